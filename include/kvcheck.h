@@ -1,0 +1,301 @@
+/*
+ * kvcheck — catch KV-cache layout mismatches between the prefill and decode
+ * workers of a disaggregated LLM deployment before serving starts.
+ *
+ * This is the only public header of libkvcheck. The library never prints,
+ * never exits and keeps no global error state: every call returns a
+ * kvc_status and, on failure, fills a caller-owned kvc_diag.
+ *
+ * SPDX-License-Identifier: Apache-2.0
+ */
+#ifndef KVCHECK_H
+#define KVCHECK_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define KVC_VERSION_MAJOR 0
+#define KVC_VERSION_MINOR 1
+#define KVC_VERSION_PATCH 0
+#define KVC_VERSION_STRING "0.1.0"
+
+/* Run-time version of the library, "MAJOR.MINOR.PATCH". Static storage. */
+const char *kvc_version(void);
+
+/* ------------------------------------------------------------------ status */
+
+/* Values are pinned: they appear in JSON output and never change meaning. */
+typedef enum kvc_status {
+    KVC_OK = 0,
+    KVC_ERR_USAGE = 1,   /* a caller passed something the API does not take */
+    KVC_ERR_CONFIG = 2,  /* invalid worker configuration or layout */
+    KVC_ERR_IO = 3,      /* a file could not be opened or read */
+    KVC_ERR_NOMEM = 4,   /* allocation failed */
+    KVC_ERR_GPU = 5,     /* GPU required but unusable, or a driver failure */
+    KVC_ERR_INTERNAL = 6 /* a bug in kvcheck: please report it */
+} kvc_status;
+
+/* "KVC_ERR_CONFIG" and so on. Static storage; never NULL. */
+const char *kvc_status_name(kvc_status status);
+
+/* Where a failure happened and why. Every field is optional: empty strings
+ * and zero line/column mean "not known". */
+typedef struct kvc_diag {
+    kvc_status status;
+    char message[1024]; /* what is wrong and what to do */
+    char file[512];     /* the file it came from, if any */
+    unsigned line;      /* 1-based; 0 when not known */
+    unsigned column;    /* 1-based; 0 when not known */
+    char where[160];    /* JSON path, YAML key or flag name ("--page-size") */
+} kvc_diag;
+
+/* Clears a diagnostic to "no error". */
+void kvc_diag_clear(kvc_diag *diag);
+
+/* ----------------------------------------------------------------- workers */
+
+/* A worker as configured: its GPU, its model and its engine launch flags.
+ * Opaque; create with kvc_worker_create, free with kvc_worker_free. */
+typedef struct kvc_worker kvc_worker;
+
+/* `label` names the worker in messages ("prefill", a file name). Copied.
+ * Returns NULL when out of memory. */
+kvc_worker *kvc_worker_create(const char *label);
+/* Accepts NULL. */
+void kvc_worker_free(kvc_worker *worker);
+
+/* Loads a kvcheck worker file or an SGLang /server_info JSON dump. Relative
+ * `model` and `config` paths are taken from the file's directory. The file
+ * is opened read-only. */
+kvc_status kvc_worker_load_file(kvc_worker *worker, const char *path, kvc_diag *diag);
+
+/* "B300", "GB300", "H200", "sm_103", "sm103", "10.3", "MI300X", ... */
+kvc_status kvc_worker_set_gpu(kvc_worker *worker, const char *gpu, kvc_diag *diag);
+
+/* A path to a Hugging Face config.json, or a bundled preset name
+ * ("glm-5.2", "deepseek-v3.2", "deepseek-v3"). */
+kvc_status kvc_worker_set_model(kvc_worker *worker, const char *model, kvc_diag *diag);
+
+/* Appends engine launch flags written as one command line, e.g. copied from
+ * "python3 -m sglang.launch_server --model-path X --page-size 64". Words
+ * before the first "--flag" are skipped. Shell quoting and backslash line
+ * continuations are understood. Later flags win over earlier ones, as in
+ * SGLang. `origin` names where the line came from in messages. */
+kvc_status kvc_worker_add_args(kvc_worker *worker, const char *command_line,
+                               const char *origin, kvc_diag *diag);
+
+/* The label given at creation. */
+const char *kvc_worker_label(const kvc_worker *worker);
+
+/* ------------------------------------------------------------- resolution */
+
+/* Which SGLang rule decides the KV row width of an FP8 DSA worker. */
+typedef enum kvc_rules {
+    /* late 2026: on a prefill worker the prefill backend decides, on a
+     * decode worker the decode backend, on a unified worker either. */
+    KVC_RULES_ACTIVE_BACKEND = 0,
+    /* May 2026: raw FP8 when either backend is trtllm, whatever the mode. */
+    KVC_RULES_EITHER_BACKEND = 1
+} kvc_rules;
+
+/* "active-backend" / "either-backend". Static storage. */
+const char *kvc_rules_name(kvc_rules rules);
+/* Returns KVC_OK and sets *out, or KVC_ERR_USAGE for an unknown name. */
+kvc_status kvc_rules_parse(const char *name, kvc_rules *out);
+
+#define KVC_MAX_FIELDS 8
+#define KVC_MAX_NOTES 24
+#define KVC_NOTE_LEN 320
+#define KVC_REASON_LEN 320
+#define KVC_NAME_LEN 64
+
+typedef enum kvc_elem {
+    KVC_ELEM_E4M3 = 0, /* FP8 E4M3FN */
+    KVC_ELEM_E5M2 = 1, /* FP8 E5M2 */
+    KVC_ELEM_BF16 = 2,
+    KVC_ELEM_F16 = 3,
+    KVC_ELEM_F32 = 4,
+    KVC_ELEM_UE8M0 = 5,
+    KVC_ELEM_PAD = 6 /* bytes that carry no value and are never judged */
+} kvc_elem;
+
+/* "e4m3", "bf16", "fp32", ... Static storage. */
+const char *kvc_elem_name(kvc_elem elem);
+/* Bytes per element. */
+unsigned kvc_elem_size(kvc_elem elem);
+
+/* One field of a layout. Within a page of `page_size` tokens, element e of
+ * token t of this field starts at byte base + t * stride + e * elem_size. */
+typedef struct kvc_field {
+    char name[KVC_NAME_LEN]; /* "nope", "scale", "rope", "k", ... */
+    kvc_elem elem;
+    uint64_t base;   /* offset of token 0's first element within the page */
+    uint64_t stride; /* bytes from token t to token t + 1 */
+    uint32_t count;  /* elements per token */
+} kvc_field;
+
+/* A byte layout: a named table of fields over pages of page_size tokens. */
+typedef struct kvc_layout {
+    char name[KVC_NAME_LEN]; /* "bf16", "fp8_raw", "fp8_flashmla", "dsa_indexer" */
+    uint32_t bytes_per_token; /* bytes one token occupies in one layer */
+    uint32_t page_size;       /* tokens per page */
+    uint64_t page_bytes;      /* bytes per page per layer (SGLang's item_len) */
+    int page_split;           /* 1 when fields are stored one after another per page */
+    unsigned nfields;
+    kvc_field fields[KVC_MAX_FIELDS];
+} kvc_layout;
+
+/* Element type and dimensions from which a layout is built. */
+typedef struct kvc_layout_params {
+    uint32_t kv_lora_rank;     /* R: NoPE values per token */
+    uint32_t qk_rope_head_dim; /* r: RoPE values per token */
+    uint32_t index_head_dim;   /* DSA indexer K width (128) */
+    uint32_t page_size;
+} kvc_layout_params;
+
+/* Builds a catalogue layout by name ("bf16", "fp16", "fp32", "fp8_raw",
+ * "fp8_e5m2_raw", "fp8_flashmla", "dsa_indexer") from model dimensions.
+ * Returns KVC_ERR_CONFIG with a reason when the dimensions do not fit the
+ * layout (e.g. R not a multiple of 128 for fp8_flashmla). */
+kvc_status kvc_layout_build(const char *name, const kvc_layout_params *params,
+                            kvc_layout *out, kvc_diag *diag);
+
+/* Name of the i-th catalogue layout, or NULL past the end. */
+const char *kvc_layout_catalogue(unsigned i);
+
+/* One resolved setting: its value and how it was decided. */
+typedef struct kvc_value {
+    char value[KVC_NAME_LEN];    /* "" when the setting does not apply */
+    char reason[KVC_REASON_LEN]; /* a sentence a person can read */
+} kvc_value;
+
+/* Everything kvcheck derived for one worker. A plain value; no ownership. */
+typedef struct kvc_resolved {
+    kvc_rules rules;
+    char label[256]; /* the worker's label */
+
+    /* inputs as understood */
+    char gpu_name[KVC_NAME_LEN]; /* "B300" */
+    unsigned cc_major, cc_minor; /* compute capability; gfx 9.4 for MI300X */
+    int hip;                     /* 1 on ROCm/HIP */
+    char model_name[KVC_NAME_LEN];
+    char architecture[KVC_NAME_LEN];
+    int dsa;                     /* 1 for a DSA model */
+    uint32_t kv_lora_rank, qk_rope_head_dim, num_hidden_layers;
+    uint32_t num_nextn_predict_layers, index_head_dim;
+
+    /* resolved engine settings, each with its reason */
+    kvc_value kv_cache_dtype;
+    kvc_value dsa_prefill_backend;
+    kvc_value dsa_decode_backend;
+    kvc_value page_size;
+    kvc_value disaggregation_mode; /* "null", "prefill", "decode" */
+    kvc_value speculative;         /* "" or the algorithm */
+    kvc_value parallelism;         /* TP/DP as given; never changes the layout */
+    int hisparse;
+
+    /* derived */
+    kvc_value row;          /* the row rule's decision, e.g. "fp8_raw" */
+    kvc_layout kv;          /* the MLA KV cache layout */
+    int has_indexer;
+    kvc_layout indexer;     /* the DSA indexer K state (page-split) */
+    uint32_t kv_entries;    /* target layers + draft (MTP) layers */
+    uint32_t draft_entries; /* of which draft layers */
+    uint64_t kv_bytes_per_token_all;      /* KV bytes per token over all entries */
+    uint64_t indexer_bytes_per_token_all; /* indexer bytes per token over all entries */
+
+    /* when the other row rule gives this worker another layout */
+    int rules_disagree;
+    char other_rule_layout[KVC_NAME_LEN];
+
+    unsigned nwarnings;
+    char warnings[KVC_MAX_NOTES][KVC_NOTE_LEN];
+    unsigned nignored; /* flags that cannot change the layout */
+    char ignored[KVC_MAX_NOTES][KVC_NOTE_LEN];
+} kvc_resolved;
+
+/* Resolves a worker as SGLang would: dtype, backends, page size, row width,
+ * item lengths and entry counts. Returns KVC_ERR_CONFIG with SGLang's reason
+ * when SGLang would refuse to start the worker. */
+kvc_status kvc_resolve(const kvc_worker *worker, kvc_rules rules, kvc_resolved *out,
+                       kvc_diag *diag);
+
+/* -------------------------------------------------------------- comparison */
+
+#define KVC_MAX_MISMATCHES 16
+#define KVC_MAX_FIXES 8
+#define KVC_MAX_FIX_ARGS 4
+
+typedef struct kvc_mismatch {
+    char field[KVC_NAME_LEN];
+    char prefill[KVC_NAME_LEN];
+    char decode[KVC_NAME_LEN];
+} kvc_mismatch;
+
+typedef enum kvc_side { KVC_SIDE_PREFILL = 0, KVC_SIDE_DECODE = 1 } kvc_side;
+
+/* "prefill" / "decode". Static storage. */
+const char *kvc_side_name(kvc_side side);
+
+/* Flags to add to one worker's launch command. */
+typedef struct kvc_fix {
+    kvc_side side;
+    unsigned nargs;
+    char args[KVC_MAX_FIX_ARGS][2][KVC_NAME_LEN]; /* {"--flag", "value"} */
+    int holds_under_both_rules; /* the layouts agree under either row rule */
+    int changes_dtype;          /* it changes the KV dtype (memory, accuracy) */
+} kvc_fix;
+
+typedef struct kvc_verdict {
+    int compatible;
+    kvc_resolved prefill;
+    kvc_resolved decode;
+    unsigned nmismatches;
+    kvc_mismatch mismatches[KVC_MAX_MISMATCHES];
+    unsigned nconsequences; /* what decode will actually read */
+    char consequences[KVC_MAX_NOTES][KVC_NOTE_LEN];
+    int bootstrap_catches;  /* SGLang's own bootstrap check fails the pair */
+    char bootstrap[KVC_NOTE_LEN];
+    unsigned nfixes;
+    kvc_fix fixes[KVC_MAX_FIXES];
+    unsigned nwarnings;
+    char warnings[KVC_MAX_NOTES][KVC_NOTE_LEN];
+} kvc_verdict;
+
+/* Resolves both workers, compares them field by field, explains each
+ * difference and searches the smallest flag sets that make them agree.
+ * The verdict is large (tens of KiB): allocate it, do not put it on a small
+ * stack. Returns KVC_ERR_CONFIG when a worker does not resolve; the diag then
+ * says which. */
+kvc_status kvc_compare(const kvc_worker *prefill, const kvc_worker *decode, kvc_rules rules,
+                       kvc_verdict *out, kvc_diag *diag);
+
+/* ----------------------------------------------------------------- reports */
+
+typedef enum kvc_format { KVC_FORMAT_TEXT = 0, KVC_FORMAT_JSON = 1 } kvc_format;
+
+/* Report options (bit flags). */
+#define KVC_REPORT_COLOR 1u   /* ANSI colour in text reports */
+#define KVC_REPORT_VERBOSE 2u /* also list ignored flags */
+#define KVC_REPORT_QUIET 4u   /* text: the verdict line only */
+
+/* Each returns a NUL-terminated string the caller frees with kvc_free, or
+ * NULL when out of memory. JSON reports are one complete document. */
+char *kvc_report_layout(const kvc_resolved *resolved, kvc_format format, unsigned options);
+char *kvc_report_check(const kvc_verdict *verdict, kvc_format format, unsigned options);
+/* `code` is the process exit code the caller will use; it is recorded in the
+ * JSON document's error.code. */
+char *kvc_report_error(const kvc_diag *diag, int code, kvc_format format);
+
+/* Frees memory returned by the library. Accepts NULL. */
+void kvc_free(void *p);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* KVCHECK_H */

@@ -1,0 +1,42 @@
+#!/bin/sh
+# Golden CLI tests: each line of cases.txt is "NAME | ARGS"; the expected
+# stdout, stderr and exit code are in expected/NAME.{out,err,rc}.
+# KVC_UPDATE_GOLDEN=1 rewrites the expected files (review the diff!).
+set -u
+kvcheck=$1
+here=$(cd "$(dirname "$0")" && pwd)
+exp=$here/expected
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+export NO_COLOR=1 TERM=dumb
+before=$(find fixtures -type f -exec cksum {} + | sort)
+passed=0
+failed=0
+while IFS= read -r line; do
+  case $line in ''|'#'*) continue ;; esac
+  name=${line%% |*}
+  args=${line#*|}
+  args=${args# }
+  eval "set -- $args"
+  "$kvcheck" "$@" >"$tmp/out" 2>"$tmp/err" </dev/null
+  echo $? >"$tmp/rc"
+  if [ "${KVC_UPDATE_GOLDEN:-0}" = 1 ]; then
+    for k in out err rc; do cp "$tmp/$k" "$exp/$name.$k"; done
+  fi
+  ok=1
+  for k in out err rc; do
+    if ! cmp -s "$tmp/$k" "$exp/$name.$k"; then
+      ok=0
+      echo "FAIL $name: $k differs (kvcheck $args)"
+      diff -u "$exp/$name.$k" "$tmp/$k" | head -40
+    fi
+  done
+  if [ $ok = 1 ]; then passed=$((passed + 1)); else failed=$((failed + 1)); fi
+done <"$here/cases.txt"
+after=$(find fixtures -type f -exec cksum {} + | sort)
+if [ "$before" != "$after" ]; then
+  echo "FAIL: kvcheck changed files under fixtures/"
+  failed=$((failed + 1))
+fi
+echo "golden: $passed passed, $failed failed"
+[ $failed = 0 ]

@@ -1,0 +1,49 @@
+#define _DEFAULT_SOURCE /* mkstemps */
+#include "support.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+kvc_worker *worker_make(const char *gpu, const char *model, const char *args)
+{
+    kvc_worker *w = kvc_worker_create("test");
+    kvc_diag d;
+    assert_non_null(w);
+    if (gpu) assert_int_equal(kvc_worker_set_gpu(w, gpu, &d), KVC_OK);
+    if (model) assert_int_equal(kvc_worker_set_model(w, model, &d), KVC_OK);
+    if (args && kvc_worker_add_args(w, args, "--args", &d) != KVC_OK) fail_msg("args rejected: %s", d.message);
+    return w;
+}
+
+kvc_status resolve_line(const char *gpu, const char *model, const char *args, kvc_rules rules,
+                        kvc_resolved *out, kvc_diag *diag)
+{
+    kvc_worker *w = kvc_worker_create("test");
+    assert_non_null(w);
+    kvc_status st = kvc_worker_set_gpu(w, gpu, diag);
+    if (!st) st = kvc_worker_set_model(w, model, diag);
+    if (!st && args) st = kvc_worker_add_args(w, args, "--args", diag);
+    if (!st) st = kvc_resolve(w, rules, out, diag);
+    kvc_worker_free(w);
+    return st;
+}
+
+void _assert_contains(const char *haystack, const char *needle, const char *file, int line)
+{
+    if (haystack && strstr(haystack, needle)) return;
+    print_error("expected \"%s\" in \"%s\"\n", needle, haystack ? haystack : "(null)");
+    _fail(file, line);
+}
+
+const char *temp_file(const char *suffix, const char *text)
+{
+    static char path[256];
+    snprintf(path, sizeof path, "/tmp/kvc_test_XXXXXX%s", suffix);
+    int fd = mkstemps(path, (int)strlen(suffix));
+    assert_true(fd >= 0);
+    size_t n = strlen(text);
+    assert_int_equal(write(fd, text, n), (ssize_t)n);
+    close(fd);
+    return path;
+}

@@ -1,0 +1,22 @@
+/* Helpers shared by the unit tests. cmocka needs these headers first. */
+#ifndef KVC_TEST_SUPPORT_H
+#define KVC_TEST_SUPPORT_H
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include "internal.h"
+
+/* A worker from a GPU, a model preset or path, and one launch command line. */
+kvc_worker *worker_make(const char *gpu, const char *model, const char *args);
+/* Resolves such a worker; returns the status and fills `out` and `diag`. */
+kvc_status resolve_line(const char *gpu, const char *model, const char *args, kvc_rules rules,
+                        kvc_resolved *out, kvc_diag *diag);
+/* Fails the test unless `haystack` contains `needle`. */
+#define assert_contains(haystack, needle) _assert_contains((haystack), (needle), __FILE__, __LINE__)
+void _assert_contains(const char *haystack, const char *needle, const char *file, int line);
+/* Writes `text` to a new temporary file and returns its path (static buffer). */
+const char *temp_file(const char *suffix, const char *text);
+#endif

@@ -1,0 +1,221 @@
+#include "support.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static kvc_verdict *compare_files(const char *pair, kvc_rules rules)
+{
+    char p[256], d[256];
+    snprintf(p, sizeof p, "fixtures/pairs/%s/prefill.json", pair);
+    snprintf(d, sizeof d, "fixtures/pairs/%s/decode.json", pair);
+    kvc_worker *wp = kvc_worker_create("prefill"), *wd = kvc_worker_create("decode");
+    kvc_diag diag;
+    assert_int_equal(kvc_worker_load_file(wp, p, &diag), KVC_OK);
+    assert_int_equal(kvc_worker_load_file(wd, d, &diag), KVC_OK);
+    kvc_verdict *v = malloc(sizeof *v);
+    assert_non_null(v);
+    if (kvc_compare(wp, wd, rules, v, &diag) != KVC_OK) fail_msg("%s: %s", pair, diag.message);
+    kvc_worker_free(wp);
+    kvc_worker_free(wd);
+    return v;
+}
+
+static int has_mismatch(const kvc_verdict *v, const char *field)
+{
+    for (unsigned i = 0; i < v->nmismatches; i++)
+        if (strcmp(v->mismatches[i].field, field) == 0) return 1;
+    return 0;
+}
+
+static void test_compare__glm52_pair_is_incompatible_and_sglang_would_not_notice(void **state)
+{
+    (void)state;
+    kvc_verdict *v = compare_files("glm52-b300-hisparse-mtp", KVC_RULES_ACTIVE_BACKEND);
+    assert_false(v->compatible);
+    assert_true(has_mismatch(v, "layout"));
+    assert_true(has_mismatch(v, "bytes_per_token"));
+    assert_true(has_mismatch(v, "page_bytes"));
+    assert_false(has_mismatch(v, "page_size"));
+    assert_false(has_mismatch(v, "kv_cache_dtype"));
+    assert_false(v->bootstrap_catches);
+    assert_contains(v->consequences[0], "decode reads 656-byte records from 576-byte rows: its FP32 scales are prefill's e4m3 rope bytes");
+    /* the best fix: both backends on prefill, safe under either rule */
+    assert_true(v->nfixes >= 2);
+    assert_int_equal(v->fixes[0].side, KVC_SIDE_PREFILL);
+    assert_true(v->fixes[0].holds_under_both_rules);
+    assert_int_equal(v->fixes[0].nargs, 2);
+    assert_string_equal(v->fixes[0].args[0][0], "--dsa-prefill-backend");
+    assert_string_equal(v->fixes[0].args[0][1], "flashmla_kv");
+    assert_string_equal(v->fixes[0].args[1][0], "--dsa-decode-backend");
+    assert_string_equal(v->fixes[0].args[1][1], "flashmla_kv");
+    /* the one-flag fix holds under the active-backend rule only */
+    int one_flag = 0;
+    for (unsigned i = 0; i < v->nfixes; i++)
+        if (v->fixes[i].nargs == 1) {
+            one_flag = 1;
+            assert_false(v->fixes[i].holds_under_both_rules);
+            assert_string_equal(v->fixes[i].args[0][0], "--dsa-prefill-backend");
+        }
+    assert_true(one_flag);
+    /* HiSparse pins decode's backends: no decode-side fix exists */
+    for (unsigned i = 0; i < v->nfixes; i++) assert_int_equal(v->fixes[i].side, KVC_SIDE_PREFILL);
+    free(v);
+}
+
+static void test_compare__the_fixed_glm52_pair_is_compatible_under_both_rules(void **state)
+{
+    (void)state;
+    for (int rules = 0; rules < 2; rules++) {
+        kvc_verdict *v = compare_files("glm52-b300-hisparse-mtp-fixed", (kvc_rules)rules);
+        assert_true(v->compatible);
+        assert_int_equal(v->nmismatches, 0);
+        assert_int_equal(v->nfixes, 0);
+        assert_int_equal(v->nwarnings, 0);
+        assert_int_equal(v->prefill.kv_entries, 79);
+        free(v);
+    }
+}
+
+static void test_compare__hopper_prefill_blackwell_decode_fp8(void **state)
+{
+    (void)state;
+    kvc_verdict *v = compare_files("hopper-prefill-blackwell-decode-fp8", KVC_RULES_ACTIVE_BACKEND);
+    assert_false(v->compatible);
+    assert_false(v->bootstrap_catches);
+    assert_string_equal(v->prefill.kv.name, "fp8_flashmla");
+    assert_string_equal(v->decode.kv.name, "fp8_raw");
+    int overrun = 0;
+    for (unsigned i = 0; i < v->nconsequences; i++) overrun |= strstr(v->consequences[i], "run past the end") != NULL;
+    assert_true(overrun);
+    /* trtllm does not suit Hopper, so the fix is on decode */
+    assert_int_equal(v->fixes[0].side, KVC_SIDE_DECODE);
+    assert_true(v->fixes[0].holds_under_both_rules);
+    free(v);
+}
+
+static void test_compare__bf16_with_different_backends_is_compatible(void **state)
+{
+    (void)state;
+    kvc_verdict *v = compare_files("bf16-different-backends", KVC_RULES_ACTIVE_BACKEND);
+    assert_true(v->compatible);
+    assert_string_equal(v->prefill.dsa_decode_backend.value, "trtllm");
+    assert_string_equal(v->decode.dsa_decode_backend.value, "fa3");
+    assert_int_equal(v->nconsequences, 0);
+    free(v);
+}
+
+static void test_compare__a_page_size_mismatch_is_caught_by_sglangs_bootstrap(void **state)
+{
+    (void)state;
+    kvc_verdict *v = compare_files("deepseek-v3-mla-page-size", KVC_RULES_ACTIVE_BACKEND);
+    assert_false(v->compatible);
+    assert_true(v->bootstrap_catches);
+    assert_contains(v->bootstrap, "Page size mismatch");
+    assert_true(has_mismatch(v, "page_size"));
+    assert_string_equal(v->fixes[0].args[0][0], "--page-size");
+    free(v);
+}
+
+static void test_compare__the_rule_dependent_pair_is_flagged(void **state)
+{
+    (void)state;
+    kvc_verdict *v = compare_files("glm52-b300-prefill-backend-only", KVC_RULES_ACTIVE_BACKEND);
+    assert_true(v->compatible);
+    assert_contains(v->warnings[0], "under the either-backend rule this pair would NOT be compatible");
+    free(v);
+    v = compare_files("glm52-b300-prefill-backend-only", KVC_RULES_EITHER_BACKEND);
+    assert_false(v->compatible);
+    assert_contains(v->warnings[0], "under the active-backend rule this pair would be compatible");
+    free(v);
+}
+
+static void test_compare__mtp_entry_counts(void **state)
+{
+    (void)state;
+    kvc_worker *p = worker_make("B300", "glm-5.2", "--disaggregation-mode prefill");
+    kvc_worker *d = worker_make("B300", "glm-5.2", "--disaggregation-mode decode --speculative-algorithm EAGLE");
+    kvc_verdict *v = malloc(sizeof *v);
+    kvc_diag diag;
+    assert_int_equal(kvc_compare(p, d, KVC_RULES_ACTIVE_BACKEND, v, &diag), KVC_OK);
+    assert_true(v->compatible); /* prefill without MTP feeding decode with MTP is supported */
+    assert_contains(v->warnings[0], "receive nothing, which SGLang supports");
+    assert_int_equal(kvc_compare(d, p, KVC_RULES_ACTIVE_BACKEND, v, &diag), KVC_OK);
+    assert_contains(v->warnings[0], "prefill has 79 KV entries but decode only 78");
+    free(v);
+    kvc_worker_free(p);
+    kvc_worker_free(d);
+}
+
+/* Every fix kvcheck prints, pasted onto its side, makes the pair compatible
+ * under the selected rule, and under both when it says so. */
+static void test_compare__every_fix_works_when_applied(void **state)
+{
+    (void)state;
+    const char *pairs[] = {"glm52-b300-hisparse-mtp", "hopper-prefill-blackwell-decode-fp8", "deepseek-v3-mla-page-size"};
+    for (size_t i = 0; i < 3; i++) {
+        for (int rules = 0; rules < 2; rules++) {
+            kvc_verdict *v = compare_files(pairs[i], (kvc_rules)rules);
+            assert_true(v->nfixes > 0);
+            for (unsigned f = 0; f < v->nfixes; f++) {
+                char line[512] = "";
+                for (unsigned k = 0; k < v->fixes[f].nargs; k++) {
+                    strcat(line, v->fixes[f].args[k][0]);
+                    strcat(line, " ");
+                    strcat(line, v->fixes[f].args[k][1]);
+                    strcat(line, " ");
+                }
+                for (int check = 0; check < 2; check++) {
+                    kvc_rules r = check ? (kvc_rules)!rules : (kvc_rules)rules;
+                    if (check && !v->fixes[f].holds_under_both_rules) continue;
+                    char p[256], d[256];
+                    snprintf(p, sizeof p, "fixtures/pairs/%s/prefill.json", pairs[i]);
+                    snprintf(d, sizeof d, "fixtures/pairs/%s/decode.json", pairs[i]);
+                    kvc_worker *wp = kvc_worker_create("prefill"), *wd = kvc_worker_create("decode");
+                    kvc_diag diag;
+                    assert_int_equal(kvc_worker_load_file(wp, p, &diag), KVC_OK);
+                    assert_int_equal(kvc_worker_load_file(wd, d, &diag), KVC_OK);
+                    kvc_worker *target = v->fixes[f].side == KVC_SIDE_PREFILL ? wp : wd;
+                    assert_int_equal(kvc_worker_add_args(target, line, "fix", &diag), KVC_OK);
+                    kvc_verdict *after = malloc(sizeof *after);
+                    assert_int_equal(kvc_compare(wp, wd, r, after, &diag), KVC_OK);
+                    if (!after->compatible) fail_msg("%s: fix '%s' on %s does not work under %s", pairs[i], line,
+                                                     kvc_side_name(v->fixes[f].side), kvc_rules_name(r));
+                    free(after);
+                    kvc_worker_free(wp);
+                    kvc_worker_free(wd);
+                }
+            }
+            free(v);
+        }
+    }
+}
+
+static void test_compare__a_worker_that_does_not_resolve_is_named(void **state)
+{
+    (void)state;
+    kvc_worker *p = worker_make("B300", "glm-5.2", "--disaggregation-mode prefill");
+    kvc_worker *d = worker_make("B300", "glm-5.2", "--enable-hisparse");
+    kvc_verdict *v = malloc(sizeof *v);
+    kvc_diag diag;
+    assert_int_equal(kvc_compare(p, d, KVC_RULES_ACTIVE_BACKEND, v, &diag), KVC_ERR_CONFIG);
+    assert_contains(diag.message, "decode worker: --enable-hisparse requires --disable-radix-cache");
+    free(v);
+    kvc_worker_free(p);
+    kvc_worker_free(d);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_compare__glm52_pair_is_incompatible_and_sglang_would_not_notice),
+        cmocka_unit_test(test_compare__the_fixed_glm52_pair_is_compatible_under_both_rules),
+        cmocka_unit_test(test_compare__hopper_prefill_blackwell_decode_fp8),
+        cmocka_unit_test(test_compare__bf16_with_different_backends_is_compatible),
+        cmocka_unit_test(test_compare__a_page_size_mismatch_is_caught_by_sglangs_bootstrap),
+        cmocka_unit_test(test_compare__the_rule_dependent_pair_is_flagged),
+        cmocka_unit_test(test_compare__mtp_entry_counts),
+        cmocka_unit_test(test_compare__every_fix_works_when_applied),
+        cmocka_unit_test(test_compare__a_worker_that_does_not_resolve_is_named),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,121 @@
+#include "support.h"
+
+#include <string.h>
+
+static kvc_layout build(const char *name, uint32_t R, uint32_t r, uint32_t page)
+{
+    kvc_layout l;
+    kvc_diag d;
+    kvc_layout_params p = {R, r, 128, page};
+    if (kvc_layout_build(name, &p, &l, &d) != KVC_OK) fail_msg("%s: %s", name, d.message);
+    return l;
+}
+
+static void expect_field(const kvc_layout *l, unsigned i, const char *name, kvc_elem elem, uint64_t base,
+                         uint64_t stride, uint32_t count)
+{
+    assert_true(i < l->nfields);
+    assert_string_equal(l->fields[i].name, name);
+    assert_int_equal(l->fields[i].elem, elem);
+    assert_int_equal(l->fields[i].base, base);
+    assert_int_equal(l->fields[i].stride, stride);
+    assert_int_equal(l->fields[i].count, count);
+}
+
+static void test_layout__fp8_flashmla_is_656_bytes_with_scales_at_512(void **state)
+{
+    (void)state;
+    kvc_layout l = build("fp8_flashmla", 512, 64, 64);
+    assert_int_equal(l.bytes_per_token, 656);
+    assert_int_equal(l.page_bytes, 41984);
+    assert_int_equal(l.nfields, 3);
+    expect_field(&l, 0, "nope", KVC_ELEM_E4M3, 0, 656, 512);
+    expect_field(&l, 1, "scale", KVC_ELEM_F32, 512, 656, 4);
+    expect_field(&l, 2, "rope", KVC_ELEM_BF16, 528, 656, 64);
+    for (unsigned i = 0; i < l.nfields; i++) assert_int_equal(l.fields[i].base % 16, 0);
+}
+
+static void test_layout__fp8_raw_and_bf16(void **state)
+{
+    (void)state;
+    kvc_layout raw = build("fp8_raw", 512, 64, 64);
+    assert_int_equal(raw.bytes_per_token, 576);
+    assert_int_equal(raw.page_bytes, 36864);
+    expect_field(&raw, 0, "nope", KVC_ELEM_E4M3, 0, 576, 512);
+    expect_field(&raw, 1, "rope", KVC_ELEM_E4M3, 512, 576, 64);
+    kvc_layout bf = build("bf16", 512, 64, 64);
+    assert_int_equal(bf.bytes_per_token, 1152);
+    assert_int_equal(bf.page_bytes, 73728);
+    expect_field(&bf, 1, "rope", KVC_ELEM_BF16, 1024, 1152, 64);
+}
+
+static void test_layout__dsa_indexer_is_page_split_8448_bytes_per_page(void **state)
+{
+    (void)state;
+    kvc_layout l = build("dsa_indexer", 512, 64, 64);
+    assert_true(l.page_split);
+    assert_int_equal(l.bytes_per_token, 132);
+    assert_int_equal(l.page_bytes, 8448);
+    expect_field(&l, 0, "k", KVC_ELEM_E4M3, 0, 128, 128);
+    expect_field(&l, 1, "scale", KVC_ELEM_F32, 8192, 4, 1);
+}
+
+static void test_layout__sizes_follow_the_model_dimensions(void **state)
+{
+    (void)state;
+    /* qk_rope_head_dim 0: 512 raw, 528 scaled (FORMATS.md) */
+    assert_int_equal(build("fp8_raw", 512, 0, 64).bytes_per_token, 512);
+    kvc_layout s = build("fp8_flashmla", 512, 0, 64);
+    assert_int_equal(s.bytes_per_token, 528);
+    assert_int_equal(s.nfields, 2);
+    assert_int_equal(build("fp8_flashmla", 256, 32, 1).bytes_per_token, 256 + 8 + 64);
+    assert_int_equal(build("fp8_raw", 512, 64, 1).page_bytes, 576);
+}
+
+static void test_layout__scaled_rows_need_rank_multiple_of_128(void **state)
+{
+    (void)state;
+    kvc_layout l;
+    kvc_diag d;
+    kvc_layout_params p = {500, 64, 128, 64};
+    assert_int_equal(kvc_layout_build("fp8_flashmla", &p, &l, &d), KVC_ERR_CONFIG);
+    assert_contains(d.message, "multiple of 128");
+    assert_contains(d.message, "500");
+    assert_int_equal(kvc_layout_build("fp8_raw", &p, &l, &d), KVC_OK);
+}
+
+static void test_layout__unknown_names_list_the_catalogue(void **state)
+{
+    (void)state;
+    kvc_layout l;
+    kvc_diag d;
+    kvc_layout_params p = {512, 64, 128, 64};
+    assert_int_equal(kvc_layout_build("fp9", &p, &l, &d), KVC_ERR_CONFIG);
+    assert_contains(d.message, "fp8_flashmla");
+    unsigned n = 0;
+    while (kvc_layout_catalogue(n)) assert_int_equal(kvc_layout_build(kvc_layout_catalogue(n++), &p, &l, &d), KVC_OK);
+    assert_int_equal(n, 7);
+}
+
+static void test_layout__element_names_and_sizes(void **state)
+{
+    (void)state;
+    assert_string_equal(kvc_elem_name(KVC_ELEM_E4M3), "e4m3");
+    assert_int_equal(kvc_elem_size(KVC_ELEM_BF16), 2);
+    assert_int_equal(kvc_elem_size(KVC_ELEM_F32), 4);
+    assert_int_equal(kvc_elem_size(KVC_ELEM_UE8M0), 1);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_layout__fp8_flashmla_is_656_bytes_with_scales_at_512),
+        cmocka_unit_test(test_layout__fp8_raw_and_bf16),
+        cmocka_unit_test(test_layout__dsa_indexer_is_page_split_8448_bytes_per_page),
+        cmocka_unit_test(test_layout__sizes_follow_the_model_dimensions),
+        cmocka_unit_test(test_layout__scaled_rows_need_rank_multiple_of_128),
+        cmocka_unit_test(test_layout__unknown_names_list_the_catalogue),
+        cmocka_unit_test(test_layout__element_names_and_sizes),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

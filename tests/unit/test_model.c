@@ -1,0 +1,135 @@
+#include "support.h"
+
+#include <string.h>
+
+static void test_model__presets_load_with_their_dimensions(void **state)
+{
+    (void)state;
+    model_info m;
+    kvc_diag d;
+    assert_int_equal(model_load("glm-5.2", ".", &m, &d), KVC_OK);
+    assert_string_equal(m.architecture, "GlmMoeDsaForCausalLM");
+    assert_true(m.dsa);
+    assert_int_equal(m.num_hidden_layers, 78);
+    assert_int_equal(m.num_nextn_predict_layers, 1);
+    assert_int_equal(m.kv_lora_rank, 512);
+    assert_int_equal(m.qk_rope_head_dim, 64);
+    assert_int_equal(m.index_head_dim, 128);
+    assert_int_equal(model_load("DeepSeek-V3.2", ".", &m, &d), KVC_OK); /* any case */
+    assert_true(m.dsa);
+    assert_int_equal(m.num_hidden_layers, 61);
+    assert_int_equal(model_load("deepseek-v3", ".", &m, &d), KVC_OK);
+    assert_false(m.dsa); /* MLA without an indexer */
+}
+
+static void test_model__a_path_or_a_model_directory_loads(void **state)
+{
+    (void)state;
+    model_info m;
+    kvc_diag d;
+    assert_int_equal(model_load("fixtures/models/glm-5.2.json", ".", &m, &d), KVC_OK);
+    assert_string_equal(m.name, "glm-5.2");
+    assert_int_equal(model_load("models/deepseek-v3.json", "fixtures", &m, &d), KVC_OK);
+    assert_string_equal(m.architecture, "DeepseekV3ForCausalLM");
+}
+
+static model_info parse_ok(const char *json)
+{
+    model_info m;
+    kvc_diag d;
+    if (model_parse(json, strlen(json), "c.json", "t", &m, &d) != KVC_OK) fail_msg("rejected: %s", d.message);
+    return m;
+}
+
+static void test_model__dsa_needs_a_dsa_architecture_and_index_topk(void **state)
+{
+    (void)state;
+    static const char *const DSA[] = {"DeepseekV3ForCausalLM", "DeepseekV32ForCausalLM", "DeepseekV3ForCausalLMNextN",
+                                      "MistralLarge3ForCausalLM", "PixtralForConditionalGeneration",
+                                      "GlmMoeDsaForCausalLM", "Glm5NextForConditionalGeneration"};
+    char json[512];
+    for (size_t i = 0; i < sizeof DSA / sizeof DSA[0]; i++) {
+        snprintf(json, sizeof json,
+                 "{\"architectures\":[\"%s\"],\"kv_lora_rank\":512,\"qk_rope_head_dim\":64,"
+                 "\"num_hidden_layers\":2,\"index_head_dim\":128,\"index_topk\":2048}",
+                 DSA[i]);
+        assert_true(parse_ok(json).dsa);
+        snprintf(json, sizeof json,
+                 "{\"architectures\":[\"%s\"],\"kv_lora_rank\":512,\"qk_rope_head_dim\":64,\"num_hidden_layers\":2}",
+                 DSA[i]);
+        assert_false(parse_ok(json).dsa);
+    }
+    assert_false(parse_ok("{\"architectures\":[\"Foo\"],\"kv_lora_rank\":512,\"qk_rope_head_dim\":64,"
+                          "\"num_hidden_layers\":2,\"index_head_dim\":128,\"index_topk\":2048}")
+                     .dsa);
+}
+
+static void expect_error(const char *json, const char *message, unsigned line, unsigned column)
+{
+    model_info m;
+    kvc_diag d;
+    assert_int_equal(model_parse(json, strlen(json), "c.json", "t", &m, &d), KVC_ERR_CONFIG);
+    assert_contains(d.message, message);
+    assert_string_equal(d.file, "c.json");
+    assert_int_equal(d.line, line);
+    assert_int_equal(d.column, column);
+}
+
+static void test_model__bad_values_name_the_key_and_its_position(void **state)
+{
+    (void)state;
+    const char *base_tail = "\"qk_rope_head_dim\":64,\"num_hidden_layers\":2}";
+    char json[512];
+    snprintf(json, sizeof json, "{\"architectures\":[\"X\"],\n  \"kv_lora_rank\": \"512\",%s", base_tail);
+    expect_error(json, "\"kv_lora_rank\" must be a whole number, but it is a string", 2, 3);
+    snprintf(json, sizeof json, "{\"architectures\":[\"X\"],\n\"kv_lora_rank\": 512.5,%s", base_tail);
+    expect_error(json, "but it is 512.5", 2, 1);
+    snprintf(json, sizeof json, "{\"architectures\":[\"X\"],\n\"kv_lora_rank\": 1e12,%s", base_tail);
+    expect_error(json, "out of range", 2, 1);
+    snprintf(json, sizeof json, "{\"architectures\":[\"X\"],\n\"kv_lora_rank\": -1,%s", base_tail);
+    expect_error(json, "out of range", 2, 1);
+    expect_error("{\"architectures\": \"X\"}", "\"architectures\" must be a list of strings", 1, 2);
+    expect_error("{\"architectures\":[\"X\"],\"kv_lora_rank\":512,\n\"kv_lora_rank\":512}", "duplicate key", 2, 1);
+    expect_error("{\"architectures\":[\"X\"]\n \"kv_lora_rank\":512}", "malformed JSON", 2, 2);
+    expect_error("{\"architectures\":[\"X\"]} x", "text after the end", 1, 25);
+}
+
+static void test_model__non_mla_and_missing_fields_are_explained(void **state)
+{
+    (void)state;
+    model_info m;
+    kvc_diag d;
+    const char *llama = "{\"architectures\":[\"LlamaForCausalLM\"],\"num_hidden_layers\":32}";
+    assert_int_equal(model_parse(llama, strlen(llama), "c.json", "t", &m, &d), KVC_ERR_CONFIG);
+    assert_contains(d.message, "not an MLA model");
+    const char *dsa = "{\"architectures\":[\"DeepseekV32ForCausalLM\"],\"kv_lora_rank\":512,\"qk_rope_head_dim\":64,"
+                      "\"num_hidden_layers\":2,\"index_topk\":2048}";
+    assert_int_equal(model_parse(dsa, strlen(dsa), "c.json", "t", &m, &d), KVC_ERR_CONFIG);
+    assert_contains(d.message, "needs \"index_head_dim\"");
+    assert_int_equal(model_parse("", 0, "c.json", "t", &m, &d), KVC_ERR_CONFIG);
+    assert_contains(d.message, "is empty");
+}
+
+static void test_model__unknown_names_and_missing_files(void **state)
+{
+    (void)state;
+    model_info m;
+    kvc_diag d;
+    assert_int_equal(model_load("glm-9", ".", &m, &d), KVC_ERR_CONFIG);
+    assert_contains(d.message, "neither a file nor a bundled preset (deepseek-v3.2, deepseek-v3, glm-5.2)");
+    assert_int_equal(model_load("no/such/config.json", ".", &m, &d), KVC_ERR_IO);
+    assert_contains(d.message, "cannot open no/such/config.json");
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_model__presets_load_with_their_dimensions),
+        cmocka_unit_test(test_model__a_path_or_a_model_directory_loads),
+        cmocka_unit_test(test_model__dsa_needs_a_dsa_architecture_and_index_topk),
+        cmocka_unit_test(test_model__bad_values_name_the_key_and_its_position),
+        cmocka_unit_test(test_model__non_mla_and_missing_fields_are_explained),
+        cmocka_unit_test(test_model__unknown_names_and_missing_files),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
