@@ -200,30 +200,25 @@ kvc_status kvc_worker_load_file(kvc_worker *worker, const char *path, kvc_diag *
     if (st) return st;
     cJSON *root = NULL;
     st = json_parse(text, len, path, &root, diag);
-    if (!st && !cJSON_IsObject(root)) {
-        kvc_origin o;
-        origin_set(&o, path, 1, 1, "");
-        st = diag_set(diag, KVC_ERR_CONFIG, &o,
-                      "%s must be a JSON object: a kvcheck worker file or an SGLang /server_info "
-                      "dump",
-                      path);
-    }
     if (!st) {
         path_dirname(path, worker->base_dir, sizeof worker->base_dir);
-        int worker_file = cJSON_HasObjectItem(root, "args") || cJSON_HasObjectItem(root, "engine") ||
-                          cJSON_HasObjectItem(root, "gpu") || cJSON_HasObjectItem(root, "model");
-        int server_info = cJSON_HasObjectItem(root, "kv_cache_dtype") ||
-                          cJSON_HasObjectItem(root, "model_path");
-        if (worker_file)
+        int object = cJSON_IsObject(root);
+        int worker_file = object && (cJSON_HasObjectItem(root, "args") || cJSON_HasObjectItem(root, "engine") ||
+                                     cJSON_HasObjectItem(root, "gpu") || cJSON_HasObjectItem(root, "model") ||
+                                     cJSON_HasObjectItem(root, "config"));
+        int server_info = object && (cJSON_HasObjectItem(root, "kv_cache_dtype") ||
+                                     cJSON_HasObjectItem(root, "model_path"));
+        if (worker_file) {
             st = load_worker_file(worker, root, text, path, diag);
-        else if (server_info)
+        } else if (server_info) {
             st = load_server_info(worker, root, text, path, diag);
-        else {
+        } else {
             kvc_origin o;
             origin_set(&o, path, 1, 1, "");
             st = diag_set(diag, KVC_ERR_CONFIG, &o,
-                          "%s is neither a kvcheck worker file (keys gpu, model, args) nor an "
-                          "SGLang /server_info dump (keys kv_cache_dtype, model_path, ...)",
+                          "%s is neither a kvcheck worker file (a JSON object with gpu, model, "
+                          "args) nor an SGLang /server_info dump (an object with kv_cache_dtype, "
+                          "model_path, ...)",
                           path);
         }
     }
