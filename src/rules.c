@@ -232,6 +232,11 @@ static kvc_status resolve_backends(const gpu_info *gpu, const settings *set, kvc
     return KVC_OK;
 }
 
+static int cmp_names(const void *a, const void *b)
+{
+    return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
 /* §3: HiSparse constraints, checked on the resolved backends. */
 static kvc_status check_hisparse(const settings *set, kvc_resolved *out, kvc_diag *diag)
 {
@@ -244,13 +249,16 @@ static kvc_status check_hisparse(const settings *set, kvc_resolved *out, kvc_dia
         const struct backend *b = find_backend(val[i]->value);
         int ok = fp8 ? b->hisparse_fp8 : b->hisparse_bf16;
         if (ok) continue;
+        /* SGLang prints the allowed set as Python's sorted() list. */
+        const char *names[COUNT_OF(BACKENDS)];
+        size_t n = 0;
+        for (size_t k = 0; k < COUNT_OF(BACKENDS); k++)
+            if (fp8 ? BACKENDS[k].hisparse_fp8 : BACKENDS[k].hisparse_bf16) names[n++] = BACKENDS[k].name;
+        qsort(names, n, sizeof names[0], cmp_names);
         char allowed[200] = "";
-        for (size_t k = 0; k < COUNT_OF(BACKENDS); k++) {
-            if (!(fp8 ? BACKENDS[k].hisparse_fp8 : BACKENDS[k].hisparse_bf16)) continue;
-            if (allowed[0]) strncat(allowed, ", ", sizeof allowed - strlen(allowed) - 1);
-            strncat(allowed, "'", sizeof allowed - strlen(allowed) - 1);
-            strncat(allowed, BACKENDS[k].name, sizeof allowed - strlen(allowed) - 1);
-            strncat(allowed, "'", sizeof allowed - strlen(allowed) - 1);
+        for (size_t k = 0; k < n; k++) {
+            size_t used = strlen(allowed);
+            snprintf(allowed + used, sizeof allowed - used, "%s'%s'", k ? ", " : "", names[k]);
         }
         return diag_set(diag, KVC_ERR_CONFIG, side[i]->set ? &side[i]->origin : &set->s[SET_HISPARSE].origin,
                         "HiSparse with --kv-cache-dtype=%s requires --dsa-%s-backend in [%s], but "
@@ -258,8 +266,8 @@ static kvc_status check_hisparse(const settings *set, kvc_resolved *out, kvc_dia
                         out->kv_cache_dtype.value, SIDE[i], allowed, b->name);
     }
     RETURN_ERROR_IF(!set->s[SET_DISABLE_RADIX].set, diag, KVC_ERR_CONFIG, &set->s[SET_HISPARSE].origin,
-                    "--enable-hisparse requires --disable-radix-cache (SGLang refuses HiSparse with "
-                    "the radix cache on): add --disable-radix-cache");
+                    "Hierarchical sparse attention currently requires --disable-radix-cache. "
+                    "(SGLang's check): add that flag");
     return KVC_OK;
 }
 
@@ -471,9 +479,10 @@ kvc_status rules_resolve(const gpu_info *gpu, const model_info *model, const set
             if (set->s[k].set)
                 notes_add(out->warnings, &out->nwarnings, KVC_MAX_NOTES,
                           "%s has no effect: %s is not a DSA model", set->s[k].flag, model->architecture);
-        if (out->hisparse)
-            notes_add(out->warnings, &out->nwarnings, KVC_MAX_NOTES,
-                      "--enable-hisparse applies to DSA models; %s is not one", model->architecture);
+        RETURN_ERROR_IF(out->hisparse, diag, KVC_ERR_CONFIG, &set->s[SET_HISPARSE].origin,
+                        "--enable-hisparse is only supported for DSA (DeepSeek Sparse Attention) "
+                        "models (e.g., DeepSeek V3.2, GLM-5) (SGLang's check); %s is not one",
+                        model->architecture);
         const char *name = NULL;
         for (size_t i = 0; i < COUNT_OF(DTYPES); i++)
             if (strcmp(DTYPES[i].canonical, out->kv_cache_dtype.value) == 0 && DTYPES[i].plain_layout)

@@ -198,7 +198,7 @@ static void test_compare__a_worker_that_does_not_resolve_is_named(void **state)
     kvc_verdict *v = malloc(sizeof *v);
     kvc_diag diag;
     assert_int_equal(kvc_compare(p, d, KVC_RULES_ACTIVE_BACKEND, v, &diag), KVC_ERR_CONFIG);
-    assert_contains(diag.message, "decode worker: --enable-hisparse requires --disable-radix-cache");
+    assert_contains(diag.message, "decode worker: Hierarchical sparse attention currently requires --disable-radix-cache.");
     free(v);
     kvc_worker_free(p);
     kvc_worker_free(d);
