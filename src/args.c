@@ -11,41 +11,37 @@
 /* Flags kvcheck understands. `key` -1: known, cannot change the layout;
  * listed so the parser knows it takes no value. */
 static const struct flag_def {
-    const char *name;  /* kebab-case, no dashes */
+    const char *name;  /* canonical spelling, kebab-case */
     const char *alias; /* an older spelling SGLang still accepts */
     int key;
     int takes_value;
 } FLAGS[] = {
-    {"kv-cache-dtype", NULL, SET_KV_CACHE_DTYPE, 1},
-    {"dsa-prefill-backend", "nsa-prefill-backend", SET_PREFILL_BACKEND, 1},
-    {"dsa-decode-backend", "nsa-decode-backend", SET_DECODE_BACKEND, 1},
-    {"page-size", NULL, SET_PAGE_SIZE, 1},
-    {"disaggregation-mode", NULL, SET_DISAGG_MODE, 1},
-    {"enable-hisparse", NULL, SET_HISPARSE, 0},
-    {"disable-radix-cache", NULL, SET_DISABLE_RADIX, 0},
-    {"speculative-algorithm", NULL, SET_SPEC_ALGO, 1},
-    {"tp-size", "tp", SET_TP, 1},
-    {"dp-size", "dp", SET_DP, 1},
-    {"enable-dp-attention", NULL, SET_DP_ATTENTION, 0},
-    {"model-path", "model", SET_MODEL_PATH, 1},
-    {"config", NULL, SET_CONFIG, 1},
-    {"trust-remote-code", NULL, -1, 0},
-    {"disable-cuda-graph", NULL, -1, 0},
-    {"enable-metrics", NULL, -1, 0},
-    {"skip-server-warmup", NULL, -1, 0},
-    {"enable-cache-report", NULL, -1, 0},
-    {"enable-nan-detection", NULL, -1, 0},
-    {"disable-overlap-schedule", NULL, -1, 0},
+    {"--kv-cache-dtype", NULL, SET_KV_CACHE_DTYPE, 1},
+    {"--dsa-prefill-backend", "--nsa-prefill-backend", SET_PREFILL_BACKEND, 1},
+    {"--dsa-decode-backend", "--nsa-decode-backend", SET_DECODE_BACKEND, 1},
+    {"--page-size", NULL, SET_PAGE_SIZE, 1},
+    {"--disaggregation-mode", NULL, SET_DISAGG_MODE, 1},
+    {"--enable-hisparse", NULL, SET_HISPARSE, 0},
+    {"--disable-radix-cache", NULL, SET_DISABLE_RADIX, 0},
+    {"--speculative-algorithm", NULL, SET_SPEC_ALGO, 1},
+    {"--tp-size", "--tp", SET_TP, 1},
+    {"--dp-size", "--dp", SET_DP, 1},
+    {"--enable-dp-attention", NULL, SET_DP_ATTENTION, 0},
+    {"--model-path", "--model", SET_MODEL_PATH, 1},
+    {"--config", NULL, SET_CONFIG, 1},
+    {"--trust-remote-code", NULL, -1, 0},
+    {"--disable-cuda-graph", NULL, -1, 0},
+    {"--enable-metrics", NULL, -1, 0},
+    {"--skip-server-warmup", NULL, -1, 0},
+    {"--enable-cache-report", NULL, -1, 0},
+    {"--enable-nan-detection", NULL, -1, 0},
+    {"--disable-overlap-schedule", NULL, -1, 0},
 };
 
 const char *setting_flag(setting_key key)
 {
-    static char names[SET_COUNT][KVC_NAME_LEN];
     for (size_t i = 0; i < COUNT_OF(FLAGS); i++)
-        if (FLAGS[i].key == (int)key) {
-            if (!names[key][0]) str_printf(names[key], sizeof names[key], "--%s", FLAGS[i].name);
-            return names[key];
-        }
+        if (FLAGS[i].key == (int)key) return FLAGS[i].name;
     return "--?";
 }
 
@@ -63,7 +59,7 @@ static const struct flag_def *find_flag(const char *flag)
     char name[128];
     normalize(flag, name, sizeof name);
     for (size_t i = 0; i < COUNT_OF(FLAGS); i++)
-        if (strcmp(name, FLAGS[i].name) == 0 || (FLAGS[i].alias && strcmp(name, FLAGS[i].alias) == 0))
+        if (strcmp(name, FLAGS[i].name + 2) == 0 || (FLAGS[i].alias && strcmp(name, FLAGS[i].alias + 2) == 0))
             return &FLAGS[i];
     return NULL;
 }

@@ -218,14 +218,10 @@ static void collect_candidates(fix_search *s)
         add_candidate(s, SET_KV_CACHE_DTYPE, "bfloat16", o->kv_cache_dtype.value);
         const char *known[2] = {o->dsa_prefill_backend.value, o->dsa_decode_backend.value};
         for (int k = 0; k < 2; k++)
-            for (unsigned i = 0; i < rules_backend_count(); i++) {
-                /* Late-2026 backends have unconfirmed layouts: never suggest them. */
-                static const char *const LATE[] = {"flashmla_sparse_q8", "flashinfer_sparse_mla"};
-                const char *name = rules_backend_name(i);
-                if (strcmp(name, LATE[0]) == 0 || strcmp(name, LATE[1]) == 0) continue;
-                if (!rules_backend_suits(i, s->gpu)) continue;
-                add_candidate(s, k == 0 ? SET_PREFILL_BACKEND : SET_DECODE_BACKEND, name, known[k]);
-            }
+            for (unsigned i = 0; i < rules_backend_count(); i++)
+                if (rules_backend_suggestable(i, s->gpu))
+                    add_candidate(s, k == 0 ? SET_PREFILL_BACKEND : SET_DECODE_BACKEND,
+                                  rules_backend_name(i), known[k]);
     } else {
         add_candidate(s, SET_KV_CACHE_DTYPE, o->kv_cache_dtype.value, o->kv_cache_dtype.value);
         add_candidate(s, SET_PAGE_SIZE, o->page_size.value, o->page_size.value);

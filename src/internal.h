@@ -198,8 +198,9 @@ kvc_status rules_resolve(const gpu_info *gpu, const model_info *model, const set
 /* Backend table access for the fix search. */
 unsigned rules_backend_count(void);
 const char *rules_backend_name(unsigned i);
-/* 1 when kvcheck would suggest this backend on this GPU in a fix. */
-int rules_backend_suits(unsigned i, const gpu_info *gpu);
+/* 1 when kvcheck would suggest this backend on this GPU in a fix: it is
+ * known to run there and its layout is confirmed. */
+int rules_backend_suggestable(unsigned i, const gpu_info *gpu);
 
 /* Internal access to a worker's parts. */
 kvc_status worker_inputs(const kvc_worker *worker, gpu_info *gpu, model_info *model,

@@ -82,9 +82,10 @@ static unsigned platform_of(const gpu_info *gpu)
     return SM90;
 }
 
-int rules_backend_suits(unsigned i, const gpu_info *gpu)
+int rules_backend_suggestable(unsigned i, const gpu_info *gpu)
 {
-    return (BACKENDS[i].suits & platform_of(gpu)) != 0;
+    /* Late-2026 backends have unconfirmed layouts: never suggest them. */
+    return !BACKENDS[i].late && (BACKENDS[i].suits & platform_of(gpu)) != 0;
 }
 
 const char *kvc_rules_name(kvc_rules rules)
