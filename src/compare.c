@@ -302,8 +302,8 @@ static int aligned_count(const kvc_fix *f, const kvc_resolved *other)
     int n = 0;
     for (unsigned i = 0; i < f->nargs; i++) {
         const char *val = f->args[i][1];
-        if (strcmp(f->args[i][0], "--dsa-prefill-backend") == 0) n += strcmp(val, other->dsa_prefill_backend.value) == 0;
-        if (strcmp(f->args[i][0], "--dsa-decode-backend") == 0) n += strcmp(val, other->dsa_decode_backend.value) == 0;
+        if (strcmp(f->args[i][0], setting_flag(SET_PREFILL_BACKEND)) == 0) n += strcmp(val, other->dsa_prefill_backend.value) == 0;
+        if (strcmp(f->args[i][0], setting_flag(SET_DECODE_BACKEND)) == 0) n += strcmp(val, other->dsa_decode_backend.value) == 0;
     }
     return n;
 }
