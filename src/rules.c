@@ -238,6 +238,11 @@ static int cmp_names(const void *a, const void *b)
     return strcmp(*(const char *const *)a, *(const char *const *)b);
 }
 
+static int hisparse_allows(const struct backend *b, int fp8)
+{
+    return fp8 ? b->hisparse_fp8 : b->hisparse_bf16;
+}
+
 /* §3: HiSparse constraints, checked on the resolved backends. */
 static kvc_status check_hisparse(const settings *set, kvc_resolved *out, kvc_diag *diag)
 {
@@ -248,13 +253,12 @@ static kvc_status check_hisparse(const settings *set, kvc_resolved *out, kvc_dia
     static const char *const SIDE[2] = {"prefill", "decode"};
     for (int i = 0; i < 2; i++) {
         const struct backend *b = find_backend(val[i]->value);
-        int ok = fp8 ? b->hisparse_fp8 : b->hisparse_bf16;
-        if (ok) continue;
+        if (hisparse_allows(b, fp8)) continue;
         /* SGLang prints the allowed set as Python's sorted() list. */
         const char *names[COUNT_OF(BACKENDS)];
         size_t n = 0;
         for (size_t k = 0; k < COUNT_OF(BACKENDS); k++)
-            if (fp8 ? BACKENDS[k].hisparse_fp8 : BACKENDS[k].hisparse_bf16) names[n++] = BACKENDS[k].name;
+            if (hisparse_allows(&BACKENDS[k], fp8)) names[n++] = BACKENDS[k].name;
         qsort(names, n, sizeof names[0], cmp_names);
         char allowed[200] = "";
         for (size_t k = 0; k < n; k++) {

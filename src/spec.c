@@ -106,8 +106,18 @@ static kvc_status load_args(kvc_worker *w, const cJSON *args, const char *text, 
     return st;
 }
 
-static const char *const WORKER_KEYS[] = {"engine", "gpu", "model", "args", "config",
-                                          "comment", "description"};
+/* Keys that make a JSON object a worker file, and free-text keys it may hold. */
+static const char *const WORKER_KEYS[] = {"engine", "gpu", "model", "args", "config"};
+static const char *const NOTE_KEYS[] = {"comment", "description"};
+/* Keys that make a JSON object a /server_info dump. */
+static const char *const SERVER_INFO_KEYS[] = {"kv_cache_dtype", "model_path"};
+
+static int has_any_key(const cJSON *root, const char *const *keys, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (cJSON_HasObjectItem(root, keys[i])) return 1;
+    return 0;
+}
 
 static kvc_status load_worker_file(kvc_worker *w, const cJSON *root, const char *text,
                                    const char *file, kvc_diag *diag)
@@ -116,6 +126,7 @@ static kvc_status load_worker_file(kvc_worker *w, const cJSON *root, const char 
     for (const cJSON *k = root->child; k; k = k->next) {
         int known = 0;
         for (size_t i = 0; i < COUNT_OF(WORKER_KEYS); i++) known |= strcmp(k->string, WORKER_KEYS[i]) == 0;
+        for (size_t i = 0; i < COUNT_OF(NOTE_KEYS); i++) known |= strcmp(k->string, NOTE_KEYS[i]) == 0;
         locate(&o, text, file, k->string);
         RETURN_ERROR_IF(!known, diag, KVC_ERR_CONFIG, &o,
                         "unknown key \"%s\" in worker file: expected engine, gpu, model, args, "
@@ -203,11 +214,8 @@ kvc_status kvc_worker_load_file(kvc_worker *worker, const char *path, kvc_diag *
     if (!st) {
         path_dirname(path, worker->base_dir, sizeof worker->base_dir);
         int object = cJSON_IsObject(root);
-        int worker_file = object && (cJSON_HasObjectItem(root, "args") || cJSON_HasObjectItem(root, "engine") ||
-                                     cJSON_HasObjectItem(root, "gpu") || cJSON_HasObjectItem(root, "model") ||
-                                     cJSON_HasObjectItem(root, "config"));
-        int server_info = object && (cJSON_HasObjectItem(root, "kv_cache_dtype") ||
-                                     cJSON_HasObjectItem(root, "model_path"));
+        int worker_file = object && has_any_key(root, WORKER_KEYS, COUNT_OF(WORKER_KEYS));
+        int server_info = object && has_any_key(root, SERVER_INFO_KEYS, COUNT_OF(SERVER_INFO_KEYS));
         if (worker_file) {
             st = load_worker_file(worker, root, text, path, diag);
         } else if (server_info) {
