@@ -56,28 +56,6 @@ static unsigned mismatches(const kvc_resolved *p, const kvc_resolved *d, kvc_ver
 
 /* ---------------------------------------------------------- consequences */
 
-/* Which prefill field holds byte `at` of a page written in prefill's rows. */
-static const kvc_field *field_at(const kvc_layout *l, uint64_t at, uint64_t *token)
-{
-    for (unsigned i = 0; i < l->nfields; i++) {
-        const kvc_field *f = &l->fields[i];
-        uint64_t size = (uint64_t)f->count * kvc_elem_size(f->elem);
-        if (l->page_split) {
-            if (at >= f->base && at < f->base + f->stride * l->page_size) {
-                *token = (at - f->base) / f->stride;
-                return f;
-            }
-        } else {
-            uint64_t in_row = at % l->bytes_per_token;
-            if (in_row >= f->base && in_row < f->base + size) {
-                *token = at / l->bytes_per_token;
-                return f;
-            }
-        }
-    }
-    return NULL;
-}
-
 /* For decode's token 0, say whose bytes each decode field reads. */
 static void explain_fields(const kvc_layout *p, const kvc_layout *d, kvc_verdict *v)
 {
@@ -87,8 +65,8 @@ static void explain_fields(const kvc_layout *p, const kvc_layout *d, kvc_verdict
             uint64_t start = f->base + t * f->stride;
             uint64_t size = (uint64_t)f->count * kvc_elem_size(f->elem);
             uint64_t tok0 = 0, tok1 = 0;
-            const kvc_field *a = field_at(p, start, &tok0);
-            const kvc_field *b = field_at(p, start + size - 1, &tok1);
+            const kvc_field *a = layout_field_at(p, start, &tok0, NULL);
+            const kvc_field *b = layout_field_at(p, start + size - 1, &tok1, NULL);
             if (!a || !b) continue;
             if (a == b && tok0 == tok1 && tok0 == t && strcmp(a->name, f->name) == 0 && a->elem == f->elem)
                 continue; /* reads exactly what it expects */
@@ -117,7 +95,7 @@ static void explain(const kvc_resolved *p, const kvc_resolved *d, kvc_verdict *v
             if (strcmp(dl->fields[i].name, "scale") == 0) scale = &dl->fields[i];
         const kvc_field *src = NULL;
         uint64_t tok = 0;
-        if (scale) src = field_at(pl, scale->base, &tok);
+        if (scale) src = layout_field_at(pl, scale->base, &tok, NULL);
         if (scale && src)
             notes_add(v->consequences, &v->nconsequences, KVC_MAX_NOTES,
                       "decode reads %u-byte records from %u-byte rows: its FP32 scales are "

@@ -189,6 +189,13 @@ kvc_status settings_build(const arglist *config, const arglist *cli, const char 
 /* The canonical flag for a setting ("--kv-cache-dtype"). */
 const char *setting_flag(setting_key key);
 
+/* ----------------------------------------------------------------- layout */
+
+/* The field that holds byte `at` of a buffer of pages in layout `l`, with the
+ * token (counted from the buffer's start) and element index; NULL for
+ * padding between fields or at a page's end. */
+const kvc_field *layout_field_at(const kvc_layout *l, uint64_t at, uint64_t *token, uint32_t *elem);
+
 /* ------------------------------------------------------------------ rules */
 
 /* Resolves from parsed inputs; kvc_resolve wraps this. */

@@ -94,7 +94,50 @@ static void test_layout__unknown_names_list_the_catalogue(void **state)
     assert_contains(d.message, "fp8_flashmla");
     unsigned n = 0;
     while (kvc_layout_catalogue(n)) assert_int_equal(kvc_layout_build(kvc_layout_catalogue(n++), &p, &l, &d), KVC_OK);
-    assert_int_equal(n, 7);
+    assert_int_equal(n, 8);
+}
+
+static void test_layout__model1_fp8_is_page_split_with_ue8m0_scales_and_pad(void **state)
+{
+    (void)state;
+    /* DeepSeek-V4 MODEL1 (FORMATS.md): 448 e4m3 NoPE + 64 bf16 RoPE rows of 576 B,
+     * then 7 UE8M0 scales + 1 pad byte per token, page padded to whole rows. */
+    kvc_layout l = build("model1_fp8", 512, 64, 64);
+    assert_true(l.page_split);
+    assert_int_equal(l.bytes_per_token, 584);
+    assert_int_equal(l.page_bytes, 65 * 576);
+    assert_int_equal(l.nfields, 4);
+    expect_field(&l, 0, "nope", KVC_ELEM_E4M3, 0, 576, 448);
+    expect_field(&l, 1, "rope", KVC_ELEM_BF16, 448, 576, 64);
+    expect_field(&l, 2, "scale", KVC_ELEM_UE8M0, 64 * 576, 8, 7);
+    expect_field(&l, 3, "pad", KVC_ELEM_PAD, 64 * 576 + 7, 8, 1);
+    kvc_diag d;
+    kvc_layout_params odd = {512, 32, 128, 64}; /* 480 NoPE values: not whole 64-blocks */
+    assert_int_equal(kvc_layout_build("model1_fp8", &odd, &l, &d), KVC_ERR_CONFIG);
+    assert_contains(d.message, "kv_lora_rank - qk_rope_head_dim to be a multiple of 64 (one UE8M0 scale");
+}
+
+static void test_layout__field_at_finds_the_field_token_and_element_of_a_byte(void **state)
+{
+    (void)state;
+    kvc_layout l = build("fp8_flashmla", 512, 64, 64);
+    uint64_t t;
+    uint32_t e;
+    const kvc_field *f = layout_field_at(&l, 656 + 515, &t, &e);
+    assert_non_null(f);
+    assert_string_equal(f->name, "scale");
+    assert_int_equal(t, 1);
+    assert_int_equal(e, 0);
+    f = layout_field_at(&l, 41984 + 2 * 656 + 528 + 7, &t, &e); /* page 1, token 2, rope byte 7 */
+    assert_string_equal(f->name, "rope");
+    assert_int_equal(t, 66);
+    assert_int_equal(e, 3);
+    kvc_layout m = build("model1_fp8", 512, 64, 64);
+    assert_null(layout_field_at(&m, 64 * 576 + 8 * 64 + 5, &t, &e)); /* page padding */
+    f = layout_field_at(&m, 64 * 576 + 8 * 3 + 2, &t, &e);
+    assert_string_equal(f->name, "scale");
+    assert_int_equal(t, 3);
+    assert_int_equal(e, 2);
 }
 
 static void test_layout__element_names_and_sizes(void **state)
@@ -115,6 +158,8 @@ int main(void)
         cmocka_unit_test(test_layout__sizes_follow_the_model_dimensions),
         cmocka_unit_test(test_layout__scaled_rows_need_rank_multiple_of_128),
         cmocka_unit_test(test_layout__unknown_names_list_the_catalogue),
+        cmocka_unit_test(test_layout__model1_fp8_is_page_split_with_ue8m0_scales_and_pad),
+        cmocka_unit_test(test_layout__field_at_finds_the_field_token_and_element_of_a_byte),
         cmocka_unit_test(test_layout__element_names_and_sizes),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
