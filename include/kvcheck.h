@@ -136,7 +136,16 @@ typedef struct kvc_field {
     uint64_t base;   /* offset of token 0's first element within the page */
     uint64_t stride; /* bytes from token t to token t + 1 */
     uint32_t count;  /* elements per token */
+    int scale;       /* 1 when the values are dequantisation scales */
 } kvc_field;
+
+/* Element type and dimensions from which a layout is built. */
+typedef struct kvc_layout_params {
+    uint32_t kv_lora_rank;     /* R: NoPE values per token */
+    uint32_t qk_rope_head_dim; /* r: RoPE values per token */
+    uint32_t index_head_dim;   /* DSA indexer K width (128) */
+    uint32_t page_size;
+} kvc_layout_params;
 
 /* A byte layout: a named table of fields over pages of page_size tokens. */
 typedef struct kvc_layout {
@@ -147,18 +156,12 @@ typedef struct kvc_layout {
     int page_split;           /* 1 when fields are stored one after another per page */
     unsigned nfields;
     kvc_field fields[KVC_MAX_FIELDS];
+    kvc_layout_params params; /* the dimensions it was built from */
 } kvc_layout;
 
-/* Element type and dimensions from which a layout is built. */
-typedef struct kvc_layout_params {
-    uint32_t kv_lora_rank;     /* R: NoPE values per token */
-    uint32_t qk_rope_head_dim; /* r: RoPE values per token */
-    uint32_t index_head_dim;   /* DSA indexer K width (128) */
-    uint32_t page_size;
-} kvc_layout_params;
-
 /* Builds a catalogue layout by name ("bf16", "fp16", "fp32", "fp8_raw",
- * "fp8_e5m2_raw", "fp8_flashmla", "dsa_indexer") from model dimensions.
+ * "fp8_e5m2_raw", "fp8_flashmla", "dsa_indexer", "model1_fp8") from model
+ * dimensions.
  * Returns KVC_ERR_CONFIG with a reason when the dimensions do not fit the
  * layout (e.g. R not a multiple of 128 for fp8_flashmla). */
 kvc_status kvc_layout_build(const char *name, const kvc_layout_params *params,
@@ -166,6 +169,10 @@ kvc_status kvc_layout_build(const char *name, const kvc_layout_params *params,
 
 /* Name of the i-th catalogue layout, or NULL past the end. */
 const char *kvc_layout_catalogue(unsigned i);
+
+/* The dimensions of a model (a preset name or a path to config.json), for
+ * building layouts without a worker; page_size is set to 64. */
+kvc_status kvc_model_layout_params(const char *model, kvc_layout_params *out, kvc_diag *diag);
 
 /* One resolved setting: its value and how it was decided. */
 typedef struct kvc_value {
@@ -274,6 +281,146 @@ typedef struct kvc_verdict {
 kvc_status kvc_compare(const kvc_worker *prefill, const kvc_worker *decode, kvc_rules rules,
                        kvc_verdict *out, kvc_diag *diag);
 
+/* -------------------------------------------------------------------- scan */
+
+/* What the scanners check (DESIGN.md §5, FORMATS.md). Values are pinned. */
+typedef enum kvc_check {
+    KVC_CHECK_E4M3_NAN = 0,
+    KVC_CHECK_E5M2_NAN,
+    KVC_CHECK_E5M2_INF,
+    KVC_CHECK_BF16_NAN,
+    KVC_CHECK_BF16_POS_INF,
+    KVC_CHECK_BF16_NEG_INF,
+    KVC_CHECK_FP16_NAN,
+    KVC_CHECK_FP16_POS_INF,
+    KVC_CHECK_FP16_NEG_INF,
+    KVC_CHECK_FP32_NAN,
+    KVC_CHECK_FP32_POS_INF,
+    KVC_CHECK_FP32_NEG_INF,
+    KVC_CHECK_SCALE_NAN,
+    KVC_CHECK_SCALE_POS_INF,
+    KVC_CHECK_SCALE_NEG_INF,
+    KVC_CHECK_SCALE_NEGATIVE, /* the sign bit is set, -0.0 included */
+    KVC_CHECK_SCALE_ZERO,
+    KVC_CHECK_SCALE_DENORMAL,
+    KVC_CHECK_SCALE_NOT_POW2,     /* only with KVC_SCALE_POW2 */
+    KVC_CHECK_SCALE_OUT_OF_RANGE, /* only with a scale range */
+    KVC_CHECK_UE8M0_NAN,
+    KVC_CHECK_COUNT,
+    KVC_CHECK_OK = KVC_CHECK_COUNT /* what a classifier returns for a good element */
+} kvc_check;
+
+/* "e4m3_nan", "scale_negative", ... Static storage; "?" past the end. */
+const char *kvc_check_name(kvc_check check);
+
+typedef enum kvc_device {
+    KVC_DEVICE_AUTO = 0, /* the GPU when one is usable, else the CPU (with a note) */
+    KVC_DEVICE_CPU = 1,
+    KVC_DEVICE_GPU = 2 /* fails with KVC_ERR_GPU when no GPU is usable */
+} kvc_device;
+
+/* Called now and then during a scan from the calling thread. */
+typedef void (*kvc_progress_fn)(void *ctx, uint64_t bytes_done, uint64_t bytes_total);
+
+typedef struct kvc_scan_options {
+    kvc_device device;
+    int scale_pow2;            /* flag FP32 scales that are not powers of two */
+    int scale_ranged;          /* flag FP32 scales outside [scale_min, scale_max] */
+    double scale_min, scale_max;
+    const char *pages;         /* "3,7,10-20": scan only these pages of each layer; NULL: all */
+    const char *skip_pages;    /* pages not to scan; NULL: none */
+    size_t max_findings;       /* findings listed in full (counts are always complete) */
+    const char *const *tensors; /* .safetensors tensor names or globs; none: every tensor */
+    size_t ntensors;
+    unsigned threads;          /* CPU threads; 0: one per online CPU, at most 16 */
+    kvc_progress_fn progress;  /* may be NULL */
+    void *progress_ctx;
+    const char *layout_source; /* how the caller chose the layout, for the report; may be NULL */
+} kvc_scan_options;
+
+/* Defaults: auto device, no policies, all pages, 20 findings, all threads. */
+void kvc_scan_options_init(kvc_scan_options *options);
+
+typedef struct kvc_bad_page {
+    uint64_t page;   /* page index within its layer */
+    uint64_t count;  /* damaged elements in it */
+} kvc_bad_page;
+
+/* One layer: a raw dump, a .npy array or one .safetensors tensor. */
+typedef struct kvc_scan_layer {
+    char name[256];       /* the tensor name, or the file name */
+    char file[512];
+    uint64_t file_offset; /* where page 0 starts in the file */
+    uint64_t bytes;
+    uint64_t pages, pages_scanned;
+    uint64_t counts[KVC_CHECK_COUNT];
+    uint64_t damaged;     /* damaged elements, all checks */
+    size_t nbad_pages;
+    kvc_bad_page *bad_pages; /* in page order */
+} kvc_scan_layer;
+
+typedef struct kvc_finding {
+    unsigned layer;          /* index into the report's layers */
+    uint64_t page;           /* within the layer */
+    uint64_t slot;           /* token slot within the page */
+    char field[KVC_NAME_LEN];
+    uint32_t element;        /* element index within the token's field */
+    uint64_t offset;         /* byte offset in the file (or the buffer) */
+    kvc_check check;
+    kvc_elem elem;
+    uint8_t raw[4];          /* the element's bytes as stored, `elem`'s size of them */
+    double value;            /* decoded value (NaN and Inf included) */
+} kvc_finding;
+
+typedef struct kvc_scan_report {
+    char device[8];              /* "cuda" or "cpu" */
+    char device_name[KVC_NAME_LEN]; /* "NVIDIA H200", "4 CPU threads" */
+    kvc_layout layout;
+    char layout_source[KVC_NOTE_LEN];
+    int scale_pow2, scale_ranged;   /* the policies applied */
+    double scale_min, scale_max;
+    uint64_t bytes_scanned, pages_scanned;
+    double seconds;                 /* wall time of the scan */
+    uint64_t counts[KVC_CHECK_COUNT]; /* over all layers */
+    uint64_t damaged;               /* damaged elements over all layers */
+    uint64_t bad_pages;             /* damaged pages over all layers */
+    int clean;                      /* 1 when nothing was found */
+    size_t nlayers;
+    kvc_scan_layer *layers;
+    size_t nfindings;               /* the first max_findings, in input order */
+    kvc_finding *findings;
+    unsigned nnotes;                /* e.g. "no usable GPU: scanned on the CPU" */
+    char notes[KVC_MAX_NOTES][KVC_NOTE_LEN];
+} kvc_scan_report;
+
+/* Scans files: raw dumps of one layer's buffer (pages x page bytes), .npy
+ * arrays and .safetensors files (each tensor one layer), opened read-only
+ * and memory-mapped. Returns KVC_OK with *out set whether or not damage was
+ * found (see (*out)->clean); KVC_ERR_CONFIG for inputs that do not fit the
+ * layout, KVC_ERR_IO for unreadable ones, KVC_ERR_GPU when the GPU was
+ * required and is unusable or the driver failed. Free with
+ * kvc_scan_report_free. */
+kvc_status kvc_scan_files(const char *const *paths, size_t npaths, const kvc_layout *layout,
+                          const kvc_scan_options *options, kvc_scan_report **out, kvc_diag *diag);
+
+/* Scans `bytes` of host memory holding whole pages of `layout` (one layer). */
+kvc_status kvc_scan_host(const void *data, size_t bytes, const kvc_layout *layout,
+                         const kvc_scan_options *options, kvc_scan_report **out, kvc_diag *diag);
+
+/* Scans device memory the caller owns: `device_ptr` is a CUdeviceptr of the
+ * primary context of the device it lives on (as PyTorch allocates), holding
+ * `bytes` of whole pages of `layout`. Runs on that GPU whatever
+ * options->device says; the findings' pages are copied back for detail. */
+kvc_status kvc_scan_device(uint64_t device_ptr, size_t bytes, const kvc_layout *layout,
+                           const kvc_scan_options *options, kvc_scan_report **out, kvc_diag *diag);
+
+/* Accepts NULL. */
+void kvc_scan_report_free(kvc_scan_report *report);
+
+/* What GPU support this build has: the kernels' architectures, or why there
+ * is none. Static storage. */
+const char *kvc_gpu_support(void);
+
 /* ----------------------------------------------------------------- reports */
 
 typedef enum kvc_format { KVC_FORMAT_TEXT = 0, KVC_FORMAT_JSON = 1 } kvc_format;
@@ -287,6 +434,7 @@ typedef enum kvc_format { KVC_FORMAT_TEXT = 0, KVC_FORMAT_JSON = 1 } kvc_format;
  * NULL when out of memory. JSON reports are one complete document. */
 char *kvc_report_layout(const kvc_resolved *resolved, kvc_format format, unsigned options);
 char *kvc_report_check(const kvc_verdict *verdict, kvc_format format, unsigned options);
+char *kvc_report_scan(const kvc_scan_report *report, kvc_format format, unsigned options);
 /* `code` is the process exit code the caller will use; it is recorded in the
  * JSON document's error.code. */
 char *kvc_report_error(const kvc_diag *diag, int code, kvc_format format);

@@ -196,6 +196,143 @@ const char *setting_flag(setting_key key);
  * padding between fields or at a page's end. */
 const kvc_field *layout_field_at(const kvc_layout *l, uint64_t at, uint64_t *token, uint32_t *elem);
 
+/* ------------------------------------------------------------------- scan */
+
+#include "kvc_predicates.h"
+
+/* One field's bytes within a token record, as the scanners walk it. */
+typedef struct scan_run {
+    uint64_t base, stride; /* as in kvc_field */
+    uint32_t bytes;        /* per token */
+    unsigned kind;         /* enum kvc_kind */
+    unsigned field;        /* index into the layout's fields */
+} scan_run;
+
+/* What both scanners start from: the layout's judged fields in byte order
+ * and the scale policies. */
+typedef struct scan_plan {
+    kvc_layout layout;
+    kvc_scale_rules rules;
+    unsigned nruns;
+    scan_run runs[KVC_MAX_FIELDS];
+} scan_plan;
+
+unsigned field_kind(const kvc_field *f);
+kvc_status scan_plan_make(const kvc_layout *l, const kvc_scan_options *o, scan_plan *out, kvc_diag *diag);
+
+/* Counts the damaged elements of one page into counts[check]; returns how many. */
+uint32_t scan_page(const scan_plan *plan, const uint8_t *page, uint64_t counts[KVC_CHECK_COUNT]);
+/* Appends one page's findings in byte order while fewer than `max` are held. */
+void scan_page_findings(const scan_plan *plan, const uint8_t *page, unsigned layer, uint64_t page_index,
+                        uint64_t page_offset, kvc_finding *out, size_t *n, size_t max);
+/* The value an element's bytes stand for. */
+double elem_decode(kvc_elem elem, const uint8_t *p);
+
+/* One layer for a scanner: where its pages are, which to scan, and where
+ * the results go. */
+typedef struct layer_job {
+    const uint8_t *host;      /* the layer's pages in host memory, or NULL */
+    uint64_t device;          /* or in device memory (a CUdeviceptr), else 0 */
+    uint64_t npages_total;
+    const uint64_t *pages;    /* selected pages, ascending; NULL: all */
+    uint64_t npages;          /* how many are scanned */
+    uint32_t *page_bad;       /* out: damaged elements per scanned page */
+    uint64_t counts[KVC_CHECK_COUNT]; /* out: added to */
+    void (*progress)(void *ctx, uint64_t bytes_done); /* within this layer; may be NULL */
+    void *progress_ctx;
+} layer_job;
+
+/* Inclusive page ranges from a list such as "3,7,10-20". */
+typedef struct page_range {
+    uint64_t first, last;
+} page_range;
+kvc_status page_list_parse(const char *text, const char *flag, page_range **out, size_t *n, kvc_diag *diag);
+/* The pages of a layer of `npages` to scan, ascending; *out is NULL (all
+ * pages) when neither list is given. A page in `only` past the end is an error. */
+kvc_status page_select(const page_range *only, size_t nonly, const page_range *skip, size_t nskip, uint64_t npages,
+                       const char *layer, uint64_t **out, uint64_t *n, kvc_diag *diag);
+
+/* One layer of input bytes, memory-mapped. */
+typedef struct layer_src {
+    char name[256], file[512];
+    const uint8_t *data; /* page 0 */
+    uint64_t file_offset, bytes;
+} layer_src;
+
+typedef struct scan_inputs {
+    struct {
+        void *base;
+        uint64_t size;
+    } maps[256];
+    size_t nmaps;
+    layer_src *layers;
+    size_t nlayers, cap;
+    char tensor_names[512]; /* for messages */
+    uint64_t page_bytes;
+} scan_inputs;
+
+/* Opens raw dumps, .npy and .safetensors files read-only as layers of
+ * whole pages of `l`, in input order. */
+kvc_status inputs_open(const char *const *paths, size_t npaths, const kvc_layout *l, const kvc_scan_options *opt,
+                       scan_inputs *in, kvc_diag *diag);
+void inputs_close(scan_inputs *in);
+
+/* CPU threads to use for `asked` (0: one per online CPU, at most 16). */
+unsigned cpu_threads(unsigned asked);
+kvc_status cpu_scan_layer(const scan_plan *plan, layer_job *job, unsigned threads, kvc_diag *diag);
+
+/* -------------------------------------------------------------------- GPU */
+
+#include "cuda_api.h"
+
+/* 1 for the driver results that mean "no usable GPU" (STYLE.md's list). */
+int cuda_result_means_absent(cu_result r);
+/* "[CUDA_ERROR_OUT_OF_MEMORY] out of memory in cuMemAlloc(...)" as KVC_ERR_GPU;
+ * sets *absent (may be NULL) for results that mean no usable GPU. */
+kvc_status cuda_fail(const cuda_api *api, cu_result r, const char *call, int *absent, kvc_diag *diag);
+/* The process's driver, loaded once. *absent is 1 when there is none to use. */
+kvc_status cuda_driver(const cuda_api **out, int *absent, kvc_diag *diag);
+/* The embedded kernels, or NULL in a build without nvcc. */
+const void *gpu_kernels_image(void);
+
+typedef struct gpu_ctx gpu_ctx;
+/* Opens GPU `ordinal` through `inject` (tests) or the real driver and loads
+ * the kernels; the primary context stays current on this thread until
+ * gpu_close. On failure *absent says whether it means "no usable GPU". */
+kvc_status gpu_open(const cuda_api *inject, int ordinal, gpu_ctx **out, int *absent, kvc_diag *diag);
+void gpu_close(gpu_ctx *g); /* accepts NULL */
+const char *gpu_name(const gpu_ctx *g);
+/* Scans job->device in place, or job->host streamed through pinned buffers
+ * (gathered on `threads` threads). */
+kvc_status gpu_scan_layer(gpu_ctx *g, const scan_plan *p, layer_job *job, unsigned threads, kvc_diag *diag);
+kvc_status gpu_copy_to_host(gpu_ctx *g, void *dst, uint64_t src, uint64_t bytes, kvc_diag *diag);
+kvc_status gpu_device_of(gpu_ctx *g, uint64_t ptr, int *ordinal, kvc_diag *diag);
+/* For tests and the benchmark. */
+kvc_status gpu_alloc_upload(gpu_ctx *g, const void *src, uint64_t bytes, uint64_t *out, kvc_diag *diag);
+void gpu_free(gpu_ctx *g, uint64_t ptr);
+kvc_status gpu_time_read(gpu_ctx *g, uint64_t ptr, uint64_t bytes, int iters, double *seconds, kvc_diag *diag);
+kvc_status gpu_time_scan(gpu_ctx *g, const scan_plan *p, uint64_t ptr, uint64_t bytes, int iters, double *seconds,
+                         kvc_diag *diag);
+/* The scan entry points with an injectable driver (NULL: the real one). */
+kvc_status scan_inputs_run(const scan_inputs *in, const kvc_layout *l, const kvc_scan_options *opt,
+                           const cuda_api *driver, kvc_scan_report **out, kvc_diag *diag);
+kvc_status scan_device_run(uint64_t device_ptr, size_t bytes, const kvc_layout *layout,
+                           const kvc_scan_options *options, const cuda_api *driver, kvc_scan_report **out,
+                           kvc_diag *diag);
+
+/* ---------------------------------------------------------------- reports */
+
+struct cJSON;
+typedef struct style {
+    const char *red, *green, *yellow, *bold, *off;
+} style;
+style report_style(unsigned options);
+void report_text_fields(strbuf *sb, const kvc_layout *l);
+struct cJSON *report_json_layout(const kvc_layout *l);
+struct cJSON *report_json_notes(const char (*notes)[KVC_NOTE_LEN], unsigned n);
+/* Prints and frees `doc`; the string is freed with kvc_free. */
+char *report_json_finish(struct cJSON *doc);
+
 /* ------------------------------------------------------------------ rules */
 
 /* Resolves from parsed inputs; kvc_resolve wraps this. */

@@ -50,26 +50,27 @@ static const struct layout_def {
         kvc_elem elem;
         dim count;
         unsigned region; /* regions follow one another within a page */
+        int scale;       /* the values are dequantisation scales */
     } f[KVC_MAX_FIELDS];
 } CATALOGUE[] = {
-    {"bf16", {0, 0}, 0, {{"nope", KVC_ELEM_BF16, DIM_NOPE, 0}, {"rope", KVC_ELEM_BF16, DIM_ROPE, 0}}},
-    {"fp16", {0, 0}, 0, {{"nope", KVC_ELEM_F16, DIM_NOPE, 0}, {"rope", KVC_ELEM_F16, DIM_ROPE, 0}}},
-    {"fp32", {0, 0}, 0, {{"nope", KVC_ELEM_F32, DIM_NOPE, 0}, {"rope", KVC_ELEM_F32, DIM_ROPE, 0}}},
-    {"fp8_raw", {0, 0}, 0, {{"nope", KVC_ELEM_E4M3, DIM_NOPE, 0}, {"rope", KVC_ELEM_E4M3, DIM_ROPE, 0}}},
-    {"fp8_e5m2_raw", {0, 0}, 0, {{"nope", KVC_ELEM_E5M2, DIM_NOPE, 0}, {"rope", KVC_ELEM_E5M2, DIM_ROPE, 0}}},
+    {"bf16", {0, 0}, 0, {{"nope", KVC_ELEM_BF16, DIM_NOPE, 0, 0}, {"rope", KVC_ELEM_BF16, DIM_ROPE, 0, 0}}},
+    {"fp16", {0, 0}, 0, {{"nope", KVC_ELEM_F16, DIM_NOPE, 0, 0}, {"rope", KVC_ELEM_F16, DIM_ROPE, 0, 0}}},
+    {"fp32", {0, 0}, 0, {{"nope", KVC_ELEM_F32, DIM_NOPE, 0, 0}, {"rope", KVC_ELEM_F32, DIM_ROPE, 0, 0}}},
+    {"fp8_raw", {0, 0}, 0, {{"nope", KVC_ELEM_E4M3, DIM_NOPE, 0, 0}, {"rope", KVC_ELEM_E4M3, DIM_ROPE, 0, 0}}},
+    {"fp8_e5m2_raw", {0, 0}, 0, {{"nope", KVC_ELEM_E5M2, DIM_NOPE, 0, 0}, {"rope", KVC_ELEM_E5M2, DIM_ROPE, 0, 0}}},
     {"fp8_flashmla",
      {0, 0},
      0,
-     {{"nope", KVC_ELEM_E4M3, DIM_NOPE, 0}, {"scale", KVC_ELEM_F32, DIM_NOPE_128, 0}, {"rope", KVC_ELEM_BF16, DIM_ROPE, 0}}},
-    {"dsa_indexer", {0, 0}, 0, {{"k", KVC_ELEM_E4M3, DIM_INDEX, 0}, {"scale", KVC_ELEM_F32, DIM_ONE, 1}}},
+     {{"nope", KVC_ELEM_E4M3, DIM_NOPE, 0, 0}, {"scale", KVC_ELEM_F32, DIM_NOPE_128, 0, 1}, {"rope", KVC_ELEM_BF16, DIM_ROPE, 0, 0}}},
+    {"dsa_indexer", {0, 0}, 0, {{"k", KVC_ELEM_E4M3, DIM_INDEX, 0, 0}, {"scale", KVC_ELEM_F32, DIM_ONE, 1, 1}}},
     /* DeepSeek-V4 MODEL1 (FORMATS.md): rows of NoPE + RoPE, then per token
      * its UE8M0 scales padded to 8 bytes; the page is padded to a whole row. */
     {"model1_fp8",
      {0, 8},
      1,
-     {{"nope", KVC_ELEM_E4M3, DIM_LATENT_NOPE, 0},
-      {"rope", KVC_ELEM_BF16, DIM_ROPE, 0},
-      {"scale", KVC_ELEM_UE8M0, DIM_LATENT_NOPE_64, 1}}},
+     {{"nope", KVC_ELEM_E4M3, DIM_LATENT_NOPE, 0, 0},
+      {"rope", KVC_ELEM_BF16, DIM_ROPE, 0, 0},
+      {"scale", KVC_ELEM_UE8M0, DIM_LATENT_NOPE_64, 1, 1}}},
 };
 
 /* FORMATS.md's sizes at R = 512, r = 64, index_head_dim = 128, page 64. */
@@ -144,6 +145,7 @@ kvc_status kvc_layout_build(const char *name, const kvc_layout_params *params, k
     RETURN_ERROR_IF(params->page_size < 1, diag, KVC_ERR_CONFIG, &o, "page size must be at least 1");
     str_copy(out->name, sizeof out->name, def->name);
     out->page_size = params->page_size;
+    out->params = *params;
 
     /* Lay each field in its region's row; `base` is the offset in the row for now. */
     uint64_t row[MAX_REGIONS] = {0};
@@ -158,6 +160,7 @@ kvc_status kvc_layout_build(const char *name, const kvc_layout_params *params, k
         kvc_field *of = &out->fields[out->nfields++];
         str_copy(of->name, sizeof of->name, f->name);
         of->elem = f->elem;
+        of->scale = f->scale;
         of->count = count;
         of->base = row[f->region];
         row[f->region] += (uint64_t)count * kvc_elem_size(f->elem);

@@ -191,3 +191,15 @@ kvc_status model_load(const char *ref, const char *base_dir, model_info *out, kv
     free(text);
     return rc;
 }
+
+kvc_status kvc_model_layout_params(const char *model, kvc_layout_params *out, kvc_diag *diag)
+{
+    model_info m;
+    kvc_status st = model_load(model, ".", &m, diag);
+    if (st) return st;
+    out->kv_lora_rank = m.kv_lora_rank;
+    out->qk_rope_head_dim = m.qk_rope_head_dim;
+    out->index_head_dim = m.index_head_dim ? m.index_head_dim : 128;
+    out->page_size = 64;
+    return KVC_OK;
+}

@@ -7,17 +7,13 @@
 
 /* ------------------------------------------------------------------ text */
 
-typedef struct style {
-    const char *red, *green, *yellow, *bold, *off;
-} style;
-
-static style style_for(unsigned options)
+style report_style(unsigned options)
 {
     if (options & KVC_REPORT_COLOR) return (style){"\033[31m", "\033[32m", "\033[33m", "\033[1m", "\033[0m"};
     return (style){"", "", "", "", ""};
 }
 
-static void text_fields(strbuf *sb, const kvc_layout *l)
+void report_text_fields(strbuf *sb, const kvc_layout *l)
 {
     sb_puts(sb, "    field   type    offset  stride  bytes  count\n");
     for (unsigned i = 0; i < l->nfields; i++) {
@@ -59,12 +55,12 @@ static void text_layout_body(strbuf *sb, const kvc_resolved *r, unsigned options
     const kvc_layout *l = &r->kv;
     sb_printf(sb, "\n  layout %s: %u B/token, page of %u tokens = %llu B/page (item_len)\n", l->name,
               l->bytes_per_token, l->page_size, (unsigned long long)l->page_bytes);
-    text_fields(sb, l);
+    report_text_fields(sb, l);
     if (r->has_indexer) {
         sb_printf(sb, "  indexer %s: %u B/token, %llu B/page (page-split: each field's tokens one "
                       "after another)\n",
                   r->indexer.name, r->indexer.bytes_per_token, (unsigned long long)r->indexer.page_bytes);
-        text_fields(sb, &r->indexer);
+        report_text_fields(sb, &r->indexer);
     }
     sb_printf(sb, "  entries  %u (%u target layers + %u draft)%s\n", r->kv_entries, r->num_hidden_layers,
               r->draft_entries, r->has_indexer ? ", for KV and indexer alike" : "");
@@ -80,7 +76,7 @@ static void text_layout_body(strbuf *sb, const kvc_resolved *r, unsigned options
 
 static void text_warnings(strbuf *sb, const kvc_resolved *r, unsigned options, const char *who)
 {
-    style st = style_for(options);
+    style st = report_style(options);
     for (unsigned i = 0; i < r->nwarnings; i++)
         sb_printf(sb, "%swarning:%s %s%s\n", st.yellow, st.off, who, r->warnings[i]);
     if (options & KVC_REPORT_VERBOSE) {
@@ -92,7 +88,7 @@ static void text_warnings(strbuf *sb, const kvc_resolved *r, unsigned options, c
 static char *text_layout(const kvc_resolved *r, unsigned options)
 {
     strbuf sb = {0};
-    style st = style_for(options);
+    style st = report_style(options);
     sb_printf(&sb, "%s%s%s: %s, %u B/token, %llu B/page\n", st.bold, r->label, st.off, r->kv.name,
               r->kv.bytes_per_token, (unsigned long long)r->kv.page_bytes);
     if (!(options & KVC_REPORT_QUIET)) {
@@ -135,7 +131,7 @@ static void fix_args_text(strbuf *sb, const kvc_fix *f)
 static char *text_check(const kvc_verdict *v, unsigned options)
 {
     strbuf sb = {0};
-    style st = style_for(options);
+    style st = report_style(options);
     const kvc_resolved *p = &v->prefill, *d = &v->decode;
     if (v->compatible)
         sb_printf(&sb, "%sCOMPATIBLE%s: decode reads the KV bytes prefill writes (%s, %u B/token, "
@@ -228,14 +224,14 @@ static char *text_check(const kvc_verdict *v, unsigned options)
 
 /* ------------------------------------------------------------------ JSON */
 
-static cJSON *json_notes(const char (*notes)[KVC_NOTE_LEN], unsigned n)
+cJSON *report_json_notes(const char (*notes)[KVC_NOTE_LEN], unsigned n)
 {
     cJSON *a = cJSON_CreateArray();
     for (unsigned i = 0; a && i < n; i++) cJSON_AddItemToArray(a, cJSON_CreateString(notes[i]));
     return a;
 }
 
-static cJSON *json_layout(const kvc_layout *l)
+cJSON *report_json_layout(const kvc_layout *l)
 {
     cJSON *o = cJSON_CreateObject();
     cJSON_AddStringToObject(o, "name", l->name);
@@ -300,8 +296,8 @@ static cJSON *json_layout_doc(const kvc_resolved *r)
     json_value(res, reasons, "row", &r->row);
     cJSON_AddItemToObject(res, "reasons", reasons);
 
-    cJSON_AddItemToObject(o, "layout", json_layout(&r->kv));
-    if (r->has_indexer) cJSON_AddItemToObject(o, "indexer", json_layout(&r->indexer));
+    cJSON_AddItemToObject(o, "layout", report_json_layout(&r->kv));
+    if (r->has_indexer) cJSON_AddItemToObject(o, "indexer", report_json_layout(&r->indexer));
     else cJSON_AddNullToObject(o, "indexer");
     cJSON *entries = cJSON_AddObjectToObject(o, "entries");
     cJSON_AddNumberToObject(entries, "kv", r->kv_entries);
@@ -311,12 +307,12 @@ static cJSON *json_layout_doc(const kvc_resolved *r)
     cJSON_AddNumberToObject(o, "indexer_bytes_per_token_all_entries", (double)r->indexer_bytes_per_token_all);
     cJSON_AddBoolToObject(o, "rules_disagree", r->rules_disagree);
     if (r->rules_disagree) cJSON_AddStringToObject(o, "other_rule_layout", r->other_rule_layout);
-    cJSON_AddItemToObject(o, "warnings", json_notes(r->warnings, r->nwarnings));
-    cJSON_AddItemToObject(o, "ignored_flags", json_notes(r->ignored, r->nignored));
+    cJSON_AddItemToObject(o, "warnings", report_json_notes(r->warnings, r->nwarnings));
+    cJSON_AddItemToObject(o, "ignored_flags", report_json_notes(r->ignored, r->nignored));
     return o;
 }
 
-static char *json_finish(cJSON *doc)
+char *report_json_finish(cJSON *doc)
 {
     char *s = doc ? cJSON_Print(doc) : NULL;
     cJSON_Delete(doc);
@@ -348,7 +344,7 @@ static char *json_check(const kvc_verdict *v)
         cJSON_AddStringToObject(m, "decode", v->mismatches[i].decode);
         cJSON_AddItemToArray(mm, m);
     }
-    cJSON_AddItemToObject(o, "consequences", json_notes(v->consequences, v->nconsequences));
+    cJSON_AddItemToObject(o, "consequences", report_json_notes(v->consequences, v->nconsequences));
     cJSON *boot = cJSON_AddObjectToObject(o, "sglang_bootstrap");
     cJSON_AddBoolToObject(boot, "catches", v->bootstrap_catches);
     cJSON_AddStringToObject(boot, "detail", v->bootstrap);
@@ -366,15 +362,15 @@ static char *json_check(const kvc_verdict *v)
         cJSON_AddBoolToObject(jf, "changes_kv_cache_dtype", f->changes_dtype);
         cJSON_AddItemToArray(fixes, jf);
     }
-    cJSON_AddItemToObject(o, "warnings", json_notes(v->warnings, v->nwarnings));
-    return json_finish(o);
+    cJSON_AddItemToObject(o, "warnings", report_json_notes(v->warnings, v->nwarnings));
+    return report_json_finish(o);
 }
 
 /* --------------------------------------------------------------- entries */
 
 char *kvc_report_layout(const kvc_resolved *resolved, kvc_format format, unsigned options)
 {
-    if (format == KVC_FORMAT_JSON) return json_finish(json_layout_doc(resolved));
+    if (format == KVC_FORMAT_JSON) return report_json_finish(json_layout_doc(resolved));
     return text_layout(resolved, options);
 }
 
@@ -396,7 +392,7 @@ char *kvc_report_error(const kvc_diag *diag, int code, kvc_format format)
         if (diag->line) cJSON_AddNumberToObject(e, "line", diag->line);
         if (diag->column) cJSON_AddNumberToObject(e, "column", diag->column);
         if (diag->where[0]) cJSON_AddStringToObject(e, "where", diag->where);
-        return json_finish(o);
+        return report_json_finish(o);
     }
     strbuf sb = {0};
     kvc_origin o;

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 /* Exit codes (README, --help). */
@@ -18,7 +19,7 @@ enum {
     EXIT_IO = 5,
 };
 
-enum { CMD_LAYOUT = 1u, CMD_CHECK = 2u, CMD_ALL = 3u };
+enum { CMD_LAYOUT = 1u, CMD_CHECK = 2u, CMD_SCAN = 4u, CMD_WORKER = 5u, CMD_ALL = 7u };
 
 typedef enum opt_id {
     OPT_JSON,
@@ -34,6 +35,18 @@ typedef enum opt_id {
     OPT_VERBOSE,
     OPT_COLOR,
     OPT_HELP,
+    OPT_LAYOUT,
+    OPT_PAGE_SIZE,
+    OPT_WORKER,
+    OPT_BUFFER,
+    OPT_DEVICE,
+    OPT_PAGES,
+    OPT_SKIP_PAGES,
+    OPT_MAX_FINDINGS,
+    OPT_TENSOR,
+    OPT_SCALE_POLICY,
+    OPT_SCALE_RANGE,
+    OPT_THREADS,
     OPT_COUNT
 } opt_id;
 
@@ -49,7 +62,21 @@ static const struct option_row {
     {OPT_GPU, "--gpu", NULL, "GPU", CMD_ALL, "GPU of the worker(s): B300, H200, sm_100, 10.3, MI300X, ..."},
     {OPT_MODEL, "--model", NULL, "MODEL", CMD_ALL,
      "model: a preset (glm-5.2, deepseek-v3.2, deepseek-v3) or a path to config.json"},
-    {OPT_ARGS, "--args", NULL, "FLAGS", CMD_LAYOUT, "SGLang launch flags, as one quoted string"},
+    {OPT_ARGS, "--args", NULL, "FLAGS", CMD_WORKER, "SGLang launch flags, as one quoted string"},
+    {OPT_LAYOUT, "--layout", NULL, "NAME", CMD_SCAN,
+     "scan as this catalogue layout: fp8_flashmla, fp8_raw, bf16, dsa_indexer, model1_fp8, ..."},
+    {OPT_PAGE_SIZE, "--page-size", NULL, "N", CMD_SCAN, "tokens per page with --layout (default 64)"},
+    {OPT_WORKER, "--worker", NULL, "FILE", CMD_SCAN, "scan in the layout this worker file resolves to"},
+    {OPT_BUFFER, "--buffer", NULL, "WHICH", CMD_SCAN, "with a worker: kv (default) or indexer"},
+    {OPT_DEVICE, "--device", NULL, "WHERE", CMD_SCAN, "auto (default: the GPU when usable), cpu or gpu"},
+    {OPT_PAGES, "--pages", NULL, "LIST", CMD_SCAN, "scan only these pages of each layer, e.g. 3,7,10-20"},
+    {OPT_SKIP_PAGES, "--skip-pages", NULL, "LIST", CMD_SCAN, "do not scan these pages"},
+    {OPT_MAX_FINDINGS, "--max-findings", NULL, "N", CMD_SCAN, "list the first N findings in full (default 20)"},
+    {OPT_TENSOR, "--tensor", NULL, "NAME", CMD_SCAN, ".safetensors tensor (or glob) to scan; repeatable"},
+    {OPT_SCALE_POLICY, "--scale-policy", NULL, "any|pow2", CMD_SCAN,
+     "pow2: FP32 scales must be powers of two (FlashMLA's reference quantizer)"},
+    {OPT_SCALE_RANGE, "--scale-range", NULL, "MIN:MAX", CMD_SCAN, "FP32 scales must lie in [MIN, MAX]"},
+    {OPT_THREADS, "--threads", NULL, "N", CMD_SCAN, "CPU threads (default: one per CPU, at most 16)"},
     {OPT_PREFILL_GPU, "--prefill-gpu", NULL, "GPU", CMD_CHECK, "GPU of the prefill worker only"},
     {OPT_DECODE_GPU, "--decode-gpu", NULL, "GPU", CMD_CHECK, "GPU of the decode worker only"},
     {OPT_PREFILL_ARGS, "--prefill-args", NULL, "FLAGS", CMD_CHECK, "SGLang launch flags of the prefill worker"},
@@ -67,8 +94,10 @@ typedef struct cli {
     unsigned command;
     const char *value[OPT_COUNT];
     int given[OPT_COUNT];
-    const char *pos[2];
+    const char **pos; /* positional words: argv-sized */
     int npos;
+    const char **tensors; /* every --tensor: argv-sized */
+    size_t ntensors;
     kvc_format format;
     unsigned report;
     kvc_rules rules;
@@ -79,24 +108,29 @@ static void print_help(FILE *out)
     fprintf(out,
             "usage: kvcheck layout [WORKER] [options]        resolve one SGLang worker's KV layout\n"
             "       kvcheck check [PREFILL DECODE] [options]  compare prefill with decode\n"
+            "       kvcheck scan INPUT... (--layout NAME | --worker FILE | --gpu --model --args) [options]\n"
+            "                                                 find bad scales and NaN/Inf in KV pages\n"
             "       kvcheck version\n"
             "\n"
             "WORKER, PREFILL and DECODE are kvcheck worker files (JSON: gpu, model, args,\n"
             "config) or SGLang /server_info dumps. The options below can stand in for them\n"
             "or add to them; launch flags given here win over the file's.\n"
+            "INPUT is a raw dump of one layer's KV buffer (pages x page bytes), a .npy array\n"
+            "or a .safetensors file (each tensor one layer).\n"
             "\noptions:\n");
     for (size_t i = 0; i < sizeof OPTIONS / sizeof OPTIONS[0]; i++) {
         const struct option_row *o = &OPTIONS[i];
         char left[64];
         snprintf(left, sizeof left, "%s%s%s%s%s", o->shortname ? o->shortname : "", o->shortname ? ", " : "",
                  o->name, o->arg ? " " : "", o->arg ? o->arg : "");
-        fprintf(out, "  %-26s %s%s\n", left, o->help,
-                o->commands == CMD_LAYOUT ? " (layout)" : o->commands == CMD_CHECK ? " (check)" : "");
+        static const char *const only[] = {[CMD_LAYOUT] = " (layout)", [CMD_CHECK] = " (check)",
+                                            [CMD_SCAN] = " (scan)", [CMD_WORKER] = " (layout, scan)"};
+        fprintf(out, "  %-26s %s%s\n", left, o->help, o->commands < CMD_ALL && only[o->commands] ? only[o->commands] : "");
     }
     fprintf(out,
             "\nexit codes:\n"
-            "  0  ran and found nothing wrong (layout resolved; check: compatible)\n"
-            "  1  ran and found a mismatch (check: incompatible)\n"
+            "  0  ran and found nothing wrong (layout resolved; check: compatible; scan: clean)\n"
+            "  1  ran and found a mismatch (check: incompatible) or damage (scan)\n"
             "  2  usage error\n"
             "  3  invalid configuration: SGLang would refuse it, or kvcheck cannot read it\n"
             "  4  GPU required but unusable, or a driver failure\n"
@@ -166,32 +200,43 @@ static int want_color(const char *when)
     return isatty(STDOUT_FILENO);
 }
 
+static const char *option_name(opt_id id)
+{
+    for (size_t i = 0; i < sizeof OPTIONS / sizeof OPTIONS[0]; i++)
+        if (OPTIONS[i].id == id) return OPTIONS[i].name;
+    return "?";
+}
+
 /* Returns -1 to go on, or an exit code. */
 static int parse(cli *c, int argc, char **argv)
 {
+    const char **pos = c->pos, **tensors = c->tensors;
     memset(c, 0, sizeof *c);
+    c->pos = pos;
+    c->tensors = tensors;
     c->rules = KVC_RULES_ACTIVE_BACKEND;
     /* --json anywhere decides the error format before anything else fails. */
     for (int i = 1; i < argc; i++)
         if (strcmp(argv[i], "--json") == 0) c->format = KVC_FORMAT_JSON;
-    if (argc < 2) return usage_error(c, "no command given: use layout, check or version");
+    if (argc < 2) return usage_error(c, "no command given: use layout, check, scan or version");
     const char *cmd = argv[1];
     if (strcmp(cmd, "--help") == 0 || strcmp(cmd, "-h") == 0 || strcmp(cmd, "help") == 0) {
         print_help(stdout);
         return EXIT_CLEAN;
     }
     if (strcmp(cmd, "version") == 0 || strcmp(cmd, "--version") == 0) {
-        printf("kvcheck %s (library %s)\n", KVC_VERSION_STRING, kvc_version());
+        printf("kvcheck %s (library %s)\nGPU scan: %s\n", KVC_VERSION_STRING, kvc_version(), kvc_gpu_support());
         return EXIT_CLEAN;
     }
     if (strcmp(cmd, "layout") == 0) c->command = CMD_LAYOUT;
     else if (strcmp(cmd, "check") == 0) c->command = CMD_CHECK;
-    else return usage_error(c, "unknown command '%s': use layout, check or version", cmd);
+    else if (strcmp(cmd, "scan") == 0) c->command = CMD_SCAN;
+    else return usage_error(c, "unknown command '%s': use layout, check, scan or version", cmd);
 
     for (int i = 2; i < argc; i++) {
         const char *w = argv[i];
         if (w[0] != '-' || strcmp(w, "-") == 0) {
-            int max = c->command == CMD_CHECK ? 2 : 1;
+            int max = c->command == CMD_CHECK ? 2 : c->command == CMD_SCAN ? argc : 1;
             if (c->npos >= max) return usage_error(c, "unexpected argument '%s'", w);
             c->pos[c->npos++] = w;
             continue;
@@ -215,6 +260,7 @@ static int parse(cli *c, int argc, char **argv)
         } else if (inline_value) {
             return usage_error(c, "option '%s' takes no value", o->name);
         }
+        if (o->id == OPT_TENSOR) c->tensors[c->ntensors++] = value;
         c->value[o->id] = value;
         c->given[o->id] = 1;
     }
@@ -223,6 +269,24 @@ static int parse(cli *c, int argc, char **argv)
     if (c->given[OPT_COLOR] && strcmp(c->value[OPT_COLOR], "always") && strcmp(c->value[OPT_COLOR], "never") &&
         strcmp(c->value[OPT_COLOR], "auto"))
         return usage_error(c, "--color takes auto, always or never, not '%s'", c->value[OPT_COLOR]);
+    static const struct {
+        opt_id id;
+        const char *choices[4];
+    } CHOICES[] = {
+        {OPT_DEVICE, {"auto", "cpu", "gpu"}},
+        {OPT_BUFFER, {"kv", "indexer"}},
+        {OPT_SCALE_POLICY, {"any", "pow2"}},
+    };
+    for (size_t i = 0; i < sizeof CHOICES / sizeof CHOICES[0]; i++) {
+        const char *v = c->value[CHOICES[i].id];
+        if (!c->given[CHOICES[i].id]) continue;
+        int ok = 0;
+        for (int k = 0; k < 4 && CHOICES[i].choices[k]; k++) ok |= strcmp(v, CHOICES[i].choices[k]) == 0;
+        const char *const *ch = CHOICES[i].choices;
+        if (!ok)
+            return usage_error(c, "%s takes %s%s%s%s%s, not '%s'", option_name(CHOICES[i].id), ch[0], ch[2] ? ", " : " or ",
+                               ch[1], ch[2] ? " or " : "", ch[2] ? ch[2] : "", v);
+    }
     if (c->command == CMD_CHECK && c->npos == 1)
         return usage_error(c, "check takes two workers, PREFILL and DECODE, or none with --prefill-args and --decode-args");
     if (c->given[OPT_QUIET]) c->report |= KVC_REPORT_QUIET;
@@ -309,11 +373,170 @@ static int run_check(const cli *c)
     return code;
 }
 
+/* ------------------------------------------------------------------ scan */
+
+/* Reads a whole number in [lo, hi] for an option; -1 on success, else an exit code. */
+static int option_uint(const cli *c, opt_id id, unsigned long lo, unsigned long hi, unsigned long *out)
+{
+    const char *v = c->value[id];
+    char *end = NULL;
+    unsigned long n = v && *v >= '0' && *v <= '9' ? strtoul(v, &end, 10) : 0;
+    if (!end || *end || n < lo || n > hi)
+        return usage_error(c, "%s takes a whole number from %lu to %lu, not '%s'", option_name(id), lo, hi, v ? v : "");
+    *out = n;
+    return -1;
+}
+
+/* The layout to scan as, and a sentence on where it came from. */
+static int scan_layout(const cli *c, kvc_layout *layout, char *source, size_t size)
+{
+    kvc_diag diag;
+    kvc_diag_clear(&diag);
+    int worker = c->given[OPT_WORKER] || c->given[OPT_ARGS] || c->given[OPT_GPU];
+    if (c->given[OPT_LAYOUT] && worker)
+        return usage_error(c, "give either --layout or a worker (--worker, --gpu, --args), not both");
+    if (c->given[OPT_LAYOUT]) {
+        if (c->given[OPT_BUFFER]) return usage_error(c, "--buffer goes with a worker; with --layout name the layout itself");
+        kvc_layout_params p = {512, 64, 128, 64};
+        if (c->given[OPT_MODEL] && kvc_model_layout_params(c->value[OPT_MODEL], &p, &diag))
+            return fail(c, &diag, exit_code_for(diag.status));
+        unsigned long page = p.page_size;
+        int code = c->given[OPT_PAGE_SIZE] ? option_uint(c, OPT_PAGE_SIZE, 1, 1u << 20, &page) : -1;
+        if (code >= 0) return code;
+        p.page_size = (uint32_t)page;
+        if (kvc_layout_build(c->value[OPT_LAYOUT], &p, layout, &diag)) {
+            snprintf(diag.where, sizeof diag.where, "--layout");
+            return fail(c, &diag, exit_code_for(diag.status));
+        }
+        snprintf(source, size, "--layout %s, page size %u, kv_lora_rank %u, qk_rope_head_dim %u%s%s", layout->name,
+                 p.page_size, p.kv_lora_rank, p.qk_rope_head_dim, c->given[OPT_MODEL] ? " of " : "",
+                 c->given[OPT_MODEL] ? c->value[OPT_MODEL] : "");
+        return -1;
+    }
+    if (!worker)
+        return usage_error(c, "scan needs a layout: --layout NAME, or a worker (--worker FILE, or --gpu, --model and --args)");
+    if (c->given[OPT_PAGE_SIZE])
+        return usage_error(c, "--page-size goes with --layout; a worker's page size comes from its launch flags");
+    kvc_worker *w = NULL;
+    kvc_resolved *r = malloc(sizeof *r);
+    kvc_status st = r ? build_worker("worker", c->value[OPT_WORKER], c->value[OPT_GPU], c->value[OPT_MODEL],
+                                     c->value[OPT_ARGS], "--args", &w, &diag)
+                      : KVC_ERR_NOMEM;
+    if (!st) st = kvc_resolve(w, c->rules, r, &diag);
+    int indexer = c->given[OPT_BUFFER] && strcmp(c->value[OPT_BUFFER], "indexer") == 0;
+    int code = -1;
+    if (st) {
+        if (st == KVC_ERR_NOMEM) snprintf(diag.message, sizeof diag.message, "out of memory");
+        code = fail(c, &diag, exit_code_for(st));
+    } else if (indexer && !r->has_indexer) {
+        code = usage_error(c, "--buffer indexer: %s has no DSA indexer (its model is not a DSA model)", kvc_worker_label(w));
+    } else {
+        *layout = indexer ? r->indexer : r->kv;
+        snprintf(source, size, "the %s of %.200s: %s, %s, %s", indexer ? "indexer state buffer" : "KV cache layout",
+                 kvc_worker_label(w), r->gpu_name, r->kv_cache_dtype.value, r->row.value);
+    }
+    free(r);
+    kvc_worker_free(w);
+    return code;
+}
+
+typedef struct progress_bar {
+    double start;
+    int shown;
+} progress_bar;
+
+static double seconds_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+/* Draws a bar on stderr once a scan has run for a second. */
+static void draw_progress(void *ctx, uint64_t done, uint64_t total)
+{
+    progress_bar *b = ctx;
+    double t = seconds_now() - b->start;
+    if (t < 1.0 || !total) return;
+    int width = 40, fill = (int)(width * (double)done / (double)total);
+    char bar[48];
+    for (int i = 0; i < width; i++) bar[i] = i < fill ? '#' : '.';
+    bar[width] = '\0';
+    fprintf(stderr, "\r[%s] %3d%%  %.1f of %.1f GB, %.2f GB/s", bar, (int)(100.0 * (double)done / (double)total),
+            (double)done / 1e9, (double)total / 1e9, (double)done / 1e9 / t);
+    b->shown = 1;
+}
+
+static int run_scan(const cli *c)
+{
+    if (!c->npos) return usage_error(c, "scan needs at least one INPUT: a raw dump, a .npy or a .safetensors file");
+    if (c->given[OPT_PREFILL_ARGS]) return usage_error(c, "--prefill-args applies to check");
+    kvc_layout layout;
+    char source[640];
+    int code = scan_layout(c, &layout, source, sizeof source);
+    if (code >= 0) return code;
+    kvc_scan_options o;
+    kvc_scan_options_init(&o);
+    o.layout_source = source;
+    if (c->given[OPT_DEVICE])
+        o.device = strcmp(c->value[OPT_DEVICE], "cpu") == 0 ? KVC_DEVICE_CPU
+                   : strcmp(c->value[OPT_DEVICE], "gpu") == 0 ? KVC_DEVICE_GPU
+                                                              : KVC_DEVICE_AUTO;
+    o.pages = c->value[OPT_PAGES];
+    o.skip_pages = c->value[OPT_SKIP_PAGES];
+    o.tensors = c->tensors;
+    o.ntensors = c->ntensors;
+    o.scale_pow2 = c->given[OPT_SCALE_POLICY] && strcmp(c->value[OPT_SCALE_POLICY], "pow2") == 0;
+    unsigned long n;
+    if (c->given[OPT_MAX_FINDINGS]) {
+        if ((code = option_uint(c, OPT_MAX_FINDINGS, 0, 1000000, &n)) >= 0) return code;
+        o.max_findings = n;
+    }
+    if (c->given[OPT_THREADS]) {
+        if ((code = option_uint(c, OPT_THREADS, 1, 16, &n)) >= 0) return code;
+        o.threads = (unsigned)n;
+    }
+    if (c->given[OPT_SCALE_RANGE]) {
+        const char *v = c->value[OPT_SCALE_RANGE];
+        char *end = NULL;
+        o.scale_min = strtod(v, &end);
+        if (end == v || *end != ':' || (o.scale_max = strtod(end + 1, &end), *end))
+            return usage_error(c, "--scale-range takes MIN:MAX, e.g. 1e-6:1e4, not '%s'", v);
+        o.scale_ranged = 1;
+    }
+    progress_bar bar = {seconds_now(), 0};
+    if (c->format == KVC_FORMAT_TEXT && !(c->report & KVC_REPORT_QUIET) && isatty(STDERR_FILENO)) {
+        o.progress = draw_progress;
+        o.progress_ctx = &bar;
+    }
+    kvc_diag diag;
+    kvc_diag_clear(&diag);
+    kvc_scan_report *r = NULL;
+    kvc_status st = kvc_scan_files(c->pos, (size_t)c->npos, &layout, &o, &r, &diag);
+    if (bar.shown) fputs("\r\033[K", stderr);
+    if (st) return fail(c, &diag, exit_code_for(st));
+    code = r->clean ? EXIT_CLEAN : EXIT_FOUND;
+    if (c->format == KVC_FORMAT_TEXT)
+        for (unsigned i = 0; i < r->nnotes; i++) fprintf(stderr, "kvcheck: note: %s\n", r->notes[i]);
+    if (!emit(kvc_report_scan(r, c->format, c->report))) code = EXIT_IO;
+    kvc_scan_report_free(r);
+    return code;
+}
+
 int main(int argc, char **argv)
 {
     cli c;
+    c.pos = calloc((size_t)argc + 1, sizeof *c.pos);
+    c.tensors = calloc((size_t)argc + 1, sizeof *c.tensors);
+    if (!c.pos || !c.tensors) {
+        fputs("kvcheck: error: out of memory\n", stderr);
+        return EXIT_IO;
+    }
     int code = parse(&c, argc, argv);
-    if (code < 0) code = c.command == CMD_LAYOUT ? run_layout(&c) : run_check(&c);
+    if (code < 0)
+        code = c.command == CMD_LAYOUT ? run_layout(&c) : c.command == CMD_CHECK ? run_check(&c) : run_scan(&c);
+    free(c.pos);
+    free(c.tensors);
     if (fflush(stdout) != 0 || ferror(stdout)) {
         fputs("kvcheck: error: cannot write to standard output\n", stderr);
         if (code == EXIT_CLEAN || code == EXIT_FOUND) code = EXIT_IO;

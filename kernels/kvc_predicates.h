@@ -1,0 +1,176 @@
+/* The bit predicates of kvcheck's scanners, shared by the C (CPU) and CUDA
+ * (GPU) scanners so both give identical counts (FORMATS.md, DESIGN.md §5).
+ * Every test is on raw bits: no float conversion, rounding mode or
+ * flush-to-zero setting can change a verdict.
+ *
+ * Two levels:
+ *  - kvc_bad_lanes(): a 64-bit word of one element type in, a mask with one
+ *    bit set per damaged element out (exact: no false alarms, no misses);
+ *    the fast filter over clean data.
+ *  - kvc_classify*(): one element in, the check it fails (or KVC_CHECK_OK);
+ *    used to count and explain what the filter flagged. */
+#ifndef KVC_PREDICATES_H
+#define KVC_PREDICATES_H
+
+#include "kvcheck.h"
+
+#include <stdint.h>
+
+#ifdef __CUDACC__
+#define KVC_PRED __host__ __device__ static inline
+#else
+#define KVC_PRED static inline
+#endif
+
+/* What a run of bytes holds, as far as the checks care. */
+enum kvc_kind {
+    KVC_KIND_E4M3 = 0,
+    KVC_KIND_E5M2 = 1,
+    KVC_KIND_BF16 = 2,
+    KVC_KIND_F16 = 3,
+    KVC_KIND_F32 = 4,       /* FP32 values: NaN and Inf are damage, the sign is not */
+    KVC_KIND_F32_SCALE = 5, /* FP32 scales: must be finite, positive and normal */
+    KVC_KIND_UE8M0 = 6,     /* UE8M0 scales */
+    KVC_KIND_PAD = 7,       /* never judged */
+    KVC_KIND_MIXED = 8      /* a GPU chunk that holds more than one field */
+};
+
+/* Optional scale policies (FORMATS.md: writers differ, so both are opt-in). */
+typedef struct kvc_scale_rules {
+    int pow2;                  /* flag FP32 scales that are not powers of two */
+    int ranged;                /* flag FP32 scales outside [lo, hi] */
+    uint32_t lo_bits, hi_bits; /* positive floats as bits: they order like the values */
+} kvc_scale_rules;
+
+#define KVC_REP8(b) (0x0101010101010101ull * (uint64_t)(b))
+#define KVC_REP16(h) (0x0001000100010001ull * (uint64_t)(h))
+#define KVC_REP32(w) (0x0000000100000001ull * (uint64_t)(w))
+
+/* Lanes whose bits under `field` are all ones, marked at the lane's top bit.
+ * Adding the field's lowest bit to the masked lane carries into the top bit
+ * exactly when the field is all ones; lanes never carry into each other. */
+KVC_PRED uint64_t kvc_all_ones_lanes(uint64_t w, uint64_t field, uint64_t low, uint64_t top)
+{
+    return ((w & field) + low) & top;
+}
+
+/* One bit per damaged element of a 64-bit word of `kind` (little-endian
+ * lanes). FP32 scales go through kvc_bad_scale_lanes. */
+KVC_PRED uint64_t kvc_bad_lanes(unsigned kind, uint64_t w)
+{
+    switch (kind) {
+    case KVC_KIND_E4M3: /* NaN: 0x7F, 0xFF */
+        return kvc_all_ones_lanes(w, KVC_REP8(0x7F), KVC_REP8(0x01), KVC_REP8(0x80));
+    case KVC_KIND_E5M2: /* Inf and NaN: exponent bits 0x7C all ones */
+        return kvc_all_ones_lanes(w, KVC_REP8(0x7C), KVC_REP8(0x04), KVC_REP8(0x80));
+    case KVC_KIND_BF16: /* Inf and NaN: exponent bits 0x7F80 all ones */
+        return kvc_all_ones_lanes(w, KVC_REP16(0x7F80), KVC_REP16(0x0080), KVC_REP16(0x8000));
+    case KVC_KIND_F16: /* Inf and NaN: exponent bits 0x7C00 all ones */
+        return kvc_all_ones_lanes(w, KVC_REP16(0x7C00), KVC_REP16(0x0400), KVC_REP16(0x8000));
+    case KVC_KIND_F32: /* Inf and NaN: exponent bits 0x7F800000 all ones */
+        return kvc_all_ones_lanes(w, KVC_REP32(0x7F800000u), KVC_REP32(0x00800000u), KVC_REP32(0x80000000u));
+    case KVC_KIND_UE8M0: /* NaN: 0xFF = low seven bits all ones, and the top bit */
+        return kvc_all_ones_lanes(w, KVC_REP8(0x7F), KVC_REP8(0x01), KVC_REP8(0x80)) & w;
+    default: return 0;
+    }
+}
+
+/* ------------------------------------------------------------ per element */
+
+KVC_PRED int kvc_classify_e4m3(uint8_t b) { return (b & 0x7F) == 0x7F ? KVC_CHECK_E4M3_NAN : KVC_CHECK_OK; }
+
+KVC_PRED int kvc_classify_e5m2(uint8_t b)
+{
+    if ((b & 0x7C) != 0x7C) return KVC_CHECK_OK;
+    return (b & 0x03) ? KVC_CHECK_E5M2_NAN : KVC_CHECK_E5M2_INF;
+}
+
+/* bf16, fp16 and fp32 values have one shape: sign, exponent, mantissa. */
+KVC_PRED int kvc_classify_ieee(uint32_t v, uint32_t exp_mask, uint32_t mant_mask, uint32_t sign, int nan,
+                               int pos_inf, int neg_inf)
+{
+    if ((v & exp_mask) != exp_mask) return KVC_CHECK_OK;
+    if (v & mant_mask) return nan;
+    return (v & sign) ? neg_inf : pos_inf;
+}
+
+KVC_PRED int kvc_classify_bf16(uint16_t h)
+{
+    return kvc_classify_ieee(h, 0x7F80u, 0x007Fu, 0x8000u, KVC_CHECK_BF16_NAN, KVC_CHECK_BF16_POS_INF,
+                             KVC_CHECK_BF16_NEG_INF);
+}
+
+KVC_PRED int kvc_classify_f16(uint16_t h)
+{
+    return kvc_classify_ieee(h, 0x7C00u, 0x03FFu, 0x8000u, KVC_CHECK_FP16_NAN, KVC_CHECK_FP16_POS_INF,
+                             KVC_CHECK_FP16_NEG_INF);
+}
+
+KVC_PRED int kvc_classify_f32(uint32_t u)
+{
+    return kvc_classify_ieee(u, 0x7F800000u, 0x007FFFFFu, 0x80000000u, KVC_CHECK_FP32_NAN,
+                             KVC_CHECK_FP32_POS_INF, KVC_CHECK_FP32_NEG_INF);
+}
+
+/* An FP32 scale: NaN, ±Inf, negative (the sign bit, so -0.0 too), zero and
+ * denormal are always damage; the policies add "not a power of two" and the
+ * range. */
+KVC_PRED int kvc_classify_scale(uint32_t u, const kvc_scale_rules *r)
+{
+    if ((u & 0x7F800000u) == 0x7F800000u) {
+        if (u & 0x007FFFFFu) return KVC_CHECK_SCALE_NAN;
+        return (u & 0x80000000u) ? KVC_CHECK_SCALE_NEG_INF : KVC_CHECK_SCALE_POS_INF;
+    }
+    if (u & 0x80000000u) return KVC_CHECK_SCALE_NEGATIVE;
+    if (u == 0) return KVC_CHECK_SCALE_ZERO;
+    if (u < 0x00800000u) return KVC_CHECK_SCALE_DENORMAL;
+    if (r->pow2 && (u & 0x007FFFFFu)) return KVC_CHECK_SCALE_NOT_POW2;
+    if (r->ranged && (u < r->lo_bits || u > r->hi_bits)) return KVC_CHECK_SCALE_OUT_OF_RANGE;
+    return KVC_CHECK_OK;
+}
+
+KVC_PRED int kvc_classify_ue8m0(uint8_t b) { return b == 0xFF ? KVC_CHECK_UE8M0_NAN : KVC_CHECK_OK; }
+
+/* One bit per damaged FP32 scale of a 64-bit word (bit 0: low lane, bit 32: high). */
+KVC_PRED uint64_t kvc_bad_scale_lanes(uint64_t w, const kvc_scale_rules *r)
+{
+    uint64_t m = 0;
+    if (kvc_classify_scale((uint32_t)w, r) != KVC_CHECK_OK) m |= 1;
+    if (kvc_classify_scale((uint32_t)(w >> 32), r) != KVC_CHECK_OK) m |= 1ull << 32;
+    return m;
+}
+
+/* The check that the element at `p` (little-endian, of `kind`) fails. */
+KVC_PRED int kvc_classify(unsigned kind, const uint8_t *p, const kvc_scale_rules *r)
+{
+    switch (kind) {
+    case KVC_KIND_E4M3: return kvc_classify_e4m3(p[0]);
+    case KVC_KIND_E5M2: return kvc_classify_e5m2(p[0]);
+    case KVC_KIND_BF16: return kvc_classify_bf16((uint16_t)(p[0] | p[1] << 8));
+    case KVC_KIND_F16: return kvc_classify_f16((uint16_t)(p[0] | p[1] << 8));
+    case KVC_KIND_F32:
+    case KVC_KIND_F32_SCALE: {
+        uint32_t u = (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+        return kind == KVC_KIND_F32 ? kvc_classify_f32(u) : kvc_classify_scale(u, r);
+    }
+    case KVC_KIND_UE8M0: return kvc_classify_ue8m0(p[0]);
+    default: return KVC_CHECK_OK;
+    }
+}
+
+/* Bytes per element of a kind (0 for padding and mixed chunks). */
+KVC_PRED unsigned kvc_kind_size(unsigned kind)
+{
+    switch (kind) {
+    case KVC_KIND_E4M3:
+    case KVC_KIND_E5M2:
+    case KVC_KIND_UE8M0: return 1;
+    case KVC_KIND_BF16:
+    case KVC_KIND_F16: return 2;
+    case KVC_KIND_F32:
+    case KVC_KIND_F32_SCALE: return 4;
+    default: return 0;
+    }
+}
+
+#endif /* KVC_PREDICATES_H */

@@ -1,0 +1,344 @@
+/* The CPU scanner: one page at a time, a word-wide filter over clean data
+ * and an element-by-element count of what it flags, both from the predicate
+ * header the GPU scanner includes too. Also the scan plan both scanners
+ * start from, and the findings pass (always on the host). */
+#include "internal.h"
+
+#include <float.h>
+#include <math.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static const char *const CHECK_NAMES[KVC_CHECK_COUNT] = {
+    [KVC_CHECK_E4M3_NAN] = "e4m3_nan",
+    [KVC_CHECK_E5M2_NAN] = "e5m2_nan",
+    [KVC_CHECK_E5M2_INF] = "e5m2_inf",
+    [KVC_CHECK_BF16_NAN] = "bf16_nan",
+    [KVC_CHECK_BF16_POS_INF] = "bf16_pos_inf",
+    [KVC_CHECK_BF16_NEG_INF] = "bf16_neg_inf",
+    [KVC_CHECK_FP16_NAN] = "fp16_nan",
+    [KVC_CHECK_FP16_POS_INF] = "fp16_pos_inf",
+    [KVC_CHECK_FP16_NEG_INF] = "fp16_neg_inf",
+    [KVC_CHECK_FP32_NAN] = "fp32_nan",
+    [KVC_CHECK_FP32_POS_INF] = "fp32_pos_inf",
+    [KVC_CHECK_FP32_NEG_INF] = "fp32_neg_inf",
+    [KVC_CHECK_SCALE_NAN] = "scale_nan",
+    [KVC_CHECK_SCALE_POS_INF] = "scale_pos_inf",
+    [KVC_CHECK_SCALE_NEG_INF] = "scale_neg_inf",
+    [KVC_CHECK_SCALE_NEGATIVE] = "scale_negative",
+    [KVC_CHECK_SCALE_ZERO] = "scale_zero",
+    [KVC_CHECK_SCALE_DENORMAL] = "scale_denormal",
+    [KVC_CHECK_SCALE_NOT_POW2] = "scale_not_pow2",
+    [KVC_CHECK_SCALE_OUT_OF_RANGE] = "scale_out_of_range",
+    [KVC_CHECK_UE8M0_NAN] = "ue8m0_nan",
+};
+
+const char *kvc_check_name(kvc_check check)
+{
+    return (unsigned)check < KVC_CHECK_COUNT ? CHECK_NAMES[check] : "?";
+}
+
+/* ------------------------------------------------------------------- plan */
+
+unsigned field_kind(const kvc_field *f)
+{
+    switch (f->elem) {
+    case KVC_ELEM_E4M3: return KVC_KIND_E4M3;
+    case KVC_ELEM_E5M2: return KVC_KIND_E5M2;
+    case KVC_ELEM_BF16: return KVC_KIND_BF16;
+    case KVC_ELEM_F16: return KVC_KIND_F16;
+    case KVC_ELEM_F32: return f->scale ? KVC_KIND_F32_SCALE : KVC_KIND_F32;
+    case KVC_ELEM_UE8M0: return KVC_KIND_UE8M0;
+    case KVC_ELEM_PAD: return KVC_KIND_PAD;
+    }
+    return KVC_KIND_PAD;
+}
+
+static uint32_t float_bits(float f)
+{
+    uint32_t u;
+    memcpy(&u, &f, sizeof u);
+    return u;
+}
+
+kvc_status scan_plan_make(const kvc_layout *l, const kvc_scan_options *o, scan_plan *out, kvc_diag *diag)
+{
+    memset(out, 0, sizeof *out);
+    out->layout = *l;
+    kvc_origin origin;
+    origin_set(&origin, "", 0, 0, "--scale-range");
+    if (o->scale_ranged) {
+        RETURN_ERROR_IF(!(o->scale_min > 0) || !(o->scale_max >= o->scale_min) || !isfinite(o->scale_max) ||
+                            (float)o->scale_min < FLT_MIN,
+                        diag, KVC_ERR_USAGE, &origin,
+                        "the scale range must be MIN:MAX with 0 < MIN <= MAX, both finite normal floats, not %g:%g",
+                        o->scale_min, o->scale_max);
+        out->rules.ranged = 1;
+        out->rules.lo_bits = float_bits((float)o->scale_min);
+        out->rules.hi_bits = float_bits((float)o->scale_max);
+    }
+    out->rules.pow2 = o->scale_pow2 != 0;
+    origin_set(&origin, "", 0, 0, "layout");
+    RETURN_ERROR_IF(!l->page_bytes || !l->page_size || !l->nfields, diag, KVC_ERR_USAGE, &origin,
+                    "layout '%s' has no pages or fields", l->name);
+    /* runs in order of their first byte, so a page's elements come in byte order */
+    for (unsigned i = 0; i < l->nfields; i++) {
+        const kvc_field *f = &l->fields[i];
+        unsigned kind = field_kind(f);
+        if (kind == KVC_KIND_PAD) continue;
+        uint64_t bytes = (uint64_t)f->count * kvc_elem_size(f->elem);
+        RETURN_ERROR_IF(f->stride < bytes || f->base + (l->page_size - 1) * f->stride + bytes > l->page_bytes, diag,
+                        KVC_ERR_USAGE, &origin, "layout '%s': field %s does not fit in its page", l->name, f->name);
+        unsigned j = out->nruns++;
+        while (j > 0 && out->runs[j - 1].base > f->base) {
+            out->runs[j] = out->runs[j - 1];
+            j--;
+        }
+        out->runs[j] = (scan_run){f->base, f->stride, (uint32_t)bytes, kind, i};
+    }
+    return KVC_OK;
+}
+
+/* ------------------------------------------------------------ one page */
+
+static uint64_t load64(const uint8_t *p)
+{
+    uint64_t w;
+    memcpy(&w, p, sizeof w);
+    return w;
+}
+
+/* 1 when a run of `bytes` bytes of `kind` holds any damaged element. */
+static int run_damaged(unsigned kind, const uint8_t *p, uint32_t bytes, const kvc_scale_rules *r)
+{
+    uint64_t acc = 0;
+    uint32_t i = 0;
+    if (kind == KVC_KIND_F32_SCALE) {
+        for (; i + 8 <= bytes; i += 8) acc |= kvc_bad_scale_lanes(load64(p + i), r);
+        for (; i + 4 <= bytes; i += 4) acc |= kvc_classify(kind, p + i, r) != KVC_CHECK_OK;
+        return acc != 0;
+    }
+    /* one loop per kind, so each is a tight loop the compiler can widen */
+    switch (kind) {
+#define KVC_RUN_LOOP(K)                                                                                    \
+    case K:                                                                                                \
+        for (; i + 8 <= bytes; i += 8) acc |= kvc_bad_lanes(K, load64(p + i));                               \
+        break;
+        KVC_RUN_LOOP(KVC_KIND_E4M3)
+        KVC_RUN_LOOP(KVC_KIND_E5M2)
+        KVC_RUN_LOOP(KVC_KIND_BF16)
+        KVC_RUN_LOOP(KVC_KIND_F16)
+        KVC_RUN_LOOP(KVC_KIND_F32)
+        KVC_RUN_LOOP(KVC_KIND_UE8M0)
+#undef KVC_RUN_LOOP
+    default: return 0;
+    }
+    if (i < bytes) { /* the tail, zero-filled: a zero element is never damaged here */
+        uint8_t tail[8] = {0};
+        memcpy(tail, p + i, bytes - i);
+        acc |= kvc_bad_lanes(kind, load64(tail));
+    }
+    return acc != 0;
+}
+
+/* Visits a page's elements in byte order: runs are merged token record by
+ * token record (records never overlap, and within one they ascend). */
+typedef int (*element_fn)(void *ctx, const scan_run *run, uint64_t token, uint32_t element, uint64_t at, int check);
+
+static void page_walk(const scan_plan *plan, const uint8_t *page, element_fn fn, void *ctx)
+{
+    uint64_t next[KVC_MAX_FIELDS] = {0};
+    const uint32_t tokens = plan->layout.page_size;
+    for (;;) {
+        unsigned best = plan->nruns;
+        uint64_t best_at = UINT64_MAX;
+        for (unsigned r = 0; r < plan->nruns; r++) {
+            if (next[r] >= tokens) continue;
+            uint64_t at = plan->runs[r].base + next[r] * plan->runs[r].stride;
+            if (at < best_at) best_at = at, best = r;
+        }
+        if (best == plan->nruns) return;
+        const scan_run *run = &plan->runs[best];
+        uint64_t t = next[best]++;
+        if (!run_damaged(run->kind, page + best_at, run->bytes, &plan->rules)) continue;
+        unsigned size = kvc_kind_size(run->kind);
+        for (uint32_t e = 0; e * size < run->bytes; e++) {
+            int check = kvc_classify(run->kind, page + best_at + (uint64_t)e * size, &plan->rules);
+            if (check != KVC_CHECK_OK && !fn(ctx, run, t, e, best_at + (uint64_t)e * size, check)) return;
+        }
+    }
+}
+
+uint32_t scan_page(const scan_plan *plan, const uint8_t *page, uint64_t counts[KVC_CHECK_COUNT])
+{
+    int damaged = 0;
+    const uint32_t tokens = plan->layout.page_size;
+    for (uint32_t t = 0; t < tokens; t++) /* token by token: rows are read in memory order */
+        for (unsigned r = 0; r < plan->nruns; r++) {
+            const scan_run *run = &plan->runs[r];
+            damaged |= run_damaged(run->kind, page + run->base + (uint64_t)t * run->stride, run->bytes, &plan->rules);
+        }
+    if (!damaged) return 0;
+    uint32_t n = 0;
+    const uint8_t *p = page;
+    for (unsigned r = 0; r < plan->nruns; r++) {
+        const scan_run *run = &plan->runs[r];
+        unsigned size = kvc_kind_size(run->kind);
+        for (uint32_t t = 0; t < tokens; t++) {
+            const uint8_t *at = p + run->base + (uint64_t)t * run->stride;
+            if (!run_damaged(run->kind, at, run->bytes, &plan->rules)) continue;
+            for (uint32_t i = 0; i < run->bytes; i += size) {
+                int check = kvc_classify(run->kind, at + i, &plan->rules);
+                if (check != KVC_CHECK_OK) counts[check]++, n++;
+            }
+        }
+    }
+    return n;
+}
+
+/* --------------------------------------------------------------- findings */
+
+double elem_decode(kvc_elem elem, const uint8_t *p)
+{
+    switch (elem) {
+    case KVC_ELEM_E4M3: {
+        unsigned s = p[0] >> 7, e = (p[0] >> 3) & 15, m = p[0] & 7;
+        if (e == 15 && m == 7) return NAN;
+        double v = e ? ldexp(1.0 + m / 8.0, (int)e - 7) : ldexp(m / 8.0, -6);
+        return s ? -v : v;
+    }
+    case KVC_ELEM_E5M2: {
+        unsigned s = p[0] >> 7, e = (p[0] >> 2) & 31, m = p[0] & 3;
+        double v = e == 31 ? (m ? NAN : INFINITY) : e ? ldexp(1.0 + m / 4.0, (int)e - 15) : ldexp(m / 4.0, -14);
+        return s ? -v : v;
+    }
+    case KVC_ELEM_BF16: {
+        uint32_t u = (uint32_t)(p[0] | p[1] << 8) << 16;
+        float f;
+        memcpy(&f, &u, sizeof f);
+        return f;
+    }
+    case KVC_ELEM_F16: {
+        unsigned h = (unsigned)(p[0] | p[1] << 8), s = h >> 15, e = (h >> 10) & 31, m = h & 1023;
+        double v = e == 31 ? (m ? NAN : INFINITY) : e ? ldexp(1.0 + m / 1024.0, (int)e - 15) : ldexp(m / 1024.0, -14);
+        return s ? -v : v;
+    }
+    case KVC_ELEM_F32: {
+        float f;
+        memcpy(&f, p, sizeof f);
+        return f;
+    }
+    case KVC_ELEM_UE8M0: return p[0] == 0xFF ? NAN : ldexp(1.0, (int)p[0] - 127);
+    case KVC_ELEM_PAD: return 0;
+    }
+    return 0;
+}
+
+typedef struct finding_ctx {
+    const scan_plan *plan;
+    const uint8_t *page;
+    unsigned layer;
+    uint64_t page_index, page_offset;
+    kvc_finding *out;
+    size_t *n, max;
+} finding_ctx;
+
+static int add_finding(void *ctx, const scan_run *run, uint64_t token, uint32_t element, uint64_t at, int check)
+{
+    finding_ctx *c = ctx;
+    if (*c->n >= c->max) return 0;
+    const kvc_field *f = &c->plan->layout.fields[run->field];
+    kvc_finding *x = &c->out[(*c->n)++];
+    memset(x, 0, sizeof *x);
+    x->layer = c->layer;
+    x->page = c->page_index;
+    x->slot = token;
+    str_copy(x->field, sizeof x->field, f->name);
+    x->element = element;
+    x->offset = c->page_offset + at;
+    x->check = (kvc_check)check;
+    x->elem = f->elem;
+    memcpy(x->raw, c->page + at, kvc_elem_size(f->elem));
+    x->value = elem_decode(f->elem, c->page + at);
+    return *c->n < c->max;
+}
+
+void scan_page_findings(const scan_plan *plan, const uint8_t *page, unsigned layer, uint64_t page_index,
+                        uint64_t page_offset, kvc_finding *out, size_t *n, size_t max)
+{
+    if (*n >= max) return;
+    finding_ctx c = {plan, page, layer, page_index, page_offset, out, n, max};
+    page_walk(plan, page, add_finding, &c);
+}
+
+/* ------------------------------------------------------------ one layer */
+
+/* Pages are handed out in blocks so threads share the work evenly. */
+#define BLOCK_PAGES 256
+
+typedef struct cpu_job {
+    const scan_plan *plan;
+    layer_job *job;
+    atomic_uint_fast64_t next_block;
+    atomic_uint_fast64_t pages_done;
+    pthread_mutex_t lock; /* guards job->counts when threads merge */
+} cpu_job;
+
+static void scan_blocks(cpu_job *c, int report)
+{
+    layer_job *j = c->job;
+    uint64_t counts[KVC_CHECK_COUNT] = {0};
+    const uint64_t page_bytes = c->plan->layout.page_bytes;
+    for (;;) {
+        uint64_t b = atomic_fetch_add(&c->next_block, 1);
+        uint64_t first = b * BLOCK_PAGES;
+        if (first >= j->npages) break;
+        uint64_t last = first + BLOCK_PAGES < j->npages ? first + BLOCK_PAGES : j->npages;
+        for (uint64_t i = first; i < last; i++) {
+            uint64_t page = j->pages ? j->pages[i] : i;
+            j->page_bad[i] = scan_page(c->plan, j->host + page * page_bytes, counts);
+        }
+        uint64_t done = atomic_fetch_add(&c->pages_done, last - first) + (last - first);
+        if (report && j->progress) j->progress(j->progress_ctx, done * page_bytes);
+    }
+    pthread_mutex_lock(&c->lock);
+    for (unsigned k = 0; k < KVC_CHECK_COUNT; k++) j->counts[k] += counts[k];
+    pthread_mutex_unlock(&c->lock);
+}
+
+static void *scan_thread(void *arg)
+{
+    scan_blocks(arg, 0);
+    return NULL;
+}
+
+unsigned cpu_threads(unsigned asked)
+{
+    if (asked) return asked;
+    long n = sysconf(_SC_NPROCESSORS_ONLN);
+    return n < 1 ? 1 : n > 16 ? 16 : (unsigned)n;
+}
+
+kvc_status cpu_scan_layer(const scan_plan *plan, layer_job *job, unsigned threads, kvc_diag *diag)
+{
+    cpu_job c = {.plan = plan, .job = job};
+    atomic_init(&c.next_block, 0);
+    atomic_init(&c.pages_done, 0);
+    pthread_mutex_init(&c.lock, NULL);
+    uint64_t blocks = (job->npages + BLOCK_PAGES - 1) / BLOCK_PAGES;
+    unsigned want = threads > blocks ? (unsigned)(blocks ? blocks : 1) : threads;
+    pthread_t tid[16];
+    unsigned started = 0;
+    for (unsigned i = 1; i < want && i < 16; i++) {
+        if (pthread_create(&tid[started], NULL, scan_thread, &c) != 0) break; /* fewer threads still finish */
+        started++;
+    }
+    scan_blocks(&c, 1); /* the calling thread works too, and reports progress */
+    for (unsigned i = 0; i < started; i++) pthread_join(tid[i], NULL);
+    pthread_mutex_destroy(&c.lock);
+    (void)diag;
+    return KVC_OK;
+}

@@ -1,0 +1,442 @@
+/* The GPU scanner's host side: opens a device through the loaded driver,
+ * loads the embedded kernels, and runs them over pages in device memory
+ * or streamed from the host through pinned double buffers. */
+#include "internal.h"
+#include "kvc_kernel_abi.h"
+
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct gpu_ctx {
+    const cuda_api *api;
+    cu_device device;
+    cu_context ctx;
+    int pushed;
+    cu_module module;
+    cu_function scan, read;
+    cu_stream stream[2];
+    cu_event done[2];
+    unsigned grid; /* blocks that fill the GPU */
+    char name[KVC_NAME_LEN];
+};
+
+#ifdef KVC_HAVE_KERNELS
+extern const unsigned char kvc_fatbin[];
+const void *gpu_kernels_image(void) { return kvc_fatbin; }
+const char *kvc_gpu_support(void) { return "CUDA kernels for " KVC_KERNEL_ARCHS; }
+#else
+const void *gpu_kernels_image(void) { return NULL; }
+const char *kvc_gpu_support(void) { return "none: built without nvcc, so scans run on the CPU"; }
+#endif
+
+#define CU_TRY(g, call, what, absent)                                                                           \
+    do {                                                                                                        \
+        cu_result r_ = (call);                                                                                  \
+        if (r_ != 0) return cuda_fail((g)->api, r_, (what), (absent), diag);                                    \
+    } while (0)
+
+const char *gpu_name(const gpu_ctx *g) { return g->name; }
+
+void gpu_close(gpu_ctx *g)
+{
+    if (!g) return;
+    const cuda_api *a = g->api;
+    for (int i = 0; i < 2; i++) {
+        if (g->done[i]) a->cuEventDestroy(g->done[i]);
+        if (g->stream[i]) a->cuStreamDestroy(g->stream[i]);
+    }
+    if (g->module) a->cuModuleUnload(g->module);
+    if (g->pushed) {
+        cu_context c;
+        a->cuCtxPopCurrent(&c);
+    }
+    if (g->ctx) a->cuDevicePrimaryCtxRelease(g->device);
+    free(g);
+}
+
+static kvc_status open_device(gpu_ctx *g, int ordinal, int *absent, kvc_diag *diag)
+{
+    const cuda_api *a = g->api;
+    kvc_origin o;
+    origin_set(&o, "", 0, 0, "--device");
+    int version = 0;
+    CU_TRY(g, a->cuDriverGetVersion(&version), "cuDriverGetVersion", absent);
+    if (version < KVC_CUDA_FLOOR) {
+        *absent = 1;
+        return diag_set(diag, KVC_ERR_GPU, &o,
+                        "the NVIDIA driver is too old: it supports CUDA %d.%d, kvcheck needs %d.%d or newer",
+                        version / 1000, version % 1000 / 10, KVC_CUDA_FLOOR / 1000, KVC_CUDA_FLOOR % 1000 / 10);
+    }
+    CU_TRY(g, a->cuInit(0), "cuInit", absent);
+    int count = 0;
+    CU_TRY(g, a->cuDeviceGetCount(&count), "cuDeviceGetCount", absent);
+    if (count <= ordinal) {
+        *absent = 1;
+        return diag_set(diag, KVC_ERR_GPU, &o, "no CUDA device%s (the driver sees %d)", ordinal ? " of that ordinal" : "",
+                        count);
+    }
+    CU_TRY(g, a->cuDeviceGet(&g->device, ordinal), "cuDeviceGet", absent);
+    CU_TRY(g, a->cuDeviceGetName(g->name, (int)sizeof g->name, g->device), "cuDeviceGetName", absent);
+    CU_TRY(g, a->cuDevicePrimaryCtxRetain(&g->ctx, g->device), "cuDevicePrimaryCtxRetain", absent);
+    CU_TRY(g, a->cuCtxPushCurrent(g->ctx), "cuCtxPushCurrent", absent);
+    g->pushed = 1;
+    if (!a->module_image) {
+        *absent = 1;
+        return diag_set(diag, KVC_ERR_GPU, &o, "this kvcheck was built without GPU kernels (nvcc was not found at build "
+                                               "time)");
+    }
+    CU_TRY(g, a->cuModuleLoadData(&g->module, a->module_image), "cuModuleLoadData (loading the scan kernels)", absent);
+    CU_TRY(g, a->cuModuleGetFunction(&g->scan, g->module, "kvc_scan"), "cuModuleGetFunction(kvc_scan)", absent);
+    CU_TRY(g, a->cuModuleGetFunction(&g->read, g->module, "kvc_read"), "cuModuleGetFunction(kvc_read)", absent);
+    for (int i = 0; i < 2; i++) {
+        CU_TRY(g, a->cuStreamCreate(&g->stream[i], CU_STREAM_NON_BLOCKING), "cuStreamCreate", absent);
+        CU_TRY(g, a->cuEventCreate(&g->done[i], 0), "cuEventCreate", absent);
+    }
+    int sms = 0, per_sm = 0;
+    CU_TRY(g, a->cuDeviceGetAttribute(&sms, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, g->device),
+           "cuDeviceGetAttribute", absent);
+    CU_TRY(g, a->cuOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, g->scan, KVC_GPU_BLOCK, 0),
+           "cuOccupancyMaxActiveBlocksPerMultiprocessor", absent);
+    g->grid = (unsigned)(sms > 0 ? sms : 1) * (unsigned)(per_sm > 0 ? per_sm : 1);
+    *absent = 0;
+    return KVC_OK;
+}
+
+kvc_status gpu_open(const cuda_api *inject, int ordinal, gpu_ctx **out, int *absent, kvc_diag *diag)
+{
+    *out = NULL;
+    *absent = 0;
+    const cuda_api *api = inject;
+    if (!api) {
+        kvc_status st = cuda_driver(&api, absent, diag);
+        if (st) return st;
+    }
+    gpu_ctx *g = calloc(1, sizeof *g);
+    if (!g) return diag_set(diag, KVC_ERR_NOMEM, NULL, "out of memory");
+    g->api = api;
+    kvc_status st = open_device(g, ordinal, absent, diag);
+    if (st) {
+        gpu_close(g);
+        return st;
+    }
+    *out = g;
+    return KVC_OK;
+}
+
+/* ------------------------------------------------------------ the plan */
+
+/* The kind of each 16-byte chunk of a page: one field's aligned elements, padding, or mixed. */
+static kvc_status chunk_map(const scan_plan *p, uint64_t cpp, int vector, uint8_t **out, kvc_diag *diag)
+{
+    uint64_t page = p->layout.page_bytes;
+    int8_t *owner = malloc(page);
+    uint8_t *map = malloc(cpp);
+    if (!owner || !map) {
+        free(owner);
+        free(map);
+        return diag_set(diag, KVC_ERR_NOMEM, NULL, "out of memory for the chunk map");
+    }
+    memset(owner, -1, page);
+    for (unsigned r = 0; r < p->nruns; r++)
+        for (uint32_t t = 0; t < p->layout.page_size; t++)
+            memset(owner + p->runs[r].base + (uint64_t)t * p->runs[r].stride, (int)r, p->runs[r].bytes);
+    for (uint64_t k = 0; k < cpp; k++) {
+        uint64_t first = k * KVC_GPU_CHUNK;
+        map[k] = KVC_KIND_MIXED;
+        if (!vector || first + KVC_GPU_CHUNK > page) continue;
+        int r = owner[first], same = 1;
+        for (unsigned b = 1; b < KVC_GPU_CHUNK; b++) same &= owner[first + b] == r;
+        if (!same) continue;
+        if (r < 0) {
+            map[k] = KVC_KIND_PAD;
+            continue;
+        }
+        const scan_run *run = &p->runs[r];
+        unsigned size = kvc_kind_size(run->kind);
+        if (run->stride % size == 0 && (first - run->base) % run->stride % size == 0) map[k] = (uint8_t)run->kind;
+    }
+    free(owner);
+    *out = map;
+    return KVC_OK;
+}
+
+static void plan_fill(const scan_plan *p, kvc_gpu_plan *k, int vector)
+{
+    memset(k, 0, sizeof *k);
+    k->page_bytes = p->layout.page_bytes;
+    k->chunks_per_page = (p->layout.page_bytes + KVC_GPU_CHUNK - 1) / KVC_GPU_CHUNK;
+    k->page_size = p->layout.page_size;
+    k->nruns = p->nruns;
+    k->vector = (unsigned)vector;
+    k->rules = p->rules;
+    for (unsigned r = 0; r < p->nruns && r < KVC_GPU_MAX_RUNS; r++)
+        k->runs[r] = (kvc_gpu_run){p->runs[r].base, p->runs[r].stride, p->runs[r].bytes, p->runs[r].kind};
+}
+
+/* Device memory a layer scan needs, freed in one place. */
+typedef struct gpu_buffers {
+    cu_deviceptr map, counts, pages, data[2], bad[2];
+    void *pinned[2];
+    uint32_t *bad_host[2];
+} gpu_buffers;
+
+static void buffers_free(const gpu_ctx *g, gpu_buffers *b)
+{
+    const cuda_api *a = g->api;
+    cu_deviceptr *d[] = {&b->map, &b->counts, &b->pages, &b->data[0], &b->data[1], &b->bad[0], &b->bad[1]};
+    for (size_t i = 0; i < COUNT_OF(d); i++)
+        if (*d[i]) a->cuMemFree(*d[i]);
+    for (int i = 0; i < 2; i++) {
+        if (b->pinned[i]) a->cuMemFreeHost(b->pinned[i]);
+        if (b->bad_host[i]) a->cuMemFreeHost(b->bad_host[i]);
+    }
+    memset(b, 0, sizeof *b);
+}
+
+static kvc_status alloc(const gpu_ctx *g, cu_deviceptr *p, size_t bytes, kvc_diag *diag)
+{
+    cu_result r = g->api->cuMemAlloc(p, bytes ? bytes : 1);
+    if (r == 0) return KVC_OK;
+    *p = 0;
+    char what[96];
+    str_printf(what, sizeof what, "cuMemAlloc(%zu bytes)", bytes);
+    return cuda_fail(g->api, r, what, NULL, diag);
+}
+
+static kvc_status launch(const gpu_ctx *g, cu_stream s, cu_deviceptr data, cu_deviceptr pages, cu_deviceptr map,
+                         cu_deviceptr bad, cu_deviceptr counts, kvc_gpu_plan *plan, kvc_diag *diag)
+{
+    uint64_t chunks = plan->npages * plan->chunks_per_page;
+    uint64_t want = (chunks + KVC_GPU_BLOCK - 1) / KVC_GPU_BLOCK;
+    unsigned grid = want < g->grid ? (unsigned)(want ? want : 1) : g->grid;
+    void *args[] = {&data, &pages, &map, &bad, &counts, plan};
+    CU_TRY(g, g->api->cuLaunchKernel(g->scan, grid, 1, 1, KVC_GPU_BLOCK, 1, 1, 0, s, args, NULL),
+           "cuLaunchKernel(kvc_scan)", NULL);
+    return KVC_OK;
+}
+
+/* ------------------------------------------------------- host → device */
+
+/* Copies selected pages into one contiguous buffer, on several threads:
+ * this is where a file scan reads the file. */
+typedef struct gather {
+    const uint8_t *src;
+    const uint64_t *pages; /* NULL: consecutive from `first` */
+    uint64_t first, n, page_bytes;
+    uint8_t *dst;
+} gather;
+
+typedef struct gather_part {
+    const gather *g;
+    uint64_t from, to;
+} gather_part;
+
+static void *gather_run(void *arg)
+{
+    const gather_part *p = arg;
+    const gather *g = p->g;
+    if (!g->pages) {
+        memcpy(g->dst + p->from * g->page_bytes, g->src + (g->first + p->from) * g->page_bytes,
+               (p->to - p->from) * g->page_bytes);
+        return NULL;
+    }
+    for (uint64_t i = p->from; i < p->to; i++)
+        memcpy(g->dst + i * g->page_bytes, g->src + g->pages[g->first + i] * g->page_bytes, g->page_bytes);
+    return NULL;
+}
+
+static void gather_pages(const gather *g, unsigned threads)
+{
+    gather_part part[16];
+    pthread_t tid[16];
+    int started[16] = {0};
+    if (threads > 16) threads = 16;
+    if (threads > g->n) threads = (unsigned)(g->n ? g->n : 1);
+    for (unsigned i = 0; i < threads; i++) {
+        part[i] = (gather_part){g, g->n * i / threads, g->n * (i + 1) / threads};
+        if (i + 1 < threads && pthread_create(&tid[i], NULL, gather_run, &part[i]) == 0) started[i] = 1;
+        else gather_run(&part[i]); /* the last part, or no thread to be had: here */
+    }
+    for (unsigned i = 0; i < threads; i++)
+        if (started[i]) pthread_join(tid[i], NULL);
+}
+
+#define BATCH_BYTES (64ull << 20)
+
+static kvc_status stream_host(gpu_ctx *g, const scan_plan *p, layer_job *job, gpu_buffers *b, kvc_gpu_plan *kp,
+                              unsigned threads, kvc_diag *diag)
+{
+    const cuda_api *a = g->api;
+    uint64_t pb = p->layout.page_bytes;
+    uint64_t per = BATCH_BYTES / pb ? BATCH_BYTES / pb : 1;
+    if (per > job->npages) per = job->npages ? job->npages : 1;
+    for (int i = 0; i < 2; i++) {
+        CU_TRY(g, a->cuMemAllocHost(&b->pinned[i], per * pb), "cuMemAllocHost (pinned staging buffer)", NULL);
+        void *bh;
+        CU_TRY(g, a->cuMemAllocHost(&bh, per * sizeof(uint32_t)), "cuMemAllocHost", NULL);
+        b->bad_host[i] = bh;
+        kvc_status st = alloc(g, &b->data[i], per * pb, diag);
+        if (!st) st = alloc(g, &b->bad[i], per * sizeof(uint32_t), diag);
+        if (st) return st;
+    }
+    uint64_t nbatches = (job->npages + per - 1) / per;
+    for (uint64_t k = 0; k < nbatches + 2; k++) {
+        int s = (int)(k % 2);
+        if (k >= 2) { /* batch k-2 used this buffer: wait for it, take its page counts */
+            CU_TRY(g, a->cuEventSynchronize(g->done[s]), "cuEventSynchronize (scan kernel)", NULL);
+            uint64_t first = (k - 2) * per, n = job->npages - first < per ? job->npages - first : per;
+            memcpy(job->page_bad + first, b->bad_host[s], n * sizeof(uint32_t));
+            if (job->progress) job->progress(job->progress_ctx, (first + n) * pb);
+        }
+        if (k >= nbatches) continue;
+        uint64_t first = k * per, n = job->npages - first < per ? job->npages - first : per;
+        gather gt = {job->host, job->pages, first, n, pb, b->pinned[s]};
+        gather_pages(&gt, threads);
+        kp->npages = n;
+        kp->out_base = 0;
+        CU_TRY(g, a->cuMemcpyHtoDAsync(b->data[s], b->pinned[s], n * pb, g->stream[s]), "cuMemcpyHtoDAsync", NULL);
+        CU_TRY(g, a->cuMemsetD8Async(b->bad[s], 0, n * sizeof(uint32_t), g->stream[s]), "cuMemsetD8Async", NULL);
+        kvc_status st = launch(g, g->stream[s], b->data[s], 0, b->map, b->bad[s], b->counts, kp, diag);
+        if (st) return st;
+        CU_TRY(g, a->cuMemcpyDtoHAsync(b->bad_host[s], b->bad[s], n * sizeof(uint32_t), g->stream[s]),
+               "cuMemcpyDtoHAsync", NULL);
+        CU_TRY(g, a->cuEventRecord(g->done[s], g->stream[s]), "cuEventRecord", NULL);
+    }
+    return KVC_OK;
+}
+
+static kvc_status scan_in_place(gpu_ctx *g, layer_job *job, gpu_buffers *b, kvc_gpu_plan *kp, kvc_diag *diag)
+{
+    const cuda_api *a = g->api;
+    kvc_status st = alloc(g, &b->bad[0], job->npages * sizeof(uint32_t), diag);
+    if (!st && job->pages) st = alloc(g, &b->pages, job->npages * sizeof(uint64_t), diag);
+    if (st) return st;
+    if (job->pages)
+        CU_TRY(g, a->cuMemcpyHtoD(b->pages, job->pages, job->npages * sizeof(uint64_t)), "cuMemcpyHtoD", NULL);
+    CU_TRY(g, a->cuMemsetD8Async(b->bad[0], 0, job->npages * sizeof(uint32_t), g->stream[0]), "cuMemsetD8Async", NULL);
+    kp->npages = job->npages;
+    st = launch(g, g->stream[0], job->device, b->pages, b->map, b->bad[0], b->counts, kp, diag);
+    if (st) return st;
+    CU_TRY(g, a->cuStreamSynchronize(g->stream[0]), "cuStreamSynchronize (scan kernel)", NULL);
+    CU_TRY(g, a->cuMemcpyDtoH(job->page_bad, b->bad[0], job->npages * sizeof(uint32_t)), "cuMemcpyDtoH", NULL);
+    if (job->progress) job->progress(job->progress_ctx, job->npages * kp->page_bytes);
+    return KVC_OK;
+}
+
+kvc_status gpu_scan_layer(gpu_ctx *g, const scan_plan *p, layer_job *job, unsigned threads, kvc_diag *diag)
+{
+    const cuda_api *a = g->api;
+    if (!job->npages) return KVC_OK;
+    /* staging buffers are aligned; the caller's device memory may not be */
+    int vector = p->layout.page_bytes % KVC_GPU_CHUNK == 0 && job->device % KVC_GPU_CHUNK == 0;
+    kvc_gpu_plan kp;
+    plan_fill(p, &kp, vector);
+    gpu_buffers b;
+    memset(&b, 0, sizeof b);
+    uint8_t *map = NULL;
+    kvc_status st = chunk_map(p, kp.chunks_per_page, vector, &map, diag);
+    if (!st) st = alloc(g, &b.map, kp.chunks_per_page, diag);
+    if (!st) st = alloc(g, &b.counts, KVC_CHECK_COUNT * sizeof(uint64_t), diag);
+    cu_result r = 0;
+    if (!st && (r = a->cuMemcpyHtoD(b.map, map, kp.chunks_per_page)) != 0)
+        st = cuda_fail(a, r, "cuMemcpyHtoD", NULL, diag);
+    if (!st && (r = a->cuMemsetD8Async(b.counts, 0, KVC_CHECK_COUNT * sizeof(uint64_t), g->stream[0])) != 0)
+        st = cuda_fail(a, r, "cuMemsetD8Async", NULL, diag);
+    if (!st && (r = a->cuStreamSynchronize(g->stream[0])) != 0) st = cuda_fail(a, r, "cuStreamSynchronize", NULL, diag);
+    if (!st) st = job->device ? scan_in_place(g, job, &b, &kp, diag) : stream_host(g, p, job, &b, &kp, threads, diag);
+    uint64_t counts[KVC_CHECK_COUNT];
+    if (!st && (r = a->cuMemcpyDtoH(counts, b.counts, sizeof counts)) != 0) st = cuda_fail(a, r, "cuMemcpyDtoH", NULL, diag);
+    for (unsigned i = 0; !st && i < KVC_CHECK_COUNT; i++) job->counts[i] += counts[i];
+    free(map);
+    buffers_free(g, &b);
+    return st;
+}
+
+kvc_status gpu_copy_to_host(gpu_ctx *g, void *dst, uint64_t src, uint64_t bytes, kvc_diag *diag)
+{
+    CU_TRY(g, g->api->cuMemcpyDtoH(dst, src, bytes), "cuMemcpyDtoH (a damaged page, for its findings)", NULL);
+    return KVC_OK;
+}
+
+kvc_status gpu_device_of(gpu_ctx *g, uint64_t ptr, int *ordinal, kvc_diag *diag)
+{
+    CU_TRY(g, g->api->cuPointerGetAttribute(ordinal, CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL, ptr),
+           "cuPointerGetAttribute (is this a device pointer?)", NULL);
+    return KVC_OK;
+}
+
+/* ------------------------------------------------------------ benchmark */
+
+kvc_status gpu_alloc_upload(gpu_ctx *g, const void *src, uint64_t bytes, uint64_t *out, kvc_diag *diag)
+{
+    cu_deviceptr p;
+    kvc_status st = alloc(g, &p, bytes, diag);
+    if (st) return st;
+    cu_result r = g->api->cuMemcpyHtoD(p, src, bytes);
+    if (r) {
+        g->api->cuMemFree(p);
+        return cuda_fail(g->api, r, "cuMemcpyHtoD", NULL, diag);
+    }
+    *out = p;
+    return KVC_OK;
+}
+
+void gpu_free(gpu_ctx *g, uint64_t ptr)
+{
+    if (ptr) g->api->cuMemFree(ptr);
+}
+
+kvc_status gpu_time_read(gpu_ctx *g, uint64_t ptr, uint64_t bytes, int iters, double *seconds, kvc_diag *diag)
+{
+    const cuda_api *a = g->api;
+    cu_deviceptr sink;
+    kvc_status st = alloc(g, &sink, KVC_GPU_BLOCK * 16, diag);
+    if (st) return st;
+    unsigned long long n = bytes / 16;
+    void *args[] = {&ptr, &n, &sink};
+    float ms = 0;
+    cu_result r = 0;
+    for (int i = 0; i <= iters && !r; i++) { /* the first run warms up */
+        if (i == 1) r = a->cuEventRecord(g->done[0], g->stream[0]);
+        if (!r) r = a->cuLaunchKernel(g->read, g->grid, 1, 1, KVC_GPU_BLOCK, 1, 1, 0, g->stream[0], args, NULL);
+    }
+    if (!r) r = a->cuEventRecord(g->done[1], g->stream[0]);
+    if (!r) r = a->cuEventSynchronize(g->done[1]);
+    if (!r) r = a->cuEventElapsedTime(&ms, g->done[0], g->done[1]);
+    a->cuMemFree(sink);
+    if (r) return cuda_fail(a, r, "the read kernel", NULL, diag);
+    *seconds = ms / 1e3 / iters;
+    return KVC_OK;
+}
+
+kvc_status gpu_time_scan(gpu_ctx *g, const scan_plan *p, uint64_t ptr, uint64_t bytes, int iters, double *seconds,
+                         kvc_diag *diag)
+{
+    const cuda_api *a = g->api;
+    kvc_gpu_plan kp;
+    plan_fill(p, &kp, p->layout.page_bytes % KVC_GPU_CHUNK == 0);
+    kp.npages = bytes / p->layout.page_bytes;
+    gpu_buffers b;
+    memset(&b, 0, sizeof b);
+    uint8_t *map = NULL;
+    kvc_status st = chunk_map(p, kp.chunks_per_page, (int)kp.vector, &map, diag);
+    if (!st) st = alloc(g, &b.map, kp.chunks_per_page, diag);
+    if (!st) st = alloc(g, &b.counts, KVC_CHECK_COUNT * sizeof(uint64_t), diag);
+    if (!st) st = alloc(g, &b.bad[0], kp.npages * sizeof(uint32_t), diag);
+    cu_result r = 0;
+    if (!st) r = a->cuMemcpyHtoD(b.map, map, kp.chunks_per_page);
+    float ms = 0;
+    for (int i = 0; i <= iters && !st && !r; i++) {
+        if (i == 1) r = a->cuEventRecord(g->done[0], g->stream[0]);
+        if (!r) st = launch(g, g->stream[0], ptr, 0, b.map, b.bad[0], b.counts, &kp, diag);
+    }
+    if (!st && !r) r = a->cuEventRecord(g->done[1], g->stream[0]);
+    if (!st && !r) r = a->cuEventSynchronize(g->done[1]);
+    if (!st && !r) r = a->cuEventElapsedTime(&ms, g->done[0], g->done[1]);
+    if (!st && r) st = cuda_fail(a, r, "the scan kernel", NULL, diag);
+    free(map);
+    buffers_free(g, &b);
+    if (!st) *seconds = ms / 1e3 / iters;
+    return st;
+}

@@ -1,0 +1,136 @@
+/* kvgen DIR: writes the scan fixtures (clean pages of each layout, planted
+ * damage with its expected findings, a 576-byte prefill read as 656, .npy
+ * and .safetensors forms, and malformed inputs) into DIR. Deterministic. */
+#include "kvgen.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#define PAGES 4
+
+static const char *dir;
+
+static const char *at(const char *name)
+{
+    static char path[4096];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    return path;
+}
+
+static kvc_layout layout(const char *name)
+{
+    kvc_layout l;
+    kvc_diag d;
+    kvc_layout_params p = {512, 64, 128, 64};
+    if (kvc_layout_build(name, &p, &l, &d) != KVC_OK) {
+        fprintf(stderr, "kvgen: %s\n", d.message);
+        exit(1);
+    }
+    return l;
+}
+
+static void must(int ok, const char *what)
+{
+    if (!ok) {
+        fprintf(stderr, "kvgen: cannot write %s\n", what);
+        exit(1);
+    }
+}
+
+static void write_expect(const char *name, const kvgen_plant *p, size_t n)
+{
+    FILE *f = fopen(at(name), "w");
+    must(f != NULL, name);
+    for (size_t i = 0; i < n; i++)
+        fprintf(f, "%llu %llu %s %u %s %llu\n", (unsigned long long)p[i].page, (unsigned long long)p[i].slot,
+                p[i].field, p[i].element, kvc_check_name(p[i].check), (unsigned long long)p[i].offset);
+    must(fclose(f) == 0, name);
+}
+
+int main(int argc, char **argv)
+{
+    if (argc != 2) {
+        fprintf(stderr, "usage: kvgen DIR\n");
+        return 2;
+    }
+    dir = argv[1];
+    if (mkdir(dir, 0755) != 0 && errno != EEXIST) {
+        fprintf(stderr, "kvgen: cannot create %s: %s\n", dir, strerror(errno));
+        return 1;
+    }
+    char name[256];
+    uint8_t *buf = malloc(41 * 36864 + PAGES * 73728); /* the largest file below */
+    must(buf != NULL, "memory");
+    for (unsigned i = 0; kvc_layout_catalogue(i); i++) {
+        kvc_layout l = layout(kvc_layout_catalogue(i));
+        size_t bytes = PAGES * l.page_bytes;
+        kvgen_pages(&l, PAGES, i + 1, buf);
+        snprintf(name, sizeof name, "clean-%s.bin", l.name);
+        must(kvgen_write(at(name), buf, bytes) == 0, name);
+        kvgen_plant plants[64];
+        size_t n = kvgen_plant_damage(&l, buf, PAGES, plants, 64);
+        snprintf(name, sizeof name, "planted-%s.bin", l.name);
+        must(kvgen_write(at(name), buf, bytes) == 0, name);
+        snprintf(name, sizeof name, "planted-%s.expect", l.name);
+        write_expect(name, plants, n);
+    }
+
+    /* the GLM-5.2 failure: trtllm's 576-byte rows in flashmla_kv's 656-byte buffer */
+    kvc_layout raw = layout("fp8_raw"), scaled = layout("fp8_flashmla");
+    kvgen_transfer(&raw, &scaled, PAGES, 7, buf);
+    must(kvgen_write(at("fp8_raw-into-fp8_flashmla.bin"), buf, PAGES * scaled.page_bytes) == 0, "transfer");
+    kvgen_pages(&raw, 41, 8, buf); /* 41 x 36864 = 36 x 41984: a whole number of pages of both */
+    must(kvgen_write(at("fp8_raw-41-pages.bin"), buf, 41 * raw.page_bytes) == 0, "raw");
+
+    /* .npy and .safetensors */
+    uint8_t *clean = malloc(PAGES * scaled.page_bytes), *planted = malloc(PAGES * scaled.page_bytes);
+    must(clean && planted, "memory");
+    kvgen_pages(&scaled, PAGES, 6, clean);
+    memcpy(planted, clean, PAGES * scaled.page_bytes);
+    kvgen_plant plants[64];
+    size_t n = kvgen_plant_damage(&scaled, planted, PAGES, plants, 64);
+    write_expect("planted-layer.1.expect", plants, n);
+    uint64_t shape[3] = {PAGES, 64, 656};
+    must(kvgen_write_npy(at("clean-fp8_flashmla.npy"), "|u1", shape, 3, clean, PAGES * scaled.page_bytes) == 0, "npy");
+    uint64_t rows[2] = {PAGES * 64, 656};
+    must(kvgen_write_npy(at("planted-fp8_flashmla-2d.npy"), "|u1", rows, 2, planted, PAGES * scaled.page_bytes) == 0,
+         "npy");
+    uint64_t raw_rows[2] = {41 * 64, 576};
+    kvgen_pages(&raw, 41, 8, buf);
+    must(kvgen_write_npy(at("rows-576.npy"), "|u1", raw_rows, 2, buf, 41 * raw.page_bytes) == 0, "npy");
+    kvgen_tensor t[3] = {
+        {"model.layers.0.kv", "U8", {PAGES, 41984}, 2, clean, PAGES * scaled.page_bytes},
+        {"model.layers.1.kv", "U8", {PAGES, 41984}, 2, planted, PAGES * scaled.page_bytes},
+        {"model.layers.2.kv", "U8", {PAGES * 41984}, 1, clean, PAGES * scaled.page_bytes},
+    };
+    must(kvgen_write_safetensors(at("layers.safetensors"), t, 3) == 0, "safetensors");
+
+    /* malformed inputs, each for one message */
+    must(kvgen_write(at("empty.bin"), "", 0) == 0, "empty");
+    must(kvgen_write(at("not-whole-pages.bin"), clean, 2 * scaled.page_bytes + 1000) == 0, "size");
+    must(kvgen_write(at("truncated.npy"), "\x93NUMPY\x01\x00\x76\x00{'descr'", 18) == 0, "npy");
+    const char bad_header[] = "\x93NUMPY\x01\x00\x10\x00{'shape': (3,)} ";
+    must(kvgen_write(at("malformed-header.npy"), bad_header, sizeof bad_header - 1) == 0, "npy");
+    must(kvgen_write_npy(at("big-endian.npy"), ">u2", rows, 2, clean, PAGES * scaled.page_bytes) == 0, "npy");
+    uint64_t too_many[3] = {PAGES + 1, 64, 656};
+    must(kvgen_write_npy(at("short-data.npy"), "|u1", too_many, 3, clean, PAGES * scaled.page_bytes) == 0, "npy");
+    uint8_t st_bad[16] = {0xFF, 0xFF, 0, 0, 0, 0, 0, 0, '{', '}'};
+    must(kvgen_write(at("truncated.safetensors"), st_bad, sizeof st_bad) == 0, "safetensors");
+    const char st_json[] = "\x10\x00\x00\x00\x00\x00\x00\x00{\"a\": {\"dtype\": ";
+    must(kvgen_write(at("malformed-header.safetensors"), st_json, sizeof st_json - 1) == 0, "safetensors");
+    /* a header that promises two pages, with one page of data after it */
+    char beyond[256 + 41984];
+    const char head[] = "{\"kv\":{\"dtype\":\"U8\",\"shape\":[83968],\"data_offsets\":[0,83968]}}    ";
+    size_t hl = sizeof head - 1;
+    for (int i = 0; i < 8; i++) beyond[i] = (char)((uint64_t)hl >> (8 * i));
+    memcpy(beyond + 8, head, hl);
+    memcpy(beyond + 8 + hl, clean, 41984);
+    must(kvgen_write(at("offsets-beyond.safetensors"), beyond, 8 + hl + 41984) == 0, "safetensors");
+    free(clean);
+    free(planted);
+    free(buf);
+    return 0;
+}
