@@ -46,33 +46,40 @@ typedef struct kvc_scale_rules {
 #define KVC_REP16(h) (0x0001000100010001ull * (uint64_t)(h))
 #define KVC_REP32(w) (0x0000000100000001ull * (uint64_t)(w))
 
-/* Lanes whose bits under `field` are all ones, marked at the lane's top bit.
- * Adding the field's lowest bit to the masked lane carries into the top bit
- * exactly when the field is all ones; lanes never carry into each other. */
-KVC_PRED uint64_t kvc_all_ones_lanes(uint64_t w, uint64_t field, uint64_t low, uint64_t top)
+/* The word filter in two steps. kvc_lanes_partial() adds each lane's
+ * exponent (or NaN) field to its lowest bit, which carries into the lane's
+ * top bit exactly when the field is all ones; lanes never carry into each
+ * other. kvc_lanes_top() is the mask of those top bits. A loop may OR many
+ * words' partials and mask once: a top bit is set in the OR exactly when it
+ * is set in some word. */
+KVC_PRED uint64_t kvc_lanes_partial(unsigned kind, uint64_t w)
 {
-    return ((w & field) + low) & top;
+    switch (kind) {
+    case KVC_KIND_E4M3: return (w & KVC_REP8(0x7F)) + KVC_REP8(0x01);         /* NaN: 0x7F, 0xFF */
+    case KVC_KIND_E5M2: return (w & KVC_REP8(0x7C)) + KVC_REP8(0x04);         /* Inf, NaN: exponent 0x7C */
+    case KVC_KIND_BF16: return (w & KVC_REP16(0x7F80)) + KVC_REP16(0x0080);   /* Inf, NaN: exponent 0x7F80 */
+    case KVC_KIND_F16: return (w & KVC_REP16(0x7C00)) + KVC_REP16(0x0400);    /* Inf, NaN: exponent 0x7C00 */
+    case KVC_KIND_F32: return (w & KVC_REP32(0x7F800000u)) + KVC_REP32(0x00800000u);
+    case KVC_KIND_UE8M0: return ((w & KVC_REP8(0x7F)) + KVC_REP8(0x01)) & w; /* NaN: 0xFF */
+    default: return 0;
+    }
+}
+
+KVC_PRED uint64_t kvc_lanes_top(unsigned kind)
+{
+    switch (kind) {
+    case KVC_KIND_BF16:
+    case KVC_KIND_F16: return KVC_REP16(0x8000);
+    case KVC_KIND_F32: return KVC_REP32(0x80000000u);
+    default: return KVC_REP8(0x80);
+    }
 }
 
 /* One bit per damaged element of a 64-bit word of `kind` (little-endian
- * lanes). FP32 scales go through kvc_bad_scale_lanes. */
+ * lanes), at the lane's top bit. FP32 scales go through kvc_bad_scale_lanes. */
 KVC_PRED uint64_t kvc_bad_lanes(unsigned kind, uint64_t w)
 {
-    switch (kind) {
-    case KVC_KIND_E4M3: /* NaN: 0x7F, 0xFF */
-        return kvc_all_ones_lanes(w, KVC_REP8(0x7F), KVC_REP8(0x01), KVC_REP8(0x80));
-    case KVC_KIND_E5M2: /* Inf and NaN: exponent bits 0x7C all ones */
-        return kvc_all_ones_lanes(w, KVC_REP8(0x7C), KVC_REP8(0x04), KVC_REP8(0x80));
-    case KVC_KIND_BF16: /* Inf and NaN: exponent bits 0x7F80 all ones */
-        return kvc_all_ones_lanes(w, KVC_REP16(0x7F80), KVC_REP16(0x0080), KVC_REP16(0x8000));
-    case KVC_KIND_F16: /* Inf and NaN: exponent bits 0x7C00 all ones */
-        return kvc_all_ones_lanes(w, KVC_REP16(0x7C00), KVC_REP16(0x0400), KVC_REP16(0x8000));
-    case KVC_KIND_F32: /* Inf and NaN: exponent bits 0x7F800000 all ones */
-        return kvc_all_ones_lanes(w, KVC_REP32(0x7F800000u), KVC_REP32(0x00800000u), KVC_REP32(0x80000000u));
-    case KVC_KIND_UE8M0: /* NaN: 0xFF = low seven bits all ones, and the top bit */
-        return kvc_all_ones_lanes(w, KVC_REP8(0x7F), KVC_REP8(0x01), KVC_REP8(0x80)) & w;
-    default: return 0;
-    }
+    return kvc_lanes_partial(kind, w) & kvc_lanes_top(kind); /* 0 for kinds without a word filter */
 }
 
 /* ------------------------------------------------------------ per element */
@@ -131,13 +138,20 @@ KVC_PRED int kvc_classify_scale(uint32_t u, const kvc_scale_rules *r)
 
 KVC_PRED int kvc_classify_ue8m0(uint8_t b) { return b == 0xFF ? KVC_CHECK_UE8M0_NAN : KVC_CHECK_OK; }
 
+/* 1 when an FP32 scale fails any check: a good scale is a positive normal
+ * float, 0x00800000 to 0x7F7FFFFF, so one unsigned compare decides. */
+KVC_PRED uint64_t kvc_bad_scale(uint32_t u, const kvc_scale_rules *r)
+{
+    uint64_t bad = (uint32_t)(u - 0x00800000u) >= 0x7F000000u;
+    if (r->pow2) bad |= (u & 0x007FFFFFu) != 0;
+    if (r->ranged) bad |= (u < r->lo_bits) | (u > r->hi_bits);
+    return bad;
+}
+
 /* One bit per damaged FP32 scale of a 64-bit word (bit 0: low lane, bit 32: high). */
 KVC_PRED uint64_t kvc_bad_scale_lanes(uint64_t w, const kvc_scale_rules *r)
 {
-    uint64_t m = 0;
-    if (kvc_classify_scale((uint32_t)w, r) != KVC_CHECK_OK) m |= 1;
-    if (kvc_classify_scale((uint32_t)(w >> 32), r) != KVC_CHECK_OK) m |= 1ull << 32;
-    return m;
+    return kvc_bad_scale((uint32_t)w, r) | kvc_bad_scale((uint32_t)(w >> 32), r) << 32;
 }
 
 /* The check that the element at `p` (little-endian, of `kind`) fails. */

@@ -47,24 +47,26 @@ static struct {
     kvc_diag diag;
 } loaded = {PTHREAD_ONCE_INIT};
 
-static kvc_status load(cuda_api *api, int *absent, kvc_diag *diag)
+kvc_status cuda_load(const char *soname, cuda_api *api, int *absent, kvc_diag *diag)
 {
     kvc_origin o;
-    origin_set(&o, "", 0, 0, "libcuda.so.1");
+    origin_set(&o, "", 0, 0, soname);
     *absent = 1;
-    void *lib = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
+    void *lib = dlopen(soname, RTLD_NOW | RTLD_LOCAL);
     if (!lib) {
         const char *e = dlerror();
-        return diag_set(diag, KVC_ERR_GPU, &o, "cannot load the NVIDIA driver library libcuda.so.1 (%s)",
+        return diag_set(diag, KVC_ERR_GPU, &o, "cannot load the NVIDIA driver library %s (%s)", soname,
                         e ? e : "not found");
     }
     dlerror();
     void *sym = dlsym(lib, "cuGetProcAddress_v2");
-    if (!sym)
+    if (!sym) {
+        dlclose(lib);
         return diag_set(diag, KVC_ERR_GPU, &o,
                         "the NVIDIA driver is too old: it has no cuGetProcAddress_v2; kvcheck needs a driver for CUDA "
                         "%d.%d or newer",
                         KVC_CUDA_FLOOR / 1000, KVC_CUDA_FLOOR % 1000 / 10);
+    }
     get_proc_fn get_proc;
     memcpy(&get_proc, &sym, sizeof get_proc); /* a cast would warn under -Wpedantic */
 #define KVC_CUDA_LOAD(name, params)                                                                             \
@@ -86,7 +88,8 @@ static kvc_status load(cuda_api *api, int *absent, kvc_diag *diag)
     return KVC_OK;
 }
 
-static void load_once(void) { loaded.status = load(&loaded.api, &loaded.absent, &loaded.diag); }
+/* The library stays loaded for the life of the process, as the driver expects. */
+static void load_once(void) { loaded.status = cuda_load("libcuda.so.1", &loaded.api, &loaded.absent, &loaded.diag); }
 
 kvc_status cuda_driver(const cuda_api **out, int *absent, kvc_diag *diag)
 {

@@ -290,6 +290,8 @@ int cuda_result_means_absent(cu_result r);
 /* "[CUDA_ERROR_OUT_OF_MEMORY] out of memory in cuMemAlloc(...)" as KVC_ERR_GPU;
  * sets *absent (may be NULL) for results that mean no usable GPU. */
 kvc_status cuda_fail(const cuda_api *api, cu_result r, const char *call, int *absent, kvc_diag *diag);
+/* Loads a driver library by name into `api` (the real one is "libcuda.so.1"). */
+kvc_status cuda_load(const char *soname, cuda_api *api, int *absent, kvc_diag *diag);
 /* The process's driver, loaded once. *absent is 1 when there is none to use. */
 kvc_status cuda_driver(const cuda_api **out, int *absent, kvc_diag *diag);
 /* The embedded kernels, or NULL in a build without nvcc. */
@@ -308,6 +310,8 @@ kvc_status gpu_scan_layer(gpu_ctx *g, const scan_plan *p, layer_job *job, unsign
 kvc_status gpu_copy_to_host(gpu_ctx *g, void *dst, uint64_t src, uint64_t bytes, kvc_diag *diag);
 kvc_status gpu_device_of(gpu_ctx *g, uint64_t ptr, int *ordinal, kvc_diag *diag);
 /* For tests and the benchmark. */
+kvc_status gpu_alloc(gpu_ctx *g, uint64_t bytes, uint64_t *out, kvc_diag *diag);
+kvc_status gpu_upload(gpu_ctx *g, uint64_t dst, const void *src, uint64_t bytes, kvc_diag *diag);
 kvc_status gpu_alloc_upload(gpu_ctx *g, const void *src, uint64_t bytes, uint64_t *out, kvc_diag *diag);
 void gpu_free(gpu_ctx *g, uint64_t ptr);
 kvc_status gpu_time_read(gpu_ctx *g, uint64_t ptr, uint64_t bytes, int iters, double *seconds, kvc_diag *diag);

@@ -121,27 +121,50 @@ static int run_damaged(unsigned kind, const uint8_t *p, uint32_t bytes, const kv
         for (; i + 4 <= bytes; i += 4) acc |= kvc_classify(kind, p + i, r) != KVC_CHECK_OK;
         return acc != 0;
     }
-    /* one loop per kind, so each is a tight loop the compiler can widen */
-    switch (kind) {
-#define KVC_RUN_LOOP(K)                                                                                    \
-    case K:                                                                                                \
-        for (; i + 8 <= bytes; i += 8) acc |= kvc_bad_lanes(K, load64(p + i));                               \
-        break;
-        KVC_RUN_LOOP(KVC_KIND_E4M3)
-        KVC_RUN_LOOP(KVC_KIND_E5M2)
-        KVC_RUN_LOOP(KVC_KIND_BF16)
-        KVC_RUN_LOOP(KVC_KIND_F16)
-        KVC_RUN_LOOP(KVC_KIND_F32)
-        KVC_RUN_LOOP(KVC_KIND_UE8M0)
-#undef KVC_RUN_LOOP
-    default: return 0;
-    }
+    for (; i + 8 <= bytes; i += 8) acc |= kvc_bad_lanes(kind, load64(p + i));
     if (i < bytes) { /* the tail, zero-filled: a zero element is never damaged here */
         uint8_t tail[8] = {0};
         memcpy(tail, p + i, bytes - i);
         acc |= kvc_bad_lanes(kind, load64(tail));
     }
     return acc != 0;
+}
+
+/* 1 when a page holds any damaged element: the filter over clean pages.
+ * Token records are read in memory order; each kind ORs its words' partial
+ * filter results into its own accumulator, masked once per page. Built for
+ * AVX2 too, chosen at run time. */
+__attribute__((target_clones("avx2", "default"))) static int page_damaged(const scan_plan *plan, const uint8_t *page)
+{
+    uint64_t acc[KVC_KIND_MIXED] = {0}, scales = 0;
+    const uint32_t tokens = plan->layout.page_size;
+    for (uint32_t t = 0; t < tokens; t++) {
+        for (unsigned r = 0; r < plan->nruns; r++) {
+            const scan_run *run = &plan->runs[r];
+            const uint8_t *p = page + run->base + (uint64_t)t * run->stride;
+            const uint32_t words = run->bytes / 8;
+            switch (run->kind) {
+#define KVC_WORDS(K)                                                                                           \
+    case K:                                                                                                    \
+        for (uint32_t i = 0; i < words; i++) acc[K] |= kvc_lanes_partial(K, load64(p + 8 * i));                \
+        break;
+                KVC_WORDS(KVC_KIND_E4M3)
+                KVC_WORDS(KVC_KIND_E5M2)
+                KVC_WORDS(KVC_KIND_BF16)
+                KVC_WORDS(KVC_KIND_F16)
+                KVC_WORDS(KVC_KIND_F32)
+                KVC_WORDS(KVC_KIND_UE8M0)
+#undef KVC_WORDS
+            case KVC_KIND_F32_SCALE:
+                for (uint32_t i = 0; i < words; i++) scales |= kvc_bad_scale_lanes(load64(p + 8 * i), &plan->rules);
+                break;
+            default: break;
+            }
+            if (run->bytes % 8 && run_damaged(run->kind, p + 8 * words, run->bytes % 8, &plan->rules)) return 1;
+        }
+    }
+    for (unsigned k = 0; k < KVC_KIND_MIXED; k++) scales |= acc[k] & kvc_lanes_top(k);
+    return scales != 0;
 }
 
 /* Visits a page's elements in byte order: runs are merged token record by
@@ -174,14 +197,8 @@ static void page_walk(const scan_plan *plan, const uint8_t *page, element_fn fn,
 
 uint32_t scan_page(const scan_plan *plan, const uint8_t *page, uint64_t counts[KVC_CHECK_COUNT])
 {
-    int damaged = 0;
+    if (!page_damaged(plan, page)) return 0;
     const uint32_t tokens = plan->layout.page_size;
-    for (uint32_t t = 0; t < tokens; t++) /* token by token: rows are read in memory order */
-        for (unsigned r = 0; r < plan->nruns; r++) {
-            const scan_run *run = &plan->runs[r];
-            damaged |= run_damaged(run->kind, page + run->base + (uint64_t)t * run->stride, run->bytes, &plan->rules);
-        }
-    if (!damaged) return 0;
     uint32_t n = 0;
     const uint8_t *p = page;
     for (unsigned r = 0; r < plan->nruns; r++) {

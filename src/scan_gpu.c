@@ -368,18 +368,25 @@ kvc_status gpu_device_of(gpu_ctx *g, uint64_t ptr, int *ordinal, kvc_diag *diag)
 
 /* ------------------------------------------------------------ benchmark */
 
-kvc_status gpu_alloc_upload(gpu_ctx *g, const void *src, uint64_t bytes, uint64_t *out, kvc_diag *diag)
+kvc_status gpu_alloc(gpu_ctx *g, uint64_t bytes, uint64_t *out, kvc_diag *diag)
 {
     cu_deviceptr p;
     kvc_status st = alloc(g, &p, bytes, diag);
-    if (st) return st;
-    cu_result r = g->api->cuMemcpyHtoD(p, src, bytes);
-    if (r) {
-        g->api->cuMemFree(p);
-        return cuda_fail(g->api, r, "cuMemcpyHtoD", NULL, diag);
-    }
-    *out = p;
+    if (!st) *out = p;
+    return st;
+}
+
+kvc_status gpu_upload(gpu_ctx *g, uint64_t dst, const void *src, uint64_t bytes, kvc_diag *diag)
+{
+    CU_TRY(g, g->api->cuMemcpyHtoD(dst, src, bytes), "cuMemcpyHtoD", NULL);
     return KVC_OK;
+}
+
+kvc_status gpu_alloc_upload(gpu_ctx *g, const void *src, uint64_t bytes, uint64_t *out, kvc_diag *diag)
+{
+    kvc_status st = gpu_alloc(g, bytes, out, diag);
+    if (!st && (st = gpu_upload(g, *out, src, bytes, diag)) != KVC_OK) gpu_free(g, *out);
+    return st;
 }
 
 void gpu_free(gpu_ctx *g, uint64_t ptr)

@@ -1,0 +1,172 @@
+/* The GPU scanner against the CPU scanner on the same bytes: every layout,
+ * clean and damaged, streamed from the host in several batches, in place
+ * in device memory (aligned and not), with and without page lists. The two
+ * must agree exactly. Exits with CTest's skip code 77 when no GPU is usable. */
+#include "../unit/support.h"
+
+#include "kvgen.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static kvc_layout layout(const char *name, uint32_t page_size)
+{
+    kvc_layout l;
+    kvc_diag d;
+    kvc_layout_params p = {512, 64, 128, page_size};
+    if (kvc_layout_build(name, &p, &l, &d) != KVC_OK) fail_msg("%s", d.message);
+    return l;
+}
+
+static void same_report(const kvc_scan_report *cpu, const kvc_scan_report *gpu, const char *what)
+{
+    assert_string_equal(cpu->device, "cpu");
+    assert_string_equal(gpu->device, "cuda");
+    for (unsigned c = 0; c < KVC_CHECK_COUNT; c++)
+        if (cpu->counts[c] != gpu->counts[c])
+            fail_msg("%s: %s: CPU %llu, GPU %llu", what, kvc_check_name((kvc_check)c), (unsigned long long)cpu->counts[c],
+                     (unsigned long long)gpu->counts[c]);
+    assert_int_equal(cpu->pages_scanned, gpu->pages_scanned);
+    assert_int_equal(cpu->nlayers, gpu->nlayers);
+    for (size_t i = 0; i < cpu->nlayers; i++) {
+        const kvc_scan_layer *a = &cpu->layers[i], *b = &gpu->layers[i];
+        if (a->nbad_pages != b->nbad_pages) fail_msg("%s: %zu vs %zu damaged pages", what, a->nbad_pages, b->nbad_pages);
+        if (a->nbad_pages) assert_memory_equal(a->bad_pages, b->bad_pages, a->nbad_pages * sizeof *a->bad_pages);
+    }
+    assert_int_equal(cpu->nfindings, gpu->nfindings);
+    if (cpu->nfindings) assert_memory_equal(cpu->findings, gpu->findings, cpu->nfindings * sizeof *cpu->findings);
+}
+
+static kvc_scan_report *scan_host(const kvc_layout *l, const uint8_t *buf, uint64_t pages, kvc_device dev,
+                                  const char *list)
+{
+    kvc_scan_options o;
+    kvc_scan_options_init(&o);
+    o.device = dev;
+    o.max_findings = 200;
+    o.pages = list;
+    kvc_scan_report *r = NULL;
+    kvc_diag d;
+    if (kvc_scan_host(buf, pages * l->page_bytes, l, &o, &r, &d) != KVC_OK) fail_msg("scan: %s", d.message);
+    return r;
+}
+
+static void compare_host(const kvc_layout *l, const uint8_t *buf, uint64_t pages, const char *list, const char *what)
+{
+    kvc_scan_report *cpu = scan_host(l, buf, pages, KVC_DEVICE_CPU, list);
+    kvc_scan_report *gpu = scan_host(l, buf, pages, KVC_DEVICE_GPU, list);
+    same_report(cpu, gpu, what);
+    printf("  %-40s %8llu pages %8llu damaged  CPU %.4f s  GPU %.4f s\n", what, (unsigned long long)cpu->pages_scanned,
+           (unsigned long long)cpu->damaged, cpu->seconds, gpu->seconds);
+    kvc_scan_report_free(cpu);
+    kvc_scan_report_free(gpu);
+}
+
+static void test_gpu__every_layout_clean_and_planted_matches_the_cpu(void **state)
+{
+    (void)state;
+    const uint32_t sizes[] = {64, 1, 3};
+    for (size_t s = 0; s < 3; s++)
+        for (unsigned i = 0; kvc_layout_catalogue(i); i++) {
+            kvc_layout l = layout(kvc_layout_catalogue(i), sizes[s]);
+            uint64_t pages = 8 * 64 / sizes[s];
+            uint8_t *buf = malloc(pages * l.page_bytes);
+            kvgen_pages(&l, pages, i + 1, buf);
+            char what[96];
+            snprintf(what, sizeof what, "clean %s page %u (%llu B/page)", l.name, sizes[s], (unsigned long long)l.page_bytes);
+            compare_host(&l, buf, pages, NULL, what);
+            kvgen_plant plants[64];
+            size_t n = kvgen_plant_damage(&l, buf, pages, plants, 64);
+            kvc_scan_report *gpu = scan_host(&l, buf, pages, KVC_DEVICE_GPU, NULL);
+            assert_int_equal(gpu->damaged, n);
+            kvc_scan_report_free(gpu);
+            snprintf(what, sizeof what, "planted %s page %u", l.name, sizes[s]);
+            compare_host(&l, buf, pages, NULL, what);
+            free(buf);
+        }
+}
+
+static void test_gpu__576_rows_read_as_656_match_the_cpu(void **state)
+{
+    (void)state;
+    kvc_layout raw = layout("fp8_raw", 64), scaled = layout("fp8_flashmla", 64);
+    uint8_t *buf = malloc(64 * scaled.page_bytes);
+    kvgen_transfer(&raw, &scaled, 64, 3, buf);
+    compare_host(&scaled, buf, 64, NULL, "576-byte rows read as 656");
+    compare_host(&scaled, buf, 64, "0,5-9,63", "576 as 656, page list");
+    free(buf);
+}
+
+static void test_gpu__streaming_over_several_batches_matches_the_cpu(void **state)
+{
+    (void)state;
+    kvc_layout l = layout("fp8_flashmla", 64);
+    const uint64_t pages = 4000; /* 168 MB: three 64 MiB batches */
+    uint8_t *buf = malloc(pages * l.page_bytes);
+    kvgen_pages(&l, 4, 11, buf);
+    for (uint64_t p = 4; p < pages; p++) memcpy(buf + p * l.page_bytes, buf + (p % 4) * l.page_bytes, l.page_bytes);
+    const uint64_t bad[] = {0, 1597, 1598, 3196, 3999};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) memset(buf + bad[i] * l.page_bytes + 7 * 656 + 512, 0x80, 4);
+    compare_host(&l, buf, pages, NULL, "4000 pages, three batches");
+    compare_host(&l, buf, pages, "1-1600,3000-3999", "4000 pages, page list");
+    free(buf);
+}
+
+static void test_gpu__device_memory_in_place_matches_the_cpu(void **state)
+{
+    (void)state;
+    kvc_layout l = layout("fp8_flashmla", 64), raw = layout("fp8_raw", 64);
+    const uint64_t pages = 300, bytes = pages * l.page_bytes;
+    uint8_t *buf = malloc(bytes), *stage = malloc(bytes + 16);
+    kvgen_transfer(&raw, &l, pages, 5, buf);
+    gpu_ctx *g;
+    int absent;
+    kvc_diag d;
+    assert_int_equal(gpu_open(NULL, 0, &g, &absent, &d), KVC_OK);
+    kvc_scan_options o;
+    kvc_scan_options_init(&o);
+    o.max_findings = 200;
+    for (unsigned shift = 0; shift <= 4; shift += 4) { /* 16-byte aligned, then not: the byte-wise path */
+        memset(stage, 0x7F, bytes + 16);
+        memcpy(stage + shift, buf, bytes);
+        uint64_t dev;
+        assert_int_equal(gpu_alloc_upload(g, stage, bytes + 16, &dev, &d), KVC_OK);
+        for (int listed = 0; listed < 2; listed++) {
+            o.pages = listed ? "3,100-120,299" : NULL;
+            kvc_scan_report *cpu = NULL, *gpu = NULL;
+            o.device = KVC_DEVICE_CPU;
+            assert_int_equal(kvc_scan_host(buf, bytes, &l, &o, &cpu, &d), KVC_OK);
+            if (kvc_scan_device(dev + shift, bytes, &l, &o, &gpu, &d) != KVC_OK) fail_msg("%s", d.message);
+            same_report(cpu, gpu, shift ? "device memory, unaligned" : "device memory");
+            printf("  device memory, offset %u, %s: %llu damaged, GPU %.4f s\n", shift, listed ? "page list" : "all pages",
+                   (unsigned long long)gpu->damaged, gpu->seconds);
+            kvc_scan_report_free(cpu);
+            kvc_scan_report_free(gpu);
+        }
+        gpu_free(g, dev);
+    }
+    gpu_close(g);
+    free(buf);
+    free(stage);
+}
+
+int main(void)
+{
+    gpu_ctx *g = NULL;
+    int absent = 0;
+    kvc_diag d;
+    if (gpu_open(NULL, 0, &g, &absent, &d) != KVC_OK) {
+        printf("no usable GPU (%s): skipped\n", d.message);
+        return absent ? 77 : 1;
+    }
+    printf("GPU: %s\n", gpu_name(g));
+    gpu_close(g);
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_gpu__every_layout_clean_and_planted_matches_the_cpu),
+        cmocka_unit_test(test_gpu__576_rows_read_as_656_match_the_cpu),
+        cmocka_unit_test(test_gpu__streaming_over_several_batches_matches_the_cpu),
+        cmocka_unit_test(test_gpu__device_memory_in_place_matches_the_cpu),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,307 @@
+/* The GPU path's error handling, on machines without a GPU: a fake driver
+ * table stands in for libcuda, one failure at a time. Each failure must
+ * give KVC_ERR_GPU with the driver's error name and the call, and only the
+ * "no usable GPU" results may send --device auto to the CPU. */
+#include "support.h"
+
+#include "kvgen.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* ----------------------------------------------------------- a fake driver */
+
+static struct {
+    int version;     /* cuDriverGetVersion */
+    cu_result init;  /* cuInit */
+    int devices;     /* cuDeviceGetCount */
+    cu_result load;  /* cuModuleLoadData */
+    cu_result alloc; /* cuMemAlloc */
+    cu_result launch;
+    unsigned launches;
+} fake;
+
+static const char *const NAMES[][2] = {
+    {"2", "CUDA_ERROR_OUT_OF_MEMORY"},    {"100", "CUDA_ERROR_NO_DEVICE"},     {"209", "CUDA_ERROR_NO_BINARY_FOR_GPU"},
+    {"218", "CUDA_ERROR_INVALID_PTX"},    {"719", "CUDA_ERROR_LAUNCH_FAILED"}, {"803", "CUDA_ERROR_SYSTEM_DRIVER_MISMATCH"},
+};
+
+static cu_result f_error_name(cu_result e, const char **name)
+{
+    char code[16];
+    snprintf(code, sizeof code, "%d", e);
+    for (size_t i = 0; i < sizeof NAMES / sizeof NAMES[0]; i++)
+        if (strcmp(NAMES[i][0], code) == 0) *name = NAMES[i][1];
+    return 0;
+}
+static cu_result f_error_string(cu_result e, const char **text)
+{
+    *text = e == 2 ? "out of memory" : "a fake driver error";
+    return 0;
+}
+static cu_result f_version(int *v) { return *v = fake.version, 0; }
+static cu_result f_init(unsigned flags) { return (void)flags, fake.init; }
+static cu_result f_count(int *n) { return *n = fake.devices, 0; }
+static cu_result f_get(cu_device *d, int i) { return *d = i, 0; }
+static cu_result f_name(char *name, int len, cu_device d)
+{
+    (void)d;
+    snprintf(name, (size_t)len, "Fake GPU");
+    return 0;
+}
+static cu_result f_attr(int *v, int attr, cu_device d) { return (void)attr, (void)d, *v = 4, 0; }
+static cu_result f_retain(cu_context *c, cu_device d) { return (void)d, *c = (cu_context)&fake, 0; }
+static cu_result f_release(cu_device d) { return (void)d, 0; }
+static cu_result f_push(cu_context c) { return (void)c, 0; }
+static cu_result f_pop(cu_context *c) { return *c = NULL, 0; }
+static cu_result f_load(cu_module *m, const void *image) { return (void)image, *m = (cu_module)&fake, fake.load; }
+static cu_result f_unload(cu_module m) { return (void)m, 0; }
+static cu_result f_function(cu_function *f, cu_module m, const char *name)
+{
+    return (void)m, (void)name, *f = (cu_function)&fake, 0;
+}
+static cu_result f_occupancy(int *b, cu_function f, int block, size_t shared)
+{
+    return (void)f, (void)block, (void)shared, *b = 2, 0;
+}
+/* Device memory is host memory here, so copies really copy. */
+static cu_result f_alloc(cu_deviceptr *p, size_t n)
+{
+    if (fake.alloc) return fake.alloc;
+    *p = (cu_deviceptr)(uintptr_t)calloc(1, n);
+    return 0;
+}
+static cu_result f_free(cu_deviceptr p) { return free((void *)(uintptr_t)p), 0; }
+static cu_result f_alloc_host(void **p, size_t n) { return *p = malloc(n), 0; }
+static cu_result f_free_host(void *p) { return free(p), 0; }
+static cu_result f_htod(cu_deviceptr d, const void *s, size_t n) { return memcpy((void *)(uintptr_t)d, s, n), 0; }
+static cu_result f_htod_async(cu_deviceptr d, const void *s, size_t n, cu_stream st) { return (void)st, f_htod(d, s, n); }
+static cu_result f_dtoh(void *d, cu_deviceptr s, size_t n) { return memcpy(d, (void *)(uintptr_t)s, n), 0; }
+static cu_result f_dtoh_async(void *d, cu_deviceptr s, size_t n, cu_stream st) { return (void)st, f_dtoh(d, s, n); }
+static cu_result f_memset(cu_deviceptr d, unsigned char v, size_t n, cu_stream st)
+{
+    return (void)st, memset((void *)(uintptr_t)d, v, n), 0;
+}
+static cu_result f_stream(cu_stream *s, unsigned flags) { return (void)flags, *s = (cu_stream)&fake, 0; }
+static cu_result f_stream_destroy(cu_stream s) { return (void)s, 0; }
+static cu_result f_stream_sync(cu_stream s) { return (void)s, 0; }
+static cu_result f_event(cu_event *e, unsigned flags) { return (void)flags, *e = (cu_event)&fake, 0; }
+static cu_result f_event_destroy(cu_event e) { return (void)e, 0; }
+static cu_result f_event_record(cu_event e, cu_stream s) { return (void)e, (void)s, 0; }
+static cu_result f_event_sync(cu_event e) { return (void)e, 0; }
+static cu_result f_elapsed(float *ms, cu_event a, cu_event b) { return (void)a, (void)b, *ms = 1, 0; }
+/* The kernel cannot run here: a launch "finds" nothing. */
+static cu_result f_launch(cu_function f, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by, unsigned bz,
+                          unsigned shared, cu_stream s, void **params, void **extra)
+{
+    (void)f, (void)gx, (void)gy, (void)gz, (void)bx, (void)by, (void)bz, (void)shared, (void)s, (void)params, (void)extra;
+    fake.launches++;
+    return fake.launch;
+}
+static cu_result f_pointer(void *data, int attr, cu_deviceptr p) { return (void)attr, (void)p, *(int *)data = 0, 0; }
+
+static const cuda_api FAKE = {
+    f_version, f_init,     f_error_name, f_error_string, f_count,      f_get,          f_name,
+    f_attr,    f_retain,   f_release,    f_push,         f_pop,        f_load,         f_unload,
+    f_function, f_occupancy, f_alloc,    f_free,         f_alloc_host, f_free_host,    f_htod,
+    f_htod_async, f_dtoh,  f_dtoh_async, f_memset,       f_stream,     f_stream_destroy, f_stream_sync,
+    f_event,   f_event_destroy, f_event_record, f_event_sync, f_elapsed, f_launch,     f_pointer,
+    "a fatbin",
+};
+
+static int reset(void **state)
+{
+    (void)state;
+    memset(&fake, 0, sizeof fake);
+    fake.version = 13000;
+    fake.devices = 1;
+    return 0;
+}
+
+/* ---------------------------------------------------------------- helpers */
+
+static kvc_layout layout(void)
+{
+    kvc_layout l;
+    kvc_diag d;
+    kvc_layout_params p = {512, 64, 128, 64};
+    assert_int_equal(kvc_layout_build("fp8_flashmla", &p, &l, &d), KVC_OK);
+    return l;
+}
+
+/* Opens the fake GPU; returns the status, fills diag and absent. */
+static kvc_status open_fake(const cuda_api *api, int *absent, kvc_diag *d)
+{
+    gpu_ctx *g = NULL;
+    kvc_status st = gpu_open(api, 0, &g, absent, d);
+    gpu_close(g);
+    return st;
+}
+
+/* Scans two clean pages through scan_inputs_run with the fake driver. */
+static kvc_status scan_fake(kvc_device device, kvc_scan_report **r, kvc_diag *d)
+{
+    static uint8_t *buf;
+    kvc_layout l = layout();
+    if (!buf) {
+        buf = malloc(2 * l.page_bytes);
+        kvgen_pages(&l, 2, 1, buf);
+    }
+    layer_src src;
+    memset(&src, 0, sizeof src);
+    strcpy(src.name, "memory");
+    src.data = buf;
+    src.bytes = 2 * l.page_bytes;
+    scan_inputs in;
+    memset(&in, 0, sizeof in);
+    in.layers = &src;
+    in.nlayers = 1;
+    in.page_bytes = l.page_bytes;
+    kvc_scan_options o;
+    kvc_scan_options_init(&o);
+    o.device = device;
+    *r = NULL;
+    return scan_inputs_run(&in, &l, &o, &FAKE, r, d);
+}
+
+/* ------------------------------------------------------------------ tests */
+
+static void test_cuda__no_driver_library(void **state)
+{
+    (void)state;
+    cuda_api api;
+    int absent = 0;
+    kvc_diag d;
+    assert_int_equal(cuda_load("libcuda-kvcheck-test-absent.so.1", &api, &absent, &d), KVC_ERR_GPU);
+    assert_true(absent);
+    assert_contains(d.message, "cannot load the NVIDIA driver library libcuda-kvcheck-test-absent.so.1");
+}
+
+static void test_cuda__driver_without_get_proc_address_is_too_old(void **state)
+{
+    (void)state;
+    cuda_api api;
+    int absent = 0;
+    kvc_diag d;
+    assert_int_equal(cuda_load("libm.so.6", &api, &absent, &d), KVC_ERR_GPU); /* a library without it */
+    assert_true(absent);
+    assert_contains(d.message, "too old: it has no cuGetProcAddress_v2; kvcheck needs a driver for CUDA 12.0");
+}
+
+static void test_cuda__driver_version_too_old(void **state)
+{
+    (void)state;
+    fake.version = 11080;
+    int absent = 0;
+    kvc_diag d;
+    assert_int_equal(open_fake(&FAKE, &absent, &d), KVC_ERR_GPU);
+    assert_true(absent);
+    assert_contains(d.message, "supports CUDA 11.8, kvcheck needs 12.0 or newer");
+}
+
+static void test_cuda__no_device(void **state)
+{
+    (void)state;
+    fake.init = CU_ERROR_NO_DEVICE;
+    int absent = 0;
+    kvc_diag d;
+    assert_int_equal(open_fake(&FAKE, &absent, &d), KVC_ERR_GPU);
+    assert_true(absent);
+    assert_string_equal(d.message, "[CUDA_ERROR_NO_DEVICE] a fake driver error in cuInit");
+    reset(state);
+    fake.devices = 0;
+    assert_int_equal(open_fake(&FAKE, &absent, &d), KVC_ERR_GPU);
+    assert_true(absent);
+    assert_contains(d.message, "no CUDA device (the driver sees 0)");
+}
+
+static void test_cuda__jit_failure_is_reported_not_hidden(void **state)
+{
+    (void)state;
+    fake.load = CU_ERROR_INVALID_PTX;
+    int absent = 1;
+    kvc_diag d;
+    assert_int_equal(open_fake(&FAKE, &absent, &d), KVC_ERR_GPU);
+    assert_false(absent); /* a broken kernel image is a bug to report, not "no GPU" */
+    assert_string_equal(d.message, "[CUDA_ERROR_INVALID_PTX] a fake driver error in cuModuleLoadData (loading the scan kernels)");
+    kvc_scan_report *r;
+    assert_int_equal(scan_fake(KVC_DEVICE_AUTO, &r, &d), KVC_ERR_GPU);
+    assert_null(r);
+}
+
+static void test_cuda__no_binary_for_this_gpu_falls_back_under_auto(void **state)
+{
+    (void)state;
+    fake.load = CU_ERROR_NO_BINARY_FOR_GPU;
+    kvc_scan_report *r;
+    kvc_diag d;
+    assert_int_equal(scan_fake(KVC_DEVICE_AUTO, &r, &d), KVC_OK);
+    assert_string_equal(r->device, "cpu");
+    assert_int_equal(r->nnotes, 1);
+    assert_contains(r->notes[0], "no usable GPU ([CUDA_ERROR_NO_BINARY_FOR_GPU]");
+    assert_contains(r->notes[0], "scanned on the CPU");
+    assert_true(r->clean);
+    kvc_scan_report_free(r);
+    assert_int_equal(scan_fake(KVC_DEVICE_GPU, &r, &d), KVC_ERR_GPU);
+    assert_contains(d.message, "CUDA_ERROR_NO_BINARY_FOR_GPU");
+}
+
+static void test_cuda__out_of_memory(void **state)
+{
+    (void)state;
+    fake.alloc = CU_ERROR_OUT_OF_MEMORY;
+    kvc_scan_report *r;
+    kvc_diag d;
+    assert_int_equal(scan_fake(KVC_DEVICE_AUTO, &r, &d), KVC_ERR_GPU);
+    assert_contains(d.message, "[CUDA_ERROR_OUT_OF_MEMORY] out of memory in cuMemAlloc(");
+}
+
+static void test_cuda__launch_failure(void **state)
+{
+    (void)state;
+    fake.launch = CU_ERROR_LAUNCH_FAILED;
+    kvc_scan_report *r;
+    kvc_diag d;
+    assert_int_equal(scan_fake(KVC_DEVICE_GPU, &r, &d), KVC_ERR_GPU);
+    assert_string_equal(d.message, "[CUDA_ERROR_LAUNCH_FAILED] a fake driver error in cuLaunchKernel(kvc_scan)");
+    assert_string_equal(d.where, "cuLaunchKernel(kvc_scan)");
+}
+
+static void test_cuda__a_working_driver_runs_the_gpu_pipeline(void **state)
+{
+    (void)state;
+    kvc_scan_report *r;
+    kvc_diag d;
+    assert_int_equal(scan_fake(KVC_DEVICE_AUTO, &r, &d), KVC_OK);
+    assert_string_equal(r->device, "cuda");
+    assert_string_equal(r->device_name, "Fake GPU");
+    assert_int_equal(r->pages_scanned, 2);
+    assert_int_equal(fake.launches, 1);
+    kvc_scan_report_free(r);
+}
+
+static void test_cuda__only_no_gpu_results_mean_absent(void **state)
+{
+    (void)state;
+    static const cu_result absent[] = {100, 34, 36, 209, 222, 803};
+    for (size_t i = 0; i < sizeof absent / sizeof absent[0]; i++) assert_true(cuda_result_means_absent(absent[i]));
+    static const cu_result present[] = {1, 2, 3, 200, 218, 221, 700, 719, 999};
+    for (size_t i = 0; i < sizeof present / sizeof present[0]; i++) assert_false(cuda_result_means_absent(present[i]));
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test_setup(test_cuda__no_driver_library, reset),
+        cmocka_unit_test_setup(test_cuda__driver_without_get_proc_address_is_too_old, reset),
+        cmocka_unit_test_setup(test_cuda__driver_version_too_old, reset),
+        cmocka_unit_test_setup(test_cuda__no_device, reset),
+        cmocka_unit_test_setup(test_cuda__jit_failure_is_reported_not_hidden, reset),
+        cmocka_unit_test_setup(test_cuda__no_binary_for_this_gpu_falls_back_under_auto, reset),
+        cmocka_unit_test_setup(test_cuda__out_of_memory, reset),
+        cmocka_unit_test_setup(test_cuda__launch_failure, reset),
+        cmocka_unit_test_setup(test_cuda__a_working_driver_runs_the_gpu_pipeline, reset),
+        cmocka_unit_test_setup(test_cuda__only_no_gpu_results_mean_absent, reset),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,274 @@
+/* The CPU scanner end to end on generated pages: clean pages of every
+ * catalogue layout are clean, planted damage is found exactly (every plant,
+ * nothing else, in input order), and page lists, finding limits, policies
+ * and thread counts do what they say. */
+#include "support.h"
+
+#include "kvgen.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define PAGES 6
+
+static kvc_layout layout(const char *name)
+{
+    kvc_layout l;
+    kvc_diag d;
+    kvc_layout_params p = {512, 64, 128, 64};
+    if (kvc_layout_build(name, &p, &l, &d) != KVC_OK) fail_msg("%s", d.message);
+    return l;
+}
+
+static kvc_scan_report *scan(const kvc_layout *l, const uint8_t *buf, uint64_t pages, const kvc_scan_options *o)
+{
+    kvc_scan_options cpu;
+    if (!o) kvc_scan_options_init(&cpu), o = &cpu;
+    kvc_scan_options copy = *o;
+    copy.device = KVC_DEVICE_CPU;
+    kvc_scan_report *r = NULL;
+    kvc_diag d;
+    if (kvc_scan_host(buf, pages * l->page_bytes, l, &copy, &r, &d) != KVC_OK) fail_msg("scan: %s", d.message);
+    return r;
+}
+
+static void test_scan__clean_pages_of_every_layout_are_clean(void **state)
+{
+    (void)state;
+    for (unsigned i = 0; kvc_layout_catalogue(i); i++) {
+        kvc_layout l = layout(kvc_layout_catalogue(i));
+        uint8_t *buf = malloc(PAGES * l.page_bytes);
+        kvgen_pages(&l, PAGES, 100 + i, buf);
+        kvc_scan_report *r = scan(&l, buf, PAGES, NULL);
+        if (!r->clean) fail_msg("%s: clean pages reported %llu damaged", l.name, (unsigned long long)r->damaged);
+        assert_int_equal(r->pages_scanned, PAGES);
+        assert_int_equal(r->bytes_scanned, PAGES * l.page_bytes);
+        assert_string_equal(r->device, "cpu");
+        kvc_scan_report_free(r);
+        free(buf);
+    }
+}
+
+static void test_scan__planted_damage_is_found_exactly_in_every_layout(void **state)
+{
+    (void)state;
+    for (unsigned i = 0; kvc_layout_catalogue(i); i++) {
+        kvc_layout l = layout(kvc_layout_catalogue(i));
+        uint8_t *buf = malloc(PAGES * l.page_bytes);
+        kvgen_pages(&l, PAGES, 200 + i, buf);
+        kvgen_plant plants[64];
+        size_t n = kvgen_plant_damage(&l, buf, PAGES, plants, 64);
+        assert_true(n >= 1);
+        kvc_scan_options o;
+        kvc_scan_options_init(&o);
+        o.max_findings = 64;
+        kvc_scan_report *r = scan(&l, buf, PAGES, &o);
+        if (r->damaged != n) fail_msg("%s: %zu planted, %llu found", l.name, n, (unsigned long long)r->damaged);
+        assert_int_equal(r->nfindings, n);
+        uint64_t per_check[KVC_CHECK_COUNT] = {0};
+        for (size_t k = 0; k < n; k++) {
+            const kvc_finding *f = &r->findings[k];
+            if (f->offset != plants[k].offset || f->check != plants[k].check)
+                fail_msg("%s finding %zu: offset %llu %s, planted %llu %s", l.name, k, (unsigned long long)f->offset,
+                         kvc_check_name(f->check), (unsigned long long)plants[k].offset,
+                         kvc_check_name(plants[k].check));
+            assert_int_equal(f->page, plants[k].page);
+            assert_int_equal(f->slot, plants[k].slot);
+            assert_int_equal(f->element, plants[k].element);
+            assert_string_equal(f->field, plants[k].field);
+            per_check[plants[k].check]++;
+        }
+        assert_memory_equal(r->counts, per_check, sizeof per_check);
+        kvc_scan_report_free(r);
+        free(buf);
+    }
+}
+
+static void test_scan__576_byte_rows_read_as_656_show_bad_scales(void **state)
+{
+    (void)state;
+    kvc_layout raw = layout("fp8_raw"), scaled = layout("fp8_flashmla");
+    uint8_t *buf = malloc(PAGES * scaled.page_bytes);
+    kvgen_transfer(&raw, &scaled, PAGES, 9, buf);
+    kvc_scan_report *r = scan(&scaled, buf, PAGES, NULL);
+    assert_false(r->clean);
+    assert_int_equal(r->bad_pages, PAGES);
+    /* what decode takes for scales are prefill's e4m3 bytes: every finding is a scale */
+    for (size_t k = 0; k < r->nfindings; k++) {
+        assert_string_equal(r->findings[k].field, "scale");
+        assert_true(r->findings[k].offset % 656 >= 512 && r->findings[k].offset % 656 < 528);
+    }
+    assert_true(r->counts[KVC_CHECK_SCALE_NEGATIVE] > 0);
+    /* the tail of decode's buffer was never written: zero scales */
+    assert_true(r->counts[KVC_CHECK_SCALE_ZERO] >= 64 * 4 / 2);
+    assert_int_equal(r->counts[KVC_CHECK_E4M3_NAN], 0); /* prefill never writes an e4m3 NaN */
+    kvc_scan_report_free(r);
+    free(buf);
+}
+
+static void test_scan__page_lists_limit_the_scan_and_name_real_pages(void **state)
+{
+    (void)state;
+    kvc_layout l = layout("fp8_flashmla");
+    uint8_t *buf = malloc(PAGES * l.page_bytes);
+    kvgen_pages(&l, PAGES, 3, buf);
+    kvgen_plant plants[64];
+    size_t n = kvgen_plant_damage(&l, buf, PAGES, plants, 64);
+    kvc_scan_options o;
+    kvc_scan_options_init(&o);
+    o.pages = "1,3-4";
+    o.skip_pages = "4";
+    o.max_findings = 64;
+    kvc_scan_report *r = scan(&l, buf, PAGES, &o);
+    assert_int_equal(r->pages_scanned, 2);
+    uint64_t want = 0;
+    for (size_t k = 0; k < n; k++) want += plants[k].page == 1 || plants[k].page == 3;
+    assert_int_equal(r->damaged, want);
+    for (size_t k = 0; k < r->nfindings; k++) assert_true(r->findings[k].page == 1 || r->findings[k].page == 3);
+    for (size_t k = 0; k < r->layers[0].nbad_pages; k++) assert_true(r->layers[0].bad_pages[k].page % 2 == 1);
+    kvc_scan_report_free(r);
+
+    kvc_diag d;
+    o.pages = "2,6";
+    o.skip_pages = NULL;
+    assert_int_equal(kvc_scan_host(buf, PAGES * l.page_bytes, &l, &o, &r, &d), KVC_ERR_CONFIG);
+    assert_contains(d.message, "page 6, but memory has 6 pages (0-5)");
+    o.pages = "1,,2";
+    assert_int_equal(kvc_scan_host(buf, PAGES * l.page_bytes, &l, &o, &r, &d), KVC_ERR_USAGE);
+    assert_contains(d.message, "at character 3");
+    assert_string_equal(d.where, "--pages");
+    free(buf);
+}
+
+static void test_scan__max_findings_keeps_the_first_and_counts_all(void **state)
+{
+    (void)state;
+    kvc_layout l = layout("fp8_flashmla");
+    uint8_t *buf = malloc(PAGES * l.page_bytes);
+    kvgen_pages(&l, PAGES, 4, buf);
+    kvgen_plant plants[64];
+    size_t n = kvgen_plant_damage(&l, buf, PAGES, plants, 64);
+    kvc_scan_options o;
+    kvc_scan_options_init(&o);
+    o.max_findings = 3;
+    kvc_scan_report *r = scan(&l, buf, PAGES, &o);
+    assert_int_equal(r->nfindings, 3);
+    assert_int_equal(r->damaged, n);
+    for (int k = 0; k < 3; k++) assert_int_equal(r->findings[k].offset, plants[k].offset);
+    kvc_scan_report_free(r);
+    o.max_findings = 0;
+    r = scan(&l, buf, PAGES, &o);
+    assert_int_equal(r->nfindings, 0);
+    assert_int_equal(r->damaged, n);
+    kvc_scan_report_free(r);
+    free(buf);
+}
+
+static void test_scan__threads_give_the_same_report(void **state)
+{
+    (void)state;
+    kvc_layout l = layout("fp8_flashmla");
+    const uint64_t pages = 1500; /* several blocks of pages per thread */
+    uint8_t *buf = malloc(pages * l.page_bytes);
+    kvgen_pages(&l, 2, 5, buf);
+    for (uint64_t p = 2; p < pages; p++) memcpy(buf + p * l.page_bytes, buf + (p % 2) * l.page_bytes, l.page_bytes);
+    kvgen_plant plants[64];
+    size_t n = kvgen_plant_damage(&l, buf, pages, plants, 64);
+    uint64_t nan_scales = 4;
+    for (size_t k = 0; k < n; k++) nan_scales += plants[k].check == KVC_CHECK_SCALE_NAN;
+    memset(buf + 1234 * l.page_bytes + 512, 0xFF, 16); /* four NaN scales late in the buffer */
+    kvc_scan_options o;
+    kvc_scan_options_init(&o);
+    o.threads = 1;
+    kvc_scan_report *one = scan(&l, buf, pages, &o);
+    o.threads = 7;
+    kvc_scan_report *many = scan(&l, buf, pages, &o);
+    assert_memory_equal(one->counts, many->counts, sizeof one->counts);
+    assert_int_equal(one->layers[0].nbad_pages, many->layers[0].nbad_pages);
+    assert_memory_equal(one->layers[0].bad_pages, many->layers[0].bad_pages,
+                        one->layers[0].nbad_pages * sizeof(kvc_bad_page));
+    assert_int_equal(one->nfindings, many->nfindings);
+    assert_memory_equal(one->findings, many->findings, one->nfindings * sizeof(kvc_finding));
+    assert_int_equal(one->counts[KVC_CHECK_SCALE_NAN], nan_scales);
+    kvc_scan_report_free(one);
+    kvc_scan_report_free(many);
+    free(buf);
+}
+
+static void test_scan__policies_flag_scales_only_when_asked(void **state)
+{
+    (void)state;
+    kvc_layout l = layout("fp8_flashmla");
+    uint8_t *buf = malloc(l.page_bytes);
+    kvgen_pages(&l, 1, 6, buf); /* SGLang's amax/448 scales: not powers of two */
+    kvc_scan_report *r = scan(&l, buf, 1, NULL);
+    assert_true(r->clean);
+    kvc_scan_report_free(r);
+    kvc_scan_options o;
+    kvc_scan_options_init(&o);
+    o.scale_pow2 = 1;
+    r = scan(&l, buf, 1, &o);
+    assert_int_equal(r->counts[KVC_CHECK_SCALE_NOT_POW2], 64 * 4);
+    kvc_scan_report_free(r);
+    o.scale_pow2 = 0;
+    o.scale_ranged = 1;
+    o.scale_min = 1e-30;
+    o.scale_max = 1e30;
+    r = scan(&l, buf, 1, &o);
+    assert_true(r->clean);
+    kvc_scan_report_free(r);
+    o.scale_min = 0;
+    kvc_diag d;
+    assert_int_equal(kvc_scan_host(buf, l.page_bytes, &l, &o, &r, &d), KVC_ERR_USAGE);
+    assert_string_equal(d.where, "--scale-range");
+    free(buf);
+}
+
+static void test_scan__host_memory_must_be_whole_pages(void **state)
+{
+    (void)state;
+    kvc_layout l = layout("fp8_flashmla");
+    uint8_t buf[1024] = {0};
+    kvc_scan_report *r = NULL;
+    kvc_diag d;
+    assert_int_equal(kvc_scan_host(buf, sizeof buf, &l, NULL, &r, &d), KVC_ERR_USAGE);
+    assert_null(r);
+    assert_contains(d.message, "whole, non-zero number of pages");
+}
+
+static void test_scan__findings_decode_the_raw_bytes(void **state)
+{
+    (void)state;
+    kvc_layout l = layout("fp8_flashmla");
+    uint8_t *buf = malloc(l.page_bytes);
+    kvgen_pages(&l, 1, 7, buf);
+    const uint8_t neg[4] = {0x00, 0x00, 0x80, 0xBF}; /* -1.0f, little-endian */
+    memcpy(buf + 3 * 656 + 512 + 8, neg, 4);         /* token 3, scale 2 */
+    kvc_scan_report *r = scan(&l, buf, 1, NULL);
+    assert_int_equal(r->nfindings, 1);
+    const kvc_finding *f = &r->findings[0];
+    assert_int_equal(f->offset, 3 * 656 + 520);
+    assert_int_equal(f->slot, 3);
+    assert_int_equal(f->element, 2);
+    assert_memory_equal(f->raw, neg, 4);
+    assert_true(f->value == -1.0);
+    assert_int_equal(f->check, KVC_CHECK_SCALE_NEGATIVE);
+    kvc_scan_report_free(r);
+    free(buf);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_scan__clean_pages_of_every_layout_are_clean),
+        cmocka_unit_test(test_scan__planted_damage_is_found_exactly_in_every_layout),
+        cmocka_unit_test(test_scan__576_byte_rows_read_as_656_show_bad_scales),
+        cmocka_unit_test(test_scan__page_lists_limit_the_scan_and_name_real_pages),
+        cmocka_unit_test(test_scan__max_findings_keeps_the_first_and_counts_all),
+        cmocka_unit_test(test_scan__threads_give_the_same_report),
+        cmocka_unit_test(test_scan__policies_flag_scales_only_when_asked),
+        cmocka_unit_test(test_scan__host_memory_must_be_whole_pages),
+        cmocka_unit_test(test_scan__findings_decode_the_raw_bytes),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
