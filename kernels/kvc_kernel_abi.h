@@ -8,6 +8,7 @@
 #define KVC_GPU_MAX_RUNS 8
 #define KVC_GPU_BLOCK 256
 #define KVC_GPU_CHUNK 16 /* bytes each thread loads at a time */
+#define KVC_GPU_MAP_SHARED_MAX 32768 /* chunk maps up to this size go to shared memory */
 
 typedef struct kvc_gpu_run {
     uint64_t base, stride; /* as in kvc_field */
@@ -22,7 +23,7 @@ typedef struct kvc_gpu_plan {
     uint32_t page_size;       /* tokens per page */
     uint32_t nruns;
     uint32_t vector;          /* 1: pages are 16-byte aligned, chunks are loaded whole */
-    uint32_t reserved;
+    uint32_t map_shared;      /* 1: the chunk map is copied into shared memory (cpp bytes) */
     kvc_scale_rules rules;
     kvc_gpu_run runs[KVC_GPU_MAX_RUNS];
 } kvc_gpu_plan;

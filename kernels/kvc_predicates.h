@@ -46,40 +46,57 @@ typedef struct kvc_scale_rules {
 #define KVC_REP16(h) (0x0001000100010001ull * (uint64_t)(h))
 #define KVC_REP32(w) (0x0000000100000001ull * (uint64_t)(w))
 
-/* The word filter in two steps. kvc_lanes_partial() adds each lane's
- * exponent (or NaN) field to its lowest bit, which carries into the lane's
+/* The word filter. For each kind of value the damaged codes are the ones
+ * whose exponent (or NaN) field is all ones, so one formula serves all of
+ * them, with four constants per kind:
+ *
+ *     partial = ((w & field) + low) & (w | keep)      top bits: damaged lanes
+ *
+ * Adding the field's lowest bit to the masked lane carries into the lane's
  * top bit exactly when the field is all ones; lanes never carry into each
- * other. kvc_lanes_top() is the mask of those top bits. A loop may OR many
- * words' partials and mask once: a top bit is set in the OR exactly when it
- * is set in some word. */
-KVC_PRED uint64_t kvc_lanes_partial(unsigned kind, uint64_t w)
+ * other. `keep` is all ones except for UE8M0, whose NaN 0xFF also needs the
+ * top bit itself. A loop may OR many words' partials and mask with `top`
+ * once: a top bit is set in the OR exactly when it is set in some word.
+ * Padding, FP32 scales and mixed chunks have no word filter (all zero). */
+typedef struct kvc_filter {
+    uint64_t field, low, top, keep;
+} kvc_filter;
+
+KVC_PRED kvc_filter kvc_filter_for(unsigned kind)
 {
+    kvc_filter f = {0, 0, 0, ~0ull};
     switch (kind) {
-    case KVC_KIND_E4M3: return (w & KVC_REP8(0x7F)) + KVC_REP8(0x01);         /* NaN: 0x7F, 0xFF */
-    case KVC_KIND_E5M2: return (w & KVC_REP8(0x7C)) + KVC_REP8(0x04);         /* Inf, NaN: exponent 0x7C */
-    case KVC_KIND_BF16: return (w & KVC_REP16(0x7F80)) + KVC_REP16(0x0080);   /* Inf, NaN: exponent 0x7F80 */
-    case KVC_KIND_F16: return (w & KVC_REP16(0x7C00)) + KVC_REP16(0x0400);    /* Inf, NaN: exponent 0x7C00 */
-    case KVC_KIND_F32: return (w & KVC_REP32(0x7F800000u)) + KVC_REP32(0x00800000u);
-    case KVC_KIND_UE8M0: return ((w & KVC_REP8(0x7F)) + KVC_REP8(0x01)) & w; /* NaN: 0xFF */
-    default: return 0;
+    case KVC_KIND_E4M3: /* NaN: 0x7F, 0xFF */
+        f.field = KVC_REP8(0x7F), f.low = KVC_REP8(0x01), f.top = KVC_REP8(0x80);
+        break;
+    case KVC_KIND_E5M2: /* Inf and NaN: exponent 0x7C */
+        f.field = KVC_REP8(0x7C), f.low = KVC_REP8(0x04), f.top = KVC_REP8(0x80);
+        break;
+    case KVC_KIND_BF16: /* Inf and NaN: exponent 0x7F80 */
+        f.field = KVC_REP16(0x7F80), f.low = KVC_REP16(0x0080), f.top = KVC_REP16(0x8000);
+        break;
+    case KVC_KIND_F16: /* Inf and NaN: exponent 0x7C00 */
+        f.field = KVC_REP16(0x7C00), f.low = KVC_REP16(0x0400), f.top = KVC_REP16(0x8000);
+        break;
+    case KVC_KIND_F32: /* Inf and NaN: exponent 0x7F800000 */
+        f.field = KVC_REP32(0x7F800000u), f.low = KVC_REP32(0x00800000u), f.top = KVC_REP32(0x80000000u);
+        break;
+    case KVC_KIND_UE8M0: /* NaN: 0xFF, the low seven bits all ones and the top bit */
+        f.field = KVC_REP8(0x7F), f.low = KVC_REP8(0x01), f.top = KVC_REP8(0x80), f.keep = 0;
+        break;
+    default: break;
     }
+    return f;
 }
 
-KVC_PRED uint64_t kvc_lanes_top(unsigned kind)
-{
-    switch (kind) {
-    case KVC_KIND_BF16:
-    case KVC_KIND_F16: return KVC_REP16(0x8000);
-    case KVC_KIND_F32: return KVC_REP32(0x80000000u);
-    default: return KVC_REP8(0x80);
-    }
-}
+KVC_PRED uint64_t kvc_filter_partial(const kvc_filter *f, uint64_t w) { return ((w & f->field) + f->low) & (w | f->keep); }
 
 /* One bit per damaged element of a 64-bit word of `kind` (little-endian
  * lanes), at the lane's top bit. FP32 scales go through kvc_bad_scale_lanes. */
 KVC_PRED uint64_t kvc_bad_lanes(unsigned kind, uint64_t w)
 {
-    return kvc_lanes_partial(kind, w) & kvc_lanes_top(kind); /* 0 for kinds without a word filter */
+    kvc_filter f = kvc_filter_for(kind);
+    return kvc_filter_partial(&f, w) & f.top;
 }
 
 /* ------------------------------------------------------------ per element */

@@ -1,11 +1,14 @@
 // GPU scan kernels. The predicates come from kvc_predicates.h, the header the
 // CPU scanner includes, so both count exactly the same elements.
 //
-// kvc_scan walks the selected pages as one flat grid-stride loop of 16-byte
-// chunks, like a plain read kernel: each chunk's kind comes from a small
-// per-page map, a word-wide filter passes clean chunks, and only flagged
-// chunks are classified element by element (block-local counters, then one
-// atomic per check per block and one per damaged chunk for its page).
+// kvc_scan walks the pages as one flat grid-stride loop of 16-byte chunks,
+// like a plain read kernel. A chunk's kind comes from a per-page map kept in
+// shared memory, and one branch-free formula with per-kind constants filters
+// it (no switch, so a warp whose chunks hold different fields does not
+// diverge). Only flagged chunks are classified element by element, into
+// block-local counters (one atomic per check per block at the end) and one
+// atomic per damaged chunk for its page. kvc_scan_listed does the same over
+// a list of pages.
 #include "kvc_kernel_abi.h"
 
 #define KVC_UNROLL 4
@@ -44,66 +47,86 @@ __device__ static unsigned classify_chunk(unsigned kind, const uint8_t *bytes, c
     return n;
 }
 
-__device__ static uint64_t damaged_lanes(unsigned kind, uint64_t lo, uint64_t hi, const kvc_scale_rules *rules)
+template <bool LISTED>
+__device__ static void scan(const uint8_t *data, const unsigned long long *pages, const uint8_t *map, unsigned *page_bad,
+                            unsigned long long *counts, const kvc_gpu_plan &plan)
 {
-    switch (kind) {
-    case KVC_KIND_PAD: return 0;
-    case KVC_KIND_MIXED: return 1;
-    case KVC_KIND_F32_SCALE: return kvc_bad_scale_lanes(lo, rules) | kvc_bad_scale_lanes(hi, rules);
-    default: return kvc_bad_lanes(kind, lo) | kvc_bad_lanes(kind, hi);
+    extern __shared__ uint8_t shared_map[];
+    __shared__ unsigned block_counts[KVC_CHECK_COUNT];
+    __shared__ kvc_filter filters[KVC_KIND_MIXED + 1];
+    const uint32_t cpp = (uint32_t)plan.chunks_per_page;
+    for (unsigned i = threadIdx.x; i < KVC_CHECK_COUNT; i += blockDim.x) block_counts[i] = 0;
+    for (unsigned i = threadIdx.x; i <= KVC_KIND_MIXED; i += blockDim.x) filters[i] = kvc_filter_for(i);
+    if (plan.map_shared)
+        for (uint32_t i = threadIdx.x; i < cpp; i += blockDim.x) shared_map[i] = map[i];
+    const uint8_t *kinds = plan.map_shared ? shared_map : map;
+    __syncthreads();
+
+    const uint64_t total = plan.npages * cpp, step = (uint64_t)gridDim.x * blockDim.x;
+    const uint32_t step_chunks = (uint32_t)(step % cpp);
+    const uint64_t step_pages = step / cpp;
+    uint64_t idx = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
+    uint32_t k = (uint32_t)(idx % cpp);
+    uint64_t pi = idx / cpp; // the only divisions: later chunks are stepped to
+    while (idx < total) {
+        uint4 v[KVC_UNROLL];
+        uint64_t at[KVC_UNROLL], at_page[KVC_UNROLL];
+        uint32_t at_chunk[KVC_UNROLL];
+#pragma unroll
+        for (int u = 0; u < KVC_UNROLL; u++) {
+            at[u] = idx;
+            at_chunk[u] = k;
+            at_page[u] = pi;
+            v[u] = make_uint4(0, 0, 0, 0);
+            if (idx < total && plan.vector) {
+                // contiguous pages of whole chunks: chunk idx is simply 16 * idx bytes in
+                const uint8_t *p = LISTED ? data + pages[pi] * plan.page_bytes + (uint64_t)k * KVC_GPU_CHUNK
+                                          : data + idx * KVC_GPU_CHUNK;
+                v[u] = __ldg(reinterpret_cast<const uint4 *>(p));
+            }
+            idx += step;
+            k += step_chunks;
+            if (LISTED) pi += step_pages;
+            if (k >= cpp) {
+                k -= cpp;
+                if (LISTED) pi++;
+            }
+        }
+#pragma unroll
+        for (int u = 0; u < KVC_UNROLL; u++) {
+            if (at[u] >= total) continue;
+            unsigned kind = plan.vector ? kinds[at_chunk[u]] : KVC_KIND_MIXED;
+            const kvc_filter &f = filters[kind];
+            uint64_t lo = v[u].x | (uint64_t)v[u].y << 32, hi = v[u].z | (uint64_t)v[u].w << 32;
+            uint64_t bad = (kvc_filter_partial(&f, lo) | kvc_filter_partial(&f, hi)) & f.top;
+            if (kind == KVC_KIND_F32_SCALE) bad |= kvc_bad_scale_lanes(lo, &plan.rules) | kvc_bad_scale_lanes(hi, &plan.rules);
+            if (kind == KVC_KIND_MIXED) bad = 1;
+            if (!bad) continue;
+            uint64_t page = LISTED ? at_page[u] : at[u] / cpp;
+            const uint8_t *base = data + (LISTED ? pages[page] : page) * plan.page_bytes;
+            uint8_t bytes[KVC_GPU_CHUNK];
+            memcpy(bytes, &v[u], sizeof bytes);
+            unsigned n = classify_chunk(kind, bytes, base, (uint64_t)at_chunk[u] * KVC_GPU_CHUNK, plan, block_counts);
+            if (n) atomicAdd(&page_bad[plan.out_base + page], n);
+        }
     }
+    __syncthreads();
+    for (unsigned i = threadIdx.x; i < KVC_CHECK_COUNT; i += blockDim.x)
+        if (block_counts[i]) atomicAdd(&counts[i], (unsigned long long)block_counts[i]);
 }
 
 extern "C" __global__ void __launch_bounds__(KVC_GPU_BLOCK)
     kvc_scan(const uint8_t *data, const unsigned long long *pages, const uint8_t *map, unsigned *page_bad,
              unsigned long long *counts, kvc_gpu_plan plan)
 {
-    __shared__ unsigned block_counts[KVC_CHECK_COUNT];
-    for (unsigned i = threadIdx.x; i < KVC_CHECK_COUNT; i += blockDim.x) block_counts[i] = 0;
-    __syncthreads();
+    scan<false>(data, pages, map, page_bad, counts, plan);
+}
 
-    const uint64_t cpp = plan.chunks_per_page, total = plan.npages * cpp;
-    const uint64_t step = (uint64_t)gridDim.x * blockDim.x, step_pages = step / cpp, step_chunks = step % cpp;
-    uint64_t idx = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
-    uint64_t pi = idx / cpp, k = idx % cpp; // the only divisions: later chunks are stepped to
-    while (idx < total) {
-        uint4 v[KVC_UNROLL];
-        uint64_t at_page[KVC_UNROLL], at_chunk[KVC_UNROLL];
-        bool live[KVC_UNROLL];
-#pragma unroll
-        for (int u = 0; u < KVC_UNROLL; u++) {
-            live[u] = idx < total;
-            at_page[u] = pi;
-            at_chunk[u] = k;
-            v[u] = make_uint4(0, 0, 0, 0);
-            if (live[u] && plan.vector) {
-                const uint8_t *page = data + (pages ? pages[pi] : pi) * plan.page_bytes;
-                v[u] = __ldg(reinterpret_cast<const uint4 *>(page + k * KVC_GPU_CHUNK));
-            }
-            idx += step;
-            pi += step_pages;
-            k += step_chunks;
-            if (k >= cpp) {
-                k -= cpp;
-                pi++;
-            }
-        }
-#pragma unroll
-        for (int u = 0; u < KVC_UNROLL; u++) {
-            if (!live[u]) continue;
-            unsigned kind = plan.vector ? __ldg(map + at_chunk[u]) : KVC_KIND_MIXED;
-            uint64_t lo = v[u].x | (uint64_t)v[u].y << 32, hi = v[u].z | (uint64_t)v[u].w << 32;
-            if (!damaged_lanes(kind, lo, hi, &plan.rules)) continue;
-            const uint8_t *page = data + (pages ? pages[at_page[u]] : at_page[u]) * plan.page_bytes;
-            uint8_t bytes[KVC_GPU_CHUNK];
-            memcpy(bytes, &v[u], sizeof bytes);
-            unsigned n = classify_chunk(kind, bytes, page, at_chunk[u] * KVC_GPU_CHUNK, plan, block_counts);
-            if (n) atomicAdd(&page_bad[plan.out_base + at_page[u]], n);
-        }
-    }
-    __syncthreads();
-    for (unsigned i = threadIdx.x; i < KVC_CHECK_COUNT; i += blockDim.x)
-        if (block_counts[i]) atomicAdd(&counts[i], (unsigned long long)block_counts[i]);
+extern "C" __global__ void __launch_bounds__(KVC_GPU_BLOCK)
+    kvc_scan_listed(const uint8_t *data, const unsigned long long *pages, const uint8_t *map, unsigned *page_bad,
+                    unsigned long long *counts, kvc_gpu_plan plan)
+{
+    scan<true>(data, pages, map, page_bad, counts, plan);
 }
 
 // The benchmark's reference: the same grid-stride loop of 16-byte loads over

@@ -14,7 +14,7 @@ struct gpu_ctx {
     cu_context ctx;
     int pushed;
     cu_module module;
-    cu_function scan, read;
+    cu_function scan, scan_listed, read;
     cu_stream stream[2];
     cu_event done[2];
     unsigned grid; /* blocks that fill the GPU */
@@ -88,6 +88,8 @@ static kvc_status open_device(gpu_ctx *g, int ordinal, int *absent, kvc_diag *di
     }
     CU_TRY(g, a->cuModuleLoadData(&g->module, a->module_image), "cuModuleLoadData (loading the scan kernels)", absent);
     CU_TRY(g, a->cuModuleGetFunction(&g->scan, g->module, "kvc_scan"), "cuModuleGetFunction(kvc_scan)", absent);
+    CU_TRY(g, a->cuModuleGetFunction(&g->scan_listed, g->module, "kvc_scan_listed"),
+           "cuModuleGetFunction(kvc_scan_listed)", absent);
     CU_TRY(g, a->cuModuleGetFunction(&g->read, g->module, "kvc_read"), "cuModuleGetFunction(kvc_read)", absent);
     for (int i = 0; i < 2; i++) {
         CU_TRY(g, a->cuStreamCreate(&g->stream[i], CU_STREAM_NON_BLOCKING), "cuStreamCreate", absent);
@@ -169,6 +171,7 @@ static void plan_fill(const scan_plan *p, kvc_gpu_plan *k, int vector)
     k->page_size = p->layout.page_size;
     k->nruns = p->nruns;
     k->vector = (unsigned)vector;
+    k->map_shared = k->chunks_per_page <= KVC_GPU_MAP_SHARED_MAX;
     k->rules = p->rules;
     for (unsigned r = 0; r < p->nruns && r < KVC_GPU_MAX_RUNS; r++)
         k->runs[r] = (kvc_gpu_run){p->runs[r].base, p->runs[r].stride, p->runs[r].bytes, p->runs[r].kind};
@@ -211,8 +214,10 @@ static kvc_status launch(const gpu_ctx *g, cu_stream s, cu_deviceptr data, cu_de
     uint64_t want = (chunks + KVC_GPU_BLOCK - 1) / KVC_GPU_BLOCK;
     unsigned grid = want < g->grid ? (unsigned)(want ? want : 1) : g->grid;
     void *args[] = {&data, &pages, &map, &bad, &counts, plan};
-    CU_TRY(g, g->api->cuLaunchKernel(g->scan, grid, 1, 1, KVC_GPU_BLOCK, 1, 1, 0, s, args, NULL),
-           "cuLaunchKernel(kvc_scan)", NULL);
+    unsigned shared = plan->map_shared ? (unsigned)plan->chunks_per_page : 0;
+    CU_TRY(g, g->api->cuLaunchKernel(pages ? g->scan_listed : g->scan, grid, 1, 1, KVC_GPU_BLOCK, 1, 1, shared, s, args,
+                                     NULL),
+           pages ? "cuLaunchKernel(kvc_scan_listed)" : "cuLaunchKernel(kvc_scan)", NULL);
     return KVC_OK;
 }
 
