@@ -10,6 +10,12 @@
 #define KVC_GPU_CHUNK 16 /* bytes each thread loads at a time */
 #define KVC_GPU_MAP_SHARED_MAX 32768 /* chunk maps up to this size go to shared memory */
 
+/* A chunk map entry: the kind whose filter screens the chunk, and whether a
+ * flagged chunk must be classified element by element from the field table
+ * (it holds several fields, or one field and padding). */
+#define KVC_GPU_KIND_MASK 0x0Fu
+#define KVC_GPU_EXACT 0x80u
+
 typedef struct kvc_gpu_run {
     uint64_t base, stride; /* as in kvc_field */
     uint32_t bytes, kind;  /* per token; enum kvc_kind */

@@ -48,7 +48,8 @@ typedef struct kvc_scale_rules {
 
 /* The word filter. For each kind of value the damaged codes are the ones
  * whose exponent (or NaN) field is all ones, so one formula serves all of
- * them, with four constants per kind:
+ * them, with four constants per kind, given for one 32-bit word (lanes are
+ * at most 32 bits wide, so a wider word repeats them):
  *
  *     partial = ((w & field) + low) & (w | keep)      top bits: damaged lanes
  *
@@ -59,44 +60,61 @@ typedef struct kvc_scale_rules {
  * once: a top bit is set in the OR exactly when it is set in some word.
  * Padding, FP32 scales and mixed chunks have no word filter (all zero). */
 typedef struct kvc_filter {
-    uint64_t field, low, top, keep;
+    uint32_t field, low, top, keep;
 } kvc_filter;
 
 KVC_PRED kvc_filter kvc_filter_for(unsigned kind)
 {
-    kvc_filter f = {0, 0, 0, ~0ull};
+    kvc_filter f = {0, 0, 0, ~0u};
     switch (kind) {
     case KVC_KIND_E4M3: /* NaN: 0x7F, 0xFF */
-        f.field = KVC_REP8(0x7F), f.low = KVC_REP8(0x01), f.top = KVC_REP8(0x80);
+        f.field = 0x7F7F7F7Fu, f.low = 0x01010101u, f.top = 0x80808080u;
         break;
     case KVC_KIND_E5M2: /* Inf and NaN: exponent 0x7C */
-        f.field = KVC_REP8(0x7C), f.low = KVC_REP8(0x04), f.top = KVC_REP8(0x80);
+        f.field = 0x7C7C7C7Cu, f.low = 0x04040404u, f.top = 0x80808080u;
         break;
     case KVC_KIND_BF16: /* Inf and NaN: exponent 0x7F80 */
-        f.field = KVC_REP16(0x7F80), f.low = KVC_REP16(0x0080), f.top = KVC_REP16(0x8000);
+        f.field = 0x7F807F80u, f.low = 0x00800080u, f.top = 0x80008000u;
         break;
     case KVC_KIND_F16: /* Inf and NaN: exponent 0x7C00 */
-        f.field = KVC_REP16(0x7C00), f.low = KVC_REP16(0x0400), f.top = KVC_REP16(0x8000);
+        f.field = 0x7C007C00u, f.low = 0x04000400u, f.top = 0x80008000u;
         break;
     case KVC_KIND_F32: /* Inf and NaN: exponent 0x7F800000 */
-        f.field = KVC_REP32(0x7F800000u), f.low = KVC_REP32(0x00800000u), f.top = KVC_REP32(0x80000000u);
+        f.field = 0x7F800000u, f.low = 0x00800000u, f.top = 0x80000000u;
         break;
     case KVC_KIND_UE8M0: /* NaN: 0xFF, the low seven bits all ones and the top bit */
-        f.field = KVC_REP8(0x7F), f.low = KVC_REP8(0x01), f.top = KVC_REP8(0x80), f.keep = 0;
+        f.field = 0x7F7F7F7Fu, f.low = 0x01010101u, f.top = 0x80808080u, f.keep = 0;
         break;
     default: break;
     }
     return f;
 }
 
-KVC_PRED uint64_t kvc_filter_partial(const kvc_filter *f, uint64_t w) { return ((w & f->field) + f->low) & (w | f->keep); }
+KVC_PRED uint32_t kvc_filter_partial(const kvc_filter *f, uint32_t w) { return ((w & f->field) + f->low) & (w | f->keep); }
+
+/* The same filter over 64-bit words (the CPU's), its constants repeated. */
+typedef struct kvc_filter64 {
+    uint64_t field, low, top, keep;
+} kvc_filter64;
+
+KVC_PRED kvc_filter64 kvc_filter64_for(unsigned kind)
+{
+    kvc_filter f = kvc_filter_for(kind);
+    kvc_filter64 w = {KVC_REP32(f.field), KVC_REP32(f.low), KVC_REP32(f.top), KVC_REP32(f.keep)};
+    return w;
+}
+
+KVC_PRED uint64_t kvc_filter64_partial(const kvc_filter64 *f, uint64_t w)
+{
+    return ((w & f->field) + f->low) & (w | f->keep);
+}
 
 /* One bit per damaged element of a 64-bit word of `kind` (little-endian
  * lanes), at the lane's top bit. FP32 scales go through kvc_bad_scale_lanes. */
 KVC_PRED uint64_t kvc_bad_lanes(unsigned kind, uint64_t w)
 {
-    kvc_filter f = kvc_filter_for(kind);
-    return kvc_filter_partial(&f, w) & f.top;
+    kvc_filter64 f = kvc_filter64_for(kind);
+    return kvc_filter64_partial(&f, w) & f.top;
 }
 
 /* ------------------------------------------------------------ per element */

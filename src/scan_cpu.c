@@ -137,8 +137,8 @@ static int run_damaged(unsigned kind, const uint8_t *p, uint32_t bytes, const kv
 __attribute__((target_clones("avx2", "default"))) static int page_damaged(const scan_plan *plan, const uint8_t *page)
 {
     uint64_t acc[KVC_KIND_MIXED] = {0}, scales = 0;
-    kvc_filter filter[KVC_KIND_MIXED];
-    for (unsigned k = 0; k < KVC_KIND_MIXED; k++) filter[k] = kvc_filter_for(k);
+    kvc_filter64 filter[KVC_KIND_MIXED];
+    for (unsigned k = 0; k < KVC_KIND_MIXED; k++) filter[k] = kvc_filter64_for(k);
     const uint32_t tokens = plan->layout.page_size;
     const uint64_t share = plan->layout.page_bytes / tokens; /* of the next page, fetched ahead per token */
     for (uint32_t t = 0; t < tokens; t++) {
@@ -151,7 +151,7 @@ __attribute__((target_clones("avx2", "default"))) static int page_damaged(const 
             switch (run->kind) {
 #define KVC_WORDS(K)                                                                                           \
     case K:                                                                                                    \
-        for (uint32_t i = 0; i < words; i++) acc[K] |= kvc_filter_partial(&filter[K], load64(p + 8 * i));      \
+        for (uint32_t i = 0; i < words; i++) acc[K] |= kvc_filter64_partial(&filter[K], load64(p + 8 * i));    \
         break;
                 KVC_WORDS(KVC_KIND_E4M3)
                 KVC_WORDS(KVC_KIND_E5M2)

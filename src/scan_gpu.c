@@ -14,7 +14,7 @@ struct gpu_ctx {
     cu_context ctx;
     int pushed;
     cu_module module;
-    cu_function scan, scan_listed, read;
+    cu_function scan[2][2], read; /* [listed][map in global memory] */
     cu_stream stream[2];
     cu_event done[2];
     unsigned grid; /* blocks that fill the GPU */
@@ -87,9 +87,11 @@ static kvc_status open_device(gpu_ctx *g, int ordinal, int *absent, kvc_diag *di
                                                "time)");
     }
     CU_TRY(g, a->cuModuleLoadData(&g->module, a->module_image), "cuModuleLoadData (loading the scan kernels)", absent);
-    CU_TRY(g, a->cuModuleGetFunction(&g->scan, g->module, "kvc_scan"), "cuModuleGetFunction(kvc_scan)", absent);
-    CU_TRY(g, a->cuModuleGetFunction(&g->scan_listed, g->module, "kvc_scan_listed"),
-           "cuModuleGetFunction(kvc_scan_listed)", absent);
+    static const char *const KERNELS[2][2] = {{"kvc_scan", "kvc_scan_gmap"}, {"kvc_scan_listed", "kvc_scan_listed_gmap"}};
+    for (int l = 0; l < 2; l++)
+        for (int m = 0; m < 2; m++)
+            CU_TRY(g, a->cuModuleGetFunction(&g->scan[l][m], g->module, KERNELS[l][m]), "cuModuleGetFunction (a scan kernel)",
+                   absent);
     CU_TRY(g, a->cuModuleGetFunction(&g->read, g->module, "kvc_read"), "cuModuleGetFunction(kvc_read)", absent);
     for (int i = 0; i < 2; i++) {
         CU_TRY(g, a->cuStreamCreate(&g->stream[i], CU_STREAM_NON_BLOCKING), "cuStreamCreate", absent);
@@ -98,7 +100,7 @@ static kvc_status open_device(gpu_ctx *g, int ordinal, int *absent, kvc_diag *di
     int sms = 0, per_sm = 0;
     CU_TRY(g, a->cuDeviceGetAttribute(&sms, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, g->device),
            "cuDeviceGetAttribute", absent);
-    CU_TRY(g, a->cuOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, g->scan, KVC_GPU_BLOCK, 0),
+    CU_TRY(g, a->cuOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, g->scan[0][0], KVC_GPU_BLOCK, 0),
            "cuOccupancyMaxActiveBlocksPerMultiprocessor", absent);
     g->grid = (unsigned)(sms > 0 ? sms : 1) * (unsigned)(per_sm > 0 ? per_sm : 1);
     *absent = 0;
@@ -128,8 +130,11 @@ kvc_status gpu_open(const cuda_api *inject, int ordinal, gpu_ctx **out, int *abs
 
 /* ------------------------------------------------------------ the plan */
 
-/* The kind of each 16-byte chunk of a page: one field's aligned elements, padding, or mixed. */
-static kvc_status chunk_map(const scan_plan *p, uint64_t cpp, int vector, uint8_t **out, kvc_diag *diag)
+/* The map entry of each 16-byte chunk of a page: the kind of the one field
+ * it holds (padding aside), flagged exact when it also holds padding or
+ * other fields (then KVC_KIND_MIXED), so flagged chunks are classified from
+ * the field table. */
+static kvc_status chunk_map(const scan_plan *p, uint64_t cpp, uint8_t **out, kvc_diag *diag)
 {
     uint64_t page = p->layout.page_bytes;
     int8_t *owner = malloc(page);
@@ -144,19 +149,22 @@ static kvc_status chunk_map(const scan_plan *p, uint64_t cpp, int vector, uint8_
         for (uint32_t t = 0; t < p->layout.page_size; t++)
             memset(owner + p->runs[r].base + (uint64_t)t * p->runs[r].stride, (int)r, p->runs[r].bytes);
     for (uint64_t k = 0; k < cpp; k++) {
-        uint64_t first = k * KVC_GPU_CHUNK;
-        map[k] = KVC_KIND_MIXED;
-        if (!vector || first + KVC_GPU_CHUNK > page) continue;
-        int r = owner[first], same = 1;
-        for (unsigned b = 1; b < KVC_GPU_CHUNK; b++) same &= owner[first + b] == r;
-        if (!same) continue;
-        if (r < 0) {
+        uint64_t first = k * KVC_GPU_CHUNK, end = first + KVC_GPU_CHUNK < page ? first + KVC_GPU_CHUNK : page;
+        int run = -1, several = 0, pad = end - first < KVC_GPU_CHUNK;
+        for (uint64_t b = first; b < end; b++) {
+            if (owner[b] < 0) pad = 1;
+            else if (run < 0) run = owner[b];
+            else several |= owner[b] != run;
+        }
+        if (run < 0) {
             map[k] = KVC_KIND_PAD;
             continue;
         }
-        const scan_run *run = &p->runs[r];
-        unsigned size = kvc_kind_size(run->kind);
-        if (run->stride % size == 0 && (first - run->base) % run->stride % size == 0) map[k] = (uint8_t)run->kind;
+        const scan_run *r = &p->runs[run];
+        unsigned size = kvc_kind_size(r->kind);
+        int aligned = r->stride % size == 0 && (first - r->base) % r->stride % size == 0;
+        if (several || !aligned) map[k] = KVC_KIND_MIXED | KVC_GPU_EXACT;
+        else map[k] = (uint8_t)(r->kind | (pad ? KVC_GPU_EXACT : 0));
     }
     free(owner);
     *out = map;
@@ -215,9 +223,9 @@ static kvc_status launch(const gpu_ctx *g, cu_stream s, cu_deviceptr data, cu_de
     unsigned grid = want < g->grid ? (unsigned)(want ? want : 1) : g->grid;
     void *args[] = {&data, &pages, &map, &bad, &counts, plan};
     unsigned shared = plan->map_shared ? (unsigned)plan->chunks_per_page : 0;
-    CU_TRY(g, g->api->cuLaunchKernel(pages ? g->scan_listed : g->scan, grid, 1, 1, KVC_GPU_BLOCK, 1, 1, shared, s, args,
-                                     NULL),
-           pages ? "cuLaunchKernel(kvc_scan_listed)" : "cuLaunchKernel(kvc_scan)", NULL);
+    CU_TRY(g, g->api->cuLaunchKernel(g->scan[pages != 0][!plan->map_shared], grid, 1, 1, KVC_GPU_BLOCK, 1, 1, shared, s,
+                                     args, NULL),
+           "cuLaunchKernel(kvc_scan)", NULL);
     return KVC_OK;
 }
 
@@ -340,7 +348,7 @@ kvc_status gpu_scan_layer(gpu_ctx *g, const scan_plan *p, layer_job *job, unsign
     gpu_buffers b;
     memset(&b, 0, sizeof b);
     uint8_t *map = NULL;
-    kvc_status st = chunk_map(p, kp.chunks_per_page, vector, &map, diag);
+    kvc_status st = chunk_map(p, kp.chunks_per_page, &map, diag);
     if (!st) st = alloc(g, &b.map, kp.chunks_per_page, diag);
     if (!st) st = alloc(g, &b.counts, KVC_CHECK_COUNT * sizeof(uint64_t), diag);
     cu_result r = 0;
@@ -432,7 +440,7 @@ kvc_status gpu_time_scan(gpu_ctx *g, const scan_plan *p, uint64_t ptr, uint64_t 
     gpu_buffers b;
     memset(&b, 0, sizeof b);
     uint8_t *map = NULL;
-    kvc_status st = chunk_map(p, kp.chunks_per_page, (int)kp.vector, &map, diag);
+    kvc_status st = chunk_map(p, kp.chunks_per_page, &map, diag);
     if (!st) st = alloc(g, &b.map, kp.chunks_per_page, diag);
     if (!st) st = alloc(g, &b.counts, KVC_CHECK_COUNT * sizeof(uint64_t), diag);
     if (!st) st = alloc(g, &b.bad[0], kp.npages * sizeof(uint32_t), diag);

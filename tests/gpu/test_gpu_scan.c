@@ -87,6 +87,19 @@ static void test_gpu__every_layout_clean_and_planted_matches_the_cpu(void **stat
         }
 }
 
+static void test_gpu__pages_too_large_for_a_shared_map_match_the_cpu(void **state)
+{
+    (void)state;
+    kvc_layout l = layout("bf16", 512); /* 589824-byte pages: the chunk map stays in global memory */
+    uint8_t *buf = malloc(6 * l.page_bytes);
+    kvgen_pages(&l, 6, 4, buf);
+    kvgen_plant plants[64];
+    kvgen_plant_damage(&l, buf, 6, plants, 64);
+    compare_host(&l, buf, 6, NULL, "planted bf16 page 512");
+    compare_host(&l, buf, 6, "1,3-5", "planted bf16 page 512, page list");
+    free(buf);
+}
+
 static void test_gpu__576_rows_read_as_656_match_the_cpu(void **state)
 {
     (void)state;
@@ -164,6 +177,7 @@ int main(void)
     gpu_close(g);
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_gpu__every_layout_clean_and_planted_matches_the_cpu),
+        cmocka_unit_test(test_gpu__pages_too_large_for_a_shared_map_match_the_cpu),
         cmocka_unit_test(test_gpu__576_rows_read_as_656_match_the_cpu),
         cmocka_unit_test(test_gpu__streaming_over_several_batches_matches_the_cpu),
         cmocka_unit_test(test_gpu__device_memory_in_place_matches_the_cpu),
