@@ -4,7 +4,8 @@
 # for CUDA, so nvcc is called directly. Without nvcc the GPU backend is left
 # out and `kvcheck version` says so.
 set(KVC_GPU "AUTO" CACHE STRING "Build the GPU kernels: AUTO (when nvcc is found), ON or OFF")
-set(KVC_KERNEL_SASS 90 100 103 120)
+set(KVC_KERNEL_SASS 90 100 103 120 CACHE STRING "GPU architectures to build SASS for")
+set(KVC_NVCC_FLAGS "" CACHE STRING "Extra nvcc flags for the kernels")
 set(KVC_KERNEL_PTX 75)
 
 function(kvc_kernels target)
@@ -31,7 +32,7 @@ function(kvc_kernels target)
   set(src ${PROJECT_SOURCE_DIR}/kernels/scan.cu)
   set(fatbin ${CMAKE_CURRENT_BINARY_DIR}/kvc_kernels.fatbin)
   add_custom_command(OUTPUT ${fatbin}
-    COMMAND ${KVC_NVCC} -fatbin -std=c++17 -O3 ${gencode}
+    COMMAND ${KVC_NVCC} -fatbin -std=c++17 -O3 ${KVC_NVCC_FLAGS} ${gencode}
             -I${PROJECT_SOURCE_DIR}/include -I${PROJECT_SOURCE_DIR}/kernels -o ${fatbin} ${src}
     DEPENDS ${src} ${PROJECT_SOURCE_DIR}/kernels/kvc_predicates.h ${PROJECT_SOURCE_DIR}/kernels/kvc_kernel_abi.h
             ${PROJECT_SOURCE_DIR}/include/kvcheck.h

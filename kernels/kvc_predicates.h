@@ -59,7 +59,7 @@ typedef struct kvc_scale_rules {
  * top bit itself. A loop may OR many words' partials and mask with `top`
  * once: a top bit is set in the OR exactly when it is set in some word.
  * Padding, FP32 scales and mixed chunks have no word filter (all zero). */
-typedef struct kvc_filter {
+typedef struct __attribute__((aligned(16))) kvc_filter { /* aligned: one 16-byte load on the GPU */
     uint32_t field, low, top, keep;
 } kvc_filter;
 
@@ -173,11 +173,14 @@ KVC_PRED int kvc_classify_scale(uint32_t u, const kvc_scale_rules *r)
 
 KVC_PRED int kvc_classify_ue8m0(uint8_t b) { return b == 0xFF ? KVC_CHECK_UE8M0_NAN : KVC_CHECK_OK; }
 
-/* 1 when an FP32 scale fails any check: a good scale is a positive normal
- * float, 0x00800000 to 0x7F7FFFFF, so one unsigned compare decides. */
+/* 1 when an FP32 scale is not a positive normal float (0x00800000 to
+ * 0x7F7FFFFF): one unsigned compare covers NaN, Inf, sign, zero, denormal. */
+KVC_PRED uint32_t kvc_scale_not_normal(uint32_t u) { return (uint32_t)(u - 0x00800000u) >= 0x7F000000u; }
+
+/* 1 when an FP32 scale fails any check, the policies included. */
 KVC_PRED uint64_t kvc_bad_scale(uint32_t u, const kvc_scale_rules *r)
 {
-    uint64_t bad = (uint32_t)(u - 0x00800000u) >= 0x7F000000u;
+    uint64_t bad = kvc_scale_not_normal(u);
     if (r->pow2) bad |= (u & 0x007FFFFFu) != 0;
     if (r->ranged) bad |= (u < r->lo_bits) | (u > r->hi_bits);
     return bad;

@@ -13,6 +13,9 @@
 #include "kvc_kernel_abi.h"
 
 #define KVC_UNROLL 4
+#ifndef KVC_GPU_MIN_BLOCKS
+#define KVC_GPU_MIN_BLOCKS 1 /* blocks per multiprocessor the register budget must allow */
+#endif
 
 __device__ static void count_element(int check, unsigned *counts, unsigned *n)
 {
@@ -53,16 +56,18 @@ __device__ __noinline__ static void damaged_chunk(unsigned entry, uint4 v, const
     if (n) atomicAdd(&page_bad[plan->out_base + page_index], n);
 }
 
-// 1 when a chunk may hold a damaged element (the slow path decides).
-__device__ static bool chunk_flagged(unsigned entry, const uint4 &v, const kvc_filter &f, const kvc_scale_rules &rules)
+// 1 when a chunk may hold a damaged element (the slow path decides). With a
+// scale policy every scale chunk goes to the slow path, which applies it.
+__device__ static bool chunk_flagged(unsigned entry, const uint4 &v, const kvc_filter &f, bool policies)
 {
     uint32_t acc = kvc_filter_partial(&f, v.x) | kvc_filter_partial(&f, v.y) | kvc_filter_partial(&f, v.z) |
                    kvc_filter_partial(&f, v.w);
     bool bad = (acc & f.top) != 0;
-    if ((entry & KVC_GPU_KIND_MASK) == KVC_KIND_F32_SCALE)
-        bad = kvc_bad_scale(v.x, &rules) | kvc_bad_scale(v.y, &rules) | kvc_bad_scale(v.z, &rules) |
-              kvc_bad_scale(v.w, &rules) | (entry & KVC_GPU_EXACT);
-    return bad || (entry & KVC_GPU_KIND_MASK) == KVC_KIND_MIXED;
+    unsigned kind = entry & KVC_GPU_KIND_MASK;
+    if (kind == KVC_KIND_F32_SCALE)
+        bad = kvc_scale_not_normal(v.x) | kvc_scale_not_normal(v.y) | kvc_scale_not_normal(v.z) |
+              kvc_scale_not_normal(v.w) | policies | (entry & KVC_GPU_EXACT);
+    return bad || kind == KVC_KIND_MIXED;
 }
 
 template <bool LISTED, bool SHARED_MAP>
@@ -87,14 +92,15 @@ __device__ static void scan(const uint8_t *data, const unsigned long long *pages
     uint64_t idx = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
     uint32_t k = (uint32_t)(idx % cpp);
     uint64_t pi = idx / cpp; // the only divisions: later chunks are stepped to
+    const bool policies = plan.rules.pow2 || plan.rules.ranged;
 
-    auto advance = [&]() {
+    auto advance = [&]() { // contiguous pages need no page index until a chunk is flagged
         idx += step;
         k += step_chunks;
-        pi += step_pages;
+        if (LISTED) pi += step_pages;
         if (k >= cpp) {
             k -= cpp;
-            pi++;
+            if (LISTED) pi++;
         }
     };
 #define KVC_PAGE(p) (data + (LISTED ? pages[p] : (p)) * plan.page_bytes)
@@ -102,13 +108,17 @@ __device__ static void scan(const uint8_t *data, const unsigned long long *pages
 
     if (!plan.vector) { // pages not 16-byte aligned: every chunk element by element
         for (; idx < total; advance())
-            damaged_chunk(KVC_KIND_MIXED | KVC_GPU_EXACT, make_uint4(0, 0, 0, 0), KVC_PAGE(pi), pi, k, page_bad,
+        {
+            uint64_t page = LISTED ? pi : idx / cpp;
+            damaged_chunk(KVC_KIND_MIXED | KVC_GPU_EXACT, make_uint4(0, 0, 0, 0), KVC_PAGE(page), page, k, page_bad,
                           block_counts, &shared_plan);
+        }
     } else {
         while (idx + (KVC_UNROLL - 1) * step < total) { // every chunk of this round exists: no bounds checks
             uint4 v[KVC_UNROLL];
             uint32_t at_chunk[KVC_UNROLL];
             uint64_t at_page[KVC_UNROLL];
+            const uint64_t first = idx;
 #pragma unroll
             for (int u = 0; u < KVC_UNROLL; u++) {
                 at_chunk[u] = k;
@@ -118,19 +128,28 @@ __device__ static void scan(const uint8_t *data, const unsigned long long *pages
                 v[u] = __ldg(reinterpret_cast<const uint4 *>(p));
                 advance();
             }
+            unsigned flagged = 0; // checked first, handled after: no call inside the hot loop
 #pragma unroll
             for (int u = 0; u < KVC_UNROLL; u++) {
                 unsigned entry = KVC_ENTRY(at_chunk[u]);
-                if (chunk_flagged(entry, v[u], filters[entry & KVC_GPU_KIND_MASK], plan.rules))
-                    damaged_chunk(entry, v[u], KVC_PAGE(at_page[u]), at_page[u], at_chunk[u], page_bad, block_counts,
-                                  &shared_plan);
+                flagged |= (unsigned)chunk_flagged(entry, v[u], filters[entry & KVC_GPU_KIND_MASK], policies) << u;
+            }
+            if (flagged) {
+#pragma unroll
+                for (int u = 0; u < KVC_UNROLL; u++) {
+                    if (!(flagged >> u & 1)) continue;
+                    uint64_t page = LISTED ? at_page[u] : (first + u * step) / cpp;
+                    damaged_chunk(KVC_ENTRY(at_chunk[u]), v[u], KVC_PAGE(page), page, at_chunk[u], page_bad,
+                                  block_counts, &shared_plan);
+                }
             }
         }
         for (; idx < total; advance()) {
-            uint4 v = __ldg(reinterpret_cast<const uint4 *>(KVC_PAGE(pi) + (uint64_t)k * KVC_GPU_CHUNK));
+            uint64_t page = LISTED ? pi : idx / cpp;
+            uint4 v = __ldg(reinterpret_cast<const uint4 *>(KVC_PAGE(page) + (uint64_t)k * KVC_GPU_CHUNK));
             unsigned entry = KVC_ENTRY(k);
-            if (chunk_flagged(entry, v, filters[entry & KVC_GPU_KIND_MASK], plan.rules))
-                damaged_chunk(entry, v, KVC_PAGE(pi), pi, k, page_bad, block_counts, &shared_plan);
+            if (chunk_flagged(entry, v, filters[entry & KVC_GPU_KIND_MASK], policies))
+                damaged_chunk(entry, v, KVC_PAGE(page), page, k, page_bad, block_counts, &shared_plan);
         }
     }
 #undef KVC_PAGE
@@ -141,7 +160,7 @@ __device__ static void scan(const uint8_t *data, const unsigned long long *pages
 }
 
 #define KVC_SCAN_KERNEL(name, listed, shared)                                                                  \
-    extern "C" __global__ void __launch_bounds__(KVC_GPU_BLOCK)                                                \
+    extern "C" __global__ void __launch_bounds__(KVC_GPU_BLOCK, KVC_GPU_MIN_BLOCKS)                            \
         name(const uint8_t *data, const unsigned long long *pages, const uint8_t *map, unsigned *page_bad,     \
              unsigned long long *counts, kvc_gpu_plan plan)                                                    \
     {                                                                                                          \
