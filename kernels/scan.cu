@@ -13,9 +13,6 @@
 #include "kvc_kernel_abi.h"
 
 #define KVC_UNROLL 4
-#ifndef KVC_GPU_MIN_BLOCKS
-#define KVC_GPU_MIN_BLOCKS 1 /* blocks per multiprocessor the register budget must allow */
-#endif
 
 __device__ static void count_element(int check, unsigned *counts, unsigned *n)
 {
@@ -160,7 +157,7 @@ __device__ static void scan(const uint8_t *data, const unsigned long long *pages
 }
 
 #define KVC_SCAN_KERNEL(name, listed, shared)                                                                  \
-    extern "C" __global__ void __launch_bounds__(KVC_GPU_BLOCK, KVC_GPU_MIN_BLOCKS)                            \
+    extern "C" __global__ void __launch_bounds__(KVC_GPU_BLOCK)                            \
         name(const uint8_t *data, const unsigned long long *pages, const uint8_t *map, unsigned *page_bad,     \
              unsigned long long *counts, kvc_gpu_plan plan)                                                    \
     {                                                                                                          \

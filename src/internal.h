@@ -231,7 +231,9 @@ double elem_decode(kvc_elem elem, const uint8_t *p);
 /* One layer for a scanner: where its pages are, which to scan, and where
  * the results go. */
 typedef struct layer_job {
-    const uint8_t *host;      /* the layer's pages in host memory, or NULL */
+    const struct layer_src *src; /* where the pages come from, for streaming */
+    int resident;             /* the pages are in memory: scan them where they are */
+    const uint8_t *host;      /* the layer's pages in host memory (mapped), or NULL */
     uint64_t device;          /* or in device memory (a CUdeviceptr), else 0 */
     uint64_t npages_total;
     const uint64_t *pages;    /* selected pages, ascending; NULL: all */
@@ -255,7 +257,8 @@ kvc_status page_select(const page_range *only, size_t nonly, const page_range *s
 /* One layer of input bytes, memory-mapped. */
 typedef struct layer_src {
     char name[256], file[512];
-    const uint8_t *data; /* page 0 */
+    const uint8_t *data; /* page 0, mapped */
+    int fd;              /* the file, open read-only; -1 for memory */
     uint64_t file_offset, bytes;
 } layer_src;
 
@@ -263,6 +266,7 @@ typedef struct scan_inputs {
     struct {
         void *base;
         uint64_t size;
+        int fd;
     } maps[256];
     size_t nmaps;
     layer_src *layers;
@@ -276,6 +280,14 @@ typedef struct scan_inputs {
 kvc_status inputs_open(const char *const *paths, size_t npaths, const kvc_layout *l, const kvc_scan_options *opt,
                        scan_inputs *in, kvc_diag *diag);
 void inputs_close(scan_inputs *in);
+/* 1 when (nearly) all of a layer is in the page cache, or in memory. */
+int layer_resident(const layer_src *src);
+/* Copies pages [first, first + n) of the selection `pages` (NULL: all) into
+ * `dst`, on up to `threads` threads: from the mapping when the layer is
+ * resident, else with pread in runs of consecutive pages, so the kernel's
+ * read-ahead works as it does for cat. */
+kvc_status layer_read(const layer_src *src, const uint64_t *pages, uint64_t first, uint64_t n, uint64_t page_bytes,
+                      uint8_t *dst, int resident, unsigned threads, kvc_diag *diag);
 
 /* CPU threads to use for `asked` (0: one per online CPU, at most 16). */
 unsigned cpu_threads(unsigned asked);

@@ -116,6 +116,8 @@ static kvc_status scan_layer(scan_run_ctx *c, const layer_src *src, const uint8_
     out->pages = src->bytes / c->plan.layout.page_bytes;
     layer_job job;
     memset(&job, 0, sizeof job);
+    job.src = src;
+    job.resident = !host || layer_resident(src);
     job.host = host;
     job.device = device;
     job.npages_total = out->pages;
@@ -247,6 +249,7 @@ kvc_status kvc_scan_host(const void *data, size_t bytes, const kvc_layout *layou
     layer_src src;
     memset(&src, 0, sizeof src);
     str_copy(src.name, sizeof src.name, "memory");
+    src.fd = -1;
     src.data = data;
     src.bytes = bytes;
     in.layers = &src;
@@ -298,6 +301,7 @@ kvc_status scan_device_run(uint64_t device_ptr, size_t bytes, const kvc_layout *
     layer_src src;
     memset(&src, 0, sizeof src);
     str_copy(src.name, sizeof src.name, "device memory");
+    src.fd = -1;
     src.bytes = bytes;
     c.bytes_total = bytes;
     if (!st) st = scan_layer(&c, &src, NULL, device_ptr, diag);

@@ -4,7 +4,6 @@
 #include "internal.h"
 #include "kvc_kernel_abi.h"
 
-#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -231,50 +230,6 @@ static kvc_status launch(const gpu_ctx *g, cu_stream s, cu_deviceptr data, cu_de
 
 /* ------------------------------------------------------- host → device */
 
-/* Copies selected pages into one contiguous buffer, on several threads:
- * this is where a file scan reads the file. */
-typedef struct gather {
-    const uint8_t *src;
-    const uint64_t *pages; /* NULL: consecutive from `first` */
-    uint64_t first, n, page_bytes;
-    uint8_t *dst;
-} gather;
-
-typedef struct gather_part {
-    const gather *g;
-    uint64_t from, to;
-} gather_part;
-
-static void *gather_run(void *arg)
-{
-    const gather_part *p = arg;
-    const gather *g = p->g;
-    if (!g->pages) {
-        memcpy(g->dst + p->from * g->page_bytes, g->src + (g->first + p->from) * g->page_bytes,
-               (p->to - p->from) * g->page_bytes);
-        return NULL;
-    }
-    for (uint64_t i = p->from; i < p->to; i++)
-        memcpy(g->dst + i * g->page_bytes, g->src + g->pages[g->first + i] * g->page_bytes, g->page_bytes);
-    return NULL;
-}
-
-static void gather_pages(const gather *g, unsigned threads)
-{
-    gather_part part[16];
-    pthread_t tid[16];
-    int started[16] = {0};
-    if (threads > 16) threads = 16;
-    if (threads > g->n) threads = (unsigned)(g->n ? g->n : 1);
-    for (unsigned i = 0; i < threads; i++) {
-        part[i] = (gather_part){g, g->n * i / threads, g->n * (i + 1) / threads};
-        if (i + 1 < threads && pthread_create(&tid[i], NULL, gather_run, &part[i]) == 0) started[i] = 1;
-        else gather_run(&part[i]); /* the last part, or no thread to be had: here */
-    }
-    for (unsigned i = 0; i < threads; i++)
-        if (started[i]) pthread_join(tid[i], NULL);
-}
-
 #define BATCH_BYTES (64ull << 20)
 
 static kvc_status stream_host(gpu_ctx *g, const scan_plan *p, layer_job *job, gpu_buffers *b, kvc_gpu_plan *kp,
@@ -304,8 +259,8 @@ static kvc_status stream_host(gpu_ctx *g, const scan_plan *p, layer_job *job, gp
         }
         if (k >= nbatches) continue;
         uint64_t first = k * per, n = job->npages - first < per ? job->npages - first : per;
-        gather gt = {job->host, job->pages, first, n, pb, b->pinned[s]};
-        gather_pages(&gt, threads);
+        kvc_status rs = layer_read(job->src, job->pages, first, n, pb, b->pinned[s], job->resident, threads, diag);
+        if (rs) return rs;
         kp->npages = n;
         kp->out_base = 0;
         CU_TRY(g, a->cuMemcpyHtoDAsync(b->data[s], b->pinned[s], n * pb, g->stream[s]), "cuMemcpyHtoDAsync", NULL);

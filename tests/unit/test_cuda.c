@@ -150,6 +150,7 @@ static kvc_status scan_fake(kvc_device device, kvc_scan_report **r, kvc_diag *d)
     layer_src src;
     memset(&src, 0, sizeof src);
     strcpy(src.name, "memory");
+    src.fd = -1;
     src.data = buf;
     src.bytes = 2 * l.page_bytes;
     scan_inputs in;

@@ -257,6 +257,42 @@ static void test_scan__findings_decode_the_raw_bytes(void **state)
     free(buf);
 }
 
+typedef struct progress_log {
+    unsigned calls;
+    uint64_t last, total;
+    int backwards;
+} progress_log;
+
+static void log_progress(void *ctx, uint64_t done, uint64_t total)
+{
+    progress_log *p = ctx;
+    p->backwards |= done < p->last;
+    p->calls++;
+    p->last = done;
+    p->total = total;
+}
+
+static void test_scan__progress_runs_forward_to_the_total(void **state)
+{
+    (void)state;
+    kvc_layout l = layout("fp8_raw");
+    const uint64_t pages = 2000; /* several blocks of pages */
+    uint8_t *buf = calloc(pages, l.page_bytes);
+    kvc_scan_options o;
+    kvc_scan_options_init(&o);
+    progress_log log = {0};
+    o.progress = log_progress;
+    o.progress_ctx = &log;
+    o.threads = 3;
+    kvc_scan_report *r = scan(&l, buf, pages, &o);
+    assert_true(log.calls >= 2);
+    assert_false(log.backwards);
+    assert_int_equal(log.total, pages * l.page_bytes);
+    assert_true(log.last <= log.total);
+    kvc_scan_report_free(r);
+    free(buf);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -269,6 +305,7 @@ int main(void)
         cmocka_unit_test(test_scan__policies_flag_scales_only_when_asked),
         cmocka_unit_test(test_scan__host_memory_must_be_whole_pages),
         cmocka_unit_test(test_scan__findings_decode_the_raw_bytes),
+        cmocka_unit_test(test_scan__progress_runs_forward_to_the_total),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
