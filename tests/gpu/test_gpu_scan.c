@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static kvc_layout layout(const char *name, uint32_t page_size)
 {
@@ -164,6 +165,62 @@ static void test_gpu__device_memory_in_place_matches_the_cpu(void **state)
     free(stage);
 }
 
+/* A file streamed to the GPU with pread (as when it is not in the page
+ * cache) and from its mapping, against the CPU. */
+static void test_gpu__files_streamed_with_pread_match_the_cpu(void **state)
+{
+    (void)state;
+    kvc_layout l = layout("fp8_flashmla", 64);
+    const uint64_t pages = 3500; /* three 64 MiB staging batches */
+    uint8_t *buf = malloc(pages * l.page_bytes);
+    kvgen_pages(&l, 2, 12, buf);
+    for (uint64_t p = 2; p < pages; p++) memcpy(buf + p * l.page_bytes, buf + (p % 2) * l.page_bytes, l.page_bytes);
+    kvgen_plant plants[64];
+    kvgen_plant_damage(&l, buf, pages, plants, 64);
+    memset(buf + 3333 * l.page_bytes + 100 * 1, 0xFF, 1); /* an e4m3 NaN in the last batch */
+    const char *path = temp_file(".bin", "");
+    FILE *f = fopen(path, "wb");
+    assert_non_null(f);
+    assert_int_equal(fwrite(buf, l.page_bytes, pages, f), pages);
+    fclose(f);
+    kvc_scan_options o;
+    kvc_scan_options_init(&o);
+    scan_plan plan;
+    scan_inputs in;
+    kvc_diag d;
+    const char *paths[] = {path};
+    assert_int_equal(scan_plan_make(&l, &o, &plan, &d), KVC_OK);
+    assert_int_equal(inputs_open(paths, 1, &l, &o, &in, &d), KVC_OK);
+    gpu_ctx *g;
+    int absent;
+    assert_int_equal(gpu_open(NULL, 0, &g, &absent, &d), KVC_OK);
+    uint32_t *bad[3] = {calloc(pages, 4), calloc(pages, 4), calloc(pages, 4)};
+    uint64_t counts[3][KVC_CHECK_COUNT];
+    for (int i = 0; i < 3; i++) { /* CPU from the mapping, GPU from the mapping, GPU with pread */
+        layer_job job;
+        memset(&job, 0, sizeof job);
+        job.src = &in.layers[0];
+        job.resident = i < 2;
+        job.host = in.layers[0].data;
+        job.npages_total = job.npages = pages;
+        job.page_bad = bad[i];
+        kvc_status st = i == 0 ? cpu_scan_layer(&plan, &job, 4, &d) : gpu_scan_layer(g, &plan, &job, 4, &d);
+        if (st) fail_msg("%s", d.message);
+        memcpy(counts[i], job.counts, sizeof counts[i]);
+    }
+    for (int i = 1; i < 3; i++) {
+        assert_memory_equal(counts[0], counts[i], sizeof counts[0]);
+        assert_memory_equal(bad[0], bad[i], pages * 4);
+    }
+    assert_int_equal(counts[0][KVC_CHECK_E4M3_NAN] >= 1, 1);
+    printf("  file streamed with pread: CPU and GPU agree on %u damaged pages\n", 0u + (bad[0][3333] != 0));
+    gpu_close(g);
+    inputs_close(&in);
+    unlink(path);
+    for (int i = 0; i < 3; i++) free(bad[i]);
+    free(buf);
+}
+
 int main(void)
 {
     gpu_ctx *g = NULL;
@@ -181,6 +238,7 @@ int main(void)
         cmocka_unit_test(test_gpu__576_rows_read_as_656_match_the_cpu),
         cmocka_unit_test(test_gpu__streaming_over_several_batches_matches_the_cpu),
         cmocka_unit_test(test_gpu__device_memory_in_place_matches_the_cpu),
+        cmocka_unit_test(test_gpu__files_streamed_with_pread_match_the_cpu),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

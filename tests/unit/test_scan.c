@@ -8,6 +8,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #define PAGES 6
 
@@ -293,6 +294,63 @@ static void test_scan__progress_runs_forward_to_the_total(void **state)
     free(buf);
 }
 
+/* Scans a layer of a file through the internal scanner, read from the
+ * mapping (resident) or with pread (not resident), and returns the counts. */
+static void scan_file_layer(const char *path, const kvc_layout *l, int resident, uint64_t counts[KVC_CHECK_COUNT],
+                            uint32_t *page_bad, uint64_t npages)
+{
+    kvc_scan_options o;
+    kvc_scan_options_init(&o);
+    scan_plan plan;
+    scan_inputs in;
+    kvc_diag d;
+    const char *paths[] = {path};
+    assert_int_equal(scan_plan_make(l, &o, &plan, &d), KVC_OK);
+    assert_int_equal(inputs_open(paths, 1, l, &o, &in, &d), KVC_OK);
+    layer_job job;
+    memset(&job, 0, sizeof job);
+    job.src = &in.layers[0];
+    job.resident = resident;
+    job.host = in.layers[0].data;
+    job.npages_total = job.npages = npages;
+    job.page_bad = page_bad;
+    assert_int_equal(cpu_scan_layer(&plan, &job, 3, &d), KVC_OK);
+    memcpy(counts, job.counts, sizeof job.counts);
+    inputs_close(&in);
+}
+
+static void test_scan__files_read_with_pread_give_the_same_counts(void **state)
+{
+    (void)state;
+    kvc_layout l = layout("fp8_flashmla");
+    const uint64_t pages = 1000; /* three 16 MiB read batches */
+    uint8_t *buf = malloc(pages * l.page_bytes);
+    kvgen_pages(&l, 2, 8, buf);
+    for (uint64_t p = 2; p < pages; p++) memcpy(buf + p * l.page_bytes, buf + (p % 2) * l.page_bytes, l.page_bytes);
+    kvgen_plant plants[64];
+    size_t n = kvgen_plant_damage(&l, buf, pages, plants, 64);
+    memset(buf + 777 * l.page_bytes + 512, 0x80, 4); /* -0.0 in the third batch */
+    const char *path = temp_file(".bin", "");
+    FILE *f = fopen(path, "wb");
+    assert_non_null(f);
+    assert_int_equal(fwrite(buf, l.page_bytes, pages, f), pages);
+    fclose(f);
+    uint64_t mapped[KVC_CHECK_COUNT], read[KVC_CHECK_COUNT];
+    uint32_t *bad_mapped = calloc(pages, 4), *bad_read = calloc(pages, 4);
+    scan_file_layer(path, &l, 1, mapped, bad_mapped, pages);
+    scan_file_layer(path, &l, 0, read, bad_read, pages);
+    assert_memory_equal(mapped, read, sizeof mapped);
+    assert_memory_equal(bad_mapped, bad_read, pages * 4);
+    uint64_t total = 0;
+    for (unsigned c = 0; c < KVC_CHECK_COUNT; c++) total += read[c];
+    assert_int_equal(total, n + 1);
+    assert_int_equal(bad_read[777], 1);
+    unlink(path);
+    free(bad_mapped);
+    free(bad_read);
+    free(buf);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -306,6 +364,7 @@ int main(void)
         cmocka_unit_test(test_scan__host_memory_must_be_whole_pages),
         cmocka_unit_test(test_scan__findings_decode_the_raw_bytes),
         cmocka_unit_test(test_scan__progress_runs_forward_to_the_total),
+        cmocka_unit_test(test_scan__files_read_with_pread_give_the_same_counts),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
