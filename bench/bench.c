@@ -48,11 +48,7 @@ static kvc_layout layout(const char *name)
 static uint8_t *clean_pages(const kvc_layout *l, uint64_t pages)
 {
     uint8_t *buf = malloc(pages * l->page_bytes);
-    if (!buf) return NULL;
-    uint64_t seed_pages = pages < 8 ? pages : 8;
-    kvgen_pages(l, seed_pages, 1, buf);
-    for (uint64_t p = seed_pages; p < pages; p++)
-        memcpy(buf + p * l->page_bytes, buf + (p % seed_pages) * l->page_bytes, l->page_bytes);
+    if (buf) kvgen_pages_repeated(l, pages, 8, 1, buf);
     return buf;
 }
 

@@ -200,6 +200,18 @@ static kvc_status end(scan_run_ctx *c, kvc_status st, kvc_scan_report **out)
 
 /* ------------------------------------------------------------ host bytes */
 
+/* A layer that is not in a file: host or device memory. */
+static layer_src memory_layer(const char *name, const void *data, uint64_t bytes)
+{
+    layer_src src;
+    memset(&src, 0, sizeof src);
+    str_copy(src.name, sizeof src.name, name);
+    src.fd = -1;
+    src.data = data;
+    src.bytes = bytes;
+    return src;
+}
+
 static const uint8_t *fetch_host(const void *ctx, size_t layer, uint64_t page, kvc_diag *diag)
 {
     const scan_inputs *in = ctx;
@@ -246,12 +258,7 @@ kvc_status kvc_scan_host(const void *data, size_t bytes, const kvc_layout *layou
                     (unsigned long long)(layout ? layout->page_bytes : 0));
     scan_inputs in;
     memset(&in, 0, sizeof in);
-    layer_src src;
-    memset(&src, 0, sizeof src);
-    str_copy(src.name, sizeof src.name, "memory");
-    src.fd = -1;
-    src.data = data;
-    src.bytes = bytes;
+    layer_src src = memory_layer("memory", data, bytes);
     in.layers = &src;
     in.nlayers = 1;
     in.page_bytes = layout->page_bytes;
@@ -298,11 +305,7 @@ kvc_status scan_device_run(uint64_t device_ptr, size_t bytes, const kvc_layout *
         st = gpu_open(driver, ordinal, &c.gpu, &absent, diag);
         if (!st) str_copy(c.report->device_name, sizeof c.report->device_name, gpu_name(c.gpu));
     }
-    layer_src src;
-    memset(&src, 0, sizeof src);
-    str_copy(src.name, sizeof src.name, "device memory");
-    src.fd = -1;
-    src.bytes = bytes;
+    layer_src src = memory_layer("device memory", NULL, bytes);
     c.bytes_total = bytes;
     if (!st) st = scan_layer(&c, &src, NULL, device_ptr, diag);
     device_fetch f = {c.gpu, device_ptr, layout->page_bytes, malloc(layout->page_bytes)};

@@ -292,6 +292,26 @@ static kvc_status scan_in_place(gpu_ctx *g, layer_job *job, gpu_buffers *b, kvc_
     return KVC_OK;
 }
 
+/* The kernel's plan for `p`, its chunk map uploaded and its counters zeroed. */
+static kvc_status plan_upload(gpu_ctx *g, const scan_plan *p, int vector, kvc_gpu_plan *kp, gpu_buffers *b,
+                              kvc_diag *diag)
+{
+    const cuda_api *a = g->api;
+    plan_fill(p, kp, vector);
+    uint8_t *map = NULL;
+    kvc_status st = chunk_map(p, kp->chunks_per_page, &map, diag);
+    if (!st) st = alloc(g, &b->map, kp->chunks_per_page, diag);
+    if (!st) st = alloc(g, &b->counts, KVC_CHECK_COUNT * sizeof(uint64_t), diag);
+    cu_result r = 0;
+    if (!st && (r = a->cuMemcpyHtoD(b->map, map, kp->chunks_per_page)) != 0)
+        st = cuda_fail(a, r, "cuMemcpyHtoD", NULL, diag);
+    if (!st && (r = a->cuMemsetD8Async(b->counts, 0, KVC_CHECK_COUNT * sizeof(uint64_t), g->stream[0])) != 0)
+        st = cuda_fail(a, r, "cuMemsetD8Async", NULL, diag);
+    if (!st && (r = a->cuStreamSynchronize(g->stream[0])) != 0) st = cuda_fail(a, r, "cuStreamSynchronize", NULL, diag);
+    free(map);
+    return st;
+}
+
 kvc_status gpu_scan_layer(gpu_ctx *g, const scan_plan *p, layer_job *job, unsigned threads, kvc_diag *diag)
 {
     const cuda_api *a = g->api;
@@ -299,24 +319,14 @@ kvc_status gpu_scan_layer(gpu_ctx *g, const scan_plan *p, layer_job *job, unsign
     /* staging buffers are aligned; the caller's device memory may not be */
     int vector = p->layout.page_bytes % KVC_GPU_CHUNK == 0 && job->device % KVC_GPU_CHUNK == 0;
     kvc_gpu_plan kp;
-    plan_fill(p, &kp, vector);
     gpu_buffers b;
     memset(&b, 0, sizeof b);
-    uint8_t *map = NULL;
-    kvc_status st = chunk_map(p, kp.chunks_per_page, &map, diag);
-    if (!st) st = alloc(g, &b.map, kp.chunks_per_page, diag);
-    if (!st) st = alloc(g, &b.counts, KVC_CHECK_COUNT * sizeof(uint64_t), diag);
-    cu_result r = 0;
-    if (!st && (r = a->cuMemcpyHtoD(b.map, map, kp.chunks_per_page)) != 0)
-        st = cuda_fail(a, r, "cuMemcpyHtoD", NULL, diag);
-    if (!st && (r = a->cuMemsetD8Async(b.counts, 0, KVC_CHECK_COUNT * sizeof(uint64_t), g->stream[0])) != 0)
-        st = cuda_fail(a, r, "cuMemsetD8Async", NULL, diag);
-    if (!st && (r = a->cuStreamSynchronize(g->stream[0])) != 0) st = cuda_fail(a, r, "cuStreamSynchronize", NULL, diag);
+    kvc_status st = plan_upload(g, p, vector, &kp, &b, diag);
     if (!st) st = job->device ? scan_in_place(g, job, &b, &kp, diag) : stream_host(g, p, job, &b, &kp, threads, diag);
     uint64_t counts[KVC_CHECK_COUNT];
+    cu_result r = 0;
     if (!st && (r = a->cuMemcpyDtoH(counts, b.counts, sizeof counts)) != 0) st = cuda_fail(a, r, "cuMemcpyDtoH", NULL, diag);
     for (unsigned i = 0; !st && i < KVC_CHECK_COUNT; i++) job->counts[i] += counts[i];
-    free(map);
     buffers_free(g, &b);
     return st;
 }
@@ -390,19 +400,14 @@ kvc_status gpu_time_scan(gpu_ctx *g, const scan_plan *p, uint64_t ptr, uint64_t 
 {
     const cuda_api *a = g->api;
     kvc_gpu_plan kp;
-    plan_fill(p, &kp, p->layout.page_bytes % KVC_GPU_CHUNK == 0);
-    kp.npages = bytes / p->layout.page_bytes;
     gpu_buffers b;
     memset(&b, 0, sizeof b);
-    uint8_t *map = NULL;
-    kvc_status st = chunk_map(p, kp.chunks_per_page, &map, diag);
-    if (!st) st = alloc(g, &b.map, kp.chunks_per_page, diag);
-    if (!st) st = alloc(g, &b.counts, KVC_CHECK_COUNT * sizeof(uint64_t), diag);
+    kvc_status st = plan_upload(g, p, p->layout.page_bytes % KVC_GPU_CHUNK == 0, &kp, &b, diag);
+    kp.npages = bytes / p->layout.page_bytes;
     if (!st) st = alloc(g, &b.bad[0], kp.npages * sizeof(uint32_t), diag);
     cu_result r = 0;
-    if (!st) r = a->cuMemcpyHtoD(b.map, map, kp.chunks_per_page);
     float ms = 0;
-    for (int i = 0; i <= iters && !st && !r; i++) {
+    for (int i = 0; i <= iters && !st && !r; i++) { /* the first run warms up */
         if (i == 1) r = a->cuEventRecord(g->done[0], g->stream[0]);
         if (!r) st = launch(g, g->stream[0], ptr, 0, b.map, b.bad[0], b.counts, &kp, diag);
     }
@@ -410,7 +415,6 @@ kvc_status gpu_time_scan(gpu_ctx *g, const scan_plan *p, uint64_t ptr, uint64_t 
     if (!st && !r) r = a->cuEventSynchronize(g->done[1]);
     if (!st && !r) r = a->cuEventElapsedTime(&ms, g->done[0], g->done[1]);
     if (!st && r) st = cuda_fail(a, r, "the scan kernel", NULL, diag);
-    free(map);
     buffers_free(g, &b);
     if (!st) *seconds = ms / 1e3 / iters;
     return st;

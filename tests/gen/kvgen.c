@@ -131,6 +131,13 @@ void kvgen_pages(const kvc_layout *l, uint64_t npages, uint64_t seed, uint8_t *o
         for (uint32_t t = 0; t < l->page_size; t++) token(l, out + p * l->page_bytes, t, spread, &s);
 }
 
+void kvgen_pages_repeated(const kvc_layout *l, uint64_t npages, uint64_t distinct, uint64_t seed, uint8_t *out)
+{
+    if (distinct > npages) distinct = npages;
+    kvgen_pages(l, distinct, seed, out);
+    for (uint64_t p = distinct; p < npages; p++) memcpy(out + p * l->page_bytes, out + (p % distinct) * l->page_bytes, l->page_bytes);
+}
+
 /* ------------------------------------------------------------- damage */
 
 static const struct bad_value {

@@ -13,6 +13,8 @@
 
 /* Fills `npages` clean pages of `l` (npages x l->page_bytes bytes). */
 void kvgen_pages(const kvc_layout *l, uint64_t npages, uint64_t seed, uint8_t *out);
+/* The same for large buffers, quickly: `distinct` pages generated, then repeated. */
+void kvgen_pages_repeated(const kvc_layout *l, uint64_t npages, uint64_t distinct, uint64_t seed, uint8_t *out);
 
 /* One planted bad element, as a scan must report it. */
 typedef struct kvgen_plant {

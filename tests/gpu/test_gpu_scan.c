@@ -11,15 +11,6 @@
 #include <string.h>
 #include <unistd.h>
 
-static kvc_layout layout(const char *name, uint32_t page_size)
-{
-    kvc_layout l;
-    kvc_diag d;
-    kvc_layout_params p = {512, 64, 128, page_size};
-    if (kvc_layout_build(name, &p, &l, &d) != KVC_OK) fail_msg("%s", d.message);
-    return l;
-}
-
 static void same_report(const kvc_scan_report *cpu, const kvc_scan_report *gpu, const char *what)
 {
     assert_string_equal(cpu->device, "cpu");
@@ -70,7 +61,7 @@ static void test_gpu__every_layout_clean_and_planted_matches_the_cpu(void **stat
     const uint32_t sizes[] = {64, 1, 3};
     for (size_t s = 0; s < 3; s++)
         for (unsigned i = 0; kvc_layout_catalogue(i); i++) {
-            kvc_layout l = layout(kvc_layout_catalogue(i), sizes[s]);
+            kvc_layout l = layout_of(kvc_layout_catalogue(i), sizes[s]);
             uint64_t pages = 8 * 64 / sizes[s];
             uint8_t *buf = malloc(pages * l.page_bytes);
             kvgen_pages(&l, pages, i + 1, buf);
@@ -91,7 +82,7 @@ static void test_gpu__every_layout_clean_and_planted_matches_the_cpu(void **stat
 static void test_gpu__pages_too_large_for_a_shared_map_match_the_cpu(void **state)
 {
     (void)state;
-    kvc_layout l = layout("bf16", 512); /* 589824-byte pages: the chunk map stays in global memory */
+    kvc_layout l = layout_of("bf16", 512); /* 589824-byte pages: the chunk map stays in global memory */
     uint8_t *buf = malloc(6 * l.page_bytes);
     kvgen_pages(&l, 6, 4, buf);
     kvgen_plant plants[64];
@@ -104,7 +95,7 @@ static void test_gpu__pages_too_large_for_a_shared_map_match_the_cpu(void **stat
 static void test_gpu__576_rows_read_as_656_match_the_cpu(void **state)
 {
     (void)state;
-    kvc_layout raw = layout("fp8_raw", 64), scaled = layout("fp8_flashmla", 64);
+    kvc_layout raw = layout_of("fp8_raw", 64), scaled = layout_of("fp8_flashmla", 64);
     uint8_t *buf = malloc(64 * scaled.page_bytes);
     kvgen_transfer(&raw, &scaled, 64, 3, buf);
     compare_host(&scaled, buf, 64, NULL, "576-byte rows read as 656");
@@ -115,11 +106,10 @@ static void test_gpu__576_rows_read_as_656_match_the_cpu(void **state)
 static void test_gpu__streaming_over_several_batches_matches_the_cpu(void **state)
 {
     (void)state;
-    kvc_layout l = layout("fp8_flashmla", 64);
+    kvc_layout l = layout_of("fp8_flashmla", 64);
     const uint64_t pages = 4000; /* 168 MB: three 64 MiB batches */
     uint8_t *buf = malloc(pages * l.page_bytes);
-    kvgen_pages(&l, 4, 11, buf);
-    for (uint64_t p = 4; p < pages; p++) memcpy(buf + p * l.page_bytes, buf + (p % 4) * l.page_bytes, l.page_bytes);
+    kvgen_pages_repeated(&l, pages, 4, 11, buf);
     const uint64_t bad[] = {0, 1597, 1598, 3196, 3999};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) memset(buf + bad[i] * l.page_bytes + 7 * 656 + 512, 0x80, 4);
     compare_host(&l, buf, pages, NULL, "4000 pages, three batches");
@@ -130,7 +120,7 @@ static void test_gpu__streaming_over_several_batches_matches_the_cpu(void **stat
 static void test_gpu__device_memory_in_place_matches_the_cpu(void **state)
 {
     (void)state;
-    kvc_layout l = layout("fp8_flashmla", 64), raw = layout("fp8_raw", 64);
+    kvc_layout l = layout_of("fp8_flashmla", 64), raw = layout_of("fp8_raw", 64);
     const uint64_t pages = 300, bytes = pages * l.page_bytes;
     uint8_t *buf = malloc(bytes), *stage = malloc(bytes + 16);
     kvgen_transfer(&raw, &l, pages, 5, buf);
@@ -170,19 +160,14 @@ static void test_gpu__device_memory_in_place_matches_the_cpu(void **state)
 static void test_gpu__files_streamed_with_pread_match_the_cpu(void **state)
 {
     (void)state;
-    kvc_layout l = layout("fp8_flashmla", 64);
+    kvc_layout l = layout_of("fp8_flashmla", 64);
     const uint64_t pages = 3500; /* three 64 MiB staging batches */
     uint8_t *buf = malloc(pages * l.page_bytes);
-    kvgen_pages(&l, 2, 12, buf);
-    for (uint64_t p = 2; p < pages; p++) memcpy(buf + p * l.page_bytes, buf + (p % 2) * l.page_bytes, l.page_bytes);
+    kvgen_pages_repeated(&l, pages, 2, 12, buf);
     kvgen_plant plants[64];
     kvgen_plant_damage(&l, buf, pages, plants, 64);
     memset(buf + 3333 * l.page_bytes + 100 * 1, 0xFF, 1); /* an e4m3 NaN in the last batch */
-    const char *path = temp_file(".bin", "");
-    FILE *f = fopen(path, "wb");
-    assert_non_null(f);
-    assert_int_equal(fwrite(buf, l.page_bytes, pages, f), pages);
-    fclose(f);
+    const char *path = temp_data_file(".bin", buf, pages * l.page_bytes);
     kvc_scan_options o;
     kvc_scan_options_init(&o);
     scan_plan plan;

@@ -36,14 +36,28 @@ void _assert_contains(const char *haystack, const char *needle, const char *file
     _fail(file, line);
 }
 
-const char *temp_file(const char *suffix, const char *text)
+const char *temp_data_file(const char *suffix, const void *data, size_t bytes)
 {
     static char path[256];
     snprintf(path, sizeof path, "/tmp/kvc_test_XXXXXX%s", suffix);
     int fd = mkstemps(path, (int)strlen(suffix));
     assert_true(fd >= 0);
-    size_t n = strlen(text);
-    assert_int_equal(write(fd, text, n), (ssize_t)n);
+    for (size_t done = 0; done < bytes;) {
+        ssize_t n = write(fd, (const char *)data + done, bytes - done);
+        assert_true(n > 0);
+        done += (size_t)n;
+    }
     close(fd);
     return path;
+}
+
+const char *temp_file(const char *suffix, const char *text) { return temp_data_file(suffix, text, strlen(text)); }
+
+kvc_layout layout_of(const char *name, uint32_t page_size)
+{
+    kvc_layout l;
+    kvc_diag d;
+    kvc_layout_params p = {512, 64, 128, page_size};
+    if (kvc_layout_build(name, &p, &l, &d) != KVC_OK) fail_msg("%s: %s", name, d.message);
+    return l;
 }

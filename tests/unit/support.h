@@ -19,4 +19,8 @@ kvc_status resolve_line(const char *gpu, const char *model, const char *args, kv
 void _assert_contains(const char *haystack, const char *needle, const char *file, int line);
 /* Writes `text` to a new temporary file and returns its path (static buffer). */
 const char *temp_file(const char *suffix, const char *text);
+/* The same with `bytes` bytes of binary data. */
+const char *temp_data_file(const char *suffix, const void *data, size_t bytes);
+/* A catalogue layout at R = 512, r = 64, index_head_dim 128; fails the test if it does not build. */
+kvc_layout layout_of(const char *name, uint32_t page_size);
 #endif

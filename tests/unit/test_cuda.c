@@ -120,15 +120,6 @@ static int reset(void **state)
 
 /* ---------------------------------------------------------------- helpers */
 
-static kvc_layout layout(void)
-{
-    kvc_layout l;
-    kvc_diag d;
-    kvc_layout_params p = {512, 64, 128, 64};
-    assert_int_equal(kvc_layout_build("fp8_flashmla", &p, &l, &d), KVC_OK);
-    return l;
-}
-
 /* Opens the fake GPU; returns the status, fills diag and absent. */
 static kvc_status open_fake(const cuda_api *api, int *absent, kvc_diag *d)
 {
@@ -142,7 +133,7 @@ static kvc_status open_fake(const cuda_api *api, int *absent, kvc_diag *d)
 static kvc_status scan_fake(kvc_device device, kvc_scan_report **r, kvc_diag *d)
 {
     static uint8_t *buf;
-    kvc_layout l = layout();
+    kvc_layout l = layout_of("fp8_flashmla", 64);
     if (!buf) {
         buf = malloc(2 * l.page_bytes);
         kvgen_pages(&l, 2, 1, buf);

@@ -9,15 +9,6 @@
 #include <string.h>
 #include <unistd.h>
 
-static kvc_layout layout(void)
-{
-    kvc_layout l;
-    kvc_diag d;
-    kvc_layout_params p = {512, 64, 128, 64};
-    assert_int_equal(kvc_layout_build("fp8_flashmla", &p, &l, &d), KVC_OK);
-    return l;
-}
-
 static void test_pages__lists_parse_and_select_ascending(void **state)
 {
     (void)state;
@@ -61,7 +52,7 @@ static const char *temp_path(const char *suffix)
 static void test_pages__safetensors_tensors_are_layers_in_file_order(void **state)
 {
     (void)state;
-    kvc_layout l = layout();
+    kvc_layout l = layout_of("fp8_flashmla", 64);
     uint8_t *a = calloc(2, l.page_bytes), *b = calloc(1, l.page_bytes);
     /* header order is not file order: layers follow the bytes */
     kvgen_tensor t[2] = {{"z.first", "U8", {2, 41984}, 2, a, 2 * l.page_bytes},
@@ -95,7 +86,7 @@ static void test_pages__safetensors_tensors_are_layers_in_file_order(void **stat
 static void test_pages__npy_rows_may_be_tokens_pages_or_several_pages(void **state)
 {
     (void)state;
-    kvc_layout l = layout();
+    kvc_layout l = layout_of("fp8_flashmla", 64);
     uint8_t *data = calloc(4, l.page_bytes);
     const uint64_t shapes[][3] = {{256, 656, 0}, {4, 41984, 0}, {2, 2 * 41984, 0}, {4, 64, 656}};
     const unsigned dims[] = {2, 2, 2, 3};

@@ -12,15 +12,6 @@
 
 #define PAGES 6
 
-static kvc_layout layout(const char *name)
-{
-    kvc_layout l;
-    kvc_diag d;
-    kvc_layout_params p = {512, 64, 128, 64};
-    if (kvc_layout_build(name, &p, &l, &d) != KVC_OK) fail_msg("%s", d.message);
-    return l;
-}
-
 static kvc_scan_report *scan(const kvc_layout *l, const uint8_t *buf, uint64_t pages, const kvc_scan_options *o)
 {
     kvc_scan_options cpu;
@@ -37,7 +28,7 @@ static void test_scan__clean_pages_of_every_layout_are_clean(void **state)
 {
     (void)state;
     for (unsigned i = 0; kvc_layout_catalogue(i); i++) {
-        kvc_layout l = layout(kvc_layout_catalogue(i));
+        kvc_layout l = layout_of(kvc_layout_catalogue(i), 64);
         uint8_t *buf = malloc(PAGES * l.page_bytes);
         kvgen_pages(&l, PAGES, 100 + i, buf);
         kvc_scan_report *r = scan(&l, buf, PAGES, NULL);
@@ -54,7 +45,7 @@ static void test_scan__planted_damage_is_found_exactly_in_every_layout(void **st
 {
     (void)state;
     for (unsigned i = 0; kvc_layout_catalogue(i); i++) {
-        kvc_layout l = layout(kvc_layout_catalogue(i));
+        kvc_layout l = layout_of(kvc_layout_catalogue(i), 64);
         uint8_t *buf = malloc(PAGES * l.page_bytes);
         kvgen_pages(&l, PAGES, 200 + i, buf);
         kvgen_plant plants[64];
@@ -88,7 +79,7 @@ static void test_scan__planted_damage_is_found_exactly_in_every_layout(void **st
 static void test_scan__576_byte_rows_read_as_656_show_bad_scales(void **state)
 {
     (void)state;
-    kvc_layout raw = layout("fp8_raw"), scaled = layout("fp8_flashmla");
+    kvc_layout raw = layout_of("fp8_raw", 64), scaled = layout_of("fp8_flashmla", 64);
     uint8_t *buf = malloc(PAGES * scaled.page_bytes);
     kvgen_transfer(&raw, &scaled, PAGES, 9, buf);
     kvc_scan_report *r = scan(&scaled, buf, PAGES, NULL);
@@ -110,7 +101,7 @@ static void test_scan__576_byte_rows_read_as_656_show_bad_scales(void **state)
 static void test_scan__page_lists_limit_the_scan_and_name_real_pages(void **state)
 {
     (void)state;
-    kvc_layout l = layout("fp8_flashmla");
+    kvc_layout l = layout_of("fp8_flashmla", 64);
     uint8_t *buf = malloc(PAGES * l.page_bytes);
     kvgen_pages(&l, PAGES, 3, buf);
     kvgen_plant plants[64];
@@ -144,7 +135,7 @@ static void test_scan__page_lists_limit_the_scan_and_name_real_pages(void **stat
 static void test_scan__max_findings_keeps_the_first_and_counts_all(void **state)
 {
     (void)state;
-    kvc_layout l = layout("fp8_flashmla");
+    kvc_layout l = layout_of("fp8_flashmla", 64);
     uint8_t *buf = malloc(PAGES * l.page_bytes);
     kvgen_pages(&l, PAGES, 4, buf);
     kvgen_plant plants[64];
@@ -168,11 +159,10 @@ static void test_scan__max_findings_keeps_the_first_and_counts_all(void **state)
 static void test_scan__threads_give_the_same_report(void **state)
 {
     (void)state;
-    kvc_layout l = layout("fp8_flashmla");
+    kvc_layout l = layout_of("fp8_flashmla", 64);
     const uint64_t pages = 1500; /* several blocks of pages per thread */
     uint8_t *buf = malloc(pages * l.page_bytes);
-    kvgen_pages(&l, 2, 5, buf);
-    for (uint64_t p = 2; p < pages; p++) memcpy(buf + p * l.page_bytes, buf + (p % 2) * l.page_bytes, l.page_bytes);
+    kvgen_pages_repeated(&l, pages, 2, 5, buf);
     kvgen_plant plants[64];
     size_t n = kvgen_plant_damage(&l, buf, pages, plants, 64);
     uint64_t nan_scales = 4;
@@ -199,7 +189,7 @@ static void test_scan__threads_give_the_same_report(void **state)
 static void test_scan__policies_flag_scales_only_when_asked(void **state)
 {
     (void)state;
-    kvc_layout l = layout("fp8_flashmla");
+    kvc_layout l = layout_of("fp8_flashmla", 64);
     uint8_t *buf = malloc(l.page_bytes);
     kvgen_pages(&l, 1, 6, buf); /* SGLang's amax/448 scales: not powers of two */
     kvc_scan_report *r = scan(&l, buf, 1, NULL);
@@ -228,7 +218,7 @@ static void test_scan__policies_flag_scales_only_when_asked(void **state)
 static void test_scan__host_memory_must_be_whole_pages(void **state)
 {
     (void)state;
-    kvc_layout l = layout("fp8_flashmla");
+    kvc_layout l = layout_of("fp8_flashmla", 64);
     uint8_t buf[1024] = {0};
     kvc_scan_report *r = NULL;
     kvc_diag d;
@@ -240,7 +230,7 @@ static void test_scan__host_memory_must_be_whole_pages(void **state)
 static void test_scan__findings_decode_the_raw_bytes(void **state)
 {
     (void)state;
-    kvc_layout l = layout("fp8_flashmla");
+    kvc_layout l = layout_of("fp8_flashmla", 64);
     uint8_t *buf = malloc(l.page_bytes);
     kvgen_pages(&l, 1, 7, buf);
     const uint8_t neg[4] = {0x00, 0x00, 0x80, 0xBF}; /* -1.0f, little-endian */
@@ -276,7 +266,7 @@ static void log_progress(void *ctx, uint64_t done, uint64_t total)
 static void test_scan__progress_runs_forward_to_the_total(void **state)
 {
     (void)state;
-    kvc_layout l = layout("fp8_raw");
+    kvc_layout l = layout_of("fp8_raw", 64);
     const uint64_t pages = 2000; /* several blocks of pages */
     uint8_t *buf = calloc(pages, l.page_bytes);
     kvc_scan_options o;
@@ -322,19 +312,14 @@ static void scan_file_layer(const char *path, const kvc_layout *l, int resident,
 static void test_scan__files_read_with_pread_give_the_same_counts(void **state)
 {
     (void)state;
-    kvc_layout l = layout("fp8_flashmla");
+    kvc_layout l = layout_of("fp8_flashmla", 64);
     const uint64_t pages = 1000; /* three 16 MiB read batches */
     uint8_t *buf = malloc(pages * l.page_bytes);
-    kvgen_pages(&l, 2, 8, buf);
-    for (uint64_t p = 2; p < pages; p++) memcpy(buf + p * l.page_bytes, buf + (p % 2) * l.page_bytes, l.page_bytes);
+    kvgen_pages_repeated(&l, pages, 2, 8, buf);
     kvgen_plant plants[64];
     size_t n = kvgen_plant_damage(&l, buf, pages, plants, 64);
     memset(buf + 777 * l.page_bytes + 512, 0x80, 4); /* -0.0 in the third batch */
-    const char *path = temp_file(".bin", "");
-    FILE *f = fopen(path, "wb");
-    assert_non_null(f);
-    assert_int_equal(fwrite(buf, l.page_bytes, pages, f), pages);
-    fclose(f);
+    const char *path = temp_data_file(".bin", buf, pages * l.page_bytes);
     uint64_t mapped[KVC_CHECK_COUNT], read[KVC_CHECK_COUNT];
     uint32_t *bad_mapped = calloc(pages, 4), *bad_read = calloc(pages, 4);
     scan_file_layer(path, &l, 1, mapped, bad_mapped, pages);
