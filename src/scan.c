@@ -89,6 +89,11 @@ static kvc_status pick_device(scan_run_ctx *c, const cuda_api *driver, int need_
     kvc_status st = gpu_open(driver, 0, &c->gpu, &absent, &why);
     if (st && (need_gpu || c->opt->device == KVC_DEVICE_GPU || !absent)) {
         *diag = why;
+        if (absent && !need_gpu) {
+            size_t n = strlen(diag->message);
+            snprintf(diag->message + n, sizeof diag->message - n,
+                     "; --device gpu needs a usable NVIDIA GPU: use --device auto or cpu to scan on the CPU");
+        }
         return st;
     }
     if (st) {

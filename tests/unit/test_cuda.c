@@ -236,6 +236,7 @@ static void test_cuda__no_binary_for_this_gpu_falls_back_under_auto(void **state
     kvc_scan_report_free(r);
     assert_int_equal(scan_fake(KVC_DEVICE_GPU, &r, &d), KVC_ERR_GPU);
     assert_contains(d.message, "CUDA_ERROR_NO_BINARY_FOR_GPU");
+    assert_contains(d.message, "--device gpu needs a usable NVIDIA GPU: use --device auto or cpu");
 }
 
 static void test_cuda__out_of_memory(void **state)
