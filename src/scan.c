@@ -151,7 +151,7 @@ static kvc_status scan_layer(scan_run_ctx *c, const layer_src *src, const uint8_
         for (unsigned i = 0; i < KVC_CHECK_COUNT; i++) out->damaged += out->counts[i];
         r->nlayers++;
     }
-    c->bytes_before += job.npages * c->plan.layout.page_bytes;
+    c->bytes_before += src->bytes; /* progress counts whole layers, so it ends at the total */
     free(list);
     free(job.page_bad);
     return st;

@@ -1,4 +1,3 @@
-#define _DEFAULT_SOURCE /* mkstemps */
 /* Page sources: page lists, and .npy/.safetensors files split into layers
  * (the messages for malformed files are pinned by the golden CLI tests). */
 #include "support.h"
@@ -39,16 +38,6 @@ static void test_pages__lists_parse_and_select_ascending(void **state)
     }
 }
 
-static const char *temp_path(const char *suffix)
-{
-    static char path[256];
-    snprintf(path, sizeof path, "/tmp/kvc_pages_XXXXXX%s", suffix);
-    int fd = mkstemps(path, (int)strlen(suffix));
-    assert_true(fd >= 0);
-    close(fd);
-    return path;
-}
-
 static void test_pages__safetensors_tensors_are_layers_in_file_order(void **state)
 {
     (void)state;
@@ -57,7 +46,7 @@ static void test_pages__safetensors_tensors_are_layers_in_file_order(void **stat
     /* header order is not file order: layers follow the bytes */
     kvgen_tensor t[2] = {{"z.first", "U8", {2, 41984}, 2, a, 2 * l.page_bytes},
                          {"a.second", "F8_E4M3", {64, 656}, 2, b, l.page_bytes}};
-    const char *path = temp_path(".safetensors");
+    const char *path = temp_data_file(".safetensors", "", 0);
     assert_int_equal(kvgen_write_safetensors(path, t, 2), 0);
     kvc_scan_options o;
     kvc_scan_options_init(&o);
@@ -93,7 +82,7 @@ static void test_pages__npy_rows_may_be_tokens_pages_or_several_pages(void **sta
     kvc_scan_options o;
     kvc_scan_options_init(&o);
     for (size_t i = 0; i < 4; i++) {
-        const char *path = temp_path(".npy");
+        const char *path = temp_data_file(".npy", "", 0);
         assert_int_equal(kvgen_write_npy(path, "|u1", shapes[i], dims[i], data, 4 * l.page_bytes), 0);
         scan_inputs in;
         kvc_diag d;
@@ -106,7 +95,7 @@ static void test_pages__npy_rows_may_be_tokens_pages_or_several_pages(void **sta
         unlink(path);
     }
     const uint64_t rows2[] = {2, 2 * 41984};
-    const char *path = temp_path(".npy"); /* the header promises 2 x 83968 fp16 values, 8 pages; 4 follow */
+    const char *path = temp_data_file(".npy", "", 0); /* the header promises 2 x 83968 fp16 values, 8 pages; 4 follow */
     assert_int_equal(kvgen_write_npy(path, "<f2", rows2, 2, data, 4 * l.page_bytes), 0);
     scan_inputs in;
     kvc_diag d;
