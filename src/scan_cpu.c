@@ -138,7 +138,7 @@ static int run_damaged(unsigned kind, const uint8_t *p, uint32_t bytes, const kv
  * AVX2 too, chosen at run time. */
 __attribute__((target_clones("avx2", "default"))) static int page_damaged(const scan_plan *plan, const uint8_t *page)
 {
-    uint64_t acc[KVC_KIND_MIXED] = {0}, scales = 0;
+    uint64_t acc[KVC_KIND_MIXED] = {0}, bad = 0; /* bad: FP32 scales, then everything */
     kvc_filter64 filter[KVC_KIND_MIXED];
     for (unsigned k = 0; k < KVC_KIND_MIXED; k++) filter[k] = kvc_filter64_for(k);
     const uint32_t tokens = plan->layout.page_size;
@@ -163,15 +163,15 @@ __attribute__((target_clones("avx2", "default"))) static int page_damaged(const 
                 KVC_WORDS(KVC_KIND_UE8M0)
 #undef KVC_WORDS
             case KVC_KIND_F32_SCALE:
-                for (uint32_t i = 0; i < words; i++) scales |= kvc_bad_scale_lanes(load64(p + 8 * i), &plan->rules);
+                for (uint32_t i = 0; i < words; i++) bad |= kvc_bad_scale_lanes(load64(p + 8 * i), &plan->rules);
                 break;
             default: break;
             }
             if (run->bytes % 8 && run_damaged(run->kind, p + 8 * words, run->bytes % 8, &plan->rules)) return 1;
         }
     }
-    for (unsigned k = 0; k < KVC_KIND_MIXED; k++) scales |= acc[k] & filter[k].top;
-    return scales != 0;
+    for (unsigned k = 0; k < KVC_KIND_MIXED; k++) bad |= acc[k] & filter[k].top;
+    return bad != 0;
 }
 
 /* Visits a page's elements in byte order: runs are merged token record by
