@@ -391,6 +391,12 @@ typedef struct kvc_scan_report {
     kvc_finding *findings;
     unsigned nnotes;                /* e.g. "no usable GPU: scanned on the CPU" */
     char notes[KVC_MAX_NOTES][KVC_NOTE_LEN];
+    /* when damage was found in files: the layout the bytes look like
+     * instead (kvc_detect_files), or "" when it is the one asked for or
+     * none is recognised */
+    char looks_like[KVC_NAME_LEN];
+    uint32_t looks_like_bytes_per_token;
+    double looks_like_confidence;
 } kvc_scan_report;
 
 /* Scans files: raw dumps of one layer's buffer (pages x page bytes), .npy
@@ -417,6 +423,43 @@ kvc_status kvc_scan_device(uint64_t device_ptr, size_t bytes, const kvc_layout *
 /* Accepts NULL. */
 void kvc_scan_report_free(kvc_scan_report *report);
 
+/* ------------------------------------------------------------------ detect */
+
+#define KVC_MAX_CANDIDATES 16
+#define KVC_MAX_EVIDENCE 6
+
+/* How plausible some bytes are under one catalogue layout. */
+typedef struct kvc_candidate {
+    char layout[KVC_NAME_LEN];
+    uint32_t bytes_per_token, page_size;
+    uint64_t page_bytes;
+    int fits;     /* every layer is a whole number of its pages */
+    double score; /* 0 to 1 */
+    uint64_t pages_sampled;
+    unsigned nfor, nagainst;
+    char evidence_for[KVC_MAX_EVIDENCE][KVC_NOTE_LEN];
+    char evidence_against[KVC_MAX_EVIDENCE][KVC_NOTE_LEN];
+} kvc_candidate;
+
+typedef struct kvc_detection {
+    char best[KVC_NAME_LEN]; /* a layout name, or "unknown" */
+    double confidence;       /* 0 to 1: how far the best stands above the rest */
+    uint64_t bytes;          /* input bytes */
+    uint64_t pages_sampled;  /* pages read, under the best candidate (all of them for small inputs) */
+    unsigned ncandidates;
+    kvc_candidate candidates[KVC_MAX_CANDIDATES]; /* best first */
+} kvc_detection;
+
+/* Ranks every catalogue layout by how plausible `bytes` of host memory are
+ * under it (dimensions and page size from `params`; page_size 0 tries 64,
+ * then 1). Reads at most a sample of pages. */
+kvc_status kvc_detect_host(const void *data, size_t bytes, const kvc_layout_params *params, kvc_detection *out,
+                           kvc_diag *diag);
+
+/* The same over files, as kvc_scan_files reads them (options: tensors only). */
+kvc_status kvc_detect_files(const char *const *paths, size_t npaths, const kvc_layout_params *params,
+                            const kvc_scan_options *options, kvc_detection *out, kvc_diag *diag);
+
 /* What GPU support this build has: the kernels' architectures, or why there
  * is none. Static storage. */
 const char *kvc_gpu_support(void);
@@ -435,6 +478,7 @@ typedef enum kvc_format { KVC_FORMAT_TEXT = 0, KVC_FORMAT_JSON = 1 } kvc_format;
 char *kvc_report_layout(const kvc_resolved *resolved, kvc_format format, unsigned options);
 char *kvc_report_check(const kvc_verdict *verdict, kvc_format format, unsigned options);
 char *kvc_report_scan(const kvc_scan_report *report, kvc_format format, unsigned options);
+char *kvc_report_detect(const kvc_detection *detection, kvc_format format, unsigned options);
 /* `code` is the process exit code the caller will use; it is recorded in the
  * JSON document's error.code. */
 char *kvc_report_error(const kvc_diag *diag, int code, kvc_format format);

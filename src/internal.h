@@ -276,7 +276,7 @@ typedef struct scan_inputs {
 } scan_inputs;
 
 /* Opens raw dumps, .npy and .safetensors files read-only as layers of
- * whole pages of `l`, in input order. */
+ * whole pages of `l` (of any size when `l` is NULL), in input order. */
 kvc_status inputs_open(const char *const *paths, size_t npaths, const kvc_layout *l, const kvc_scan_options *opt,
                        scan_inputs *in, kvc_diag *diag);
 void inputs_close(scan_inputs *in);
@@ -348,6 +348,11 @@ struct cJSON *report_json_layout(const kvc_layout *l);
 struct cJSON *report_json_notes(const char (*notes)[KVC_NOTE_LEN], unsigned n);
 /* Prints and frees `doc`; the string is freed with kvc_free. */
 char *report_json_finish(struct cJSON *doc);
+
+/* ----------------------------------------------------------------- detect */
+
+/* Ranks the catalogue's layouts for opened inputs (kvc_detect_files's core). */
+kvc_status detect_inputs(const scan_inputs *in, const kvc_layout_params *params, kvc_detection *out, kvc_diag *diag);
 
 /* ------------------------------------------------------------------ rules */
 

@@ -143,8 +143,8 @@ static kvc_status check_whole_pages(const kvc_layout *l, const char *file, const
 {
     kvc_origin o;
     origin_set(&o, file, 0, 0, "");
-    RETURN_ERROR_IF(bytes == 0, diag, KVC_ERR_CONFIG, &o, "%s%s is empty: there are no pages to scan", file, what);
-    if (bytes % l->page_bytes == 0) return KVC_OK;
+    RETURN_ERROR_IF(bytes == 0, diag, KVC_ERR_CONFIG, &o, "%s%s is empty: there are no pages to read", file, what);
+    if (!l || bytes % l->page_bytes == 0) return KVC_OK; /* no layout yet: detect judges the sizes */
     char fits[512];
     fitting_layouts(l, bytes, fits, sizeof fits);
     return diag_set(diag, KVC_ERR_CONFIG, &o,
@@ -252,7 +252,7 @@ static kvc_status open_npy(scan_inputs *in, const kvc_layout *l, const char *pat
         goto done;
     }
     uint64_t row = (ndim ? last : 1) * itemsize;
-    if (row && bytes && row % l->page_bytes && l->page_bytes % row) {
+    if (l && row && bytes && row % l->page_bytes && l->page_bytes % row) {
         st = diag_set(diag, KVC_ERR_CONFIG, &o,
                       "%s: the last dimension is %llu bytes (%llu x '%s'), which does not multiply out to whole %s "
                       "pages of %llu bytes; a row must be a token (%u B), a page or several pages",

@@ -91,6 +91,10 @@ static char *text_scan(const kvc_scan_report *r, unsigned options)
         sb_printf(&sb, "%sDAMAGED%s: %llu damaged element%s in %llu of %llu page%s read as %s (%u B/token)\n", st.red,
                   st.off, (unsigned long long)r->damaged, r->damaged == 1 ? "" : "s", (unsigned long long)r->bad_pages,
                   (unsigned long long)r->pages_scanned, r->pages_scanned == 1 ? "" : "s", l->name, l->bytes_per_token);
+    if (r->looks_like[0])
+        sb_printf(&sb, "%sthese pages look like %s, %u B/token (confidence %.2f); you asked for %s, %u B/token%s\n",
+                  st.yellow, r->looks_like, r->looks_like_bytes_per_token, r->looks_like_confidence, l->name,
+                  l->bytes_per_token, st.off);
     if (options & KVC_REPORT_QUIET) return sb_take(&sb);
     int w = 5; /* the layer column fits the longest name */
     for (size_t i = 0; i < r->nlayers; i++)
@@ -233,8 +237,77 @@ static char *json_scan(const kvc_scan_report *r)
         cJSON_AddStringToObject(jf, "check", kvc_check_name(f->check));
         cJSON_AddItemToArray(findings, jf);
     }
+    if (r->looks_like[0]) {
+        cJSON *like = cJSON_AddObjectToObject(o, "looks_like");
+        cJSON_AddStringToObject(like, "layout", r->looks_like);
+        cJSON_AddNumberToObject(like, "bytes_per_token", r->looks_like_bytes_per_token);
+        cJSON_AddNumberToObject(like, "confidence", r->looks_like_confidence);
+    } else {
+        cJSON_AddNullToObject(o, "looks_like");
+    }
     cJSON_AddItemToObject(o, "notes", report_json_notes(r->notes, r->nnotes));
     return report_json_finish(o);
+}
+
+/* ------------------------------------------------------------------ detect */
+
+static void text_candidate(strbuf *sb, const kvc_candidate *c, unsigned options)
+{
+    sb_printf(sb, "  %-14s %5.2f  %u B/token, %llu B/page%s\n", c->layout, c->score, c->bytes_per_token,
+              (unsigned long long)c->page_bytes, c->fits ? "" : " (not whole pages)");
+    if (!(options & KVC_REPORT_VERBOSE) && c->score < 0.05 && !c->fits) return; /* a size that rules it out says enough */
+    for (unsigned i = 0; i < c->nfor; i++) sb_printf(sb, "      + %s\n", c->evidence_for[i]);
+    for (unsigned i = 0; i < c->nagainst; i++) sb_printf(sb, "      - %s\n", c->evidence_against[i]);
+}
+
+static char *text_detect(const kvc_detection *d, unsigned options)
+{
+    style st = report_style(options);
+    strbuf sb = {0};
+    const kvc_candidate *best = d->ncandidates ? &d->candidates[0] : NULL;
+    if (strcmp(d->best, "unknown") != 0 && best)
+        sb_printf(&sb, "%s%s%s: %u B/token, %llu B/page at %u token%s per page (confidence %.2f)\n", st.green, d->best,
+                  st.off, best->bytes_per_token, (unsigned long long)best->page_bytes, best->page_size,
+                  best->page_size == 1 ? "" : "s", d->confidence);
+    else
+        sb_printf(&sb, "%sUNKNOWN%s: these bytes look like none of the catalogue's layouts%s%s%s\n", st.red, st.off,
+                  best ? " (closest: " : "", best ? best->layout : "", best ? ")" : "");
+    if (options & KVC_REPORT_QUIET) return sb_take(&sb);
+    sb_printf(&sb, "  read %llu page%s of %llu bytes (at most %d per layer)\n\ncandidates, most plausible first "
+                   "(score 0 to 1):\n",
+              (unsigned long long)d->pages_sampled, d->pages_sampled == 1 ? "" : "s", (unsigned long long)d->bytes, 64);
+    for (unsigned i = 0; i < d->ncandidates; i++) text_candidate(&sb, &d->candidates[i], options);
+    return sb_take(&sb);
+}
+
+static char *json_detect(const kvc_detection *d)
+{
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddStringToObject(o, "best", d->best);
+    cJSON_AddNumberToObject(o, "confidence", d->confidence);
+    cJSON_AddNumberToObject(o, "bytes", (double)d->bytes);
+    cJSON_AddNumberToObject(o, "pages_sampled", (double)d->pages_sampled);
+    cJSON *list = cJSON_AddArrayToObject(o, "candidates");
+    for (unsigned i = 0; i < d->ncandidates; i++) {
+        const kvc_candidate *c = &d->candidates[i];
+        cJSON *jc = cJSON_CreateObject();
+        cJSON_AddStringToObject(jc, "layout", c->layout);
+        cJSON_AddNumberToObject(jc, "score", c->score);
+        cJSON_AddNumberToObject(jc, "bytes_per_token", c->bytes_per_token);
+        cJSON_AddNumberToObject(jc, "page_size", c->page_size);
+        cJSON_AddNumberToObject(jc, "page_bytes", (double)c->page_bytes);
+        cJSON_AddBoolToObject(jc, "whole_pages", c->fits);
+        cJSON_AddNumberToObject(jc, "pages_sampled", (double)c->pages_sampled);
+        cJSON_AddItemToObject(jc, "for", report_json_notes(c->evidence_for, c->nfor));
+        cJSON_AddItemToObject(jc, "against", report_json_notes(c->evidence_against, c->nagainst));
+        cJSON_AddItemToArray(list, jc);
+    }
+    return report_json_finish(o);
+}
+
+char *kvc_report_detect(const kvc_detection *detection, kvc_format format, unsigned options)
+{
+    return format == KVC_FORMAT_JSON ? json_detect(detection) : text_detect(detection, options);
 }
 
 char *kvc_report_scan(const kvc_scan_report *report, kvc_format format, unsigned options)

@@ -224,6 +224,21 @@ static const uint8_t *fetch_host(const void *ctx, size_t layer, uint64_t page, k
     return in->layers[layer].data + page * in->page_bytes;
 }
 
+/* Damage under the layout asked for: which layout do the bytes look like? */
+static void look_again(scan_run_ctx *c, const scan_inputs *in, const kvc_layout *asked)
+{
+    kvc_detection *d = malloc(sizeof *d);
+    kvc_diag diag;
+    if (d && detect_inputs(in, &asked->params, d, &diag) == KVC_OK && strcmp(d->best, "unknown") != 0 &&
+        strcmp(d->best, asked->name) != 0) {
+        kvc_scan_report *r = c->report;
+        str_copy(r->looks_like, sizeof r->looks_like, d->best);
+        r->looks_like_bytes_per_token = d->candidates[0].bytes_per_token;
+        r->looks_like_confidence = d->confidence;
+    }
+    free(d);
+}
+
 kvc_status scan_inputs_run(const scan_inputs *in, const kvc_layout *l, const kvc_scan_options *opt,
                            const cuda_api *driver, kvc_scan_report **out, kvc_diag *diag)
 {
@@ -236,6 +251,7 @@ kvc_status scan_inputs_run(const scan_inputs *in, const kvc_layout *l, const kvc
     for (size_t i = 0; !st && i < in->nlayers; i++) st = scan_layer(&c, &in->layers[i], in->layers[i].data, 0, diag);
     if (!st) st = collect_findings(&c, fetch_host, in, diag);
     if (!st) finish(&c, t0);
+    if (!st && !c.report->clean) look_again(&c, in, l);
     return end(&c, st, out);
 }
 

@@ -19,7 +19,19 @@ enum {
     EXIT_IO = 5,
 };
 
-enum { CMD_LAYOUT = 1u, CMD_CHECK = 2u, CMD_SCAN = 4u, CMD_WORKER = 5u, CMD_ALL = 7u };
+enum {
+    CMD_LAYOUT = 1u,
+    CMD_CHECK = 2u,
+    CMD_SCAN = 4u,
+    CMD_DETECT = 8u,
+    CMD_WORKER = CMD_LAYOUT | CMD_SCAN,   /* take one worker */
+    CMD_INPUTS = CMD_SCAN | CMD_DETECT,   /* read KV dumps */
+    CMD_CONFIG = CMD_LAYOUT | CMD_CHECK | CMD_SCAN, /* resolve workers */
+    CMD_ALL = 15u
+};
+
+/* Command names by bit, for --help. */
+static const char *const COMMAND_NAMES[] = {"layout", "check", "scan", "detect"};
 
 typedef enum opt_id {
     OPT_JSON,
@@ -59,20 +71,20 @@ static const struct option_row {
     unsigned commands;
     const char *help;
 } OPTIONS[] = {
-    {OPT_GPU, "--gpu", NULL, "GPU", CMD_ALL, "GPU of the worker(s): B300, H200, sm_100, 10.3, MI300X, ..."},
+    {OPT_GPU, "--gpu", NULL, "GPU", CMD_CONFIG, "GPU of the worker(s): B300, H200, sm_100, 10.3, MI300X, ..."},
     {OPT_MODEL, "--model", NULL, "MODEL", CMD_ALL,
      "model: a preset (glm-5.2, deepseek-v3.2, deepseek-v3) or a path to config.json"},
     {OPT_ARGS, "--args", NULL, "FLAGS", CMD_WORKER, "SGLang launch flags, as one quoted string"},
     {OPT_LAYOUT, "--layout", NULL, "NAME", CMD_SCAN,
      "scan as this catalogue layout: fp8_flashmla, fp8_raw, bf16, dsa_indexer, model1_fp8, ..."},
-    {OPT_PAGE_SIZE, "--page-size", NULL, "N", CMD_SCAN, "tokens per page with --layout (default 64)"},
+    {OPT_PAGE_SIZE, "--page-size", NULL, "N", CMD_INPUTS, "tokens per page with --layout (scan: default 64; detect: 64, then 1)"},
     {OPT_WORKER, "--worker", NULL, "FILE", CMD_SCAN, "scan in the layout this worker file resolves to"},
     {OPT_BUFFER, "--buffer", NULL, "WHICH", CMD_SCAN, "with a worker: kv (default) or indexer"},
     {OPT_DEVICE, "--device", NULL, "WHERE", CMD_SCAN, "auto (default: the GPU when usable), cpu or gpu"},
     {OPT_PAGES, "--pages", NULL, "LIST", CMD_SCAN, "scan only these pages of each layer, e.g. 3,7,10-20"},
     {OPT_SKIP_PAGES, "--skip-pages", NULL, "LIST", CMD_SCAN, "do not scan these pages"},
     {OPT_MAX_FINDINGS, "--max-findings", NULL, "N", CMD_SCAN, "list the first N findings in full (default 20)"},
-    {OPT_TENSOR, "--tensor", NULL, "NAME", CMD_SCAN, ".safetensors tensor (or glob) to scan; repeatable"},
+    {OPT_TENSOR, "--tensor", NULL, "NAME", CMD_INPUTS, ".safetensors tensor (or glob) to read; repeatable"},
     {OPT_SCALE_POLICY, "--scale-policy", NULL, "any|pow2", CMD_SCAN,
      "pow2: FP32 scales must be powers of two (FlashMLA's reference quantizer)"},
     {OPT_SCALE_RANGE, "--scale-range", NULL, "MIN:MAX", CMD_SCAN, "FP32 scales must lie in [MIN, MAX]"},
@@ -81,7 +93,7 @@ static const struct option_row {
     {OPT_DECODE_GPU, "--decode-gpu", NULL, "GPU", CMD_CHECK, "GPU of the decode worker only"},
     {OPT_PREFILL_ARGS, "--prefill-args", NULL, "FLAGS", CMD_CHECK, "SGLang launch flags of the prefill worker"},
     {OPT_DECODE_ARGS, "--decode-args", NULL, "FLAGS", CMD_CHECK, "SGLang launch flags of the decode worker"},
-    {OPT_RULES, "--sglang-rules", NULL, "RULE", CMD_ALL,
+    {OPT_RULES, "--sglang-rules", NULL, "RULE", CMD_CONFIG,
      "row rule: active-backend (late 2026, default) or either-backend (May 2026)"},
     {OPT_JSON, "--json", NULL, NULL, CMD_ALL, "print one JSON document on stdout, also on error"},
     {OPT_QUIET, "--quiet", "-q", NULL, CMD_ALL, "print the verdict line only"},
@@ -110,6 +122,7 @@ static void print_help(FILE *out)
             "       kvcheck check [PREFILL DECODE] [options]  compare prefill with decode\n"
             "       kvcheck scan INPUT... (--layout NAME | --worker FILE | --gpu --model --args) [options]\n"
             "                                                 find bad scales and NaN/Inf in KV pages\n"
+            "       kvcheck detect INPUT... [options]         which layout do these KV bytes look like?\n"
             "       kvcheck version\n"
             "\n"
             "WORKER, PREFILL and DECODE are kvcheck worker files (JSON: gpu, model, args,\n"
@@ -123,14 +136,19 @@ static void print_help(FILE *out)
         char left[64];
         snprintf(left, sizeof left, "%s%s%s%s%s", o->shortname ? o->shortname : "", o->shortname ? ", " : "",
                  o->name, o->arg ? " " : "", o->arg ? o->arg : "");
-        static const char *const only[] = {[CMD_LAYOUT] = " (layout)", [CMD_CHECK] = " (check)",
-                                            [CMD_SCAN] = " (scan)", [CMD_WORKER] = " (layout, scan)"};
-        fprintf(out, "  %-26s %s%s\n", left, o->help, o->commands < CMD_ALL && only[o->commands] ? only[o->commands] : "");
+        char only[64] = "";
+        for (unsigned b = 0; o->commands != CMD_ALL && b < 4; b++)
+            if (o->commands >> b & 1)
+                snprintf(only + strlen(only), sizeof only - strlen(only), "%s%s", only[0] ? ", " : " (",
+                         COMMAND_NAMES[b]);
+        fprintf(out, "  %-26s %s%s%s\n", left, o->help, only, only[0] ? ")" : "");
     }
     fprintf(out,
             "\nexit codes:\n"
-            "  0  ran and found nothing wrong (layout resolved; check: compatible; scan: clean)\n"
-            "  1  ran and found a mismatch (check: incompatible) or damage (scan)\n"
+            "  0  ran and found nothing wrong (layout resolved; check: compatible; scan: clean;\n"
+            "     detect: a layout recognised)\n"
+            "  1  ran and found a mismatch (check: incompatible), damage (scan) or bytes in no\n"
+            "     known layout (detect: unknown)\n"
             "  2  usage error\n"
             "  3  invalid configuration: SGLang would refuse it, or kvcheck cannot read it\n"
             "  4  GPU required but unusable, or a driver failure\n"
@@ -218,7 +236,7 @@ static int parse(cli *c, int argc, char **argv)
     /* --json anywhere decides the error format before anything else fails. */
     for (int i = 1; i < argc; i++)
         if (strcmp(argv[i], "--json") == 0) c->format = KVC_FORMAT_JSON;
-    if (argc < 2) return usage_error(c, "no command given: use layout, check, scan or version");
+    if (argc < 2) return usage_error(c, "no command given: use layout, check, scan, detect or version");
     const char *cmd = argv[1];
     if (strcmp(cmd, "--help") == 0 || strcmp(cmd, "-h") == 0 || strcmp(cmd, "help") == 0) {
         print_help(stdout);
@@ -231,12 +249,13 @@ static int parse(cli *c, int argc, char **argv)
     if (strcmp(cmd, "layout") == 0) c->command = CMD_LAYOUT;
     else if (strcmp(cmd, "check") == 0) c->command = CMD_CHECK;
     else if (strcmp(cmd, "scan") == 0) c->command = CMD_SCAN;
-    else return usage_error(c, "unknown command '%s': use layout, check, scan or version", cmd);
+    else if (strcmp(cmd, "detect") == 0) c->command = CMD_DETECT;
+    else return usage_error(c, "unknown command '%s': use layout, check, scan, detect or version", cmd);
 
     for (int i = 2; i < argc; i++) {
         const char *w = argv[i];
         if (w[0] != '-' || strcmp(w, "-") == 0) {
-            int max = c->command == CMD_CHECK ? 2 : c->command == CMD_SCAN ? argc : 1;
+            int max = c->command == CMD_CHECK ? 2 : c->command & CMD_INPUTS ? argc : 1;
             if (c->npos >= max) return usage_error(c, "unexpected argument '%s'", w);
             c->pos[c->npos++] = w;
             continue;
@@ -523,6 +542,36 @@ static int run_scan(const cli *c)
     return code;
 }
 
+/* ---------------------------------------------------------------- detect */
+
+static int run_detect(const cli *c)
+{
+    if (!c->npos) return usage_error(c, "detect needs at least one INPUT: a raw dump, a .npy or a .safetensors file");
+    kvc_diag diag;
+    kvc_diag_clear(&diag);
+    kvc_layout_params p = {512, 64, 128, 0};
+    if (c->given[OPT_MODEL] && kvc_model_layout_params(c->value[OPT_MODEL], &p, &diag))
+        return fail(c, &diag, exit_code_for(diag.status));
+    p.page_size = 0;
+    unsigned long page;
+    int code;
+    if (c->given[OPT_PAGE_SIZE]) {
+        if ((code = option_uint(c, OPT_PAGE_SIZE, 1, 1u << 20, &page)) >= 0) return code;
+        p.page_size = (uint32_t)page;
+    }
+    kvc_scan_options o;
+    kvc_scan_options_init(&o);
+    o.tensors = c->tensors;
+    o.ntensors = c->ntensors;
+    kvc_detection *d = malloc(sizeof *d);
+    kvc_status st = d ? kvc_detect_files(c->pos, (size_t)c->npos, &p, &o, d, &diag) : KVC_ERR_NOMEM;
+    if (st == KVC_ERR_NOMEM && !d) snprintf(diag.message, sizeof diag.message, "out of memory");
+    code = st ? fail(c, &diag, exit_code_for(st)) : strcmp(d->best, "unknown") ? EXIT_CLEAN : EXIT_FOUND;
+    if (!st && !emit(kvc_report_detect(d, c->format, c->report))) code = EXIT_IO;
+    free(d);
+    return code;
+}
+
 int main(int argc, char **argv)
 {
     cli c;
@@ -534,7 +583,10 @@ int main(int argc, char **argv)
     }
     int code = parse(&c, argc, argv);
     if (code < 0)
-        code = c.command == CMD_LAYOUT ? run_layout(&c) : c.command == CMD_CHECK ? run_check(&c) : run_scan(&c);
+        code = c.command == CMD_LAYOUT   ? run_layout(&c)
+               : c.command == CMD_CHECK  ? run_check(&c)
+               : c.command == CMD_SCAN   ? run_scan(&c)
+                                         : run_detect(&c);
     free(c.pos);
     free(c.tensors);
     if (fflush(stdout) != 0 || ferror(stdout)) {

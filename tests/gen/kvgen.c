@@ -47,20 +47,32 @@ static uint16_t f16(float x)
     return sign | (uint16_t)((e + 14) << 10) | (uint16_t)mant;
 }
 
-/* Nearest of the finite codes of an FP8 format, by search: slow, simple, exact. */
+/* The value of a positive FP8 code (e4m3 when `e4m3`, else e5m2). */
+static float fp8_value(unsigned c, int e4m3)
+{
+    unsigned e = e4m3 ? c >> 3 : c >> 2, m = e4m3 ? c & 7 : c & 3;
+    return e4m3 ? (e ? ldexpf(1 + m / 8.0f, (int)e - 7) : ldexpf(m / 8.0f, -6))
+                : (e ? ldexpf(1 + m / 4.0f, (int)e - 15) : ldexpf(m / 4.0f, -14));
+}
+
+/* Nearest finite code, ties to the even code, saturating: the positive
+ * codes ascend with their values, so a binary search finds the neighbours. */
 static uint8_t fp8(float x, int e4m3)
 {
-    float a = fabsf(x), best = INFINITY;
-    uint8_t code = 0;
-    for (unsigned c = 0; c < 0x80; c++) {
-        unsigned e = e4m3 ? c >> 3 : c >> 2, m = e4m3 ? c & 7 : c & 3;
-        if (e4m3 ? c == 0x7F : e == 31) continue; /* NaN / Inf codes */
-        float v = e4m3 ? (e ? ldexpf(1 + m / 8.0f, (int)e - 7) : ldexpf(m / 8.0f, -6))
-                       : (e ? ldexpf(1 + m / 4.0f, (int)e - 15) : ldexpf(m / 4.0f, -14));
-        float d = fabsf(v - a);
-        if (d < best || (d == best && !(c & 1))) best = d, code = (uint8_t)c;
+    const unsigned top = e4m3 ? 0x7E : 0x7B; /* largest finite code */
+    float a = fabsf(x);
+    unsigned lo = 0, hi = top;
+    if (a >= fp8_value(top, e4m3)) lo = top;
+    else {
+        while (hi - lo > 1) { /* fp8_value(lo) <= a < fp8_value(hi) */
+            unsigned mid = (lo + hi) / 2;
+            if (fp8_value(mid, e4m3) <= a) lo = mid;
+            else hi = mid;
+        }
+        float dl = a - fp8_value(lo, e4m3), dh = fp8_value(hi, e4m3) - a;
+        if (dh < dl || (dh == dl && !(hi & 1))) lo = hi;
     }
-    return code | (x < 0 ? 0x80 : 0);
+    return (uint8_t)(lo | (x < 0 ? 0x80 : 0));
 }
 
 uint8_t kvgen_e4m3(float x) { return fp8(x, 1); }
