@@ -5,7 +5,9 @@
  *   CPU  scan on one thread                      vs  a plain read loop on one thread
  *   file scan                                    vs  reading the file to nowhere (as cat > /dev/null)
  *
- * usage: kvcheck-bench [--gpu-gib LIST] [--cpu-mib N] [--file PATH] [--file-mib N] [--cold 1]
+ *   simulate of 1M tokens x 1 layer on the GPU (and the CPU)
+ *
+ * usage: kvcheck-bench [--gpu-gib LIST] [--cpu-mib N] [--file PATH] [--file-mib N] [--cold 1] [--sim-tokens N]
  * --cold 1 empties the page cache before every file run (needs root); else the file is cached. */
 #define _GNU_SOURCE
 #include "internal.h"
@@ -224,10 +226,44 @@ static void bench_file(const char *path, uint64_t mib, int cold)
     unlink(path);
 }
 
+/* simulate for a GLM-5.2 pair, on the GPU and on the CPU. */
+static void bench_simulate(uint64_t tokens)
+{
+    for (int dev = KVC_DEVICE_GPU; dev >= KVC_DEVICE_CPU; dev--) {
+        kvc_worker *p = kvc_worker_create("prefill"), *d = kvc_worker_create("decode");
+        kvc_diag diag;
+        kvc_simulate_options o;
+        kvc_simulate_options_init(&o);
+        o.tokens = tokens;
+        o.device = (kvc_device)dev;
+        kvc_simulation *s = NULL;
+        kvc_status st = kvc_worker_set_gpu(p, "B300", &diag);
+        if (!st) st = kvc_worker_set_gpu(d, "B300", &diag);
+        if (!st) st = kvc_worker_set_model(p, "glm-5.2", &diag);
+        if (!st) st = kvc_worker_set_model(d, "glm-5.2", &diag);
+        if (!st) st = kvc_worker_add_args(p, "--disaggregation-mode prefill --kv-cache-dtype fp8_e4m3", "bench", &diag);
+        if (!st)
+            st = kvc_worker_add_args(d, "--disaggregation-mode decode --kv-cache-dtype fp8_e4m3 --enable-hisparse "
+                                        "--disable-radix-cache",
+                                     "bench", &diag);
+        double t = now();
+        if (!st) st = kvc_simulate(p, d, KVC_RULES_ACTIVE_BACKEND, &o, &s, &diag);
+        t = now() - t;
+        if (st) printf("simulate on the %s: %s\n", dev == KVC_DEVICE_GPU ? "GPU" : "CPU", diag.message);
+        else
+            printf("simulate, GLM-5.2 B300 pair, %llu tokens x 1 layer, on the %-4s %.3f s (target on the GPU: well "
+                   "under 1 s)\n",
+                   (unsigned long long)tokens, s->device, t);
+        kvc_simulation_free(s);
+        kvc_worker_free(p);
+        kvc_worker_free(d);
+    }
+}
+
 int main(int argc, char **argv)
 {
     const char *gpu_sizes = "0.25,1,2,4,8", *file = "/tmp/kvcheck-bench.bin";
-    uint64_t cpu_mib = 1024, file_mib = 2048;
+    uint64_t cpu_mib = 1024, file_mib = 2048, sim_tokens = 1ull << 20;
     int cold = 0;
     for (int i = 1; i + 1 < argc; i += 2) {
         if (strcmp(argv[i], "--gpu-gib") == 0) gpu_sizes = argv[i + 1];
@@ -235,11 +271,13 @@ int main(int argc, char **argv)
         else if (strcmp(argv[i], "--file") == 0) file = argv[i + 1];
         else if (strcmp(argv[i], "--file-mib") == 0) file_mib = strtoull(argv[i + 1], NULL, 10);
         else if (strcmp(argv[i], "--cold") == 0) cold = atoi(argv[i + 1]);
+        else if (strcmp(argv[i], "--sim-tokens") == 0) sim_tokens = strtoull(argv[i + 1], NULL, 10);
     }
     printf("kvcheck %s benchmark: fp8_flashmla pages (656 B/token, 41984 B/page), clean\n", kvc_version());
     bench_gpu(gpu_sizes);
     bench_cpu(cpu_mib);
     bench_file(file, file_mib, 0);
     if (cold) bench_file(file, file_mib, 1);
+    if (sim_tokens) bench_simulate(sim_tokens);
     return 0;
 }

@@ -1,4 +1,4 @@
-# GPU kernels: nvcc builds kernels/scan.cu into one fatbin (SASS for the GPUs
+# GPU kernels: nvcc builds kernels/kvcheck.cu (scan.cu and simulate.cu) into one fatbin (SASS for the GPUs
 # kvcheck knows, PTX for the oldest architecture nvcc supports so newer GPUs
 # JIT), embedded into the library with .incbin. CMake 3.25 has no fatbin mode
 # for CUDA, so nvcc is called directly. Without nvcc the GPU backend is left
@@ -29,12 +29,15 @@ function(kvc_kernels target)
   endforeach()
   list(APPEND gencode -gencode arch=compute_${KVC_KERNEL_PTX},code=compute_${KVC_KERNEL_PTX})
   string(APPEND archs "(SASS), compute_${KVC_KERNEL_PTX} (PTX)")
-  set(src ${PROJECT_SOURCE_DIR}/kernels/scan.cu)
+  set(src ${PROJECT_SOURCE_DIR}/kernels/kvcheck.cu)
   set(fatbin ${CMAKE_CURRENT_BINARY_DIR}/kvc_kernels.fatbin)
   add_custom_command(OUTPUT ${fatbin}
-    COMMAND ${KVC_NVCC} -fatbin -std=c++17 -O3 ${KVC_NVCC_FLAGS} ${gencode}
+    # -fmad=false: simulate's float arithmetic must round as the CPU's does
+    COMMAND ${KVC_NVCC} -fatbin -std=c++17 -O3 -fmad=false ${KVC_NVCC_FLAGS} ${gencode}
             -I${PROJECT_SOURCE_DIR}/include -I${PROJECT_SOURCE_DIR}/kernels -o ${fatbin} ${src}
-    DEPENDS ${src} ${PROJECT_SOURCE_DIR}/kernels/kvc_predicates.h ${PROJECT_SOURCE_DIR}/kernels/kvc_kernel_abi.h
+    DEPENDS ${src} ${PROJECT_SOURCE_DIR}/kernels/scan.cu ${PROJECT_SOURCE_DIR}/kernels/simulate.cu
+            ${PROJECT_SOURCE_DIR}/kernels/kvc_predicates.h ${PROJECT_SOURCE_DIR}/kernels/kvc_kernel_abi.h
+            ${PROJECT_SOURCE_DIR}/kernels/kvc_simulate.h
             ${PROJECT_SOURCE_DIR}/include/kvcheck.h
     COMMENT "nvcc: GPU kernels for ${archs}"
     VERBATIM)

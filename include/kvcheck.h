@@ -464,6 +464,54 @@ kvc_status kvc_detect_files(const char *const *paths, size_t npaths, const kvc_l
  * is none. Static storage. */
 const char *kvc_gpu_support(void);
 
+/* ---------------------------------------------------------------- simulate */
+
+typedef struct kvc_simulate_options {
+    uint64_t tokens; /* latent vectors to write (default 4096) */
+    uint64_t seed;   /* the same seed gives the same bytes everywhere (default 1) */
+    kvc_device device; /* auto: the GPU when usable (the same results as the CPU) */
+} kvc_simulate_options;
+
+void kvc_simulate_options_init(kvc_simulate_options *options);
+
+/* Read-back error of one part of the latent (NoPE or RoPE) against the values
+ * prefill was given. Errors are over finite read-backs. */
+typedef struct kvc_readback {
+    uint64_t values;
+    uint64_t nonfinite; /* read back as NaN or Inf */
+    double max_abs_error, mean_abs_error;
+} kvc_readback;
+
+typedef struct kvc_simulation {
+    kvc_resolved prefill, decode;
+    uint64_t tokens, seed;
+    uint64_t prefill_pages, decode_pages;
+    uint64_t zero_blocks;     /* all-zero NoPE blocks among the values (prefill's scaled writer makes them NaN) */
+    uint64_t bytes_copied;    /* by the transfer into decode's buffer */
+    uint64_t overrun_bytes;   /* the transfer would write past the end of decode's buffer */
+    uint64_t unwritten_bytes; /* bytes of decode's buffer the transfer never writes */
+    kvc_readback written[2];  /* prefill's own read-back: [0] NoPE, [1] RoPE (its quantisation error) */
+    kvc_readback decoded[2];  /* what decode reads back */
+    uint64_t values_differ;   /* values decode reads back differently from prefill's read-back */
+    uint64_t garbled_pages;   /* decode pages holding such values */
+    kvc_scan_report *scan;    /* decode's pages scanned in decode's layout; owned */
+    int compatible;           /* decode reads back exactly what prefill wrote, and nothing overruns */
+    char device[8];           /* where the pages were written, moved and read: "cuda" or "cpu" */
+    double seconds;
+    unsigned nnotes;
+    char notes[KVC_MAX_NOTES][KVC_NOTE_LEN];
+} kvc_simulation;
+
+/* Writes realistic latent KV for options->tokens tokens into prefill's pages
+ * as prefill's backend writes them, moves the pages the way the Mooncake
+ * transfer does (both offsets from prefill's item length), scans decode's
+ * buffer in decode's layout and reads it back as decode's backend would.
+ * Free *out with kvc_simulation_free. */
+kvc_status kvc_simulate(const kvc_worker *prefill, const kvc_worker *decode, kvc_rules rules,
+                        const kvc_simulate_options *options, kvc_simulation **out, kvc_diag *diag);
+/* Accepts NULL. */
+void kvc_simulation_free(kvc_simulation *simulation);
+
 /* ----------------------------------------------------------------- reports */
 
 typedef enum kvc_format { KVC_FORMAT_TEXT = 0, KVC_FORMAT_JSON = 1 } kvc_format;
@@ -479,6 +527,7 @@ char *kvc_report_layout(const kvc_resolved *resolved, kvc_format format, unsigne
 char *kvc_report_check(const kvc_verdict *verdict, kvc_format format, unsigned options);
 char *kvc_report_scan(const kvc_scan_report *report, kvc_format format, unsigned options);
 char *kvc_report_detect(const kvc_detection *detection, kvc_format format, unsigned options);
+char *kvc_report_simulate(const kvc_simulation *simulation, kvc_format format, unsigned options);
 /* `code` is the process exit code the caller will use; it is recorded in the
  * JSON document's error.code. */
 char *kvc_report_error(const kvc_diag *diag, int code, kvc_format format);

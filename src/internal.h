@@ -329,6 +329,15 @@ void gpu_free(gpu_ctx *g, uint64_t ptr);
 kvc_status gpu_time_read(gpu_ctx *g, uint64_t ptr, uint64_t bytes, int iters, double *seconds, kvc_diag *diag);
 kvc_status gpu_time_scan(gpu_ctx *g, const scan_plan *p, uint64_t ptr, uint64_t bytes, int iters, double *seconds,
                          kvc_diag *diag);
+/* simulate on the GPU: writes prefill's pages, moves them, reads both back;
+ * per-token results into `stats`; decode's buffer stays on the device for the
+ * scan (*dbuf, freed with gpu_free). */
+struct kvc_sim_layout;
+struct kvc_sim_token;
+kvc_status gpu_simulate(gpu_ctx *g, const struct kvc_sim_layout *pl, const struct kvc_sim_layout *dl, uint64_t seed,
+                        uint64_t tokens, uint64_t pbytes, uint64_t dbytes, struct kvc_sim_token *stats, uint64_t *dbuf,
+                        kvc_diag *diag);
+
 /* The scan entry points with an injectable driver (NULL: the real one). */
 kvc_status scan_inputs_run(const scan_inputs *in, const kvc_layout *l, const kvc_scan_options *opt,
                            const cuda_api *driver, kvc_scan_report **out, kvc_diag *diag);

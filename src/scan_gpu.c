@@ -3,6 +3,7 @@
  * or streamed from the host through pinned double buffers. */
 #include "internal.h"
 #include "kvc_kernel_abi.h"
+#include "kvc_simulate.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -14,6 +15,7 @@ struct gpu_ctx {
     int pushed;
     cu_module module;
     cu_function scan[2][2], read; /* [listed][map in global memory] */
+    cu_function sim_write, sim_compare;
     cu_stream stream[2];
     cu_event done[2];
     unsigned grid; /* blocks that fill the GPU */
@@ -92,6 +94,10 @@ static kvc_status open_device(gpu_ctx *g, int ordinal, int *absent, kvc_diag *di
             CU_TRY(g, a->cuModuleGetFunction(&g->scan[l][m], g->module, KERNELS[l][m]), "cuModuleGetFunction (a scan kernel)",
                    absent);
     CU_TRY(g, a->cuModuleGetFunction(&g->read, g->module, "kvc_read"), "cuModuleGetFunction(kvc_read)", absent);
+    CU_TRY(g, a->cuModuleGetFunction(&g->sim_write, g->module, "kvc_sim_write"), "cuModuleGetFunction(kvc_sim_write)",
+           absent);
+    CU_TRY(g, a->cuModuleGetFunction(&g->sim_compare, g->module, "kvc_sim_compare"),
+           "cuModuleGetFunction(kvc_sim_compare)", absent);
     for (int i = 0; i < 2; i++) {
         CU_TRY(g, a->cuStreamCreate(&g->stream[i], CU_STREAM_NON_BLOCKING), "cuStreamCreate", absent);
         CU_TRY(g, a->cuEventCreate(&g->done[i], 0), "cuEventCreate", absent);
@@ -417,5 +423,46 @@ kvc_status gpu_time_scan(gpu_ctx *g, const scan_plan *p, uint64_t ptr, uint64_t 
     if (!st && r) st = cuda_fail(a, r, "the scan kernel", NULL, diag);
     buffers_free(g, &b);
     if (!st) *seconds = ms / 1e3 / iters;
+    return st;
+}
+
+/* ------------------------------------------------------------- simulate */
+
+#define SIM_BLOCK 128
+
+kvc_status gpu_simulate(gpu_ctx *g, const kvc_sim_layout *pl, const kvc_sim_layout *dl, uint64_t seed,
+                        uint64_t tokens, uint64_t pbytes, uint64_t dbytes, kvc_sim_token *stats, uint64_t *dbuf,
+                        kvc_diag *diag)
+{
+    const cuda_api *a = g->api;
+    cu_deviceptr p = 0, d = 0, out = 0;
+    kvc_status st = alloc(g, &p, pbytes, diag);
+    if (!st) st = alloc(g, &d, dbytes, diag);
+    if (!st) st = alloc(g, &out, tokens * sizeof *stats, diag);
+    unsigned long long s = seed, n = tokens;
+    kvc_sim_layout pk = *pl, dk = *dl;
+    unsigned grid = (unsigned)((tokens + SIM_BLOCK - 1) / SIM_BLOCK < 65535 * 16 ? (tokens + SIM_BLOCK - 1) / SIM_BLOCK
+                                                                                 : 65535 * 16);
+    void *write_args[] = {&pk, &p, &s, &n};
+    void *compare_args[] = {&pk, &p, &dk, &d, &s, &n, &out};
+    cu_result r = 0;
+    const char *call = "";
+    if (!st && (r = a->cuMemsetD8(p, 0, pbytes)) != 0) call = "cuMemsetD8";
+    if (!st && !r && (r = a->cuMemsetD8(d, 0, dbytes)) != 0) call = "cuMemsetD8"; /* decode's pool starts zeroed */
+    if (!st && !r && (r = a->cuLaunchKernel(g->sim_write, grid, 1, 1, SIM_BLOCK, 1, 1, 0, g->stream[0], write_args, NULL)))
+        call = "cuLaunchKernel(kvc_sim_write)";
+    if (!st && !r && (r = a->cuStreamSynchronize(g->stream[0]))) call = "kvc_sim_write";
+    /* the transfer: prefill's pages back to back at prefill's item length */
+    if (!st && !r && (r = a->cuMemcpyDtoD(d, p, pbytes < dbytes ? pbytes : dbytes))) call = "cuMemcpyDtoD (the transfer)";
+    if (!st && !r &&
+        (r = a->cuLaunchKernel(g->sim_compare, grid, 1, 1, SIM_BLOCK, 1, 1, 0, g->stream[0], compare_args, NULL)))
+        call = "cuLaunchKernel(kvc_sim_compare)";
+    if (!st && !r && (r = a->cuStreamSynchronize(g->stream[0]))) call = "kvc_sim_compare";
+    if (!st && !r && (r = a->cuMemcpyDtoH(stats, out, tokens * sizeof *stats))) call = "cuMemcpyDtoH";
+    if (!st && r) st = cuda_fail(a, r, call, NULL, diag);
+    if (p) a->cuMemFree(p);
+    if (out) a->cuMemFree(out);
+    if (st && d) a->cuMemFree(d);
+    if (!st) *dbuf = d;
     return st;
 }

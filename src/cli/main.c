@@ -24,14 +24,16 @@ enum {
     CMD_CHECK = 2u,
     CMD_SCAN = 4u,
     CMD_DETECT = 8u,
-    CMD_WORKER = CMD_LAYOUT | CMD_SCAN,   /* take one worker */
-    CMD_INPUTS = CMD_SCAN | CMD_DETECT,   /* read KV dumps */
-    CMD_CONFIG = CMD_LAYOUT | CMD_CHECK | CMD_SCAN, /* resolve workers */
-    CMD_ALL = 15u
+    CMD_SIMULATE = 16u,
+    CMD_WORKER = CMD_LAYOUT | CMD_SCAN,                            /* take one worker */
+    CMD_PAIR = CMD_CHECK | CMD_SIMULATE,                           /* take prefill and decode */
+    CMD_INPUTS = CMD_SCAN | CMD_DETECT,                            /* read KV dumps */
+    CMD_CONFIG = CMD_LAYOUT | CMD_CHECK | CMD_SCAN | CMD_SIMULATE, /* resolve workers */
+    CMD_ALL = 31u
 };
 
 /* Command names by bit, for --help. */
-static const char *const COMMAND_NAMES[] = {"layout", "check", "scan", "detect"};
+static const char *const COMMAND_NAMES[] = {"layout", "check", "scan", "detect", "simulate"};
 
 typedef enum opt_id {
     OPT_JSON,
@@ -59,6 +61,8 @@ typedef enum opt_id {
     OPT_SCALE_POLICY,
     OPT_SCALE_RANGE,
     OPT_THREADS,
+    OPT_TOKENS,
+    OPT_SEED,
     OPT_COUNT
 } opt_id;
 
@@ -80,7 +84,7 @@ static const struct option_row {
     {OPT_PAGE_SIZE, "--page-size", NULL, "N", CMD_INPUTS, "tokens per page with --layout (scan: default 64; detect: 64, then 1)"},
     {OPT_WORKER, "--worker", NULL, "FILE", CMD_SCAN, "scan in the layout this worker file resolves to"},
     {OPT_BUFFER, "--buffer", NULL, "WHICH", CMD_SCAN, "with a worker: kv (default) or indexer"},
-    {OPT_DEVICE, "--device", NULL, "WHERE", CMD_SCAN, "auto (default: the GPU when usable), cpu or gpu"},
+    {OPT_DEVICE, "--device", NULL, "WHERE", CMD_SCAN | CMD_SIMULATE, "auto (default: the GPU when usable), cpu or gpu"},
     {OPT_PAGES, "--pages", NULL, "LIST", CMD_SCAN, "scan only these pages of each layer, e.g. 3,7,10-20"},
     {OPT_SKIP_PAGES, "--skip-pages", NULL, "LIST", CMD_SCAN, "do not scan these pages"},
     {OPT_MAX_FINDINGS, "--max-findings", NULL, "N", CMD_SCAN, "list the first N findings in full (default 20)"},
@@ -89,10 +93,12 @@ static const struct option_row {
      "pow2: FP32 scales must be powers of two (FlashMLA's reference quantizer)"},
     {OPT_SCALE_RANGE, "--scale-range", NULL, "MIN:MAX", CMD_SCAN, "FP32 scales must lie in [MIN, MAX]"},
     {OPT_THREADS, "--threads", NULL, "N", CMD_SCAN, "CPU threads (default: one per CPU, at most 16)"},
-    {OPT_PREFILL_GPU, "--prefill-gpu", NULL, "GPU", CMD_CHECK, "GPU of the prefill worker only"},
-    {OPT_DECODE_GPU, "--decode-gpu", NULL, "GPU", CMD_CHECK, "GPU of the decode worker only"},
-    {OPT_PREFILL_ARGS, "--prefill-args", NULL, "FLAGS", CMD_CHECK, "SGLang launch flags of the prefill worker"},
-    {OPT_DECODE_ARGS, "--decode-args", NULL, "FLAGS", CMD_CHECK, "SGLang launch flags of the decode worker"},
+    {OPT_TOKENS, "--tokens", NULL, "N", CMD_SIMULATE, "latent vectors to write and move (default 4096)"},
+    {OPT_SEED, "--seed", NULL, "N", CMD_SIMULATE, "seed of the latent values (default 1)"},
+    {OPT_PREFILL_GPU, "--prefill-gpu", NULL, "GPU", CMD_PAIR, "GPU of the prefill worker only"},
+    {OPT_DECODE_GPU, "--decode-gpu", NULL, "GPU", CMD_PAIR, "GPU of the decode worker only"},
+    {OPT_PREFILL_ARGS, "--prefill-args", NULL, "FLAGS", CMD_PAIR, "SGLang launch flags of the prefill worker"},
+    {OPT_DECODE_ARGS, "--decode-args", NULL, "FLAGS", CMD_PAIR, "SGLang launch flags of the decode worker"},
     {OPT_RULES, "--sglang-rules", NULL, "RULE", CMD_CONFIG,
      "row rule: active-backend (late 2026, default) or either-backend (May 2026)"},
     {OPT_JSON, "--json", NULL, NULL, CMD_ALL, "print one JSON document on stdout, also on error"},
@@ -122,6 +128,8 @@ static void print_help(FILE *out)
             "       kvcheck check [PREFILL DECODE] [options]  compare prefill with decode\n"
             "       kvcheck scan INPUT... (--layout NAME | --worker FILE | --gpu --model --args) [options]\n"
             "                                                 find bad scales and NaN/Inf in KV pages\n"
+            "       kvcheck simulate [PREFILL DECODE] [options]  write KV as prefill does, move it as the\n"
+            "                                                 transfer does, read it as decode does\n"
             "       kvcheck detect INPUT... [options]         which layout do these KV bytes look like?\n"
             "       kvcheck version\n"
             "\n"
@@ -136,8 +144,8 @@ static void print_help(FILE *out)
         char left[64];
         snprintf(left, sizeof left, "%s%s%s%s%s", o->shortname ? o->shortname : "", o->shortname ? ", " : "",
                  o->name, o->arg ? " " : "", o->arg ? o->arg : "");
-        char only[64] = "";
-        for (unsigned b = 0; o->commands != CMD_ALL && b < 4; b++)
+        char only[96] = "";
+        for (unsigned b = 0; o->commands != CMD_ALL && b < 5; b++)
             if (o->commands >> b & 1)
                 snprintf(only + strlen(only), sizeof only - strlen(only), "%s%s", only[0] ? ", " : " (",
                          COMMAND_NAMES[b]);
@@ -145,8 +153,8 @@ static void print_help(FILE *out)
     }
     fprintf(out,
             "\nexit codes:\n"
-            "  0  ran and found nothing wrong (layout resolved; check: compatible; scan: clean;\n"
-            "     detect: a layout recognised)\n"
+            "  0  ran and found nothing wrong (layout resolved; check, simulate: compatible;\n"
+            "     scan: clean; detect: a layout recognised)\n"
             "  1  ran and found a mismatch (check: incompatible), damage (scan) or bytes in no\n"
             "     known layout (detect: unknown)\n"
             "  2  usage error\n"
@@ -236,7 +244,7 @@ static int parse(cli *c, int argc, char **argv)
     /* --json anywhere decides the error format before anything else fails. */
     for (int i = 1; i < argc; i++)
         if (strcmp(argv[i], "--json") == 0) c->format = KVC_FORMAT_JSON;
-    if (argc < 2) return usage_error(c, "no command given: use layout, check, scan, detect or version");
+    if (argc < 2) return usage_error(c, "no command given: use layout, check, scan, simulate, detect or version");
     const char *cmd = argv[1];
     if (strcmp(cmd, "--help") == 0 || strcmp(cmd, "-h") == 0 || strcmp(cmd, "help") == 0) {
         print_help(stdout);
@@ -250,12 +258,13 @@ static int parse(cli *c, int argc, char **argv)
     else if (strcmp(cmd, "check") == 0) c->command = CMD_CHECK;
     else if (strcmp(cmd, "scan") == 0) c->command = CMD_SCAN;
     else if (strcmp(cmd, "detect") == 0) c->command = CMD_DETECT;
-    else return usage_error(c, "unknown command '%s': use layout, check, scan, detect or version", cmd);
+    else if (strcmp(cmd, "simulate") == 0) c->command = CMD_SIMULATE;
+    else return usage_error(c, "unknown command '%s': use layout, check, scan, simulate, detect or version", cmd);
 
     for (int i = 2; i < argc; i++) {
         const char *w = argv[i];
         if (w[0] != '-' || strcmp(w, "-") == 0) {
-            int max = c->command == CMD_CHECK ? 2 : c->command & CMD_INPUTS ? argc : 1;
+            int max = c->command & CMD_PAIR ? 2 : c->command & CMD_INPUTS ? argc : 1;
             if (c->npos >= max) return usage_error(c, "unexpected argument '%s'", w);
             c->pos[c->npos++] = w;
             continue;
@@ -306,8 +315,9 @@ static int parse(cli *c, int argc, char **argv)
             return usage_error(c, "%s takes %s%s%s%s%s, not '%s'", option_name(CHOICES[i].id), ch[0], ch[2] ? ", " : " or ",
                                ch[1], ch[2] ? " or " : "", ch[2] ? ch[2] : "", v);
     }
-    if (c->command == CMD_CHECK && c->npos == 1)
-        return usage_error(c, "check takes two workers, PREFILL and DECODE, or none with --prefill-args and --decode-args");
+    if ((c->command & CMD_PAIR) && c->npos == 1)
+        return usage_error(c, "%s takes two workers, PREFILL and DECODE, or none with --prefill-args and --decode-args",
+                           c->command == CMD_CHECK ? "check" : "simulate");
     if (c->given[OPT_QUIET]) c->report |= KVC_REPORT_QUIET;
     if (c->given[OPT_VERBOSE]) c->report |= KVC_REPORT_VERBOSE;
     if (c->format == KVC_FORMAT_TEXT && want_color(c->value[OPT_COLOR])) c->report |= KVC_REPORT_COLOR;
@@ -367,20 +377,28 @@ static int run_layout(const cli *c)
     return code;
 }
 
+/* Builds prefill and decode from files and shortcuts (check, simulate). */
+static kvc_status build_pair(const cli *c, kvc_worker **p, kvc_worker **d, kvc_diag *diag)
+{
+    *p = *d = NULL;
+    const char *pgpu = c->given[OPT_PREFILL_GPU] ? c->value[OPT_PREFILL_GPU] : c->value[OPT_GPU];
+    const char *dgpu = c->given[OPT_DECODE_GPU] ? c->value[OPT_DECODE_GPU] : c->value[OPT_GPU];
+    kvc_status st = build_worker("prefill", c->npos ? c->pos[0] : NULL, pgpu, c->value[OPT_MODEL],
+                                 c->value[OPT_PREFILL_ARGS], "--prefill-args", p, diag);
+    if (!st)
+        st = build_worker("decode", c->npos ? c->pos[1] : NULL, dgpu, c->value[OPT_MODEL], c->value[OPT_DECODE_ARGS],
+                          "--decode-args", d, diag);
+    return st;
+}
+
 static int run_check(const cli *c)
 {
     kvc_diag diag;
     kvc_diag_clear(&diag);
     if (!c->npos && !(c->given[OPT_PREFILL_ARGS] && c->given[OPT_DECODE_ARGS]))
         return usage_error(c, "check needs PREFILL and DECODE worker files, or --prefill-args and --decode-args");
-    kvc_worker *p = NULL, *d = NULL;
-    const char *pgpu = c->given[OPT_PREFILL_GPU] ? c->value[OPT_PREFILL_GPU] : c->value[OPT_GPU];
-    const char *dgpu = c->given[OPT_DECODE_GPU] ? c->value[OPT_DECODE_GPU] : c->value[OPT_GPU];
-    kvc_status st = build_worker("prefill", c->npos ? c->pos[0] : NULL, pgpu, c->value[OPT_MODEL],
-                                 c->value[OPT_PREFILL_ARGS], "--prefill-args", &p, &diag);
-    if (!st)
-        st = build_worker("decode", c->npos ? c->pos[1] : NULL, dgpu, c->value[OPT_MODEL], c->value[OPT_DECODE_ARGS],
-                          "--decode-args", &d, &diag);
+    kvc_worker *p, *d;
+    kvc_status st = build_pair(c, &p, &d, &diag);
     kvc_verdict *v = st ? NULL : malloc(sizeof *v);
     if (!st && !v) st = KVC_ERR_NOMEM;
     if (!st) st = kvc_compare(p, d, c->rules, v, &diag);
@@ -542,6 +560,44 @@ static int run_scan(const cli *c)
     return code;
 }
 
+/* -------------------------------------------------------------- simulate */
+
+static int run_simulate(const cli *c)
+{
+    kvc_diag diag;
+    kvc_diag_clear(&diag);
+    if (!c->npos && !(c->given[OPT_PREFILL_ARGS] && c->given[OPT_DECODE_ARGS]))
+        return usage_error(c, "simulate needs PREFILL and DECODE worker files, or --prefill-args and --decode-args");
+    kvc_simulate_options o;
+    kvc_simulate_options_init(&o);
+    unsigned long n;
+    int code;
+    if (c->given[OPT_TOKENS]) {
+        if ((code = option_uint(c, OPT_TOKENS, 1, 1ul << 22, &n)) >= 0) return code;
+        o.tokens = n;
+    }
+    if (c->given[OPT_SEED]) {
+        if ((code = option_uint(c, OPT_SEED, 0, 4294967295ul, &n)) >= 0) return code;
+        o.seed = n;
+    }
+    if (c->given[OPT_DEVICE])
+        o.device = strcmp(c->value[OPT_DEVICE], "cpu") == 0 ? KVC_DEVICE_CPU
+                   : strcmp(c->value[OPT_DEVICE], "gpu") == 0 ? KVC_DEVICE_GPU
+                                                              : KVC_DEVICE_AUTO;
+    kvc_worker *p, *d;
+    kvc_status st = build_pair(c, &p, &d, &diag);
+    kvc_simulation *s = NULL;
+    if (!st) st = kvc_simulate(p, d, c->rules, &o, &s, &diag);
+    code = st ? fail(c, &diag, exit_code_for(st)) : s->compatible ? EXIT_CLEAN : EXIT_FOUND;
+    if (!st && c->format == KVC_FORMAT_TEXT)
+        for (unsigned i = 0; i < s->scan->nnotes; i++) fprintf(stderr, "kvcheck: note: %s\n", s->scan->notes[i]);
+    if (!st && !emit(kvc_report_simulate(s, c->format, c->report))) code = EXIT_IO;
+    kvc_simulation_free(s);
+    kvc_worker_free(p);
+    kvc_worker_free(d);
+    return code;
+}
+
 /* ---------------------------------------------------------------- detect */
 
 static int run_detect(const cli *c)
@@ -586,6 +642,7 @@ int main(int argc, char **argv)
         code = c.command == CMD_LAYOUT   ? run_layout(&c)
                : c.command == CMD_CHECK  ? run_check(&c)
                : c.command == CMD_SCAN   ? run_scan(&c)
+               : c.command == CMD_SIMULATE ? run_simulate(&c)
                                          : run_detect(&c);
     free(c.pos);
     free(c.tensors);

@@ -206,6 +206,52 @@ static void test_gpu__files_streamed_with_pread_match_the_cpu(void **state)
     free(buf);
 }
 
+/* simulate writes, moves and reads back on the GPU exactly as on the CPU. */
+static kvc_simulation *simulate_on(const char *prefill, const char *decode, kvc_device device, uint64_t tokens)
+{
+    kvc_worker *p = kvc_worker_create("prefill"), *d = kvc_worker_create("decode");
+    kvc_diag diag;
+    assert_int_equal(kvc_worker_load_file(p, prefill, &diag), KVC_OK);
+    assert_int_equal(kvc_worker_load_file(d, decode, &diag), KVC_OK);
+    kvc_simulate_options o;
+    kvc_simulate_options_init(&o);
+    o.device = device;
+    o.tokens = tokens;
+    o.seed = 5;
+    kvc_simulation *s = NULL;
+    if (kvc_simulate(p, d, KVC_RULES_ACTIVE_BACKEND, &o, &s, &diag) != KVC_OK) fail_msg("%s", diag.message);
+    kvc_worker_free(p);
+    kvc_worker_free(d);
+    return s;
+}
+
+static void test_gpu__simulate_matches_the_cpu(void **state)
+{
+    (void)state;
+    const char *pairs[] = {"glm52-b300-hisparse-mtp", "glm52-b300-hisparse-mtp-fixed", "hopper-prefill-blackwell-decode-fp8",
+                           "bf16-different-backends"};
+    for (size_t i = 0; i < sizeof pairs / sizeof pairs[0]; i++) {
+        char p[256], d[256];
+        snprintf(p, sizeof p, "fixtures/pairs/%s/prefill.json", pairs[i]);
+        snprintf(d, sizeof d, "fixtures/pairs/%s/decode.json", pairs[i]);
+        kvc_simulation *cpu = simulate_on(p, d, KVC_DEVICE_CPU, 20000), *gpu = simulate_on(p, d, KVC_DEVICE_GPU, 20000);
+        assert_string_equal(gpu->device, "cuda");
+        assert_int_equal(cpu->compatible, gpu->compatible);
+        assert_memory_equal(cpu->written, gpu->written, sizeof cpu->written);
+        assert_memory_equal(cpu->decoded, gpu->decoded, sizeof cpu->decoded);
+        assert_int_equal(cpu->values_differ, gpu->values_differ);
+        assert_int_equal(cpu->garbled_pages, gpu->garbled_pages);
+        assert_int_equal(cpu->zero_blocks, gpu->zero_blocks);
+        assert_int_equal(cpu->overrun_bytes, gpu->overrun_bytes);
+        same_report(cpu->scan, gpu->scan, pairs[i]);
+        printf("  simulate %-36s %s, %llu values differ; CPU %.3f s, GPU %.3f s\n", pairs[i],
+               gpu->compatible ? "compatible" : "incompatible", (unsigned long long)gpu->values_differ, cpu->seconds,
+               gpu->seconds);
+        kvc_simulation_free(cpu);
+        kvc_simulation_free(gpu);
+    }
+}
+
 int main(void)
 {
     gpu_ctx *g = NULL;
@@ -224,6 +270,7 @@ int main(void)
         cmocka_unit_test(test_gpu__streaming_over_several_batches_matches_the_cpu),
         cmocka_unit_test(test_gpu__device_memory_in_place_matches_the_cpu),
         cmocka_unit_test(test_gpu__files_streamed_with_pread_match_the_cpu),
+        cmocka_unit_test(test_gpu__simulate_matches_the_cpu),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

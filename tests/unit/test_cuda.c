@@ -100,13 +100,51 @@ static cu_result f_launch(cu_function f, unsigned gx, unsigned gy, unsigned gz, 
 }
 static cu_result f_pointer(void *data, int attr, cu_deviceptr p) { return (void)attr, (void)p, *(int *)data = 0, 0; }
 
+static cu_result f_dtod(cu_deviceptr d, cu_deviceptr s, size_t n)
+{
+    return memcpy((void *)(uintptr_t)d, (const void *)(uintptr_t)s, n), 0;
+}
+static cu_result f_memset_sync(cu_deviceptr d, unsigned char v, size_t n) { return f_memset(d, v, n, NULL); }
+
 static const cuda_api FAKE = {
-    f_version, f_init,     f_error_name, f_error_string, f_count,      f_get,          f_name,
-    f_attr,    f_retain,   f_release,    f_push,         f_pop,        f_load,         f_unload,
-    f_function, f_occupancy, f_alloc,    f_free,         f_alloc_host, f_free_host,    f_htod,
-    f_htod_async, f_dtoh,  f_dtoh_async, f_memset,       f_stream,     f_stream_destroy, f_stream_sync,
-    f_event,   f_event_destroy, f_event_record, f_event_sync, f_elapsed, f_launch,     f_pointer,
-    "a fatbin",
+    .cuDriverGetVersion = f_version,
+    .cuInit = f_init,
+    .cuGetErrorName = f_error_name,
+    .cuGetErrorString = f_error_string,
+    .cuDeviceGetCount = f_count,
+    .cuDeviceGet = f_get,
+    .cuDeviceGetName = f_name,
+    .cuDeviceGetAttribute = f_attr,
+    .cuDevicePrimaryCtxRetain = f_retain,
+    .cuDevicePrimaryCtxRelease = f_release,
+    .cuCtxPushCurrent = f_push,
+    .cuCtxPopCurrent = f_pop,
+    .cuModuleLoadData = f_load,
+    .cuModuleUnload = f_unload,
+    .cuModuleGetFunction = f_function,
+    .cuOccupancyMaxActiveBlocksPerMultiprocessor = f_occupancy,
+    .cuMemAlloc = f_alloc,
+    .cuMemFree = f_free,
+    .cuMemAllocHost = f_alloc_host,
+    .cuMemFreeHost = f_free_host,
+    .cuMemcpyHtoD = f_htod,
+    .cuMemcpyHtoDAsync = f_htod_async,
+    .cuMemcpyDtoH = f_dtoh,
+    .cuMemcpyDtoD = f_dtod,
+    .cuMemsetD8 = f_memset_sync,
+    .cuMemcpyDtoHAsync = f_dtoh_async,
+    .cuMemsetD8Async = f_memset,
+    .cuStreamCreate = f_stream,
+    .cuStreamDestroy = f_stream_destroy,
+    .cuStreamSynchronize = f_stream_sync,
+    .cuEventCreate = f_event,
+    .cuEventDestroy = f_event_destroy,
+    .cuEventRecord = f_event_record,
+    .cuEventSynchronize = f_event_sync,
+    .cuEventElapsedTime = f_elapsed,
+    .cuLaunchKernel = f_launch,
+    .cuPointerGetAttribute = f_pointer,
+    .module_image = "a fatbin",
 };
 
 static int reset(void **state)
