@@ -55,6 +55,14 @@ static char *text_simulate(const kvc_simulation *s, unsigned options)
               (unsigned long long)r->pages_scanned);
     for (unsigned c = 0; c < KVC_CHECK_COUNT; c++)
         if (r->counts[c]) sb_printf(&sb, "  %-20s %llu\n", kvc_check_name((kvc_check)c), (unsigned long long)r->counts[c]);
+    for (size_t i = 0; i < r->nfindings && i < 5; i++) {
+        const kvc_finding *f = &r->findings[i];
+        char value[32];
+        str_printf(value, sizeof value, "%.6g", f->value);
+        sb_printf(&sb, "  %s page %llu slot %llu %s[%u] at byte %llu reads %s (%s)\n", i ? "     " : "first",
+                  (unsigned long long)f->page, (unsigned long long)f->slot, f->field, f->element,
+                  (unsigned long long)f->offset, value, kvc_check_name(f->check));
+    }
     sb_puts(&sb, "\nread-back against the values prefill was given (absolute error):\n");
     text_readback(&sb, "prefill's own read-back", s->written);
     text_readback(&sb, "decode's read-back", s->decoded);
