@@ -381,6 +381,13 @@ static int run_layout(const cli *c)
 static kvc_status build_pair(const cli *c, kvc_worker **p, kvc_worker **d, kvc_diag *diag)
 {
     *p = *d = NULL;
+    if (!c->npos && !(c->given[OPT_PREFILL_ARGS] && c->given[OPT_DECODE_ARGS])) {
+        diag->status = KVC_ERR_USAGE;
+        snprintf(diag->message, sizeof diag->message,
+                 "%s needs PREFILL and DECODE worker files, or --prefill-args and --decode-args (see kvcheck --help)",
+                 c->command == CMD_CHECK ? "check" : "simulate");
+        return KVC_ERR_USAGE;
+    }
     const char *pgpu = c->given[OPT_PREFILL_GPU] ? c->value[OPT_PREFILL_GPU] : c->value[OPT_GPU];
     const char *dgpu = c->given[OPT_DECODE_GPU] ? c->value[OPT_DECODE_GPU] : c->value[OPT_GPU];
     kvc_status st = build_worker("prefill", c->npos ? c->pos[0] : NULL, pgpu, c->value[OPT_MODEL],
@@ -395,8 +402,6 @@ static int run_check(const cli *c)
 {
     kvc_diag diag;
     kvc_diag_clear(&diag);
-    if (!c->npos && !(c->given[OPT_PREFILL_ARGS] && c->given[OPT_DECODE_ARGS]))
-        return usage_error(c, "check needs PREFILL and DECODE worker files, or --prefill-args and --decode-args");
     kvc_worker *p, *d;
     kvc_status st = build_pair(c, &p, &d, &diag);
     kvc_verdict *v = st ? NULL : malloc(sizeof *v);
@@ -422,6 +427,13 @@ static int option_uint(const cli *c, opt_id id, unsigned long lo, unsigned long 
         return usage_error(c, "%s takes a whole number from %lu to %lu, not '%s'", option_name(id), lo, hi, v ? v : "");
     *out = n;
     return -1;
+}
+
+/* --device, already checked against its choices. */
+static kvc_device device_option(const cli *c)
+{
+    const char *v = c->given[OPT_DEVICE] ? c->value[OPT_DEVICE] : "auto";
+    return strcmp(v, "cpu") == 0 ? KVC_DEVICE_CPU : strcmp(v, "gpu") == 0 ? KVC_DEVICE_GPU : KVC_DEVICE_AUTO;
 }
 
 /* The layout to scan as, and a sentence on where it came from. */
@@ -515,10 +527,7 @@ static int run_scan(const cli *c)
     kvc_scan_options o;
     kvc_scan_options_init(&o);
     o.layout_source = source;
-    if (c->given[OPT_DEVICE])
-        o.device = strcmp(c->value[OPT_DEVICE], "cpu") == 0 ? KVC_DEVICE_CPU
-                   : strcmp(c->value[OPT_DEVICE], "gpu") == 0 ? KVC_DEVICE_GPU
-                                                              : KVC_DEVICE_AUTO;
+    o.device = device_option(c);
     o.pages = c->value[OPT_PAGES];
     o.skip_pages = c->value[OPT_SKIP_PAGES];
     o.tensors = c->tensors;
@@ -566,8 +575,6 @@ static int run_simulate(const cli *c)
 {
     kvc_diag diag;
     kvc_diag_clear(&diag);
-    if (!c->npos && !(c->given[OPT_PREFILL_ARGS] && c->given[OPT_DECODE_ARGS]))
-        return usage_error(c, "simulate needs PREFILL and DECODE worker files, or --prefill-args and --decode-args");
     kvc_simulate_options o;
     kvc_simulate_options_init(&o);
     unsigned long n;
@@ -580,10 +587,7 @@ static int run_simulate(const cli *c)
         if ((code = option_uint(c, OPT_SEED, 0, 4294967295ul, &n)) >= 0) return code;
         o.seed = n;
     }
-    if (c->given[OPT_DEVICE])
-        o.device = strcmp(c->value[OPT_DEVICE], "cpu") == 0 ? KVC_DEVICE_CPU
-                   : strcmp(c->value[OPT_DEVICE], "gpu") == 0 ? KVC_DEVICE_GPU
-                                                              : KVC_DEVICE_AUTO;
+    o.device = device_option(c);
     kvc_worker *p, *d;
     kvc_status st = build_pair(c, &p, &d, &diag);
     kvc_simulation *s = NULL;

@@ -207,12 +207,11 @@ static void test_gpu__files_streamed_with_pread_match_the_cpu(void **state)
 }
 
 /* simulate writes, moves and reads back on the GPU exactly as on the CPU. */
-static kvc_simulation *simulate_on(const char *prefill, const char *decode, kvc_device device, uint64_t tokens)
+static kvc_simulation *simulate_on(const char *pair, kvc_device device, uint64_t tokens)
 {
-    kvc_worker *p = kvc_worker_create("prefill"), *d = kvc_worker_create("decode");
+    kvc_worker *p, *d;
     kvc_diag diag;
-    assert_int_equal(kvc_worker_load_file(p, prefill, &diag), KVC_OK);
-    assert_int_equal(kvc_worker_load_file(d, decode, &diag), KVC_OK);
+    pair_load(pair, &p, &d);
     kvc_simulate_options o;
     kvc_simulate_options_init(&o);
     o.device = device;
@@ -231,10 +230,8 @@ static void test_gpu__simulate_matches_the_cpu(void **state)
     const char *pairs[] = {"glm52-b300-hisparse-mtp", "glm52-b300-hisparse-mtp-fixed", "hopper-prefill-blackwell-decode-fp8",
                            "bf16-different-backends"};
     for (size_t i = 0; i < sizeof pairs / sizeof pairs[0]; i++) {
-        char p[256], d[256];
-        snprintf(p, sizeof p, "fixtures/pairs/%s/prefill.json", pairs[i]);
-        snprintf(d, sizeof d, "fixtures/pairs/%s/decode.json", pairs[i]);
-        kvc_simulation *cpu = simulate_on(p, d, KVC_DEVICE_CPU, 20000), *gpu = simulate_on(p, d, KVC_DEVICE_GPU, 20000);
+        kvc_simulation *cpu = simulate_on(pairs[i], KVC_DEVICE_CPU, 20000);
+        kvc_simulation *gpu = simulate_on(pairs[i], KVC_DEVICE_GPU, 20000);
         assert_string_equal(gpu->device, "cuda");
         assert_int_equal(cpu->compatible, gpu->compatible);
         assert_memory_equal(cpu->written, gpu->written, sizeof cpu->written);

@@ -29,6 +29,19 @@ kvc_status resolve_line(const char *gpu, const char *model, const char *args, kv
     return st;
 }
 
+void pair_load(const char *name, kvc_worker **prefill, kvc_worker **decode)
+{
+    char path[256];
+    kvc_diag d;
+    *prefill = kvc_worker_create("prefill");
+    *decode = kvc_worker_create("decode");
+    assert_true(*prefill && *decode);
+    snprintf(path, sizeof path, "fixtures/pairs/%s/prefill.json", name);
+    if (kvc_worker_load_file(*prefill, path, &d) != KVC_OK) fail_msg("%s: %s", path, d.message);
+    snprintf(path, sizeof path, "fixtures/pairs/%s/decode.json", name);
+    if (kvc_worker_load_file(*decode, path, &d) != KVC_OK) fail_msg("%s: %s", path, d.message);
+}
+
 void _assert_contains(const char *haystack, const char *needle, const char *file, int line)
 {
     if (haystack && strstr(haystack, needle)) return;

@@ -14,6 +14,8 @@ kvc_worker *worker_make(const char *gpu, const char *model, const char *args);
 /* Resolves such a worker; returns the status and fills `out` and `diag`. */
 kvc_status resolve_line(const char *gpu, const char *model, const char *args, kvc_rules rules,
                         kvc_resolved *out, kvc_diag *diag);
+/* Loads fixtures/pairs/NAME/{prefill,decode}.json; free both with kvc_worker_free. */
+void pair_load(const char *name, kvc_worker **prefill, kvc_worker **decode);
 /* Fails the test unless `haystack` contains `needle`. */
 #define assert_contains(haystack, needle) _assert_contains((haystack), (needle), __FILE__, __LINE__)
 void _assert_contains(const char *haystack, const char *needle, const char *file, int line);

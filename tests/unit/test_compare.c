@@ -5,13 +5,9 @@
 
 static kvc_verdict *compare_files(const char *pair, kvc_rules rules)
 {
-    char p[256], d[256];
-    snprintf(p, sizeof p, "fixtures/pairs/%s/prefill.json", pair);
-    snprintf(d, sizeof d, "fixtures/pairs/%s/decode.json", pair);
-    kvc_worker *wp = kvc_worker_create("prefill"), *wd = kvc_worker_create("decode");
+    kvc_worker *wp, *wd;
     kvc_diag diag;
-    assert_int_equal(kvc_worker_load_file(wp, p, &diag), KVC_OK);
-    assert_int_equal(kvc_worker_load_file(wd, d, &diag), KVC_OK);
+    pair_load(pair, &wp, &wd);
     kvc_verdict *v = malloc(sizeof *v);
     assert_non_null(v);
     if (kvc_compare(wp, wd, rules, v, &diag) != KVC_OK) fail_msg("%s: %s", pair, diag.message);

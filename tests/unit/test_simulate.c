@@ -10,13 +10,9 @@
 
 static kvc_simulation *simulate_pair(const char *dir, uint64_t tokens, uint64_t seed)
 {
-    char p[256], d[256];
-    snprintf(p, sizeof p, "fixtures/pairs/%s/prefill.json", dir);
-    snprintf(d, sizeof d, "fixtures/pairs/%s/decode.json", dir);
-    kvc_worker *pw = kvc_worker_create("prefill"), *dw = kvc_worker_create("decode");
+    kvc_worker *pw, *dw;
     kvc_diag diag;
-    assert_int_equal(kvc_worker_load_file(pw, p, &diag), KVC_OK);
-    assert_int_equal(kvc_worker_load_file(dw, d, &diag), KVC_OK);
+    pair_load(dir, &pw, &dw);
     kvc_simulate_options o;
     kvc_simulate_options_init(&o);
     o.tokens = tokens;
