@@ -167,6 +167,9 @@ typedef struct kvc_layout {
 kvc_status kvc_layout_build(const char *name, const kvc_layout_params *params,
                             kvc_layout *out, kvc_diag *diag);
 
+/* The layout's field called `name` ("nope", "scale", ...), or NULL. */
+const kvc_field *kvc_layout_field(const kvc_layout *layout, const char *name);
+
 /* Name of the i-th catalogue layout, or NULL past the end. */
 const char *kvc_layout_catalogue(unsigned i);
 

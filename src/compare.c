@@ -90,9 +90,7 @@ static void explain(const kvc_resolved *p, const kvc_resolved *d, kvc_verdict *v
 {
     const kvc_layout *pl = &p->kv, *dl = &d->kv;
     if (pl->bytes_per_token != dl->bytes_per_token || strcmp(pl->name, dl->name) != 0) {
-        const kvc_field *scale = NULL;
-        for (unsigned i = 0; i < dl->nfields; i++)
-            if (strcmp(dl->fields[i].name, "scale") == 0) scale = &dl->fields[i];
+        const kvc_field *scale = kvc_layout_field(dl, "scale");
         const kvc_field *src = NULL;
         uint64_t tok = 0;
         if (scale) src = layout_field_at(pl, scale->base, &tok, NULL);

@@ -203,6 +203,13 @@ kvc_status kvc_layout_build(const char *name, const kvc_layout_params *params, k
     return KVC_OK;
 }
 
+const kvc_field *kvc_layout_field(const kvc_layout *l, const char *name)
+{
+    for (unsigned i = 0; i < l->nfields; i++)
+        if (strcmp(l->fields[i].name, name) == 0) return &l->fields[i];
+    return NULL;
+}
+
 const kvc_field *layout_field_at(const kvc_layout *l, uint64_t at, uint64_t *token, uint32_t *elem)
 {
     uint64_t page = at / l->page_bytes, in = at % l->page_bytes;

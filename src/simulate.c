@@ -31,19 +31,12 @@ void kvc_simulation_free(kvc_simulation *s)
     free(s);
 }
 
-static const kvc_field *field_named(const kvc_layout *l, const char *name)
-{
-    for (unsigned i = 0; i < l->nfields; i++)
-        if (strcmp(l->fields[i].name, name) == 0) return &l->fields[i];
-    return NULL;
-}
-
 /* The writer/reader description of a resolved layout; SGLang writes bf16,
  * raw FP8 and FlashMLA's scaled FP8, and those are what simulate models. */
 static kvc_status sim_layout(const kvc_resolved *r, const char *side, kvc_sim_layout *out, kvc_diag *diag)
 {
     const kvc_layout *l = &r->kv;
-    const kvc_field *nope = field_named(l, "nope"), *rope = field_named(l, "rope"), *scale = field_named(l, "scale");
+    const kvc_field *nope = kvc_layout_field(l, "nope"), *rope = kvc_layout_field(l, "rope"), *scale = kvc_layout_field(l, "scale");
     int known = strcmp(l->name, "bf16") == 0 || strcmp(l->name, "fp8_raw") == 0 || strcmp(l->name, "fp8_flashmla") == 0;
     kvc_origin o;
     origin_set(&o, "", 0, 0, side);

@@ -90,19 +90,12 @@ static void put(uint8_t *p, kvc_elem elem, float x)
     }
 }
 
-static const kvc_field *field_named(const kvc_layout *l, const char *name)
-{
-    for (unsigned i = 0; i < l->nfields; i++)
-        if (strcmp(l->fields[i].name, name) == 0) return &l->fields[i];
-    return NULL;
-}
-
 /* One token of one page: the first field is quantized in groups under the
  * layout's scales (FP32 amax/448 as SGLang writes; UE8M0 rounded up to a
  * power of two), other value fields are stored as they are. */
 static void token(const kvc_layout *l, uint8_t *page, uint32_t t, const float *spread, uint64_t *s)
 {
-    const kvc_field *scale = field_named(l, "scale");
+    const kvc_field *scale = kvc_layout_field(l, "scale");
     const kvc_field *quant = scale ? &l->fields[0] : NULL;
     for (unsigned i = 0; i < l->nfields; i++) {
         const kvc_field *f = &l->fields[i];

@@ -33,6 +33,9 @@ static void test_layout__fp8_flashmla_is_656_bytes_with_scales_at_512(void **sta
     expect_field(&l, 1, "scale", KVC_ELEM_F32, 512, 656, 4);
     expect_field(&l, 2, "rope", KVC_ELEM_BF16, 528, 656, 64);
     for (unsigned i = 0; i < l.nfields; i++) assert_int_equal(l.fields[i].base % 16, 0);
+    assert_int_equal(kvc_layout_field(&l, "scale")->base, 512);
+    assert_true(kvc_layout_field(&l, "scale")->scale);
+    assert_null(kvc_layout_field(&l, "indexer"));
 }
 
 static void test_layout__fp8_raw_and_bf16(void **state)
