@@ -315,6 +315,12 @@ typedef struct gpu_ctx gpu_ctx;
  * gpu_close. On failure *absent says whether it means "no usable GPU". */
 kvc_status gpu_open(const cuda_api *inject, int ordinal, gpu_ctx **out, int *absent, kvc_diag *diag);
 void gpu_close(gpu_ctx *g); /* accepts NULL */
+/* The device a command runs on: *out is the GPU, or NULL for the CPU with
+ * `why_not` saying why when the GPU was wanted (auto) but is not usable.
+ * Fails when the GPU is needed or asked for and not usable, or the driver
+ * fails otherwise (STYLE.md: only "no usable GPU" falls back). */
+kvc_status gpu_choose(kvc_device want, int need_gpu, const cuda_api *driver, gpu_ctx **out, char *why_not,
+                      size_t size, kvc_diag *diag);
 const char *gpu_name(const gpu_ctx *g);
 /* Scans job->device in place, or job->host streamed through pinned buffers
  * (gathered on `threads` threads). */

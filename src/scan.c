@@ -79,31 +79,17 @@ static kvc_status pick_device(scan_run_ctx *c, const cuda_api *driver, int need_
 {
     kvc_scan_report *r = c->report;
     c->threads = cpu_threads(c->opt->threads);
-    if (c->opt->device == KVC_DEVICE_CPU && !need_gpu) {
-        str_copy(r->device, sizeof r->device, "cpu");
-        str_printf(r->device_name, sizeof r->device_name, "%u CPU thread%s", c->threads, c->threads == 1 ? "" : "s");
+    char why_not[KVC_NOTE_LEN - 64];
+    kvc_status st = gpu_choose(c->opt->device, need_gpu, driver, &c->gpu, why_not, sizeof why_not, diag);
+    if (st) return st;
+    if (c->gpu) {
+        str_copy(r->device, sizeof r->device, "cuda");
+        str_copy(r->device_name, sizeof r->device_name, gpu_name(c->gpu));
         return KVC_OK;
     }
-    int absent = 0;
-    kvc_diag why;
-    kvc_status st = gpu_open(driver, 0, &c->gpu, &absent, &why);
-    if (st && (need_gpu || c->opt->device == KVC_DEVICE_GPU || !absent)) {
-        *diag = why;
-        if (absent && !need_gpu) {
-            size_t n = strlen(diag->message);
-            snprintf(diag->message + n, sizeof diag->message - n,
-                     "; --device gpu needs a usable NVIDIA GPU: use --device auto or cpu to scan on the CPU");
-        }
-        return st;
-    }
-    if (st) {
-        notes_add(r->notes, &r->nnotes, KVC_MAX_NOTES, "no usable GPU (%s): scanned on the CPU", why.message);
-        str_copy(r->device, sizeof r->device, "cpu");
-        str_printf(r->device_name, sizeof r->device_name, "%u CPU thread%s", c->threads, c->threads == 1 ? "" : "s");
-        return KVC_OK;
-    }
-    str_copy(r->device, sizeof r->device, "cuda");
-    str_copy(r->device_name, sizeof r->device_name, gpu_name(c->gpu));
+    if (why_not[0]) notes_add(r->notes, &r->nnotes, KVC_MAX_NOTES, "no usable GPU (%s): scanned on the CPU", why_not);
+    str_copy(r->device, sizeof r->device, "cpu");
+    str_printf(r->device_name, sizeof r->device_name, "%u CPU thread%s", c->threads, c->threads == 1 ? "" : "s");
     return KVC_OK;
 }
 

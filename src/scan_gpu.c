@@ -133,6 +133,29 @@ kvc_status gpu_open(const cuda_api *inject, int ordinal, gpu_ctx **out, int *abs
     return KVC_OK;
 }
 
+kvc_status gpu_choose(kvc_device want, int need_gpu, const cuda_api *driver, gpu_ctx **out, char *why_not,
+                      size_t size, kvc_diag *diag)
+{
+    *out = NULL;
+    why_not[0] = '\0';
+    if (want == KVC_DEVICE_CPU && !need_gpu) return KVC_OK;
+    int absent = 0;
+    kvc_diag why;
+    kvc_status st = gpu_open(driver, 0, out, &absent, &why);
+    if (!st) return KVC_OK;
+    if (need_gpu || want == KVC_DEVICE_GPU || !absent) { /* only "no usable GPU" falls back, and only under auto */
+        *diag = why;
+        if (absent && !need_gpu) {
+            size_t n = strlen(diag->message);
+            snprintf(diag->message + n, sizeof diag->message - n,
+                     "; --device gpu needs a usable NVIDIA GPU: use --device auto or cpu to run on the CPU");
+        }
+        return st;
+    }
+    str_copy(why_not, size, why.message);
+    return KVC_OK;
+}
+
 /* ------------------------------------------------------------ the plan */
 
 /* The map entry of each 16-byte chunk of a page: the kind of the one field

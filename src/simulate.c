@@ -210,12 +210,10 @@ kvc_status kvc_simulate(const kvc_worker *prefill, const kvc_worker *decode, kvc
 
     /* the GPU when asked for or usable, else the CPU */
     gpu_ctx *g = NULL;
-    int absent = 0;
-    kvc_diag why;
-    if (!st && options->device != KVC_DEVICE_CPU && gpu_open(NULL, 0, &g, &absent, &why) != KVC_OK) {
-        if (options->device == KVC_DEVICE_GPU || !absent) st = (*diag = why).status;
-        else notes_add(s->notes, &s->nnotes, KVC_MAX_NOTES, "no usable GPU (%s): simulated on the CPU", why.message);
-    }
+    char why_not[KVC_NOTE_LEN - 64];
+    if (!st) st = gpu_choose(options->device, 0, NULL, &g, why_not, sizeof why_not, diag);
+    if (!st && why_not[0])
+        notes_add(s->notes, &s->nnotes, KVC_MAX_NOTES, "no usable GPU (%s): simulated on the CPU", why_not);
     uint8_t *dbuf = NULL;
     uint64_t ddev = 0;
     kvc_scan_options so;
