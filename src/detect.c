@@ -143,18 +143,8 @@ static void sample_page(const kvc_layout *l, const uint8_t *page, field_stats *s
     }
 }
 
-static void note(char (*notes)[KVC_NOTE_LEN], unsigned *n, const char *fmt, ...) KVC_PRINTF(3, 4);
-static void note(char (*notes)[KVC_NOTE_LEN], unsigned *n, const char *fmt, ...)
-{
-    if (*n >= KVC_MAX_EVIDENCE) return;
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(notes[(*n)++], KVC_NOTE_LEN, fmt, ap);
-    va_end(ap);
-}
-
-#define FOR(c, ...) note((c)->evidence_for, &(c)->nfor, __VA_ARGS__)
-#define AGAINST(c, ...) note((c)->evidence_against, &(c)->nagainst, __VA_ARGS__)
+#define FOR(c, ...) notes_add((c)->evidence_for, &(c)->nfor, KVC_MAX_EVIDENCE, __VA_ARGS__)
+#define AGAINST(c, ...) notes_add((c)->evidence_against, &(c)->nagainst, KVC_MAX_EVIDENCE, __VA_ARGS__)
 
 static double clamp01(double x) { return x < 0 ? 0 : x > 1 ? 1 : x; }
 
