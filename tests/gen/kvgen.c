@@ -1,5 +1,6 @@
 /* The deterministic KV page generator (see kvgen.h). */
 #include "kvgen.h"
+#include "kvc_simulate.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -26,14 +27,6 @@ static float latent(uint64_t *s, float spread)
     return (float)(g * spread);
 }
 
-uint16_t kvgen_bf16(float x)
-{
-    uint32_t u;
-    memcpy(&u, &x, sizeof u);
-    u += 0x7FFF + ((u >> 16) & 1);
-    return (uint16_t)(u >> 16);
-}
-
 static uint16_t f16(float x)
 {
     /* finite inputs within range only (the generator's values are) */
@@ -47,43 +40,41 @@ static uint16_t f16(float x)
     return sign | (uint16_t)((e + 14) << 10) | (uint16_t)mant;
 }
 
-/* The value of a positive FP8 code (e4m3 when `e4m3`, else e5m2). */
-static float fp8_value(unsigned c, int e4m3)
+/* The value of a positive e5m2 code. */
+static float e5m2_value(unsigned c)
 {
-    unsigned e = e4m3 ? c >> 3 : c >> 2, m = e4m3 ? c & 7 : c & 3;
-    return e4m3 ? (e ? ldexpf(1 + m / 8.0f, (int)e - 7) : ldexpf(m / 8.0f, -6))
-                : (e ? ldexpf(1 + m / 4.0f, (int)e - 15) : ldexpf(m / 4.0f, -14));
+    unsigned e = c >> 2, m = c & 3;
+    return e ? ldexpf(1 + m / 4.0f, (int)e - 15) : ldexpf(m / 4.0f, -14);
 }
 
-/* Nearest finite code, ties to the even code, saturating: the positive
- * codes ascend with their values, so a binary search finds the neighbours. */
-static uint8_t fp8(float x, int e4m3)
+/* Nearest finite e5m2 code, ties to the even code, saturating: the positive
+ * codes ascend with their values, so a binary search finds the neighbours.
+ * (e4m3 goes through kvc_e4m3_of, the encoder simulate uses.) */
+static uint8_t e5m2_of(float x)
 {
-    const unsigned top = e4m3 ? 0x7E : 0x7B; /* largest finite code */
+    const unsigned top = 0x7B; /* largest finite code */
     float a = fabsf(x);
     unsigned lo = 0, hi = top;
-    if (a >= fp8_value(top, e4m3)) lo = top;
+    if (a >= e5m2_value(top)) lo = top;
     else {
-        while (hi - lo > 1) { /* fp8_value(lo) <= a < fp8_value(hi) */
+        while (hi - lo > 1) { /* e5m2_value(lo) <= a < e5m2_value(hi) */
             unsigned mid = (lo + hi) / 2;
-            if (fp8_value(mid, e4m3) <= a) lo = mid;
+            if (e5m2_value(mid) <= a) lo = mid;
             else hi = mid;
         }
-        float dl = a - fp8_value(lo, e4m3), dh = fp8_value(hi, e4m3) - a;
+        float dl = a - e5m2_value(lo), dh = e5m2_value(hi) - a;
         if (dh < dl || (dh == dl && !(hi & 1))) lo = hi;
     }
     return (uint8_t)(lo | (x < 0 ? 0x80 : 0));
 }
 
-uint8_t kvgen_e4m3(float x) { return fp8(x, 1); }
-
 static void put(uint8_t *p, kvc_elem elem, float x)
 {
     uint16_t h;
     switch (elem) {
-    case KVC_ELEM_E4M3: p[0] = fp8(x, 1); break;
-    case KVC_ELEM_E5M2: p[0] = fp8(x, 0); break;
-    case KVC_ELEM_BF16: h = kvgen_bf16(x); memcpy(p, &h, 2); break;
+    case KVC_ELEM_E4M3: p[0] = kvc_e4m3_of(x); break;
+    case KVC_ELEM_E5M2: p[0] = e5m2_of(x); break;
+    case KVC_ELEM_BF16: h = kvc_bf16_of(x); memcpy(p, &h, 2); break;
     case KVC_ELEM_F16: h = f16(x); memcpy(p, &h, 2); break;
     case KVC_ELEM_F32: memcpy(p, &x, 4); break;
     default: break;

@@ -37,10 +37,6 @@ size_t kvgen_plant_damage(const kvc_layout *l, uint8_t *buf, uint64_t npages, kv
 void kvgen_transfer(const kvc_layout *prefill, const kvc_layout *decode, uint64_t decode_pages, uint64_t seed,
                     uint8_t *out);
 
-/* Encoders, round to nearest even, saturating for e4m3 (no NaN produced). */
-uint8_t kvgen_e4m3(float x);
-uint16_t kvgen_bf16(float x);
-
 /* File writers; return 0 on success. */
 int kvgen_write(const char *path, const void *data, size_t bytes);
 int kvgen_write_npy(const char *path, const char *descr, const uint64_t *shape, unsigned ndim, const void *data,
