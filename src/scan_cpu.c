@@ -4,6 +4,7 @@
  * header the GPU scanner includes too. Also the scan plan both scanners
  * start from, and the findings pass (always on the host). */
 #include "internal.h"
+#include "kvc_simulate.h"
 
 #include <float.h>
 #include <math.h>
@@ -228,23 +229,13 @@ uint32_t scan_page(const scan_plan *plan, const uint8_t *page, uint64_t counts[K
 double elem_decode(kvc_elem elem, const uint8_t *p)
 {
     switch (elem) {
-    case KVC_ELEM_E4M3: {
-        unsigned s = p[0] >> 7, e = (p[0] >> 3) & 15, m = p[0] & 7;
-        if (e == 15 && m == 7) return NAN;
-        double v = e ? ldexp(1.0 + m / 8.0, (int)e - 7) : ldexp(m / 8.0, -6);
-        return s ? -v : v;
-    }
+    case KVC_ELEM_E4M3: return kvc_float_of_e4m3(p[0]);
     case KVC_ELEM_E5M2: {
         unsigned s = p[0] >> 7, e = (p[0] >> 2) & 31, m = p[0] & 3;
         double v = e == 31 ? (m ? NAN : INFINITY) : e ? ldexp(1.0 + m / 4.0, (int)e - 15) : ldexp(m / 4.0, -14);
         return s ? -v : v;
     }
-    case KVC_ELEM_BF16: {
-        uint32_t u = (uint32_t)(p[0] | p[1] << 8) << 16;
-        float f;
-        memcpy(&f, &u, sizeof f);
-        return f;
-    }
+    case KVC_ELEM_BF16: return kvc_float_of_bf16((uint16_t)(p[0] | p[1] << 8));
     case KVC_ELEM_F16: {
         unsigned h = (unsigned)(p[0] | p[1] << 8), s = h >> 15, e = (h >> 10) & 31, m = h & 1023;
         double v = e == 31 ? (m ? NAN : INFINITY) : e ? ldexp(1.0 + m / 1024.0, (int)e - 15) : ldexp(m / 1024.0, -14);
