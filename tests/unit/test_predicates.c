@@ -17,13 +17,18 @@ static int expect_value_check(kvc_elem elem, const uint8_t *p, int nan, int pos_
     return KVC_CHECK_OK;
 }
 
+/* E4M3FN by the OCP FP8 definition: NaN is exponent 1111 with mantissa
+ * 111, and there is no Inf; every other code is a finite number. */
+static int e4m3_nan_by_definition(unsigned c) { return ((c >> 3) & 15) == 15 && (c & 7) == 7; }
+
 static void test_predicates__every_e4m3_code(void **state)
 {
     (void)state;
     unsigned nans = 0;
     for (unsigned c = 0; c < 256; c++) {
         uint8_t b = (uint8_t)c;
-        int want = expect_value_check(KVC_ELEM_E4M3, &b, KVC_CHECK_E4M3_NAN, -1, -1);
+        int want = e4m3_nan_by_definition(c) ? KVC_CHECK_E4M3_NAN : KVC_CHECK_OK;
+        assert_int_equal(isnan(elem_decode(KVC_ELEM_E4M3, &b)), want == KVC_CHECK_E4M3_NAN);
         assert_int_equal(kvc_classify_e4m3(b), want);
         nans += want == KVC_CHECK_E4M3_NAN;
     }
