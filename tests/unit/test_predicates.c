@@ -28,7 +28,7 @@ static void test_predicates__every_e4m3_code(void **state)
     for (unsigned c = 0; c < 256; c++) {
         uint8_t b = (uint8_t)c;
         int want = e4m3_nan_by_definition(c) ? KVC_CHECK_E4M3_NAN : KVC_CHECK_OK;
-        assert_int_equal(isnan(elem_decode(KVC_ELEM_E4M3, &b)), want == KVC_CHECK_E4M3_NAN);
+        assert_int_equal(!!isnan(elem_decode(KVC_ELEM_E4M3, &b)), want == KVC_CHECK_E4M3_NAN);
         assert_int_equal(kvc_classify_e4m3(b), want);
         nans += want == KVC_CHECK_E4M3_NAN;
     }
