@@ -10,7 +10,8 @@
  * usage: kvcheck-bench [--gpu-gib LIST] [--cpu-mib N] [--file PATH] [--file-mib N] [--cold 1] [--sim-tokens N]
  * --cold 1 empties the page cache before every file run (needs root); else the file is cached. */
 #define _GNU_SOURCE
-#include "internal.h"
+#include "scanner/scanner.h"
+#include "simulate/simulate.h"
 #include "kvgen.h"
 
 #include <fcntl.h>

@@ -7,7 +7,9 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include "internal.h"
+#include "detect/detect.h"
+#include "report/report.h"
+#include "simulate/simulate.h"
 
 /* A worker from a GPU, a model preset or path, and one launch command line. */
 kvc_worker *worker_make(const char *gpu, const char *model, const char *args);

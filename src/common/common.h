@@ -1,0 +1,92 @@
+/* What every stage shares: diagnostics (NULL-safe), origins, bounded strings,
+ * string buffers, note lists, file reading and JSON with positions. */
+#ifndef KVC_COMMON_H
+#define KVC_COMMON_H
+
+#include "kvcheck.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+
+#define KVC_PRINTF(f, a) __attribute__((format(printf, f, a)))
+#define COUNT_OF(a) (sizeof(a) / sizeof((a)[0]))
+
+/* ------------------------------------------------------------- diagnostics */
+
+/* Where a value came from: a file position, a JSON path or a flag name. */
+typedef struct kvc_origin {
+    char file[512];
+    unsigned line, column;
+    char where[160];
+} kvc_origin;
+
+/* Fills `diag` (which may be NULL) and returns `status`. */
+kvc_status diag_set(kvc_diag *diag, kvc_status status, const kvc_origin *origin,
+                    const char *fmt, ...) KVC_PRINTF(4, 5);
+
+/* Check and explain in one line. */
+#define RETURN_ERROR_IF(cond, diag, status, origin, ...)                                \
+    do {                                                                                \
+        if (cond) return diag_set((diag), (status), (origin), __VA_ARGS__);             \
+    } while (0)
+
+/* "file:line:column" or the parts that are known; "" when none. */
+void origin_format(const kvc_origin *origin, char *out, size_t size);
+void origin_set(kvc_origin *origin, const char *file, unsigned line, unsigned column,
+                const char *where);
+
+/* --------------------------------------------------------------- strings */
+
+/* Copies with truncation; always NUL-terminates. */
+void str_copy(char *dst, size_t size, const char *src);
+void str_printf(char *dst, size_t size, const char *fmt, ...) KVC_PRINTF(3, 4);
+/* Reads a decimal number at *s, advancing *s past it; 0 (and *s unchanged)
+ * when there are no digits or the number does not fit. */
+int str_parse_u64(const char **s, uint64_t *out);
+/* ASCII case-insensitive equality. */
+int str_ieq(const char *a, const char *b);
+
+/* Appends a formatted note to a fixed note list; drops it when full. */
+void notes_add(char (*notes)[KVC_NOTE_LEN], unsigned *n, unsigned max, const char *fmt, ...)
+    KVC_PRINTF(4, 5);
+
+/* Growable string; on allocation failure `oom` is set and appends stop. */
+typedef struct strbuf {
+    char *p;
+    size_t len, cap;
+    int oom;
+} strbuf;
+void sb_puts(strbuf *sb, const char *s);
+void sb_printf(strbuf *sb, const char *fmt, ...) KVC_PRINTF(2, 3);
+void sb_pad(strbuf *sb, size_t width, const char *s); /* s padded to width */
+/* Hands over the string (NULL after OOM) and resets the buffer. */
+char *sb_take(strbuf *sb);
+
+/* ------------------------------------------------------------------ files */
+
+/* Reads a whole file, opened read-only, into a NUL-terminated buffer. */
+kvc_status file_read_all(const char *path, char **out, size_t *len, kvc_diag *diag);
+/* The directory part of `path` ("." when none). */
+void path_dirname(const char *path, char *out, size_t size);
+/* `rel` taken relative to `base_dir` unless absolute. */
+void path_join(const char *base_dir, const char *rel, char *out, size_t size);
+
+/* ---------------------------------------------------------------- JSON aid */
+
+struct cJSON;
+/* Parses `text`; on failure reports file:line:column of the error. Rejects
+ * duplicate keys at any depth. */
+kvc_status json_parse(const char *text, size_t len, const char *file, struct cJSON **out,
+                      kvc_diag *diag);
+/* Line and column of the `nth` (0-based) occurrence of "key": in `text`. */
+void json_locate_key(const char *text, const char *key, unsigned nth, unsigned *line,
+                     unsigned *column);
+/* Positions of the first n elements of the list under "key". */
+void json_locate_elements(const char *text, const char *key, size_t n, unsigned *lines,
+                          unsigned *columns);
+/* Reads an integral number in [lo, hi] from `item`. */
+kvc_status json_get_uint(const struct cJSON *item, const char *text, const char *file,
+                         const char *key, uint32_t lo, uint32_t hi, uint32_t *out,
+                         kvc_diag *diag);
+
+#endif /* KVC_COMMON_H */

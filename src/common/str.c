@@ -1,0 +1,110 @@
+/* Bounded strings, note lists and growable string buffers. */
+#include "common/common.h"
+
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+
+void str_copy(char *dst, size_t size, const char *src)
+{
+    if (!size) return;
+    if (!src) src = "";
+    size_t n = strlen(src);
+    if (n >= size) n = size - 1;
+    memcpy(dst, src, n);
+    dst[n] = '\0';
+}
+
+void str_printf(char *dst, size_t size, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(dst, size, fmt, ap);
+    va_end(ap);
+}
+
+int str_ieq(const char *a, const char *b)
+{
+    for (; *a && *b; a++, b++)
+        if (tolower((unsigned char)*a) != tolower((unsigned char)*b)) return 0;
+    return *a == *b;
+}
+
+void notes_add(char (*notes)[KVC_NOTE_LEN], unsigned *n, unsigned max, const char *fmt, ...)
+{
+    if (*n >= max) return;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(notes[*n], KVC_NOTE_LEN, fmt, ap);
+    va_end(ap);
+    for (unsigned i = 0; i < *n; i++)
+        if (strcmp(notes[i], notes[*n]) == 0) return; /* said already */
+    (*n)++;
+}
+
+
+static void sb_reserve(strbuf *sb, size_t extra)
+{
+    if (sb->oom) return;
+    if (sb->len + extra + 1 <= sb->cap) return;
+    size_t cap = sb->cap ? sb->cap : 256;
+    while (cap < sb->len + extra + 1) cap *= 2;
+    char *p = realloc(sb->p, cap);
+    if (!p) {
+        sb->oom = 1;
+        return;
+    }
+    sb->p = p;
+    sb->cap = cap;
+}
+
+void sb_puts(strbuf *sb, const char *s)
+{
+    size_t n = strlen(s);
+    sb_reserve(sb, n);
+    if (sb->oom) return;
+    memcpy(sb->p + sb->len, s, n + 1);
+    sb->len += n;
+}
+
+void sb_printf(strbuf *sb, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(NULL, 0, fmt, ap);
+    va_end(ap);
+    if (n < 0) return;
+    sb_reserve(sb, (size_t)n);
+    if (sb->oom) return;
+    va_start(ap, fmt);
+    vsnprintf(sb->p + sb->len, (size_t)n + 1, fmt, ap);
+    va_end(ap);
+    sb->len += (size_t)n;
+}
+
+void sb_pad(strbuf *sb, size_t width, const char *s)
+{
+    sb_puts(sb, s);
+    for (size_t n = strlen(s); n < width; n++) sb_puts(sb, " ");
+}
+
+char *sb_take(strbuf *sb)
+{
+    char *p = sb->oom ? NULL : sb->p;
+    if (sb->oom) free(sb->p);
+    if (p == NULL && !sb->oom) p = calloc(1, 1);
+    memset(sb, 0, sizeof *sb);
+    return p;
+}
+
+int str_parse_u64(const char **s, uint64_t *out)
+{
+    const char *p = *s;
+    if (*p < '0' || *p > '9') return 0;
+    uint64_t v = 0;
+    for (; *p >= '0' && *p <= '9'; p++)
+        if (__builtin_mul_overflow(v, 10, &v) || __builtin_add_overflow(v, (uint64_t)(*p - '0'), &v)) return 0;
+    *s = p;
+    *out = v;
+    return 1;
+}

@@ -1,0 +1,188 @@
+/* A GPU for a command: the device opened through the loaded driver, its
+ * primary context and the embedded kernels; device memory helpers. */
+#include "gpu/gpu_ctx.h"
+#include "kvc_kernel_abi.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#ifdef KVC_HAVE_KERNELS
+extern const unsigned char kvc_fatbin[];
+const void *gpu_kernels_image(void) { return kvc_fatbin; }
+const char *kvc_gpu_support(void) { return "CUDA kernels for " KVC_KERNEL_ARCHS; }
+#else
+const void *gpu_kernels_image(void) { return NULL; }
+const char *kvc_gpu_support(void) { return "none: built without nvcc, so scans run on the CPU"; }
+#endif
+
+const char *gpu_name(const gpu_ctx *g) { return g->name; }
+
+void gpu_close(gpu_ctx *g)
+{
+    if (!g) return;
+    const cuda_api *a = g->api;
+    for (int i = 0; i < 2; i++) {
+        if (g->done[i]) a->cuEventDestroy(g->done[i]);
+        if (g->stream[i]) a->cuStreamDestroy(g->stream[i]);
+    }
+    if (g->module) a->cuModuleUnload(g->module);
+    if (g->pushed) {
+        cu_context c;
+        a->cuCtxPopCurrent(&c);
+    }
+    if (g->ctx) a->cuDevicePrimaryCtxRelease(g->device);
+    free(g);
+}
+
+static kvc_status open_device(gpu_ctx *g, int ordinal, int *absent, kvc_diag *diag)
+{
+    const cuda_api *a = g->api;
+    kvc_origin o;
+    origin_set(&o, "", 0, 0, "--device");
+    int version = 0;
+    CU_TRY(g, a->cuDriverGetVersion(&version), "cuDriverGetVersion", absent);
+    if (version < KVC_CUDA_FLOOR) {
+        *absent = 1;
+        return diag_set(diag, KVC_ERR_GPU, &o,
+                        "the NVIDIA driver is too old: it supports CUDA %d.%d, kvcheck needs %d.%d or newer",
+                        version / 1000, version % 1000 / 10, KVC_CUDA_FLOOR / 1000, KVC_CUDA_FLOOR % 1000 / 10);
+    }
+    CU_TRY(g, a->cuInit(0), "cuInit", absent);
+    int count = 0;
+    CU_TRY(g, a->cuDeviceGetCount(&count), "cuDeviceGetCount", absent);
+    if (count <= ordinal) {
+        *absent = 1;
+        return diag_set(diag, KVC_ERR_GPU, &o, "no CUDA device%s (the driver sees %d)", ordinal ? " of that ordinal" : "",
+                        count);
+    }
+    CU_TRY(g, a->cuDeviceGet(&g->device, ordinal), "cuDeviceGet", absent);
+    CU_TRY(g, a->cuDeviceGetName(g->name, (int)sizeof g->name, g->device), "cuDeviceGetName", absent);
+    CU_TRY(g, a->cuDevicePrimaryCtxRetain(&g->ctx, g->device), "cuDevicePrimaryCtxRetain", absent);
+    CU_TRY(g, a->cuCtxPushCurrent(g->ctx), "cuCtxPushCurrent", absent);
+    g->pushed = 1;
+    if (!g->image) {
+        *absent = 1;
+        return diag_set(diag, KVC_ERR_GPU, &o, "this kvcheck was built without GPU kernels (nvcc was not found at build "
+                                               "time)");
+    }
+    CU_TRY(g, a->cuModuleLoadData(&g->module, g->image), "cuModuleLoadData (loading the scan kernels)", absent);
+    static const char *const KERNELS[2][2] = {{"kvc_scan", "kvc_scan_gmap"}, {"kvc_scan_listed", "kvc_scan_listed_gmap"}};
+    for (int l = 0; l < 2; l++)
+        for (int m = 0; m < 2; m++)
+            CU_TRY(g, a->cuModuleGetFunction(&g->scan[l][m], g->module, KERNELS[l][m]), "cuModuleGetFunction (a scan kernel)",
+                   absent);
+    CU_TRY(g, a->cuModuleGetFunction(&g->read, g->module, "kvc_read"), "cuModuleGetFunction(kvc_read)", absent);
+    CU_TRY(g, a->cuModuleGetFunction(&g->sim_write, g->module, "kvc_sim_write"), "cuModuleGetFunction(kvc_sim_write)",
+           absent);
+    CU_TRY(g, a->cuModuleGetFunction(&g->sim_compare, g->module, "kvc_sim_compare"),
+           "cuModuleGetFunction(kvc_sim_compare)", absent);
+    for (int i = 0; i < 2; i++) {
+        CU_TRY(g, a->cuStreamCreate(&g->stream[i], CU_STREAM_NON_BLOCKING), "cuStreamCreate", absent);
+        CU_TRY(g, a->cuEventCreate(&g->done[i], 0), "cuEventCreate", absent);
+    }
+    int sms = 0, per_sm = 0;
+    CU_TRY(g, a->cuDeviceGetAttribute(&sms, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, g->device),
+           "cuDeviceGetAttribute", absent);
+    CU_TRY(g, a->cuOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, g->scan[0][0], KVC_GPU_BLOCK, 0),
+           "cuOccupancyMaxActiveBlocksPerMultiprocessor", absent);
+    g->grid = (unsigned)(sms > 0 ? sms : 1) * (unsigned)(per_sm > 0 ? per_sm : 1);
+    *absent = 0;
+    return KVC_OK;
+}
+
+kvc_status gpu_open(const cuda_api *inject, int ordinal, gpu_ctx **out, int *absent, kvc_diag *diag)
+{
+    *out = NULL;
+    *absent = 0;
+    const cuda_api *api = inject;
+    if (!api) {
+        kvc_status st = cuda_driver(&api, absent, diag);
+        if (st) return st;
+    }
+    gpu_ctx *g = calloc(1, sizeof *g);
+    if (!g) return diag_set(diag, KVC_ERR_NOMEM, NULL, "out of memory");
+    g->api = api;
+    /* an injected driver (tests) brings its own image */
+    g->image = inject ? inject->module_image : gpu_kernels_image();
+    kvc_status st = open_device(g, ordinal, absent, diag);
+    if (st) {
+        gpu_close(g);
+        return st;
+    }
+    *out = g;
+    return KVC_OK;
+}
+
+kvc_status gpu_choose(kvc_device want, int need_gpu, const cuda_api *driver, gpu_ctx **out, char *why_not,
+                      size_t size, kvc_diag *diag)
+{
+    *out = NULL;
+    why_not[0] = '\0';
+    if (want == KVC_DEVICE_CPU && !need_gpu) return KVC_OK;
+    int absent = 0;
+    kvc_diag why;
+    kvc_status st = gpu_open(driver, 0, out, &absent, &why);
+    if (!st) return KVC_OK;
+    if (need_gpu || want == KVC_DEVICE_GPU || !absent) { /* only "no usable GPU" falls back, and only under auto */
+        *diag = why;
+        if (absent && !need_gpu) {
+            size_t n = strlen(diag->message);
+            snprintf(diag->message + n, sizeof diag->message - n,
+                     "; --device gpu needs a usable NVIDIA GPU: use --device auto or cpu to run on the CPU");
+        }
+        return st;
+    }
+    str_copy(why_not, size, why.message);
+    return KVC_OK;
+}
+
+kvc_status gpu_copy_to_host(gpu_ctx *g, void *dst, uint64_t src, uint64_t bytes, kvc_diag *diag)
+{
+    CU_TRY(g, g->api->cuMemcpyDtoH(dst, src, bytes), "cuMemcpyDtoH (a damaged page, for its findings)", NULL);
+    return KVC_OK;
+}
+
+kvc_status gpu_device_of(gpu_ctx *g, uint64_t ptr, int *ordinal, kvc_diag *diag)
+{
+    CU_TRY(g, g->api->cuPointerGetAttribute(ordinal, CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL, ptr),
+           "cuPointerGetAttribute (is this a device pointer?)", NULL);
+    return KVC_OK;
+}
+
+kvc_status gpu_dev_alloc(const gpu_ctx *g, cu_deviceptr *p, size_t bytes, kvc_diag *diag)
+{
+    cu_result r = g->api->cuMemAlloc(p, bytes ? bytes : 1);
+    if (r == 0) return KVC_OK;
+    *p = 0;
+    char what[96];
+    str_printf(what, sizeof what, "cuMemAlloc(%zu bytes)", bytes);
+    return cuda_fail(g->api, r, what, NULL, diag);
+}
+
+/* ------------------------------------------------------------ benchmark */
+
+kvc_status gpu_alloc(gpu_ctx *g, uint64_t bytes, uint64_t *out, kvc_diag *diag)
+{
+    cu_deviceptr p;
+    kvc_status st = gpu_dev_alloc(g, &p, bytes, diag);
+    if (!st) *out = p;
+    return st;
+}
+
+kvc_status gpu_upload(gpu_ctx *g, uint64_t dst, const void *src, uint64_t bytes, kvc_diag *diag)
+{
+    CU_TRY(g, g->api->cuMemcpyHtoD(dst, src, bytes), "cuMemcpyHtoD", NULL);
+    return KVC_OK;
+}
+
+kvc_status gpu_alloc_upload(gpu_ctx *g, const void *src, uint64_t bytes, uint64_t *out, kvc_diag *diag)
+{
+    kvc_status st = gpu_alloc(g, bytes, out, diag);
+    if (!st && (st = gpu_upload(g, *out, src, bytes, diag)) != KVC_OK) gpu_free(g, *out);
+    return st;
+}
+
+void gpu_free(gpu_ctx *g, uint64_t ptr)
+{
+    if (ptr) g->api->cuMemFree(ptr);
+}

@@ -1,0 +1,407 @@
+/* Reports for people (text) and scripts (one JSON document). */
+#include "report/report.h"
+
+#include <cjson/cJSON.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ------------------------------------------------------------------ text */
+
+style report_style(unsigned options)
+{
+    if (options & KVC_REPORT_COLOR) return (style){"\033[31m", "\033[32m", "\033[33m", "\033[1m", "\033[0m"};
+    return (style){"", "", "", "", ""};
+}
+
+void report_text_fields(strbuf *sb, const kvc_layout *l)
+{
+    sb_puts(sb, "    field   type    offset  stride  bytes  count\n");
+    for (unsigned i = 0; i < l->nfields; i++) {
+        const kvc_field *f = &l->fields[i];
+        sb_printf(sb, "    %-7s %-7s %-7llu %-7llu %-6llu %u\n", f->name, kvc_elem_name(f->elem),
+                  (unsigned long long)f->base, (unsigned long long)f->stride,
+                  (unsigned long long)f->count * kvc_elem_size(f->elem), f->count);
+    }
+}
+
+static void text_value(strbuf *sb, const char *name, const kvc_value *v)
+{
+    if (!v->value[0] && !v->reason[0]) return;
+    sb_printf(sb, "  %-20s %-16s %s\n", name, v->value[0] ? v->value : "-", v->reason);
+}
+
+static void text_layout_body(strbuf *sb, const kvc_resolved *r, unsigned options)
+{
+    sb_printf(sb, "  gpu    %s (compute capability %u.%u, %s)\n", r->gpu_name, r->cc_major, r->cc_minor,
+              r->hip ? "ROCm/HIP" : "CUDA");
+    sb_printf(sb, "  model  %s (%s, %s): kv_lora_rank %u, qk_rope_head_dim %u, %u layers, %u MTP layer%s",
+              r->model_name, r->architecture, r->dsa ? "DSA" : "MLA, not DSA", r->kv_lora_rank,
+              r->qk_rope_head_dim, r->num_hidden_layers, r->num_nextn_predict_layers,
+              r->num_nextn_predict_layers == 1 ? "" : "s");
+    if (r->dsa) sb_printf(sb, ", index_head_dim %u", r->index_head_dim);
+    sb_printf(sb, "\n  rules  %s\n\n", kvc_rules_name(r->rules));
+    sb_printf(sb, "  %-20s %-16s %s\n", "setting", "value", "why");
+    text_value(sb, "kv_cache_dtype", &r->kv_cache_dtype);
+    if (r->dsa) {
+        text_value(sb, "dsa_prefill_backend", &r->dsa_prefill_backend);
+        text_value(sb, "dsa_decode_backend", &r->dsa_decode_backend);
+    }
+    text_value(sb, "disaggregation_mode", &r->disaggregation_mode);
+    text_value(sb, "page_size", &r->page_size);
+    if (r->speculative.value[0]) text_value(sb, "speculative", &r->speculative);
+    if (r->parallelism.value[0]) text_value(sb, "parallelism", &r->parallelism);
+    text_value(sb, "row", &r->row);
+
+    const kvc_layout *l = &r->kv;
+    sb_printf(sb, "\n  layout %s: %u B/token, page of %u tokens = %llu B/page (item_len)\n", l->name,
+              l->bytes_per_token, l->page_size, (unsigned long long)l->page_bytes);
+    report_text_fields(sb, l);
+    if (r->has_indexer) {
+        sb_printf(sb, "  indexer %s: %u B/token, %llu B/page (page-split: each field's tokens one "
+                      "after another)\n",
+                  r->indexer.name, r->indexer.bytes_per_token, (unsigned long long)r->indexer.page_bytes);
+        report_text_fields(sb, &r->indexer);
+    }
+    sb_printf(sb, "  entries  %u (%u target layers + %u draft)%s\n", r->kv_entries, r->num_hidden_layers,
+              r->draft_entries, r->has_indexer ? ", for KV and indexer alike" : "");
+    if (r->has_indexer)
+        sb_printf(sb, "  bytes per token, all entries  %llu KV + %llu indexer = %llu\n",
+                  (unsigned long long)r->kv_bytes_per_token_all,
+                  (unsigned long long)r->indexer_bytes_per_token_all,
+                  (unsigned long long)(r->kv_bytes_per_token_all + r->indexer_bytes_per_token_all));
+    else
+        sb_printf(sb, "  bytes per token, all entries  %llu KV\n", (unsigned long long)r->kv_bytes_per_token_all);
+    (void)options;
+}
+
+static void text_warnings(strbuf *sb, const kvc_resolved *r, unsigned options, const char *who)
+{
+    style st = report_style(options);
+    for (unsigned i = 0; i < r->nwarnings; i++)
+        sb_printf(sb, "%swarning:%s %s%s\n", st.yellow, st.off, who, r->warnings[i]);
+    if (options & KVC_REPORT_VERBOSE) {
+        for (unsigned i = 0; i < r->nignored; i++)
+            sb_printf(sb, "note: %signored (cannot change the KV layout): %s\n", who, r->ignored[i]);
+    }
+}
+
+static char *text_layout(const kvc_resolved *r, unsigned options)
+{
+    strbuf sb = {0};
+    style st = report_style(options);
+    sb_printf(&sb, "%s%s%s: %s, %u B/token, %llu B/page\n", st.bold, r->label, st.off, r->kv.name,
+              r->kv.bytes_per_token, (unsigned long long)r->kv.page_bytes);
+    if (!(options & KVC_REPORT_QUIET)) {
+        text_layout_body(&sb, r, options);
+        text_warnings(&sb, r, options, "");
+    }
+    return sb_take(&sb);
+}
+
+/* One row of the side-by-side table; `judged` rows say same or DIFFERENT. */
+static void side_row(strbuf *sb, const style *st, const char *name, const char *p, const char *d,
+                     int judged)
+{
+    sb_puts(sb, "  ");
+    sb_pad(sb, 20, name);
+    sb_puts(sb, " ");
+    sb_pad(sb, 24, p);
+    sb_puts(sb, " ");
+    sb_pad(sb, 24, d);
+    if (judged && strcmp(p, d) != 0) sb_printf(sb, " %sDIFFERENT%s", st->red, st->off);
+    else if (judged) sb_puts(sb, " same");
+    /* trailing blanks of padding are trimmed */
+    while (sb->len && sb->p[sb->len - 1] == ' ') sb->p[--sb->len] = '\0';
+    sb_puts(sb, "\n");
+}
+
+static void side_row_u(strbuf *sb, const style *st, const char *name, uint64_t p, uint64_t d, int judged)
+{
+    char a[32], b[32];
+    str_printf(a, sizeof a, "%llu", (unsigned long long)p);
+    str_printf(b, sizeof b, "%llu", (unsigned long long)d);
+    side_row(sb, st, name, a, b, judged);
+}
+
+static void fix_args_text(strbuf *sb, const kvc_fix *f)
+{
+    for (unsigned i = 0; i < f->nargs; i++) sb_printf(sb, "%s%s %s", i ? " " : "", f->args[i][0], f->args[i][1]);
+}
+
+static char *text_check(const kvc_verdict *v, unsigned options)
+{
+    strbuf sb = {0};
+    style st = report_style(options);
+    const kvc_resolved *p = &v->prefill, *d = &v->decode;
+    if (v->compatible)
+        sb_printf(&sb, "%sCOMPATIBLE%s: decode reads the KV bytes prefill writes (%s, %u B/token, "
+                       "%llu B/page)\n",
+                  st.green, st.off, p->kv.name, p->kv.bytes_per_token, (unsigned long long)p->kv.page_bytes);
+    else if (strcmp(p->kv.name, d->kv.name) != 0 || p->kv.bytes_per_token != d->kv.bytes_per_token)
+        sb_printf(&sb, "%sINCOMPATIBLE%s: prefill writes %s (%u B/token), decode reads %s (%u B/token)%s\n",
+                  st.red, st.off, p->kv.name, p->kv.bytes_per_token, d->kv.name, d->kv.bytes_per_token,
+                  v->bootstrap_catches ? "; SGLang's bootstrap will refuse the pair"
+                                       : "; SGLang will not notice until decode reads garbage");
+    else
+        sb_printf(&sb, "%sINCOMPATIBLE%s: %s differs (prefill %s, decode %s)%s\n", st.red, st.off,
+                  v->mismatches[0].field, v->mismatches[0].prefill, v->mismatches[0].decode,
+                  v->bootstrap_catches ? "; SGLang's bootstrap will refuse the pair"
+                                       : "; SGLang will not notice until decode reads garbage");
+    if (options & KVC_REPORT_QUIET) return sb_take(&sb);
+
+    sb_printf(&sb, "\n  prefill: %s\n  decode:  %s\n  rules:   %s\n\n", p->label, d->label, kvc_rules_name(p->rules));
+    side_row(&sb, &st, "", "prefill", "decode", 0);
+    char a[KVC_NAME_LEN + 32], b[KVC_NAME_LEN + 32];
+    str_printf(a, sizeof a, "%s (%u.%u)", p->gpu_name, p->cc_major, p->cc_minor);
+    str_printf(b, sizeof b, "%s (%u.%u)", d->gpu_name, d->cc_major, d->cc_minor);
+    side_row(&sb, &st, "gpu", a, b, 0);
+    side_row(&sb, &st, "model", p->model_name, d->model_name, 0);
+    side_row(&sb, &st, "disaggregation_mode", p->disaggregation_mode.value, d->disaggregation_mode.value, 0);
+    side_row(&sb, &st, "kv_cache_dtype", p->kv_cache_dtype.value, d->kv_cache_dtype.value, 1);
+    if (p->dsa || d->dsa) {
+        side_row(&sb, &st, "dsa_prefill_backend", p->dsa_prefill_backend.value, d->dsa_prefill_backend.value, 0);
+        side_row(&sb, &st, "dsa_decode_backend", p->dsa_decode_backend.value, d->dsa_decode_backend.value, 0);
+    }
+    side_row(&sb, &st, "layout", p->kv.name, d->kv.name, 1);
+    side_row_u(&sb, &st, "bytes_per_token", p->kv.bytes_per_token, d->kv.bytes_per_token, 1);
+    side_row_u(&sb, &st, "page_size", p->kv.page_size, d->kv.page_size, 1);
+    side_row_u(&sb, &st, "page_bytes", p->kv.page_bytes, d->kv.page_bytes, 1);
+    if (p->has_indexer || d->has_indexer)
+        side_row_u(&sb, &st, "indexer_page_bytes", p->has_indexer ? p->indexer.page_bytes : 0,
+                   d->has_indexer ? d->indexer.page_bytes : 0, 1);
+    side_row_u(&sb, &st, "kv_entries", p->kv_entries, d->kv_entries, 0);
+
+    if (v->nconsequences) {
+        sb_puts(&sb, "\nWhat decode will read:\n");
+        for (unsigned i = 0; i < v->nconsequences; i++) sb_printf(&sb, "  - %s\n", v->consequences[i]);
+    }
+    sb_printf(&sb, "\n%s%s\n", v->bootstrap,
+              v->bootstrap_catches || v->compatible
+                  ? "."
+                  : ", so nothing fails before serving: the first request fails instead\n  (\"NaN "
+                    "detected! verify: target model logits\")");
+
+    sb_puts(&sb, "\nWhy each side has its layout:\n");
+    sb_printf(&sb, "  prefill  %s: %s\n", p->kv.name, p->row.reason);
+    for (int side = 0; side < 2; side++) {
+        const kvc_resolved *r = side ? d : p;
+        if (side) sb_printf(&sb, "  decode   %s: %s\n", d->kv.name, d->row.reason);
+        const kvc_value *vals[] = {&r->kv_cache_dtype, &r->dsa_prefill_backend, &r->dsa_decode_backend, &r->page_size};
+        const char *names[] = {"kv_cache_dtype", "dsa_prefill_backend", "dsa_decode_backend", "page_size"};
+        for (size_t i = 0; i < COUNT_OF(vals); i++)
+            if (vals[i]->value[0])
+                sb_printf(&sb, "           %s %s: %s\n", names[i], vals[i]->value, vals[i]->reason);
+    }
+
+    if (!v->compatible) {
+        if (!v->nfixes) {
+            sb_puts(&sb, "\nNo fix found by adding up to three flags to one side: align the two "
+                         "launch commands (dtype and both DSA backends) by hand.\n");
+        } else {
+            const kvc_fix *f = &v->fixes[0];
+            sb_printf(&sb, "\n%sFix%s: add to the %s launch command%s:\n    ", st.bold, st.off,
+                      kvc_side_name(f->side),
+                      f->holds_under_both_rules ? " (holds under both SGLang row rules)"
+                                                : " (holds under this row rule only)");
+            fix_args_text(&sb, f);
+            sb_puts(&sb, "\n");
+            if (v->nfixes > 1) sb_puts(&sb, "Other fixes:\n");
+            for (unsigned i = 1; i < v->nfixes; i++) {
+                const kvc_fix *g = &v->fixes[i];
+                sb_printf(&sb, "  %-8s ", kvc_side_name(g->side));
+                fix_args_text(&sb, g);
+                sb_printf(&sb, "%s%s\n", g->holds_under_both_rules ? "" : "   (this row rule only)",
+                          g->changes_dtype ? "   (changes the KV dtype)" : "");
+            }
+        }
+    }
+    if (v->nwarnings || p->nwarnings || d->nwarnings || (options & KVC_REPORT_VERBOSE)) sb_puts(&sb, "\n");
+    for (unsigned i = 0; i < v->nwarnings; i++) sb_printf(&sb, "%swarning:%s %s\n", st.yellow, st.off, v->warnings[i]);
+    text_warnings(&sb, p, options, "prefill: ");
+    text_warnings(&sb, d, options, "decode: ");
+    return sb_take(&sb);
+}
+
+/* ------------------------------------------------------------------ JSON */
+
+cJSON *report_json_notes(const char (*notes)[KVC_NOTE_LEN], unsigned n)
+{
+    cJSON *a = cJSON_CreateArray();
+    for (unsigned i = 0; a && i < n; i++) cJSON_AddItemToArray(a, cJSON_CreateString(notes[i]));
+    return a;
+}
+
+cJSON *report_json_layout(const kvc_layout *l)
+{
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddStringToObject(o, "name", l->name);
+    cJSON_AddNumberToObject(o, "bytes_per_token", l->bytes_per_token);
+    cJSON_AddNumberToObject(o, "page_size", l->page_size);
+    cJSON_AddNumberToObject(o, "page_bytes", (double)l->page_bytes);
+    cJSON_AddBoolToObject(o, "page_split", l->page_split);
+    cJSON *fields = cJSON_AddArrayToObject(o, "fields");
+    for (unsigned i = 0; i < l->nfields; i++) {
+        const kvc_field *f = &l->fields[i];
+        cJSON *jf = cJSON_CreateObject();
+        cJSON_AddStringToObject(jf, "name", f->name);
+        cJSON_AddStringToObject(jf, "type", kvc_elem_name(f->elem));
+        cJSON_AddNumberToObject(jf, "offset", (double)f->base);
+        cJSON_AddNumberToObject(jf, "stride", (double)f->stride);
+        cJSON_AddNumberToObject(jf, "size", (double)f->count * kvc_elem_size(f->elem));
+        cJSON_AddNumberToObject(jf, "count", f->count);
+        cJSON_AddItemToArray(fields, jf);
+    }
+    return o;
+}
+
+static void json_value(cJSON *resolved, cJSON *reasons, const char *name, const kvc_value *v)
+{
+    if (v->value[0]) cJSON_AddStringToObject(resolved, name, v->value);
+    else cJSON_AddNullToObject(resolved, name);
+    if (v->reason[0]) cJSON_AddStringToObject(reasons, name, v->reason);
+}
+
+static cJSON *json_layout_doc(const kvc_resolved *r)
+{
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddStringToObject(o, "worker", r->label);
+    cJSON_AddStringToObject(o, "rules", kvc_rules_name(r->rules));
+    cJSON *gpu = cJSON_AddObjectToObject(o, "gpu");
+    cJSON_AddStringToObject(gpu, "name", r->gpu_name);
+    char cc[16];
+    str_printf(cc, sizeof cc, "%u.%u", r->cc_major, r->cc_minor);
+    cJSON_AddStringToObject(gpu, "compute_capability", cc);
+    cJSON_AddStringToObject(gpu, "platform", r->hip ? "hip" : "cuda");
+    cJSON *model = cJSON_AddObjectToObject(o, "model");
+    cJSON_AddStringToObject(model, "name", r->model_name);
+    cJSON_AddStringToObject(model, "architecture", r->architecture);
+    cJSON_AddBoolToObject(model, "dsa", r->dsa);
+    cJSON_AddNumberToObject(model, "kv_lora_rank", r->kv_lora_rank);
+    cJSON_AddNumberToObject(model, "qk_rope_head_dim", r->qk_rope_head_dim);
+    cJSON_AddNumberToObject(model, "num_hidden_layers", r->num_hidden_layers);
+    cJSON_AddNumberToObject(model, "num_nextn_predict_layers", r->num_nextn_predict_layers);
+    if (r->dsa) cJSON_AddNumberToObject(model, "index_head_dim", r->index_head_dim);
+
+    cJSON *res = cJSON_AddObjectToObject(o, "resolved");
+    cJSON *reasons = cJSON_CreateObject();
+    json_value(res, reasons, "kv_cache_dtype", &r->kv_cache_dtype);
+    json_value(res, reasons, "dsa_prefill_backend", &r->dsa_prefill_backend);
+    json_value(res, reasons, "dsa_decode_backend", &r->dsa_decode_backend);
+    cJSON_AddNumberToObject(res, "page_size", r->kv.page_size);
+    cJSON_AddStringToObject(reasons, "page_size", r->page_size.reason);
+    json_value(res, reasons, "disaggregation_mode", &r->disaggregation_mode);
+    json_value(res, reasons, "speculative_algorithm", &r->speculative);
+    cJSON_AddBoolToObject(res, "enable_hisparse", r->hisparse);
+    json_value(res, reasons, "parallelism", &r->parallelism);
+    json_value(res, reasons, "row", &r->row);
+    cJSON_AddItemToObject(res, "reasons", reasons);
+
+    cJSON_AddItemToObject(o, "layout", report_json_layout(&r->kv));
+    if (r->has_indexer) cJSON_AddItemToObject(o, "indexer", report_json_layout(&r->indexer));
+    else cJSON_AddNullToObject(o, "indexer");
+    cJSON *entries = cJSON_AddObjectToObject(o, "entries");
+    cJSON_AddNumberToObject(entries, "kv", r->kv_entries);
+    cJSON_AddNumberToObject(entries, "target", r->num_hidden_layers);
+    cJSON_AddNumberToObject(entries, "draft", r->draft_entries);
+    cJSON_AddNumberToObject(o, "kv_bytes_per_token_all_entries", (double)r->kv_bytes_per_token_all);
+    cJSON_AddNumberToObject(o, "indexer_bytes_per_token_all_entries", (double)r->indexer_bytes_per_token_all);
+    cJSON_AddBoolToObject(o, "rules_disagree", r->rules_disagree);
+    if (r->rules_disagree) cJSON_AddStringToObject(o, "other_rule_layout", r->other_rule_layout);
+    cJSON_AddItemToObject(o, "warnings", report_json_notes(r->warnings, r->nwarnings));
+    cJSON_AddItemToObject(o, "ignored_flags", report_json_notes(r->ignored, r->nignored));
+    return o;
+}
+
+char *report_json_finish(cJSON *doc)
+{
+    char *s = doc ? cJSON_Print(doc) : NULL;
+    cJSON_Delete(doc);
+    if (!s) return NULL;
+    /* Hand over memory that kvc_free releases whatever cJSON's hooks are. */
+    size_t n = strlen(s);
+    char *out = malloc(n + 2);
+    if (out) {
+        memcpy(out, s, n);
+        out[n] = '\n';
+        out[n + 1] = '\0';
+    }
+    cJSON_free(s);
+    return out;
+}
+
+static char *json_check(const kvc_verdict *v)
+{
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddBoolToObject(o, "compatible", v->compatible);
+    cJSON_AddStringToObject(o, "rules", kvc_rules_name(v->prefill.rules));
+    cJSON_AddItemToObject(o, "prefill", json_layout_doc(&v->prefill));
+    cJSON_AddItemToObject(o, "decode", json_layout_doc(&v->decode));
+    cJSON *mm = cJSON_AddArrayToObject(o, "mismatches");
+    for (unsigned i = 0; i < v->nmismatches; i++) {
+        cJSON *m = cJSON_CreateObject();
+        cJSON_AddStringToObject(m, "field", v->mismatches[i].field);
+        cJSON_AddStringToObject(m, "prefill", v->mismatches[i].prefill);
+        cJSON_AddStringToObject(m, "decode", v->mismatches[i].decode);
+        cJSON_AddItemToArray(mm, m);
+    }
+    cJSON_AddItemToObject(o, "consequences", report_json_notes(v->consequences, v->nconsequences));
+    cJSON *boot = cJSON_AddObjectToObject(o, "sglang_bootstrap");
+    cJSON_AddBoolToObject(boot, "catches", v->bootstrap_catches);
+    cJSON_AddStringToObject(boot, "detail", v->bootstrap);
+    cJSON *fixes = cJSON_AddArrayToObject(o, "fixes");
+    for (unsigned i = 0; i < v->nfixes; i++) {
+        const kvc_fix *f = &v->fixes[i];
+        cJSON *jf = cJSON_CreateObject();
+        cJSON_AddStringToObject(jf, "worker", kvc_side_name(f->side));
+        cJSON *args = cJSON_AddArrayToObject(jf, "add_args");
+        for (unsigned k = 0; k < f->nargs; k++) {
+            cJSON_AddItemToArray(args, cJSON_CreateString(f->args[k][0]));
+            cJSON_AddItemToArray(args, cJSON_CreateString(f->args[k][1]));
+        }
+        cJSON_AddBoolToObject(jf, "holds_under_both_rules", f->holds_under_both_rules);
+        cJSON_AddBoolToObject(jf, "changes_kv_cache_dtype", f->changes_dtype);
+        cJSON_AddItemToArray(fixes, jf);
+    }
+    cJSON_AddItemToObject(o, "warnings", report_json_notes(v->warnings, v->nwarnings));
+    return report_json_finish(o);
+}
+
+/* --------------------------------------------------------------- entries */
+
+char *kvc_report_layout(const kvc_resolved *resolved, kvc_format format, unsigned options)
+{
+    if (format == KVC_FORMAT_JSON) return report_json_finish(json_layout_doc(resolved));
+    return text_layout(resolved, options);
+}
+
+char *kvc_report_check(const kvc_verdict *verdict, kvc_format format, unsigned options)
+{
+    if (format == KVC_FORMAT_JSON) return json_check(verdict);
+    return text_check(verdict, options);
+}
+
+char *kvc_report_error(const kvc_diag *diag, int code, kvc_format format)
+{
+    if (format == KVC_FORMAT_JSON) {
+        cJSON *o = cJSON_CreateObject();
+        cJSON *e = cJSON_AddObjectToObject(o, "error");
+        cJSON_AddNumberToObject(e, "code", code);
+        cJSON_AddStringToObject(e, "name", kvc_status_name(diag->status));
+        cJSON_AddStringToObject(e, "message", diag->message);
+        if (diag->file[0]) cJSON_AddStringToObject(e, "file", diag->file);
+        if (diag->line) cJSON_AddNumberToObject(e, "line", diag->line);
+        if (diag->column) cJSON_AddNumberToObject(e, "column", diag->column);
+        if (diag->where[0]) cJSON_AddStringToObject(e, "where", diag->where);
+        return report_json_finish(o);
+    }
+    strbuf sb = {0};
+    kvc_origin o;
+    origin_set(&o, diag->file, diag->line, diag->column, diag->where);
+    char loc[700];
+    origin_format(&o, loc, sizeof loc);
+    sb_puts(&sb, "kvcheck: error: ");
+    if (loc[0] && !strstr(diag->message, diag->file)) sb_printf(&sb, "%s: ", loc);
+    else if (loc[0] && diag->line && !strstr(diag->message, "line ")) sb_printf(&sb, "%s: ", loc);
+    sb_printf(&sb, "%s\n", diag->message);
+    return sb_take(&sb);
+}

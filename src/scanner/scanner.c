@@ -1,0 +1,330 @@
+/* kvcheck scan: picks the device, runs the scanner over each layer, then
+ * collects the findings on the host from the damaged pages, so the CPU and
+ * GPU paths report exactly the same findings. */
+#include "scanner/scanner.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+void kvc_scan_options_init(kvc_scan_options *o)
+{
+    memset(o, 0, sizeof *o);
+    o->device = KVC_DEVICE_AUTO;
+    o->max_findings = 20;
+}
+
+void kvc_scan_report_free(kvc_scan_report *r)
+{
+    if (!r) return;
+    for (size_t i = 0; i < r->nlayers; i++) free(r->layers[i].bad_pages);
+    free(r->layers);
+    free(r->findings);
+    free(r);
+}
+
+static double now_seconds(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+/* Everything one scan call holds. */
+typedef struct scan_run_ctx {
+    const kvc_scan_options *opt;
+    scan_plan plan;
+    page_range *only, *skip;
+    size_t nonly, nskip;
+    gpu_ctx *gpu; /* NULL: the CPU */
+    unsigned threads;
+    kvc_scan_report *report;
+    uint64_t bytes_total, bytes_before; /* for progress over all layers */
+} scan_run_ctx;
+
+static void layer_progress(void *ctx, uint64_t bytes_done)
+{
+    scan_run_ctx *c = ctx;
+    c->opt->progress(c->opt->progress_ctx, c->bytes_before + bytes_done, c->bytes_total);
+}
+
+static kvc_status start(scan_run_ctx *c, const kvc_layout *l, const kvc_scan_options *opt, size_t nlayers,
+                        kvc_diag *diag)
+{
+    memset(c, 0, sizeof *c);
+    c->opt = opt;
+    kvc_status st = scan_plan_make(l, opt, &c->plan, diag);
+    if (!st && opt->pages) st = page_list_parse(opt->pages, "--pages", &c->only, &c->nonly, diag);
+    if (!st && opt->skip_pages) st = page_list_parse(opt->skip_pages, "--skip-pages", &c->skip, &c->nskip, diag);
+    if (st) return st;
+    kvc_scan_report *r = calloc(1, sizeof *r);
+    if (r) r->layers = calloc(nlayers ? nlayers : 1, sizeof *r->layers);
+    if (r && r->layers) r->findings = calloc(opt->max_findings ? opt->max_findings : 1, sizeof *r->findings);
+    if (!r || !r->layers || !r->findings) {
+        kvc_scan_report_free(r);
+        return diag_set(diag, KVC_ERR_NOMEM, NULL, "out of memory for the scan report");
+    }
+    r->layout = *l;
+    str_copy(r->layout_source, sizeof r->layout_source, opt->layout_source);
+    r->scale_pow2 = opt->scale_pow2 != 0;
+    r->scale_ranged = opt->scale_ranged != 0;
+    r->scale_min = opt->scale_min;
+    r->scale_max = opt->scale_max;
+    c->report = r;
+    return KVC_OK;
+}
+
+/* Opens the GPU when the options want one; under auto an absent GPU is a note. */
+static kvc_status pick_device(scan_run_ctx *c, const cuda_api *driver, int need_gpu, kvc_diag *diag)
+{
+    kvc_scan_report *r = c->report;
+    c->threads = cpu_threads(c->opt->threads);
+    char why_not[KVC_NOTE_LEN - 64];
+    kvc_status st = gpu_choose(c->opt->device, need_gpu, driver, &c->gpu, why_not, sizeof why_not, diag);
+    if (st) return st;
+    if (c->gpu) {
+        str_copy(r->device, sizeof r->device, "cuda");
+        str_copy(r->device_name, sizeof r->device_name, gpu_name(c->gpu));
+        return KVC_OK;
+    }
+    if (why_not[0]) notes_add(r->notes, &r->nnotes, KVC_MAX_NOTES, "no usable GPU (%s): scanned on the CPU", why_not);
+    str_copy(r->device, sizeof r->device, "cpu");
+    str_printf(r->device_name, sizeof r->device_name, "%u CPU thread%s", c->threads, c->threads == 1 ? "" : "s");
+    return KVC_OK;
+}
+
+/* Scans one layer and records its counts and damaged pages. */
+static kvc_status scan_layer(scan_run_ctx *c, const layer_src *src, const uint8_t *host, uint64_t device,
+                             kvc_diag *diag)
+{
+    kvc_scan_report *r = c->report;
+    kvc_scan_layer *out = &r->layers[r->nlayers];
+    memset(out, 0, sizeof *out);
+    str_copy(out->name, sizeof out->name, src->name);
+    str_copy(out->file, sizeof out->file, src->file);
+    out->file_offset = src->file_offset;
+    out->bytes = src->bytes;
+    out->pages = src->bytes / c->plan.layout.page_bytes;
+    layer_job job;
+    memset(&job, 0, sizeof job);
+    job.src = src;
+    job.resident = !host || layer_resident(src);
+    job.host = host;
+    job.device = device;
+    job.npages_total = out->pages;
+    uint64_t *list = NULL;
+    kvc_status st = page_select(c->only, c->nonly, c->skip, c->nskip, out->pages, src->name, &list, &job.npages, diag);
+    if (st) return st;
+    job.pages = list;
+    job.page_bad = calloc(job.npages ? job.npages : 1, sizeof *job.page_bad);
+    if (!job.page_bad) st = diag_set(diag, KVC_ERR_NOMEM, NULL, "out of memory for per-page counts");
+    if (c->opt->progress) {
+        job.progress = layer_progress;
+        job.progress_ctx = c;
+    }
+    if (!st) st = c->gpu ? gpu_scan_layer(c->gpu, &c->plan, &job, c->threads, diag) : cpu_scan_layer(&c->plan, &job, c->threads, diag);
+    for (uint64_t i = 0; !st && i < job.npages; i++) out->nbad_pages += job.page_bad[i] != 0;
+    if (!st && out->nbad_pages) {
+        out->bad_pages = malloc(out->nbad_pages * sizeof *out->bad_pages);
+        if (!out->bad_pages) st = diag_set(diag, KVC_ERR_NOMEM, NULL, "out of memory for the damaged-page list");
+    }
+    size_t k = 0;
+    for (uint64_t i = 0; !st && i < job.npages; i++)
+        if (job.page_bad[i]) out->bad_pages[k++] = (kvc_bad_page){list ? list[i] : i, job.page_bad[i]};
+    if (!st) {
+        out->pages_scanned = job.npages;
+        memcpy(out->counts, job.counts, sizeof out->counts);
+        for (unsigned i = 0; i < KVC_CHECK_COUNT; i++) out->damaged += out->counts[i];
+        r->nlayers++;
+    }
+    c->bytes_before += src->bytes; /* progress counts whole layers, so it ends at the total */
+    free(list);
+    free(job.page_bad);
+    return st;
+}
+
+/* Where a damaged page's bytes can be read on the host. */
+typedef const uint8_t *(*page_fetch_fn)(const void *ctx, size_t layer, uint64_t page, kvc_diag *diag);
+
+/* The first max_findings findings, walking the damaged pages in input order. */
+static kvc_status collect_findings(scan_run_ctx *c, page_fetch_fn fetch, const void *ctx, kvc_diag *diag)
+{
+    kvc_scan_report *r = c->report;
+    for (size_t l = 0; l < r->nlayers && r->nfindings < c->opt->max_findings; l++) {
+        const kvc_scan_layer *layer = &r->layers[l];
+        for (size_t i = 0; i < layer->nbad_pages && r->nfindings < c->opt->max_findings; i++) {
+            uint64_t page = layer->bad_pages[i].page;
+            const uint8_t *bytes = fetch(ctx, l, page, diag);
+            if (!bytes) return diag->status;
+            scan_page_findings(&c->plan, bytes, (unsigned)l, page,
+                               layer->file_offset + page * c->plan.layout.page_bytes, r->findings, &r->nfindings,
+                               c->opt->max_findings);
+        }
+    }
+    return KVC_OK;
+}
+
+static void finish(scan_run_ctx *c, double t0)
+{
+    kvc_scan_report *r = c->report;
+    for (size_t l = 0; l < r->nlayers; l++) {
+        const kvc_scan_layer *x = &r->layers[l];
+        for (unsigned i = 0; i < KVC_CHECK_COUNT; i++) r->counts[i] += x->counts[i];
+        r->damaged += x->damaged;
+        r->bad_pages += x->nbad_pages;
+        r->pages_scanned += x->pages_scanned;
+        r->bytes_scanned += x->pages_scanned * c->plan.layout.page_bytes;
+    }
+    r->clean = r->damaged == 0;
+    r->seconds = now_seconds() - t0;
+}
+
+static kvc_status end(scan_run_ctx *c, kvc_status st, kvc_scan_report **out)
+{
+    gpu_close(c->gpu);
+    free(c->only);
+    free(c->skip);
+    if (st) kvc_scan_report_free(c->report);
+    else *out = c->report;
+    return st;
+}
+
+/* ------------------------------------------------------------ host bytes */
+
+/* A layer that is not in a file: host or device memory. */
+static layer_src memory_layer(const char *name, const void *data, uint64_t bytes)
+{
+    layer_src src;
+    memset(&src, 0, sizeof src);
+    str_copy(src.name, sizeof src.name, name);
+    src.fd = -1;
+    src.data = data;
+    src.bytes = bytes;
+    return src;
+}
+
+static const uint8_t *fetch_host(const void *ctx, size_t layer, uint64_t page, kvc_diag *diag)
+{
+    const scan_inputs *in = ctx;
+    (void)diag;
+    return in->layers[layer].data + page * in->page_bytes;
+}
+
+/* Damage under the layout asked for: which layout do the bytes look like? */
+static void look_again(scan_run_ctx *c, const scan_inputs *in, const kvc_layout *asked)
+{
+    kvc_detection *d = malloc(sizeof *d);
+    kvc_diag diag;
+    if (d && detect_inputs(in, &asked->params, d, &diag) == KVC_OK && strcmp(d->best, "unknown") != 0 &&
+        strcmp(d->best, asked->name) != 0) {
+        kvc_scan_report *r = c->report;
+        str_copy(r->looks_like, sizeof r->looks_like, d->best);
+        r->looks_like_bytes_per_token = d->candidates[0].bytes_per_token;
+        r->looks_like_confidence = d->confidence;
+    }
+    free(d);
+}
+
+kvc_status scan_inputs_run(const scan_inputs *in, const kvc_layout *l, const kvc_scan_options *opt,
+                           const cuda_api *driver, kvc_scan_report **out, kvc_diag *diag)
+{
+    double t0 = now_seconds();
+    scan_run_ctx c;
+    kvc_status st = start(&c, l, opt, in->nlayers, diag);
+    if (st) return st;
+    st = pick_device(&c, driver, 0, diag);
+    for (size_t i = 0; i < in->nlayers; i++) c.bytes_total += in->layers[i].bytes;
+    for (size_t i = 0; !st && i < in->nlayers; i++) st = scan_layer(&c, &in->layers[i], in->layers[i].data, 0, diag);
+    if (!st) st = collect_findings(&c, fetch_host, in, diag);
+    if (!st) finish(&c, t0);
+    if (!st && !c.report->clean) look_again(&c, in, l);
+    return end(&c, st, out);
+}
+
+kvc_status kvc_scan_files(const char *const *paths, size_t npaths, const kvc_layout *layout,
+                          const kvc_scan_options *options, kvc_scan_report **out, kvc_diag *diag)
+{
+    kvc_scan_options defaults;
+    if (!options) kvc_scan_options_init(&defaults), options = &defaults;
+    scan_inputs in;
+    kvc_status st = inputs_open(paths, npaths, layout, options, &in, diag);
+    if (st) return st;
+    in.page_bytes = layout->page_bytes;
+    st = scan_inputs_run(&in, layout, options, NULL, out, diag);
+    inputs_close(&in);
+    return st;
+}
+
+kvc_status kvc_scan_host(const void *data, size_t bytes, const kvc_layout *layout, const kvc_scan_options *options,
+                         kvc_scan_report **out, kvc_diag *diag)
+{
+    kvc_scan_options defaults;
+    if (!options) kvc_scan_options_init(&defaults), options = &defaults;
+    RETURN_ERROR_IF(!layout || !layout->page_bytes || bytes % layout->page_bytes || !bytes, diag, KVC_ERR_USAGE, NULL,
+                    "kvc_scan_host needs a whole, non-zero number of pages (%zu bytes at %llu bytes per page)", bytes,
+                    (unsigned long long)(layout ? layout->page_bytes : 0));
+    scan_inputs in;
+    memset(&in, 0, sizeof in);
+    layer_src src = memory_layer("memory", data, bytes);
+    in.layers = &src;
+    in.nlayers = 1;
+    in.page_bytes = layout->page_bytes;
+    return scan_inputs_run(&in, layout, options, NULL, out, diag);
+}
+
+/* ---------------------------------------------------------- device bytes */
+
+typedef struct device_fetch {
+    gpu_ctx *gpu;
+    uint64_t base, page_bytes;
+    uint8_t *buf;
+} device_fetch;
+
+static const uint8_t *fetch_device(const void *ctx, size_t layer, uint64_t page, kvc_diag *diag)
+{
+    const device_fetch *f = ctx;
+    (void)layer;
+    if (gpu_copy_to_host(f->gpu, f->buf, f->base + page * f->page_bytes, f->page_bytes, diag)) return NULL;
+    return f->buf;
+}
+
+kvc_status scan_device_run(uint64_t device_ptr, size_t bytes, const kvc_layout *layout,
+                           const kvc_scan_options *options, const cuda_api *driver, kvc_scan_report **out,
+                           kvc_diag *diag)
+{
+    kvc_scan_options defaults;
+    if (!options) kvc_scan_options_init(&defaults), options = &defaults;
+    RETURN_ERROR_IF(!layout || !layout->page_bytes || bytes % layout->page_bytes || !bytes || !device_ptr, diag,
+                    KVC_ERR_USAGE, NULL,
+                    "kvc_scan_device needs a device pointer and a whole, non-zero number of pages (%zu bytes at "
+                    "%llu bytes per page)",
+                    bytes, (unsigned long long)(layout ? layout->page_bytes : 0));
+    double t0 = now_seconds();
+    scan_run_ctx c;
+    kvc_status st = start(&c, layout, options, 1, diag);
+    if (st) return st;
+    st = pick_device(&c, driver, 1, diag);
+    int ordinal = 0;
+    if (!st) st = gpu_device_of(c.gpu, device_ptr, &ordinal, diag);
+    if (!st && ordinal != 0) { /* the memory lives on another GPU: scan it there */
+        int absent;
+        gpu_close(c.gpu);
+        st = gpu_open(driver, ordinal, &c.gpu, &absent, diag);
+        if (!st) str_copy(c.report->device_name, sizeof c.report->device_name, gpu_name(c.gpu));
+    }
+    layer_src src = memory_layer("device memory", NULL, bytes);
+    c.bytes_total = bytes;
+    if (!st) st = scan_layer(&c, &src, NULL, device_ptr, diag);
+    device_fetch f = {c.gpu, device_ptr, layout->page_bytes, malloc(layout->page_bytes)};
+    if (!st && !f.buf) st = diag_set(diag, KVC_ERR_NOMEM, NULL, "out of memory");
+    if (!st) st = collect_findings(&c, fetch_device, &f, diag);
+    free(f.buf);
+    if (!st) finish(&c, t0);
+    return end(&c, st, out);
+}
+
+kvc_status kvc_scan_device(uint64_t device_ptr, size_t bytes, const kvc_layout *layout,
+                           const kvc_scan_options *options, kvc_scan_report **out, kvc_diag *diag)
+{
+    return scan_device_run(device_ptr, bytes, layout, options, NULL, out, diag);
+}

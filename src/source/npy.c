@@ -1,0 +1,116 @@
+/* .npy arrays: the header's dtype, order and shape, then the data as one layer. */
+#include "source/formats.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* Reads a Python literal value after `key` in the .npy header dict. */
+static const char *npy_value(const char *header, const char *key)
+{
+    char quoted[32];
+    snprintf(quoted, sizeof quoted, "'%s'", key);
+    const char *p = strstr(header, quoted);
+    if (!p) return NULL;
+    p += strlen(quoted);
+    while (*p == ' ') p++;
+    if (*p != ':') return NULL;
+    p++;
+    while (*p == ' ') p++;
+    return p;
+}
+
+kvc_status source_open_npy(scan_inputs *in, const kvc_layout *l, const char *path, const uint8_t *data, uint64_t size,
+                           kvc_diag *diag)
+{
+    kvc_origin o;
+    origin_set(&o, path, 0, 0, "");
+    RETURN_ERROR_IF(size < 10, diag, KVC_ERR_CONFIG, &o,
+                    "%s: truncated .npy header: the file has %llu bytes, the fixed part of the header alone 10", path,
+                    (unsigned long long)size);
+    unsigned major = data[6];
+    uint64_t hlen, start;
+    if (major == 1) {
+        hlen = data[8] | (uint64_t)data[9] << 8;
+        start = 10;
+    } else if (major == 2 || major == 3) {
+        RETURN_ERROR_IF(size < 12, diag, KVC_ERR_CONFIG, &o, "%s: truncated .npy header (version %u)", path, major);
+        hlen = data[8] | (uint64_t)data[9] << 8 | (uint64_t)data[10] << 16 | (uint64_t)data[11] << 24;
+        start = 12;
+    } else {
+        return diag_set(diag, KVC_ERR_CONFIG, &o, "%s: .npy format version %u.%u is not one kvcheck reads (1, 2 or 3)",
+                        path, major, data[7]);
+    }
+    RETURN_ERROR_IF(start + hlen > size, diag, KVC_ERR_CONFIG, &o,
+                    "%s: truncated .npy header: it says %llu header bytes, but only %llu follow", path,
+                    (unsigned long long)hlen, (unsigned long long)(size - start));
+    char *h = malloc(hlen + 1);
+    RETURN_ERROR_IF(!h, diag, KVC_ERR_NOMEM, &o, "out of memory");
+    memcpy(h, data + start, hlen);
+    h[hlen] = '\0';
+    kvc_status st = KVC_OK;
+    const char *descr = npy_value(h, "descr"), *fortran = npy_value(h, "fortran_order"), *shape = npy_value(h, "shape");
+    char type[16] = "";
+    uint64_t itemsize = 0, elems = 1, last = 0;
+    unsigned ndim = 0;
+    if (!descr || !fortran || !shape || *descr != '\'' || *shape != '(') {
+        st = diag_set(diag, KVC_ERR_CONFIG, &o,
+                      "%s: malformed .npy header (byte %llu on): expected a dict with 'descr', 'fortran_order' and "
+                      "'shape', got %.120s",
+                      path, (unsigned long long)start, h);
+        goto done;
+    }
+    size_t tl = strcspn(descr + 1, "'");
+    str_copy(type, tl + 1 < sizeof type ? tl + 1 : sizeof type, descr + 1);
+    const char *digits = type + strcspn(type, "0123456789");
+    itemsize = strtoull(digits, NULL, 10);
+    if (strlen(type) < 3 || !strchr("<|=", type[0]) || !itemsize) {
+        st = diag_set(diag, KVC_ERR_CONFIG, &o,
+                      "%s: .npy dtype '%s' is not a little-endian plain type: kvcheck reads the bytes as stored, so "
+                      "save the pages as '<u1' (or any little-endian type)",
+                      path, type);
+        goto done;
+    }
+    if (strncmp(fortran, "False", 5) != 0) {
+        st = diag_set(diag, KVC_ERR_CONFIG, &o,
+                      "%s: the array is stored in Fortran order; save it in C order (numpy.ascontiguousarray)", path);
+        goto done;
+    }
+    for (const char *p = shape + 1; *p && *p != ')';) {
+        while (*p == ' ' || *p == ',') p++;
+        if (*p == ')') break;
+        uint64_t d;
+        if (!str_parse_u64(&p, &d) || __builtin_mul_overflow(elems, d, &elems)) {
+            st = diag_set(diag, KVC_ERR_CONFIG, &o, "%s: malformed .npy shape %.60s", path, shape);
+            goto done;
+        }
+        last = d;
+        ndim++;
+    }
+    uint64_t bytes;
+    int shape_len = (int)strcspn(shape, ")") + 1;
+    if (__builtin_mul_overflow(elems, itemsize, &bytes) || start + hlen + bytes > size) {
+        st = diag_set(diag, KVC_ERR_CONFIG, &o,
+                      "%s: truncated .npy data: the header's shape %.*s of '%s' needs %llu bytes after the header, the "
+                      "file has %llu",
+                      path, shape_len > 60 ? 60 : shape_len, shape, type, (unsigned long long)bytes,
+                      (unsigned long long)(size - start - hlen));
+        goto done;
+    }
+    uint64_t row = (ndim ? last : 1) * itemsize;
+    if (l && row && bytes && row % l->page_bytes && l->page_bytes % row) {
+        st = diag_set(diag, KVC_ERR_CONFIG, &o,
+                      "%s: the last dimension is %llu bytes (%llu x '%s'), which does not multiply out to whole %s "
+                      "pages of %llu bytes; a row must be a token (%u B), a page or several pages",
+                      path, (unsigned long long)row, (unsigned long long)last, type, l->name,
+                      (unsigned long long)l->page_bytes, l->bytes_per_token);
+        goto done;
+    }
+    st = source_check_pages(l, path, "", bytes, diag);
+    if (!st) {
+        const char *base = strrchr(path, '/');
+        st = source_add_layer(in, base ? base + 1 : path, path, data + start + hlen, start + hlen, bytes, diag);
+    }
+done:
+    free(h);
+    return st;
+}

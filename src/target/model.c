@@ -1,0 +1,205 @@
+/* Model dimensions from a Hugging Face config.json or a bundled preset. */
+#include "target/target.h"
+
+#include <cjson/cJSON.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+/* Generated at build time from fixtures/models/ (cmake/EmbedPresets.cmake). */
+struct kvc_preset {
+    const char *name;
+    const char *json;
+    size_t len;
+};
+extern const struct kvc_preset kvc_presets[];
+extern const size_t kvc_npresets;
+
+/* SGLANG_RULES.md §1: architectures that are DSA when index_topk is present. */
+static const char *const DSA_ARCHITECTURES[] = {
+    "DeepseekV3ForCausalLM",          "DeepseekV32ForCausalLM",
+    "DeepseekV3ForCausalLMNextN",     "MistralLarge3ForCausalLM",
+    "PixtralForConditionalGeneration", "GlmMoeDsaForCausalLM",
+    "Glm5NextForConditionalGeneration",
+};
+
+static int is_dsa_architecture(const char *arch)
+{
+    for (size_t i = 0; i < COUNT_OF(DSA_ARCHITECTURES); i++)
+        if (strcmp(arch, DSA_ARCHITECTURES[i]) == 0) return 1;
+    return 0;
+}
+
+static const struct kvc_preset *find_preset(const char *name)
+{
+    for (size_t i = 0; i < kvc_npresets; i++)
+        if (str_ieq(kvc_presets[i].name, name)) return &kvc_presets[i];
+    return NULL;
+}
+
+int model_is_preset(const char *name) { return find_preset(name) != NULL; }
+
+void model_preset_list(char *out, size_t size)
+{
+    out[0] = '\0';
+    for (size_t i = 0; i < kvc_npresets; i++) {
+        if (i) strncat(out, ", ", size - strlen(out) - 1);
+        strncat(out, kvc_presets[i].name, size - strlen(out) - 1);
+    }
+}
+
+/* Optional integer: absent or null keeps the default. */
+static kvc_status get_opt(const cJSON *root, const char *text, const char *file, const char *key,
+                          uint32_t lo, uint32_t hi, uint32_t *out, kvc_diag *diag)
+{
+    const cJSON *item = cJSON_GetObjectItemCaseSensitive(root, key);
+    if (!item || cJSON_IsNull(item)) return KVC_OK;
+    return json_get_uint(item, text, file, key, lo, hi, out, diag);
+}
+
+kvc_status model_parse(const char *text, size_t len, const char *file, const char *name,
+                       model_info *out, kvc_diag *diag)
+{
+    return model_parse_inline(text, len, text, file, name, out, diag);
+}
+
+kvc_status model_parse_inline(const char *parse_text, size_t len, const char *text, const char *file,
+                              const char *name, model_info *out, kvc_diag *diag)
+{
+    memset(out, 0, sizeof *out);
+    str_copy(out->name, sizeof out->name, name);
+    cJSON *root = NULL;
+    kvc_status st = json_parse(parse_text, len, file, &root, diag);
+    if (st) return st;
+    kvc_origin o;
+    origin_set(&o, file, 0, 0, "");
+    if (!cJSON_IsObject(root)) {
+        cJSON_Delete(root);
+        return diag_set(diag, KVC_ERR_CONFIG, &o, "%s: a model config must be a JSON object", file);
+    }
+
+    const cJSON *arch = cJSON_GetObjectItemCaseSensitive(root, "architectures");
+    origin_set(&o, file, 0, 0, "architectures");
+    json_locate_key(text, "architectures", 0, &o.line, &o.column);
+    if (!cJSON_IsArray(arch) || !cJSON_IsString(cJSON_GetArrayItem(arch, 0))) {
+        cJSON_Delete(root);
+        return diag_set(diag, KVC_ERR_CONFIG, &o,
+                        "%s: \"architectures\" must be a list of strings, e.g. "
+                        "[\"GlmMoeDsaForCausalLM\"]",
+                        file);
+    }
+    str_copy(out->architecture, sizeof out->architecture, cJSON_GetArrayItem(arch, 0)->valuestring);
+
+    const cJSON *rank = cJSON_GetObjectItemCaseSensitive(root, "kv_lora_rank");
+    if (!rank || cJSON_IsNull(rank)) {
+        origin_set(&o, file, 0, 0, "kv_lora_rank");
+        cJSON_Delete(root);
+        return diag_set(diag, KVC_ERR_CONFIG, &o,
+                        "%s: no \"kv_lora_rank\": %s is not an MLA model, and kvcheck derives MLA "
+                        "KV-cache layouts only",
+                        file, out->architecture);
+    }
+    out->num_nextn_predict_layers = 0;
+    out->index_head_dim = 0;
+    st = json_get_uint(rank, text, file, "kv_lora_rank", 1, 65536, &out->kv_lora_rank, diag);
+    if (!st) {
+        const cJSON *rope = cJSON_GetObjectItemCaseSensitive(root, "qk_rope_head_dim");
+        /* qk_rope_head_dim may be 0 (FORMATS.md: GLM-5.3-Flash). */
+        st = rope ? json_get_uint(rope, text, file, "qk_rope_head_dim", 0, 65536,
+                                  &out->qk_rope_head_dim, diag)
+                  : diag_set(diag, KVC_ERR_CONFIG, &o, "%s: \"qk_rope_head_dim\" is missing", file);
+    }
+    if (!st) {
+        const cJSON *layers = cJSON_GetObjectItemCaseSensitive(root, "num_hidden_layers");
+        st = layers ? json_get_uint(layers, text, file, "num_hidden_layers", 1, 4096,
+                                    &out->num_hidden_layers, diag)
+                    : diag_set(diag, KVC_ERR_CONFIG, &o, "%s: \"num_hidden_layers\" is missing", file);
+    }
+    if (!st)
+        st = get_opt(root, text, file, "num_nextn_predict_layers", 0, 64,
+                     &out->num_nextn_predict_layers, diag);
+    if (!st) st = get_opt(root, text, file, "index_head_dim", 1, 65536, &out->index_head_dim, diag);
+    uint32_t topk = 0;
+    const cJSON *topk_item = cJSON_GetObjectItemCaseSensitive(root, "index_topk");
+    int has_topk = topk_item && !cJSON_IsNull(topk_item);
+    if (!st) st = get_opt(root, text, file, "index_topk", 1, 1u << 24, &topk, diag);
+    const cJSON *dtype = cJSON_GetObjectItemCaseSensitive(root, "torch_dtype");
+    if (!dtype) dtype = cJSON_GetObjectItemCaseSensitive(root, "dtype");
+    if (!st && dtype && !cJSON_IsNull(dtype)) {
+        origin_set(&o, file, 0, 0, dtype->string);
+        json_locate_key(text, dtype->string, 0, &o.line, &o.column);
+        if (!cJSON_IsString(dtype))
+            st = diag_set(diag, KVC_ERR_CONFIG, &o, "\"%s\" must be a string such as \"bfloat16\"",
+                          dtype->string);
+        else
+            str_copy(out->torch_dtype, sizeof out->torch_dtype, dtype->valuestring);
+    }
+    if (!out->torch_dtype[0]) str_copy(out->torch_dtype, sizeof out->torch_dtype, "bfloat16");
+    out->dsa = !st && has_topk && is_dsa_architecture(out->architecture);
+    if (!st && out->dsa && !out->index_head_dim) {
+        origin_set(&o, file, 0, 0, "index_head_dim");
+        st = diag_set(diag, KVC_ERR_CONFIG, &o,
+                      "%s: a DSA model (index_topk is set) needs \"index_head_dim\"", file);
+    }
+    cJSON_Delete(root);
+    return st;
+}
+
+kvc_status model_load(const char *ref, const char *base_dir, model_info *out, kvc_diag *diag)
+{
+    const struct kvc_preset *preset = find_preset(ref);
+    if (preset) {
+        char file[128];
+        str_printf(file, sizeof file, "preset %s", preset->name);
+        return model_parse(preset->json, preset->len, file, preset->name, out, diag);
+    }
+    char path[1024];
+    path_join(base_dir, ref, path, sizeof path);
+    struct stat st;
+    char cfg[1100];
+    if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
+        /* A model directory: its config.json. */
+        str_printf(cfg, sizeof cfg, "%s/config.json", path);
+    } else {
+        str_copy(cfg, sizeof cfg, path);
+    }
+    if (stat(cfg, &st) != 0 && !strchr(ref, '/') && !strstr(ref, ".json")) {
+        char presets[256];
+        model_preset_list(presets, sizeof presets);
+        kvc_origin o;
+        origin_set(&o, "", 0, 0, "model");
+        return diag_set(diag, KVC_ERR_CONFIG, &o,
+                        "model '%s' is neither a file nor a bundled preset (%s): give the path "
+                        "to the model's config.json",
+                        ref, presets);
+    }
+    char *text = NULL;
+    size_t len = 0;
+    kvc_status rc = file_read_all(cfg, &text, &len, diag);
+    if (rc) return rc;
+    /* Name the model after its directory, as Hugging Face does. */
+    char name[KVC_NAME_LEN];
+    char dir[1024];
+    path_dirname(cfg, dir, sizeof dir);
+    const char *base = strrchr(dir, '/');
+    str_copy(name, sizeof name, strcmp(dir, ".") == 0 ? cfg : base ? base + 1 : dir);
+    const char *slash = strrchr(cfg, '/');
+    if (slash && strcmp(slash + 1, "config.json") != 0) str_copy(name, sizeof name, slash + 1);
+    char *dot = strrchr(name, '.');
+    if (dot && strcmp(dot, ".json") == 0) *dot = '\0';
+    rc = model_parse(text, len, cfg, name, out, diag);
+    free(text);
+    return rc;
+}
+
+kvc_status kvc_model_layout_params(const char *model, kvc_layout_params *out, kvc_diag *diag)
+{
+    model_info m;
+    kvc_status st = model_load(model, ".", &m, diag);
+    if (st) return st;
+    out->kv_lora_rank = m.kv_lora_rank;
+    out->qk_rope_head_dim = m.qk_rope_head_dim;
+    out->index_head_dim = m.index_head_dim ? m.index_head_dim : 128;
+    out->page_size = 64;
+    return KVC_OK;
+}

@@ -1,0 +1,44 @@
+/* What a worker runs on and runs, whatever the engine: GPU names and
+ * compute capabilities, model configs (config.json and bundled presets). */
+#ifndef KVC_TARGET_H
+#define KVC_TARGET_H
+
+#include "common/common.h"
+
+/* -------------------------------------------------------------------- GPU */
+
+typedef struct gpu_info {
+    char name[KVC_NAME_LEN];
+    unsigned major, minor;
+    int hip;
+} gpu_info;
+
+/* Parses a product name, sm_NN, smNN or N.M. */
+kvc_status gpu_parse(const char *text, gpu_info *out, const kvc_origin *origin, kvc_diag *diag);
+
+/* ------------------------------------------------------------------ model */
+
+typedef struct model_info {
+    char name[KVC_NAME_LEN];
+    char architecture[KVC_NAME_LEN];
+    char torch_dtype[KVC_NAME_LEN];
+    int dsa;
+    uint32_t kv_lora_rank, qk_rope_head_dim, num_hidden_layers;
+    uint32_t num_nextn_predict_layers, index_head_dim;
+} model_info;
+
+/* `ref` is a preset name or a path (relative to base_dir). */
+kvc_status model_load(const char *ref, const char *base_dir, model_info *out, kvc_diag *diag);
+/* Parses a config.json text; `file` names it in messages. */
+kvc_status model_parse(const char *text, size_t len, const char *file, const char *name,
+                       model_info *out, kvc_diag *diag);
+/* The same for a model written inline in a bigger document: positions are
+ * looked up in `locate_in`, the document the user wrote. */
+kvc_status model_parse_inline(const char *text, size_t len, const char *locate_in, const char *file,
+                              const char *name, model_info *out, kvc_diag *diag);
+/* 1 when `name` is a bundled preset. */
+int model_is_preset(const char *name);
+/* Comma-separated preset names, for messages. */
+void model_preset_list(char *out, size_t size);
+
+#endif /* KVC_TARGET_H */
