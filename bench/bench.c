@@ -248,7 +248,7 @@ static void bench_simulate(uint64_t tokens)
                                         "--disable-radix-cache",
                                      "bench", &diag);
         double t = now();
-        if (!st) st = kvc_simulate(p, d, KVC_RULES_ACTIVE_BACKEND, &o, &s, &diag);
+        if (!st) st = kvc_simulate(p, d, &o, &s, &diag);
         t = now() - t;
         if (st) printf("simulate on the %s: %s\n", dev == KVC_DEVICE_GPU ? "GPU" : "CPU", diag.message);
         else

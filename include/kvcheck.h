@@ -88,24 +88,19 @@ kvc_status kvc_worker_set_model(kvc_worker *worker, const char *model, kvc_diag 
 kvc_status kvc_worker_add_args(kvc_worker *worker, const char *command_line,
                                const char *origin, kvc_diag *diag);
 
+/* The engine release whose rules apply to this worker ("active-backend",
+ * "either-backend"); the default is the newest kvcheck models. Returns
+ * KVC_ERR_USAGE, naming the known releases, for an unknown one. */
+kvc_status kvc_worker_set_release(kvc_worker *worker, const char *release, kvc_diag *diag);
+
 /* The label given at creation. */
 const char *kvc_worker_label(const kvc_worker *worker);
 
+/* The releases kvcheck models for `engine` ("sglang"; NULL: the default
+ * engine), newest first: the i-th, or NULL past the end. Static storage. */
+const char *kvc_engine_release(const char *engine, unsigned i);
+
 /* ------------------------------------------------------------- resolution */
-
-/* Which SGLang rule decides the KV row width of an FP8 DSA worker. */
-typedef enum kvc_rules {
-    /* late 2026: on a prefill worker the prefill backend decides, on a
-     * decode worker the decode backend, on a unified worker either. */
-    KVC_RULES_ACTIVE_BACKEND = 0,
-    /* May 2026: raw FP8 when either backend is trtllm, whatever the mode. */
-    KVC_RULES_EITHER_BACKEND = 1
-} kvc_rules;
-
-/* "active-backend" / "either-backend". Static storage. */
-const char *kvc_rules_name(kvc_rules rules);
-/* Returns KVC_OK and sets *out, or KVC_ERR_USAGE for an unknown name. */
-kvc_status kvc_rules_parse(const char *name, kvc_rules *out);
 
 #define KVC_MAX_FIELDS 8
 #define KVC_MAX_NOTES 24
@@ -177,62 +172,64 @@ const char *kvc_layout_catalogue(unsigned i);
  * building layouts without a worker; page_size is set to 64. */
 kvc_status kvc_model_layout_params(const char *model, kvc_layout_params *out, kvc_diag *diag);
 
-/* One resolved setting: its value and how it was decided. */
-typedef struct kvc_value {
-    char value[KVC_NAME_LEN];    /* "" when the setting does not apply */
+typedef enum kvc_value_type {
+    KVC_VALUE_TEXT = 0,
+    KVC_VALUE_UINT = 1, /* `number` holds the value */
+    KVC_VALUE_BOOL = 2  /* `number` is 0 or 1 */
+} kvc_value_type;
+
+/* Where reports show a setting (bit flags). */
+#define KVC_SETTING_COMPARED 1u /* prefill and decode must agree on it */
+#define KVC_SETTING_PAIR 2u     /* shown side by side when a pair is checked */
+#define KVC_SETTING_DECIDES 4u  /* it decides the layout: listed under "why" */
+#define KVC_SETTING_IF_SET 8u   /* text reports show it only when it has a value */
+
+/* One resolved engine setting: its value, typed, and how it was decided. */
+typedef struct kvc_setting {
+    char name[KVC_NAME_LEN]; /* the engine's name for it: "kv_cache_dtype", "page_size" */
+    kvc_value_type type;
+    char value[KVC_NAME_LEN];    /* as text; "" when it does not apply */
+    uint64_t number;             /* KVC_VALUE_UINT and KVC_VALUE_BOOL: the value */
     char reason[KVC_REASON_LEN]; /* a sentence a person can read */
-} kvc_value;
+    unsigned flags;              /* KVC_SETTING_* */
+} kvc_setting;
 
-/* Everything kvcheck derived for one worker. A plain value; no ownership. */
-typedef struct kvc_resolved {
-    kvc_rules rules;
-    char label[256]; /* the worker's label */
+/* Everything kvcheck derived for one worker. Opaque; free with
+ * kvc_resolved_free. Pointers from its accessors live as long as it does. */
+typedef struct kvc_resolved kvc_resolved;
 
-    /* inputs as understood */
-    char gpu_name[KVC_NAME_LEN]; /* "B300" */
-    unsigned cc_major, cc_minor; /* compute capability; gfx 9.4 for MI300X */
-    int hip;                     /* 1 on ROCm/HIP */
-    char model_name[KVC_NAME_LEN];
-    char architecture[KVC_NAME_LEN];
-    int dsa;                     /* 1 for a DSA model */
-    uint32_t kv_lora_rank, qk_rope_head_dim, num_hidden_layers;
-    uint32_t num_nextn_predict_layers, index_head_dim;
+/* Resolves a worker as its engine release would: dtype, backends, page size,
+ * row width, item lengths and entry counts. Returns KVC_ERR_CONFIG with the
+ * engine's reason when the engine would refuse to start the worker. */
+kvc_status kvc_resolve(const kvc_worker *worker, kvc_resolved **out, kvc_diag *diag);
+/* Accepts NULL. */
+void kvc_resolved_free(kvc_resolved *resolved);
 
-    /* resolved engine settings, each with its reason */
-    kvc_value kv_cache_dtype;
-    kvc_value dsa_prefill_backend;
-    kvc_value dsa_decode_backend;
-    kvc_value page_size;
-    kvc_value disaggregation_mode; /* "null", "prefill", "decode" */
-    kvc_value speculative;         /* "" or the algorithm */
-    kvc_value parallelism;         /* TP/DP as given; never changes the layout */
-    int hisparse;
-
-    /* derived */
-    kvc_value row;          /* the row rule's decision, e.g. "fp8_raw" */
-    kvc_layout kv;          /* the MLA KV cache layout */
-    int has_indexer;
-    kvc_layout indexer;     /* the DSA indexer K state (page-split) */
-    uint32_t kv_entries;    /* target layers + draft (MTP) layers */
-    uint32_t draft_entries; /* of which draft layers */
-    uint64_t kv_bytes_per_token_all;      /* KV bytes per token over all entries */
-    uint64_t indexer_bytes_per_token_all; /* indexer bytes per token over all entries */
-
-    /* when the other row rule gives this worker another layout */
-    int rules_disagree;
-    char other_rule_layout[KVC_NAME_LEN];
-
-    unsigned nwarnings;
-    char warnings[KVC_MAX_NOTES][KVC_NOTE_LEN];
-    unsigned nignored; /* flags that cannot change the layout */
-    char ignored[KVC_MAX_NOTES][KVC_NOTE_LEN];
-} kvc_resolved;
-
-/* Resolves a worker as SGLang would: dtype, backends, page size, row width,
- * item lengths and entry counts. Returns KVC_ERR_CONFIG with SGLang's reason
- * when SGLang would refuse to start the worker. */
-kvc_status kvc_resolve(const kvc_worker *worker, kvc_rules rules, kvc_resolved *out,
-                       kvc_diag *diag);
+const char *kvc_resolved_label(const kvc_resolved *resolved);
+const char *kvc_resolved_engine(const kvc_resolved *resolved);  /* "sglang" */
+const char *kvc_resolved_release(const kvc_resolved *resolved); /* the rules it was resolved under */
+/* The GPU's name; its compute capability into *major, *minor (either may be NULL). */
+const char *kvc_resolved_gpu(const kvc_resolved *resolved, unsigned *major, unsigned *minor);
+const char *kvc_resolved_model(const kvc_resolved *resolved);
+/* The engine's settings in its display order; the i-th or NULL past the end. */
+unsigned kvc_resolved_setting_count(const kvc_resolved *resolved);
+const kvc_setting *kvc_resolved_setting(const kvc_resolved *resolved, unsigned i);
+/* The setting called `name`, or NULL. */
+const kvc_setting *kvc_resolved_find(const kvc_resolved *resolved, const char *name);
+/* The layout decision ("fp8_raw") and why. */
+const kvc_setting *kvc_resolved_decision(const kvc_resolved *resolved);
+/* The MLA KV cache layout; the DSA indexer state's, or NULL without one. */
+const kvc_layout *kvc_resolved_layout(const kvc_resolved *resolved);
+const kvc_layout *kvc_resolved_indexer(const kvc_resolved *resolved);
+/* KV entries (target layers + draft layers). */
+uint32_t kvc_resolved_entries(const kvc_resolved *resolved);
+unsigned kvc_resolved_warning_count(const kvc_resolved *resolved);
+const char *kvc_resolved_warning(const kvc_resolved *resolved, unsigned i);
+/* Flags that cannot change the layout, with where they were given. */
+unsigned kvc_resolved_ignored_count(const kvc_resolved *resolved);
+const char *kvc_resolved_ignored(const kvc_resolved *resolved, unsigned i);
+/* The JSON document `kvcheck layout --json` prints; free with kvc_free. */
+char *kvc_resolved_json(const kvc_resolved *resolved);
 
 /* -------------------------------------------------------------- comparison */
 
@@ -256,33 +253,40 @@ typedef struct kvc_fix {
     kvc_side side;
     unsigned nargs;
     char args[KVC_MAX_FIX_ARGS][2][KVC_NAME_LEN]; /* {"--flag", "value"} */
-    int holds_under_both_rules; /* the layouts agree under either row rule */
+    int holds_in_all_releases; /* the layouts agree under every release kvcheck models */
     int changes_dtype;          /* it changes the KV dtype (memory, accuracy) */
 } kvc_fix;
 
-typedef struct kvc_verdict {
-    int compatible;
-    kvc_resolved prefill;
-    kvc_resolved decode;
-    unsigned nmismatches;
-    kvc_mismatch mismatches[KVC_MAX_MISMATCHES];
-    unsigned nconsequences; /* what decode will actually read */
-    char consequences[KVC_MAX_NOTES][KVC_NOTE_LEN];
-    int bootstrap_catches;  /* SGLang's own bootstrap check fails the pair */
-    char bootstrap[KVC_NOTE_LEN];
-    unsigned nfixes;
-    kvc_fix fixes[KVC_MAX_FIXES];
-    unsigned nwarnings;
-    char warnings[KVC_MAX_NOTES][KVC_NOTE_LEN];
-} kvc_verdict;
+/* The result of comparing prefill with decode. Opaque; free with
+ * kvc_verdict_free. */
+typedef struct kvc_verdict kvc_verdict;
 
 /* Resolves both workers, compares them field by field, explains each
  * difference and searches the smallest flag sets that make them agree.
- * The verdict is large (tens of KiB): allocate it, do not put it on a small
- * stack. Returns KVC_ERR_CONFIG when a worker does not resolve; the diag then
- * says which. */
-kvc_status kvc_compare(const kvc_worker *prefill, const kvc_worker *decode, kvc_rules rules,
-                       kvc_verdict *out, kvc_diag *diag);
+ * Returns KVC_ERR_CONFIG when a worker does not resolve; the diag then says
+ * which. */
+kvc_status kvc_compare(const kvc_worker *prefill, const kvc_worker *decode, kvc_verdict **out, kvc_diag *diag);
+/* Accepts NULL. */
+void kvc_verdict_free(kvc_verdict *verdict);
+
+/* 1 when decode reads exactly the KV bytes prefill writes. */
+int kvc_verdict_compatible(const kvc_verdict *verdict);
+const kvc_resolved *kvc_verdict_side(const kvc_verdict *verdict, kvc_side side);
+unsigned kvc_verdict_mismatch_count(const kvc_verdict *verdict);
+const kvc_mismatch *kvc_verdict_mismatch(const kvc_verdict *verdict, unsigned i);
+/* What decode will actually read, sentence by sentence. */
+unsigned kvc_verdict_consequence_count(const kvc_verdict *verdict);
+const char *kvc_verdict_consequence(const kvc_verdict *verdict, unsigned i);
+/* 1 when the engine's own start-up check refuses the pair; what it compares. */
+int kvc_verdict_bootstrap_catches(const kvc_verdict *verdict);
+const char *kvc_verdict_bootstrap(const kvc_verdict *verdict);
+/* Fixes, best first. */
+unsigned kvc_verdict_fix_count(const kvc_verdict *verdict);
+const kvc_fix *kvc_verdict_fix(const kvc_verdict *verdict, unsigned i);
+unsigned kvc_verdict_warning_count(const kvc_verdict *verdict);
+const char *kvc_verdict_warning(const kvc_verdict *verdict, unsigned i);
+/* The JSON document `kvcheck check --json` prints; free with kvc_free. */
+char *kvc_verdict_json(const kvc_verdict *verdict);
 
 /* -------------------------------------------------------------------- scan */
 
@@ -485,35 +489,29 @@ typedef struct kvc_readback {
     double max_abs_error, mean_abs_error;
 } kvc_readback;
 
-typedef struct kvc_simulation {
-    kvc_resolved prefill, decode;
-    uint64_t tokens, seed;
-    uint64_t prefill_pages, decode_pages;
-    uint64_t zero_blocks;     /* all-zero NoPE blocks among the values (prefill's scaled writer makes them NaN) */
-    uint64_t bytes_copied;    /* by the transfer into decode's buffer */
-    uint64_t overrun_bytes;   /* the transfer would write past the end of decode's buffer */
-    uint64_t unwritten_bytes; /* bytes of decode's buffer the transfer never writes */
-    kvc_readback written[2];  /* prefill's own read-back: [0] NoPE, [1] RoPE (its quantisation error) */
-    kvc_readback decoded[2];  /* what decode reads back */
-    uint64_t values_differ;   /* values decode reads back differently from prefill's read-back */
-    uint64_t garbled_pages;   /* decode pages holding such values */
-    kvc_scan_report *scan;    /* decode's pages scanned in decode's layout; owned */
-    int compatible;           /* decode reads back exactly what prefill wrote, and nothing overruns */
-    char device[8];           /* where the pages were written, moved and read: "cuda" or "cpu" */
-    double seconds;
-    unsigned nnotes;
-    char notes[KVC_MAX_NOTES][KVC_NOTE_LEN];
-} kvc_simulation;
+/* The result of a simulation. Opaque; free with kvc_simulation_free. */
+typedef struct kvc_simulation kvc_simulation;
 
 /* Writes realistic latent KV for options->tokens tokens into prefill's pages
  * as prefill's backend writes them, moves the pages the way the Mooncake
  * transfer does (both offsets from prefill's item length), scans decode's
  * buffer in decode's layout and reads it back as decode's backend would.
  * Free *out with kvc_simulation_free. */
-kvc_status kvc_simulate(const kvc_worker *prefill, const kvc_worker *decode, kvc_rules rules,
-                        const kvc_simulate_options *options, kvc_simulation **out, kvc_diag *diag);
+kvc_status kvc_simulate(const kvc_worker *prefill, const kvc_worker *decode, const kvc_simulate_options *options,
+                        kvc_simulation **out, kvc_diag *diag);
 /* Accepts NULL. */
 void kvc_simulation_free(kvc_simulation *simulation);
+
+/* 1 when decode reads back exactly what prefill wrote and nothing overruns. */
+int kvc_simulation_compatible(const kvc_simulation *simulation);
+const kvc_resolved *kvc_simulation_side(const kvc_simulation *simulation, kvc_side side);
+/* Decode's pages scanned in decode's layout; owned by the simulation. */
+const kvc_scan_report *kvc_simulation_scan(const kvc_simulation *simulation);
+/* What decode reads back (index 0: NoPE, 1: RoPE), and prefill's own read-back. */
+const kvc_readback *kvc_simulation_decoded(const kvc_simulation *simulation, unsigned part);
+const kvc_readback *kvc_simulation_written(const kvc_simulation *simulation, unsigned part);
+/* The JSON document `kvcheck simulate --json` prints; free with kvc_free. */
+char *kvc_simulation_json(const kvc_simulation *simulation);
 
 /* ----------------------------------------------------------------- reports */
 

@@ -118,7 +118,6 @@ typedef struct cli {
     size_t ntensors;
     kvc_format format;
     unsigned report;
-    kvc_rules rules;
 } cli;
 
 static void print_help(FILE *out)
@@ -240,7 +239,6 @@ static int parse(cli *c, int argc, char **argv)
     memset(c, 0, sizeof *c);
     c->pos = pos;
     c->tensors = tensors;
-    c->rules = KVC_RULES_ACTIVE_BACKEND;
     /* --json anywhere decides the error format before anything else fails. */
     for (int i = 1; i < argc; i++)
         if (strcmp(argv[i], "--json") == 0) c->format = KVC_FORMAT_JSON;
@@ -292,8 +290,17 @@ static int parse(cli *c, int argc, char **argv)
         c->value[o->id] = value;
         c->given[o->id] = 1;
     }
-    if (c->given[OPT_RULES] && kvc_rules_parse(c->value[OPT_RULES], &c->rules) != KVC_OK)
-        return usage_error(c, "--sglang-rules takes active-backend or either-backend, not '%s'", c->value[OPT_RULES]);
+    if (c->given[OPT_RULES]) {
+        int known = 0;
+        char names[256] = "";
+        for (unsigned i = 0; kvc_engine_release("sglang", i); i++) {
+            const char *r = kvc_engine_release("sglang", i);
+            known |= strcmp(r, c->value[OPT_RULES]) == 0;
+            size_t n = strlen(names);
+            snprintf(names + n, sizeof names - n, "%s%s", i ? " or " : "", r);
+        }
+        if (!known) return usage_error(c, "--sglang-rules takes %s, not '%s'", names, c->value[OPT_RULES]);
+    }
     if (c->given[OPT_COLOR] && strcmp(c->value[OPT_COLOR], "always") && strcmp(c->value[OPT_COLOR], "never") &&
         strcmp(c->value[OPT_COLOR], "auto"))
         return usage_error(c, "--color takes auto, always or never, not '%s'", c->value[OPT_COLOR]);
@@ -325,7 +332,7 @@ static int parse(cli *c, int argc, char **argv)
 }
 
 /* Builds one worker from an optional file plus the shortcuts. */
-static kvc_status build_worker(const char *label, const char *file, const char *gpu, const char *model,
+static kvc_status build_worker(const cli *c, const char *label, const char *file, const char *gpu, const char *model,
                                const char *args, const char *args_origin, kvc_worker **out, kvc_diag *diag)
 {
     kvc_worker *w = kvc_worker_create(file ? file : label);
@@ -339,6 +346,7 @@ static kvc_status build_worker(const char *label, const char *file, const char *
     if (!st && gpu) st = kvc_worker_set_gpu(w, gpu, diag);
     if (!st && model) st = kvc_worker_set_model(w, model, diag);
     if (!st && args) st = kvc_worker_add_args(w, args, args_origin, diag);
+    if (!st && c->given[OPT_RULES]) st = kvc_worker_set_release(w, c->value[OPT_RULES], diag);
     if (st) {
         kvc_worker_free(w);
         return st;
@@ -365,14 +373,13 @@ static int run_layout(const cli *c)
     if (!c->npos && !c->given[OPT_ARGS] && !c->given[OPT_GPU])
         return usage_error(c, "layout needs a WORKER file, or --gpu, --model and --args");
     kvc_worker *w = NULL;
-    kvc_status st = build_worker("worker", c->npos ? c->pos[0] : NULL, c->value[OPT_GPU], c->value[OPT_MODEL],
+    kvc_status st = build_worker(c, "worker", c->npos ? c->pos[0] : NULL, c->value[OPT_GPU], c->value[OPT_MODEL],
                                  c->value[OPT_ARGS], "--args", &w, &diag);
-    kvc_resolved *r = st ? NULL : malloc(sizeof *r);
-    if (!st && !r) st = KVC_ERR_NOMEM;
-    if (!st) st = kvc_resolve(w, c->rules, r, &diag);
+    kvc_resolved *r = NULL;
+    if (!st) st = kvc_resolve(w, &r, &diag);
     int code = st ? fail(c, &diag, exit_code_for(st)) : EXIT_CLEAN;
     if (!st && !emit(kvc_report_layout(r, c->format, c->report))) code = EXIT_IO;
-    free(r);
+    kvc_resolved_free(r);
     kvc_worker_free(w);
     return code;
 }
@@ -390,10 +397,10 @@ static kvc_status build_pair(const cli *c, kvc_worker **p, kvc_worker **d, kvc_d
     }
     const char *pgpu = c->given[OPT_PREFILL_GPU] ? c->value[OPT_PREFILL_GPU] : c->value[OPT_GPU];
     const char *dgpu = c->given[OPT_DECODE_GPU] ? c->value[OPT_DECODE_GPU] : c->value[OPT_GPU];
-    kvc_status st = build_worker("prefill", c->npos ? c->pos[0] : NULL, pgpu, c->value[OPT_MODEL],
+    kvc_status st = build_worker(c, "prefill", c->npos ? c->pos[0] : NULL, pgpu, c->value[OPT_MODEL],
                                  c->value[OPT_PREFILL_ARGS], "--prefill-args", p, diag);
     if (!st)
-        st = build_worker("decode", c->npos ? c->pos[1] : NULL, dgpu, c->value[OPT_MODEL], c->value[OPT_DECODE_ARGS],
+        st = build_worker(c, "decode", c->npos ? c->pos[1] : NULL, dgpu, c->value[OPT_MODEL], c->value[OPT_DECODE_ARGS],
                           "--decode-args", d, diag);
     return st;
 }
@@ -404,12 +411,11 @@ static int run_check(const cli *c)
     kvc_diag_clear(&diag);
     kvc_worker *p, *d;
     kvc_status st = build_pair(c, &p, &d, &diag);
-    kvc_verdict *v = st ? NULL : malloc(sizeof *v);
-    if (!st && !v) st = KVC_ERR_NOMEM;
-    if (!st) st = kvc_compare(p, d, c->rules, v, &diag);
-    int code = st ? fail(c, &diag, exit_code_for(st)) : v->compatible ? EXIT_CLEAN : EXIT_FOUND;
+    kvc_verdict *v = NULL;
+    if (!st) st = kvc_compare(p, d, &v, &diag);
+    int code = st ? fail(c, &diag, exit_code_for(st)) : kvc_verdict_compatible(v) ? EXIT_CLEAN : EXIT_FOUND;
     if (!st && !emit(kvc_report_check(v, c->format, c->report))) code = EXIT_IO;
-    free(v);
+    kvc_verdict_free(v);
     kvc_worker_free(p);
     kvc_worker_free(d);
     return code;
@@ -467,24 +473,25 @@ static int scan_layout(const cli *c, kvc_layout *layout, char *source, size_t si
     if (c->given[OPT_PAGE_SIZE])
         return usage_error(c, "--page-size goes with --layout; a worker's page size comes from its launch flags");
     kvc_worker *w = NULL;
-    kvc_resolved *r = malloc(sizeof *r);
-    kvc_status st = r ? build_worker("worker", c->value[OPT_WORKER], c->value[OPT_GPU], c->value[OPT_MODEL],
-                                     c->value[OPT_ARGS], "--args", &w, &diag)
-                      : KVC_ERR_NOMEM;
-    if (!st) st = kvc_resolve(w, c->rules, r, &diag);
+    kvc_resolved *r = NULL;
+    kvc_status st = build_worker(c, "worker", c->value[OPT_WORKER], c->value[OPT_GPU], c->value[OPT_MODEL],
+                                 c->value[OPT_ARGS], "--args", &w, &diag);
+    if (!st) st = kvc_resolve(w, &r, &diag);
     int indexer = c->given[OPT_BUFFER] && strcmp(c->value[OPT_BUFFER], "indexer") == 0;
     int code = -1;
     if (st) {
         if (st == KVC_ERR_NOMEM) snprintf(diag.message, sizeof diag.message, "out of memory");
         code = fail(c, &diag, exit_code_for(st));
-    } else if (indexer && !r->has_indexer) {
+    } else if (indexer && !kvc_resolved_indexer(r)) {
         code = usage_error(c, "--buffer indexer: %s has no DSA indexer (its model is not a DSA model)", kvc_worker_label(w));
     } else {
-        *layout = indexer ? r->indexer : r->kv;
+        *layout = indexer ? *kvc_resolved_indexer(r) : *kvc_resolved_layout(r);
+        const kvc_setting *dtype = kvc_resolved_find(r, "kv_cache_dtype");
         snprintf(source, size, "the %s of %.200s: %s, %s, %s", indexer ? "indexer state buffer" : "KV cache layout",
-                 kvc_worker_label(w), r->gpu_name, r->kv_cache_dtype.value, r->row.value);
+                 kvc_worker_label(w), kvc_resolved_gpu(r, NULL, NULL), dtype ? dtype->value : "?",
+                 kvc_resolved_decision(r)->value);
     }
-    free(r);
+    kvc_resolved_free(r);
     kvc_worker_free(w);
     return code;
 }
@@ -591,10 +598,11 @@ static int run_simulate(const cli *c)
     kvc_worker *p, *d;
     kvc_status st = build_pair(c, &p, &d, &diag);
     kvc_simulation *s = NULL;
-    if (!st) st = kvc_simulate(p, d, c->rules, &o, &s, &diag);
-    code = st ? fail(c, &diag, exit_code_for(st)) : s->compatible ? EXIT_CLEAN : EXIT_FOUND;
-    if (!st && c->format == KVC_FORMAT_TEXT)
-        for (unsigned i = 0; i < s->scan->nnotes; i++) fprintf(stderr, "kvcheck: note: %s\n", s->scan->notes[i]);
+    if (!st) st = kvc_simulate(p, d, &o, &s, &diag);
+    code = st ? fail(c, &diag, exit_code_for(st)) : kvc_simulation_compatible(s) ? EXIT_CLEAN : EXIT_FOUND;
+    const kvc_scan_report *scan = st ? NULL : kvc_simulation_scan(s);
+    if (scan && c->format == KVC_FORMAT_TEXT)
+        for (unsigned i = 0; i < scan->nnotes; i++) fprintf(stderr, "kvcheck: note: %s\n", scan->notes[i]);
     if (!st && !emit(kvc_report_simulate(s, c->format, c->report))) code = EXIT_IO;
     kvc_simulation_free(s);
     kvc_worker_free(p);

@@ -89,4 +89,18 @@ kvc_status json_get_uint(const struct cJSON *item, const char *text, const char 
                          const char *key, uint32_t lo, uint32_t hi, uint32_t *out,
                          kvc_diag *diag);
 
+/* ------------------------------------------------------------------ shell */
+
+/* A command line split into words, each with where it starts. */
+typedef struct shell_words {
+    char *buf; /* the words' text */
+    char **words;
+    kvc_origin *origins;
+    size_t n;
+} shell_words;
+
+/* Splits like a POSIX shell: quotes, backslash escapes, "\\\n" continuations. */
+kvc_status shell_split(const char *line, const char *origin_name, shell_words *out, kvc_diag *diag);
+void shell_words_free(shell_words *w); /* accepts an empty or freed one */
+
 #endif /* KVC_COMMON_H */

@@ -1,6 +1,8 @@
 /* Prefill against decode: field-by-field differences, what decode will read
- * (SGLANG_RULES.md §6), whether SGLang's bootstrap notices (§7), and the
- * smallest flag sets that make the pair agree. */
+ * (SGLANG_RULES.md §6), whether the engine's bootstrap notices (§7), and the
+ * smallest flag sets that make the pair agree. Engine-agnostic: settings,
+ * fix candidates, the bootstrap check and the transfer come through the
+ * engine interface. */
 #include "compare/compare.h"
 
 #include <stdlib.h>
@@ -41,10 +43,12 @@ static unsigned cmp_u64(kvc_verdict *v, const char *field, uint64_t p, uint64_t 
 static unsigned mismatches(const kvc_resolved *p, const kvc_resolved *d, kvc_verdict *v)
 {
     unsigned n = 0;
-    n += cmp_u64(v, "kv_lora_rank", p->kv_lora_rank, d->kv_lora_rank);
-    n += cmp_u64(v, "qk_rope_head_dim", p->qk_rope_head_dim, d->qk_rope_head_dim);
-    n += cmp_u64(v, "num_hidden_layers", p->num_hidden_layers, d->num_hidden_layers);
-    n += cmp_str(v, "kv_cache_dtype", p->kv_cache_dtype.value, d->kv_cache_dtype.value);
+    n += cmp_u64(v, "kv_lora_rank", p->model.kv_lora_rank, d->model.kv_lora_rank);
+    n += cmp_u64(v, "qk_rope_head_dim", p->model.qk_rope_head_dim, d->model.qk_rope_head_dim);
+    n += cmp_u64(v, "num_hidden_layers", p->model.num_hidden_layers, d->model.num_hidden_layers);
+    for (unsigned i = 0; i < p->nsettings; i++)
+        if (p->settings[i].flags & KVC_SETTING_COMPARED)
+            n += cmp_str(v, p->settings[i].name, p->settings[i].value, resolved_value(d, p->settings[i].name));
     n += cmp_str(v, "layout", p->kv.name, d->kv.name);
     n += cmp_u64(v, "bytes_per_token", p->kv.bytes_per_token, d->kv.bytes_per_token);
     n += cmp_u64(v, "page_size", p->kv.page_size, d->kv.page_size);
@@ -86,7 +90,7 @@ static void explain_fields(const kvc_layout *p, const kvc_layout *d, kvc_verdict
     }
 }
 
-static void explain(const kvc_resolved *p, const kvc_resolved *d, kvc_verdict *v)
+static void explain(const engine_transfer *t, const kvc_resolved *p, const kvc_resolved *d, kvc_verdict *v)
 {
     const kvc_layout *pl = &p->kv, *dl = &d->kv;
     if (pl->bytes_per_token != dl->bytes_per_token || strcmp(pl->name, dl->name) != 0) {
@@ -111,7 +115,7 @@ static void explain(const kvc_resolved *p, const kvc_resolved *d, kvc_verdict *v
                       "prefill's %u-byte tokens",
                       dl->bytes_per_token, pl->bytes_per_token);
     }
-    if (pl->page_bytes != dl->page_bytes) {
+    if (pl->page_bytes != dl->page_bytes && t->offsets_from_sender) {
         notes_add(v->consequences, &v->nconsequences, KVC_MAX_NOTES,
                   "the transfer computes source and destination page offsets from prefill's item "
                   "length (%llu B), but decode reads page p at p x %llu B: decode's pages from p = 1 "
@@ -120,9 +124,8 @@ static void explain(const kvc_resolved *p, const kvc_resolved *d, kvc_verdict *v
         if (pl->page_bytes > dl->page_bytes)
             notes_add(v->consequences, &v->nconsequences, KVC_MAX_NOTES,
                       "decode's pages are smaller: copies to its last pages run past the end of "
-                      "its buffer by up to %llu B a page (Mooncake: \"Requested address not "
-                      "found\")",
-                      (unsigned long long)(pl->page_bytes - dl->page_bytes));
+                      "its buffer by up to %llu B a page (%s: \"%s\")",
+                      (unsigned long long)(pl->page_bytes - dl->page_bytes), t->name, t->overrun_error);
         else
             notes_add(v->consequences, &v->nconsequences, KVC_MAX_NOTES,
                       "decode's pages are larger: the tail of each of its pages (%llu B) is filled "
@@ -136,113 +139,65 @@ static void explain(const kvc_resolved *p, const kvc_resolved *d, kvc_verdict *v
                   (unsigned long long)p->indexer.page_bytes, (unsigned long long)d->indexer.page_bytes);
 }
 
-static void bootstrap(const kvc_resolved *p, const kvc_resolved *d, kvc_verdict *v)
-{
-    int page = p->kv.page_size != d->kv.page_size;
-    int dtype = strcmp(p->kv_cache_dtype.value, d->kv_cache_dtype.value) != 0;
-    v->bootstrap_catches = page || dtype;
-    if (page)
-        str_printf(v->bootstrap, sizeof v->bootstrap,
-                   "SGLang's bootstrap fails the pair: \"Page size mismatch\" (%u vs %u)",
-                   p->kv.page_size, d->kv.page_size);
-    else if (dtype)
-        str_printf(v->bootstrap, sizeof v->bootstrap,
-                   "SGLang's bootstrap fails the pair: \"KV cache dtype mismatch\" (%s vs %s)",
-                   p->kv_cache_dtype.value, d->kv_cache_dtype.value);
-    else
-        str_printf(v->bootstrap, sizeof v->bootstrap,
-                   "SGLang's bootstrap compares page size (%u = %u) and the KV dtype string (%s = "
-                   "%s) only: it passes",
-                   p->kv.page_size, d->kv.page_size, p->kv_cache_dtype.value, d->kv_cache_dtype.value);
-}
-
 /* ----------------------------------------------------------------- fixes */
 
-typedef struct candidate {
-    setting_key key;
-    char value[KVC_NAME_LEN];
-    int aligned; /* equals the other side's resolved value */
-} candidate;
-
+/* One side's fix search: candidate flags, tried in sets of up to three,
+ * each set resolved under the selected release and under every other. */
 typedef struct fix_search {
-    const gpu_info *gpu;
-    const model_info *model;
-    const settings *base;
-    const kvc_resolved *other[2]; /* the other side under [rules, other rules] */
-    kvc_rules rules;
+    const kvc_worker *worker;
+    const engine_worker *prepared;
+    const kvc_resolved *other; /* the other side, [release] */
+    unsigned nreleases;
+    unsigned release;
     kvc_side side;
-    candidate cand[32];
+    engine_fix cand[32];
     unsigned ncand;
-    settings *scratch;
     kvc_resolved *res;
 } fix_search;
 
-static void add_candidate(fix_search *s, setting_key key, const char *value, const char *other_value)
-{
-    if (s->ncand >= COUNT_OF(s->cand)) return;
-    candidate *c = &s->cand[s->ncand++];
-    c->key = key;
-    str_copy(c->value, sizeof c->value, value);
-    c->aligned = strcmp(value, other_value) == 0;
-}
+typedef struct found_fix {
+    kvc_fix fix;
+    unsigned pick[3];
+} found_fix;
 
-static void collect_candidates(fix_search *s)
-{
-    const kvc_resolved *o = s->other[0];
-    if (s->model->dsa) {
-        add_candidate(s, SET_KV_CACHE_DTYPE, "fp8_e4m3", o->kv_cache_dtype.value);
-        add_candidate(s, SET_KV_CACHE_DTYPE, "bfloat16", o->kv_cache_dtype.value);
-        const char *known[2] = {o->dsa_prefill_backend.value, o->dsa_decode_backend.value};
-        for (int k = 0; k < 2; k++)
-            for (unsigned i = 0; i < rules_backend_count(); i++)
-                if (rules_backend_suggestable(i, s->gpu))
-                    add_candidate(s, k == 0 ? SET_PREFILL_BACKEND : SET_DECODE_BACKEND,
-                                  rules_backend_name(i), known[k]);
-    } else {
-        add_candidate(s, SET_KV_CACHE_DTYPE, o->kv_cache_dtype.value, o->kv_cache_dtype.value);
-        add_candidate(s, SET_PAGE_SIZE, o->page_size.value, o->page_size.value);
-    }
-}
+typedef struct fix_list {
+    found_fix f[96];
+    unsigned n;
+} fix_list;
 
-/* Resolves the side with `pick` applied; 1 when it matches the other side
- * under the rule given by `which` (0 selected, 1 the other). */
-static int works(fix_search *s, const unsigned *pick, unsigned k, int which)
+/* 1 when this side with `pick` applied matches the other side under
+ * release `r`. */
+static int works(fix_search *s, const unsigned *pick, unsigned k, unsigned r)
 {
-    memcpy(s->scratch, s->base, sizeof *s->scratch);
-    for (unsigned i = 0; i < k; i++) {
-        const candidate *c = &s->cand[pick[i]];
-        setting *st = &s->scratch->s[c->key];
-        st->set = 1;
-        str_copy(st->value, sizeof st->value, c->value);
-        str_copy(st->flag, sizeof st->flag, setting_flag(c->key));
-        origin_set(&st->origin, "", 0, 0, "fix");
-    }
-    kvc_rules r = which == 0 ? s->rules
-                             : (s->rules == KVC_RULES_ACTIVE_BACKEND ? KVC_RULES_EITHER_BACKEND
-                                                                      : KVC_RULES_ACTIVE_BACKEND);
-    if (rules_resolve(s->gpu, s->model, s->scratch, r, s->res, NULL) != KVC_OK) return 0;
-    const kvc_resolved *o = s->other[which];
+    engine_override ov[3];
+    for (unsigned i = 0; i < k; i++) ov[i] = (engine_override){s->cand[pick[i]].key, s->cand[pick[i]].value};
+    if (worker_resolve(s->worker, s->prepared, r, ov, k, s->res, NULL) != KVC_OK) return 0;
+    const kvc_resolved *o = &s->other[r];
     return s->side == KVC_SIDE_PREFILL ? mismatches(s->res, o, NULL) == 0 : mismatches(o, s->res, NULL) == 0;
 }
 
-typedef struct fix_list {
-    kvc_fix f[96];
-    unsigned n;
-} fix_list;
+static int works_everywhere(fix_search *s, const unsigned *pick, unsigned k)
+{
+    for (unsigned r = 0; r < s->nreleases; r++)
+        if (r != s->release && !works(s, pick, k, r)) return 0;
+    return 1;
+}
 
 static void record_fix(fix_list *list, const fix_search *s, const unsigned *pick, unsigned k, int robust)
 {
     if (list->n >= COUNT_OF(list->f)) return;
-    kvc_fix *f = &list->f[list->n++];
-    memset(f, 0, sizeof *f);
+    found_fix *ff = &list->f[list->n++];
+    memset(ff, 0, sizeof *ff);
+    kvc_fix *f = &ff->fix;
     f->side = s->side;
     f->nargs = k;
-    f->holds_under_both_rules = robust;
+    f->holds_in_all_releases = robust;
     for (unsigned i = 0; i < k; i++) {
-        const candidate *c = &s->cand[pick[i]];
-        str_copy(f->args[i][0], KVC_NAME_LEN, setting_flag(c->key));
+        const engine_fix *c = &s->cand[pick[i]];
+        ff->pick[i] = pick[i];
+        str_copy(f->args[i][0], KVC_NAME_LEN, c->flag);
         str_copy(f->args[i][1], KVC_NAME_LEN, c->value);
-        f->changes_dtype |= c->key == SET_KV_CACHE_DTYPE;
+        f->changes_dtype |= c->changes_dtype;
     }
 }
 
@@ -257,8 +212,8 @@ static unsigned search_size(fix_search *s, fix_list *list, unsigned k, int need_
                 int distinct = 1;
                 for (unsigned a = 0; a < k; a++)
                     for (unsigned b = a + 1; b < k; b++) distinct &= s->cand[pick[a]].key != s->cand[pick[b]].key;
-                if (!distinct || !works(s, pick, k, 0)) continue;
-                int robust = works(s, pick, k, 1);
+                if (!distinct || !works(s, pick, k, s->release)) continue;
+                int robust = works_everywhere(s, pick, k);
                 if (need_robust && !robust) continue;
                 record_fix(list, s, pick, k, robust);
                 found++;
@@ -266,36 +221,36 @@ static unsigned search_size(fix_search *s, fix_list *list, unsigned k, int need_
     return found;
 }
 
-/* Holds under both rules, keeps the dtype, fewest flags. */
+/* Holds under every release, keeps the dtype, fewest flags. */
 static int fix_score(const kvc_fix *f)
 {
-    return f->holds_under_both_rules * 100 - f->changes_dtype * 50 - (int)f->nargs * 10;
+    return f->holds_in_all_releases * 100 - f->changes_dtype * 50 - (int)f->nargs * 10;
 }
 
-/* How many of the fix's backends match what the other side already runs. */
-static int aligned_count(const kvc_fix *f, const kvc_resolved *other)
+/* How many of the fix's flags set what the other side already has. */
+static int aligned_count(const fix_search *s, const found_fix *ff)
 {
     int n = 0;
-    for (unsigned i = 0; i < f->nargs; i++) {
-        const char *val = f->args[i][1];
-        if (strcmp(f->args[i][0], setting_flag(SET_PREFILL_BACKEND)) == 0) n += strcmp(val, other->dsa_prefill_backend.value) == 0;
-        if (strcmp(f->args[i][0], setting_flag(SET_DECODE_BACKEND)) == 0) n += strcmp(val, other->dsa_decode_backend.value) == 0;
+    for (unsigned i = 0; i < ff->fix.nargs; i++) {
+        const engine_fix *c = &s->cand[ff->pick[i]];
+        n += strcmp(c->value, resolved_value(&s->other[s->release], c->setting)) == 0;
     }
     return n;
 }
 
 /* Finds the smallest flag sets for one side, plus the smallest that hold
- * under both row rules, and keeps the best three. */
+ * under every release, and keeps the best three. */
 static void search_side(fix_search *s, kvc_verdict *v)
 {
     fix_list *list = calloc(1, sizeof *list);
     if (!list) return; /* fixes are advice: without memory there are none */
+    const kvc_resolved *self = s->side == KVC_SIDE_PREFILL ? &v->prefill : &v->decode;
+    s->ncand = worker_engine(s->worker)->fix_candidates(self, &s->other[s->release], s->cand, COUNT_OF(s->cand));
     unsigned k_min = 0;
-    collect_candidates(s);
     for (unsigned k = 1; k <= 3 && !k_min; k++)
         if (search_size(s, list, k, 0)) k_min = k;
     int any_robust = 0;
-    for (unsigned i = 0; i < list->n; i++) any_robust |= list->f[i].holds_under_both_rules;
+    for (unsigned i = 0; i < list->n; i++) any_robust |= list->f[i].fix.holds_in_all_releases;
     for (unsigned k = k_min + 1; k_min && !any_robust && k <= 3; k++)
         if (search_size(s, list, k, 1)) break;
     /* Keep the best fix, the best of the smallest size if it is another,
@@ -303,19 +258,19 @@ static void search_side(fix_search *s, kvc_verdict *v)
     for (unsigned kept = 0; kept < 3 && v->nfixes < KVC_MAX_FIXES; kept++) {
         int best = -1, best_score = 0;
         for (unsigned i = 0; i < list->n; i++) {
-            const kvc_fix *f = &list->f[i];
+            const kvc_fix *f = &list->f[i].fix;
             if (f->nargs == 0) continue; /* taken */
             if (kept == 1 && f->nargs != k_min && list->n > 1) {
                 int have_min = 0;
-                for (unsigned j = 0; j < list->n; j++) have_min |= list->f[j].nargs == k_min;
+                for (unsigned j = 0; j < list->n; j++) have_min |= list->f[j].fix.nargs == k_min;
                 if (have_min) continue;
             }
-            int score = fix_score(f) * 10 + aligned_count(f, s->other[0]);
+            int score = fix_score(f) * 10 + aligned_count(s, &list->f[i]);
             if (best < 0 || score > best_score) best = (int)i, best_score = score;
         }
         if (best < 0) break;
-        v->fixes[v->nfixes++] = list->f[best];
-        list->f[best].nargs = 0;
+        v->fixes[v->nfixes++] = list->f[best].fix;
+        list->f[best].fix.nargs = 0;
     }
     free(list);
 }
@@ -346,68 +301,128 @@ static kvc_status label_error(kvc_status st, kvc_side side, kvc_diag *diag)
     return st;
 }
 
-typedef struct side_inputs {
-    gpu_info gpu;
-    model_info model;
-    settings set;
-    kvc_resolved other_rule; /* this side under the rule not selected */
-} side_inputs;
-
-kvc_status kvc_compare(const kvc_worker *prefill, const kvc_worker *decode, kvc_rules rules,
-                       kvc_verdict *out, kvc_diag *diag)
+static void note_entries(const kvc_resolved *p, const kvc_resolved *d, kvc_verdict *v)
 {
-    memset(out, 0, sizeof *out);
-    const kvc_worker *w[2] = {prefill, decode};
-    kvc_resolved *res[2] = {&out->prefill, &out->decode};
-    side_inputs *in = calloc(2, sizeof *in);
-    settings *scratch = malloc(sizeof *scratch);
-    kvc_resolved *tmp = malloc(sizeof *tmp);
-    kvc_status st = KVC_OK;
-    if (!in || !scratch || !tmp) st = diag_set(diag, KVC_ERR_NOMEM, NULL, "out of memory");
-    kvc_rules other = rules == KVC_RULES_ACTIVE_BACKEND ? KVC_RULES_EITHER_BACKEND : KVC_RULES_ACTIVE_BACKEND;
-    for (int i = 0; i < 2 && !st; i++) {
-        st = label_error(worker_inputs(w[i], &in[i].gpu, &in[i].model, &in[i].set, diag), (kvc_side)i, diag);
-        if (!st) st = label_error(rules_resolve(&in[i].gpu, &in[i].model, &in[i].set, rules, res[i], diag), (kvc_side)i, diag);
-        if (!st) str_copy(res[i]->label, sizeof res[i]->label, kvc_worker_label(w[i]));
-        if (!st) st = rules_resolve(&in[i].gpu, &in[i].model, &in[i].set, other, &in[i].other_rule, diag);
-    }
-    if (!st) {
-        mismatches(res[0], res[1], out);
-        out->compatible = out->nmismatches == 0;
-        explain(res[0], res[1], out);
-        bootstrap(res[0], res[1], out);
-        if (res[0]->kv_entries > res[1]->kv_entries)
-            notes_add(out->warnings, &out->nwarnings, KVC_MAX_NOTES,
-                      "prefill has %u KV entries but decode only %u: prefill's draft (MTP) layers "
-                      "have no buffer on decode (kvcheck has not confirmed how SGLang handles this)",
-                      res[0]->kv_entries, res[1]->kv_entries);
-        else if (res[0]->kv_entries < res[1]->kv_entries)
-            notes_add(out->warnings, &out->nwarnings, KVC_MAX_NOTES,
-                      "decode has %u more KV entries than prefill (its draft layers): they receive "
-                      "nothing, which SGLang supports",
-                      res[1]->kv_entries - res[0]->kv_entries);
-        if (!out->compatible && mismatches(&in[0].other_rule, &in[1].other_rule, NULL) == 0)
-            notes_add(out->warnings, &out->nwarnings, KVC_MAX_NOTES,
+    if (p->kv_entries > d->kv_entries)
+        notes_add(v->warnings, &v->nwarnings, KVC_MAX_NOTES,
+                  "prefill has %u KV entries but decode only %u: prefill's draft (MTP) layers "
+                  "have no buffer on decode (kvcheck has not confirmed how SGLang handles this)",
+                  p->kv_entries, d->kv_entries);
+    else if (p->kv_entries < d->kv_entries)
+        notes_add(v->warnings, &v->nwarnings, KVC_MAX_NOTES,
+                  "decode has %u more KV entries than prefill (its draft layers): they receive "
+                  "nothing, which SGLang supports",
+                  d->kv_entries - p->kv_entries);
+}
+
+/* When another release would judge the pair the other way, say so. */
+static void note_releases(const engine_def *e, unsigned release, const kvc_resolved *const under[2], kvc_verdict *v)
+{
+    for (unsigned r = 0; r < e->nreleases; r++) {
+        if (r == release || !under[0][r].release[0] || !under[1][r].release[0]) continue;
+        int agree = mismatches(&under[0][r], &under[1][r], NULL) == 0;
+        if (!v->compatible && agree)
+            notes_add(v->warnings, &v->nwarnings, KVC_MAX_NOTES,
                       "under the %s rule this pair would be compatible: which rule applies depends "
                       "on the SGLang release",
-                      kvc_rules_name(other));
-        else if (out->compatible && mismatches(&in[0].other_rule, &in[1].other_rule, NULL) != 0)
-            notes_add(out->warnings, &out->nwarnings, KVC_MAX_NOTES,
+                      e->releases[r]);
+        else if (v->compatible && !agree)
+            notes_add(v->warnings, &v->nwarnings, KVC_MAX_NOTES,
                       "under the %s rule this pair would NOT be compatible: set both DSA backend "
                       "flags explicitly on each worker to be safe with either SGLang release",
-                      kvc_rules_name(other));
-        if (!out->compatible) {
-            for (int i = 0; i < 2; i++) {
-                fix_search s = {.gpu = &in[i].gpu, .model = &in[i].model, .base = &in[i].set,
-                                .other = {res[1 - i], &in[1 - i].other_rule}, .rules = rules,
-                                .side = (kvc_side)i, .scratch = scratch, .res = tmp};
-                search_side(&s, out);
-            }
-            sort_fixes(out);
-        }
+                      e->releases[r]);
     }
-    free(in);
-    free(scratch);
-    free(tmp);
-    return st;
 }
+
+/* Both sides resolved under every release of their engine ([side][release]). */
+typedef struct pair_state {
+    engine_worker *prepared[2];
+    kvc_resolved *under[2];
+    kvc_resolved scratch;
+} pair_state;
+
+static kvc_status compare_into(const kvc_worker *const w[2], kvc_verdict *out, pair_state *ps, kvc_diag *diag)
+{
+    const engine_def *e = worker_engine(w[0]);
+    RETURN_ERROR_IF(e != worker_engine(w[1]), diag, KVC_ERR_USAGE, NULL,
+                    "prefill runs %s and decode %s: kvcheck compares workers of one engine", e->name,
+                    worker_engine(w[1])->name);
+    unsigned release = worker_release(w[0]);
+    RETURN_ERROR_IF(release != worker_release(w[1]), diag, KVC_ERR_USAGE, NULL,
+                    "prefill is resolved under %s and decode under %s: give both workers the same release",
+                    e->releases[release], e->releases[worker_release(w[1])]);
+    kvc_resolved *res[2] = {&out->prefill, &out->decode};
+    for (int i = 0; i < 2; i++) {
+        kvc_status st = label_error(worker_prepare(w[i], &ps->prepared[i], diag), (kvc_side)i, diag);
+        if (!st) ps->under[i] = calloc(e->nreleases, sizeof *ps->under[i]);
+        if (!st && !ps->under[i]) st = diag_set(diag, KVC_ERR_NOMEM, NULL, "out of memory");
+        if (!st) st = label_error(worker_resolve(w[i], ps->prepared[i], release, NULL, 0, &ps->under[i][release], diag),
+                                  (kvc_side)i, diag);
+        if (st) return st;
+        /* A release that refuses this side cannot judge the pair: left empty. */
+        for (unsigned r = 0; r < e->nreleases; r++)
+            if (r != release && worker_resolve(w[i], ps->prepared[i], r, NULL, 0, &ps->under[i][r], NULL))
+                memset(&ps->under[i][r], 0, sizeof ps->under[i][r]);
+        *res[i] = ps->under[i][release];
+    }
+    mismatches(res[0], res[1], out);
+    out->compatible = out->nmismatches == 0;
+    explain(e->transfer, res[0], res[1], out);
+    e->bootstrap(res[0], res[1], &out->bootstrap_catches, out->bootstrap, sizeof out->bootstrap);
+    note_entries(res[0], res[1], out);
+    const kvc_resolved *const under[2] = {ps->under[0], ps->under[1]};
+    note_releases(e, release, under, out);
+    if (out->compatible) return KVC_OK;
+    for (int i = 0; i < 2; i++) {
+        fix_search s = {.worker = w[i], .prepared = ps->prepared[i], .other = ps->under[1 - i],
+                        .nreleases = e->nreleases, .release = release, .side = (kvc_side)i, .res = &ps->scratch};
+        search_side(&s, out);
+    }
+    sort_fixes(out);
+    return KVC_OK;
+}
+
+kvc_status kvc_compare(const kvc_worker *prefill, const kvc_worker *decode, kvc_verdict **out, kvc_diag *diag)
+{
+    *out = NULL;
+    const kvc_worker *const w[2] = {prefill, decode};
+    kvc_verdict *v = calloc(1, sizeof *v);
+    pair_state *ps = calloc(1, sizeof *ps);
+    kvc_status st = v && ps ? compare_into(w, v, ps, diag) : diag_set(diag, KVC_ERR_NOMEM, NULL, "out of memory");
+    for (int i = 0; ps && i < 2; i++) {
+        if (ps->prepared[i]) worker_engine(w[i])->prepared_free(ps->prepared[i]);
+        free(ps->under[i]);
+    }
+    free(ps);
+    if (st) {
+        free(v);
+        return st;
+    }
+    *out = v;
+    return KVC_OK;
+}
+
+/* -------------------------------------------------------------- accessors */
+
+void kvc_verdict_free(kvc_verdict *verdict) { free(verdict); }
+int kvc_verdict_compatible(const kvc_verdict *v) { return v->compatible; }
+const kvc_resolved *kvc_verdict_side(const kvc_verdict *v, kvc_side side)
+{
+    return side == KVC_SIDE_DECODE ? &v->decode : &v->prefill;
+}
+unsigned kvc_verdict_mismatch_count(const kvc_verdict *v) { return v->nmismatches; }
+const kvc_mismatch *kvc_verdict_mismatch(const kvc_verdict *v, unsigned i)
+{
+    return i < v->nmismatches ? &v->mismatches[i] : NULL;
+}
+unsigned kvc_verdict_consequence_count(const kvc_verdict *v) { return v->nconsequences; }
+const char *kvc_verdict_consequence(const kvc_verdict *v, unsigned i)
+{
+    return i < v->nconsequences ? v->consequences[i] : NULL;
+}
+int kvc_verdict_bootstrap_catches(const kvc_verdict *v) { return v->bootstrap_catches; }
+const char *kvc_verdict_bootstrap(const kvc_verdict *v) { return v->bootstrap; }
+unsigned kvc_verdict_fix_count(const kvc_verdict *v) { return v->nfixes; }
+const kvc_fix *kvc_verdict_fix(const kvc_verdict *v, unsigned i) { return i < v->nfixes ? &v->fixes[i] : NULL; }
+unsigned kvc_verdict_warning_count(const kvc_verdict *v) { return v->nwarnings; }
+const char *kvc_verdict_warning(const kvc_verdict *v, unsigned i) { return i < v->nwarnings ? v->warnings[i] : NULL; }

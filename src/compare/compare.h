@@ -1,8 +1,25 @@
 /* compare: two resolved workers field by field, what decode reads, whether
- * the engine notices, and the fixes. */
+ * the engine's own check notices, and the fixes. Engine-agnostic: the
+ * engine interface supplies settings, fix candidates, bootstrap and transfer. */
 #ifndef KVC_COMPARE_H
 #define KVC_COMPARE_H
 
 #include "worker/worker.h"
+
+struct kvc_verdict {
+    int compatible;
+    kvc_resolved prefill;
+    kvc_resolved decode;
+    unsigned nmismatches;
+    kvc_mismatch mismatches[KVC_MAX_MISMATCHES];
+    unsigned nconsequences; /* what decode will actually read */
+    char consequences[KVC_MAX_NOTES][KVC_NOTE_LEN];
+    int bootstrap_catches; /* the engine's own bootstrap check fails the pair */
+    char bootstrap[KVC_NOTE_LEN];
+    unsigned nfixes;
+    kvc_fix fixes[KVC_MAX_FIXES];
+    unsigned nwarnings;
+    char warnings[KVC_MAX_NOTES][KVC_NOTE_LEN];
+};
 
 #endif /* KVC_COMPARE_H */

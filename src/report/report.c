@@ -1,5 +1,6 @@
 /* Reports for people (text) and scripts (one JSON document). */
 #include "report/report.h"
+#include "compare/compare.h"
 
 #include <cjson/cJSON.h>
 #include <stdlib.h>
@@ -24,33 +25,31 @@ void report_text_fields(strbuf *sb, const kvc_layout *l)
     }
 }
 
-static void text_value(strbuf *sb, const char *name, const kvc_value *v)
+/* 1 when a text report shows the setting. */
+static int shown(const kvc_setting *v)
 {
-    if (!v->value[0] && !v->reason[0]) return;
-    sb_printf(sb, "  %-20s %-16s %s\n", name, v->value[0] ? v->value : "-", v->reason);
+    if (v->flags & KVC_SETTING_IF_SET) return v->value[0] && !(v->type == KVC_VALUE_BOOL && !v->number);
+    return v->value[0] || v->reason[0];
+}
+
+static void text_value(strbuf *sb, const kvc_setting *v)
+{
+    if (shown(v)) sb_printf(sb, "  %-21s %-16s %s\n", v->name, v->value[0] ? v->value : "-", v->reason);
 }
 
 static void text_layout_body(strbuf *sb, const kvc_resolved *r, unsigned options)
 {
-    sb_printf(sb, "  gpu    %s (compute capability %u.%u, %s)\n", r->gpu_name, r->cc_major, r->cc_minor,
-              r->hip ? "ROCm/HIP" : "CUDA");
+    const model_info *m = &r->model;
+    sb_printf(sb, "  gpu    %s (compute capability %u.%u, %s)\n", r->gpu.name, r->gpu.major, r->gpu.minor,
+              r->gpu.hip ? "ROCm/HIP" : "CUDA");
     sb_printf(sb, "  model  %s (%s, %s): kv_lora_rank %u, qk_rope_head_dim %u, %u layers, %u MTP layer%s",
-              r->model_name, r->architecture, r->dsa ? "DSA" : "MLA, not DSA", r->kv_lora_rank,
-              r->qk_rope_head_dim, r->num_hidden_layers, r->num_nextn_predict_layers,
-              r->num_nextn_predict_layers == 1 ? "" : "s");
-    if (r->dsa) sb_printf(sb, ", index_head_dim %u", r->index_head_dim);
-    sb_printf(sb, "\n  rules  %s\n\n", kvc_rules_name(r->rules));
-    sb_printf(sb, "  %-20s %-16s %s\n", "setting", "value", "why");
-    text_value(sb, "kv_cache_dtype", &r->kv_cache_dtype);
-    if (r->dsa) {
-        text_value(sb, "dsa_prefill_backend", &r->dsa_prefill_backend);
-        text_value(sb, "dsa_decode_backend", &r->dsa_decode_backend);
-    }
-    text_value(sb, "disaggregation_mode", &r->disaggregation_mode);
-    text_value(sb, "page_size", &r->page_size);
-    if (r->speculative.value[0]) text_value(sb, "speculative", &r->speculative);
-    if (r->parallelism.value[0]) text_value(sb, "parallelism", &r->parallelism);
-    text_value(sb, "row", &r->row);
+              m->name, m->architecture, m->dsa ? "DSA" : "MLA, not DSA", m->kv_lora_rank, m->qk_rope_head_dim,
+              m->num_hidden_layers, m->num_nextn_predict_layers, m->num_nextn_predict_layers == 1 ? "" : "s");
+    if (m->dsa) sb_printf(sb, ", index_head_dim %u", m->index_head_dim);
+    sb_printf(sb, "\n  rules  %s\n\n", r->release);
+    sb_printf(sb, "  %-21s %-16s %s\n", "setting", "value", "why");
+    for (unsigned i = 0; i < r->nsettings; i++) text_value(sb, &r->settings[i]);
+    text_value(sb, &r->row);
 
     const kvc_layout *l = &r->kv;
     sb_printf(sb, "\n  layout %s: %u B/token, page of %u tokens = %llu B/page (item_len)\n", l->name,
@@ -62,7 +61,7 @@ static void text_layout_body(strbuf *sb, const kvc_resolved *r, unsigned options
                   r->indexer.name, r->indexer.bytes_per_token, (unsigned long long)r->indexer.page_bytes);
         report_text_fields(sb, &r->indexer);
     }
-    sb_printf(sb, "  entries  %u (%u target layers + %u draft)%s\n", r->kv_entries, r->num_hidden_layers,
+    sb_printf(sb, "  entries  %u (%u target layers + %u draft)%s\n", r->kv_entries, m->num_hidden_layers,
               r->draft_entries, r->has_indexer ? ", for KV and indexer alike" : "");
     if (r->has_indexer)
         sb_printf(sb, "  bytes per token, all entries  %llu KV + %llu indexer = %llu\n",
@@ -149,18 +148,22 @@ static char *text_check(const kvc_verdict *v, unsigned options)
                                        : "; SGLang will not notice until decode reads garbage");
     if (options & KVC_REPORT_QUIET) return sb_take(&sb);
 
-    sb_printf(&sb, "\n  prefill: %s\n  decode:  %s\n  rules:   %s\n\n", p->label, d->label, kvc_rules_name(p->rules));
+    sb_printf(&sb, "\n  prefill: %s\n  decode:  %s\n  rules:   %s\n\n", p->label, d->label, p->release);
     side_row(&sb, &st, "", "prefill", "decode", 0);
     char a[KVC_NAME_LEN + 32], b[KVC_NAME_LEN + 32];
-    str_printf(a, sizeof a, "%s (%u.%u)", p->gpu_name, p->cc_major, p->cc_minor);
-    str_printf(b, sizeof b, "%s (%u.%u)", d->gpu_name, d->cc_major, d->cc_minor);
+    str_printf(a, sizeof a, "%s (%u.%u)", p->gpu.name, p->gpu.major, p->gpu.minor);
+    str_printf(b, sizeof b, "%s (%u.%u)", d->gpu.name, d->gpu.major, d->gpu.minor);
     side_row(&sb, &st, "gpu", a, b, 0);
-    side_row(&sb, &st, "model", p->model_name, d->model_name, 0);
-    side_row(&sb, &st, "disaggregation_mode", p->disaggregation_mode.value, d->disaggregation_mode.value, 0);
-    side_row(&sb, &st, "kv_cache_dtype", p->kv_cache_dtype.value, d->kv_cache_dtype.value, 1);
-    if (p->dsa || d->dsa) {
-        side_row(&sb, &st, "dsa_prefill_backend", p->dsa_prefill_backend.value, d->dsa_prefill_backend.value, 0);
-        side_row(&sb, &st, "dsa_decode_backend", p->dsa_decode_backend.value, d->dsa_decode_backend.value, 0);
+    side_row(&sb, &st, "model", p->model.name, d->model.name, 0);
+    /* the engine's pair settings, prefill's first, then any only decode has */
+    for (int side = 0; side < 2; side++) {
+        const kvc_resolved *r = side ? d : p, *o = side ? p : d;
+        for (unsigned i = 0; i < r->nsettings; i++) {
+            const kvc_setting *x = &r->settings[i];
+            if (!(x->flags & KVC_SETTING_PAIR) || (side && resolved_find(o, x->name))) continue;
+            side_row(&sb, &st, x->name, resolved_value(p, x->name), resolved_value(d, x->name),
+                     (x->flags & KVC_SETTING_COMPARED) != 0);
+        }
     }
     side_row(&sb, &st, "layout", p->kv.name, d->kv.name, 1);
     side_row_u(&sb, &st, "bytes_per_token", p->kv.bytes_per_token, d->kv.bytes_per_token, 1);
@@ -186,11 +189,11 @@ static char *text_check(const kvc_verdict *v, unsigned options)
     for (int side = 0; side < 2; side++) {
         const kvc_resolved *r = side ? d : p;
         if (side) sb_printf(&sb, "  decode   %s: %s\n", d->kv.name, d->row.reason);
-        const kvc_value *vals[] = {&r->kv_cache_dtype, &r->dsa_prefill_backend, &r->dsa_decode_backend, &r->page_size};
-        const char *names[] = {"kv_cache_dtype", "dsa_prefill_backend", "dsa_decode_backend", "page_size"};
-        for (size_t i = 0; i < COUNT_OF(vals); i++)
-            if (vals[i]->value[0])
-                sb_printf(&sb, "           %s %s: %s\n", names[i], vals[i]->value, vals[i]->reason);
+        for (unsigned i = 0; i < r->nsettings; i++) {
+            const kvc_setting *x = &r->settings[i];
+            if ((x->flags & KVC_SETTING_DECIDES) && x->value[0])
+                sb_printf(&sb, "           %s %s: %s\n", x->name, x->value, x->reason);
+        }
     }
 
     if (!v->compatible) {
@@ -201,7 +204,7 @@ static char *text_check(const kvc_verdict *v, unsigned options)
             const kvc_fix *f = &v->fixes[0];
             sb_printf(&sb, "\n%sFix%s: add to the %s launch command%s:\n    ", st.bold, st.off,
                       kvc_side_name(f->side),
-                      f->holds_under_both_rules ? " (holds under both SGLang row rules)"
+                      f->holds_in_all_releases ? " (holds under both SGLang row rules)"
                                                 : " (holds under this row rule only)");
             fix_args_text(&sb, f);
             sb_puts(&sb, "\n");
@@ -210,7 +213,7 @@ static char *text_check(const kvc_verdict *v, unsigned options)
                 const kvc_fix *g = &v->fixes[i];
                 sb_printf(&sb, "  %-8s ", kvc_side_name(g->side));
                 fix_args_text(&sb, g);
-                sb_printf(&sb, "%s%s\n", g->holds_under_both_rules ? "" : "   (this row rule only)",
+                sb_printf(&sb, "%s%s\n", g->holds_in_all_releases ? "" : "   (this row rule only)",
                           g->changes_dtype ? "   (changes the KV dtype)" : "");
             }
         }
@@ -254,46 +257,42 @@ cJSON *report_json_layout(const kvc_layout *l)
     return o;
 }
 
-static void json_value(cJSON *resolved, cJSON *reasons, const char *name, const kvc_value *v)
+static void json_value(cJSON *resolved, cJSON *reasons, const kvc_setting *v)
 {
-    if (v->value[0]) cJSON_AddStringToObject(resolved, name, v->value);
-    else cJSON_AddNullToObject(resolved, name);
-    if (v->reason[0]) cJSON_AddStringToObject(reasons, name, v->reason);
+    if (v->type == KVC_VALUE_BOOL) cJSON_AddBoolToObject(resolved, v->name, v->number != 0);
+    else if (v->type == KVC_VALUE_UINT && v->value[0]) cJSON_AddNumberToObject(resolved, v->name, (double)v->number);
+    else if (v->value[0]) cJSON_AddStringToObject(resolved, v->name, v->value);
+    else cJSON_AddNullToObject(resolved, v->name);
+    if (v->reason[0]) cJSON_AddStringToObject(reasons, v->name, v->reason);
 }
 
 static cJSON *json_layout_doc(const kvc_resolved *r)
 {
+    const model_info *m = &r->model;
     cJSON *o = cJSON_CreateObject();
     cJSON_AddStringToObject(o, "worker", r->label);
-    cJSON_AddStringToObject(o, "rules", kvc_rules_name(r->rules));
+    cJSON_AddStringToObject(o, "engine", r->engine);
+    cJSON_AddStringToObject(o, "rules", r->release);
     cJSON *gpu = cJSON_AddObjectToObject(o, "gpu");
-    cJSON_AddStringToObject(gpu, "name", r->gpu_name);
+    cJSON_AddStringToObject(gpu, "name", r->gpu.name);
     char cc[16];
-    str_printf(cc, sizeof cc, "%u.%u", r->cc_major, r->cc_minor);
+    str_printf(cc, sizeof cc, "%u.%u", r->gpu.major, r->gpu.minor);
     cJSON_AddStringToObject(gpu, "compute_capability", cc);
-    cJSON_AddStringToObject(gpu, "platform", r->hip ? "hip" : "cuda");
+    cJSON_AddStringToObject(gpu, "platform", r->gpu.hip ? "hip" : "cuda");
     cJSON *model = cJSON_AddObjectToObject(o, "model");
-    cJSON_AddStringToObject(model, "name", r->model_name);
-    cJSON_AddStringToObject(model, "architecture", r->architecture);
-    cJSON_AddBoolToObject(model, "dsa", r->dsa);
-    cJSON_AddNumberToObject(model, "kv_lora_rank", r->kv_lora_rank);
-    cJSON_AddNumberToObject(model, "qk_rope_head_dim", r->qk_rope_head_dim);
-    cJSON_AddNumberToObject(model, "num_hidden_layers", r->num_hidden_layers);
-    cJSON_AddNumberToObject(model, "num_nextn_predict_layers", r->num_nextn_predict_layers);
-    if (r->dsa) cJSON_AddNumberToObject(model, "index_head_dim", r->index_head_dim);
+    cJSON_AddStringToObject(model, "name", m->name);
+    cJSON_AddStringToObject(model, "architecture", m->architecture);
+    cJSON_AddBoolToObject(model, "dsa", m->dsa);
+    cJSON_AddNumberToObject(model, "kv_lora_rank", m->kv_lora_rank);
+    cJSON_AddNumberToObject(model, "qk_rope_head_dim", m->qk_rope_head_dim);
+    cJSON_AddNumberToObject(model, "num_hidden_layers", m->num_hidden_layers);
+    cJSON_AddNumberToObject(model, "num_nextn_predict_layers", m->num_nextn_predict_layers);
+    if (m->dsa) cJSON_AddNumberToObject(model, "index_head_dim", m->index_head_dim);
 
     cJSON *res = cJSON_AddObjectToObject(o, "resolved");
     cJSON *reasons = cJSON_CreateObject();
-    json_value(res, reasons, "kv_cache_dtype", &r->kv_cache_dtype);
-    json_value(res, reasons, "dsa_prefill_backend", &r->dsa_prefill_backend);
-    json_value(res, reasons, "dsa_decode_backend", &r->dsa_decode_backend);
-    cJSON_AddNumberToObject(res, "page_size", r->kv.page_size);
-    cJSON_AddStringToObject(reasons, "page_size", r->page_size.reason);
-    json_value(res, reasons, "disaggregation_mode", &r->disaggregation_mode);
-    json_value(res, reasons, "speculative_algorithm", &r->speculative);
-    cJSON_AddBoolToObject(res, "enable_hisparse", r->hisparse);
-    json_value(res, reasons, "parallelism", &r->parallelism);
-    json_value(res, reasons, "row", &r->row);
+    for (unsigned i = 0; i < r->nsettings; i++) json_value(res, reasons, &r->settings[i]);
+    json_value(res, reasons, &r->row);
     cJSON_AddItemToObject(res, "reasons", reasons);
 
     cJSON_AddItemToObject(o, "layout", report_json_layout(&r->kv));
@@ -301,12 +300,10 @@ static cJSON *json_layout_doc(const kvc_resolved *r)
     else cJSON_AddNullToObject(o, "indexer");
     cJSON *entries = cJSON_AddObjectToObject(o, "entries");
     cJSON_AddNumberToObject(entries, "kv", r->kv_entries);
-    cJSON_AddNumberToObject(entries, "target", r->num_hidden_layers);
+    cJSON_AddNumberToObject(entries, "target", m->num_hidden_layers);
     cJSON_AddNumberToObject(entries, "draft", r->draft_entries);
     cJSON_AddNumberToObject(o, "kv_bytes_per_token_all_entries", (double)r->kv_bytes_per_token_all);
     cJSON_AddNumberToObject(o, "indexer_bytes_per_token_all_entries", (double)r->indexer_bytes_per_token_all);
-    cJSON_AddBoolToObject(o, "rules_disagree", r->rules_disagree);
-    if (r->rules_disagree) cJSON_AddStringToObject(o, "other_rule_layout", r->other_rule_layout);
     cJSON_AddItemToObject(o, "warnings", report_json_notes(r->warnings, r->nwarnings));
     cJSON_AddItemToObject(o, "ignored_flags", report_json_notes(r->ignored, r->nignored));
     return o;
@@ -333,7 +330,8 @@ static char *json_check(const kvc_verdict *v)
 {
     cJSON *o = cJSON_CreateObject();
     cJSON_AddBoolToObject(o, "compatible", v->compatible);
-    cJSON_AddStringToObject(o, "rules", kvc_rules_name(v->prefill.rules));
+    cJSON_AddStringToObject(o, "engine", v->prefill.engine);
+    cJSON_AddStringToObject(o, "rules", v->prefill.release);
     cJSON_AddItemToObject(o, "prefill", json_layout_doc(&v->prefill));
     cJSON_AddItemToObject(o, "decode", json_layout_doc(&v->decode));
     cJSON *mm = cJSON_AddArrayToObject(o, "mismatches");
@@ -358,7 +356,7 @@ static char *json_check(const kvc_verdict *v)
             cJSON_AddItemToArray(args, cJSON_CreateString(f->args[k][0]));
             cJSON_AddItemToArray(args, cJSON_CreateString(f->args[k][1]));
         }
-        cJSON_AddBoolToObject(jf, "holds_under_both_rules", f->holds_under_both_rules);
+        cJSON_AddBoolToObject(jf, "holds_in_all_releases", f->holds_in_all_releases);
         cJSON_AddBoolToObject(jf, "changes_kv_cache_dtype", f->changes_dtype);
         cJSON_AddItemToArray(fixes, jf);
     }
@@ -405,3 +403,6 @@ char *kvc_report_error(const kvc_diag *diag, int code, kvc_format format)
     sb_printf(&sb, "%s\n", diag->message);
     return sb_take(&sb);
 }
+
+char *kvc_resolved_json(const kvc_resolved *resolved) { return kvc_report_layout(resolved, KVC_FORMAT_JSON, 0); }
+char *kvc_verdict_json(const kvc_verdict *verdict) { return kvc_report_check(verdict, KVC_FORMAT_JSON, 0); }

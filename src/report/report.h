@@ -2,7 +2,7 @@
 #ifndef KVC_REPORT_H
 #define KVC_REPORT_H
 
-#include "format/format.h"
+#include "simulate/simulate.h"
 
 /* ---------------------------------------------------------------- reports */
 

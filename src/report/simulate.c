@@ -9,7 +9,7 @@ static const char *const PARTS[2] = {"NoPE", "RoPE"};
 
 static void text_side(strbuf *sb, const char *side, const kvc_resolved *r)
 {
-    sb_printf(sb, "  %-8s %s (%s), %s: %u B/token, %llu B/page (item_len)\n", side, r->gpu_name, r->kv_cache_dtype.value,
+    sb_printf(sb, "  %-8s %s (%s), %s: %u B/token, %llu B/page (item_len)\n", side, r->gpu.name, resolved_value(r, "kv_cache_dtype"),
               r->kv.name, r->kv.bytes_per_token, (unsigned long long)r->kv.page_bytes);
 }
 
@@ -123,3 +123,4 @@ char *kvc_report_simulate(const kvc_simulation *simulation, kvc_format format, u
 {
     return format == KVC_FORMAT_JSON ? json_simulate(simulation) : text_simulate(simulation, options);
 }
+char *kvc_simulation_json(const kvc_simulation *simulation) { return kvc_report_simulate(simulation, KVC_FORMAT_JSON, 0); }

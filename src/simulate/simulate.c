@@ -179,8 +179,8 @@ static double now_s(void)
     return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
 }
 
-kvc_status kvc_simulate(const kvc_worker *prefill, const kvc_worker *decode, kvc_rules rules,
-                        const kvc_simulate_options *options, kvc_simulation **out, kvc_diag *diag)
+kvc_status kvc_simulate(const kvc_worker *prefill, const kvc_worker *decode, const kvc_simulate_options *options,
+                        kvc_simulation **out, kvc_diag *diag)
 {
     double t0 = now_s();
     kvc_simulate_options defaults;
@@ -191,8 +191,8 @@ kvc_status kvc_simulate(const kvc_worker *prefill, const kvc_worker *decode, kvc
                     "--tokens takes 1 to %llu tokens, not %llu", MAX_TOKENS, (unsigned long long)options->tokens);
     kvc_simulation *s = calloc(1, sizeof *s);
     RETURN_ERROR_IF(!s, diag, KVC_ERR_NOMEM, NULL, "out of memory");
-    kvc_status st = kvc_resolve(prefill, rules, &s->prefill, diag);
-    if (!st) st = kvc_resolve(decode, rules, &s->decode, diag);
+    kvc_status st = worker_resolve_selected(prefill, &s->prefill, diag);
+    if (!st) st = worker_resolve_selected(decode, &s->decode, diag);
     kvc_sim_layout pl, dl;
     if (!st) st = sim_layout(&s->prefill, "prefill", &pl, diag);
     if (!st) st = sim_layout(&s->decode, "decode", &dl, diag);
@@ -256,4 +256,19 @@ kvc_status kvc_simulate(const kvc_worker *prefill, const kvc_worker *decode, kvc
     }
     *out = s;
     return KVC_OK;
+}
+
+int kvc_simulation_compatible(const kvc_simulation *s) { return s->compatible; }
+const kvc_resolved *kvc_simulation_side(const kvc_simulation *s, kvc_side side)
+{
+    return side == KVC_SIDE_DECODE ? &s->decode : &s->prefill;
+}
+const kvc_scan_report *kvc_simulation_scan(const kvc_simulation *s) { return s->scan; }
+const kvc_readback *kvc_simulation_decoded(const kvc_simulation *s, unsigned part)
+{
+    return part < 2 ? &s->decoded[part] : NULL;
+}
+const kvc_readback *kvc_simulation_written(const kvc_simulation *s, unsigned part)
+{
+    return part < 2 ? &s->written[part] : NULL;
 }

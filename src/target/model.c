@@ -203,3 +203,22 @@ kvc_status kvc_model_layout_params(const char *model, kvc_layout_params *out, kv
     out->page_size = 64;
     return KVC_OK;
 }
+
+kvc_status model_from_path(const char *path, const kvc_origin *origin, const char *base_dir, const char *label,
+                           model_info *out, kvc_diag *diag)
+{
+    const char *base = strrchr(path, '/');
+    base = base && base[1] ? base + 1 : path;
+    if (model_is_preset(base)) return model_load(base, ".", out, diag);
+    char cfg[1200];
+    path_join(base_dir, path, cfg, sizeof cfg);
+    strncat(cfg, "/config.json", sizeof cfg - strlen(cfg) - 1);
+    struct stat st;
+    if (stat(cfg, &st) == 0) return model_load(cfg, ".", out, diag);
+    char presets[256];
+    model_preset_list(presets, sizeof presets);
+    return diag_set(diag, KVC_ERR_CONFIG, origin,
+                    "%s: --model-path %s is not a bundled preset (%s) and has no config.json here: give the model "
+                    "with \"model\" or --model",
+                    label, path, presets);
+}

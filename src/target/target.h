@@ -36,6 +36,11 @@ kvc_status model_parse(const char *text, size_t len, const char *file, const cha
  * looked up in `locate_in`, the document the user wrote. */
 kvc_status model_parse_inline(const char *text, size_t len, const char *locate_in, const char *file,
                               const char *name, model_info *out, kvc_diag *diag);
+/* The model a launch command names (--model-path): a bundled preset named
+ * by its last path part ("zai-org/GLM-5.2"), or a local model directory
+ * holding config.json. `origin` and `label` name it in messages. */
+kvc_status model_from_path(const char *path, const kvc_origin *origin, const char *base_dir, const char *label,
+                           model_info *out, kvc_diag *diag);
 /* 1 when `name` is a bundled preset. */
 int model_is_preset(const char *name);
 /* Comma-separated preset names, for messages. */

@@ -14,8 +14,9 @@ struct kvc_worker {
     gpu_info gpu;
     int has_model;
     model_info model;
-    arglist config; /* from a worker file's "config" YAML */
-    arglist cli;    /* launch flags; win over config */
+    const engine_def *engine;
+    unsigned release;
+    engine_inputs *inputs; /* the engine's: launch flags, config files, server dumps */
 };
 
 kvc_worker *kvc_worker_create(const char *label)
@@ -24,18 +25,40 @@ kvc_worker *kvc_worker_create(const char *label)
     if (!w) return NULL;
     str_copy(w->label, sizeof w->label, label ? label : "worker");
     str_copy(w->base_dir, sizeof w->base_dir, ".");
+    w->engine = engine_default();
+    w->inputs = w->engine->inputs_create();
+    if (!w->inputs) {
+        free(w);
+        return NULL;
+    }
     return w;
 }
 
 void kvc_worker_free(kvc_worker *worker)
 {
     if (!worker) return;
-    arglist_free(&worker->config);
-    arglist_free(&worker->cli);
+    worker->engine->inputs_free(worker->inputs);
     free(worker);
 }
 
 const char *kvc_worker_label(const kvc_worker *worker) { return worker->label; }
+const engine_def *worker_engine(const kvc_worker *worker) { return worker->engine; }
+unsigned worker_release(const kvc_worker *worker) { return worker->release; }
+
+kvc_status kvc_worker_set_release(kvc_worker *worker, const char *release, kvc_diag *diag)
+{
+    int i = engine_release_index(worker->engine, release);
+    if (i >= 0) {
+        worker->release = (unsigned)i;
+        return KVC_OK;
+    }
+    char known[256];
+    engine_release_list(worker->engine, known, sizeof known);
+    kvc_origin o;
+    origin_set(&o, "", 0, 0, "release");
+    return diag_set(diag, KVC_ERR_USAGE, &o, "%s: kvcheck knows no %s release '%s'; it models: %s", worker->label,
+                    worker->engine->name, release, known);
+}
 
 kvc_status kvc_worker_set_gpu(kvc_worker *worker, const char *gpu, kvc_diag *diag)
 {
@@ -53,10 +76,34 @@ kvc_status kvc_worker_set_model(kvc_worker *worker, const char *model, kvc_diag 
     return st;
 }
 
-kvc_status kvc_worker_add_args(kvc_worker *worker, const char *command_line, const char *origin,
-                               kvc_diag *diag)
+/* Makes `e` the worker's engine. A file names its engine before its flags;
+ * with one engine modelled, no inputs are ever set aside here. */
+static kvc_status use_engine(kvc_worker *w, const engine_def *e, kvc_diag *diag)
 {
-    return args_parse_line(&worker->cli, command_line, origin, diag);
+    if (e == w->engine) return KVC_OK;
+    engine_inputs *in = e->inputs_create();
+    RETURN_ERROR_IF(!in, diag, KVC_ERR_NOMEM, NULL, "out of memory");
+    w->engine->inputs_free(w->inputs);
+    w->engine = e;
+    w->inputs = in;
+    w->release = 0;
+    return KVC_OK;
+}
+
+/* Words of a command line, split as a shell would, to the engine. */
+static kvc_status add_line(kvc_worker *w, const char *line, const char *origin, kvc_diag *diag)
+{
+    shell_words words;
+    kvc_status st = shell_split(line, origin, &words, diag);
+    if (st) return st;
+    st = w->engine->add_words(w->inputs, words.words, words.origins, words.n, diag);
+    shell_words_free(&words);
+    return st;
+}
+
+kvc_status kvc_worker_add_args(kvc_worker *worker, const char *command_line, const char *origin, kvc_diag *diag)
+{
+    return add_line(worker, command_line, origin, diag);
 }
 
 static void locate(kvc_origin *o, const char *text, const char *file, const char *key)
@@ -75,7 +122,7 @@ static kvc_status load_args(kvc_worker *w, const cJSON *args, const char *text, 
         /* Positions inside the string are relative to the string. */
         char name[700];
         str_printf(name, sizeof name, "%s: args", file);
-        return args_parse_line(&w->cli, args->valuestring, name, diag);
+        return add_line(w, args->valuestring, name, diag);
     }
     RETURN_ERROR_IF(!cJSON_IsArray(args), diag, KVC_ERR_CONFIG, &o,
                     "\"args\" must be a list of strings or one command-line string");
@@ -98,7 +145,7 @@ static kvc_status load_args(kvc_worker *w, const cJSON *args, const char *text, 
         else
             words[i] = a->valuestring;
     }
-    if (!st) st = args_parse_words(&w->cli, words, origins, n, diag);
+    if (!st) st = w->engine->add_words(w->inputs, words, origins, n, diag);
     free(words);
     free(origins);
     free(lines);
@@ -109,8 +156,6 @@ static kvc_status load_args(kvc_worker *w, const cJSON *args, const char *text, 
 /* Keys that make a JSON object a worker file, and free-text keys it may hold. */
 static const char *const WORKER_KEYS[] = {"engine", "gpu", "model", "args", "config"};
 static const char *const NOTE_KEYS[] = {"comment", "description"};
-/* Keys that make a JSON object a /server_info dump. */
-static const char *const SERVER_INFO_KEYS[] = {"kv_cache_dtype", "model_path"};
 
 static int has_any_key(const cJSON *root, const char *const *keys, size_t n)
 {
@@ -135,9 +180,12 @@ static kvc_status load_worker_file(kvc_worker *w, const cJSON *root, const char 
     }
     const cJSON *engine = cJSON_GetObjectItemCaseSensitive(root, "engine");
     locate(&o, text, file, "engine");
-    RETURN_ERROR_IF(engine && !(cJSON_IsString(engine) && strcmp(engine->valuestring, "sglang") == 0),
-                    diag, KVC_ERR_CONFIG, &o,
-                    "\"engine\" must be \"sglang\": the only engine kvcheck models so far");
+    RETURN_ERROR_IF(engine && !(cJSON_IsString(engine) && engine_find(engine->valuestring)), diag, KVC_ERR_CONFIG,
+                    &o, "\"engine\" must be \"sglang\": the only engine kvcheck models so far");
+    if (engine) {
+        kvc_status st = use_engine(w, engine_find(engine->valuestring), diag);
+        if (st) return st;
+    }
 
     const cJSON *gpu = cJSON_GetObjectItemCaseSensitive(root, "gpu");
     if (gpu) {
@@ -175,32 +223,12 @@ static kvc_status load_worker_file(kvc_worker *w, const cJSON *root, const char 
                         "\"config\" must be the path of an SGLang --config YAML file");
         char path[1024];
         path_join(w->base_dir, config->valuestring, path, sizeof path);
-        kvc_status st = args_load_yaml(&w->config, path, diag);
+        kvc_status st = w->engine->add_config(w->inputs, path, diag);
         if (st) return st;
     }
 
     const cJSON *args = cJSON_GetObjectItemCaseSensitive(root, "args");
     return args ? load_args(w, args, text, file, diag) : KVC_OK;
-}
-
-/* A /server_info dump: ServerArgs fields as snake_case keys. */
-static kvc_status load_server_info(kvc_worker *w, const cJSON *root, const char *text,
-                                   const char *file, kvc_diag *diag)
-{
-    for (const cJSON *k = root->child; k; k = k->next) {
-        kvc_origin o;
-        locate(&o, text, file, k->string);
-        char value[KVC_NAME_LEN] = "";
-        int present = 1;
-        if (cJSON_IsNull(k) || cJSON_IsFalse(k)) present = 0;
-        else if (cJSON_IsTrue(k)) str_copy(value, sizeof value, "true");
-        else if (cJSON_IsString(k)) str_copy(value, sizeof value, k->valuestring);
-        else if (cJSON_IsNumber(k)) str_printf(value, sizeof value, "%.17g", k->valuedouble);
-        else str_copy(value, sizeof value, cJSON_IsArray(k) ? "[...]" : "{...}");
-        kvc_status st = args_add_key(&w->cli, k->string, value, present, &o, diag);
-        if (st) return st;
-    }
-    return KVC_OK;
 }
 
 kvc_status kvc_worker_load_file(kvc_worker *worker, const char *path, kvc_diag *diag)
@@ -215,11 +243,14 @@ kvc_status kvc_worker_load_file(kvc_worker *worker, const char *path, kvc_diag *
         path_dirname(path, worker->base_dir, sizeof worker->base_dir);
         int object = cJSON_IsObject(root);
         int worker_file = object && has_any_key(root, WORKER_KEYS, COUNT_OF(WORKER_KEYS));
-        int server_info = object && has_any_key(root, SERVER_INFO_KEYS, COUNT_OF(SERVER_INFO_KEYS));
+        const engine_def *dump = NULL;
+        for (unsigned i = 0; object && !dump && engine_at(i); i++)
+            if (engine_at(i)->is_dump(root)) dump = engine_at(i);
         if (worker_file) {
             st = load_worker_file(worker, root, text, path, diag);
-        } else if (server_info) {
-            st = load_server_info(worker, root, text, path, diag);
+        } else if (dump) {
+            st = use_engine(worker, dump, diag);
+            if (!st) st = dump->add_dump(worker->inputs, root, text, path, diag);
         } else {
             kvc_origin o;
             origin_set(&o, path, 1, 1, "");
@@ -235,65 +266,42 @@ kvc_status kvc_worker_load_file(kvc_worker *worker, const char *path, kvc_diag *
     return st;
 }
 
-/* With no model given, --model-path may name a preset ("zai-org/GLM-5.2")
- * or a local model directory holding config.json. */
-static kvc_status infer_model(const kvc_worker *w, const settings *set, model_info *model,
-                              kvc_diag *diag)
+kvc_status worker_prepare(const kvc_worker *worker, engine_worker **out, kvc_diag *diag)
 {
-    const setting *mp = &set->s[SET_MODEL_PATH];
-    kvc_origin o;
-    origin_set(&o, "", 0, 0, "model");
-    if (mp->set && mp->value[0]) {
-        const char *base = strrchr(mp->value, '/');
-        base = base && base[1] ? base + 1 : mp->value;
-        if (model_is_preset(base)) return model_load(base, ".", model, diag);
-        char cfg[1200];
-        path_join(w->base_dir, mp->value, cfg, sizeof cfg);
-        strncat(cfg, "/config.json", sizeof cfg - strlen(cfg) - 1);
-        struct stat st;
-        if (stat(cfg, &st) == 0) return model_load(cfg, ".", model, diag);
-        char presets[256];
-        model_preset_list(presets, sizeof presets);
-        return diag_set(diag, KVC_ERR_CONFIG, &mp->origin,
-                        "%s: --model-path %s is not a bundled preset (%s) and has no config.json "
-                        "here: give the model with \"model\" or --model",
-                        w->label, mp->value, presets);
-    }
-    return diag_set(diag, KVC_ERR_CONFIG, &o,
-                    "%s: no model given: add \"model\" to the worker file or pass --model (a "
-                    "preset name or a path to config.json)",
-                    w->label);
+    engine_target t = {.label = worker->label,
+                       .base_dir = worker->base_dir,
+                       .gpu = worker->has_gpu ? &worker->gpu : NULL,
+                       .model = worker->has_model ? &worker->model : NULL};
+    return worker->engine->prepare(worker->inputs, &t, out, diag);
 }
 
-kvc_status worker_inputs(const kvc_worker *worker, gpu_info *gpu, model_info *model,
-                         settings *set, kvc_diag *diag)
+kvc_status worker_resolve(const kvc_worker *worker, const engine_worker *prepared, unsigned release,
+                          const engine_override *overrides, size_t noverrides, kvc_resolved *out, kvc_diag *diag)
 {
-    kvc_status st = settings_build(&worker->config, &worker->cli, worker->base_dir, set, diag);
-    if (st) return st;
-    kvc_origin o;
-    origin_set(&o, "", 0, 0, "gpu");
-    RETURN_ERROR_IF(!worker->has_gpu, diag, KVC_ERR_CONFIG, &o,
-                    "%s: no GPU given: add \"gpu\" to the worker file or pass --gpu (e.g. B300, "
-                    "H200, sm_100)",
-                    worker->label);
-    *gpu = worker->gpu;
-    if (worker->has_model) {
-        *model = worker->model;
-        return KVC_OK;
-    }
-    return infer_model(worker, set, model, diag);
-}
-
-kvc_status kvc_resolve(const kvc_worker *worker, kvc_rules rules, kvc_resolved *out,
-                       kvc_diag *diag)
-{
-    gpu_info gpu;
-    model_info model;
-    settings *set = malloc(sizeof *set);
-    if (!set) return diag_set(diag, KVC_ERR_NOMEM, NULL, "out of memory");
-    kvc_status st = worker_inputs(worker, &gpu, &model, set, diag);
-    if (!st) st = rules_resolve(&gpu, &model, set, rules, out, diag);
+    kvc_status st = worker->engine->resolve(prepared, release, overrides, noverrides, out, diag);
     if (!st) str_copy(out->label, sizeof out->label, worker->label);
-    free(set);
     return st;
+}
+
+kvc_status worker_resolve_selected(const kvc_worker *worker, kvc_resolved *out, kvc_diag *diag)
+{
+    engine_worker *prepared = NULL;
+    kvc_status st = worker_prepare(worker, &prepared, diag);
+    if (!st) st = worker_resolve(worker, prepared, worker->release, NULL, 0, out, diag);
+    if (prepared) worker->engine->prepared_free(prepared);
+    return st;
+}
+
+kvc_status kvc_resolve(const kvc_worker *worker, kvc_resolved **out, kvc_diag *diag)
+{
+    *out = NULL;
+    kvc_resolved *r = malloc(sizeof *r);
+    RETURN_ERROR_IF(!r, diag, KVC_ERR_NOMEM, NULL, "out of memory");
+    kvc_status st = worker_resolve_selected(worker, r, diag);
+    if (st) {
+        free(r);
+        return st;
+    }
+    *out = r;
+    return KVC_OK;
 }

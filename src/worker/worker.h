@@ -1,11 +1,22 @@
-/* A worker as configured: label, GPU, model and engine inputs. */
+/* A worker as configured: its label, GPU, model, engine, engine release and
+ * the engine's own inputs (launch flags, config files, server dumps).
+ * Engine-agnostic: the engine interface reads the flags. */
 #ifndef KVC_WORKER_H
 #define KVC_WORKER_H
 
-#include "engine/sglang/sglang.h"
+#include "engine/engine.h"
 
-/* Internal access to a worker's parts. */
-kvc_status worker_inputs(const kvc_worker *worker, gpu_info *gpu, model_info *model,
-                         settings *set, kvc_diag *diag);
+/* The worker's engine and the release it is resolved under. */
+const engine_def *worker_engine(const kvc_worker *worker);
+unsigned worker_release(const kvc_worker *worker);
+/* The worker's flags read by its engine, ready to resolve under any release
+ * (free with worker_engine(w)->prepared_free). */
+kvc_status worker_prepare(const kvc_worker *worker, engine_worker **out, kvc_diag *diag);
+/* Resolves a prepared worker and labels the result. */
+kvc_status worker_resolve(const kvc_worker *worker, const engine_worker *prepared, unsigned release,
+                          const engine_override *overrides, size_t noverrides, kvc_resolved *out, kvc_diag *diag);
+
+/* Resolves the worker under its own release (kvc_resolve into `out`). */
+kvc_status worker_resolve_selected(const kvc_worker *worker, kvc_resolved *out, kvc_diag *diag);
 
 #endif /* KVC_WORKER_H */

@@ -218,7 +218,7 @@ static kvc_simulation *simulate_on(const char *pair, kvc_device device, uint64_t
     o.tokens = tokens;
     o.seed = 5;
     kvc_simulation *s = NULL;
-    if (kvc_simulate(p, d, KVC_RULES_ACTIVE_BACKEND, &o, &s, &diag) != KVC_OK) fail_msg("%s", diag.message);
+    if (kvc_simulate(p, d, &o, &s, &diag) != KVC_OK) fail_msg("%s", diag.message);
     kvc_worker_free(p);
     kvc_worker_free(d);
     return s;

@@ -16,7 +16,7 @@ kvc_worker *worker_make(const char *gpu, const char *model, const char *args)
     return w;
 }
 
-kvc_status resolve_line(const char *gpu, const char *model, const char *args, kvc_rules rules,
+kvc_status resolve_line(const char *gpu, const char *model, const char *args, const char *release,
                         kvc_resolved *out, kvc_diag *diag)
 {
     kvc_worker *w = kvc_worker_create("test");
@@ -24,7 +24,8 @@ kvc_status resolve_line(const char *gpu, const char *model, const char *args, kv
     kvc_status st = kvc_worker_set_gpu(w, gpu, diag);
     if (!st) st = kvc_worker_set_model(w, model, diag);
     if (!st && args) st = kvc_worker_add_args(w, args, "--args", diag);
-    if (!st) st = kvc_resolve(w, rules, out, diag);
+    if (!st && release) st = kvc_worker_set_release(w, release, diag);
+    if (!st) st = worker_resolve_selected(w, out, diag);
     kvc_worker_free(w);
     return st;
 }

@@ -13,9 +13,12 @@
 
 /* A worker from a GPU, a model preset or path, and one launch command line. */
 kvc_worker *worker_make(const char *gpu, const char *model, const char *args);
-/* Resolves such a worker; returns the status and fills `out` and `diag`. */
-kvc_status resolve_line(const char *gpu, const char *model, const char *args, kvc_rules rules,
+/* Resolves such a worker under `release` (NULL: the default); returns the
+ * status and fills `out` and `diag`. */
+kvc_status resolve_line(const char *gpu, const char *model, const char *args, const char *release,
                         kvc_resolved *out, kvc_diag *diag);
+/* The value of setting `name` of `r` ("" when it has none). */
+#define VAL(r, name) resolved_value((r), (name))
 /* Loads fixtures/pairs/NAME/{prefill,decode}.json; free both with kvc_worker_free. */
 void pair_load(const char *name, kvc_worker **prefill, kvc_worker **decode);
 /* Fails the test unless `haystack` contains `needle`. */

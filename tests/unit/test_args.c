@@ -1,6 +1,18 @@
+/* SGLang's launch flags, config YAML and server_info keys (src/engine/sglang). */
 #include "support.h"
+#include "engine/sglang/sglang.h"
 
 #include <string.h>
+
+/* A pasted command line, split as the worker splits it, read as SGLang flags. */
+static kvc_status args_parse_line(arglist *list, const char *line, const char *origin, kvc_diag *d)
+{
+    shell_words w;
+    kvc_status st = shell_split(line, origin, &w, d);
+    if (!st) st = args_parse_words(list, w.words, w.origins, w.n, d);
+    shell_words_free(&w);
+    return st;
+}
 
 static settings *fold_line(const char *line, kvc_status *st, kvc_diag *d)
 {

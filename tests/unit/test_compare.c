@@ -3,14 +3,25 @@
 #include <stdlib.h>
 #include <string.h>
 
-static kvc_verdict *compare_files(const char *pair, kvc_rules rules)
+static const char *const RELEASES[2] = {"active-backend", "either-backend"};
+
+/* Compares two workers under `release` (NULL: the default). */
+static kvc_status compare_under(kvc_worker *p, kvc_worker *d, const char *release, kvc_verdict **v, kvc_diag *diag)
+{
+    if (release) {
+        assert_int_equal(kvc_worker_set_release(p, release, diag), KVC_OK);
+        assert_int_equal(kvc_worker_set_release(d, release, diag), KVC_OK);
+    }
+    return kvc_compare(p, d, v, diag);
+}
+
+static kvc_verdict *compare_files(const char *pair, const char *release)
 {
     kvc_worker *wp, *wd;
     kvc_diag diag;
     pair_load(pair, &wp, &wd);
-    kvc_verdict *v = malloc(sizeof *v);
-    assert_non_null(v);
-    if (kvc_compare(wp, wd, rules, v, &diag) != KVC_OK) fail_msg("%s: %s", pair, diag.message);
+    kvc_verdict *v = NULL;
+    if (compare_under(wp, wd, release, &v, &diag) != KVC_OK) fail_msg("%s: %s", pair, diag.message);
     kvc_worker_free(wp);
     kvc_worker_free(wd);
     return v;
@@ -26,7 +37,7 @@ static int has_mismatch(const kvc_verdict *v, const char *field)
 static void test_compare__glm52_pair_is_incompatible_and_sglang_would_not_notice(void **state)
 {
     (void)state;
-    kvc_verdict *v = compare_files("glm52-b300-hisparse-mtp", KVC_RULES_ACTIVE_BACKEND);
+    kvc_verdict *v = compare_files("glm52-b300-hisparse-mtp", NULL);
     assert_false(v->compatible);
     assert_true(has_mismatch(v, "layout"));
     assert_true(has_mismatch(v, "bytes_per_token"));
@@ -38,7 +49,7 @@ static void test_compare__glm52_pair_is_incompatible_and_sglang_would_not_notice
     /* the best fix: both backends on prefill, safe under either rule */
     assert_true(v->nfixes >= 2);
     assert_int_equal(v->fixes[0].side, KVC_SIDE_PREFILL);
-    assert_true(v->fixes[0].holds_under_both_rules);
+    assert_true(v->fixes[0].holds_in_all_releases);
     assert_int_equal(v->fixes[0].nargs, 2);
     assert_string_equal(v->fixes[0].args[0][0], "--dsa-prefill-backend");
     assert_string_equal(v->fixes[0].args[0][1], "flashmla_kv");
@@ -49,33 +60,33 @@ static void test_compare__glm52_pair_is_incompatible_and_sglang_would_not_notice
     for (unsigned i = 0; i < v->nfixes; i++)
         if (v->fixes[i].nargs == 1) {
             one_flag = 1;
-            assert_false(v->fixes[i].holds_under_both_rules);
+            assert_false(v->fixes[i].holds_in_all_releases);
             assert_string_equal(v->fixes[i].args[0][0], "--dsa-prefill-backend");
         }
     assert_true(one_flag);
     /* HiSparse pins decode's backends: no decode-side fix exists */
     for (unsigned i = 0; i < v->nfixes; i++) assert_int_equal(v->fixes[i].side, KVC_SIDE_PREFILL);
-    free(v);
+    kvc_verdict_free(v);
 }
 
 static void test_compare__the_fixed_glm52_pair_is_compatible_under_both_rules(void **state)
 {
     (void)state;
     for (int rules = 0; rules < 2; rules++) {
-        kvc_verdict *v = compare_files("glm52-b300-hisparse-mtp-fixed", (kvc_rules)rules);
+        kvc_verdict *v = compare_files("glm52-b300-hisparse-mtp-fixed", RELEASES[rules]);
         assert_true(v->compatible);
         assert_int_equal(v->nmismatches, 0);
         assert_int_equal(v->nfixes, 0);
         assert_int_equal(v->nwarnings, 0);
         assert_int_equal(v->prefill.kv_entries, 79);
-        free(v);
+        kvc_verdict_free(v);
     }
 }
 
 static void test_compare__hopper_prefill_blackwell_decode_fp8(void **state)
 {
     (void)state;
-    kvc_verdict *v = compare_files("hopper-prefill-blackwell-decode-fp8", KVC_RULES_ACTIVE_BACKEND);
+    kvc_verdict *v = compare_files("hopper-prefill-blackwell-decode-fp8", NULL);
     assert_false(v->compatible);
     assert_false(v->bootstrap_catches);
     assert_string_equal(v->prefill.kv.name, "fp8_flashmla");
@@ -85,44 +96,44 @@ static void test_compare__hopper_prefill_blackwell_decode_fp8(void **state)
     assert_true(overrun);
     /* trtllm does not suit Hopper, so the fix is on decode */
     assert_int_equal(v->fixes[0].side, KVC_SIDE_DECODE);
-    assert_true(v->fixes[0].holds_under_both_rules);
-    free(v);
+    assert_true(v->fixes[0].holds_in_all_releases);
+    kvc_verdict_free(v);
 }
 
 static void test_compare__bf16_with_different_backends_is_compatible(void **state)
 {
     (void)state;
-    kvc_verdict *v = compare_files("bf16-different-backends", KVC_RULES_ACTIVE_BACKEND);
+    kvc_verdict *v = compare_files("bf16-different-backends", NULL);
     assert_true(v->compatible);
-    assert_string_equal(v->prefill.dsa_decode_backend.value, "trtllm");
-    assert_string_equal(v->decode.dsa_decode_backend.value, "fa3");
+    assert_string_equal(VAL(&v->prefill, "dsa_decode_backend"), "trtllm");
+    assert_string_equal(VAL(&v->decode, "dsa_decode_backend"), "fa3");
     assert_int_equal(v->nconsequences, 0);
-    free(v);
+    kvc_verdict_free(v);
 }
 
 static void test_compare__a_page_size_mismatch_is_caught_by_sglangs_bootstrap(void **state)
 {
     (void)state;
-    kvc_verdict *v = compare_files("deepseek-v3-mla-page-size", KVC_RULES_ACTIVE_BACKEND);
+    kvc_verdict *v = compare_files("deepseek-v3-mla-page-size", NULL);
     assert_false(v->compatible);
     assert_true(v->bootstrap_catches);
     assert_contains(v->bootstrap, "Page size mismatch");
     assert_true(has_mismatch(v, "page_size"));
     assert_string_equal(v->fixes[0].args[0][0], "--page-size");
-    free(v);
+    kvc_verdict_free(v);
 }
 
 static void test_compare__the_rule_dependent_pair_is_flagged(void **state)
 {
     (void)state;
-    kvc_verdict *v = compare_files("glm52-b300-prefill-backend-only", KVC_RULES_ACTIVE_BACKEND);
+    kvc_verdict *v = compare_files("glm52-b300-prefill-backend-only", NULL);
     assert_true(v->compatible);
     assert_contains(v->warnings[0], "under the either-backend rule this pair would NOT be compatible");
-    free(v);
-    v = compare_files("glm52-b300-prefill-backend-only", KVC_RULES_EITHER_BACKEND);
+    kvc_verdict_free(v);
+    v = compare_files("glm52-b300-prefill-backend-only", "either-backend");
     assert_false(v->compatible);
     assert_contains(v->warnings[0], "under the active-backend rule this pair would be compatible");
-    free(v);
+    kvc_verdict_free(v);
 }
 
 static void test_compare__mtp_entry_counts(void **state)
@@ -130,14 +141,15 @@ static void test_compare__mtp_entry_counts(void **state)
     (void)state;
     kvc_worker *p = worker_make("B300", "glm-5.2", "--disaggregation-mode prefill");
     kvc_worker *d = worker_make("B300", "glm-5.2", "--disaggregation-mode decode --speculative-algorithm EAGLE");
-    kvc_verdict *v = malloc(sizeof *v);
+    kvc_verdict *v = NULL;
     kvc_diag diag;
-    assert_int_equal(kvc_compare(p, d, KVC_RULES_ACTIVE_BACKEND, v, &diag), KVC_OK);
+    assert_int_equal(kvc_compare(p, d, &v, &diag), KVC_OK);
     assert_true(v->compatible); /* prefill without MTP feeding decode with MTP is supported */
     assert_contains(v->warnings[0], "receive nothing, which SGLang supports");
-    assert_int_equal(kvc_compare(d, p, KVC_RULES_ACTIVE_BACKEND, v, &diag), KVC_OK);
+    kvc_verdict_free(v);
+    assert_int_equal(kvc_compare(d, p, &v, &diag), KVC_OK);
     assert_contains(v->warnings[0], "prefill has 79 KV entries but decode only 78");
-    free(v);
+    kvc_verdict_free(v);
     kvc_worker_free(p);
     kvc_worker_free(d);
 }
@@ -150,7 +162,7 @@ static void test_compare__every_fix_works_when_applied(void **state)
     const char *pairs[] = {"glm52-b300-hisparse-mtp", "hopper-prefill-blackwell-decode-fp8", "deepseek-v3-mla-page-size"};
     for (size_t i = 0; i < 3; i++) {
         for (int rules = 0; rules < 2; rules++) {
-            kvc_verdict *v = compare_files(pairs[i], (kvc_rules)rules);
+            kvc_verdict *v = compare_files(pairs[i], RELEASES[rules]);
             assert_true(v->nfixes > 0);
             for (unsigned f = 0; f < v->nfixes; f++) {
                 char line[512] = "";
@@ -161,8 +173,8 @@ static void test_compare__every_fix_works_when_applied(void **state)
                     strcat(line, " ");
                 }
                 for (int check = 0; check < 2; check++) {
-                    kvc_rules r = check ? (kvc_rules)!rules : (kvc_rules)rules;
-                    if (check && !v->fixes[f].holds_under_both_rules) continue;
+                    const char *r = RELEASES[check ? !rules : rules];
+                    if (check && !v->fixes[f].holds_in_all_releases) continue;
                     char p[256], d[256];
                     snprintf(p, sizeof p, "fixtures/pairs/%s/prefill.json", pairs[i]);
                     snprintf(d, sizeof d, "fixtures/pairs/%s/decode.json", pairs[i]);
@@ -172,16 +184,16 @@ static void test_compare__every_fix_works_when_applied(void **state)
                     assert_int_equal(kvc_worker_load_file(wd, d, &diag), KVC_OK);
                     kvc_worker *target = v->fixes[f].side == KVC_SIDE_PREFILL ? wp : wd;
                     assert_int_equal(kvc_worker_add_args(target, line, "fix", &diag), KVC_OK);
-                    kvc_verdict *after = malloc(sizeof *after);
-                    assert_int_equal(kvc_compare(wp, wd, r, after, &diag), KVC_OK);
+                    kvc_verdict *after = NULL;
+                    assert_int_equal(compare_under(wp, wd, r, &after, &diag), KVC_OK);
                     if (!after->compatible) fail_msg("%s: fix '%s' on %s does not work under %s", pairs[i], line,
-                                                     kvc_side_name(v->fixes[f].side), kvc_rules_name(r));
-                    free(after);
+                                                     kvc_side_name(v->fixes[f].side), r);
+                    kvc_verdict_free(after);
                     kvc_worker_free(wp);
                     kvc_worker_free(wd);
                 }
             }
-            free(v);
+            kvc_verdict_free(v);
         }
     }
 }
@@ -191,11 +203,11 @@ static void test_compare__a_worker_that_does_not_resolve_is_named(void **state)
     (void)state;
     kvc_worker *p = worker_make("B300", "glm-5.2", "--disaggregation-mode prefill");
     kvc_worker *d = worker_make("B300", "glm-5.2", "--enable-hisparse");
-    kvc_verdict *v = malloc(sizeof *v);
+    kvc_verdict *v = NULL;
     kvc_diag diag;
-    assert_int_equal(kvc_compare(p, d, KVC_RULES_ACTIVE_BACKEND, v, &diag), KVC_ERR_CONFIG);
+    assert_int_equal(kvc_compare(p, d, &v, &diag), KVC_ERR_CONFIG);
+    assert_null(v);
     assert_contains(diag.message, "decode worker: Hierarchical sparse attention currently requires --disable-radix-cache.");
-    free(v);
     kvc_worker_free(p);
     kvc_worker_free(d);
 }

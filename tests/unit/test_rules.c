@@ -1,49 +1,50 @@
 /* SGLANG_RULES.md §1-5 as a truth table of flag combinations. */
 #include "support.h"
+#include "engine/sglang/sglang.h"
 
 #include <stdlib.h>
 #include <string.h>
 
 static const struct row {
     const char *gpu, *model, *args;
-    kvc_rules rules;
+    const char *release; /* NULL: the default */
     const char *dtype, *prefill, *decode, *layout;
     uint32_t bytes, page;
 } TABLE[] = {
     /* §3 defaults table, row by row */
-    {"H200", "deepseek-v3.2", "", 0, "bfloat16", "flashmla_sparse", "fa3", "bf16", 1152, 64},
-    {"H200", "deepseek-v3.2", "--kv-cache-dtype fp8_e4m3", 0, "fp8_e4m3", "flashmla_kv", "flashmla_kv", "fp8_flashmla", 656, 64},
-    {"B300", "glm-5.2", "", 0, "fp8_e4m3", "trtllm", "trtllm", "fp8_raw", 576, 64},
-    {"B200", "glm-5.2", "--kv-cache-dtype bfloat16", 0, "bfloat16", "flashmla_sparse", "trtllm", "bf16", 1152, 64},
-    {"B300", "glm-5.2", "--kv-cache-dtype fp8_e4m3 --enable-hisparse --disable-radix-cache", 0, "fp8_e4m3", "flashmla_kv", "flashmla_kv", "fp8_flashmla", 656, 64},
-    {"H200", "glm-5.2", "--kv-cache-dtype fp8_e4m3 --enable-hisparse --disable-radix-cache", 0, "fp8_e4m3", "flashmla_kv", "flashmla_kv", "fp8_flashmla", 656, 64},
-    {"H200", "glm-5.2", "--enable-hisparse --disable-radix-cache", 0, "bfloat16", "flashmla_sparse", "flashmla_sparse", "bf16", 1152, 64},
-    {"B300", "glm-5.2", "--kv-cache-dtype bf16 --enable-hisparse --disable-radix-cache", 0, "bfloat16", "flashmla_sparse", "flashmla_sparse", "bf16", 1152, 64},
+    {"H200", "deepseek-v3.2", "", NULL, "bfloat16", "flashmla_sparse", "fa3", "bf16", 1152, 64},
+    {"H200", "deepseek-v3.2", "--kv-cache-dtype fp8_e4m3", NULL, "fp8_e4m3", "flashmla_kv", "flashmla_kv", "fp8_flashmla", 656, 64},
+    {"B300", "glm-5.2", "", NULL, "fp8_e4m3", "trtllm", "trtllm", "fp8_raw", 576, 64},
+    {"B200", "glm-5.2", "--kv-cache-dtype bfloat16", NULL, "bfloat16", "flashmla_sparse", "trtllm", "bf16", 1152, 64},
+    {"B300", "glm-5.2", "--kv-cache-dtype fp8_e4m3 --enable-hisparse --disable-radix-cache", NULL, "fp8_e4m3", "flashmla_kv", "flashmla_kv", "fp8_flashmla", 656, 64},
+    {"H200", "glm-5.2", "--kv-cache-dtype fp8_e4m3 --enable-hisparse --disable-radix-cache", NULL, "fp8_e4m3", "flashmla_kv", "flashmla_kv", "fp8_flashmla", 656, 64},
+    {"H200", "glm-5.2", "--enable-hisparse --disable-radix-cache", NULL, "bfloat16", "flashmla_sparse", "flashmla_sparse", "bf16", 1152, 64},
+    {"B300", "glm-5.2", "--kv-cache-dtype bf16 --enable-hisparse --disable-radix-cache", NULL, "bfloat16", "flashmla_sparse", "flashmla_sparse", "bf16", 1152, 64},
     /* ROCm: tilelang when both sides are unset, raw FP8 with tilelang/aiter */
-    {"MI300X", "deepseek-v3.2", "--kv-cache-dtype fp8_e4m3", 0, "fp8_e4m3", "tilelang", "tilelang", "fp8_raw", 576, 64},
-    {"MI355X", "deepseek-v3.2", "", 0, "bfloat16", "tilelang", "tilelang", "bf16", 1152, 64},
-    {"MI300X", "deepseek-v3.2", "--kv-cache-dtype fp8_e4m3 --dsa-decode-backend aiter", 0, "fp8_e4m3", "flashmla_kv", "aiter", "fp8_raw", 576, 64},
-    {"MI300X", "deepseek-v3.2", "--kv-cache-dtype fp8_e4m3 --dsa-prefill-backend flashmla_kv --dsa-decode-backend flashmla_kv", 0, "fp8_e4m3", "flashmla_kv", "flashmla_kv", "fp8_flashmla", 656, 64},
+    {"MI300X", "deepseek-v3.2", "--kv-cache-dtype fp8_e4m3", NULL, "fp8_e4m3", "tilelang", "tilelang", "fp8_raw", 576, 64},
+    {"MI355X", "deepseek-v3.2", "", NULL, "bfloat16", "tilelang", "tilelang", "bf16", 1152, 64},
+    {"MI300X", "deepseek-v3.2", "--kv-cache-dtype fp8_e4m3 --dsa-decode-backend aiter", NULL, "fp8_e4m3", "flashmla_kv", "aiter", "fp8_raw", 576, 64},
+    {"MI300X", "deepseek-v3.2", "--kv-cache-dtype fp8_e4m3 --dsa-prefill-backend flashmla_kv --dsa-decode-backend flashmla_kv", NULL, "fp8_e4m3", "flashmla_kv", "flashmla_kv", "fp8_flashmla", 656, 64},
     /* §4 row rules */
-    {"B300", "glm-5.2", "--disaggregation-mode prefill --dsa-prefill-backend flashmla_kv", 0, "fp8_e4m3", "flashmla_kv", "trtllm", "fp8_flashmla", 656, 64},
-    {"B300", "glm-5.2", "--disaggregation-mode prefill --dsa-prefill-backend flashmla_kv", 1, "fp8_e4m3", "flashmla_kv", "trtllm", "fp8_raw", 576, 64},
-    {"B300", "glm-5.2", "--disaggregation-mode decode --dsa-decode-backend flashmla_kv", 0, "fp8_e4m3", "trtllm", "flashmla_kv", "fp8_flashmla", 656, 64},
-    {"B300", "glm-5.2", "--disaggregation-mode decode --dsa-decode-backend flashmla_kv", 1, "fp8_e4m3", "trtllm", "flashmla_kv", "fp8_raw", 576, 64},
-    {"B300", "glm-5.2", "--disaggregation-mode decode --dsa-prefill-backend flashmla_kv", 0, "fp8_e4m3", "flashmla_kv", "trtllm", "fp8_raw", 576, 64},
-    {"B300", "glm-5.2", "--dsa-prefill-backend flashmla_kv", 0, "fp8_e4m3", "flashmla_kv", "trtllm", "fp8_raw", 576, 64},
-    {"B300", "glm-5.2", "--dsa-prefill-backend flashmla_kv --dsa-decode-backend flashmla_sparse", 1, "fp8_e4m3", "flashmla_kv", "flashmla_sparse", "fp8_flashmla", 656, 64},
-    {"H200", "deepseek-v3.2", "--kv-cache-dtype fp8_e4m3 --disaggregation-mode decode --dsa-decode-backend trtllm", 0, "fp8_e4m3", "flashmla_kv", "trtllm", "fp8_raw", 576, 64},
-    {"B300", "glm-5.2", "--kv-cache-dtype bfloat16 --dsa-decode-backend trtllm --dsa-prefill-backend trtllm", 0, "bfloat16", "trtllm", "trtllm", "bf16", 1152, 64},
-    {"RTX PRO 6000", "glm-5.2", "", 0, "fp8_e4m3", "trtllm", "trtllm", "fp8_raw", 576, 64},
-    {"GB10", "glm-5.2", "", 0, "fp8_e4m3", "trtllm", "trtllm", "fp8_raw", 576, 64},
+    {"B300", "glm-5.2", "--disaggregation-mode prefill --dsa-prefill-backend flashmla_kv", NULL, "fp8_e4m3", "flashmla_kv", "trtllm", "fp8_flashmla", 656, 64},
+    {"B300", "glm-5.2", "--disaggregation-mode prefill --dsa-prefill-backend flashmla_kv", "either-backend", "fp8_e4m3", "flashmla_kv", "trtllm", "fp8_raw", 576, 64},
+    {"B300", "glm-5.2", "--disaggregation-mode decode --dsa-decode-backend flashmla_kv", NULL, "fp8_e4m3", "trtllm", "flashmla_kv", "fp8_flashmla", 656, 64},
+    {"B300", "glm-5.2", "--disaggregation-mode decode --dsa-decode-backend flashmla_kv", "either-backend", "fp8_e4m3", "trtllm", "flashmla_kv", "fp8_raw", 576, 64},
+    {"B300", "glm-5.2", "--disaggregation-mode decode --dsa-prefill-backend flashmla_kv", NULL, "fp8_e4m3", "flashmla_kv", "trtllm", "fp8_raw", 576, 64},
+    {"B300", "glm-5.2", "--dsa-prefill-backend flashmla_kv", NULL, "fp8_e4m3", "flashmla_kv", "trtllm", "fp8_raw", 576, 64},
+    {"B300", "glm-5.2", "--dsa-prefill-backend flashmla_kv --dsa-decode-backend flashmla_sparse", "either-backend", "fp8_e4m3", "flashmla_kv", "flashmla_sparse", "fp8_flashmla", 656, 64},
+    {"H200", "deepseek-v3.2", "--kv-cache-dtype fp8_e4m3 --disaggregation-mode decode --dsa-decode-backend trtllm", NULL, "fp8_e4m3", "flashmla_kv", "trtllm", "fp8_raw", 576, 64},
+    {"B300", "glm-5.2", "--kv-cache-dtype bfloat16 --dsa-decode-backend trtllm --dsa-prefill-backend trtllm", NULL, "bfloat16", "trtllm", "trtllm", "bf16", 1152, 64},
+    {"RTX PRO 6000", "glm-5.2", "", NULL, "fp8_e4m3", "trtllm", "trtllm", "fp8_raw", 576, 64},
+    {"GB10", "glm-5.2", "", NULL, "fp8_e4m3", "trtllm", "trtllm", "fp8_raw", 576, 64},
     /* §5 page size: forced to 64 for DSA on CUDA */
-    {"B300", "glm-5.2", "--page-size 32", 0, "fp8_e4m3", "trtllm", "trtllm", "fp8_raw", 576, 64},
-    {"H100", "deepseek-v3.2", "--page-size 1", 0, "bfloat16", "flashmla_sparse", "fa3", "bf16", 1152, 64},
+    {"B300", "glm-5.2", "--page-size 32", NULL, "fp8_e4m3", "trtllm", "trtllm", "fp8_raw", 576, 64},
+    {"H100", "deepseek-v3.2", "--page-size 1", NULL, "bfloat16", "flashmla_sparse", "fa3", "bf16", 1152, 64},
     /* non-DSA MLA: R + r elements of the KV dtype, page size as given */
-    {"H200", "deepseek-v3", "", 0, "bfloat16", "", "", "bf16", 1152, 1},
-    {"B200", "deepseek-v3", "--kv-cache-dtype fp8_e4m3 --page-size 64", 0, "fp8_e4m3", "", "", "fp8_raw", 576, 64},
-    {"H200", "deepseek-v3", "--kv-cache-dtype fp8_e5m2 --page-size 16", 0, "fp8_e5m2", "", "", "fp8_e5m2_raw", 576, 16},
-    {"H200", "deepseek-v3", "--kv-cache-dtype bf16 --dsa-decode-backend fa3", 0, "bfloat16", "", "", "bf16", 1152, 1},
+    {"H200", "deepseek-v3", "", NULL, "bfloat16", "", "", "bf16", 1152, 1},
+    {"B200", "deepseek-v3", "--kv-cache-dtype fp8_e4m3 --page-size 64", NULL, "fp8_e4m3", "", "", "fp8_raw", 576, 64},
+    {"H200", "deepseek-v3", "--kv-cache-dtype fp8_e5m2 --page-size 16", NULL, "fp8_e5m2", "", "", "fp8_e5m2_raw", 576, 16},
+    {"H200", "deepseek-v3", "--kv-cache-dtype bf16 --dsa-decode-backend fa3", NULL, "bfloat16", "", "", "bf16", 1152, 1},
 };
 
 static void test_rules__truth_table(void **state)
@@ -53,14 +54,14 @@ static void test_rules__truth_table(void **state)
         const struct row *t = &TABLE[i];
         kvc_resolved r;
         kvc_diag d;
-        if (resolve_line(t->gpu, t->model, t->args, t->rules, &r, &d) != KVC_OK)
+        if (resolve_line(t->gpu, t->model, t->args, t->release, &r, &d) != KVC_OK)
             fail_msg("row %zu (%s %s '%s') rejected: %s", i, t->gpu, t->model, t->args, d.message);
-        if (strcmp(r.kv_cache_dtype.value, t->dtype) || strcmp(r.dsa_prefill_backend.value, t->prefill) ||
-            strcmp(r.dsa_decode_backend.value, t->decode) || strcmp(r.kv.name, t->layout) ||
+        if (strcmp(VAL(&r, "kv_cache_dtype"), t->dtype) || strcmp(VAL(&r, "dsa_prefill_backend"), t->prefill) ||
+            strcmp(VAL(&r, "dsa_decode_backend"), t->decode) || strcmp(r.kv.name, t->layout) ||
             r.kv.bytes_per_token != t->bytes || r.kv.page_size != t->page)
             fail_msg("row %zu (%s %s '%s' %s): got %s %s %s %s %u page %u", i, t->gpu, t->model, t->args,
-                     kvc_rules_name(t->rules), r.kv_cache_dtype.value, r.dsa_prefill_backend.value,
-                     r.dsa_decode_backend.value, r.kv.name, r.kv.bytes_per_token, r.kv.page_size);
+                     t->release ? t->release : "default", VAL(&r, "kv_cache_dtype"), VAL(&r, "dsa_prefill_backend"),
+                     VAL(&r, "dsa_decode_backend"), r.kv.name, r.kv.bytes_per_token, r.kv.page_size);
         assert_int_equal(r.kv.page_bytes, (uint64_t)t->bytes * t->page);
     }
 }
@@ -93,7 +94,7 @@ static void test_rules__values_sglang_rejects_are_config_errors(void **state)
     for (size_t i = 0; i < sizeof BAD / sizeof BAD[0]; i++) {
         kvc_resolved r;
         kvc_diag d;
-        kvc_status st = resolve_line(BAD[i].gpu, BAD[i].model, BAD[i].args, KVC_RULES_ACTIVE_BACKEND, &r, &d);
+        kvc_status st = resolve_line(BAD[i].gpu, BAD[i].model, BAD[i].args, NULL, &r, &d);
         if (st != KVC_ERR_CONFIG) fail_msg("case %zu '%s': status %d", i, BAD[i].args, st);
         assert_contains(d.message, BAD[i].message);
         assert_string_equal(d.file, "--args");
@@ -106,24 +107,24 @@ static void test_rules__reasons_say_how_each_value_was_decided(void **state)
     (void)state;
     kvc_resolved r;
     kvc_diag d;
-    assert_int_equal(resolve_line("B300", "glm-5.2", "--disaggregation-mode prefill --page-size 32", 0, &r, &d), KVC_OK);
-    assert_string_equal(r.dsa_prefill_backend.reason,
+    assert_int_equal(resolve_line("B300", "glm-5.2", "--disaggregation-mode prefill --page-size 32", NULL, &r, &d), KVC_OK);
+    assert_string_equal(resolved_find(&r, "dsa_prefill_backend")->reason,
                         "default for an unset prefill backend with fp8_e4m3 on compute capability 10.3");
-    assert_contains(r.kv_cache_dtype.reason, "auto: SGLang picks fp8_e4m3 for DSA models on compute capability 10.3");
-    assert_contains(r.page_size.reason, "forced to 64 for DSA on CUDA (you passed 32)");
+    assert_contains(resolved_find(&r, "kv_cache_dtype")->reason, "auto: SGLang picks fp8_e4m3 for DSA models on compute capability 10.3");
+    assert_contains(resolved_find(&r, "page_size")->reason, "forced to 64 for DSA on CUDA (you passed 32)");
     assert_contains(r.row.reason, "the prefill backend trtllm writes raw FP8 rows");
     assert_contains(r.row.reason, "active-backend rule: on a prefill worker the prefill backend decides");
-    assert_contains(r.disaggregation_mode.reason, "set by --disaggregation-mode at --args:1:1");
+    assert_contains(resolved_find(&r, "disaggregation_mode")->reason, "set by --disaggregation-mode at --args:1:1");
 
-    assert_int_equal(resolve_line("H200", "glm-5.2", "--kv-cache-dtype bf16", 0, &r, &d), KVC_OK);
-    assert_contains(r.kv_cache_dtype.reason, "bf16 is SGLang's alias of bfloat16");
+    assert_int_equal(resolve_line("H200", "glm-5.2", "--kv-cache-dtype bf16", NULL, &r, &d), KVC_OK);
+    assert_contains(resolved_find(&r, "kv_cache_dtype")->reason, "bf16 is SGLang's alias of bfloat16");
     assert_contains(r.row.reason, "bfloat16 rows are always R + r bf16 values");
-    assert_contains(r.dsa_decode_backend.reason, "with bfloat16 on compute capability 9.0");
+    assert_contains(resolved_find(&r, "dsa_decode_backend")->reason, "with bfloat16 on compute capability 9.0");
 
-    assert_int_equal(resolve_line("B300", "glm-5.2", "--kv-cache-dtype fp8_e4m3 --enable-hisparse --disable-radix-cache", 0, &r, &d), KVC_OK);
-    assert_contains(r.dsa_decode_backend.reason, "with --enable-hisparse and fp8_e4m3");
-    assert_int_equal(resolve_line("MI300X", "glm-5.2", "", 0, &r, &d), KVC_OK);
-    assert_contains(r.dsa_prefill_backend.reason, "on ROCm/HIP with both DSA backends unset");
+    assert_int_equal(resolve_line("B300", "glm-5.2", "--kv-cache-dtype fp8_e4m3 --enable-hisparse --disable-radix-cache", NULL, &r, &d), KVC_OK);
+    assert_contains(resolved_find(&r, "dsa_decode_backend")->reason, "with --enable-hisparse and fp8_e4m3");
+    assert_int_equal(resolve_line("MI300X", "glm-5.2", "", NULL, &r, &d), KVC_OK);
+    assert_contains(resolved_find(&r, "dsa_prefill_backend")->reason, "on ROCm/HIP with both DSA backends unset");
     assert_contains(r.warnings[0], "forces page size 1");
 }
 
@@ -132,16 +133,14 @@ static void test_rules__when_the_rules_disagree_the_worker_is_warned(void **stat
     (void)state;
     kvc_resolved r;
     kvc_diag d;
-    assert_int_equal(resolve_line("B300", "glm-5.2", "--disaggregation-mode prefill --dsa-prefill-backend flashmla_kv", 0, &r, &d), KVC_OK);
-    assert_true(r.rules_disagree);
-    assert_string_equal(r.other_rule_layout, "fp8_raw");
+    assert_int_equal(resolve_line("B300", "glm-5.2", "--disaggregation-mode prefill --dsa-prefill-backend flashmla_kv", NULL, &r, &d), KVC_OK);
+    assert_contains(r.warnings[0], "the either-backend rule gives this worker fp8_raw, not fp8_flashmla");
     assert_contains(r.warnings[0], "set --dsa-prefill-backend flashmla_kv --dsa-decode-backend flashmla_kv");
-    assert_int_equal(resolve_line("B300", "glm-5.2", "--disaggregation-mode prefill --dsa-prefill-backend flashmla_kv", 1, &r, &d), KVC_OK);
-    assert_true(r.rules_disagree);
+    assert_int_equal(resolve_line("B300", "glm-5.2", "--disaggregation-mode prefill --dsa-prefill-backend flashmla_kv", "either-backend", &r, &d), KVC_OK);
+    assert_contains(r.warnings[0], "the active-backend rule gives this worker fp8_flashmla, not fp8_raw");
     assert_contains(r.warnings[0], "set --dsa-prefill-backend trtllm --dsa-decode-backend trtllm to get fp8_raw");
     /* both backends set alike: the rules agree */
-    assert_int_equal(resolve_line("B300", "glm-5.2", "--disaggregation-mode prefill --dsa-prefill-backend flashmla_kv --dsa-decode-backend flashmla_kv", 0, &r, &d), KVC_OK);
-    assert_false(r.rules_disagree);
+    assert_int_equal(resolve_line("B300", "glm-5.2", "--disaggregation-mode prefill --dsa-prefill-backend flashmla_kv --dsa-decode-backend flashmla_kv", NULL, &r, &d), KVC_OK);
     assert_int_equal(r.nwarnings, 0);
 }
 
@@ -150,23 +149,23 @@ static void test_rules__entries_count_draft_layers_and_the_indexer(void **state)
     (void)state;
     kvc_resolved r;
     kvc_diag d;
-    assert_int_equal(resolve_line("B300", "glm-5.2", "--speculative-algorithm EAGLE", 0, &r, &d), KVC_OK);
+    assert_int_equal(resolve_line("B300", "glm-5.2", "--speculative-algorithm EAGLE", NULL, &r, &d), KVC_OK);
     assert_int_equal(r.kv_entries, 79);
     assert_int_equal(r.draft_entries, 1);
     assert_true(r.has_indexer);
     assert_int_equal(r.indexer.page_bytes, 8448);
     assert_int_equal(r.kv_bytes_per_token_all, 79 * 576);
     assert_int_equal(r.indexer_bytes_per_token_all, 79 * 132);
-    assert_int_equal(resolve_line("B300", "glm-5.2", "--speculative-algorithm NEXTN", 0, &r, &d), KVC_OK);
+    assert_int_equal(resolve_line("B300", "glm-5.2", "--speculative-algorithm NEXTN", NULL, &r, &d), KVC_OK);
     assert_int_equal(r.kv_entries, 79);
-    assert_int_equal(resolve_line("B300", "glm-5.2", "--speculative-algorithm NGRAM", 0, &r, &d), KVC_OK);
+    assert_int_equal(resolve_line("B300", "glm-5.2", "--speculative-algorithm NGRAM", NULL, &r, &d), KVC_OK);
     assert_int_equal(r.kv_entries, 78);
-    assert_int_equal(resolve_line("B300", "glm-5.2", "--speculative-algorithm EAGLE3", 0, &r, &d), KVC_OK);
+    assert_int_equal(resolve_line("B300", "glm-5.2", "--speculative-algorithm EAGLE3", NULL, &r, &d), KVC_OK);
     assert_int_equal(r.kv_entries, 78);
     assert_contains(r.warnings[0], "draft model's own KV pool is not derived");
-    assert_int_equal(resolve_line("B300", "glm-5.2", "", 0, &r, &d), KVC_OK);
+    assert_int_equal(resolve_line("B300", "glm-5.2", "", NULL, &r, &d), KVC_OK);
     assert_int_equal(r.kv_entries, 78);
-    assert_int_equal(resolve_line("H200", "deepseek-v3", "", 0, &r, &d), KVC_OK);
+    assert_int_equal(resolve_line("H200", "deepseek-v3", "", NULL, &r, &d), KVC_OK);
     assert_false(r.has_indexer);
 }
 
@@ -175,10 +174,10 @@ static void test_rules__parallelism_never_changes_the_layout(void **state)
     (void)state;
     kvc_resolved a, b;
     kvc_diag d;
-    assert_int_equal(resolve_line("B300", "glm-5.2", "--tp 8 --dp 2 --enable-dp-attention", 0, &a, &d), KVC_OK);
-    assert_int_equal(resolve_line("B300", "glm-5.2", "--tp-size 1", 0, &b, &d), KVC_OK);
-    assert_string_equal(a.parallelism.value, "tp 8, dp 2, dp-attention");
-    assert_contains(a.parallelism.reason, "does not change MLA bytes");
+    assert_int_equal(resolve_line("B300", "glm-5.2", "--tp 8 --dp 2 --enable-dp-attention", NULL, &a, &d), KVC_OK);
+    assert_int_equal(resolve_line("B300", "glm-5.2", "--tp-size 1", NULL, &b, &d), KVC_OK);
+    assert_string_equal(VAL(&a, "parallelism"), "tp 8, dp 2, dp-attention");
+    assert_contains(resolved_find(&a, "parallelism")->reason, "does not change MLA bytes");
     assert_memory_equal(&a.kv, &b.kv, sizeof a.kv);
 }
 
@@ -188,15 +187,15 @@ static void test_rules__late_backends_and_odd_platforms_are_warned(void **state)
     kvc_resolved r;
     kvc_diag d;
     assert_int_equal(resolve_line("B300", "glm-5.2", "--kv-cache-dtype fp8_e4m3 --enable-hisparse --disable-radix-cache "
-                                  "--dsa-prefill-backend flashinfer_sparse_mla --dsa-decode-backend flashinfer_sparse_mla", 0, &r, &d),
+                                  "--dsa-prefill-backend flashinfer_sparse_mla --dsa-decode-backend flashinfer_sparse_mla", NULL, &r, &d),
                      KVC_OK);
     assert_string_equal(r.kv.name, "fp8_flashmla");
     assert_contains(r.warnings[0], "flashinfer_sparse_mla was added in late-2026 SGLang and its KV layout is unconfirmed");
-    assert_int_equal(resolve_line("B300", "glm-5.2", "--dsa-decode-backend fa3", 0, &r, &d), KVC_OK);
+    assert_int_equal(resolve_line("B300", "glm-5.2", "--dsa-decode-backend fa3", NULL, &r, &d), KVC_OK);
     assert_contains(r.warnings[0], "fa3 is not known to run on B300");
-    assert_int_equal(resolve_line("A100", "deepseek-v3", "", 0, &r, &d), KVC_OK);
+    assert_int_equal(resolve_line("A100", "deepseek-v3", "", NULL, &r, &d), KVC_OK);
     assert_contains(r.warnings[0], "older than Hopper");
-    assert_int_equal(resolve_line("H200", "deepseek-v3", "--dsa-decode-backend fa3", 0, &r, &d), KVC_OK);
+    assert_int_equal(resolve_line("H200", "deepseek-v3", "--dsa-decode-backend fa3", NULL, &r, &d), KVC_OK);
     assert_contains(r.warnings[0], "--dsa-decode-backend has no effect");
 }
 
@@ -213,20 +212,24 @@ static void test_rules__index_head_dim_must_be_128(void **state)
     settings s;
     memset(&s, 0, sizeof s);
     kvc_resolved r;
-    assert_int_equal(rules_resolve(&g, &m, &s, KVC_RULES_ACTIVE_BACKEND, &r, &d), KVC_ERR_CONFIG);
+    assert_int_equal(rules_resolve(&g, &m, &s, REL_ACTIVE_BACKEND, &r, &d), KVC_ERR_CONFIG);
     assert_contains(d.message, "index_head_dim is 64: SGLang's DSA indexer K cache needs 128");
 }
 
-static void test_rules__rule_names_round_trip(void **state)
+static void test_rules__releases_are_named_and_checked(void **state)
 {
     (void)state;
-    kvc_rules r;
-    assert_int_equal(kvc_rules_parse("active-backend", &r), KVC_OK);
-    assert_int_equal(r, KVC_RULES_ACTIVE_BACKEND);
-    assert_int_equal(kvc_rules_parse("either-backend", &r), KVC_OK);
-    assert_int_equal(r, KVC_RULES_EITHER_BACKEND);
-    assert_string_equal(kvc_rules_name(r), "either-backend");
-    assert_int_equal(kvc_rules_parse("either", &r), KVC_ERR_USAGE);
+    assert_string_equal(kvc_engine_release("sglang", 0), "active-backend");
+    assert_string_equal(kvc_engine_release(NULL, 1), "either-backend");
+    assert_null(kvc_engine_release("sglang", 2));
+    assert_null(kvc_engine_release("vllm", 0));
+    kvc_resolved r;
+    kvc_diag d;
+    assert_int_equal(resolve_line("B300", "glm-5.2", "", "either", &r, &d), KVC_ERR_USAGE);
+    assert_contains(d.message, "kvcheck knows no sglang release 'either'; it models: active-backend, either-backend");
+    assert_int_equal(resolve_line("B300", "glm-5.2", "", "either-backend", &r, &d), KVC_OK);
+    assert_string_equal(r.release, "either-backend");
+    assert_string_equal(r.engine, "sglang");
 }
 
 int main(void)
@@ -240,7 +243,7 @@ int main(void)
         cmocka_unit_test(test_rules__parallelism_never_changes_the_layout),
         cmocka_unit_test(test_rules__late_backends_and_odd_platforms_are_warned),
         cmocka_unit_test(test_rules__index_head_dim_must_be_128),
-        cmocka_unit_test(test_rules__rule_names_round_trip),
+        cmocka_unit_test(test_rules__releases_are_named_and_checked),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -19,7 +19,7 @@ static kvc_simulation *simulate_pair(const char *dir, uint64_t tokens, uint64_t 
     o.seed = seed;
     o.device = KVC_DEVICE_CPU;
     kvc_simulation *s = NULL;
-    if (kvc_simulate(pw, dw, KVC_RULES_ACTIVE_BACKEND, &o, &s, &diag) != KVC_OK) fail_msg("%s", diag.message);
+    if (kvc_simulate(pw, dw, &o, &s, &diag) != KVC_OK) fail_msg("%s", diag.message);
     kvc_worker_free(pw);
     kvc_worker_free(dw);
     return s;
@@ -77,7 +77,7 @@ static void test_simulate__a_larger_prefill_page_runs_past_decodes_buffer(void *
     o.device = KVC_DEVICE_CPU;
     kvc_simulation *s = NULL;
     kvc_diag diag;
-    assert_int_equal(kvc_simulate(p, d, KVC_RULES_ACTIVE_BACKEND, &o, &s, &diag), KVC_OK);
+    assert_int_equal(kvc_simulate(p, d, &o, &s, &diag), KVC_OK);
     assert_string_equal(s->prefill.kv.name, "fp8_flashmla");
     assert_string_equal(s->decode.kv.name, "fp8_raw");
     assert_int_equal(s->overrun_bytes, 10 * (41984 - 36864));
@@ -148,7 +148,7 @@ static void test_simulate__bad_token_counts_are_usage_errors(void **state)
     o.tokens = 0;
     kvc_simulation *s = NULL;
     kvc_diag diag;
-    assert_int_equal(kvc_simulate(p, d, KVC_RULES_ACTIVE_BACKEND, &o, &s, &diag), KVC_ERR_USAGE);
+    assert_int_equal(kvc_simulate(p, d, &o, &s, &diag), KVC_ERR_USAGE);
     assert_null(s);
     assert_string_equal(diag.where, "--tokens");
     kvc_worker_free(p);

@@ -1,5 +1,7 @@
 /* SGLang's rules for the MLA KV layout of a worker (SGLANG_RULES.md §1-5).
- * Data tables plus small pure functions; a new backend or release is rows. */
+ * Data tables plus small pure functions; a new backend or release is rows.
+ * The result is a row of settings in display order (the engine interface's
+ * kvc_resolved), the row decision and the layouts. */
 #include "engine/sglang/sglang.h"
 
 #include <stdlib.h>
@@ -88,19 +90,6 @@ int rules_backend_suggestable(unsigned i, const gpu_info *gpu)
     return !BACKENDS[i].late && (BACKENDS[i].suits & platform_of(gpu)) != 0;
 }
 
-const char *kvc_rules_name(kvc_rules rules)
-{
-    return rules == KVC_RULES_EITHER_BACKEND ? "either-backend" : "active-backend";
-}
-
-kvc_status kvc_rules_parse(const char *name, kvc_rules *out)
-{
-    if (strcmp(name, "active-backend") == 0) *out = KVC_RULES_ACTIVE_BACKEND;
-    else if (strcmp(name, "either-backend") == 0) *out = KVC_RULES_EITHER_BACKEND;
-    else return KVC_ERR_USAGE;
-    return KVC_OK;
-}
-
 static const struct backend *find_backend(const char *name)
 {
     for (size_t i = 0; i < COUNT_OF(BACKENDS); i++)
@@ -108,14 +97,12 @@ static const struct backend *find_backend(const char *name)
     return NULL;
 }
 
-static void set_value(kvc_value *v, const char *value, const char *fmt, ...) KVC_PRINTF(3, 4);
-static void set_value(kvc_value *v, const char *value, const char *fmt, ...)
+/* The setting called `name` of `r`, to fill in (resolve adds every setting first, in display order). */
+static kvc_setting *get(kvc_resolved *r, const char *name)
 {
-    str_copy(v->value, sizeof v->value, value);
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(v->reason, sizeof v->reason, fmt, ap);
-    va_end(ap);
+    for (unsigned i = 0; i < r->nsettings; i++)
+        if (strcmp(r->settings[i].name, name) == 0) return &r->settings[i];
+    return NULL;
 }
 
 /* " (from --kv-cache-dtype at prefill.json:4:5)" */
@@ -162,11 +149,11 @@ static kvc_status resolve_dtype(const gpu_info *gpu, const model_info *model, co
     }
     char from[900] = "default";
     if (s->set) from_text(s, from, sizeof from);
-    kvc_value *v = &out->kv_cache_dtype;
+    kvc_setting *v = get(out, "kv_cache_dtype");
     if (strcmp(row->name, "auto") == 0) {
         if (model->dsa) {
             const char *d = gpu->major >= 10 ? "fp8_e4m3" : "bfloat16";
-            set_value(v, d, "auto: SGLang picks %s for DSA models on compute capability %u.%u (%s 10)",
+            setting_set(v, d, "auto: SGLang picks %s for DSA models on compute capability %u.%u (%s 10)",
                       d, gpu->major, gpu->minor, gpu->major >= 10 ? ">=" : "<");
             return KVC_OK;
         }
@@ -176,7 +163,7 @@ static kvc_status resolve_dtype(const gpu_info *gpu, const model_info *model, co
                         "the model's torch_dtype '%s' is not one kvcheck models for an auto KV "
                         "cache: pass --kv-cache-dtype",
                         d);
-        set_value(v, d, "auto: the model's dtype (torch_dtype %s)", d);
+        setting_set(v, d, "auto: the model's dtype (torch_dtype %s)", d);
         return KVC_OK;
     }
     if (model->dsa && strcmp(row->canonical, "bfloat16") && strcmp(row->canonical, "fp8_e4m3"))
@@ -187,9 +174,9 @@ static kvc_status resolve_dtype(const gpu_info *gpu, const model_info *model, co
     RETURN_ERROR_IF(!row->plain_layout, diag, KVC_ERR_CONFIG, &s->origin,
                     "%s %s: kvcheck does not model this KV dtype's MLA layout yet", s->flag, s->value);
     if (strcmp(row->name, row->canonical) != 0)
-        set_value(v, row->canonical, "%s is SGLang's alias of %s (%s)", row->name, row->canonical, from);
+        setting_set(v, row->canonical, "%s is SGLang's alias of %s (%s)", row->name, row->canonical, from);
     else
-        set_value(v, row->canonical, "set by %s", from);
+        setting_set(v, row->canonical, "set by %s", from);
     return KVC_OK;
 }
 
@@ -198,9 +185,9 @@ static kvc_status resolve_backends(const gpu_info *gpu, const settings *set, kvc
                                    kvc_diag *diag)
 {
     const setting *side[2] = {&set->s[SET_PREFILL_BACKEND], &set->s[SET_DECODE_BACKEND]};
-    kvc_value *val[2] = {&out->dsa_prefill_backend, &out->dsa_decode_backend};
+    kvc_setting *val[2] = {get(out, "dsa_prefill_backend"), get(out, "dsa_decode_backend")};
     static const char *const SIDE[2] = {"prefill", "decode"};
-    const char *dtype = out->kv_cache_dtype.value;
+    const char *dtype = resolved_value(out, "kv_cache_dtype");
     int both_unset = !side[0]->set && !side[1]->set;
     for (int i = 0; i < 2; i++) {
         if (side[i]->set) {
@@ -212,21 +199,21 @@ static kvc_status resolve_backends(const gpu_info *gpu, const settings *set, kvc
             }
             char from[900];
             from_text(side[i], from, sizeof from);
-            set_value(val[i], b->name, "set by %s", from);
+            setting_set(val[i], b->name, "set by %s", from);
             continue;
         }
         for (size_t r = 0; r < COUNT_OF(DEFAULTS); r++) {
             const struct default_rule *d = &DEFAULTS[r];
-            if (d->hisparse && !out->hisparse) continue;
+            if (d->hisparse && !get(out, "enable_hisparse")->number) continue;
             if (d->hip_both_unset && !(gpu->hip && both_unset)) continue;
             if (d->dtype && strcmp(d->dtype, dtype) != 0) continue;
             if (gpu->major < d->min_major) continue;
             const char *name = i == 0 ? d->prefill : d->decode;
             if (d->names_cc)
-                set_value(val[i], name, "default for an unset %s backend %s on compute capability %u.%u",
+                setting_set(val[i], name, "default for an unset %s backend %s on compute capability %u.%u",
                           SIDE[i], d->why, gpu->major, gpu->minor);
             else
-                set_value(val[i], name, "default for an unset %s backend %s", SIDE[i], d->why);
+                setting_set(val[i], name, "default for an unset %s backend %s", SIDE[i], d->why);
             break;
         }
     }
@@ -246,9 +233,9 @@ static int hisparse_allows(const struct backend *b, int fp8)
 /* §3: HiSparse constraints, checked on the resolved backends. */
 static kvc_status check_hisparse(const settings *set, kvc_resolved *out, kvc_diag *diag)
 {
-    if (!out->hisparse) return KVC_OK;
-    int fp8 = strcmp(out->kv_cache_dtype.value, "fp8_e4m3") == 0;
-    const kvc_value *val[2] = {&out->dsa_prefill_backend, &out->dsa_decode_backend};
+    if (!get(out, "enable_hisparse")->number) return KVC_OK;
+    int fp8 = strcmp(resolved_value(out, "kv_cache_dtype"), "fp8_e4m3") == 0;
+    const kvc_setting *val[2] = {get(out, "dsa_prefill_backend"), get(out, "dsa_decode_backend")};
     const setting *side[2] = {&set->s[SET_PREFILL_BACKEND], &set->s[SET_DECODE_BACKEND]};
     static const char *const SIDE[2] = {"prefill", "decode"};
     for (int i = 0; i < 2; i++) {
@@ -268,7 +255,7 @@ static kvc_status check_hisparse(const settings *set, kvc_resolved *out, kvc_dia
         return diag_set(diag, KVC_ERR_CONFIG, side[i]->set ? &side[i]->origin : &set->s[SET_HISPARSE].origin,
                         "HiSparse with --kv-cache-dtype=%s requires --dsa-%s-backend in [%s], but "
                         "got %s.",
-                        out->kv_cache_dtype.value, SIDE[i], allowed, b->name);
+                        resolved_value(out, "kv_cache_dtype"), SIDE[i], allowed, b->name);
     }
     RETURN_ERROR_IF(!set->s[SET_DISABLE_RADIX].set, diag, KVC_ERR_CONFIG, &set->s[SET_HISPARSE].origin,
                     "Hierarchical sparse attention currently requires --disable-radix-cache. "
@@ -278,18 +265,18 @@ static kvc_status check_hisparse(const settings *set, kvc_resolved *out, kvc_dia
 
 /* §4: the row layout's name for a DSA worker, and why. Pure. */
 static const char *row_layout(const char *dtype, const char *prefill, const char *decode,
-                              const char *mode, int hip, kvc_rules rules, char *why, size_t size)
+                              const char *mode, int hip, sglang_release release, char *why, size_t size)
 {
     if (strcmp(dtype, "bfloat16") == 0) {
         snprintf(why, size, "bfloat16 rows are always R + r bf16 values, whatever the backends");
         return "bf16";
     }
-    int active = rules == KVC_RULES_ACTIVE_BACKEND && strcmp(mode, "null") != 0;
+    int active = release == REL_ACTIVE_BACKEND && strcmp(mode, "null") != 0;
     int decides_prefill = !active || strcmp(mode, "prefill") == 0;
     int decides_decode = !active || strcmp(mode, "decode") == 0;
     const char *rule_text = active ? (decides_prefill ? "active-backend rule: on a prefill worker the prefill backend decides"
                                                       : "active-backend rule: on a decode worker the decode backend decides")
-                                   : rules == KVC_RULES_ACTIVE_BACKEND
+                                   : release == REL_ACTIVE_BACKEND
                                          ? "active-backend rule: on a unified worker either backend decides"
                                          : "either-backend rule: raw when either backend writes raw FP8";
     const struct backend *p = find_backend(prefill), *d = find_backend(decode);
@@ -323,7 +310,7 @@ static kvc_status resolve_page_size(const gpu_info *gpu, const model_info *model
     if (model->dsa) {
         char passed[64] = "";
         if (s->set && given != 64) str_printf(passed, sizeof passed, " (you passed %lu)", given);
-        set_value(&out->page_size, "64",
+        setting_set(get(out, "page_size"), "64",
                   "forced to 64 for DSA on %s%s: \"Setting page size to 64 for DeepSeek DSA.\"",
                   gpu->hip ? "ROCm with aiter's paged-MQA path" : "CUDA", passed);
         if (gpu->hip)
@@ -332,22 +319,22 @@ static kvc_status resolve_page_size(const gpu_info *gpu, const model_info *model
                       "Triton < 3.5) SGLang forces page size 1, not 64");
         return KVC_OK;
     }
-    if (s->set) set_value(&out->page_size, s->value, "set by %s", from);
-    else set_value(&out->page_size, "1", "SGLang's default page size");
+    if (s->set) setting_set(get(out, "page_size"), s->value, "set by %s", from);
+    else setting_set(get(out, "page_size"), "1", "SGLang's default page size");
     return KVC_OK;
 }
 
 static kvc_status resolve_mode(const setting *s, kvc_resolved *out, kvc_diag *diag)
 {
     if (!s->set) {
-        set_value(&out->disaggregation_mode, "null", "not set: a unified (non-PD) worker");
+        setting_set(get(out, "disaggregation_mode"), "null", "not set: a unified (non-PD) worker");
         return KVC_OK;
     }
     for (size_t i = 0; i < COUNT_OF(MODES); i++)
         if (strcmp(MODES[i], s->value) == 0) {
             char from[900];
             from_text(s, from, sizeof from);
-            set_value(&out->disaggregation_mode, s->value, "set by %s", from);
+            setting_set(get(out, "disaggregation_mode"), s->value, "set by %s", from);
             return KVC_OK;
         }
     return invalid_choice(s, "null, prefill, decode", diag);
@@ -358,7 +345,7 @@ static kvc_status resolve_speculative(const model_info *model, const setting *s,
 {
     out->draft_entries = 0;
     if (!s->set) {
-        set_value(&out->speculative, "", "no speculative decoding: no draft entries");
+        setting_set(get(out, "speculative_algorithm"), "", "no speculative decoding: no draft entries");
         return KVC_OK;
     }
     const struct spec_row *row = NULL;
@@ -371,14 +358,14 @@ static kvc_status resolve_speculative(const model_info *model, const setting *s,
     }
     if (row->mtp && model->num_nextn_predict_layers) {
         out->draft_entries = model->num_nextn_predict_layers;
-        set_value(&out->speculative, row->name,
+        setting_set(get(out, "speculative_algorithm"), row->name,
                   "%s (MTP): the draft pool adds num_nextn_predict_layers = %u entries after the %u "
                   "target layers",
                   row->name, model->num_nextn_predict_layers, model->num_hidden_layers);
     } else if (strcmp(row->name, "NGRAM") == 0) {
-        set_value(&out->speculative, row->name, "NGRAM keeps no draft KV cache");
+        setting_set(get(out, "speculative_algorithm"), row->name, "NGRAM keeps no draft KV cache");
     } else {
-        set_value(&out->speculative, row->name, "%s drafts with a separate model", row->name);
+        setting_set(get(out, "speculative_algorithm"), row->name, "%s drafts with a separate model", row->name);
         notes_add(out->warnings, &out->nwarnings, KVC_MAX_NOTES,
                   "--speculative-algorithm %s: the draft model's own KV pool is not derived; only "
                   "the target layers are counted",
@@ -397,14 +384,14 @@ static void describe_parallelism(const settings *set, kvc_resolved *out)
         str_printf(text + n, sizeof text - n, "%sdp %s", n ? ", " : "", dp->value);
     }
     if (set->s[SET_DP_ATTENTION].set) strncat(text, text[0] ? ", dp-attention" : "dp-attention", sizeof text - strlen(text) - 1);
-    set_value(&out->parallelism, text,
+    setting_set(get(out, "parallelism"), text,
               "does not change MLA bytes: the MLA cache is replicated across attention-TP ranks, "
               "and any prefill TP can feed any decode TP");
 }
 
 static void warn_backends(const gpu_info *gpu, kvc_resolved *out)
 {
-    const kvc_value *val[2] = {&out->dsa_prefill_backend, &out->dsa_decode_backend};
+    const kvc_setting *val[2] = {get(out, "dsa_prefill_backend"), get(out, "dsa_decode_backend")};
     for (int i = 0; i < 2; i++) {
         const struct backend *b = find_backend(val[i]->value);
         if (b->late)
@@ -423,13 +410,13 @@ static void warn_backends(const gpu_info *gpu, kvc_resolved *out)
 static kvc_status derive_layouts(const model_info *model, kvc_resolved *out, kvc_diag *diag)
 {
     kvc_layout_params p = {model->kv_lora_rank, model->qk_rope_head_dim, model->index_head_dim,
-                           (uint32_t)strtoul(out->page_size.value, NULL, 10)};
+                           (uint32_t)get(out, "page_size")->number};
     kvc_status st = kvc_layout_build(out->row.value, &p, &out->kv, diag);
     if (st) {
         char msg[sizeof diag->message];
         str_copy(msg, sizeof msg, diag->message);
         str_printf(diag->message, sizeof diag->message, "model %s with %s: %s (%s)", model->name,
-                   out->kv_cache_dtype.value, msg, out->row.reason);
+                   resolved_value(out, "kv_cache_dtype"), msg, out->row.reason);
         return st;
     }
     out->kv_entries = model->num_hidden_layers + out->draft_entries;
@@ -446,26 +433,67 @@ static kvc_status derive_layouts(const model_info *model, kvc_resolved *out, kvc
     return st;
 }
 
-kvc_status rules_resolve(const gpu_info *gpu, const model_info *model, const settings *set,
-                         kvc_rules rules, kvc_resolved *out, kvc_diag *diag)
+/* The settings a worker shows, in display order, added before any is decided. */
+static void add_settings(const model_info *model, kvc_resolved *out)
+{
+    const unsigned pair = KVC_SETTING_PAIR, decides = KVC_SETTING_DECIDES;
+    resolved_add(out, "kv_cache_dtype", KVC_VALUE_TEXT, KVC_SETTING_COMPARED | pair | decides);
+    if (model->dsa) {
+        resolved_add(out, "dsa_prefill_backend", KVC_VALUE_TEXT, pair | decides);
+        resolved_add(out, "dsa_decode_backend", KVC_VALUE_TEXT, pair | decides);
+    }
+    resolved_add(out, "disaggregation_mode", KVC_VALUE_TEXT, pair);
+    resolved_add(out, "page_size", KVC_VALUE_UINT, decides);
+    resolved_add(out, "speculative_algorithm", KVC_VALUE_TEXT, KVC_SETTING_IF_SET);
+    resolved_add(out, "enable_hisparse", KVC_VALUE_BOOL, KVC_SETTING_IF_SET);
+    resolved_add(out, "parallelism", KVC_VALUE_TEXT, KVC_SETTING_IF_SET);
+}
+
+static void resolve_hisparse(const setting *s, kvc_resolved *out)
+{
+    char from[900] = "";
+    if (s->set) from_text(s, from, sizeof from);
+    if (s->set) setting_set(get(out, "enable_hisparse"), "true", "set by %s", from);
+    else setting_set(get(out, "enable_hisparse"), "false", "%s", "");
+}
+
+/* When another release gives this worker another row, say so and how to
+ * pin the backends so every release agrees. */
+static void note_other_releases(const gpu_info *gpu, const char *name, sglang_release release, kvc_resolved *out)
+{
+    const char *dtype = resolved_value(out, "kv_cache_dtype"), *mode = resolved_value(out, "disaggregation_mode");
+    const char *pb = resolved_value(out, "dsa_prefill_backend"), *db = resolved_value(out, "dsa_decode_backend");
+    for (unsigned r = 0; r < REL_COUNT; r++) {
+        if (r == release) continue;
+        char why[KVC_REASON_LEN];
+        const char *other = row_layout(dtype, pb, db, mode, gpu->hip, (sglang_release)r, why, sizeof why);
+        if (strcmp(name, other) == 0) continue;
+        /* Both backends alike make the rules agree on the selected layout. */
+        const struct backend *p = find_backend(pb), *d = find_backend(db);
+        const struct backend *active = strcmp(mode, "prefill") == 0 ? p : d;
+        const struct backend *raw = (gpu->hip ? p->fp8_raw_hip : p->fp8_raw_cuda) ? p : d;
+        const char *safe = strcmp(name, "fp8_raw") == 0 ? raw->name : active->name;
+        notes_add(out->warnings, &out->nwarnings, KVC_MAX_NOTES,
+                  "the %s rule gives this worker %s, not %s: set --dsa-prefill-backend %s "
+                  "--dsa-decode-backend %s to get %s under both rules",
+                  SGLANG_RELEASES[r], other, name, safe, safe, name);
+    }
+}
+
+kvc_status rules_resolve(const gpu_info *gpu, const model_info *model, const settings *set, sglang_release release,
+                         kvc_resolved *out, kvc_diag *diag)
 {
     memset(out, 0, sizeof *out);
-    out->rules = rules;
-    str_copy(out->gpu_name, sizeof out->gpu_name, gpu->name);
-    out->cc_major = gpu->major;
-    out->cc_minor = gpu->minor;
-    out->hip = gpu->hip;
-    str_copy(out->model_name, sizeof out->model_name, model->name);
-    str_copy(out->architecture, sizeof out->architecture, model->architecture);
-    out->dsa = model->dsa;
-    out->kv_lora_rank = model->kv_lora_rank;
-    out->qk_rope_head_dim = model->qk_rope_head_dim;
-    out->num_hidden_layers = model->num_hidden_layers;
-    out->num_nextn_predict_layers = model->num_nextn_predict_layers;
-    out->index_head_dim = model->index_head_dim;
+    str_copy(out->engine, sizeof out->engine, "sglang");
+    str_copy(out->release, sizeof out->release, SGLANG_RELEASES[release]);
+    out->gpu = *gpu;
+    out->model = *model;
     out->nignored = set->nignored;
     memcpy(out->ignored, set->ignored, sizeof out->ignored);
-    out->hisparse = set->s[SET_HISPARSE].set;
+    add_settings(model, out);
+    str_copy(out->row.name, sizeof out->row.name, "row");
+    resolve_hisparse(&set->s[SET_HISPARSE], out);
+    int hisparse = set->s[SET_HISPARSE].set;
 
     kvc_status st = resolve_dtype(gpu, model, &set->s[SET_KV_CACHE_DTYPE], out, diag);
     if (!st) st = resolve_mode(&set->s[SET_DISAGG_MODE], out, diag);
@@ -478,23 +506,22 @@ kvc_status rules_resolve(const gpu_info *gpu, const model_info *model, const set
                   "%s (compute capability %u.%u) is older than Hopper: SGLang's MLA backends may "
                   "not run on it",
                   gpu->name, gpu->major, gpu->minor);
+    const char *dtype = resolved_value(out, "kv_cache_dtype");
 
     if (!model->dsa) {
         for (int k = SET_PREFILL_BACKEND; k <= SET_DECODE_BACKEND; k++)
             if (set->s[k].set)
                 notes_add(out->warnings, &out->nwarnings, KVC_MAX_NOTES,
                           "%s has no effect: %s is not a DSA model", set->s[k].flag, model->architecture);
-        RETURN_ERROR_IF(out->hisparse, diag, KVC_ERR_CONFIG, &set->s[SET_HISPARSE].origin,
+        RETURN_ERROR_IF(hisparse, diag, KVC_ERR_CONFIG, &set->s[SET_HISPARSE].origin,
                         "--enable-hisparse is only supported for DSA (DeepSeek Sparse Attention) "
                         "models (e.g., DeepSeek V3.2, GLM-5) (SGLang's check); %s is not one",
                         model->architecture);
         const char *name = NULL;
         for (size_t i = 0; i < COUNT_OF(DTYPES); i++)
-            if (strcmp(DTYPES[i].canonical, out->kv_cache_dtype.value) == 0 && DTYPES[i].plain_layout)
-                name = DTYPES[i].plain_layout;
-        set_value(&out->row, name, "not a DSA model: rows are R + r = %u values of %s, with no "
-                  "scales and no indexer", model->kv_lora_rank + model->qk_rope_head_dim,
-                  out->kv_cache_dtype.value);
+            if (strcmp(DTYPES[i].canonical, dtype) == 0 && DTYPES[i].plain_layout) name = DTYPES[i].plain_layout;
+        setting_set(&out->row, name, "not a DSA model: rows are R + r = %u values of %s, with no "
+                    "scales and no indexer", model->kv_lora_rank + model->qk_rope_head_dim, dtype);
         return derive_layouts(model, out, diag);
     }
 
@@ -502,29 +529,10 @@ kvc_status rules_resolve(const gpu_info *gpu, const model_info *model, const set
     if ((st = check_hisparse(set, out, diag))) return st;
     warn_backends(gpu, out);
     char why[KVC_REASON_LEN];
-    const char *mode = out->disaggregation_mode.value;
-    const char *name = row_layout(out->kv_cache_dtype.value, out->dsa_prefill_backend.value,
-                                  out->dsa_decode_backend.value, mode, gpu->hip, rules, why, sizeof why);
-    set_value(&out->row, name, "%s", why);
-
-    kvc_rules other = rules == KVC_RULES_ACTIVE_BACKEND ? KVC_RULES_EITHER_BACKEND : KVC_RULES_ACTIVE_BACKEND;
-    char other_why[KVC_REASON_LEN];
-    const char *other_name = row_layout(out->kv_cache_dtype.value, out->dsa_prefill_backend.value,
-                                        out->dsa_decode_backend.value, mode, gpu->hip, other,
-                                        other_why, sizeof other_why);
-    if (strcmp(name, other_name) != 0) {
-        out->rules_disagree = 1;
-        str_copy(out->other_rule_layout, sizeof out->other_rule_layout, other_name);
-        /* Both backends alike make the two rules agree on the selected layout. */
-        const struct backend *p = find_backend(out->dsa_prefill_backend.value);
-        const struct backend *d = find_backend(out->dsa_decode_backend.value);
-        const struct backend *active = strcmp(mode, "prefill") == 0 ? p : d;
-        const struct backend *raw = (gpu->hip ? p->fp8_raw_hip : p->fp8_raw_cuda) ? p : d;
-        const char *safe = strcmp(name, "fp8_raw") == 0 ? raw->name : active->name;
-        notes_add(out->warnings, &out->nwarnings, KVC_MAX_NOTES,
-                  "the %s rule gives this worker %s, not %s: set --dsa-prefill-backend %s "
-                  "--dsa-decode-backend %s to get %s under both rules",
-                  kvc_rules_name(other), other_name, name, safe, safe, name);
-    }
+    const char *name = row_layout(dtype, resolved_value(out, "dsa_prefill_backend"),
+                                  resolved_value(out, "dsa_decode_backend"), resolved_value(out, "disaggregation_mode"),
+                                  gpu->hip, release, why, sizeof why);
+    setting_set(&out->row, name, "%s", why);
+    note_other_releases(gpu, name, release, out);
     return derive_layouts(model, out, diag);
 }

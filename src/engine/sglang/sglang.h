@@ -1,10 +1,12 @@
-/* SGLang: its launch flags, --config YAML, /server_info keys, settings and
- * the rules that turn them into a KV layout. */
+/* SGLang behind the engine interface: its launch flags (flags.c), --config
+ * YAML (config.c), /server_info dumps (server_info.c), the rules that turn
+ * settings into a KV layout (rules.c), and what it does with a PD pair:
+ * fix candidates, the bootstrap check, the transfer (pd.c). sglang.c fills
+ * the engine row. Private to src/engine/sglang/. */
 #ifndef KVC_ENGINE_SGLANG_H
 #define KVC_ENGINE_SGLANG_H
 
-#include "format/format.h"
-#include "target/target.h"
+#include "engine/engine.h"
 
 /* ------------------------------------------------------------------- flags */
 
@@ -52,33 +54,63 @@ typedef struct arglist {
     size_t n, cap;
 } arglist;
 
+/* The releases (rule sets) kvcheck models, newest first. */
+typedef enum sglang_release {
+    /* late 2026: on a prefill worker the prefill backend decides the row,
+     * on a decode worker the decode backend, on a unified worker either */
+    REL_ACTIVE_BACKEND = 0,
+    /* May 2026: raw FP8 rows when either backend is trtllm, whatever the mode */
+    REL_EITHER_BACKEND = 1,
+    REL_COUNT
+} sglang_release;
+extern const char *const SGLANG_RELEASES[REL_COUNT];
+
+/* A worker's inputs: flags from its config file, then from its command
+ * line (which win). */
+struct engine_inputs {
+    arglist config;
+    arglist cli;
+};
+
+/* The inputs read into settings, with the GPU and model found. */
+struct engine_worker {
+    gpu_info gpu;
+    model_info model;
+    settings set;
+};
+
 void arglist_free(arglist *list);
-kvc_status arglist_copy(arglist *dst, const arglist *src, kvc_diag *diag);
-/* Splits a command line into flags (quoting, continuations, skipping the
- * program words before the first "--flag"). */
-kvc_status args_parse_line(arglist *list, const char *line, const char *origin_name,
-                           kvc_diag *diag);
-/* Adds flags given as separate words (a JSON list); `origins` per word. */
-kvc_status args_parse_words(arglist *list, char **words, const kvc_origin *origins, size_t n,
-                            kvc_diag *diag);
+/* Adds flags given as separate words; `origins` per word. Words before the
+ * first "--flag" are the program's and are skipped. */
+kvc_status args_parse_words(arglist *list, char **words, const kvc_origin *origins, size_t n, kvc_diag *diag);
 /* Adds one flag with an optional value, as from a server_info or YAML key
  * written in snake_case or kebab-case. Unknown keys become ignored flags. */
-kvc_status args_add_key(arglist *list, const char *key, const char *value, int present,
-                        const kvc_origin *origin, kvc_diag *diag);
+kvc_status args_add_key(arglist *list, const char *key, const char *value, int present, const kvc_origin *origin,
+                        kvc_diag *diag);
+/* 1 when `key` names a flag that takes no value (store_true). */
+int args_key_is_switch(const char *key);
+/* 1 when `key` names a flag that can change the layout. */
+int args_key_is_setting(const char *key);
 /* Loads an SGLang --config YAML file as flags. */
 kvc_status args_load_yaml(arglist *list, const char *path, kvc_diag *diag);
 /* Folds config-file flags, then command-line flags, into settings
  * (later wins). Loads any --config file found on the command line. */
-kvc_status settings_build(const arglist *config, const arglist *cli, const char *base_dir,
-                          settings *out, kvc_diag *diag);
+kvc_status settings_build(const arglist *config, const arglist *cli, const char *base_dir, settings *out,
+                          kvc_diag *diag);
 /* The canonical flag for a setting ("--kv-cache-dtype"). */
 const char *setting_flag(setting_key key);
 
+/* ------------------------------------------------------------ server_info */
+
+int server_info_is_dump(const struct cJSON *root);
+kvc_status server_info_add(engine_inputs *in, const struct cJSON *root, const char *text, const char *file,
+                           kvc_diag *diag);
+
 /* ------------------------------------------------------------------ rules */
 
-/* Resolves from parsed inputs; kvc_resolve wraps this. */
-kvc_status rules_resolve(const gpu_info *gpu, const model_info *model, const settings *set,
-                         kvc_rules rules, kvc_resolved *out, kvc_diag *diag);
+/* Resolves from settings under one release. */
+kvc_status rules_resolve(const gpu_info *gpu, const model_info *model, const settings *set, sglang_release release,
+                         kvc_resolved *out, kvc_diag *diag);
 
 /* Backend table access for the fix search. */
 unsigned rules_backend_count(void);
@@ -86,5 +118,11 @@ const char *rules_backend_name(unsigned i);
 /* 1 when kvcheck would suggest this backend on this GPU in a fix: it is
  * known to run there and its layout is confirmed. */
 int rules_backend_suggestable(unsigned i, const gpu_info *gpu);
+
+/* --------------------------------------------------------------------- pd */
+
+unsigned pd_fix_candidates(const kvc_resolved *self, const kvc_resolved *other, engine_fix *out, unsigned max);
+void pd_bootstrap(const kvc_resolved *prefill, const kvc_resolved *decode, int *catches, char *text, size_t size);
+extern const engine_transfer PD_MOONCAKE;
 
 #endif /* KVC_ENGINE_SGLANG_H */

@@ -1,0 +1,140 @@
+/* The engine interface: what kvcheck needs from a serving engine's own
+ * rules, and the resolved worker every engine fills.
+ *
+ * An engine is a folder under src/engine/ that fills one `engine` (its
+ * launch flags, config files, server dumps, the rules that turn them into a
+ * KV layout, its fix candidates, its bootstrap check and its transfer) and
+ * one row in engine/engines.c. Nothing above this stage knows an engine's
+ * flag or setting names: they travel as rows of `kvc_setting`. */
+#ifndef KVC_ENGINE_H
+#define KVC_ENGINE_H
+
+#include "format/format.h"
+#include "target/target.h"
+
+struct cJSON;
+
+#define ENGINE_MAX_SETTINGS 16
+
+/* Everything kvcheck derived for one worker (opaque in the public API). */
+struct kvc_resolved {
+    char engine[KVC_NAME_LEN];  /* "sglang" */
+    char release[KVC_NAME_LEN]; /* the rule set it was resolved under */
+    char label[256];
+    gpu_info gpu;
+    model_info model;
+
+    unsigned nsettings;
+    kvc_setting settings[ENGINE_MAX_SETTINGS]; /* in the engine's display order */
+    kvc_setting row;                           /* the layout decision and why */
+
+    kvc_layout kv;          /* the MLA KV cache layout */
+    int has_indexer;
+    kvc_layout indexer;     /* the DSA indexer K state (page-split) */
+    uint32_t kv_entries;    /* target layers + draft (MTP) layers */
+    uint32_t draft_entries; /* of which draft layers */
+    uint64_t kv_bytes_per_token_all;
+    uint64_t indexer_bytes_per_token_all;
+
+    unsigned nwarnings;
+    char warnings[KVC_MAX_NOTES][KVC_NOTE_LEN];
+    unsigned nignored; /* flags that cannot change the layout */
+    char ignored[KVC_MAX_NOTES][KVC_NOTE_LEN];
+};
+
+/* Adds a setting to `r` (dropped when the table is full, which the engine's
+ * own table size rules out). */
+kvc_setting *resolved_add(kvc_resolved *r, const char *name, kvc_value_type type, unsigned flags);
+/* Sets a setting's value and reason. */
+void setting_set(kvc_setting *s, const char *value, const char *fmt, ...) KVC_PRINTF(3, 4);
+/* The setting called `name`, or NULL. */
+const kvc_setting *resolved_find(const kvc_resolved *r, const char *name);
+/* Its value, or "" when the worker has no such setting. */
+const char *resolved_value(const kvc_resolved *r, const char *name);
+
+/* An engine's parsed inputs for one worker, and the same read into its
+ * settings with the GPU and model found: opaque to the stages above. */
+typedef struct engine_inputs engine_inputs;
+typedef struct engine_worker engine_worker;
+
+/* What the worker knows besides the engine's own inputs. */
+typedef struct engine_target {
+    const char *label;
+    const char *base_dir;    /* for relative paths inside the worker's files */
+    const gpu_info *gpu;     /* NULL: not given */
+    const model_info *model; /* NULL: not given; the engine may find it (--model-path) */
+} engine_target;
+
+/* A setting forced to a value: the fix search's trial flags. */
+typedef struct engine_override {
+    int key; /* the engine's own setting key */
+    const char *value;
+} engine_override;
+
+/* A flag the engine would accept on one side to change its layout. */
+typedef struct engine_fix {
+    int key;
+    char flag[KVC_NAME_LEN];    /* "--dsa-decode-backend" */
+    char value[KVC_NAME_LEN];   /* "trtllm" */
+    char setting[KVC_NAME_LEN]; /* the resolved setting it decides ("dsa_decode_backend") */
+    int changes_dtype;          /* it changes the KV dtype (memory, accuracy) */
+} engine_fix;
+
+/* How the engine's PD transfer moves KV pages (DESIGN.md §1). */
+typedef struct engine_transfer {
+    const char *name;          /* "Mooncake" */
+    int offsets_from_sender;   /* source and destination offsets use the sender's item length */
+    const char *overrun_error; /* what the transfer says when it writes past decode's buffer */
+} engine_transfer;
+
+typedef struct engine_def {
+    const char *name;
+    /* The rule sets (releases) kvcheck models, newest first; the first is
+     * the default. Rows of the engine's tables name the ones they hold for. */
+    const char *const *releases;
+    unsigned nreleases;
+
+    engine_inputs *(*inputs_create)(void);
+    void (*inputs_free)(engine_inputs *in);
+    /* Launch-command words, in order (words before the first flag are the
+     * program's, as in "python3 -m sglang.launch_server"). */
+    kvc_status (*add_words)(engine_inputs *in, char **words, const kvc_origin *origins, size_t n, kvc_diag *diag);
+    /* The engine's config file (a worker file's "config"); command-line flags win over it. */
+    kvc_status (*add_config)(engine_inputs *in, const char *path, kvc_diag *diag);
+    /* 1 when a JSON object is one of the engine's server dumps. */
+    int (*is_dump)(const struct cJSON *root);
+    kvc_status (*add_dump)(engine_inputs *in, const struct cJSON *root, const char *text, const char *file,
+                           kvc_diag *diag);
+    /* Reads the inputs into the engine's settings and finds the GPU and
+     * model (the target's, or the one the flags name): done once per
+     * worker, then resolved under any release and overrides. */
+    kvc_status (*prepare)(const engine_inputs *in, const engine_target *t, engine_worker **out, kvc_diag *diag);
+    void (*prepared_free)(engine_worker *w);
+    /* Resolves a prepared worker as release `release` would, with
+     * `overrides` on top of its flags. Fails with the engine's own reason
+     * when it would refuse to start. */
+    kvc_status (*resolve)(const engine_worker *w, unsigned release, const engine_override *overrides,
+                          size_t noverrides, kvc_resolved *out, kvc_diag *diag);
+    /* Flags that could change `self`'s layout towards `other`'s. */
+    unsigned (*fix_candidates)(const kvc_resolved *self, const kvc_resolved *other, engine_fix *out, unsigned max);
+    /* The engine's own start-up check of a pair: *catches is 1 when it
+     * refuses the pair; `text` says what it compares. */
+    void (*bootstrap)(const kvc_resolved *prefill, const kvc_resolved *decode, int *catches, char *text, size_t size);
+    const engine_transfer *transfer;
+} engine_def;
+
+/* The engines, one per folder under src/engine/. */
+extern const engine_def ENGINE_SGLANG;
+
+/* The engine called `name`, or NULL. */
+const engine_def *engine_find(const char *name);
+/* The engine a worker has when none is named. */
+const engine_def *engine_default(void);
+/* Engines in order, NULL past the end. */
+const engine_def *engine_at(unsigned i);
+/* The release called `name` of engine `e`: its index, or -1. */
+int engine_release_index(const engine_def *e, const char *name);
+/* "active-backend, either-backend", for messages. */
+void engine_release_list(const engine_def *e, char *out, size_t size);
+
+#endif /* KVC_ENGINE_H */

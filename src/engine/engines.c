@@ -1,0 +1,80 @@
+/* The engines kvcheck models (one row per folder under src/engine/), and
+ * the resolved worker's settings table every engine fills. */
+#include "engine/engine.h"
+
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const engine_def *const ENGINES[] = {&ENGINE_SGLANG};
+
+const engine_def *engine_at(unsigned i) { return i < COUNT_OF(ENGINES) ? ENGINES[i] : NULL; }
+
+const engine_def *engine_default(void) { return ENGINES[0]; }
+
+const engine_def *engine_find(const char *name)
+{
+    for (size_t i = 0; i < COUNT_OF(ENGINES); i++)
+        if (strcmp(ENGINES[i]->name, name) == 0) return ENGINES[i];
+    return NULL;
+}
+
+int engine_release_index(const engine_def *e, const char *name)
+{
+    for (unsigned i = 0; i < e->nreleases; i++)
+        if (strcmp(e->releases[i], name) == 0) return (int)i;
+    return -1;
+}
+
+void engine_release_list(const engine_def *e, char *out, size_t size)
+{
+    out[0] = '\0';
+    for (unsigned i = 0; i < e->nreleases; i++) {
+        size_t n = strlen(out);
+        snprintf(out + n, size - n, "%s%s", i ? ", " : "", e->releases[i]);
+    }
+}
+
+const char *kvc_engine_release(const char *name, unsigned i)
+{
+    const engine_def *e = name ? engine_find(name) : engine_default();
+    return e && i < e->nreleases ? e->releases[i] : NULL;
+}
+
+/* --------------------------------------------------------------- settings */
+
+kvc_setting *resolved_add(kvc_resolved *r, const char *name, kvc_value_type type, unsigned flags)
+{
+    static kvc_setting overflow; /* never read: the engines' tables fit */
+    if (r->nsettings >= ENGINE_MAX_SETTINGS) return &overflow;
+    kvc_setting *s = &r->settings[r->nsettings++];
+    memset(s, 0, sizeof *s);
+    str_copy(s->name, sizeof s->name, name);
+    s->type = type;
+    s->flags = flags;
+    return s;
+}
+
+void setting_set(kvc_setting *s, const char *value, const char *fmt, ...)
+{
+    str_copy(s->value, sizeof s->value, value);
+    if (s->type == KVC_VALUE_UINT) s->number = strtoull(value, NULL, 10);
+    if (s->type == KVC_VALUE_BOOL) s->number = strcmp(value, "true") == 0;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(s->reason, sizeof s->reason, fmt, ap);
+    va_end(ap);
+}
+
+const kvc_setting *resolved_find(const kvc_resolved *r, const char *name)
+{
+    for (unsigned i = 0; i < r->nsettings; i++)
+        if (strcmp(r->settings[i].name, name) == 0) return &r->settings[i];
+    return NULL;
+}
+
+const char *resolved_value(const kvc_resolved *r, const char *name)
+{
+    const kvc_setting *s = resolved_find(r, name);
+    return s ? s->value : "";
+}

@@ -1,0 +1,32 @@
+/* The resolved worker's public accessors. */
+#include "engine/engine.h"
+
+#include <stdlib.h>
+
+void kvc_resolved_free(kvc_resolved *r) { free(r); }
+const char *kvc_resolved_label(const kvc_resolved *r) { return r->label; }
+const char *kvc_resolved_engine(const kvc_resolved *r) { return r->engine; }
+const char *kvc_resolved_release(const kvc_resolved *r) { return r->release; }
+
+const char *kvc_resolved_gpu(const kvc_resolved *r, unsigned *major, unsigned *minor)
+{
+    if (major) *major = r->gpu.major;
+    if (minor) *minor = r->gpu.minor;
+    return r->gpu.name;
+}
+
+const char *kvc_resolved_model(const kvc_resolved *r) { return r->model.name; }
+unsigned kvc_resolved_setting_count(const kvc_resolved *r) { return r->nsettings; }
+const kvc_setting *kvc_resolved_setting(const kvc_resolved *r, unsigned i)
+{
+    return i < r->nsettings ? &r->settings[i] : NULL;
+}
+const kvc_setting *kvc_resolved_find(const kvc_resolved *r, const char *name) { return resolved_find(r, name); }
+const kvc_setting *kvc_resolved_decision(const kvc_resolved *r) { return &r->row; }
+const kvc_layout *kvc_resolved_layout(const kvc_resolved *r) { return &r->kv; }
+const kvc_layout *kvc_resolved_indexer(const kvc_resolved *r) { return r->has_indexer ? &r->indexer : NULL; }
+uint32_t kvc_resolved_entries(const kvc_resolved *r) { return r->kv_entries; }
+unsigned kvc_resolved_warning_count(const kvc_resolved *r) { return r->nwarnings; }
+const char *kvc_resolved_warning(const kvc_resolved *r, unsigned i) { return i < r->nwarnings ? r->warnings[i] : NULL; }
+unsigned kvc_resolved_ignored_count(const kvc_resolved *r) { return r->nignored; }
+const char *kvc_resolved_ignored(const kvc_resolved *r, unsigned i) { return i < r->nignored ? r->ignored[i] : NULL; }

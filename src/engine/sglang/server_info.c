@@ -1,0 +1,36 @@
+/* SGLang's /server_info dump: ServerArgs fields as snake_case keys, read as
+ * the flags they stand for. */
+#include "engine/sglang/sglang.h"
+
+#include <cjson/cJSON.h>
+#include <string.h>
+
+/* Keys that make a JSON object a /server_info dump. */
+static const char *const DUMP_KEYS[] = {"kv_cache_dtype", "model_path"};
+
+int server_info_is_dump(const cJSON *root)
+{
+    if (!cJSON_IsObject(root)) return 0;
+    for (size_t i = 0; i < COUNT_OF(DUMP_KEYS); i++)
+        if (cJSON_HasObjectItem(root, DUMP_KEYS[i])) return 1;
+    return 0;
+}
+
+kvc_status server_info_add(engine_inputs *in, const cJSON *root, const char *text, const char *file, kvc_diag *diag)
+{
+    for (const cJSON *k = root->child; k; k = k->next) {
+        kvc_origin o;
+        origin_set(&o, file, 0, 0, k->string);
+        json_locate_key(text, k->string, 0, &o.line, &o.column);
+        char value[KVC_NAME_LEN] = "";
+        int present = 1;
+        if (cJSON_IsNull(k) || cJSON_IsFalse(k)) present = 0;
+        else if (cJSON_IsTrue(k)) str_copy(value, sizeof value, "true");
+        else if (cJSON_IsString(k)) str_copy(value, sizeof value, k->valuestring);
+        else if (cJSON_IsNumber(k)) str_printf(value, sizeof value, "%.17g", k->valuedouble);
+        else str_copy(value, sizeof value, cJSON_IsArray(k) ? "[...]" : "{...}");
+        kvc_status st = args_add_key(&in->cli, k->string, value, present, &o, diag);
+        if (st) return st;
+    }
+    return KVC_OK;
+}

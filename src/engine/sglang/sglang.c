@@ -1,0 +1,109 @@
+/* The SGLang engine row: its inputs, how a worker is prepared (flags read
+ * into settings, GPU and model found) and resolved under a release. */
+#include "engine/sglang/sglang.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+const char *const SGLANG_RELEASES[REL_COUNT] = {
+    [REL_ACTIVE_BACKEND] = "active-backend",
+    [REL_EITHER_BACKEND] = "either-backend",
+};
+
+static engine_inputs *inputs_create(void) { return calloc(1, sizeof(engine_inputs)); }
+
+static void inputs_free(engine_inputs *in)
+{
+    if (!in) return;
+    arglist_free(&in->config);
+    arglist_free(&in->cli);
+    free(in);
+}
+
+static kvc_status add_words(engine_inputs *in, char **words, const kvc_origin *origins, size_t n, kvc_diag *diag)
+{
+    return args_parse_words(&in->cli, words, origins, n, diag);
+}
+
+static kvc_status add_config(engine_inputs *in, const char *path, kvc_diag *diag)
+{
+    return args_load_yaml(&in->config, path, diag);
+}
+
+static kvc_status add_dump(engine_inputs *in, const struct cJSON *root, const char *text, const char *file,
+                           kvc_diag *diag)
+{
+    return server_info_add(in, root, text, file, diag);
+}
+
+static void prepared_free(engine_worker *w) { free(w); }
+
+static kvc_status prepare(const engine_inputs *in, const engine_target *t, engine_worker **out, kvc_diag *diag)
+{
+    *out = NULL;
+    engine_worker *w = calloc(1, sizeof *w);
+    if (!w) return diag_set(diag, KVC_ERR_NOMEM, NULL, "out of memory");
+    kvc_status st = settings_build(&in->config, &in->cli, t->base_dir, &w->set, diag);
+    kvc_origin o;
+    origin_set(&o, "", 0, 0, "gpu");
+    if (!st && !t->gpu)
+        st = diag_set(diag, KVC_ERR_CONFIG, &o,
+                      "%s: no GPU given: add \"gpu\" to the worker file or pass --gpu (e.g. B300, H200, sm_100)",
+                      t->label);
+    if (!st) w->gpu = *t->gpu;
+    const setting *mp = &w->set.s[SET_MODEL_PATH];
+    origin_set(&o, "", 0, 0, "model");
+    if (st || t->model) {
+        if (!st) w->model = *t->model;
+    } else if (mp->set && mp->value[0]) {
+        st = model_from_path(mp->value, &mp->origin, t->base_dir, t->label, &w->model, diag);
+    } else {
+        st = diag_set(diag, KVC_ERR_CONFIG, &o,
+                      "%s: no model given: add \"model\" to the worker file or pass --model (a preset name or a "
+                      "path to config.json)",
+                      t->label);
+    }
+    if (st) {
+        free(w);
+        return st;
+    }
+    *out = w;
+    return KVC_OK;
+}
+
+static kvc_status resolve(const engine_worker *w, unsigned release, const engine_override *ov, size_t nov,
+                          kvc_resolved *out, kvc_diag *diag)
+{
+    if (!nov) return rules_resolve(&w->gpu, &w->model, &w->set, (sglang_release)release, out, diag);
+    settings *set = malloc(sizeof *set);
+    if (!set) return diag_set(diag, KVC_ERR_NOMEM, NULL, "out of memory");
+    memcpy(set, &w->set, sizeof *set);
+    for (size_t i = 0; i < nov; i++) {
+        setting *s = &set->s[ov[i].key];
+        s->set = 1;
+        str_copy(s->value, sizeof s->value, ov[i].value);
+        str_copy(s->flag, sizeof s->flag, setting_flag((setting_key)ov[i].key));
+        origin_set(&s->origin, "", 0, 0, "fix");
+    }
+    kvc_status st = rules_resolve(&w->gpu, &w->model, set, (sglang_release)release, out, diag);
+    free(set);
+    return st;
+}
+
+const engine_def ENGINE_SGLANG = {
+    .name = "sglang",
+    .releases = SGLANG_RELEASES,
+    .nreleases = REL_COUNT,
+    .inputs_create = inputs_create,
+    .inputs_free = inputs_free,
+    .add_words = add_words,
+    .add_config = add_config,
+    .is_dump = server_info_is_dump,
+    .add_dump = add_dump,
+    .prepare = prepare,
+    .prepared_free = prepared_free,
+    .resolve = resolve,
+    .fix_candidates = pd_fix_candidates,
+    .bootstrap = pd_bootstrap,
+    .transfer = &PD_MOONCAKE,
+};
