@@ -14,17 +14,27 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* KVC_VERSION_MAJOR, _MINOR, _PATCH and _STRING: generated from the
+ * project's version, installed beside this header. */
+#include "kvcheck_version.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
 
-#define KVC_VERSION_MAJOR 0
-#define KVC_VERSION_MINOR 1
-#define KVC_VERSION_PATCH 0
-#define KVC_VERSION_STRING "0.1.0"
+/* Marks what libkvcheck exports. The library is built with hidden
+ * visibility, so the shared library's symbol table holds these functions and
+ * nothing else; a static link needs no special definition. */
+#ifndef KVC_API
+#  if defined(__GNUC__) || defined(__clang__)
+#    define KVC_API __attribute__((visibility("default")))
+#  else
+#    define KVC_API
+#  endif
+#endif
 
 /* Run-time version of the library, "MAJOR.MINOR.PATCH". Static storage. */
-const char *kvc_version(void);
+KVC_API const char *kvc_version(void);
 
 /* ------------------------------------------------------------------ status */
 
@@ -40,7 +50,7 @@ typedef enum kvc_status {
 } kvc_status;
 
 /* "KVC_ERR_CONFIG" and so on. Static storage; never NULL. */
-const char *kvc_status_name(kvc_status status);
+KVC_API const char *kvc_status_name(kvc_status status);
 
 /* Where a failure happened and why. Every field is optional: empty strings
  * and zero line/column mean "not known". */
@@ -54,7 +64,7 @@ typedef struct kvc_diag {
 } kvc_diag;
 
 /* Clears a diagnostic to "no error". */
-void kvc_diag_clear(kvc_diag *diag);
+KVC_API void kvc_diag_clear(kvc_diag *diag);
 
 /* ----------------------------------------------------------------- workers */
 
@@ -64,41 +74,41 @@ typedef struct kvc_worker kvc_worker;
 
 /* `label` names the worker in messages ("prefill", a file name). Copied.
  * Returns NULL when out of memory. */
-kvc_worker *kvc_worker_create(const char *label);
+KVC_API kvc_worker *kvc_worker_create(const char *label);
 /* Accepts NULL. */
-void kvc_worker_free(kvc_worker *worker);
+KVC_API void kvc_worker_free(kvc_worker *worker);
 
 /* Loads a kvcheck worker file or an SGLang /server_info JSON dump. Relative
  * `model` and `config` paths are taken from the file's directory. The file
  * is opened read-only. */
-kvc_status kvc_worker_load_file(kvc_worker *worker, const char *path, kvc_diag *diag);
+KVC_API kvc_status kvc_worker_load_file(kvc_worker *worker, const char *path, kvc_diag *diag);
 
 /* "B300", "GB300", "H200", "sm_103", "sm103", "10.3", "MI300X", ... */
-kvc_status kvc_worker_set_gpu(kvc_worker *worker, const char *gpu, kvc_diag *diag);
+KVC_API kvc_status kvc_worker_set_gpu(kvc_worker *worker, const char *gpu, kvc_diag *diag);
 
 /* A path to a Hugging Face config.json, or a bundled preset name
  * ("glm-5.2", "deepseek-v3.2", "deepseek-v3"). */
-kvc_status kvc_worker_set_model(kvc_worker *worker, const char *model, kvc_diag *diag);
+KVC_API kvc_status kvc_worker_set_model(kvc_worker *worker, const char *model, kvc_diag *diag);
 
 /* Appends engine launch flags written as one command line, e.g. copied from
  * "python3 -m sglang.launch_server --model-path X --page-size 64". Words
  * before the first "--flag" are skipped. Shell quoting and backslash line
  * continuations are understood. Later flags win over earlier ones, as in
  * SGLang. `origin` names where the line came from in messages. */
-kvc_status kvc_worker_add_args(kvc_worker *worker, const char *command_line,
+KVC_API kvc_status kvc_worker_add_args(kvc_worker *worker, const char *command_line,
                                const char *origin, kvc_diag *diag);
 
 /* The engine release whose rules apply to this worker ("active-backend",
  * "either-backend"); the default is the newest kvcheck models. Returns
  * KVC_ERR_USAGE, naming the known releases, for an unknown one. */
-kvc_status kvc_worker_set_release(kvc_worker *worker, const char *release, kvc_diag *diag);
+KVC_API kvc_status kvc_worker_set_release(kvc_worker *worker, const char *release, kvc_diag *diag);
 
 /* The label given at creation. */
-const char *kvc_worker_label(const kvc_worker *worker);
+KVC_API const char *kvc_worker_label(const kvc_worker *worker);
 
 /* The releases kvcheck models for `engine` ("sglang"; NULL: the default
  * engine), newest first: the i-th, or NULL past the end. Static storage. */
-const char *kvc_engine_release(const char *engine, unsigned i);
+KVC_API const char *kvc_engine_release(const char *engine, unsigned i);
 
 /* ------------------------------------------------------------- resolution */
 
@@ -119,9 +129,9 @@ typedef enum kvc_elem {
 } kvc_elem;
 
 /* "e4m3", "bf16", "fp32", ... Static storage. */
-const char *kvc_elem_name(kvc_elem elem);
+KVC_API const char *kvc_elem_name(kvc_elem elem);
 /* Bytes per element. */
-unsigned kvc_elem_size(kvc_elem elem);
+KVC_API unsigned kvc_elem_size(kvc_elem elem);
 
 /* One field of a layout. Within a page of `page_size` tokens, element e of
  * token t of this field starts at byte base + t * stride + e * elem_size. */
@@ -159,18 +169,18 @@ typedef struct kvc_layout {
  * dimensions.
  * Returns KVC_ERR_CONFIG with a reason when the dimensions do not fit the
  * layout (e.g. R not a multiple of 128 for fp8_flashmla). */
-kvc_status kvc_layout_build(const char *name, const kvc_layout_params *params,
+KVC_API kvc_status kvc_layout_build(const char *name, const kvc_layout_params *params,
                             kvc_layout *out, kvc_diag *diag);
 
 /* The layout's field called `name` ("nope", "scale", ...), or NULL. */
-const kvc_field *kvc_layout_field(const kvc_layout *layout, const char *name);
+KVC_API const kvc_field *kvc_layout_field(const kvc_layout *layout, const char *name);
 
 /* Name of the i-th catalogue layout, or NULL past the end. */
-const char *kvc_layout_catalogue(unsigned i);
+KVC_API const char *kvc_layout_catalogue(unsigned i);
 
 /* The dimensions of a model (a preset name or a path to config.json), for
  * building layouts without a worker; page_size is set to 64. */
-kvc_status kvc_model_layout_params(const char *model, kvc_layout_params *out, kvc_diag *diag);
+KVC_API kvc_status kvc_model_layout_params(const char *model, kvc_layout_params *out, kvc_diag *diag);
 
 typedef enum kvc_value_type {
     KVC_VALUE_TEXT = 0,
@@ -201,35 +211,35 @@ typedef struct kvc_resolved kvc_resolved;
 /* Resolves a worker as its engine release would: dtype, backends, page size,
  * row width, item lengths and entry counts. Returns KVC_ERR_CONFIG with the
  * engine's reason when the engine would refuse to start the worker. */
-kvc_status kvc_resolve(const kvc_worker *worker, kvc_resolved **out, kvc_diag *diag);
+KVC_API kvc_status kvc_resolve(const kvc_worker *worker, kvc_resolved **out, kvc_diag *diag);
 /* Accepts NULL. */
-void kvc_resolved_free(kvc_resolved *resolved);
+KVC_API void kvc_resolved_free(kvc_resolved *resolved);
 
-const char *kvc_resolved_label(const kvc_resolved *resolved);
-const char *kvc_resolved_engine(const kvc_resolved *resolved);  /* "sglang" */
-const char *kvc_resolved_release(const kvc_resolved *resolved); /* the rules it was resolved under */
+KVC_API const char *kvc_resolved_label(const kvc_resolved *resolved);
+KVC_API const char *kvc_resolved_engine(const kvc_resolved *resolved);  /* "sglang" */
+KVC_API const char *kvc_resolved_release(const kvc_resolved *resolved); /* the rules it was resolved under */
 /* The GPU's name; its compute capability into *major, *minor (either may be NULL). */
-const char *kvc_resolved_gpu(const kvc_resolved *resolved, unsigned *major, unsigned *minor);
-const char *kvc_resolved_model(const kvc_resolved *resolved);
+KVC_API const char *kvc_resolved_gpu(const kvc_resolved *resolved, unsigned *major, unsigned *minor);
+KVC_API const char *kvc_resolved_model(const kvc_resolved *resolved);
 /* The engine's settings in its display order; the i-th or NULL past the end. */
-unsigned kvc_resolved_setting_count(const kvc_resolved *resolved);
-const kvc_setting *kvc_resolved_setting(const kvc_resolved *resolved, unsigned i);
+KVC_API unsigned kvc_resolved_setting_count(const kvc_resolved *resolved);
+KVC_API const kvc_setting *kvc_resolved_setting(const kvc_resolved *resolved, unsigned i);
 /* The setting called `name`, or NULL. */
-const kvc_setting *kvc_resolved_find(const kvc_resolved *resolved, const char *name);
+KVC_API const kvc_setting *kvc_resolved_find(const kvc_resolved *resolved, const char *name);
 /* The layout decision ("fp8_raw") and why. */
-const kvc_setting *kvc_resolved_decision(const kvc_resolved *resolved);
+KVC_API const kvc_setting *kvc_resolved_decision(const kvc_resolved *resolved);
 /* The MLA KV cache layout; the DSA indexer state's, or NULL without one. */
-const kvc_layout *kvc_resolved_layout(const kvc_resolved *resolved);
-const kvc_layout *kvc_resolved_indexer(const kvc_resolved *resolved);
+KVC_API const kvc_layout *kvc_resolved_layout(const kvc_resolved *resolved);
+KVC_API const kvc_layout *kvc_resolved_indexer(const kvc_resolved *resolved);
 /* KV entries (target layers + draft layers). */
-uint32_t kvc_resolved_entries(const kvc_resolved *resolved);
-unsigned kvc_resolved_warning_count(const kvc_resolved *resolved);
-const char *kvc_resolved_warning(const kvc_resolved *resolved, unsigned i);
+KVC_API uint32_t kvc_resolved_entries(const kvc_resolved *resolved);
+KVC_API unsigned kvc_resolved_warning_count(const kvc_resolved *resolved);
+KVC_API const char *kvc_resolved_warning(const kvc_resolved *resolved, unsigned i);
 /* Flags that cannot change the layout, with where they were given. */
-unsigned kvc_resolved_ignored_count(const kvc_resolved *resolved);
-const char *kvc_resolved_ignored(const kvc_resolved *resolved, unsigned i);
+KVC_API unsigned kvc_resolved_ignored_count(const kvc_resolved *resolved);
+KVC_API const char *kvc_resolved_ignored(const kvc_resolved *resolved, unsigned i);
 /* The JSON document `kvcheck layout --json` prints; free with kvc_free. */
-char *kvc_resolved_json(const kvc_resolved *resolved);
+KVC_API char *kvc_resolved_json(const kvc_resolved *resolved);
 
 /* -------------------------------------------------------------- comparison */
 
@@ -246,7 +256,7 @@ typedef struct kvc_mismatch {
 typedef enum kvc_side { KVC_SIDE_PREFILL = 0, KVC_SIDE_DECODE = 1 } kvc_side;
 
 /* "prefill" / "decode". Static storage. */
-const char *kvc_side_name(kvc_side side);
+KVC_API const char *kvc_side_name(kvc_side side);
 
 /* Flags to add to one worker's launch command. */
 typedef struct kvc_fix {
@@ -265,28 +275,28 @@ typedef struct kvc_verdict kvc_verdict;
  * difference and searches the smallest flag sets that make them agree.
  * Returns KVC_ERR_CONFIG when a worker does not resolve; the diag then says
  * which. */
-kvc_status kvc_compare(const kvc_worker *prefill, const kvc_worker *decode, kvc_verdict **out, kvc_diag *diag);
+KVC_API kvc_status kvc_compare(const kvc_worker *prefill, const kvc_worker *decode, kvc_verdict **out, kvc_diag *diag);
 /* Accepts NULL. */
-void kvc_verdict_free(kvc_verdict *verdict);
+KVC_API void kvc_verdict_free(kvc_verdict *verdict);
 
 /* 1 when decode reads exactly the KV bytes prefill writes. */
-int kvc_verdict_compatible(const kvc_verdict *verdict);
-const kvc_resolved *kvc_verdict_side(const kvc_verdict *verdict, kvc_side side);
-unsigned kvc_verdict_mismatch_count(const kvc_verdict *verdict);
-const kvc_mismatch *kvc_verdict_mismatch(const kvc_verdict *verdict, unsigned i);
+KVC_API int kvc_verdict_compatible(const kvc_verdict *verdict);
+KVC_API const kvc_resolved *kvc_verdict_side(const kvc_verdict *verdict, kvc_side side);
+KVC_API unsigned kvc_verdict_mismatch_count(const kvc_verdict *verdict);
+KVC_API const kvc_mismatch *kvc_verdict_mismatch(const kvc_verdict *verdict, unsigned i);
 /* What decode will actually read, sentence by sentence. */
-unsigned kvc_verdict_consequence_count(const kvc_verdict *verdict);
-const char *kvc_verdict_consequence(const kvc_verdict *verdict, unsigned i);
+KVC_API unsigned kvc_verdict_consequence_count(const kvc_verdict *verdict);
+KVC_API const char *kvc_verdict_consequence(const kvc_verdict *verdict, unsigned i);
 /* 1 when the engine's own start-up check refuses the pair; what it compares. */
-int kvc_verdict_bootstrap_catches(const kvc_verdict *verdict);
-const char *kvc_verdict_bootstrap(const kvc_verdict *verdict);
+KVC_API int kvc_verdict_bootstrap_catches(const kvc_verdict *verdict);
+KVC_API const char *kvc_verdict_bootstrap(const kvc_verdict *verdict);
 /* Fixes, best first. */
-unsigned kvc_verdict_fix_count(const kvc_verdict *verdict);
-const kvc_fix *kvc_verdict_fix(const kvc_verdict *verdict, unsigned i);
-unsigned kvc_verdict_warning_count(const kvc_verdict *verdict);
-const char *kvc_verdict_warning(const kvc_verdict *verdict, unsigned i);
+KVC_API unsigned kvc_verdict_fix_count(const kvc_verdict *verdict);
+KVC_API const kvc_fix *kvc_verdict_fix(const kvc_verdict *verdict, unsigned i);
+KVC_API unsigned kvc_verdict_warning_count(const kvc_verdict *verdict);
+KVC_API const char *kvc_verdict_warning(const kvc_verdict *verdict, unsigned i);
 /* The JSON document `kvcheck check --json` prints; free with kvc_free. */
-char *kvc_verdict_json(const kvc_verdict *verdict);
+KVC_API char *kvc_verdict_json(const kvc_verdict *verdict);
 
 /* -------------------------------------------------------------------- scan */
 
@@ -318,7 +328,7 @@ typedef enum kvc_check {
 } kvc_check;
 
 /* "e4m3_nan", "scale_negative", ... Static storage; "?" past the end. */
-const char *kvc_check_name(kvc_check check);
+KVC_API const char *kvc_check_name(kvc_check check);
 
 typedef enum kvc_device {
     KVC_DEVICE_AUTO = 0, /* the GPU when one is usable, else the CPU (with a note) */
@@ -346,7 +356,7 @@ typedef struct kvc_scan_options {
 } kvc_scan_options;
 
 /* Defaults: auto device, no policies, all pages, 20 findings, all threads. */
-void kvc_scan_options_init(kvc_scan_options *options);
+KVC_API void kvc_scan_options_init(kvc_scan_options *options);
 
 typedef struct kvc_bad_page {
     uint64_t page;   /* page index within its layer */
@@ -413,22 +423,22 @@ typedef struct kvc_scan_report {
  * layout, KVC_ERR_IO for unreadable ones, KVC_ERR_GPU when the GPU was
  * required and is unusable or the driver failed. Free with
  * kvc_scan_report_free. */
-kvc_status kvc_scan_files(const char *const *paths, size_t npaths, const kvc_layout *layout,
+KVC_API kvc_status kvc_scan_files(const char *const *paths, size_t npaths, const kvc_layout *layout,
                           const kvc_scan_options *options, kvc_scan_report **out, kvc_diag *diag);
 
 /* Scans `bytes` of host memory holding whole pages of `layout` (one layer). */
-kvc_status kvc_scan_host(const void *data, size_t bytes, const kvc_layout *layout,
+KVC_API kvc_status kvc_scan_host(const void *data, size_t bytes, const kvc_layout *layout,
                          const kvc_scan_options *options, kvc_scan_report **out, kvc_diag *diag);
 
 /* Scans device memory the caller owns: `device_ptr` is a CUdeviceptr of the
  * primary context of the device it lives on (as PyTorch allocates), holding
  * `bytes` of whole pages of `layout`. Runs on that GPU whatever
  * options->device says; the findings' pages are copied back for detail. */
-kvc_status kvc_scan_device(uint64_t device_ptr, size_t bytes, const kvc_layout *layout,
+KVC_API kvc_status kvc_scan_device(uint64_t device_ptr, size_t bytes, const kvc_layout *layout,
                            const kvc_scan_options *options, kvc_scan_report **out, kvc_diag *diag);
 
 /* Accepts NULL. */
-void kvc_scan_report_free(kvc_scan_report *report);
+KVC_API void kvc_scan_report_free(kvc_scan_report *report);
 
 /* ------------------------------------------------------------------ detect */
 
@@ -460,16 +470,16 @@ typedef struct kvc_detection {
 /* Ranks every catalogue layout by how plausible `bytes` of host memory are
  * under it (dimensions and page size from `params`; page_size 0 tries 64,
  * then 1). Reads at most a sample of pages. */
-kvc_status kvc_detect_host(const void *data, size_t bytes, const kvc_layout_params *params, kvc_detection *out,
+KVC_API kvc_status kvc_detect_host(const void *data, size_t bytes, const kvc_layout_params *params, kvc_detection *out,
                            kvc_diag *diag);
 
 /* The same over files, as kvc_scan_files reads them (options: tensors only). */
-kvc_status kvc_detect_files(const char *const *paths, size_t npaths, const kvc_layout_params *params,
+KVC_API kvc_status kvc_detect_files(const char *const *paths, size_t npaths, const kvc_layout_params *params,
                             const kvc_scan_options *options, kvc_detection *out, kvc_diag *diag);
 
 /* What GPU support this build has: the kernels' architectures, or why there
  * is none. Static storage. */
-const char *kvc_gpu_support(void);
+KVC_API const char *kvc_gpu_support(void);
 
 /* ---------------------------------------------------------------- simulate */
 
@@ -479,7 +489,7 @@ typedef struct kvc_simulate_options {
     kvc_device device; /* auto: the GPU when usable (the same results as the CPU) */
 } kvc_simulate_options;
 
-void kvc_simulate_options_init(kvc_simulate_options *options);
+KVC_API void kvc_simulate_options_init(kvc_simulate_options *options);
 
 /* Read-back error of one part of the latent (NoPE or RoPE) against the values
  * prefill was given. Errors are over finite read-backs. */
@@ -497,21 +507,21 @@ typedef struct kvc_simulation kvc_simulation;
  * transfer does (both offsets from prefill's item length), scans decode's
  * buffer in decode's layout and reads it back as decode's backend would.
  * Free *out with kvc_simulation_free. */
-kvc_status kvc_simulate(const kvc_worker *prefill, const kvc_worker *decode, const kvc_simulate_options *options,
+KVC_API kvc_status kvc_simulate(const kvc_worker *prefill, const kvc_worker *decode, const kvc_simulate_options *options,
                         kvc_simulation **out, kvc_diag *diag);
 /* Accepts NULL. */
-void kvc_simulation_free(kvc_simulation *simulation);
+KVC_API void kvc_simulation_free(kvc_simulation *simulation);
 
 /* 1 when decode reads back exactly what prefill wrote and nothing overruns. */
-int kvc_simulation_compatible(const kvc_simulation *simulation);
-const kvc_resolved *kvc_simulation_side(const kvc_simulation *simulation, kvc_side side);
+KVC_API int kvc_simulation_compatible(const kvc_simulation *simulation);
+KVC_API const kvc_resolved *kvc_simulation_side(const kvc_simulation *simulation, kvc_side side);
 /* Decode's pages scanned in decode's layout; owned by the simulation. */
-const kvc_scan_report *kvc_simulation_scan(const kvc_simulation *simulation);
+KVC_API const kvc_scan_report *kvc_simulation_scan(const kvc_simulation *simulation);
 /* What decode reads back (index 0: NoPE, 1: RoPE), and prefill's own read-back. */
-const kvc_readback *kvc_simulation_decoded(const kvc_simulation *simulation, unsigned part);
-const kvc_readback *kvc_simulation_written(const kvc_simulation *simulation, unsigned part);
+KVC_API const kvc_readback *kvc_simulation_decoded(const kvc_simulation *simulation, unsigned part);
+KVC_API const kvc_readback *kvc_simulation_written(const kvc_simulation *simulation, unsigned part);
 /* The JSON document `kvcheck simulate --json` prints; free with kvc_free. */
-char *kvc_simulation_json(const kvc_simulation *simulation);
+KVC_API char *kvc_simulation_json(const kvc_simulation *simulation);
 
 /* ----------------------------------------------------------------- reports */
 
@@ -524,17 +534,17 @@ typedef enum kvc_format { KVC_FORMAT_TEXT = 0, KVC_FORMAT_JSON = 1 } kvc_format;
 
 /* Each returns a NUL-terminated string the caller frees with kvc_free, or
  * NULL when out of memory. JSON reports are one complete document. */
-char *kvc_report_layout(const kvc_resolved *resolved, kvc_format format, unsigned options);
-char *kvc_report_check(const kvc_verdict *verdict, kvc_format format, unsigned options);
-char *kvc_report_scan(const kvc_scan_report *report, kvc_format format, unsigned options);
-char *kvc_report_detect(const kvc_detection *detection, kvc_format format, unsigned options);
-char *kvc_report_simulate(const kvc_simulation *simulation, kvc_format format, unsigned options);
+KVC_API char *kvc_report_layout(const kvc_resolved *resolved, kvc_format format, unsigned options);
+KVC_API char *kvc_report_check(const kvc_verdict *verdict, kvc_format format, unsigned options);
+KVC_API char *kvc_report_scan(const kvc_scan_report *report, kvc_format format, unsigned options);
+KVC_API char *kvc_report_detect(const kvc_detection *detection, kvc_format format, unsigned options);
+KVC_API char *kvc_report_simulate(const kvc_simulation *simulation, kvc_format format, unsigned options);
 /* `code` is the process exit code the caller will use; it is recorded in the
  * JSON document's error.code. */
-char *kvc_report_error(const kvc_diag *diag, int code, kvc_format format);
+KVC_API char *kvc_report_error(const kvc_diag *diag, int code, kvc_format format);
 
 /* Frees memory returned by the library. Accepts NULL. */
-void kvc_free(void *p);
+KVC_API void kvc_free(void *p);
 
 #ifdef __cplusplus
 }
