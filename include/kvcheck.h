@@ -218,6 +218,9 @@ KVC_API void kvc_resolved_free(kvc_resolved *resolved);
 KVC_API const char *kvc_resolved_label(const kvc_resolved *resolved);
 KVC_API const char *kvc_resolved_engine(const kvc_resolved *resolved);  /* "sglang" */
 KVC_API const char *kvc_resolved_release(const kvc_resolved *resolved); /* the rules it was resolved under */
+/* Where that release's rules come from (the engine's code, or the summary
+ * they were taken from where its code was not read). */
+KVC_API const char *kvc_resolved_release_source(const kvc_resolved *resolved);
 /* The GPU's name; its compute capability into *major, *minor (either may be NULL). */
 KVC_API const char *kvc_resolved_gpu(const kvc_resolved *resolved, unsigned *major, unsigned *minor);
 KVC_API const char *kvc_resolved_model(const kvc_resolved *resolved);

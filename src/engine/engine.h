@@ -20,6 +20,7 @@ struct cJSON;
 struct kvc_resolved {
     char engine[KVC_NAME_LEN];  /* "sglang" */
     char release[KVC_NAME_LEN]; /* the rule set it was resolved under */
+    char release_source[KVC_NOTE_LEN]; /* where that release's rules come from */
     char label[256];
     gpu_info gpu;
     model_info model;

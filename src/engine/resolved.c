@@ -7,6 +7,7 @@ void kvc_resolved_free(kvc_resolved *r) { free(r); }
 const char *kvc_resolved_label(const kvc_resolved *r) { return r->label; }
 const char *kvc_resolved_engine(const kvc_resolved *r) { return r->engine; }
 const char *kvc_resolved_release(const kvc_resolved *r) { return r->release; }
+const char *kvc_resolved_release_source(const kvc_resolved *r) { return r->release_source; }
 
 const char *kvc_resolved_gpu(const kvc_resolved *r, unsigned *major, unsigned *minor)
 {

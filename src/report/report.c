@@ -46,7 +46,7 @@ static void text_layout_body(strbuf *sb, const kvc_resolved *r, unsigned options
               m->name, m->architecture, m->dsa ? "DSA" : "MLA, not DSA", m->kv_lora_rank, m->qk_rope_head_dim,
               m->num_hidden_layers, m->num_nextn_predict_layers, m->num_nextn_predict_layers == 1 ? "" : "s");
     if (m->dsa) sb_printf(sb, ", index_head_dim %u", m->index_head_dim);
-    sb_printf(sb, "\n  rules  %s\n\n", r->release);
+    sb_printf(sb, "\n  rules  %s %s: %s\n\n", r->engine, r->release, r->release_source);
     sb_printf(sb, "  %-21s %-16s %s\n", "setting", "value", "why");
     for (unsigned i = 0; i < r->nsettings; i++) text_value(sb, &r->settings[i]);
     text_value(sb, &r->row);
@@ -273,6 +273,7 @@ static cJSON *json_layout_doc(const kvc_resolved *r)
     cJSON_AddStringToObject(o, "worker", r->label);
     cJSON_AddStringToObject(o, "engine", r->engine);
     cJSON_AddStringToObject(o, "rules", r->release);
+    cJSON_AddStringToObject(o, "rules_source", r->release_source);
     cJSON *gpu = cJSON_AddObjectToObject(o, "gpu");
     cJSON_AddStringToObject(gpu, "name", r->gpu.name);
     char cc[16];

@@ -32,6 +32,8 @@ unsigned pd_fix_candidates(const kvc_resolved *self, const kvc_resolved *other, 
         n = add(out, n, max, SET_KV_CACHE_DTYPE, "kv_cache_dtype", resolved_value(other, "kv_cache_dtype"));
         return add(out, n, max, SET_PAGE_SIZE, "page_size", resolved_value(other, "page_size"));
     }
+    int rel = engine_release_index(&ENGINE_SGLANG, self->release);
+    sglang_release release = rel < 0 ? REL_ACTIVE_BACKEND : (sglang_release)rel;
     n = add(out, n, max, SET_KV_CACHE_DTYPE, "kv_cache_dtype", "fp8_e4m3");
     n = add(out, n, max, SET_KV_CACHE_DTYPE, "kv_cache_dtype", "bfloat16");
     static const struct {
@@ -40,7 +42,7 @@ unsigned pd_fix_candidates(const kvc_resolved *self, const kvc_resolved *other, 
     } SIDES[] = {{SET_PREFILL_BACKEND, "dsa_prefill_backend"}, {SET_DECODE_BACKEND, "dsa_decode_backend"}};
     for (size_t k = 0; k < COUNT_OF(SIDES); k++)
         for (unsigned i = 0; i < rules_backend_count(); i++)
-            if (rules_backend_suggestable(i, &self->gpu))
+            if (rules_backend_suggestable(i, &self->gpu, release))
                 n = add(out, n, max, SIDES[k].key, SIDES[k].setting, rules_backend_name(i));
     return n;
 }

@@ -7,6 +7,27 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Rows of the tables below name the releases they hold for: a release
+ * differs from another by rows that hold for one and not the other. */
+#define REL_BIT(r) (1u << (r))
+#define ALL ((1u << REL_COUNT) - 1u)
+static int holds(unsigned mask, sglang_release r) { return (mask & REL_BIT(r)) != 0; }
+
+/* §4: how each release decides a DSA worker's row width. */
+typedef enum row_rule {
+    ROW_ACTIVE_BACKEND, /* the backend of the worker's own mode decides; either one on a unified worker */
+    ROW_EITHER_BACKEND  /* raw FP8 when either backend writes raw FP8 */
+} row_rule;
+
+static const struct release_row {
+    row_rule row;
+    const char *source; /* where the rule comes from */
+} RELEASES[REL_COUNT] = {
+    [REL_ACTIVE_BACKEND] = {ROW_ACTIVE_BACKEND, "the GLM-5.2 fix (SGLang main at 4560da58): calculate_mla_kv_cache_dim "
+                                                "takes the pool layout from the active backend"},
+    [REL_EITHER_BACKEND] = {ROW_EITHER_BACKEND, "SGLANG_RULES.md §4 (May 2026)"},
+};
+
 /* Platforms, for suggesting backends in fixes only (never for validation). */
 enum { SM90 = 1u, SM100 = 2u, SM120 = 4u, HIP = 8u };
 
@@ -18,16 +39,17 @@ static const struct backend {
     int hisparse_fp8;  /* allowed with HiSparse and fp8_e4m3 */
     int hisparse_bf16; /* allowed with HiSparse and bfloat16 */
     unsigned suits;
+    unsigned holds; /* the releases the row holds for (REL_BIT) */
 } BACKENDS[] = {
-    {"flashmla_sparse", 0, 0, 0, 0, 1, SM90 | SM100},
-    {"flashmla_kv", 0, 0, 0, 1, 0, SM90 | SM100},
-    {"flashmla_auto", 0, 0, 0, 0, 0, SM90 | SM100},
-    {"fa3", 0, 0, 0, 0, 0, SM90},
-    {"tilelang", 0, 0, 1, 0, 0, HIP},
-    {"aiter", 0, 0, 1, 0, 0, HIP}, /* raw on HIP: late 2026 */
-    {"trtllm", 0, 1, 1, 0, 0, SM100},
-    {"flashmla_sparse_q8", 1, 0, 0, 0, 0, SM90 | SM100},
-    {"flashinfer_sparse_mla", 1, 0, 0, 1, 0, SM100},
+    {"flashmla_sparse", 0, 0, 0, 0, 1, SM90 | SM100, ALL},
+    {"flashmla_kv", 0, 0, 0, 1, 0, SM90 | SM100, ALL},
+    {"flashmla_auto", 0, 0, 0, 0, 0, SM90 | SM100, ALL},
+    {"fa3", 0, 0, 0, 0, 0, SM90, ALL},
+    {"tilelang", 0, 0, 1, 0, 0, HIP, ALL},
+    {"aiter", 0, 0, 1, 0, 0, HIP, ALL}, /* raw on HIP: late 2026 */
+    {"trtllm", 0, 1, 1, 0, 0, SM100, ALL},
+    {"flashmla_sparse_q8", 1, 0, 0, 0, 0, SM90 | SM100, ALL},
+    {"flashinfer_sparse_mla", 1, 0, 0, 1, 0, SM100, ALL},
 };
 
 /* §3: defaults for an unset backend, first match wins. */
@@ -39,14 +61,15 @@ static const struct default_rule {
     int names_cc;           /* the reason names the compute capability */
     const char *prefill, *decode;
     const char *why;
+    unsigned holds;
 } DEFAULTS[] = {
-    {1, 0, "fp8_e4m3", 0, 0, "flashmla_kv", "flashmla_kv", "with --enable-hisparse and fp8_e4m3"},
-    {1, 0, NULL, 0, 0, "flashmla_sparse", "flashmla_sparse", "with --enable-hisparse and bfloat16"},
-    {0, 1, NULL, 0, 0, "tilelang", "tilelang", "on ROCm/HIP with both DSA backends unset"},
-    {0, 0, "fp8_e4m3", 10, 1, "trtllm", "trtllm", "with fp8_e4m3"},
-    {0, 0, "fp8_e4m3", 0, 1, "flashmla_kv", "flashmla_kv", "with fp8_e4m3"},
-    {0, 0, "bfloat16", 10, 1, "flashmla_sparse", "trtllm", "with bfloat16"},
-    {0, 0, "bfloat16", 0, 1, "flashmla_sparse", "fa3", "with bfloat16"},
+    {1, 0, "fp8_e4m3", 0, 0, "flashmla_kv", "flashmla_kv", "with --enable-hisparse and fp8_e4m3", ALL},
+    {1, 0, NULL, 0, 0, "flashmla_sparse", "flashmla_sparse", "with --enable-hisparse and bfloat16", ALL},
+    {0, 1, NULL, 0, 0, "tilelang", "tilelang", "on ROCm/HIP with both DSA backends unset", ALL},
+    {0, 0, "fp8_e4m3", 10, 1, "trtllm", "trtllm", "with fp8_e4m3", ALL},
+    {0, 0, "fp8_e4m3", 0, 1, "flashmla_kv", "flashmla_kv", "with fp8_e4m3", ALL},
+    {0, 0, "bfloat16", 10, 1, "flashmla_sparse", "trtllm", "with bfloat16", ALL},
+    {0, 0, "bfloat16", 0, 1, "flashmla_sparse", "fa3", "with bfloat16", ALL},
 };
 
 /* §2: --kv-cache-dtype choices SGLang's parser accepts, with their layout
@@ -55,15 +78,16 @@ static const struct dtype_row {
     const char *name;
     const char *canonical; /* SGLang's rename */
     const char *plain_layout;
+    unsigned holds;
 } DTYPES[] = {
-    {"auto", "auto", NULL},
-    {"bfloat16", "bfloat16", "bf16"},
-    {"bf16", "bfloat16", "bf16"},
-    {"float16", "float16", "fp16"},
-    {"float32", "float32", "fp32"},
-    {"fp8_e4m3", "fp8_e4m3", "fp8_raw"},
-    {"fp8_e5m2", "fp8_e5m2", "fp8_e5m2_raw"},
-    {"fp4_e2m1", "fp4_e2m1", NULL},
+    {"auto", "auto", NULL, ALL},
+    {"bfloat16", "bfloat16", "bf16", ALL},
+    {"bf16", "bfloat16", "bf16", ALL},
+    {"float16", "float16", "fp16", ALL},
+    {"float32", "float32", "fp32", ALL},
+    {"fp8_e4m3", "fp8_e4m3", "fp8_raw", ALL},
+    {"fp8_e5m2", "fp8_e5m2", "fp8_e5m2_raw", ALL},
+    {"fp4_e2m1", "fp4_e2m1", NULL, ALL},
 };
 
 static const char *const MODES[] = {"null", "prefill", "decode"};
@@ -84,17 +108,27 @@ static unsigned platform_of(const gpu_info *gpu)
     return SM90;
 }
 
-int rules_backend_suggestable(unsigned i, const gpu_info *gpu)
+int rules_backend_suggestable(unsigned i, const gpu_info *gpu, sglang_release rel)
 {
     /* Late-2026 backends have unconfirmed layouts: never suggest them. */
-    return !BACKENDS[i].late && (BACKENDS[i].suits & platform_of(gpu)) != 0;
+    return holds(BACKENDS[i].holds, rel) && !BACKENDS[i].late && (BACKENDS[i].suits & platform_of(gpu)) != 0;
 }
 
-static const struct backend *find_backend(const char *name)
+/* The backend called `name` in release `rel`, or NULL. */
+static const struct backend *find_backend(const char *name, sglang_release rel)
 {
     for (size_t i = 0; i < COUNT_OF(BACKENDS); i++)
-        if (strcmp(BACKENDS[i].name, name) == 0) return &BACKENDS[i];
+        if (holds(BACKENDS[i].holds, rel) && strcmp(BACKENDS[i].name, name) == 0) return &BACKENDS[i];
     return NULL;
+}
+
+/* "flashmla_sparse, flashmla_kv, ...": the choices release `rel` accepts. */
+static void backend_choices(sglang_release rel, char *out, size_t size)
+{
+    out[0] = '\0';
+    for (size_t i = 0; i < COUNT_OF(BACKENDS); i++)
+        if (holds(BACKENDS[i].holds, rel))
+            snprintf(out + strlen(out), size - strlen(out), "%s%s", out[0] ? ", " : "", BACKENDS[i].name);
 }
 
 /* The setting called `name` of `r`, to fill in (resolve adds every setting first, in display order). */
@@ -135,14 +169,14 @@ static kvc_status invalid_choice(const setting *s, const char *choices, kvc_diag
 }
 
 /* §2 */
-static kvc_status resolve_dtype(const gpu_info *gpu, const model_info *model, const setting *s,
+static kvc_status resolve_dtype(const gpu_info *gpu, const model_info *model, const setting *s, sglang_release rel,
                                 kvc_resolved *out, kvc_diag *diag)
 {
     const struct dtype_row *row = &DTYPES[0];
     if (s->set) {
         row = NULL;
         for (size_t i = 0; i < COUNT_OF(DTYPES); i++)
-            if (strcmp(DTYPES[i].name, s->value) == 0 && strcmp(s->value, "float16") != 0 &&
+            if (holds(DTYPES[i].holds, rel) && strcmp(DTYPES[i].name, s->value) == 0 && strcmp(s->value, "float16") != 0 &&
                 strcmp(s->value, "float32") != 0)
                 row = &DTYPES[i];
         if (!row) return invalid_choice(s, "auto, fp8_e5m2, fp8_e4m3, bf16, bfloat16, fp4_e2m1", diag);
@@ -181,7 +215,7 @@ static kvc_status resolve_dtype(const gpu_info *gpu, const model_info *model, co
 }
 
 /* §3: a set backend is kept; an unset one gets the first matching default. */
-static kvc_status resolve_backends(const gpu_info *gpu, const settings *set, kvc_resolved *out,
+static kvc_status resolve_backends(const gpu_info *gpu, const settings *set, sglang_release rel, kvc_resolved *out,
                                    kvc_diag *diag)
 {
     const setting *side[2] = {&set->s[SET_PREFILL_BACKEND], &set->s[SET_DECODE_BACKEND]};
@@ -191,10 +225,10 @@ static kvc_status resolve_backends(const gpu_info *gpu, const settings *set, kvc
     int both_unset = !side[0]->set && !side[1]->set;
     for (int i = 0; i < 2; i++) {
         if (side[i]->set) {
-            const struct backend *b = find_backend(side[i]->value);
+            const struct backend *b = find_backend(side[i]->value, rel);
             if (!b) {
                 char choices[400];
-                CHOICES(BACKENDS, choices);
+                backend_choices(rel, choices, sizeof choices);
                 return invalid_choice(side[i], choices, diag);
             }
             char from[900];
@@ -204,6 +238,7 @@ static kvc_status resolve_backends(const gpu_info *gpu, const settings *set, kvc
         }
         for (size_t r = 0; r < COUNT_OF(DEFAULTS); r++) {
             const struct default_rule *d = &DEFAULTS[r];
+            if (!holds(d->holds, rel)) continue;
             if (d->hisparse && !get(out, "enable_hisparse")->number) continue;
             if (d->hip_both_unset && !(gpu->hip && both_unset)) continue;
             if (d->dtype && strcmp(d->dtype, dtype) != 0) continue;
@@ -231,7 +266,7 @@ static int hisparse_allows(const struct backend *b, int fp8)
 }
 
 /* §3: HiSparse constraints, checked on the resolved backends. */
-static kvc_status check_hisparse(const settings *set, kvc_resolved *out, kvc_diag *diag)
+static kvc_status check_hisparse(const settings *set, sglang_release rel, kvc_resolved *out, kvc_diag *diag)
 {
     if (!get(out, "enable_hisparse")->number) return KVC_OK;
     int fp8 = strcmp(resolved_value(out, "kv_cache_dtype"), "fp8_e4m3") == 0;
@@ -239,13 +274,13 @@ static kvc_status check_hisparse(const settings *set, kvc_resolved *out, kvc_dia
     const setting *side[2] = {&set->s[SET_PREFILL_BACKEND], &set->s[SET_DECODE_BACKEND]};
     static const char *const SIDE[2] = {"prefill", "decode"};
     for (int i = 0; i < 2; i++) {
-        const struct backend *b = find_backend(val[i]->value);
+        const struct backend *b = find_backend(val[i]->value, rel);
         if (hisparse_allows(b, fp8)) continue;
         /* SGLang prints the allowed set as Python's sorted() list. */
         const char *names[COUNT_OF(BACKENDS)];
         size_t n = 0;
         for (size_t k = 0; k < COUNT_OF(BACKENDS); k++)
-            if (hisparse_allows(&BACKENDS[k], fp8)) names[n++] = BACKENDS[k].name;
+            if (holds(BACKENDS[k].holds, rel) && hisparse_allows(&BACKENDS[k], fp8)) names[n++] = BACKENDS[k].name;
         qsort(names, n, sizeof names[0], cmp_names);
         char allowed[200] = "";
         for (size_t k = 0; k < n; k++) {
@@ -271,15 +306,16 @@ static const char *row_layout(const char *dtype, const char *prefill, const char
         snprintf(why, size, "bfloat16 rows are always R + r bf16 values, whatever the backends");
         return "bf16";
     }
-    int active = release == REL_ACTIVE_BACKEND && strcmp(mode, "null") != 0;
+    int active = RELEASES[release].row == ROW_ACTIVE_BACKEND && strcmp(mode, "null") != 0;
     int decides_prefill = !active || strcmp(mode, "prefill") == 0;
     int decides_decode = !active || strcmp(mode, "decode") == 0;
     const char *rule_text = active ? (decides_prefill ? "active-backend rule: on a prefill worker the prefill backend decides"
                                                       : "active-backend rule: on a decode worker the decode backend decides")
-                                   : release == REL_ACTIVE_BACKEND
+                                   : RELEASES[release].row == ROW_ACTIVE_BACKEND
                                          ? "active-backend rule: on a unified worker either backend decides"
                                          : "either-backend rule: raw when either backend writes raw FP8";
-    const struct backend *p = find_backend(prefill), *d = find_backend(decode);
+    const struct backend *p = find_backend(prefill, release), *d = find_backend(decode, release);
+    if (!p || !d) return NULL; /* the release has no such backend */
     const struct backend *raw = NULL;
     if (decides_prefill && (hip ? p->fp8_raw_hip : p->fp8_raw_cuda)) raw = p;
     else if (decides_decode && (hip ? d->fp8_raw_hip : d->fp8_raw_cuda)) raw = d;
@@ -389,11 +425,11 @@ static void describe_parallelism(const settings *set, kvc_resolved *out)
               "and any prefill TP can feed any decode TP");
 }
 
-static void warn_backends(const gpu_info *gpu, kvc_resolved *out)
+static void warn_backends(const gpu_info *gpu, sglang_release rel, kvc_resolved *out)
 {
     const kvc_setting *val[2] = {get(out, "dsa_prefill_backend"), get(out, "dsa_decode_backend")};
     for (int i = 0; i < 2; i++) {
-        const struct backend *b = find_backend(val[i]->value);
+        const struct backend *b = find_backend(val[i]->value, rel);
         if (b->late)
             notes_add(out->warnings, &out->nwarnings, KVC_MAX_NOTES,
                       "%s was added in late-2026 SGLang and its KV layout is unconfirmed: kvcheck "
@@ -467,9 +503,9 @@ static void note_other_releases(const gpu_info *gpu, const char *name, sglang_re
         if (r == release) continue;
         char why[KVC_REASON_LEN];
         const char *other = row_layout(dtype, pb, db, mode, gpu->hip, (sglang_release)r, why, sizeof why);
-        if (strcmp(name, other) == 0) continue;
+        if (!other || strcmp(name, other) == 0) continue;
         /* Both backends alike make the rules agree on the selected layout. */
-        const struct backend *p = find_backend(pb), *d = find_backend(db);
+        const struct backend *p = find_backend(pb, release), *d = find_backend(db, release);
         const struct backend *active = strcmp(mode, "prefill") == 0 ? p : d;
         const struct backend *raw = (gpu->hip ? p->fp8_raw_hip : p->fp8_raw_cuda) ? p : d;
         const char *safe = strcmp(name, "fp8_raw") == 0 ? raw->name : active->name;
@@ -486,6 +522,7 @@ kvc_status rules_resolve(const gpu_info *gpu, const model_info *model, const set
     memset(out, 0, sizeof *out);
     str_copy(out->engine, sizeof out->engine, "sglang");
     str_copy(out->release, sizeof out->release, SGLANG_RELEASES[release]);
+    str_copy(out->release_source, sizeof out->release_source, RELEASES[release].source);
     out->gpu = *gpu;
     out->model = *model;
     out->nignored = set->nignored;
@@ -495,7 +532,7 @@ kvc_status rules_resolve(const gpu_info *gpu, const model_info *model, const set
     resolve_hisparse(&set->s[SET_HISPARSE], out);
     int hisparse = set->s[SET_HISPARSE].set;
 
-    kvc_status st = resolve_dtype(gpu, model, &set->s[SET_KV_CACHE_DTYPE], out, diag);
+    kvc_status st = resolve_dtype(gpu, model, &set->s[SET_KV_CACHE_DTYPE], release, out, diag);
     if (!st) st = resolve_mode(&set->s[SET_DISAGG_MODE], out, diag);
     if (!st) st = resolve_page_size(gpu, model, &set->s[SET_PAGE_SIZE], out, diag);
     if (!st) st = resolve_speculative(model, &set->s[SET_SPEC_ALGO], out, diag);
@@ -519,15 +556,16 @@ kvc_status rules_resolve(const gpu_info *gpu, const model_info *model, const set
                         model->architecture);
         const char *name = NULL;
         for (size_t i = 0; i < COUNT_OF(DTYPES); i++)
-            if (strcmp(DTYPES[i].canonical, dtype) == 0 && DTYPES[i].plain_layout) name = DTYPES[i].plain_layout;
+            if (holds(DTYPES[i].holds, release) && strcmp(DTYPES[i].canonical, dtype) == 0 && DTYPES[i].plain_layout)
+                name = DTYPES[i].plain_layout;
         setting_set(&out->row, name, "not a DSA model: rows are R + r = %u values of %s, with no "
                     "scales and no indexer", model->kv_lora_rank + model->qk_rope_head_dim, dtype);
         return derive_layouts(model, out, diag);
     }
 
-    if ((st = resolve_backends(gpu, set, out, diag))) return st;
-    if ((st = check_hisparse(set, out, diag))) return st;
-    warn_backends(gpu, out);
+    if ((st = resolve_backends(gpu, set, release, out, diag))) return st;
+    if ((st = check_hisparse(set, release, out, diag))) return st;
+    warn_backends(gpu, release, out);
     char why[KVC_REASON_LEN];
     const char *name = row_layout(dtype, resolved_value(out, "dsa_prefill_backend"),
                                   resolved_value(out, "dsa_decode_backend"), resolved_value(out, "disaggregation_mode"),

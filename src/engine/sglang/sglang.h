@@ -115,9 +115,9 @@ kvc_status rules_resolve(const gpu_info *gpu, const model_info *model, const set
 /* Backend table access for the fix search. */
 unsigned rules_backend_count(void);
 const char *rules_backend_name(unsigned i);
-/* 1 when kvcheck would suggest this backend on this GPU in a fix: it is
- * known to run there and its layout is confirmed. */
-int rules_backend_suggestable(unsigned i, const gpu_info *gpu);
+/* 1 when kvcheck would suggest this backend on this GPU in a fix: release
+ * `rel` has it, it is known to run there and its layout is confirmed. */
+int rules_backend_suggestable(unsigned i, const gpu_info *gpu, sglang_release rel);
 
 /* --------------------------------------------------------------------- pd */
 
