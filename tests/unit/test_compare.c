@@ -1,7 +1,10 @@
+#define _DEFAULT_SOURCE /* mkdtemp */
 #include "support.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static kvc_verdict *compare_files(const char *pair, kvc_rules rules)
 {
@@ -200,6 +203,121 @@ static void test_compare__a_worker_that_does_not_resolve_is_named(void **state)
     kvc_worker_free(d);
 }
 
+/* A DSA model like GLM-5.2 but with kv_lora_rank `rank`, as the worker
+ * given `gpu` and `args`; the model is named "dsa-rRANK". */
+static kvc_worker *dsa_worker_with_rank(unsigned rank, const char *gpu, const char *args)
+{
+    char dir[] = "/tmp/kvc_test_XXXXXX", path[64];
+    assert_non_null(mkdtemp(dir));
+    snprintf(path, sizeof path, "%s/dsa-r%u.json", dir, rank);
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fprintf(f,
+            "{\"architectures\": [\"GlmMoeDsaForCausalLM\"], \"torch_dtype\": \"bfloat16\", "
+            "\"num_hidden_layers\": 4, \"kv_lora_rank\": %u, \"qk_rope_head_dim\": 64, "
+            "\"index_head_dim\": 128, \"index_topk\": 2048}\n",
+            rank);
+    assert_int_equal(fclose(f), 0);
+    kvc_worker *w = worker_make(gpu, path, args); /* the model is read now */
+    unlink(path);
+    rmdir(dir);
+    return w;
+}
+
+/* kv_lora_rank 448 or 511 is no multiple of 128, so fp8_flashmla (one FP32
+ * scale per 128 values) cannot be built: the fix search tries candidates
+ * that lead there (flashmla_kv on either side) and must drop them, not
+ * crash (it did: the layout's error went to a NULL diag). SGLang's raw FP8
+ * and bf16 rows take any rank, so the pair still gets a verdict, and every
+ * fix it prints works when applied. */
+static void test_compare__fix_search_with_kv_lora_rank_not_a_multiple_of_128(void **state)
+{
+    (void)state;
+    const unsigned ranks[] = {448, 511};
+    for (size_t i = 0; i < 2; i++) {
+        for (int rules = 0; rules < 2; rules++) {
+            kvc_worker *p = dsa_worker_with_rank(ranks[i], "B300", "--disaggregation-mode prefill --kv-cache-dtype fp8_e4m3");
+            kvc_worker *d = dsa_worker_with_rank(ranks[i], "B300", "--disaggregation-mode decode --kv-cache-dtype bfloat16");
+            kvc_verdict *v = malloc(sizeof *v);
+            kvc_diag diag;
+            assert_int_equal(kvc_compare(p, d, (kvc_rules)rules, v, &diag), KVC_OK);
+            assert_false(v->compatible);
+            assert_string_equal(v->prefill.kv.name, "fp8_raw");
+            assert_int_equal(v->prefill.kv.bytes_per_token, ranks[i] + 64);
+            assert_string_equal(v->decode.kv.name, "bf16");
+            assert_true(v->bootstrap_catches); /* the KV dtypes differ */
+            /* the best fix: prefill in bf16 too, under either rule */
+            assert_true(v->nfixes >= 1);
+            assert_int_equal(v->fixes[0].side, KVC_SIDE_PREFILL);
+            assert_true(v->fixes[0].holds_under_both_rules);
+            assert_int_equal(v->fixes[0].nargs, 1);
+            assert_string_equal(v->fixes[0].args[0][0], "--kv-cache-dtype");
+            assert_string_equal(v->fixes[0].args[0][1], "bfloat16");
+            for (unsigned f = 0; f < v->nfixes; f++) {
+                char line[512] = "";
+                for (unsigned k = 0; k < v->fixes[f].nargs; k++) {
+                    strcat(line, v->fixes[f].args[k][0]);
+                    strcat(line, " ");
+                    strcat(line, v->fixes[f].args[k][1]);
+                    strcat(line, " ");
+                }
+                kvc_worker *fp = dsa_worker_with_rank(ranks[i], "B300", "--disaggregation-mode prefill --kv-cache-dtype fp8_e4m3");
+                kvc_worker *fd = dsa_worker_with_rank(ranks[i], "B300", "--disaggregation-mode decode --kv-cache-dtype bfloat16");
+                assert_int_equal(kvc_worker_add_args(v->fixes[f].side == KVC_SIDE_PREFILL ? fp : fd, line, "fix", &diag),
+                                 KVC_OK);
+                kvc_verdict *after = malloc(sizeof *after);
+                if (kvc_compare(fp, fd, (kvc_rules)rules, after, &diag) != KVC_OK)
+                    fail_msg("rank %u: fix '%s' on %s does not resolve: %s", ranks[i], line,
+                             kvc_side_name(v->fixes[f].side), diag.message);
+                if (!after->compatible)
+                    fail_msg("rank %u: fix '%s' on %s does not work", ranks[i], line, kvc_side_name(v->fixes[f].side));
+                free(after);
+                kvc_worker_free(fp);
+                kvc_worker_free(fd);
+            }
+            /* the same without a diagnostic */
+            assert_int_equal(kvc_compare(p, d, (kvc_rules)rules, v, NULL), KVC_OK);
+            assert_false(v->compatible);
+            free(v);
+            kvc_worker_free(p);
+            kvc_worker_free(d);
+        }
+    }
+}
+
+/* A side that itself resolves to fp8_flashmla (HiSparse with fp8 forces
+ * flashmla_kv) at such a rank is invalid, as SGLang cannot lay out its
+ * scales: a clean error that names the side, the model and the rank. */
+static void test_compare__fp8_flashmla_with_kv_lora_rank_not_a_multiple_of_128_is_an_error(void **state)
+{
+    (void)state;
+    const unsigned ranks[] = {448, 511};
+    for (size_t i = 0; i < 2; i++) {
+        kvc_worker *p = dsa_worker_with_rank(ranks[i], "B300", "--disaggregation-mode prefill --kv-cache-dtype fp8_e4m3");
+        kvc_worker *d = dsa_worker_with_rank(ranks[i], "B300",
+                                             "--disaggregation-mode decode --kv-cache-dtype fp8_e4m3 --enable-hisparse "
+                                             "--disable-radix-cache");
+        kvc_verdict *v = malloc(sizeof *v);
+        kvc_diag diag;
+        char want[256];
+        snprintf(want, sizeof want,
+                 "decode worker: model dsa-r%u with fp8_e4m3: fp8_flashmla needs kv_lora_rank to be a multiple of 128 "
+                 "(one FP32 scale per 128 values), but it is %u (",
+                 ranks[i], ranks[i]);
+        assert_int_equal(kvc_compare(p, d, KVC_RULES_ACTIVE_BACKEND, v, &diag), KVC_ERR_CONFIG);
+        assert_int_equal(diag.status, KVC_ERR_CONFIG);
+        assert_contains(diag.message, want);
+        assert_int_equal(kvc_compare(p, d, KVC_RULES_ACTIVE_BACKEND, v, NULL), KVC_ERR_CONFIG);
+        /* either way round */
+        assert_int_equal(kvc_compare(d, p, KVC_RULES_EITHER_BACKEND, v, &diag), KVC_ERR_CONFIG);
+        assert_contains(diag.message, "prefill worker: model dsa-r");
+        assert_contains(diag.message, "fp8_flashmla needs kv_lora_rank to be a multiple of 128");
+        free(v);
+        kvc_worker_free(p);
+        kvc_worker_free(d);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -212,6 +330,8 @@ int main(void)
         cmocka_unit_test(test_compare__mtp_entry_counts),
         cmocka_unit_test(test_compare__every_fix_works_when_applied),
         cmocka_unit_test(test_compare__a_worker_that_does_not_resolve_is_named),
+        cmocka_unit_test(test_compare__fix_search_with_kv_lora_rank_not_a_multiple_of_128),
+        cmocka_unit_test(test_compare__fp8_flashmla_with_kv_lora_rank_not_a_multiple_of_128_is_an_error),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
