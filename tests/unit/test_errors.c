@@ -1,13 +1,56 @@
 /* Errors that never crash: every library call, public or internal, takes a
- * NULL diag on failing inputs and still returns the right status. */
-#define _DEFAULT_SOURCE /* ftruncate */
+ * NULL diag on failing inputs and still returns the right status; error
+ * paths close what they opened; a failed fstat is reported as such.
+ * Linked with --wrap=fstat (tests/CMakeLists.txt) to make fstat fail. */
+#define _DEFAULT_SOURCE /* truncate, strdup */
 #include "support.h"
 
 #include "kvgen.h"
 
+#include <dirent.h>
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
+
+/* fstat, failing on demand: as a real one may (EIO), but leaving in the
+ * buffer what a directory's would hold, so code that reads the buffer after
+ * the failure says "directory" instead of the error. */
+int __real_fstat(int fd, struct stat *st);
+int __wrap_fstat(int fd, struct stat *st);
+static int fstat_fails;
+int __wrap_fstat(int fd, struct stat *st)
+{
+    if (!fstat_fails) return __real_fstat(fd, st);
+    memset(st, 0, sizeof *st);
+    st->st_mode = S_IFDIR | 0755;
+    errno = EIO;
+    return -1;
+}
+
+/* How many descriptors this process has open. */
+static int count_fds(void)
+{
+    DIR *d = opendir("/proc/self/fd");
+    assert_non_null(d);
+    int n = 0;
+    while (readdir(d)) n++;
+    closedir(d);
+    return n;
+}
+
+/* One clean page of `l` in a new temporary file; free the path. */
+static char *one_page_file(const kvc_layout *l)
+{
+    uint8_t *buf = malloc(l->page_bytes);
+    assert_non_null(buf);
+    kvgen_pages(l, 1, 1, buf);
+    char *path = strdup(temp_data_file(".bin", buf, l->page_bytes));
+    assert_non_null(path);
+    free(buf);
+    return path;
+}
 
 static kvc_worker *worker_file(const char *path)
 {
@@ -217,6 +260,86 @@ static void test_errors__streamed_cpu_scan_accepts_a_null_diag(void **state)
     assert_int_equal(scan_streamed_null_diag(1), KVC_ERR_IO);
 }
 
+/* ----------------------------------------------------- descriptors, fstat */
+
+static void test_errors__failed_opens_leave_no_descriptor_open(void **state)
+{
+    (void)state;
+    kvc_layout l = layout_of("fp8_raw", 1);
+    char *path = one_page_file(&l);
+    enum { MAX_FILES = 256 };
+    const char *paths[MAX_FILES + 1];
+    for (size_t i = 0; i <= MAX_FILES; i++) paths[i] = path;
+    kvc_diag d;
+    kvc_scan_report *r = NULL;
+    kvc_detection *det = malloc(sizeof *det);
+    assert_non_null(det);
+    const int before = count_fds();
+    /* as many files as the map table holds: scanned, and all closed after */
+    assert_int_equal(kvc_scan_files(paths, MAX_FILES, &l, NULL, &r, &d), KVC_OK);
+    assert_int_equal(r->nlayers, MAX_FILES);
+    kvc_scan_report_free(r);
+    r = NULL;
+    assert_int_equal(count_fds(), before);
+    /* one more: refused, and the file opened for it used to stay open */
+    for (int round = 0; round < 3; round++) {
+        assert_int_equal(kvc_scan_files(paths, MAX_FILES + 1, &l, NULL, &r, &d), KVC_ERR_USAGE);
+        assert_contains(d.message, "at most 256 input files at once");
+        assert_null(r);
+        assert_int_equal(kvc_detect_files(paths, MAX_FILES + 1, &l.params, NULL, det, NULL), KVC_ERR_USAGE);
+        assert_int_equal(count_fds(), before);
+    }
+    /* the other ways an input fails */
+    const char *dir[] = {path, "fixtures"}, *missing[] = {path, "fixtures/does-not-exist.bin"};
+    assert_int_equal(kvc_scan_files(dir, 2, &l, NULL, &r, &d), KVC_ERR_IO);
+    assert_contains(d.message, "it is a directory");
+    assert_int_equal(kvc_scan_files(missing, 2, &l, NULL, &r, NULL), KVC_ERR_IO);
+    kvc_worker *w = kvc_worker_create("w");
+    assert_int_equal(kvc_worker_load_file(w, "fixtures", &d), KVC_ERR_IO);
+    assert_contains(d.message, "it is a directory");
+    assert_int_equal(kvc_worker_load_file(w, "fixtures/bad/malformed.json", NULL), KVC_ERR_CONFIG);
+    assert_int_equal(kvc_worker_load_file(w, "fixtures/bad/malformed-yaml-worker.json", NULL), KVC_ERR_CONFIG);
+    kvc_worker_free(w);
+    assert_int_equal(count_fds(), before);
+    free(det);
+    unlink(path);
+    free(path);
+}
+
+static void test_errors__a_failed_fstat_is_reported_with_its_errno(void **state)
+{
+    (void)state;
+    kvc_layout l = layout_of("fp8_raw", 1);
+    char *path = one_page_file(&l);
+    const char *paths[] = {path};
+    const char *worker = "fixtures/pairs/hopper-fp8/prefill.json";
+    kvc_worker *w = kvc_worker_create("w");
+    assert_non_null(w);
+    kvc_diag dw, ds;
+    kvc_scan_report *r = NULL;
+    const int before = count_fds();
+    fstat_fails = 1;
+    kvc_status st_worker = kvc_worker_load_file(w, worker, &dw); /* file_read_all */
+    kvc_status st_scan = kvc_scan_files(paths, 1, &l, NULL, &r, &ds); /* map_file */
+    fstat_fails = 0;
+    char want[600];
+    assert_int_equal(st_worker, KVC_ERR_IO);
+    snprintf(want, sizeof want, "cannot read %s: %s", worker, strerror(EIO));
+    assert_contains(dw.message, want);
+    assert_int_equal(st_scan, KVC_ERR_IO);
+    snprintf(want, sizeof want, "cannot read %s: %s", path, strerror(EIO));
+    assert_contains(ds.message, want);
+    assert_null(r);
+    assert_int_equal(count_fds(), before);
+    /* and with fstat working again, both read */
+    assert_int_equal(kvc_worker_load_file(w, worker, &dw), KVC_OK);
+    assert_int_equal(kvc_scan_files(paths, 1, &l, NULL, &r, &ds), KVC_OK);
+    kvc_scan_report_free(r);
+    kvc_worker_free(w);
+    unlink(path);
+    free(path);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -228,6 +351,8 @@ int main(void)
         cmocka_unit_test(test_errors__internal_calls_accept_a_null_diag),
         cmocka_unit_test(test_errors__gpu_choose_accepts_a_null_diag),
         cmocka_unit_test(test_errors__streamed_cpu_scan_accepts_a_null_diag),
+        cmocka_unit_test(test_errors__failed_opens_leave_no_descriptor_open),
+        cmocka_unit_test(test_errors__a_failed_fstat_is_reported_with_its_errno),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
