@@ -220,8 +220,10 @@ static int works(fix_search *s, const unsigned *pick, unsigned k, int which)
     kvc_rules r = which == 0 ? s->rules
                              : (s->rules == KVC_RULES_ACTIVE_BACKEND ? KVC_RULES_EITHER_BACKEND
                                                                       : KVC_RULES_ACTIVE_BACKEND);
-    if (rules_resolve(s->gpu, s->model, s->scratch, r, s->res, NULL) != KVC_OK) return 0;
     const kvc_resolved *o = s->other[which];
+    if (!o) return 0; /* the other side does not resolve under that rule: nothing on this side helps */
+    /* a candidate that does not resolve (e.g. a layout the model cannot have) is no fix */
+    if (rules_resolve(s->gpu, s->model, s->scratch, r, s->res, NULL) != KVC_OK) return 0;
     return s->side == KVC_SIDE_PREFILL ? mismatches(s->res, o, NULL) == 0 : mismatches(o, s->res, NULL) == 0;
 }
 
@@ -351,6 +353,7 @@ typedef struct side_inputs {
     model_info model;
     settings set;
     kvc_resolved other_rule; /* this side under the rule not selected */
+    int other_ok;            /* ... when it resolves under that rule */
 } side_inputs;
 
 kvc_status kvc_compare(const kvc_worker *prefill, const kvc_worker *decode, kvc_rules rules,
@@ -369,8 +372,17 @@ kvc_status kvc_compare(const kvc_worker *prefill, const kvc_worker *decode, kvc_
         st = label_error(worker_inputs(w[i], &in[i].gpu, &in[i].model, &in[i].set, diag), (kvc_side)i, diag);
         if (!st) st = label_error(rules_resolve(&in[i].gpu, &in[i].model, &in[i].set, rules, res[i], diag), (kvc_side)i, diag);
         if (!st) str_copy(res[i]->label, sizeof res[i]->label, kvc_worker_label(w[i]));
-        if (!st) st = rules_resolve(&in[i].gpu, &in[i].model, &in[i].set, other, &in[i].other_rule, diag);
+        if (st) break;
+        /* The rule not selected only adds warnings and tells which fixes hold under both: a
+         * worker that does not resolve under it still gets its verdict under the selected one. */
+        in[i].other_ok = rules_resolve(&in[i].gpu, &in[i].model, &in[i].set, other, &in[i].other_rule, NULL) == KVC_OK;
+        if (!in[i].other_ok)
+            notes_add(out->warnings, &out->nwarnings, KVC_MAX_NOTES,
+                      "the %s worker does not resolve under the %s rule (kvcheck layout --sglang-rules %s says "
+                      "why): SGLang releases with that rule would not start it",
+                      kvc_side_name((kvc_side)i), kvc_rules_name(other), kvc_rules_name(other));
     }
+    int both_other_ok = !st && in[0].other_ok && in[1].other_ok;
     if (!st) {
         mismatches(res[0], res[1], out);
         out->compatible = out->nmismatches == 0;
@@ -386,12 +398,12 @@ kvc_status kvc_compare(const kvc_worker *prefill, const kvc_worker *decode, kvc_
                       "decode has %u more KV entries than prefill (its draft layers): they receive "
                       "nothing, which SGLang supports",
                       res[1]->kv_entries - res[0]->kv_entries);
-        if (!out->compatible && mismatches(&in[0].other_rule, &in[1].other_rule, NULL) == 0)
+        if (!out->compatible && both_other_ok && mismatches(&in[0].other_rule, &in[1].other_rule, NULL) == 0)
             notes_add(out->warnings, &out->nwarnings, KVC_MAX_NOTES,
                       "under the %s rule this pair would be compatible: which rule applies depends "
                       "on the SGLang release",
                       kvc_rules_name(other));
-        else if (out->compatible && mismatches(&in[0].other_rule, &in[1].other_rule, NULL) != 0)
+        else if (out->compatible && both_other_ok && mismatches(&in[0].other_rule, &in[1].other_rule, NULL) != 0)
             notes_add(out->warnings, &out->nwarnings, KVC_MAX_NOTES,
                       "under the %s rule this pair would NOT be compatible: set both DSA backend "
                       "flags explicitly on each worker to be safe with either SGLang release",
@@ -399,7 +411,8 @@ kvc_status kvc_compare(const kvc_worker *prefill, const kvc_worker *decode, kvc_
         if (!out->compatible) {
             for (int i = 0; i < 2; i++) {
                 fix_search s = {.gpu = &in[i].gpu, .model = &in[i].model, .base = &in[i].set,
-                                .other = {res[1 - i], &in[1 - i].other_rule}, .rules = rules,
+                                .other = {res[1 - i], in[1 - i].other_ok ? &in[1 - i].other_rule : NULL},
+                                .rules = rules,
                                 .side = (kvc_side)i, .scratch = scratch, .res = tmp};
                 search_side(&s, out);
             }

@@ -203,6 +203,15 @@ static void test_compare__a_worker_that_does_not_resolve_is_named(void **state)
     kvc_worker_free(d);
 }
 
+static kvc_worker *worker_file_or_fail(const char *path)
+{
+    kvc_worker *w = kvc_worker_create(path);
+    kvc_diag d;
+    assert_non_null(w);
+    if (kvc_worker_load_file(w, path, &d) != KVC_OK) fail_msg("%s: %s", path, d.message);
+    return w;
+}
+
 /* A DSA model like GLM-5.2 but with kv_lora_rank `rank`, as the worker
  * given `gpu` and `args`; the model is named "dsa-rRANK". */
 static kvc_worker *dsa_worker_with_rank(unsigned rank, const char *gpu, const char *args)
@@ -318,6 +327,36 @@ static void test_compare__fp8_flashmla_with_kv_lora_rank_not_a_multiple_of_128_i
     }
 }
 
+/* The rule not selected only adds warnings: a worker that cannot be built
+ * under it (flashmla_kv decides on a decode worker under active-backend,
+ * trtllm's raw rows under either-backend) still gets a verdict under the
+ * selected rule, with a warning; under the other rule it is the error. */
+static void test_compare__a_worker_valid_under_the_selected_rule_only_gets_a_verdict(void **state)
+{
+    (void)state;
+    kvc_worker *p = worker_file_or_fail("fixtures/pairs/dsa-rank-448-mixed-backends/prefill.json");
+    kvc_worker *d = worker_file_or_fail("fixtures/pairs/dsa-rank-448-mixed-backends/decode.json");
+    kvc_verdict *v = malloc(sizeof *v);
+    kvc_diag diag;
+    assert_int_equal(kvc_compare(p, d, KVC_RULES_EITHER_BACKEND, v, &diag), KVC_OK);
+    assert_true(v->compatible);
+    assert_string_equal(v->decode.kv.name, "fp8_raw");
+    assert_int_equal(v->decode.kv.bytes_per_token, 448 + 64);
+    int warned = 0;
+    for (unsigned i = 0; i < v->nwarnings; i++) {
+        warned |= strstr(v->warnings[i], "the decode worker does not resolve under the active-backend rule") != NULL;
+        /* no claim about the pair under a rule one side cannot start under */
+        assert_null(strstr(v->warnings[i], "under the active-backend rule this pair would"));
+    }
+    assert_true(warned);
+    assert_int_equal(kvc_compare(p, d, KVC_RULES_ACTIVE_BACKEND, v, &diag), KVC_ERR_CONFIG);
+    assert_contains(diag.message, "decode worker: model inline with fp8_e4m3: fp8_flashmla needs kv_lora_rank to be a "
+                                  "multiple of 128 (one FP32 scale per 128 values), but it is 448");
+    free(v);
+    kvc_worker_free(p);
+    kvc_worker_free(d);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -332,6 +371,7 @@ int main(void)
         cmocka_unit_test(test_compare__a_worker_that_does_not_resolve_is_named),
         cmocka_unit_test(test_compare__fix_search_with_kv_lora_rank_not_a_multiple_of_128),
         cmocka_unit_test(test_compare__fp8_flashmla_with_kv_lora_rank_not_a_multiple_of_128_is_an_error),
+        cmocka_unit_test(test_compare__a_worker_valid_under_the_selected_rule_only_gets_a_verdict),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
