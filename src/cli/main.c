@@ -337,8 +337,10 @@ static kvc_status build_worker(const cli *c, const char *label, const char *file
 {
     kvc_worker *w = kvc_worker_create(file ? file : label);
     if (!w) {
-        diag->status = KVC_ERR_NOMEM;
-        snprintf(diag->message, sizeof diag->message, "out of memory");
+        if (diag) {
+            diag->status = KVC_ERR_NOMEM;
+            snprintf(diag->message, sizeof diag->message, "out of memory");
+        }
         return KVC_ERR_NOMEM;
     }
     kvc_status st = KVC_OK;
@@ -389,10 +391,12 @@ static kvc_status build_pair(const cli *c, kvc_worker **p, kvc_worker **d, kvc_d
 {
     *p = *d = NULL;
     if (!c->npos && !(c->given[OPT_PREFILL_ARGS] && c->given[OPT_DECODE_ARGS])) {
-        diag->status = KVC_ERR_USAGE;
-        snprintf(diag->message, sizeof diag->message,
-                 "%s needs PREFILL and DECODE worker files, or --prefill-args and --decode-args (see kvcheck --help)",
-                 c->command == CMD_CHECK ? "check" : "simulate");
+        if (diag) {
+            diag->status = KVC_ERR_USAGE;
+            snprintf(diag->message, sizeof diag->message,
+                     "%s needs PREFILL and DECODE worker files, or --prefill-args and --decode-args (see kvcheck --help)",
+                     c->command == CMD_CHECK ? "check" : "simulate");
+        }
         return KVC_ERR_USAGE;
     }
     const char *pgpu = c->given[OPT_PREFILL_GPU] ? c->value[OPT_PREFILL_GPU] : c->value[OPT_GPU];

@@ -30,6 +30,15 @@ kvc_status diag_set(kvc_diag *diag, kvc_status status, const kvc_origin *origin,
         if (cond) return diag_set((diag), (status), (origin), __VA_ARGS__);             \
     } while (0)
 
+/* Forward a failure: evaluates `expr` (a call returning kvc_status) and
+ * returns its status when it is not KVC_OK. The callee has filled the
+ * diagnostic already; the caller never reads it back, as it may be NULL. */
+#define RETURN_IF_ERROR(expr)                                                           \
+    do {                                                                                \
+        kvc_status return_if_error_st_ = (expr);                                        \
+        if (return_if_error_st_ != KVC_OK) return return_if_error_st_;                  \
+    } while (0)
+
 /* "file:line:column" or the parts that are known; "" when none. */
 void origin_format(const kvc_origin *origin, char *out, size_t size);
 void origin_set(kvc_origin *origin, const char *file, unsigned line, unsigned column,

@@ -16,11 +16,14 @@ kvc_status file_read_all(const char *path, char **out, size_t *len, kvc_diag *di
     int fd = open(path, O_RDONLY | O_CLOEXEC);
     RETURN_ERROR_IF(fd < 0, diag, KVC_ERR_IO, &origin, "cannot open %s: %s", path, strerror(errno));
     struct stat st;
-    if (fstat(fd, &st) != 0 || S_ISDIR(st.st_mode)) {
-        int dir = S_ISDIR(st.st_mode);
+    if (fstat(fd, &st) != 0) {
+        int e = errno; /* before close(), which may change it; st was not filled */
         close(fd);
-        return diag_set(diag, KVC_ERR_IO, &origin, "cannot read %s: %s", path,
-                        dir ? "it is a directory; give a file" : strerror(errno));
+        return diag_set(diag, KVC_ERR_IO, &origin, "cannot read %s: %s", path, strerror(e));
+    }
+    if (S_ISDIR(st.st_mode)) {
+        close(fd);
+        return diag_set(diag, KVC_ERR_IO, &origin, "cannot read %s: it is a directory; give a file", path);
     }
     size_t cap = st.st_size > 0 ? (size_t)st.st_size + 1 : 4096;
     char *buf = malloc(cap);

@@ -171,8 +171,10 @@ static int works(fix_search *s, const unsigned *pick, unsigned k, unsigned r)
 {
     engine_override ov[3];
     for (unsigned i = 0; i < k; i++) ov[i] = (engine_override){s->cand[pick[i]].key, s->cand[pick[i]].value};
-    if (worker_resolve(s->worker, s->prepared, r, ov, k, s->res, NULL) != KVC_OK) return 0;
     const kvc_resolved *o = &s->other[r];
+    if (!o->release[0]) return 0; /* the other side does not resolve under that release: nothing here helps */
+    /* a candidate that does not resolve (e.g. a layout the model cannot have) is no fix */
+    if (worker_resolve(s->worker, s->prepared, r, ov, k, s->res, NULL) != KVC_OK) return 0;
     return s->side == KVC_SIDE_PREFILL ? mismatches(s->res, o, NULL) == 0 : mismatches(o, s->res, NULL) == 0;
 }
 
@@ -359,10 +361,16 @@ static kvc_status compare_into(const kvc_worker *const w[2], kvc_verdict *out, p
         if (!st) st = label_error(worker_resolve(w[i], ps->prepared[i], release, NULL, 0, &ps->under[i][release], diag),
                                   (kvc_side)i, diag);
         if (st) return st;
-        /* A release that refuses this side cannot judge the pair: left empty. */
-        for (unsigned r = 0; r < e->nreleases; r++)
-            if (r != release && worker_resolve(w[i], ps->prepared[i], r, NULL, 0, &ps->under[i][r], NULL))
-                memset(&ps->under[i][r], 0, sizeof ps->under[i][r]);
+        /* A release that refuses this side cannot judge the pair: left empty,
+         * and said, since releases with those rules would not start it. */
+        for (unsigned r = 0; r < e->nreleases; r++) {
+            if (r == release || !worker_resolve(w[i], ps->prepared[i], r, NULL, 0, &ps->under[i][r], NULL)) continue;
+            memset(&ps->under[i][r], 0, sizeof ps->under[i][r]);
+            notes_add(out->warnings, &out->nwarnings, KVC_MAX_NOTES,
+                      "the %s worker does not resolve under the %s rule (kvcheck layout --sglang-rules %s says "
+                      "why): SGLang releases with that rule would not start it",
+                      kvc_side_name((kvc_side)i), e->releases[r], e->releases[r]);
+        }
         *res[i] = ps->under[i][release];
     }
     mismatches(res[0], res[1], out);

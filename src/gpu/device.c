@@ -124,12 +124,13 @@ kvc_status gpu_choose(kvc_device want, int need_gpu, const cuda_api *driver, gpu
     kvc_status st = gpu_open(driver, 0, out, &absent, &why);
     if (!st) return KVC_OK;
     if (need_gpu || want == KVC_DEVICE_GPU || !absent) { /* only "no usable GPU" falls back, and only under auto */
-        *diag = why;
+        /* the caller's diag may be NULL: extend the local one, then hand it on */
         if (absent && !need_gpu) {
-            size_t n = strlen(diag->message);
-            snprintf(diag->message + n, sizeof diag->message - n,
+            size_t n = strlen(why.message);
+            snprintf(why.message + n, sizeof why.message - n,
                      "; --device gpu needs a usable NVIDIA GPU: use --device auto or cpu to run on the CPU");
         }
+        if (diag) *diag = why;
         return st;
     }
     str_copy(why_not, size, why.message);

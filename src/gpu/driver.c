@@ -74,11 +74,13 @@ kvc_status cuda_load(const char *soname, cuda_api *api, int *absent, kvc_diag *d
         void *fn = NULL;                                                                                        \
         int found = 0;                                                                                          \
         cu_result r = get_proc(#name, &fn, KVC_CUDA_FLOOR, 0, &found);                                          \
-        if (r != 0 || !fn)                                                                                      \
+        if (r != 0 || !fn) {                                                                                    \
+            dlclose(lib); /* nothing loaded from it is used after a failure */                                  \
             return diag_set(diag, KVC_ERR_GPU, &o,                                                              \
                             "the NVIDIA driver does not provide %s (cuGetProcAddress returned %d): update the "   \
                             "driver",                                                                           \
                             #name, r);                                                                          \
+        }                                                                                                       \
         memcpy(&api->name, &fn, sizeof fn);                                                                     \
     }
     KVC_CUDA_FUNCS(KVC_CUDA_LOAD)

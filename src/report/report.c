@@ -381,6 +381,11 @@ char *kvc_report_check(const kvc_verdict *verdict, kvc_format format, unsigned o
 
 char *kvc_report_error(const kvc_diag *diag, int code, kvc_format format)
 {
+    kvc_diag none;
+    if (!diag) { /* NULL is allowed everywhere a diag is taken: report that nothing was said */
+        diag_set(&none, KVC_ERR_INTERNAL, NULL, "no diagnostic was given");
+        diag = &none;
+    }
     if (format == KVC_FORMAT_JSON) {
         cJSON *o = cJSON_CreateObject();
         cJSON *e = cJSON_AddObjectToObject(o, "error");

@@ -122,7 +122,11 @@ static kvc_status scan_streamed(const scan_plan *plan, layer_job *job, unsigned 
     uint8_t *buf[2] = {malloc(per * pb), malloc(per * pb)};
     kvc_status st = buf[0] && buf[1] ? KVC_OK : diag_set(diag, KVC_ERR_NOMEM, NULL, "out of memory for read buffers");
     batch_read next = {job, 0, per, pb, buf[0], threads, KVC_OK, {0}};
-    if (!st) read_batch(&next), st = next.st, *diag = next.diag;
+    if (!st) {
+        read_batch(&next);
+        st = next.st;
+        if (st && diag) *diag = next.diag; /* the reader's own diagnostic; the caller's may be NULL */
+    }
     for (uint64_t first = 0, k = 0; !st && first < job->npages; first += per, k++) {
         uint64_t n = job->npages - first < per ? job->npages - first : per;
         pthread_t reader;
@@ -143,7 +147,10 @@ static kvc_status scan_streamed(const scan_plan *plan, layer_job *job, unsigned 
         scan_in_memory(plan, &part, threads);
         for (unsigned i = 0; i < KVC_CHECK_COUNT; i++) job->counts[i] += part.counts[i];
         if (reading) pthread_join(reader, NULL);
-        if (first + n < job->npages && next.st) st = next.st, *diag = next.diag;
+        if (first + n < job->npages && next.st) {
+            st = next.st;
+            if (diag) *diag = next.diag;
+        }
         if (job->progress) job->progress(job->progress_ctx, (first + n) * pb);
     }
     free(buf[0]);

@@ -143,8 +143,9 @@ static kvc_status scan_layer(scan_run_ctx *c, const layer_src *src, const uint8_
     return st;
 }
 
-/* Where a damaged page's bytes can be read on the host. */
-typedef const uint8_t *(*page_fetch_fn)(const void *ctx, size_t layer, uint64_t page, kvc_diag *diag);
+/* Where a damaged page's bytes can be read on the host: *bytes on KVC_OK. */
+typedef kvc_status (*page_fetch_fn)(const void *ctx, size_t layer, uint64_t page, const uint8_t **bytes,
+                                    kvc_diag *diag);
 
 /* The first max_findings findings, walking the damaged pages in input order. */
 static kvc_status collect_findings(scan_run_ctx *c, page_fetch_fn fetch, const void *ctx, kvc_diag *diag)
@@ -154,8 +155,8 @@ static kvc_status collect_findings(scan_run_ctx *c, page_fetch_fn fetch, const v
         const kvc_scan_layer *layer = &r->layers[l];
         for (size_t i = 0; i < layer->nbad_pages && r->nfindings < c->opt->max_findings; i++) {
             uint64_t page = layer->bad_pages[i].page;
-            const uint8_t *bytes = fetch(ctx, l, page, diag);
-            if (!bytes) return diag->status;
+            const uint8_t *bytes = NULL;
+            RETURN_IF_ERROR(fetch(ctx, l, page, &bytes, diag)); /* diag may be NULL: never read it back */
             scan_page_findings(&c->plan, bytes, (unsigned)l, page,
                                layer->file_offset + page * c->plan.layout.page_bytes, r->findings, &r->nfindings,
                                c->opt->max_findings);
@@ -203,11 +204,12 @@ static layer_src memory_layer(const char *name, const void *data, uint64_t bytes
     return src;
 }
 
-static const uint8_t *fetch_host(const void *ctx, size_t layer, uint64_t page, kvc_diag *diag)
+static kvc_status fetch_host(const void *ctx, size_t layer, uint64_t page, const uint8_t **bytes, kvc_diag *diag)
 {
     const scan_inputs *in = ctx;
     (void)diag;
-    return in->layers[layer].data + page * in->page_bytes;
+    *bytes = in->layers[layer].data + page * in->page_bytes;
+    return KVC_OK;
 }
 
 /* Damage under the layout asked for: which layout do the bytes look like? */
@@ -280,12 +282,13 @@ typedef struct device_fetch {
     uint8_t *buf;
 } device_fetch;
 
-static const uint8_t *fetch_device(const void *ctx, size_t layer, uint64_t page, kvc_diag *diag)
+static kvc_status fetch_device(const void *ctx, size_t layer, uint64_t page, const uint8_t **bytes, kvc_diag *diag)
 {
     const device_fetch *f = ctx;
     (void)layer;
-    if (gpu_copy_to_host(f->gpu, f->buf, f->base + page * f->page_bytes, f->page_bytes, diag)) return NULL;
-    return f->buf;
+    RETURN_IF_ERROR(gpu_copy_to_host(f->gpu, f->buf, f->base + page * f->page_bytes, f->page_bytes, diag));
+    *bytes = f->buf;
+    return KVC_OK;
 }
 
 kvc_status scan_device_run(uint64_t device_ptr, size_t bytes, const kvc_layout *layout,

@@ -77,13 +77,16 @@ static kvc_status map_file(scan_inputs *in, const char *path, const uint8_t **da
 {
     kvc_origin o;
     origin_set(&o, path, 0, 0, "");
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
-    RETURN_ERROR_IF(fd < 0, diag, KVC_ERR_IO, &o, "cannot open %s: %s", path, strerror(errno));
+    /* checked before open(): nothing to close when the table is full */
     RETURN_ERROR_IF(in->nmaps == COUNT_OF(in->maps), diag, KVC_ERR_USAGE, &o, "at most %zu input files at once",
                     COUNT_OF(in->maps));
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    RETURN_ERROR_IF(fd < 0, diag, KVC_ERR_IO, &o, "cannot open %s: %s", path, strerror(errno));
     struct stat st;
-    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-        int dir = S_ISDIR(st.st_mode), e = errno;
+    int stat_ok = fstat(fd, &st) == 0;
+    if (!stat_ok || !S_ISREG(st.st_mode)) {
+        /* st is only filled when fstat succeeded */
+        int e = stat_ok ? 0 : errno, dir = stat_ok && S_ISDIR(st.st_mode);
         close(fd);
         return diag_set(diag, KVC_ERR_IO, &o, "cannot read %s: %s", path,
                         dir ? "it is a directory; give the dump files in it" : e ? strerror(e) : "not a regular file");

@@ -1,7 +1,10 @@
+#define _DEFAULT_SOURCE /* mkdtemp */
 #include "support.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static const char *const RELEASES[2] = {"active-backend", "either-backend"};
 
@@ -212,6 +215,161 @@ static void test_compare__a_worker_that_does_not_resolve_is_named(void **state)
     kvc_worker_free(d);
 }
 
+static kvc_worker *worker_file_or_fail(const char *path)
+{
+    kvc_worker *w = kvc_worker_create(path);
+    kvc_diag d;
+    assert_non_null(w);
+    if (kvc_worker_load_file(w, path, &d) != KVC_OK) fail_msg("%s: %s", path, d.message);
+    return w;
+}
+
+/* A DSA model like GLM-5.2 but with kv_lora_rank `rank`, as the worker
+ * given `gpu` and `args`; the model is named "dsa-rRANK". */
+static kvc_worker *dsa_worker_with_rank(unsigned rank, const char *gpu, const char *args)
+{
+    char dir[] = "/tmp/kvc_test_XXXXXX", path[64];
+    assert_non_null(mkdtemp(dir));
+    snprintf(path, sizeof path, "%s/dsa-r%u.json", dir, rank);
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fprintf(f,
+            "{\"architectures\": [\"GlmMoeDsaForCausalLM\"], \"torch_dtype\": \"bfloat16\", "
+            "\"num_hidden_layers\": 4, \"kv_lora_rank\": %u, \"qk_rope_head_dim\": 64, "
+            "\"index_head_dim\": 128, \"index_topk\": 2048}\n",
+            rank);
+    assert_int_equal(fclose(f), 0);
+    kvc_worker *w = worker_make(gpu, path, args); /* the model is read now */
+    unlink(path);
+    rmdir(dir);
+    return w;
+}
+
+/* kv_lora_rank 448 or 511 is no multiple of 128, so fp8_flashmla (one FP32
+ * scale per 128 values) cannot be built: the fix search tries candidates
+ * that lead there (flashmla_kv on either side) and must drop them, not
+ * crash (it did: the layout's error went to a NULL diag). SGLang's raw FP8
+ * and bf16 rows take any rank, so the pair still gets a verdict, and every
+ * fix it prints works when applied. */
+static void test_compare__fix_search_with_kv_lora_rank_not_a_multiple_of_128(void **state)
+{
+    (void)state;
+    const unsigned ranks[] = {448, 511};
+    for (size_t i = 0; i < 2; i++) {
+        for (int rules = 0; rules < 2; rules++) {
+            kvc_worker *p = dsa_worker_with_rank(ranks[i], "B300", "--disaggregation-mode prefill --kv-cache-dtype fp8_e4m3");
+            kvc_worker *d = dsa_worker_with_rank(ranks[i], "B300", "--disaggregation-mode decode --kv-cache-dtype bfloat16");
+            kvc_verdict *v = NULL;
+            kvc_diag diag;
+            assert_int_equal(compare_under(p, d, RELEASES[rules], &v, &diag), KVC_OK);
+            assert_false(v->compatible);
+            assert_string_equal(v->prefill.kv.name, "fp8_raw");
+            assert_int_equal(v->prefill.kv.bytes_per_token, ranks[i] + 64);
+            assert_string_equal(v->decode.kv.name, "bf16");
+            assert_true(v->bootstrap_catches); /* the KV dtypes differ */
+            /* the best fix: prefill in bf16 too, under either rule */
+            assert_true(v->nfixes >= 1);
+            assert_int_equal(v->fixes[0].side, KVC_SIDE_PREFILL);
+            assert_true(v->fixes[0].holds_in_all_releases);
+            assert_int_equal(v->fixes[0].nargs, 1);
+            assert_string_equal(v->fixes[0].args[0][0], "--kv-cache-dtype");
+            assert_string_equal(v->fixes[0].args[0][1], "bfloat16");
+            for (unsigned f = 0; f < v->nfixes; f++) {
+                char line[512] = "";
+                for (unsigned k = 0; k < v->fixes[f].nargs; k++) {
+                    strcat(line, v->fixes[f].args[k][0]);
+                    strcat(line, " ");
+                    strcat(line, v->fixes[f].args[k][1]);
+                    strcat(line, " ");
+                }
+                kvc_worker *fp = dsa_worker_with_rank(ranks[i], "B300", "--disaggregation-mode prefill --kv-cache-dtype fp8_e4m3");
+                kvc_worker *fd = dsa_worker_with_rank(ranks[i], "B300", "--disaggregation-mode decode --kv-cache-dtype bfloat16");
+                assert_int_equal(kvc_worker_add_args(v->fixes[f].side == KVC_SIDE_PREFILL ? fp : fd, line, "fix", &diag),
+                                 KVC_OK);
+                kvc_verdict *after = NULL;
+                if (compare_under(fp, fd, RELEASES[rules], &after, &diag) != KVC_OK)
+                    fail_msg("rank %u: fix '%s' on %s does not resolve: %s", ranks[i], line,
+                             kvc_side_name(v->fixes[f].side), diag.message);
+                if (!after->compatible)
+                    fail_msg("rank %u: fix '%s' on %s does not work", ranks[i], line, kvc_side_name(v->fixes[f].side));
+                kvc_verdict_free(after);
+                kvc_worker_free(fp);
+                kvc_worker_free(fd);
+            }
+            /* the same without a diagnostic */
+            kvc_verdict_free(v);
+            assert_int_equal(kvc_compare(p, d, &v, NULL), KVC_OK);
+            assert_false(v->compatible);
+            kvc_verdict_free(v);
+            kvc_worker_free(p);
+            kvc_worker_free(d);
+        }
+    }
+}
+
+/* A side that itself resolves to fp8_flashmla (HiSparse with fp8 forces
+ * flashmla_kv) at such a rank is invalid, as SGLang cannot lay out its
+ * scales: a clean error that names the side, the model and the rank. */
+static void test_compare__fp8_flashmla_with_kv_lora_rank_not_a_multiple_of_128_is_an_error(void **state)
+{
+    (void)state;
+    const unsigned ranks[] = {448, 511};
+    for (size_t i = 0; i < 2; i++) {
+        kvc_worker *p = dsa_worker_with_rank(ranks[i], "B300", "--disaggregation-mode prefill --kv-cache-dtype fp8_e4m3");
+        kvc_worker *d = dsa_worker_with_rank(ranks[i], "B300",
+                                             "--disaggregation-mode decode --kv-cache-dtype fp8_e4m3 --enable-hisparse "
+                                             "--disable-radix-cache");
+        kvc_verdict *v = NULL;
+        kvc_diag diag;
+        char want[256];
+        snprintf(want, sizeof want,
+                 "decode worker: model dsa-r%u with fp8_e4m3: fp8_flashmla needs kv_lora_rank to be a multiple of 128 "
+                 "(one FP32 scale per 128 values), but it is %u (",
+                 ranks[i], ranks[i]);
+        assert_int_equal(kvc_compare(p, d, &v, &diag), KVC_ERR_CONFIG);
+        assert_null(v);
+        assert_int_equal(diag.status, KVC_ERR_CONFIG);
+        assert_contains(diag.message, want);
+        assert_int_equal(kvc_compare(p, d, &v, NULL), KVC_ERR_CONFIG);
+        /* either way round */
+        assert_int_equal(compare_under(d, p, "either-backend", &v, &diag), KVC_ERR_CONFIG);
+        assert_contains(diag.message, "prefill worker: model dsa-r");
+        assert_contains(diag.message, "fp8_flashmla needs kv_lora_rank to be a multiple of 128");
+        kvc_worker_free(p);
+        kvc_worker_free(d);
+    }
+}
+
+/* The rule not selected only adds warnings: a worker that cannot be built
+ * under it (flashmla_kv decides on a decode worker under active-backend,
+ * trtllm's raw rows under either-backend) still gets a verdict under the
+ * selected rule, with a warning; under the other rule it is the error. */
+static void test_compare__a_worker_valid_under_the_selected_rule_only_gets_a_verdict(void **state)
+{
+    (void)state;
+    kvc_worker *p = worker_file_or_fail("fixtures/pairs/dsa-rank-448-mixed-backends/prefill.json");
+    kvc_worker *d = worker_file_or_fail("fixtures/pairs/dsa-rank-448-mixed-backends/decode.json");
+    kvc_verdict *v = NULL;
+    kvc_diag diag;
+    assert_int_equal(compare_under(p, d, "either-backend", &v, &diag), KVC_OK);
+    assert_true(v->compatible);
+    assert_string_equal(v->decode.kv.name, "fp8_raw");
+    assert_int_equal(v->decode.kv.bytes_per_token, 448 + 64);
+    int warned = 0;
+    for (unsigned i = 0; i < v->nwarnings; i++) {
+        warned |= strstr(v->warnings[i], "the decode worker does not resolve under the active-backend rule") != NULL;
+        /* no claim about the pair under a rule one side cannot start under */
+        assert_null(strstr(v->warnings[i], "under the active-backend rule this pair would"));
+    }
+    assert_true(warned);
+    kvc_verdict_free(v);
+    assert_int_equal(compare_under(p, d, "active-backend", &v, &diag), KVC_ERR_CONFIG);
+    assert_contains(diag.message, "decode worker: model inline with fp8_e4m3: fp8_flashmla needs kv_lora_rank to be a "
+                                  "multiple of 128 (one FP32 scale per 128 values), but it is 448");
+    kvc_worker_free(p);
+    kvc_worker_free(d);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -224,6 +382,9 @@ int main(void)
         cmocka_unit_test(test_compare__mtp_entry_counts),
         cmocka_unit_test(test_compare__every_fix_works_when_applied),
         cmocka_unit_test(test_compare__a_worker_that_does_not_resolve_is_named),
+        cmocka_unit_test(test_compare__fix_search_with_kv_lora_rank_not_a_multiple_of_128),
+        cmocka_unit_test(test_compare__fp8_flashmla_with_kv_lora_rank_not_a_multiple_of_128_is_an_error),
+        cmocka_unit_test(test_compare__a_worker_valid_under_the_selected_rule_only_gets_a_verdict),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -447,13 +447,15 @@ static kvc_status derive_layouts(const model_info *model, kvc_resolved *out, kvc
 {
     kvc_layout_params p = {model->kv_lora_rank, model->qk_rope_head_dim, model->index_head_dim,
                            (uint32_t)get(out, "page_size")->number};
-    kvc_status st = kvc_layout_build(out->row.value, &p, &out->kv, diag);
+    /* The layout's own diagnostic is read back to add the model, so it goes
+     * to a local: the caller's may be NULL (the fix search passes NULL). */
+    kvc_diag why;
+    kvc_status st = kvc_layout_build(out->row.value, &p, &out->kv, &why);
     if (st) {
-        char msg[sizeof diag->message];
-        str_copy(msg, sizeof msg, diag->message);
-        str_printf(diag->message, sizeof diag->message, "model %s with %s: %s (%s)", model->name,
-                   resolved_value(out, "kv_cache_dtype"), msg, out->row.reason);
-        return st;
+        kvc_origin o;
+        origin_set(&o, why.file, why.line, why.column, why.where);
+        return diag_set(diag, st, &o, "model %s with %s: %s (%s)", model->name, resolved_value(out, "kv_cache_dtype"),
+                        why.message, out->row.reason);
     }
     out->kv_entries = model->num_hidden_layers + out->draft_entries;
     out->kv_bytes_per_token_all = (uint64_t)out->kv.bytes_per_token * out->kv_entries;
