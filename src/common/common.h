@@ -45,6 +45,10 @@ void str_printf(char *dst, size_t size, const char *fmt, ...) KVC_PRINTF(3, 4);
 int str_parse_u64(const char **s, uint64_t *out);
 /* ASCII case-insensitive equality. */
 int str_ieq(const char *a, const char *b);
+/* Appends `item` to the list in `out` ("" to start), after `sep` unless the
+ * list is empty. Never cuts silently: when the item does not fit, the buffer
+ * is filled and ends with "...", and being full it takes no more items. */
+void str_join_add(char *out, size_t size, const char *sep, const char *item);
 
 /* Appends a formatted note to a fixed note list; drops it when full. */
 void notes_add(char (*notes)[KVC_NOTE_LEN], unsigned *n, unsigned max, const char *fmt, ...)

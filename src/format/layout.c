@@ -120,10 +120,7 @@ kvc_status kvc_layout_build(const char *name, const kvc_layout_params *params, k
     origin_set(&o, "", 0, 0, "layout");
     if (!def) {
         char names[256] = "";
-        for (size_t i = 0; i < COUNT_OF(CATALOGUE); i++) {
-            if (i) strncat(names, ", ", sizeof names - strlen(names) - 1);
-            strncat(names, CATALOGUE[i].name, sizeof names - strlen(names) - 1);
-        }
+        for (size_t i = 0; i < COUNT_OF(CATALOGUE); i++) str_join_add(names, sizeof names, ", ", CATALOGUE[i].name);
         return diag_set(diag, KVC_ERR_CONFIG, &o, "unknown layout '%s': kvcheck knows %s", name, names);
     }
     RETURN_ERROR_IF(params->page_size < 1, diag, KVC_ERR_CONFIG, &o, "page size must be at least 1");

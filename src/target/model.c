@@ -42,10 +42,7 @@ int model_is_preset(const char *name) { return find_preset(name) != NULL; }
 void model_preset_list(char *out, size_t size)
 {
     out[0] = '\0';
-    for (size_t i = 0; i < kvc_npresets; i++) {
-        if (i) strncat(out, ", ", size - strlen(out) - 1);
-        strncat(out, kvc_presets[i].name, size - strlen(out) - 1);
-    }
+    for (size_t i = 0; i < kvc_npresets; i++) str_join_add(out, size, ", ", kvc_presets[i].name);
 }
 
 /* Optional integer: absent or null keeps the default. */
