@@ -1,5 +1,5 @@
 /* What every stage shares: diagnostics (NULL-safe), origins, bounded strings,
- * string buffers, note lists, file reading and JSON with positions. */
+ * string buffers, note lists, a clock, file reading and JSON with positions. */
 #ifndef KVC_COMMON_H
 #define KVC_COMMON_H
 
@@ -65,6 +65,11 @@ void sb_printf(strbuf *sb, const char *fmt, ...) KVC_PRINTF(2, 3);
 void sb_pad(strbuf *sb, size_t width, const char *s); /* s padded to width */
 /* Hands over the string (NULL after OOM) and resets the buffer. */
 char *sb_take(strbuf *sb);
+
+/* ------------------------------------------------------------------ clock */
+
+/* Seconds on the monotonic clock: only differences mean anything. */
+double clock_seconds(void);
 
 /* ------------------------------------------------------------------ files */
 

@@ -5,7 +5,6 @@
 
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 void kvc_scan_options_init(kvc_scan_options *o)
 {
@@ -21,13 +20,6 @@ void kvc_scan_report_free(kvc_scan_report *r)
     free(r->layers);
     free(r->findings);
     free(r);
-}
-
-static double now_seconds(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
 }
 
 /* Everything one scan call holds. */
@@ -176,7 +168,7 @@ static void finish(scan_run_ctx *c, double t0)
         r->bytes_scanned += x->pages_scanned * c->plan.layout.page_bytes;
     }
     r->clean = r->damaged == 0;
-    r->seconds = now_seconds() - t0;
+    r->seconds = clock_seconds() - t0;
 }
 
 static kvc_status end(scan_run_ctx *c, kvc_status st, kvc_scan_report **out)
@@ -228,7 +220,7 @@ static void look_again(scan_run_ctx *c, const scan_inputs *in, const kvc_layout 
 kvc_status scan_inputs_run(const scan_inputs *in, const kvc_layout *l, const kvc_scan_options *opt,
                            const cuda_api *driver, kvc_scan_report **out, kvc_diag *diag)
 {
-    double t0 = now_seconds();
+    double t0 = clock_seconds();
     scan_run_ctx c;
     kvc_status st = start(&c, l, opt, in->nlayers, diag);
     if (st) return st;
@@ -299,7 +291,7 @@ kvc_status scan_device_run(uint64_t device_ptr, size_t bytes, const kvc_layout *
                     "kvc_scan_device needs a device pointer and a whole, non-zero number of pages (%zu bytes at "
                     "%llu bytes per page)",
                     bytes, (unsigned long long)(layout ? layout->page_bytes : 0));
-    double t0 = now_seconds();
+    double t0 = clock_seconds();
     scan_run_ctx c;
     kvc_status st = start(&c, layout, options, 1, diag);
     if (st) return st;

@@ -1,5 +1,5 @@
 /* What every stage shares: lists joined into fixed buffers never lose an
- * item silently. */
+ * item silently, and the clock only runs forward. */
 #include "support.h"
 
 #include <string.h>
@@ -38,12 +38,21 @@ static void test_common__join_that_filled_the_buffer_exactly_marks_the_next_item
     assert_string_equal(out, "abc, d...");
 }
 
+static void test_common__clock_runs_forward(void **state)
+{
+    (void)state;
+    double a = clock_seconds(), b = clock_seconds();
+    assert_true(a > 0);
+    assert_true(b >= a);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_common__join_separates_items_and_starts_without_one),
         cmocka_unit_test(test_common__join_that_does_not_fit_ends_with_dots_and_takes_no_more),
         cmocka_unit_test(test_common__join_that_filled_the_buffer_exactly_marks_the_next_item_cut),
+        cmocka_unit_test(test_common__clock_runs_forward),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
