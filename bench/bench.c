@@ -31,8 +31,7 @@ static kvc_layout layout(const char *name)
 {
     kvc_layout l;
     kvc_diag d;
-    kvc_layout_params p = {512, 64, 128, 64};
-    if (kvc_layout_build(name, &p, &l, &d)) {
+    if (kvc_layout_build(name, layout_default_params(), &l, &d)) {
         fprintf(stderr, "%s\n", d.message);
         exit(1);
     }

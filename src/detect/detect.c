@@ -302,7 +302,7 @@ static kvc_status detect(const view *layers, size_t n, const kvc_layout_params *
 {
     memset(out, 0, sizeof *out);
     for (size_t i = 0; i < n; i++) out->bytes += layers[i].bytes;
-    const uint32_t sizes[] = {64, 1};
+    const uint32_t sizes[] = {layout_default_params()->page_size, 1};
     for (size_t s = 0; s < 2; s++) { /* the page size given, else 64 (DSA), else 1 */
         kvc_layout_params p = *params;
         if (params->page_size && s) break;

@@ -62,6 +62,10 @@ _Static_assert(512 * 1 + 512 / 128 * 4 + 64 * 2 == 656, "fp8_flashmla is 656 B/t
 _Static_assert(64 * (128 + 4) == 8448, "dsa_indexer is 8448 B/page at 64 tokens");
 _Static_assert(448 + 64 * 2 + 8 == 584, "model1_fp8 is 584 B/token");
 
+static const kvc_layout_params DEFAULT_PARAMS = {512, 64, 128, 64};
+
+const kvc_layout_params *layout_default_params(void) { return &DEFAULT_PARAMS; }
+
 const char *kvc_layout_catalogue(unsigned i) { return i < COUNT_OF(CATALOGUE) ? CATALOGUE[i].name : NULL; }
 
 static uint32_t dim_value(dim d, const kvc_layout_params *p)

@@ -1,5 +1,6 @@
 /* Model dimensions from a Hugging Face config.json or a bundled preset. */
 #include "target/target.h"
+#include "format/format.h"
 
 #include <cjson/cJSON.h>
 #include <stdlib.h>
@@ -196,7 +197,7 @@ kvc_status kvc_model_layout_params(const char *model, kvc_layout_params *out, kv
     if (st) return st;
     out->kv_lora_rank = m.kv_lora_rank;
     out->qk_rope_head_dim = m.qk_rope_head_dim;
-    out->index_head_dim = m.index_head_dim ? m.index_head_dim : 128;
-    out->page_size = 64;
+    out->index_head_dim = m.index_head_dim ? m.index_head_dim : layout_default_params()->index_head_dim;
+    out->page_size = layout_default_params()->page_size;
     return KVC_OK;
 }

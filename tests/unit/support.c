@@ -70,7 +70,8 @@ kvc_layout layout_of(const char *name, uint32_t page_size)
 {
     kvc_layout l;
     kvc_diag d;
-    kvc_layout_params p = {512, 64, 128, page_size};
+    kvc_layout_params p = *layout_default_params();
+    p.page_size = page_size;
     if (kvc_layout_build(name, &p, &l, &d) != KVC_OK) fail_msg("%s: %s", name, d.message);
     return l;
 }

@@ -25,6 +25,7 @@ void _assert_contains(const char *haystack, const char *needle, const char *file
 const char *temp_file(const char *suffix, const char *text);
 /* The same with `bytes` bytes of binary data. */
 const char *temp_data_file(const char *suffix, const void *data, size_t bytes);
-/* A catalogue layout at R = 512, r = 64, index_head_dim 128; fails the test if it does not build. */
+/* A catalogue layout at the default dimensions (layout_default_params) and
+ * `page_size`; fails the test if it does not build. */
 kvc_layout layout_of(const char *name, uint32_t page_size);
 #endif
