@@ -193,7 +193,6 @@ static kvc_status scan_fake(kvc_device device, kvc_scan_report **r, kvc_diag *d)
     memset(&in, 0, sizeof in);
     in.layers = &src;
     in.nlayers = 1;
-    in.page_bytes = l.page_bytes;
     kvc_scan_options o;
     kvc_scan_options_init(&o);
     o.device = device;
