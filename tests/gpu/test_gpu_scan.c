@@ -187,7 +187,7 @@ static void test_gpu__files_streamed_with_pread_match_the_cpu(void **state)
         job.src = &in.layers[0];
         job.resident = i < 2;
         job.host = in.layers[0].data;
-        job.npages_total = job.npages = pages;
+        job.npages = pages;
         job.page_bad = bad[i];
         kvc_status st = i == 0 ? cpu_scan_layer(&plan, &job, 4, &d) : gpu_scan_layer(g, &plan, &job, 4, &d);
         if (st) fail_msg("%s", d.message);

@@ -302,7 +302,7 @@ static void scan_file_layer(const char *path, const kvc_layout *l, int resident,
     job.src = &in.layers[0];
     job.resident = resident;
     job.host = in.layers[0].data;
-    job.npages_total = job.npages = npages;
+    job.npages = npages;
     job.page_bad = page_bad;
     assert_int_equal(cpu_scan_layer(&plan, &job, 3, &d), KVC_OK);
     memcpy(counts, job.counts, sizeof job.counts);
