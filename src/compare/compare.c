@@ -59,30 +59,27 @@ static unsigned mismatches(const kvc_resolved *p, const kvc_resolved *d, kvc_ver
 /* For decode's token 0, say whose bytes each decode field reads. */
 static void explain_fields(const kvc_layout *p, const kvc_layout *d, kvc_verdict *v)
 {
-    for (uint64_t t = 0; t < 1; t++) {
-        for (unsigned i = 0; i < d->nfields; i++) {
-            const kvc_field *f = &d->fields[i];
-            uint64_t start = f->base + t * f->stride;
-            uint64_t size = (uint64_t)f->count * kvc_elem_size(f->elem);
-            uint64_t tok0 = 0, tok1 = 0;
-            const kvc_field *a = layout_field_at(p, start, &tok0, NULL);
-            const kvc_field *b = layout_field_at(p, start + size - 1, &tok1, NULL);
-            if (!a || !b) continue;
-            if (a == b && tok0 == tok1 && tok0 == t && strcmp(a->name, f->name) == 0 && a->elem == f->elem)
-                continue; /* reads exactly what it expects */
-            char src[200];
-            if (a == b && tok0 == tok1)
-                str_printf(src, sizeof src, "prefill token %llu's %s %s bytes", (unsigned long long)tok0,
-                           kvc_elem_name(a->elem), a->name);
-            else
-                str_printf(src, sizeof src, "prefill token %llu's %s %s to token %llu's %s %s bytes",
-                           (unsigned long long)tok0, kvc_elem_name(a->elem), a->name,
-                           (unsigned long long)tok1, kvc_elem_name(b->elem), b->name);
-            notes_add(v->consequences, &v->nconsequences, KVC_MAX_NOTES,
-                      "decode token %llu's %s %s (page bytes %llu-%llu) holds %s",
-                      (unsigned long long)t, kvc_elem_name(f->elem), f->name,
-                      (unsigned long long)start, (unsigned long long)(start + size - 1), src);
-        }
+    for (unsigned i = 0; i < d->nfields; i++) {
+        const kvc_field *f = &d->fields[i];
+        uint64_t start = f->base; /* token 0's */
+        uint64_t size = (uint64_t)f->count * kvc_elem_size(f->elem);
+        uint64_t tok0 = 0, tok1 = 0;
+        const kvc_field *a = layout_field_at(p, start, &tok0, NULL);
+        const kvc_field *b = layout_field_at(p, start + size - 1, &tok1, NULL);
+        if (!a || !b) continue;
+        if (a == b && tok0 == 0 && tok1 == 0 && strcmp(a->name, f->name) == 0 && a->elem == f->elem)
+            continue; /* reads exactly what it expects */
+        char src[200];
+        if (a == b && tok0 == tok1)
+            str_printf(src, sizeof src, "prefill token %llu's %s %s bytes", (unsigned long long)tok0,
+                       kvc_elem_name(a->elem), a->name);
+        else
+            str_printf(src, sizeof src, "prefill token %llu's %s %s to token %llu's %s %s bytes",
+                       (unsigned long long)tok0, kvc_elem_name(a->elem), a->name, (unsigned long long)tok1,
+                       kvc_elem_name(b->elem), b->name);
+        notes_add(v->consequences, &v->nconsequences, KVC_MAX_NOTES,
+                  "decode token 0's %s %s (page bytes %llu-%llu) holds %s", kvc_elem_name(f->elem), f->name,
+                  (unsigned long long)start, (unsigned long long)(start + size - 1), src);
     }
 }
 
@@ -161,7 +158,6 @@ static void bootstrap(const kvc_resolved *p, const kvc_resolved *d, kvc_verdict 
 typedef struct candidate {
     setting_key key;
     char value[KVC_NAME_LEN];
-    int aligned; /* equals the other side's resolved value */
 } candidate;
 
 typedef struct fix_search {
@@ -177,30 +173,27 @@ typedef struct fix_search {
     kvc_resolved *res;
 } fix_search;
 
-static void add_candidate(fix_search *s, setting_key key, const char *value, const char *other_value)
+static void add_candidate(fix_search *s, setting_key key, const char *value)
 {
     if (s->ncand >= COUNT_OF(s->cand)) return;
     candidate *c = &s->cand[s->ncand++];
     c->key = key;
     str_copy(c->value, sizeof c->value, value);
-    c->aligned = strcmp(value, other_value) == 0;
 }
 
 static void collect_candidates(fix_search *s)
 {
     const kvc_resolved *o = s->other[0];
     if (s->model->dsa) {
-        add_candidate(s, SET_KV_CACHE_DTYPE, "fp8_e4m3", o->kv_cache_dtype.value);
-        add_candidate(s, SET_KV_CACHE_DTYPE, "bfloat16", o->kv_cache_dtype.value);
-        const char *known[2] = {o->dsa_prefill_backend.value, o->dsa_decode_backend.value};
+        add_candidate(s, SET_KV_CACHE_DTYPE, "fp8_e4m3");
+        add_candidate(s, SET_KV_CACHE_DTYPE, "bfloat16");
         for (int k = 0; k < 2; k++)
             for (unsigned i = 0; i < rules_backend_count(); i++)
                 if (rules_backend_suggestable(i, s->gpu))
-                    add_candidate(s, k == 0 ? SET_PREFILL_BACKEND : SET_DECODE_BACKEND,
-                                  rules_backend_name(i), known[k]);
+                    add_candidate(s, k == 0 ? SET_PREFILL_BACKEND : SET_DECODE_BACKEND, rules_backend_name(i));
     } else {
-        add_candidate(s, SET_KV_CACHE_DTYPE, o->kv_cache_dtype.value, o->kv_cache_dtype.value);
-        add_candidate(s, SET_PAGE_SIZE, o->page_size.value, o->page_size.value);
+        add_candidate(s, SET_KV_CACHE_DTYPE, o->kv_cache_dtype.value);
+        add_candidate(s, SET_PAGE_SIZE, o->page_size.value);
     }
 }
 
