@@ -109,20 +109,6 @@ static kvc_status push(arglist *list, int key, const char *flag, size_t flag_len
     return KVC_OK;
 }
 
-kvc_status arglist_copy(arglist *dst, const arglist *src, kvc_diag *diag)
-{
-    memset(dst, 0, sizeof *dst);
-    for (size_t i = 0; i < src->n; i++) {
-        const kv_arg *a = &src->v[i];
-        kvc_status st = push(dst, a->key, a->flag, strlen(a->flag), a->value, &a->origin, diag);
-        if (st) {
-            arglist_free(dst);
-            return st;
-        }
-    }
-    return KVC_OK;
-}
-
 static int is_flag_word(const char *w) { return w[0] == '-' && w[1] == '-' && w[2]; }
 
 kvc_status args_parse_words(arglist *list, char **words, const kvc_origin *origins, size_t n,

@@ -53,7 +53,6 @@ typedef struct arglist {
 } arglist;
 
 void arglist_free(arglist *list);
-kvc_status arglist_copy(arglist *dst, const arglist *src, kvc_diag *diag);
 /* Splits a command line into flags (quoting, continuations, skipping the
  * program words before the first "--flag"). */
 kvc_status args_parse_line(arglist *list, const char *line, const char *origin_name,
