@@ -97,8 +97,6 @@ kvc_status model_parse_inline(const char *parse_text, size_t len, const char *te
                         "KV-cache layouts only",
                         file, out->architecture);
     }
-    out->num_nextn_predict_layers = 0;
-    out->index_head_dim = 0;
     st = json_get_uint(rank, text, file, "kv_lora_rank", 1, 65536, &out->kv_lora_rank, diag);
     if (!st) {
         const cJSON *rope = cJSON_GetObjectItemCaseSensitive(root, "qk_rope_head_dim");
