@@ -304,7 +304,6 @@ static kvc_status detect(const view *layers, size_t n, const kvc_layout_params *
     const uint32_t sizes[] = {layout_default_params()->page_size, 1};
     for (size_t s = 0; s < 2; s++) { /* the page size given, else 64 (DSA), else 1 */
         kvc_layout_params p = *params;
-        if (params->page_size && s) break;
         if (!params->page_size) p.page_size = sizes[s];
         out->ncandidates = 0;
         int any_fit = 0;
