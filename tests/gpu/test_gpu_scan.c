@@ -218,33 +218,16 @@ static void test_gpu__files_streamed_with_pread_match_the_cpu(void **state)
     size_t n = kvgen_plant_damage(&l, buf, pages, plants, 64);
     buf[3333 * l.page_bytes + 100] = 0xFF; /* an e4m3 NaN in the last batch: token 0, NoPE value 100 */
     const char *path = temp_data_file(".bin", buf, pages * l.page_bytes);
-    kvc_scan_options o;
-    kvc_scan_options_init(&o);
-    scan_plan plan;
-    scan_inputs in;
-    kvc_diag d;
-    const char *paths[] = {path};
-    assert_int_equal(scan_plan_make(&l, &o, &plan, &d), KVC_OK);
-    assert_int_equal(inputs_open(paths, 1, &l, &o, &in, &d), KVC_OK);
     gpu_ctx *g;
     int absent;
+    kvc_diag d;
     assert_int_equal(gpu_open(NULL, 0, &g, &absent, &d), KVC_OK);
     size_t nan = 1; /* the one above, and the planted e4m3 NaNs */
     for (size_t k = 0; k < n; k++) nan += plants[k].check == KVC_CHECK_E4M3_NAN;
     uint32_t *bad[3] = {calloc(pages, 4), calloc(pages, 4), calloc(pages, 4)};
     uint64_t counts[3][KVC_CHECK_COUNT];
-    for (int i = 0; i < 3; i++) { /* CPU from the mapping, GPU from the mapping, GPU with pread */
-        layer_job job;
-        memset(&job, 0, sizeof job);
-        job.src = &in.layers[0];
-        job.resident = i < 2;
-        job.host = in.layers[0].data;
-        job.npages = pages;
-        job.page_bad = bad[i];
-        kvc_status st = i == 0 ? cpu_scan_layer(&plan, &job, 4, &d) : gpu_scan_layer(g, &plan, &job, 4, &d);
-        if (st) fail_msg("%s", d.message);
-        memcpy(counts[i], job.counts, sizeof counts[i]);
-    }
+    for (int i = 0; i < 3; i++) /* CPU from the mapping, GPU from the mapping, GPU with pread */
+        scan_file_layer(path, &l, i ? g : NULL, i < 2, 4, counts[i], bad[i], pages);
     for (int i = 1; i < 3; i++) {
         assert_memory_equal(counts[0], counts[i], sizeof counts[0]);
         assert_memory_equal(bad[0], bad[i], pages * 4);
@@ -255,30 +238,12 @@ static void test_gpu__files_streamed_with_pread_match_the_cpu(void **state)
     for (uint64_t p = 0; p < pages; p++) total += bad[0][p];
     assert_int_equal(total, n + 1);
     gpu_close(g);
-    inputs_close(&in);
     unlink(path);
     for (int i = 0; i < 3; i++) free(bad[i]);
     free(buf);
 }
 
 /* simulate writes, moves and reads back on the GPU exactly as on the CPU. */
-static kvc_simulation *simulate_on(const char *pair, kvc_device device, uint64_t tokens)
-{
-    kvc_worker *p, *d;
-    kvc_diag diag;
-    pair_load(pair, &p, &d);
-    kvc_simulate_options o;
-    kvc_simulate_options_init(&o);
-    o.device = device;
-    o.tokens = tokens;
-    o.seed = 5;
-    kvc_simulation *s = NULL;
-    if (kvc_simulate(p, d, KVC_RULES_ACTIVE_BACKEND, &o, &s, &diag) != KVC_OK) fail_msg("%s", diag.message);
-    kvc_worker_free(p);
-    kvc_worker_free(d);
-    return s;
-}
-
 static void test_gpu__simulate_matches_the_cpu(void **state)
 {
     (void)state;
@@ -286,8 +251,8 @@ static void test_gpu__simulate_matches_the_cpu(void **state)
                            "bf16-different-backends"};
     const int compatible[] = {0, 1, 0, 1}; /* the GLM-5.2 failure and its fix; 656-byte pages into 576; bf16 both ways */
     for (size_t i = 0; i < sizeof pairs / sizeof pairs[0]; i++) {
-        kvc_simulation *cpu = simulate_on(pairs[i], KVC_DEVICE_CPU, 20000);
-        kvc_simulation *gpu = simulate_on(pairs[i], KVC_DEVICE_GPU, 20000);
+        kvc_simulation *cpu = simulate_pair(pairs[i], KVC_DEVICE_CPU, 20000, 5);
+        kvc_simulation *gpu = simulate_pair(pairs[i], KVC_DEVICE_GPU, 20000, 5);
         assert_string_equal(gpu->device, "cuda");
         assert_int_equal(gpu->compatible, compatible[i]);
         assert_int_equal(gpu->values_differ == 0, compatible[i]);

@@ -374,31 +374,6 @@ static void test_scan__progress_runs_forward_to_the_total(void **state)
     free(buf);
 }
 
-/* Scans a layer of a file through the internal scanner, read from the
- * mapping (resident) or with pread (not resident), and returns the counts. */
-static void scan_file_layer(const char *path, const kvc_layout *l, int resident, uint64_t counts[KVC_CHECK_COUNT],
-                            uint32_t *page_bad, uint64_t npages)
-{
-    kvc_scan_options o;
-    kvc_scan_options_init(&o);
-    scan_plan plan;
-    scan_inputs in;
-    kvc_diag d;
-    const char *paths[] = {path};
-    assert_int_equal(scan_plan_make(l, &o, &plan, &d), KVC_OK);
-    assert_int_equal(inputs_open(paths, 1, l, &o, &in, &d), KVC_OK);
-    layer_job job;
-    memset(&job, 0, sizeof job);
-    job.src = &in.layers[0];
-    job.resident = resident;
-    job.host = in.layers[0].data;
-    job.npages = npages;
-    job.page_bad = page_bad;
-    assert_int_equal(cpu_scan_layer(&plan, &job, 3, &d), KVC_OK);
-    memcpy(counts, job.counts, sizeof job.counts);
-    inputs_close(&in);
-}
-
 static void test_scan__files_read_with_pread_give_the_same_counts(void **state)
 {
     (void)state;
@@ -412,8 +387,8 @@ static void test_scan__files_read_with_pread_give_the_same_counts(void **state)
     const char *path = temp_data_file(".bin", buf, pages * l.page_bytes);
     uint64_t mapped[KVC_CHECK_COUNT], read[KVC_CHECK_COUNT];
     uint32_t *bad_mapped = calloc(pages, 4), *bad_read = calloc(pages, 4);
-    scan_file_layer(path, &l, 1, mapped, bad_mapped, pages);
-    scan_file_layer(path, &l, 0, read, bad_read, pages);
+    scan_file_layer(path, &l, NULL, 1, 3, mapped, bad_mapped, pages);
+    scan_file_layer(path, &l, NULL, 0, 3, read, bad_read, pages);
     assert_memory_equal(mapped, read, sizeof mapped);
     assert_memory_equal(bad_mapped, bad_read, pages * 4);
     uint64_t total = 0;
