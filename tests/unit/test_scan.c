@@ -67,6 +67,17 @@ static uint64_t formats_md_offset(const kvc_layout *l, const char *field, uint64
     return 0;
 }
 
+/* PAGES generated pages of `l` with damage of every kind planted (at most
+ * 64 elements, listed in `plants`); free with free(). */
+static uint8_t *planted_pages(const kvc_layout *l, uint64_t seed, kvgen_plant plants[64], size_t *n)
+{
+    uint8_t *buf = malloc(PAGES * l->page_bytes);
+    assert_non_null(buf);
+    kvgen_pages(l, PAGES, seed, buf);
+    *n = kvgen_plant_damage(l, buf, PAGES, plants, 64);
+    return buf;
+}
+
 static void test_scan__clean_pages_of_every_layout_are_clean(void **state)
 {
     (void)state;
@@ -90,10 +101,9 @@ static void test_scan__planted_damage_is_found_exactly_in_every_layout(void **st
     unsigned mapped = 0; /* plants whose place FORMATS.md gives */
     for (unsigned i = 0; kvc_layout_catalogue(i); i++) {
         kvc_layout l = layout_of(kvc_layout_catalogue(i), 64);
-        uint8_t *buf = malloc(PAGES * l.page_bytes);
-        kvgen_pages(&l, PAGES, 200 + i, buf);
         kvgen_plant plants[64];
-        size_t n = kvgen_plant_damage(&l, buf, PAGES, plants, 64);
+        size_t n;
+        uint8_t *buf = planted_pages(&l, 200 + i, plants, &n);
         assert_true(n >= 1);
         kvc_scan_options o;
         kvc_scan_options_init(&o);
@@ -192,10 +202,9 @@ static void test_scan__page_lists_limit_the_scan_and_name_real_pages(void **stat
 {
     (void)state;
     kvc_layout l = layout_of("fp8_flashmla", 64);
-    uint8_t *buf = malloc(PAGES * l.page_bytes);
-    kvgen_pages(&l, PAGES, 3, buf);
     kvgen_plant plants[64];
-    size_t n = kvgen_plant_damage(&l, buf, PAGES, plants, 64);
+    size_t n;
+    uint8_t *buf = planted_pages(&l, 3, plants, &n);
     kvc_scan_options o;
     kvc_scan_options_init(&o);
     o.pages = "1,3-4";
@@ -226,10 +235,9 @@ static void test_scan__max_findings_keeps_the_first_and_counts_all(void **state)
 {
     (void)state;
     kvc_layout l = layout_of("fp8_flashmla", 64);
-    uint8_t *buf = malloc(PAGES * l.page_bytes);
-    kvgen_pages(&l, PAGES, 4, buf);
     kvgen_plant plants[64];
-    size_t n = kvgen_plant_damage(&l, buf, PAGES, plants, 64);
+    size_t n;
+    uint8_t *buf = planted_pages(&l, 4, plants, &n);
     kvc_scan_options o;
     kvc_scan_options_init(&o);
     o.max_findings = 3;
