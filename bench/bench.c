@@ -18,15 +18,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
-
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
-}
 
 static void row(const char *what, double figure, double reference, const char *unit, double target)
 {
@@ -39,8 +31,7 @@ static kvc_layout layout(const char *name)
 {
     kvc_layout l;
     kvc_diag d;
-    kvc_layout_params p = {512, 64, 128, 64};
-    if (kvc_layout_build(name, &p, &l, &d)) {
+    if (kvc_layout_build(name, layout_default_params(), &l, &d)) {
         fprintf(stderr, "%s\n", d.message);
         exit(1);
     }
@@ -122,9 +113,9 @@ static void bench_cpu(uint64_t mib)
     volatile uint64_t sink = read_loop(buf, bytes); /* warm: pages mapped, caches as they will be */
     double best_read = 1e9, best_scan = 1e9, best_all = 1e9;
     for (int rep = 0; rep < 5; rep++) {
-        double t = now();
+        double t = clock_seconds();
         sink ^= read_loop(buf, bytes);
-        double r = now() - t;
+        double r = clock_seconds() - t;
         if (r < best_read) best_read = r;
         for (unsigned threads = 1; threads <= 2; threads++) {
             kvc_scan_options o;
@@ -133,13 +124,13 @@ static void bench_cpu(uint64_t mib)
             o.threads = threads == 1 ? 1 : 0;
             kvc_scan_report *rep_r = NULL;
             kvc_diag d;
-            t = now();
+            t = clock_seconds();
             if (kvc_scan_host(buf, bytes, &l, &o, &rep_r, &d)) {
                 printf("CPU: %s\n", d.message);
                 free(buf);
                 return;
             }
-            double s = now() - t;
+            double s = clock_seconds() - t;
             if (threads == 1 && s < best_scan) best_scan = s;
             if (threads == 2 && s < best_all) best_all = s;
             kvc_scan_report_free(rep_r);
@@ -159,12 +150,12 @@ static double cat_file(const char *path, uint64_t *bytes)
     int fd = open(path, O_RDONLY);
     if (fd < 0) return -1;
     static char buf[128 << 10];
-    double t = now();
+    double t = clock_seconds();
     ssize_t n;
     *bytes = 0;
     while ((n = read(fd, buf, sizeof buf)) > 0) *bytes += (uint64_t)n;
     close(fd);
-    return now() - t;
+    return clock_seconds() - t;
 }
 
 /* Empties the page cache, so a file run reads from the disk; 0 on success. */
@@ -188,7 +179,7 @@ static void bench_file(const char *path, uint64_t mib, int cold)
     for (uint64_t p = 0; p < pages; p += chunk) fwrite(buf, l.page_bytes, pages - p < chunk ? pages - p : chunk, f);
     fclose(f);
     free(buf);
-    uint64_t bytes;
+    uint64_t bytes = 0;
     cat_file(path, &bytes); /* the page cache holds the file for every run below, alike */
     if (cold && drop_caches()) {
         printf("file scan: cannot empty the page cache (not root?): measuring with the file cached\n");
@@ -207,12 +198,12 @@ static void bench_file(const char *path, uint64_t mib, int cold)
             kvc_diag d;
             const char *paths[] = {path};
             if (cold) drop_caches();
-            double t = now();
+            double t = clock_seconds();
             if (kvc_scan_files(paths, 1, &l, &o, &r, &d)) {
                 printf("file scan (%s): %s\n", dev == KVC_DEVICE_CPU ? "CPU" : "GPU", d.message);
                 goto next;
             }
-            double s = now() - t;
+            double s = clock_seconds() - t;
             if (s < best_scan) best_scan = s;
             kvc_scan_report_free(r);
         }
@@ -247,9 +238,9 @@ static void bench_simulate(uint64_t tokens)
             st = kvc_worker_add_args(d, "--disaggregation-mode decode --kv-cache-dtype fp8_e4m3 --enable-hisparse "
                                         "--disable-radix-cache",
                                      "bench", &diag);
-        double t = now();
+        double t = clock_seconds();
         if (!st) st = kvc_simulate(p, d, &o, &s, &diag);
-        t = now() - t;
+        t = clock_seconds() - t;
         if (st) printf("simulate on the %s: %s\n", dev == KVC_DEVICE_GPU ? "GPU" : "CPU", diag.message);
         else
             printf("simulate, GLM-5.2 B300 pair, %llu tokens x 1 layer, on the %-4s %.3f s (target on the GPU: well "

@@ -1,5 +1,5 @@
 /* What every stage shares: diagnostics (NULL-safe), origins, bounded strings,
- * string buffers, note lists, file reading and JSON with positions. */
+ * string buffers, note lists, a clock, file reading and JSON with positions. */
 #ifndef KVC_COMMON_H
 #define KVC_COMMON_H
 
@@ -54,6 +54,10 @@ void str_printf(char *dst, size_t size, const char *fmt, ...) KVC_PRINTF(3, 4);
 int str_parse_u64(const char **s, uint64_t *out);
 /* ASCII case-insensitive equality. */
 int str_ieq(const char *a, const char *b);
+/* Appends `item` to the list in `out` ("" to start), after `sep` unless the
+ * list is empty. Never cuts silently: when the item does not fit, the buffer
+ * is filled and ends with "...", and being full it takes no more items. */
+void str_join_add(char *out, size_t size, const char *sep, const char *item);
 
 /* Appends a formatted note to a fixed note list; drops it when full. */
 void notes_add(char (*notes)[KVC_NOTE_LEN], unsigned *n, unsigned max, const char *fmt, ...)
@@ -70,6 +74,11 @@ void sb_printf(strbuf *sb, const char *fmt, ...) KVC_PRINTF(2, 3);
 void sb_pad(strbuf *sb, size_t width, const char *s); /* s padded to width */
 /* Hands over the string (NULL after OOM) and resets the buffer. */
 char *sb_take(strbuf *sb);
+
+/* ------------------------------------------------------------------ clock */
+
+/* Seconds on the monotonic clock: only differences mean anything. */
+double clock_seconds(void);
 
 /* ------------------------------------------------------------------ files */
 

@@ -30,6 +30,22 @@ int str_ieq(const char *a, const char *b)
     return *a == *b;
 }
 
+void str_join_add(char *out, size_t size, const char *sep, const char *item)
+{
+    static const char more[] = "...";
+    if (size < sizeof more) return; /* no room to say anything, not even that it was cut */
+    size_t len = strlen(out), seplen = len ? strlen(sep) : 0, n = strlen(item);
+    if (len + seplen + n < size) {
+        memcpy(out + len, sep, seplen);
+        memcpy(out + len + seplen, item, n + 1);
+        return;
+    }
+    char *p = out + len, *end = out + size - 1;
+    for (const char *s = sep; seplen && *s && p < end; s++) *p++ = *s;
+    for (const char *s = item; *s && p < end; s++) *p++ = *s;
+    memcpy(end - (sizeof more - 1), more, sizeof more);
+}
+
 void notes_add(char (*notes)[KVC_NOTE_LEN], unsigned *n, unsigned max, const char *fmt, ...)
 {
     if (*n >= max) return;

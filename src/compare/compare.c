@@ -63,30 +63,27 @@ static unsigned mismatches(const kvc_resolved *p, const kvc_resolved *d, kvc_ver
 /* For decode's token 0, say whose bytes each decode field reads. */
 static void explain_fields(const kvc_layout *p, const kvc_layout *d, kvc_verdict *v)
 {
-    for (uint64_t t = 0; t < 1; t++) {
-        for (unsigned i = 0; i < d->nfields; i++) {
-            const kvc_field *f = &d->fields[i];
-            uint64_t start = f->base + t * f->stride;
-            uint64_t size = (uint64_t)f->count * kvc_elem_size(f->elem);
-            uint64_t tok0 = 0, tok1 = 0;
-            const kvc_field *a = layout_field_at(p, start, &tok0, NULL);
-            const kvc_field *b = layout_field_at(p, start + size - 1, &tok1, NULL);
-            if (!a || !b) continue;
-            if (a == b && tok0 == tok1 && tok0 == t && strcmp(a->name, f->name) == 0 && a->elem == f->elem)
-                continue; /* reads exactly what it expects */
-            char src[200];
-            if (a == b && tok0 == tok1)
-                str_printf(src, sizeof src, "prefill token %llu's %s %s bytes", (unsigned long long)tok0,
-                           kvc_elem_name(a->elem), a->name);
-            else
-                str_printf(src, sizeof src, "prefill token %llu's %s %s to token %llu's %s %s bytes",
-                           (unsigned long long)tok0, kvc_elem_name(a->elem), a->name,
-                           (unsigned long long)tok1, kvc_elem_name(b->elem), b->name);
-            notes_add(v->consequences, &v->nconsequences, KVC_MAX_NOTES,
-                      "decode token %llu's %s %s (page bytes %llu-%llu) holds %s",
-                      (unsigned long long)t, kvc_elem_name(f->elem), f->name,
-                      (unsigned long long)start, (unsigned long long)(start + size - 1), src);
-        }
+    for (unsigned i = 0; i < d->nfields; i++) {
+        const kvc_field *f = &d->fields[i];
+        uint64_t start = f->base; /* token 0's */
+        uint64_t size = (uint64_t)f->count * kvc_elem_size(f->elem);
+        uint64_t tok0 = 0, tok1 = 0;
+        const kvc_field *a = layout_field_at(p, start, &tok0, NULL);
+        const kvc_field *b = layout_field_at(p, start + size - 1, &tok1, NULL);
+        if (!a || !b) continue;
+        if (a == b && tok0 == 0 && tok1 == 0 && strcmp(a->name, f->name) == 0 && a->elem == f->elem)
+            continue; /* reads exactly what it expects */
+        char src[200];
+        if (a == b && tok0 == tok1)
+            str_printf(src, sizeof src, "prefill token %llu's %s %s bytes", (unsigned long long)tok0,
+                       kvc_elem_name(a->elem), a->name);
+        else
+            str_printf(src, sizeof src, "prefill token %llu's %s %s to token %llu's %s %s bytes",
+                       (unsigned long long)tok0, kvc_elem_name(a->elem), a->name, (unsigned long long)tok1,
+                       kvc_elem_name(b->elem), b->name);
+        notes_add(v->consequences, &v->nconsequences, KVC_MAX_NOTES,
+                  "decode token 0's %s %s (page bytes %llu-%llu) holds %s", kvc_elem_name(f->elem), f->name,
+                  (unsigned long long)start, (unsigned long long)(start + size - 1), src);
     }
 }
 

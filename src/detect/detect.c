@@ -20,7 +20,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define SAMPLE_PAGES 64 /* per layer */
 #define BEST_AT_LEAST 0.5 /* a lower best score is "unknown" */
 #define NOT_WHOLE_PAGES 0.8 /* a size that is not whole pages counts against a layout, without ruling it out */
 
@@ -276,7 +275,7 @@ static void judge(const kvc_layout *l, const view *layers, size_t n, kvc_candida
     field_stats *st = calloc(KVC_MAX_FIELDS, sizeof *st);
     if (!st) return;
     for (size_t i = 0; i < n; i++) {
-        uint64_t pages = layers[i].bytes / l->page_bytes, k = pages < SAMPLE_PAGES ? pages : SAMPLE_PAGES;
+        uint64_t pages = layers[i].bytes / l->page_bytes, k = pages < DETECT_SAMPLE_PAGES ? pages : DETECT_SAMPLE_PAGES;
         for (uint64_t j = 0; j < k; j++) sample_page(l, layers[i].data + (j * pages / k) * l->page_bytes, st);
         c->pages_sampled += k;
     }
@@ -302,10 +301,9 @@ static kvc_status detect(const view *layers, size_t n, const kvc_layout_params *
 {
     memset(out, 0, sizeof *out);
     for (size_t i = 0; i < n; i++) out->bytes += layers[i].bytes;
-    const uint32_t sizes[] = {64, 1};
+    const uint32_t sizes[] = {layout_default_params()->page_size, 1};
     for (size_t s = 0; s < 2; s++) { /* the page size given, else 64 (DSA), else 1 */
         kvc_layout_params p = *params;
-        if (params->page_size && s) break;
         if (!params->page_size) p.page_size = sizes[s];
         out->ncandidates = 0;
         int any_fit = 0;

@@ -8,6 +8,12 @@
 
 /* ----------------------------------------------------------------- layout */
 
+/* The dimensions layouts are built from when no model is named: the MLA
+ * dimensions of DeepSeek-V3.2 and GLM-5 (kv_lora_rank 512, qk_rope_head_dim
+ * 64, the DSA indexer's index_head_dim 128) at SGLang's DSA page size of 64
+ * tokens. The one place kvcheck writes them down. Static storage. */
+const kvc_layout_params *layout_default_params(void);
+
 /* The field that holds byte `at` of a buffer of pages in layout `l`, with the
  * token (counted from the buffer's start) and element index; NULL for
  * padding between fields or at a page's end. */

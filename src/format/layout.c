@@ -62,6 +62,10 @@ _Static_assert(512 * 1 + 512 / 128 * 4 + 64 * 2 == 656, "fp8_flashmla is 656 B/t
 _Static_assert(64 * (128 + 4) == 8448, "dsa_indexer is 8448 B/page at 64 tokens");
 _Static_assert(448 + 64 * 2 + 8 == 584, "model1_fp8 is 584 B/token");
 
+static const kvc_layout_params DEFAULT_PARAMS = {512, 64, 128, 64};
+
+const kvc_layout_params *layout_default_params(void) { return &DEFAULT_PARAMS; }
+
 const char *kvc_layout_catalogue(unsigned i) { return i < COUNT_OF(CATALOGUE) ? CATALOGUE[i].name : NULL; }
 
 static uint32_t dim_value(dim d, const kvc_layout_params *p)
@@ -120,10 +124,7 @@ kvc_status kvc_layout_build(const char *name, const kvc_layout_params *params, k
     origin_set(&o, "", 0, 0, "layout");
     if (!def) {
         char names[256] = "";
-        for (size_t i = 0; i < COUNT_OF(CATALOGUE); i++) {
-            if (i) strncat(names, ", ", sizeof names - strlen(names) - 1);
-            strncat(names, CATALOGUE[i].name, sizeof names - strlen(names) - 1);
-        }
+        for (size_t i = 0; i < COUNT_OF(CATALOGUE); i++) str_join_add(names, sizeof names, ", ", CATALOGUE[i].name);
         return diag_set(diag, KVC_ERR_CONFIG, &o, "unknown layout '%s': kvcheck knows %s", name, names);
     }
     RETURN_ERROR_IF(params->page_size < 1, diag, KVC_ERR_CONFIG, &o, "page size must be at least 1");

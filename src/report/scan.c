@@ -1,6 +1,7 @@
 /* Scan reports: a summary first, then a table per layer, the damaged pages
  * and the findings (text); or one JSON document with stable keys. */
 #include "report/report.h"
+#include "detect/detect.h"
 
 #include <cjson/cJSON.h>
 #include <math.h>
@@ -259,7 +260,8 @@ static char *text_detect(const kvc_detection *d, unsigned options)
     if (options & KVC_REPORT_QUIET) return sb_take(&sb);
     sb_printf(&sb, "  read %llu page%s of %llu bytes (at most %d per layer)\n\ncandidates, most plausible first "
                    "(score 0 to 1):\n",
-              (unsigned long long)d->pages_sampled, d->pages_sampled == 1 ? "" : "s", (unsigned long long)d->bytes, 64);
+              (unsigned long long)d->pages_sampled, d->pages_sampled == 1 ? "" : "s", (unsigned long long)d->bytes,
+              DETECT_SAMPLE_PAGES);
     for (unsigned i = 0; i < d->ncandidates; i++) text_candidate(&sb, &d->candidates[i], options);
     return sb_take(&sb);
 }

@@ -40,7 +40,6 @@ typedef struct layer_job {
     int resident;             /* the pages are in memory: scan them where they are */
     const uint8_t *host;      /* the layer's pages in host memory (mapped), or NULL */
     uint64_t device;          /* or in device memory (a CUdeviceptr), else 0 */
-    uint64_t npages_total;
     const uint64_t *pages;    /* selected pages, ascending; NULL: all */
     uint64_t npages;          /* how many are scanned */
     uint32_t *page_bad;       /* out: damaged elements per scanned page */

@@ -5,7 +5,6 @@
 
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 void kvc_scan_options_init(kvc_scan_options *o)
 {
@@ -21,13 +20,6 @@ void kvc_scan_report_free(kvc_scan_report *r)
     free(r->layers);
     free(r->findings);
     free(r);
-}
-
-static double now_seconds(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
 }
 
 /* Everything one scan call holds. */
@@ -93,9 +85,21 @@ static kvc_status pick_device(scan_run_ctx *c, const cuda_api *driver, int need_
     return KVC_OK;
 }
 
-/* Scans one layer and records its counts and damaged pages. */
-static kvc_status scan_layer(scan_run_ctx *c, const layer_src *src, const uint8_t *host, uint64_t device,
-                             kvc_diag *diag)
+/* Memory on another GPU than the one opened is scanned on that GPU. */
+static kvc_status move_to_owner(scan_run_ctx *c, const cuda_api *driver, uint64_t device, kvc_diag *diag)
+{
+    int ordinal = 0, absent;
+    kvc_status st = gpu_device_of(c->gpu, device, &ordinal, diag);
+    if (st || ordinal == 0) return st;
+    gpu_close(c->gpu);
+    st = gpu_open(driver, ordinal, &c->gpu, &absent, diag);
+    if (!st) str_copy(c->report->device_name, sizeof c->report->device_name, gpu_name(c->gpu));
+    return st;
+}
+
+/* Scans one layer, in host memory or a file (device 0) or in device memory
+ * at `device`, and records its counts and damaged pages. */
+static kvc_status scan_layer(scan_run_ctx *c, const layer_src *src, uint64_t device, kvc_diag *diag)
 {
     kvc_scan_report *r = c->report;
     kvc_scan_layer *out = &r->layers[r->nlayers];
@@ -108,10 +112,9 @@ static kvc_status scan_layer(scan_run_ctx *c, const layer_src *src, const uint8_
     layer_job job;
     memset(&job, 0, sizeof job);
     job.src = src;
-    job.resident = !host || layer_resident(src);
-    job.host = host;
+    job.resident = device || layer_resident(src);
+    job.host = device ? NULL : src->data;
     job.device = device;
-    job.npages_total = out->pages;
     uint64_t *list = NULL;
     kvc_status st = page_select(c->only, c->nonly, c->skip, c->nskip, out->pages, src->name, &list, &job.npages, diag);
     if (st) return st;
@@ -143,26 +146,29 @@ static kvc_status scan_layer(scan_run_ctx *c, const layer_src *src, const uint8_
     return st;
 }
 
-/* Where a damaged page's bytes can be read on the host: *bytes on KVC_OK. */
-typedef kvc_status (*page_fetch_fn)(const void *ctx, size_t layer, uint64_t page, const uint8_t **bytes,
-                                    kvc_diag *diag);
-
-/* The first max_findings findings, walking the damaged pages in input order. */
-static kvc_status collect_findings(scan_run_ctx *c, page_fetch_fn fetch, const void *ctx, kvc_diag *diag)
+/* The first max_findings findings, walking the damaged pages in input
+ * order on the host: read where they lie, or copied back from `device`. */
+static kvc_status collect_findings(scan_run_ctx *c, const scan_inputs *in, uint64_t device, kvc_diag *diag)
 {
     kvc_scan_report *r = c->report;
-    for (size_t l = 0; l < r->nlayers && r->nfindings < c->opt->max_findings; l++) {
+    const uint64_t pb = c->plan.layout.page_bytes;
+    uint8_t *copy = device ? malloc(pb) : NULL;
+    RETURN_ERROR_IF(device && !copy, diag, KVC_ERR_NOMEM, NULL, "out of memory");
+    kvc_status st = KVC_OK;
+    for (size_t l = 0; !st && l < r->nlayers && r->nfindings < c->opt->max_findings; l++) {
         const kvc_scan_layer *layer = &r->layers[l];
-        for (size_t i = 0; i < layer->nbad_pages && r->nfindings < c->opt->max_findings; i++) {
+        for (size_t i = 0; !st && i < layer->nbad_pages && r->nfindings < c->opt->max_findings; i++) {
             uint64_t page = layer->bad_pages[i].page;
-            const uint8_t *bytes = NULL;
-            RETURN_IF_ERROR(fetch(ctx, l, page, &bytes, diag)); /* diag may be NULL: never read it back */
-            scan_page_findings(&c->plan, bytes, (unsigned)l, page,
-                               layer->file_offset + page * c->plan.layout.page_bytes, r->findings, &r->nfindings,
-                               c->opt->max_findings);
+            const uint8_t *bytes = copy;
+            if (device) st = gpu_copy_to_host(c->gpu, copy, device + page * pb, pb, diag);
+            else bytes = in->layers[l].data + page * pb;
+            if (!st)
+                scan_page_findings(&c->plan, bytes, (unsigned)l, page, layer->file_offset + page * pb, r->findings,
+                                   &r->nfindings, c->opt->max_findings);
         }
     }
-    return KVC_OK;
+    free(copy);
+    return st;
 }
 
 static void finish(scan_run_ctx *c, double t0)
@@ -177,7 +183,7 @@ static void finish(scan_run_ctx *c, double t0)
         r->bytes_scanned += x->pages_scanned * c->plan.layout.page_bytes;
     }
     r->clean = r->damaged == 0;
-    r->seconds = now_seconds() - t0;
+    r->seconds = clock_seconds() - t0;
 }
 
 static kvc_status end(scan_run_ctx *c, kvc_status st, kvc_scan_report **out)
@@ -188,28 +194,6 @@ static kvc_status end(scan_run_ctx *c, kvc_status st, kvc_scan_report **out)
     if (st) kvc_scan_report_free(c->report);
     else *out = c->report;
     return st;
-}
-
-/* ------------------------------------------------------------ host bytes */
-
-/* A layer that is not in a file: host or device memory. */
-static layer_src memory_layer(const char *name, const void *data, uint64_t bytes)
-{
-    layer_src src;
-    memset(&src, 0, sizeof src);
-    str_copy(src.name, sizeof src.name, name);
-    src.fd = -1;
-    src.data = data;
-    src.bytes = bytes;
-    return src;
-}
-
-static kvc_status fetch_host(const void *ctx, size_t layer, uint64_t page, const uint8_t **bytes, kvc_diag *diag)
-{
-    const scan_inputs *in = ctx;
-    (void)diag;
-    *bytes = in->layers[layer].data + page * in->page_bytes;
-    return KVC_OK;
 }
 
 /* Damage under the layout asked for: which layout do the bytes look like? */
@@ -227,20 +211,45 @@ static void look_again(scan_run_ctx *c, const scan_inputs *in, const kvc_layout 
     free(d);
 }
 
-kvc_status scan_inputs_run(const scan_inputs *in, const kvc_layout *l, const kvc_scan_options *opt,
+/* The one run loop, over any source: the layers of `in` in host memory or
+ * files (device 0), or in's one layer in device memory at `device`, which
+ * needs the GPU it lives on. */
+static kvc_status run(const scan_inputs *in, uint64_t device, const kvc_layout *l, const kvc_scan_options *opt,
                            const cuda_api *driver, kvc_scan_report **out, kvc_diag *diag)
 {
-    double t0 = now_seconds();
+    double t0 = clock_seconds();
     scan_run_ctx c;
     kvc_status st = start(&c, l, opt, in->nlayers, diag);
     if (st) return st;
-    st = pick_device(&c, driver, 0, diag);
+    st = pick_device(&c, driver, device != 0, diag);
+    if (!st && device) st = move_to_owner(&c, driver, device, diag);
     for (size_t i = 0; i < in->nlayers; i++) c.bytes_total += in->layers[i].bytes;
-    for (size_t i = 0; !st && i < in->nlayers; i++) st = scan_layer(&c, &in->layers[i], in->layers[i].data, 0, diag);
-    if (!st) st = collect_findings(&c, fetch_host, in, diag);
+    for (size_t i = 0; !st && i < in->nlayers; i++) st = scan_layer(&c, &in->layers[i], device, diag);
+    if (!st) st = collect_findings(&c, in, device, diag);
     if (!st) finish(&c, t0);
-    if (!st && !c.report->clean) look_again(&c, in, l);
+    if (!st && !c.report->clean && !device) look_again(&c, in, l); /* detect reads host bytes only */
     return end(&c, st, out);
+}
+
+kvc_status scan_inputs_run(const scan_inputs *in, const kvc_layout *l, const kvc_scan_options *opt,
+                           const cuda_api *driver, kvc_scan_report **out, kvc_diag *diag)
+{
+    return run(in, 0, l, opt, driver, out, diag);
+}
+
+/* ---------------------------------------------------------- entry points */
+
+/* One layer that is not in a file: host memory, or device memory (data NULL). */
+static void memory_inputs(scan_inputs *in, layer_src *src, const char *name, const void *data, uint64_t bytes)
+{
+    memset(src, 0, sizeof *src);
+    str_copy(src->name, sizeof src->name, name);
+    src->fd = -1;
+    src->data = data;
+    src->bytes = bytes;
+    memset(in, 0, sizeof *in);
+    in->layers = src;
+    in->nlayers = 1;
 }
 
 kvc_status kvc_scan_files(const char *const *paths, size_t npaths, const kvc_layout *layout,
@@ -251,8 +260,7 @@ kvc_status kvc_scan_files(const char *const *paths, size_t npaths, const kvc_lay
     scan_inputs in;
     kvc_status st = inputs_open(paths, npaths, layout, options, &in, diag);
     if (st) return st;
-    in.page_bytes = layout->page_bytes;
-    st = scan_inputs_run(&in, layout, options, NULL, out, diag);
+    st = run(&in, 0, layout, options, NULL, out, diag);
     inputs_close(&in);
     return st;
 }
@@ -266,29 +274,9 @@ kvc_status kvc_scan_host(const void *data, size_t bytes, const kvc_layout *layou
                     "kvc_scan_host needs a whole, non-zero number of pages (%zu bytes at %llu bytes per page)", bytes,
                     (unsigned long long)(layout ? layout->page_bytes : 0));
     scan_inputs in;
-    memset(&in, 0, sizeof in);
-    layer_src src = memory_layer("memory", data, bytes);
-    in.layers = &src;
-    in.nlayers = 1;
-    in.page_bytes = layout->page_bytes;
-    return scan_inputs_run(&in, layout, options, NULL, out, diag);
-}
-
-/* ---------------------------------------------------------- device bytes */
-
-typedef struct device_fetch {
-    gpu_ctx *gpu;
-    uint64_t base, page_bytes;
-    uint8_t *buf;
-} device_fetch;
-
-static kvc_status fetch_device(const void *ctx, size_t layer, uint64_t page, const uint8_t **bytes, kvc_diag *diag)
-{
-    const device_fetch *f = ctx;
-    (void)layer;
-    RETURN_IF_ERROR(gpu_copy_to_host(f->gpu, f->buf, f->base + page * f->page_bytes, f->page_bytes, diag));
-    *bytes = f->buf;
-    return KVC_OK;
+    layer_src src;
+    memory_inputs(&in, &src, "memory", data, bytes);
+    return run(&in, 0, layout, options, NULL, out, diag);
 }
 
 kvc_status scan_device_run(uint64_t device_ptr, size_t bytes, const kvc_layout *layout,
@@ -302,28 +290,10 @@ kvc_status scan_device_run(uint64_t device_ptr, size_t bytes, const kvc_layout *
                     "kvc_scan_device needs a device pointer and a whole, non-zero number of pages (%zu bytes at "
                     "%llu bytes per page)",
                     bytes, (unsigned long long)(layout ? layout->page_bytes : 0));
-    double t0 = now_seconds();
-    scan_run_ctx c;
-    kvc_status st = start(&c, layout, options, 1, diag);
-    if (st) return st;
-    st = pick_device(&c, driver, 1, diag);
-    int ordinal = 0;
-    if (!st) st = gpu_device_of(c.gpu, device_ptr, &ordinal, diag);
-    if (!st && ordinal != 0) { /* the memory lives on another GPU: scan it there */
-        int absent;
-        gpu_close(c.gpu);
-        st = gpu_open(driver, ordinal, &c.gpu, &absent, diag);
-        if (!st) str_copy(c.report->device_name, sizeof c.report->device_name, gpu_name(c.gpu));
-    }
-    layer_src src = memory_layer("device memory", NULL, bytes);
-    c.bytes_total = bytes;
-    if (!st) st = scan_layer(&c, &src, NULL, device_ptr, diag);
-    device_fetch f = {c.gpu, device_ptr, layout->page_bytes, malloc(layout->page_bytes)};
-    if (!st && !f.buf) st = diag_set(diag, KVC_ERR_NOMEM, NULL, "out of memory");
-    if (!st) st = collect_findings(&c, fetch_device, &f, diag);
-    free(f.buf);
-    if (!st) finish(&c, t0);
-    return end(&c, st, out);
+    scan_inputs in;
+    layer_src src;
+    memory_inputs(&in, &src, "device memory", NULL, bytes);
+    return run(&in, device_ptr, layout, options, driver, out, diag);
 }
 
 kvc_status kvc_scan_device(uint64_t device_ptr, size_t bytes, const kvc_layout *layout,

@@ -12,7 +12,6 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #define MAX_TOKENS (1ull << 22)
 
@@ -172,17 +171,10 @@ static void reduce(kvc_simulation *s, const kvc_sim_token *stats, const kvc_sim_
     }
 }
 
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
-}
-
 kvc_status kvc_simulate(const kvc_worker *prefill, const kvc_worker *decode, const kvc_simulate_options *options,
                         kvc_simulation **out, kvc_diag *diag)
 {
-    double t0 = now_s();
+    double t0 = clock_seconds();
     kvc_simulate_options defaults;
     if (!options) kvc_simulate_options_init(&defaults), options = &defaults;
     kvc_origin o;
@@ -248,7 +240,7 @@ kvc_status kvc_simulate(const kvc_worker *prefill, const kvc_worker *decode, con
                       "the two layouts hold different numbers of values; compared the %u NoPE and %u RoPE values both "
                       "hold",
                       nope, rope);
-        s->seconds = now_s() - t0;
+        s->seconds = clock_seconds() - t0;
     }
     if (st) {
         kvc_simulation_free(s);

@@ -41,9 +41,9 @@ static void fitting_layouts(const kvc_layout *l, uint64_t bytes, char *out, size
         kvc_layout other;
         if (kvc_layout_build(kvc_layout_catalogue(i), &l->params, &other, NULL) != KVC_OK) continue;
         if (bytes % other.page_bytes) continue;
-        size_t n = strlen(out);
-        snprintf(out + n, size - n, "%s%s (%llu B/page)", n ? ", " : "", other.name,
-                 (unsigned long long)other.page_bytes);
+        char item[KVC_NAME_LEN + 32];
+        str_printf(item, sizeof item, "%s (%llu B/page)", other.name, (unsigned long long)other.page_bytes);
+        str_join_add(out, size, ", ", item);
     }
 }
 

@@ -119,12 +119,7 @@ kvc_status source_open_safetensors(scan_inputs *in, const kvc_layout *l, const k
         st_tensor x;
         st = st_tensor_read(t, path, size - 8 - hlen, &x, diag);
         if (!st && wanted(opt, x.name, matched)) ts[n++] = x;
-        size_t used = strlen(in->tensor_names);
-        if (!st && used + strlen(x.name) + 8 < sizeof in->tensor_names)
-            snprintf(in->tensor_names + used, sizeof in->tensor_names - used, "%s%s", used ? ", " : "", x.name);
-        else if (!st && !strstr(in->tensor_names, ", ..."))
-            str_copy(in->tensor_names + (used < sizeof in->tensor_names - 6 ? used : sizeof in->tensor_names - 6), 6,
-                     ", ...");
+        if (!st) str_join_add(in->tensor_names, sizeof in->tensor_names, ", ", x.name);
     }
     if (!st) qsort(ts, n, sizeof *ts, by_offset); /* input order: as the bytes lie in the file */
     for (size_t i = 0; !st && i < n; i++) {

@@ -33,7 +33,6 @@ typedef struct scan_inputs {
     layer_src *layers;
     size_t nlayers, cap;
     char tensor_names[512]; /* for messages */
-    uint64_t page_bytes;
 } scan_inputs;
 
 /* Opens raw dumps, .npy and .safetensors files read-only as layers of

@@ -91,10 +91,7 @@ kvc_status gpu_parse(const char *text, gpu_info *out, const kvc_origin *origin, 
         return KVC_OK;
     }
     char known[512] = "";
-    for (size_t i = 0; i < COUNT_OF(GPUS); i++) {
-        if (i) strncat(known, ", ", sizeof known - strlen(known) - 1);
-        strncat(known, GPUS[i].name, sizeof known - strlen(known) - 1);
-    }
+    for (size_t i = 0; i < COUNT_OF(GPUS); i++) str_join_add(known, sizeof known, ", ", GPUS[i].name);
     return diag_set(diag, KVC_ERR_CONFIG, origin,
                     "unknown GPU '%s': give a product name (%s), sm_NN (sm_103) or a compute "
                     "capability (10.3)",

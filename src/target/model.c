@@ -1,5 +1,6 @@
 /* Model dimensions from a Hugging Face config.json or a bundled preset. */
 #include "target/target.h"
+#include "format/format.h"
 
 #include <cjson/cJSON.h>
 #include <stdlib.h>
@@ -42,10 +43,7 @@ int model_is_preset(const char *name) { return find_preset(name) != NULL; }
 void model_preset_list(char *out, size_t size)
 {
     out[0] = '\0';
-    for (size_t i = 0; i < kvc_npresets; i++) {
-        if (i) strncat(out, ", ", size - strlen(out) - 1);
-        strncat(out, kvc_presets[i].name, size - strlen(out) - 1);
-    }
+    for (size_t i = 0; i < kvc_npresets; i++) str_join_add(out, size, ", ", kvc_presets[i].name);
 }
 
 /* Optional integer: absent or null keeps the default. */
@@ -99,8 +97,6 @@ kvc_status model_parse_inline(const char *parse_text, size_t len, const char *te
                         "KV-cache layouts only",
                         file, out->architecture);
     }
-    out->num_nextn_predict_layers = 0;
-    out->index_head_dim = 0;
     st = json_get_uint(rank, text, file, "kv_lora_rank", 1, 65536, &out->kv_lora_rank, diag);
     if (!st) {
         const cJSON *rope = cJSON_GetObjectItemCaseSensitive(root, "qk_rope_head_dim");
@@ -199,8 +195,8 @@ kvc_status kvc_model_layout_params(const char *model, kvc_layout_params *out, kv
     if (st) return st;
     out->kv_lora_rank = m.kv_lora_rank;
     out->qk_rope_head_dim = m.qk_rope_head_dim;
-    out->index_head_dim = m.index_head_dim ? m.index_head_dim : 128;
-    out->page_size = 64;
+    out->index_head_dim = m.index_head_dim ? m.index_head_dim : layout_default_params()->index_head_dim;
+    out->page_size = layout_default_params()->page_size;
     return KVC_OK;
 }
 

@@ -2,6 +2,7 @@
  * damage with its expected findings, a 576-byte prefill read as 656, .npy
  * and .safetensors forms, and malformed inputs) into DIR. Deterministic. */
 #include "kvgen.h"
+#include "format/format.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -24,8 +25,7 @@ static kvc_layout layout(const char *name)
 {
     kvc_layout l;
     kvc_diag d;
-    kvc_layout_params p = {512, 64, 128, 64};
-    if (kvc_layout_build(name, &p, &l, &d) != KVC_OK) {
+    if (kvc_layout_build(name, layout_default_params(), &l, &d) != KVC_OK) {
         fprintf(stderr, "kvgen: %s\n", d.message);
         exit(1);
     }
@@ -50,6 +50,16 @@ static void write_expect(const char *name, const kvgen_plant *p, size_t n)
     must(fclose(f) == 0, name);
 }
 
+static uint64_t gcd(uint64_t a, uint64_t b)
+{
+    while (b) {
+        uint64_t t = a % b;
+        a = b;
+        b = t;
+    }
+    return a;
+}
+
 int main(int argc, char **argv)
 {
     if (argc != 2) {
@@ -62,7 +72,15 @@ int main(int argc, char **argv)
         return 1;
     }
     char name[256];
-    uint8_t *buf = malloc(41 * 36864 + PAGES * 73728); /* the largest file below */
+    kvc_layout raw = layout("fp8_raw"), scaled = layout("fp8_flashmla");
+    /* the fewest fp8_raw pages that are whole fp8_flashmla pages too: 41 x 36864 = 36 x 41984 */
+    const uint64_t both = scaled.page_bytes / gcd(raw.page_bytes, scaled.page_bytes);
+    size_t largest = both * raw.page_bytes; /* the largest file below */
+    for (unsigned i = 0; kvc_layout_catalogue(i); i++) {
+        kvc_layout l = layout(kvc_layout_catalogue(i));
+        if (PAGES * l.page_bytes > largest) largest = PAGES * l.page_bytes;
+    }
+    uint8_t *buf = malloc(largest);
     must(buf != NULL, "memory");
     for (unsigned i = 0; kvc_layout_catalogue(i); i++) {
         kvc_layout l = layout(kvc_layout_catalogue(i));
@@ -79,11 +97,11 @@ int main(int argc, char **argv)
     }
 
     /* the GLM-5.2 failure: trtllm's 576-byte rows in flashmla_kv's 656-byte buffer */
-    kvc_layout raw = layout("fp8_raw"), scaled = layout("fp8_flashmla");
     kvgen_transfer(&raw, &scaled, PAGES, 7, buf);
     must(kvgen_write(at("fp8_raw-into-fp8_flashmla.bin"), buf, PAGES * scaled.page_bytes) == 0, "transfer");
-    kvgen_pages(&raw, 41, 8, buf); /* 41 x 36864 = 36 x 41984: a whole number of pages of both */
-    must(kvgen_write(at("fp8_raw-41-pages.bin"), buf, 41 * raw.page_bytes) == 0, "raw");
+    kvgen_pages(&raw, both, 8, buf); /* a whole number of pages of both */
+    snprintf(name, sizeof name, "fp8_raw-%llu-pages.bin", (unsigned long long)both);
+    must(kvgen_write(at(name), buf, both * raw.page_bytes) == 0, "raw");
 
     /* .npy and .safetensors */
     uint8_t *clean = malloc(PAGES * scaled.page_bytes), *planted = malloc(PAGES * scaled.page_bytes);
@@ -93,18 +111,19 @@ int main(int argc, char **argv)
     kvgen_plant plants[64];
     size_t n = kvgen_plant_damage(&scaled, planted, PAGES, plants, 64);
     write_expect("planted-layer.1.expect", plants, n);
-    uint64_t shape[3] = {PAGES, 64, 656};
+    uint64_t shape[3] = {PAGES, scaled.page_size, scaled.bytes_per_token};
     must(kvgen_write_npy(at("clean-fp8_flashmla.npy"), "|u1", shape, 3, clean, PAGES * scaled.page_bytes) == 0, "npy");
-    uint64_t rows[2] = {PAGES * 64, 656};
+    uint64_t rows[2] = {PAGES * scaled.page_size, scaled.bytes_per_token};
     must(kvgen_write_npy(at("planted-fp8_flashmla-2d.npy"), "|u1", rows, 2, planted, PAGES * scaled.page_bytes) == 0,
          "npy");
-    uint64_t raw_rows[2] = {41 * 64, 576};
-    kvgen_pages(&raw, 41, 8, buf);
-    must(kvgen_write_npy(at("rows-576.npy"), "|u1", raw_rows, 2, buf, 41 * raw.page_bytes) == 0, "npy");
+    uint64_t raw_rows[2] = {both * raw.page_size, raw.bytes_per_token};
+    kvgen_pages(&raw, both, 8, buf);
+    snprintf(name, sizeof name, "rows-%u.npy", raw.bytes_per_token);
+    must(kvgen_write_npy(at(name), "|u1", raw_rows, 2, buf, both * raw.page_bytes) == 0, "npy");
     kvgen_tensor t[3] = {
-        {"model.layers.0.kv", "U8", {PAGES, 41984}, 2, clean, PAGES * scaled.page_bytes},
-        {"model.layers.1.kv", "U8", {PAGES, 41984}, 2, planted, PAGES * scaled.page_bytes},
-        {"model.layers.2.kv", "U8", {PAGES * 41984}, 1, clean, PAGES * scaled.page_bytes},
+        {"model.layers.0.kv", "U8", {PAGES, scaled.page_bytes}, 2, clean, PAGES * scaled.page_bytes},
+        {"model.layers.1.kv", "U8", {PAGES, scaled.page_bytes}, 2, planted, PAGES * scaled.page_bytes},
+        {"model.layers.2.kv", "U8", {PAGES * scaled.page_bytes}, 1, clean, PAGES * scaled.page_bytes},
     };
     must(kvgen_write_safetensors(at("layers.safetensors"), t, 3) == 0, "safetensors");
 
@@ -115,20 +134,24 @@ int main(int argc, char **argv)
     const char bad_header[] = "\x93NUMPY\x01\x00\x10\x00{'shape': (3,)} ";
     must(kvgen_write(at("malformed-header.npy"), bad_header, sizeof bad_header - 1) == 0, "npy");
     must(kvgen_write_npy(at("big-endian.npy"), ">u2", rows, 2, clean, PAGES * scaled.page_bytes) == 0, "npy");
-    uint64_t too_many[3] = {PAGES + 1, 64, 656};
+    uint64_t too_many[3] = {PAGES + 1, scaled.page_size, scaled.bytes_per_token};
     must(kvgen_write_npy(at("short-data.npy"), "|u1", too_many, 3, clean, PAGES * scaled.page_bytes) == 0, "npy");
     uint8_t st_bad[16] = {0xFF, 0xFF, 0, 0, 0, 0, 0, 0, '{', '}'};
     must(kvgen_write(at("truncated.safetensors"), st_bad, sizeof st_bad) == 0, "safetensors");
     const char st_json[] = "\x10\x00\x00\x00\x00\x00\x00\x00{\"a\": {\"dtype\": ";
     must(kvgen_write(at("malformed-header.safetensors"), st_json, sizeof st_json - 1) == 0, "safetensors");
     /* a header that promises two pages, with one page of data after it */
-    char beyond[256 + 41984];
-    const char head[] = "{\"kv\":{\"dtype\":\"U8\",\"shape\":[83968],\"data_offsets\":[0,83968]}}    ";
-    size_t hl = sizeof head - 1;
-    for (int i = 0; i < 8; i++) beyond[i] = (char)((uint64_t)hl >> (8 * i));
+    char head[128];
+    const unsigned long long two = 2 * scaled.page_bytes;
+    size_t hl = (size_t)snprintf(head, sizeof head, "{\"kv\":{\"dtype\":\"U8\",\"shape\":[%llu],\"data_offsets\":[0,%llu]}}    ",
+                                 two, two);
+    uint8_t *beyond = malloc(8 + hl + scaled.page_bytes);
+    must(beyond != NULL && hl < sizeof head, "memory");
+    for (int i = 0; i < 8; i++) beyond[i] = (uint8_t)((uint64_t)hl >> (8 * i));
     memcpy(beyond + 8, head, hl);
-    memcpy(beyond + 8 + hl, clean, 41984);
-    must(kvgen_write(at("offsets-beyond.safetensors"), beyond, 8 + hl + 41984) == 0, "safetensors");
+    memcpy(beyond + 8 + hl, clean, scaled.page_bytes);
+    must(kvgen_write(at("offsets-beyond.safetensors"), beyond, 8 + hl + scaled.page_bytes) == 0, "safetensors");
+    free(beyond);
     free(clean);
     free(planted);
     free(buf);

@@ -43,6 +43,47 @@ void pair_load(const char *name, kvc_worker **prefill, kvc_worker **decode)
     if (kvc_worker_load_file(*decode, path, &d) != KVC_OK) fail_msg("%s: %s", path, d.message);
 }
 
+kvc_simulation *simulate_pair(const char *name, kvc_device device, uint64_t tokens, uint64_t seed)
+{
+    kvc_worker *p, *d;
+    kvc_diag diag;
+    pair_load(name, &p, &d);
+    kvc_simulate_options o;
+    kvc_simulate_options_init(&o);
+    o.device = device;
+    o.tokens = tokens;
+    o.seed = seed;
+    kvc_simulation *s = NULL;
+    if (kvc_simulate(p, d, &o, &s, &diag) != KVC_OK) fail_msg("%s: %s", name, diag.message);
+    kvc_worker_free(p);
+    kvc_worker_free(d);
+    return s;
+}
+
+void scan_file_layer(const char *path, const kvc_layout *l, gpu_ctx *g, int resident, unsigned threads,
+                     uint64_t counts[KVC_CHECK_COUNT], uint32_t *page_bad, uint64_t npages)
+{
+    kvc_scan_options o;
+    kvc_scan_options_init(&o);
+    scan_plan plan;
+    scan_inputs in;
+    kvc_diag d;
+    const char *paths[] = {path};
+    assert_int_equal(scan_plan_make(l, &o, &plan, &d), KVC_OK);
+    assert_int_equal(inputs_open(paths, 1, l, &o, &in, &d), KVC_OK);
+    layer_job job;
+    memset(&job, 0, sizeof job);
+    job.src = &in.layers[0];
+    job.resident = resident;
+    job.host = in.layers[0].data;
+    job.npages = npages;
+    job.page_bad = page_bad;
+    kvc_status st = g ? gpu_scan_layer(g, &plan, &job, threads, &d) : cpu_scan_layer(&plan, &job, threads, &d);
+    if (st) fail_msg("%s: %s", path, d.message);
+    memcpy(counts, job.counts, sizeof job.counts);
+    inputs_close(&in);
+}
+
 void _assert_contains(const char *haystack, const char *needle, const char *file, int line)
 {
     if (haystack && strstr(haystack, needle)) return;
@@ -71,7 +112,8 @@ kvc_layout layout_of(const char *name, uint32_t page_size)
 {
     kvc_layout l;
     kvc_diag d;
-    kvc_layout_params p = {512, 64, 128, page_size};
+    kvc_layout_params p = *layout_default_params();
+    p.page_size = page_size;
     if (kvc_layout_build(name, &p, &l, &d) != KVC_OK) fail_msg("%s: %s", name, d.message);
     return l;
 }

@@ -21,6 +21,8 @@ kvc_status resolve_line(const char *gpu, const char *model, const char *args, co
 #define VAL(r, name) resolved_value((r), (name))
 /* Loads fixtures/pairs/NAME/{prefill,decode}.json; free both with kvc_worker_free. */
 void pair_load(const char *name, kvc_worker **prefill, kvc_worker **decode);
+/* Simulates that pair (active-backend rule); fails the test on an error. */
+kvc_simulation *simulate_pair(const char *name, kvc_device device, uint64_t tokens, uint64_t seed);
 /* Fails the test unless `haystack` contains `needle`. */
 #define assert_contains(haystack, needle) _assert_contains((haystack), (needle), __FILE__, __LINE__)
 void _assert_contains(const char *haystack, const char *needle, const char *file, int line);
@@ -28,6 +30,13 @@ void _assert_contains(const char *haystack, const char *needle, const char *file
 const char *temp_file(const char *suffix, const char *text);
 /* The same with `bytes` bytes of binary data. */
 const char *temp_data_file(const char *suffix, const void *data, size_t bytes);
-/* A catalogue layout at R = 512, r = 64, index_head_dim 128; fails the test if it does not build. */
+/* Opens `path` as one layer of `l` and scans all `npages` of it through the
+ * internal layer scanner, on `threads` threads: from its mapping (resident)
+ * or with pread, on the GPU `g` or (NULL) the CPU. Fills `counts` and
+ * `page_bad` (npages entries). */
+void scan_file_layer(const char *path, const kvc_layout *l, gpu_ctx *g, int resident, unsigned threads,
+                     uint64_t counts[KVC_CHECK_COUNT], uint32_t *page_bad, uint64_t npages);
+/* A catalogue layout at the default dimensions (layout_default_params) and
+ * `page_size`; fails the test if it does not build. */
 kvc_layout layout_of(const char *name, uint32_t page_size);
 #endif

@@ -19,6 +19,8 @@ static struct {
     cu_result alloc; /* cuMemAlloc */
     cu_result launch;
     unsigned launches;
+    int ordinal; /* the device cuPointerGetAttribute says a pointer lives on */
+    unsigned bad_page; /* 1 + the page a scan kernel reports as holding one e4m3 NaN; 0: none */
 } fake;
 
 static const char *const NAMES[][2] = {
@@ -90,15 +92,20 @@ static cu_result f_event_destroy(cu_event e) { return (void)e, 0; }
 static cu_result f_event_record(cu_event e, cu_stream s) { return (void)e, (void)s, 0; }
 static cu_result f_event_sync(cu_event e) { return (void)e, 0; }
 static cu_result f_elapsed(float *ms, cu_event a, cu_event b) { return (void)a, (void)b, *ms = 1, 0; }
-/* The kernel cannot run here: a launch "finds" nothing. */
+/* The kernel cannot run here: a scan launch finds nothing, or what bad_page says
+ * (its parameters: data, pages, map, bad, counts, plan). */
 static cu_result f_launch(cu_function f, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by, unsigned bz,
                           unsigned shared, cu_stream s, void **params, void **extra)
 {
-    (void)f, (void)gx, (void)gy, (void)gz, (void)bx, (void)by, (void)bz, (void)shared, (void)s, (void)params, (void)extra;
+    (void)f, (void)gx, (void)gy, (void)gz, (void)bx, (void)by, (void)bz, (void)shared, (void)s, (void)extra;
     fake.launches++;
+    if (fake.bad_page && !fake.launch) {
+        ((uint32_t *)(uintptr_t)*(cu_deviceptr *)params[3])[fake.bad_page - 1] = 1;
+        ((uint64_t *)(uintptr_t)*(cu_deviceptr *)params[4])[KVC_CHECK_E4M3_NAN] += 1;
+    }
     return fake.launch;
 }
-static cu_result f_pointer(void *data, int attr, cu_deviceptr p) { return (void)attr, (void)p, *(int *)data = 0, 0; }
+static cu_result f_pointer(void *data, int attr, cu_deviceptr p) { return (void)attr, (void)p, *(int *)data = fake.ordinal, 0; }
 
 static cu_result f_dtod(cu_deviceptr d, cu_deviceptr s, size_t n)
 {
@@ -186,7 +193,6 @@ static kvc_status scan_fake(kvc_device device, kvc_scan_report **r, kvc_diag *d)
     memset(&in, 0, sizeof in);
     in.layers = &src;
     in.nlayers = 1;
-    in.page_bytes = l.page_bytes;
     kvc_scan_options o;
     kvc_scan_options_init(&o);
     o.device = device;
@@ -311,6 +317,55 @@ static void test_cuda__a_working_driver_runs_the_gpu_pipeline(void **state)
     kvc_scan_report_free(r);
 }
 
+/* kvc_scan_device's way through the one run loop: the GPU that holds the
+ * memory, whatever options->device says, and no CPU fallback. */
+static void test_cuda__device_memory_is_scanned_on_the_gpu_that_holds_it(void **state)
+{
+    (void)state;
+    kvc_layout l = layout_of("fp8_flashmla", 64);
+    uint8_t *pages = malloc(3 * l.page_bytes); /* the fake's device memory is host memory */
+    assert_non_null(pages);
+    kvgen_pages(&l, 3, 2, pages);
+    kvc_scan_options o;
+    kvc_scan_options_init(&o);
+    o.device = KVC_DEVICE_CPU;
+    kvc_scan_report *r = NULL;
+    kvc_diag d;
+    uint64_t ptr = (uint64_t)(uintptr_t)pages;
+    assert_int_equal(scan_device_run(ptr, 3 * l.page_bytes, &l, &o, &FAKE, &r, &d), KVC_OK);
+    assert_string_equal(r->device, "cuda");
+    assert_string_equal(r->device_name, "Fake GPU");
+    assert_int_equal(r->nlayers, 1);
+    assert_string_equal(r->layers[0].name, "device memory");
+    assert_int_equal(r->pages_scanned, 3);
+    assert_int_equal(fake.launches, 1);
+    kvc_scan_report_free(r);
+    /* a damaged page is copied back from device memory for its findings */
+    pages[2 * l.page_bytes + 100] = 0xFF; /* page 2, token 0, NoPE value 100: an e4m3 NaN */
+    fake.bad_page = 3;
+    assert_int_equal(scan_device_run(ptr, 3 * l.page_bytes, &l, &o, &FAKE, &r, &d), KVC_OK);
+    assert_int_equal(r->damaged, 1);
+    assert_int_equal(r->nfindings, 1);
+    assert_int_equal(r->findings[0].page, 2);
+    assert_int_equal(r->findings[0].offset, 2 * l.page_bytes + 100);
+    assert_int_equal(r->findings[0].check, KVC_CHECK_E4M3_NAN);
+    assert_string_equal(r->looks_like, ""); /* detect reads host bytes only */
+    kvc_scan_report_free(r);
+    fake.bad_page = 0;
+    fake.ordinal = 1; /* on a second GPU, which this machine does not have */
+    r = NULL;
+    assert_int_equal(scan_device_run(ptr, 3 * l.page_bytes, &l, &o, &FAKE, &r, &d), KVC_ERR_GPU);
+    assert_null(r);
+    assert_contains(d.message, "no CUDA device of that ordinal (the driver sees 1)");
+    fake.devices = 2;
+    assert_int_equal(scan_device_run(ptr, 3 * l.page_bytes, &l, &o, &FAKE, &r, &d), KVC_OK);
+    assert_string_equal(r->device, "cuda");
+    kvc_scan_report_free(r);
+    fake.init = CU_ERROR_NO_DEVICE; /* no usable GPU: device memory cannot fall back to the CPU */
+    assert_int_equal(scan_device_run(ptr, 3 * l.page_bytes, &l, &o, &FAKE, &r, &d), KVC_ERR_GPU);
+    free(pages);
+}
+
 static void test_cuda__only_no_gpu_results_mean_absent(void **state)
 {
     (void)state;
@@ -332,6 +387,7 @@ int main(void)
         cmocka_unit_test_setup(test_cuda__out_of_memory, reset),
         cmocka_unit_test_setup(test_cuda__launch_failure, reset),
         cmocka_unit_test_setup(test_cuda__a_working_driver_runs_the_gpu_pipeline, reset),
+        cmocka_unit_test_setup(test_cuda__device_memory_is_scanned_on_the_gpu_that_holds_it, reset),
         cmocka_unit_test_setup(test_cuda__only_no_gpu_results_mean_absent, reset),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

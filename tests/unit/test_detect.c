@@ -13,7 +13,8 @@ static kvc_detection *detect(const uint8_t *buf, size_t bytes, uint32_t page_siz
 {
     static kvc_detection d;
     kvc_diag diag;
-    kvc_layout_params p = {512, 64, 128, page_size};
+    kvc_layout_params p = *layout_default_params();
+    p.page_size = page_size;
     if (kvc_detect_host(buf, bytes, &p, &d, &diag) != KVC_OK) fail_msg("%s", diag.message);
     return &d;
 }

@@ -249,7 +249,7 @@ static kvc_status scan_streamed_null_diag(int shrink)
     job.src = &in.layers[0];
     job.resident = 0;
     job.host = NULL; /* never touch the mapping of a file that shrank */
-    job.npages_total = job.npages = pages;
+    job.npages = pages;
     job.page_bad = page_bad;
     kvc_status st = cpu_scan_layer(&plan, &job, 2, NULL);
     inputs_close(&in);

@@ -92,11 +92,11 @@ static void test_layout__unknown_names_list_the_catalogue(void **state)
     (void)state;
     kvc_layout l;
     kvc_diag d;
-    kvc_layout_params p = {512, 64, 128, 64};
-    assert_int_equal(kvc_layout_build("fp9", &p, &l, &d), KVC_ERR_CONFIG);
+    const kvc_layout_params *p = layout_default_params();
+    assert_int_equal(kvc_layout_build("fp9", p, &l, &d), KVC_ERR_CONFIG);
     assert_contains(d.message, "fp8_flashmla");
     unsigned n = 0;
-    while (kvc_layout_catalogue(n)) assert_int_equal(kvc_layout_build(kvc_layout_catalogue(n++), &p, &l, &d), KVC_OK);
+    while (kvc_layout_catalogue(n)) assert_int_equal(kvc_layout_build(kvc_layout_catalogue(n++), p, &l, &d), KVC_OK);
     assert_int_equal(n, 8);
 }
 
@@ -143,6 +143,24 @@ static void test_layout__field_at_finds_the_field_token_and_element_of_a_byte(vo
     assert_int_equal(e, 2);
 }
 
+/* The defaults are what they say: DeepSeek-V3.2's and GLM-5's dimensions, as
+ * their bundled config.json files give them, at a page of 64 tokens. */
+static void test_layout__default_dimensions_are_those_of_deepseek_v32_and_glm5(void **state)
+{
+    (void)state;
+    const kvc_layout_params *def = layout_default_params();
+    const char *models[] = {"deepseek-v3.2", "glm-5.2"};
+    for (size_t i = 0; i < 2; i++) {
+        kvc_layout_params p;
+        kvc_diag d;
+        if (kvc_model_layout_params(models[i], &p, &d) != KVC_OK) fail_msg("%s: %s", models[i], d.message);
+        assert_int_equal(p.kv_lora_rank, def->kv_lora_rank);
+        assert_int_equal(p.qk_rope_head_dim, def->qk_rope_head_dim);
+        assert_int_equal(p.index_head_dim, def->index_head_dim);
+    }
+    assert_int_equal(def->page_size, 64);
+}
+
 static void test_layout__element_names_and_sizes(void **state)
 {
     (void)state;
@@ -163,6 +181,7 @@ int main(void)
         cmocka_unit_test(test_layout__unknown_names_list_the_catalogue),
         cmocka_unit_test(test_layout__model1_fp8_is_page_split_with_ue8m0_scales_and_pad),
         cmocka_unit_test(test_layout__field_at_finds_the_field_token_and_element_of_a_byte),
+        cmocka_unit_test(test_layout__default_dimensions_are_those_of_deepseek_v32_and_glm5),
         cmocka_unit_test(test_layout__element_names_and_sizes),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -8,13 +8,41 @@
 
 static const kvc_scale_rules ANY = {0, 0, 0, 0};
 
-/* What an element's value says, decoded arithmetically (not by bit tests). */
-static int expect_value_check(kvc_elem elem, const uint8_t *p, int nan, int pos_inf, int neg_inf)
+/* An IEEE-style binary format by its definition: a sign bit, then `exp_bits`
+ * exponent bits with `bias`, then `mant_bits` mantissa bits. Exponent all
+ * ones is Inf when the mantissa is 0 and NaN otherwise; exponent 0 is
+ * subnormal (no implicit 1, the exponent of 1). Written out here, apart
+ * from the library's decoder and predicates, which the tests check against it. */
+typedef struct binary_format {
+    unsigned exp_bits, mant_bits;
+    int bias;
+} binary_format;
+static const binary_format E5M2 = {5, 2, 15}, FP16 = {5, 10, 15};
+
+static int check_by_definition(binary_format f, unsigned code, int nan, int pos_inf, int neg_inf)
 {
-    double v = elem_decode(elem, p);
-    if (isnan(v)) return nan;
-    if (isinf(v)) return v > 0 ? pos_inf : neg_inf;
-    return KVC_CHECK_OK;
+    unsigned ones = (1u << f.exp_bits) - 1, e = (code >> f.mant_bits) & ones, m = code & ((1u << f.mant_bits) - 1);
+    if (e != ones) return KVC_CHECK_OK;
+    if (m) return nan;
+    return (code >> (f.exp_bits + f.mant_bits)) & 1 ? neg_inf : pos_inf;
+}
+
+static double value_by_definition(binary_format f, unsigned code)
+{
+    unsigned ones = (1u << f.exp_bits) - 1, e = (code >> f.mant_bits) & ones, m = code & ((1u << f.mant_bits) - 1);
+    double v = e == ones ? (m ? NAN : INFINITY)
+               : e == 0  ? ldexp((double)m, 1 - f.bias - (int)f.mant_bits)
+                         : ldexp((double)((1u << f.mant_bits) + m), (int)e - f.bias - (int)f.mant_bits);
+    return (code >> (f.exp_bits + f.mant_bits)) & 1 ? -v : v;
+}
+
+/* The decoder gives the definition's value: NaN for NaN, the same number
+ * (sign of zero included) otherwise. */
+static void expect_decoded(kvc_elem elem, const uint8_t *p, double want, unsigned code)
+{
+    double got = elem_decode(elem, p);
+    if (isnan(want) ? !isnan(got) : got != want || !!signbit(got) != !!signbit(want))
+        fail_msg("%s code 0x%x decodes to %g, by definition %g", kvc_elem_name(elem), code, got, want);
 }
 
 /* E4M3FN by the OCP FP8 definition: NaN is exponent 1111 with mantissa
@@ -44,8 +72,9 @@ static void test_predicates__every_e5m2_and_ue8m0_code(void **state)
     unsigned inf = 0, nan = 0;
     for (unsigned c = 0; c < 256; c++) {
         uint8_t b = (uint8_t)c;
-        int want = expect_value_check(KVC_ELEM_E5M2, &b, KVC_CHECK_E5M2_NAN, KVC_CHECK_E5M2_INF, KVC_CHECK_E5M2_INF);
+        int want = check_by_definition(E5M2, c, KVC_CHECK_E5M2_NAN, KVC_CHECK_E5M2_INF, KVC_CHECK_E5M2_INF);
         assert_int_equal(kvc_classify_e5m2(b), want);
+        expect_decoded(KVC_ELEM_E5M2, &b, value_by_definition(E5M2, c), c);
         inf += want == KVC_CHECK_E5M2_INF;
         nan += want == KVC_CHECK_E5M2_NAN;
         assert_int_equal(kvc_classify_ue8m0(b), c == 0xFF ? KVC_CHECK_UE8M0_NAN : KVC_CHECK_OK);
@@ -53,6 +82,11 @@ static void test_predicates__every_e5m2_and_ue8m0_code(void **state)
     }
     assert_int_equal(inf, 2);
     assert_int_equal(nan, 6);
+    /* the definition itself, at values the format is known by */
+    assert_true(value_by_definition(E5M2, 0x7B) == 57344.0);     /* largest finite */
+    assert_true(value_by_definition(E5M2, 0x04) == ldexp(1, -14)); /* smallest normal */
+    assert_true(value_by_definition(E5M2, 0x01) == ldexp(1, -16)); /* smallest subnormal */
+    assert_true(value_by_definition(E5M2, 0xBC) == -1.0);
 }
 
 static void test_predicates__every_bf16_and_fp16_code(void **state)
@@ -70,12 +104,18 @@ static void test_predicates__every_bf16_and_fp16_code(void **state)
         assert_int_equal(kvc_classify_bf16((uint16_t)h), want);
         assert_int_equal(kvc_classify(KVC_KIND_BF16, p, &ANY), want);
         bad_bf16 += want != KVC_CHECK_OK;
-        want = expect_value_check(KVC_ELEM_F16, p, KVC_CHECK_FP16_NAN, KVC_CHECK_FP16_POS_INF, KVC_CHECK_FP16_NEG_INF);
+        want = check_by_definition(FP16, h, KVC_CHECK_FP16_NAN, KVC_CHECK_FP16_POS_INF, KVC_CHECK_FP16_NEG_INF);
         assert_int_equal(kvc_classify_f16((uint16_t)h), want);
+        assert_int_equal(kvc_classify(KVC_KIND_F16, p, &ANY), want);
+        expect_decoded(KVC_ELEM_F16, p, value_by_definition(FP16, h), h);
         bad_f16 += want != KVC_CHECK_OK;
     }
     assert_int_equal(bad_bf16, 2 * 128); /* exponent all ones: 2 signs x 128 mantissas */
     assert_int_equal(bad_f16, 2 * 1024);
+    assert_true(value_by_definition(FP16, 0x7BFF) == 65504.0); /* largest finite */
+    assert_true(value_by_definition(FP16, 0x3C00) == 1.0);
+    assert_true(value_by_definition(FP16, 0x0001) == ldexp(1, -24)); /* smallest subnormal */
+    assert_true(isinf(value_by_definition(FP16, 0xFC00)) && value_by_definition(FP16, 0xFC00) < 0);
 }
 
 static uint32_t bits(float f)

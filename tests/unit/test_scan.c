@@ -24,6 +24,60 @@ static kvc_scan_report *scan(const kvc_layout *l, const uint8_t *buf, uint64_t p
     return r;
 }
 
+/* FORMATS.md's byte maps at kv_lora_rank 512, qk_rope_head_dim 64,
+ * index_head_dim 128 and 64 tokens a page, written out from its table and
+ * not from the layout code under test (nor from the generator, which
+ * places its damage by that code): element e of token t of a field lies at
+ * base + t x stride + e x size within its page. */
+static const struct formats_md {
+    const char *layout;
+    uint64_t page_bytes;
+    struct {
+        const char *field;
+        uint64_t base, stride;
+        unsigned size;
+    } f[3];
+} FORMATS_MD[] = {
+    {"bf16", 64 * 1152, {{"nope", 0, 1152, 2}, {"rope", 1024, 1152, 2}}},
+    {"fp8_raw", 64 * 576, {{"nope", 0, 576, 1}, {"rope", 512, 576, 1}}},
+    {"fp8_flashmla", 64 * 656, {{"nope", 0, 656, 1}, {"scale", 512, 656, 4}, {"rope", 528, 656, 2}}},
+    {"dsa_indexer", 8448, {{"k", 0, 128, 1}, {"scale", 128 * 64, 4, 4}}},
+    /* rows of 448 e4m3 NoPE + 64 bf16 RoPE, then 7 UE8M0 scales + 1 pad byte a
+     * token, the page padded to whole 576-byte rows: 65 x 576 */
+    {"model1_fp8", 65 * 576, {{"nope", 0, 576, 1}, {"rope", 448, 576, 2}, {"scale", 64 * 576, 8, 1}}},
+};
+
+/* Where FORMATS.md puts a finding's bytes in a buffer of pages; 0 with *known
+ * unset when it does not map that layout. */
+static uint64_t formats_md_offset(const kvc_layout *l, const char *field, uint64_t page, uint64_t slot,
+                                  uint32_t element, int *known)
+{
+    *known = 0;
+    for (size_t i = 0; i < sizeof FORMATS_MD / sizeof FORMATS_MD[0]; i++) {
+        const struct formats_md *m = &FORMATS_MD[i];
+        if (strcmp(m->layout, l->name) != 0) continue;
+        assert_int_equal(l->page_bytes, m->page_bytes);
+        for (size_t k = 0; k < 3 && m->f[k].field; k++)
+            if (strcmp(m->f[k].field, field) == 0) {
+                *known = 1;
+                return page * m->page_bytes + m->f[k].base + slot * m->f[k].stride + element * m->f[k].size;
+            }
+        fail_msg("%s: FORMATS.md has no field %s", l->name, field);
+    }
+    return 0;
+}
+
+/* PAGES generated pages of `l` with damage of every kind planted (at most
+ * 64 elements, listed in `plants`); free with free(). */
+static uint8_t *planted_pages(const kvc_layout *l, uint64_t seed, kvgen_plant plants[64], size_t *n)
+{
+    uint8_t *buf = malloc(PAGES * l->page_bytes);
+    assert_non_null(buf);
+    kvgen_pages(l, PAGES, seed, buf);
+    *n = kvgen_plant_damage(l, buf, PAGES, plants, 64);
+    return buf;
+}
+
 static void test_scan__clean_pages_of_every_layout_are_clean(void **state)
 {
     (void)state;
@@ -44,12 +98,12 @@ static void test_scan__clean_pages_of_every_layout_are_clean(void **state)
 static void test_scan__planted_damage_is_found_exactly_in_every_layout(void **state)
 {
     (void)state;
+    unsigned mapped = 0; /* plants whose place FORMATS.md gives */
     for (unsigned i = 0; kvc_layout_catalogue(i); i++) {
         kvc_layout l = layout_of(kvc_layout_catalogue(i), 64);
-        uint8_t *buf = malloc(PAGES * l.page_bytes);
-        kvgen_pages(&l, PAGES, 200 + i, buf);
         kvgen_plant plants[64];
-        size_t n = kvgen_plant_damage(&l, buf, PAGES, plants, 64);
+        size_t n;
+        uint8_t *buf = planted_pages(&l, 200 + i, plants, &n);
         assert_true(n >= 1);
         kvc_scan_options o;
         kvc_scan_options_init(&o);
@@ -59,6 +113,13 @@ static void test_scan__planted_damage_is_found_exactly_in_every_layout(void **st
         assert_int_equal(r->nfindings, n);
         uint64_t per_check[KVC_CHECK_COUNT] = {0};
         for (size_t k = 0; k < n; k++) {
+            int known;
+            uint64_t at = formats_md_offset(&l, plants[k].field, plants[k].page, plants[k].slot, plants[k].element, &known);
+            if (known && plants[k].offset != at)
+                fail_msg("%s: page %llu token %llu %s[%u] is at byte %llu by FORMATS.md, planted at %llu", l.name,
+                         (unsigned long long)plants[k].page, (unsigned long long)plants[k].slot, plants[k].field,
+                         plants[k].element, (unsigned long long)at, (unsigned long long)plants[k].offset);
+            mapped += known;
             const kvc_finding *f = &r->findings[k];
             if (f->offset != plants[k].offset || f->check != plants[k].check)
                 fail_msg("%s finding %zu: offset %llu %s, planted %llu %s", l.name, k, (unsigned long long)f->offset,
@@ -74,6 +135,45 @@ static void test_scan__planted_damage_is_found_exactly_in_every_layout(void **st
         kvc_scan_report_free(r);
         free(buf);
     }
+    assert_true(mapped >= 5 * 2); /* every layout FORMATS.md maps, more than one plant each */
+}
+
+/* model1_fp8's padding, where FORMATS.md puts it (byte 7 of each token's 8
+ * scale bytes, and the page's tail up to whole 576-byte rows), is never
+ * judged, and the bytes beside it are. */
+static void test_scan__model1_padding_is_where_formats_md_puts_it(void **state)
+{
+    (void)state;
+    kvc_layout l = layout_of("model1_fp8", 64);
+    const uint64_t scales = 64 * 576, tail = scales + 64 * 8, page = 65 * 576;
+    assert_int_equal(l.page_bytes, page);
+    uint8_t *buf = malloc(2 * page);
+    kvgen_pages(&l, 2, 21, buf);
+    for (uint64_t p = 0; p < 2; p++) {
+        for (uint64_t t = 0; t < 64; t++) buf[p * page + scales + 8 * t + 7] = 0xFF; /* NaN as e4m3 or UE8M0 */
+        memset(buf + p * page + tail, 0xFF, page - tail);
+    }
+    kvc_scan_report *r = scan(&l, buf, 2, NULL);
+    if (!r->clean) fail_msg("padding judged: %llu damaged, first at byte %llu", (unsigned long long)r->damaged,
+                            (unsigned long long)(r->nfindings ? r->findings[0].offset : 0));
+    kvc_scan_report_free(r);
+    buf[page + scales + 8 * 5 + 6] = 0xFF; /* page 1, token 5: its last scale, just before its pad byte */
+    buf[page + scales - 2] = 0xC0, buf[page + scales - 1] = 0x7F; /* token 63's last RoPE value, before the scales: a bf16 NaN */
+    r = scan(&l, buf, 2, NULL);
+    assert_int_equal(r->damaged, 2);
+    assert_int_equal(r->nfindings, 2);
+    assert_int_equal(r->findings[0].offset, page + scales - 2);
+    assert_string_equal(r->findings[0].field, "rope");
+    assert_int_equal(r->findings[0].slot, 63);
+    assert_int_equal(r->findings[0].element, 63);
+    assert_int_equal(r->findings[0].check, KVC_CHECK_BF16_NAN);
+    assert_int_equal(r->findings[1].offset, page + scales + 8 * 5 + 6);
+    assert_string_equal(r->findings[1].field, "scale");
+    assert_int_equal(r->findings[1].slot, 5);
+    assert_int_equal(r->findings[1].element, 6);
+    assert_int_equal(r->findings[1].check, KVC_CHECK_UE8M0_NAN);
+    kvc_scan_report_free(r);
+    free(buf);
 }
 
 static void test_scan__576_byte_rows_read_as_656_show_bad_scales(void **state)
@@ -102,10 +202,9 @@ static void test_scan__page_lists_limit_the_scan_and_name_real_pages(void **stat
 {
     (void)state;
     kvc_layout l = layout_of("fp8_flashmla", 64);
-    uint8_t *buf = malloc(PAGES * l.page_bytes);
-    kvgen_pages(&l, PAGES, 3, buf);
     kvgen_plant plants[64];
-    size_t n = kvgen_plant_damage(&l, buf, PAGES, plants, 64);
+    size_t n;
+    uint8_t *buf = planted_pages(&l, 3, plants, &n);
     kvc_scan_options o;
     kvc_scan_options_init(&o);
     o.pages = "1,3-4";
@@ -136,10 +235,9 @@ static void test_scan__max_findings_keeps_the_first_and_counts_all(void **state)
 {
     (void)state;
     kvc_layout l = layout_of("fp8_flashmla", 64);
-    uint8_t *buf = malloc(PAGES * l.page_bytes);
-    kvgen_pages(&l, PAGES, 4, buf);
     kvgen_plant plants[64];
-    size_t n = kvgen_plant_damage(&l, buf, PAGES, plants, 64);
+    size_t n;
+    uint8_t *buf = planted_pages(&l, 4, plants, &n);
     kvc_scan_options o;
     kvc_scan_options_init(&o);
     o.max_findings = 3;
@@ -284,31 +382,6 @@ static void test_scan__progress_runs_forward_to_the_total(void **state)
     free(buf);
 }
 
-/* Scans a layer of a file through the internal scanner, read from the
- * mapping (resident) or with pread (not resident), and returns the counts. */
-static void scan_file_layer(const char *path, const kvc_layout *l, int resident, uint64_t counts[KVC_CHECK_COUNT],
-                            uint32_t *page_bad, uint64_t npages)
-{
-    kvc_scan_options o;
-    kvc_scan_options_init(&o);
-    scan_plan plan;
-    scan_inputs in;
-    kvc_diag d;
-    const char *paths[] = {path};
-    assert_int_equal(scan_plan_make(l, &o, &plan, &d), KVC_OK);
-    assert_int_equal(inputs_open(paths, 1, l, &o, &in, &d), KVC_OK);
-    layer_job job;
-    memset(&job, 0, sizeof job);
-    job.src = &in.layers[0];
-    job.resident = resident;
-    job.host = in.layers[0].data;
-    job.npages_total = job.npages = npages;
-    job.page_bad = page_bad;
-    assert_int_equal(cpu_scan_layer(&plan, &job, 3, &d), KVC_OK);
-    memcpy(counts, job.counts, sizeof job.counts);
-    inputs_close(&in);
-}
-
 static void test_scan__files_read_with_pread_give_the_same_counts(void **state)
 {
     (void)state;
@@ -322,8 +395,8 @@ static void test_scan__files_read_with_pread_give_the_same_counts(void **state)
     const char *path = temp_data_file(".bin", buf, pages * l.page_bytes);
     uint64_t mapped[KVC_CHECK_COUNT], read[KVC_CHECK_COUNT];
     uint32_t *bad_mapped = calloc(pages, 4), *bad_read = calloc(pages, 4);
-    scan_file_layer(path, &l, 1, mapped, bad_mapped, pages);
-    scan_file_layer(path, &l, 0, read, bad_read, pages);
+    scan_file_layer(path, &l, NULL, 1, 3, mapped, bad_mapped, pages);
+    scan_file_layer(path, &l, NULL, 0, 3, read, bad_read, pages);
     assert_memory_equal(mapped, read, sizeof mapped);
     assert_memory_equal(bad_mapped, bad_read, pages * 4);
     uint64_t total = 0;
@@ -341,6 +414,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_scan__clean_pages_of_every_layout_are_clean),
         cmocka_unit_test(test_scan__planted_damage_is_found_exactly_in_every_layout),
+        cmocka_unit_test(test_scan__model1_padding_is_where_formats_md_puts_it),
         cmocka_unit_test(test_scan__576_byte_rows_read_as_656_show_bad_scales),
         cmocka_unit_test(test_scan__page_lists_limit_the_scan_and_name_real_pages),
         cmocka_unit_test(test_scan__max_findings_keeps_the_first_and_counts_all),

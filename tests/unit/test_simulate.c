@@ -8,27 +8,10 @@
 #include <math.h>
 #include <string.h>
 
-static kvc_simulation *simulate_pair(const char *dir, uint64_t tokens, uint64_t seed)
-{
-    kvc_worker *pw, *dw;
-    kvc_diag diag;
-    pair_load(dir, &pw, &dw);
-    kvc_simulate_options o;
-    kvc_simulate_options_init(&o);
-    o.tokens = tokens;
-    o.seed = seed;
-    o.device = KVC_DEVICE_CPU;
-    kvc_simulation *s = NULL;
-    if (kvc_simulate(pw, dw, &o, &s, &diag) != KVC_OK) fail_msg("%s", diag.message);
-    kvc_worker_free(pw);
-    kvc_worker_free(dw);
-    return s;
-}
-
 static void test_simulate__glm52_before_the_fix_reads_garbage(void **state)
 {
     (void)state;
-    kvc_simulation *s = simulate_pair("glm52-b300-hisparse-mtp", 2048, 1);
+    kvc_simulation *s = simulate_pair("glm52-b300-hisparse-mtp", KVC_DEVICE_CPU, 2048, 1);
     assert_false(s->compatible);
     assert_string_equal(s->prefill.kv.name, "fp8_raw");
     assert_string_equal(s->decode.kv.name, "fp8_flashmla");
@@ -48,7 +31,7 @@ static void test_simulate__glm52_before_the_fix_reads_garbage(void **state)
 static void test_simulate__glm52_after_the_fix_reads_back_what_prefill_wrote(void **state)
 {
     (void)state;
-    kvc_simulation *s = simulate_pair("glm52-b300-hisparse-mtp-fixed", 2048, 1);
+    kvc_simulation *s = simulate_pair("glm52-b300-hisparse-mtp-fixed", KVC_DEVICE_CPU, 2048, 1);
     assert_true(s->compatible);
     assert_int_equal(s->values_differ, 0);
     assert_int_equal(s->garbled_pages, 0);
@@ -93,8 +76,9 @@ static void test_simulate__a_larger_prefill_page_runs_past_decodes_buffer(void *
 static void test_simulate__the_same_seed_gives_the_same_results(void **state)
 {
     (void)state;
-    kvc_simulation *a = simulate_pair("glm52-b300-hisparse-mtp", 1500, 7), *b = simulate_pair("glm52-b300-hisparse-mtp", 1500, 7);
-    kvc_simulation *c = simulate_pair("glm52-b300-hisparse-mtp", 1500, 8);
+    kvc_simulation *a = simulate_pair("glm52-b300-hisparse-mtp", KVC_DEVICE_CPU, 1500, 7);
+    kvc_simulation *b = simulate_pair("glm52-b300-hisparse-mtp", KVC_DEVICE_CPU, 1500, 7);
+    kvc_simulation *c = simulate_pair("glm52-b300-hisparse-mtp", KVC_DEVICE_CPU, 1500, 8);
     assert_memory_equal(a->decoded, b->decoded, sizeof a->decoded);
     assert_memory_equal(a->scan->counts, b->scan->counts, sizeof a->scan->counts);
     assert_int_equal(a->values_differ, b->values_differ);
@@ -107,7 +91,7 @@ static void test_simulate__the_same_seed_gives_the_same_results(void **state)
 static void test_simulate__bf16_with_other_backends_is_compatible(void **state)
 {
     (void)state;
-    kvc_simulation *s = simulate_pair("bf16-different-backends", 700, 3);
+    kvc_simulation *s = simulate_pair("bf16-different-backends", KVC_DEVICE_CPU, 700, 3);
     assert_true(s->compatible);
     assert_int_equal(s->written[0].max_abs_error, 0); /* the values are bf16 to begin with */
     assert_int_equal(s->scan->damaged, 0);

@@ -128,7 +128,7 @@ static void backend_choices(sglang_release rel, char *out, size_t size)
     out[0] = '\0';
     for (size_t i = 0; i < COUNT_OF(BACKENDS); i++)
         if (holds(BACKENDS[i].holds, rel))
-            snprintf(out + strlen(out), size - strlen(out), "%s%s", out[0] ? ", " : "", BACKENDS[i].name);
+            str_join_add(out, size, ", ", BACKENDS[i].name);
 }
 
 /* The setting called `name` of `r`, to fill in (resolve adds every setting first, in display order). */
@@ -153,11 +153,8 @@ static void from_text(const setting *s, char *out, size_t size)
 static void choices_of(const char *const *names, size_t n, size_t stride, char *out, size_t size)
 {
     out[0] = '\0';
-    for (size_t i = 0; i < n; i++) {
-        const char *name = *(const char *const *)((const char *)names + i * stride);
-        if (i) strncat(out, ", ", size - strlen(out) - 1);
-        strncat(out, name, size - strlen(out) - 1);
-    }
+    for (size_t i = 0; i < n; i++)
+        str_join_add(out, size, ", ", *(const char *const *)((const char *)names + i * stride));
 }
 
 #define CHOICES(table, out) choices_of(&(table)[0].name, COUNT_OF(table), sizeof (table)[0], out, sizeof out)
@@ -282,10 +279,10 @@ static kvc_status check_hisparse(const settings *set, sglang_release rel, kvc_re
         for (size_t k = 0; k < COUNT_OF(BACKENDS); k++)
             if (holds(BACKENDS[k].holds, rel) && hisparse_allows(&BACKENDS[k], fp8)) names[n++] = BACKENDS[k].name;
         qsort(names, n, sizeof names[0], cmp_names);
-        char allowed[200] = "";
+        char allowed[200] = "", quoted[KVC_NAME_LEN + 2];
         for (size_t k = 0; k < n; k++) {
-            size_t used = strlen(allowed);
-            snprintf(allowed + used, sizeof allowed - used, "%s'%s'", k ? ", " : "", names[k]);
+            str_printf(quoted, sizeof quoted, "'%s'", names[k]);
+            str_join_add(allowed, sizeof allowed, ", ", quoted);
         }
         return diag_set(diag, KVC_ERR_CONFIG, side[i]->set ? &side[i]->origin : &set->s[SET_HISPARSE].origin,
                         "HiSparse with --kv-cache-dtype=%s requires --dsa-%s-backend in [%s], but "
@@ -412,14 +409,11 @@ static kvc_status resolve_speculative(const model_info *model, const setting *s,
 
 static void describe_parallelism(const settings *set, kvc_resolved *out)
 {
-    char text[KVC_NAME_LEN] = "";
+    char text[KVC_NAME_LEN] = "", item[KVC_NAME_LEN];
     const setting *tp = &set->s[SET_TP], *dp = &set->s[SET_DP];
-    if (tp->set) str_printf(text, sizeof text, "tp %s", tp->value);
-    if (dp->set) {
-        size_t n = strlen(text);
-        str_printf(text + n, sizeof text - n, "%sdp %s", n ? ", " : "", dp->value);
-    }
-    if (set->s[SET_DP_ATTENTION].set) strncat(text, text[0] ? ", dp-attention" : "dp-attention", sizeof text - strlen(text) - 1);
+    if (tp->set) str_printf(item, sizeof item, "tp %s", tp->value), str_join_add(text, sizeof text, ", ", item);
+    if (dp->set) str_printf(item, sizeof item, "dp %s", dp->value), str_join_add(text, sizeof text, ", ", item);
+    if (set->s[SET_DP_ATTENTION].set) str_join_add(text, sizeof text, ", ", "dp-attention");
     setting_set(get(out, "parallelism"), text,
               "does not change MLA bytes: the MLA cache is replicated across attention-TP ranks, "
               "and any prefill TP can feed any decode TP");
