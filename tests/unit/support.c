@@ -117,3 +117,19 @@ kvc_layout layout_of(const char *name, uint32_t page_size)
     if (kvc_layout_build(name, &p, &l, &d) != KVC_OK) fail_msg("%s: %s", name, d.message);
     return l;
 }
+
+kvc_worker *worker_file(const char *path)
+{
+    kvc_worker *w = kvc_worker_create(path);
+    kvc_diag d;
+    assert_non_null(w);
+    if (kvc_worker_load_file(w, path, &d) != KVC_OK) fail_msg("%s: %s", path, d.message);
+    return w;
+}
+
+void fix_line(const kvc_fix *fix, char *out, size_t size)
+{
+    out[0] = '\0';
+    for (unsigned k = 0; k < fix->nargs; k++)
+        snprintf(out + strlen(out), size - strlen(out), "%s%s %s", k ? " " : "", fix->args[k][0], fix->args[k][1]);
+}

@@ -19,6 +19,10 @@ kvc_status resolve_line(const char *gpu, const char *model, const char *args, co
                         kvc_resolved *out, kvc_diag *diag);
 /* The value of setting `name` of `r` ("" when it has none). */
 #define VAL(r, name) resolved_value((r), (name))
+/* A worker loaded from a worker file; fails the test if it does not load. */
+kvc_worker *worker_file(const char *path);
+/* A fix's flags as one command line ("--flag value --flag value"). */
+void fix_line(const kvc_fix *fix, char *out, size_t size);
 /* Loads fixtures/pairs/NAME/{prefill,decode}.json; free both with kvc_worker_free. */
 void pair_load(const char *name, kvc_worker **prefill, kvc_worker **decode);
 /* Simulates that pair (active-backend rule); fails the test on an error. */

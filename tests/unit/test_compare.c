@@ -168,13 +168,8 @@ static void test_compare__every_fix_works_when_applied(void **state)
             kvc_verdict *v = compare_files(pairs[i], RELEASES[rules]);
             assert_true(v->nfixes > 0);
             for (unsigned f = 0; f < v->nfixes; f++) {
-                char line[512] = "";
-                for (unsigned k = 0; k < v->fixes[f].nargs; k++) {
-                    strcat(line, v->fixes[f].args[k][0]);
-                    strcat(line, " ");
-                    strcat(line, v->fixes[f].args[k][1]);
-                    strcat(line, " ");
-                }
+                char line[512];
+                fix_line(&v->fixes[f], line, sizeof line);
                 for (int check = 0; check < 2; check++) {
                     const char *r = RELEASES[check ? !rules : rules];
                     if (check && !v->fixes[f].holds_in_all_releases) continue;
@@ -213,15 +208,6 @@ static void test_compare__a_worker_that_does_not_resolve_is_named(void **state)
     assert_contains(diag.message, "decode worker: Hierarchical sparse attention currently requires --disable-radix-cache.");
     kvc_worker_free(p);
     kvc_worker_free(d);
-}
-
-static kvc_worker *worker_file_or_fail(const char *path)
-{
-    kvc_worker *w = kvc_worker_create(path);
-    kvc_diag d;
-    assert_non_null(w);
-    if (kvc_worker_load_file(w, path, &d) != KVC_OK) fail_msg("%s: %s", path, d.message);
-    return w;
 }
 
 /* A DSA model like GLM-5.2 but with kv_lora_rank `rank`, as the worker
@@ -275,13 +261,8 @@ static void test_compare__fix_search_with_kv_lora_rank_not_a_multiple_of_128(voi
             assert_string_equal(v->fixes[0].args[0][0], "--kv-cache-dtype");
             assert_string_equal(v->fixes[0].args[0][1], "bfloat16");
             for (unsigned f = 0; f < v->nfixes; f++) {
-                char line[512] = "";
-                for (unsigned k = 0; k < v->fixes[f].nargs; k++) {
-                    strcat(line, v->fixes[f].args[k][0]);
-                    strcat(line, " ");
-                    strcat(line, v->fixes[f].args[k][1]);
-                    strcat(line, " ");
-                }
+                char line[512];
+                fix_line(&v->fixes[f], line, sizeof line);
                 kvc_worker *fp = dsa_worker_with_rank(ranks[i], "B300", "--disaggregation-mode prefill --kv-cache-dtype fp8_e4m3");
                 kvc_worker *fd = dsa_worker_with_rank(ranks[i], "B300", "--disaggregation-mode decode --kv-cache-dtype bfloat16");
                 assert_int_equal(kvc_worker_add_args(v->fixes[f].side == KVC_SIDE_PREFILL ? fp : fd, line, "fix", &diag),
@@ -347,8 +328,8 @@ static void test_compare__fp8_flashmla_with_kv_lora_rank_not_a_multiple_of_128_i
 static void test_compare__a_worker_valid_under_the_selected_rule_only_gets_a_verdict(void **state)
 {
     (void)state;
-    kvc_worker *p = worker_file_or_fail("fixtures/pairs/dsa-rank-448-mixed-backends/prefill.json");
-    kvc_worker *d = worker_file_or_fail("fixtures/pairs/dsa-rank-448-mixed-backends/decode.json");
+    kvc_worker *p = worker_file("fixtures/pairs/dsa-rank-448-mixed-backends/prefill.json");
+    kvc_worker *d = worker_file("fixtures/pairs/dsa-rank-448-mixed-backends/decode.json");
     kvc_verdict *v = NULL;
     kvc_diag diag;
     assert_int_equal(compare_under(p, d, "either-backend", &v, &diag), KVC_OK);

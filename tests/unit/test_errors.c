@@ -53,15 +53,6 @@ static char *one_page_file(const kvc_layout *l)
     return path;
 }
 
-static kvc_worker *worker_file(const char *path)
-{
-    kvc_worker *w = kvc_worker_create(path);
-    kvc_diag d;
-    assert_non_null(w);
-    if (kvc_worker_load_file(w, path, &d) != KVC_OK) fail_msg("%s: %s", path, d.message);
-    return w;
-}
-
 static void test_errors__worker_calls_accept_a_null_diag(void **state)
 {
     (void)state;
