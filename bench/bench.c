@@ -31,7 +31,7 @@ static kvc_layout layout(const char *name)
 {
     kvc_layout l;
     kvc_diag d;
-    if (kvc_layout_build(name, layout_default_params(), &l, &d)) {
+    if (layout_build(name, layout_default_params(), &l, &d)) {
         fprintf(stderr, "%s\n", d.message);
         exit(1);
     }

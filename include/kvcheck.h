@@ -152,17 +152,9 @@ typedef struct kvc_layout_params {
     uint32_t page_size;
 } kvc_layout_params;
 
-/* A byte layout: a named table of fields over pages of page_size tokens. */
-typedef struct kvc_layout {
-    char name[KVC_NAME_LEN]; /* "bf16", "fp8_raw", "fp8_flashmla", "dsa_indexer" */
-    uint32_t bytes_per_token; /* bytes one token occupies in one layer */
-    uint32_t page_size;       /* tokens per page */
-    uint64_t page_bytes;      /* bytes per page per layer (SGLang's item_len) */
-    int page_split;           /* 1 when fields are stored one after another per page */
-    unsigned nfields;
-    kvc_field fields[KVC_MAX_FIELDS];
-    kvc_layout_params params; /* the dimensions it was built from */
-} kvc_layout;
+/* A byte layout: a named table of fields over pages of page_size tokens.
+ * Opaque; free with kvc_layout_free. */
+typedef struct kvc_layout kvc_layout;
 
 /* Builds a catalogue layout by name ("bf16", "fp16", "fp32", "fp8_raw",
  * "fp8_e5m2_raw", "fp8_flashmla", "dsa_indexer", "model1_fp8") from model
@@ -170,7 +162,26 @@ typedef struct kvc_layout {
  * Returns KVC_ERR_CONFIG with a reason when the dimensions do not fit the
  * layout (e.g. R not a multiple of 128 for fp8_flashmla). */
 KVC_API kvc_status kvc_layout_build(const char *name, const kvc_layout_params *params,
-                            kvc_layout *out, kvc_diag *diag);
+                            kvc_layout **out, kvc_diag *diag);
+/* Accepts NULL. */
+KVC_API void kvc_layout_free(kvc_layout *layout);
+
+KVC_API const char *kvc_layout_name(const kvc_layout *layout); /* "bf16", "fp8_raw", "fp8_flashmla", ... */
+KVC_API uint32_t kvc_layout_bytes_per_token(const kvc_layout *layout); /* bytes one token takes in one layer */
+KVC_API uint32_t kvc_layout_page_size(const kvc_layout *layout);       /* tokens per page */
+KVC_API uint64_t kvc_layout_page_bytes(const kvc_layout *layout);      /* bytes per page per layer (item_len) */
+/* 1 when fields are stored one after another per page (the DSA indexer). */
+KVC_API int kvc_layout_page_split(const kvc_layout *layout);
+KVC_API unsigned kvc_layout_field_count(const kvc_layout *layout);
+/* The i-th field in byte order, or NULL past the end. */
+KVC_API const kvc_field *kvc_layout_field_at(const kvc_layout *layout, unsigned i);
+/* The dimensions it was built from. */
+KVC_API const kvc_layout_params *kvc_layout_params_of(const kvc_layout *layout);
+/* The layout as `kvcheck layout --json` prints one; free with kvc_free. */
+KVC_API char *kvc_layout_json(const kvc_layout *layout);
+/* The DeepSeek-V3.2 / GLM-5 MLA dimensions (kv_lora_rank 512,
+ * qk_rope_head_dim 64, index_head_dim 128) at page size 64. */
+KVC_API void kvc_layout_default_params(kvc_layout_params *out);
 
 /* The layout's field called `name` ("nope", "scale", ...), or NULL. */
 KVC_API const kvc_field *kvc_layout_field(const kvc_layout *layout, const char *name);
@@ -392,32 +403,8 @@ typedef struct kvc_finding {
     double value;            /* decoded value (NaN and Inf included) */
 } kvc_finding;
 
-typedef struct kvc_scan_report {
-    char device[8];              /* "cuda" or "cpu" */
-    char device_name[KVC_NAME_LEN]; /* "NVIDIA H200", "4 CPU threads" */
-    kvc_layout layout;
-    char layout_source[KVC_NOTE_LEN];
-    int scale_pow2, scale_ranged;   /* the policies applied */
-    double scale_min, scale_max;
-    uint64_t bytes_scanned, pages_scanned;
-    double seconds;                 /* wall time of the scan */
-    uint64_t counts[KVC_CHECK_COUNT]; /* over all layers */
-    uint64_t damaged;               /* damaged elements over all layers */
-    uint64_t bad_pages;             /* damaged pages over all layers */
-    int clean;                      /* 1 when nothing was found */
-    size_t nlayers;
-    kvc_scan_layer *layers;
-    size_t nfindings;               /* the first max_findings, in input order */
-    kvc_finding *findings;
-    unsigned nnotes;                /* e.g. "no usable GPU: scanned on the CPU" */
-    char notes[KVC_MAX_NOTES][KVC_NOTE_LEN];
-    /* when damage was found in files: the layout the bytes look like
-     * instead (kvc_detect_files), or "" when it is the one asked for or
-     * none is recognised */
-    char looks_like[KVC_NAME_LEN];
-    uint32_t looks_like_bytes_per_token;
-    double looks_like_confidence;
-} kvc_scan_report;
+/* The result of a scan. Opaque; free with kvc_scan_report_free. */
+typedef struct kvc_scan_report kvc_scan_report;
 
 /* Scans files: raw dumps of one layer's buffer (pages x page bytes), .npy
  * arrays and .safetensors files (each tensor one layer), opened read-only
@@ -443,6 +430,36 @@ KVC_API kvc_status kvc_scan_device(uint64_t device_ptr, size_t bytes, const kvc_
 /* Accepts NULL. */
 KVC_API void kvc_scan_report_free(kvc_scan_report *report);
 
+/* 1 when nothing was found. */
+KVC_API int kvc_scan_report_clean(const kvc_scan_report *report);
+/* "cuda" or "cpu", and the device's name ("NVIDIA H200", "4 CPU threads"). */
+KVC_API const char *kvc_scan_report_device(const kvc_scan_report *report);
+KVC_API const char *kvc_scan_report_device_name(const kvc_scan_report *report);
+/* The layout the pages were judged by. */
+KVC_API const kvc_layout *kvc_scan_report_layout(const kvc_scan_report *report);
+KVC_API uint64_t kvc_scan_report_bytes_scanned(const kvc_scan_report *report);
+KVC_API uint64_t kvc_scan_report_pages_scanned(const kvc_scan_report *report);
+KVC_API double kvc_scan_report_seconds(const kvc_scan_report *report); /* wall time of the scan */
+/* Damaged elements that failed `check`, over all layers (0 past the end). */
+KVC_API uint64_t kvc_scan_report_count(const kvc_scan_report *report, kvc_check check);
+KVC_API uint64_t kvc_scan_report_damaged(const kvc_scan_report *report);   /* damaged elements */
+KVC_API uint64_t kvc_scan_report_bad_pages(const kvc_scan_report *report); /* damaged pages */
+KVC_API size_t kvc_scan_report_layer_count(const kvc_scan_report *report);
+KVC_API const kvc_scan_layer *kvc_scan_report_layer(const kvc_scan_report *report, size_t i);
+/* The first max_findings findings, in input order. */
+KVC_API size_t kvc_scan_report_finding_count(const kvc_scan_report *report);
+KVC_API const kvc_finding *kvc_scan_report_finding(const kvc_scan_report *report, size_t i);
+/* Notes such as "no usable GPU: scanned on the CPU". */
+KVC_API unsigned kvc_scan_report_note_count(const kvc_scan_report *report);
+KVC_API const char *kvc_scan_report_note(const kvc_scan_report *report, unsigned i);
+/* When damage was found in files: the catalogue layout the bytes look like
+ * instead, with its bytes per token and confidence (either may be NULL);
+ * NULL when it is the layout asked for or none is recognised. */
+KVC_API const char *kvc_scan_report_looks_like(const kvc_scan_report *report, uint32_t *bytes_per_token,
+                                               double *confidence);
+/* The JSON document `kvcheck scan --json` prints; free with kvc_free. */
+KVC_API char *kvc_scan_report_json(const kvc_scan_report *report);
+
 /* ------------------------------------------------------------------ detect */
 
 #define KVC_MAX_CANDIDATES 16
@@ -461,24 +478,31 @@ typedef struct kvc_candidate {
     char evidence_against[KVC_MAX_EVIDENCE][KVC_NOTE_LEN];
 } kvc_candidate;
 
-typedef struct kvc_detection {
-    char best[KVC_NAME_LEN]; /* a layout name, or "unknown" */
-    double confidence;       /* 0 to 1: how far the best stands above the rest */
-    uint64_t bytes;          /* input bytes */
-    uint64_t pages_sampled;  /* pages read, under the best candidate (all of them for small inputs) */
-    unsigned ncandidates;
-    kvc_candidate candidates[KVC_MAX_CANDIDATES]; /* best first */
-} kvc_detection;
+/* The result of detect. Opaque; free with kvc_detection_free. */
+typedef struct kvc_detection kvc_detection;
 
 /* Ranks every catalogue layout by how plausible `bytes` of host memory are
  * under it (dimensions and page size from `params`; page_size 0 tries 64,
  * then 1). Reads at most a sample of pages. */
-KVC_API kvc_status kvc_detect_host(const void *data, size_t bytes, const kvc_layout_params *params, kvc_detection *out,
-                           kvc_diag *diag);
+KVC_API kvc_status kvc_detect_host(const void *data, size_t bytes, const kvc_layout_params *params,
+                                   kvc_detection **out, kvc_diag *diag);
 
 /* The same over files, as kvc_scan_files reads them (options: tensors only). */
 KVC_API kvc_status kvc_detect_files(const char *const *paths, size_t npaths, const kvc_layout_params *params,
-                            const kvc_scan_options *options, kvc_detection *out, kvc_diag *diag);
+                                    const kvc_scan_options *options, kvc_detection **out, kvc_diag *diag);
+/* Accepts NULL. */
+KVC_API void kvc_detection_free(kvc_detection *detection);
+/* A layout name, or "unknown". */
+KVC_API const char *kvc_detection_best(const kvc_detection *detection);
+/* 0 to 1: how far the best stands above the rest. */
+KVC_API double kvc_detection_confidence(const kvc_detection *detection);
+KVC_API uint64_t kvc_detection_bytes(const kvc_detection *detection);
+KVC_API uint64_t kvc_detection_pages_sampled(const kvc_detection *detection);
+/* The catalogue's layouts, best first. */
+KVC_API unsigned kvc_detection_candidate_count(const kvc_detection *detection);
+KVC_API const kvc_candidate *kvc_detection_candidate(const kvc_detection *detection, unsigned i);
+/* The JSON document `kvcheck detect --json` prints; free with kvc_free. */
+KVC_API char *kvc_detection_json(const kvc_detection *detection);
 
 /* What GPU support this build has: the kernels' architectures, or why there
  * is none. Static storage. */

@@ -447,7 +447,7 @@ static kvc_device device_option(const cli *c)
 }
 
 /* The layout to scan as, and a sentence on where it came from. */
-static int scan_layout(const cli *c, kvc_layout *layout, char *source, size_t size)
+static int scan_layout(const cli *c, kvc_layout **layout, char *source, size_t size)
 {
     kvc_diag diag;
     kvc_diag_clear(&diag);
@@ -456,7 +456,8 @@ static int scan_layout(const cli *c, kvc_layout *layout, char *source, size_t si
         return usage_error(c, "give either --layout or a worker (--worker, --gpu, --args), not both");
     if (c->given[OPT_LAYOUT]) {
         if (c->given[OPT_BUFFER]) return usage_error(c, "--buffer goes with a worker; with --layout name the layout itself");
-        kvc_layout_params p = {512, 64, 128, 64};
+        kvc_layout_params p;
+        kvc_layout_default_params(&p);
         if (c->given[OPT_MODEL] && kvc_model_layout_params(c->value[OPT_MODEL], &p, &diag))
             return fail(c, &diag, exit_code_for(diag.status));
         unsigned long page = p.page_size;
@@ -467,7 +468,8 @@ static int scan_layout(const cli *c, kvc_layout *layout, char *source, size_t si
             snprintf(diag.where, sizeof diag.where, "--layout");
             return fail(c, &diag, exit_code_for(diag.status));
         }
-        snprintf(source, size, "--layout %s, page size %u, kv_lora_rank %u, qk_rope_head_dim %u%s%s", layout->name,
+        snprintf(source, size, "--layout %s, page size %u, kv_lora_rank %u, qk_rope_head_dim %u%s%s",
+                 kvc_layout_name(*layout),
                  p.page_size, p.kv_lora_rank, p.qk_rope_head_dim, c->given[OPT_MODEL] ? " of " : "",
                  c->given[OPT_MODEL] ? c->value[OPT_MODEL] : "");
         return -1;
@@ -489,7 +491,10 @@ static int scan_layout(const cli *c, kvc_layout *layout, char *source, size_t si
     } else if (indexer && !kvc_resolved_indexer(r)) {
         code = usage_error(c, "--buffer indexer: %s has no DSA indexer (its model is not a DSA model)", kvc_worker_label(w));
     } else {
-        *layout = indexer ? *kvc_resolved_indexer(r) : *kvc_resolved_layout(r);
+        /* the worker's layout, rebuilt from its name and dimensions to outlive the worker */
+        const kvc_layout *l = indexer ? kvc_resolved_indexer(r) : kvc_resolved_layout(r);
+        if (kvc_layout_build(kvc_layout_name(l), kvc_layout_params_of(l), layout, &diag))
+            code = fail(c, &diag, exit_code_for(diag.status));
         const kvc_setting *dtype = kvc_resolved_find(r, "kv_cache_dtype");
         snprintf(source, size, "the %s of %.200s: %s, %s, %s", indexer ? "indexer state buffer" : "KV cache layout",
                  kvc_worker_label(w), kvc_resolved_gpu(r, NULL, NULL), dtype ? dtype->value : "?",
@@ -527,14 +532,25 @@ static void draw_progress(void *ctx, uint64_t done, uint64_t total)
     b->shown = 1;
 }
 
+/* A scan's notes ("no usable GPU: scanned on the CPU") on stderr, in text mode. */
+static void print_notes(const cli *c, const kvc_scan_report *r)
+{
+    if (c->format != KVC_FORMAT_TEXT) return;
+    for (unsigned i = 0; i < kvc_scan_report_note_count(r); i++)
+        fprintf(stderr, "kvcheck: note: %s\n", kvc_scan_report_note(r, i));
+}
+
 static int run_scan(const cli *c)
 {
     if (!c->npos) return usage_error(c, "scan needs at least one INPUT: a raw dump, a .npy or a .safetensors file");
     if (c->given[OPT_PREFILL_ARGS]) return usage_error(c, "--prefill-args applies to check");
-    kvc_layout layout;
+    kvc_layout *layout = NULL;
     char source[640];
     int code = scan_layout(c, &layout, source, sizeof source);
-    if (code >= 0) return code;
+    if (code >= 0) {
+        kvc_layout_free(layout);
+        return code;
+    }
     kvc_scan_options o;
     kvc_scan_options_init(&o);
     o.layout_source = source;
@@ -545,21 +561,21 @@ static int run_scan(const cli *c)
     o.ntensors = c->ntensors;
     o.scale_pow2 = c->given[OPT_SCALE_POLICY] && strcmp(c->value[OPT_SCALE_POLICY], "pow2") == 0;
     unsigned long n;
-    if (c->given[OPT_MAX_FINDINGS]) {
-        if ((code = option_uint(c, OPT_MAX_FINDINGS, 0, 1000000, &n)) >= 0) return code;
+    if (c->given[OPT_MAX_FINDINGS] && (code = option_uint(c, OPT_MAX_FINDINGS, 0, 1000000, &n)) < 0)
         o.max_findings = n;
-    }
-    if (c->given[OPT_THREADS]) {
-        if ((code = option_uint(c, OPT_THREADS, 1, 16, &n)) >= 0) return code;
+    if (code < 0 && c->given[OPT_THREADS] && (code = option_uint(c, OPT_THREADS, 1, 16, &n)) < 0)
         o.threads = (unsigned)n;
-    }
-    if (c->given[OPT_SCALE_RANGE]) {
+    if (code < 0 && c->given[OPT_SCALE_RANGE]) {
         const char *v = c->value[OPT_SCALE_RANGE];
         char *end = NULL;
         o.scale_min = strtod(v, &end);
         if (end == v || *end != ':' || (o.scale_max = strtod(end + 1, &end), *end))
-            return usage_error(c, "--scale-range takes MIN:MAX, e.g. 1e-6:1e4, not '%s'", v);
+            code = usage_error(c, "--scale-range takes MIN:MAX, e.g. 1e-6:1e4, not '%s'", v);
         o.scale_ranged = 1;
+    }
+    if (code >= 0) {
+        kvc_layout_free(layout);
+        return code;
     }
     progress_bar bar = {seconds_now(), 0};
     if (c->format == KVC_FORMAT_TEXT && !(c->report & KVC_REPORT_QUIET) && isatty(STDERR_FILENO)) {
@@ -569,12 +585,12 @@ static int run_scan(const cli *c)
     kvc_diag diag;
     kvc_diag_clear(&diag);
     kvc_scan_report *r = NULL;
-    kvc_status st = kvc_scan_files(c->pos, (size_t)c->npos, &layout, &o, &r, &diag);
+    kvc_status st = kvc_scan_files(c->pos, (size_t)c->npos, layout, &o, &r, &diag);
+    kvc_layout_free(layout);
     if (bar.shown) fputs("\r\033[K", stderr);
     if (st) return fail(c, &diag, exit_code_for(st));
-    code = r->clean ? EXIT_CLEAN : EXIT_FOUND;
-    if (c->format == KVC_FORMAT_TEXT)
-        for (unsigned i = 0; i < r->nnotes; i++) fprintf(stderr, "kvcheck: note: %s\n", r->notes[i]);
+    code = kvc_scan_report_clean(r) ? EXIT_CLEAN : EXIT_FOUND;
+    print_notes(c, r);
     if (!emit(kvc_report_scan(r, c->format, c->report))) code = EXIT_IO;
     kvc_scan_report_free(r);
     return code;
@@ -604,9 +620,7 @@ static int run_simulate(const cli *c)
     kvc_simulation *s = NULL;
     if (!st) st = kvc_simulate(p, d, &o, &s, &diag);
     code = st ? fail(c, &diag, exit_code_for(st)) : kvc_simulation_compatible(s) ? EXIT_CLEAN : EXIT_FOUND;
-    const kvc_scan_report *scan = st ? NULL : kvc_simulation_scan(s);
-    if (scan && c->format == KVC_FORMAT_TEXT)
-        for (unsigned i = 0; i < scan->nnotes; i++) fprintf(stderr, "kvcheck: note: %s\n", scan->notes[i]);
+    if (!st) print_notes(c, kvc_simulation_scan(s));
     if (!st && !emit(kvc_report_simulate(s, c->format, c->report))) code = EXIT_IO;
     kvc_simulation_free(s);
     kvc_worker_free(p);
@@ -621,10 +635,11 @@ static int run_detect(const cli *c)
     if (!c->npos) return usage_error(c, "detect needs at least one INPUT: a raw dump, a .npy or a .safetensors file");
     kvc_diag diag;
     kvc_diag_clear(&diag);
-    kvc_layout_params p = {512, 64, 128, 0};
+    kvc_layout_params p;
+    kvc_layout_default_params(&p);
     if (c->given[OPT_MODEL] && kvc_model_layout_params(c->value[OPT_MODEL], &p, &diag))
         return fail(c, &diag, exit_code_for(diag.status));
-    p.page_size = 0;
+    p.page_size = 0; /* detect tries 64, then 1, unless --page-size says */
     unsigned long page;
     int code;
     if (c->given[OPT_PAGE_SIZE]) {
@@ -635,12 +650,11 @@ static int run_detect(const cli *c)
     kvc_scan_options_init(&o);
     o.tensors = c->tensors;
     o.ntensors = c->ntensors;
-    kvc_detection *d = malloc(sizeof *d);
-    kvc_status st = d ? kvc_detect_files(c->pos, (size_t)c->npos, &p, &o, d, &diag) : KVC_ERR_NOMEM;
-    if (st == KVC_ERR_NOMEM && !d) snprintf(diag.message, sizeof diag.message, "out of memory");
-    code = st ? fail(c, &diag, exit_code_for(st)) : strcmp(d->best, "unknown") ? EXIT_CLEAN : EXIT_FOUND;
+    kvc_detection *d = NULL;
+    kvc_status st = kvc_detect_files(c->pos, (size_t)c->npos, &p, &o, &d, &diag);
+    code = st ? fail(c, &diag, exit_code_for(st)) : strcmp(kvc_detection_best(d), "unknown") ? EXIT_CLEAN : EXIT_FOUND;
     if (!st && !emit(kvc_report_detect(d, c->format, c->report))) code = EXIT_IO;
-    free(d);
+    kvc_detection_free(d);
     return code;
 }
 

@@ -309,7 +309,7 @@ static kvc_status detect(const view *layers, size_t n, const kvc_layout_params *
         int any_fit = 0;
         for (unsigned i = 0; kvc_layout_catalogue(i) && out->ncandidates < KVC_MAX_CANDIDATES; i++) {
             kvc_layout l;
-            if (kvc_layout_build(kvc_layout_catalogue(i), &p, &l, NULL) != KVC_OK) continue;
+            if (layout_build(kvc_layout_catalogue(i), &p, &l, NULL) != KVC_OK) continue;
             judge(&l, layers, n, &out->candidates[out->ncandidates]);
             any_fit |= out->candidates[out->ncandidates++].fits;
         }
@@ -330,8 +330,8 @@ static kvc_status detect(const view *layers, size_t n, const kvc_layout_params *
     return KVC_OK;
 }
 
-kvc_status kvc_detect_host(const void *data, size_t bytes, const kvc_layout_params *params, kvc_detection *out,
-                           kvc_diag *diag)
+kvc_status detect_host(const void *data, size_t bytes, const kvc_layout_params *params, kvc_detection *out,
+                       kvc_diag *diag)
 {
     RETURN_ERROR_IF(!data || !bytes, diag, KVC_ERR_USAGE, NULL, "kvc_detect_host needs some bytes");
     view v = {data, bytes};
@@ -348,15 +348,49 @@ kvc_status detect_inputs(const scan_inputs *in, const kvc_layout_params *params,
     return st;
 }
 
-kvc_status kvc_detect_files(const char *const *paths, size_t npaths, const kvc_layout_params *params,
-                            const kvc_scan_options *options, kvc_detection *out, kvc_diag *diag)
+/* A detection to fill, handed over on success. */
+static kvc_status handed_over(kvc_status st, kvc_detection *d, kvc_detection **out)
 {
+    if (st) {
+        free(d);
+        return st;
+    }
+    *out = d;
+    return KVC_OK;
+}
+
+kvc_status kvc_detect_host(const void *data, size_t bytes, const kvc_layout_params *params, kvc_detection **out,
+                           kvc_diag *diag)
+{
+    *out = NULL;
+    kvc_detection *d = malloc(sizeof *d);
+    RETURN_ERROR_IF(!d, diag, KVC_ERR_NOMEM, NULL, "out of memory");
+    return handed_over(detect_host(data, bytes, params, d, diag), d, out);
+}
+
+kvc_status kvc_detect_files(const char *const *paths, size_t npaths, const kvc_layout_params *params,
+                            const kvc_scan_options *options, kvc_detection **out, kvc_diag *diag)
+{
+    *out = NULL;
     kvc_scan_options defaults;
     if (!options) kvc_scan_options_init(&defaults), options = &defaults;
+    kvc_detection *d = malloc(sizeof *d);
+    RETURN_ERROR_IF(!d, diag, KVC_ERR_NOMEM, NULL, "out of memory");
     scan_inputs in;
     kvc_status st = inputs_open(paths, npaths, NULL, options, &in, diag);
-    if (st) return st;
-    st = detect_inputs(&in, params, out, diag);
+    if (st) return handed_over(st, d, out);
+    st = detect_inputs(&in, params, d, diag);
     inputs_close(&in);
-    return st;
+    return handed_over(st, d, out);
+}
+
+void kvc_detection_free(kvc_detection *d) { free(d); }
+const char *kvc_detection_best(const kvc_detection *d) { return d->best; }
+double kvc_detection_confidence(const kvc_detection *d) { return d->confidence; }
+uint64_t kvc_detection_bytes(const kvc_detection *d) { return d->bytes; }
+uint64_t kvc_detection_pages_sampled(const kvc_detection *d) { return d->pages_sampled; }
+unsigned kvc_detection_candidate_count(const kvc_detection *d) { return d->ncandidates; }
+const kvc_candidate *kvc_detection_candidate(const kvc_detection *d, unsigned i)
+{
+    return i < d->ncandidates ? &d->candidates[i] : NULL;
 }

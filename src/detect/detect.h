@@ -4,6 +4,19 @@
 
 #include "scan/scan.h"
 
+struct kvc_detection {
+    char best[KVC_NAME_LEN]; /* a layout name, or "unknown" */
+    double confidence;       /* 0 to 1: how far the best stands above the rest */
+    uint64_t bytes;          /* input bytes */
+    uint64_t pages_sampled;  /* pages read, under the best candidate (all of them for small inputs) */
+    unsigned ncandidates;
+    kvc_candidate candidates[KVC_MAX_CANDIDATES]; /* best first */
+};
+
+/* kvc_detect_host into `out`. */
+kvc_status detect_host(const void *data, size_t bytes, const kvc_layout_params *params, kvc_detection *out,
+                       kvc_diag *diag);
+
 /* Pages detect reads of each layer, at most. */
 #define DETECT_SAMPLE_PAGES 64
 

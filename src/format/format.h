@@ -6,6 +6,21 @@
 #include "common/common.h"
 #include "kvc_predicates.h"
 
+/* A byte layout: a named table of fields over pages of page_size tokens. */
+struct kvc_layout {
+    char name[KVC_NAME_LEN]; /* "bf16", "fp8_raw", "fp8_flashmla", "dsa_indexer" */
+    uint32_t bytes_per_token; /* bytes one token occupies in one layer */
+    uint32_t page_size;       /* tokens per page */
+    uint64_t page_bytes;      /* bytes per page per layer (SGLang's item_len) */
+    int page_split;           /* 1 when fields are stored one after another per page */
+    unsigned nfields;
+    kvc_field fields[KVC_MAX_FIELDS];
+    kvc_layout_params params; /* the dimensions it was built from */
+};
+
+/* Builds catalogue layout `name` into `out` (kvc_layout_build's core). */
+kvc_status layout_build(const char *name, const kvc_layout_params *params, kvc_layout *out, kvc_diag *diag);
+
 /* ----------------------------------------------------------------- layout */
 
 /* The dimensions layouts are built from when no model is named: the MLA

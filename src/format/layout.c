@@ -8,6 +8,7 @@
 #include "format/format.h"
 
 #include <ctype.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* How many elements a field holds per token, from the model's dimensions. */
@@ -113,7 +114,7 @@ static kvc_status check_divisible(const struct layout_def *def, const struct fie
                     def->name, what, div, type, div, value);
 }
 
-kvc_status kvc_layout_build(const char *name, const kvc_layout_params *params, kvc_layout *out,
+kvc_status layout_build(const char *name, const kvc_layout_params *params, kvc_layout *out,
                             kvc_diag *diag)
 {
     memset(out, 0, sizeof *out);
@@ -211,3 +212,31 @@ const kvc_field *layout_field_at(const kvc_layout *l, uint64_t at, uint64_t *tok
     }
     return NULL;
 }
+
+/* ------------------------------------------------------------ public API */
+
+void kvc_layout_default_params(kvc_layout_params *out) { *out = *layout_default_params(); }
+
+kvc_status kvc_layout_build(const char *name, const kvc_layout_params *params, kvc_layout **out, kvc_diag *diag)
+{
+    *out = NULL;
+    kvc_layout *l = malloc(sizeof *l);
+    RETURN_ERROR_IF(!l, diag, KVC_ERR_NOMEM, NULL, "out of memory");
+    kvc_status st = layout_build(name, params, l, diag);
+    if (st) {
+        free(l);
+        return st;
+    }
+    *out = l;
+    return KVC_OK;
+}
+
+void kvc_layout_free(kvc_layout *layout) { free(layout); }
+const char *kvc_layout_name(const kvc_layout *l) { return l->name; }
+uint32_t kvc_layout_bytes_per_token(const kvc_layout *l) { return l->bytes_per_token; }
+uint32_t kvc_layout_page_size(const kvc_layout *l) { return l->page_size; }
+uint64_t kvc_layout_page_bytes(const kvc_layout *l) { return l->page_bytes; }
+int kvc_layout_page_split(const kvc_layout *l) { return l->page_split; }
+unsigned kvc_layout_field_count(const kvc_layout *l) { return l->nfields; }
+const kvc_field *kvc_layout_field_at(const kvc_layout *l, unsigned i) { return i < l->nfields ? &l->fields[i] : NULL; }
+const kvc_layout_params *kvc_layout_params_of(const kvc_layout *l) { return &l->params; }

@@ -300,3 +300,7 @@ char *kvc_report_scan(const kvc_scan_report *report, kvc_format format, unsigned
 {
     return format == KVC_FORMAT_JSON ? json_scan(report) : text_scan(report, options);
 }
+
+char *kvc_scan_report_json(const kvc_scan_report *report) { return kvc_report_scan(report, KVC_FORMAT_JSON, 0); }
+char *kvc_detection_json(const kvc_detection *detection) { return kvc_report_detect(detection, KVC_FORMAT_JSON, 0); }
+char *kvc_layout_json(const kvc_layout *layout) { return report_json_finish(report_json_layout(layout)); }

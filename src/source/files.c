@@ -39,7 +39,7 @@ static void fitting_layouts(const kvc_layout *l, uint64_t bytes, char *out, size
     out[0] = '\0';
     for (unsigned i = 0; kvc_layout_catalogue(i); i++) {
         kvc_layout other;
-        if (kvc_layout_build(kvc_layout_catalogue(i), &l->params, &other, NULL) != KVC_OK) continue;
+        if (layout_build(kvc_layout_catalogue(i), &l->params, &other, NULL) != KVC_OK) continue;
         if (bytes % other.page_bytes) continue;
         char item[KVC_NAME_LEN + 32];
         str_printf(item, sizeof item, "%s (%llu B/page)", other.name, (unsigned long long)other.page_bytes);

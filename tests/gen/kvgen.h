@@ -6,7 +6,7 @@
 #ifndef KVGEN_H
 #define KVGEN_H
 
-#include "kvcheck.h"
+#include "format/format.h" /* the layout's fields: kvgen is test code over the library's internals */
 
 #include <stddef.h>
 #include <stdint.h>

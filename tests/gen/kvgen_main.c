@@ -25,7 +25,7 @@ static kvc_layout layout(const char *name)
 {
     kvc_layout l;
     kvc_diag d;
-    if (kvc_layout_build(name, layout_default_params(), &l, &d) != KVC_OK) {
+    if (layout_build(name, layout_default_params(), &l, &d) != KVC_OK) {
         fprintf(stderr, "kvgen: %s\n", d.message);
         exit(1);
     }

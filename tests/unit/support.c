@@ -114,7 +114,7 @@ kvc_layout layout_of(const char *name, uint32_t page_size)
     kvc_diag d;
     kvc_layout_params p = *layout_default_params();
     p.page_size = page_size;
-    if (kvc_layout_build(name, &p, &l, &d) != KVC_OK) fail_msg("%s: %s", name, d.message);
+    if (layout_build(name, &p, &l, &d) != KVC_OK) fail_msg("%s: %s", name, d.message);
     return l;
 }
 

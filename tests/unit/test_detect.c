@@ -11,12 +11,14 @@
 
 static kvc_detection *detect(const uint8_t *buf, size_t bytes, uint32_t page_size)
 {
-    static kvc_detection d;
+    static kvc_detection *last; /* the previous call's, freed by the next */
+    kvc_detection_free(last);
+    last = NULL;
     kvc_diag diag;
     kvc_layout_params p = *layout_default_params();
     p.page_size = page_size;
-    if (kvc_detect_host(buf, bytes, &p, &d, &diag) != KVC_OK) fail_msg("%s", diag.message);
-    return &d;
+    if (kvc_detect_host(buf, bytes, &p, &last, &diag) != KVC_OK) fail_msg("%s", diag.message);
+    return last;
 }
 
 static void test_detect__every_layout_from_64_generated_pages(void **state)

@@ -91,11 +91,11 @@ static void test_errors__layout_and_model_calls_accept_a_null_diag(void **state)
     (void)state;
     kvc_layout l;
     kvc_layout_params p = {448, 64, 128, 64};
-    assert_int_equal(kvc_layout_build("fp8_flashmla", &p, &l, NULL), KVC_ERR_CONFIG);
-    assert_int_equal(kvc_layout_build("no-such-layout", &p, &l, NULL), KVC_ERR_CONFIG);
+    assert_int_equal(layout_build("fp8_flashmla", &p, &l, NULL), KVC_ERR_CONFIG);
+    assert_int_equal(layout_build("no-such-layout", &p, &l, NULL), KVC_ERR_CONFIG);
     p.kv_lora_rank = 512;
     p.page_size = 0;
-    assert_int_equal(kvc_layout_build("fp8_raw", &p, &l, NULL), KVC_ERR_CONFIG);
+    assert_int_equal(layout_build("fp8_raw", &p, &l, NULL), KVC_ERR_CONFIG);
     assert_int_equal(kvc_model_layout_params("nope", &p, NULL), KVC_ERR_CONFIG);
     assert_int_equal(kvc_model_layout_params("fixtures/does-not-exist.json", &p, NULL), KVC_ERR_IO);
 }
@@ -144,11 +144,13 @@ static void test_errors__scan_and_detect_accept_a_null_diag(void **state)
     assert_int_equal(kvc_scan_host(bytes, sizeof bytes, &l, NULL, &r, NULL), KVC_ERR_USAGE); /* not a whole page */
     assert_null(r);
     assert_int_equal(kvc_scan_device(0, 0, &l, NULL, &r, NULL), KVC_ERR_USAGE);
-    kvc_detection *det = malloc(sizeof *det);
-    assert_non_null(det);
-    assert_int_equal(kvc_detect_files(missing, 1, &l.params, NULL, det, NULL), KVC_ERR_IO);
-    assert_int_equal(kvc_detect_host(NULL, 0, &l.params, det, NULL), KVC_ERR_USAGE);
-    free(det);
+    kvc_detection *det = NULL;
+    assert_int_equal(kvc_detect_files(missing, 1, &l.params, NULL, &det, NULL), KVC_ERR_IO);
+    assert_int_equal(kvc_detect_host(NULL, 0, &l.params, &det, NULL), KVC_ERR_USAGE);
+    assert_null(det);
+    kvc_layout *lp = NULL;
+    assert_int_equal(kvc_layout_build("fp8_flashmla", &(kvc_layout_params){448, 64, 128, 64}, &lp, NULL), KVC_ERR_CONFIG);
+    assert_null(lp);
 }
 
 static void test_errors__report_error_accepts_a_null_diag(void **state)
@@ -268,8 +270,7 @@ static void test_errors__failed_opens_leave_no_descriptor_open(void **state)
     for (size_t i = 0; i <= MAX_FILES; i++) paths[i] = path;
     kvc_diag d;
     kvc_scan_report *r = NULL;
-    kvc_detection *det = malloc(sizeof *det);
-    assert_non_null(det);
+    kvc_detection *det = NULL;
     const int before = count_fds();
     /* as many files as the map table holds: scanned, and all closed after */
     assert_int_equal(kvc_scan_files(paths, MAX_FILES, &l, NULL, &r, &d), KVC_OK);
@@ -282,7 +283,7 @@ static void test_errors__failed_opens_leave_no_descriptor_open(void **state)
         assert_int_equal(kvc_scan_files(paths, MAX_FILES + 1, &l, NULL, &r, &d), KVC_ERR_USAGE);
         assert_contains(d.message, "at most 256 input files at once");
         assert_null(r);
-        assert_int_equal(kvc_detect_files(paths, MAX_FILES + 1, &l.params, NULL, det, NULL), KVC_ERR_USAGE);
+        assert_int_equal(kvc_detect_files(paths, MAX_FILES + 1, &l.params, NULL, &det, NULL), KVC_ERR_USAGE);
         assert_int_equal(count_fds(), before);
     }
     /* the other ways an input fails */
@@ -297,7 +298,7 @@ static void test_errors__failed_opens_leave_no_descriptor_open(void **state)
     assert_int_equal(kvc_worker_load_file(w, "fixtures/bad/malformed-yaml-worker.json", NULL), KVC_ERR_CONFIG);
     kvc_worker_free(w);
     assert_int_equal(count_fds(), before);
-    free(det);
+    assert_null(det);
     unlink(path);
     free(path);
 }

@@ -7,7 +7,7 @@ static kvc_layout build(const char *name, uint32_t R, uint32_t r, uint32_t page)
     kvc_layout l;
     kvc_diag d;
     kvc_layout_params p = {R, r, 128, page};
-    if (kvc_layout_build(name, &p, &l, &d) != KVC_OK) fail_msg("%s: %s", name, d.message);
+    if (layout_build(name, &p, &l, &d) != KVC_OK) fail_msg("%s: %s", name, d.message);
     return l;
 }
 
@@ -81,10 +81,10 @@ static void test_layout__scaled_rows_need_rank_multiple_of_128(void **state)
     kvc_layout l;
     kvc_diag d;
     kvc_layout_params p = {500, 64, 128, 64};
-    assert_int_equal(kvc_layout_build("fp8_flashmla", &p, &l, &d), KVC_ERR_CONFIG);
+    assert_int_equal(layout_build("fp8_flashmla", &p, &l, &d), KVC_ERR_CONFIG);
     assert_contains(d.message, "multiple of 128");
     assert_contains(d.message, "500");
-    assert_int_equal(kvc_layout_build("fp8_raw", &p, &l, &d), KVC_OK);
+    assert_int_equal(layout_build("fp8_raw", &p, &l, &d), KVC_OK);
 }
 
 static void test_layout__unknown_names_list_the_catalogue(void **state)
@@ -93,10 +93,10 @@ static void test_layout__unknown_names_list_the_catalogue(void **state)
     kvc_layout l;
     kvc_diag d;
     const kvc_layout_params *p = layout_default_params();
-    assert_int_equal(kvc_layout_build("fp9", p, &l, &d), KVC_ERR_CONFIG);
+    assert_int_equal(layout_build("fp9", p, &l, &d), KVC_ERR_CONFIG);
     assert_contains(d.message, "fp8_flashmla");
     unsigned n = 0;
-    while (kvc_layout_catalogue(n)) assert_int_equal(kvc_layout_build(kvc_layout_catalogue(n++), p, &l, &d), KVC_OK);
+    while (kvc_layout_catalogue(n)) assert_int_equal(layout_build(kvc_layout_catalogue(n++), p, &l, &d), KVC_OK);
     assert_int_equal(n, 8);
 }
 
@@ -116,7 +116,7 @@ static void test_layout__model1_fp8_is_page_split_with_ue8m0_scales_and_pad(void
     expect_field(&l, 3, "pad", KVC_ELEM_PAD, 64 * 576 + 7, 8, 1);
     kvc_diag d;
     kvc_layout_params odd = {512, 32, 128, 64}; /* 480 NoPE values: not whole 64-blocks */
-    assert_int_equal(kvc_layout_build("model1_fp8", &odd, &l, &d), KVC_ERR_CONFIG);
+    assert_int_equal(layout_build("model1_fp8", &odd, &l, &d), KVC_ERR_CONFIG);
     assert_contains(d.message, "kv_lora_rank - qk_rope_head_dim to be a multiple of 64 (one UE8M0 scale");
 }
 

@@ -444,7 +444,7 @@ static kvc_status derive_layouts(const model_info *model, kvc_resolved *out, kvc
     /* The layout's own diagnostic is read back to add the model, so it goes
      * to a local: the caller's may be NULL (the fix search passes NULL). */
     kvc_diag why;
-    kvc_status st = kvc_layout_build(out->row.value, &p, &out->kv, &why);
+    kvc_status st = layout_build(out->row.value, &p, &out->kv, &why);
     if (st) {
         kvc_origin o;
         origin_set(&o, why.file, why.line, why.column, why.where);
@@ -460,7 +460,7 @@ static kvc_status derive_layouts(const model_info *model, kvc_resolved *out, kvc
     RETURN_ERROR_IF(model->index_head_dim != 128, diag, KVC_ERR_CONFIG, &o,
                     "index_head_dim is %u: SGLang's DSA indexer K cache needs 128",
                     model->index_head_dim);
-    st = kvc_layout_build("dsa_indexer", &p, &out->indexer, diag);
+    st = layout_build("dsa_indexer", &p, &out->indexer, diag);
     out->indexer_bytes_per_token_all = (uint64_t)out->indexer.bytes_per_token * out->kv_entries;
     return st;
 }
