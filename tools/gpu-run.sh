@@ -15,7 +15,8 @@ multi=$(ls -d "$deps"/usr/lib/*-linux-gnu | head -n 1)
 # the loader finds them as it would installed ones (the install test runs
 # the installed tool without LD_LIBRARY_PATH)
 echo "$multi" >/etc/ld.so.conf.d/kvc-deps.conf && ldconfig
-export PATH="$deps/usr/bin:$PATH"
+# their .pc files say /usr: the linker is told where the libraries really are
+export PATH="$deps/usr/bin:$PATH" LIBRARY_PATH="$multi"
 export PKG_CONFIG_PATH="$multi/pkgconfig:$deps/usr/share/pkgconfig" CMAKE_PREFIX_PATH="$deps/usr"
 src=$(pwd)
 cmake -S "$src" -B "$build" -DCMAKE_BUILD_TYPE=Release -DKVC_GPU=ON -DKVC_WERROR=ON >"$build.configure.log" 2>&1 ||

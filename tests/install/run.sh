@@ -14,7 +14,10 @@ major=${version%%.*}
 here=$(cd "$(dirname "$0")" && pwd)
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-unset LD_LIBRARY_PATH PKG_CONFIG_PATH CMAKE_PREFIX_PATH
+# The installed copy is found first; the caller's paths stay behind it, for
+# the dependencies (libcjson, yaml-0.1) where they are not in the system's.
+unset LD_LIBRARY_PATH
+deps_pc=${PKG_CONFIG_PATH:-} deps_prefix=${CMAKE_PREFIX_PATH:-}
 prefix=$tmp/prefix
 lib=$prefix/$libdir
 cflags="-std=c11 -Wall -Wextra -Wpedantic -Werror"
@@ -68,7 +71,7 @@ head -n 1 "$tmp/out" | grep -qx "kvcheck $version (library $version)" || { cat "
 echo "bin/kvcheck: $(head -n 1 "$tmp/out")"
 
 # (a) pkg-config, the shared library
-export PKG_CONFIG_PATH="$lib/pkgconfig"
+export PKG_CONFIG_PATH="$lib/pkgconfig${deps_pc:+:$deps_pc}"
 [ "$(pkg-config --modversion kvcheck)" = "$version" ] || fail "pkg-config --modversion: $(pkg-config --modversion kvcheck)"
 [ "$(pkg-config --variable=prefix kvcheck)" = "$prefix" ] || fail "kvcheck.pc prefix: $(pkg-config --variable=prefix kvcheck)"
 # shellcheck disable=SC2046 # pkg-config's output is words
@@ -88,7 +91,7 @@ run "pkg-config --static" "$tmp/pc-static"
 unset PKG_CONFIG_PATH
 
 # (c) find_package(kvcheck CONFIG): kvcheck::kvcheck and kvcheck::kvcheck_static
-cmake -S "$here" -B "$tmp/consumer" -DCMAKE_PREFIX_PATH="$prefix" -DKVC_EXPECT_VERSION="$version" \
+cmake -S "$here" -B "$tmp/consumer" -DCMAKE_PREFIX_PATH="$prefix${deps_prefix:+;$deps_prefix}" -DKVC_EXPECT_VERSION="$version" \
       -DCMAKE_C_COMPILER="$cc" -DCMAKE_EXE_LINKER_FLAGS="$ldflags" -DCMAKE_BUILD_TYPE=Debug \
       >"$tmp/cmake.log" 2>&1 || { cat "$tmp/cmake.log" >&2; fail "find_package(kvcheck CONFIG): configuring failed"; }
 cmake --build "$tmp/consumer" >"$tmp/cmake.log" 2>&1 ||
