@@ -43,10 +43,11 @@ struct kvc_resolved {
     char ignored[KVC_MAX_NOTES][KVC_NOTE_LEN];
 };
 
-/* Adds a setting to `r` (dropped when the table is full, which the engine's
- * own table size rules out). */
+/* Adds a setting to `r`; NULL when the table is full (an engine adds a
+ * fixed set, well under ENGINE_MAX_SETTINGS: test_rules checks SGLang's). */
 kvc_setting *resolved_add(kvc_resolved *r, const char *name, kvc_value_type type, unsigned flags);
-/* Sets a setting's value and reason. */
+/* Sets a setting's value (and its number, for UINT and BOOL) and reason;
+ * accepts NULL. */
 void setting_set(kvc_setting *s, const char *value, const char *fmt, ...) KVC_PRINTF(3, 4);
 /* The setting called `name`, or NULL. */
 const kvc_setting *resolved_find(const kvc_resolved *r, const char *name);

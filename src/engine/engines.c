@@ -45,8 +45,7 @@ const char *kvc_engine_release(const char *name, unsigned i)
 
 kvc_setting *resolved_add(kvc_resolved *r, const char *name, kvc_value_type type, unsigned flags)
 {
-    static kvc_setting overflow; /* never read: the engines' tables fit */
-    if (r->nsettings >= ENGINE_MAX_SETTINGS) return &overflow;
+    if (r->nsettings >= ENGINE_MAX_SETTINGS) return NULL;
     kvc_setting *s = &r->settings[r->nsettings++];
     memset(s, 0, sizeof *s);
     str_copy(s->name, sizeof s->name, name);
@@ -57,6 +56,7 @@ kvc_setting *resolved_add(kvc_resolved *r, const char *name, kvc_value_type type
 
 void setting_set(kvc_setting *s, const char *value, const char *fmt, ...)
 {
+    if (!s) return;
     str_copy(s->value, sizeof s->value, value);
     if (s->type == KVC_VALUE_UINT) s->number = strtoull(value, NULL, 10);
     if (s->type == KVC_VALUE_BOOL) s->number = strcmp(value, "true") == 0;

@@ -230,6 +230,17 @@ static void test_rules__releases_are_named_and_checked(void **state)
     assert_int_equal(resolve_line("B300", "glm-5.2", "", "either-backend", &r, &d), KVC_OK);
     assert_string_equal(r.release, "either-backend");
     assert_string_equal(r.engine, "sglang");
+    /* every setting SGLang shows was added, typed, in display order */
+    static const char *const NAMES[] = {"kv_cache_dtype", "dsa_prefill_backend", "dsa_decode_backend",
+                                        "disaggregation_mode", "page_size", "speculative_algorithm",
+                                        "enable_hisparse", "parallelism"};
+    assert_int_equal(r.nsettings, COUNT_OF(NAMES));
+    for (unsigned i = 0; i < r.nsettings; i++) assert_string_equal(r.settings[i].name, NAMES[i]);
+    assert_int_equal(resolved_find(&r, "page_size")->type, KVC_VALUE_UINT);
+    assert_int_equal(resolved_find(&r, "page_size")->number, 64);
+    assert_int_equal(resolved_find(&r, "enable_hisparse")->type, KVC_VALUE_BOOL);
+    assert_int_equal(resolved_find(&r, "enable_hisparse")->number, 0);
+    assert_true(resolved_find(&r, "kv_cache_dtype")->flags & KVC_SETTING_COMPARED);
 }
 
 int main(void)
