@@ -4,7 +4,11 @@
  *
  * This is the only public header of libkvcheck. The library never prints,
  * never exits and keeps no global error state: every call returns a
- * kvc_status and, on failure, fills a caller-owned kvc_diag.
+ * kvc_status and, on failure, fills a caller-owned kvc_diag, which may be
+ * NULL in every call. Results are opaque handles: a call hands one over
+ * through its `out` argument (set to NULL when it fails), its kvc_X_free
+ * releases it (and accepts NULL); pointers its accessors return belong to
+ * it and live as long as it does.
  *
  * SPDX-License-Identifier: Apache-2.0
  */
@@ -204,6 +208,7 @@ typedef enum kvc_value_type {
 #define KVC_SETTING_PAIR 2u     /* shown side by side when a pair is checked */
 #define KVC_SETTING_DECIDES 4u  /* it decides the layout: listed under "why" */
 #define KVC_SETTING_IF_SET 8u   /* text reports show it only when it has a value */
+#define KVC_SETTING_DTYPE 16u   /* the KV cache's dtype, as the engine names it */
 
 /* One resolved engine setting: its value, typed, and how it was decided. */
 typedef struct kvc_setting {
@@ -287,14 +292,16 @@ typedef struct kvc_verdict kvc_verdict;
 
 /* Resolves both workers, compares them field by field, explains each
  * difference and searches the smallest flag sets that make them agree.
- * Returns KVC_ERR_CONFIG when a worker does not resolve; the diag then says
- * which. */
+ * Returns KVC_ERR_CONFIG when a worker does not resolve (the diag then says
+ * which), KVC_ERR_IO when a file a worker names cannot be read, and
+ * KVC_ERR_USAGE when the workers run different engines or releases. */
 KVC_API kvc_status kvc_compare(const kvc_worker *prefill, const kvc_worker *decode, kvc_verdict **out, kvc_diag *diag);
 /* Accepts NULL. */
 KVC_API void kvc_verdict_free(kvc_verdict *verdict);
 
 /* 1 when decode reads exactly the KV bytes prefill writes. */
 KVC_API int kvc_verdict_compatible(const kvc_verdict *verdict);
+/* One side as resolved; owned by the verdict (do not free it). */
 KVC_API const kvc_resolved *kvc_verdict_side(const kvc_verdict *verdict, kvc_side side);
 KVC_API unsigned kvc_verdict_mismatch_count(const kvc_verdict *verdict);
 KVC_API const kvc_mismatch *kvc_verdict_mismatch(const kvc_verdict *verdict, unsigned i);
@@ -409,7 +416,7 @@ typedef struct kvc_scan_report kvc_scan_report;
 /* Scans files: raw dumps of one layer's buffer (pages x page bytes), .npy
  * arrays and .safetensors files (each tensor one layer), opened read-only
  * and memory-mapped. Returns KVC_OK with *out set whether or not damage was
- * found (see (*out)->clean); KVC_ERR_CONFIG for inputs that do not fit the
+ * found (see kvc_scan_report_clean); KVC_ERR_CONFIG for inputs that do not fit the
  * layout, KVC_ERR_IO for unreadable ones, KVC_ERR_GPU when the GPU was
  * required and is unusable or the driver failed. Free with
  * kvc_scan_report_free. */
@@ -533,7 +540,8 @@ typedef struct kvc_simulation kvc_simulation;
  * as prefill's backend writes them, moves the pages the way the Mooncake
  * transfer does (both offsets from prefill's item length), scans decode's
  * buffer in decode's layout and reads it back as decode's backend would.
- * Free *out with kvc_simulation_free. */
+ * KVC_ERR_USAGE when the workers run different engines or releases. Free
+ * *out with kvc_simulation_free. */
 KVC_API kvc_status kvc_simulate(const kvc_worker *prefill, const kvc_worker *decode, const kvc_simulate_options *options,
                         kvc_simulation **out, kvc_diag *diag);
 /* Accepts NULL. */
@@ -541,6 +549,7 @@ KVC_API void kvc_simulation_free(kvc_simulation *simulation);
 
 /* 1 when decode reads back exactly what prefill wrote and nothing overruns. */
 KVC_API int kvc_simulation_compatible(const kvc_simulation *simulation);
+/* One side as resolved; owned by the simulation (do not free it). */
 KVC_API const kvc_resolved *kvc_simulation_side(const kvc_simulation *simulation, kvc_side side);
 /* Decode's pages scanned in decode's layout; owned by the simulation. */
 KVC_API const kvc_scan_report *kvc_simulation_scan(const kvc_simulation *simulation);

@@ -495,9 +495,11 @@ static int scan_layout(const cli *c, kvc_layout **layout, char *source, size_t s
         const kvc_layout *l = indexer ? kvc_resolved_indexer(r) : kvc_resolved_layout(r);
         if (kvc_layout_build(kvc_layout_name(l), kvc_layout_params_of(l), layout, &diag))
             code = fail(c, &diag, exit_code_for(diag.status));
-        const kvc_setting *dtype = kvc_resolved_find(r, "kv_cache_dtype");
+        const char *dtype = "?";
+        for (unsigned i = 0; i < kvc_resolved_setting_count(r); i++)
+            if (kvc_resolved_setting(r, i)->flags & KVC_SETTING_DTYPE) dtype = kvc_resolved_setting(r, i)->value;
         snprintf(source, size, "the %s of %.200s: %s, %s, %s", indexer ? "indexer state buffer" : "KV cache layout",
-                 kvc_worker_label(w), kvc_resolved_gpu(r, NULL, NULL), dtype ? dtype->value : "?",
+                 kvc_worker_label(w), kvc_resolved_gpu(r, NULL, NULL), dtype,
                  kvc_resolved_decision(r)->value);
     }
     kvc_resolved_free(r);

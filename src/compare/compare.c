@@ -300,18 +300,18 @@ static kvc_status label_error(kvc_status st, kvc_side side, kvc_diag *diag)
     return st;
 }
 
-static void note_entries(const kvc_resolved *p, const kvc_resolved *d, kvc_verdict *v)
+static void note_entries(const engine_words *w, const kvc_resolved *p, const kvc_resolved *d, kvc_verdict *v)
 {
     if (p->kv_entries > d->kv_entries)
         notes_add(v->warnings, &v->nwarnings, KVC_MAX_NOTES,
                   "prefill has %u KV entries but decode only %u: prefill's draft (MTP) layers "
-                  "have no buffer on decode (kvcheck has not confirmed how SGLang handles this)",
-                  p->kv_entries, d->kv_entries);
+                  "have no buffer on decode (kvcheck has not confirmed how %s handles this)",
+                  p->kv_entries, d->kv_entries, w->name);
     else if (p->kv_entries < d->kv_entries)
         notes_add(v->warnings, &v->nwarnings, KVC_MAX_NOTES,
                   "decode has %u more KV entries than prefill (its draft layers): they receive "
-                  "nothing, which SGLang supports",
-                  d->kv_entries - p->kv_entries);
+                  "nothing, which %s supports",
+                  d->kv_entries - p->kv_entries, w->name);
 }
 
 /* When another release would judge the pair the other way, say so. */
@@ -320,16 +320,14 @@ static void note_releases(const engine_def *e, unsigned release, const kvc_resol
     for (unsigned r = 0; r < e->nreleases; r++) {
         if (r == release || !under[0][r].release[0] || !under[1][r].release[0]) continue;
         int agree = mismatches(&under[0][r], &under[1][r], NULL) == 0;
+        const engine_words *w = &e->words;
         if (!v->compatible && agree)
             notes_add(v->warnings, &v->nwarnings, KVC_MAX_NOTES,
-                      "under the %s rule this pair would be compatible: which rule applies depends "
-                      "on the SGLang release",
-                      e->releases[r]);
+                      "under the %s %s this pair would be compatible: which %s applies depends on the %s release",
+                      e->releases[r], w->release_noun, w->release_noun, w->name);
         else if (v->compatible && !agree)
-            notes_add(v->warnings, &v->nwarnings, KVC_MAX_NOTES,
-                      "under the %s rule this pair would NOT be compatible: set both DSA backend "
-                      "flags explicitly on each worker to be safe with either SGLang release",
-                      e->releases[r]);
+            notes_add(v->warnings, &v->nwarnings, KVC_MAX_NOTES, "under the %s %s this pair would NOT be compatible: %s",
+                      e->releases[r], w->release_noun, w->pin_advice);
     }
 }
 
@@ -342,14 +340,9 @@ typedef struct pair_state {
 
 static kvc_status compare_into(const kvc_worker *const w[2], kvc_verdict *out, pair_state *ps, kvc_diag *diag)
 {
+    RETURN_IF_ERROR(worker_pair_check(w[0], w[1], diag));
     const engine_def *e = worker_engine(w[0]);
-    RETURN_ERROR_IF(e != worker_engine(w[1]), diag, KVC_ERR_USAGE, NULL,
-                    "prefill runs %s and decode %s: kvcheck compares workers of one engine", e->name,
-                    worker_engine(w[1])->name);
     unsigned release = worker_release(w[0]);
-    RETURN_ERROR_IF(release != worker_release(w[1]), diag, KVC_ERR_USAGE, NULL,
-                    "prefill is resolved under %s and decode under %s: give both workers the same release",
-                    e->releases[release], e->releases[worker_release(w[1])]);
     kvc_resolved *res[2] = {&out->prefill, &out->decode};
     for (int i = 0; i < 2; i++) {
         kvc_status st = label_error(worker_prepare(w[i], &ps->prepared[i], diag), (kvc_side)i, diag);
@@ -364,9 +357,10 @@ static kvc_status compare_into(const kvc_worker *const w[2], kvc_verdict *out, p
             if (r == release || !worker_resolve(w[i], ps->prepared[i], r, NULL, 0, &ps->under[i][r], NULL)) continue;
             memset(&ps->under[i][r], 0, sizeof ps->under[i][r]);
             notes_add(out->warnings, &out->nwarnings, KVC_MAX_NOTES,
-                      "the %s worker does not resolve under the %s rule (kvcheck layout --sglang-rules %s says "
-                      "why): SGLang releases with that rule would not start it",
-                      kvc_side_name((kvc_side)i), e->releases[r], e->releases[r]);
+                      "the %s worker does not resolve under the %s %s (kvcheck layout %s %s says why): %s releases "
+                      "with that %s would not start it",
+                      kvc_side_name((kvc_side)i), e->releases[r], e->words.release_noun, e->words.release_option,
+                      e->releases[r], e->words.name, e->words.release_noun);
         }
         *res[i] = ps->under[i][release];
     }
@@ -374,7 +368,7 @@ static kvc_status compare_into(const kvc_worker *const w[2], kvc_verdict *out, p
     out->compatible = out->nmismatches == 0;
     explain(e->transfer, res[0], res[1], out);
     e->bootstrap(res[0], res[1], &out->bootstrap_catches, out->bootstrap, sizeof out->bootstrap);
-    note_entries(res[0], res[1], out);
+    note_entries(&e->words, res[0], res[1], out);
     const kvc_resolved *const under[2] = {ps->under[0], ps->under[1]};
     note_releases(e, release, under, out);
     if (out->compatible) return KVC_OK;

@@ -53,6 +53,8 @@ void setting_set(kvc_setting *s, const char *value, const char *fmt, ...) KVC_PR
 const kvc_setting *resolved_find(const kvc_resolved *r, const char *name);
 /* Its value, or "" when the worker has no such setting. */
 const char *resolved_value(const kvc_resolved *r, const char *name);
+/* The value of the setting flagged KVC_SETTING_DTYPE, or "". */
+const char *resolved_dtype(const kvc_resolved *r);
 
 /* An engine's parsed inputs for one worker, and the same read into its
  * settings with the GPU and model found: opaque to the stages above. */
@@ -89,8 +91,24 @@ typedef struct engine_transfer {
     const char *overrun_error; /* what the transfer says when it writes past decode's buffer */
 } engine_transfer;
 
+/* How the stages above name the engine and its releases in sentences, so
+ * that none of them writes an engine's name or terms itself. */
+typedef struct engine_words {
+    const char *name;              /* "SGLang" */
+    const char *release_noun;      /* "rule": "under the either-backend rule" */
+    const char *all_releases;      /* a fix that holds under every release: "both SGLang row rules" */
+    const char *one_release;       /* one that holds under the selected release only: "this row rule only" */
+    const char *release_option;    /* the CLI option that picks a release: "--sglang-rules" */
+    const char *pin_advice;        /* how to be safe whatever the release */
+    const char *layout_flags;      /* what to align by hand: "dtype and both DSA backends" */
+    const char *first_error;       /* what the first request reports when decode reads garbage */
+    const char *dump_description;  /* "an SGLang /server_info dump (an object with kv_cache_dtype, ...)" */
+    const char *config_description; /* "an SGLang --config YAML file" */
+} engine_words;
+
 typedef struct engine_def {
     const char *name;
+    engine_words words;
     /* The rule sets (releases) kvcheck models, newest first; the first is
      * the default. Rows of the engine's tables name the ones they hold for. */
     const char *const *releases;

@@ -78,3 +78,10 @@ const char *resolved_value(const kvc_resolved *r, const char *name)
     const kvc_setting *s = resolved_find(r, name);
     return s ? s->value : "";
 }
+
+const char *resolved_dtype(const kvc_resolved *r)
+{
+    for (unsigned i = 0; i < r->nsettings; i++)
+        if (r->settings[i].flags & KVC_SETTING_DTYPE) return r->settings[i].value;
+    return "";
+}

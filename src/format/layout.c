@@ -114,8 +114,7 @@ static kvc_status check_divisible(const struct layout_def *def, const struct fie
                     def->name, what, div, type, div, value);
 }
 
-kvc_status layout_build(const char *name, const kvc_layout_params *params, kvc_layout *out,
-                            kvc_diag *diag)
+kvc_status layout_build(const char *name, const kvc_layout_params *params, kvc_layout *out, kvc_diag *diag)
 {
     memset(out, 0, sizeof *out);
     const struct layout_def *def = NULL;
@@ -178,6 +177,9 @@ kvc_status layout_build(const char *name, const kvc_layout_params *params, kvc_l
     }
     RETURN_ERROR_IF(per_token > UINT32_MAX, diag, KVC_ERR_CONFIG, &o, "%s: a token would take %llu bytes",
                     def->name, (unsigned long long)per_token);
+    RETURN_ERROR_IF(per_token == 0, diag, KVC_ERR_CONFIG, &o,
+                    "%s: with kv_lora_rank %u, qk_rope_head_dim %u and index_head_dim %u a token holds no bytes",
+                    def->name, params->kv_lora_rank, params->qk_rope_head_dim, params->index_head_dim);
     for (unsigned i = 0; i < out->nfields; i++) {
         out->fields[i].stride = row[region[i]];
         out->fields[i].base += start[region[i]];

@@ -25,6 +25,12 @@ void report_text_fields(strbuf *sb, const kvc_layout *l)
     }
 }
 
+const engine_def *engine_of(const kvc_resolved *r)
+{
+    const engine_def *e = engine_find(r->engine);
+    return e ? e : engine_default();
+}
+
 /* 1 when a text report shows the setting. */
 static int shown(const kvc_setting *v)
 {
@@ -132,20 +138,20 @@ static char *text_check(const kvc_verdict *v, unsigned options)
     strbuf sb = {0};
     style st = report_style(options);
     const kvc_resolved *p = &v->prefill, *d = &v->decode;
+    const engine_words *w = &engine_of(p)->words;
+    char notice[160];
+    if (v->bootstrap_catches) str_printf(notice, sizeof notice, "; %s's bootstrap will refuse the pair", w->name);
+    else str_printf(notice, sizeof notice, "; %s will not notice until decode reads garbage", w->name);
     if (v->compatible)
         sb_printf(&sb, "%sCOMPATIBLE%s: decode reads the KV bytes prefill writes (%s, %u B/token, "
                        "%llu B/page)\n",
                   st.green, st.off, p->kv.name, p->kv.bytes_per_token, (unsigned long long)p->kv.page_bytes);
     else if (strcmp(p->kv.name, d->kv.name) != 0 || p->kv.bytes_per_token != d->kv.bytes_per_token)
         sb_printf(&sb, "%sINCOMPATIBLE%s: prefill writes %s (%u B/token), decode reads %s (%u B/token)%s\n",
-                  st.red, st.off, p->kv.name, p->kv.bytes_per_token, d->kv.name, d->kv.bytes_per_token,
-                  v->bootstrap_catches ? "; SGLang's bootstrap will refuse the pair"
-                                       : "; SGLang will not notice until decode reads garbage");
+                  st.red, st.off, p->kv.name, p->kv.bytes_per_token, d->kv.name, d->kv.bytes_per_token, notice);
     else
         sb_printf(&sb, "%sINCOMPATIBLE%s: %s differs (prefill %s, decode %s)%s\n", st.red, st.off,
-                  v->mismatches[0].field, v->mismatches[0].prefill, v->mismatches[0].decode,
-                  v->bootstrap_catches ? "; SGLang's bootstrap will refuse the pair"
-                                       : "; SGLang will not notice until decode reads garbage");
+                  v->mismatches[0].field, v->mismatches[0].prefill, v->mismatches[0].decode, notice);
     if (options & KVC_REPORT_QUIET) return sb_take(&sb);
 
     sb_printf(&sb, "\n  prefill: %s\n  decode:  %s\n  rules:   %s\n\n", p->label, d->label, p->release);
@@ -178,11 +184,11 @@ static char *text_check(const kvc_verdict *v, unsigned options)
         sb_puts(&sb, "\nWhat decode will read:\n");
         for (unsigned i = 0; i < v->nconsequences; i++) sb_printf(&sb, "  - %s\n", v->consequences[i]);
     }
-    sb_printf(&sb, "\n%s%s\n", v->bootstrap,
-              v->bootstrap_catches || v->compatible
-                  ? "."
-                  : ", so nothing fails before serving: the first request fails instead\n  (\"NaN "
-                    "detected! verify: target model logits\")");
+    if (v->bootstrap_catches || v->compatible)
+        sb_printf(&sb, "\n%s.\n", v->bootstrap);
+    else
+        sb_printf(&sb, "\n%s, so nothing fails before serving: the first request fails instead\n  (\"%s\")\n",
+                  v->bootstrap, w->first_error);
 
     sb_puts(&sb, "\nWhy each side has its layout:\n");
     sb_printf(&sb, "  prefill  %s: %s\n", p->kv.name, p->row.reason);
@@ -198,14 +204,13 @@ static char *text_check(const kvc_verdict *v, unsigned options)
 
     if (!v->compatible) {
         if (!v->nfixes) {
-            sb_puts(&sb, "\nNo fix found by adding up to three flags to one side: align the two "
-                         "launch commands (dtype and both DSA backends) by hand.\n");
+            sb_printf(&sb, "\nNo fix found by adding up to three flags to one side: align the two launch commands (%s) "
+                           "by hand.\n",
+                      w->layout_flags);
         } else {
             const kvc_fix *f = &v->fixes[0];
-            sb_printf(&sb, "\n%sFix%s: add to the %s launch command%s:\n    ", st.bold, st.off,
-                      kvc_side_name(f->side),
-                      f->holds_in_all_releases ? " (holds under both SGLang row rules)"
-                                                : " (holds under this row rule only)");
+            sb_printf(&sb, "\n%sFix%s: add to the %s launch command (holds under %s):\n    ", st.bold, st.off,
+                      kvc_side_name(f->side), f->holds_in_all_releases ? w->all_releases : w->one_release);
             fix_args_text(&sb, f);
             sb_puts(&sb, "\n");
             if (v->nfixes > 1) sb_puts(&sb, "Other fixes:\n");
@@ -213,8 +218,8 @@ static char *text_check(const kvc_verdict *v, unsigned options)
                 const kvc_fix *g = &v->fixes[i];
                 sb_printf(&sb, "  %-8s ", kvc_side_name(g->side));
                 fix_args_text(&sb, g);
-                sb_printf(&sb, "%s%s\n", g->holds_in_all_releases ? "" : "   (this row rule only)",
-                          g->changes_dtype ? "   (changes the KV dtype)" : "");
+                if (!g->holds_in_all_releases) sb_printf(&sb, "   (%s)", w->one_release);
+                sb_printf(&sb, "%s\n", g->changes_dtype ? "   (changes the KV dtype)" : "");
             }
         }
     }

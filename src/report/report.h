@@ -6,6 +6,10 @@
 
 /* ---------------------------------------------------------------- reports */
 
+/* The engine that resolved `r` (the default one for a result without):
+ * how reports name it and its releases. */
+const engine_def *engine_of(const kvc_resolved *r);
+
 struct cJSON;
 typedef struct style {
     const char *red, *green, *yellow, *bold, *off;

@@ -9,7 +9,7 @@ static const char *const PARTS[2] = {"NoPE", "RoPE"};
 
 static void text_side(strbuf *sb, const char *side, const kvc_resolved *r)
 {
-    sb_printf(sb, "  %-8s %s (%s), %s: %u B/token, %llu B/page (item_len)\n", side, r->gpu.name, resolved_value(r, "kv_cache_dtype"),
+    sb_printf(sb, "  %-8s %s (%s), %s: %u B/token, %llu B/page (item_len)\n", side, r->gpu.name, resolved_dtype(r),
               r->kv.name, r->kv.bytes_per_token, (unsigned long long)r->kv.page_bytes);
 }
 
@@ -69,9 +69,10 @@ static char *text_simulate(const kvc_simulation *s, unsigned options)
     if (s->values_differ)
         sb_printf(&sb,
                   "  decode reads %llu page%s of %llu as garbage: its attention computes on these values from the first "
-                  "request on, and SGLang's verify step reports \"NaN detected! verify: target model logits\"\n",
+                  "request on, and %s's verify step reports \"%s\"\n",
                   (unsigned long long)s->garbled_pages, s->garbled_pages == 1 ? "" : "s",
-                  (unsigned long long)s->decode_pages);
+                  (unsigned long long)s->decode_pages, engine_of(&s->decode)->words.name,
+                  engine_of(&s->decode)->words.first_error);
     for (unsigned i = 0; i < s->nnotes; i++) sb_printf(&sb, "note: %s\n", s->notes[i]);
     return sb_take(&sb);
 }

@@ -48,13 +48,16 @@ static kvc_status start(scan_run_ctx *c, const kvc_layout *l, const kvc_scan_opt
     kvc_status st = scan_plan_make(l, opt, &c->plan, diag);
     if (!st && opt->pages) st = page_list_parse(opt->pages, "--pages", &c->only, &c->nonly, diag);
     if (!st && opt->skip_pages) st = page_list_parse(opt->skip_pages, "--skip-pages", &c->skip, &c->nskip, diag);
-    if (st) return st;
-    kvc_scan_report *r = calloc(1, sizeof *r);
+    kvc_scan_report *r = st ? NULL : calloc(1, sizeof *r);
     if (r) r->layers = calloc(nlayers ? nlayers : 1, sizeof *r->layers);
     if (r && r->layers) r->findings = calloc(opt->max_findings ? opt->max_findings : 1, sizeof *r->findings);
-    if (!r || !r->layers || !r->findings) {
+    if (!st && (!r || !r->layers || !r->findings)) st = diag_set(diag, KVC_ERR_NOMEM, NULL, "out of memory for the scan report");
+    if (st) { /* nothing of the run is handed over */
         kvc_scan_report_free(r);
-        return diag_set(diag, KVC_ERR_NOMEM, NULL, "out of memory for the scan report");
+        free(c->only);
+        free(c->skip);
+        c->only = c->skip = NULL;
+        return st;
     }
     r->layout = *l;
     str_copy(r->layout_source, sizeof r->layout_source, opt->layout_source);
@@ -255,6 +258,7 @@ static void memory_inputs(scan_inputs *in, layer_src *src, const char *name, con
 kvc_status kvc_scan_files(const char *const *paths, size_t npaths, const kvc_layout *layout,
                           const kvc_scan_options *options, kvc_scan_report **out, kvc_diag *diag)
 {
+    *out = NULL;
     kvc_scan_options defaults;
     if (!options) kvc_scan_options_init(&defaults), options = &defaults;
     scan_inputs in;
@@ -268,6 +272,7 @@ kvc_status kvc_scan_files(const char *const *paths, size_t npaths, const kvc_lay
 kvc_status kvc_scan_host(const void *data, size_t bytes, const kvc_layout *layout, const kvc_scan_options *options,
                          kvc_scan_report **out, kvc_diag *diag)
 {
+    *out = NULL;
     kvc_scan_options defaults;
     if (!options) kvc_scan_options_init(&defaults), options = &defaults;
     RETURN_ERROR_IF(!layout || !layout->page_bytes || bytes % layout->page_bytes || !bytes, diag, KVC_ERR_USAGE, NULL,
@@ -299,5 +304,6 @@ kvc_status scan_device_run(uint64_t device_ptr, size_t bytes, const kvc_layout *
 kvc_status kvc_scan_device(uint64_t device_ptr, size_t bytes, const kvc_layout *layout,
                            const kvc_scan_options *options, kvc_scan_report **out, kvc_diag *diag)
 {
+    *out = NULL;
     return scan_device_run(device_ptr, bytes, layout, options, NULL, out, diag);
 }

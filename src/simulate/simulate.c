@@ -174,6 +174,7 @@ static void reduce(kvc_simulation *s, const kvc_sim_token *stats, const kvc_sim_
 kvc_status kvc_simulate(const kvc_worker *prefill, const kvc_worker *decode, const kvc_simulate_options *options,
                         kvc_simulation **out, kvc_diag *diag)
 {
+    *out = NULL;
     double t0 = clock_seconds();
     kvc_simulate_options defaults;
     if (!options) kvc_simulate_options_init(&defaults), options = &defaults;
@@ -183,7 +184,8 @@ kvc_status kvc_simulate(const kvc_worker *prefill, const kvc_worker *decode, con
                     "--tokens takes 1 to %llu tokens, not %llu", MAX_TOKENS, (unsigned long long)options->tokens);
     kvc_simulation *s = calloc(1, sizeof *s);
     RETURN_ERROR_IF(!s, diag, KVC_ERR_NOMEM, NULL, "out of memory");
-    kvc_status st = worker_resolve_selected(prefill, &s->prefill, diag);
+    kvc_status st = worker_pair_check(prefill, decode, diag);
+    if (!st) st = worker_resolve_selected(prefill, &s->prefill, diag);
     if (!st) st = worker_resolve_selected(decode, &s->decode, diag);
     kvc_sim_layout pl, dl;
     if (!st) st = sim_layout(&s->prefill, "prefill", &pl, diag);

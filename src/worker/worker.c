@@ -180,8 +180,11 @@ static kvc_status load_worker_file(kvc_worker *w, const cJSON *root, const char 
     }
     const cJSON *engine = cJSON_GetObjectItemCaseSensitive(root, "engine");
     locate(&o, text, file, "engine");
-    RETURN_ERROR_IF(engine && !(cJSON_IsString(engine) && engine_find(engine->valuestring)), diag, KVC_ERR_CONFIG,
-                    &o, "\"engine\" must be \"sglang\": the only engine kvcheck models so far");
+    if (engine && !(cJSON_IsString(engine) && engine_find(engine->valuestring))) {
+        char names[160] = "";
+        for (unsigned i = 0; engine_at(i); i++) str_join_add(names, sizeof names, ", ", engine_at(i)->name);
+        return diag_set(diag, KVC_ERR_CONFIG, &o, "\"engine\" must name an engine kvcheck models: %s", names);
+    }
     if (engine) {
         kvc_status st = use_engine(w, engine_find(engine->valuestring), diag);
         if (st) return st;
@@ -219,8 +222,8 @@ static kvc_status load_worker_file(kvc_worker *w, const cJSON *root, const char 
     const cJSON *config = cJSON_GetObjectItemCaseSensitive(root, "config");
     if (config) {
         locate(&o, text, file, "config");
-        RETURN_ERROR_IF(!cJSON_IsString(config), diag, KVC_ERR_CONFIG, &o,
-                        "\"config\" must be the path of an SGLang --config YAML file");
+        RETURN_ERROR_IF(!cJSON_IsString(config), diag, KVC_ERR_CONFIG, &o, "\"config\" must be %s",
+                        w->engine->words.config_description);
         char path[1024];
         path_join(w->base_dir, config->valuestring, path, sizeof path);
         kvc_status st = w->engine->add_config(w->inputs, path, diag);
@@ -255,10 +258,8 @@ kvc_status kvc_worker_load_file(kvc_worker *worker, const char *path, kvc_diag *
             kvc_origin o;
             origin_set(&o, path, 1, 1, "");
             st = diag_set(diag, KVC_ERR_CONFIG, &o,
-                          "%s is neither a kvcheck worker file (a JSON object with gpu, model, "
-                          "args) nor an SGLang /server_info dump (an object with kv_cache_dtype, "
-                          "model_path, ...)",
-                          path);
+                          "%s is neither a kvcheck worker file (a JSON object with gpu, model, args) nor %s", path,
+                          engine_default()->words.dump_description);
         }
     }
     cJSON_Delete(root);
@@ -281,6 +282,17 @@ kvc_status worker_resolve(const kvc_worker *worker, const engine_worker *prepare
     kvc_status st = worker->engine->resolve(prepared, release, overrides, noverrides, out, diag);
     if (!st) str_copy(out->label, sizeof out->label, worker->label);
     return st;
+}
+
+kvc_status worker_pair_check(const kvc_worker *prefill, const kvc_worker *decode, kvc_diag *diag)
+{
+    const engine_def *e = prefill->engine;
+    RETURN_ERROR_IF(e != decode->engine, diag, KVC_ERR_USAGE, NULL,
+                    "prefill runs %s and decode %s: kvcheck pairs workers of one engine", e->name, decode->engine->name);
+    RETURN_ERROR_IF(prefill->release != decode->release, diag, KVC_ERR_USAGE, NULL,
+                    "prefill is resolved under %s and decode under %s: give both workers the same release",
+                    e->releases[prefill->release], e->releases[decode->release]);
+    return KVC_OK;
 }
 
 kvc_status worker_resolve_selected(const kvc_worker *worker, kvc_resolved *out, kvc_diag *diag)

@@ -16,6 +16,8 @@ kvc_status worker_prepare(const kvc_worker *worker, engine_worker **out, kvc_dia
 kvc_status worker_resolve(const kvc_worker *worker, const engine_worker *prepared, unsigned release,
                           const engine_override *overrides, size_t noverrides, kvc_resolved *out, kvc_diag *diag);
 
+/* KVC_OK when two workers can be paired: one engine, one release. */
+kvc_status worker_pair_check(const kvc_worker *prefill, const kvc_worker *decode, kvc_diag *diag);
 /* Resolves the worker under its own release (kvc_resolve into `out`). */
 kvc_status worker_resolve_selected(const kvc_worker *worker, kvc_resolved *out, kvc_diag *diag);
 

@@ -68,6 +68,7 @@ static kvc_worker *worker(const char *label, const char *args)
 {
     kvc_worker *w = kvc_worker_create(label);
     kvc_diag d;
+    kvc_diag_clear(&d);
     kvc_status st = w ? kvc_worker_set_gpu(w, "B300", &d) : KVC_ERR_NOMEM;
     if (!st) st = kvc_worker_set_model(w, "glm-5.2", &d);
     if (!st) st = kvc_worker_add_args(w, args, label, &d);

@@ -122,7 +122,11 @@ static void test_errors__compare_and_simulate_accept_a_null_diag(void **state)
     kvc_simulate_options_init(&o);
     o.device = KVC_DEVICE_CPU;
     o.tokens = 64;
-    kvc_simulation *s = NULL;
+    kvc_simulation *s = (kvc_simulation *)&o; /* a handle the failing call must clear */
+    assert_int_equal(kvc_simulate(p, bad, &o, &s, NULL), KVC_ERR_USAGE); /* two releases */
+    assert_null(s);
+    assert_int_equal(kvc_worker_set_release(p, "either-backend", NULL), KVC_OK);
+    s = (kvc_simulation *)&o;
     assert_int_equal(kvc_simulate(p, bad, &o, &s, NULL), KVC_ERR_CONFIG);
     assert_null(s);
     kvc_worker_free(p);
@@ -148,9 +152,18 @@ static void test_errors__scan_and_detect_accept_a_null_diag(void **state)
     assert_int_equal(kvc_detect_files(missing, 1, &l.params, NULL, &det, NULL), KVC_ERR_IO);
     assert_int_equal(kvc_detect_host(NULL, 0, &l.params, &det, NULL), KVC_ERR_USAGE);
     assert_null(det);
-    kvc_layout *lp = NULL;
+    kvc_layout *lp = (kvc_layout *)&l; /* a handle the failing call must clear */
     assert_int_equal(kvc_layout_build("fp8_flashmla", &(kvc_layout_params){448, 64, 128, 64}, &lp, NULL), KVC_ERR_CONFIG);
     assert_null(lp);
+    /* dimensions that leave a token no bytes (detect used to divide by the page's zero bytes) */
+    assert_int_equal(kvc_layout_build("bf16", &(kvc_layout_params){0, 0, 0, 64}, &lp, NULL), KVC_ERR_CONFIG);
+    det = (kvc_detection *)&l;
+    assert_int_equal(kvc_detect_host(bytes, sizeof bytes, &(kvc_layout_params){0, 0, 0, 64}, &det, NULL), KVC_OK);
+    assert_string_equal(kvc_detection_best(det), "unknown");
+    kvc_detection_free(det);
+    r = (kvc_scan_report *)&l;
+    assert_int_equal(kvc_scan_host(bytes, sizeof bytes, &l, NULL, &r, NULL), KVC_ERR_USAGE);
+    assert_null(r);
 }
 
 static void test_errors__report_error_accepts_a_null_diag(void **state)

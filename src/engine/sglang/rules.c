@@ -469,7 +469,7 @@ static kvc_status derive_layouts(const model_info *model, kvc_resolved *out, kvc
 static void add_settings(const model_info *model, kvc_resolved *out)
 {
     const unsigned pair = KVC_SETTING_PAIR, decides = KVC_SETTING_DECIDES;
-    resolved_add(out, "kv_cache_dtype", KVC_VALUE_TEXT, KVC_SETTING_COMPARED | pair | decides);
+    resolved_add(out, "kv_cache_dtype", KVC_VALUE_TEXT, KVC_SETTING_COMPARED | KVC_SETTING_DTYPE | pair | decides);
     if (model->dsa) {
         resolved_add(out, "dsa_prefill_backend", KVC_VALUE_TEXT, pair | decides);
         resolved_add(out, "dsa_decode_backend", KVC_VALUE_TEXT, pair | decides);

@@ -92,6 +92,19 @@ static kvc_status resolve(const engine_worker *w, unsigned release, const engine
 
 const engine_def ENGINE_SGLANG = {
     .name = "sglang",
+    .words =
+        {
+            .name = "SGLang",
+            .release_noun = "rule",
+            .all_releases = "both SGLang row rules",
+            .one_release = "this row rule only",
+            .release_option = "--sglang-rules",
+            .pin_advice = "set both DSA backend flags explicitly on each worker to be safe with either SGLang release",
+            .layout_flags = "dtype and both DSA backends",
+            .first_error = "NaN detected! verify: target model logits",
+            .dump_description = "an SGLang /server_info dump (an object with kv_cache_dtype, model_path, ...)",
+            .config_description = "the path of an SGLang --config YAML file",
+        },
     .releases = SGLANG_RELEASES,
     .nreleases = REL_COUNT,
     .inputs_create = inputs_create,
