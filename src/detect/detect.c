@@ -274,8 +274,19 @@ static void judge(const kvc_layout *l, const view *layers, size_t n, kvc_candida
     if (c->fits) FOR(c, "the input is a whole number of %llu-byte pages", (unsigned long long)l->page_bytes);
     field_stats *st = calloc(KVC_MAX_FIELDS, sizeof *st);
     if (!st) return;
+    /* at most DETECT_SAMPLE_PAGES of a layer and DETECT_SAMPLE_TOTAL in all:
+     * with many layers (a .safetensors file of one tensor per layer), pages
+     * of evenly spaced layers */
+    uint64_t m = 0, r = 0;
+    for (size_t i = 0; i < n; i++) m += layers[i].bytes >= l->page_bytes;
+    const uint64_t picked = m < DETECT_SAMPLE_TOTAL ? m : DETECT_SAMPLE_TOTAL;
+    const uint64_t per = DETECT_SAMPLE_TOTAL / picked < DETECT_SAMPLE_PAGES ? DETECT_SAMPLE_TOTAL / picked
+                                                                             : DETECT_SAMPLE_PAGES;
     for (size_t i = 0; i < n; i++) {
-        uint64_t pages = layers[i].bytes / l->page_bytes, k = pages < DETECT_SAMPLE_PAGES ? pages : DETECT_SAMPLE_PAGES;
+        uint64_t pages = layers[i].bytes / l->page_bytes, k = pages < per ? pages : per;
+        if (!pages) continue;
+        uint64_t at = r++;
+        if (at * picked / m == (at + 1) * picked / m) continue; /* not one of the layers picked */
         for (uint64_t j = 0; j < k; j++) sample_page(l, layers[i].data + (j * pages / k) * l->page_bytes, st);
         c->pages_sampled += k;
     }

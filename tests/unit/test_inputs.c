@@ -1,0 +1,117 @@
+/* Hostile byte inputs: files that shrink while they are read, files that
+ * are not regular files (a FIFO without a writer, /dev/zero, a socket),
+ * configuration files past the size limit, and large but legitimate
+ * .safetensors headers. Calls that could block run under alarm(): a call
+ * that hangs kills the test instead of hanging it. Messages of malformed
+ * fixtures are pinned by the golden CLI tests. */
+#define _DEFAULT_SOURCE /* truncate, mkdtemp */
+#include "support.h"
+
+#include "kvgen.h"
+
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+#include <unistd.h>
+
+#define PAGES 8
+
+/* --------------------------------------------------- large .safetensors */
+
+#define MANY 60000
+
+/* A header of MANY one-byte tensors "t.<i>" in reverse file order; with
+ * `repeat`, the last key repeats the first. Free it. */
+static char *many_tensors(int repeat)
+{
+    size_t size = (size_t)MANY * 80 + 64, n = 0;
+    char *h = malloc(size);
+    assert_non_null(h);
+    n += (size_t)snprintf(h + n, size - n, "{");
+    for (unsigned i = 0; i < MANY; i++)
+        n += (size_t)snprintf(h + n, size - n, "%s\n\"t.%u\":{\"dtype\":\"U8\",\"shape\":[1],\"data_offsets\":[%u,%u]}",
+                              i ? "," : "", repeat && i == MANY - 1 ? 0 : i, MANY - 1 - i, MANY - i);
+    snprintf(h + n, size - n, "}");
+    return h;
+}
+
+static void test_inputs__a_header_of_60000_tensors_opens_as_60000_layers_in_file_order(void **state)
+{
+    (void)state;
+    char *header = many_tensors(0);
+    uint8_t *data = calloc(MANY, 1);
+    assert_non_null(data);
+    char *path = strdup(temp_data_file(".safetensors", "", 0));
+    assert_non_null(path);
+    assert_int_equal(kvgen_write_safetensors_header(path, header, data, MANY), 0);
+    kvc_scan_options o;
+    kvc_scan_options_init(&o);
+    scan_inputs in;
+    kvc_diag d;
+    const char *paths[] = {path};
+    if (inputs_open(paths, 1, NULL, &o, &in, &d) != KVC_OK) fail_msg("%s", d.message);
+    assert_int_equal(in.nlayers, MANY);
+    assert_string_equal(in.layers[0].name, "t.59999"); /* the bytes' order, not the header's */
+    assert_string_equal(in.layers[MANY - 1].name, "t.0");
+    for (size_t i = 1; i < MANY; i++) assert_int_equal(in.layers[i].file_offset, in.layers[i - 1].file_offset + 1);
+    inputs_close(&in);
+    free(header);
+    /* a repeated name among them is found, at its second occurrence: line MANY + 1 */
+    header = many_tensors(1);
+    assert_int_equal(kvgen_write_safetensors_header(path, header, data, MANY), 0);
+    assert_int_equal(inputs_open(paths, 1, NULL, &o, &in, &d), KVC_ERR_CONFIG);
+    assert_contains(d.message, "duplicate key \"t.0\"");
+    assert_int_equal(d.line, MANY + 1);
+    assert_int_equal(d.column, 1);
+    free(header);
+    free(data);
+    unlink(path);
+    free(path);
+}
+
+/* detect reads at most DETECT_SAMPLE_TOTAL pages however many layers there
+ * are, spread over them, and still recognises the layout. */
+static void test_inputs__detect_samples_a_bounded_number_of_pages_of_many_layers(void **state)
+{
+    (void)state;
+    kvc_layout l = layout_of("fp8_flashmla", 1);
+    enum { LAYERS = 3000 };
+    uint8_t *data = malloc(LAYERS * l.page_bytes);
+    assert_non_null(data);
+    kvgen_pages(&l, LAYERS, 5, data);
+    size_t size = (size_t)LAYERS * 96 + 64, n = 0;
+    char *h = malloc(size);
+    assert_non_null(h);
+    n += (size_t)snprintf(h + n, size - n, "{");
+    for (unsigned i = 0; i < LAYERS; i++)
+        n += (size_t)snprintf(h + n, size - n, "%s\"l.%u\":{\"dtype\":\"U8\",\"shape\":[%llu],\"data_offsets\":[%llu,%llu]}",
+                              i ? "," : "", i, (unsigned long long)l.page_bytes,
+                              (unsigned long long)(i * l.page_bytes), (unsigned long long)((i + 1) * l.page_bytes));
+    snprintf(h + n, size - n, "}");
+    char *path = strdup(temp_data_file(".safetensors", "", 0));
+    assert_non_null(path);
+    assert_int_equal(kvgen_write_safetensors_header(path, h, data, LAYERS * l.page_bytes), 0);
+    const char *paths[] = {path};
+    kvc_detection *det = NULL;
+    kvc_diag d;
+    if (kvc_detect_files(paths, 1, &l.params, NULL, &det, &d) != KVC_OK) fail_msg("%s", d.message);
+    assert_string_equal(kvc_detection_best(det), "fp8_flashmla");
+    assert_int_equal(kvc_detection_pages_sampled(det), DETECT_SAMPLE_TOTAL);
+    kvc_detection_free(det);
+    free(h);
+    free(data);
+    unlink(path);
+    free(path);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_inputs__a_header_of_60000_tensors_opens_as_60000_layers_in_file_order),
+        cmocka_unit_test(test_inputs__detect_samples_a_bounded_number_of_pages_of_many_layers),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
