@@ -80,28 +80,18 @@ static kvc_status map_file(scan_inputs *in, const char *path, const uint8_t **da
     /* checked before open(): nothing to close when the table is full */
     RETURN_ERROR_IF(in->nmaps == COUNT_OF(in->maps), diag, KVC_ERR_USAGE, &o, "at most %zu input files at once",
                     COUNT_OF(in->maps));
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
-    RETURN_ERROR_IF(fd < 0, diag, KVC_ERR_IO, &o, "cannot open %s: %s", path, strerror(errno));
-    struct stat st;
-    int stat_ok = fstat(fd, &st) == 0;
-    if (!stat_ok || !S_ISREG(st.st_mode)) {
-        /* st is only filled when fstat succeeded */
-        int e = stat_ok ? 0 : errno, dir = stat_ok && S_ISDIR(st.st_mode);
-        close(fd);
-        return diag_set(diag, KVC_ERR_IO, &o, "cannot read %s: %s", path,
-                        dir ? "it is a directory; give the dump files in it" : e ? strerror(e) : "not a regular file");
-    }
-    *size = (uint64_t)st.st_size;
+    int fd;
+    RETURN_IF_ERROR(file_open_regular(path, "it is a directory; give the dump files in it", &fd, size, diag));
     *data = NULL;
     posix_fadvise(fd, 0, 0, POSIX_FADV_SEQUENTIAL); /* a larger read-ahead window, for the mapping too */
-    if (st.st_size > 0) {
-        void *p = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+    if (*size > 0) {
+        void *p = mmap(NULL, (size_t)*size, PROT_READ, MAP_PRIVATE, fd, 0);
         if (p == MAP_FAILED) {
             int e = errno;
             close(fd);
             return diag_set(diag, KVC_ERR_IO, &o, "cannot map %s: %s", path, strerror(e));
         }
-        madvise(p, (size_t)st.st_size, MADV_SEQUENTIAL);
+        madvise(p, (size_t)*size, MADV_SEQUENTIAL);
         *data = p;
     }
     /* the descriptor stays open: files not in the page cache are read with pread */

@@ -19,6 +19,97 @@
 
 #define PAGES 8
 
+/* ------------------------------------------------- not regular, too large */
+
+/* A temporary directory for a FIFO and a socket; free it. */
+static char *temp_dir(void)
+{
+    char *dir = strdup("/tmp/kvc_test_XXXXXX");
+    assert_non_null(dir);
+    assert_non_null(mkdtemp(dir));
+    return dir;
+}
+
+/* Loads `path` as a worker file and scans and detects it as a dump; each
+ * must fail at once with KVC_ERR_IO, "not a regular file (KIND)". */
+static void assert_refused(const char *path, const char *kind)
+{
+    char want[600];
+    snprintf(want, sizeof want, "cannot read %s: not a regular file (%s)", path, kind);
+    kvc_layout l = layout_of("fp8_flashmla", 64);
+    kvc_worker *w = kvc_worker_create("w");
+    assert_non_null(w);
+    kvc_diag d;
+    kvc_scan_report *r = NULL;
+    kvc_detection *det = NULL;
+    const char *paths[] = {path};
+    alarm(20); /* a call that blocks fails the test instead of hanging it */
+    assert_int_equal(kvc_worker_load_file(w, path, &d), KVC_ERR_IO);
+    assert_string_equal(d.message, want);
+    assert_int_equal(kvc_scan_files(paths, 1, &l, NULL, &r, &d), KVC_ERR_IO);
+    assert_string_equal(d.message, want);
+    assert_null(r);
+    assert_int_equal(kvc_detect_files(paths, 1, &l.params, NULL, &det, &d), KVC_ERR_IO);
+    assert_string_equal(d.message, want);
+    assert_null(det);
+    alarm(0);
+    kvc_worker_free(w);
+}
+
+static void test_inputs__a_fifo_without_a_writer_is_refused_without_blocking(void **state)
+{
+    (void)state;
+    char *dir = temp_dir(), path[600];
+    snprintf(path, sizeof path, "%s/dump.bin", dir);
+    assert_int_equal(mkfifo(path, 0600), 0);
+    assert_refused(path, "a FIFO");
+    unlink(path);
+    rmdir(dir);
+    free(dir);
+}
+
+static void test_inputs__dev_zero_and_sockets_are_refused(void **state)
+{
+    (void)state;
+    assert_refused("/dev/zero", "a character device");
+    char *dir = temp_dir();
+    struct sockaddr_un a;
+    memset(&a, 0, sizeof a);
+    a.sun_family = AF_UNIX;
+    snprintf(a.sun_path, sizeof a.sun_path, "%s/s", dir);
+    int s = socket(AF_UNIX, SOCK_STREAM, 0);
+    assert_true(s >= 0);
+    assert_int_equal(bind(s, (const struct sockaddr *)&a, sizeof a), 0);
+    assert_refused(a.sun_path, "a socket");
+    close(s);
+    unlink(a.sun_path);
+    rmdir(dir);
+    free(dir);
+}
+
+static void test_inputs__a_configuration_file_past_64_mib_is_refused_unread(void **state)
+{
+    (void)state;
+    char *path = strdup(temp_file(".json", "{}"));
+    assert_non_null(path);
+    assert_int_equal(truncate(path, (off_t)(64 << 20) + 1), 0); /* sparse: no disk used */
+    kvc_worker *w = kvc_worker_create("w");
+    assert_non_null(w);
+    kvc_diag d;
+    char want[600];
+    snprintf(want, sizeof want, "%s holds 67108865 bytes; a configuration file may hold at most 64 MiB", path);
+    assert_int_equal(kvc_worker_load_file(w, path, &d), KVC_ERR_CONFIG);
+    assert_string_equal(d.message, want);
+    assert_string_equal(d.file, path);
+    char *text = NULL;
+    size_t len = 0;
+    assert_int_equal(file_read_all(path, &text, &len, NULL), KVC_ERR_CONFIG);
+    assert_null(text);
+    kvc_worker_free(w);
+    unlink(path);
+    free(path);
+}
+
 /* --------------------------------------------------- large .safetensors */
 
 #define MANY 60000
@@ -110,6 +201,9 @@ static void test_inputs__detect_samples_a_bounded_number_of_pages_of_many_layers
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_inputs__a_fifo_without_a_writer_is_refused_without_blocking),
+        cmocka_unit_test(test_inputs__dev_zero_and_sockets_are_refused),
+        cmocka_unit_test(test_inputs__a_configuration_file_past_64_mib_is_refused_unread),
         cmocka_unit_test(test_inputs__a_header_of_60000_tensors_opens_as_60000_layers_in_file_order),
         cmocka_unit_test(test_inputs__detect_samples_a_bounded_number_of_pages_of_many_layers),
     };
