@@ -80,6 +80,11 @@ static kvc_status map_file(scan_inputs *in, const char *path, const uint8_t **da
     /* checked before open(): nothing to close when the table is full */
     RETURN_ERROR_IF(in->nmaps == COUNT_OF(in->maps), diag, KVC_ERR_USAGE, &o, "at most %zu input files at once",
                     COUNT_OF(in->maps));
+    const size_t keep = sizeof in->layers->file - 1; /* what a report's layer holds */
+    RETURN_ERROR_IF(strlen(path) > keep, diag, KVC_ERR_USAGE, &o,
+                    "an input path of %zu bytes (%.60s...): kvcheck takes paths of up to %zu bytes; shorten it (a "
+                    "symbolic link, or cd)",
+                    strlen(path), path, keep);
     int fd;
     RETURN_IF_ERROR(file_open_regular(path, "it is a directory; give the dump files in it", &fd, size, diag));
     *data = NULL;

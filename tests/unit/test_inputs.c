@@ -198,6 +198,83 @@ static void test_inputs__detect_samples_a_bounded_number_of_pages_of_many_layers
     free(path);
 }
 
+/* A tensor of no bytes overlaps nothing, even at another's offsets. */
+static void test_inputs__tensors_of_no_bytes_may_share_offsets(void **state)
+{
+    (void)state;
+    kvc_layout l = layout_of("fp8_flashmla", 64);
+    uint8_t *data = calloc(1, l.page_bytes);
+    assert_non_null(data);
+    char header[512];
+    snprintf(header, sizeof header,
+             "{\"empty\":{\"dtype\":\"U8\",\"shape\":[0],\"data_offsets\":[0,0]},"
+             "\"also.empty\":{\"dtype\":\"F16\",\"shape\":[0, 7],\"data_offsets\":[0,0]},"
+             "\"kv\":{\"dtype\":\"U8\",\"shape\":[%llu],\"data_offsets\":[0,%llu]}}",
+             (unsigned long long)l.page_bytes, (unsigned long long)l.page_bytes);
+    char *path = strdup(temp_data_file(".safetensors", "", 0));
+    assert_non_null(path);
+    assert_int_equal(kvgen_write_safetensors_header(path, header, data, l.page_bytes), 0);
+    const char *paths[] = {path}, *kv[] = {"kv"};
+    kvc_scan_options o;
+    kvc_scan_options_init(&o);
+    o.tensors = kv;
+    o.ntensors = 1;
+    scan_inputs in;
+    kvc_diag d;
+    if (inputs_open(paths, 1, &l, &o, &in, &d) != KVC_OK) fail_msg("%s", d.message);
+    assert_int_equal(in.nlayers, 1);
+    assert_string_equal(in.layers[0].name, "kv");
+    inputs_close(&in);
+    free(data);
+    unlink(path);
+    free(path);
+}
+
+/* ------------------------------------------------------ limits, page lists */
+
+static void test_inputs__paths_and_tensor_names_past_the_report_s_limits_are_refused(void **state)
+{
+    (void)state;
+    kvc_layout l = layout_of("fp8_flashmla", 64);
+    char path[700];
+    memset(path, 0, sizeof path);
+    memcpy(path, "/tmp/", 5);
+    for (size_t i = 5; i < 600; i++) path[i] = i % 100 == 99 ? '/' : 'd'; /* never created: refused first */
+    const char *paths[] = {path};
+    kvc_scan_report *r = NULL;
+    kvc_diag d;
+    assert_int_equal(kvc_scan_files(paths, 1, &l, NULL, &r, &d), KVC_ERR_USAGE);
+    assert_contains(d.message, "an input path of 600 bytes");
+    assert_contains(d.message, "kvcheck takes paths of up to 511 bytes");
+    char name[300], header[700];
+    memset(name, 'n', 256);
+    name[256] = '\0';
+    uint8_t *data = calloc(1, l.page_bytes);
+    assert_non_null(data);
+    snprintf(header, sizeof header, "{\"%s\":{\"dtype\":\"U8\",\"shape\":[%llu],\"data_offsets\":[0,%llu]}}", name,
+             (unsigned long long)l.page_bytes, (unsigned long long)l.page_bytes);
+    char *st = strdup(temp_data_file(".safetensors", "", 0));
+    assert_non_null(st);
+    assert_int_equal(kvgen_write_safetensors_header(st, header, data, l.page_bytes), 0);
+    paths[0] = st;
+    assert_int_equal(kvc_scan_files(paths, 1, &l, NULL, &r, &d), KVC_ERR_CONFIG);
+    assert_contains(d.message, "a tensor name of 256 bytes");
+    assert_contains(d.message, "kvcheck takes names of up to 255 bytes");
+    name[255] = '\0'; /* the longest that is taken whole */
+    snprintf(header, sizeof header, "{\"%s\":{\"dtype\":\"U8\",\"shape\":[%llu],\"data_offsets\":[0,%llu]}}", name,
+             (unsigned long long)l.page_bytes, (unsigned long long)l.page_bytes);
+    assert_int_equal(kvgen_write_safetensors_header(st, header, data, l.page_bytes), 0);
+    kvc_scan_options o;
+    kvc_scan_options_init(&o);
+    o.device = KVC_DEVICE_CPU;
+    if (kvc_scan_files(paths, 1, &l, &o, &r, &d) != KVC_OK) fail_msg("%s", d.message);
+    assert_string_equal(r->layers[0].name, name);
+    kvc_scan_report_free(r);
+    unlink(st);
+    free(st);
+    free(data);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -206,6 +283,8 @@ int main(void)
         cmocka_unit_test(test_inputs__a_configuration_file_past_64_mib_is_refused_unread),
         cmocka_unit_test(test_inputs__a_header_of_60000_tensors_opens_as_60000_layers_in_file_order),
         cmocka_unit_test(test_inputs__detect_samples_a_bounded_number_of_pages_of_many_layers),
+        cmocka_unit_test(test_inputs__tensors_of_no_bytes_may_share_offsets),
+        cmocka_unit_test(test_inputs__paths_and_tensor_names_past_the_report_s_limits_are_refused),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
