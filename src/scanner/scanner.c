@@ -146,6 +146,24 @@ static kvc_status scan_layer(scan_run_ctx *c, const layer_src *src, uint64_t dev
     return st;
 }
 
+/* Appends the findings of one damaged page at `bytes`; from a file's
+ * mapping under a guard. 0, or -1 when the file shrank under it. */
+static int page_findings(scan_run_ctx *c, const layer_src *src, const uint8_t *bytes, unsigned layer, uint64_t page,
+                         uint64_t offset)
+{
+    kvc_scan_report *r = c->report;
+    if (src->fd < 0 || bytes != src->data + page * c->plan.layout.page_bytes) {
+        scan_page_findings(&c->plan, bytes, layer, page, offset, r->findings, &r->nfindings, c->opt->max_findings);
+        return 0;
+    }
+    map_guard g;
+    if (sigsetjmp(g.jump, 1)) return -1;
+    map_guard_arm(&g, src->data, src->bytes);
+    scan_page_findings(&c->plan, bytes, layer, page, offset, r->findings, &r->nfindings, c->opt->max_findings);
+    map_guard_disarm(&g);
+    return 0;
+}
+
 /* The first max_findings findings, walking the damaged pages in input
  * order on the host: read where they lie, or copied back from `device`. */
 static kvc_status collect_findings(scan_run_ctx *c, const scan_inputs *in, uint64_t device, kvc_diag *diag)
@@ -162,9 +180,8 @@ static kvc_status collect_findings(scan_run_ctx *c, const scan_inputs *in, uint6
             const uint8_t *bytes = copy;
             if (device) st = gpu_copy_to_host(c->gpu, copy, device + page * pb, pb, diag);
             else bytes = in->layers[l].data + page * pb;
-            if (!st)
-                scan_page_findings(&c->plan, bytes, (unsigned)l, page, layer->file_offset + page * pb, r->findings,
-                                   &r->nfindings, c->opt->max_findings);
+            if (!st && page_findings(c, &in->layers[l], bytes, (unsigned)l, page, layer->file_offset + page * pb))
+                st = source_changed(in->layers[l].file, in->layers[l].fd, diag);
         }
     }
     free(copy);

@@ -114,17 +114,21 @@ kvc_status inputs_open(const char *const *paths, size_t npaths, const kvc_layout
     origin_set(&o, "", 0, 0, "--tensor");
     unsigned char *matched = calloc(opt->ntensors + 1, 1);
     RETURN_ERROR_IF(!matched, diag, KVC_ERR_NOMEM, &o, "out of memory");
-    kvc_status st = KVC_OK;
+    kvc_status st = map_guard_install(diag); /* until inputs_close: the mappings may shrink */
+    in->guarded = !st;
     int any_safetensors = 0;
     for (size_t i = 0; !st && i < npaths; i++) {
         const uint8_t *data = NULL;
         uint64_t size = 0;
         st = map_file(in, paths[i], &data, &size, diag);
         if (st) break;
+        uint8_t magic[6] = {0};
+        if (size >= sizeof magic) st = map_copy(magic, data, sizeof magic, paths[i], in->maps[in->nmaps - 1].fd, diag);
+        if (st) break;
         if (ends_with(paths[i], ".safetensors")) {
             any_safetensors = 1;
             st = source_open_safetensors(in, l, opt, paths[i], data, size, matched, diag);
-        } else if (size >= 6 && memcmp(data, "\x93NUMPY", 6) == 0) {
+        } else if (size >= 6 && memcmp(magic, "\x93NUMPY", 6) == 0) {
             st = source_open_npy(in, l, paths[i], data, size, diag);
         } else if (ends_with(paths[i], ".npy")) {
             origin_set(&o, paths[i], 0, 0, "");
@@ -159,5 +163,6 @@ void inputs_close(scan_inputs *in)
         close(in->maps[i].fd);
     }
     free(in->layers);
+    if (in->guarded) map_guard_uninstall();
     memset(in, 0, sizeof *in);
 }

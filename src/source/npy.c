@@ -24,21 +24,24 @@ kvc_status source_open_npy(scan_inputs *in, const kvc_layout *l, const char *pat
 {
     kvc_origin o;
     origin_set(&o, path, 0, 0, "");
+    const int fd = in->maps[in->nmaps - 1].fd;
     RETURN_ERROR_IF(size < 10, diag, KVC_ERR_CONFIG, &o,
                     "%s: truncated .npy header: the file has %llu bytes, the fixed part of the header alone 10", path,
                     (unsigned long long)size);
-    unsigned major = data[6];
+    uint8_t fixed[12] = {0};
+    RETURN_IF_ERROR(map_copy(fixed, data, size < 12 ? 10 : 12, path, fd, diag));
+    unsigned major = fixed[6];
     uint64_t hlen, start;
     if (major == 1) {
-        hlen = data[8] | (uint64_t)data[9] << 8;
+        hlen = fixed[8] | (uint64_t)fixed[9] << 8;
         start = 10;
     } else if (major == 2 || major == 3) {
         RETURN_ERROR_IF(size < 12, diag, KVC_ERR_CONFIG, &o, "%s: truncated .npy header (version %u)", path, major);
-        hlen = data[8] | (uint64_t)data[9] << 8 | (uint64_t)data[10] << 16 | (uint64_t)data[11] << 24;
+        hlen = fixed[8] | (uint64_t)fixed[9] << 8 | (uint64_t)fixed[10] << 16 | (uint64_t)fixed[11] << 24;
         start = 12;
     } else {
         return diag_set(diag, KVC_ERR_CONFIG, &o, "%s: .npy format version %u.%u is not one kvcheck reads (1, 2 or 3)",
-                        path, major, data[7]);
+                        path, major, fixed[7]);
     }
     RETURN_ERROR_IF(hlen > size - start, diag, KVC_ERR_CONFIG, &o,
                     "%s: truncated .npy header: it says %llu header bytes, but only %llu follow", path,
@@ -46,9 +49,12 @@ kvc_status source_open_npy(scan_inputs *in, const kvc_layout *l, const char *pat
     const uint64_t after = size - start - hlen; /* the data bytes the file holds */
     char *h = malloc(hlen + 1);
     RETURN_ERROR_IF(!h, diag, KVC_ERR_NOMEM, &o, "out of memory");
-    memcpy(h, data + start, hlen);
+    kvc_status st = map_copy(h, data + start, hlen, path, fd, diag);
+    if (st) {
+        free(h);
+        return st;
+    }
     h[hlen] = '\0';
-    kvc_status st = KVC_OK;
     const char *descr = npy_value(h, "descr"), *fortran = npy_value(h, "fortran_order"), *shape = npy_value(h, "shape");
     char type[16] = "";
     uint64_t itemsize = 0, elems = 1, last = 0;

@@ -133,19 +133,26 @@ kvc_status source_open_safetensors(scan_inputs *in, const kvc_layout *l, const k
     RETURN_ERROR_IF(size < 8, diag, KVC_ERR_CONFIG, &o,
                     "%s: truncated .safetensors header: %llu bytes, not even the 8-byte header length", path,
                     (unsigned long long)size);
+    const int fd = in->maps[in->nmaps - 1].fd;
+    uint8_t len[8];
+    RETURN_IF_ERROR(map_copy(len, data, sizeof len, path, fd, diag));
     uint64_t hlen = 0;
-    for (int i = 7; i >= 0; i--) hlen = hlen << 8 | data[i];
+    for (int i = 7; i >= 0; i--) hlen = hlen << 8 | len[i];
     RETURN_ERROR_IF(hlen > size - 8, diag, KVC_ERR_CONFIG, &o,
                     "%s: truncated .safetensors header: it says %llu header bytes, but only %llu follow", path,
                     (unsigned long long)hlen, (unsigned long long)(size - 8));
     char *text = malloc(hlen + 1);
     RETURN_ERROR_IF(!text, diag, KVC_ERR_NOMEM, &o, "out of memory");
-    memcpy(text, data + 8, hlen);
+    kvc_status st = map_copy(text, data + 8, hlen, path, fd, diag);
+    if (st) {
+        free(text);
+        return st;
+    }
     text[hlen] = '\0';
     cJSON *root = NULL;
     char label[600];
     snprintf(label, sizeof label, "%s (.safetensors header)", path);
-    kvc_status st = json_parse(text, hlen, label, &root, diag);
+    st = json_parse(text, hlen, label, &root, diag);
     st_tensor *ts = NULL;
     size_t n = 0;
     if (!st && !cJSON_IsObject(root))

@@ -19,6 +19,158 @@
 
 #define PAGES 8
 
+/* PAGES clean pages of `l` in a new temporary file; free the path. */
+static char *pages_file(const kvc_layout *l)
+{
+    uint8_t *buf = malloc(PAGES * l->page_bytes);
+    assert_non_null(buf);
+    kvgen_pages(l, PAGES, 3, buf);
+    char *path = strdup(temp_data_file(".bin", buf, PAGES * l->page_bytes));
+    assert_non_null(path);
+    free(buf);
+    return path;
+}
+
+static void assert_changed(const kvc_diag *d, const char *path, uint64_t now)
+{
+    char want[600];
+    snprintf(want, sizeof want, "%s changed while it was read (now %llu bytes)", path, (unsigned long long)now);
+    assert_int_equal(d->status, KVC_ERR_IO);
+    assert_string_equal(d->message, want);
+}
+
+/* -------------------------------------------------------- files that shrink */
+
+static void test_inputs__a_file_truncated_after_open_fails_the_scan_with_its_new_size(void **state)
+{
+    (void)state;
+    kvc_layout l = layout_of("fp8_flashmla", 64);
+    char *path = pages_file(&l);
+    const char *paths[] = {path};
+    kvc_scan_options o;
+    kvc_scan_options_init(&o);
+    o.device = KVC_DEVICE_CPU;
+    for (unsigned threads = 1; threads <= 4; threads *= 4) {
+        o.threads = threads;
+        scan_inputs in;
+        kvc_diag d;
+        kvc_scan_report *r = NULL;
+        assert_int_equal(inputs_open(paths, 1, &l, &o, &in, &d), KVC_OK);
+        assert_int_equal(truncate(path, (off_t)l.page_bytes), 0); /* another process truncates it */
+        assert_int_equal(scan_inputs_run(&in, &l, &o, NULL, &r, &d), KVC_ERR_IO);
+        assert_changed(&d, path, l.page_bytes);
+        assert_null(r);
+        inputs_close(&in);
+        assert_int_equal(truncate(path, (off_t)(PAGES * l.page_bytes)), 0); /* zeros again, for the next round */
+    }
+    unlink(path);
+    free(path);
+}
+
+/* The same, where the pages are read in place from the mapping (a file in
+ * the page cache): the fault there is caught, not fatal, on every path that
+ * touches mapped bytes. */
+static void test_inputs__a_file_truncated_under_its_mapping_does_not_kill_the_process(void **state)
+{
+    (void)state;
+    kvc_layout l = layout_of("fp8_flashmla", 64);
+    char *path = pages_file(&l);
+    const char *paths[] = {path};
+    kvc_scan_options o;
+    kvc_scan_options_init(&o);
+    scan_plan plan;
+    assert_int_equal(scan_plan_make(&l, &o, &plan, NULL), KVC_OK);
+    scan_inputs in;
+    kvc_diag d;
+    assert_int_equal(inputs_open(paths, 1, &l, &o, &in, &d), KVC_OK);
+    assert_int_equal(truncate(path, 100), 0);
+    uint32_t page_bad[PAGES] = {0};
+    for (unsigned threads = 1; threads <= 4; threads *= 2) {
+        layer_job job;
+        memset(&job, 0, sizeof job);
+        job.src = &in.layers[0];
+        job.resident = 1; /* scanned in place */
+        job.host = in.layers[0].data;
+        job.npages = PAGES;
+        job.page_bad = page_bad;
+        memset(&d, 0, sizeof d);
+        assert_int_equal(cpu_scan_layer(&plan, &job, threads, &d), KVC_ERR_IO);
+        assert_changed(&d, path, 100);
+        /* copied from the mapping into a buffer (the GPU's path for cached files) */
+        uint8_t *buf = malloc(PAGES * l.page_bytes);
+        assert_non_null(buf);
+        memset(&d, 0, sizeof d);
+        assert_int_equal(layer_read(&in.layers[0], NULL, 0, PAGES, l.page_bytes, buf, 1, threads, &d), KVC_ERR_IO);
+        assert_changed(&d, path, 100);
+        /* and with pread */
+        memset(&d, 0, sizeof d);
+        assert_int_equal(layer_read(&in.layers[0], NULL, 0, PAGES, l.page_bytes, buf, 0, threads, &d), KVC_ERR_IO);
+        assert_changed(&d, path, 100);
+        free(buf);
+    }
+    kvc_detection *det = malloc(sizeof *det);
+    assert_non_null(det);
+    memset(&d, 0, sizeof d);
+    assert_int_equal(detect_inputs(&in, &l.params, det, &d), KVC_ERR_IO);
+    assert_changed(&d, path, 100);
+    free(det);
+    /* with a NULL diag too */
+    layer_job job;
+    memset(&job, 0, sizeof job);
+    job.src = &in.layers[0];
+    job.resident = 1;
+    job.host = in.layers[0].data;
+    job.npages = PAGES;
+    job.page_bad = page_bad;
+    assert_int_equal(cpu_scan_layer(&plan, &job, 2, NULL), KVC_ERR_IO);
+    inputs_close(&in);
+    unlink(path);
+    free(path);
+}
+
+static volatile sig_atomic_t others_sigbus;
+static void others_handler(int sig, siginfo_t *info, void *context)
+{
+    (void)sig, (void)info, (void)context;
+    others_sigbus++;
+}
+
+/* The library is linked into serving engines: its SIGBUS handler is there
+ * only while inputs are open, passes on what is not its own, and leaves
+ * the handler it found in place after. */
+static void test_inputs__the_sigbus_handler_is_scoped_to_the_scan_and_passes_on_others(void **state)
+{
+    (void)state;
+    struct sigaction mine, before, during, after;
+    memset(&mine, 0, sizeof mine);
+    mine.sa_sigaction = others_handler;
+    mine.sa_flags = SA_SIGINFO;
+    sigemptyset(&mine.sa_mask);
+    assert_int_equal(sigaction(SIGBUS, &mine, &before), 0);
+    kvc_layout l = layout_of("fp8_flashmla", 64);
+    char *path = pages_file(&l);
+    const char *paths[] = {path};
+    kvc_scan_options o;
+    kvc_scan_options_init(&o);
+    scan_inputs in, again;
+    assert_int_equal(inputs_open(paths, 1, &l, &o, &in, NULL), KVC_OK);
+    assert_int_equal(inputs_open(paths, 1, &l, &o, &again, NULL), KVC_OK); /* two scans at once share it */
+    assert_int_equal(sigaction(SIGBUS, NULL, &during), 0);
+    assert_true(during.sa_sigaction != others_handler);
+    others_sigbus = 0;
+    raise(SIGBUS); /* sent, not a fault in a mapping: the handler found gets it */
+    assert_int_equal(others_sigbus, 1);
+    inputs_close(&again);
+    assert_int_equal(sigaction(SIGBUS, NULL, &after), 0);
+    assert_true(after.sa_sigaction != others_handler); /* the first scan still runs */
+    inputs_close(&in);
+    assert_int_equal(sigaction(SIGBUS, NULL, &after), 0);
+    assert_true(after.sa_sigaction == others_handler);
+    assert_int_equal(sigaction(SIGBUS, &before, NULL), 0);
+    unlink(path);
+    free(path);
+}
+
 /* ------------------------------------------------- not regular, too large */
 
 /* A temporary directory for a FIFO and a socket; free it. */
@@ -278,6 +430,9 @@ static void test_inputs__paths_and_tensor_names_past_the_report_s_limits_are_ref
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_inputs__a_file_truncated_after_open_fails_the_scan_with_its_new_size),
+        cmocka_unit_test(test_inputs__a_file_truncated_under_its_mapping_does_not_kill_the_process),
+        cmocka_unit_test(test_inputs__the_sigbus_handler_is_scoped_to_the_scan_and_passes_on_others),
         cmocka_unit_test(test_inputs__a_fifo_without_a_writer_is_refused_without_blocking),
         cmocka_unit_test(test_inputs__dev_zero_and_sockets_are_refused),
         cmocka_unit_test(test_inputs__a_configuration_file_past_64_mib_is_refused_unread),
