@@ -427,6 +427,51 @@ static void test_inputs__paths_and_tensor_names_past_the_report_s_limits_are_ref
     free(data);
 }
 
+/* page_select against the definition, page by page, on random lists. */
+static void test_inputs__page_lists_select_what_they_say_however_long(void **state)
+{
+    (void)state;
+    uint64_t seed = 12345;
+    page_range only[8], skip[8];
+    for (int round = 0; round < 2000; round++) {
+        const uint64_t npages = 1 + (seed = seed * 6364136223846793005ull + 1442695040888963407ull) % 64;
+        const size_t no = (size_t)((seed >> 20) % 4), nsk = (size_t)((seed >> 30) % 5);
+        for (size_t i = 0; i < no + nsk; i++) {
+            seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+            uint64_t lim = i < no ? npages : npages + 8, a = (seed >> 33) % lim, b = a + (seed >> 45) % 6;
+            if (b >= lim) b = lim - 1;
+            if (i < no) only[i] = (page_range){a, b};
+            else skip[i - no] = (page_range){a, b};
+        }
+        if (nsk && round % 7 == 0) skip[0].last = UINT64_MAX; /* skips to the end of everything */
+        uint64_t *list = NULL, count = 0, want = 0;
+        assert_int_equal(page_select(only, no, skip, nsk, npages, "x", &list, &count, NULL), KVC_OK);
+        for (uint64_t p = 0; p < npages; p++) {
+            int in = !no, out = 0;
+            for (size_t i = 0; i < no; i++) in |= p >= only[i].first && p <= only[i].last;
+            for (size_t i = 0; i < nsk; i++) out |= p >= skip[i].first && p <= skip[i].last;
+            if (!in || out) continue;
+            assert_true(want < count);
+            assert_int_equal(list ? list[want] : want, p); /* NULL: all pages, when there are no lists */
+            assert_true(list || (!no && !nsk));
+            want++;
+        }
+        assert_int_equal(count, want);
+        free(list);
+    }
+    /* a skip list of 200,000 pages over 400,000: every other page left */
+    enum { SKIPS = 200000 };
+    page_range *many = malloc(SKIPS * sizeof *many);
+    assert_non_null(many);
+    for (uint64_t i = 0; i < SKIPS; i++) many[i] = (page_range){2 * (SKIPS - 1 - i), 2 * (SKIPS - 1 - i)};
+    uint64_t *list = NULL, count = 0;
+    assert_int_equal(page_select(NULL, 0, many, SKIPS, 2 * SKIPS, "x", &list, &count, NULL), KVC_OK);
+    assert_int_equal(count, SKIPS);
+    for (uint64_t i = 0; i < SKIPS; i++) assert_int_equal(list[i], 2 * i + 1);
+    free(list);
+    free(many);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -440,6 +485,7 @@ int main(void)
         cmocka_unit_test(test_inputs__detect_samples_a_bounded_number_of_pages_of_many_layers),
         cmocka_unit_test(test_inputs__tensors_of_no_bytes_may_share_offsets),
         cmocka_unit_test(test_inputs__paths_and_tensor_names_past_the_report_s_limits_are_refused),
+        cmocka_unit_test(test_inputs__page_lists_select_what_they_say_however_long),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
