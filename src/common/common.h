@@ -82,7 +82,16 @@ double clock_seconds(void);
 
 /* ------------------------------------------------------------------ files */
 
-/* Reads a whole file, opened read-only, into a NUL-terminated buffer. */
+/* Opens a regular file read-only without blocking (a FIFO without a writer
+ * would block open()); anything else is KVC_ERR_IO, "cannot read FILE: not
+ * a regular file (a FIFO)", a directory "cannot read FILE: " + `dir_hint`.
+ * Fills its descriptor (blocking again) and size. */
+kvc_status file_open_regular(const char *path, const char *dir_hint, int *fd, uint64_t *size, kvc_diag *diag);
+/* The most a configuration file (worker file, model config, YAML) may hold. */
+#define FILE_READ_LIMIT ((size_t)64 << 20)
+/* Reads a whole regular file of at most FILE_READ_LIMIT bytes, opened
+ * read-only, into a NUL-terminated buffer; KVC_ERR_CONFIG, naming the file
+ * and the limit, for a larger one. */
 kvc_status file_read_all(const char *path, char **out, size_t *len, kvc_diag *diag);
 /* The directory part of `path` ("." when none). */
 void path_dirname(const char *path, char *out, size_t size);

@@ -3,6 +3,8 @@
 
 #include <cjson/cJSON.h>
 #include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 static void position_of(const char *text, const char *at, unsigned *line, unsigned *column)
@@ -76,22 +78,52 @@ void json_locate_elements(const char *text, const char *key, size_t n, unsigned 
     }
 }
 
+/* A key and where it lies among its object's members. */
+typedef struct member_key {
+    const char *key;
+    size_t at;
+} member_key;
+
+static int by_key(const void *a, const void *b)
+{
+    const member_key *x = a, *y = b;
+    int c = strcmp(x->key, y->key);
+    return c ? c : (x->at > y->at) - (x->at < y->at);
+}
+
+/* The index of the first member of `node` whose key an earlier member has
+ * already, or SIZE_MAX. Sorted, equal keys are neighbours: n log n, not
+ * n^2 (a .safetensors header holds one key per tensor, tens of thousands). */
+static kvc_status first_repeat(const cJSON *node, size_t *repeat, kvc_diag *diag)
+{
+    *repeat = SIZE_MAX;
+    size_t n = 0;
+    for (const cJSON *a = node->child; a; a = a->next) n++;
+    if (n < 2) return KVC_OK;
+    member_key *k = malloc(n * sizeof *k);
+    RETURN_ERROR_IF(!k, diag, KVC_ERR_NOMEM, NULL, "out of memory");
+    n = 0;
+    for (const cJSON *a = node->child; a; a = a->next, n++) k[n] = (member_key){a->string ? a->string : "", n};
+    qsort(k, n, sizeof *k, by_key);
+    for (size_t i = 1; i < n; i++)
+        if (k[i].at < *repeat && strcmp(k[i].key, k[i - 1].key) == 0) *repeat = k[i].at;
+    free(k);
+    return KVC_OK;
+}
+
 static kvc_status check_duplicates(const cJSON *node, const char *text, const char *file,
                                    kvc_diag *diag)
 {
-    for (const cJSON *a = node ? node->child : NULL; a; a = a->next) {
-        if (cJSON_IsObject(node)) {
-            unsigned seen = 0;
-            for (const cJSON *b = node->child; b != a; b = b->next)
-                if (strcmp(a->string, b->string) == 0) seen++;
-            if (seen) {
-                kvc_origin o;
-                origin_set(&o, file, 0, 0, a->string);
-                json_locate_key(text, a->string, seen, &o.line, &o.column);
-                return diag_set(diag, KVC_ERR_CONFIG, &o,
-                                "duplicate key \"%s\": each key may appear once; remove one",
-                                a->string);
-            }
+    size_t repeat = SIZE_MAX, i = 0;
+    if (cJSON_IsObject(node)) RETURN_IF_ERROR(first_repeat(node, &repeat, diag));
+    for (const cJSON *a = node ? node->child : NULL; a; a = a->next, i++) {
+        if (i == repeat) {
+            kvc_origin o;
+            origin_set(&o, file, 0, 0, a->string);
+            json_locate_key(text, a->string, 1, &o.line, &o.column); /* its second occurrence */
+            return diag_set(diag, KVC_ERR_CONFIG, &o,
+                            "duplicate key \"%s\": each key may appear once; remove one",
+                            a->string);
         }
         kvc_status st = check_duplicates(a, text, file, diag);
         if (st) return st;

@@ -247,9 +247,27 @@ static double scale_quality(const kvc_field *f, const field_stats *s, kvc_candid
 typedef struct view {
     const uint8_t *data;
     uint64_t bytes;
+    const layer_src *src; /* the file mapped, or NULL for memory */
 } view;
 
-static void judge(const kvc_layout *l, const view *layers, size_t n, kvc_candidate *c)
+/* Samples page `page` of a view; from a file's mapping under a guard. 0,
+ * or -1 when the file shrank under it. */
+static int sample(const kvc_layout *l, const view *v, uint64_t page, field_stats *st)
+{
+    if (!v->src || v->src->fd < 0) {
+        sample_page(l, v->data + page * l->page_bytes, st);
+        return 0;
+    }
+    map_guard g;
+    if (sigsetjmp(g.jump, 1)) return -1;
+    map_guard_arm(&g, v->data, v->bytes);
+    sample_page(l, v->data + page * l->page_bytes, st);
+    map_guard_disarm(&g);
+    return 0;
+}
+
+/* Judges layout `l` into `c`; NULL, or the view whose file shrank. */
+static const view *judge(const kvc_layout *l, const view *layers, size_t n, kvc_candidate *c)
 {
     memset(c, 0, sizeof *c);
     str_copy(c->layout, sizeof c->layout, l->name);
@@ -269,14 +287,29 @@ static void judge(const kvc_layout *l, const view *layers, size_t n, kvc_candida
     }
     if (!whole) {
         AGAINST(c, "the input is smaller than one %llu-byte page", (unsigned long long)l->page_bytes);
-        return;
+        return NULL;
     }
     if (c->fits) FOR(c, "the input is a whole number of %llu-byte pages", (unsigned long long)l->page_bytes);
     field_stats *st = calloc(KVC_MAX_FIELDS, sizeof *st);
-    if (!st) return;
+    if (!st) return NULL;
+    /* at most DETECT_SAMPLE_PAGES of a layer and DETECT_SAMPLE_TOTAL in all:
+     * with many layers (a .safetensors file of one tensor per layer), pages
+     * of evenly spaced layers */
+    uint64_t m = 0, r = 0;
+    for (size_t i = 0; i < n; i++) m += layers[i].bytes >= l->page_bytes;
+    const uint64_t picked = m < DETECT_SAMPLE_TOTAL ? m : DETECT_SAMPLE_TOTAL;
+    const uint64_t per = DETECT_SAMPLE_TOTAL / picked < DETECT_SAMPLE_PAGES ? DETECT_SAMPLE_TOTAL / picked
+                                                                             : DETECT_SAMPLE_PAGES;
     for (size_t i = 0; i < n; i++) {
-        uint64_t pages = layers[i].bytes / l->page_bytes, k = pages < DETECT_SAMPLE_PAGES ? pages : DETECT_SAMPLE_PAGES;
-        for (uint64_t j = 0; j < k; j++) sample_page(l, layers[i].data + (j * pages / k) * l->page_bytes, st);
+        uint64_t pages = layers[i].bytes / l->page_bytes, k = pages < per ? pages : per;
+        if (!pages) continue;
+        uint64_t at = r++;
+        if (at * picked / m == (at + 1) * picked / m) continue; /* not one of the layers picked */
+        for (uint64_t j = 0; j < k; j++)
+            if (sample(l, &layers[i], j * pages / k, st)) {
+                free(st);
+                return &layers[i];
+            }
         c->pages_sampled += k;
     }
     double score = c->fits ? 1 : NOT_WHOLE_PAGES;
@@ -287,6 +320,7 @@ static void judge(const kvc_layout *l, const view *layers, size_t n, kvc_candida
     }
     c->score = score;
     free(st);
+    return NULL;
 }
 
 static int by_score(const void *a, const void *b)
@@ -310,7 +344,8 @@ static kvc_status detect(const view *layers, size_t n, const kvc_layout_params *
         for (unsigned i = 0; kvc_layout_catalogue(i) && out->ncandidates < KVC_MAX_CANDIDATES; i++) {
             kvc_layout l;
             if (layout_build(kvc_layout_catalogue(i), &p, &l, NULL) != KVC_OK) continue;
-            judge(&l, layers, n, &out->candidates[out->ncandidates]);
+            const view *shrank = judge(&l, layers, n, &out->candidates[out->ncandidates]);
+            if (shrank) return source_changed(shrank->src->file, shrank->src->fd, diag);
             any_fit |= out->candidates[out->ncandidates++].fits;
         }
         if (any_fit || params->page_size) break;
@@ -326,7 +361,6 @@ static kvc_status detect(const view *layers, size_t n, const kvc_layout_params *
         str_copy(out->best, sizeof out->best, "unknown");
         out->confidence = out->ncandidates ? clamp01(1 - best->score) : 0;
     }
-    (void)diag;
     return KVC_OK;
 }
 
@@ -334,7 +368,7 @@ kvc_status detect_host(const void *data, size_t bytes, const kvc_layout_params *
                        kvc_diag *diag)
 {
     RETURN_ERROR_IF(!data || !bytes, diag, KVC_ERR_USAGE, NULL, "kvc_detect_host needs some bytes");
-    view v = {data, bytes};
+    view v = {data, bytes, NULL};
     return detect(&v, 1, params, out, diag);
 }
 
@@ -342,7 +376,7 @@ kvc_status detect_inputs(const scan_inputs *in, const kvc_layout_params *params,
 {
     view *v = calloc(in->nlayers ? in->nlayers : 1, sizeof *v);
     RETURN_ERROR_IF(!v, diag, KVC_ERR_NOMEM, NULL, "out of memory");
-    for (size_t i = 0; i < in->nlayers; i++) v[i] = (view){in->layers[i].data, in->layers[i].bytes};
+    for (size_t i = 0; i < in->nlayers; i++) v[i] = (view){in->layers[i].data, in->layers[i].bytes, &in->layers[i]};
     kvc_status st = detect(v, in->nlayers, params, out, diag);
     free(v);
     return st;

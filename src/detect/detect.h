@@ -17,8 +17,10 @@ struct kvc_detection {
 kvc_status detect_host(const void *data, size_t bytes, const kvc_layout_params *params, kvc_detection *out,
                        kvc_diag *diag);
 
-/* Pages detect reads of each layer, at most. */
+/* Pages detect reads of each layer, and of all layers, at most. */
 #define DETECT_SAMPLE_PAGES 64
+#define DETECT_SAMPLE_TOTAL 1024
+_Static_assert(DETECT_SAMPLE_TOTAL >= DETECT_SAMPLE_PAGES, "a layer's sample fits the total");
 
 /* Ranks the catalogue's layouts for opened inputs (kvc_detect_files's core). */
 kvc_status detect_inputs(const scan_inputs *in, const kvc_layout_params *params, kvc_detection *out, kvc_diag *diag);

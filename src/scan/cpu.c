@@ -22,6 +22,8 @@ typedef struct cpu_job {
     atomic_uint_fast64_t next_block;
     atomic_uint_fast64_t pages_done;
     pthread_mutex_t lock; /* guards job->counts when threads merge */
+    int mapped;           /* job->host is the mapping of job->src's file */
+    atomic_int shrank;    /* and that file shrank under a thread */
 } cpu_job;
 
 /* Asks the kernel to read a mapped file's pages ahead of the scan: from
@@ -37,7 +39,7 @@ static void scan_blocks(cpu_job *c, int report)
     layer_job *j = c->job;
     uint64_t counts[KVC_CHECK_COUNT] = {0};
     const uint64_t page_bytes = c->plan->layout.page_bytes;
-    for (;;) {
+    while (!atomic_load(&c->shrank)) {
         uint64_t b = atomic_fetch_add(&c->next_block, 1);
         uint64_t first = b * BLOCK_PAGES;
         if (first >= j->npages) break;
@@ -58,9 +60,27 @@ static void scan_blocks(cpu_job *c, int report)
     pthread_mutex_unlock(&c->lock);
 }
 
+/* scan_blocks, with the file's mapping guarded: a file that shrinks stops
+ * every thread, and the layer's counts are void. */
+static void scan_blocks_guarded(cpu_job *c, int report)
+{
+    if (!c->mapped) {
+        scan_blocks(c, report);
+        return;
+    }
+    map_guard g;
+    if (sigsetjmp(g.jump, 1)) {
+        atomic_store(&c->shrank, 1);
+        return;
+    }
+    map_guard_arm(&g, c->job->host, c->job->src->bytes);
+    scan_blocks(c, report);
+    map_guard_disarm(&g);
+}
+
 static void *scan_thread(void *arg)
 {
-    scan_blocks(arg, 0);
+    scan_blocks_guarded(arg, 0);
     return NULL;
 }
 
@@ -71,10 +91,13 @@ unsigned cpu_threads(unsigned asked)
     return n < 1 ? 1 : n > 16 ? 16 : (unsigned)n;
 }
 
-/* Scans pages that are in memory (or mapped and cached), on `threads` threads. */
-static void scan_in_memory(const scan_plan *plan, layer_job *job, unsigned threads)
+/* Scans pages that are in memory (or mapped and cached), on `threads`
+ * threads; 0, or -1 when the file mapped shrank under the scan. */
+static int scan_in_memory(const scan_plan *plan, layer_job *job, unsigned threads)
 {
     cpu_job c = {.plan = plan, .job = job};
+    c.mapped = job->src && job->src->fd >= 0 && job->host == job->src->data;
+    atomic_init(&c.shrank, 0);
     atomic_init(&c.next_block, 0);
     atomic_init(&c.pages_done, 0);
     pthread_mutex_init(&c.lock, NULL);
@@ -88,9 +111,10 @@ static void scan_in_memory(const scan_plan *plan, layer_job *job, unsigned threa
         if (pthread_create(&tid[started], NULL, scan_thread, &c) != 0) break; /* fewer threads still finish */
         started++;
     }
-    scan_blocks(&c, 1); /* the calling thread works too, and reports progress */
+    scan_blocks_guarded(&c, 1); /* the calling thread works too, and reports progress */
     for (unsigned i = 0; i < started; i++) pthread_join(tid[i], NULL);
     pthread_mutex_destroy(&c.lock);
+    return atomic_load(&c.shrank) ? -1 : 0;
 }
 
 /* A file that is not in the page cache is read as cat reads it, one batch
@@ -144,7 +168,7 @@ static kvc_status scan_streamed(const scan_plan *plan, layer_job *job, unsigned 
         part.page_bad = job->page_bad + first;
         part.progress = NULL;
         memset(part.counts, 0, sizeof part.counts);
-        scan_in_memory(plan, &part, threads);
+        (void)scan_in_memory(plan, &part, threads); /* a buffer of ours: it cannot shrink */
         for (unsigned i = 0; i < KVC_CHECK_COUNT; i++) job->counts[i] += part.counts[i];
         if (reading) pthread_join(reader, NULL);
         if (first + n < job->npages && next.st) {
@@ -161,8 +185,8 @@ static kvc_status scan_streamed(const scan_plan *plan, layer_job *job, unsigned 
 kvc_status cpu_scan_layer(const scan_plan *plan, layer_job *job, unsigned threads, kvc_diag *diag)
 {
     if (job->resident || !job->src) {
-        scan_in_memory(plan, job, threads);
-        return KVC_OK;
+        if (scan_in_memory(plan, job, threads) == 0) return KVC_OK;
+        return source_changed(job->src->file, job->src->fd, diag);
     }
     return job->npages ? scan_streamed(plan, job, threads, diag) : KVC_OK;
 }

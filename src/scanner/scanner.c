@@ -149,6 +149,24 @@ static kvc_status scan_layer(scan_run_ctx *c, const layer_src *src, uint64_t dev
     return st;
 }
 
+/* Appends the findings of one damaged page at `bytes`; from a file's
+ * mapping under a guard. 0, or -1 when the file shrank under it. */
+static int page_findings(scan_run_ctx *c, const layer_src *src, const uint8_t *bytes, unsigned layer, uint64_t page,
+                         uint64_t offset)
+{
+    kvc_scan_report *r = c->report;
+    if (src->fd < 0 || bytes != src->data + page * c->plan.layout.page_bytes) {
+        scan_page_findings(&c->plan, bytes, layer, page, offset, r->findings, &r->nfindings, c->opt->max_findings);
+        return 0;
+    }
+    map_guard g;
+    if (sigsetjmp(g.jump, 1)) return -1;
+    map_guard_arm(&g, src->data, src->bytes);
+    scan_page_findings(&c->plan, bytes, layer, page, offset, r->findings, &r->nfindings, c->opt->max_findings);
+    map_guard_disarm(&g);
+    return 0;
+}
+
 /* The first max_findings findings, walking the damaged pages in input
  * order on the host: read where they lie, or copied back from `device`. */
 static kvc_status collect_findings(scan_run_ctx *c, const scan_inputs *in, uint64_t device, kvc_diag *diag)
@@ -165,13 +183,37 @@ static kvc_status collect_findings(scan_run_ctx *c, const scan_inputs *in, uint6
             const uint8_t *bytes = copy;
             if (device) st = gpu_copy_to_host(c->gpu, copy, device + page * pb, pb, diag);
             else bytes = in->layers[l].data + page * pb;
-            if (!st)
-                scan_page_findings(&c->plan, bytes, (unsigned)l, page, layer->file_offset + page * pb, r->findings,
-                                   &r->nfindings, c->opt->max_findings);
+            if (!st && page_findings(c, &in->layers[l], bytes, (unsigned)l, page, layer->file_offset + page * pb))
+                st = source_changed(in->layers[l].file, in->layers[l].fd, diag);
         }
     }
     free(copy);
     return st;
+}
+
+/* A scan that judged no page would pass without having read a byte. */
+static kvc_status check_scanned(const scan_run_ctx *c, kvc_diag *diag)
+{
+    const kvc_scan_report *r = c->report;
+    uint64_t pages = 0, scanned = 0;
+    for (size_t l = 0; l < r->nlayers; l++) pages += r->layers[l].pages, scanned += r->layers[l].pages_scanned;
+    if (scanned) return KVC_OK;
+    kvc_origin o;
+    origin_set(&o, "", 0, 0, c->opt->skip_pages ? "--skip-pages" : "");
+    if (c->opt->skip_pages && c->opt->pages)
+        return diag_set(diag, KVC_ERR_USAGE, &o,
+                        "no page left to scan: --skip-pages %s skips every page that --pages %s selects; a scan of "
+                        "nothing cannot pass",
+                        c->opt->skip_pages, c->opt->pages);
+    char of[300];
+    if (r->nlayers == 1) str_copy(of, sizeof of, r->layers[0].name);
+    else str_printf(of, sizeof of, "the %zu layers", r->nlayers);
+    if (c->opt->skip_pages)
+        return diag_set(diag, KVC_ERR_USAGE, &o,
+                        "no page left to scan: --skip-pages %s skips all %llu page%s of %s; a scan of nothing cannot "
+                        "pass",
+                        c->opt->skip_pages, (unsigned long long)pages, pages == 1 ? "" : "s", of);
+    return diag_set(diag, KVC_ERR_USAGE, &o, "no page to scan: the inputs hold no pages; a scan of nothing cannot pass");
 }
 
 static void finish(scan_run_ctx *c, double t0)
@@ -228,6 +270,7 @@ static kvc_status run(const scan_inputs *in, uint64_t device, const kvc_layout *
     if (!st && device) st = move_to_owner(&c, driver, device, diag);
     for (size_t i = 0; i < in->nlayers; i++) c.bytes_total += in->layers[i].bytes;
     for (size_t i = 0; !st && i < in->nlayers; i++) st = scan_layer(&c, &in->layers[i], device, diag);
+    if (!st) st = check_scanned(&c, diag);
     if (!st) st = collect_findings(&c, in, device, diag);
     if (!st) finish(&c, t0);
     if (!st && !c.report->clean && !device) look_again(&c, in, l); /* detect reads host bytes only */

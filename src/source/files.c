@@ -80,28 +80,23 @@ static kvc_status map_file(scan_inputs *in, const char *path, const uint8_t **da
     /* checked before open(): nothing to close when the table is full */
     RETURN_ERROR_IF(in->nmaps == COUNT_OF(in->maps), diag, KVC_ERR_USAGE, &o, "at most %zu input files at once",
                     COUNT_OF(in->maps));
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
-    RETURN_ERROR_IF(fd < 0, diag, KVC_ERR_IO, &o, "cannot open %s: %s", path, strerror(errno));
-    struct stat st;
-    int stat_ok = fstat(fd, &st) == 0;
-    if (!stat_ok || !S_ISREG(st.st_mode)) {
-        /* st is only filled when fstat succeeded */
-        int e = stat_ok ? 0 : errno, dir = stat_ok && S_ISDIR(st.st_mode);
-        close(fd);
-        return diag_set(diag, KVC_ERR_IO, &o, "cannot read %s: %s", path,
-                        dir ? "it is a directory; give the dump files in it" : e ? strerror(e) : "not a regular file");
-    }
-    *size = (uint64_t)st.st_size;
+    const size_t keep = sizeof in->layers->file - 1; /* what a report's layer holds */
+    RETURN_ERROR_IF(strlen(path) > keep, diag, KVC_ERR_USAGE, &o,
+                    "an input path of %zu bytes (%.60s...): kvcheck takes paths of up to %zu bytes; shorten it (a "
+                    "symbolic link, or cd)",
+                    strlen(path), path, keep);
+    int fd;
+    RETURN_IF_ERROR(file_open_regular(path, "it is a directory; give the dump files in it", &fd, size, diag));
     *data = NULL;
     posix_fadvise(fd, 0, 0, POSIX_FADV_SEQUENTIAL); /* a larger read-ahead window, for the mapping too */
-    if (st.st_size > 0) {
-        void *p = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+    if (*size > 0) {
+        void *p = mmap(NULL, (size_t)*size, PROT_READ, MAP_PRIVATE, fd, 0);
         if (p == MAP_FAILED) {
             int e = errno;
             close(fd);
             return diag_set(diag, KVC_ERR_IO, &o, "cannot map %s: %s", path, strerror(e));
         }
-        madvise(p, (size_t)st.st_size, MADV_SEQUENTIAL);
+        madvise(p, (size_t)*size, MADV_SEQUENTIAL);
         *data = p;
     }
     /* the descriptor stays open: files not in the page cache are read with pread */
@@ -119,17 +114,21 @@ kvc_status inputs_open(const char *const *paths, size_t npaths, const kvc_layout
     origin_set(&o, "", 0, 0, "--tensor");
     unsigned char *matched = calloc(opt->ntensors + 1, 1);
     RETURN_ERROR_IF(!matched, diag, KVC_ERR_NOMEM, &o, "out of memory");
-    kvc_status st = KVC_OK;
+    kvc_status st = map_guard_install(diag); /* until inputs_close: the mappings may shrink */
+    in->guarded = !st;
     int any_safetensors = 0;
     for (size_t i = 0; !st && i < npaths; i++) {
         const uint8_t *data = NULL;
         uint64_t size = 0;
         st = map_file(in, paths[i], &data, &size, diag);
         if (st) break;
+        uint8_t magic[6] = {0};
+        if (size >= sizeof magic) st = map_copy(magic, data, sizeof magic, paths[i], in->maps[in->nmaps - 1].fd, diag);
+        if (st) break;
         if (ends_with(paths[i], ".safetensors")) {
             any_safetensors = 1;
             st = source_open_safetensors(in, l, opt, paths[i], data, size, matched, diag);
-        } else if (size >= 6 && memcmp(data, "\x93NUMPY", 6) == 0) {
+        } else if (size >= 6 && memcmp(magic, "\x93NUMPY", 6) == 0) {
             st = source_open_npy(in, l, paths[i], data, size, diag);
         } else if (ends_with(paths[i], ".npy")) {
             origin_set(&o, paths[i], 0, 0, "");
@@ -164,5 +163,6 @@ void inputs_close(scan_inputs *in)
         close(in->maps[i].fd);
     }
     free(in->layers);
+    if (in->guarded) map_guard_uninstall();
     memset(in, 0, sizeof *in);
 }

@@ -24,34 +24,42 @@ kvc_status source_open_npy(scan_inputs *in, const kvc_layout *l, const char *pat
 {
     kvc_origin o;
     origin_set(&o, path, 0, 0, "");
+    const int fd = in->maps[in->nmaps - 1].fd;
     RETURN_ERROR_IF(size < 10, diag, KVC_ERR_CONFIG, &o,
                     "%s: truncated .npy header: the file has %llu bytes, the fixed part of the header alone 10", path,
                     (unsigned long long)size);
-    unsigned major = data[6];
+    uint8_t fixed[12] = {0};
+    RETURN_IF_ERROR(map_copy(fixed, data, size < 12 ? 10 : 12, path, fd, diag));
+    unsigned major = fixed[6];
     uint64_t hlen, start;
     if (major == 1) {
-        hlen = data[8] | (uint64_t)data[9] << 8;
+        hlen = fixed[8] | (uint64_t)fixed[9] << 8;
         start = 10;
     } else if (major == 2 || major == 3) {
         RETURN_ERROR_IF(size < 12, diag, KVC_ERR_CONFIG, &o, "%s: truncated .npy header (version %u)", path, major);
-        hlen = data[8] | (uint64_t)data[9] << 8 | (uint64_t)data[10] << 16 | (uint64_t)data[11] << 24;
+        hlen = fixed[8] | (uint64_t)fixed[9] << 8 | (uint64_t)fixed[10] << 16 | (uint64_t)fixed[11] << 24;
         start = 12;
     } else {
         return diag_set(diag, KVC_ERR_CONFIG, &o, "%s: .npy format version %u.%u is not one kvcheck reads (1, 2 or 3)",
-                        path, major, data[7]);
+                        path, major, fixed[7]);
     }
-    RETURN_ERROR_IF(start + hlen > size, diag, KVC_ERR_CONFIG, &o,
+    RETURN_ERROR_IF(hlen > size - start, diag, KVC_ERR_CONFIG, &o,
                     "%s: truncated .npy header: it says %llu header bytes, but only %llu follow", path,
                     (unsigned long long)hlen, (unsigned long long)(size - start));
+    const uint64_t after = size - start - hlen; /* the data bytes the file holds */
     char *h = malloc(hlen + 1);
     RETURN_ERROR_IF(!h, diag, KVC_ERR_NOMEM, &o, "out of memory");
-    memcpy(h, data + start, hlen);
+    kvc_status st = map_copy(h, data + start, hlen, path, fd, diag);
+    if (st) {
+        free(h);
+        return st;
+    }
     h[hlen] = '\0';
-    kvc_status st = KVC_OK;
     const char *descr = npy_value(h, "descr"), *fortran = npy_value(h, "fortran_order"), *shape = npy_value(h, "shape");
     char type[16] = "";
     uint64_t itemsize = 0, elems = 1, last = 0;
     unsigned ndim = 0;
+    int too_big = 0; /* the shape's size is past 2^64 bytes */
     if (!descr || !fortran || !shape || *descr != '\'' || *shape != '(') {
         st = diag_set(diag, KVC_ERR_CONFIG, &o,
                       "%s: malformed .npy header (byte %llu on): expected a dict with 'descr', 'fortran_order' and "
@@ -79,23 +87,28 @@ kvc_status source_open_npy(scan_inputs *in, const kvc_layout *l, const char *pat
         while (*p == ' ' || *p == ',') p++;
         if (*p == ')') break;
         uint64_t d;
-        if (!str_parse_u64(&p, &d) || __builtin_mul_overflow(elems, d, &elems)) {
+        if (!str_parse_u64(&p, &d)) {
             st = diag_set(diag, KVC_ERR_CONFIG, &o, "%s: malformed .npy shape %.60s", path, shape);
             goto done;
         }
+        too_big |= __builtin_mul_overflow(elems, d, &elems);
         last = d;
         ndim++;
     }
-    uint64_t bytes;
+    uint64_t bytes = 0;
+    too_big = too_big || __builtin_mul_overflow(elems, itemsize, &bytes);
     int shape_len = (int)strcspn(shape, ")") + 1;
-    if (__builtin_mul_overflow(elems, itemsize, &bytes) || start + hlen + bytes > size) {
+    if (too_big || bytes > after) {
+        char needs[32];
+        if (too_big) str_copy(needs, sizeof needs, "more than 2^64");
+        else str_printf(needs, sizeof needs, "%llu", (unsigned long long)bytes);
         st = diag_set(diag, KVC_ERR_CONFIG, &o,
-                      "%s: truncated .npy data: the header's shape %.*s of '%s' needs %llu bytes after the header, the "
-                      "file has %llu",
-                      path, shape_len > 60 ? 60 : shape_len, shape, type, (unsigned long long)bytes,
-                      (unsigned long long)(size - start - hlen));
+                      "%s: the .npy header is inconsistent with the file size: its shape %.*s of '%s' needs %s bytes "
+                      "after the header, the file has %llu; the file is truncated or its header is wrong",
+                      path, shape_len > 60 ? 60 : shape_len, shape, type, needs, (unsigned long long)after);
         goto done;
     }
+    /* with bytes > 0 every dimension is at least 1, so a row is at most `bytes`: no overflow */
     uint64_t row = (ndim ? last : 1) * itemsize;
     if (l && row && bytes && row % l->page_bytes && l->page_bytes % row) {
         st = diag_set(diag, KVC_ERR_CONFIG, &o,

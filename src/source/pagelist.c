@@ -1,6 +1,7 @@
 /* Page lists ("3,7,10-20"): which pages of a layer to scan. */
 #include "source/source.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -42,11 +43,53 @@ kvc_status page_list_parse(const char *text, const char *flag, page_range **out,
     return KVC_OK;
 }
 
-static int in_ranges(const page_range *r, size_t n, uint64_t page)
+static int by_first(const void *a, const void *b)
 {
-    for (size_t i = 0; i < n; i++)
-        if (page >= r[i].first && page <= r[i].last) return 1;
-    return 0;
+    const page_range *x = a, *y = b;
+    return x->first < y->first ? -1 : x->first > y->first;
+}
+
+/* Sorts `r` and merges ranges that overlap or touch; returns how many are left. */
+static size_t merge(page_range *r, size_t n)
+{
+    if (!n) return 0;
+    qsort(r, n, sizeof *r, by_first);
+    size_t k = 0;
+    for (size_t i = 1; i < n; i++) {
+        if (r[k].last == UINT64_MAX || r[i].first <= r[k].last + 1) {
+            if (r[i].last > r[k].last) r[k].last = r[i].last;
+        } else {
+            r[++k] = r[i];
+        }
+    }
+    return k + 1;
+}
+
+/* The pages of the ranges `o` not in the ranges `s` (both merged), into
+ * `list` when not NULL; returns how many. One walk over both lists: no
+ * work per page beyond the pages selected, however long the lists. */
+static uint64_t walk(const page_range *o, size_t no, const page_range *s, size_t ns, uint64_t *list)
+{
+    uint64_t k = 0;
+    size_t j = 0;
+    for (size_t i = 0; i < no; i++) {
+        uint64_t p = o[i].first;
+        for (;;) {
+            while (j < ns && s[j].last < p) j++;
+            if (j < ns && s[j].first <= p) { /* p is skipped, up to the skip range's end */
+                if (s[j].last >= o[i].last) break;
+                p = s[j].last + 1;
+                continue;
+            }
+            uint64_t end = j < ns && s[j].first - 1 < o[i].last ? s[j].first - 1 : o[i].last;
+            if (list)
+                for (uint64_t q = p; q <= end; q++) list[k + (q - p)] = q;
+            k += end - p + 1;
+            if (end == o[i].last) break;
+            p = end + 1;
+        }
+    }
+    return k;
 }
 
 kvc_status page_select(const page_range *only, size_t nonly, const page_range *skip, size_t nskip, uint64_t npages,
@@ -62,14 +105,29 @@ kvc_status page_select(const page_range *only, size_t nonly, const page_range *s
                         (unsigned long long)only[i].last, layer, (unsigned long long)npages, npages == 1 ? "" : "s",
                         (unsigned long long)(npages - 1));
     if (!nonly && !nskip) return KVC_OK;
-    uint64_t count = 0;
-    for (uint64_t p = 0; p < npages; p++)
-        count += (!nonly || in_ranges(only, nonly, p)) && !in_ranges(skip, nskip, p);
+    if (!npages) { /* nothing to select from */
+        *n = 0;
+        *out = malloc(sizeof **out);
+        RETURN_ERROR_IF(!*out, diag, KVC_ERR_NOMEM, &o, "out of memory for the page list");
+        return KVC_OK;
+    }
+    page_range all = {0, npages - 1};
+    page_range *sel = malloc((nonly ? nonly : 1) * sizeof *sel), *sk = malloc((nskip ? nskip : 1) * sizeof *sk);
+    if (!sel || !sk) {
+        free(sel);
+        free(sk);
+        return diag_set(diag, KVC_ERR_NOMEM, &o, "out of memory for the page list");
+    }
+    if (nonly) memcpy(sel, only, nonly * sizeof *sel);
+    else sel[0] = all;
+    if (nskip) memcpy(sk, skip, nskip * sizeof *sk);
+    const size_t ns = merge(sel, nonly ? nonly : 1), nk = merge(sk, nskip);
+    const uint64_t count = walk(sel, ns, sk, nk, NULL);
     uint64_t *list = malloc((count ? count : 1) * sizeof *list);
+    if (list) walk(sel, ns, sk, nk, list);
+    free(sel);
+    free(sk);
     RETURN_ERROR_IF(!list, diag, KVC_ERR_NOMEM, &o, "out of memory for the page list");
-    uint64_t k = 0;
-    for (uint64_t p = 0; p < npages; p++)
-        if ((!nonly || in_ranges(only, nonly, p)) && !in_ranges(skip, nskip, p)) list[k++] = p;
     *out = list;
     *n = count;
     return KVC_OK;

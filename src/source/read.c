@@ -35,8 +35,10 @@ typedef struct read_part {
     uint64_t first, from, to, page_bytes;
     uint8_t *dst;
     int resident;
-    int error; /* errno of a failed read */
+    int error; /* errno of a failed read, or SHRANK */
 } read_part;
+
+#define SHRANK (-1) /* the file is shorter than the layer now */
 
 /* Reads pages [first + a, first + b) of the selection, which are consecutive in the file. */
 static int read_run(read_part *p, uint64_t a, uint64_t b)
@@ -52,21 +54,37 @@ static int read_run(read_part *p, uint64_t a, uint64_t b)
     while (bytes) {
         ssize_t n = pread(p->src->fd, dst, bytes, (off_t)at);
         if (n < 0 && errno == EINTR) continue;
-        if (n <= 0) return n < 0 ? errno : EIO; /* the file shrank under us */
+        if (n <= 0) return n < 0 ? errno : SHRANK;
         dst += n, at += (uint64_t)n, bytes -= (uint64_t)n;
     }
     return 0;
 }
 
-static void *read_slice(void *arg)
+static void read_runs(read_part *p)
 {
-    read_part *p = arg;
     for (uint64_t a = p->from; a < p->to && !p->error;) {
         uint64_t b = a + 1; /* runs of pages that follow one another in the file */
         while (b < p->to && (!p->pages || p->pages[p->first + b] == p->pages[p->first + b - 1] + 1)) b++;
         p->error = read_run(p, a, b);
         a = b;
     }
+}
+
+static void *read_slice(void *arg)
+{
+    read_part *p = arg;
+    if (!p->resident || p->src->fd < 0) {
+        read_runs(p);
+        return NULL;
+    }
+    map_guard g; /* copied from the mapping: the file may shrink under it */
+    if (sigsetjmp(g.jump, 1)) {
+        p->error = SHRANK;
+        return NULL;
+    }
+    map_guard_arm(&g, p->src->data, p->src->bytes);
+    read_runs(p);
+    map_guard_disarm(&g);
     return NULL;
 }
 
@@ -92,6 +110,7 @@ kvc_status layer_read(const layer_src *src, const uint64_t *pages, uint64_t firs
     }
     kvc_origin o;
     origin_set(&o, src->file, 0, 0, "");
+    if (error == SHRANK) return source_changed(src->file, src->fd, diag);
     RETURN_ERROR_IF(error, diag, KVC_ERR_IO, &o, "cannot read %s: %s", src->file, strerror(error));
     return KVC_OK;
 }

@@ -17,12 +17,46 @@ static const struct st_dtype {
 typedef struct st_tensor {
     char name[256];
     uint64_t begin, end;
+    int wanted; /* picked by --tensor (or no --tensor given) */
 } st_tensor;
 
 static int by_offset(const void *a, const void *b)
 {
     const st_tensor *x = a, *y = b;
-    return x->begin < y->begin ? -1 : x->begin > y->begin;
+    if (x->begin != y->begin) return x->begin < y->begin ? -1 : 1;
+    if (x->end != y->end) return x->end < y->end ? -1 : 1;
+    return strcmp(x->name, y->name); /* unique: the same order whatever qsort's algorithm */
+}
+
+/* Tensors sorted by offset whose bytes overlap: each byte of the data
+ * belongs to one tensor at most, or it would be scanned and counted twice.
+ * Tensors of no bytes overlap nothing. */
+static kvc_status check_overlaps(const st_tensor *ts, size_t n, const char *path, kvc_diag *diag)
+{
+    const st_tensor *reach = NULL; /* of the tensors so far, the one that ends last */
+    for (size_t i = 0; i < n; i++) {
+        const st_tensor *t = &ts[i];
+        if (t->begin == t->end) continue;
+        if (reach && t->begin < reach->end) {
+            kvc_origin o;
+            origin_set(&o, path, 0, 0, t->name);
+            if (t->begin == reach->begin && t->end == reach->end)
+                return diag_set(diag, KVC_ERR_CONFIG, &o,
+                                "%s: tensors \"%s\" and \"%s\" have the same data_offsets [%llu, %llu]: each "
+                                "tensor needs bytes of its own; the header is wrong",
+                                path, reach->name, t->name, (unsigned long long)t->begin,
+                                (unsigned long long)t->end);
+            return diag_set(diag, KVC_ERR_CONFIG, &o,
+                            "%s: tensors \"%s\" (data_offsets [%llu, %llu]) and \"%s\" ([%llu, %llu]) overlap in "
+                            "bytes [%llu, %llu]: each tensor needs bytes of its own; the header is wrong",
+                            path, reach->name, (unsigned long long)reach->begin, (unsigned long long)reach->end,
+                            t->name, (unsigned long long)t->begin, (unsigned long long)t->end,
+                            (unsigned long long)t->begin,
+                            (unsigned long long)(t->end < reach->end ? t->end : reach->end));
+        }
+        if (!reach || t->end > reach->end) reach = t;
+    }
+    return KVC_OK;
 }
 
 static int wanted(const kvc_scan_options *o, const char *name, unsigned char *matched)
@@ -48,6 +82,9 @@ static kvc_status st_tensor_read(const cJSON *t, const char *path, uint64_t data
                     "%s: malformed .safetensors header: tensor \"%s\" needs \"dtype\", \"shape\" and \"data_offsets\" "
                     "[begin, end]",
                     path, t->string);
+    RETURN_ERROR_IF(strlen(t->string) >= sizeof out->name, diag, KVC_ERR_CONFIG, &o,
+                    "%s: a tensor name of %zu bytes (\"%.60s...\"): kvcheck takes names of up to %zu bytes", path,
+                    strlen(t->string), t->string, sizeof out->name - 1);
     unsigned size = 0;
     for (size_t i = 0; i < COUNT_OF(ST_DTYPES); i++)
         if (strcmp(ST_DTYPES[i].name, dtype->valuestring) == 0) size = ST_DTYPES[i].size;
@@ -69,7 +106,11 @@ static kvc_status st_tensor_read(const cJSON *t, const char *path, uint64_t data
                         diag, KVC_ERR_CONFIG, &o, "%s: tensor \"%s\" has malformed data_offsets", path, t->string);
         v[i] = (uint64_t)d->valuedouble;
     }
-    RETURN_ERROR_IF(v[1] < v[0] || v[1] > data_bytes, diag, KVC_ERR_CONFIG, &o,
+    RETURN_ERROR_IF(v[1] < v[0], diag, KVC_ERR_CONFIG, &o,
+                    "%s: tensor \"%s\" has data_offsets [%llu, %llu], which end before they begin: the header is "
+                    "wrong",
+                    path, t->string, (unsigned long long)v[0], (unsigned long long)v[1]);
+    RETURN_ERROR_IF(v[1] > data_bytes, diag, KVC_ERR_CONFIG, &o,
                     "%s: tensor \"%s\" has data_offsets [%llu, %llu] beyond the %llu data bytes: the file is "
                     "truncated or its header is wrong",
                     path, t->string, (unsigned long long)v[0], (unsigned long long)v[1],
@@ -92,19 +133,26 @@ kvc_status source_open_safetensors(scan_inputs *in, const kvc_layout *l, const k
     RETURN_ERROR_IF(size < 8, diag, KVC_ERR_CONFIG, &o,
                     "%s: truncated .safetensors header: %llu bytes, not even the 8-byte header length", path,
                     (unsigned long long)size);
+    const int fd = in->maps[in->nmaps - 1].fd;
+    uint8_t len[8];
+    RETURN_IF_ERROR(map_copy(len, data, sizeof len, path, fd, diag));
     uint64_t hlen = 0;
-    for (int i = 7; i >= 0; i--) hlen = hlen << 8 | data[i];
+    for (int i = 7; i >= 0; i--) hlen = hlen << 8 | len[i];
     RETURN_ERROR_IF(hlen > size - 8, diag, KVC_ERR_CONFIG, &o,
                     "%s: truncated .safetensors header: it says %llu header bytes, but only %llu follow", path,
                     (unsigned long long)hlen, (unsigned long long)(size - 8));
     char *text = malloc(hlen + 1);
     RETURN_ERROR_IF(!text, diag, KVC_ERR_NOMEM, &o, "out of memory");
-    memcpy(text, data + 8, hlen);
+    kvc_status st = map_copy(text, data + 8, hlen, path, fd, diag);
+    if (st) {
+        free(text);
+        return st;
+    }
     text[hlen] = '\0';
     cJSON *root = NULL;
     char label[600];
     snprintf(label, sizeof label, "%s (.safetensors header)", path);
-    kvc_status st = json_parse(text, hlen, label, &root, diag);
+    st = json_parse(text, hlen, label, &root, diag);
     st_tensor *ts = NULL;
     size_t n = 0;
     if (!st && !cJSON_IsObject(root))
@@ -116,13 +164,17 @@ kvc_status source_open_safetensors(scan_inputs *in, const kvc_layout *l, const k
     const cJSON *t;
     for (t = root ? root->child : NULL; !st && t; t = t->next) {
         if (strcmp(t->string, "__metadata__") == 0) continue;
-        st_tensor x;
-        st = st_tensor_read(t, path, size - 8 - hlen, &x, diag);
-        if (!st && wanted(opt, x.name, matched)) ts[n++] = x;
-        if (!st) str_join_add(in->tensor_names, sizeof in->tensor_names, ", ", x.name);
+        st = st_tensor_read(t, path, size - 8 - hlen, &ts[n], diag);
+        if (st) break;
+        ts[n].wanted = wanted(opt, ts[n].name, matched);
+        str_join_add(in->tensor_names, sizeof in->tensor_names, ", ", ts[n++].name);
     }
+    if (!st && !n)
+        st = diag_set(diag, KVC_ERR_CONFIG, &o, "%s holds no tensors: there are no pages to read", path);
     if (!st) qsort(ts, n, sizeof *ts, by_offset); /* input order: as the bytes lie in the file */
+    if (!st) st = check_overlaps(ts, n, path, diag);
     for (size_t i = 0; !st && i < n; i++) {
+        if (!ts[i].wanted) continue;
         char what[300];
         snprintf(what, sizeof what, " tensor \"%s\"", ts[i].name);
         st = source_check_pages(l, path, what, ts[i].end - ts[i].begin, diag);

@@ -5,6 +5,8 @@
 
 #include "format/format.h"
 
+#include <setjmp.h>
+
 /* Inclusive page ranges from a list such as "3,7,10-20". */
 typedef struct page_range {
     uint64_t first, last;
@@ -33,6 +35,7 @@ typedef struct scan_inputs {
     layer_src *layers;
     size_t nlayers, cap;
     char tensor_names[512]; /* for messages */
+    int guarded;            /* holds a map_guard_install */
 } scan_inputs;
 
 /* Opens raw dumps, .npy and .safetensors files read-only as layers of
@@ -48,5 +51,34 @@ int layer_resident(const layer_src *src);
  * read-ahead works as it does for cat. */
 kvc_status layer_read(const layer_src *src, const uint64_t *pages, uint64_t first, uint64_t n, uint64_t page_bytes,
                       uint8_t *dst, int resident, unsigned threads, kvc_diag *diag);
+
+/* Mapped files that shrink under a scan (guard.c says why and how). While
+ * a scan_inputs holds mappings a SIGBUS handler is installed; code that
+ * touches mapped bytes arms a guard of its thread for their range:
+ *
+ *     map_guard g;
+ *     if (sigsetjmp(g.jump, 1)) return source_changed(file, fd, diag);
+ *     map_guard_arm(&g, data, bytes);
+ *     ... read data[0 .. bytes) ...
+ *     map_guard_disarm(&g);
+ *
+ * A fault in that range returns to sigsetjmp with 1, the guard disarmed;
+ * locals changed after sigsetjmp are then indeterminate, so the work goes
+ * in a function of its own. */
+typedef struct map_guard {
+    sigjmp_buf jump;
+    uintptr_t lo, len;
+    struct map_guard *outer; /* guards nest */
+} map_guard;
+/* Counted; KVC_ERR_INTERNAL when sigaction fails. */
+kvc_status map_guard_install(kvc_diag *diag);
+void map_guard_uninstall(void);
+void map_guard_arm(map_guard *g, const void *lo, uint64_t len);
+void map_guard_disarm(map_guard *g);
+/* KVC_ERR_IO: "FILE changed while it was read (now N bytes)", N from fstat(fd). */
+kvc_status source_changed(const char *file, int fd, kvc_diag *diag);
+/* Copies n mapped bytes of `file` (open as fd) under a guard; KVC_ERR_IO
+ * when the file shrank under them. */
+kvc_status map_copy(void *dst, const uint8_t *src, size_t n, const char *file, int fd, kvc_diag *diag);
 
 #endif /* KVC_SOURCE_H */

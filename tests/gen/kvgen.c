@@ -273,3 +273,17 @@ int kvgen_write_safetensors(const char *path, const kvgen_tensor *t, size_t n)
     free(buf);
     return r;
 }
+
+int kvgen_write_safetensors_header(const char *path, const char *header, const void *data, size_t bytes)
+{
+    size_t len = strlen(header), hlen = (len + 7) / 8 * 8; /* padded with spaces, as the format allows */
+    uint8_t *buf = malloc(8 + hlen + bytes);
+    if (!buf) return -1;
+    for (int i = 0; i < 8; i++) buf[i] = (uint8_t)((uint64_t)hlen >> (8 * i));
+    memcpy(buf + 8, header, len);
+    memset(buf + 8 + len, ' ', hlen - len);
+    if (bytes) memcpy(buf + 8 + hlen, data, bytes);
+    int r = kvgen_write(path, buf, 8 + hlen + bytes);
+    free(buf);
+    return r;
+}

@@ -49,5 +49,8 @@ typedef struct kvgen_tensor {
     size_t bytes;
 } kvgen_tensor;
 int kvgen_write_safetensors(const char *path, const kvgen_tensor *t, size_t n);
+/* A .safetensors file of the JSON `header` as given (any size, any offsets,
+ * for malformed ones) and `bytes` of data after it. */
+int kvgen_write_safetensors_header(const char *path, const char *header, const void *data, size_t bytes);
 
 #endif

@@ -152,6 +152,31 @@ int main(int argc, char **argv)
     memcpy(beyond + 8 + hl, clean, scaled.page_bytes);
     must(kvgen_write(at("offsets-beyond.safetensors"), beyond, 8 + hl + scaled.page_bytes) == 0, "safetensors");
     free(beyond);
+    /* a shape whose size, 2^64 - 16 bytes (whole 656-byte pages), wraps past 2^64 when the header's 128 bytes
+     * are added */
+    uint64_t wraps[1] = {UINT64_MAX - 15};
+    must(kvgen_write_npy(at("size-wraps.npy"), "|u1", wraps, 1, clean, scaled.page_bytes) == 0, "npy");
+    uint64_t overflows[3] = {1ull << 32, 1ull << 32, scaled.bytes_per_token};
+    must(kvgen_write_npy(at("shape-overflows.npy"), "|u1", overflows, 3, clean, scaled.page_bytes) == 0, "npy");
+    /* tensors that share bytes, offsets that end before they begin, no tensors */
+    const struct {
+        const char *file;
+        unsigned long long a[2], b[2]; /* data_offsets, in pages */
+    } shared[] = {{"offsets-overlap.safetensors", {0, 2}, {1, 3}},
+                  {"offsets-same.safetensors", {0, 1}, {0, 1}},
+                  {"offsets-inside.safetensors", {0, 3}, {1, 2}},
+                  {"offsets-reversed.safetensors", {0, 1}, {2, 1}}};
+    for (size_t i = 0; i < sizeof shared / sizeof shared[0]; i++) {
+        char json[512];
+        const unsigned long long pb = scaled.page_bytes, *a = shared[i].a, *b = shared[i].b;
+        snprintf(json, sizeof json,
+                 "{\"model.layers.0.kv\":{\"dtype\":\"U8\",\"shape\":[%llu],\"data_offsets\":[%llu,%llu]},"
+                 "\"model.layers.1.kv\":{\"dtype\":\"U8\",\"shape\":[%llu],\"data_offsets\":[%llu,%llu]}}",
+                 (a[1] - a[0]) * pb, a[0] * pb, a[1] * pb, (b[1] > b[0] ? b[1] - b[0] : 0) * pb, b[0] * pb, b[1] * pb);
+        must(kvgen_write_safetensors_header(at(shared[i].file), json, clean, 3 * pb) == 0, shared[i].file);
+    }
+    must(kvgen_write_safetensors_header(at("no-tensors.safetensors"), "{\"__metadata__\":{\"format\":\"pt\"}}", "", 0) == 0,
+         "safetensors");
     free(clean);
     free(planted);
     free(buf);

@@ -101,7 +101,7 @@ static void test_pages__npy_rows_may_be_tokens_pages_or_several_pages(void **sta
     kvc_diag d;
     const char *paths[] = {path};
     assert_int_equal(inputs_open(paths, 1, &l, &o, &in, &d), KVC_ERR_CONFIG);
-    assert_contains(d.message, "truncated .npy data");
+    assert_contains(d.message, "the .npy header is inconsistent with the file size");
     unlink(path);
     free(data);
 }
