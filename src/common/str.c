@@ -51,13 +51,50 @@ void notes_add(char (*notes)[KVC_NOTE_LEN], unsigned *n, unsigned max, const cha
     if (*n >= max) return;
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(notes[*n], KVC_NOTE_LEN, fmt, ap);
+    int len = vsnprintf(notes[*n], KVC_NOTE_LEN, fmt, ap);
     va_end(ap);
+    if (len >= KVC_NOTE_LEN) memcpy(notes[*n] + KVC_NOTE_LEN - 4, "...", 4);
     for (unsigned i = 0; i < *n; i++)
         if (strcmp(notes[i], notes[*n]) == 0) return; /* said already */
     (*n)++;
 }
 
+static uint64_t hash_of(const char *s)
+{
+    uint64_t h = 1469598103934665603ull; /* FNV-1a */
+    for (; *s; s++) h = (h ^ (unsigned char)*s) * 1099511628211ull;
+    return h;
+}
+
+int strset_add(strset *set, const char *s)
+{
+    if (2 * (set->n + 1) > set->cap) { /* at most half full: probes stay short */
+        size_t cap = set->cap ? set->cap * 2 : 64;
+        const char **slots = calloc(cap, sizeof *slots);
+        if (!slots) return -1;
+        for (size_t i = 0; i < set->cap; i++) {
+            if (!set->slots[i]) continue;
+            size_t j = (size_t)hash_of(set->slots[i]) & (cap - 1);
+            while (slots[j]) j = (j + 1) & (cap - 1);
+            slots[j] = set->slots[i];
+        }
+        free(set->slots);
+        set->slots = slots;
+        set->cap = cap;
+    }
+    size_t j = (size_t)hash_of(s) & (set->cap - 1);
+    for (; set->slots[j]; j = (j + 1) & (set->cap - 1))
+        if (strcmp(set->slots[j], s) == 0) return 0;
+    set->slots[j] = s;
+    set->n++;
+    return 1;
+}
+
+void strset_free(strset *set)
+{
+    free(set->slots);
+    memset(set, 0, sizeof *set);
+}
 
 static void sb_reserve(strbuf *sb, size_t extra)
 {
