@@ -9,7 +9,8 @@ static kvc_status args_parse_line(arglist *list, const char *line, const char *o
 {
     shell_words w;
     kvc_status st = shell_split(line, origin, &w, d);
-    if (!st) st = args_parse_words(list, w.words, w.origins, w.n, d);
+    word_list words = {.words = w.words, .n = w.n, .file = origin, .lines = w.lines, .columns = w.columns};
+    if (!st) st = args_parse_words(list, &words, d);
     shell_words_free(&w);
     return st;
 }
