@@ -28,13 +28,14 @@ kvc_status server_info_add(engine_inputs *in, const cJSON *root, const char *tex
     for (const cJSON *k = root->child; k && !st; k = k->next, i++) {
         kvc_origin o;
         origin_set(&o, file, lines[i], columns[i], k->string);
-        char value[KVC_NAME_LEN] = "";
+        char number[32];
+        const char *value = "";
         int present = 1;
         if (cJSON_IsNull(k) || cJSON_IsFalse(k)) present = 0;
-        else if (cJSON_IsTrue(k)) str_copy(value, sizeof value, "true");
-        else if (cJSON_IsString(k)) str_copy(value, sizeof value, k->valuestring);
-        else if (cJSON_IsNumber(k)) str_printf(value, sizeof value, "%.17g", k->valuedouble);
-        else str_copy(value, sizeof value, cJSON_IsArray(k) ? "[...]" : "{...}");
+        else if (cJSON_IsTrue(k)) value = "true";
+        else if (cJSON_IsString(k)) value = k->valuestring; /* whole: a model path may be long */
+        else if (cJSON_IsNumber(k)) str_printf(number, sizeof number, "%.17g", k->valuedouble), value = number;
+        else value = cJSON_IsArray(k) ? "[...]" : "{...}";
         st = args_add_key(&in->cli, k->string, value, present, &o, diag);
     }
     free(lines);
