@@ -59,6 +59,9 @@ void str_printf(char *dst, size_t size, const char *fmt, ...) KVC_PRINTF(3, 4);
 int str_parse_u64(const char **s, uint64_t *out);
 /* ASCII case-insensitive equality. */
 int str_ieq(const char *a, const char *b);
+/* The length of the valid UTF-8 sequence at `p` (1 to 4 bytes, of at most
+ * `avail`), or 0 when the bytes there are not UTF-8. */
+size_t utf8_len(const unsigned char *p, size_t avail);
 /* Appends `item` to the list in `out` ("" to start), after `sep` unless the
  * list is empty. Never cuts silently: when the item does not fit, the buffer
  * is filled and ends with "...", and being full it takes no more items. */
@@ -88,6 +91,7 @@ typedef struct strbuf {
     int oom;
 } strbuf;
 void sb_puts(strbuf *sb, const char *s);
+void sb_putc(strbuf *sb, char c); /* any byte, NUL included */
 void sb_printf(strbuf *sb, const char *fmt, ...) KVC_PRINTF(2, 3);
 void sb_pad(strbuf *sb, size_t width, const char *s); /* s padded to width */
 /* Hands over the string (NULL after OOM) and resets the buffer. */

@@ -120,6 +120,34 @@ void sb_puts(strbuf *sb, const char *s)
     sb->len += n;
 }
 
+void sb_putc(strbuf *sb, char c)
+{
+    sb_reserve(sb, 1);
+    if (sb->oom) return;
+    sb->p[sb->len++] = c;
+    sb->p[sb->len] = '\0';
+}
+
+size_t utf8_len(const unsigned char *p, size_t avail)
+{
+    if (!avail) return 0;
+    if (p[0] < 0x80) return 1;
+    size_t n;
+    unsigned char lo = 0x80, hi = 0xbf; /* the second byte's range */
+    if (p[0] >= 0xc2 && p[0] <= 0xdf) n = 2;
+    else if (p[0] == 0xe0) n = 3, lo = 0xa0;
+    else if (p[0] == 0xed) n = 3, hi = 0x9f; /* no UTF-16 surrogates */
+    else if (p[0] >= 0xe1 && p[0] <= 0xef) n = 3;
+    else if (p[0] == 0xf0) n = 4, lo = 0x90;
+    else if (p[0] == 0xf4) n = 4, hi = 0x8f; /* nothing past U+10FFFF */
+    else if (p[0] >= 0xf1 && p[0] <= 0xf3) n = 4;
+    else return 0; /* a continuation byte, an overlong lead, or past the range */
+    if (avail < n || p[1] < lo || p[1] > hi) return 0;
+    for (size_t i = 2; i < n; i++)
+        if ((p[i] & 0xc0) != 0x80) return 0;
+    return n;
+}
+
 void sb_printf(strbuf *sb, const char *fmt, ...)
 {
     va_list ap;
