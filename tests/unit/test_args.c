@@ -415,7 +415,13 @@ static void test_args__yaml_aliases_duplicates_documents_and_positions(void **st
     arglist_free(&list);
     expect_yaml_error("b: &b [a, b]\nkv-cache-dtype: *b\n", "the alias *b names a list", 2, 17);
     expect_yaml_error("kv-cache-dtype: *d\n", "the alias *d names no anchor &d before it", 1, 17);
-    expect_yaml_error("page-size: 64\nkv-cache-dtype: bf\0" "16\n", "control characters are not allowed", 2, 19);
+    static const char nul[] = "page-size: 64\nkv-cache-dtype: bf\0" "16\n";
+    path = temp_data_file(".yaml", nul, sizeof nul - 1);
+    assert_int_equal(args_load_yaml(&list, path, &d), KVC_ERR_CONFIG);
+    assert_contains(d.message, "control characters are not allowed (byte 0x00)");
+    assert_int_equal(d.line, 2);
+    assert_int_equal(d.column, 19);
+    arglist_free(&list);
     expect_yaml_error("page-size: 64\nx:\n  - caf\xe9\n", "UTF-8", 3, 8);
     expect_yaml_error("page-size: 64\n---\npage-size: 32\n", "a second YAML document at line 2", 2, 1);
     expect_yaml_error("page-size: 64\n...\n---\nx: 1\n", "a second YAML document at line 3", 3, 1);
