@@ -534,12 +534,50 @@ static void draw_progress(void *ctx, uint64_t done, uint64_t total)
     b->shown = 1;
 }
 
+/* Length of the UTF-8 sequence at p, or 0 when it is not one. */
+static size_t utf8_seq(const unsigned char *p)
+{
+    size_t n = p[0] < 0x80 ? 1 : p[0] >= 0xc2 && p[0] <= 0xdf ? 2 : p[0] >= 0xe0 && p[0] <= 0xef ? 3
+                                 : p[0] >= 0xf0 && p[0] <= 0xf4 ? 4 : 0;
+    for (size_t i = 1; i < n; i++)
+        if ((p[i] & 0xc0) != 0x80) return 0;
+    if ((p[0] == 0xe0 && p[1] < 0xa0) || (p[0] == 0xed && p[1] > 0x9f) || (p[0] == 0xf0 && p[1] < 0x90) ||
+        (p[0] == 0xf4 && p[1] > 0x8f))
+        return 0;
+    return n;
+}
+
+/* Prints text that holds input (file names) the way the library's text
+ * reports do: control characters, C1 controls and bytes that are not UTF-8
+ * escaped, so no input drives the terminal. */
+static void put_text(FILE *out, const char *text)
+{
+    const unsigned char *p = (const unsigned char *)text;
+    while (*p) {
+        size_t n = utf8_seq(p);
+        if (*p == '\n' || *p == '\t' || (n == 1 && *p >= 0x20 && *p != 0x7f)) {
+            fputc(*p++, out);
+        } else if (n == 2 && p[0] == 0xc2 && p[1] < 0xa0) {
+            fprintf(out, "\\u%04x", p[1]);
+            p += 2;
+        } else if (n > 1) {
+            fwrite(p, 1, n, out);
+            p += n;
+        } else {
+            fprintf(out, "\\x%02x", *p++);
+        }
+    }
+}
+
 /* A scan's notes ("no usable GPU: scanned on the CPU") on stderr, in text mode. */
 static void print_notes(const cli *c, const kvc_scan_report *r)
 {
     if (c->format != KVC_FORMAT_TEXT) return;
-    for (unsigned i = 0; i < kvc_scan_report_note_count(r); i++)
-        fprintf(stderr, "kvcheck: note: %s\n", kvc_scan_report_note(r, i));
+    for (unsigned i = 0; i < kvc_scan_report_note_count(r); i++) {
+        fputs("kvcheck: note: ", stderr);
+        put_text(stderr, kvc_scan_report_note(r, i));
+        fputc('\n', stderr);
+    }
 }
 
 static int run_scan(const cli *c)

@@ -13,9 +13,14 @@
 
 /* ------------------------------------------------------------- diagnostics */
 
+/* The longest path kvcheck names in a diagnostic, NUL included (the size of
+ * kvc_diag's file): a longer path is refused, never cut. */
+#define KVC_PATH_LEN 512
+_Static_assert(sizeof(((kvc_diag *)0)->file) == KVC_PATH_LEN, "KVC_PATH_LEN is the size of kvc_diag.file");
+
 /* Where a value came from: a file position, a JSON path or a flag name. */
 typedef struct kvc_origin {
-    char file[512];
+    char file[KVC_PATH_LEN]; /* a name that does not fit ends with "..." */
     unsigned line, column;
     char where[160];
 } kvc_origin;
@@ -54,12 +59,28 @@ void str_printf(char *dst, size_t size, const char *fmt, ...) KVC_PRINTF(3, 4);
 int str_parse_u64(const char **s, uint64_t *out);
 /* ASCII case-insensitive equality. */
 int str_ieq(const char *a, const char *b);
+/* The length of the valid UTF-8 sequence at `p` (1 to 4 bytes, of at most
+ * `avail`), or 0 when the bytes there are not UTF-8. */
+size_t utf8_len(const unsigned char *p, size_t avail);
 /* Appends `item` to the list in `out` ("" to start), after `sep` unless the
  * list is empty. Never cuts silently: when the item does not fit, the buffer
  * is filled and ends with "...", and being full it takes no more items. */
 void str_join_add(char *out, size_t size, const char *sep, const char *item);
 
-/* Appends a formatted note to a fixed note list; drops it when full. */
+/* A set of strings for finding duplicates in linear time. The strings are
+ * not copied: they must outlive the set. Zero-initialise; free with
+ * strset_free. */
+typedef struct strset {
+    const char **slots;
+    size_t cap, n;
+} strset;
+/* Adds `s`: 1 when it is new, 0 when the set holds an equal string already,
+ * -1 when out of memory. */
+int strset_add(strset *set, const char *s);
+void strset_free(strset *set);
+
+/* Appends a formatted note to a fixed note list; drops it when full. A note
+ * longer than KVC_NOTE_LEN ends with "..." rather than being cut silently. */
 void notes_add(char (*notes)[KVC_NOTE_LEN], unsigned *n, unsigned max, const char *fmt, ...)
     KVC_PRINTF(4, 5);
 
@@ -70,6 +91,7 @@ typedef struct strbuf {
     int oom;
 } strbuf;
 void sb_puts(strbuf *sb, const char *s);
+void sb_putc(strbuf *sb, char c); /* any byte, NUL included */
 void sb_printf(strbuf *sb, const char *fmt, ...) KVC_PRINTF(2, 3);
 void sb_pad(strbuf *sb, size_t width, const char *s); /* s padded to width */
 /* Hands over the string (NULL after OOM) and resets the buffer. */
@@ -97,6 +119,11 @@ kvc_status file_read_all(const char *path, char **out, size_t *len, kvc_diag *di
 void path_dirname(const char *path, char *out, size_t size);
 /* `rel` taken relative to `base_dir` unless absolute. */
 void path_join(const char *base_dir, const char *rel, char *out, size_t size);
+/* The same, refused (KVC_ERR_CONFIG, with the limit) when the path would
+ * not fit `size` or KVC_PATH_LEN, whichever is less; `origin` names where
+ * the path was given. */
+kvc_status path_join_checked(const char *base_dir, const char *rel, char *out, size_t size, const kvc_origin *origin,
+                             kvc_diag *diag);
 
 /* ---------------------------------------------------------------- JSON aid */
 
@@ -108,7 +135,11 @@ kvc_status json_parse(const char *text, size_t len, const char *file, struct cJS
 /* Line and column of the `nth` (0-based) occurrence of "key": in `text`. */
 void json_locate_key(const char *text, const char *key, unsigned nth, unsigned *line,
                      unsigned *column);
-/* Positions of the first n elements of the list under "key". */
+/* Positions of the first n keys of the top-level object, in order (one
+ * pass; 0 where there is none). */
+void json_locate_members(const char *text, size_t n, unsigned *lines, unsigned *columns);
+/* Positions of the first n elements of the list under the top-level "key"
+ * (one pass; 0 where there is none). */
 void json_locate_elements(const char *text, const char *key, size_t n, unsigned *lines,
                           unsigned *columns);
 /* Reads an integral number in [lo, hi] from `item`. */
@@ -118,11 +149,23 @@ kvc_status json_get_uint(const struct cJSON *item, const char *text, const char 
 
 /* ------------------------------------------------------------------ shell */
 
-/* A command line split into words, each with where it starts. */
+/* Words of a launch command and where each starts, all in one file: two
+ * numbers per word, not a whole origin (a worker's list may hold 10^5). */
+typedef struct word_list {
+    char **words;
+    size_t n;
+    const char *file;                /* where they were written ("--args", a file) */
+    const unsigned *lines, *columns; /* per word (0: not known); NULL: none known */
+    int elements;                    /* 1: a worker file's list, word i named "args[i]" */
+} word_list;
+/* Where word i starts. */
+void word_origin(const word_list *list, size_t i, kvc_origin *out);
+
+/* A command line split into words, each with the line and column it starts at. */
 typedef struct shell_words {
     char *buf; /* the words' text */
     char **words;
-    kvc_origin *origins;
+    unsigned *lines, *columns;
     size_t n;
 } shell_words;
 

@@ -30,13 +30,20 @@ void kvc_diag_clear(kvc_diag *diag)
 
 void kvc_free(void *p) { free(p); }
 
+/* Copies `src`; one that does not fit ends with "..." rather than being cut silently. */
+static void copy_marked(char *dst, size_t size, const char *src)
+{
+    str_copy(dst, size, src);
+    if (src && strlen(src) >= size && size > 4) memcpy(dst + size - 4, "...", 4);
+}
+
 void origin_set(kvc_origin *origin, const char *file, unsigned line, unsigned column,
                 const char *where)
 {
-    str_copy(origin->file, sizeof origin->file, file);
+    copy_marked(origin->file, sizeof origin->file, file);
     origin->line = line;
     origin->column = column;
-    str_copy(origin->where, sizeof origin->where, where);
+    copy_marked(origin->where, sizeof origin->where, where);
 }
 
 void origin_format(const kvc_origin *origin, char *out, size_t size)
@@ -65,7 +72,8 @@ kvc_status diag_set(kvc_diag *diag, kvc_status status, const kvc_origin *origin,
     }
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(diag->message, sizeof diag->message, fmt, ap);
+    int n = vsnprintf(diag->message, sizeof diag->message, fmt, ap);
     va_end(ap);
+    if (n >= (int)sizeof diag->message) memcpy(diag->message + sizeof diag->message - 4, "...", 4);
     return status;
 }

@@ -46,111 +46,250 @@ void json_locate_key(const char *text, const char *key, unsigned nth, unsigned *
     }
 }
 
-void json_locate_elements(const char *text, const char *key, size_t n, unsigned *lines,
-                          unsigned *columns)
-{
+/* A forward walk over JSON text that keeps line and column as it goes, so
+ * positions of many keys or elements cost one pass, not one pass each. The
+ * text has been parsed already: it is well formed. */
+typedef struct cursor {
+    const char *p;
     unsigned line, column;
+} cursor;
+
+static void step(cursor *c)
+{
+    if (*c->p == '\n') {
+        c->line++;
+        c->column = 1;
+    } else {
+        c->column++;
+    }
+    c->p++;
+}
+
+static void skip_space(cursor *c)
+{
+    while (*c->p == ' ' || *c->p == '\t' || *c->p == '\n' || *c->p == '\r') step(c);
+}
+
+/* At an opening quote: moves past the closing one. */
+static void skip_string(cursor *c)
+{
+    step(c);
+    while (*c->p && *c->p != '"') {
+        if (*c->p == '\\' && c->p[1]) step(c);
+        step(c);
+    }
+    if (*c->p) step(c);
+}
+
+/* Moves past one value: a string, a number or literal, or a whole object or list. */
+static void skip_value(cursor *c)
+{
+    if (*c->p == '"') {
+        skip_string(c);
+        return;
+    }
+    if (*c->p != '{' && *c->p != '[') {
+        while (*c->p && *c->p != ',' && *c->p != ']' && *c->p != '}' && *c->p != ' ' && *c->p != '\t' &&
+               *c->p != '\n' && *c->p != '\r')
+            step(c);
+        return;
+    }
+    size_t depth = 0;
+    do {
+        if (*c->p == '"') {
+            skip_string(c);
+            continue;
+        }
+        if (*c->p == '{' || *c->p == '[') depth++;
+        else if (*c->p == '}' || *c->p == ']') depth--;
+        step(c);
+    } while (*c->p && depth);
+}
+
+/* Inside an object, at its start or after a member's value: moves to the
+ * next member's value and sets `key` at its key. 0 at the object's end. */
+static int next_member(cursor *c, cursor *key)
+{
+    skip_space(c);
+    if (*c->p == ',') step(c);
+    skip_space(c);
+    if (*c->p != '"') return 0;
+    *key = *c;
+    skip_string(c);
+    skip_space(c);
+    if (*c->p != ':') return 0;
+    step(c);
+    skip_space(c);
+    return 1;
+}
+
+/* Inside the top-level object, or 0 when the text is not one. */
+static int enter_root(const char *text, cursor *c)
+{
+    *c = (cursor){text, 1, 1};
+    skip_space(c);
+    if (*c->p != '{') return 0;
+    step(c);
+    return 1;
+}
+
+void json_locate_members(const char *text, size_t n, unsigned *lines, unsigned *columns)
+{
     memset(lines, 0, n * sizeof *lines);
     memset(columns, 0, n * sizeof *columns);
-    json_locate_key(text, key, 0, &line, &column);
-    if (!line) return;
-    const char *p = text;
-    for (unsigned l = 1; l < line; l++) p = strchr(p, '\n') + 1;
-    p += column - 1;
-    p = strchr(p, ':');
-    while (p && *p && *p != '[' && *p != '"') p++;
-    if (!p || *p != '[') return;
-    size_t i = 0;
-    int depth = 0;
-    for (p++; *p && i < n; p++) {
-        if (*p == ']' && depth == 0) return;
-        if (*p == '[' || *p == '{') depth++;
-        if (*p == ']' || *p == '}') depth--;
-        if (depth || *p == ' ' || *p == '\t' || *p == '\n' || *p == '\r' || *p == ',') continue;
-        position_of(text, p, &lines[i], &columns[i]);
-        i++;
-        if (*p == '"') {
-            for (p++; *p && *p != '"'; p++)
-                if (*p == '\\' && p[1]) p++;
-        } else {
-            while (p[1] && p[1] != ',' && p[1] != ']') p++;
-        }
+    cursor c, k;
+    if (!enter_root(text, &c)) return;
+    for (size_t i = 0; i < n && next_member(&c, &k); i++) {
+        lines[i] = k.line;
+        columns[i] = k.column;
+        skip_value(&c);
     }
 }
 
-/* A key and where it lies among its object's members. */
-typedef struct member_key {
-    const char *key;
-    size_t at;
-} member_key;
-
-static int by_key(const void *a, const void *b)
+void json_locate_elements(const char *text, const char *key, size_t n, unsigned *lines,
+                          unsigned *columns)
 {
-    const member_key *x = a, *y = b;
-    int c = strcmp(x->key, y->key);
-    return c ? c : (x->at > y->at) - (x->at < y->at);
+    memset(lines, 0, n * sizeof *lines);
+    memset(columns, 0, n * sizeof *columns);
+    size_t klen = strlen(key);
+    cursor c, k;
+    if (!enter_root(text, &c)) return;
+    while (next_member(&c, &k)) {
+        if (strncmp(k.p + 1, key, klen) != 0 || k.p[1 + klen] != '"') {
+            skip_value(&c);
+            continue;
+        }
+        if (*c.p != '[') return;
+        step(&c);
+        for (size_t i = 0; i < n; i++) {
+            skip_space(&c);
+            if (*c.p == ',') step(&c);
+            skip_space(&c);
+            if (!*c.p || *c.p == ']') return;
+            lines[i] = c.line;
+            columns[i] = c.column;
+            skip_value(&c);
+        }
+        return;
+    }
 }
 
-/* The index of the first member of `node` whose key an earlier member has
- * already, or SIZE_MAX. Sorted, equal keys are neighbours: n log n, not
- * n^2 (a .safetensors header holds one key per tensor, tens of thousands). */
-static kvc_status first_repeat(const cJSON *node, size_t *repeat, kvc_diag *diag)
+/* Objects with more members than this are checked through a hash set. */
+#define SMALL_OBJECT 8
+
+static kvc_status duplicate_at(const cJSON *node, const cJSON *a, const char *text, const char *file,
+                               kvc_diag *diag)
 {
-    *repeat = SIZE_MAX;
-    size_t n = 0;
-    for (const cJSON *a = node->child; a; a = a->next) n++;
-    if (n < 2) return KVC_OK;
-    member_key *k = malloc(n * sizeof *k);
-    RETURN_ERROR_IF(!k, diag, KVC_ERR_NOMEM, NULL, "out of memory");
-    n = 0;
-    for (const cJSON *a = node->child; a; a = a->next, n++) k[n] = (member_key){a->string ? a->string : "", n};
-    qsort(k, n, sizeof *k, by_key);
-    for (size_t i = 1; i < n; i++)
-        if (k[i].at < *repeat && strcmp(k[i].key, k[i - 1].key) == 0) *repeat = k[i].at;
-    free(k);
-    return KVC_OK;
+    unsigned seen = 0;
+    for (const cJSON *b = node->child; b != a; b = b->next)
+        if (strcmp(a->string, b->string) == 0) seen++;
+    kvc_origin o;
+    origin_set(&o, file, 0, 0, a->string);
+    json_locate_key(text, a->string, seen, &o.line, &o.column);
+    return diag_set(diag, KVC_ERR_CONFIG, &o, "duplicate key \"%s\": each key may appear once; remove one",
+                    a->string);
 }
 
 static kvc_status check_duplicates(const cJSON *node, const char *text, const char *file,
                                    kvc_diag *diag)
 {
-    size_t repeat = SIZE_MAX, i = 0;
-    if (cJSON_IsObject(node)) RETURN_IF_ERROR(first_repeat(node, &repeat, diag));
-    for (const cJSON *a = node ? node->child : NULL; a; a = a->next, i++) {
-        if (i == repeat) {
-            kvc_origin o;
-            origin_set(&o, file, 0, 0, a->string);
-            json_locate_key(text, a->string, 1, &o.line, &o.column); /* its second occurrence */
-            return diag_set(diag, KVC_ERR_CONFIG, &o,
-                            "duplicate key \"%s\": each key may appear once; remove one",
-                            a->string);
+    int object = cJSON_IsObject(node), small = 1;
+    size_t members = 0;
+    for (const cJSON *a = object ? node->child : NULL; a && small; a = a->next) small = ++members <= SMALL_OBJECT;
+    strset keys = {0};
+    kvc_status st = KVC_OK;
+    for (const cJSON *a = node ? node->child : NULL; a && !st; a = a->next) {
+        if (object && small) {
+            for (const cJSON *b = node->child; b != a && !st; b = b->next)
+                if (strcmp(a->string, b->string) == 0) st = duplicate_at(node, a, text, file, diag);
+        } else if (object) {
+            int added = strset_add(&keys, a->string);
+            if (added < 0) st = diag_set(diag, KVC_ERR_NOMEM, NULL, "out of memory");
+            else if (!added) st = duplicate_at(node, a, text, file, diag);
         }
-        kvc_status st = check_duplicates(a, text, file, diag);
-        if (st) return st;
+        if (!st) st = check_duplicates(a, text, file, diag);
     }
-    return KVC_OK;
+    strset_free(&keys);
+    return st;
+}
+
+/* The first "\u0000" escape inside a string of `text`, or NULL. */
+static const char *find_nul_escape(const char *text, size_t len)
+{
+    const char *end = text + len;
+    int in_string = 0;
+    for (const char *p = text; p < end; p++) {
+        if (*p == '"') {
+            in_string = !in_string;
+        } else if (in_string && *p == '\\' && p + 1 < end) {
+            if (p[1] == 'u' && end - p >= 6 && memcmp(p + 2, "0000", 4) == 0) return p;
+            p++; /* the escaped character */
+        }
+    }
+    return NULL;
+}
+
+/* The deepest nesting of objects and lists before `at`. */
+static size_t depth_before(const char *text, const char *at)
+{
+    size_t depth = 0, most = 0;
+    int in_string = 0;
+    for (const char *p = text; p < at; p++) {
+        if (in_string) {
+            if (*p == '\\' && p + 1 < at) p++;
+            else if (*p == '"') in_string = 0;
+        } else if (*p == '"') {
+            in_string = 1;
+        } else if (*p == '{' || *p == '[') {
+            if (++depth > most) most = depth;
+        } else if ((*p == '}' || *p == ']') && depth) {
+            depth--;
+        }
+    }
+    return most;
 }
 
 kvc_status json_parse(const char *text, size_t len, const char *file, cJSON **out,
                       kvc_diag *diag)
 {
+    kvc_origin o;
+    origin_set(&o, file, 0, 0, "");
+    /* cJSON reads a NUL byte as white space, and "\u0000" ends the string
+     * it is in: either would pass text kvcheck never read. */
+    const char *nul = memchr(text, '\0', len);
+    if (nul) {
+        position_of(text, nul, &o.line, &o.column);
+        return diag_set(diag, KVC_ERR_CONFIG, &o,
+                        "malformed JSON in %s at line %u, column %u: a NUL byte; JSON text holds none "
+                        "(is this a binary file?)",
+                        file, o.line, o.column);
+    }
+    const char *esc = find_nul_escape(text, len);
+    if (esc) {
+        position_of(text, esc, &o.line, &o.column);
+        return diag_set(diag, KVC_ERR_CONFIG, &o,
+                        "%s at line %u, column %u: \"\\u0000\" (a NUL character) in a string; kvcheck "
+                        "does not take strings that hold one",
+                        file, o.line, o.column);
+    }
     const char *end = NULL;
     cJSON *root = cJSON_ParseWithLengthOpts(text, len, &end, 0);
     if (!root) {
-        kvc_origin o;
-        origin_set(&o, file, 0, 0, "");
         if (end) position_of(text, end, &o.line, &o.column);
         if (len == 0) return diag_set(diag, KVC_ERR_CONFIG, &o, "%s is empty: expected a JSON object", file);
+        if (end && depth_before(text, end + (end < text + len)) > CJSON_NESTING_LIMIT)
+            return diag_set(diag, KVC_ERR_CONFIG, &o,
+                            "JSON in %s is nested too deeply at line %u, column %u: kvcheck reads objects "
+                            "and lists nested at most %d deep",
+                            file, o.line, o.column, CJSON_NESTING_LIMIT);
         return diag_set(diag, KVC_ERR_CONFIG, &o,
                         "malformed JSON in %s at line %u, column %u: check for a missing comma, "
                         "quote or bracket there",
                         file, o.line, o.column);
     }
     /* Anything but white space after the document is an error too. */
-    for (const char *p = end; p && p < text + len && *p; p++) {
+    for (const char *p = end; p && p < text + len; p++) {
         if (*p != ' ' && *p != '\n' && *p != '\r' && *p != '\t') {
-            kvc_origin o;
-            origin_set(&o, file, 0, 0, "");
             position_of(text, p, &o.line, &o.column);
             cJSON_Delete(root);
             return diag_set(diag, KVC_ERR_CONFIG, &o,

@@ -11,11 +11,15 @@ void shell_words_free(shell_words *w)
 {
     free(w->buf);
     free(w->words);
-    free(w->origins);
-    w->buf = NULL;
-    w->words = NULL;
-    w->origins = NULL;
-    w->n = 0;
+    free(w->lines);
+    free(w->columns);
+    memset(w, 0, sizeof *w);
+}
+
+void word_origin(const word_list *list, size_t i, kvc_origin *out)
+{
+    origin_set(out, list->file, list->lines ? list->lines[i] : 0, list->columns ? list->columns[i] : 0, "");
+    if (list->elements) str_printf(out->where, sizeof out->where, "args[%zu]", i);
 }
 
 /* Copies one word starting at *pp into buf + *out; returns the open quote
@@ -57,8 +61,9 @@ kvc_status shell_split(const char *line, const char *origin_name, shell_words *w
     memset(w, 0, sizeof *w);
     w->buf = malloc(len + 1);
     w->words = malloc((len / 2 + 2) * sizeof *w->words);
-    w->origins = malloc((len / 2 + 2) * sizeof *w->origins);
-    if (!w->buf || !w->words || !w->origins) {
+    w->lines = malloc((len / 2 + 2) * sizeof *w->lines);
+    w->columns = malloc((len / 2 + 2) * sizeof *w->columns);
+    if (!w->buf || !w->words || !w->lines || !w->columns) {
         shell_words_free(w);
         return diag_set(diag, KVC_ERR_NOMEM, NULL, "out of memory");
     }
@@ -81,11 +86,13 @@ kvc_status shell_split(const char *line, const char *origin_name, shell_words *w
             continue;
         }
         w->words[w->n] = w->buf + out;
-        kvc_origin *o = &w->origins[w->n];
-        origin_set(o, origin_name, lineno, (unsigned)(p - line_start) + 1, "");
+        w->lines[w->n] = lineno;
+        w->columns[w->n] = (unsigned)(p - line_start) + 1;
         char quote = read_word(&p, w->buf, &out);
         if (quote) {
-            kvc_status st = diag_set(diag, KVC_ERR_CONFIG, o, "unterminated %s quote in the launch command",
+            kvc_origin o;
+            origin_set(&o, origin_name, w->lines[w->n], w->columns[w->n], "");
+            kvc_status st = diag_set(diag, KVC_ERR_CONFIG, &o, "unterminated %s quote in the launch command",
                                      quote == '"' ? "double" : "single");
             shell_words_free(w);
             return st;

@@ -51,13 +51,50 @@ void notes_add(char (*notes)[KVC_NOTE_LEN], unsigned *n, unsigned max, const cha
     if (*n >= max) return;
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(notes[*n], KVC_NOTE_LEN, fmt, ap);
+    int len = vsnprintf(notes[*n], KVC_NOTE_LEN, fmt, ap);
     va_end(ap);
+    if (len >= KVC_NOTE_LEN) memcpy(notes[*n] + KVC_NOTE_LEN - 4, "...", 4);
     for (unsigned i = 0; i < *n; i++)
         if (strcmp(notes[i], notes[*n]) == 0) return; /* said already */
     (*n)++;
 }
 
+static uint64_t hash_of(const char *s)
+{
+    uint64_t h = 1469598103934665603ull; /* FNV-1a */
+    for (; *s; s++) h = (h ^ (unsigned char)*s) * 1099511628211ull;
+    return h;
+}
+
+int strset_add(strset *set, const char *s)
+{
+    if (2 * (set->n + 1) > set->cap) { /* at most half full: probes stay short */
+        size_t cap = set->cap ? set->cap * 2 : 64;
+        const char **slots = calloc(cap, sizeof *slots);
+        if (!slots) return -1;
+        for (size_t i = 0; i < set->cap; i++) {
+            if (!set->slots[i]) continue;
+            size_t j = (size_t)hash_of(set->slots[i]) & (cap - 1);
+            while (slots[j]) j = (j + 1) & (cap - 1);
+            slots[j] = set->slots[i];
+        }
+        free(set->slots);
+        set->slots = slots;
+        set->cap = cap;
+    }
+    size_t j = (size_t)hash_of(s) & (set->cap - 1);
+    for (; set->slots[j]; j = (j + 1) & (set->cap - 1))
+        if (strcmp(set->slots[j], s) == 0) return 0;
+    set->slots[j] = s;
+    set->n++;
+    return 1;
+}
+
+void strset_free(strset *set)
+{
+    free(set->slots);
+    memset(set, 0, sizeof *set);
+}
 
 static void sb_reserve(strbuf *sb, size_t extra)
 {
@@ -81,6 +118,34 @@ void sb_puts(strbuf *sb, const char *s)
     if (sb->oom) return;
     memcpy(sb->p + sb->len, s, n + 1);
     sb->len += n;
+}
+
+void sb_putc(strbuf *sb, char c)
+{
+    sb_reserve(sb, 1);
+    if (sb->oom) return;
+    sb->p[sb->len++] = c;
+    sb->p[sb->len] = '\0';
+}
+
+size_t utf8_len(const unsigned char *p, size_t avail)
+{
+    if (!avail) return 0;
+    if (p[0] < 0x80) return 1;
+    size_t n;
+    unsigned char lo = 0x80, hi = 0xbf; /* the second byte's range */
+    if (p[0] >= 0xc2 && p[0] <= 0xdf) n = 2;
+    else if (p[0] == 0xe0) n = 3, lo = 0xa0;
+    else if (p[0] == 0xed) n = 3, hi = 0x9f; /* no UTF-16 surrogates */
+    else if (p[0] >= 0xe1 && p[0] <= 0xef) n = 3;
+    else if (p[0] == 0xf0) n = 4, lo = 0x90;
+    else if (p[0] == 0xf4) n = 4, hi = 0x8f; /* nothing past U+10FFFF */
+    else if (p[0] >= 0xf1 && p[0] <= 0xf3) n = 4;
+    else return 0; /* a continuation byte, an overlong lead, or past the range */
+    if (avail < n || p[1] < lo || p[1] > hi) return 0;
+    for (size_t i = 2; i < n; i++)
+        if ((p[i] & 0xc0) != 0x80) return 0;
+    return n;
 }
 
 void sb_printf(strbuf *sb, const char *fmt, ...)

@@ -21,7 +21,7 @@ struct kvc_resolved {
     char engine[KVC_NAME_LEN];  /* "sglang" */
     char release[KVC_NAME_LEN]; /* the rule set it was resolved under */
     char release_source[KVC_NOTE_LEN]; /* where that release's rules come from */
-    char label[256];
+    char label[KVC_PATH_LEN]; /* the worker's label: a file path or a word */
     gpu_info gpu;
     model_info model;
 
@@ -118,7 +118,7 @@ typedef struct engine_def {
     void (*inputs_free)(engine_inputs *in);
     /* Launch-command words, in order (words before the first flag are the
      * program's, as in "python3 -m sglang.launch_server"). */
-    kvc_status (*add_words)(engine_inputs *in, char **words, const kvc_origin *origins, size_t n, kvc_diag *diag);
+    kvc_status (*add_words)(engine_inputs *in, const word_list *words, kvc_diag *diag);
     /* The engine's config file (a worker file's "config"); command-line flags win over it. */
     kvc_status (*add_config)(engine_inputs *in, const char *path, kvc_diag *diag);
     /* 1 when a JSON object is one of the engine's server dumps. */

@@ -8,10 +8,53 @@
 
 /* ------------------------------------------------------------------ text */
 
-style report_style(unsigned options)
+void text_mark(strbuf *sb, int style)
 {
-    if (options & KVC_REPORT_COLOR) return (style){"\033[31m", "\033[32m", "\033[33m", "\033[1m", "\033[0m"};
-    return (style){"", "", "", "", ""};
+    sb_putc(sb, '\0');
+    sb_putc(sb, (char)style);
+}
+
+void text_styled(strbuf *sb, int style, const char *text)
+{
+    text_mark(sb, style);
+    sb_puts(sb, text);
+    text_mark(sb, STYLE_OFF);
+}
+
+static const char *sgr(char style)
+{
+    switch (style) {
+    case STYLE_RED: return "\033[31m";
+    case STYLE_GREEN: return "\033[32m";
+    case STYLE_YELLOW: return "\033[33m";
+    case STYLE_BOLD: return "\033[1m";
+    default: return "\033[0m";
+    }
+}
+
+char *text_finish(strbuf *sb, unsigned options)
+{
+    if (sb->oom) return sb_take(sb);
+    strbuf out = {0};
+    const unsigned char *p = (const unsigned char *)sb->p;
+    for (size_t i = 0; i < sb->len;) {
+        size_t n = utf8_len(p + i, sb->len - i);
+        if (p[i] == '\0' && i + 1 < sb->len) { /* a mark */
+            if (options & KVC_REPORT_COLOR) sb_puts(&out, sgr((char)p[i + 1]));
+            i += 2;
+        } else if (p[i] == '\n' || p[i] == '\t' || (n == 1 && p[i] >= 0x20 && p[i] != 0x7f)) {
+            sb_putc(&out, (char)p[i++]);
+        } else if (n == 2 && p[i] == 0xc2 && p[i + 1] < 0xa0) { /* C1 controls: CSI and friends */
+            sb_printf(&out, "\\u%04x", p[i + 1]);
+            i += 2;
+        } else if (n > 1) {
+            for (size_t k = 0; k < n; k++) sb_putc(&out, (char)p[i++]);
+        } else {
+            sb_printf(&out, "\\x%02x", p[i++]);
+        }
+    }
+    free(sb_take(sb));
+    return sb_take(&out);
 }
 
 void report_text_fields(strbuf *sb, const kvc_layout *l)
@@ -81,9 +124,10 @@ static void text_layout_body(strbuf *sb, const kvc_resolved *r, unsigned options
 
 static void text_warnings(strbuf *sb, const kvc_resolved *r, unsigned options, const char *who)
 {
-    style st = report_style(options);
-    for (unsigned i = 0; i < r->nwarnings; i++)
-        sb_printf(sb, "%swarning:%s %s%s\n", st.yellow, st.off, who, r->warnings[i]);
+    for (unsigned i = 0; i < r->nwarnings; i++) {
+        text_styled(sb, STYLE_YELLOW, "warning:");
+        sb_printf(sb, " %s%s\n", who, r->warnings[i]);
+    }
     if (options & KVC_REPORT_VERBOSE) {
         for (unsigned i = 0; i < r->nignored; i++)
             sb_printf(sb, "note: %signored (cannot change the KV layout): %s\n", who, r->ignored[i]);
@@ -93,19 +137,18 @@ static void text_warnings(strbuf *sb, const kvc_resolved *r, unsigned options, c
 static char *text_layout(const kvc_resolved *r, unsigned options)
 {
     strbuf sb = {0};
-    style st = report_style(options);
-    sb_printf(&sb, "%s%s%s: %s, %u B/token, %llu B/page\n", st.bold, r->label, st.off, r->kv.name,
-              r->kv.bytes_per_token, (unsigned long long)r->kv.page_bytes);
+    text_styled(&sb, STYLE_BOLD, r->label);
+    sb_printf(&sb, ": %s, %u B/token, %llu B/page\n", r->kv.name, r->kv.bytes_per_token,
+              (unsigned long long)r->kv.page_bytes);
     if (!(options & KVC_REPORT_QUIET)) {
         text_layout_body(&sb, r, options);
         text_warnings(&sb, r, options, "");
     }
-    return sb_take(&sb);
+    return text_finish(&sb, options);
 }
 
 /* One row of the side-by-side table; `judged` rows say same or DIFFERENT. */
-static void side_row(strbuf *sb, const style *st, const char *name, const char *p, const char *d,
-                     int judged)
+static void side_row(strbuf *sb, const char *name, const char *p, const char *d, int judged)
 {
     sb_puts(sb, "  ");
     sb_pad(sb, 20, name);
@@ -113,19 +156,19 @@ static void side_row(strbuf *sb, const style *st, const char *name, const char *
     sb_pad(sb, 24, p);
     sb_puts(sb, " ");
     sb_pad(sb, 24, d);
-    if (judged && strcmp(p, d) != 0) sb_printf(sb, " %sDIFFERENT%s", st->red, st->off);
+    if (judged && strcmp(p, d) != 0) sb_puts(sb, " "), text_styled(sb, STYLE_RED, "DIFFERENT");
     else if (judged) sb_puts(sb, " same");
     /* trailing blanks of padding are trimmed */
     while (sb->len && sb->p[sb->len - 1] == ' ') sb->p[--sb->len] = '\0';
     sb_puts(sb, "\n");
 }
 
-static void side_row_u(strbuf *sb, const style *st, const char *name, uint64_t p, uint64_t d, int judged)
+static void side_row_u(strbuf *sb, const char *name, uint64_t p, uint64_t d, int judged)
 {
     char a[32], b[32];
     str_printf(a, sizeof a, "%llu", (unsigned long long)p);
     str_printf(b, sizeof b, "%llu", (unsigned long long)d);
-    side_row(sb, st, name, a, b, judged);
+    side_row(sb, name, a, b, judged);
 }
 
 static void fix_args_text(strbuf *sb, const kvc_fix *f)
@@ -136,49 +179,51 @@ static void fix_args_text(strbuf *sb, const kvc_fix *f)
 static char *text_check(const kvc_verdict *v, unsigned options)
 {
     strbuf sb = {0};
-    style st = report_style(options);
     const kvc_resolved *p = &v->prefill, *d = &v->decode;
     const engine_words *w = &engine_of(p)->words;
     char notice[160];
     if (v->bootstrap_catches) str_printf(notice, sizeof notice, "; %s's bootstrap will refuse the pair", w->name);
     else str_printf(notice, sizeof notice, "; %s will not notice until decode reads garbage", w->name);
-    if (v->compatible)
-        sb_printf(&sb, "%sCOMPATIBLE%s: decode reads the KV bytes prefill writes (%s, %u B/token, "
-                       "%llu B/page)\n",
-                  st.green, st.off, p->kv.name, p->kv.bytes_per_token, (unsigned long long)p->kv.page_bytes);
-    else if (strcmp(p->kv.name, d->kv.name) != 0 || p->kv.bytes_per_token != d->kv.bytes_per_token)
-        sb_printf(&sb, "%sINCOMPATIBLE%s: prefill writes %s (%u B/token), decode reads %s (%u B/token)%s\n",
-                  st.red, st.off, p->kv.name, p->kv.bytes_per_token, d->kv.name, d->kv.bytes_per_token, notice);
-    else
-        sb_printf(&sb, "%sINCOMPATIBLE%s: %s differs (prefill %s, decode %s)%s\n", st.red, st.off,
-                  v->mismatches[0].field, v->mismatches[0].prefill, v->mismatches[0].decode, notice);
-    if (options & KVC_REPORT_QUIET) return sb_take(&sb);
+    if (v->compatible) {
+        text_styled(&sb, STYLE_GREEN, "COMPATIBLE");
+        sb_printf(&sb, ": decode reads the KV bytes prefill writes (%s, %u B/token, %llu B/page)\n", p->kv.name,
+                  p->kv.bytes_per_token, (unsigned long long)p->kv.page_bytes);
+    } else if (strcmp(p->kv.name, d->kv.name) != 0 || p->kv.bytes_per_token != d->kv.bytes_per_token) {
+        text_styled(&sb, STYLE_RED, "INCOMPATIBLE");
+        sb_printf(&sb, ": prefill writes %s (%u B/token), decode reads %s (%u B/token)%s\n", p->kv.name,
+                  p->kv.bytes_per_token, d->kv.name, d->kv.bytes_per_token, notice);
+    } else {
+        text_styled(&sb, STYLE_RED, "INCOMPATIBLE");
+        sb_printf(&sb, ": %s differs (prefill %s, decode %s)%s\n", v->mismatches[0].field, v->mismatches[0].prefill,
+                  v->mismatches[0].decode, notice);
+    }
+    if (options & KVC_REPORT_QUIET) return text_finish(&sb, options);
 
     sb_printf(&sb, "\n  prefill: %s\n  decode:  %s\n  rules:   %s\n\n", p->label, d->label, p->release);
-    side_row(&sb, &st, "", "prefill", "decode", 0);
+    side_row(&sb, "", "prefill", "decode", 0);
     char a[KVC_NAME_LEN + 32], b[KVC_NAME_LEN + 32];
     str_printf(a, sizeof a, "%s (%u.%u)", p->gpu.name, p->gpu.major, p->gpu.minor);
     str_printf(b, sizeof b, "%s (%u.%u)", d->gpu.name, d->gpu.major, d->gpu.minor);
-    side_row(&sb, &st, "gpu", a, b, 0);
-    side_row(&sb, &st, "model", p->model.name, d->model.name, 0);
+    side_row(&sb, "gpu", a, b, 0);
+    side_row(&sb, "model", p->model.name, d->model.name, 0);
     /* the engine's pair settings, prefill's first, then any only decode has */
     for (int side = 0; side < 2; side++) {
         const kvc_resolved *r = side ? d : p, *o = side ? p : d;
         for (unsigned i = 0; i < r->nsettings; i++) {
             const kvc_setting *x = &r->settings[i];
             if (!(x->flags & KVC_SETTING_PAIR) || (side && resolved_find(o, x->name))) continue;
-            side_row(&sb, &st, x->name, resolved_value(p, x->name), resolved_value(d, x->name),
+            side_row(&sb, x->name, resolved_value(p, x->name), resolved_value(d, x->name),
                      (x->flags & KVC_SETTING_COMPARED) != 0);
         }
     }
-    side_row(&sb, &st, "layout", p->kv.name, d->kv.name, 1);
-    side_row_u(&sb, &st, "bytes_per_token", p->kv.bytes_per_token, d->kv.bytes_per_token, 1);
-    side_row_u(&sb, &st, "page_size", p->kv.page_size, d->kv.page_size, 1);
-    side_row_u(&sb, &st, "page_bytes", p->kv.page_bytes, d->kv.page_bytes, 1);
+    side_row(&sb, "layout", p->kv.name, d->kv.name, 1);
+    side_row_u(&sb, "bytes_per_token", p->kv.bytes_per_token, d->kv.bytes_per_token, 1);
+    side_row_u(&sb, "page_size", p->kv.page_size, d->kv.page_size, 1);
+    side_row_u(&sb, "page_bytes", p->kv.page_bytes, d->kv.page_bytes, 1);
     if (p->has_indexer || d->has_indexer)
-        side_row_u(&sb, &st, "indexer_page_bytes", p->has_indexer ? p->indexer.page_bytes : 0,
+        side_row_u(&sb, "indexer_page_bytes", p->has_indexer ? p->indexer.page_bytes : 0,
                    d->has_indexer ? d->indexer.page_bytes : 0, 1);
-    side_row_u(&sb, &st, "kv_entries", p->kv_entries, d->kv_entries, 0);
+    side_row_u(&sb, "kv_entries", p->kv_entries, d->kv_entries, 0);
 
     if (v->nconsequences) {
         sb_puts(&sb, "\nWhat decode will read:\n");
@@ -209,8 +254,10 @@ static char *text_check(const kvc_verdict *v, unsigned options)
                       w->layout_flags);
         } else {
             const kvc_fix *f = &v->fixes[0];
-            sb_printf(&sb, "\n%sFix%s: add to the %s launch command (holds under %s):\n    ", st.bold, st.off,
-                      kvc_side_name(f->side), f->holds_in_all_releases ? w->all_releases : w->one_release);
+            sb_puts(&sb, "\n");
+            text_styled(&sb, STYLE_BOLD, "Fix");
+            sb_printf(&sb, ": add to the %s launch command (holds under %s):\n    ", kvc_side_name(f->side),
+                      f->holds_in_all_releases ? w->all_releases : w->one_release);
             fix_args_text(&sb, f);
             sb_puts(&sb, "\n");
             if (v->nfixes > 1) sb_puts(&sb, "Other fixes:\n");
@@ -224,10 +271,13 @@ static char *text_check(const kvc_verdict *v, unsigned options)
         }
     }
     if (v->nwarnings || p->nwarnings || d->nwarnings || (options & KVC_REPORT_VERBOSE)) sb_puts(&sb, "\n");
-    for (unsigned i = 0; i < v->nwarnings; i++) sb_printf(&sb, "%swarning:%s %s\n", st.yellow, st.off, v->warnings[i]);
+    for (unsigned i = 0; i < v->nwarnings; i++) {
+        text_styled(&sb, STYLE_YELLOW, "warning:");
+        sb_printf(&sb, " %s\n", v->warnings[i]);
+    }
     text_warnings(&sb, p, options, "prefill: ");
     text_warnings(&sb, d, options, "decode: ");
-    return sb_take(&sb);
+    return text_finish(&sb, options);
 }
 
 /* ------------------------------------------------------------------ JSON */
@@ -320,16 +370,23 @@ char *report_json_finish(cJSON *doc)
     char *s = doc ? cJSON_Print(doc) : NULL;
     cJSON_Delete(doc);
     if (!s) return NULL;
-    /* Hand over memory that kvc_free releases whatever cJSON's hooks are. */
-    size_t n = strlen(s);
-    char *out = malloc(n + 2);
-    if (out) {
-        memcpy(out, s, n);
-        out[n] = '\n';
-        out[n + 1] = '\0';
+    /* Hand over memory that kvc_free releases whatever cJSON's hooks are,
+     * and valid UTF-8 whatever the input's names held: a byte that is not
+     * UTF-8 (only strings hold such bytes) becomes U+FFFD. */
+    strbuf out = {0};
+    const unsigned char *p = (const unsigned char *)s;
+    for (size_t i = 0, n = strlen(s); i < n;) {
+        size_t k = utf8_len(p + i, n - i);
+        if (!k) {
+            sb_puts(&out, "\xef\xbf\xbd");
+            i++;
+            continue;
+        }
+        while (k--) sb_putc(&out, (char)p[i++]);
     }
+    sb_putc(&out, '\n');
     cJSON_free(s);
-    return out;
+    return sb_take(&out);
 }
 
 static char *json_check(const kvc_verdict *v)
@@ -412,7 +469,7 @@ char *kvc_report_error(const kvc_diag *diag, int code, kvc_format format)
     if (loc[0] && !strstr(diag->message, diag->file)) sb_printf(&sb, "%s: ", loc);
     else if (loc[0] && diag->line && !strstr(diag->message, "line ")) sb_printf(&sb, "%s: ", loc);
     sb_printf(&sb, "%s\n", diag->message);
-    return sb_take(&sb);
+    return text_finish(&sb, 0);
 }
 
 char *kvc_resolved_json(const kvc_resolved *resolved) { return kvc_report_layout(resolved, KVC_FORMAT_JSON, 0); }

@@ -66,21 +66,26 @@ static void page_ranges(strbuf *sb, const kvc_scan_layer *l, unsigned max)
 
 static char *text_scan(const kvc_scan_report *r, unsigned options)
 {
-    style st = report_style(options);
     strbuf sb = {0};
     const kvc_layout *l = &r->layout;
-    if (r->clean)
-        sb_printf(&sb, "%sCLEAN%s: no damaged elements in %llu page%s of %s (%u B/token)\n", st.green, st.off,
+    if (r->clean) {
+        text_styled(&sb, STYLE_GREEN, "CLEAN");
+        sb_printf(&sb, ": no damaged elements in %llu page%s of %s (%u B/token)\n", (unsigned long long)r->pages_scanned,
+                  r->pages_scanned == 1 ? "" : "s", l->name, l->bytes_per_token);
+    } else {
+        text_styled(&sb, STYLE_RED, "DAMAGED");
+        sb_printf(&sb, ": %llu damaged element%s in %llu of %llu page%s read as %s (%u B/token)\n",
+                  (unsigned long long)r->damaged, r->damaged == 1 ? "" : "s", (unsigned long long)r->bad_pages,
                   (unsigned long long)r->pages_scanned, r->pages_scanned == 1 ? "" : "s", l->name, l->bytes_per_token);
-    else
-        sb_printf(&sb, "%sDAMAGED%s: %llu damaged element%s in %llu of %llu page%s read as %s (%u B/token)\n", st.red,
-                  st.off, (unsigned long long)r->damaged, r->damaged == 1 ? "" : "s", (unsigned long long)r->bad_pages,
-                  (unsigned long long)r->pages_scanned, r->pages_scanned == 1 ? "" : "s", l->name, l->bytes_per_token);
-    if (r->looks_like[0])
-        sb_printf(&sb, "%sthese pages look like %s, %u B/token (confidence %.2f); you asked for %s, %u B/token%s\n",
-                  st.yellow, r->looks_like, r->looks_like_bytes_per_token, r->looks_like_confidence, l->name,
-                  l->bytes_per_token, st.off);
-    if (options & KVC_REPORT_QUIET) return sb_take(&sb);
+    }
+    if (r->looks_like[0]) {
+        text_mark(&sb, STYLE_YELLOW);
+        sb_printf(&sb, "these pages look like %s, %u B/token (confidence %.2f); you asked for %s, %u B/token",
+                  r->looks_like, r->looks_like_bytes_per_token, r->looks_like_confidence, l->name, l->bytes_per_token);
+        text_mark(&sb, STYLE_OFF);
+        sb_puts(&sb, "\n");
+    }
+    if (options & KVC_REPORT_QUIET) return text_finish(&sb, options);
     int w = 5; /* the layer column fits the longest name */
     for (size_t i = 0; i < r->nlayers; i++)
         if ((int)strlen(r->layers[i].name) > w) w = (int)strlen(r->layers[i].name);
@@ -140,7 +145,7 @@ static char *text_scan(const kvc_scan_report *r, unsigned options)
                       (unsigned long long)f->offset, raw, value, kvc_check_name(f->check));
         }
     }
-    return sb_take(&sb);
+    return text_finish(&sb, options);
 }
 
 static cJSON *json_counts(const kvc_scan_report *r, const uint64_t *counts, int all)
@@ -247,23 +252,25 @@ static void text_candidate(strbuf *sb, const kvc_candidate *c, unsigned options)
 
 static char *text_detect(const kvc_detection *d, unsigned options)
 {
-    style st = report_style(options);
     strbuf sb = {0};
     const kvc_candidate *best = d->ncandidates ? &d->candidates[0] : NULL;
-    if (strcmp(d->best, "unknown") != 0 && best)
-        sb_printf(&sb, "%s%s%s: %u B/token, %llu B/page at %u token%s per page (confidence %.2f)\n", st.green, d->best,
-                  st.off, best->bytes_per_token, (unsigned long long)best->page_bytes, best->page_size,
-                  best->page_size == 1 ? "" : "s", d->confidence);
-    else
-        sb_printf(&sb, "%sUNKNOWN%s: these bytes look like none of the catalogue's layouts%s%s%s\n", st.red, st.off,
-                  best ? " (closest: " : "", best ? best->layout : "", best ? ")" : "");
-    if (options & KVC_REPORT_QUIET) return sb_take(&sb);
+    if (strcmp(d->best, "unknown") != 0 && best) {
+        text_styled(&sb, STYLE_GREEN, d->best);
+        sb_printf(&sb, ": %u B/token, %llu B/page at %u token%s per page (confidence %.2f)\n", best->bytes_per_token,
+                  (unsigned long long)best->page_bytes, best->page_size, best->page_size == 1 ? "" : "s",
+                  d->confidence);
+    } else {
+        text_styled(&sb, STYLE_RED, "UNKNOWN");
+        sb_printf(&sb, ": these bytes look like none of the catalogue's layouts%s%s%s\n", best ? " (closest: " : "",
+                  best ? best->layout : "", best ? ")" : "");
+    }
+    if (options & KVC_REPORT_QUIET) return text_finish(&sb, options);
     sb_printf(&sb, "  read %llu page%s of %llu bytes (at most %d per layer)\n\ncandidates, most plausible first "
                    "(score 0 to 1):\n",
               (unsigned long long)d->pages_sampled, d->pages_sampled == 1 ? "" : "s", (unsigned long long)d->bytes,
               DETECT_SAMPLE_PAGES);
     for (unsigned i = 0; i < d->ncandidates; i++) text_candidate(&sb, &d->candidates[i], options);
-    return sb_take(&sb);
+    return text_finish(&sb, options);
 }
 
 static char *json_detect(const kvc_detection *d)

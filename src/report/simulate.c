@@ -27,19 +27,21 @@ static void text_readback(strbuf *sb, const char *what, const kvc_readback *r)
 
 static char *text_simulate(const kvc_simulation *s, unsigned options)
 {
-    style st = report_style(options);
     strbuf sb = {0};
     uint64_t values = s->decoded[0].values + s->decoded[1].values;
-    if (s->compatible)
-        sb_printf(&sb, "%sCOMPATIBLE%s: decode reads back exactly what prefill wrote (%llu tokens, seed %llu)\n",
-                  st.green, st.off, (unsigned long long)s->tokens, (unsigned long long)s->seed);
-    else
-        sb_printf(&sb, "%sINCOMPATIBLE%s: decode reads back %llu of %llu values differently from what prefill wrote%s "
+    if (s->compatible) {
+        text_styled(&sb, STYLE_GREEN, "COMPATIBLE");
+        sb_printf(&sb, ": decode reads back exactly what prefill wrote (%llu tokens, seed %llu)\n",
+                  (unsigned long long)s->tokens, (unsigned long long)s->seed);
+    } else {
+        text_styled(&sb, STYLE_RED, "INCOMPATIBLE");
+        sb_printf(&sb, ": decode reads back %llu of %llu values differently from what prefill wrote%s "
                        "(%llu tokens, seed %llu)\n",
-                  st.red, st.off, (unsigned long long)s->values_differ, (unsigned long long)values,
+                  (unsigned long long)s->values_differ, (unsigned long long)values,
                   s->overrun_bytes ? ", and the transfer runs past the end of decode's buffer" : "",
                   (unsigned long long)s->tokens, (unsigned long long)s->seed);
-    if (options & KVC_REPORT_QUIET) return sb_take(&sb);
+    }
+    if (options & KVC_REPORT_QUIET) return text_finish(&sb, options);
     sb_puts(&sb, "\n");
     text_side(&sb, "prefill", &s->prefill);
     text_side(&sb, "decode", &s->decode);
@@ -74,7 +76,7 @@ static char *text_simulate(const kvc_simulation *s, unsigned options)
                   (unsigned long long)s->decode_pages, engine_of(&s->decode)->words.name,
                   engine_of(&s->decode)->words.first_error);
     for (unsigned i = 0; i < s->nnotes; i++) sb_printf(&sb, "note: %s\n", s->notes[i]);
-    return sb_take(&sb);
+    return text_finish(&sb, options);
 }
 
 static cJSON *json_readback(const kvc_readback *r)

@@ -46,6 +46,18 @@ void model_preset_list(char *out, size_t size)
     for (size_t i = 0; i < kvc_npresets; i++) str_join_add(out, size, ", ", kvc_presets[i].name);
 }
 
+/* Copies a name from a config file, refused with the limit when it does not fit. */
+static kvc_status copy_name(char *dst, size_t size, const char *src, const kvc_origin *origin, const char *file,
+                            const char *what, kvc_diag *diag)
+{
+    size_t n = strlen(src);
+    RETURN_ERROR_IF(n >= size, diag, KVC_ERR_CONFIG, origin,
+                    "%s: %s '%.40s...' is %zu bytes long: kvcheck takes names of up to %zu bytes", file, what, src, n,
+                    size - 1);
+    memcpy(dst, src, n + 1);
+    return KVC_OK;
+}
+
 /* Optional integer: absent or null keeps the default. */
 static kvc_status get_opt(const cJSON *root, const char *text, const char *file, const char *key,
                           uint32_t lo, uint32_t hi, uint32_t *out, kvc_diag *diag)
@@ -65,12 +77,13 @@ kvc_status model_parse_inline(const char *parse_text, size_t len, const char *te
                               const char *name, model_info *out, kvc_diag *diag)
 {
     memset(out, 0, sizeof *out);
-    str_copy(out->name, sizeof out->name, name);
-    cJSON *root = NULL;
-    kvc_status st = json_parse(parse_text, len, file, &root, diag);
-    if (st) return st;
     kvc_origin o;
     origin_set(&o, file, 0, 0, "");
+    kvc_status st = copy_name(out->name, sizeof out->name, name, &o, file, "the model name", diag);
+    if (st) return st;
+    cJSON *root = NULL;
+    st = json_parse(parse_text, len, file, &root, diag);
+    if (st) return st;
     if (!cJSON_IsObject(root)) {
         cJSON_Delete(root);
         return diag_set(diag, KVC_ERR_CONFIG, &o, "%s: a model config must be a JSON object", file);
@@ -86,7 +99,12 @@ kvc_status model_parse_inline(const char *parse_text, size_t len, const char *te
                         "[\"GlmMoeDsaForCausalLM\"]",
                         file);
     }
-    str_copy(out->architecture, sizeof out->architecture, cJSON_GetArrayItem(arch, 0)->valuestring);
+    st = copy_name(out->architecture, sizeof out->architecture, cJSON_GetArrayItem(arch, 0)->valuestring, &o, file,
+                   "\"architectures\"[0]", diag);
+    if (st) {
+        cJSON_Delete(root);
+        return st;
+    }
 
     const cJSON *rank = cJSON_GetObjectItemCaseSensitive(root, "kv_lora_rank");
     if (!rank || cJSON_IsNull(rank)) {
@@ -128,7 +146,8 @@ kvc_status model_parse_inline(const char *parse_text, size_t len, const char *te
             st = diag_set(diag, KVC_ERR_CONFIG, &o, "\"%s\" must be a string such as \"bfloat16\"",
                           dtype->string);
         else
-            str_copy(out->torch_dtype, sizeof out->torch_dtype, dtype->valuestring);
+            st = copy_name(out->torch_dtype, sizeof out->torch_dtype, dtype->valuestring, &o, file, dtype->string,
+                           diag);
     }
     if (!out->torch_dtype[0]) str_copy(out->torch_dtype, sizeof out->torch_dtype, "bfloat16");
     out->dsa = !st && has_topk && is_dsa_architecture(out->architecture);
@@ -149,21 +168,23 @@ kvc_status model_load(const char *ref, const char *base_dir, model_info *out, kv
         str_printf(file, sizeof file, "preset %s", preset->name);
         return model_parse(preset->json, preset->len, file, preset->name, out, diag);
     }
-    char path[1024];
-    path_join(base_dir, ref, path, sizeof path);
+    kvc_origin o;
+    origin_set(&o, "", 0, 0, "model");
+    char path[KVC_PATH_LEN];
+    kvc_status rc = path_join_checked(base_dir, ref, path, sizeof path, &o, diag);
+    if (rc) return rc;
     struct stat st;
-    char cfg[1100];
+    char cfg[KVC_PATH_LEN];
     if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
         /* A model directory: its config.json. */
-        str_printf(cfg, sizeof cfg, "%s/config.json", path);
+        rc = path_join_checked(path, "config.json", cfg, sizeof cfg, &o, diag);
+        if (rc) return rc;
     } else {
         str_copy(cfg, sizeof cfg, path);
     }
     if (stat(cfg, &st) != 0 && !strchr(ref, '/') && !strstr(ref, ".json")) {
         char presets[256];
         model_preset_list(presets, sizeof presets);
-        kvc_origin o;
-        origin_set(&o, "", 0, 0, "model");
         return diag_set(diag, KVC_ERR_CONFIG, &o,
                         "model '%s' is neither a file nor a bundled preset (%s): give the path "
                         "to the model's config.json",
@@ -171,11 +192,11 @@ kvc_status model_load(const char *ref, const char *base_dir, model_info *out, kv
     }
     char *text = NULL;
     size_t len = 0;
-    kvc_status rc = file_read_all(cfg, &text, &len, diag);
+    rc = file_read_all(cfg, &text, &len, diag);
     if (rc) return rc;
     /* Name the model after its directory, as Hugging Face does. */
-    char name[KVC_NAME_LEN];
-    char dir[1024];
+    char name[KVC_PATH_LEN];
+    char dir[KVC_PATH_LEN];
     path_dirname(cfg, dir, sizeof dir);
     const char *base = strrchr(dir, '/');
     str_copy(name, sizeof name, strcmp(dir, ".") == 0 ? cfg : base ? base + 1 : dir);
@@ -206,9 +227,10 @@ kvc_status model_from_path(const char *path, const kvc_origin *origin, const cha
     const char *base = strrchr(path, '/');
     base = base && base[1] ? base + 1 : path;
     if (model_is_preset(base)) return model_load(base, ".", out, diag);
-    char cfg[1200];
-    path_join(base_dir, path, cfg, sizeof cfg);
-    strncat(cfg, "/config.json", sizeof cfg - strlen(cfg) - 1);
+    char dir[KVC_PATH_LEN], cfg[KVC_PATH_LEN];
+    kvc_status rc = path_join_checked(base_dir, path, dir, sizeof dir, origin, diag);
+    if (!rc) rc = path_join_checked(dir, "config.json", cfg, sizeof cfg, origin, diag);
+    if (rc) return rc;
     struct stat st;
     if (stat(cfg, &st) == 0) return model_load(cfg, ".", out, diag);
     char presets[256];

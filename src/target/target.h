@@ -19,8 +19,8 @@ kvc_status gpu_parse(const char *text, gpu_info *out, const kvc_origin *origin, 
 /* ------------------------------------------------------------------ model */
 
 typedef struct model_info {
-    char name[KVC_NAME_LEN];
-    char architecture[KVC_NAME_LEN];
+    char name[KVC_PATH_LEN];         /* a preset, or the model's directory or file name, whole */
+    char architecture[KVC_NAME_LEN]; /* longer names are refused with the limit */
     char torch_dtype[KVC_NAME_LEN];
     int dsa;
     uint32_t kv_lora_rank, qk_rope_head_dim, num_hidden_layers;

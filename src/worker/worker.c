@@ -8,7 +8,7 @@
 #include <sys/stat.h>
 
 struct kvc_worker {
-    char label[256];
+    char *label;         /* as given: any length; refused at resolve when longer than a path */
     char base_dir[1024]; /* for relative paths named inside a worker file */
     int has_gpu;
     gpu_info gpu;
@@ -23,11 +23,18 @@ kvc_worker *kvc_worker_create(const char *label)
 {
     kvc_worker *w = calloc(1, sizeof *w);
     if (!w) return NULL;
-    str_copy(w->label, sizeof w->label, label ? label : "worker");
+    const char *l = label ? label : "worker";
+    w->label = malloc(strlen(l) + 1);
+    if (!w->label) {
+        free(w);
+        return NULL;
+    }
+    memcpy(w->label, l, strlen(l) + 1);
     str_copy(w->base_dir, sizeof w->base_dir, ".");
     w->engine = engine_default();
     w->inputs = w->engine->inputs_create();
     if (!w->inputs) {
+        free(w->label);
         free(w);
         return NULL;
     }
@@ -38,6 +45,7 @@ void kvc_worker_free(kvc_worker *worker)
 {
     if (!worker) return;
     worker->engine->inputs_free(worker->inputs);
+    free(worker->label);
     free(worker);
 }
 
@@ -96,7 +104,8 @@ static kvc_status add_line(kvc_worker *w, const char *line, const char *origin, 
     shell_words words;
     kvc_status st = shell_split(line, origin, &words, diag);
     if (st) return st;
-    st = w->engine->add_words(w->inputs, words.words, words.origins, words.n, diag);
+    word_list list = {.words = words.words, .n = words.n, .file = origin, .lines = words.lines, .columns = words.columns};
+    st = w->engine->add_words(w->inputs, &list, diag);
     shell_words_free(&words);
     return st;
 }
@@ -128,26 +137,24 @@ static kvc_status load_args(kvc_worker *w, const cJSON *args, const char *text, 
                     "\"args\" must be a list of strings or one command-line string");
     size_t n = (size_t)cJSON_GetArraySize(args);
     char **words = calloc(n + 1, sizeof *words);
-    kvc_origin *origins = calloc(n + 1, sizeof *origins);
-    kvc_status st = KVC_OK;
-    if (!words || !origins) st = diag_set(diag, KVC_ERR_NOMEM, &o, "out of memory");
     unsigned *lines = calloc(n + 1, sizeof *lines), *cols = calloc(n + 1, sizeof *cols);
-    if (!lines || !cols) st = diag_set(diag, KVC_ERR_NOMEM, &o, "out of memory");
+    kvc_status st = KVC_OK;
+    if (!words || !lines || !cols) st = diag_set(diag, KVC_ERR_NOMEM, &o, "out of memory");
     else json_locate_elements(text, "args", n, lines, cols);
+    word_list list = {.words = words, .n = n, .file = file, .lines = lines, .columns = cols, .elements = 1};
     size_t i = 0;
     for (const cJSON *a = args->child; a && !st; a = a->next, i++) {
-        origins[i] = o;
-        if (lines[i]) origins[i].line = lines[i], origins[i].column = cols[i];
-        str_printf(origins[i].where, sizeof origins[i].where, "args[%zu]", i);
-        if (!cJSON_IsString(a))
-            st = diag_set(diag, KVC_ERR_CONFIG, &origins[i],
-                          "args[%zu] must be a string; write numbers as \"64\"", i);
-        else
+        if (!lines[i]) lines[i] = o.line, cols[i] = o.column;
+        if (cJSON_IsString(a)) {
             words[i] = a->valuestring;
+            continue;
+        }
+        kvc_origin ao;
+        word_origin(&list, i, &ao);
+        st = diag_set(diag, KVC_ERR_CONFIG, &ao, "args[%zu] must be a string; write numbers as \"64\"", i);
     }
-    if (!st) st = w->engine->add_words(w->inputs, words, origins, n, diag);
+    if (!st) st = w->engine->add_words(w->inputs, &list, diag);
     free(words);
-    free(origins);
     free(lines);
     free(cols);
     return st;
@@ -224,9 +231,9 @@ static kvc_status load_worker_file(kvc_worker *w, const cJSON *root, const char 
         locate(&o, text, file, "config");
         RETURN_ERROR_IF(!cJSON_IsString(config), diag, KVC_ERR_CONFIG, &o, "\"config\" must be %s",
                         w->engine->words.config_description);
-        char path[1024];
-        path_join(w->base_dir, config->valuestring, path, sizeof path);
-        kvc_status st = w->engine->add_config(w->inputs, path, diag);
+        char path[KVC_PATH_LEN];
+        kvc_status st = path_join_checked(w->base_dir, config->valuestring, path, sizeof path, &o, diag);
+        if (!st) st = w->engine->add_config(w->inputs, path, diag);
         if (st) return st;
     }
 
@@ -236,9 +243,12 @@ static kvc_status load_worker_file(kvc_worker *w, const cJSON *root, const char 
 
 kvc_status kvc_worker_load_file(kvc_worker *worker, const char *path, kvc_diag *diag)
 {
+    char checked[KVC_PATH_LEN];
+    kvc_status st = path_join_checked(NULL, path, checked, sizeof checked, NULL, diag);
+    if (st) return st;
     char *text = NULL;
     size_t len = 0;
-    kvc_status st = file_read_all(path, &text, &len, diag);
+    st = file_read_all(path, &text, &len, diag);
     if (st) return st;
     cJSON *root = NULL;
     st = json_parse(text, len, path, &root, diag);
@@ -269,6 +279,11 @@ kvc_status kvc_worker_load_file(kvc_worker *worker, const char *path, kvc_diag *
 
 kvc_status worker_prepare(const kvc_worker *worker, engine_worker **out, kvc_diag *diag)
 {
+    *out = NULL;
+    size_t n = strlen(worker->label), limit = sizeof ((kvc_resolved *)0)->label;
+    RETURN_ERROR_IF(n >= limit, diag, KVC_ERR_USAGE, NULL,
+                    "the worker label %.60s... is %zu bytes long: kvcheck takes labels of up to %zu bytes",
+                    worker->label, n, limit - 1);
     engine_target t = {.label = worker->label,
                        .base_dir = worker->base_dir,
                        .gpu = worker->has_gpu ? &worker->gpu : NULL,
@@ -280,7 +295,7 @@ kvc_status worker_resolve(const kvc_worker *worker, const engine_worker *prepare
                           const engine_override *overrides, size_t noverrides, kvc_resolved *out, kvc_diag *diag)
 {
     kvc_status st = worker->engine->resolve(prepared, release, overrides, noverrides, out, diag);
-    if (!st) str_copy(out->label, sizeof out->label, worker->label);
+    if (!st) memcpy(out->label, worker->label, strlen(worker->label) + 1); /* fits: worker_prepare checked */
     return st;
 }
 

@@ -1,7 +1,9 @@
 /* SGLang's launch flags, config YAML and server_info keys (src/engine/sglang). */
 #include "support.h"
 #include "engine/sglang/sglang.h"
+#include "worker/worker.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 /* A pasted command line, split as the worker splits it, read as SGLang flags. */
@@ -9,7 +11,8 @@ static kvc_status args_parse_line(arglist *list, const char *line, const char *o
 {
     shell_words w;
     kvc_status st = shell_split(line, origin, &w, d);
-    if (!st) st = args_parse_words(list, w.words, w.origins, w.n, d);
+    word_list words = {.words = w.words, .n = w.n, .file = origin, .lines = w.lines, .columns = w.columns};
+    if (!st) st = args_parse_words(list, &words, d);
     shell_words_free(&w);
     return st;
 }
@@ -216,6 +219,222 @@ static void test_args__config_on_the_command_line_is_loaded(void **state)
     arglist_free(&cli);
 }
 
+#define EM "\xe2\x80\x94" /* an em dash */
+#define EN "\xe2\x80\x93" /* an en dash */
+
+static void test_args__mangled_dashes_are_read_as_the_flag_with_a_warning(void **state)
+{
+    (void)state;
+    kvc_status st;
+    kvc_diag d;
+    settings *s = fold_line("python3 -m sglang.launch_server " EM "enable-hisparse " EN "kv-cache-dtype fp8_e4m3 "
+                            "-page-size 32 ---tp 4 " EM "" EM "dp-size=2 -m x",
+                            &st, &d);
+    /* "-m" after the flags names no flag: a stray word, as before */
+    assert_int_equal(st, KVC_ERR_CONFIG);
+    assert_contains(d.message, "unexpected word '-m'");
+    s = fold_line("python3 -m sglang.launch_server " EM "enable-hisparse " EN "kv-cache-dtype fp8_e4m3 "
+                  "-page-size 32 ---tp 4 " EM "" EM "dp-size=2",
+                  &st, &d);
+    assert_int_equal(st, KVC_OK);
+    assert_true(s->s[SET_HISPARSE].set);
+    assert_string_equal(s->s[SET_HISPARSE].flag, "--enable-hisparse");
+    assert_string_equal(s->s[SET_KV_CACHE_DTYPE].value, "fp8_e4m3");
+    assert_string_equal(s->s[SET_PAGE_SIZE].value, "32");
+    assert_string_equal(s->s[SET_TP].value, "4");
+    assert_string_equal(s->s[SET_DP].value, "2");
+    assert_int_equal(s->nwarnings, 5);
+    assert_string_equal(s->warnings[0],
+                        "'" EM "enable-hisparse' (--args:1:33) is read as --enable-hisparse: its leading dashes "
+                        "are an em dash (U+2014), not \"--\" (copy-paste does this); SGLang would refuse the word "
+                        "(unrecognized arguments): write --enable-hisparse");
+    assert_contains(s->warnings[1], "an en dash (U+2013)");
+    assert_contains(s->warnings[2], "'-page-size' (--args:1:79) is read as --page-size: its leading dashes are a single '-'");
+    assert_contains(s->warnings[3], "3 hyphens");
+    assert_contains(s->warnings[4], "'" EM "" EM "dp-size' (--args:1:");
+    /* a single dash before a name that is no flag stays a word: a value */
+    s = fold_line("--served-model-name -x --page-size -1", &st, &d);
+    assert_int_equal(st, KVC_OK);
+    assert_string_equal(s->s[SET_PAGE_SIZE].value, "-1");
+    assert_int_equal(s->nwarnings, 0);
+    /* a mangled flag where a value belongs is no value */
+    s = fold_line("--kv-cache-dtype " EM "enable-hisparse", &st, &d);
+    assert_int_equal(st, KVC_ERR_CONFIG);
+    assert_contains(d.message, "--kv-cache-dtype needs a value");
+    /* an unknown flag with mangled dashes is listed, and said */
+    s = fold_line("" EM "served-model-name m --page-size 64", &st, &d);
+    assert_int_equal(st, KVC_OK);
+    assert_int_equal(s->nignored, 1);
+    assert_contains(s->ignored[0], "--served-model-name m");
+    assert_int_equal(s->nwarnings, 1);
+}
+
+static void test_args__a_word_holding_several_is_split_with_a_warning(void **state)
+{
+    (void)state;
+    kvc_worker *w = kvc_worker_create("w");
+    kvc_diag d;
+    const char *path = temp_file(".json", "{\"gpu\": \"B300\", \"model\": \"glm-5.2\", \"args\": "
+                                          "[\"python3 -m sglang.launch_server --disaggregation-mode decode\", "
+                                          "\"--kv-cache-dtype bfloat16\", \"--tp 4 --served-model-name\", \"a b\", "
+                                          "\"--page-size=64 junk\"]}");
+    assert_int_equal(kvc_worker_load_file(w, path, &d), KVC_OK);
+    kvc_resolved *r = NULL;
+    /* "--page-size=64 junk" is one argument, as argparse takes it: not a page size */
+    assert_int_equal(kvc_resolve(w, &r, &d), KVC_ERR_CONFIG);
+    assert_contains(d.message, "64 junk");
+    kvc_worker_free(w);
+
+    w = kvc_worker_create("w");
+    path = temp_file(".json", "{\"gpu\": \"B300\", \"model\": \"glm-5.2\", \"args\": "
+                              "[\"python3 -m sglang.launch_server --disaggregation-mode decode\", "
+                              "\"--kv-cache-dtype bfloat16\", \"--tp 4 --served-model-name\", \"a b\"]}");
+    assert_int_equal(kvc_worker_load_file(w, path, &d), KVC_OK);
+    assert_int_equal(kvc_resolve(w, &r, &d), KVC_OK);
+    assert_string_equal(kvc_resolved_find(r, "kv_cache_dtype")->value, "bfloat16");
+    assert_string_equal(kvc_resolved_find(r, "disaggregation_mode")->value, "decode");
+    assert_int_equal(kvc_resolved_warning_count(r), 3);
+    char want[600];
+    snprintf(want, sizeof want, "args[1] '--kv-cache-dtype bfloat16' (%s:1:", path);
+    assert_contains(kvc_resolved_warning(r, 1), want);
+    assert_contains(kvc_resolved_warning(r, 1), "holds 2 words in one: read as '--kv-cache-dtype' 'bfloat16', as a "
+                                                "shell splits them; SGLang would take it as one argument and "
+                                                "refuse it: give each word separately");
+    assert_int_equal(kvc_resolved_ignored_count(r), 1);
+    assert_contains(kvc_resolved_ignored(r, 0), "--served-model-name a b");
+    /* never listed as a flag that cannot change the layout */
+    assert_null(strstr(kvc_resolved_ignored(r, 0), "kv-cache-dtype"));
+    kvc_resolved_free(r);
+    kvc_worker_free(w);
+}
+
+static void test_args__a_list_of_300000_words_reads_whole(void **state)
+{
+    (void)state;
+    strbuf sb = {0};
+    sb_puts(&sb, "{\"gpu\": \"B300\", \"model\": \"glm-5.2\", \"args\": [\"python3\"");
+    for (unsigned i = 0; i < 149999; i++) sb_printf(&sb, ",\n \"--page-size\", \"%u\"", i % 2 ? 64 : 32);
+    sb_puts(&sb, ",\n \"--kv-cache-dtype\", \"bf16\"]}");
+    char *text = sb_take(&sb);
+    const char *path = temp_file(".json", text);
+    free(text);
+    kvc_worker *w = kvc_worker_create("w");
+    kvc_diag d;
+    assert_int_equal(kvc_worker_load_file(w, path, &d), KVC_OK);
+    engine_worker *prepared = NULL;
+    assert_int_equal(worker_prepare(w, &prepared, &d), KVC_OK);
+    const settings *s = &((const struct engine_worker *)prepared)->set;
+    assert_string_equal(s->s[SET_PAGE_SIZE].value, "32"); /* the last of 149999 */
+    assert_int_equal(s->s[SET_PAGE_SIZE].origin.line, 150000);
+    assert_string_equal(s->s[SET_PAGE_SIZE].origin.where, "args[299997]");
+    assert_string_equal(s->s[SET_KV_CACHE_DTYPE].value, "bf16");
+    assert_int_equal(s->s[SET_KV_CACHE_DTYPE].origin.line, 150001);
+    worker_engine(w)->prepared_free(prepared);
+    kvc_worker_free(w);
+}
+
+static void test_args__a_server_info_dump_of_60000_keys(void **state)
+{
+    (void)state;
+    strbuf sb = {0};
+    sb_puts(&sb, "{\n");
+    for (unsigned i = 0; i < 60000; i++) sb_printf(&sb, "  \"extra_%u\": %u,\n", i, i);
+    sb_puts(&sb, "  \"model_path\": \"zai-org/GLM-5.2\",\n  \"kv_cache_dtype\": \"bf16\"\n}\n");
+    char *text = sb_take(&sb);
+    const char *path = temp_file(".json", text);
+    free(text);
+    kvc_worker *w = kvc_worker_create("w");
+    kvc_diag d;
+    assert_int_equal(kvc_worker_load_file(w, path, &d), KVC_OK);
+    assert_int_equal(kvc_worker_set_gpu(w, "B300", &d), KVC_OK);
+    engine_worker *prepared = NULL;
+    assert_int_equal(worker_prepare(w, &prepared, &d), KVC_OK);
+    const settings *s = &((const struct engine_worker *)prepared)->set;
+    assert_string_equal(s->s[SET_KV_CACHE_DTYPE].value, "bf16");
+    assert_int_equal(s->s[SET_KV_CACHE_DTYPE].origin.line, 60003);
+    assert_int_equal(s->s[SET_KV_CACHE_DTYPE].origin.column, 3);
+    assert_int_equal(s->nignored, KVC_MAX_NOTES);
+    assert_string_equal(s->ignored[KVC_MAX_NOTES - 1], "... and 59977 more");
+    worker_engine(w)->prepared_free(prepared);
+    kvc_worker_free(w);
+}
+
+static void test_args__values_are_kept_whole_or_refused_with_the_limit(void **state)
+{
+    (void)state;
+    char value[6000];
+    memset(value, 'a', sizeof value - 1);
+    value[sizeof value - 1] = '\0';
+    char line[13000];
+    kvc_status st;
+    kvc_diag d;
+    /* a model path of 300 bytes is kept whole */
+    value[300] = '\0';
+    snprintf(line, sizeof line, "--model-path /%s --served-model-name %s", value, value);
+    settings *s = fold_line(line, &st, &d);
+    assert_int_equal(st, KVC_OK);
+    assert_int_equal(strlen(s->s[SET_MODEL_PATH].value), 301);
+    /* the ignored flag's note says it was cut */
+    assert_string_equal(s->ignored[0] + KVC_NOTE_LEN - 4, "...");
+    /* past PATH_MAX: refused with the limit */
+    value[300] = 'a';
+    snprintf(line, sizeof line, "--kv-cache-dtype %s", value);
+    s = fold_line(line, &st, &d);
+    assert_int_equal(st, KVC_ERR_CONFIG);
+    assert_contains(d.message, "the value of --kv-cache-dtype is 5999 bytes long: kvcheck takes values of up to 4095 bytes");
+    /* an unknown flag's words are joined whole */
+    arglist list = {0};
+    value[1000] = '\0';
+    snprintf(line, sizeof line, "--served-model-name %s %s", value, value);
+    assert_int_equal(args_parse_line(&list, line, "--args", &d), KVC_OK);
+    assert_int_equal(list.n, 1);
+    assert_int_equal(strlen(list.v[0].value), 2001);
+    arglist_free(&list);
+    /* a YAML or server_info key of any length is kept whole */
+    kvc_origin o;
+    origin_set(&o, "info.json", 1, 1, "");
+    assert_int_equal(args_add_key(&list, value, "1", 1, &o, &d), KVC_OK);
+    assert_int_equal(strlen(list.v[0].flag), 1002);
+    arglist_free(&list);
+}
+
+static void test_args__yaml_aliases_duplicates_documents_and_positions(void **state)
+{
+    (void)state;
+    arglist list = {0}, cli = {0};
+    kvc_diag d;
+    settings s;
+    const char *path = temp_file(".yaml", "dtype: &d fp8_e4m3\n&k page-size: 32\nkv-cache-dtype: *d\n"
+                                          "served-model-name: [*d, *k]\n");
+    assert_int_equal(args_load_yaml(&list, path, &d), KVC_OK);
+    assert_int_equal(settings_build(&list, &cli, ".", &s, &d), KVC_OK);
+    assert_string_equal(s.s[SET_KV_CACHE_DTYPE].value, "fp8_e4m3");
+    assert_int_equal(s.s[SET_KV_CACHE_DTYPE].origin.line, 3);
+    assert_string_equal(s.s[SET_PAGE_SIZE].value, "32");
+    assert_contains(s.ignored[1], "--served-model-name fp8_e4m3 page-size");
+    arglist_free(&list);
+    expect_yaml_error("b: &b [a, b]\nkv-cache-dtype: *b\n", "the alias *b names a list", 2, 17);
+    expect_yaml_error("kv-cache-dtype: *d\n", "the alias *d names no anchor &d before it", 1, 17);
+    static const char nul[] = "page-size: 64\nkv-cache-dtype: bf\0" "16\n";
+    path = temp_data_file(".yaml", nul, sizeof nul - 1);
+    assert_int_equal(args_load_yaml(&list, path, &d), KVC_ERR_CONFIG);
+    assert_contains(d.message, "control characters are not allowed (byte 0x00)");
+    assert_int_equal(d.line, 2);
+    assert_int_equal(d.column, 19);
+    arglist_free(&list);
+    expect_yaml_error("page-size: 64\nx:\n  - caf\xe9\n", "UTF-8", 3, 8);
+    expect_yaml_error("page-size: 64\n---\npage-size: 32\n", "a second YAML document at line 2", 2, 1);
+    expect_yaml_error("page-size: 64\n...\n---\nx: 1\n", "a second YAML document at line 3", 3, 1);
+    expect_yaml_error("page-size: 64\npage_size: 32\n", "duplicate key 'page_size': the flag --page-size is given at line 1", 2, 1);
+    /* a duplicate far past the 64th key */
+    strbuf sb = {0};
+    for (unsigned i = 0; i < 500; i++) sb_printf(&sb, "flag-%u: %u\n", i, i);
+    sb_puts(&sb, "flag_321: 1\n");
+    char *text = sb_take(&sb);
+    expect_yaml_error(text, "duplicate key 'flag_321': the flag --flag-321 is given at line 322", 501, 1);
+    free(text);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -231,6 +450,12 @@ int main(void)
         cmocka_unit_test(test_args__yaml_config_becomes_flags_and_command_line_wins),
         cmocka_unit_test(test_args__bad_yaml_is_reported_with_line_and_column),
         cmocka_unit_test(test_args__config_on_the_command_line_is_loaded),
+        cmocka_unit_test(test_args__mangled_dashes_are_read_as_the_flag_with_a_warning),
+        cmocka_unit_test(test_args__a_word_holding_several_is_split_with_a_warning),
+        cmocka_unit_test(test_args__a_list_of_300000_words_reads_whole),
+        cmocka_unit_test(test_args__a_server_info_dump_of_60000_keys),
+        cmocka_unit_test(test_args__values_are_kept_whole_or_refused_with_the_limit),
+        cmocka_unit_test(test_args__yaml_aliases_duplicates_documents_and_positions),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -351,9 +351,60 @@ static void test_compare__a_worker_valid_under_the_selected_rule_only_gets_a_ver
     kvc_worker_free(d);
 }
 
+/* Flags whose dashes copy-paste mangled change a pair's verdict exactly as
+ * the flags written right do, and each says how it was read. */
+static void test_compare__mangled_dashes_decide_the_verdict_as_written_right(void **state)
+{
+    (void)state;
+    static const char *const RIGHT[][2] = {
+        {"--enable-hisparse --disable-radix-cache", "\xe2\x80\x94" "enable-hisparse \xe2\x80\x93" "disable-radix-cache"},
+        {"--kv-cache-dtype bf16", "-kv-cache-dtype bf16"},
+        {"--dsa-decode-backend flashmla_kv --dsa-prefill-backend flashmla_kv",
+         "\xe2\x80\x94" "dsa-decode-backend flashmla_kv ---dsa-prefill-backend=flashmla_kv"},
+    };
+    for (size_t i = 0; i < sizeof RIGHT / sizeof RIGHT[0]; i++) {
+        char line[256];
+        kvc_verdict *v[2];
+        kvc_diag d;
+        for (int k = 0; k < 2; k++) {
+            snprintf(line, sizeof line, "--disaggregation-mode decode --kv-cache-dtype fp8_e4m3 %s", RIGHT[i][k]);
+            kvc_worker *p = worker_make("B300", "glm-5.2", "--disaggregation-mode prefill --kv-cache-dtype fp8_e4m3");
+            kvc_worker *w = worker_make("B300", "glm-5.2", line);
+            assert_int_equal(kvc_compare(p, w, &v[k], &d), KVC_OK);
+            kvc_worker_free(p);
+            kvc_worker_free(w);
+        }
+        const kvc_resolved *a = kvc_verdict_side(v[0], KVC_SIDE_DECODE), *b = kvc_verdict_side(v[1], KVC_SIDE_DECODE);
+        assert_int_equal(kvc_verdict_compatible(v[0]), kvc_verdict_compatible(v[1]));
+        assert_string_equal(kvc_layout_name(kvc_resolved_layout(a)), kvc_layout_name(kvc_resolved_layout(b)));
+        assert_int_equal(kvc_verdict_mismatch_count(v[0]), kvc_verdict_mismatch_count(v[1]));
+        assert_int_equal(kvc_verdict_fix_count(v[0]), kvc_verdict_fix_count(v[1]));
+        for (unsigned f = 0; f < kvc_verdict_fix_count(v[0]); f++) {
+            char fa[256], fb[256];
+            fix_line(kvc_verdict_fix(v[0], f), fa, sizeof fa);
+            fix_line(kvc_verdict_fix(v[1], f), fb, sizeof fb);
+            assert_string_equal(fa, fb);
+        }
+        for (unsigned s = 0; s < kvc_resolved_setting_count(a); s++)
+            assert_string_equal(kvc_resolved_setting(a, s)->value, kvc_resolved_setting(b, s)->value);
+        /* the mangled side says so, first; the right one does not */
+        unsigned extra = kvc_resolved_warning_count(b) - kvc_resolved_warning_count(a);
+        assert_true(extra >= 1);
+        for (unsigned w = 0; w < extra; w++) {
+            assert_contains(kvc_resolved_warning(b, w), "its leading dashes are");
+            assert_contains(kvc_resolved_warning(b, w), "SGLang would refuse the word (unrecognized arguments): write --");
+        }
+        for (unsigned w = 0; w < kvc_resolved_warning_count(a); w++)
+            assert_string_equal(kvc_resolved_warning(a, w), kvc_resolved_warning(b, w + extra));
+        kvc_verdict_free(v[0]);
+        kvc_verdict_free(v[1]);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_compare__mangled_dashes_decide_the_verdict_as_written_right),
         cmocka_unit_test(test_compare__glm52_pair_is_incompatible_and_sglang_would_not_notice),
         cmocka_unit_test(test_compare__the_fixed_glm52_pair_is_compatible_under_both_rules),
         cmocka_unit_test(test_compare__hopper_prefill_blackwell_decode_fp8),

@@ -1,4 +1,5 @@
 #include "support.h"
+#include "worker/worker.h"
 
 #include <string.h>
 
@@ -121,6 +122,51 @@ static void test_model__unknown_names_and_missing_files(void **state)
     assert_contains(d.message, "cannot open no/such/config.json");
 }
 
+static void test_model__long_names_and_paths_whole_or_refused_with_the_limit(void **state)
+{
+    (void)state;
+    const char *dir = "fixtures/workers/zai-org/GLM-5.2-FP8-dynamic-w8a8-calibrated-on-ultrachat-200k-by-a-team-with-a-long-name";
+    model_info m;
+    kvc_diag d;
+    /* a model directory named past 63 bytes: found by --model-path, named whole */
+    kvc_resolved r;
+    char args[300];
+    snprintf(args, sizeof args, "--model-path %s", dir);
+    kvc_worker *w = kvc_worker_create("w");
+    assert_int_equal(kvc_worker_set_gpu(w, "B300", &d), KVC_OK);
+    assert_int_equal(kvc_worker_add_args(w, args, "--args", &d), KVC_OK);
+    if (worker_resolve_selected(w, &r, &d) != KVC_OK) fail_msg("%s", d.message);
+    assert_string_equal(r.model.name, strrchr(dir, '/') + 1);
+    kvc_worker_free(w);
+    assert_int_equal(model_load(dir, ".", &m, &d), KVC_OK);
+    assert_string_equal(m.name, strrchr(dir, '/') + 1);
+    /* a path past KVC_PATH_LEN is refused, saying the limit */
+    char path[700];
+    memset(path, 'a', sizeof path - 1);
+    path[sizeof path - 1] = '\0';
+    assert_int_equal(model_load(path, ".", &m, &d), KVC_ERR_CONFIG);
+    assert_contains(d.message, "is 699 bytes long: kvcheck takes paths of up to 511 bytes");
+    w = kvc_worker_create("w");
+    assert_int_equal(kvc_worker_load_file(w, path, &d), KVC_ERR_CONFIG);
+    assert_contains(d.message, "kvcheck takes paths of up to 511 bytes");
+    kvc_worker_free(w);
+    /* a label past it is refused when the worker is prepared */
+    w = kvc_worker_create(path);
+    assert_string_equal(kvc_worker_label(w), path);
+    assert_int_equal(kvc_worker_set_gpu(w, "B300", &d), KVC_OK);
+    assert_int_equal(kvc_worker_set_model(w, "glm-5.2", &d), KVC_OK);
+    assert_int_equal(worker_resolve_selected(w, &r, &d), KVC_ERR_USAGE);
+    assert_contains(d.message, "is 699 bytes long: kvcheck takes labels of up to 511 bytes");
+    kvc_worker_free(w);
+    /* an architecture name past KVC_NAME_LEN */
+    char cfg[400];
+    snprintf(cfg, sizeof cfg, "{\"architectures\": [\"%.100s\"], \"kv_lora_rank\": 512, \"qk_rope_head_dim\": 64, "
+                              "\"num_hidden_layers\": 2}", path);
+    assert_int_equal(model_parse(cfg, strlen(cfg), "config.json", "m", &m, &d), KVC_ERR_CONFIG);
+    assert_contains(d.message, "\"architectures\"[0] 'aaaa");
+    assert_contains(d.message, "is 100 bytes long: kvcheck takes names of up to 63 bytes");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -130,6 +176,7 @@ int main(void)
         cmocka_unit_test(test_model__bad_values_name_the_key_and_its_position),
         cmocka_unit_test(test_model__non_mla_and_missing_fields_are_explained),
         cmocka_unit_test(test_model__unknown_names_and_missing_files),
+        cmocka_unit_test(test_model__long_names_and_paths_whole_or_refused_with_the_limit),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

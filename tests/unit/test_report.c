@@ -104,12 +104,56 @@ static void test_report__errors_carry_code_name_and_position(void **state)
     assert_string_equal(kvc_status_name((kvc_status)99), "KVC_ERR_UNKNOWN");
 }
 
+static void test_report__input_is_escaped_in_text_and_valid_utf8_in_json(void **state)
+{
+    (void)state;
+    kvc_resolved r;
+    kvc_diag d;
+    assert_int_equal(resolve_line("B300", "glm-5.2", "--served-model-name \x1b]0;x\x07\x1b[31mred\xc2\x9b caf\xe9 \xc3\xa9t\xc3\xa9",
+                                  NULL, &r, &d),
+                     KVC_OK);
+    str_copy(r.label, sizeof r.label, "la\x1b[2Jbel\xff");
+    char *text = kvc_report_layout(&r, KVC_FORMAT_TEXT, KVC_REPORT_VERBOSE);
+    assert_non_null(text);
+    for (const char *p = text; *p; p++) assert_true((unsigned char)*p >= 0x20 || *p == '\n' || *p == '\t');
+    assert_contains(text, "la\\x1b[2Jbel\\xff: ");
+    assert_contains(text, "--served-model-name \\x1b]0;x\\x07\\x1b[31mred\\u009b caf\\xe9 \xc3\xa9t\xc3\xa9");
+    kvc_free(text);
+    /* colour comes only from the report's own marks */
+    text = kvc_report_layout(&r, KVC_FORMAT_TEXT, KVC_REPORT_COLOR | KVC_REPORT_QUIET);
+    assert_non_null(text);
+    assert_string_equal(strstr(text, "bel"), "bel\\xff\x1b[0m: fp8_raw, 576 B/token, 36864 B/page\n");
+    assert_true(strncmp(text, "\x1b[1mla\\x1b[2J", 13) == 0);
+    kvc_free(text);
+    /* JSON: parses, and holds U+FFFD where the input was not UTF-8 */
+    text = kvc_report_layout(&r, KVC_FORMAT_JSON, 0);
+    assert_non_null(text);
+    for (size_t i = 0, n = strlen(text); i < n;) {
+        size_t k = utf8_len((const unsigned char *)text + i, n - i);
+        assert_true(k > 0);
+        i += k;
+    }
+    cJSON *doc = cJSON_Parse(text);
+    assert_non_null(doc);
+    assert_string_equal(cJSON_GetObjectItem(doc, "worker")->valuestring, "la\x1b[2Jbel\xef\xbf\xbd");
+    assert_contains(cJSON_GetArrayItem(cJSON_GetObjectItem(doc, "ignored_flags"), 0)->valuestring,
+                    "caf\xef\xbf\xbd \xc3\xa9t\xc3\xa9");
+    cJSON_Delete(doc);
+    kvc_free(text);
+    /* errors too */
+    diag_set(&d, KVC_ERR_CONFIG, NULL, "bad \x1b[31m\x07 value");
+    text = kvc_report_error(&d, 3, KVC_FORMAT_TEXT);
+    assert_string_equal(text, "kvcheck: error: bad \\x1b[31m\\x07 value\n");
+    kvc_free(text);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_report__layout_json_has_the_stable_keys),
         cmocka_unit_test(test_report__check_json_has_the_stable_keys),
         cmocka_unit_test(test_report__errors_carry_code_name_and_position),
+        cmocka_unit_test(test_report__input_is_escaped_in_text_and_valid_utf8_in_json),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

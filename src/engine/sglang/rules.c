@@ -523,6 +523,9 @@ kvc_status rules_resolve(const gpu_info *gpu, const model_info *model, const set
     out->model = *model;
     out->nignored = set->nignored;
     memcpy(out->ignored, set->ignored, sizeof out->ignored);
+    /* what kvcheck read otherwise than written comes first */
+    for (unsigned i = 0; i < set->nwarnings; i++)
+        notes_add(out->warnings, &out->nwarnings, KVC_MAX_NOTES, "%s", set->warnings[i]);
     add_settings(model, out);
     str_copy(out->row.name, sizeof out->row.name, "row");
     resolve_hisparse(&set->s[SET_HISPARSE], out);

@@ -3,6 +3,7 @@
 #include "engine/sglang/sglang.h"
 
 #include <cjson/cJSON.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* Keys that make a JSON object a /server_info dump. */
@@ -18,19 +19,26 @@ int server_info_is_dump(const cJSON *root)
 
 kvc_status server_info_add(engine_inputs *in, const cJSON *root, const char *text, const char *file, kvc_diag *diag)
 {
-    for (const cJSON *k = root->child; k; k = k->next) {
+    size_t n = (size_t)cJSON_GetArraySize(root), i = 0;
+    /* Every key's position in one pass: a dump has hundreds of keys. */
+    unsigned *lines = calloc(n + 1, sizeof *lines), *columns = calloc(n + 1, sizeof *columns);
+    kvc_status st = KVC_OK;
+    if (!lines || !columns) st = diag_set(diag, KVC_ERR_NOMEM, NULL, "out of memory");
+    else json_locate_members(text, n, lines, columns);
+    for (const cJSON *k = root->child; k && !st; k = k->next, i++) {
         kvc_origin o;
-        origin_set(&o, file, 0, 0, k->string);
-        json_locate_key(text, k->string, 0, &o.line, &o.column);
-        char value[KVC_NAME_LEN] = "";
+        origin_set(&o, file, lines[i], columns[i], k->string);
+        char number[32];
+        const char *value = "";
         int present = 1;
         if (cJSON_IsNull(k) || cJSON_IsFalse(k)) present = 0;
-        else if (cJSON_IsTrue(k)) str_copy(value, sizeof value, "true");
-        else if (cJSON_IsString(k)) str_copy(value, sizeof value, k->valuestring);
-        else if (cJSON_IsNumber(k)) str_printf(value, sizeof value, "%.17g", k->valuedouble);
-        else str_copy(value, sizeof value, cJSON_IsArray(k) ? "[...]" : "{...}");
-        kvc_status st = args_add_key(&in->cli, k->string, value, present, &o, diag);
-        if (st) return st;
+        else if (cJSON_IsTrue(k)) value = "true";
+        else if (cJSON_IsString(k)) value = k->valuestring; /* whole: a model path may be long */
+        else if (cJSON_IsNumber(k)) str_printf(number, sizeof number, "%.17g", k->valuedouble), value = number;
+        else value = cJSON_IsArray(k) ? "[...]" : "{...}";
+        st = args_add_key(&in->cli, k->string, value, present, &o, diag);
     }
-    return KVC_OK;
+    free(lines);
+    free(columns);
+    return st;
 }

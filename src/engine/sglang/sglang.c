@@ -20,9 +20,9 @@ static void inputs_free(engine_inputs *in)
     free(in);
 }
 
-static kvc_status add_words(engine_inputs *in, char **words, const kvc_origin *origins, size_t n, kvc_diag *diag)
+static kvc_status add_words(engine_inputs *in, const word_list *words, kvc_diag *diag)
 {
-    return args_parse_words(&in->cli, words, origins, n, diag);
+    return args_parse_words(&in->cli, words, diag);
 }
 
 static kvc_status add_config(engine_inputs *in, const char *path, kvc_diag *diag)

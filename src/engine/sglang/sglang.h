@@ -28,10 +28,18 @@ typedef enum setting_key {
     SET_COUNT
 } setting_key;
 
+/* The longest setting value kvcheck takes, NUL included: a path (--model-path,
+ * --config) of PATH_MAX. A longer value is refused, never cut. */
+#define SETTING_VALUE_LEN 4096
+
+/* Input warnings a worker keeps, so that the rules' own warnings keep room
+ * in the resolved worker's list; the last says how many more there were. */
+#define SETTINGS_MAX_WARNINGS 8
+
 typedef struct setting {
     int set;
-    char value[KVC_NAME_LEN]; /* "" for a flag without value */
-    char flag[KVC_NAME_LEN];  /* the flag as written, "--nsa-decode-backend" */
+    char value[SETTING_VALUE_LEN]; /* "" for a flag without value */
+    char flag[KVC_NAME_LEN];       /* the flag as written (dashes repaired), "--nsa-decode-backend" */
     kvc_origin origin;
 } setting;
 
@@ -39,19 +47,29 @@ typedef struct settings {
     setting s[SET_COUNT];
     unsigned nignored;
     char ignored[KVC_MAX_NOTES][KVC_NOTE_LEN];
+    unsigned nwarnings; /* what kvcheck read differently from how it was written */
+    char warnings[SETTINGS_MAX_WARNINGS][KVC_NOTE_LEN];
 } settings;
 
-/* One flag occurrence, in order. */
+/* One flag occurrence, in order. Small: a list may hold 10^5 of them. */
 typedef struct kv_arg {
-    int key;        /* setting_key, or -1 for a flag that cannot change the layout */
-    char *flag;     /* as written, with leading dashes */
-    char *value;    /* NULL when the flag has none */
-    kvc_origin origin;
+    int key;          /* setting_key, or -1 for a flag that cannot change the layout */
+    char *flag;       /* as written, with leading dashes */
+    char *value;      /* NULL when the flag has none */
+    const char *file; /* where it was written: one of its list's files */
+    unsigned line, column;
+    char *where;      /* "args[3]", a YAML key; NULL: the flag */
 } kv_arg;
 
 typedef struct arglist {
     kv_arg *v;
     size_t n, cap;
+    /* Words kvcheck read otherwise than written (mangled dashes, a flag and
+     * its value in one word): said on the resolved worker, never skipped. */
+    char **warnings;
+    size_t nwarnings, warnings_cap;
+    char **files; /* the names kv_arg.file points to, each once in a row */
+    size_t nfiles, files_cap;
 } arglist;
 
 /* The releases (rule sets) kvcheck models, newest first. */
@@ -80,9 +98,14 @@ struct engine_worker {
 };
 
 void arglist_free(arglist *list);
+/* Where a flag was given. */
+void arg_origin(const kv_arg *a, kvc_origin *out);
 /* Adds flags given as separate words; `origins` per word. Words before the
- * first "--flag" are the program's and are skipped. */
-kvc_status args_parse_words(arglist *list, char **words, const kvc_origin *origins, size_t n, kvc_diag *diag);
+ * first "--flag" are the program's and are skipped. A flag whose leading
+ * dashes copy-paste mangled ("\u2014enable-hisparse", "-kv-cache-dtype") is
+ * read as the flag meant, and a word holding a flag and more words
+ * ("--kv-cache-dtype bf16") is split as a shell would; both with a warning. */
+kvc_status args_parse_words(arglist *list, const word_list *words, kvc_diag *diag);
 /* Adds one flag with an optional value, as from a server_info or YAML key
  * written in snake_case or kebab-case. Unknown keys become ignored flags. */
 kvc_status args_add_key(arglist *list, const char *key, const char *value, int present, const kvc_origin *origin,
