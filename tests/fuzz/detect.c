@@ -28,8 +28,6 @@ static void check_detection(const kvc_detection *det)
     FZ_REQUIRE(listed, "the best layout %s is not a candidate", best);
     FZ_REQUIRE(kvc_detection_candidate(det, n) == NULL, "a candidate past the end");
     fz_json(kvc_detection_json(det), "kvc_detection_json");
-    fz_json(kvc_report_detect(det, KVC_FORMAT_JSON, KVC_REPORT_VERBOSE), "kvc_report_detect JSON");
-    fz_text(kvc_report_detect(det, KVC_FORMAT_TEXT, 0), "kvc_report_detect text");
     fz_text(kvc_report_detect(det, KVC_FORMAT_TEXT, KVC_REPORT_VERBOSE | KVC_REPORT_COLOR), "kvc_report_detect text");
 }
 

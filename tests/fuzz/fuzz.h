@@ -44,9 +44,10 @@ void fz_json(char *doc, const char *what);
 /* `text` is a non-empty report; frees it with kvc_free. */
 void fz_text(char *text, const char *what);
 
-/* A resolved worker's exports and reports, in both formats. */
+/* A resolved worker's exports (its layouts' too) and text reports. */
 void fz_render_resolved(const kvc_resolved *r);
-/* A verdict's exports and reports, in both formats, and both sides'. */
+/* A verdict's export and text reports, and what it promises (compatible
+ * means no mismatches; fixes hold one to four flags). */
 void fz_render_verdict(const kvc_verdict *v);
 
 /* The fixed worker a fuzzed one is compared with: `side` of the GLM-5.2 PD

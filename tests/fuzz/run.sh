@@ -19,12 +19,17 @@ for h in $harnesses; do
     npy|safetensors|detect) max_len=16384 ;;
     *) max_len=8192 ;;
   esac
+  case $h in
+    npy|safetensors) dict=$src/dict/$h.dict ;;
+    worker|model) dict=$src/dict/json.dict ;;
+    *) dict="" ;;
+  esac
   work=$build/fuzz/corpus/$h art=$build/fuzz/artifacts/$h log=$build/fuzz/$h.log
   mkdir -p "$work" "$art"
   # -timeout: one input taking 10 s is a hang (they take milliseconds);
   # -rss_limit_mb also caps single allocations (-malloc_limit_mb defaults to it)
   UBSAN_OPTIONS=print_stacktrace=1 "$bin" -max_total_time="$secs" -timeout=10 -rss_limit_mb=2048 \
-    -max_len=$max_len -print_final_stats=1 -artifact_prefix="$art/" \
+    -max_len=$max_len ${dict:+-dict="$dict"} -print_final_stats=1 -artifact_prefix="$art/" \
     "$work" "$src/corpus/$h" "$src/crashes/$h" >"$log" 2>&1
   rc=$?
   stats=$(grep -E '^#[0-9]+[[:space:]]+DONE' "$log" | tail -n 1)
