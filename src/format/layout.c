@@ -177,8 +177,9 @@ kvc_status layout_build(const char *name, const kvc_layout_params *params, kvc_l
     }
     RETURN_ERROR_IF(per_token > UINT32_MAX, diag, KVC_ERR_CONFIG, &o, "%s: a token would take %llu bytes",
                     def->name, (unsigned long long)per_token);
+    /* Every reader divides by the page's bytes (kv_lora_rank and qk_rope_head_dim 0 through the API). */
     RETURN_ERROR_IF(per_token == 0, diag, KVC_ERR_CONFIG, &o,
-                    "%s: with kv_lora_rank %u, qk_rope_head_dim %u and index_head_dim %u a token holds no bytes",
+                    "%s: kv_lora_rank %u, qk_rope_head_dim %u and index_head_dim %u leave a token no bytes",
                     def->name, params->kv_lora_rank, params->qk_rope_head_dim, params->index_head_dim);
     for (unsigned i = 0; i < out->nfields; i++) {
         out->fields[i].stride = row[region[i]];

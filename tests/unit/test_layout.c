@@ -87,6 +87,34 @@ static void test_layout__scaled_rows_need_rank_multiple_of_128(void **state)
     assert_int_equal(layout_build("fp8_raw", &p, &l, &d), KVC_OK);
 }
 
+/* Found by fuzz_detect (tests/fuzz/crashes/detect/layout-of-zero-bytes-divides-by-zero): a layout of 0
+ * bytes per page made detect and scan divide by zero. */
+static void test_layout__dimensions_that_leave_a_token_no_bytes_are_refused(void **state)
+{
+    (void)state;
+    kvc_layout l;
+    kvc_diag d;
+    kvc_layout_params zero = {0, 0, 0, 64};
+    const char *const empty[] = {"bf16", "fp16", "fp32", "fp8_raw", "fp8_e5m2_raw", "fp8_flashmla", "model1_fp8"};
+    for (size_t i = 0; i < sizeof empty / sizeof empty[0]; i++) {
+        assert_int_equal(layout_build(empty[i], &zero, &l, &d), KVC_ERR_CONFIG);
+        assert_contains(d.message, "leave a token no bytes");
+        assert_contains(d.message, empty[i]);
+    }
+    /* the indexer's scale still takes 4 bytes; RoPE alone is a token */
+    assert_int_equal(layout_build("dsa_indexer", &zero, &l, &d), KVC_OK);
+    assert_int_equal(l.page_bytes, 64 * 4);
+    kvc_layout_params rope_only = {0, 64, 0, 1};
+    assert_int_equal(layout_build("bf16", &rope_only, &l, &d), KVC_OK);
+    assert_int_equal(l.page_bytes, 128);
+    /* and detect, which builds each layout itself, ranks what remains */
+    uint8_t bytes[256] = {0};
+    kvc_detection *det = NULL;
+    assert_int_equal(kvc_detect_host(bytes, sizeof bytes, &zero, &det, &d), KVC_OK);
+    assert_string_equal(kvc_detection_best(det), "unknown");
+    kvc_detection_free(det);
+}
+
 static void test_layout__unknown_names_list_the_catalogue(void **state)
 {
     (void)state;
@@ -178,6 +206,7 @@ int main(void)
         cmocka_unit_test(test_layout__dsa_indexer_is_page_split_8448_bytes_per_page),
         cmocka_unit_test(test_layout__sizes_follow_the_model_dimensions),
         cmocka_unit_test(test_layout__scaled_rows_need_rank_multiple_of_128),
+        cmocka_unit_test(test_layout__dimensions_that_leave_a_token_no_bytes_are_refused),
         cmocka_unit_test(test_layout__unknown_names_list_the_catalogue),
         cmocka_unit_test(test_layout__model1_fp8_is_page_split_with_ue8m0_scales_and_pad),
         cmocka_unit_test(test_layout__field_at_finds_the_field_token_and_element_of_a_byte),
