@@ -2,6 +2,8 @@
  * bytes in the same process, and their ratio (DESIGN.md §6).
  *
  *   GPU  scan of pages already in device memory  vs  a plain 16-byte-load read kernel
+ *        (one buffer; an engine's pool of 79 layer buffers x 1024 pages whole, one
+ *        request's 66 pages x 79 layers, and one page: the fixed cost of a call)
  *   CPU  scan on one thread                      vs  a plain read loop on one thread
  *   file scan                                    vs  reading the file to nowhere (as cat > /dev/null)
  *
@@ -57,6 +59,158 @@ __attribute__((noinline, target_clones("avx2", "default"))) static uint64_t read
     return acc;
 }
 
+/* A scanner of `l` on `dev`, or NULL after saying why. */
+static kvc_scanner *scanner_on(const kvc_layout *l, kvc_device dev, unsigned threads)
+{
+    kvc_scan_options o;
+    kvc_scan_options_init(&o);
+    o.device = dev;
+    o.threads = threads;
+    kvc_scanner *s = NULL;
+    kvc_diag d;
+    if (kvc_scanner_create(l, &o, &s, &d)) printf("scanner: %s\n", d.message);
+    return s;
+}
+
+/* One call: submit, wait, report; exits on failure (the benchmark's pages are clean). */
+static void scan_once(kvc_scanner *s, const uint64_t *layers, size_t n, uint64_t bytes, const uint64_t *pages,
+                      size_t npages, void *stream)
+{
+    kvc_scan_report *r = NULL;
+    kvc_diag d;
+    if (kvc_scanner_scan(s, layers, n, bytes, pages, npages, stream, &r, &d)) {
+        printf("scan: %s\n", d.message);
+        exit(1);
+    }
+    if (!kvc_scan_report_clean(r)) {
+        printf("scan: the benchmark's clean pages read as damaged\n");
+        exit(1);
+    }
+    kvc_scan_report_free(r);
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* Median wall time of `iters` whole calls (after a warm-up), and the median
+ * device time from submit to the results on the host (events on `g`'s stream). */
+static void time_calls(gpu_ctx *g, kvc_scanner *s, const uint64_t *layers, size_t n, uint64_t bytes,
+                       const uint64_t *pages, size_t npages, int iters, double *wall, double *device)
+{
+    double *w = malloc(iters * sizeof *w), *k = malloc(iters * sizeof *k);
+    kvc_diag d;
+    scan_once(s, layers, n, bytes, pages, npages, gpu_bench_stream(g));
+    for (int i = 0; i < iters; i++) {
+        double t = clock_seconds();
+        scan_once(s, layers, n, bytes, pages, npages, NULL);
+        w[i] = clock_seconds() - t;
+        gpu_mark(g, 0, &d);
+        kvc_scan_report *r = NULL;
+        kvc_scanner_submit(s, layers, n, bytes, pages, npages, gpu_bench_stream(g), &d);
+        gpu_mark(g, 1, &d);
+        kvc_scanner_wait(s, &r, &d);
+        kvc_scan_report_free(r);
+        gpu_marked_seconds(g, &k[i], &d);
+    }
+    qsort(w, iters, sizeof *w, cmp_double);
+    qsort(k, iters, sizeof *k, cmp_double);
+    *wall = w[iters / 2];
+    *device = k[iters / 2];
+    free(w);
+    free(k);
+}
+
+/* `n` buffers of `pages` clean pages each, in device memory; 0 on success. */
+static int device_pool(gpu_ctx *g, const kvc_layout *l, size_t n, uint64_t pages, uint64_t *layers)
+{
+    const uint64_t chunk_pages = 1024;
+    uint8_t *chunk = clean_pages(l, chunk_pages);
+    kvc_diag d;
+    memset(layers, 0, n * sizeof *layers);
+    for (size_t i = 0; i < n; i++) {
+        if (gpu_alloc(g, pages * l->page_bytes, &layers[i], &d)) {
+            printf("GPU pool: %s\n", d.message);
+            free(chunk);
+            return -1;
+        }
+        for (uint64_t p = 0; p < pages; p += chunk_pages) {
+            uint64_t k = pages - p < chunk_pages ? pages - p : chunk_pages;
+            gpu_upload(g, layers[i] + p * l->page_bytes, chunk, k * l->page_bytes, &d);
+        }
+    }
+    free(chunk);
+    return 0;
+}
+
+static void pool_free(gpu_ctx *g, uint64_t *layers, size_t n)
+{
+    for (size_t i = 0; i < n; i++) gpu_free(g, layers[i]);
+}
+
+/* One large buffer at each size, and an engine's pool (NLAYERS buffers of
+ * POOL_PAGES pages): whole, one request's pages, and one page (the fixed
+ * cost of a call). Digests are always on. */
+#define NLAYERS 79
+#define POOL_PAGES 1024
+#define REQUEST_PAGES 66
+
+static void bench_gpu_sizes(gpu_ctx *g, kvc_scanner *s, const kvc_layout *l, const char *sizes)
+{
+    char list[256];
+    snprintf(list, sizeof list, "%s", sizes);
+    for (char *tok = strtok(list, ","); tok; tok = strtok(NULL, ",")) {
+        double gib = atof(tok);
+        uint64_t pages = (uint64_t)(gib * (1ull << 30)) / l->page_bytes, bytes = pages * l->page_bytes;
+        uint64_t dev;
+        if (device_pool(g, l, 1, pages, &dev)) continue;
+        double wall, device, read_s;
+        kvc_diag d;
+        int iters = gib < 1 ? 50 : 10;
+        if (gpu_time_read(g, &dev, 1, bytes, iters, &read_s, &d)) {
+            printf("GPU %.2f GiB: %s\n", gib, d.message);
+        } else {
+            time_calls(g, s, &dev, 1, bytes, NULL, 0, iters, &wall, &device);
+            char what[96];
+            snprintf(what, sizeof what, "GPU scan, %.2f GiB in device memory (call)", gib);
+            row(what, bytes / wall / 1e12, bytes / read_s / 1e12, "TB/s", 0.90);
+        }
+        pool_free(g, &dev, 1);
+    }
+}
+
+static void bench_gpu_pool(gpu_ctx *g, kvc_scanner *s, const kvc_layout *l)
+{
+    uint64_t layers[NLAYERS];
+    if (device_pool(g, l, NLAYERS, POOL_PAGES, layers)) return;
+    const uint64_t layer_bytes = POOL_PAGES * l->page_bytes, bytes = NLAYERS * layer_bytes;
+    double read_s, wall, device;
+    kvc_diag d;
+    if (gpu_time_read(g, layers, NLAYERS, layer_bytes, 20, &read_s, &d)) {
+        printf("GPU pool: %s\n", d.message);
+        pool_free(g, layers, NLAYERS);
+        return;
+    }
+    printf("pool: %d layer buffers x %d pages = %.2f GB; the read kernel over all of them: %.3f ms (%.2f TB/s)\n",
+           NLAYERS, POOL_PAGES, bytes / 1e9, read_s * 1e3, bytes / read_s / 1e12);
+    time_calls(g, s, layers, NLAYERS, layer_bytes, NULL, 0, 20, &wall, &device);
+    row("whole pool, one call, digests on (device)", bytes / device / 1e12, bytes / read_s / 1e12, "TB/s", 0.90);
+    row("whole pool, one call, digests on (call)", bytes / wall / 1e12, bytes / read_s / 1e12, "TB/s", 0.90);
+    uint64_t pages[REQUEST_PAGES]; /* a request's pages, spread over the pool as a radix cache leaves them */
+    for (int i = 0; i < REQUEST_PAGES; i++) pages[i] = (uint64_t)i * 15 + 7;
+    const uint64_t req_bytes = (uint64_t)NLAYERS * REQUEST_PAGES * l->page_bytes;
+    time_calls(g, s, layers, NLAYERS, layer_bytes, pages, REQUEST_PAGES, 200, &wall, &device);
+    printf("%-44s %9.1f us  device %.1f us  (%.1f MB; at the read kernel's speed %.1f us; target <= 100 us)%s\n",
+           "one request, 66 pages x 79 layers (call)", wall * 1e6, device * 1e6, req_bytes / 1e6,
+           req_bytes / (bytes / read_s) * 1e6, wall <= 100e-6 ? "" : ", MISSED");
+    time_calls(g, s, layers, 1, l->page_bytes, NULL, 0, 500, &wall, &device);
+    printf("%-44s %9.1f us  device %.1f us  (target <= 20 us)%s\n", "fixed cost: one page of one layer (call)",
+           wall * 1e6, device * 1e6, wall <= 20e-6 ? "" : ", MISSED");
+    pool_free(g, layers, NLAYERS);
+}
+
 static int bench_gpu(const char *sizes)
 {
     gpu_ctx *g;
@@ -68,79 +222,46 @@ static int bench_gpu(const char *sizes)
     }
     printf("GPU: %s\n", gpu_name(g));
     kvc_layout l = layout("fp8_flashmla");
-    kvc_scan_options o;
-    kvc_scan_options_init(&o);
-    scan_plan plan;
-    scan_plan_make(&l, &o, &plan, &d);
-    const uint64_t chunk_pages = (256ull << 20) / l.page_bytes;
-    uint8_t *chunk = clean_pages(&l, chunk_pages);
-    char list[256];
-    snprintf(list, sizeof list, "%s", sizes);
-    for (char *tok = strtok(list, ","); tok; tok = strtok(NULL, ",")) {
-        double gib = atof(tok);
-        uint64_t pages = (uint64_t)(gib * (1ull << 30)) / l.page_bytes, bytes = pages * l.page_bytes;
-        uint64_t dev;
-        if (gpu_alloc(g, bytes, &dev, &d)) {
-            printf("GPU %.2f GiB: %s\n", gib, d.message);
-            continue;
-        }
-        for (uint64_t p = 0; p < pages; p += chunk_pages) {
-            uint64_t n = pages - p < chunk_pages ? pages - p : chunk_pages;
-            if (gpu_upload(g, dev + p * l.page_bytes, chunk, n * l.page_bytes, &d)) break;
-        }
-        double scan_s = 0, read_s = 0;
-        int iters = gib < 1 ? 50 : 10;
-        if (gpu_time_read(g, dev, bytes, iters, &read_s, &d) || gpu_time_scan(g, &plan, dev, bytes, iters, &scan_s, &d)) {
-            printf("GPU %.2f GiB: %s\n", gib, d.message);
-        } else {
-            char what[96];
-            snprintf(what, sizeof what, "GPU scan, %.2f GiB fp8_flashmla in device memory", gib);
-            row(what, bytes / scan_s / 1e12, bytes / read_s / 1e12, "TB/s", 0.90);
-        }
-        gpu_free(g, dev);
+    kvc_scanner *s = scanner_on(&l, KVC_DEVICE_GPU, 0);
+    if (s) {
+        bench_gpu_sizes(g, s, &l, sizes);
+        bench_gpu_pool(g, s, &l);
     }
-    free(chunk);
+    kvc_scanner_free(s);
     gpu_close(g);
     return 0;
 }
 
+/* One thread: the scanner (digests included) against the plain read loop. */
 static void bench_cpu(uint64_t mib)
 {
     kvc_layout l = layout("fp8_flashmla");
     uint64_t pages = (mib << 20) / l.page_bytes, bytes = pages * l.page_bytes;
     uint8_t *buf = clean_pages(&l, pages);
-    if (!buf) return;
+    kvc_scanner *one = scanner_on(&l, KVC_DEVICE_CPU, 1), *all = scanner_on(&l, KVC_DEVICE_CPU, 0);
+    if (!buf || !one || !all) return;
     volatile uint64_t sink = read_loop(buf, bytes); /* warm: pages mapped, caches as they will be */
     double best_read = 1e9, best_scan = 1e9, best_all = 1e9;
+    const uint64_t layer = (uint64_t)(uintptr_t)buf;
     for (int rep = 0; rep < 5; rep++) {
         double t = clock_seconds();
         sink ^= read_loop(buf, bytes);
         double r = clock_seconds() - t;
         if (r < best_read) best_read = r;
-        for (unsigned threads = 1; threads <= 2; threads++) {
-            kvc_scan_options o;
-            kvc_scan_options_init(&o);
-            o.device = KVC_DEVICE_CPU;
-            o.threads = threads == 1 ? 1 : 0;
-            kvc_scan_report *rep_r = NULL;
-            kvc_diag d;
-            t = clock_seconds();
-            if (kvc_scan_host(buf, bytes, &l, &o, &rep_r, &d)) {
-                printf("CPU: %s\n", d.message);
-                free(buf);
-                return;
-            }
-            double s = clock_seconds() - t;
-            if (threads == 1 && s < best_scan) best_scan = s;
-            if (threads == 2 && s < best_all) best_all = s;
-            kvc_scan_report_free(rep_r);
-        }
+        t = clock_seconds();
+        scan_once(one, &layer, 1, bytes, NULL, 0, NULL);
+        if ((r = clock_seconds() - t) < best_scan) best_scan = r;
+        t = clock_seconds();
+        scan_once(all, &layer, 1, bytes, NULL, 0, NULL);
+        if ((r = clock_seconds() - t) < best_all) best_all = r;
     }
     (void)sink;
     char what[96];
-    snprintf(what, sizeof what, "CPU scan, one thread, %llu MiB in memory", (unsigned long long)mib);
+    snprintf(what, sizeof what, "CPU scan + digests, one thread, %llu MiB", (unsigned long long)mib);
     row(what, bytes / best_scan / 1e9, bytes / best_read / 1e9, "GB/s", 0.80);
-    printf("%-44s %9.2f GB/s on %u threads\n", "CPU scan, all threads", bytes / best_all / 1e9, cpu_threads(0));
+    printf("%-44s %9.2f GB/s on %u threads\n", "CPU scan + digests, all threads", bytes / best_all / 1e9, cpu_threads(0));
+    kvc_scanner_free(one);
+    kvc_scanner_free(all);
     free(buf);
 }
 

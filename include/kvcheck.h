@@ -374,6 +374,7 @@ typedef struct kvc_scan_options {
     kvc_progress_fn progress;  /* may be NULL */
     void *progress_ctx;
     const char *layout_source; /* how the caller chose the layout, for the report; may be NULL */
+    int gpu;                   /* the CUDA device ordinal a GPU scanner runs on (default 0) */
 } kvc_scan_options;
 
 /* Defaults: auto device, no policies, all pages, 20 findings, all threads. */
@@ -394,7 +395,9 @@ typedef struct kvc_scan_layer {
     uint64_t counts[KVC_CHECK_COUNT];
     uint64_t damaged;     /* damaged elements, all checks */
     size_t nbad_pages;
-    kvc_bad_page *bad_pages; /* in page order */
+    kvc_bad_page *bad_pages; /* in the order the pages were scanned */
+    uint64_t *scanned;    /* the pages scanned (pages_scanned of them), in order; NULL: 0 .. pages - 1 */
+    uint64_t *digests;    /* each scanned page's digest (kvc_page_digest), in the same order */
 } kvc_scan_layer;
 
 typedef struct kvc_finding {
@@ -466,6 +469,93 @@ KVC_API const char *kvc_scan_report_looks_like(const kvc_scan_report *report, ui
                                                double *confidence);
 /* The JSON document `kvcheck scan --json` prints; free with kvc_free. */
 KVC_API char *kvc_scan_report_json(const kvc_scan_report *report);
+
+/* ----------------------------------------------------------------- scanner */
+
+/* A scanner: a layout, a device and the options, set up once (the GPU's
+ * context, the kernels, the chunk map, pinned staging and result buffers),
+ * then used for many scans of many layer buffers: the in-process gate a
+ * serving engine calls after each KV transfer. Opaque; free with
+ * kvc_scanner_free.
+ *
+ * Thread safety: one scanner runs one scan at a time. Calls on the same
+ * scanner from several threads must be serialised by the caller (a
+ * submitted scan belongs to the scanner until kvc_scanner_wait); different
+ * scanners may be used from different threads at once. Any thread may use
+ * a scanner: each call makes the GPU's primary context current for its
+ * duration and restores the caller's. */
+typedef struct kvc_scanner kvc_scanner;
+
+/* Sets up a scanner for `layout` on options->device (auto: the GPU when
+ * one is usable, else the CPU with a note in each report) and, for a GPU,
+ * device options->gpu. Copies what it needs: the layout and options may be
+ * freed after. Options used: device, gpu, scale policies, max_findings,
+ * threads, layout_source (the page lists and tensors are per call).
+ * KVC_ERR_GPU when the GPU was asked for and is unusable. */
+KVC_API kvc_status kvc_scanner_create(const kvc_layout *layout, const kvc_scan_options *options, kvc_scanner **out,
+                                      kvc_diag *diag);
+/* Accepts NULL. Waits for a scan still in flight. */
+KVC_API void kvc_scanner_free(kvc_scanner *scanner);
+/* "cuda" or "cpu", and the device's name ("NVIDIA H200", "4 CPU threads"). */
+KVC_API const char *kvc_scanner_device(const kvc_scanner *scanner);
+KVC_API const char *kvc_scanner_device_name(const kvc_scanner *scanner);
+
+/* Starts a scan of `nlayers` layer buffers of `layer_bytes` bytes each (a
+ * whole, non-zero number of pages): on a GPU scanner `layers` holds device
+ * addresses (CUdeviceptr) of memory in the primary context of the
+ * scanner's device, as PyTorch allocates it; on a CPU scanner host
+ * addresses. `pages` lists the pages to scan in every layer (npages of
+ * them, each below layer_bytes / page bytes, in any order), or is NULL to
+ * scan every page. On a GPU scanner the scan is enqueued on `stream` (a
+ * CUstream; NULL: the scanner's own) behind the caller's work there, and
+ * the call returns without waiting; a CPU scanner scans at once and takes
+ * no stream. All layers are scanned in one kernel launch; only per-layer
+ * counts, per-page damage and digests come back to the host.
+ * KVC_ERR_USAGE, saying which layer or page, for a NULL or misaligned
+ * address (each must be aligned to the layout's widest element), sizes
+ * that are not whole pages, a page out of range, memory that is not
+ * device memory of this scanner's device and context or is shorter than
+ * layer_bytes, a stream on a CPU scanner, or a scan already in flight. */
+KVC_API kvc_status kvc_scanner_submit(kvc_scanner *scanner, const uint64_t *layers, size_t nlayers, uint64_t layer_bytes,
+                                      const uint64_t *pages, size_t npages, void *stream, kvc_diag *diag);
+/* Waits for the submitted scan and hands over its report: layers named
+ * "layer 0", "layer 1", ... with their counts, damaged pages and digests;
+ * findings are read from the damaged pages (copied back from the GPU).
+ * KVC_ERR_USAGE when nothing was submitted. Free with kvc_scan_report_free. */
+KVC_API kvc_status kvc_scanner_wait(kvc_scanner *scanner, kvc_scan_report **out, kvc_diag *diag);
+/* kvc_scanner_submit, then kvc_scanner_wait. */
+KVC_API kvc_status kvc_scanner_scan(kvc_scanner *scanner, const uint64_t *layers, size_t nlayers, uint64_t layer_bytes,
+                                    const uint64_t *pages, size_t npages, void *stream, kvc_scan_report **out,
+                                    kvc_diag *diag);
+
+/* ----------------------------------------------------------------- digests */
+
+/* The digest of one page of `layout` in host memory, as every scan computes
+ * it for each page it reads (kernels/kvc_digest.h gives the algorithm; the
+ * CPU and GPU give the same value). It depends on the page's bytes and
+ * size only, so prefill's digest of the page it sent equals decode's digest
+ * of the page that arrived, wherever each lies. */
+KVC_API uint64_t kvc_page_digest(const void *page, const kvc_layout *layout);
+/* The digest of a page of `layout` whose bytes are all zero: what a page
+ * that was never written reads as in zeroed memory. */
+KVC_API uint64_t kvc_zero_page_digest(const kvc_layout *layout);
+
+/* What happened to one page between two sides (values are pinned). */
+typedef enum kvc_page_state {
+    KVC_PAGE_SAME = 0,     /* the bytes arrived as they were sent */
+    KVC_PAGE_CHANGED = 1,  /* the bytes differ */
+    KVC_PAGE_ZERO = 2,     /* the page is all zero though it was sent with data: never written */
+    KVC_PAGE_STATES
+} kvc_page_state;
+
+/* "same", "changed", "zero". Static storage; "?" past the end. */
+KVC_API const char *kvc_page_state_name(kvc_page_state state);
+
+/* Compares the digests of `n` pages of `layout` as sent (`expected`) with
+ * the same pages as they arrived (`actual`); writes each page's state into
+ * states[i] when `states` is not NULL and returns how many are not SAME. */
+KVC_API size_t kvc_digests_compare(const uint64_t *expected, const uint64_t *actual, size_t n, const kvc_layout *layout,
+                                   unsigned char *states);
 
 /* ------------------------------------------------------------------ detect */
 

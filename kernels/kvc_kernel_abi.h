@@ -1,12 +1,14 @@
 /* The parameter block of the scan kernel: one definition for the host code
- * that fills it (src/scan_gpu.c) and the kernel that reads it. */
+ * that fills it (src/gpu/scan.c) and the kernel that reads it. */
 #ifndef KVC_KERNEL_ABI_H
 #define KVC_KERNEL_ABI_H
 
+#include "kvc_digest.h"
 #include "kvc_predicates.h"
 
 #define KVC_GPU_MAX_RUNS 8
 #define KVC_GPU_BLOCK 256
+#define KVC_GPU_WARPS (KVC_GPU_BLOCK / 32)
 #define KVC_GPU_CHUNK 16 /* bytes each thread loads at a time */
 #define KVC_GPU_MAP_SHARED_MAX 32768 /* chunk maps up to this size go to shared memory */
 
@@ -21,14 +23,19 @@ typedef struct kvc_gpu_run {
     uint32_t bytes, kind;  /* per token; enum kvc_kind */
 } kvc_gpu_run;
 
+/* One launch scans `items` pages: item i is page pages[i % per_layer] (or
+ * i % per_layer without a list) of layer i / per_layer, whose buffer starts
+ * at layers[i / per_layer]. Results go to index out_base + i of the digest
+ * and page arrays, and to counts[KVC_CHECK_COUNT * layer + check]. */
 typedef struct kvc_gpu_plan {
     uint64_t page_bytes;
     uint64_t chunks_per_page; /* page_bytes / 16, rounded up */
-    uint64_t npages;          /* pages in this launch */
-    uint64_t out_base;        /* index in page_bad of this launch's first page */
+    uint64_t items;           /* pages in this launch, over all layers */
+    uint64_t per_layer;       /* pages scanned in each layer */
+    uint64_t out_base;
     uint32_t page_size;       /* tokens per page */
     uint32_t nruns;
-    uint32_t vector;          /* 1: pages are 16-byte aligned, chunks are loaded whole */
+    uint32_t vector;          /* 1: every page is 16-byte aligned, chunks are loaded whole */
     uint32_t map_shared;      /* 1: the chunk map is copied into shared memory (cpp bytes) */
     kvc_scale_rules rules;
     kvc_gpu_run runs[KVC_GPU_MAX_RUNS];

@@ -16,6 +16,18 @@ const char *kvc_gpu_support(void) { return "none: built without nvcc, so scans r
 #endif
 
 const char *gpu_name(const gpu_ctx *g) { return g->name; }
+int gpu_ordinal(const gpu_ctx *g) { return g->ordinal; }
+
+void gpu_enter(gpu_ctx *g)
+{
+    if (g->api->cuCtxPushCurrent(g->ctx) == 0) g->pushed++;
+}
+
+void gpu_leave(gpu_ctx *g)
+{
+    cu_context c;
+    if (g->pushed > 0 && g->api->cuCtxPopCurrent(&c) == 0) g->pushed--;
+}
 
 void gpu_close(gpu_ctx *g)
 {
@@ -26,7 +38,7 @@ void gpu_close(gpu_ctx *g)
         if (g->stream[i]) a->cuStreamDestroy(g->stream[i]);
     }
     if (g->module) a->cuModuleUnload(g->module);
-    if (g->pushed) {
+    for (; g->pushed > 0; g->pushed--) {
         cu_context c;
         a->cuCtxPopCurrent(&c);
     }
@@ -55,6 +67,7 @@ static kvc_status open_device(gpu_ctx *g, int ordinal, int *absent, kvc_diag *di
         return diag_set(diag, KVC_ERR_GPU, &o, "no CUDA device%s (the driver sees %d)", ordinal ? " of that ordinal" : "",
                         count);
     }
+    g->ordinal = ordinal;
     CU_TRY(g, a->cuDeviceGet(&g->device, ordinal), "cuDeviceGet", absent);
     CU_TRY(g, a->cuDeviceGetName(g->name, (int)sizeof g->name, g->device), "cuDeviceGetName", absent);
     CU_TRY(g, a->cuDevicePrimaryCtxRetain(&g->ctx, g->device), "cuDevicePrimaryCtxRetain", absent);
@@ -66,11 +79,9 @@ static kvc_status open_device(gpu_ctx *g, int ordinal, int *absent, kvc_diag *di
                                                "time)");
     }
     CU_TRY(g, a->cuModuleLoadData(&g->module, g->image), "cuModuleLoadData (loading the scan kernels)", absent);
-    static const char *const KERNELS[2][2] = {{"kvc_scan", "kvc_scan_gmap"}, {"kvc_scan_listed", "kvc_scan_listed_gmap"}};
-    for (int l = 0; l < 2; l++)
-        for (int m = 0; m < 2; m++)
-            CU_TRY(g, a->cuModuleGetFunction(&g->scan[l][m], g->module, KERNELS[l][m]), "cuModuleGetFunction (a scan kernel)",
-                   absent);
+    static const char *const KERNELS[2] = {"kvc_scan", "kvc_scan_gmap"};
+    for (int m = 0; m < 2; m++)
+        CU_TRY(g, a->cuModuleGetFunction(&g->scan[m], g->module, KERNELS[m]), "cuModuleGetFunction (a scan kernel)", absent);
     CU_TRY(g, a->cuModuleGetFunction(&g->read, g->module, "kvc_read"), "cuModuleGetFunction(kvc_read)", absent);
     CU_TRY(g, a->cuModuleGetFunction(&g->sim_write, g->module, "kvc_sim_write"), "cuModuleGetFunction(kvc_sim_write)",
            absent);
@@ -83,7 +94,7 @@ static kvc_status open_device(gpu_ctx *g, int ordinal, int *absent, kvc_diag *di
     int sms = 0, per_sm = 0;
     CU_TRY(g, a->cuDeviceGetAttribute(&sms, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, g->device),
            "cuDeviceGetAttribute", absent);
-    CU_TRY(g, a->cuOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, g->scan[0][0], KVC_GPU_BLOCK, 0),
+    CU_TRY(g, a->cuOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, g->scan[0], KVC_GPU_BLOCK, 0),
            "cuOccupancyMaxActiveBlocksPerMultiprocessor", absent);
     g->grid = (unsigned)(sms > 0 ? sms : 1) * (unsigned)(per_sm > 0 ? per_sm : 1);
     *absent = 0;
@@ -113,15 +124,15 @@ kvc_status gpu_open(const cuda_api *inject, int ordinal, gpu_ctx **out, int *abs
     return KVC_OK;
 }
 
-kvc_status gpu_choose(kvc_device want, int need_gpu, const cuda_api *driver, gpu_ctx **out, char *why_not,
-                      size_t size, kvc_diag *diag)
+kvc_status gpu_choose(kvc_device want, int need_gpu, const cuda_api *driver, int ordinal, gpu_ctx **out,
+                      char *why_not, size_t size, kvc_diag *diag)
 {
     *out = NULL;
     why_not[0] = '\0';
     if (want == KVC_DEVICE_CPU && !need_gpu) return KVC_OK;
     int absent = 0;
     kvc_diag why;
-    kvc_status st = gpu_open(driver, 0, out, &absent, &why);
+    kvc_status st = gpu_open(driver, ordinal, out, &absent, &why);
     if (!st) return KVC_OK;
     if (need_gpu || want == KVC_DEVICE_GPU || !absent) { /* only "no usable GPU" falls back, and only under auto */
         /* the caller's diag may be NULL: extend the local one, then hand it on */
@@ -147,6 +158,40 @@ kvc_status gpu_device_of(gpu_ctx *g, uint64_t ptr, int *ordinal, kvc_diag *diag)
 {
     CU_TRY(g, g->api->cuPointerGetAttribute(ordinal, CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL, ptr),
            "cuPointerGetAttribute (is this a device pointer?)", NULL);
+    return KVC_OK;
+}
+
+kvc_status gpu_check_pointer(gpu_ctx *g, uint64_t ptr, uint64_t bytes, const char *what, kvc_diag *diag)
+{
+    const cuda_api *a = g->api;
+    kvc_origin o;
+    origin_set(&o, "", 0, 0, what);
+    cu_context ctx = NULL;
+    unsigned type = 0;
+    int ordinal = -1;
+    cu_deviceptr start = 0;
+    size_t size = 0;
+    cu_result r = a->cuPointerGetAttribute(&type, CU_POINTER_ATTRIBUTE_MEMORY_TYPE, ptr);
+    RETURN_ERROR_IF(r != 0 || type != CU_MEMORYTYPE_DEVICE, diag, KVC_ERR_USAGE, &o,
+                    "%s (0x%llx) is not device memory%s: a GPU scanner takes device pointers of the GPU it was created "
+                    "for (host memory needs a CPU scanner)",
+                    what, (unsigned long long)ptr, r ? " the driver knows" : "");
+    if ((r = a->cuPointerGetAttribute(&ordinal, CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL, ptr)) == 0 && ordinal != g->ordinal)
+        return diag_set(diag, KVC_ERR_USAGE, &o,
+                        "%s (0x%llx) is memory of CUDA device %d, but this scanner runs on device %d: create a scanner "
+                        "for device %d",
+                        what, (unsigned long long)ptr, ordinal, g->ordinal, ordinal);
+    if (!r) r = a->cuPointerGetAttribute(&ctx, CU_POINTER_ATTRIBUTE_CONTEXT, ptr);
+    RETURN_ERROR_IF(!r && ctx && ctx != g->ctx, diag, KVC_ERR_USAGE, &o,
+                    "%s (0x%llx) belongs to another CUDA context than device %d's primary context, which the scanner "
+                    "uses: allocate it in the primary context (as PyTorch does)",
+                    what, (unsigned long long)ptr, g->ordinal);
+    if (!r) r = a->cuPointerGetAttribute(&start, CU_POINTER_ATTRIBUTE_RANGE_START_ADDR, ptr);
+    if (!r) r = a->cuPointerGetAttribute(&size, CU_POINTER_ATTRIBUTE_RANGE_SIZE, ptr);
+    if (r) return cuda_fail(a, r, "cuPointerGetAttribute", NULL, diag);
+    RETURN_ERROR_IF(ptr + bytes > start + size, diag, KVC_ERR_USAGE, &o,
+                    "%s: %llu bytes from 0x%llx run past the end of its allocation (%zu bytes from 0x%llx)", what,
+                    (unsigned long long)bytes, (unsigned long long)ptr, size, (unsigned long long)start);
     return KVC_OK;
 }
 

@@ -15,15 +15,43 @@ typedef struct gpu_ctx gpu_ctx;
  * gpu_close. On failure *absent says whether it means "no usable GPU". */
 kvc_status gpu_open(const cuda_api *inject, int ordinal, gpu_ctx **out, int *absent, kvc_diag *diag);
 void gpu_close(gpu_ctx *g); /* accepts NULL */
-/* The device a command runs on: *out is the GPU, or NULL for the CPU with
+/* The device a command runs on: *out is GPU `ordinal`, or NULL for the CPU with
  * `why_not` saying why when the GPU was wanted (auto) but is not usable.
  * Fails when the GPU is needed or asked for and not usable, or the driver
  * fails otherwise (STYLE.md: only "no usable GPU" falls back). */
-kvc_status gpu_choose(kvc_device want, int need_gpu, const cuda_api *driver, gpu_ctx **out, char *why_not,
-                      size_t size, kvc_diag *diag);
+kvc_status gpu_choose(kvc_device want, int need_gpu, const cuda_api *driver, int ordinal, gpu_ctx **out,
+                      char *why_not, size_t size, kvc_diag *diag);
 const char *gpu_name(const gpu_ctx *g);
-/* Scans job->device in place, or job->host streamed through pinned buffers
- * (gathered on `threads` threads). */
+/* Makes the GPU's context current on the calling thread (a scanner handle
+ * may be used from any thread), and undoes it; they nest. */
+void gpu_enter(gpu_ctx *g);
+void gpu_leave(gpu_ctx *g);
+/* The CUDA ordinal of the device. */
+int gpu_ordinal(const gpu_ctx *g);
+
+/* A plan on the GPU and its buffers, for many scans. */
+typedef struct gpu_scanner gpu_scanner;
+kvc_status gpu_scanner_create(gpu_ctx *g, const scan_plan *p, gpu_scanner **out, kvc_diag *diag);
+void gpu_scanner_free(gpu_scanner *s); /* accepts NULL */
+/* Enqueues on `stream` (NULL: the GPU's own) a scan of `per_layer` pages of
+ * each of `nlayers` buffers at device addresses `layers`: pages[0 ..
+ * per_layer) (ascending), or pages 0 .. per_layer - 1 when `pages` is NULL.
+ * One scan at a time: gpu_scanner_wait before the next submit. */
+kvc_status gpu_scanner_submit(gpu_scanner *s, const uint64_t *layers, size_t nlayers, const uint64_t *pages,
+                              uint64_t per_layer, cu_stream stream, kvc_diag *diag);
+/* What a scan found, valid until the next submit: counts[KVC_CHECK_COUNT *
+ * layer + check], and per page in scan order (layer by layer) its digest
+ * and its damaged elements. */
+typedef struct gpu_results {
+    const uint64_t *counts, *digests;
+    const uint32_t *bad;
+} gpu_results;
+kvc_status gpu_scanner_wait(gpu_scanner *s, gpu_results *out, kvc_diag *diag);
+/* Fails unless [ptr, ptr + bytes) is device memory of this GPU's context,
+ * in one allocation; `what` names it in the message ("layer 3"). */
+kvc_status gpu_check_pointer(gpu_ctx *g, uint64_t ptr, uint64_t bytes, const char *what, kvc_diag *diag);
+/* Scans job->host streamed through pinned buffers (gathered on `threads`
+ * threads). */
 kvc_status gpu_scan_layer(gpu_ctx *g, const scan_plan *p, layer_job *job, unsigned threads, kvc_diag *diag);
 kvc_status gpu_copy_to_host(gpu_ctx *g, void *dst, uint64_t src, uint64_t bytes, kvc_diag *diag);
 kvc_status gpu_device_of(gpu_ctx *g, uint64_t ptr, int *ordinal, kvc_diag *diag);
@@ -32,9 +60,14 @@ kvc_status gpu_alloc(gpu_ctx *g, uint64_t bytes, uint64_t *out, kvc_diag *diag);
 kvc_status gpu_upload(gpu_ctx *g, uint64_t dst, const void *src, uint64_t bytes, kvc_diag *diag);
 kvc_status gpu_alloc_upload(gpu_ctx *g, const void *src, uint64_t bytes, uint64_t *out, kvc_diag *diag);
 void gpu_free(gpu_ctx *g, uint64_t ptr);
-kvc_status gpu_time_read(gpu_ctx *g, uint64_t ptr, uint64_t bytes, int iters, double *seconds, kvc_diag *diag);
-kvc_status gpu_time_scan(gpu_ctx *g, const scan_plan *p, uint64_t ptr, uint64_t bytes, int iters, double *seconds,
-                         kvc_diag *diag);
+/* The benchmark's clock on the device: the GPU's first stream, an event
+ * recorded on it (0: start, 1: end), and the seconds between them. */
+void *gpu_bench_stream(gpu_ctx *g);
+kvc_status gpu_mark(gpu_ctx *g, int which, kvc_diag *diag);
+kvc_status gpu_marked_seconds(gpu_ctx *g, double *seconds, kvc_diag *diag);
+/* The plain read kernel over `nlayers` buffers of `layer_bytes`, on the GPU's stream. */
+kvc_status gpu_time_read(gpu_ctx *g, const uint64_t *layers, size_t nlayers, uint64_t layer_bytes, int iters,
+                         double *seconds, kvc_diag *diag);
 /* simulate on the GPU: writes prefill's pages, moves them, reads both back;
  * per-token results into `stats`; decode's buffer stays on the device for the
  * scan (*dbuf, freed with gpu_free). */

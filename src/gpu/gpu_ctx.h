@@ -9,10 +9,11 @@ struct gpu_ctx {
     const cuda_api *api;
     cu_device device;
     cu_context ctx;
-    int pushed;
+    int ordinal;
+    int pushed; /* times the context was pushed on the thread that holds it */
     const void *image; /* the kernels (fatbin); NULL when built without nvcc */
     cu_module module;
-    cu_function scan[2][2], read; /* [listed][map in global memory] */
+    cu_function scan[2], read; /* [map in global memory] */
     cu_function sim_write, sim_compare;
     cu_stream stream[2];
     cu_event done[2];

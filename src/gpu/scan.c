@@ -1,5 +1,8 @@
-/* The GPU scanner of a layer: pages in device memory scanned where they
- * are, or streamed from the host through pinned double buffers. */
+/* The GPU scanner: a plan uploaded once, then scans of pages of any number
+ * of layer buffers in device memory, enqueued on any stream, their results
+ * (per-layer counts, per-page damage and digests) copied back to pinned
+ * memory in one transfer; and pages streamed from the host through pinned
+ * double buffers, one such scanner per buffer. */
 #include "gpu/gpu_ctx.h"
 #include "kvc_kernel_abi.h"
 
@@ -49,51 +52,148 @@ static kvc_status chunk_map(const scan_plan *p, uint64_t cpp, uint8_t **out, kvc
     return KVC_OK;
 }
 
-static void plan_fill(const scan_plan *p, kvc_gpu_plan *k, int vector)
+static void plan_fill(const scan_plan *p, kvc_gpu_plan *k)
 {
     memset(k, 0, sizeof *k);
     k->page_bytes = p->layout.page_bytes;
     k->chunks_per_page = (p->layout.page_bytes + KVC_GPU_CHUNK - 1) / KVC_GPU_CHUNK;
     k->page_size = p->layout.page_size;
     k->nruns = p->nruns;
-    k->vector = (unsigned)vector;
     k->map_shared = k->chunks_per_page <= KVC_GPU_MAP_SHARED_MAX;
     k->rules = p->rules;
     for (unsigned r = 0; r < p->nruns && r < KVC_GPU_MAX_RUNS; r++)
         k->runs[r] = (kvc_gpu_run){p->runs[r].base, p->runs[r].stride, p->runs[r].bytes, p->runs[r].kind};
 }
 
-/* Device memory a layer scan needs, freed in one place. */
-typedef struct gpu_buffers {
-    cu_deviceptr map, counts, pages, data[2], bad[2];
-    void *pinned[2];
-    uint32_t *bad_host[2];
-} gpu_buffers;
+/* ---------------------------------------------------------- the scanner */
 
-static void buffers_free(const gpu_ctx *g, gpu_buffers *b)
+struct gpu_scanner {
+    gpu_ctx *g;
+    kvc_gpu_plan plan;
+    cu_deviceptr map;
+    /* the layer table and page list: pinned, copied to the device when they change */
+    cu_deviceptr inputs;
+    uint64_t *inputs_host;
+    size_t inputs_cap, inputs_used; /* in words */
+    /* per-layer counts, then digests, then damaged elements per page: one copy back */
+    cu_deviceptr results;
+    uint8_t *results_host;
+    size_t results_cap; /* bytes */
+    size_t nlayers;
+    uint64_t items;
+    cu_event done;
+};
+
+void gpu_scanner_free(gpu_scanner *s)
 {
-    const cuda_api *a = g->api;
-    cu_deviceptr *d[] = {&b->map, &b->counts, &b->pages, &b->data[0], &b->data[1], &b->bad[0], &b->bad[1]};
-    for (size_t i = 0; i < COUNT_OF(d); i++)
-        if (*d[i]) a->cuMemFree(*d[i]);
-    for (int i = 0; i < 2; i++) {
-        if (b->pinned[i]) a->cuMemFreeHost(b->pinned[i]);
-        if (b->bad_host[i]) a->cuMemFreeHost(b->bad_host[i]);
-    }
-    memset(b, 0, sizeof *b);
+    if (!s) return;
+    const cuda_api *a = s->g->api;
+    if (s->map) a->cuMemFree(s->map);
+    if (s->inputs) a->cuMemFree(s->inputs);
+    if (s->results) a->cuMemFree(s->results);
+    if (s->inputs_host) a->cuMemFreeHost(s->inputs_host);
+    if (s->results_host) a->cuMemFreeHost(s->results_host);
+    if (s->done) a->cuEventDestroy(s->done);
+    free(s);
 }
 
-static kvc_status launch(const gpu_ctx *g, cu_stream s, cu_deviceptr data, cu_deviceptr pages, cu_deviceptr map,
-                         cu_deviceptr bad, cu_deviceptr counts, kvc_gpu_plan *plan, kvc_diag *diag)
+kvc_status gpu_scanner_create(gpu_ctx *g, const scan_plan *p, gpu_scanner **out, kvc_diag *diag)
 {
-    uint64_t chunks = plan->npages * plan->chunks_per_page;
-    uint64_t want = (chunks + KVC_GPU_BLOCK - 1) / KVC_GPU_BLOCK;
-    unsigned grid = want < g->grid ? (unsigned)(want ? want : 1) : g->grid;
-    void *args[] = {&data, &pages, &map, &bad, &counts, plan};
-    unsigned shared = plan->map_shared ? (unsigned)plan->chunks_per_page : 0;
-    CU_TRY(g, g->api->cuLaunchKernel(g->scan[pages != 0][!plan->map_shared], grid, 1, 1, KVC_GPU_BLOCK, 1, 1, shared, s,
-                                     args, NULL),
-           "cuLaunchKernel(kvc_scan)", NULL);
+    *out = NULL;
+    gpu_scanner *s = calloc(1, sizeof *s);
+    if (!s) return diag_set(diag, KVC_ERR_NOMEM, NULL, "out of memory");
+    s->g = g;
+    plan_fill(p, &s->plan);
+    uint8_t *map = NULL;
+    kvc_status st = chunk_map(p, s->plan.chunks_per_page, &map, diag);
+    if (!st) st = gpu_dev_alloc(g, &s->map, s->plan.chunks_per_page, diag);
+    cu_result r = 0;
+    if (!st && (r = g->api->cuMemcpyHtoD(s->map, map, s->plan.chunks_per_page)) != 0)
+        st = cuda_fail(g->api, r, "cuMemcpyHtoD (the chunk map)", NULL, diag);
+    if (!st && (r = g->api->cuEventCreate(&s->done, 0)) != 0) st = cuda_fail(g->api, r, "cuEventCreate", NULL, diag);
+    free(map);
+    if (st) {
+        gpu_scanner_free(s);
+        return st;
+    }
+    *out = s;
+    return KVC_OK;
+}
+
+/* Grows a device buffer and its pinned twin to at least `bytes`. */
+static kvc_status grow(const gpu_ctx *g, cu_deviceptr *dev, void **host, size_t *cap, size_t bytes, kvc_diag *diag)
+{
+    if (bytes <= *cap) return KVC_OK;
+    const cuda_api *a = g->api;
+    if (*dev) a->cuMemFree(*dev);
+    if (*host) a->cuMemFreeHost(*host);
+    *dev = 0, *host = NULL, *cap = 0;
+    size_t want = bytes < 4096 ? 4096 : bytes + bytes / 2;
+    RETURN_IF_ERROR(gpu_dev_alloc(g, dev, want, diag));
+    CU_TRY(g, a->cuMemAllocHost(host, want), "cuMemAllocHost (pinned results)", NULL);
+    *cap = want;
+    return KVC_OK;
+}
+
+/* The layer table and page list on the device; copied only when they
+ * differ from the last scan's (a pool is scanned again and again). */
+static kvc_status upload_inputs(gpu_scanner *s, const uint64_t *layers, size_t nlayers, const uint64_t *pages,
+                                uint64_t npages, cu_stream stream, kvc_diag *diag)
+{
+    size_t words = nlayers + (pages ? npages : 0), cap = s->inputs_cap * 8;
+    int same = s->inputs_host && words == s->inputs_used && !memcmp(s->inputs_host, layers, nlayers * 8) &&
+               (!pages || !memcmp(s->inputs_host + nlayers, pages, npages * 8));
+    if (same) return KVC_OK;
+    void *host = s->inputs_host;
+    RETURN_IF_ERROR(grow(s->g, &s->inputs, &host, &cap, words * 8, diag));
+    s->inputs_host = host, s->inputs_cap = cap / 8;
+    memcpy(s->inputs_host, layers, nlayers * 8);
+    if (pages) memcpy(s->inputs_host + nlayers, pages, npages * 8);
+    s->inputs_used = words;
+    CU_TRY(s->g, s->g->api->cuMemcpyHtoDAsync(s->inputs, s->inputs_host, words * 8, stream),
+           "cuMemcpyHtoDAsync (the layer table)", NULL);
+    return KVC_OK;
+}
+
+kvc_status gpu_scanner_submit(gpu_scanner *s, const uint64_t *layers, size_t nlayers, const uint64_t *pages,
+                              uint64_t per_layer, cu_stream stream, kvc_diag *diag)
+{
+    const gpu_ctx *g = s->g;
+    const cuda_api *a = g->api;
+    if (!stream) stream = g->stream[0];
+    kvc_gpu_plan plan = s->plan;
+    plan.items = nlayers * per_layer;
+    plan.per_layer = per_layer ? per_layer : 1;
+    plan.vector = plan.page_bytes % KVC_GPU_CHUNK == 0;
+    for (size_t l = 0; l < nlayers; l++) plan.vector &= layers[l] % KVC_GPU_CHUNK == 0;
+    size_t counts_bytes = nlayers * KVC_CHECK_COUNT * sizeof(uint64_t);
+    size_t bytes = counts_bytes + plan.items * (sizeof(uint64_t) + sizeof(uint32_t));
+    void *host = s->results_host;
+    RETURN_IF_ERROR(grow(g, &s->results, &host, &s->results_cap, bytes, diag));
+    s->results_host = host;
+    s->nlayers = nlayers, s->items = plan.items;
+    RETURN_IF_ERROR(upload_inputs(s, layers, nlayers, pages, per_layer, stream, diag));
+    cu_deviceptr table = s->inputs, list = pages ? s->inputs + nlayers * 8 : 0, map = s->map;
+    cu_deviceptr counts = s->results, digests = s->results + counts_bytes, bad = digests + plan.items * 8;
+    CU_TRY(g, a->cuMemsetD8Async(counts, 0, counts_bytes, stream), "cuMemsetD8Async (the counts)", NULL);
+    if (plan.items) {
+        unsigned grid = plan.items < g->grid ? (unsigned)plan.items : g->grid;
+        void *args[] = {&table, &list, &map, &bad, &digests, &counts, &plan};
+        unsigned shared = plan.map_shared ? (unsigned)plan.chunks_per_page : 0;
+        CU_TRY(g, a->cuLaunchKernel(g->scan[!plan.map_shared], grid, 1, 1, KVC_GPU_BLOCK, 1, 1, shared, stream, args, NULL),
+               "cuLaunchKernel(kvc_scan)", NULL);
+    }
+    CU_TRY(g, a->cuMemcpyDtoHAsync(s->results_host, s->results, bytes, stream), "cuMemcpyDtoHAsync (the results)", NULL);
+    CU_TRY(g, a->cuEventRecord(s->done, stream), "cuEventRecord", NULL);
+    return KVC_OK;
+}
+
+kvc_status gpu_scanner_wait(gpu_scanner *s, gpu_results *out, kvc_diag *diag)
+{
+    CU_TRY(s->g, s->g->api->cuEventSynchronize(s->done), "cuEventSynchronize (the scan kernel)", NULL);
+    out->counts = (const uint64_t *)s->results_host;
+    out->digests = out->counts + s->nlayers * KVC_CHECK_COUNT;
+    out->bad = (const uint32_t *)(out->digests + s->items);
     return KVC_OK;
 }
 
@@ -101,149 +201,115 @@ static kvc_status launch(const gpu_ctx *g, cu_stream s, cu_deviceptr data, cu_de
 
 #define BATCH_BYTES (64ull << 20)
 
-static kvc_status stream_host(gpu_ctx *g, const scan_plan *p, layer_job *job, gpu_buffers *b, kvc_gpu_plan *kp,
-                              unsigned threads, kvc_diag *diag)
+/* Two of everything: one batch is read while the other is scanned. */
+typedef struct stream_bufs {
+    gpu_scanner *scanner[2];
+    cu_deviceptr data[2];
+    void *pinned[2];
+} stream_bufs;
+
+static void stream_bufs_free(const gpu_ctx *g, stream_bufs *b)
 {
-    const cuda_api *a = g->api;
-    uint64_t pb = p->layout.page_bytes;
-    uint64_t per = BATCH_BYTES / pb ? BATCH_BYTES / pb : 1;
-    if (per > job->npages) per = job->npages ? job->npages : 1;
     for (int i = 0; i < 2; i++) {
-        CU_TRY(g, a->cuMemAllocHost(&b->pinned[i], per * pb), "cuMemAllocHost (pinned staging buffer)", NULL);
-        void *bh;
-        CU_TRY(g, a->cuMemAllocHost(&bh, per * sizeof(uint32_t)), "cuMemAllocHost", NULL);
-        b->bad_host[i] = bh;
-        kvc_status st = gpu_dev_alloc(g, &b->data[i], per * pb, diag);
-        if (!st) st = gpu_dev_alloc(g, &b->bad[i], per * sizeof(uint32_t), diag);
-        if (st) return st;
+        gpu_scanner_free(b->scanner[i]);
+        if (b->data[i]) g->api->cuMemFree(b->data[i]);
+        if (b->pinned[i]) g->api->cuMemFreeHost(b->pinned[i]);
     }
-    uint64_t nbatches = (job->npages + per - 1) / per;
-    for (uint64_t k = 0; k < nbatches + 2; k++) {
-        int s = (int)(k % 2);
-        if (k >= 2) { /* batch k-2 used this buffer: wait for it, take its page counts */
-            CU_TRY(g, a->cuEventSynchronize(g->done[s]), "cuEventSynchronize (scan kernel)", NULL);
-            uint64_t first = (k - 2) * per, n = job->npages - first < per ? job->npages - first : per;
-            memcpy(job->page_bad + first, b->bad_host[s], n * sizeof(uint32_t));
-            if (job->progress) job->progress(job->progress_ctx, (first + n) * pb);
-        }
-        if (k >= nbatches) continue;
-        uint64_t first = k * per, n = job->npages - first < per ? job->npages - first : per;
-        kvc_status rs = layer_read(job->src, job->pages, first, n, pb, b->pinned[s], job->resident, threads, diag);
-        if (rs) return rs;
-        kp->npages = n;
-        kp->out_base = 0;
-        CU_TRY(g, a->cuMemcpyHtoDAsync(b->data[s], b->pinned[s], n * pb, g->stream[s]), "cuMemcpyHtoDAsync", NULL);
-        CU_TRY(g, a->cuMemsetD8Async(b->bad[s], 0, n * sizeof(uint32_t), g->stream[s]), "cuMemsetD8Async", NULL);
-        kvc_status st = launch(g, g->stream[s], b->data[s], 0, b->map, b->bad[s], b->counts, kp, diag);
-        if (st) return st;
-        CU_TRY(g, a->cuMemcpyDtoHAsync(b->bad_host[s], b->bad[s], n * sizeof(uint32_t), g->stream[s]),
-               "cuMemcpyDtoHAsync", NULL);
-        CU_TRY(g, a->cuEventRecord(g->done[s], g->stream[s]), "cuEventRecord", NULL);
-    }
-    return KVC_OK;
 }
 
-static kvc_status scan_in_place(gpu_ctx *g, layer_job *job, gpu_buffers *b, kvc_gpu_plan *kp, kvc_diag *diag)
+/* Takes batch `k`'s results (pages first .. first + n) into the job. */
+static kvc_status take_batch(gpu_scanner *s, layer_job *job, uint64_t first, uint64_t n, uint64_t pb, kvc_diag *diag)
 {
-    const cuda_api *a = g->api;
-    kvc_status st = gpu_dev_alloc(g, &b->bad[0], job->npages * sizeof(uint32_t), diag);
-    if (!st && job->pages) st = gpu_dev_alloc(g, &b->pages, job->npages * sizeof(uint64_t), diag);
-    if (st) return st;
-    if (job->pages)
-        CU_TRY(g, a->cuMemcpyHtoD(b->pages, job->pages, job->npages * sizeof(uint64_t)), "cuMemcpyHtoD", NULL);
-    CU_TRY(g, a->cuMemsetD8Async(b->bad[0], 0, job->npages * sizeof(uint32_t), g->stream[0]), "cuMemsetD8Async", NULL);
-    kp->npages = job->npages;
-    st = launch(g, g->stream[0], job->device, b->pages, b->map, b->bad[0], b->counts, kp, diag);
-    if (st) return st;
-    CU_TRY(g, a->cuStreamSynchronize(g->stream[0]), "cuStreamSynchronize (scan kernel)", NULL);
-    CU_TRY(g, a->cuMemcpyDtoH(job->page_bad, b->bad[0], job->npages * sizeof(uint32_t)), "cuMemcpyDtoH", NULL);
-    if (job->progress) job->progress(job->progress_ctx, job->npages * kp->page_bytes);
+    gpu_results r;
+    RETURN_IF_ERROR(gpu_scanner_wait(s, &r, diag));
+    memcpy(job->page_bad + first, r.bad, n * sizeof *r.bad);
+    if (job->digests) memcpy(job->digests + first, r.digests, n * sizeof *r.digests);
+    for (unsigned i = 0; i < KVC_CHECK_COUNT; i++) job->counts[i] += r.counts[i];
+    if (job->progress) job->progress(job->progress_ctx, (first + n) * pb);
     return KVC_OK;
-}
-
-/* The kernel's plan for `p`, its chunk map uploaded and its counters zeroed. */
-static kvc_status plan_upload(gpu_ctx *g, const scan_plan *p, int vector, kvc_gpu_plan *kp, gpu_buffers *b,
-                              kvc_diag *diag)
-{
-    const cuda_api *a = g->api;
-    plan_fill(p, kp, vector);
-    uint8_t *map = NULL;
-    kvc_status st = chunk_map(p, kp->chunks_per_page, &map, diag);
-    if (!st) st = gpu_dev_alloc(g, &b->map, kp->chunks_per_page, diag);
-    if (!st) st = gpu_dev_alloc(g, &b->counts, KVC_CHECK_COUNT * sizeof(uint64_t), diag);
-    cu_result r = 0;
-    if (!st && (r = a->cuMemcpyHtoD(b->map, map, kp->chunks_per_page)) != 0)
-        st = cuda_fail(a, r, "cuMemcpyHtoD", NULL, diag);
-    if (!st && (r = a->cuMemsetD8Async(b->counts, 0, KVC_CHECK_COUNT * sizeof(uint64_t), g->stream[0])) != 0)
-        st = cuda_fail(a, r, "cuMemsetD8Async", NULL, diag);
-    if (!st && (r = a->cuStreamSynchronize(g->stream[0])) != 0) st = cuda_fail(a, r, "cuStreamSynchronize", NULL, diag);
-    free(map);
-    return st;
 }
 
 kvc_status gpu_scan_layer(gpu_ctx *g, const scan_plan *p, layer_job *job, unsigned threads, kvc_diag *diag)
 {
-    const cuda_api *a = g->api;
     if (!job->npages) return KVC_OK;
-    /* staging buffers are aligned; the caller's device memory may not be */
-    int vector = p->layout.page_bytes % KVC_GPU_CHUNK == 0 && job->device % KVC_GPU_CHUNK == 0;
-    kvc_gpu_plan kp;
-    gpu_buffers b;
+    const cuda_api *a = g->api;
+    uint64_t pb = p->layout.page_bytes;
+    uint64_t per = BATCH_BYTES / pb ? BATCH_BYTES / pb : 1;
+    if (per > job->npages) per = job->npages;
+    stream_bufs b;
     memset(&b, 0, sizeof b);
-    kvc_status st = plan_upload(g, p, vector, &kp, &b, diag);
-    if (!st) st = job->device ? scan_in_place(g, job, &b, &kp, diag) : stream_host(g, p, job, &b, &kp, threads, diag);
-    uint64_t counts[KVC_CHECK_COUNT];
-    cu_result r = 0;
-    if (!st && (r = a->cuMemcpyDtoH(counts, b.counts, sizeof counts)) != 0) st = cuda_fail(a, r, "cuMemcpyDtoH", NULL, diag);
-    for (unsigned i = 0; !st && i < KVC_CHECK_COUNT; i++) job->counts[i] += counts[i];
-    buffers_free(g, &b);
+    kvc_status st = KVC_OK;
+    for (int i = 0; !st && i < 2; i++) {
+        cu_result r = a->cuMemAllocHost(&b.pinned[i], per * pb);
+        if (r) st = cuda_fail(a, r, "cuMemAllocHost (pinned staging buffer)", NULL, diag);
+        if (!st) st = gpu_dev_alloc(g, &b.data[i], per * pb, diag);
+        if (!st) st = gpu_scanner_create(g, p, &b.scanner[i], diag);
+    }
+    uint64_t nbatches = (job->npages + per - 1) / per;
+    for (uint64_t k = 0; !st && k < nbatches + 2; k++) {
+        int s = (int)(k % 2);
+        if (k >= 2) { /* batch k-2 used this buffer: wait for it, take its results */
+            uint64_t first = (k - 2) * per;
+            st = take_batch(b.scanner[s], job, first, job->npages - first < per ? job->npages - first : per, pb, diag);
+        }
+        if (st || k >= nbatches) continue;
+        uint64_t first = k * per, n = job->npages - first < per ? job->npages - first : per;
+        st = layer_read(job->src, job->pages, first, n, pb, b.pinned[s], job->resident, threads, diag);
+        cu_result r = 0;
+        if (!st && (r = a->cuMemcpyHtoDAsync(b.data[s], b.pinned[s], n * pb, g->stream[s])) != 0)
+            st = cuda_fail(a, r, "cuMemcpyHtoDAsync", NULL, diag);
+        uint64_t base = b.data[s];
+        if (!st) st = gpu_scanner_submit(b.scanner[s], &base, 1, NULL, n, g->stream[s], diag);
+    }
+    if (st) /* nothing may still be copying into buffers about to be freed */
+        for (int i = 0; i < 2; i++) a->cuStreamSynchronize(g->stream[i]);
+    stream_bufs_free(g, &b);
     return st;
 }
 
-kvc_status gpu_time_read(gpu_ctx *g, uint64_t ptr, uint64_t bytes, int iters, double *seconds, kvc_diag *diag)
+/* ------------------------------------------------------------ benchmark */
+
+kvc_status gpu_time_read(gpu_ctx *g, const uint64_t *layers, size_t nlayers, uint64_t layer_bytes, int iters,
+                         double *seconds, kvc_diag *diag)
 {
     const cuda_api *a = g->api;
-    cu_deviceptr sink;
+    cu_deviceptr sink = 0;
+    uint64_t table = 0;
     kvc_status st = gpu_dev_alloc(g, &sink, KVC_GPU_BLOCK * 16, diag);
-    if (st) return st;
-    unsigned long long n = bytes / 16;
-    void *args[] = {&ptr, &n, &sink};
+    if (!st) st = gpu_alloc_upload(g, layers, nlayers * 8, &table, diag);
+    unsigned long long n = layer_bytes / 16;
+    unsigned nl = (unsigned)nlayers;
+    cu_deviceptr t = table;
+    void *args[] = {&t, &nl, &n, &sink};
     float ms = 0;
     cu_result r = 0;
-    for (int i = 0; i <= iters && !r; i++) { /* the first run warms up */
+    for (int i = 0; !st && i <= iters && !r; i++) { /* the first run warms up */
         if (i == 1) r = a->cuEventRecord(g->done[0], g->stream[0]);
         if (!r) r = a->cuLaunchKernel(g->read, g->grid, 1, 1, KVC_GPU_BLOCK, 1, 1, 0, g->stream[0], args, NULL);
-    }
-    if (!r) r = a->cuEventRecord(g->done[1], g->stream[0]);
-    if (!r) r = a->cuEventSynchronize(g->done[1]);
-    if (!r) r = a->cuEventElapsedTime(&ms, g->done[0], g->done[1]);
-    a->cuMemFree(sink);
-    if (r) return cuda_fail(a, r, "the read kernel", NULL, diag);
-    *seconds = ms / 1e3 / iters;
-    return KVC_OK;
-}
-
-kvc_status gpu_time_scan(gpu_ctx *g, const scan_plan *p, uint64_t ptr, uint64_t bytes, int iters, double *seconds,
-                         kvc_diag *diag)
-{
-    const cuda_api *a = g->api;
-    kvc_gpu_plan kp;
-    gpu_buffers b;
-    memset(&b, 0, sizeof b);
-    kvc_status st = plan_upload(g, p, p->layout.page_bytes % KVC_GPU_CHUNK == 0, &kp, &b, diag);
-    kp.npages = bytes / p->layout.page_bytes;
-    if (!st) st = gpu_dev_alloc(g, &b.bad[0], kp.npages * sizeof(uint32_t), diag);
-    cu_result r = 0;
-    float ms = 0;
-    for (int i = 0; i <= iters && !st && !r; i++) { /* the first run warms up */
-        if (i == 1) r = a->cuEventRecord(g->done[0], g->stream[0]);
-        if (!r) st = launch(g, g->stream[0], ptr, 0, b.map, b.bad[0], b.counts, &kp, diag);
     }
     if (!st && !r) r = a->cuEventRecord(g->done[1], g->stream[0]);
     if (!st && !r) r = a->cuEventSynchronize(g->done[1]);
     if (!st && !r) r = a->cuEventElapsedTime(&ms, g->done[0], g->done[1]);
-    if (!st && r) st = cuda_fail(a, r, "the scan kernel", NULL, diag);
-    buffers_free(g, &b);
+    if (!st && r) st = cuda_fail(a, r, "the read kernel", NULL, diag);
+    gpu_free(g, sink);
+    gpu_free(g, table);
     if (!st) *seconds = ms / 1e3 / iters;
     return st;
+}
+
+void *gpu_bench_stream(gpu_ctx *g) { return g->stream[0]; }
+
+kvc_status gpu_mark(gpu_ctx *g, int which, kvc_diag *diag)
+{
+    CU_TRY(g, g->api->cuEventRecord(g->done[which], g->stream[0]), "cuEventRecord", NULL);
+    return KVC_OK;
+}
+
+kvc_status gpu_marked_seconds(gpu_ctx *g, double *seconds, kvc_diag *diag)
+{
+    float ms = 0;
+    CU_TRY(g, g->api->cuEventSynchronize(g->done[1]), "cuEventSynchronize", NULL);
+    CU_TRY(g, g->api->cuEventElapsedTime(&ms, g->done[0], g->done[1]), "cuEventElapsedTime", NULL);
+    *seconds = ms / 1e3;
+    return KVC_OK;
 }

@@ -50,7 +50,9 @@ static void scan_blocks(cpu_job *c, int report)
                        (j->npages - ahead < BLOCK_PAGES ? j->npages - ahead : BLOCK_PAGES) * page_bytes);
         for (uint64_t i = first; i < last; i++) {
             uint64_t page = j->pages ? j->pages[i] : i;
-            j->page_bad[i] = scan_page(c->plan, j->host + page * page_bytes, counts);
+            const uint8_t *at = j->host + page * page_bytes;
+            j->page_bad[i] = scan_page(c->plan, at, counts);
+            if (j->digests) j->digests[i] = page_digest(at, page_bytes);
         }
         uint64_t done = atomic_fetch_add(&c->pages_done, last - first) + (last - first);
         if (report && j->progress) j->progress(j->progress_ctx, done * page_bytes);
@@ -166,6 +168,7 @@ static kvc_status scan_streamed(const scan_plan *plan, layer_job *job, unsigned 
         part.pages = NULL;
         part.npages = n;
         part.page_bad = job->page_bad + first;
+        part.digests = job->digests ? job->digests + first : NULL;
         part.progress = NULL;
         memset(part.counts, 0, sizeof part.counts);
         (void)scan_in_memory(plan, &part, threads); /* a buffer of ours: it cannot shrink */

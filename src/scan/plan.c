@@ -83,13 +83,6 @@ kvc_status scan_plan_make(const kvc_layout *l, const kvc_scan_options *o, scan_p
 
 /* ------------------------------------------------------------ one page */
 
-static uint64_t load64(const uint8_t *p)
-{
-    uint64_t w;
-    memcpy(&w, p, sizeof w);
-    return w;
-}
-
 /* 1 when a run of `bytes` bytes of `kind` holds any damaged element. */
 static int run_damaged(unsigned kind, const uint8_t *p, uint32_t bytes, const kvc_scale_rules *r)
 {

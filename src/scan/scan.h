@@ -6,7 +6,17 @@
 #include "format/format.h"
 #include "source/source.h"
 
+#include <string.h>
+
 /* ------------------------------------------------------------------- scan */
+
+/* Eight bytes at any alignment, little-endian as stored. */
+static inline uint64_t load64(const uint8_t *p)
+{
+    uint64_t w;
+    memcpy(&w, p, sizeof w);
+    return w;
+}
 
 /* One field's bytes within a token record, as the scanners walk it. */
 typedef struct scan_run {
@@ -29,6 +39,8 @@ kvc_status scan_plan_make(const kvc_layout *l, const kvc_scan_options *o, scan_p
 
 /* Counts the damaged elements of one page into counts[check]; returns how many. */
 uint32_t scan_page(const scan_plan *plan, const uint8_t *page, uint64_t counts[KVC_CHECK_COUNT]);
+/* The digest of one page (kernels/kvc_digest.h), as the GPU computes it. */
+uint64_t page_digest(const uint8_t *page, uint64_t page_bytes);
 /* Appends one page's findings in byte order while fewer than `max` are held. */
 void scan_page_findings(const scan_plan *plan, const uint8_t *page, unsigned layer, uint64_t page_index,
                         uint64_t page_offset, kvc_finding *out, size_t *n, size_t max);
@@ -39,10 +51,10 @@ typedef struct layer_job {
     const struct layer_src *src; /* where the pages come from, for streaming */
     int resident;             /* the pages are in memory: scan them where they are */
     const uint8_t *host;      /* the layer's pages in host memory (mapped), or NULL */
-    uint64_t device;          /* or in device memory (a CUdeviceptr), else 0 */
     const uint64_t *pages;    /* selected pages, ascending; NULL: all */
     uint64_t npages;          /* how many are scanned */
     uint32_t *page_bad;       /* out: damaged elements per scanned page */
+    uint64_t *digests;        /* out: each scanned page's digest (kvc_digest.h) */
     uint64_t counts[KVC_CHECK_COUNT]; /* out: added to */
     void (*progress)(void *ctx, uint64_t bytes_done); /* within this layer; may be NULL */
     void *progress_ctx;

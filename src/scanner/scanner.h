@@ -1,5 +1,6 @@
-/* The scanner: one run loop over any page source on the chosen device (CPU
- * or GPU), building the scan report. */
+/* The scanner: a handle that holds a layout's plan on the chosen device (CPU
+ * or GPU) for many scans, the run loop over any page source, and the scan
+ * report both build. */
 #ifndef KVC_SCANNER_H
 #define KVC_SCANNER_H
 
@@ -34,11 +35,64 @@ struct kvc_scan_report {
     double looks_like_confidence;
 };
 
+/* The scan a scanner has submitted and not yet waited for. */
+typedef struct scan_batch {
+    int pending;
+    double t0;
+    uint64_t *layers, *pages; /* copies; pages NULL: all */
+    size_t nlayers, cap_layers, npages, cap_pages;
+    uint64_t layer_bytes, per_layer;
+    /* a CPU scan's results (a GPU scan's stay in its pinned buffer) */
+    uint64_t *counts, *digests;
+    uint32_t *bad;
+    size_t cap_bad, cap_digests, cap_counts;
+} scan_batch;
+
+struct kvc_scanner {
+    kvc_layout layout;
+    scan_plan plan;
+    size_t max_findings;
+    unsigned threads;
+    gpu_ctx *gpu;       /* NULL: the CPU */
+    gpu_scanner *gscan; /* the plan on the GPU */
+    char device[8], device_name[KVC_NAME_LEN];
+    char note[KVC_NOTE_LEN]; /* why the GPU was not used under auto, or "" */
+    char layout_source[KVC_NOTE_LEN];
+    int scale_pow2, scale_ranged;
+    double scale_min, scale_max;
+    unsigned align;     /* layer addresses are multiples of it: the layout's widest element */
+    /* the GPU layer table last checked, so a pool is checked once */
+    uint64_t *checked;
+    size_t nchecked, cap_checked;
+    uint64_t checked_bytes;
+    scan_batch batch;
+};
+
+/* kvc_scanner_create with an injectable driver (NULL: the real one);
+ * need_gpu: fail rather than fall back to the CPU. */
+kvc_status scanner_open(const kvc_layout *l, const kvc_scan_options *opt, const cuda_api *driver, int need_gpu,
+                        kvc_scanner **out, kvc_diag *diag);
+
 /* The scan entry points with an injectable driver (NULL: the real one). */
 kvc_status scan_inputs_run(const scan_inputs *in, const kvc_layout *l, const kvc_scan_options *opt,
                            const cuda_api *driver, kvc_scan_report **out, kvc_diag *diag);
 kvc_status scan_device_run(uint64_t device_ptr, size_t bytes, const kvc_layout *layout,
                            const kvc_scan_options *options, const cuda_api *driver, kvc_scan_report **out,
                            kvc_diag *diag);
+
+/* ------------------------------------------------- building a report */
+
+/* A report of `nlayers` layers as `s` scans them, nothing found yet. */
+kvc_status report_start(const kvc_scanner *s, size_t nlayers, kvc_scan_report **out, kvc_diag *diag);
+/* Fills one layer's results: its counts, its damaged pages and its
+ * digests, from the per-page arrays of the `npages` pages scanned (`list`,
+ * or 0 .. npages - 1 when NULL). */
+kvc_status layer_results(kvc_scan_layer *out, const uint64_t *list, uint64_t npages, const uint32_t *bad,
+                         const uint64_t *digests, const uint64_t counts[KVC_CHECK_COUNT], kvc_diag *diag);
+/* Totals over the layers, the verdict and the time since t0. */
+void report_finish(kvc_scan_report *r, double t0);
+/* The first findings of layer `l`'s damaged pages from a GPU's memory at
+ * `base` (one page copied back at a time). */
+kvc_status device_findings(kvc_scanner *s, kvc_scan_report *r, unsigned l, uint64_t base, kvc_diag *diag);
 
 #endif /* KVC_SCANNER_H */

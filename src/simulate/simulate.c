@@ -205,7 +205,7 @@ kvc_status kvc_simulate(const kvc_worker *prefill, const kvc_worker *decode, con
     /* the GPU when asked for or usable, else the CPU */
     gpu_ctx *g = NULL;
     char why_not[KVC_NOTE_LEN - 64];
-    if (!st) st = gpu_choose(options->device, 0, NULL, &g, why_not, sizeof why_not, diag);
+    if (!st) st = gpu_choose(options->device, 0, NULL, 0, &g, why_not, sizeof why_not, diag);
     if (!st && why_not[0])
         notes_add(s->notes, &s->nnotes, KVC_MAX_NOTES, "no usable GPU (%s): simulated on the CPU", why_not);
     uint8_t *dbuf = NULL;

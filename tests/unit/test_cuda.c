@@ -4,6 +4,7 @@
  * "no usable GPU" results may send --device auto to the CPU. */
 #include "support.h"
 
+#include "kvc_kernel_abi.h"
 #include "kvgen.h"
 
 #include <stdlib.h>
@@ -21,6 +22,9 @@ static struct {
     unsigned launches;
     int ordinal; /* the device cuPointerGetAttribute says a pointer lives on */
     unsigned bad_page; /* 1 + the page a scan kernel reports as holding one e4m3 NaN; 0: none */
+    int foreign;       /* pointers belong to another context */
+    int host_memory;   /* pointers are host memory */
+    size_t range;      /* the size of a pointer's allocation (0: large) */
 } fake;
 
 static const char *const NAMES[][2] = {
@@ -93,19 +97,35 @@ static cu_result f_event_record(cu_event e, cu_stream s) { return (void)e, (void
 static cu_result f_event_sync(cu_event e) { return (void)e, 0; }
 static cu_result f_elapsed(float *ms, cu_event a, cu_event b) { return (void)a, (void)b, *ms = 1, 0; }
 /* The kernel cannot run here: a scan launch finds nothing, or what bad_page says
- * (its parameters: data, pages, map, bad, counts, plan). */
+ * (its parameters: layers, pages, map, bad, digests, counts, plan). */
 static cu_result f_launch(cu_function f, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by, unsigned bz,
                           unsigned shared, cu_stream s, void **params, void **extra)
 {
     (void)f, (void)gx, (void)gy, (void)gz, (void)bx, (void)by, (void)bz, (void)shared, (void)s, (void)extra;
     fake.launches++;
+    const kvc_gpu_plan *plan = params[6];
+    uint32_t *bad = (uint32_t *)(uintptr_t)*(cu_deviceptr *)params[3];
+    if (!fake.launch) memset(bad, 0, plan->items * sizeof *bad);
     if (fake.bad_page && !fake.launch) {
-        ((uint32_t *)(uintptr_t)*(cu_deviceptr *)params[3])[fake.bad_page - 1] = 1;
-        ((uint64_t *)(uintptr_t)*(cu_deviceptr *)params[4])[KVC_CHECK_E4M3_NAN] += 1;
+        bad[fake.bad_page - 1] = 1;
+        ((uint64_t *)(uintptr_t)*(cu_deviceptr *)params[5])[KVC_CHECK_E4M3_NAN] += 1;
     }
     return fake.launch;
 }
-static cu_result f_pointer(void *data, int attr, cu_deviceptr p) { return (void)attr, (void)p, *(int *)data = fake.ordinal, 0; }
+/* Device memory here is host memory, as big as the caller says, in the
+ * fake's one context unless `foreign`; `host_memory` makes it host memory. */
+static cu_result f_pointer(void *data, int attr, cu_deviceptr p)
+{
+    switch (attr) {
+    case CU_POINTER_ATTRIBUTE_CONTEXT: *(cu_context *)data = fake.foreign ? (cu_context)&fake.foreign : (cu_context)&fake; break;
+    case CU_POINTER_ATTRIBUTE_MEMORY_TYPE: *(unsigned *)data = fake.host_memory ? 1 : CU_MEMORYTYPE_DEVICE; break;
+    case CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL: *(int *)data = fake.ordinal; break;
+    case CU_POINTER_ATTRIBUTE_RANGE_START_ADDR: *(cu_deviceptr *)data = p; break;
+    case CU_POINTER_ATTRIBUTE_RANGE_SIZE: *(size_t *)data = fake.range ? fake.range : SIZE_MAX / 2; break;
+    default: return 1;
+    }
+    return 0;
+}
 
 static cu_result f_dtod(cu_deviceptr d, cu_deviceptr s, size_t n)
 {

@@ -219,13 +219,13 @@ static void test_errors__gpu_choose_accepts_a_null_diag(void **state)
     gpu_ctx *g = NULL;
     char why_not[256];
     /* --device gpu without a usable GPU: an error, told to a NULL diag (it crashed) */
-    assert_int_equal(gpu_choose(KVC_DEVICE_GPU, 0, &OLD_DRIVER, &g, why_not, sizeof why_not, NULL), KVC_ERR_GPU);
+    assert_int_equal(gpu_choose(KVC_DEVICE_GPU, 0, &OLD_DRIVER, 0, &g, why_not, sizeof why_not, NULL), KVC_ERR_GPU);
     assert_null(g);
     kvc_diag d;
-    assert_int_equal(gpu_choose(KVC_DEVICE_GPU, 0, &OLD_DRIVER, &g, why_not, sizeof why_not, &d), KVC_ERR_GPU);
+    assert_int_equal(gpu_choose(KVC_DEVICE_GPU, 0, &OLD_DRIVER, 0, &g, why_not, sizeof why_not, &d), KVC_ERR_GPU);
     assert_contains(d.message, "supports CUDA 11.8, kvcheck needs 12.0 or newer; --device gpu needs a usable NVIDIA GPU");
     /* --device auto falls back to the CPU and says why */
-    assert_int_equal(gpu_choose(KVC_DEVICE_AUTO, 0, &OLD_DRIVER, &g, why_not, sizeof why_not, NULL), KVC_OK);
+    assert_int_equal(gpu_choose(KVC_DEVICE_AUTO, 0, &OLD_DRIVER, 0, &g, why_not, sizeof why_not, NULL), KVC_OK);
     assert_null(g);
     assert_contains(why_not, "supports CUDA 11.8");
 }
