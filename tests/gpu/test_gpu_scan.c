@@ -1,7 +1,10 @@
 /* The GPU scanner against the CPU scanner on the same bytes: every layout,
  * clean and damaged, streamed from the host in several batches, in place
- * in device memory (aligned and not), with and without page lists. The two
- * must agree exactly. Exits with CTest's skip code 77 when no GPU is usable. */
+ * in device memory (aligned and not), with and without page lists, one
+ * layer or a pool of many through the scanner handle. The two must agree
+ * exactly: counts, damaged pages, findings and digests. Bad pointers are
+ * refused by the real driver as by the fake one. Exits with CTest's skip
+ * code 77 when no GPU is usable. */
 #include "../unit/support.h"
 
 #include "kvgen.h"
@@ -25,6 +28,12 @@ static void same_report(const kvc_scan_report *cpu, const kvc_scan_report *gpu, 
         const kvc_scan_layer *a = &cpu->layers[i], *b = &gpu->layers[i];
         if (a->nbad_pages != b->nbad_pages) fail_msg("%s: %zu vs %zu damaged pages", what, a->nbad_pages, b->nbad_pages);
         if (a->nbad_pages) assert_memory_equal(a->bad_pages, b->bad_pages, a->nbad_pages * sizeof *a->bad_pages);
+        assert_int_equal(a->pages_scanned, b->pages_scanned);
+        assert_memory_equal(a->counts, b->counts, sizeof a->counts);
+        for (uint64_t p = 0; p < a->pages_scanned; p++)
+            if (a->digests[p] != b->digests[p])
+                fail_msg("%s: layer %zu, scanned page %llu: CPU digest %016llx, GPU %016llx", what, i, (unsigned long long)p,
+                         (unsigned long long)a->digests[p], (unsigned long long)b->digests[p]);
     }
     assert_int_equal(cpu->nfindings, gpu->nfindings);
     if (cpu->nfindings) assert_memory_equal(cpu->findings, gpu->findings, cpu->nfindings * sizeof *cpu->findings);
@@ -243,6 +252,125 @@ static void test_gpu__files_streamed_with_pread_match_the_cpu(void **state)
     free(buf);
 }
 
+
+/* A pool of layer buffers in device memory through the scanner handle, one
+ * launch for all layers, against the CPU scanner over host copies: every
+ * layout at page sizes 64, 1 and 3, damage planted in some layers, all
+ * pages and a page list out of order, 16-byte aligned and not (the
+ * byte-wise path), on the caller's stream and the scanner's own. */
+static void test_gpu__scanner_pool_matches_the_cpu(void **state)
+{
+    (void)state;
+    const uint32_t sizes[] = {64, 1, 3};
+    enum { NL = 5 };
+    kvc_scan_options o;
+    kvc_scan_options_init(&o);
+    o.max_findings = 300;
+    gpu_ctx *g;
+    int absent;
+    kvc_diag d;
+    assert_int_equal(gpu_open(NULL, 0, &g, &absent, &d), KVC_OK);
+    for (size_t sz = 0; sz < 3; sz++)
+        for (unsigned i = 0; kvc_layout_catalogue(i); i++) {
+            kvc_layout l = layout_of(kvc_layout_catalogue(i), sizes[sz]);
+            const uint64_t pages = 4 * 64 / sizes[sz] + 3, bytes = pages * l.page_bytes;
+            o.device = KVC_DEVICE_CPU;
+            kvc_scanner *cpu = NULL, *gpu = NULL;
+            assert_int_equal(kvc_scanner_create(&l, &o, &cpu, &d), KVC_OK);
+            o.device = KVC_DEVICE_GPU;
+            assert_int_equal(kvc_scanner_create(&l, &o, &gpu, &d), KVC_OK);
+            assert_string_equal(kvc_scanner_device(gpu), "cuda");
+            uint8_t *host[NL];
+            uint64_t hl[NL], dl[NL], dev[NL];
+            for (int k = 0; k < NL; k++) {
+                host[k] = malloc(bytes + 16);
+                kvgen_pages(&l, pages, 100 * i + k, host[k]);
+                if (k % 2) { /* damage in layers 1 and 3 */
+                    kvgen_plant plants[32];
+                    kvgen_plant_damage(&l, host[k], pages, plants, 32);
+                }
+            }
+            for (unsigned shift = 0; shift <= 4; shift += 4) {
+                for (int k = 0; k < NL; k++) {
+                    uint8_t *staged = calloc(1, bytes + 16);
+                    memcpy(staged + shift, host[k], bytes);
+                    assert_int_equal(gpu_alloc_upload(g, staged, bytes + 16, &dev[k], &d), KVC_OK);
+                    dl[k] = dev[k] + shift;
+                    hl[k] = (uint64_t)(uintptr_t)host[k];
+                    free(staged);
+                }
+                const uint64_t list[] = {pages - 1, 0, 2, 1, pages / 2};
+                for (int listed = 0; listed < 2; listed++) {
+                    kvc_scan_report *rc = NULL, *rg = NULL;
+                    const uint64_t *pl = listed ? list : NULL;
+                    size_t np = listed ? 5 : 0;
+                    assert_int_equal(kvc_scanner_scan(cpu, hl, NL, bytes, pl, np, NULL, &rc, &d), KVC_OK);
+                    void *stream = listed ? gpu_bench_stream(g) : NULL;
+                    if (kvc_scanner_scan(gpu, dl, NL, bytes, pl, np, stream, &rg, &d) != KVC_OK) fail_msg("%s", d.message);
+                    char what[128];
+                    snprintf(what, sizeof what, "pool of %s page %u, %s, offset %u", l.name, sizes[sz],
+                             listed ? "page list" : "all pages", shift);
+                    same_report(rc, rg, what);
+                    assert_int_equal(rg->nlayers, NL);
+                    assert_true(rg->layers[1].nbad_pages > 0 || listed);
+                    assert_int_equal(rg->layers[0].nbad_pages, 0);
+                    for (int k = 0; k < NL; k++) /* the library's own digest of the page */
+                        assert_int_equal(rg->layers[k].digests[0],
+                                         kvc_page_digest(host[k] + (listed ? list[0] : 0) * l.page_bytes, &l));
+                    kvc_scan_report_free(rc);
+                    kvc_scan_report_free(rg);
+                }
+                for (int k = 0; k < NL; k++) gpu_free(g, dev[k]);
+            }
+            for (int k = 0; k < NL; k++) free(host[k]);
+            kvc_scanner_free(cpu);
+            kvc_scanner_free(gpu);
+        }
+    gpu_close(g);
+}
+
+/* Pointers the real driver knows are not this scanner's to read: each a
+ * usage error with its message, and the scanner still works after. */
+static void test_gpu__scanner_refuses_memory_it_cannot_read(void **state)
+{
+    (void)state;
+    kvc_layout l = layout_of("fp8_flashmla", 64);
+    kvc_scan_options o;
+    kvc_scan_options_init(&o);
+    o.device = KVC_DEVICE_GPU;
+    kvc_scanner *s = NULL;
+    kvc_diag d;
+    assert_int_equal(kvc_scanner_create(&l, &o, &s, &d), KVC_OK);
+    gpu_ctx *g;
+    int absent;
+    assert_int_equal(gpu_open(NULL, 0, &g, &absent, &d), KVC_OK);
+    uint64_t dev;
+    uint8_t *clean = malloc(2 * l.page_bytes);
+    kvgen_pages(&l, 2, 9, clean);
+    assert_int_equal(gpu_alloc_upload(g, clean, 2 * l.page_bytes, &dev, &d), KVC_OK);
+    kvc_scan_report *r = NULL;
+    uint64_t host = (uint64_t)(uintptr_t)clean;
+    assert_int_equal(kvc_scanner_scan(s, &host, 1, l.page_bytes, NULL, 0, NULL, &r, &d), KVC_ERR_USAGE);
+    assert_contains(d.message, "layer 0 (0x");
+    assert_contains(d.message, "is not device memory");
+    assert_null(r);
+    assert_int_equal(kvc_scanner_scan(s, &dev, 1, 3 * l.page_bytes, NULL, 0, NULL, &r, &d), KVC_ERR_USAGE);
+    assert_contains(d.message, "run past the end of its allocation");
+    uint64_t two[2] = {dev, dev + l.page_bytes};
+    assert_int_equal(kvc_scanner_submit(s, two, 2, l.page_bytes, NULL, 0, NULL, &d), KVC_OK);
+    assert_int_equal(kvc_scanner_submit(s, two, 2, l.page_bytes, NULL, 0, NULL, &d), KVC_ERR_USAGE);
+    assert_contains(d.message, "already in flight");
+    assert_int_equal(kvc_scanner_wait(s, &r, &d), KVC_OK);
+    assert_true(kvc_scan_report_clean(r));
+    assert_int_equal(kvc_scan_report_pages_scanned(r), 2);
+    assert_int_equal(r->layers[1].digests[0], kvc_page_digest(clean + l.page_bytes, &l));
+    kvc_scan_report_free(r);
+    gpu_free(g, dev);
+    gpu_close(g);
+    kvc_scanner_free(s);
+    free(clean);
+}
+
 /* simulate writes, moves and reads back on the GPU exactly as on the CPU. */
 static void test_gpu__simulate_matches_the_cpu(void **state)
 {
@@ -291,6 +419,8 @@ int main(void)
         cmocka_unit_test(test_gpu__device_memory_in_place_matches_the_cpu),
         cmocka_unit_test(test_gpu__files_streamed_with_pread_match_the_cpu),
         cmocka_unit_test(test_gpu__simulate_matches_the_cpu),
+        cmocka_unit_test(test_gpu__scanner_pool_matches_the_cpu),
+        cmocka_unit_test(test_gpu__scanner_refuses_memory_it_cannot_read),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
