@@ -545,10 +545,11 @@ typedef enum kvc_page_state {
     KVC_PAGE_SAME = 0,     /* the bytes arrived as they were sent */
     KVC_PAGE_CHANGED = 1,  /* the bytes differ */
     KVC_PAGE_ZERO = 2,     /* the page is all zero though it was sent with data: never written */
+    KVC_PAGE_MISSING = 3,  /* the page was sent but the scanned buffers end before it: never arrived */
     KVC_PAGE_STATES
 } kvc_page_state;
 
-/* "same", "changed", "zero". Static storage; "?" past the end. */
+/* "same", "changed", "zero", "missing". Static storage; "?" past the end. */
 KVC_API const char *kvc_page_state_name(kvc_page_state state);
 
 /* Compares the digests of `n` pages of `layout` as sent (`expected`) with
@@ -556,6 +557,32 @@ KVC_API const char *kvc_page_state_name(kvc_page_state state);
  * states[i] when `states` is not NULL and returns how many are not SAME. */
 KVC_API size_t kvc_digests_compare(const uint64_t *expected, const uint64_t *actual, size_t n, const kvc_layout *layout,
                                    unsigned char *states);
+
+/* A page whose bytes are not what the other side recorded. */
+typedef struct kvc_digest_issue {
+    unsigned layer;       /* the layer's index (in the report, and in the digest file) */
+    uint64_t page;
+    kvc_page_state state; /* CHANGED, ZERO or MISSING */
+    uint64_t expected;    /* the recorded digest */
+    uint64_t actual;      /* the scanned page's digest (0 when missing) */
+} kvc_digest_issue;
+
+/* Writes every scanned page's digest to `path` as text, one page a line:
+ * "LAYER<TAB>PAGE<TAB>DIGEST<TAB>NAME" (layer index, page, 16 hex digits,
+ * the layer's name), after two "#" comment lines naming the layout.
+ * KVC_ERR_IO when it cannot be written. */
+KVC_API kvc_status kvc_scan_report_write_digests(const kvc_scan_report *report, const char *path, kvc_diag *diag);
+/* Compares the scanned pages with the digests in `path` (as written by
+ * kvc_scan_report_write_digests on the other side, matched by layer index
+ * and page; pages the scan skipped are not judged). Pages that differ, are
+ * all zero or are missing become the report's digest issues and make it
+ * not clean. KVC_ERR_CONFIG (with the line) for a malformed file, KVC_ERR_IO
+ * for an unreadable one. */
+KVC_API kvc_status kvc_scan_report_expect_digests(kvc_scan_report *report, const char *path, kvc_diag *diag);
+/* Pages compared with a digest file (0 without one), and the issues, in the file's order. */
+KVC_API uint64_t kvc_scan_report_digests_compared(const kvc_scan_report *report);
+KVC_API size_t kvc_scan_report_digest_issue_count(const kvc_scan_report *report);
+KVC_API const kvc_digest_issue *kvc_scan_report_digest_issue(const kvc_scan_report *report, size_t i);
 
 /* ------------------------------------------------------------------ detect */
 

@@ -61,6 +61,8 @@ typedef enum opt_id {
     OPT_SCALE_POLICY,
     OPT_SCALE_RANGE,
     OPT_THREADS,
+    OPT_DIGESTS,
+    OPT_EXPECT_DIGESTS,
     OPT_TOKENS,
     OPT_SEED,
     OPT_COUNT
@@ -93,6 +95,9 @@ static const struct option_row {
      "pow2: FP32 scales must be powers of two (FlashMLA's reference quantizer)"},
     {OPT_SCALE_RANGE, "--scale-range", NULL, "MIN:MAX", CMD_SCAN, "FP32 scales must lie in [MIN, MAX]"},
     {OPT_THREADS, "--threads", NULL, "N", CMD_SCAN, "CPU threads (default: one per CPU, at most 16)"},
+    {OPT_DIGESTS, "--digests", NULL, "FILE", CMD_SCAN, "write each scanned page's 64-bit digest to FILE"},
+    {OPT_EXPECT_DIGESTS, "--expect-digests", NULL, "FILE", CMD_SCAN,
+     "compare pages with the digests in FILE (the other side's --digests): changed, zero or missing pages fail"},
     {OPT_TOKENS, "--tokens", NULL, "N", CMD_SIMULATE, "latent vectors to write and move (default 4096)"},
     {OPT_SEED, "--seed", NULL, "N", CMD_SIMULATE, "seed of the latent values (default 1)"},
     {OPT_PREFILL_GPU, "--prefill-gpu", NULL, "GPU", CMD_PAIR, "GPU of the prefill worker only"},
@@ -628,7 +633,12 @@ static int run_scan(const cli *c)
     kvc_status st = kvc_scan_files(c->pos, (size_t)c->npos, layout, &o, &r, &diag);
     kvc_layout_free(layout);
     if (bar.shown) fputs("\r\033[K", stderr);
-    if (st) return fail(c, &diag, exit_code_for(st));
+    if (!st && c->given[OPT_DIGESTS]) st = kvc_scan_report_write_digests(r, c->value[OPT_DIGESTS], &diag);
+    if (!st && c->given[OPT_EXPECT_DIGESTS]) st = kvc_scan_report_expect_digests(r, c->value[OPT_EXPECT_DIGESTS], &diag);
+    if (st) {
+        kvc_scan_report_free(r);
+        return fail(c, &diag, exit_code_for(st));
+    }
     code = kvc_scan_report_clean(r) ? EXIT_CLEAN : EXIT_FOUND;
     print_notes(c, r);
     if (!emit(kvc_report_scan(r, c->format, c->report))) code = EXIT_IO;

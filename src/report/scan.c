@@ -64,14 +64,44 @@ static void page_ranges(strbuf *sb, const kvc_scan_layer *l, unsigned max)
     }
 }
 
+/* The comparison with the other side's digests, and its first issues. */
+static void text_digests(strbuf *sb, const kvc_scan_report *r, int w)
+{
+    if (!r->digest_file[0]) return;
+    const uint64_t *n = r->digest_states;
+    sb_printf(sb, "\ndigests against %s: %llu page%s compared: %llu same, %llu changed, %llu all zero (never written), "
+                  "%llu missing (never arrived)\n",
+              r->digest_file, (unsigned long long)kvc_scan_report_digests_compared(r),
+              kvc_scan_report_digests_compared(r) == 1 ? "" : "s", (unsigned long long)n[KVC_PAGE_SAME],
+              (unsigned long long)n[KVC_PAGE_CHANGED], (unsigned long long)n[KVC_PAGE_ZERO],
+              (unsigned long long)n[KVC_PAGE_MISSING]);
+    const size_t shown = r->nissues < 20 ? r->nissues : 20;
+    if (!shown) return;
+    sb_printf(sb, "  %-*s %6s %-8s %-16s %-16s\n", w, "layer", "page", "state", "expected", "scanned");
+    for (size_t i = 0; i < shown; i++) {
+        const kvc_digest_issue *x = &r->issues[i];
+        char layer[32];
+        str_printf(layer, sizeof layer, "layer %u", x->layer);
+        sb_printf(sb, "  %-*s %6llu %-8s %016llx %016llx\n", w, x->layer < r->nlayers ? r->layers[x->layer].name : layer,
+                  (unsigned long long)x->page, kvc_page_state_name(x->state), (unsigned long long)x->expected,
+                  (unsigned long long)x->actual);
+    }
+    if (shown < r->nissues) sb_printf(sb, "  ... and %zu more\n", r->nissues - shown);
+}
+
 static char *text_scan(const kvc_scan_report *r, unsigned options)
 {
     strbuf sb = {0};
     const kvc_layout *l = &r->layout;
     if (r->clean) {
         text_styled(&sb, STYLE_GREEN, "CLEAN");
-        sb_printf(&sb, ": no damaged elements in %llu page%s of %s (%u B/token)\n", (unsigned long long)r->pages_scanned,
-                  r->pages_scanned == 1 ? "" : "s", l->name, l->bytes_per_token);
+        sb_printf(&sb, ": no damaged elements in %llu page%s of %s (%u B/token)%s\n", (unsigned long long)r->pages_scanned,
+                  r->pages_scanned == 1 ? "" : "s", l->name, l->bytes_per_token,
+                  r->digest_file[0] ? ", every page as the other side sent it" : "");
+    } else if (!r->damaged) {
+        text_styled(&sb, STYLE_RED, "CHANGED");
+        sb_printf(&sb, ": %zu page%s of %s differ from the digests in %s\n", r->nissues, r->nissues == 1 ? "" : "s",
+                  l->name, r->digest_file);
     } else {
         text_styled(&sb, STYLE_RED, "DAMAGED");
         sb_printf(&sb, ": %llu damaged element%s in %llu of %llu page%s read as %s (%u B/token)\n",
@@ -123,7 +153,8 @@ static char *text_scan(const kvc_scan_report *r, unsigned options)
         sb_printf(&sb, "  %-*s %10llu %10llu %14zu %16llu\n", w, x->name, (unsigned long long)x->pages,
                   (unsigned long long)x->pages_scanned, x->nbad_pages, (unsigned long long)x->damaged);
     }
-    if (!r->clean) {
+    text_digests(&sb, r, w);
+    if (r->damaged) {
         sb_puts(&sb, "\ndamaged pages:\n");
         for (size_t i = 0; i < r->nlayers; i++) {
             if (!r->layers[i].nbad_pages) continue;
@@ -162,6 +193,34 @@ static cJSON *json_value(double v)
     if (isnan(v)) return cJSON_CreateString("NaN");
     if (isinf(v)) return cJSON_CreateString(v > 0 ? "Infinity" : "-Infinity");
     return cJSON_CreateNumber(v);
+}
+
+/* "digests": null, or the comparison with the other side's digests. */
+static void json_digests(cJSON *o, const kvc_scan_report *r)
+{
+    if (!r->digest_file[0]) {
+        cJSON_AddNullToObject(o, "digests");
+        return;
+    }
+    cJSON *d = cJSON_AddObjectToObject(o, "digests");
+    cJSON_AddStringToObject(d, "expected_file", r->digest_file);
+    cJSON_AddNumberToObject(d, "compared", (double)kvc_scan_report_digests_compared(r));
+    for (unsigned s = 0; s < KVC_PAGE_STATES; s++)
+        cJSON_AddNumberToObject(d, kvc_page_state_name((kvc_page_state)s), (double)r->digest_states[s]);
+    cJSON *issues = cJSON_AddArrayToObject(d, "issues");
+    for (size_t i = 0; i < r->nissues; i++) {
+        const kvc_digest_issue *x = &r->issues[i];
+        cJSON *j = cJSON_CreateObject();
+        char hex[2][20];
+        str_printf(hex[0], sizeof hex[0], "%016llx", (unsigned long long)x->expected);
+        str_printf(hex[1], sizeof hex[1], "%016llx", (unsigned long long)x->actual);
+        cJSON_AddNumberToObject(j, "layer", x->layer);
+        cJSON_AddNumberToObject(j, "page", (double)x->page);
+        cJSON_AddStringToObject(j, "state", kvc_page_state_name(x->state));
+        cJSON_AddStringToObject(j, "expected", hex[0]);
+        cJSON_AddStringToObject(j, "scanned", hex[1]);
+        cJSON_AddItemToArray(issues, j);
+    }
 }
 
 static char *json_scan(const kvc_scan_report *r)
@@ -235,6 +294,7 @@ static char *json_scan(const kvc_scan_report *r)
     } else {
         cJSON_AddNullToObject(o, "looks_like");
     }
+    json_digests(o, r);
     cJSON_AddItemToObject(o, "notes", report_json_notes(r->notes, r->nnotes));
     return report_json_finish(o);
 }

@@ -42,7 +42,7 @@ uint64_t kvc_zero_page_digest(const kvc_layout *layout)
     return d;
 }
 
-static const char *const PAGE_STATES[KVC_PAGE_STATES] = {"same", "changed", "zero"};
+static const char *const PAGE_STATES[KVC_PAGE_STATES] = {"same", "changed", "zero", "missing"};
 
 const char *kvc_page_state_name(kvc_page_state state)
 {

@@ -24,6 +24,7 @@ void kvc_scan_report_free(kvc_scan_report *r)
     }
     free(r->layers);
     free(r->findings);
+    free(r->issues);
     free(r);
 }
 

@@ -33,6 +33,11 @@ struct kvc_scan_report {
     char looks_like[KVC_NAME_LEN];
     uint32_t looks_like_bytes_per_token;
     double looks_like_confidence;
+    /* compared with the other side's digests (kvc_scan_report_expect_digests) */
+    char digest_file[KVC_PATH_LEN]; /* "" when not compared */
+    uint64_t digest_states[KVC_PAGE_STATES];
+    size_t nissues;
+    kvc_digest_issue *issues;
 };
 
 /* The scan a scanner has submitted and not yet waited for. */
