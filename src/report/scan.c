@@ -100,8 +100,10 @@ static char *text_scan(const kvc_scan_report *r, unsigned options)
                   r->digest_file[0] ? ", every page as the other side sent it" : "");
     } else if (!r->damaged) {
         text_styled(&sb, STYLE_RED, "CHANGED");
-        sb_printf(&sb, ": %zu page%s of %s differ from the digests in %s\n", r->nissues, r->nissues == 1 ? "" : "s",
-                  l->name, r->digest_file);
+        const uint64_t *n = r->digest_states;
+        sb_printf(&sb, ": %zu page%s not what %s records (%llu changed, %llu all zero, %llu missing)\n", r->nissues,
+                  r->nissues == 1 ? " is" : "s are", r->digest_file, (unsigned long long)n[KVC_PAGE_CHANGED],
+                  (unsigned long long)n[KVC_PAGE_ZERO], (unsigned long long)n[KVC_PAGE_MISSING]);
     } else {
         text_styled(&sb, STYLE_RED, "DAMAGED");
         sb_printf(&sb, ": %llu damaged element%s in %llu of %llu page%s read as %s (%u B/token)\n",
