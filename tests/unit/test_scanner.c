@@ -1,0 +1,244 @@
+/* The scanner handle on the CPU, through the public API: a pool of layer
+ * buffers with and without a page list gives what per-layer scans give,
+ * digests are kvc_page_digest's, the two sides' digests compare, and every
+ * bad input is a usage error that says what is wrong. */
+#include "support.h"
+
+#include "kvgen.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+enum { NL = 3, PAGES = 6 };
+
+typedef struct pool {
+    kvc_layout l;
+    uint8_t *buf[NL];
+    uint64_t addr[NL];
+    uint64_t bytes;
+} pool;
+
+/* Three layers of six fp8_flashmla pages; layer 1 has a negative scale on page 4. */
+static void pool_make(pool *p)
+{
+    p->l = layout_of("fp8_flashmla", 64);
+    p->bytes = PAGES * p->l.page_bytes;
+    for (int i = 0; i < NL; i++) {
+        p->buf[i] = malloc(p->bytes);
+        kvgen_pages(&p->l, PAGES, 40 + i, p->buf[i]);
+        p->addr[i] = (uint64_t)(uintptr_t)p->buf[i];
+    }
+    memset(p->buf[1] + 4 * p->l.page_bytes + 9 * 656 + 516, 0x80, 4);
+}
+
+static void pool_free(pool *p)
+{
+    for (int i = 0; i < NL; i++) free(p->buf[i]);
+}
+
+static kvc_scanner *cpu_scanner(const kvc_layout *l)
+{
+    kvc_scan_options o;
+    kvc_scan_options_init(&o);
+    o.device = KVC_DEVICE_CPU;
+    o.threads = 2;
+    kvc_scanner *s = NULL;
+    kvc_diag d;
+    assert_int_equal(kvc_scanner_create(l, &o, &s, &d), KVC_OK);
+    assert_string_equal(kvc_scanner_device(s), "cpu");
+    assert_string_equal(kvc_scanner_device_name(s), "2 CPU threads");
+    return s;
+}
+
+static void test_scanner__pool_gives_what_each_layer_gives(void **state)
+{
+    (void)state;
+    pool p;
+    pool_make(&p);
+    kvc_scanner *s = cpu_scanner(&p.l);
+    kvc_scan_report *r = NULL;
+    kvc_diag d;
+    for (int round = 0; round < 2; round++) { /* the scanner is used again */
+        assert_int_equal(kvc_scanner_scan(s, p.addr, NL, p.bytes, NULL, 0, NULL, &r, &d), KVC_OK);
+        assert_false(kvc_scan_report_clean(r));
+        assert_int_equal(kvc_scan_report_layer_count(r), NL);
+        assert_int_equal(kvc_scan_report_pages_scanned(r), NL * PAGES);
+        assert_int_equal(kvc_scan_report_bad_pages(r), 1);
+        assert_int_equal(kvc_scan_report_count(r, KVC_CHECK_SCALE_NEGATIVE), 1);
+        const kvc_scan_layer *x = kvc_scan_report_layer(r, 1);
+        assert_string_equal(x->name, "layer 1");
+        assert_int_equal(x->nbad_pages, 1);
+        assert_int_equal(x->bad_pages[0].page, 4);
+        assert_null(x->scanned);
+        const kvc_finding *f = kvc_scan_report_finding(r, 0);
+        assert_int_equal(f->layer, 1);
+        assert_int_equal(f->page, 4);
+        assert_int_equal(f->slot, 9);
+        assert_int_equal(f->offset, 4 * p.l.page_bytes + 9 * 656 + 516);
+        for (int i = 0; i < NL; i++) {
+            kvc_scan_report *one = NULL;
+            assert_int_equal(kvc_scan_host(p.buf[i], p.bytes, &p.l, NULL, &one, &d), KVC_OK);
+            const kvc_scan_layer *a = kvc_scan_report_layer(one, 0), *b = kvc_scan_report_layer(r, i);
+            assert_memory_equal(a->counts, b->counts, sizeof a->counts);
+            assert_memory_equal(a->digests, b->digests, PAGES * sizeof *a->digests);
+            for (int k = 0; k < PAGES; k++) assert_int_equal(b->digests[k], kvc_page_digest(p.buf[i] + k * p.l.page_bytes, &p.l));
+            kvc_scan_report_free(one);
+        }
+        kvc_scan_report_free(r);
+    }
+    kvc_scanner_free(s);
+    pool_free(&p);
+}
+
+static void test_scanner__page_list_in_any_order(void **state)
+{
+    (void)state;
+    pool p;
+    pool_make(&p);
+    kvc_scanner *s = cpu_scanner(&p.l);
+    kvc_scan_report *r = NULL;
+    kvc_diag d;
+    const uint64_t pages[] = {5, 4, 0};
+    assert_int_equal(kvc_scanner_submit(s, p.addr, NL, p.bytes, pages, 3, NULL, &d), KVC_OK);
+    assert_int_equal(kvc_scanner_wait(s, &r, &d), KVC_OK);
+    assert_int_equal(kvc_scan_report_pages_scanned(r), NL * 3);
+    const kvc_scan_layer *x = kvc_scan_report_layer(r, 1);
+    assert_int_equal(x->pages, PAGES);
+    assert_int_equal(x->pages_scanned, 3);
+    assert_memory_equal(x->scanned, pages, sizeof pages);
+    assert_int_equal(x->bad_pages[0].page, 4);
+    assert_int_equal(x->digests[1], kvc_page_digest(p.buf[1] + 4 * p.l.page_bytes, &p.l));
+    kvc_scan_report_free(r);
+    const uint64_t clean[] = {1, 2};
+    assert_int_equal(kvc_scanner_scan(s, p.addr, NL, p.bytes, clean, 2, NULL, &r, &d), KVC_OK);
+    assert_true(kvc_scan_report_clean(r));
+    kvc_scan_report_free(r);
+    kvc_scanner_free(s);
+    pool_free(&p);
+}
+
+static void test_scanner__digests_compare_page_by_page(void **state)
+{
+    (void)state;
+    pool p;
+    pool_make(&p);
+    uint8_t *zero = calloc(1, p.l.page_bytes);
+    const uint64_t pb = p.l.page_bytes;
+    uint64_t sent[4], got[4];
+    for (int i = 0; i < 4; i++) sent[i] = kvc_page_digest(p.buf[0] + i * pb, &p.l);
+    got[0] = sent[0];
+    p.buf[0][pb + 77] ^= 0x01; /* one bit */
+    got[1] = kvc_page_digest(p.buf[0] + pb, &p.l);
+    got[2] = kvc_page_digest(zero, &p.l);
+    memcpy(p.buf[0] + 3 * pb + 656, p.buf[0] + 3 * pb, 656); /* token 0 over token 1: only the order differs */
+    got[3] = kvc_page_digest(p.buf[0] + 3 * pb, &p.l);
+    assert_int_equal(got[2], kvc_zero_page_digest(&p.l));
+    unsigned char st[4];
+    assert_int_equal(kvc_digests_compare(sent, got, 4, &p.l, st), 3);
+    assert_int_equal(st[0], KVC_PAGE_SAME);
+    assert_int_equal(st[1], KVC_PAGE_CHANGED);
+    assert_int_equal(st[2], KVC_PAGE_ZERO);
+    assert_int_equal(st[3], KVC_PAGE_CHANGED);
+    assert_string_equal(kvc_page_state_name(KVC_PAGE_ZERO), "zero");
+    assert_string_equal(kvc_page_state_name(KVC_PAGE_MISSING), "missing");
+    assert_string_equal(kvc_page_state_name(KVC_PAGE_STATES), "?");
+    assert_int_equal(kvc_digests_compare(sent, sent, 4, &p.l, NULL), 0);
+    free(zero);
+    pool_free(&p);
+}
+
+/* Each bad input: its status, its message, no report, and the scanner still works. */
+static void refused(kvc_scanner *s, const uint64_t *layers, size_t n, uint64_t bytes, const uint64_t *pages,
+                    size_t np, void *stream, const char *message)
+{
+    kvc_scan_report *r = (kvc_scan_report *)&r;
+    kvc_diag d;
+    assert_int_equal(kvc_scanner_scan(s, layers, n, bytes, pages, np, stream, &r, &d), KVC_ERR_USAGE);
+    assert_null(r);
+    assert_contains(d.message, message);
+}
+
+static void test_scanner__bad_inputs_are_refused_with_their_reason(void **state)
+{
+    (void)state;
+    pool p;
+    pool_make(&p);
+    kvc_scanner *s = cpu_scanner(&p.l);
+    const uint64_t pb = p.l.page_bytes;
+    uint64_t table[2] = {p.addr[0], 0};
+    refused(s, NULL, 1, p.bytes, NULL, 0, NULL, "no layer buffers to scan");
+    refused(s, p.addr, 0, p.bytes, NULL, 0, NULL, "no layer buffers to scan");
+    refused(s, table, 2, p.bytes, NULL, 0, NULL, "layer 1's buffer address is NULL");
+    table[1] = p.addr[1] + 2;
+    refused(s, table, 2, p.bytes - pb, NULL, 0, NULL,
+            "layer 1's buffer address 0x");
+    refused(s, table, 2, p.bytes - pb, NULL, 0, NULL,
+            "is misaligned: fp8_flashmla pages hold 4-byte elements, so it must be a multiple of 4");
+    refused(s, p.addr, NL, p.bytes - 100, NULL, 0, NULL,
+            "each layer buffer must hold a whole, non-zero number of fp8_flashmla pages of 41984 bytes: 251804 bytes "
+            "is 5 pages and 41884 bytes");
+    refused(s, p.addr, NL, 0, NULL, 0, NULL, "whole, non-zero number");
+    const uint64_t pages[] = {1, 6};
+    refused(s, p.addr, NL, p.bytes, pages, 2, NULL, "page list entry 1 is page 6, but each layer buffer holds 6 pages (0-5)");
+    refused(s, p.addr, NL, p.bytes, pages, 0, NULL, "the page list is empty: a scan of nothing cannot pass");
+    uint64_t wrap = UINT64_MAX - 15;
+    refused(s, &wrap, 1, p.bytes, NULL, 0, NULL, "run past the end of the address space");
+    refused(s, p.addr, NL, p.bytes, NULL, 0, (void *)p.addr, "a CUDA stream was given to a CPU scanner");
+    kvc_scan_report *r = NULL;
+    kvc_diag d;
+    assert_int_equal(kvc_scanner_wait(s, &r, &d), KVC_ERR_USAGE);
+    assert_contains(d.message, "nothing to wait for");
+    assert_int_equal(kvc_scanner_submit(s, p.addr, NL, p.bytes, NULL, 0, NULL, &d), KVC_OK);
+    refused(s, p.addr, NL, p.bytes, NULL, 0, NULL, "a scan is already in flight on this scanner");
+    assert_int_equal(kvc_scanner_wait(s, &r, &d), KVC_OK);
+    assert_int_equal(kvc_scan_report_bad_pages(r), 1);
+    kvc_scan_report_free(r);
+    /* no scanner, nowhere to put things, no layout: errors, also with a NULL diag */
+    assert_int_equal(kvc_scanner_scan(NULL, p.addr, NL, p.bytes, NULL, 0, NULL, &r, &d), KVC_ERR_USAGE);
+    assert_contains(d.message, "needs a scanner");
+    assert_int_equal(kvc_scanner_scan(s, p.addr, NL, p.bytes, NULL, 0, NULL, NULL, NULL), KVC_ERR_USAGE);
+    assert_int_equal(kvc_scanner_wait(NULL, &r, NULL), KVC_ERR_USAGE);
+    kvc_scanner *none = NULL;
+    assert_int_equal(kvc_scanner_create(NULL, NULL, &none, &d), KVC_ERR_USAGE);
+    assert_contains(d.message, "a scanner needs a layout");
+    assert_null(none);
+    assert_int_equal(kvc_scanner_create(&p.l, NULL, NULL, NULL), KVC_ERR_USAGE);
+    kvc_scanner_free(NULL);
+    kvc_scanner_free(s);
+    pool_free(&p);
+}
+
+static void test_scanner__auto_without_a_gpu_notes_the_cpu(void **state)
+{
+    (void)state;
+    kvc_layout l = layout_of("bf16", 64);
+    kvc_scan_options o;
+    kvc_scan_options_init(&o);
+    o.device = KVC_DEVICE_AUTO;
+    kvc_scanner *s = NULL;
+    kvc_diag d;
+    assert_int_equal(kvc_scanner_create(&l, &o, &s, &d), KVC_OK);
+    if (strcmp(kvc_scanner_device(s), "cpu") == 0) { /* this machine has no usable GPU */
+        uint8_t *buf = calloc(1, l.page_bytes);
+        uint64_t a = (uint64_t)(uintptr_t)buf;
+        kvc_scan_report *r = NULL;
+        assert_int_equal(kvc_scanner_scan(s, &a, 1, l.page_bytes, NULL, 0, NULL, &r, &d), KVC_OK);
+        assert_int_equal(kvc_scan_report_note_count(r), 1);
+        assert_contains(kvc_scan_report_note(r, 0), "no usable GPU");
+        kvc_scan_report_free(r);
+        free(buf);
+    }
+    kvc_scanner_free(s);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_scanner__pool_gives_what_each_layer_gives),
+        cmocka_unit_test(test_scanner__page_list_in_any_order),
+        cmocka_unit_test(test_scanner__digests_compare_page_by_page),
+        cmocka_unit_test(test_scanner__bad_inputs_are_refused_with_their_reason),
+        cmocka_unit_test(test_scanner__auto_without_a_gpu_notes_the_cpu),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
