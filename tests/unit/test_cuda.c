@@ -25,6 +25,8 @@ static struct {
     int foreign;       /* pointers belong to another context */
     int host_memory;   /* pointers are host memory */
     size_t range;      /* the size of a pointer's allocation (0: large) */
+    unsigned pointer_calls;
+    cu_stream stream;  /* the last scan launch's */
 } fake;
 
 static const char *const NAMES[][2] = {
@@ -101,14 +103,16 @@ static cu_result f_elapsed(float *ms, cu_event a, cu_event b) { return (void)a, 
 static cu_result f_launch(cu_function f, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by, unsigned bz,
                           unsigned shared, cu_stream s, void **params, void **extra)
 {
-    (void)f, (void)gx, (void)gy, (void)gz, (void)bx, (void)by, (void)bz, (void)shared, (void)s, (void)extra;
+    (void)f, (void)gx, (void)gy, (void)gz, (void)bx, (void)by, (void)bz, (void)shared, (void)extra;
     fake.launches++;
+    fake.stream = s;
     const kvc_gpu_plan *plan = params[6];
     uint32_t *bad = (uint32_t *)(uintptr_t)*(cu_deviceptr *)params[3];
     if (!fake.launch) memset(bad, 0, plan->items * sizeof *bad);
     if (fake.bad_page && !fake.launch) {
         bad[fake.bad_page - 1] = 1;
-        ((uint64_t *)(uintptr_t)*(cu_deviceptr *)params[5])[KVC_CHECK_E4M3_NAN] += 1;
+        uint64_t layer = (fake.bad_page - 1) / plan->per_layer;
+        ((uint64_t *)(uintptr_t)*(cu_deviceptr *)params[5])[layer * KVC_CHECK_COUNT + KVC_CHECK_E4M3_NAN] += 1;
     }
     return fake.launch;
 }
@@ -116,6 +120,7 @@ static cu_result f_launch(cu_function f, unsigned gx, unsigned gy, unsigned gz, 
  * fake's one context unless `foreign`; `host_memory` makes it host memory. */
 static cu_result f_pointer(void *data, int attr, cu_deviceptr p)
 {
+    fake.pointer_calls++;
     switch (attr) {
     case CU_POINTER_ATTRIBUTE_CONTEXT: *(cu_context *)data = fake.foreign ? (cu_context)&fake.foreign : (cu_context)&fake; break;
     case CU_POINTER_ATTRIBUTE_MEMORY_TYPE: *(unsigned *)data = fake.host_memory ? 1 : CU_MEMORYTYPE_DEVICE; break;
@@ -386,6 +391,82 @@ static void test_cuda__device_memory_is_scanned_on_the_gpu_that_holds_it(void **
     free(pages);
 }
 
+/* A GPU scanner checks each layer's pointer with the driver before a
+ * kernel reads it, once per layer table, and refuses what it cannot read. */
+static void test_cuda__scanner_checks_device_pointers_once(void **state)
+{
+    (void)state;
+    kvc_layout l = layout_of("fp8_flashmla", 64);
+    kvc_scan_options o;
+    kvc_scan_options_init(&o);
+    o.device = KVC_DEVICE_GPU;
+    kvc_scanner *s = NULL;
+    kvc_diag d;
+    assert_int_equal(scanner_open(&l, &o, &FAKE, 0, &s, &d), KVC_OK);
+    assert_string_equal(kvc_scanner_device(s), "cuda");
+    assert_string_equal(kvc_scanner_device_name(s), "Fake GPU");
+    uint8_t *mem[2] = {malloc(2 * l.page_bytes), malloc(2 * l.page_bytes)};
+    kvgen_pages(&l, 2, 3, mem[0]);
+    kvgen_pages(&l, 2, 4, mem[1]);
+    uint64_t layers[2] = {(uint64_t)(uintptr_t)mem[0], (uint64_t)(uintptr_t)mem[1]};
+    const uint64_t bytes = 2 * l.page_bytes;
+    kvc_scan_report *r = NULL;
+    struct {
+        int *knob, value;
+        const char *message;
+    } cases[] = {
+        {&fake.host_memory, 1, "is not device memory: a GPU scanner takes device pointers"},
+        {&fake.foreign, 1, "belongs to another CUDA context than device 0's primary context"},
+        {&fake.ordinal, 1, "is memory of CUDA device 1, but this scanner runs on device 0: create a scanner for device 1"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        *cases[i].knob = cases[i].value;
+        assert_int_equal(kvc_scanner_scan(s, layers, 2, bytes, NULL, 0, NULL, &r, &d), KVC_ERR_USAGE);
+        assert_contains(d.message, "layer 0 (0x");
+        assert_contains(d.message, cases[i].message);
+        assert_null(r);
+        *cases[i].knob = 0;
+    }
+    fake.range = l.page_bytes;
+    assert_int_equal(kvc_scanner_scan(s, layers, 2, bytes, NULL, 0, NULL, &r, &d), KVC_ERR_USAGE);
+    assert_contains(d.message, "layer 0: 83968 bytes from 0x");
+    assert_contains(d.message, "run past the end of its allocation (41984 bytes from 0x");
+    fake.range = 0;
+    assert_int_equal(fake.launches, 0); /* nothing was launched over memory that was refused */
+    /* a good table is checked once; the scan runs on the caller's stream */
+    fake.pointer_calls = 0;
+    cu_stream mine = (cu_stream)&mem;
+    assert_int_equal(kvc_scanner_scan(s, layers, 2, bytes, NULL, 0, mine, &r, &d), KVC_OK);
+    unsigned checked = fake.pointer_calls;
+    assert_true(checked >= 2 * 4);
+    assert_ptr_equal(fake.stream, mine);
+    assert_true(kvc_scan_report_clean(r));
+    assert_int_equal(kvc_scan_report_pages_scanned(r), 4);
+    kvc_scan_report_free(r);
+    const uint64_t pages[] = {1};
+    fake.bad_page = 2; /* item 1: layer 1's page 1 under the list {1} */
+    mem[1][l.page_bytes + 100] = 0xFF;
+    assert_int_equal(kvc_scanner_scan(s, layers, 2, bytes, pages, 1, NULL, &r, &d), KVC_OK);
+    assert_int_equal(fake.pointer_calls, checked);
+    assert_int_equal(kvc_scan_report_bad_pages(r), 1);
+    assert_int_equal(r->layers[1].bad_pages[0].page, 1);
+    assert_int_equal(r->nfindings, 1); /* read from the page copied back */
+    assert_int_equal(r->findings[0].layer, 1);
+    assert_int_equal(r->findings[0].check, KVC_CHECK_E4M3_NAN);
+    assert_int_equal(r->findings[0].offset, l.page_bytes + 100);
+    kvc_scan_report_free(r);
+    fake.bad_page = 0;
+    fake.launch = CU_ERROR_LAUNCH_FAILED; /* a driver failure is reported, and the scanner is still usable */
+    assert_int_equal(kvc_scanner_scan(s, layers, 2, bytes, NULL, 0, NULL, &r, &d), KVC_ERR_GPU);
+    assert_contains(d.message, "[CUDA_ERROR_LAUNCH_FAILED] a fake driver error in cuLaunchKernel(kvc_scan)");
+    fake.launch = 0;
+    assert_int_equal(kvc_scanner_scan(s, layers, 2, bytes, NULL, 0, NULL, &r, &d), KVC_OK);
+    kvc_scan_report_free(r);
+    kvc_scanner_free(s);
+    free(mem[0]);
+    free(mem[1]);
+}
+
 static void test_cuda__only_no_gpu_results_mean_absent(void **state)
 {
     (void)state;
@@ -408,6 +489,7 @@ int main(void)
         cmocka_unit_test_setup(test_cuda__launch_failure, reset),
         cmocka_unit_test_setup(test_cuda__a_working_driver_runs_the_gpu_pipeline, reset),
         cmocka_unit_test_setup(test_cuda__device_memory_is_scanned_on_the_gpu_that_holds_it, reset),
+        cmocka_unit_test_setup(test_cuda__scanner_checks_device_pointers_once, reset),
         cmocka_unit_test_setup(test_cuda__only_no_gpu_results_mean_absent, reset),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
