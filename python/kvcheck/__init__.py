@@ -201,11 +201,18 @@ def _page_list(pages):
         if len(pages) and int(pages.min()) < 0:
             raise Error(f"page list holds a negative page ({int(pages.min())})", where="pages")
         return pages.data_ptr(), len(pages), pages
-    pages = list(pages)
-    for i, p in enumerate(pages):
-        if not isinstance(p, int) or isinstance(p, bool) or not 0 <= p < 2**64:
-            raise Error(f"page list entry {i} is {p!r}, not a page number (an integer >= 0)", where="pages")
-    arr = (ctypes.c_uint64 * len(pages))(*pages)
+    if not isinstance(pages, (list, tuple)):
+        pages = list(pages)
+    try:  # at C speed; ctypes wraps negative numbers, so they are looked for first
+        if pages and min(pages) < 0:
+            raise ValueError
+        arr = (ctypes.c_uint64 * len(pages))(*pages)
+    except (TypeError, ValueError, OverflowError):
+        for i, p in enumerate(pages):
+            if not isinstance(p, int) or isinstance(p, bool) or not 0 <= p < 2**64:
+                raise Error(f"page list entry {i} is {p!r}, not a page number (an integer >= 0)",
+                            where="pages") from None
+        raise
     return ctypes.addressof(arr), len(pages), arr
 
 
@@ -274,8 +281,10 @@ class Report:
 # ------------------------------------------------------------------ scanner
 
 def _torch_stream(device_index):
+    """PyTorch's current stream on a device, as a CUstream handle."""
     torch = sys.modules["torch"]
-    return torch.cuda.current_stream(device_index).cuda_stream
+    raw = getattr(torch._C, "_cuda_getCurrentRawStream", None)  # what Triton uses: no Stream object
+    return raw(device_index) if raw else torch.cuda.current_stream(device_index).cuda_stream
 
 
 class Scanner:
@@ -353,10 +362,7 @@ class Scanner:
             self._key = key
         return self._layers
 
-    def submit(self, layers, pages=None, stream=None):
-        """Starts a scan; on the GPU it is enqueued on `stream` (a CUDA stream
-        handle as an int, or a torch.cuda.Stream; default: PyTorch's current
-        stream) and this returns at once. Call wait() for the report."""
+    def _request(self, layers, pages, stream):
         if not self._h:
             raise Error("this scanner is closed")
         lay = self._prepare(layers)
@@ -368,6 +374,13 @@ class Scanner:
                 stream = stream.cuda_stream
         elif stream is not None:
             raise Error("a CUDA stream was given for host memory, which is scanned at once: pass none", where="stream")
+        return lay, addr, n, keep, stream
+
+    def submit(self, layers, pages=None, stream=None):
+        """Starts a scan; on the GPU it is enqueued on `stream` (a CUDA stream
+        handle as an int, or a torch.cuda.Stream; default: PyTorch's current
+        stream) and this returns at once. Call wait() for the report."""
+        lay, addr, n, keep, stream = self._request(layers, pages, stream)
         st = lib.kvc_scanner_submit(self._h, lay.addresses, len(lay.addresses), lay.nbytes, addr, n, stream,
                                     ctypes.byref(self._diag))
         if st:
@@ -384,9 +397,14 @@ class Scanner:
         return Report(out.value)
 
     def scan(self, layers, pages=None, stream=None):
-        """submit() and wait(): the verdict on the host."""
-        self.submit(layers, pages, stream)
-        return self.wait()
+        """submit() and wait() in one call: the verdict on the host."""
+        lay, addr, n, keep, stream = self._request(layers, pages, stream)
+        out = ctypes.c_void_p()
+        st = lib.kvc_scanner_scan(self._h, lay.addresses, len(lay.addresses), lay.nbytes, addr, n, stream,
+                                  ctypes.byref(out), ctypes.byref(self._diag))
+        if st:
+            _raise(st, self._diag)
+        return Report(out.value)
 
     def __repr__(self):
         return f"<kvcheck.Scanner {self.layout.name} on {self.device_name}>"

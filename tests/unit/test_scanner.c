@@ -147,6 +147,34 @@ static void test_scanner__digests_compare_page_by_page(void **state)
     pool_free(&p);
 }
 
+/* The digest is the documented formula (kernels/kvc_digest.h), word pair
+ * by word pair, for pages that end inside a chunk too. */
+static void test_scanner__digest_is_the_documented_formula(void **state)
+{
+    (void)state;
+    const uint64_t sizes[] = {41984, 132, 8448, 584, 36, 8};
+    uint8_t *page = malloc(41984);
+    for (size_t i = 0; i < 41984; i++) page[i] = (uint8_t)(i * 2654435761u >> 13);
+    for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; k++) {
+        kvc_layout l = layout_of("fp8_flashmla", 64);
+        l.page_bytes = sizes[k];
+        uint64_t sum = 0;
+        for (uint64_t i = 0; i < (sizes[k] + 15) / 16 * 4; i += 2) { /* 32-bit words, zero past the page */
+            uint32_t w[2] = {0, 0};
+            for (int j = 0; j < 8; j++)
+                if ((i * 4 + (uint64_t)j) < sizes[k]) w[j / 4] |= (uint32_t)page[i * 4 + (uint64_t)j] << (8 * (j % 4));
+            sum += (uint64_t)(uint32_t)(w[0] + 0x9E3779B9u + (uint32_t)(i / 2) * 0x85EBCA6Bu) *
+                   (uint32_t)(w[1] + 0x7F4A7C15u + (uint32_t)(i / 2) * 0xC2B2AE35u);
+        }
+        uint64_t x = sum ^ (sizes[k] * 0x9E3779B97F4A7C15ull);
+        x ^= x >> 33, x *= 0xFF51AFD7ED558CCDull, x ^= x >> 33, x *= 0xC4CEB9FE1A85EC53ull, x ^= x >> 33;
+        if (kvc_page_digest(page, &l) != x) fail_msg("%llu-byte page: %016llx, the formula gives %016llx",
+                                                     (unsigned long long)sizes[k],
+                                                     (unsigned long long)kvc_page_digest(page, &l), (unsigned long long)x);
+    }
+    free(page);
+}
+
 /* Each bad input: its status, its message, no report, and the scanner still works. */
 static void refused(kvc_scanner *s, const uint64_t *layers, size_t n, uint64_t bytes, const uint64_t *pages,
                     size_t np, void *stream, const char *message)
@@ -237,6 +265,7 @@ int main(void)
         cmocka_unit_test(test_scanner__pool_gives_what_each_layer_gives),
         cmocka_unit_test(test_scanner__page_list_in_any_order),
         cmocka_unit_test(test_scanner__digests_compare_page_by_page),
+        cmocka_unit_test(test_scanner__digest_is_the_documented_formula),
         cmocka_unit_test(test_scanner__bad_inputs_are_refused_with_their_reason),
         cmocka_unit_test(test_scanner__auto_without_a_gpu_notes_the_cpu),
     };
