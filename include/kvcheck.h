@@ -507,7 +507,7 @@ KVC_API const char *kvc_scanner_device_name(const kvc_scanner *scanner);
  * addresses. `pages` lists the pages to scan in every layer (npages of
  * them, each below layer_bytes / page bytes, in any order), or is NULL to
  * scan every page. On a GPU scanner the scan is enqueued on `stream` (a
- * CUstream; NULL: the scanner's own) behind the caller's work there, and
+ * CUstream; NULL: CUDA's default stream) behind the caller's work there, and
  * the call returns without waiting; a CPU scanner scans at once and takes
  * no stream. All layers are scanned in one kernel launch; only per-layer
  * counts, per-page damage and digests come back to the host.

@@ -33,7 +33,7 @@ int gpu_ordinal(const gpu_ctx *g);
 typedef struct gpu_scanner gpu_scanner;
 kvc_status gpu_scanner_create(gpu_ctx *g, const scan_plan *p, gpu_scanner **out, kvc_diag *diag);
 void gpu_scanner_free(gpu_scanner *s); /* accepts NULL */
-/* Enqueues on `stream` (NULL: the GPU's own) a scan of `per_layer` pages of
+/* Enqueues on `stream` (NULL: CUDA's default stream) a scan of `per_layer` pages of
  * each of `nlayers` buffers at device addresses `layers`: pages[0 ..
  * per_layer) (ascending), or pages 0 .. per_layer - 1 when `pages` is NULL.
  * One scan at a time: gpu_scanner_wait before the next submit. */

@@ -160,7 +160,6 @@ kvc_status gpu_scanner_submit(gpu_scanner *s, const uint64_t *layers, size_t nla
 {
     const gpu_ctx *g = s->g;
     const cuda_api *a = g->api;
-    if (!stream) stream = g->stream[0];
     kvc_gpu_plan plan = s->plan;
     plan.items = nlayers * per_layer;
     plan.per_layer = per_layer ? per_layer : 1;
