@@ -295,9 +295,9 @@ class Scanner:
     for a CPU scanner) and an optional list of pages to scan in each.
 
     One scan at a time per scanner; use one scanner per thread, or a lock.
-    The layer list is checked when it changes (compared by the identity of
-    its objects): a tensor whose storage is replaced in place (set_,
-    resize_) must be passed as a new object."""
+    A list of CUDA tensors is checked when it changes (compared by the
+    identity of its objects): a tensor whose storage is replaced in place
+    (set_, resize_) must be passed as a new object."""
 
     def __init__(self, layout, device="auto", max_findings=20, threads=0, scale_pow2=False, scale_range=None):
         if not isinstance(layout, Layout):
@@ -340,9 +340,7 @@ class Scanner:
         if getattr(self, "_h", None):
             lib.kvc_scanner_free(self._h)
             self._h = None
-        if getattr(self, "_layers", None):
-            self._layers.release()
-            self._layers = None
+        self._layers = self._held = None
 
     __del__ = close
 
@@ -353,14 +351,21 @@ class Scanner:
         self.close()
 
     def _prepare(self, layers):
+        """The layers, checked; CUDA tensors are kept for the next call (an
+        engine passes its pool again and again), host buffers are exported
+        for one scan only (an exported bytearray cannot be resized)."""
         key = tuple(map(id, layers)) if isinstance(layers, (list, tuple)) else None
-        if key is None or key != self._key:
-            if self._layers:
-                self._layers.release()
-                self._layers, self._key = None, None
-            self._layers = _Layers(layers, self.gpu)
-            self._key = key
-        return self._layers
+        if key is not None and key == self._key:
+            return self._layers
+        self._layers, self._key = None, None
+        lay = _Layers(layers, self.gpu)
+        if lay.cuda is not None and key is not None:
+            self._layers, self._key = lay, key
+        return lay
+
+    def _done(self, lay):
+        if lay is not self._layers:
+            lay.release()
 
     def _request(self, layers, pages, stream):
         if not self._h:
@@ -384,6 +389,7 @@ class Scanner:
         st = lib.kvc_scanner_submit(self._h, lay.addresses, len(lay.addresses), lay.nbytes, addr, n, stream,
                                     ctypes.byref(self._diag))
         if st:
+            self._done(lay)
             _raise(st, self._diag)
         self._held = (lay, keep)
 
@@ -391,6 +397,8 @@ class Scanner:
         """Waits for the submitted scan and returns its Report."""
         out = ctypes.c_void_p()
         st = lib.kvc_scanner_wait(self._h, ctypes.byref(out), ctypes.byref(self._diag))
+        if self._held:
+            self._done(self._held[0])
         self._held = None
         if st:
             _raise(st, self._diag)
@@ -402,6 +410,7 @@ class Scanner:
         out = ctypes.c_void_p()
         st = lib.kvc_scanner_scan(self._h, lay.addresses, len(lay.addresses), lay.nbytes, addr, n, stream,
                                   ctypes.byref(out), ctypes.byref(self._diag))
+        self._done(lay)
         if st:
             _raise(st, self._diag)
         return Report(out.value)

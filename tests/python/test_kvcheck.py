@@ -103,6 +103,13 @@ class Scans(unittest.TestCase):
         with self.assertRaises(kvcheck.Error):
             kvcheck.compare_digests([1, 2], [1], LAY)
 
+    def test_scan__host_buffers_are_released_after_each_scan(self):
+        buf = layer(1, 1)
+        self.assertTrue(self.scanner.scan([buf]).clean)
+        buf.extend(bytes(LAY.page_bytes))  # a buffer still exported could not be resized
+        buf[LAY.page_bytes + 3 * 656 + 512:LAY.page_bytes + 3 * 656 + 516] = struct.pack("<f", -2.0)
+        self.assertEqual(self.scanner.scan([buf]).bad_pages, [(0, 1)])
+
     def test_scanner__submit_then_wait(self):
         self.scanner.submit([layer(2, 3)])
         with self.assertRaises(kvcheck.Error) as e:
