@@ -154,8 +154,8 @@ __device__ static void scan(const unsigned long long *layers, const unsigned lon
             uint64_t s = 0;
             unsigned n = 0;
             for (unsigned w = 0; w < KVC_GPU_WARPS; w++) s += warp_sum[q][w], n += warp_bad[q][w];
-            digests[plan.out_base + item] = kvc_digest_final(s, plan.page_bytes);
-            page_bad[plan.out_base + item] = n;
+            digests[item] = kvc_digest_final(s, plan.page_bytes);
+            page_bad[item] = n;
         }
         if (threadIdx.x < KVC_CHECK_COUNT && bc[threadIdx.x]) {
             atomicAdd(&counts[layer * KVC_CHECK_COUNT + threadIdx.x], (unsigned long long)bc[threadIdx.x]);
