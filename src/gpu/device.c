@@ -16,7 +16,6 @@ const char *kvc_gpu_support(void) { return "none: built without nvcc, so scans r
 #endif
 
 const char *gpu_name(const gpu_ctx *g) { return g->name; }
-int gpu_ordinal(const gpu_ctx *g) { return g->ordinal; }
 
 void gpu_enter(gpu_ctx *g)
 {

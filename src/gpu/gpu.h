@@ -26,8 +26,6 @@ const char *gpu_name(const gpu_ctx *g);
  * may be used from any thread), and undoes it; they nest. */
 void gpu_enter(gpu_ctx *g);
 void gpu_leave(gpu_ctx *g);
-/* The CUDA ordinal of the device. */
-int gpu_ordinal(const gpu_ctx *g);
 
 /* A plan on the GPU and its buffers, for many scans. */
 typedef struct gpu_scanner gpu_scanner;
