@@ -51,8 +51,7 @@ static void scan_blocks(cpu_job *c, int report)
         for (uint64_t i = first; i < last; i++) {
             uint64_t page = j->pages ? j->pages[i] : i;
             const uint8_t *at = j->host + page * page_bytes;
-            j->page_bad[i] = scan_page(c->plan, at, counts);
-            if (j->digests) j->digests[i] = page_digest(at, page_bytes);
+            j->page_bad[i] = scan_page(c->plan, at, counts, j->digests ? &j->digests[i] : NULL);
         }
         uint64_t done = atomic_fetch_add(&c->pages_done, last - first) + (last - first);
         if (report && j->progress) j->progress(j->progress_ctx, done * page_bytes);

@@ -12,18 +12,20 @@
  * 32 bytes one add of the keys (vpaddd), a shift that brings each pair's
  * second word down (vpsrlq), one 32x32->64 multiply per pair (vpmuludq,
  * which reads the low 32 bits of each 64-bit lane) and one add. */
-__attribute__((target("avx2"))) static uint64_t sum_avx2(const uint8_t *page, uint64_t pairs, uint64_t *done)
+__attribute__((target("avx2"))) static uint64_t sum_avx2(const uint8_t *p, uint64_t pairs, uint64_t first,
+                                                         uint64_t *done)
 {
-    const uint32_t A = KVC_DIGEST_A, B = KVC_DIGEST_B, P = KVC_DIGEST_P, Q = KVC_DIGEST_Q;
-    __m256i key = _mm256_setr_epi32((int)A, (int)B, (int)(A + P), (int)(B + Q), (int)(A + 2 * P), (int)(B + 2 * Q),
-                                    (int)(A + 3 * P), (int)(B + 3 * Q));
+    const uint32_t P = KVC_DIGEST_P, Q = KVC_DIGEST_Q;
+    const uint32_t a = KVC_DIGEST_A + (uint32_t)first * P, b = KVC_DIGEST_B + (uint32_t)first * Q;
+    __m256i key = _mm256_setr_epi32((int)a, (int)b, (int)(a + P), (int)(b + Q), (int)(a + 2 * P), (int)(b + 2 * Q),
+                                    (int)(a + 3 * P), (int)(b + 3 * Q));
     const __m256i step = _mm256_setr_epi32((int)(4 * P), (int)(4 * Q), (int)(4 * P), (int)(4 * Q), (int)(4 * P),
                                            (int)(4 * Q), (int)(4 * P), (int)(4 * Q));
     __m256i acc[2] = {_mm256_setzero_si256(), _mm256_setzero_si256()};
     uint64_t i = 0;
     for (; i + 8 <= pairs; i += 8)
         for (int h = 0; h < 2; h++) {
-            __m256i x = _mm256_add_epi32(_mm256_loadu_si256((const __m256i *)(const void *)(page + 8 * i + 32 * h)), key);
+            __m256i x = _mm256_add_epi32(_mm256_loadu_si256((const __m256i *)(const void *)(p + 8 * i + 32 * h)), key);
             acc[h] = _mm256_add_epi64(acc[h], _mm256_mul_epu32(x, _mm256_srli_epi64(x, 32)));
             key = _mm256_add_epi32(key, step);
         }
@@ -33,17 +35,22 @@ __attribute__((target("avx2"))) static uint64_t sum_avx2(const uint8_t *page, ui
     return lanes[0] + lanes[1] + lanes[2] + lanes[3];
 }
 
+uint64_t digest_sum(const uint8_t *p, uint64_t pairs, uint64_t first)
+{
+    uint64_t sum = 0, i = 0;
+    if (__builtin_cpu_supports("avx2")) sum = sum_avx2(p, pairs, first, &i);
+    for (; i < pairs; i++) {
+        uint64_t w = load64(p + 8 * i);
+        sum += kvc_digest_pair((uint32_t)w, (uint32_t)(w >> 32), (uint32_t)(first + i));
+    }
+    return sum;
+}
+
 uint64_t page_digest(const uint8_t *page, uint64_t page_bytes)
 {
-    uint64_t sum = 0, i = 0, pairs = page_bytes / 8;
-    if (__builtin_cpu_supports("avx2")) sum = sum_avx2(page, pairs, &i);
-    for (; i < pairs; i++) {
-        uint64_t w = load64(page + 8 * i);
-        sum += kvc_digest_pair((uint32_t)w, (uint32_t)(w >> 32), (uint32_t)i);
-    }
+    uint64_t pairs = page_bytes / 8, sum = digest_sum(page, pairs, 0);
     /* the page's last bytes and zeros up to a whole 16-byte chunk */
-    uint64_t padded = (page_bytes + 15) / 16 * 2;
-    for (; i < padded; i++) {
+    for (uint64_t i = pairs; i < (page_bytes + 15) / 16 * 2; i++) {
         uint8_t tail[8] = {0};
         if (8 * i < page_bytes) memcpy(tail, page + 8 * i, page_bytes - 8 * i);
         uint64_t w = load64(tail);

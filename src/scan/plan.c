@@ -4,6 +4,7 @@
  * predicate header the GPU scanner includes too), and the findings pass
  * (always on the host). */
 #include "scan/scan.h"
+#include "kvc_digest.h"
 #include "kvc_simulate.h"
 
 #include <float.h>
@@ -60,6 +61,9 @@ kvc_status scan_plan_make(const kvc_layout *l, const kvc_scan_options *o, scan_p
         out->rules.hi_bits = kvc_bits_of((float)o->scale_max);
     }
     out->rules.pow2 = o->scale_pow2 != 0;
+    const uint64_t share = l->page_size ? l->page_bytes / l->page_size : 0;
+    if (share && l->page_bytes % l->page_size == 0 && share % 8 == 0 && l->page_bytes % 16 == 0)
+        out->digest_share = (uint32_t)share;
     origin_set(&origin, "", 0, 0, "layout");
     RETURN_ERROR_IF(!l->page_bytes || !l->page_size || !l->nfields, diag, KVC_ERR_USAGE, &origin,
                     "layout '%s' has no pages or fields", l->name);
@@ -104,9 +108,12 @@ static int run_damaged(unsigned kind, const uint8_t *p, uint32_t bytes, const kv
 
 /* 1 when a page holds any damaged element: the filter over clean pages.
  * Token records are read in memory order; each kind ORs its words' partial
- * filter results into its own accumulator, masked once per page. Built for
- * AVX2 too, chosen at run time. */
-__attribute__((target_clones("avx2", "default"))) static int page_damaged(const scan_plan *plan, const uint8_t *page)
+ * filter results into its own accumulator, masked once per page. With
+ * `sum`, each token's share of the page is added to the digest's sum right
+ * after the filter read it (plan->digest_share; complete when this returns
+ * 0). Built for AVX2 too, chosen at run time. */
+__attribute__((target_clones("avx2", "default"))) static int page_damaged(const scan_plan *plan, const uint8_t *page,
+                                                                          uint64_t *sum)
 {
     uint64_t acc[KVC_KIND_MIXED] = {0}, bad = 0; /* bad: FP32 scales, then everything */
     kvc_filter64 filter[KVC_KIND_MIXED];
@@ -139,6 +146,7 @@ __attribute__((target_clones("avx2", "default"))) static int page_damaged(const 
             }
             if (run->bytes % 8 && run_damaged(run->kind, p + 8 * words, run->bytes % 8, &plan->rules)) return 1;
         }
+        if (sum) *sum += digest_sum(page + t * share, share / 8, t * share / 8);
     }
     for (unsigned k = 0; k < KVC_KIND_MIXED; k++) bad |= acc[k] & filter[k].top;
     return bad != 0;
@@ -172,9 +180,15 @@ static void page_walk(const scan_plan *plan, const uint8_t *page, element_fn fn,
     }
 }
 
-uint32_t scan_page(const scan_plan *plan, const uint8_t *page, uint64_t counts[KVC_CHECK_COUNT])
+uint32_t scan_page(const scan_plan *plan, const uint8_t *page, uint64_t counts[KVC_CHECK_COUNT], uint64_t *digest)
 {
-    if (!page_damaged(plan, page)) return 0;
+    uint64_t sum = 0;
+    const int fused = digest && plan->digest_share;
+    if (!page_damaged(plan, page, fused ? &sum : NULL)) {
+        if (digest) *digest = fused ? kvc_digest_final(sum, plan->layout.page_bytes) : page_digest(page, plan->layout.page_bytes);
+        return 0;
+    }
+    if (digest) *digest = page_digest(page, plan->layout.page_bytes); /* the filter stopped early, or not */
     const uint32_t tokens = plan->layout.page_size;
     uint32_t n = 0;
     const uint8_t *p = page;

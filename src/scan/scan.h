@@ -33,14 +33,22 @@ typedef struct scan_plan {
     kvc_scale_rules rules;
     unsigned nruns;
     scan_run runs[KVC_MAX_FIELDS];
+    /* bytes of a page the filter reads per token when they are whole word
+     * pairs and the page whole 16-byte chunks: the digest is then taken in
+     * the filter's pass, token by token (else 0: in a pass of its own) */
+    uint32_t digest_share;
 } scan_plan;
 
 kvc_status scan_plan_make(const kvc_layout *l, const kvc_scan_options *o, scan_plan *out, kvc_diag *diag);
 
-/* Counts the damaged elements of one page into counts[check]; returns how many. */
-uint32_t scan_page(const scan_plan *plan, const uint8_t *page, uint64_t counts[KVC_CHECK_COUNT]);
+/* Counts the damaged elements of one page into counts[check]; returns how
+ * many. Its digest into *digest when `digest` is not NULL. */
+uint32_t scan_page(const scan_plan *plan, const uint8_t *page, uint64_t counts[KVC_CHECK_COUNT], uint64_t *digest);
 /* The digest of one page (kernels/kvc_digest.h), as the GPU computes it. */
 uint64_t page_digest(const uint8_t *page, uint64_t page_bytes);
+/* The digest's sum over `pairs` word pairs at `p`, the first of them pair
+ * `first` of its page (kvc_digest_final of a page's whole sum is its digest). */
+uint64_t digest_sum(const uint8_t *p, uint64_t pairs, uint64_t first);
 /* Appends one page's findings in byte order while fewer than `max` are held. */
 void scan_page_findings(const scan_plan *plan, const uint8_t *page, unsigned layer, uint64_t page_index,
                         uint64_t page_offset, kvc_finding *out, size_t *n, size_t max);
