@@ -388,9 +388,9 @@ int main(int argc, char **argv)
     }
     printf("kvcheck %s benchmark: fp8_flashmla pages (656 B/token, 41984 B/page), clean\n", kvc_version());
     bench_gpu(gpu_sizes);
-    bench_cpu(cpu_mib);
-    bench_file(file, file_mib, 0);
-    if (cold) bench_file(file, file_mib, 1);
+    if (cpu_mib) bench_cpu(cpu_mib);
+    if (file_mib) bench_file(file, file_mib, 0);
+    if (file_mib && cold) bench_file(file, file_mib, 1);
     if (sim_tokens) bench_simulate(sim_tokens);
     return 0;
 }
