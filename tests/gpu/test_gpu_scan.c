@@ -412,6 +412,8 @@ int main(void)
     printf("GPU: %s\n", gpu_name(g));
     gpu_close(g);
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_gpu__scanner_pool_matches_the_cpu),
+        cmocka_unit_test(test_gpu__scanner_refuses_memory_it_cannot_read),
         cmocka_unit_test(test_gpu__every_layout_clean_and_planted_matches_the_cpu),
         cmocka_unit_test(test_gpu__pages_too_large_for_a_shared_map_match_the_cpu),
         cmocka_unit_test(test_gpu__576_rows_read_as_656_match_the_cpu),
@@ -419,8 +421,7 @@ int main(void)
         cmocka_unit_test(test_gpu__device_memory_in_place_matches_the_cpu),
         cmocka_unit_test(test_gpu__files_streamed_with_pread_match_the_cpu),
         cmocka_unit_test(test_gpu__simulate_matches_the_cpu),
-        cmocka_unit_test(test_gpu__scanner_pool_matches_the_cpu),
-        cmocka_unit_test(test_gpu__scanner_refuses_memory_it_cannot_read),
+
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
