@@ -3,7 +3,8 @@
 # builds with from DEBS (apt-get download libcjson1 libcjson-dev libyaml-0-2
 # libyaml-dev libcmocka0 libcmocka-dev pkgconf pkg-config libpkgconf3
 # pkgconf-bin), builds kvcheck in Release into BUILD, runs the whole test
-# suite (gpu.scan included) and the benchmark with ARGS.
+# suite (gpu.scan and python.gpu included) and the benchmark with ARGS,
+# then the PyTorch peer (bench/peer.py) where torch is installed.
 # Usage: tools/gpu-run.sh DEBS BUILD [kvcheck-bench ARGS...]
 set -eu
 debs=$1 build=$2
@@ -25,3 +26,6 @@ cmake --build "$build" -j"$(nproc)" >"$build.build.log" 2>&1 || { tail -n 40 "$b
 "$build/kvcheck" version
 ctest --test-dir "$build" --output-on-failure -j4 || true
 [ "$#" -eq 0 ] || "$build/kvcheck-bench" "$@"
+if [ "$#" -gt 0 ] && python3 -c 'import torch' 2>/dev/null; then
+  KVCHECK_LIBRARY="$build/libkvcheck.so" python3 "$src/bench/peer.py"
+fi
