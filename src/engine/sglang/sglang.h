@@ -8,6 +8,15 @@
 
 #include "engine/engine.h"
 
+/* ---------------------------------------------------------------- releases */
+
+/* The SGLang releases kvcheck has read, newest first (releases.c). A
+ * release is an index into this list; masks of releases are uint64_t with
+ * bit i for SGLANG_VERSIONS[i]. */
+#define SGLANG_NRELEASES 38
+extern const char *const SGLANG_VERSIONS[SGLANG_NRELEASES];
+#define SGLANG_RELEASE_BIT(r) ((uint64_t)1 << (r))
+
 /* ------------------------------------------------------------------- flags */
 
 /* Settings that can change the KV layout, plus those worth explaining. */
