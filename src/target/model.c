@@ -16,21 +16,6 @@ struct kvc_preset {
 extern const struct kvc_preset kvc_presets[];
 extern const size_t kvc_npresets;
 
-/* SGLANG_RULES.md §1: architectures that are DSA when index_topk is present. */
-static const char *const DSA_ARCHITECTURES[] = {
-    "DeepseekV3ForCausalLM",          "DeepseekV32ForCausalLM",
-    "DeepseekV3ForCausalLMNextN",     "MistralLarge3ForCausalLM",
-    "PixtralForConditionalGeneration", "GlmMoeDsaForCausalLM",
-    "Glm5NextForConditionalGeneration",
-};
-
-static int is_dsa_architecture(const char *arch)
-{
-    for (size_t i = 0; i < COUNT_OF(DSA_ARCHITECTURES); i++)
-        if (strcmp(arch, DSA_ARCHITECTURES[i]) == 0) return 1;
-    return 0;
-}
-
 static const struct kvc_preset *find_preset(const char *name)
 {
     for (size_t i = 0; i < kvc_npresets; i++)
@@ -150,8 +135,17 @@ kvc_status model_parse_inline(const char *parse_text, size_t len, const char *te
                            diag);
     }
     if (!out->torch_dtype[0]) str_copy(out->torch_dtype, sizeof out->torch_dtype, "bfloat16");
-    out->dsa = !st && has_topk && is_dsa_architecture(out->architecture);
-    if (!st && out->dsa && !out->index_head_dim) {
+    /* Whether the architecture is DSA depends on the engine release: its rules decide. */
+    out->index_topk = has_topk ? (topk ? topk : 1) : 0;
+    if (!st) st = get_opt(root, text, file, "index_kpool", 1, 1024, &out->index_kpool, diag);
+    const cJSON *sink = cJSON_GetObjectItemCaseSensitive(root, "learnable_sink");
+    if (!st && sink && !cJSON_IsNull(sink)) {
+        origin_set(&o, file, 0, 0, "learnable_sink");
+        json_locate_key(text, "learnable_sink", 0, &o.line, &o.column);
+        if (!cJSON_IsBool(sink)) st = diag_set(diag, KVC_ERR_CONFIG, &o, "\"learnable_sink\" must be true or false");
+        else out->learnable_sink = cJSON_IsTrue(sink);
+    }
+    if (!st && out->index_topk && !out->index_head_dim) {
         origin_set(&o, file, 0, 0, "index_head_dim");
         st = diag_set(diag, KVC_ERR_CONFIG, &o,
                       "%s: a DSA model (index_topk is set) needs \"index_head_dim\"", file);

@@ -33,7 +33,7 @@ unsigned pd_fix_candidates(const kvc_resolved *self, const kvc_resolved *other, 
         return add(out, n, max, SET_PAGE_SIZE, "page_size", resolved_value(other, "page_size"));
     }
     int rel = engine_release_index(&ENGINE_SGLANG, self->release);
-    sglang_release release = rel < 0 ? REL_ACTIVE_BACKEND : (sglang_release)rel;
+    unsigned release = rel < 0 ? 0 : (unsigned)rel;
     n = add(out, n, max, SET_KV_CACHE_DTYPE, "kv_cache_dtype", "fp8_e4m3");
     n = add(out, n, max, SET_KV_CACHE_DTYPE, "kv_cache_dtype", "bfloat16");
     static const struct {

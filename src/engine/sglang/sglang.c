@@ -5,11 +5,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-const char *const SGLANG_RELEASES[REL_COUNT] = {
-    [REL_ACTIVE_BACKEND] = "active-backend",
-    [REL_EITHER_BACKEND] = "either-backend",
-};
-
 static engine_inputs *inputs_create(void) { return calloc(1, sizeof(engine_inputs)); }
 
 static void inputs_free(engine_inputs *in)
@@ -74,7 +69,7 @@ static kvc_status prepare(const engine_inputs *in, const engine_target *t, engin
 static kvc_status resolve(const engine_worker *w, unsigned release, const engine_override *ov, size_t nov,
                           kvc_resolved *out, kvc_diag *diag)
 {
-    if (!nov) return rules_resolve(&w->gpu, &w->model, &w->set, (sglang_release)release, out, diag);
+    if (!nov) return rules_resolve(&w->gpu, &w->model, &w->set, release, out, diag);
     settings *set = malloc(sizeof *set);
     if (!set) return diag_set(diag, KVC_ERR_NOMEM, NULL, "out of memory");
     memcpy(set, &w->set, sizeof *set);
@@ -85,7 +80,7 @@ static kvc_status resolve(const engine_worker *w, unsigned release, const engine
         str_copy(s->flag, sizeof s->flag, setting_flag((setting_key)ov[i].key));
         origin_set(&s->origin, "", 0, 0, "fix");
     }
-    kvc_status st = rules_resolve(&w->gpu, &w->model, set, (sglang_release)release, out, diag);
+    kvc_status st = rules_resolve(&w->gpu, &w->model, set, release, out, diag);
     free(set);
     return st;
 }
@@ -105,8 +100,8 @@ const engine_def ENGINE_SGLANG = {
             .dump_description = "an SGLang /server_info dump (an object with kv_cache_dtype, model_path, ...)",
             .config_description = "the path of an SGLang --config YAML file",
         },
-    .releases = SGLANG_RELEASES,
-    .nreleases = REL_COUNT,
+    .releases = SGLANG_VERSIONS,
+    .nreleases = SGLANG_NRELEASES,
     .inputs_create = inputs_create,
     .inputs_free = inputs_free,
     .add_words = add_words,

@@ -32,6 +32,7 @@ typedef enum setting_key {
     SET_TP,
     SET_DP,
     SET_DP_ATTENTION,
+    SET_ROUND_ROBIN,
     SET_MODEL_PATH,
     SET_CONFIG,
     SET_COUNT
@@ -81,16 +82,6 @@ typedef struct arglist {
     size_t nfiles, files_cap;
 } arglist;
 
-/* The releases (rule sets) kvcheck models, newest first. */
-typedef enum sglang_release {
-    /* late 2026: on a prefill worker the prefill backend decides the row,
-     * on a decode worker the decode backend, on a unified worker either */
-    REL_ACTIVE_BACKEND = 0,
-    /* May 2026: raw FP8 rows when either backend is trtllm, whatever the mode */
-    REL_EITHER_BACKEND = 1,
-    REL_COUNT
-} sglang_release;
-extern const char *const SGLANG_RELEASES[REL_COUNT];
 
 /* A worker's inputs: flags from its config file, then from its command
  * line (which win). */
@@ -141,15 +132,17 @@ kvc_status server_info_add(engine_inputs *in, const struct cJSON *root, const ch
 /* ------------------------------------------------------------------ rules */
 
 /* Resolves from settings under one release. */
-kvc_status rules_resolve(const gpu_info *gpu, const model_info *model, const settings *set, sglang_release release,
+kvc_status rules_resolve(const gpu_info *gpu, const model_info *model, const settings *set, unsigned release,
                          kvc_resolved *out, kvc_diag *diag);
 
+/* 1 when every version the rule tables name is a known release. */
+int rules_tables_valid(void);
 /* Backend table access for the fix search. */
 unsigned rules_backend_count(void);
 const char *rules_backend_name(unsigned i);
 /* 1 when kvcheck would suggest this backend on this GPU in a fix: release
  * `rel` has it, it is known to run there and its layout is confirmed. */
-int rules_backend_suggestable(unsigned i, const gpu_info *gpu, sglang_release rel);
+int rules_backend_suggestable(unsigned i, const gpu_info *gpu, unsigned rel);
 
 /* --------------------------------------------------------------------- pd */
 
