@@ -102,17 +102,23 @@ KVC_API kvc_status kvc_worker_set_model(kvc_worker *worker, const char *model, k
 KVC_API kvc_status kvc_worker_add_args(kvc_worker *worker, const char *command_line,
                                const char *origin, kvc_diag *diag);
 
-/* The engine release whose rules apply to this worker ("active-backend",
- * "either-backend"); the default is the newest kvcheck models. Returns
- * KVC_ERR_USAGE, naming the known releases, for an unknown one. */
+/* The engine version the worker runs, as the engine reports it ("0.5.18",
+ * "0.5.4.post3", "main"): its rules apply to this worker. A version kvcheck
+ * has not read uses the newest older release it has, with a warning on the
+ * resolved worker; the default (no version) is the newest. Returns
+ * KVC_ERR_USAGE for a string that is no version or a version older than
+ * the engine's first with DSA support. */
 KVC_API kvc_status kvc_worker_set_release(kvc_worker *worker, const char *release, kvc_diag *diag);
 
 /* The label given at creation. */
 KVC_API const char *kvc_worker_label(const kvc_worker *worker);
 
-/* The releases kvcheck models for `engine` ("sglang"; NULL: the default
+/* The releases kvcheck has read for `engine` ("sglang"; NULL: the default
  * engine), newest first: the i-th, or NULL past the end. Static storage. */
 KVC_API const char *kvc_engine_release(const char *engine, unsigned i);
+/* The era of the i-th release: the oldest release whose layout rules are
+ * the same as its own. Static storage; NULL past the end. */
+KVC_API const char *kvc_engine_release_era(const char *engine, unsigned i);
 
 /* ------------------------------------------------------------- resolution */
 
@@ -282,8 +288,7 @@ typedef struct kvc_fix {
     kvc_side side;
     unsigned nargs;
     char args[KVC_MAX_FIX_ARGS][2][KVC_NAME_LEN]; /* {"--flag", "value"} */
-    int holds_in_all_releases; /* the layouts agree under every release kvcheck models */
-    int changes_dtype;          /* it changes the KV dtype (memory, accuracy) */
+    int changes_dtype; /* it changes the KV dtype (memory, accuracy) */
 } kvc_fix;
 
 /* The result of comparing prefill with decode. Opaque; free with
@@ -310,6 +315,9 @@ KVC_API unsigned kvc_verdict_consequence_count(const kvc_verdict *verdict);
 KVC_API const char *kvc_verdict_consequence(const kvc_verdict *verdict, unsigned i);
 /* 1 when the engine's own start-up check refuses the pair; what it compares. */
 KVC_API int kvc_verdict_bootstrap_catches(const kvc_verdict *verdict);
+/* Which of the engine's checks before serving refuses the pair
+ * ("bootstrap", "NIXL handshake"), or "" when none does. */
+KVC_API const char *kvc_verdict_caught_at(const kvc_verdict *verdict);
 KVC_API const char *kvc_verdict_bootstrap(const kvc_verdict *verdict);
 /* Fixes, best first. */
 KVC_API unsigned kvc_verdict_fix_count(const kvc_verdict *verdict);

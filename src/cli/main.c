@@ -37,7 +37,7 @@ static const char *const COMMAND_NAMES[] = {"layout", "check", "scan", "detect",
 
 typedef enum opt_id {
     OPT_JSON,
-    OPT_RULES,
+    OPT_SGLANG_VERSION,
     OPT_GPU,
     OPT_MODEL,
     OPT_ARGS,
@@ -99,8 +99,9 @@ static const struct option_row {
     {OPT_DECODE_GPU, "--decode-gpu", NULL, "GPU", CMD_PAIR, "GPU of the decode worker only"},
     {OPT_PREFILL_ARGS, "--prefill-args", NULL, "FLAGS", CMD_PAIR, "SGLang launch flags of the prefill worker"},
     {OPT_DECODE_ARGS, "--decode-args", NULL, "FLAGS", CMD_PAIR, "SGLang launch flags of the decode worker"},
-    {OPT_RULES, "--sglang-rules", NULL, "RULE", CMD_CONFIG,
-     "row rule: active-backend (late 2026, default) or either-backend (May 2026)"},
+    {OPT_SGLANG_VERSION, "--sglang-version", NULL, "VERSION", CMD_CONFIG,
+     "the SGLang release the workers run (0.5.3rc2 to 0.5.23, or main; default: the newest kvcheck has read); a "
+     "worker file's sglang_version or a dump's version applies when this is not given"},
     {OPT_JSON, "--json", NULL, NULL, CMD_ALL, "print one JSON document on stdout, also on error"},
     {OPT_QUIET, "--quiet", "-q", NULL, CMD_ALL, "print the verdict line only"},
     {OPT_VERBOSE, "--verbose", "-v", NULL, CMD_ALL, "also list the flags that cannot change the layout"},
@@ -233,6 +234,35 @@ static const char *option_name(opt_id id)
 }
 
 /* Returns -1 to go on, or an exit code. */
+/* `kvcheck version`: the tool, the GPU backend and the SGLang releases
+ * whose rules kvcheck has read, grouped into eras of identical layout
+ * rules. Versions and names are plain words: no escaping is needed. */
+static void print_version(int json)
+{
+    const char *gpu = kvc_gpu_support();
+    if (json) {
+        printf("{\"kvcheck\": \"%s\", \"library\": \"%s\", \"gpu_scan\": \"", KVC_VERSION_STRING, kvc_version());
+        for (const char *p = gpu; *p; p++) printf(*p == '"' || *p == '\\' ? "\\%c" : "%c", *p);
+        printf("\", \"engines\": [{\"name\": \"sglang\", \"default\": \"%s\", \"releases\": [",
+               kvc_engine_release("sglang", 0));
+        for (unsigned i = 0; kvc_engine_release("sglang", i); i++)
+            printf("%s{\"version\": \"%s\", \"era\": \"%s\"}", i ? ", " : "", kvc_engine_release("sglang", i),
+                   kvc_engine_release_era("sglang", i));
+        printf("]}]}\n");
+        return;
+    }
+    printf("kvcheck %s (library %s)\nGPU scan: %s\nSGLang releases kvcheck has read, by era (releases with the "
+           "same layout rules), newest first; the default is %s:\n",
+           KVC_VERSION_STRING, kvc_version(), gpu, kvc_engine_release("sglang", 0));
+    for (unsigned i = 0; kvc_engine_release("sglang", i);) {
+        const char *era = kvc_engine_release_era("sglang", i);
+        printf("  era %-12s", era);
+        for (; kvc_engine_release("sglang", i) && strcmp(kvc_engine_release_era("sglang", i), era) == 0; i++)
+            printf(" %s", kvc_engine_release("sglang", i));
+        printf("\n");
+    }
+}
+
 static int parse(cli *c, int argc, char **argv)
 {
     const char **pos = c->pos, **tensors = c->tensors;
@@ -249,7 +279,7 @@ static int parse(cli *c, int argc, char **argv)
         return EXIT_CLEAN;
     }
     if (strcmp(cmd, "version") == 0 || strcmp(cmd, "--version") == 0) {
-        printf("kvcheck %s (library %s)\nGPU scan: %s\n", KVC_VERSION_STRING, kvc_version(), kvc_gpu_support());
+        print_version(c->format == KVC_FORMAT_JSON);
         return EXIT_CLEAN;
     }
     if (strcmp(cmd, "layout") == 0) c->command = CMD_LAYOUT;
@@ -269,6 +299,9 @@ static int parse(cli *c, int argc, char **argv)
         }
         const char *inline_value;
         const struct option_row *o = find_option(w, &inline_value);
+        if (!o && strncmp(w, "--sglang-rules", 14) == 0)
+            return usage_error(c, "--sglang-rules is replaced by --sglang-version: its active-backend rule is SGLang "
+                                  "0.5.20 and later, either-backend 0.5.9 to 0.5.19");
         if (!o) return usage_error(c, "unknown option '%s'", w);
         if (!(o->commands & c->command)) return usage_error(c, "option '%s' does not apply to this command", w);
         if (o->id == OPT_HELP) {
@@ -289,17 +322,6 @@ static int parse(cli *c, int argc, char **argv)
         if (o->id == OPT_TENSOR) c->tensors[c->ntensors++] = value;
         c->value[o->id] = value;
         c->given[o->id] = 1;
-    }
-    if (c->given[OPT_RULES]) {
-        int known = 0;
-        char names[256] = "";
-        for (unsigned i = 0; kvc_engine_release("sglang", i); i++) {
-            const char *r = kvc_engine_release("sglang", i);
-            known |= strcmp(r, c->value[OPT_RULES]) == 0;
-            size_t n = strlen(names);
-            snprintf(names + n, sizeof names - n, "%s%s", i ? " or " : "", r);
-        }
-        if (!known) return usage_error(c, "--sglang-rules takes %s, not '%s'", names, c->value[OPT_RULES]);
     }
     if (c->given[OPT_COLOR] && strcmp(c->value[OPT_COLOR], "always") && strcmp(c->value[OPT_COLOR], "never") &&
         strcmp(c->value[OPT_COLOR], "auto"))
@@ -348,7 +370,7 @@ static kvc_status build_worker(const cli *c, const char *label, const char *file
     if (!st && gpu) st = kvc_worker_set_gpu(w, gpu, diag);
     if (!st && model) st = kvc_worker_set_model(w, model, diag);
     if (!st && args) st = kvc_worker_add_args(w, args, args_origin, diag);
-    if (!st && c->given[OPT_RULES]) st = kvc_worker_set_release(w, c->value[OPT_RULES], diag);
+    if (!st && c->given[OPT_SGLANG_VERSION]) st = kvc_worker_set_release(w, c->value[OPT_SGLANG_VERSION], diag);
     if (st) {
         kvc_worker_free(w);
         return st;

@@ -14,7 +14,8 @@ struct kvc_verdict {
     kvc_mismatch mismatches[KVC_MAX_MISMATCHES];
     unsigned nconsequences; /* what decode will actually read */
     char consequences[KVC_MAX_NOTES][KVC_NOTE_LEN];
-    int bootstrap_catches; /* the engine's own bootstrap check fails the pair */
+    int bootstrap_catches; /* one of the engine's own checks before serving fails the pair */
+    char caught_at[KVC_NAME_LEN]; /* which: "bootstrap", "NIXL handshake"; "" when none */
     char bootstrap[KVC_NOTE_LEN];
     unsigned nfixes;
     kvc_fix fixes[KVC_MAX_FIXES];

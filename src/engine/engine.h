@@ -19,8 +19,10 @@ struct cJSON;
 /* Everything kvcheck derived for one worker (opaque in the public API). */
 struct kvc_resolved {
     char engine[KVC_NAME_LEN];  /* "sglang" */
-    char release[KVC_NAME_LEN]; /* the rule set it was resolved under */
+    char release[KVC_NAME_LEN]; /* the engine release whose rules it was resolved under: "0.5.23" */
     char release_source[KVC_NOTE_LEN]; /* where that release's rules come from */
+    char release_asked[KVC_NAME_LEN];  /* the version the user gave ("" when none), e.g. "0.5.24" */
+    char release_from[KVC_PATH_LEN];   /* where it was given: "--sglang-version", "prefill.json:3:22" */
     char label[KVC_PATH_LEN]; /* the worker's label: a file path or a word */
     gpu_info gpu;
     model_info model;
@@ -87,7 +89,7 @@ typedef struct engine_fix {
 /* How the engine's PD transfer moves KV pages (DESIGN.md §1). */
 typedef struct engine_transfer {
     const char *name;          /* "Mooncake" */
-    int offsets_from_sender;   /* source and destination offsets use the sender's item length */
+    int offsets_from_sender;   /* destination offsets use the sender's item length (else the receiver's) */
     const char *overrun_error; /* what the transfer says when it writes past decode's buffer */
 } engine_transfer;
 
@@ -95,11 +97,8 @@ typedef struct engine_transfer {
  * that none of them writes an engine's name or terms itself. */
 typedef struct engine_words {
     const char *name;              /* "SGLang" */
-    const char *release_noun;      /* "rule": "under the either-backend rule" */
-    const char *all_releases;      /* a fix that holds under every release: "both SGLang row rules" */
-    const char *one_release;       /* one that holds under the selected release only: "this row rule only" */
-    const char *release_option;    /* the CLI option that picks a release: "--sglang-rules" */
-    const char *pin_advice;        /* how to be safe whatever the release */
+    const char *release_option;    /* the CLI option that picks a release: "--sglang-version" */
+    const char *release_key;       /* the worker-file key that does: "sglang_version" */
     const char *layout_flags;      /* what to align by hand: "dtype and both DSA backends" */
     const char *first_error;       /* what the first request reports when decode reads garbage */
     const char *dump_description;  /* "an SGLang /server_info dump (an object with kv_cache_dtype, ...)" */
@@ -109,10 +108,16 @@ typedef struct engine_words {
 typedef struct engine_def {
     const char *name;
     engine_words words;
-    /* The rule sets (releases) kvcheck models, newest first; the first is
-     * the default. Rows of the engine's tables name the ones they hold for. */
+    /* The releases kvcheck has read, newest first; the first is the
+     * default. Rows of the engine's tables name the ones they hold for. */
     const char *const *releases;
     unsigned nreleases;
+    /* The release a user's version string stands for: exactly one of
+     * `releases`, or the engine's choice for another version with `note`
+     * saying which and why; fails for a version it cannot judge. */
+    kvc_status (*find_release)(const char *version, unsigned *index, char *note, size_t size, kvc_diag *diag);
+    /* The era of a release: the oldest release whose layout rules are the same. */
+    const char *(*release_era)(unsigned index);
 
     engine_inputs *(*inputs_create)(void);
     void (*inputs_free)(engine_inputs *in);
@@ -125,6 +130,9 @@ typedef struct engine_def {
     int (*is_dump)(const struct cJSON *root);
     kvc_status (*add_dump)(engine_inputs *in, const struct cJSON *root, const char *text, const char *file,
                            kvc_diag *diag);
+    /* The engine version a server dump reports ("0.5.18"), or "" with none;
+     * `key` gets the key it came from. */
+    void (*dump_version)(const struct cJSON *root, char *out, size_t size, const char **key);
     /* Reads the inputs into the engine's settings and finds the GPU and
      * model (the target's, or the one the flags name): done once per
      * worker, then resolved under any release and overrides. */
@@ -137,10 +145,13 @@ typedef struct engine_def {
                           size_t noverrides, kvc_resolved *out, kvc_diag *diag);
     /* Flags that could change `self`'s layout towards `other`'s. */
     unsigned (*fix_candidates)(const kvc_resolved *self, const kvc_resolved *other, engine_fix *out, unsigned max);
-    /* The engine's own start-up check of a pair: *catches is 1 when it
-     * refuses the pair; `text` says what it compares. */
-    void (*bootstrap)(const kvc_resolved *prefill, const kvc_resolved *decode, int *catches, char *text, size_t size);
-    const engine_transfer *transfer;
+    /* The engine's own checks of a pair before it serves: returns 1 when
+     * one refuses the pair, naming it in `stage` ("bootstrap", "NIXL
+     * handshake"); `text` says what they compare and what they say. */
+    int (*bootstrap)(const kvc_resolved *prefill, const kvc_resolved *decode, char *stage, size_t stage_size,
+                     char *text, size_t size);
+    /* How the pair's transfer moves pages. */
+    const engine_transfer *(*transfer)(const kvc_resolved *prefill, const kvc_resolved *decode);
 } engine_def;
 
 /* The engines, one per folder under src/engine/. */
@@ -154,7 +165,5 @@ const engine_def *engine_default(void);
 const engine_def *engine_at(unsigned i);
 /* The release called `name` of engine `e`: its index, or -1. */
 int engine_release_index(const engine_def *e, const char *name);
-/* "active-backend, either-backend", for messages. */
-void engine_release_list(const engine_def *e, char *out, size_t size);
 
 #endif /* KVC_ENGINE_H */

@@ -26,13 +26,10 @@ int engine_release_index(const engine_def *e, const char *name)
     return -1;
 }
 
-void engine_release_list(const engine_def *e, char *out, size_t size)
+const char *kvc_engine_release_era(const char *name, unsigned i)
 {
-    out[0] = '\0';
-    for (unsigned i = 0; i < e->nreleases; i++) {
-        size_t n = strlen(out);
-        snprintf(out + n, size - n, "%s%s", i ? ", " : "", e->releases[i]);
-    }
+    const engine_def *e = name ? engine_find(name) : engine_default();
+    return e && i < e->nreleases ? e->release_era(i) : NULL;
 }
 
 const char *kvc_engine_release(const char *name, unsigned i)

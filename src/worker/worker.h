@@ -9,6 +9,8 @@
 /* The worker's engine and the release it is resolved under. */
 const engine_def *worker_engine(const kvc_worker *worker);
 unsigned worker_release(const kvc_worker *worker);
+/* 1 when the worker's engine version was given (flag, worker file, dump). */
+int worker_release_given(const kvc_worker *worker);
 /* The worker's flags read by its engine, ready to resolve under any release
  * (free with worker_engine(w)->prepared_free). */
 kvc_status worker_prepare(const kvc_worker *worker, engine_worker **out, kvc_diag *diag);

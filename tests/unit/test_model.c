@@ -10,17 +10,18 @@ static void test_model__presets_load_with_their_dimensions(void **state)
     kvc_diag d;
     assert_int_equal(model_load("glm-5.2", ".", &m, &d), KVC_OK);
     assert_string_equal(m.architecture, "GlmMoeDsaForCausalLM");
-    assert_true(m.dsa);
+    assert_int_equal(m.index_topk, 2048);
+    assert_false(m.dsa); /* the engine's rules decide, per release */
     assert_int_equal(m.num_hidden_layers, 78);
     assert_int_equal(m.num_nextn_predict_layers, 1);
     assert_int_equal(m.kv_lora_rank, 512);
     assert_int_equal(m.qk_rope_head_dim, 64);
     assert_int_equal(m.index_head_dim, 128);
     assert_int_equal(model_load("DeepSeek-V3.2", ".", &m, &d), KVC_OK); /* any case */
-    assert_true(m.dsa);
+    assert_int_equal(m.index_topk, 2048);
     assert_int_equal(m.num_hidden_layers, 61);
     assert_int_equal(model_load("deepseek-v3", ".", &m, &d), KVC_OK);
-    assert_false(m.dsa); /* MLA without an indexer */
+    assert_int_equal(m.index_topk, 0); /* MLA without an indexer */
 }
 
 static void test_model__a_path_or_a_model_directory_loads(void **state)
@@ -42,27 +43,23 @@ static model_info parse_ok(const char *json)
     return m;
 }
 
-static void test_model__dsa_needs_a_dsa_architecture_and_index_topk(void **state)
+/* The config's facts the engine's DSA rules read: index_topk,
+ * learnable_sink, index_kpool; whether that makes a DSA model is the
+ * engine's judgement per release (test_rules). */
+static void test_model__dsa_facts_are_read_from_the_config(void **state)
 {
     (void)state;
-    static const char *const DSA[] = {"DeepseekV3ForCausalLM", "DeepseekV32ForCausalLM", "DeepseekV3ForCausalLMNextN",
-                                      "MistralLarge3ForCausalLM", "PixtralForConditionalGeneration",
-                                      "GlmMoeDsaForCausalLM", "Glm5NextForConditionalGeneration"};
-    char json[512];
-    for (size_t i = 0; i < sizeof DSA / sizeof DSA[0]; i++) {
-        snprintf(json, sizeof json,
-                 "{\"architectures\":[\"%s\"],\"kv_lora_rank\":512,\"qk_rope_head_dim\":64,"
-                 "\"num_hidden_layers\":2,\"index_head_dim\":128,\"index_topk\":2048}",
-                 DSA[i]);
-        assert_true(parse_ok(json).dsa);
-        snprintf(json, sizeof json,
-                 "{\"architectures\":[\"%s\"],\"kv_lora_rank\":512,\"qk_rope_head_dim\":64,\"num_hidden_layers\":2}",
-                 DSA[i]);
-        assert_false(parse_ok(json).dsa);
-    }
-    assert_false(parse_ok("{\"architectures\":[\"Foo\"],\"kv_lora_rank\":512,\"qk_rope_head_dim\":64,"
-                          "\"num_hidden_layers\":2,\"index_head_dim\":128,\"index_topk\":2048}")
-                     .dsa);
+    model_info m = parse_ok("{\"architectures\":[\"Foo\"],\"kv_lora_rank\":512,\"qk_rope_head_dim\":64,"
+                            "\"num_hidden_layers\":2,\"index_head_dim\":128,\"index_topk\":2048,"
+                            "\"learnable_sink\":true,\"index_kpool\":4}");
+    assert_int_equal(m.index_topk, 2048);
+    assert_true(m.learnable_sink);
+    assert_int_equal(m.index_kpool, 4);
+    assert_false(m.dsa);
+    m = parse_ok("{\"architectures\":[\"Foo\"],\"kv_lora_rank\":512,\"qk_rope_head_dim\":64,\"num_hidden_layers\":2}");
+    assert_int_equal(m.index_topk, 0);
+    assert_false(m.learnable_sink);
+    assert_int_equal(m.index_kpool, 0);
 }
 
 static void expect_error(const char *json, const char *message, unsigned line, unsigned column)
@@ -172,7 +169,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_model__presets_load_with_their_dimensions),
         cmocka_unit_test(test_model__a_path_or_a_model_directory_loads),
-        cmocka_unit_test(test_model__dsa_needs_a_dsa_architecture_and_index_topk),
+        cmocka_unit_test(test_model__dsa_facts_are_read_from_the_config),
         cmocka_unit_test(test_model__bad_values_name_the_key_and_its_position),
         cmocka_unit_test(test_model__non_mla_and_missing_fields_are_explained),
         cmocka_unit_test(test_model__unknown_names_and_missing_files),

@@ -26,6 +26,7 @@ static const struct flag_def {
     {"--dp-size", "--dp", SET_DP, 1},
     {"--enable-dp-attention", NULL, SET_DP_ATTENTION, 0},
     {"--prefill-round-robin-balance", NULL, SET_ROUND_ROBIN, 0},
+    {"--disaggregation-transfer-backend", NULL, SET_TRANSFER_BACKEND, 1},
     {"--model-path", "--model", SET_MODEL_PATH, 1},
     {"--config", NULL, SET_CONFIG, 1},
     {"--trust-remote-code", NULL, -1, 0},

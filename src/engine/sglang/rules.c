@@ -25,22 +25,9 @@ typedef struct span {
 #define FROM_TO(a, b) {a, b}
 #define NEVER {NULL, "never"} /* past every release */
 
-/* The index of version `v` in SGLANG_VERSIONS (newest first). */
-static unsigned version_index(const char *v)
-{
-    for (unsigned i = 0; i < SGLANG_NRELEASES; i++)
-        if (strcmp(SGLANG_VERSIONS[i], v) == 0) return i;
-    return SGLANG_NRELEASES; /* a typo in a table: test_rules checks every span */
-}
-
-static int in_span(unsigned rel, span s)
-{
-    return (!s.since || rel <= version_index(s.since)) && (!s.until || rel >= version_index(s.until));
-}
-static int rel_since(unsigned rel, const char *v) { return rel <= version_index(v); }
-static int rel_until(unsigned rel, const char *v) { return rel >= version_index(v); }
-
-
+static int in_span(unsigned rel, span s) { return sglang_release_in(rel, s.since, s.until); }
+static int rel_since(unsigned rel, const char *v) { return sglang_release_in(rel, v, NULL); }
+static int rel_until(unsigned rel, const char *v) { return sglang_release_in(rel, NULL, v); }
 /* -------------------------------------------------------- architectures */
 
 /* Which architectures[0] a release takes as DSA (is_deepseek_nsa /
@@ -57,8 +44,11 @@ static const struct arch_row {
      * sglang 0.5.9: python/sglang/srt/server_args.py:1196-1205; sglang 0.5.23:
      * python/sglang/srt/arg_groups/overrides.py:744-759 */
     {"DeepseekV3ForCausalLM", EVER, EVER, "model_config.py is_deepseek_nsa"},
-    {"DeepseekV32ForCausalLM", EVER, UNTIL("0.5.6.post2"), "before 0.5.7 no family guard"},
-    {"DeepseekV32ForCausalLM", EVER, SINCE("0.5.12"), "sglang 0.5.12: python/sglang/srt/server_args.py:1787-1795"},
+    /* Up to 0.5.11 SGLang loads a deepseek_v32 config as DeepseekV3ForCausalLM, since the transformers it
+     * pins (4.57.1, 5.3.0, 5.6.0) has no deepseek_v32 (sglang 0.5.9: python/sglang/srt/utils/
+     * hf_transformers_utils.py:177-205, :315-321); from 0.5.12 the family guard names it (sglang 0.5.12:
+     * python/sglang/srt/server_args.py:1787-1795). Either way it gets the DSA defaults. */
+    {"DeepseekV32ForCausalLM", EVER, EVER, "hf_transformers_utils.py _load_deepseek_v32_model; 0.5.12 guard"},
     {"DeepseekV3ForCausalLMNextN", SINCE("0.5.4"), UNTIL("0.5.6.post2"), "sglang 0.5.4: model_config.py"},
     {"MistralLarge3ForCausalLM", SINCE("0.5.7"), SINCE("0.5.7"), "sglang 0.5.7: model_config.py"},
     {"PixtralForConditionalGeneration", SINCE("0.5.7"), SINCE("0.5.7"), "sglang 0.5.7: model_config.py"},
@@ -313,7 +303,7 @@ static const struct default_row {
     {FROM_TO("0.5.4.post2", "0.5.8.post1"), C_FP8, 0, 99, P_FIXED, "flashmla_auto", "flashmla_kv", NULL, 1, 0,
      "with fp8_e4m3 (user flags ignored)", "sglang 0.5.5: python/sglang/srt/server_args.py:1094-1100"},
     {FROM_TO("0.5.4.post2", "0.5.8.post1"), C_NOT_FP8, 10, 99, P_FIXED, "flashmla_sparse", "flashmla_sparse", NULL,
-     1, 0, "with bfloat16 on Blackwell (user flags ignored)", "sglang 0.5.5: python/sglang/srt/server_args.py:1101-1105"},
+     1, 0, "with bfloat16 on compute capability >= 10 (user flags ignored)", "sglang 0.5.5: python/sglang/srt/server_args.py:1101-1105"},
     /* 0.5.9 on: unset sides only, except where noted */
     {SINCE("0.5.20"), C_LEARNABLE_SINK, 0, 99, P_FIXED, "flashmla_sparse", "flashmla_sparse", NULL, 0, 0,
      "for learnable attention sinks", "sglang 0.5.23: python/sglang/srt/arg_groups/overrides.py:643-660"},
@@ -328,22 +318,22 @@ static const struct default_row {
     {SINCE("0.5.20"), C_HISPARSE, 0, 99, P_HISPARSE_BY_DTYPE, NULL, NULL, "tilelang", 0, 1,
      "with --enable-hisparse", "sglang 0.5.23: python/sglang/srt/arg_groups/overrides.py:664-700"},
     {FROM_TO("0.5.10", "0.5.19"), C_HIP_BOTH_UNSET, 0, 99, P_FIXED, "tilelang", "tilelang", NULL, 0, 1,
-     "on ROCm with both DSA backends unset", "sglang 0.5.10: python/sglang/srt/server_args.py:1460-1462"},
-    {SINCE("0.5.20"), C_HIP, 0, 99, P_FIXED, "triton", "triton", NULL, 0, 1, "on ROCm",
+     "on ROCm/HIP with both DSA backends unset", "sglang 0.5.10: python/sglang/srt/server_args.py:1460-1462"},
+    {SINCE("0.5.20"), C_HIP, 0, 99, P_FIXED, "triton", "triton", NULL, 0, 1, "on ROCm/HIP",
      "sglang 0.5.23: python/sglang/srt/arg_groups/overrides.py:702-706"},
     {FROM_TO("0.5.9", "0.5.9"), C_FP8, 0, 99, P_FIXED, "flashmla_auto", "flashmla_kv", NULL, 0, 1, "with fp8_e4m3",
      "sglang 0.5.9: python/sglang/srt/server_args.py:1157-1163"},
     {FROM_TO("0.5.10", "0.5.10.post1"), C_FP8, 10, 99, P_FIXED, "trtllm", "trtllm", NULL, 1, 1,
-     "with fp8_e4m3 on Blackwell (user flags ignored)", "sglang 0.5.10: python/sglang/srt/server_args.py:1463-1466"},
-    {SINCE("0.5.11"), C_FP8, 10, 99, P_FIXED, "trtllm", "trtllm", NULL, 0, 1, "with fp8_e4m3 on Blackwell",
+     "with fp8_e4m3 on compute capability >= 10 (user flags ignored)", "sglang 0.5.10: python/sglang/srt/server_args.py:1463-1466"},
+    {SINCE("0.5.11"), C_FP8, 10, 99, P_FIXED, "trtllm", "trtllm", NULL, 0, 1, "with fp8_e4m3 on compute capability >= 10",
      "sglang 0.5.11: python/sglang/srt/server_args.py:1623-1628"},
     {FROM_TO("0.5.10", "0.5.10.post1"), C_FP8, 0, 9, P_FIXED, "flashmla_auto", "flashmla_kv", NULL, 0, 1,
-     "with fp8_e4m3", "sglang 0.5.10: python/sglang/srt/server_args.py:1467-1471"},
-    {SINCE("0.5.11"), C_FP8, 0, 9, P_FIXED, "flashmla_kv", "flashmla_kv", NULL, 0, 1, "with fp8_e4m3",
+     "with fp8_e4m3 on compute capability < 10", "sglang 0.5.10: python/sglang/srt/server_args.py:1467-1471"},
+    {SINCE("0.5.11"), C_FP8, 0, 9, P_FIXED, "flashmla_kv", "flashmla_kv", NULL, 0, 1, "with fp8_e4m3 on compute capability < 10",
      "sglang 0.5.11: python/sglang/srt/server_args.py:1629-1634"},
     {SINCE("0.5.9"), C_NOT_FP8, 10, 99, P_FIXED, "flashmla_sparse", "trtllm", NULL, 0, 1,
-     "with bfloat16 on Blackwell", "sglang 0.5.9: python/sglang/srt/server_args.py:1166-1171"},
-    {SINCE("0.5.9"), C_NOT_FP8, 0, 9, P_FIXED, "flashmla_sparse", "fa3", NULL, 0, 1, "with bfloat16",
+     "with bfloat16 on compute capability >= 10", "sglang 0.5.9: python/sglang/srt/server_args.py:1166-1171"},
+    {SINCE("0.5.9"), C_NOT_FP8, 0, 9, P_FIXED, "flashmla_sparse", "fa3", NULL, 0, 1, "with bfloat16 on compute capability < 10",
      "sglang 0.5.9: python/sglang/srt/server_args.py:1172-1177"},
 };
 
@@ -465,10 +455,10 @@ static kvc_status resolve_backends(ctx *c)
         if (c->user_set[i] && !hit->force) continue;
         const char *value = row_value(c, hit, i);
         if (c->user_set[i])
-            set_side(c, i, value, "forced to %s %s on compute capability %u.%u, over %s %s (%s)", value, hit->why,
-                     c->gpu->major, c->gpu->minor, flag[i]->flag, flag[i]->value, hit->cite);
+            set_side(c, i, value, "forced to %s %s, over %s %s (%s, compute capability %u.%u; %s)", value, hit->why,
+                     flag[i]->flag, flag[i]->value, c->gpu->name, c->gpu->major, c->gpu->minor, hit->cite);
         else
-            set_side(c, i, value, "default for an unset %s backend %s on %s (compute capability %u.%u) (%s)", SIDE[i],
+            set_side(c, i, value, "default for an unset %s backend %s (%s, compute capability %u.%u; %s)", SIDE[i],
                      hit->why, c->gpu->name, c->gpu->major, c->gpu->minor, hit->cite);
     }
     return hit && hit->checked ? run_checks(c, hit->cond == C_HISPARSE) : KVC_OK;
@@ -668,6 +658,18 @@ static kvc_status check_round_robin(const ctx *c)
                   forces_dp ? " (DSA sets dp size to tp size in this release)" : "");
 }
 
+static void resolve_transfer(const ctx *c)
+{
+    const setting *s = &c->set->s[SET_TRANSFER_BACKEND];
+    char from[900];
+    if (!s->set) {
+        setting_set(get(c->out, "transfer_backend"), "", "%s", "");
+        return;
+    }
+    from_text(s, from, sizeof from);
+    setting_set(get(c->out, "transfer_backend"), s->value, "set by %s", from);
+}
+
 static kvc_status resolve_mode(const ctx *c)
 {
     const setting *s = &c->set->s[SET_DISAGG_MODE];
@@ -849,10 +851,71 @@ static const struct backend_row {
 unsigned rules_backend_count(void) { return COUNT_OF(BACKENDS); }
 const char *rules_backend_name(unsigned i) { return BACKENDS[i].name; }
 
+static unsigned platform_of(const gpu_info *gpu)
+{
+    return gpu->hip ? HIP : gpu->major >= 12 ? SM120 : gpu->major >= 10 ? SM100 : SM90;
+}
+
 int rules_backend_suggestable(unsigned i, const gpu_info *gpu, unsigned rel)
 {
-    unsigned platform = gpu->hip ? HIP : gpu->major >= 12 ? SM120 : gpu->major >= 10 ? SM100 : SM90;
-    return in_span(rel, BACKENDS[i].offered) && (BACKENDS[i].suits & platform) != 0;
+    return in_span(rel, BACKENDS[i].offered) && (BACKENDS[i].suits & platform_of(gpu)) != 0;
+}
+
+/* SGLang starts some backends on GPUs their kernels do not support: said,
+ * not refused (ERAS.md §7.8). */
+static void warn_platform(const ctx *c)
+{
+    if (!c->gpu->hip && c->gpu->major < 9)
+        notes_add(c->out->warnings, &c->out->nwarnings, KVC_MAX_NOTES,
+                  "%s (compute capability %u.%u) is older than Hopper: SGLang's MLA backends may not run on it",
+                  c->gpu->name, c->gpu->major, c->gpu->minor);
+    for (int side = 0; c->dsa && side < 2; side++)
+        for (size_t i = 0; i < COUNT_OF(BACKENDS); i++)
+            if (strcmp(BACKENDS[i].name, c->backend[side]) == 0 && !(BACKENDS[i].suits & platform_of(c->gpu)))
+                notes_add(c->out->warnings, &c->out->nwarnings, KVC_MAX_NOTES,
+                          "%s is not known to run on %s (compute capability %u.%u): SGLang %s does not refuse it "
+                          "at start-up; check that the worker starts",
+                          c->backend[side], c->gpu->name, c->gpu->major, c->gpu->minor, SGLANG_VERSIONS[c->rel]);
+}
+
+/* Adds to `sig` one bit per row of `table` that holds for `rel`. */
+#define SIGN(table, field)                                                                                             \
+    for (size_t i = 0; i < COUNT_OF(table); i++, bit++)                                                                \
+        if (in_span(rel, table[i].field)) sig[bit / 64] |= (uint64_t)1 << (bit % 64)
+
+/* The rows of every table that hold for `rel`, as bits. */
+static void signature(unsigned rel, uint64_t sig[4])
+{
+    unsigned bit = 0;
+    memset(sig, 0, 4 * sizeof sig[0]);
+    SIGN(ARCHS, dsa);
+    SIGN(ARCHS, defaults);
+    SIGN(DSA_DTYPE, when);
+    SIGN(FIELD_DEFAULTS, when);
+    SIGN(DEFAULTS, when);
+    SIGN(CHECKS, when);
+    SIGN(HISPARSE, when);
+    SIGN(PAGES, when);
+    SIGN(RAW, when);
+    SIGN(BACKENDS, offered);
+    for (size_t i = 0; i < COUNT_OF(SERVED); i++, bit++)
+        if (rel_since(rel, SERVED[i].since)) sig[bit / 64] |= (uint64_t)1 << (bit % 64);
+    for (size_t i = 0; i < 2; i++, bit++) /* the fnuz switch and the --nsa/--dsa message spelling */
+        if (rel_since(rel, i ? "0.5.13" : "0.5.6.post2")) sig[bit / 64] |= (uint64_t)1 << (bit % 64);
+}
+#undef SIGN
+
+const char *rules_release_era(unsigned rel)
+{
+    uint64_t want[4], have[4];
+    signature(rel, want);
+    unsigned oldest = rel;
+    for (unsigned r = rel + 1; r < SGLANG_NRELEASES; r++) {
+        signature(r, have);
+        if (memcmp(want, have, sizeof want) != 0) break;
+        oldest = r;
+    }
+    return SGLANG_VERSIONS[oldest];
 }
 
 /* 1 when every version a table names is one of SGLANG_VERSIONS (test_rules). */
@@ -874,11 +937,11 @@ int rules_tables_valid(void)
     ADD_SPANS(BACKENDS, offered);
 #undef ADD_SPANS
     for (size_t i = 0; i < n; i++)
-        if ((spans[i]->since && version_index(spans[i]->since) == SGLANG_NRELEASES) ||
-            (spans[i]->until && strcmp(spans[i]->until, "never") && version_index(spans[i]->until) == SGLANG_NRELEASES))
+        if ((spans[i]->since && sglang_release_index(spans[i]->since) == SGLANG_NRELEASES) ||
+            (spans[i]->until && strcmp(spans[i]->until, "never") && sglang_release_index(spans[i]->until) == SGLANG_NRELEASES))
             return 0;
     for (size_t i = 0; i < COUNT_OF(SERVED); i++)
-        if (version_index(SERVED[i].since) == SGLANG_NRELEASES) return 0;
+        if (sglang_release_index(SERVED[i].since) == SGLANG_NRELEASES) return 0;
     return 1;
 }
 
@@ -970,6 +1033,7 @@ static void add_settings(int dsa, kvc_resolved *out)
         resolved_add(out, "dsa_decode_backend", KVC_VALUE_TEXT, pair | decides);
     }
     resolved_add(out, "disaggregation_mode", KVC_VALUE_TEXT, pair);
+    resolved_add(out, "transfer_backend", KVC_VALUE_TEXT, pair | KVC_SETTING_IF_SET);
     resolved_add(out, "page_size", KVC_VALUE_UINT, decides);
     resolved_add(out, "speculative_algorithm", KVC_VALUE_TEXT, KVC_SETTING_IF_SET);
     resolved_add(out, "enable_hisparse", KVC_VALUE_BOOL, KVC_SETTING_IF_SET);
@@ -1023,6 +1087,7 @@ kvc_status rules_resolve(const gpu_info *gpu, const model_info *model, const set
     resolve_hisparse_setting(&set->s[SET_HISPARSE], out);
     describe_parallelism(set, out);
 
+    resolve_transfer(&c);
     kvc_status st = check_served(&c);
     if (!st) st = resolve_mode(&c);
     if (!st) st = resolve_dtype(&c);
@@ -1038,6 +1103,7 @@ kvc_status rules_resolve(const gpu_info *gpu, const model_info *model, const set
     if ((st = check_hisparse(&c))) return st;
     if ((st = resolve_page_size(&c))) return st;
     if ((st = resolve_speculative(&c))) return st;
+    warn_platform(&c);
     if (c.dsa) {
         setting_set(get(out, "dsa_prefill_backend"), c.backend[PREFILL], "%s", c.backend_why[PREFILL]);
         setting_set(get(out, "dsa_decode_backend"), c.backend[DECODE], "%s", c.backend_why[DECODE]);

@@ -42,3 +42,13 @@ kvc_status server_info_add(engine_inputs *in, const cJSON *root, const char *tex
     free(columns);
     return st;
 }
+
+/* /server_info carries SGLang's version as "version" in every release
+ * (sglang 0.5.3: python/sglang/srt/entrypoints/http_server.py:487;
+ * sglang 0.5.23: python/sglang/srt/entrypoints/http_server.py:888). */
+void server_info_version(const cJSON *root, char *out, size_t size, const char **key)
+{
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(root, "version");
+    *key = "version";
+    str_copy(out, size, cJSON_IsString(v) ? v->valuestring : "");
+}

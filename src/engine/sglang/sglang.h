@@ -16,6 +16,13 @@
 #define SGLANG_NRELEASES 38
 extern const char *const SGLANG_VERSIONS[SGLANG_NRELEASES];
 #define SGLANG_RELEASE_BIT(r) ((uint64_t)1 << (r))
+/* The index of a version in SGLANG_VERSIONS; SGLANG_NRELEASES when it is none. */
+unsigned sglang_release_index(const char *version);
+/* 1 when release `rel` is from `since` to `until`, both included (NULL:
+ * open on that end; a version that is none is past every release). */
+int sglang_release_in(unsigned rel, const char *since, const char *until);
+/* The engine's find_release (engine.h). */
+kvc_status sglang_find_release(const char *asked, unsigned *index, char *note, size_t size, kvc_diag *diag);
 
 /* ------------------------------------------------------------------- flags */
 
@@ -33,6 +40,7 @@ typedef enum setting_key {
     SET_DP,
     SET_DP_ATTENTION,
     SET_ROUND_ROBIN,
+    SET_TRANSFER_BACKEND,
     SET_MODEL_PATH,
     SET_CONFIG,
     SET_COUNT
@@ -126,6 +134,8 @@ const char *setting_flag(setting_key key);
 /* ------------------------------------------------------------ server_info */
 
 int server_info_is_dump(const struct cJSON *root);
+/* The "version" a /server_info dump reports, or "". */
+void server_info_version(const struct cJSON *root, char *out, size_t size, const char **key);
 kvc_status server_info_add(engine_inputs *in, const struct cJSON *root, const char *text, const char *file,
                            kvc_diag *diag);
 
@@ -135,6 +145,9 @@ kvc_status server_info_add(engine_inputs *in, const struct cJSON *root, const ch
 kvc_status rules_resolve(const gpu_info *gpu, const model_info *model, const settings *set, unsigned release,
                          kvc_resolved *out, kvc_diag *diag);
 
+/* The oldest release of `rel`'s era: the run of neighbouring releases for
+ * which the same rule rows hold. */
+const char *rules_release_era(unsigned rel);
 /* 1 when every version the rule tables name is a known release. */
 int rules_tables_valid(void);
 /* Backend table access for the fix search. */
@@ -147,7 +160,8 @@ int rules_backend_suggestable(unsigned i, const gpu_info *gpu, unsigned rel);
 /* --------------------------------------------------------------------- pd */
 
 unsigned pd_fix_candidates(const kvc_resolved *self, const kvc_resolved *other, engine_fix *out, unsigned max);
-void pd_bootstrap(const kvc_resolved *prefill, const kvc_resolved *decode, int *catches, char *text, size_t size);
-extern const engine_transfer PD_MOONCAKE;
+int pd_bootstrap(const kvc_resolved *prefill, const kvc_resolved *decode, char *stage, size_t stage_size, char *text,
+                 size_t size);
+const engine_transfer *pd_transfer(const kvc_resolved *prefill, const kvc_resolved *decode);
 
 #endif /* KVC_ENGINE_SGLANG_H */
