@@ -826,6 +826,156 @@ static void decide_row(const ctx *c)
                     "calculate_mla_kv_cache_dim)", SGLANG_VERSIONS[c->rel]);
 }
 
+/* --------------------------------------------------- model-init checks */
+
+/* The torch dtype SGLang's DSA backend sees, as Python prints it. */
+static const char *torch_name(const ctx *c)
+{
+    const char *d = strcmp(c->dtype, "auto") == 0 ? c->model->torch_dtype : c->dtype;
+    if (strcmp(d, "fp8_e4m3") == 0) return fp8_is_fnuz(c) ? "torch.float8_e4m3fnuz" : "torch.float8_e4m3fn";
+    if (strcmp(d, "fp8_e5m2") == 0) return "torch.float8_e5m2";
+    if (strcmp(d, "bf16") == 0 || strcmp(d, "bfloat16") == 0) return "torch.bfloat16";
+    if (strcmp(d, "float16") == 0) return "torch.float16";
+    return "torch.float32";
+}
+
+static int is_e4m3fn(const ctx *c) { return strcmp(torch_name(c), "torch.float8_e4m3fn") == 0; }
+static int packed(const ctx *c) { return strcmp(c->out->row.value, "fp8_flashmla") == 0; }
+static int glm_sm12_fp8(const ctx *c)
+{
+    const char *a = c->model->architecture;
+    return (strcmp(a, "GlmMoeDsaForCausalLM") == 0 || strcmp(a, "GlmMoeDsaForCausalLMNextN") == 0) &&
+           !c->gpu->hip && c->gpu->major == 12 && is_e4m3fn(c);
+}
+static int uses(const ctx *c, int side, const char *b) { return strcmp(c->backend[side], b) == 0; }
+static int uses_any(const ctx *c, const char *b) { return uses(c, PREFILL, b) || uses(c, DECODE, b); }
+
+static int q8_not_fp8(const ctx *c) { return uses(c, PREFILL, "flashmla_sparse_q8") && !is_e4m3fn(c); }
+static int q8_not_bf16_or_fp8(const ctx *c)
+{
+    return uses(c, PREFILL, "flashmla_sparse_q8") && !is_e4m3fn(c) && strcmp(torch_name(c), "torch.bfloat16") != 0;
+}
+static int q8_nope_fp8(const ctx *c)
+{
+    return uses(c, PREFILL, "flashmla_sparse_q8") && packed(c) && c->model->qk_rope_head_dim == 0;
+}
+static int q8_unpacked(const ctx *c) { return uses(c, PREFILL, "flashmla_sparse_q8") && is_e4m3fn(c) && !packed(c); }
+static int q8_not_sm90(const ctx *c) { return uses(c, PREFILL, "flashmla_sparse_q8") && c->gpu->major != 9; }
+static int q8_hisparse(const ctx *c) { return uses(c, PREFILL, "flashmla_sparse_q8") && c->set->s[SET_HISPARSE].set; }
+static int q8_decode(const ctx *c) { return uses(c, DECODE, "flashmla_sparse_q8"); }
+static int triton_mla_hip(const ctx *c) { return uses(c, PREFILL, "triton_sparse_mla") && c->gpu->hip; }
+static int triton_mla_old(const ctx *c) { return uses(c, PREFILL, "triton_sparse_mla") && c->gpu->major < 9; }
+static int triton_mla_kpool(const ctx *c)
+{
+    return uses(c, PREFILL, "triton_sparse_mla") && c->model->index_kpool > 1;
+}
+static int fi_off_platform(const ctx *c) { return uses_any(c, "flashinfer_sparse_mla") && !glm_sm12_fp8(c); }
+static int glm_sm12_other(const ctx *c)
+{
+    if (!glm_sm12_fp8(c)) return 0;
+    for (int i = 0; i < 2; i++)
+        if (!uses(c, i, "flashinfer_sparse_mla")) return 1;
+    return 0;
+}
+static int glm_sm12_other_or_triton(const ctx *c)
+{
+    if (!glm_sm12_fp8(c)) return 0;
+    for (int i = 0; i < 2; i++)
+        if (!uses(c, i, "flashinfer_sparse_mla") && !uses(c, i, "triton_sparse_mla")) return 1;
+    return 0;
+}
+
+/* SGLang's DSA attention backend validates its configuration when the model
+ * runner builds it, after the arguments resolved: these refuse to start
+ * too. In SGLang's order. Fields: {torch} the pool's torch dtype, {major},
+ * {arch}, {prefill}, {decode}, {others} (Python's sorted list of the other
+ * backends), {kpool}. */
+static const struct init_check {
+    span when;
+    int (*refuses)(const ctx *c);
+    int side; /* the flag to point at */
+    const char *message;
+    const char *cite;
+} INIT[] = {
+    {FROM_TO("0.5.16", "0.5.21"), q8_not_fp8, PREFILL,
+     "--dsa-prefill-backend flashmla_sparse_q8 is native FP8 and requires --kv-cache-dtype fp8_e4m3 (got "
+     "kv_cache_dtype={torch}); use --dsa-prefill-backend flashmla_sparse for the bf16 path.",
+     "sglang 0.5.16: python/sglang/srt/layers/attention/dsa_backend.py:460-466"},
+    {FROM_TO("0.5.16", "0.5.21"), q8_not_sm90, PREFILL,
+     "--dsa-prefill-backend flashmla_sparse_q8 is SM90-only; got compute capability sm_{major}x.",
+     "sglang 0.5.16: python/sglang/srt/layers/attention/dsa_backend.py:467-471"},
+    {FROM_TO("0.5.16", "0.5.21"), q8_decode, DECODE,
+     "--dsa-decode-backend flashmla_sparse_q8 is not supported: flashmla_sparse_q8 is a prefill-only backend. For "
+     "FP8, use --dsa-prefill-backend flashmla_sparse_q8 together with --dsa-decode-backend flashmla_kv.",
+     "sglang 0.5.16: python/sglang/srt/layers/attention/dsa_backend.py:476-482"},
+    {SINCE("0.5.22"), q8_not_bf16_or_fp8, PREFILL,
+     "--dsa-prefill-backend flashmla_sparse_q8 computes attention in FP8 and reads a bfloat16 or fp8_e4m3 KV cache; "
+     "got kv_cache_dtype={torch}.",
+     "sglang 0.5.23: python/sglang/srt/layers/attention/dsa_backend.py:434-441"},
+    {SINCE("0.5.22"), q8_nope_fp8, PREFILL,
+     "--dsa-prefill-backend flashmla_sparse_q8 does not support an fp8_e4m3 KV cache for NoPE MLA models "
+     "(qk_rope_head_dim=0) yet; use --kv-cache-dtype bfloat16.",
+     "sglang 0.5.23: python/sglang/srt/layers/attention/dsa_backend.py:445-450"},
+    {SINCE("0.5.22"), q8_unpacked, PREFILL,
+     "--dsa-prefill-backend flashmla_sparse_q8 requires either a bfloat16 KV cache or the packed fp8_e4m3 pool; got "
+     "an unpacked fp8_e4m3 pool (a trtllm backend keeps the raw layout). Use --kv-cache-dtype bfloat16.",
+     "sglang 0.5.23: python/sglang/srt/layers/attention/dsa_backend.py:454-461"},
+    {SINCE("0.5.22"), q8_not_sm90, PREFILL,
+     "--dsa-prefill-backend flashmla_sparse_q8 is SM90-only; got compute capability sm_{major}x.",
+     "sglang 0.5.23: python/sglang/srt/layers/attention/dsa_backend.py:462-466"},
+    {SINCE("0.5.22"), q8_hisparse, PREFILL,
+     "--dsa-prefill-backend flashmla_sparse_q8 is not supported together with HiSparse: the q8 path consumes top-k "
+     "as ragged ids and does not carry the HiSparse page translation.",
+     "sglang 0.5.23: python/sglang/srt/layers/attention/dsa_backend.py:480-485"},
+    {SINCE("0.5.22"), q8_decode, DECODE,
+     "--dsa-decode-backend flashmla_sparse_q8 is not supported: flashmla_sparse_q8 is a prefill-only backend. Pair "
+     "it with a decode backend that reads the KV cache dtype (flashmla_kv for fp8_e4m3; tilelang or fa3 for "
+     "bfloat16).",
+     "sglang 0.5.23: python/sglang/srt/layers/attention/dsa_backend.py:486-492"},
+    {SINCE("0.5.22"), triton_mla_hip, PREFILL,
+     "triton_sparse_mla is a CUDA prefill backend; on ROCm use the existing tilelang / aiter DSA paths.",
+     "sglang 0.5.23: python/sglang/srt/layers/attention/dsa_backend.py:368-372"},
+    {SINCE("0.5.22"), triton_mla_old, PREFILL, "triton_sparse_mla requires SM90 (Hopper) or newer; got sm_major={major}.",
+     "sglang 0.5.23: python/sglang/srt/layers/attention/dsa_backend.py:373-377"},
+    {SINCE("0.5.22"), triton_mla_kpool, PREFILL,
+     "triton_sparse_mla does not support index_kpool > 1 (the pooled indexer appends tail tokens to topk_indices); "
+     "got {kpool}. Use flashmla_sparse, which reroutes the tail.",
+     "sglang 0.5.23: python/sglang/srt/layers/attention/dsa_backend.py:385-390"},
+    {SINCE("0.5.17"), fi_off_platform, DECODE,
+     "flashinfer_sparse_mla supports only GLM DSA with FP8 KV cache on NVIDIA SM120/SM121; got model_arch='{arch}', "
+     "sm_major={major}, kv_cache_dtype={torch}, prefill_impl='{prefill}', decode_impl='{decode}'.",
+     "sglang 0.5.17: python/sglang/kernels/ops/attention/flash_mla_sm120.py:584-591"},
+    {FROM_TO("0.5.17", "0.5.21"), glm_sm12_other, DECODE,
+     "GLM DSA with FP8 KV cache on NVIDIA SM120/SM121 supports only flashinfer_sparse_mla, but got {others}.",
+     "sglang 0.5.17: python/sglang/kernels/ops/attention/flash_mla_sm120.py:592-599"},
+    {SINCE("0.5.22"), glm_sm12_other_or_triton, DECODE,
+     "GLM DSA with FP8 KV cache on NVIDIA SM120/SM121 supports only flashinfer_sparse_mla (default) or "
+     "triton_sparse_mla (prefill), but got {others}.",
+     "sglang 0.5.23: python/sglang/kernels/ops/attention/flash_mla_sm120.py:692-711"},
+};
+
+static kvc_status check_init(const ctx *c)
+{
+    for (size_t i = 0; c->dsa && i < COUNT_OF(INIT); i++) {
+        const struct init_check *k = &INIT[i];
+        if (!in_span(c->rel, k->when) || !k->refuses(c)) continue;
+        char major[16], kpool[16], others[200] = "", list[200] = "", msg[900];
+        str_printf(major, sizeof major, "%u", c->gpu->major);
+        str_printf(kpool, sizeof kpool, "%u", c->model->index_kpool);
+        for (int s = 0; s < 2; s++) /* Python's set difference, then sorted() */
+            if (!uses(c, s, "flashinfer_sparse_mla") && !uses(c, s, "triton_sparse_mla") && !word_in(c->backend[s], list))
+                str_join_add(list, sizeof list, " ", c->backend[s]);
+        python_sorted(list, others, sizeof others);
+        const char *const f[][2] = {{"torch", torch_name(c)}, {"major", major},   {"arch", c->model->architecture},
+                                    {"prefill", c->backend[PREFILL]}, {"decode", c->backend[DECODE]},
+                                    {"others", others},           {"kpool", kpool}};
+        expand(k->message, f, COUNT_OF(f), msg, sizeof msg);
+        const setting *s = &c->set->s[k->side == PREFILL ? SET_PREFILL_BACKEND : SET_DECODE_BACKEND];
+        return refuse(c, s->set ? s : NULL, "%s (at model init; %s)", msg, k->cite);
+    }
+    return KVC_OK;
+}
+
 /* ----------------------------------------------------- fix suggestions */
 
 /* Backends kvcheck may suggest in a fix: the releases whose parser offers
@@ -881,10 +1031,11 @@ static void warn_platform(const ctx *c)
 /* Adds to `sig` one bit per row of `table` that holds for `rel`. */
 #define SIGN(table, field)                                                                                             \
     for (size_t i = 0; i < COUNT_OF(table); i++, bit++)                                                                \
-        if (in_span(rel, table[i].field)) sig[bit / 64] |= (uint64_t)1 << (bit % 64)
+        if (bit < 256 && in_span(rel, table[i].field)) sig[bit / 64] |= (uint64_t)1 << (bit % 64)
 
-/* The rows of every table that hold for `rel`, as bits. */
-static void signature(unsigned rel, uint64_t sig[4])
+/* The rows of every table that hold for `rel`, as bits; returns how many
+ * rows there are (at most 256 fit). */
+static unsigned signature(unsigned rel, uint64_t sig[4])
 {
     unsigned bit = 0;
     memset(sig, 0, 4 * sizeof sig[0]);
@@ -898,10 +1049,12 @@ static void signature(unsigned rel, uint64_t sig[4])
     SIGN(PAGES, when);
     SIGN(RAW, when);
     SIGN(BACKENDS, offered);
+    SIGN(INIT, when);
     for (size_t i = 0; i < COUNT_OF(SERVED); i++, bit++)
-        if (rel_since(rel, SERVED[i].since)) sig[bit / 64] |= (uint64_t)1 << (bit % 64);
+        if (bit < 256 && rel_since(rel, SERVED[i].since)) sig[bit / 64] |= (uint64_t)1 << (bit % 64);
     for (size_t i = 0; i < 2; i++, bit++) /* the fnuz switch and the --nsa/--dsa message spelling */
-        if (rel_since(rel, i ? "0.5.13" : "0.5.6.post2")) sig[bit / 64] |= (uint64_t)1 << (bit % 64);
+        if (bit < 256 && rel_since(rel, i ? "0.5.13" : "0.5.6.post2")) sig[bit / 64] |= (uint64_t)1 << (bit % 64);
+    return bit;
 }
 #undef SIGN
 
@@ -921,7 +1074,7 @@ const char *rules_release_era(unsigned rel)
 /* 1 when every version a table names is one of SGLANG_VERSIONS (test_rules). */
 int rules_tables_valid(void)
 {
-    const span *spans[64];
+    const span *spans[256];
     size_t n = 0;
 #define ADD_SPANS(table, field)                                                                                        \
     for (size_t i = 0; i < COUNT_OF(table) && n < COUNT_OF(spans); i++) spans[n++] = &table[i].field
@@ -935,7 +1088,10 @@ int rules_tables_valid(void)
     ADD_SPANS(PAGES, when);
     ADD_SPANS(RAW, when);
     ADD_SPANS(BACKENDS, offered);
+    ADD_SPANS(INIT, when);
 #undef ADD_SPANS
+    uint64_t sig[4];
+    if (n >= COUNT_OF(spans) || signature(0, sig) > 256) return 0; /* both would lose rows */
     for (size_t i = 0; i < n; i++)
         if ((spans[i]->since && sglang_release_index(spans[i]->since) == SGLANG_NRELEASES) ||
             (spans[i]->until && strcmp(spans[i]->until, "never") && sglang_release_index(spans[i]->until) == SGLANG_NRELEASES))
@@ -1121,5 +1277,6 @@ kvc_status rules_resolve(const gpu_info *gpu, const model_info *model, const set
                         "start with it)", c.dtype, SGLANG_VERSIONS[release]);
     }
     decide_row(&c);
+    if ((st = check_init(&c))) return st;
     return derive_layouts(model, out, diag);
 }
