@@ -38,6 +38,9 @@ static const struct row {
     {"B300", "glm-5.2", "--disaggregation-mode decode --dsa-decode-backend flashmla_kv", NULL, "fp8_e4m3", "trtllm", "flashmla_kv", "fp8_flashmla", 656, 64},
     {"B300", "glm-5.2", "--dsa-prefill-backend flashmla_kv", NULL, "fp8_e4m3", "flashmla_kv", "trtllm", "fp8_raw", 576, 64},
     {"H200", "deepseek-v3.2", "--kv-cache-dtype fp8_e4m3 --disaggregation-mode decode --dsa-decode-backend trtllm", NULL, "fp8_e4m3", "flashmla_kv", "trtllm", "fp8_raw", 576, 64},
+    /* flashmla_sparse_q8 prefills Hopper's packed fp8 pool, and bf16 from 0.5.22 */
+    {"H200", "deepseek-v3.2", "--kv-cache-dtype fp8_e4m3 --dsa-prefill-backend flashmla_sparse_q8", NULL, "fp8_e4m3", "flashmla_sparse_q8", "flashmla_kv", "fp8_flashmla", 656, 64},
+    {"H200", "deepseek-v3.2", "--dsa-prefill-backend flashmla_sparse_q8", NULL, "bfloat16", "flashmla_sparse_q8", "fa3", "bf16", 1152, 64},
     /* CUDA tilelang both sides: raw from 0.5.22 */
     {"H200", "deepseek-v3.2", "--kv-cache-dtype fp8_e4m3 --dsa-prefill-backend tilelang --dsa-decode-backend tilelang", NULL, "fp8_e4m3", "tilelang", "tilelang", "fp8_raw", 576, 64},
     /* up to 0.5.8.post1 the dtype alone decides, and fp8 forces the backends */
@@ -98,6 +101,28 @@ static const struct bad {
     {"B200", "deepseek-v3.2", "--disaggregation-mode decode --tp 8", "0.5.5",
      "Prefill round robin balance is required when dp size > 1."},
     {"B200", "glm-5.2", "", "0.5.8", "SGLang 0.5.8 cannot serve glm-5.2 (GlmMoeDsaForCausalLM): its model class arrived in SGLang 0.5.9"},
+    /* model-init checks of the DSA backend */
+    {"RTX PRO 6000", "glm-5.2", "--dsa-decode-backend trtllm", NULL,
+     "GLM DSA with FP8 KV cache on NVIDIA SM120/SM121 supports only flashinfer_sparse_mla (default) or "
+     "triton_sparse_mla (prefill), but got ['trtllm']. (at model init; sglang 0.5.23"},
+    {"RTX PRO 6000", "glm-5.2", "--dsa-decode-backend trtllm", "0.5.18",
+     "GLM DSA with FP8 KV cache on NVIDIA SM120/SM121 supports only flashinfer_sparse_mla, but got ['trtllm']."},
+    {"B300", "glm-5.2", "--kv-cache-dtype fp8_e4m3 --enable-hisparse --disable-radix-cache --dsa-decode-backend "
+     "flashinfer_sparse_mla", NULL,
+     "flashinfer_sparse_mla supports only GLM DSA with FP8 KV cache on NVIDIA SM120/SM121; got "
+     "model_arch='GlmMoeDsaForCausalLM', sm_major=10, kv_cache_dtype=torch.float8_e4m3fn, prefill_impl='flashmla_kv', "
+     "decode_impl='flashinfer_sparse_mla'."},
+    {"B200", "deepseek-v3.2", "--dsa-prefill-backend flashmla_sparse_q8", "0.5.20",
+     "--dsa-prefill-backend flashmla_sparse_q8 is SM90-only; got compute capability sm_10x."},
+    {"H200", "deepseek-v3.2", "--dsa-prefill-backend flashmla_sparse_q8", "0.5.20",
+     "--dsa-prefill-backend flashmla_sparse_q8 is native FP8 and requires --kv-cache-dtype fp8_e4m3 (got "
+     "kv_cache_dtype=torch.bfloat16)"},
+    {"H200", "deepseek-v3.2", "--kv-cache-dtype fp8_e4m3 --dsa-prefill-backend flashmla_sparse_q8 --dsa-decode-backend trtllm",
+     NULL, "got an unpacked fp8_e4m3 pool (a trtllm backend keeps the raw layout)"},
+    {"H200", "deepseek-v3.2", "--kv-cache-dtype fp8_e4m3 --dsa-decode-backend flashmla_sparse_q8", NULL,
+     "--dsa-decode-backend flashmla_sparse_q8 is not supported: flashmla_sparse_q8 is a prefill-only backend. Pair"},
+    {"MI355X", "deepseek-v3.2", "--dsa-prefill-backend triton_sparse_mla", NULL,
+     "triton_sparse_mla is a CUDA prefill backend; on ROCm use the existing tilelang / aiter DSA paths."},
     {"B300", "glm-5.2", "--page-size 0", NULL, "the page size must be a whole number"},
     {"H200", "deepseek-v3", "--page-size 99999999", NULL, "the page size must be a whole number"},
     {"B300", "glm-5.2", "--speculative-algorithm MEDUSA", NULL, "does not model this speculative algorithm"},
