@@ -249,6 +249,33 @@ static void test_rules__index_head_dim_must_be_128(void **state)
     assert_contains(d.message, "index_head_dim is 64: SGLang's DSA indexer K cache needs 128");
 }
 
+/* Architectures with pools kvcheck does not model are refused, never
+ * judged as plain MLA. */
+static void test_rules__unmodelled_architectures_are_refused(void **state)
+{
+    (void)state;
+    static const char *const ARCH[] = {"DeepseekV4ForCausalLM", "Glm5NextForConditionalGeneration",
+                                       "MiniMaxM3SparseForCausalLM"};
+    for (size_t i = 0; i < COUNT_OF(ARCH); i++) {
+        char json[400];
+        snprintf(json, sizeof json,
+                 "{\"architectures\":[\"%s\"],\"kv_lora_rank\":512,\"qk_rope_head_dim\":64,"
+                 "\"num_hidden_layers\":2,\"index_head_dim\":128,\"index_topk\":2048}",
+                 ARCH[i]);
+        model_info m;
+        kvc_diag d;
+        assert_int_equal(model_parse(json, strlen(json), "c.json", "t", &m, &d), KVC_OK);
+        gpu_info g;
+        assert_int_equal(gpu_parse("B300", &g, NULL, &d), KVC_OK);
+        settings s;
+        memset(&s, 0, sizeof s);
+        kvc_resolved r;
+        assert_int_equal(rules_resolve(&g, &m, &s, 0, &r, &d), KVC_ERR_CONFIG);
+        assert_contains(d.message, "which kvcheck does not model yet; it cannot judge this worker");
+        assert_contains(d.message, ARCH[i]);
+    }
+}
+
 static void test_rules__versions_name_releases(void **state)
 {
     (void)state;
@@ -328,6 +355,7 @@ int main(void)
         cmocka_unit_test(test_rules__parallelism_never_changes_the_layout),
         cmocka_unit_test(test_rules__odd_platforms_are_warned),
         cmocka_unit_test(test_rules__index_head_dim_must_be_128),
+        cmocka_unit_test(test_rules__unmodelled_architectures_are_refused),
         cmocka_unit_test(test_rules__versions_name_releases),
         cmocka_unit_test(test_rules__eras_group_releases_with_the_same_rules),
     };

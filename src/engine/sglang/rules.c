@@ -59,6 +59,7 @@ static const struct arch_row {
     {"Dots3NoteForCausalLM", SINCE("0.5.19"), SINCE("0.5.19"), "sglang 0.5.19: model_config.py"},
     {"Dots3NoteForCausalLMNextN", SINCE("0.5.19"), NEVER, "sglang 0.5.19: model_config.py; not in the guard"},
     {"Glm5NextForConditionalGeneration", SINCE("0.5.20"), SINCE("0.5.20"), "sglang 0.5.20: model_config.py"},
+    {"Glm5NextForConditionalGenerationNextN", SINCE("0.5.20"), NEVER, "sglang 0.5.20: model_config.py; not in the guard"},
     {"HYV4ForCausalLM", SINCE("0.5.20"), SINCE("0.5.20"), "sglang 0.5.20: model_config.py"},
     {"HYV4ForCausalLMNextN", SINCE("0.5.20"), SINCE("0.5.20"), "sglang 0.5.20: model_config.py"},
 };
@@ -70,6 +71,23 @@ static const struct served_row {
     const char *since;
 } SERVED[] = {
     {"GlmMoeDsaForCausalLM", "0.5.9"}, /* sglang 0.5.9: python/sglang/srt/models/glm4_moe_dsa (first release with it) */
+};
+
+/* Architectures SGLang serves with KV pools kvcheck does not model: refused,
+ * never judged as plain MLA. */
+static const struct unmodelled_row {
+    const char *arch;
+    const char *why;
+} UNMODELLED[] = {
+    {"DeepseekV4ForCausalLM", "DeepSeek-V4's own pools (--dsv4-attn-backend, sglang 0.5.23: python/sglang/srt/configs/"
+                              "model_config.py:395-400)"},
+    {"DeepseekV4ForCausalLMNextN", "DeepSeek-V4's own pools"},
+    {"DeepseekV4ForCausalLMDSpark", "DeepSeek-V4's own pools"},
+    {"Glm5NextForConditionalGeneration", "a hybrid pool of DSA and sliding-window layers (sglang 0.5.23: python/sglang/"
+                                         "srt/mem_cache/kv_cache_configurator.py:2407-2440)"},
+    {"Glm5NextForConditionalGenerationNextN", "a hybrid pool of DSA and sliding-window layers"},
+    {"MiniMaxM3SparseForCausalLM", "MiniMax M3's sparse-attention pools"},
+    {"MiniMaxM3SparseForConditionalGeneration", "MiniMax M3's sparse-attention pools"},
 };
 
 static int arch_dsa(const char *arch, unsigned rel)
@@ -1206,6 +1224,15 @@ static void resolve_hisparse_setting(const setting *s, kvc_resolved *out)
 
 static kvc_status check_served(const ctx *c)
 {
+    for (size_t i = 0; i < COUNT_OF(UNMODELLED); i++)
+        if (strcmp(UNMODELLED[i].arch, c->model->architecture) == 0) {
+            kvc_origin o;
+            origin_set(&o, "", 0, 0, "model");
+            return diag_set(c->diag, KVC_ERR_CONFIG, &o,
+                            "%s (%s): SGLang serves it with %s, which kvcheck does not model yet; it cannot judge "
+                            "this worker",
+                            c->model->name, c->model->architecture, UNMODELLED[i].why);
+        }
     for (size_t i = 0; i < COUNT_OF(SERVED); i++)
         if (strcmp(SERVED[i].arch, c->model->architecture) == 0 && !rel_since(c->rel, SERVED[i].since)) {
             kvc_origin o;
