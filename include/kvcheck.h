@@ -256,6 +256,9 @@ KVC_API const kvc_setting *kvc_resolved_decision(const kvc_resolved *resolved);
 /* The MLA KV cache layout; the DSA indexer state's, or NULL without one. */
 KVC_API const kvc_layout *kvc_resolved_layout(const kvc_resolved *resolved);
 KVC_API const kvc_layout *kvc_resolved_indexer(const kvc_resolved *resolved);
+/* The draft (MTP) entries' layout, which the draft pool's own KV dtype may
+ * make differ from the target's; NULL without draft entries. */
+KVC_API const kvc_layout *kvc_resolved_draft_layout(const kvc_resolved *resolved);
 /* KV entries (target layers + draft layers). */
 KVC_API uint32_t kvc_resolved_entries(const kvc_resolved *resolved);
 KVC_API unsigned kvc_resolved_warning_count(const kvc_resolved *resolved);

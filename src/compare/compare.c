@@ -55,6 +55,10 @@ static unsigned mismatches(const kvc_resolved *p, const kvc_resolved *d, kvc_ver
     n += cmp_u64(v, "page_bytes", p->kv.page_bytes, d->kv.page_bytes);
     n += cmp_u64(v, "indexer_page_bytes", p->has_indexer ? p->indexer.page_bytes : 0,
                  d->has_indexer ? d->indexer.page_bytes : 0);
+    if (p->draft_entries && d->draft_entries) { /* the draft entries travel with their own item length */
+        n += cmp_str(v, "draft_layout", p->draft.name, d->draft.name);
+        n += cmp_u64(v, "draft_page_bytes", p->draft.page_bytes, d->draft.page_bytes);
+    }
     return n;
 }
 
@@ -135,6 +139,12 @@ static void explain(const engine_transfer *t, const kvc_resolved *p, const kvc_r
                       "from prefill's next page or left unwritten",
                       (unsigned long long)(dl->page_bytes - pl->page_bytes));
     }
+    if (p->draft_entries && d->draft_entries && strcmp(p->draft.name, d->draft.name) != 0)
+        notes_add(v->consequences, &v->nconsequences, KVC_MAX_NOTES,
+                  "the draft (MTP) entries travel with their own item length: decode reads %u-byte %s records "
+                  "from prefill's %u-byte %s rows there (%llu vs %llu B a page)",
+                  d->draft.bytes_per_token, d->draft.name, p->draft.bytes_per_token, p->draft.name,
+                  (unsigned long long)p->draft.page_bytes, (unsigned long long)d->draft.page_bytes);
     if (p->has_indexer && d->has_indexer && p->indexer.page_bytes != d->indexer.page_bytes)
         notes_add(v->consequences, &v->nconsequences, KVC_MAX_NOTES,
                   "the DSA indexer state is sent with prefill's state item length (%llu B) and read "

@@ -31,7 +31,9 @@ struct kvc_resolved {
     kvc_setting settings[ENGINE_MAX_SETTINGS]; /* in the engine's display order */
     kvc_setting row;                           /* the layout decision and why */
 
-    kvc_layout kv;          /* the MLA KV cache layout */
+    kvc_layout kv;          /* the MLA KV cache layout of the target layers */
+    kvc_setting draft_row;  /* the draft (MTP) entries' layout decision, when there are any */
+    kvc_layout draft;       /* their layout (the draft pool may have its own KV dtype) */
     int has_indexer;
     kvc_layout indexer;     /* the DSA indexer K state (page-split) */
     uint32_t kv_entries;    /* target layers + draft (MTP) layers */

@@ -125,6 +125,9 @@ static void text_layout_body(strbuf *sb, const kvc_resolved *r, unsigned options
     }
     sb_printf(sb, "  entries  %u (%u target layers + %u draft)%s\n", r->kv_entries, m->num_hidden_layers,
               r->draft_entries, r->has_indexer ? ", for KV and indexer alike" : "");
+    if (r->draft_entries && strcmp(r->draft.name, r->kv.name) != 0)
+        sb_printf(sb, "  draft entries  %s: %u B/token, %llu B/page (%s)\n", r->draft.name, r->draft.bytes_per_token,
+                  (unsigned long long)r->draft.page_bytes, r->draft_row.reason);
     if (r->has_indexer)
         sb_printf(sb, "  bytes per token, all entries  %llu KV + %llu indexer = %llu\n",
                   (unsigned long long)r->kv_bytes_per_token_all,
@@ -244,6 +247,10 @@ static char *text_check(const kvc_verdict *v, unsigned options)
         side_row_u(&sb, "indexer_page_bytes", p->has_indexer ? p->indexer.page_bytes : 0,
                    d->has_indexer ? d->indexer.page_bytes : 0, 1);
     side_row_u(&sb, "kv_entries", p->kv_entries, d->kv_entries, 0);
+    if (p->draft_entries && d->draft_entries) {
+        side_row(&sb, "draft_layout", p->draft.name, d->draft.name, 1);
+        side_row_u(&sb, "draft_page_bytes", p->draft.page_bytes, d->draft.page_bytes, 1);
+    }
 
     if (v->nconsequences) {
         sb_puts(&sb, "\nWhat decode will read:\n");
@@ -387,6 +394,8 @@ static cJSON *json_layout_doc(const kvc_resolved *r)
     cJSON_AddNumberToObject(entries, "kv", r->kv_entries);
     cJSON_AddNumberToObject(entries, "target", m->num_hidden_layers);
     cJSON_AddNumberToObject(entries, "draft", r->draft_entries);
+    if (r->draft_entries) cJSON_AddItemToObject(o, "draft_layout", report_json_layout(&r->draft));
+    else cJSON_AddNullToObject(o, "draft_layout");
     cJSON_AddNumberToObject(o, "kv_bytes_per_token_all_entries", (double)r->kv_bytes_per_token_all);
     cJSON_AddNumberToObject(o, "indexer_bytes_per_token_all_entries", (double)r->indexer_bytes_per_token_all);
     cJSON_AddItemToObject(o, "warnings", report_json_notes(r->warnings, r->nwarnings));

@@ -206,6 +206,34 @@ static void test_rules__entries_count_draft_layers_and_the_indexer(void **state)
     assert_false(r.model.dsa);
 }
 
+/* The draft pool may have its own KV dtype (0.5.18+): its entries get
+ * their own layout, and "auto" is the draft model's dtype, not the DSA
+ * default. */
+static void test_rules__draft_entries_have_their_own_layout(void **state)
+{
+    (void)state;
+    kvc_resolved r;
+    kvc_diag d;
+    assert_int_equal(resolve_line("H200", "glm-5.2", "--kv-cache-dtype fp8_e4m3 --speculative-algorithm EAGLE", NULL, &r, &d),
+                     KVC_OK);
+    assert_string_equal(r.draft.name, "fp8_flashmla");
+    assert_int_equal(r.kv_bytes_per_token_all, 79 * 656);
+    assert_int_equal(resolve_line("H200", "glm-5.2", "--kv-cache-dtype fp8_e4m3 --speculative-algorithm EAGLE "
+                                  "--speculative-draft-kv-cache-dtype auto", NULL, &r, &d), KVC_OK);
+    assert_string_equal(r.kv.name, "fp8_flashmla");
+    assert_string_equal(r.draft.name, "bf16");
+    assert_int_equal(r.kv_bytes_per_token_all, 78 * 656 + 1152);
+    assert_contains(VAL(&r, "speculative_draft_kv_cache_dtype"), "auto");
+    assert_contains(resolved_find(&r, "speculative_draft_kv_cache_dtype")->reason, "the DSA default does not apply");
+    assert_int_equal(resolve_line("B300", "glm-5.2", "--speculative-algorithm EAGLE --speculative-draft-kv-cache-dtype bf16",
+                                  NULL, &r, &d), KVC_OK);
+    assert_string_equal(r.kv.name, "fp8_raw");
+    assert_string_equal(r.draft.name, "bf16");
+    assert_int_equal(resolve_line("B300", "glm-5.2", "--speculative-draft-kv-cache-dtype bf16", NULL, &r, &d), KVC_OK);
+    assert_contains(r.warnings[0], "--speculative-draft-kv-cache-dtype has no effect here");
+    assert_null(kvc_resolved_draft_layout(&r));
+}
+
 static void test_rules__parallelism_never_changes_the_layout(void **state)
 {
     (void)state;
@@ -317,9 +345,11 @@ static void test_rules__versions_name_releases(void **state)
     assert_string_equal(r.release, "0.5.23");
     assert_string_equal(r.release_asked, "");
     /* every setting SGLang shows was added, typed, in display order */
-    static const char *const NAMES[] = {"kv_cache_dtype", "dsa_prefill_backend", "dsa_decode_backend",
-                                        "disaggregation_mode", "transfer_backend", "page_size",
-                                        "speculative_algorithm", "enable_hisparse", "parallelism"};
+    static const char *const NAMES[] = {"kv_cache_dtype",        "dsa_prefill_backend",
+                                        "dsa_decode_backend",    "disaggregation_mode",
+                                        "transfer_backend",      "page_size",
+                                        "speculative_algorithm", "speculative_draft_kv_cache_dtype",
+                                        "enable_hisparse",       "parallelism"};
     assert_int_equal(r.nsettings, COUNT_OF(NAMES));
     for (unsigned i = 0; i < r.nsettings; i++) assert_string_equal(r.settings[i].name, NAMES[i]);
     assert_int_equal(resolved_find(&r, "page_size")->type, KVC_VALUE_UINT);
@@ -352,6 +382,7 @@ int main(void)
         cmocka_unit_test(test_rules__refusals_point_at_the_flag),
         cmocka_unit_test(test_rules__reasons_say_how_each_value_was_decided),
         cmocka_unit_test(test_rules__entries_count_draft_layers_and_the_indexer),
+        cmocka_unit_test(test_rules__draft_entries_have_their_own_layout),
         cmocka_unit_test(test_rules__parallelism_never_changes_the_layout),
         cmocka_unit_test(test_rules__odd_platforms_are_warned),
         cmocka_unit_test(test_rules__index_head_dim_must_be_128),

@@ -22,6 +22,7 @@ static const struct flag_def {
     {"--enable-hisparse", NULL, SET_HISPARSE, 0},
     {"--disable-radix-cache", NULL, SET_DISABLE_RADIX, 0},
     {"--speculative-algorithm", NULL, SET_SPEC_ALGO, 1},
+    {"--speculative-draft-kv-cache-dtype", NULL, SET_SPEC_DRAFT_DTYPE, 1},
     {"--tp-size", "--tp", SET_TP, 1},
     {"--dp-size", "--dp", SET_DP, 1},
     {"--enable-dp-attention", NULL, SET_DP_ATTENTION, 0},

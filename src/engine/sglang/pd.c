@@ -30,6 +30,11 @@ unsigned pd_fix_candidates(const kvc_resolved *self, const kvc_resolved *other, 
     unsigned release = rel < 0 ? 0 : (unsigned)rel;
     n = add(out, n, max, SET_KV_CACHE_DTYPE, "kv_cache_dtype", "fp8_e4m3");
     n = add(out, n, max, SET_KV_CACHE_DTYPE, "kv_cache_dtype", "bfloat16");
+    if (self->draft_entries && sglang_release_in(release, "0.5.18", NULL)) { /* the draft pool's own dtype */
+        const char *want = resolved_value(other, "speculative_draft_kv_cache_dtype");
+        n = add(out, n, max, SET_SPEC_DRAFT_DTYPE, "speculative_draft_kv_cache_dtype",
+                want[0] ? want : resolved_value(other, "kv_cache_dtype"));
+    }
     static const struct {
         setting_key key;
         const char *setting;

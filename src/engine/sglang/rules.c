@@ -260,11 +260,9 @@ static kvc_status resolve_dtype(ctx *c)
 }
 
 /* The torch dtype's row layout facts for the resolved dtype string. */
-static const struct dtype_row *torch_row(const ctx *c)
+static const struct dtype_row *torch_row(const ctx *c, const char *dtype)
 {
-    const char *d = c->dtype;
-    if (strcmp(d, "auto") == 0) d = c->model->torch_dtype;
-    return find_dtype(d);
+    return find_dtype(strcmp(dtype, "auto") == 0 ? c->model->torch_dtype : dtype);
 }
 
 /* ------------------------------------------------------------- backends */
@@ -808,10 +806,10 @@ static const struct raw_row *raw_match(unsigned rel, int hip, const char *prefil
     return NULL;
 }
 
-static void decide_row(const ctx *c)
+/* The row of a pool whose --kv-cache-dtype string is `dtype`, into `row`. */
+static void decide_row(const ctx *c, const char *dtype, kvc_setting *row)
 {
-    const struct dtype_row *t = torch_row(c);
-    kvc_setting *row = &c->out->row;
+    const struct dtype_row *t = torch_row(c, dtype);
     unsigned R = c->model->kv_lora_rank, r = c->model->qk_rope_head_dim;
     if (strcmp(t->name, "fp8_e4m3") != 0 || !c->dsa) {
         setting_set(row, t->plain_layout, "%s: rows are R + r = %u values of %s, with no scales",
@@ -1158,6 +1156,41 @@ static kvc_status resolve_speculative(const ctx *c)
     return KVC_OK;
 }
 
+/* The draft (MTP) pool's KV dtype: --speculative-draft-kv-cache-dtype when
+ * given (0.5.18+; "auto" is the draft model's dtype, not the DSA default),
+ * else the target's resolved string (sglang 0.5.23:
+ * python/sglang/srt/mem_cache/kv_cache_dtype.py:45-48). Its entries travel
+ * with their own item length (sglang 0.5.23:
+ * python/sglang/srt/disaggregation/prefill.py:301-317). */
+static kvc_status resolve_draft(ctx *c)
+{
+    const setting *s = &c->set->s[SET_SPEC_DRAFT_DTYPE];
+    kvc_setting *v = get(c->out, "speculative_draft_kv_cache_dtype");
+    if (!c->out->draft_entries) {
+        if (s->set)
+            notes_add(c->out->warnings, &c->out->nwarnings, KVC_MAX_NOTES,
+                      "%s has no effect here: the worker keeps no draft (MTP) KV entries", s->flag);
+        setting_set(v, "", "%s", "");
+        return KVC_OK;
+    }
+    const char *dtype = c->dtype;
+    if (s->set) {
+        char from[900];
+        from_text(s, from, sizeof from);
+        dtype = s->value;
+        const struct dtype_row *t = torch_row(c, dtype);
+        if (!t || !t->plain_layout)
+            return diag_set(c->diag, KVC_ERR_CONFIG, &s->origin,
+                            "%s %s: kvcheck does not model this KV dtype's MLA layout", s->flag, s->value);
+        setting_set(v, dtype, "set by %s: the draft pool's dtype%s", from,
+                    strcmp(dtype, "auto") == 0 ? " is the draft model's own (the DSA default does not apply)" : "");
+    } else {
+        setting_set(v, "", "not set: the draft pool follows --kv-cache-dtype");
+    }
+    decide_row(c, dtype, &c->out->draft_row);
+    return KVC_OK;
+}
+
 static void describe_parallelism(const settings *set, kvc_resolved *out)
 {
     char text[KVC_NAME_LEN] = "", item[KVC_NAME_LEN];
@@ -1185,7 +1218,17 @@ static kvc_status derive_layouts(const model_info *model, kvc_resolved *out, kvc
                         why.message, out->row.reason);
     }
     out->kv_entries = model->num_hidden_layers + out->draft_entries;
-    out->kv_bytes_per_token_all = (uint64_t)out->kv.bytes_per_token * out->kv_entries;
+    out->kv_bytes_per_token_all = (uint64_t)out->kv.bytes_per_token * model->num_hidden_layers;
+    if (out->draft_entries) {
+        st = layout_build(out->draft_row.value, &p, &out->draft, &why);
+        if (st) {
+            kvc_origin o;
+            origin_set(&o, why.file, why.line, why.column, why.where);
+            return diag_set(diag, st, &o, "model %s, draft entries: %s (%s)", model->name, why.message,
+                            out->draft_row.reason);
+        }
+        out->kv_bytes_per_token_all += (uint64_t)out->draft.bytes_per_token * out->draft_entries;
+    }
     out->has_indexer = out->model.dsa;
     if (!out->model.dsa) return KVC_OK;
     kvc_origin o;
@@ -1210,6 +1253,7 @@ static void add_settings(int dsa, kvc_resolved *out)
     resolved_add(out, "transfer_backend", KVC_VALUE_TEXT, pair | KVC_SETTING_IF_SET);
     resolved_add(out, "page_size", KVC_VALUE_UINT, decides);
     resolved_add(out, "speculative_algorithm", KVC_VALUE_TEXT, KVC_SETTING_IF_SET);
+    resolved_add(out, "speculative_draft_kv_cache_dtype", KVC_VALUE_TEXT, KVC_SETTING_IF_SET);
     resolved_add(out, "enable_hisparse", KVC_VALUE_BOOL, KVC_SETTING_IF_SET);
     resolved_add(out, "parallelism", KVC_VALUE_TEXT, KVC_SETTING_IF_SET);
 }
@@ -1267,6 +1311,7 @@ kvc_status rules_resolve(const gpu_info *gpu, const model_info *model, const set
         notes_add(out->warnings, &out->nwarnings, KVC_MAX_NOTES, "%s", set->warnings[i]);
     add_settings(c.dsa, out);
     str_copy(out->row.name, sizeof out->row.name, "row");
+    str_copy(out->draft_row.name, sizeof out->draft_row.name, "draft_row");
     resolve_hisparse_setting(&set->s[SET_HISPARSE], out);
     describe_parallelism(set, out);
 
@@ -1296,14 +1341,15 @@ kvc_status rules_resolve(const gpu_info *gpu, const model_info *model, const set
                 notes_add(out->warnings, &out->nwarnings, KVC_MAX_NOTES, "%s has no effect: SGLang %s does not take "
                           "%s as a DSA model", set->s[k].flag, SGLANG_VERSIONS[release], model->architecture);
     }
-    const struct dtype_row *t = torch_row(&c);
+    const struct dtype_row *t = torch_row(&c, c.dtype);
     if (!t || !t->plain_layout) {
         const setting *s = &set->s[SET_KV_CACHE_DTYPE];
         return diag_set(diag, KVC_ERR_CONFIG, &s->origin,
                         "--kv-cache-dtype %s: kvcheck does not model this KV dtype's MLA layout (SGLang %s would "
                         "start with it)", c.dtype, SGLANG_VERSIONS[release]);
     }
-    decide_row(&c);
+    decide_row(&c, c.dtype, &out->row);
     if ((st = check_init(&c))) return st;
+    if ((st = resolve_draft(&c))) return st;
     return derive_layouts(model, out, diag);
 }

@@ -36,6 +36,7 @@ typedef enum setting_key {
     SET_HISPARSE,
     SET_DISABLE_RADIX,
     SET_SPEC_ALGO,
+    SET_SPEC_DRAFT_DTYPE,
     SET_TP,
     SET_DP,
     SET_DP_ATTENTION,
