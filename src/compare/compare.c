@@ -1,5 +1,5 @@
 /* Prefill against decode: field-by-field differences, what decode will read
- * (SGLANG_RULES.md §6), whether the engine's bootstrap notices (§7), and the
+ * (the engine's transfer), whether the engine's own checks notice, and the
  * smallest flag sets that make the pair agree. Engine-agnostic: settings,
  * fix candidates, the bootstrap check and the transfer come through the
  * engine interface. */

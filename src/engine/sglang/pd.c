@@ -1,5 +1,5 @@
 /* What SGLang does with a PD pair: the flags that could fix a mismatch,
- * the bootstrap check that runs before serving (SGLANG_RULES.md §7), and
+ * the checks that run before serving, by release and transfer (ERAS.md §5), and
  * how the Mooncake transfer moves pages (§6). */
 #include "engine/sglang/sglang.h"
 
