@@ -1,6 +1,6 @@
 /* What SGLang does with a PD pair: the flags that could fix a mismatch,
- * the checks that run before serving, by release and transfer (ERAS.md §5), and
- * how the Mooncake transfer moves pages (§6). */
+ * the checks that run before serving, and how Mooncake and NIXL move pages,
+ * by release (tools/sglang-oracle/ERAS.md §5). */
 #include "engine/sglang/sglang.h"
 
 #include <string.h>
