@@ -994,24 +994,32 @@ static kvc_status check_init(const ctx *c)
 
 /* ----------------------------------------------------- fix suggestions */
 
-/* Backends kvcheck may suggest in a fix: the releases whose parser offers
- * them (ERAS.md §3.1) and the GPUs they are known to run on. A fix is then
- * resolved under the worker's release like any flag, so a suggestion SGLang
- * would refuse is never printed. Backends with platform checks at model
- * init that kvcheck does not replay (flashmla_sparse_q8, triton_sparse_mla,
- * intel_xpu) are never suggested. */
+/* The DSA backends: the releases whose parser offers them (ERAS.md §3.1)
+ * and the GPUs they are known to run on, for warnings and fix suggestions.
+ * A fix is resolved under the worker's release like any flag, so a
+ * suggestion SGLang would refuse is never printed. */
 enum { SM90 = 1u, SM100 = 2u, SM120 = 4u, HIP = 8u };
 static const struct backend_row {
     const char *name;
     span offered;
-    unsigned suits;
+    unsigned suits;  /* the GPUs its kernels run on */
+    int suggest;     /* kvcheck may offer it in a fix */
 } BACKENDS[] = {
-    {"flashmla_prefill", UNTIL("0.5.3.post3"), SM90 | SM100}, {"flashmla_decode", UNTIL("0.5.3.post3"), SM90 | SM100},
-    {"flashmla_sparse", SINCE("0.5.4"), SM90 | SM100},       {"flashmla_kv", SINCE("0.5.4"), SM90 | SM100},
-    {"flashmla_auto", SINCE("0.5.4.post2"), SM90 | SM100},   {"fa3", EVER, SM90},
-    {"tilelang", EVER, HIP},                                 {"aiter", EVER, HIP},
-    {"trtllm", SINCE("0.5.9"), SM100},                       {"flashinfer_sparse_mla", SINCE("0.5.17"), SM120},
-    {"triton", SINCE("0.5.20"), HIP},
+    {"flashmla_prefill", UNTIL("0.5.3.post3"), SM90 | SM100, 1},
+    {"flashmla_decode", UNTIL("0.5.3.post3"), SM90 | SM100, 1},
+    {"flashmla_sparse", SINCE("0.5.4"), SM90 | SM100, 1},
+    {"flashmla_kv", SINCE("0.5.4"), SM90 | SM100, 1},
+    {"flashmla_auto", SINCE("0.5.4.post2"), SM90 | SM100, 1},
+    {"fa3", EVER, SM90, 1},
+    {"tilelang", EVER, HIP, 1},
+    {"aiter", EVER, HIP, 1},
+    {"trtllm", SINCE("0.5.9"), SM100, 1},
+    {"flashinfer_sparse_mla", SINCE("0.5.17"), SM120, 1},
+    {"triton", SINCE("0.5.20"), HIP, 1},
+    /* prefill-only, with model-init checks (query heads per rank) kvcheck does not replay in full */
+    {"flashmla_sparse_q8", SINCE("0.5.16"), SM90, 0},
+    {"triton_sparse_mla", SINCE("0.5.22"), SM90 | SM100 | SM120, 0},
+    {"intel_xpu", SINCE("0.5.22"), 0, 0}, /* Intel GPUs, which kvcheck does not model */
 };
 
 unsigned rules_backend_count(void) { return COUNT_OF(BACKENDS); }
@@ -1024,7 +1032,7 @@ static unsigned platform_of(const gpu_info *gpu)
 
 int rules_backend_suggestable(unsigned i, const gpu_info *gpu, unsigned rel)
 {
-    return in_span(rel, BACKENDS[i].offered) && (BACKENDS[i].suits & platform_of(gpu)) != 0;
+    return BACKENDS[i].suggest && in_span(rel, BACKENDS[i].offered) && (BACKENDS[i].suits & platform_of(gpu)) != 0;
 }
 
 /* SGLang starts some backends on GPUs their kernels do not support: said,
