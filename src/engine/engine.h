@@ -125,10 +125,11 @@ typedef struct engine_def {
     int (*is_dump)(const struct cJSON *root);
     kvc_status (*add_dump)(engine_inputs *in, const struct cJSON *root, const char *text, const char *file,
                            kvc_diag *diag);
-    /* Reads the inputs into the engine's settings and finds the GPU and
-     * model (the target's, or the one the flags name): done once per
-     * worker, then resolved under any release and overrides. */
-    kvc_status (*prepare)(const engine_inputs *in, const engine_target *t, engine_worker **out, kvc_diag *diag);
+    /* Reads the inputs into the engine's settings as release `release`
+     * parses them and finds the GPU and model (the target's, or the one the
+     * flags name): done once per worker, then resolved under overrides. */
+    kvc_status (*prepare)(const engine_inputs *in, const engine_target *t, unsigned release, engine_worker **out,
+                          kvc_diag *diag);
     void (*prepared_free)(engine_worker *w);
     /* Resolves a prepared worker as release `release` would, with
      * `overrides` on top of its flags. Fails with the engine's own reason

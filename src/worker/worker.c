@@ -288,7 +288,7 @@ kvc_status worker_prepare(const kvc_worker *worker, engine_worker **out, kvc_dia
                        .base_dir = worker->base_dir,
                        .gpu = worker->has_gpu ? &worker->gpu : NULL,
                        .model = worker->has_model ? &worker->model : NULL};
-    return worker->engine->prepare(worker->inputs, &t, out, diag);
+    return worker->engine->prepare(worker->inputs, &t, worker->release, out, diag);
 }
 
 kvc_status worker_resolve(const kvc_worker *worker, const engine_worker *prepared, unsigned release,

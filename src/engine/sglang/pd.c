@@ -18,7 +18,7 @@ static unsigned add(engine_fix *out, unsigned n, unsigned max, setting_key key, 
     engine_fix *f = &out[n];
     memset(f, 0, sizeof *f);
     f->key = (int)key;
-    str_copy(f->flag, sizeof f->flag, setting_flag(key));
+    str_copy(f->flag, sizeof f->flag, setting_flag(key, 0));
     str_copy(f->value, sizeof f->value, value);
     str_copy(f->setting, sizeof f->setting, name);
     f->changes_dtype = key == SET_KV_CACHE_DTYPE;
