@@ -501,5 +501,8 @@ unsigned nearest_options(const option_index *idx, const char *word, const char *
         dist[k] = d;
         out[k] = opt;
     }
-    return found;
+    /* only the closest: one spelled alike ('_' for '-', case) stands alone */
+    unsigned keep = 0;
+    while (keep < found && dist[keep] <= dist[0] + (dist[0] ? 1u : 0u)) keep++;
+    return keep;
 }

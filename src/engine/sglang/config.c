@@ -501,21 +501,21 @@ kvc_status args_load_yaml(arglist *list, const char *path, kvc_diag *diag)
 
 /* How a release's ConfigArgumentMerger turns the YAML into argv words. */
 typedef enum merger_era {
-    /* 0.5.3: true → "--key", false → nothing; no action check
-     * (sglang 0.5.3: python/sglang/srt/server_args_config_parser.py:128-136) */
+    /* 0.5.3-0.5.7: true → "--key", false → nothing, whatever the flag; no
+     * action check. prepare_server_args means to pass the store_true dests
+     * (read from `action.action`, which argparse actions do not have): the
+     * list is always empty (sglang 0.5.7: srt/server_args.py:4979-4990;
+     * srt/server_args_config_parser.py _add_boolean_arg) */
     MERGER_0_5_3,
-    /* 0.5.4-0.5.7: the legacy boolean_actions list, which prepare_server_args
-     * fills from `action.action` (argparse actions have no such attribute):
-     * always empty, so every boolean becomes "--key true|false", and
-     * "enable-hisparse: true" ends in "unrecognized arguments: true"
-     * (sglang 0.5.7: srt/server_args.py:4979-4990; server_args_config_parser.py:160-170) */
-    MERGER_0_5_4,
-    /* 0.5.8-0.5.13: store_true and unsupported actions by dest
-     * (sglang 0.5.8: srt/server_args_config_parser.py:19-49, :144-175) */
+    /* 0.5.8-0.5.22: store_true and unsupported actions by dest, so a dest
+     * shared with a deprecated alias is refused: 0.5.13-0.5.19 refuse
+     * "dsa-prefill-backend:" (sglang 0.5.8: srt/server_args_config_parser.py:19-49,
+     * :144-175; 0.5.19: srt/utils/server_args_config_parser.py) */
     MERGER_0_5_8,
-    /* 0.5.14+: by dest and every long spelling; one-value actions supported
+    /* 0.5.23: by dest and every long spelling; one-value actions supported,
+     * and a key a supported action reads stays usable
      * (sglang 0.5.23: srt/utils/server_args_config_parser.py:17-67, :139-199) */
-    MERGER_0_5_14,
+    MERGER_0_5_23,
 } merger_era;
 
 static merger_era merger_of(unsigned release)
@@ -523,7 +523,7 @@ static merger_era merger_of(unsigned release)
     static const struct {
         const char *since;
         merger_era era;
-    } ERAS[] = {{"0.5.14", MERGER_0_5_14}, {"0.5.8", MERGER_0_5_8}, {"0.5.4", MERGER_0_5_4}};
+    } ERAS[] = {{"0.5.23", MERGER_0_5_23}, {"0.5.8", MERGER_0_5_8}};
     for (size_t i = 0; i < COUNT_OF(ERAS); i++) {
         int since = sglang_release_index(ERAS[i].since);
         if (since >= 0 && release <= (unsigned)since) return ERAS[i].era;
@@ -532,11 +532,11 @@ static merger_era merger_of(unsigned release)
 }
 
 /* 1 when `key` (underscores) is one of the keys the merger reads for
- * `def`: its dest, and from 0.5.14 each long option with '-' as '_'. */
+ * `def`: its dest, and from 0.5.23 each long option with '-' as '_'. */
 static int config_key_of(const sglang_flag_def *def, const char *key, merger_era era)
 {
     if (strcmp(def->dest, key) == 0) return 1;
-    if (era < MERGER_0_5_14) return 0;
+    if (era < MERGER_0_5_23) return 0;
     for (const char *p = def->names; *p;) {
         size_t n = strcspn(p, "/");
         if (n > 2 && p[0] == '-' && p[1] == '-' && strlen(key) == n - 2) {
@@ -554,7 +554,7 @@ static int is_class(const sglang_flag_def *def, const char *cls) { return strcmp
 static int merger_supports(const sglang_flag_def *def, merger_era era)
 {
     if (is_class(def, "_StoreTrueAction") || is_class(def, "_StoreAction")) return 1;
-    return era >= MERGER_0_5_14 && def->nargs == SGN_ONE;
+    return era >= MERGER_0_5_23 && def->nargs == SGN_ONE;
 }
 
 static int merger_exempt(const sglang_flag_def *def)
@@ -579,8 +579,8 @@ static void merger_lookup(unsigned release, merger_era era, const char *key, int
         if (merger_supports(def, era)) supported_key = 1;
         else if (!merger_exempt(def)) *unsupported = def;
     }
-    /* 0.5.14+: "a key a supported flag also reads, e.g. a shared dest, stays usable" */
-    if (era >= MERGER_0_5_14 && supported_key) *unsupported = NULL;
+    /* 0.5.23: "a key a supported flag also reads, e.g. a shared dest, stays usable" */
+    if (era >= MERGER_0_5_23 && supported_key) *unsupported = NULL;
 }
 
 static kvc_status push_word(arglist *out, const char *text, const kv_arg *from, kvc_diag *diag)

@@ -50,7 +50,7 @@ static const struct dest_key {
     {"prefill_round_robin_balance", SET_PREFILL_RR},
 };
 
-static int dest_key(const char *dest)
+int setting_key_of_dest(const char *dest)
 {
     for (size_t i = 0; i < COUNT_OF(DESTS); i++)
         if (strcmp(DESTS[i].dest, dest) == 0) return (int)DESTS[i].key;
@@ -66,7 +66,7 @@ const char *setting_flag(setting_key key, unsigned release)
     for (unsigned i = 0; i < p->n; i++) {
         const sglang_flag_row *row = &SGLANG_FLAG_ROWS[p->order[i]];
         const sglang_flag_def *def = &SGLANG_FLAG_DEFS[row->def];
-        if (!deprecated(def) && dest_key(def->dest) == (int)key) return row->option;
+        if (!deprecated(def) && setting_key_of_dest(def->dest) == (int)key) return row->option;
     }
     return NULL;
 }
@@ -465,7 +465,7 @@ static kvc_status fold_use(fold_state *f, const flag_use *u, const char *const *
     int store;
     char *value = use_value(u, words, &store);
     if (!value && store && u->def->nargs != 0) return diag_set(diag, KVC_ERR_NOMEM, &o, "out of memory");
-    int key = dest_key(u->def->dest);
+    int key = setting_key_of_dest(u->def->dest);
     kvc_status st = KVC_OK;
     if (key >= 0 && store) {
         st = set_value(f, key, u->option, value, &o, diag);
@@ -599,7 +599,7 @@ static kvc_status parse_error(const argparse_result *r, const option_index *idx,
     if (r->exits)
         return diag_set(diag, KVC_ERR_CONFIG, &o, "SGLang %s: %s: no server starts; leave it out of the command",
                         ver, r->msg.p);
-    if (r->raises) return diag_set(diag, KVC_ERR_CONFIG, &o, "SGLang %s stops: ValueError: %s", ver, r->msg.p);
+    if (r->raises) return diag_set(diag, KVC_ERR_CONFIG, &o, "SGLang %s stops: %s", ver, r->msg.p); /* "ValueError: ..." */
     strbuf hint = {0};
     if (r->nextras) {
         option_index any;
@@ -624,7 +624,7 @@ static kvc_status fold_dump(fold_state *f, const kv_arg *a, unsigned release, kv
 {
     kvc_origin o;
     arg_origin(a, &o);
-    int key = dest_key(a->text);
+    int key = setting_key_of_dest(a->text);
     const sglang_flag_def *def = NULL;
     const sglang_parser_def *p = &SGLANG_PARSERS[release];
     for (unsigned i = 0; key >= 0 && i < p->n && !def; i++) {
@@ -663,7 +663,7 @@ static kvc_status fold_all(fold_state *f, const arglist *cli, const argv_list *a
         if (cli->v[i].kind == ARG_DUMP) RETURN_IF_ERROR(fold_dump(f, &cli->v[i], release, diag));
     for (size_t i = 0; i < r->nuses; i++) {
         RETURN_IF_ERROR(fold_use(f, &r->uses[i], argv->words, argv->at, diag));
-        if (dest_key(r->uses[i].def->dest) == SET_CONFIG)
+        if (setting_key_of_dest(r->uses[i].def->dest) == SET_CONFIG)
             fold_warn(f, "%s (%s): SGLang %s loads a config file only from the two words '--config FILE'; "
                          "written so it stores the path and never reads the file",
                       r->uses[i].option, argv->at[r->uses[i].word]->where ? argv->at[r->uses[i].word]->where

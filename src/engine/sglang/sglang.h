@@ -138,7 +138,8 @@ int py_int(const char *s, char *out, size_t size);
 /* 1 when Python's float() takes `s`. */
 int py_float(const char *s);
 /* Up to `max` (at most 8) long options of `idx` closest to `word`'s name
- * (edit distance, '_' as '-', case ignored), closest first; how many. */
+ * (edit distance, '_' as '-', case ignored; within a third of its length),
+ * closest first, those at most one edit further than the closest; how many. */
 unsigned nearest_options(const option_index *idx, const char *word, const char **out, unsigned max);
 
 /* ------------------------------------------------------------------- flags */
@@ -280,6 +281,8 @@ kvc_status config_to_words(const arglist *yaml, unsigned release, arglist *out, 
  * SGLang's own parser error (KVC_ERR_CONFIG) at the word that caused it. */
 kvc_status settings_build(const arglist *config, const arglist *cli, const char *base_dir, unsigned release,
                           settings *out, kvc_diag *diag);
+/* The setting a parser dest stands for ("dsa_prefill_backend"), or -1. */
+int setting_key_of_dest(const char *dest);
 /* The spelling release `release`'s parser prefers for a setting
  * ("--dsa-prefill-backend" from 0.5.13, "--nsa-prefill" in 0.5.3), or NULL
  * when the release has no such flag. */
