@@ -326,28 +326,28 @@ static long take_count(const sglang_flag_def *def, size_t avail, strbuf *msg)
     }
 }
 
+int array_reserve(void *array, size_t *cap, size_t n, size_t size)
+{
+    if (n < *cap) return 0;
+    size_t grown = *cap ? *cap * 2 : 16;
+    void *old, *p;
+    memcpy(&old, array, sizeof old);
+    if (grown > SIZE_MAX / size || !(p = realloc(old, grown * size))) return -1;
+    memcpy(array, &p, sizeof p);
+    *cap = grown;
+    return 0;
+}
+
 static kvc_status push_use(argparse_result *r, const flag_use *u)
 {
-    if (r->nuses == r->cap) {
-        size_t cap = r->cap ? r->cap * 2 : 16;
-        flag_use *v = realloc(r->uses, cap * sizeof *v);
-        if (!v) return KVC_ERR_NOMEM;
-        r->uses = v;
-        r->cap = cap;
-    }
+    if (array_reserve(&r->uses, &r->cap, r->nuses, sizeof *r->uses)) return KVC_ERR_NOMEM;
     r->uses[r->nuses++] = *u;
     return KVC_OK;
 }
 
 static kvc_status push_extra(argparse_result *r, size_t i)
 {
-    if (r->nextras == r->extras_cap) {
-        size_t cap = r->extras_cap ? r->extras_cap * 2 : 8;
-        size_t *v = realloc(r->extras, cap * sizeof *v);
-        if (!v) return KVC_ERR_NOMEM;
-        r->extras = v;
-        r->extras_cap = cap;
-    }
+    if (array_reserve(&r->extras, &r->extras_cap, r->nextras, sizeof *r->extras)) return KVC_ERR_NOMEM;
     r->extras[r->nextras++] = i;
     return KVC_OK;
 }

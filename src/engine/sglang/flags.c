@@ -106,13 +106,7 @@ static char *dup_str(const char *s)
 static const char *intern_file(arglist *list, const char *file)
 {
     if (list->nfiles && strcmp(list->files[list->nfiles - 1], file) == 0) return list->files[list->nfiles - 1];
-    if (list->nfiles == list->files_cap) {
-        size_t cap = list->files_cap ? list->files_cap * 2 : 4;
-        char **f = realloc(list->files, cap * sizeof *f);
-        if (!f) return NULL;
-        list->files = f;
-        list->files_cap = cap;
-    }
+    if (array_reserve(&list->files, &list->files_cap, list->nfiles, sizeof *list->files)) return NULL;
     char *copy = dup_str(file);
     if (copy) list->files[list->nfiles++] = copy;
     return copy;
@@ -126,13 +120,7 @@ kvc_status args_push(arglist *list, arg_kind kind, const char *text, const char 
     if (origin->where[0] && strcmp(origin->where, text) != 0 && !(where = dup_str(origin->where))) goto nomem;
     const char *file = intern_file(list, origin->file);
     if (!file) goto nomem;
-    if (list->n == list->cap) {
-        size_t cap = list->cap ? list->cap * 2 : 16;
-        kv_arg *a = realloc(list->v, cap * sizeof *a);
-        if (!a) goto nomem;
-        list->v = a;
-        list->cap = cap;
-    }
+    if (array_reserve(&list->v, &list->cap, list->n, sizeof *list->v)) goto nomem;
     list->v[list->n++] = (kv_arg){.kind = (uint8_t)kind, .text = t, .value = v, .file = file,
                                   .line = origin->line, .column = origin->column, .where = where};
     return KVC_OK;
@@ -146,13 +134,8 @@ nomem:
 static kvc_status warn(arglist *list, kvc_diag *diag, const char *fmt, ...) KVC_PRINTF(3, 4);
 static kvc_status warn(arglist *list, kvc_diag *diag, const char *fmt, ...)
 {
-    if (list->nwarnings == list->warnings_cap) {
-        size_t cap = list->warnings_cap ? list->warnings_cap * 2 : 4;
-        char **w = realloc(list->warnings, cap * sizeof *w);
-        if (!w) return diag_set(diag, KVC_ERR_NOMEM, NULL, "out of memory");
-        list->warnings = w;
-        list->warnings_cap = cap;
-    }
+    if (array_reserve(&list->warnings, &list->warnings_cap, list->nwarnings, sizeof *list->warnings))
+        return diag_set(diag, KVC_ERR_NOMEM, NULL, "out of memory");
     va_list ap;
     va_start(ap, fmt);
     int n = vsnprintf(NULL, 0, fmt, ap);
@@ -491,15 +474,10 @@ typedef struct argv_list {
 
 static kvc_status argv_add(argv_list *v, const kv_arg *a, kvc_diag *diag)
 {
-    if (v->n == v->cap) {
-        size_t cap = v->cap ? v->cap * 2 : 64;
-        const char **w = realloc(v->words, cap * sizeof *w);
-        if (w) v->words = w;
-        const kv_arg **at = w ? realloc(v->at, cap * sizeof *at) : NULL;
-        if (!at) return diag_set(diag, KVC_ERR_NOMEM, NULL, "out of memory");
-        v->at = at;
-        v->cap = cap;
-    }
+    size_t cap = v->cap, at_cap = v->cap;
+    if (array_reserve(&v->words, &cap, v->n, sizeof *v->words) || array_reserve(&v->at, &at_cap, v->n, sizeof *v->at))
+        return diag_set(diag, KVC_ERR_NOMEM, NULL, "out of memory");
+    v->cap = cap;
     v->words[v->n] = a->text;
     v->at[v->n++] = a;
     return KVC_OK;

@@ -89,6 +89,11 @@ int sglang_release_index(const char *version);
 
 /* --------------------------------------------------------------- argparse */
 
+/* Room for element `n` of a growable array (`array` points to the
+ * pointer, *cap elements of `size` bytes): 0, or -1 when out of memory
+ * (the array is left as it was). */
+int array_reserve(void *array, size_t *cap, size_t n, size_t size);
+
 /* One release's options (release -1: every row of every release), sorted
  * by option string for exact and prefix look-ups in O(log n). */
 typedef struct option_index {
