@@ -263,6 +263,9 @@ static void test_flags__values_types_and_arity(void **state)
     assert_int_equal(d.column, 30);
     /* "--" ends the flags: what follows is refused, "--" included */
     assert_contains(message_of("0.5.23", "--page-size -- 1", &d), "argument --page-size: expected one argument");
+    assert_contains(message_of("0.5.23", "--page-size 1 -- --enable-hisparse", &d),
+                    "unrecognized arguments: -- --enable-hisparse\"; --enable-hisparse: a flag of SGLang 0.5.23, "
+                    "but after \"--\" every word is an argument: drop the \"--\"");
     /* nargs '+': every value up to the next flag, checked one by one */
     assert_int_equal(parse_in("0.5.23", "--cuda-graph-bs-decode 1 2 4 --page-size 64", s, &d), KVC_OK);
     assert_contains(s->ignored[0], "--cuda-graph-bs-decode 1 2 4");

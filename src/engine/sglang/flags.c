@@ -545,6 +545,11 @@ static void suggest(const argparse_result *r, const option_index *idx, const opt
         shown++;
         size_t n = strcspn(w, "=");
         sb_printf(out, "; %.*s: ", (int)n, w);
+        if (option_find(idx, w, n)) { /* only after "--" is a flag of the release an argument */
+            sb_printf(out, "a flag of SGLang %s, but after \"--\" every word is an argument: drop the \"--\"",
+                      SGLANG_VERSIONS[release]);
+            continue;
+        }
         uint64_t known = 0;
         size_t lo = 0;
         while (lo < any->n && strncmp(any->rows[lo]->option, w, n) < 0) lo++;
@@ -641,12 +646,14 @@ static kvc_status fold_all(fold_state *f, const arglist *cli, const argv_list *a
         if (cli->v[i].kind == ARG_DUMP) RETURN_IF_ERROR(fold_dump(f, &cli->v[i], release, diag));
     for (size_t i = 0; i < r->nuses; i++) {
         RETURN_IF_ERROR(fold_use(f, &r->uses[i], argv->words, argv->at, diag));
-        if (setting_key_of_dest(r->uses[i].def->dest) == SET_CONFIG)
-            fold_warn(f, "%s (%s): SGLang %s loads a config file only from the two words '--config FILE'; "
-                         "written so it stores the path and never reads the file",
-                      r->uses[i].option, argv->at[r->uses[i].word]->where ? argv->at[r->uses[i].word]->where
-                                                                            : argv->words[r->uses[i].word],
-                      SGLANG_VERSIONS[release]);
+        if (setting_key_of_dest(r->uses[i].def->dest) != SET_CONFIG) continue;
+        kvc_origin o;
+        char where[600];
+        arg_origin(argv->at[r->uses[i].word], &o);
+        origin_format(&o, where, sizeof where);
+        fold_warn(f, "'%s' (%s): SGLang %s loads a config file only from the two words '--config FILE'; written "
+                     "so, it stores the path and never reads the file",
+                  argv->words[r->uses[i].word], where, SGLANG_VERSIONS[release]);
     }
     return KVC_OK;
 }
