@@ -531,21 +531,51 @@ static merger_era merger_of(unsigned release)
     return MERGER_0_5_3;
 }
 
-/* 1 when `key` (underscores) is one of the keys the merger reads for
- * `def`: its dest, and from 0.5.23 each long option with '-' as '_'. */
-static int config_key_of(const sglang_flag_def *def, const char *key, merger_era era)
+/* A key the merger reads for an action: its dest, and from 0.5.23 each
+ * long option with '-' as '_' (srt/utils/server_args_config_parser.py
+ * _config_keys). Sorted by key, then by registration order. */
+typedef struct config_key {
+    char key[KVC_NAME_LEN];
+    const sglang_flag_def *def;
+    unsigned order;
+} config_key;
+
+typedef struct config_keys {
+    config_key *v;
+    size_t n, cap;
+} config_keys;
+
+static int cmp_key(const void *a, const void *b)
 {
-    if (strcmp(def->dest, key) == 0) return 1;
-    if (era < MERGER_0_5_23) return 0;
-    for (const char *p = def->names; *p;) {
-        size_t n = strcspn(p, "/");
-        if (n > 2 && p[0] == '-' && p[1] == '-' && strlen(key) == n - 2) {
-            size_t i = 0;
-            while (i < n - 2 && (p[2 + i] == '-' ? '_' : p[2 + i]) == key[i]) i++;
-            if (i == n - 2) return 1;
-        }
-        p += n + (p[n] == '/');
+    const config_key *x = a, *y = b;
+    int c = strcmp(x->key, y->key);
+    return c ? c : (x->order > y->order) - (x->order < y->order);
+}
+
+static int add_key(config_keys *keys, const char *key, size_t n, const sglang_flag_def *def, unsigned order)
+{
+    if (n >= KVC_NAME_LEN) return 0; /* longer than any flag: never a key */
+    if (array_reserve(&keys->v, &keys->cap, keys->n, sizeof *keys->v)) return -1;
+    config_key *k = &keys->v[keys->n++];
+    for (size_t i = 0; i < n; i++) k->key[i] = key[i] == '-' ? '_' : key[i];
+    k->key[n] = '\0';
+    k->def = def;
+    k->order = order;
+    return 0;
+}
+
+static int config_keys_build(config_keys *keys, unsigned release, merger_era era)
+{
+    const sglang_parser_def *p = &SGLANG_PARSERS[release];
+    for (unsigned i = 0; i < p->n; i++) {
+        const sglang_flag_row *row = &SGLANG_FLAG_ROWS[p->order[i]];
+        const sglang_flag_def *def = &SGLANG_FLAG_DEFS[row->def];
+        if (add_key(keys, def->dest, strlen(def->dest), def, i)) return -1;
+        if (era >= MERGER_0_5_23 && row->option[1] == '-' &&
+            add_key(keys, row->option + 2, strlen(row->option + 2), def, i))
+            return -1;
     }
+    qsort(keys->v, keys->n, sizeof *keys->v, cmp_key);
     return 0;
 }
 
@@ -562,19 +592,22 @@ static int merger_exempt(const sglang_flag_def *def)
     return strstr(def->names, "--config") || strstr(def->names, "--help");
 }
 
-/* What the merger knows of `key` in release `release`: whether it is a
- * store_true key, and the action it refuses the key for (the last one, as
- * its dict keeps), or NULL. */
-static void merger_lookup(unsigned release, merger_era era, const char *key, int *store_true,
+/* What the merger knows of `key`: whether it is a store_true key, and the
+ * action it refuses the key for (the last one, as its dict keeps), or NULL. */
+static void merger_lookup(const config_keys *keys, merger_era era, const char *key, int *store_true,
                           const sglang_flag_def **unsupported)
 {
-    const sglang_parser_def *p = &SGLANG_PARSERS[release];
+    size_t lo = 0, hi = keys->n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (strcmp(keys->v[mid].key, key) < 0) lo = mid + 1;
+        else hi = mid;
+    }
     int supported_key = 0;
     *store_true = 0;
     *unsupported = NULL;
-    for (unsigned i = 0; i < p->n; i++) {
-        const sglang_flag_def *def = &SGLANG_FLAG_DEFS[SGLANG_FLAG_ROWS[p->order[i]].def];
-        if (!config_key_of(def, key, era)) continue;
+    for (size_t i = lo; i < keys->n && strcmp(keys->v[i].key, key) == 0; i++) {
+        const sglang_flag_def *def = keys->v[i].def;
         if (is_class(def, "_StoreTrueAction")) *store_true = 1;
         if (merger_supports(def, era)) supported_key = 1;
         else if (!merger_exempt(def)) *unsupported = def;
@@ -590,9 +623,9 @@ static kvc_status push_word(arglist *out, const char *text, const kv_arg *from, 
     return args_push(out, ARG_WORD, text, NULL, &o, diag);
 }
 
-kvc_status config_to_words(const arglist *yaml, unsigned release, arglist *out, kvc_diag *diag)
+static kvc_status convert(const arglist *yaml, unsigned release, merger_era era, const config_keys *keys,
+                          arglist *out, kvc_diag *diag)
 {
-    merger_era era = merger_of(release);
     for (size_t i = 0; i < yaml->n; i++) {
         const kv_arg *a = &yaml->v[i];
         if (a->kind == ARG_YAML_ITEM || a->kind == ARG_WORD || a->kind == ARG_DUMP) continue;
@@ -602,7 +635,7 @@ kvc_status config_to_words(const arglist *yaml, unsigned release, arglist *out, 
             if (*p == '-') *p = '_';
         int store_true = 0;
         const sglang_flag_def *bad = NULL;
-        if (era >= MERGER_0_5_8) merger_lookup(release, era, key, &store_true, &bad);
+        if (era >= MERGER_0_5_8) merger_lookup(keys, era, key, &store_true, &bad);
         kvc_origin o;
         arg_origin(a, &o);
         kvc_status st = KVC_OK;
@@ -636,4 +669,16 @@ kvc_status config_to_words(const arglist *yaml, unsigned release, arglist *out, 
         RETURN_IF_ERROR(st);
     }
     return KVC_OK;
+}
+
+kvc_status config_to_words(const arglist *yaml, unsigned release, arglist *out, kvc_diag *diag)
+{
+    if (!yaml->n) return KVC_OK;
+    merger_era era = merger_of(release);
+    config_keys keys = {0};
+    kvc_status st = era >= MERGER_0_5_8 && config_keys_build(&keys, release, era)
+                        ? diag_set(diag, KVC_ERR_NOMEM, NULL, "out of memory")
+                        : convert(yaml, release, era, &keys, out, diag);
+    free(keys.v);
+    return st;
 }
