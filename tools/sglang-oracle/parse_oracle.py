@@ -45,7 +45,7 @@ DESTS = ["kv_cache_dtype", "nsa_prefill", "nsa_prefill_backend", "dsa_prefill_ba
          "disable_radix_cache", "speculative_algorithm", "tensor_parallel_size", "tp_size", "data_parallel_size",
          "dp_size", "enable_dp_attention", "model_path", "config", "speculative_draft_kv_cache_dtype",
          "disaggregation_transfer_backend", "attention_backend", "enable_mixed_chunk", "speculative_eagle_topk",
-         "dcp_size", "load_balance_method", "prefill_round_robin_balance"]
+         "dcp_size", "load_balance_method", "prefill_round_robin_balance", "attn_dp_size"]
 
 
 class Caught(Exception):

@@ -48,6 +48,7 @@ static const struct dest_key {
     {"dcp_size", SET_DCP},
     {"load_balance_method", SET_LOAD_BALANCE},
     {"prefill_round_robin_balance", SET_PREFILL_RR},
+    {"attn_dp_size", SET_ATTN_DP_SIZE},
 };
 
 int setting_key_of_dest(const char *dest)
