@@ -141,6 +141,19 @@ def gen_c(path):
     w("};")
     w(f"const unsigned SGLANG_NFLAG_ROWS = {len(rows)};")
     w("")
+    w("/* The rows in strcmp order of their options (all ASCII), so that a release's")
+    w(" * sorted view is a filter, not a sort. */")
+    w(f"const uint16_t SGLANG_FLAG_SORTED[{len(rows)}] = {{")
+    order = sorted(range(len(rows)), key=lambda i: (rows[i][0].encode(), i))
+    line = "   "
+    for n in order:
+        if len(line) > 110:
+            w(line)
+            line = "   "
+        line += f" {n},"
+    w(line)
+    w("};")
+    w("")
     seen = {}
     for v in rels:
         key = tuple(orders[v])

@@ -18,12 +18,6 @@
 
 /* ------------------------------------------------------------ the options */
 
-static int cmp_row(const void *a, const void *b)
-{
-    const sglang_flag_row *x = *(const sglang_flag_row *const *)a, *y = *(const sglang_flag_row *const *)b;
-    return strcmp(x->option, y->option);
-}
-
 /* `option` against the first `n` bytes of `name`: <0, 0 (equal), >0. */
 static int cmp_n(const char *option, const char *name, size_t n)
 {
@@ -42,14 +36,11 @@ kvc_status option_index_build(option_index *idx, int release, kvc_diag *diag)
         option_index_free(idx);
         return diag_set(diag, KVC_ERR_NOMEM, NULL, "out of memory");
     }
-    for (size_t i = 0; i < n; i++) {
-        unsigned row = release < 0 ? (unsigned)i : SGLANG_PARSERS[release].order[i];
-        idx->rows[i] = &SGLANG_FLAG_ROWS[row];
-        idx->rank[row] = (uint16_t)i;
+    for (size_t i = 0; i < n && release >= 0; i++) idx->rank[SGLANG_PARSERS[release].order[i]] = (uint16_t)i;
+    for (unsigned i = 0; i < SGLANG_NFLAG_ROWS; i++) { /* already sorted: keep the release's rows */
+        const sglang_flag_row *row = &SGLANG_FLAG_ROWS[SGLANG_FLAG_SORTED[i]];
+        if (release < 0 || row->releases & SGLANG_RELEASE_BIT(release)) idx->rows[idx->n++] = row;
     }
-    idx->n = n;
-    idx->release = release;
-    qsort(idx->rows, n, sizeof *idx->rows, cmp_row);
     return KVC_OK;
 }
 
@@ -76,6 +67,14 @@ const sglang_flag_row *option_find(const option_index *idx, const char *name, si
 {
     size_t i = lower_bound(idx, name, n);
     return i < idx->n && cmp_n(idx->rows[i]->option, name, n) == 0 ? idx->rows[i] : NULL;
+}
+
+uint64_t option_releases(const option_index *idx, const char *name, size_t n)
+{
+    uint64_t mask = 0;
+    for (size_t i = lower_bound(idx, name, n); i < idx->n && cmp_n(idx->rows[i]->option, name, n) == 0; i++)
+        mask |= idx->rows[i]->releases;
+    return mask;
 }
 
 /* Rows [*lo, *hi) whose options start with name[0..n). */
@@ -453,18 +452,20 @@ kvc_status argparse_run(const option_index *idx, const char *const *words, size_
 /* ------------------------------------------------------- nearest spellings */
 
 /* Levenshtein distance of a and b (each at most 64 bytes looked at), with
- * '_' the same as '-' and case ignored, as a person misremembers a flag. */
-static unsigned distance(const char *a, const char *b)
+ * '_' the same as '-' and case ignored, as a person misremembers a flag;
+ * anything over `cap` is cap + 1 (the rows stop as soon as all exceed it). */
+static unsigned distance(const char *a, const char *b, unsigned cap)
 {
     enum { MAX = 64 };
     size_t la = strlen(a), lb = strlen(b);
     if (la > MAX) la = MAX;
     if (lb > MAX) lb = MAX;
+    if ((la > lb ? la - lb : lb - la) > cap) return cap + 1; /* each missing byte is an edit */
     unsigned row[MAX + 1];
     for (size_t j = 0; j <= lb; j++) row[j] = (unsigned)j;
     for (size_t i = 1; i <= la; i++) {
-        unsigned diag = row[0];
-        row[0] = (unsigned)i;
+        unsigned diag = row[0], least;
+        row[0] = least = (unsigned)i;
         for (size_t j = 1; j <= lb; j++) {
             char x = a[i - 1] == '_' ? '-' : (char)(a[i - 1] | 0x20), y = b[j - 1] == '_' ? '-' : (char)(b[j - 1] | 0x20);
             unsigned best = diag + (x != y);
@@ -472,7 +473,9 @@ static unsigned distance(const char *a, const char *b)
             if (row[j - 1] + 1 < best) best = row[j - 1] + 1;
             diag = row[j];
             row[j] = best;
+            if (best < least) least = best;
         }
+        if (least > cap) return cap + 1;
     }
     return row[lb];
 }
@@ -491,7 +494,7 @@ unsigned nearest_options(const option_index *idx, const char *word, const char *
     for (size_t i = 0; i < idx->n && max; i++) { /* sorted by name: ties keep that order */
         const char *opt = idx->rows[i]->option;
         if (opt[1] != '-') continue;
-        unsigned d = distance(name, opt);
+        unsigned d = distance(name, opt, limit);
         if (d > limit || (found == max && d >= dist[max - 1])) continue;
         unsigned k = found < max ? found++ : max - 1;
         for (; k > 0 && dist[k - 1] > d; k--) {

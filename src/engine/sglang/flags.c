@@ -551,12 +551,8 @@ static void suggest(const argparse_result *r, const option_index *idx, const opt
                       SGLANG_VERSIONS[release]);
             continue;
         }
-        uint64_t known = 0;
-        size_t lo = 0;
-        while (lo < any->n && strncmp(any->rows[lo]->option, w, n) < 0) lo++;
-        for (; lo < any->n && strncmp(any->rows[lo]->option, w, n) == 0; lo++)
-            if (any->rows[lo]->option[n] == '\0') known |= any->rows[lo]->releases;
-        if (known) {
+        uint64_t known = option_releases(any, w, n);
+        if (known) { /* the oldest and the newest that know it */
             unsigned newest = 0, oldest = 0;
             for (unsigned b = 0; b < SGLANG_NRELEASES; b++)
                 if (known >> b & 1) oldest = b;

@@ -82,6 +82,7 @@ extern const char *const *const SGLANG_CHOICES[];
 extern const sglang_flag_def SGLANG_FLAG_DEFS[];
 extern const sglang_flag_row SGLANG_FLAG_ROWS[];
 extern const unsigned SGLANG_NFLAG_ROWS;
+extern const uint16_t SGLANG_FLAG_SORTED[]; /* row indices in strcmp order of their options */
 extern const sglang_parser_def SGLANG_PARSERS[SGLANG_NRELEASES];
 
 /* The index of release `version` in SGLANG_VERSIONS, or -1. */
@@ -100,12 +101,13 @@ typedef struct option_index {
     const sglang_flag_row **rows;
     size_t n;
     uint16_t *rank; /* per SGLANG_FLAG_ROWS index: its place in the release's registration order */
-    int release;
 } option_index;
 kvc_status option_index_build(option_index *idx, int release, kvc_diag *diag);
 void option_index_free(option_index *idx);
 /* The row whose option is exactly name[0..n), or NULL. */
 const sglang_flag_row *option_find(const option_index *idx, const char *name, size_t n);
+/* The releases whose rows in `idx` spell the option name[0..n) exactly. */
+uint64_t option_releases(const option_index *idx, const char *name, size_t n);
 
 /* One option argparse took: its definition, the option string it resolved
  * the word to, and its values (the explicit "=value", or words
