@@ -356,6 +356,30 @@ static void test_flags__config_files_as_each_release_merges_them(void **state)
     free(s);
 }
 
+static void test_flags__sglang_serve_takes_the_model_as_its_first_word_from_0_5_16(void **state)
+{
+    (void)state;
+    static settings s;
+    kvc_diag d;
+    for (int newer = 0; newer < 2; newer++) {
+        arglist cli = {0}, cfg = {0};
+        shell_words w;
+        assert_int_equal(shell_split("sglang serve zai-org/GLM-5.2 --page-size 64", "--args", &w, &d), KVC_OK);
+        word_list list = {.words = w.words, .n = w.n, .file = "--args", .lines = w.lines, .columns = w.columns};
+        assert_int_equal(args_parse_words(&cli, &list, &d), KVC_OK);
+        int release = sglang_release_index(newer ? "0.5.16" : "0.5.15");
+        assert_int_equal(settings_build(&cfg, &cli, ".", (unsigned)release, &s, &d), KVC_OK);
+        assert_int_equal(s.s[SET_MODEL_PATH].set, newer);
+        if (newer) {
+            assert_string_equal(s.s[SET_MODEL_PATH].value, "zai-org/GLM-5.2");
+            assert_int_equal(s.s[SET_MODEL_PATH].origin.column, 14);
+        }
+        assert_string_equal(s.s[SET_PAGE_SIZE].value, "64");
+        shell_words_free(&w);
+        arglist_free(&cli);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -367,6 +391,7 @@ int main(void)
         cmocka_unit_test(test_flags__values_types_and_arity),
         cmocka_unit_test(test_flags__deprecated_actions),
         cmocka_unit_test(test_flags__config_files_as_each_release_merges_them),
+        cmocka_unit_test(test_flags__sglang_serve_takes_the_model_as_its_first_word_from_0_5_16),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

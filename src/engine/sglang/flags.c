@@ -339,12 +339,19 @@ kvc_status args_parse_words(arglist *list, const word_list *words, kvc_diag *dia
     RETURN_IF_ERROR(option_index_build(&any, -1, diag));
     word_stream s = {.list = words, .any = &any};
     kvc_status st = KVC_OK;
-    /* "python3 -m sglang.launch_server" */
+    /* "python3 -m sglang.launch_server", "sglang serve MODEL" */
+    const char *before = NULL, *last = NULL;
+    kvc_origin last_origin;
     while (!st && stream_more(&s)) {
         if ((st = stream_split(&s, list, 1, diag))) break;
         if (is_flag_word(&any, stream_peek(&s))) break;
+        before = last;
+        last = stream_peek(&s);
+        stream_origin(&s, &last_origin);
         stream_next(&s);
     }
+    if (!st && before && last[0] != '-' && strcmp(before, "serve") == 0)
+        st = args_push(list, ARG_SERVE_MODEL, last, NULL, &last_origin, diag);
     while (!st && stream_more(&s)) {
         if ((st = stream_split(&s, list, 0, diag))) break;
         kvc_origin o;
@@ -570,6 +577,24 @@ static void suggest(const argparse_result *r, const option_index *idx, const opt
     }
 }
 
+/* `sglang serve MODEL`: from 0.5.16 the entrypoint makes the model word
+ * "--model-path MODEL" before the flags (sglang 0.5.16:
+ * python/sglang/cli/serve.py _normalize_positional_model_path); older
+ * releases' `serve` and `python -m sglang.launch_server` take no such word. */
+static kvc_status serve_model_words(const arglist *cli, unsigned release, arglist *out, kvc_diag *diag)
+{
+    int since = sglang_release_index("0.5.16");
+    for (size_t i = 0; i < cli->n; i++) {
+        const kv_arg *a = &cli->v[i];
+        if (a->kind != ARG_SERVE_MODEL || since < 0 || release > (unsigned)since) continue;
+        kvc_origin o;
+        arg_origin(a, &o);
+        RETURN_IF_ERROR(args_push(out, ARG_WORD, "--model-path", NULL, &o, diag));
+        RETURN_IF_ERROR(args_push(out, ARG_WORD, a->text, NULL, &o, diag));
+    }
+    return KVC_OK;
+}
+
 static kvc_status parse_error(const argparse_result *r, const option_index *idx, const argv_list *argv,
                               unsigned release, kvc_diag *diag)
 {
@@ -672,6 +697,7 @@ kvc_status settings_build(const arglist *config, const arglist *cli, const char 
     option_index idx = {0};
     size_t at = cli->n;
     kvc_status st = config_to_words(config, release, &merged, diag);
+    if (!st) st = serve_model_words(cli, release, &merged, diag);
     if (!st) st = merge_config(cli, base_dir, release, &merged, &at, diag);
     if (!st) st = argv_add_all(&argv, &merged, 0, merged.n, diag);
     if (!st) st = argv_add_all(&argv, cli, 0, at, diag);

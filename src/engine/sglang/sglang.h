@@ -214,6 +214,7 @@ typedef enum arg_kind {
     ARG_YAML_ITEM,
     ARG_YAML_MAPPING, /* a --config key with a mapping (passed on as JSON text SGLang-side) */
     ARG_DUMP,        /* a /server_info key (a ServerArgs field); value: its JSON value as text */
+    ARG_SERVE_MODEL, /* "sglang serve MODEL ...": the model word (0.5.16+ read it as --model-path) */
 } arg_kind;
 
 /* One entry, in order. Small: a list may hold 10^5 of them. */
