@@ -380,6 +380,37 @@ static void test_flags__sglang_serve_takes_the_model_as_its_first_word_from_0_5_
     }
 }
 
+static void test_flags__server_info_keys_are_the_release_s_dests(void **state)
+{
+    (void)state;
+    static settings s;
+    kvc_diag d;
+    arglist dump = {0}, cfg = {0};
+    kvc_origin o;
+    origin_set(&o, "info.json", 3, 3, "");
+    assert_int_equal(args_push(&dump, ARG_DUMP, "nsa_prefill_backend", "flashmla_kv", &o, &d), KVC_OK);
+    assert_int_equal(args_push(&dump, ARG_DUMP, "tp_size", "8", &o, &d), KVC_OK);
+    assert_int_equal(args_push(&dump, ARG_DUMP, "version", "0.5.12", &o, &d), KVC_OK);
+    /* 0.5.12 names its backend fields nsa_*, and its TP field tp_size is no flag's dest there */
+    assert_int_equal(settings_build(&cfg, &dump, ".", (unsigned)sglang_release_index("0.5.12"), &s, &d), KVC_OK);
+    assert_string_equal(s.s[SET_PREFILL_BACKEND].value, "flashmla_kv");
+    assert_string_equal(s.s[SET_PREFILL_BACKEND].flag, "--nsa-prefill-backend");
+    assert_false(s.s[SET_TP].set);
+    assert_int_equal(s.nignored, 2);
+    assert_contains(s.ignored[0], "tp_size 8 (info.json:3:3): not a flag of this SGLang release");
+    /* 0.5.23 has no nsa_* field: listed, not read */
+    assert_int_equal(settings_build(&cfg, &dump, ".", 0, &s, &d), KVC_OK);
+    assert_false(s.s[SET_PREFILL_BACKEND].set);
+    assert_string_equal(s.s[SET_TP].value, "8");
+    /* values are checked against the release's choices */
+    assert_int_equal(args_push(&dump, ARG_DUMP, "kv_cache_dtype", "fp4_e2m1", &o, &d), KVC_OK);
+    assert_int_equal(settings_build(&cfg, &dump, ".", 0, &s, &d), KVC_ERR_CONFIG);
+    assert_contains(d.message, "SGLang 0.5.23's parser would refuse this value: argument --kv-cache-dtype: invalid "
+                               "choice: 'fp4_e2m1'");
+    assert_int_equal(settings_build(&cfg, &dump, ".", (unsigned)sglang_release_index("0.5.20"), &s, &d), KVC_OK);
+    arglist_free(&dump);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -392,6 +423,7 @@ int main(void)
         cmocka_unit_test(test_flags__deprecated_actions),
         cmocka_unit_test(test_flags__config_files_as_each_release_merges_them),
         cmocka_unit_test(test_flags__sglang_serve_takes_the_model_as_its_first_word_from_0_5_16),
+        cmocka_unit_test(test_flags__server_info_keys_are_the_release_s_dests),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
