@@ -148,6 +148,26 @@ def stored(a, kind):
     return str(getattr(ns, a.dest)) if hasattr(ns, a.dest) else None
 
 
+PROBE = "\x01probe\x01"
+
+
+def type_error(a):
+    """How a custom `type=` refuses a value: argparse prints an
+    ArgumentTypeError's own text, and "invalid NAME value: 'x'" for any
+    other error. The text is read by running the type on a probe no type
+    accepts, with {value} where the probe was; None when it accepts it."""
+    if a.type is None or a.type in (int, float, str):
+        return None
+    try:
+        with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
+            a.type(PROBE)
+    except argparse.ArgumentTypeError as e:
+        return {"class": "ArgumentTypeError", "template": str(e).replace(PROBE, "{value}")}
+    except (TypeError, ValueError) as e:
+        return {"class": type(e).__name__, "template": None}
+    return None
+
+
 def jsonable(v):
     if v is argparse.SUPPRESS:
         return "==SUPPRESS=="
@@ -170,9 +190,12 @@ for a in p._actions:
         "nargs": a.nargs,
         "const": jsonable(a.const),
         "type": type_name(a.type),
+        "type_error": type_error(a),
         "choices": [str(c) for c in a.choices] if a.choices is not None else None,
         # how argparse's "invalid choice" message prints them (repr: quotes on strings only)
         "choices_repr": [repr(c) for c in a.choices] if a.choices is not None else None,
+        # a set's order is the process's hash order: argparse lists it differently run to run
+        "choices_unordered": isinstance(a.choices, (set, frozenset)),
         "default": jsonable(a.default),
         "required": a.required,
         "message": deprecation_text(a, kind),

@@ -46,13 +46,27 @@ def merge(folder):
 
 
 NARGS = {None: "SGN_ONE", "?": "SGN_OPTIONAL", "*": "SGN_ANY", "+": "SGN_SOME"}
-TYPES = {"str": "SGT_STR", "int": "SGT_INT", "float": "SGT_FLOAT"}
+TYPES = {"str": "SGT_STR", "int": "SGT_INT", "float": "SGT_FLOAT", "custom:loads": "SGT_JSON",
+         "custom:json_list_type": "SGT_JSON", "custom:human_readable_int": "SGT_HUMAN_INT"}
 
 
 def c_str(s):
     if s is None:
         return "NULL"
     return '"' + s.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n") + '"'
+
+
+def array(w, decl, numbers):
+    """`decl = {n, n, ...};` wrapped at 110 columns."""
+    w(decl + " = {")
+    line = "   "
+    for n in numbers:
+        if len(line) > 110:
+            w(line)
+            line = "   "
+        line += f" {n},"
+    w(line)
+    w("};")
 
 
 def gen_c(path):
@@ -89,8 +103,11 @@ def gen_c(path):
             elif message and message.startswith("raise: "):
                 kind, message = "deprecated_raise", message[len("raise: "):]
             nargs = a["nargs"]
-            d = ("/".join(a["options"]), a["dest"], a["class"], kind, NARGS.get(nargs, str(nargs)), TYPES.get(a["type"], "SGT_OTHER"), ch,
-                 a["stores"], message)
+            terr = a.get("type_error") or {}
+            typ = TYPES.get(a["type"], "SGT_OTHER")
+            d = ("/".join(a["options"]), a["dest"], a["class"], kind, NARGS.get(nargs, str(nargs)), typ, ch,
+                 a["stores"], message, a["type"].split(":")[-1] if typ != "SGT_OTHER" else "str",
+                 terr.get("template") if typ != "SGT_OTHER" else None)
             if d not in def_ids:
                 def_ids[d] = len(defs)
                 defs.append(d)
@@ -130,9 +147,9 @@ def gen_c(path):
     w("")
     w(f"const sglang_flag_def SGLANG_FLAG_DEFS[{len(defs)}] = {{")
     for d in defs:
-        names, dest, cls, kind, nargs, typ, ch, stores, message = d
+        names, dest, cls, kind, nargs, typ, ch, stores, message, tname, tmsg = d
         w(f"    {{{c_str(names)}, {c_str(dest)}, {c_str(cls)}, SGA_{kind.upper()}, {nargs}, {typ}, {ch}, "
-          f"{c_str(stores)}, {c_str(message)}}},")
+          f"{c_str(stores)}, {c_str(message)}, {c_str(tname)}, {c_str(tmsg)}}},")
     w("};")
     w("")
     w(f"const sglang_flag_row SGLANG_FLAG_ROWS[{len(rows)}] = {{")
@@ -143,16 +160,8 @@ def gen_c(path):
     w("")
     w("/* The rows in strcmp order of their options (all ASCII), so that a release's")
     w(" * sorted view is a filter, not a sort. */")
-    w(f"const uint16_t SGLANG_FLAG_SORTED[{len(rows)}] = {{")
-    order = sorted(range(len(rows)), key=lambda i: (rows[i][0].encode(), i))
-    line = "   "
-    for n in order:
-        if len(line) > 110:
-            w(line)
-            line = "   "
-        line += f" {n},"
-    w(line)
-    w("};")
+    array(w, f"const uint16_t SGLANG_FLAG_SORTED[{len(rows)}]",
+          sorted(range(len(rows)), key=lambda i: (rows[i][0].encode(), i)))
     w("")
     seen = {}
     for v in rels:
@@ -160,15 +169,7 @@ def gen_c(path):
         if key in seen:
             continue
         seen[key] = "ORDER_" + re.sub(r"\W", "_", v)
-        w(f"static const uint16_t {seen[key]}[] = {{")
-        line = "   "
-        for n in key:
-            if len(line) > 110:
-                w(line)
-                line = "   "
-            line += f" {n},"
-        w(line)
-        w("};")
+        array(w, f"static const uint16_t {seen[key]}[]", key)
     w("")
     w("const sglang_parser_def SGLANG_PARSERS[SGLANG_NRELEASES] = {")
     for v in rels:

@@ -104,7 +104,7 @@ def run(line):
         with contextlib.redirect_stderr(err), contextlib.redirect_stdout(io.StringIO()):
             ns = vars(real_parse_args(p, caught["argv"], argparse.Namespace(**{d: unset for d in DESTS})))
     except SystemExit:
-        out["error"] = err.getvalue().strip().splitlines()[-1]
+        out["error"] = err.getvalue().rstrip("\n").splitlines()[-1]
         return out
     except ValueError as e:
         out["raise"] = str(e)

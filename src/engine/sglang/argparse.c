@@ -13,6 +13,7 @@
  * (gen_flags.py asserts it of every release). */
 #include "engine/sglang/sglang.h"
 
+#include <cjson/cJSON.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -114,6 +115,14 @@ void py_repr(strbuf *sb, const char *s)
 
 static int is_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v'; }
 static int is_digit(char c) { return c >= '0' && c <= '9'; }
+
+/* ASCII digits at *p (regex \\d+): their count, *p moved past them. */
+static size_t digits_only(const char **p)
+{
+    size_t n = 0;
+    while (is_digit(**p)) (*p)++, n++;
+    return n;
+}
 
 /* Digits with single underscores between them (PEP 515), at *p: their
  * count, *p moved past them; `out` (may be NULL) gets the digits. */
@@ -269,6 +278,64 @@ static kvc_status classify(const option_index *idx, const char *w, word_class *o
     return KVC_OK;
 }
 
+/* json.loads: one JSON value and whitespace around it (cJSON's reading;
+ * Python also takes NaN and Infinity, cJSON refuses them). */
+static int json_value(const char *s)
+{
+    const char *end = NULL;
+    cJSON *v = cJSON_ParseWithLengthOpts(s, strlen(s), &end, 0);
+    int ok = v != NULL;
+    cJSON_Delete(v);
+    while (ok && is_space(*end)) end++;
+    return ok && !*end;
+}
+
+/* How argparse words a value its `type=` refused: the ArgumentTypeError's
+ * own text, or "invalid NAME value: 'x'" for any other error. */
+static void type_refusal(const sglang_flag_def *def, const char *value, strbuf *msg)
+{
+    const char *at = def->type_message ? strstr(def->type_message, "{value}") : NULL;
+    if (at) {
+        sb_printf(msg, "argument %s: %.*s%s%s", def->names, (int)(at - def->type_message), def->type_message, value,
+                  at + 7);
+        return;
+    }
+    sb_printf(msg, "argument %s: invalid %s value: ", def->names, def->type_name);
+    py_repr(msg, value);
+}
+
+/* SGLang's human_readable_int: "25.6k", "1Ki" or what int() takes; 0 with
+ * its ArgumentTypeError text in `msg` (IEC suffixes refuse decimals with a
+ * text of their own; sglang 0.5.23: python/sglang/srt/utils/common.py:3394-3430). */
+static int human_int(const sglang_flag_def *def, const char *value, strbuf *msg)
+{
+    char v[256];
+    while (is_space(*value)) value++;
+    str_copy(v, sizeof v, value);
+    for (size_t n = strlen(v); n && is_space(v[n - 1]);) v[--n] = '\0';
+    const char *p = v;
+    size_t whole = digits_only(&p), frac = 0;
+    const char *dot = *p == '.' ? p : NULL;
+    if (whole && dot) {
+        p++;
+        frac = digits_only(&p);
+    }
+    static const char *const SUFFIXES[] = {"Ki", "Mi", "Gi", "Ti", "k", "M", "G", "T"};
+    for (size_t i = 0; whole && (!dot || frac) && i < COUNT_OF(SUFFIXES); i++) {
+        if (strcmp(p, SUFFIXES[i]) != 0) continue;
+        if (i < 4 && dot) {
+            sb_printf(msg, "argument %s: Decimals are not allowed with IEC suffixes like '%s'. Use an integer IEC "
+                           "value such as '%.*s%s', or an SI value such as '%.*s%c'.",
+                      def->names, SUFFIXES[i], (int)(dot - v), v, SUFFIXES[i], (int)(p - v), v, SUFFIXES[i][0]);
+            return 0;
+        }
+        return 1;
+    }
+    if (py_int(v, NULL, 0)) return 1;
+    type_refusal(def, v, msg);
+    return 0;
+}
+
 /* argparse's _get_values checks: `type=` first, then `choices`. */
 int argparse_check_value(const sglang_flag_def *def, const char *value, strbuf *msg)
 {
@@ -284,6 +351,11 @@ int argparse_check_value(const sglang_flag_def *def, const char *value, strbuf *
     } else if (def->type == SGT_FLOAT && !py_float(value)) {
         sb_printf(msg, "argument %s: invalid float value: ", def->names);
         py_repr(msg, value);
+        return 0;
+    } else if (def->type == SGT_HUMAN_INT && !human_int(def, value, msg)) {
+        return 0;
+    } else if (def->type == SGT_JSON && !json_value(value)) {
+        type_refusal(def, value, msg);
         return 0;
     }
     if (!def->choices) return 1;
@@ -379,8 +451,9 @@ static kvc_status consume_optional(const char *const *words, const word_class *c
             sb_printf(&r->msg, "argument %s: expected %d arguments", def->names, def->nargs);
             return KVC_ERR_CONFIG;
         }
-        u.nvalues = 1;
-        if (!argparse_check_value(def, u.explicit_arg, &r->msg)) return KVC_ERR_CONFIG;
+        /* 3.11's _get_values drops a "--" from the values: "--flag=--" stores [] */
+        u.nvalues = strcmp(u.explicit_arg, "--") != 0;
+        if (u.nvalues && !argparse_check_value(def, u.explicit_arg, &r->msg)) return KVC_ERR_CONFIG;
     } else if (def->nargs != 0) {
         size_t avail = 0;
         while (i + 1 + avail < n && cls[i + 1 + avail].type == 'A') avail++;

@@ -419,7 +419,7 @@ static char *use_value(const flag_use *u, const char *const *words, int *store)
         return dup_str(strcmp(def->stores, "True") == 0 ? "" : def->stores);
     }
     strbuf sb = {0};
-    for (size_t k = 0; k < (u->explicit_arg ? 1 : u->nvalues); k++) {
+    for (size_t k = 0; k < u->nvalues; k++) {
         const char *v = u->explicit_arg ? u->explicit_arg : words[u->first + k];
         char num[SETTING_VALUE_LEN];
         if (def->type == SGT_INT && py_int(v, num, sizeof num)) v = num;
@@ -521,7 +521,11 @@ static kvc_status merge_config(const arglist *cli, const char *base_dir, unsigne
                         SGLANG_VERSIONS[release]);
         *at = i;
     }
-    if (*at == cli->n) return KVC_OK;
+    /* an empty path merges nothing (the merger tests `if not config_file_path`) */
+    if (*at == cli->n || !cli->v[*at + 1].text[0]) {
+        *at = cli->n;
+        return KVC_OK;
+    }
     const kv_arg *file = &cli->v[*at + 1];
     kvc_origin o;
     arg_origin(file, &o);

@@ -47,8 +47,10 @@ typedef enum sglang_action {
 /* argparse's nargs: None, '?', '*', '+', or a count (0: a switch). */
 enum { SGN_ONE = -1, SGN_OPTIONAL = -2, SGN_ANY = -3, SGN_SOME = -4 };
 /* The `type=` a value goes through: int and float are checked as Python's
- * int() and float() check them; other callables are not run. */
-typedef enum sglang_type { SGT_STR, SGT_INT, SGT_FLOAT, SGT_OTHER } sglang_type;
+ * int() and float() check them, json.loads and SGLang's json_list_type as
+ * JSON, SGLang's human_readable_int ("1k", "2Mi") as it parses; other
+ * callables (nullable_str, the CUDA-graph parsers) are not run. */
+typedef enum sglang_type { SGT_STR, SGT_INT, SGT_FLOAT, SGT_JSON, SGT_HUMAN_INT, SGT_OTHER } sglang_type;
 
 typedef struct sglang_flag_def {
     const char *names; /* the action's option strings joined by '/', as argparse names it in errors */
@@ -60,6 +62,8 @@ typedef struct sglang_flag_def {
     uint16_t choices;         /* index into SGLANG_CHOICES; 0: any value */
     const char *stores;       /* what a switch stores ("True", "False", a const); NULL: nothing */
     const char *message;      /* a deprecated action's warning or error; "{opt}": the option as given */
+    const char *type_name;    /* the type's __name__, for argparse's "invalid loads value: 'x'" */
+    const char *type_message; /* its ArgumentTypeError's text, "{value}" the value; NULL: argparse's */
 } sglang_flag_def;
 
 /* One option string with one definition, and the releases it holds for. */
