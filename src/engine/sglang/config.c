@@ -504,17 +504,17 @@ typedef enum merger_era {
     /* 0.5.3-0.5.7: true → "--key", false → nothing, whatever the flag; no
      * action check. prepare_server_args means to pass the store_true dests
      * (read from `action.action`, which argparse actions do not have): the
-     * list is always empty (sglang 0.5.7: srt/server_args.py:4979-4990;
-     * srt/server_args_config_parser.py _add_boolean_arg) */
+     * list is always empty (sglang 0.5.7: python/sglang/srt/server_args.py:4979-4990;
+     * sglang 0.5.3: srt/server_args_config_parser.py:128-136) */
     MERGER_0_5_3,
     /* 0.5.8-0.5.22: store_true and unsupported actions by dest, so a dest
      * shared with a deprecated alias is refused: 0.5.13-0.5.19 refuse
      * "dsa-prefill-backend:" (sglang 0.5.8: srt/server_args_config_parser.py:19-49,
-     * :144-175; 0.5.19: srt/utils/server_args_config_parser.py) */
+     * :140-175; 0.5.19: srt/utils/server_args_config_parser.py:141-175) */
     MERGER_0_5_8,
     /* 0.5.23: by dest and every long spelling; one-value actions supported,
      * and a key a supported action reads stays usable
-     * (sglang 0.5.23: srt/utils/server_args_config_parser.py:17-67, :139-199) */
+     * (sglang 0.5.23: srt/utils/server_args_config_parser.py:17-67, :164-199) */
     MERGER_0_5_23,
 } merger_era;
 

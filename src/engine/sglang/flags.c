@@ -502,7 +502,8 @@ static kvc_status argv_add_all(argv_list *v, const arglist *list, size_t from, s
  * the file's flags first and drops "--config FILE" (only that exact word:
  * "--config=F" or a prefix is parsed as a plain flag and the file is never
  * read; sglang 0.5.23: python/sglang/srt/server_args.py:683-689,
- * srt/utils/server_args_config_parser.py:76-116). `*at` is the index of
+ * srt/utils/server_args_config_parser.py:75-122; an empty FILE merges
+ * nothing, :92). `*at` is the index of
  * "--config" in `cli`, or cli->n. */
 static kvc_status merge_config(const arglist *cli, const char *base_dir, unsigned release, arglist *words,
                                size_t *at, kvc_diag *diag)
@@ -583,7 +584,7 @@ static void suggest(const argparse_result *r, const option_index *idx, const opt
 
 /* `sglang serve MODEL`: from 0.5.16 the entrypoint makes the model word
  * "--model-path MODEL" before the flags (sglang 0.5.16:
- * python/sglang/cli/serve.py _normalize_positional_model_path); older
+ * python/sglang/cli/serve.py:49-53); older
  * releases' `serve` and `python -m sglang.launch_server` take no such word. */
 static kvc_status serve_model_words(const arglist *cli, unsigned release, arglist *out, kvc_diag *diag)
 {
