@@ -306,8 +306,7 @@ enum outcome { SAME_LAYOUT, MISMATCH, REFUSED };
 
 /* When neither worker names its engine version, the verdict under every
  * release, in runs of releases that agree, oldest first. */
-static void note_other_releases(const kvc_worker *const w[2], const engine_worker *const prepared[2],
-                                kvc_resolved *scratch, kvc_verdict *v)
+static void note_other_releases(const kvc_worker *const w[2], kvc_resolved *scratch, kvc_verdict *v)
 {
     const engine_def *e = worker_engine(w[0]);
     static const char *const WORDS[] = {"compatible", "INCOMPATIBLE", "a side refused"};
@@ -319,10 +318,14 @@ static void note_other_releases(const kvc_worker *const w[2], const engine_worke
         unsigned k = step < n ? n - 1 - step : 0;
         int o = -1;
         if (step < n) {
-            o = REFUSED;
-            if (!worker_resolve(w[0], prepared[0], k, NULL, 0, &scratch[0], NULL) &&
+            o = REFUSED; /* each release parses the launch flags its own way */
+            engine_worker *prepared[2] = {NULL, NULL};
+            if (!worker_prepare_as(w[0], k, &prepared[0], NULL) && !worker_prepare_as(w[1], k, &prepared[1], NULL) &&
+                !worker_resolve(w[0], prepared[0], k, NULL, 0, &scratch[0], NULL) &&
                 !worker_resolve(w[1], prepared[1], k, NULL, 0, &scratch[1], NULL))
                 o = mismatches(&scratch[0], &scratch[1], NULL) ? MISMATCH : SAME_LAYOUT;
+            for (int i = 0; i < 2; i++)
+                if (prepared[i]) e->prepared_free(prepared[i]);
         }
         if (o != run && run >= 0) {
             str_printf(item, sizeof item, "%s%s%s %s", e->releases[first], first == prev ? "" : "-",
@@ -366,10 +369,7 @@ static kvc_status compare_into(const kvc_worker *const w[2], kvc_verdict *out, p
     out->bootstrap_catches =
         e->bootstrap(res[0], res[1], out->caught_at, sizeof out->caught_at, out->bootstrap, sizeof out->bootstrap);
     note_entries(&e->words, res[0], res[1], out);
-    if (!worker_release_given(w[0]) && !worker_release_given(w[1])) {
-        const engine_worker *const prepared[2] = {ps->prepared[0], ps->prepared[1]};
-        note_other_releases(w, prepared, ps->scratch, out);
-    }
+    if (!worker_release_given(w[0]) && !worker_release_given(w[1])) note_other_releases(w, ps->scratch, out);
     if (out->compatible) return KVC_OK;
     for (int i = 0; i < 2; i++) {
         fix_search s = {.worker = w[i], .prepared = ps->prepared[i], .other = res[1 - i],

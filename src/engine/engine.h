@@ -135,10 +135,11 @@ typedef struct engine_def {
     /* The engine version a server dump reports ("0.5.18"), or "" with none;
      * `key` gets the key it came from. */
     void (*dump_version)(const struct cJSON *root, char *out, size_t size, const char **key);
-    /* Reads the inputs into the engine's settings and finds the GPU and
-     * model (the target's, or the one the flags name): done once per
-     * worker, then resolved under any release and overrides. */
-    kvc_status (*prepare)(const engine_inputs *in, const engine_target *t, engine_worker **out, kvc_diag *diag);
+    /* Reads the inputs into the engine's settings as release `release`
+     * parses them and finds the GPU and model (the target's, or the one the
+     * flags name): done once per worker, then resolved under overrides. */
+    kvc_status (*prepare)(const engine_inputs *in, const engine_target *t, unsigned release, engine_worker **out,
+                          kvc_diag *diag);
     void (*prepared_free)(engine_worker *w);
     /* Resolves a prepared worker as release `release` would, with
      * `overrides` on top of its flags. Fails with the engine's own reason

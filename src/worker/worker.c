@@ -321,7 +321,7 @@ kvc_status kvc_worker_load_file(kvc_worker *worker, const char *path, kvc_diag *
     return st;
 }
 
-kvc_status worker_prepare(const kvc_worker *worker, engine_worker **out, kvc_diag *diag)
+kvc_status worker_prepare_as(const kvc_worker *worker, unsigned release, engine_worker **out, kvc_diag *diag)
 {
     *out = NULL;
     size_t n = strlen(worker->label), limit = sizeof ((kvc_resolved *)0)->label;
@@ -332,7 +332,12 @@ kvc_status worker_prepare(const kvc_worker *worker, engine_worker **out, kvc_dia
                        .base_dir = worker->base_dir,
                        .gpu = worker->has_gpu ? &worker->gpu : NULL,
                        .model = worker->has_model ? &worker->model : NULL};
-    return worker->engine->prepare(worker->inputs, &t, out, diag);
+    return worker->engine->prepare(worker->inputs, &t, release, out, diag);
+}
+
+kvc_status worker_prepare(const kvc_worker *worker, engine_worker **out, kvc_diag *diag)
+{
+    return worker_prepare_as(worker, worker->release, out, diag);
 }
 
 kvc_status worker_resolve(const kvc_worker *worker, const engine_worker *prepared, unsigned release,

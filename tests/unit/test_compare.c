@@ -62,7 +62,7 @@ static void test_compare__glm52_pair_is_incompatible_and_sglang_would_not_notice
     /* no version given: the verdict of every release, by runs (the mismatch needs HiSparse with fp8, 0.5.12+) */
     assert_contains(v->warnings[v->nwarnings - 2], "no SGLang version given");
     /* GLM-5 is served from 0.5.9; 0.5.9 has no --enable-hisparse; 0.5.11's HiSparse needs bfloat16 */
-    assert_contains(v->warnings[v->nwarnings - 1], "the verdict by SGLang release: 0.5.3rc2-0.5.8.post1 a side refused, ");
+    assert_contains(v->warnings[v->nwarnings - 1], "the verdict by SGLang release: 0.5.3rc2-0.5.9 a side refused, ");
     assert_contains(v->warnings[v->nwarnings - 1], "0.5.10-0.5.10.post1 INCOMPATIBLE, 0.5.11 a side refused, 0.5.12-0.5.23 INCOMPATIBLE");
     kvc_verdict_free(v);
     /* 0.5.12-0.5.19: either backend decides, so prefill needs both flags */
@@ -134,7 +134,8 @@ static void test_compare__the_release_dependent_pair_is_flagged(void **state)
     (void)state;
     kvc_verdict *v = compare_files("glm52-b300-prefill-backend-only", NULL);
     assert_true(v->compatible);
-    assert_contains(v->warnings[1], "0.5.12-0.5.19 INCOMPATIBLE, 0.5.20-0.5.23 compatible");
+    /* its --dsa-* flags exist from 0.5.13 */
+    assert_contains(v->warnings[1], "0.5.3rc2-0.5.12.post1 a side refused, 0.5.13-0.5.19 INCOMPATIBLE, 0.5.20-0.5.23 compatible");
     kvc_verdict_free(v);
     v = compare_files("glm52-b300-prefill-backend-only", "0.5.19");
     assert_false(v->compatible);

@@ -109,7 +109,7 @@ static void test_report__input_is_escaped_in_text_and_valid_utf8_in_json(void **
     (void)state;
     kvc_resolved r;
     kvc_diag d;
-    assert_int_equal(resolve_line("B300", "glm-5.2", "--served-model-name \x1b]0;x\x07\x1b[31mred\xc2\x9b caf\xe9 \xc3\xa9t\xc3\xa9",
+    assert_int_equal(resolve_line("B300", "glm-5.2", "--served-model-name '\x1b]0;x\x07\x1b[31mred\xc2\x9b caf\xe9 \xc3\xa9t\xc3\xa9'",
                                   NULL, &r, &d),
                      KVC_OK);
     str_copy(r.label, sizeof r.label, "la\x1b[2Jbel\xff");

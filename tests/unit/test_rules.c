@@ -44,12 +44,12 @@ static const struct row {
     /* CUDA tilelang both sides: raw from 0.5.22 */
     {"H200", "deepseek-v3.2", "--kv-cache-dtype fp8_e4m3 --dsa-prefill-backend tilelang --dsa-decode-backend tilelang", NULL, "fp8_e4m3", "tilelang", "tilelang", "fp8_raw", 576, 64},
     /* up to 0.5.8.post1 the dtype alone decides, and fp8 forces the backends */
-    {"B300", "deepseek-v3.2", "--dsa-decode-backend trtllm", "0.5.8", "fp8_e4m3", "flashmla_auto", "flashmla_kv", "fp8_flashmla", 656, 64},
+    {"B300", "deepseek-v3.2", "--nsa-decode-backend fa3", "0.5.8", "fp8_e4m3", "flashmla_auto", "flashmla_kv", "fp8_flashmla", 656, 64},
     {"H200", "deepseek-v3.2", "--kv-cache-dtype fp8_e4m3", "0.5.3", "fp8_e4m3", "flashmla_decode", "flashmla_decode", "fp8_flashmla", 656, 64},
     {"H200", "deepseek-v3.2", "", "0.5.3", "auto", "flashmla_prefill", "fa3", "bf16", 1152, 64},
     {"B200", "deepseek-v3.2", "--kv-cache-dtype bfloat16", "0.5.4", "fp8_e4m3", "flashmla_kv", "flashmla_kv", "fp8_flashmla", 656, 64},
     /* 0.5.10: fp8 on Blackwell forces trtllm over the user's flags */
-    {"B200", "glm-5.2", "--dsa-prefill-backend flashmla_kv", "0.5.10", "fp8_e4m3", "trtllm", "trtllm", "fp8_raw", 576, 64},
+    {"B200", "glm-5.2", "--nsa-prefill-backend flashmla_kv", "0.5.10", "fp8_e4m3", "trtllm", "trtllm", "fp8_raw", 576, 64},
     /* page size is forced for DSA, 64 x index_kpool from 0.5.22 */
     {"B300", "glm-5.2", "--page-size 32", NULL, "fp8_e4m3", "trtllm", "trtllm", "fp8_raw", 576, 64},
     /* non-DSA MLA: R + r elements of the KV dtype, page size as given, auto stays auto */
@@ -173,10 +173,10 @@ static void test_rules__reasons_say_how_each_value_was_decided(void **state)
     assert_contains(resolved_find(&r, "kv_cache_dtype")->reason, "bf16 is SGLang's alias of bfloat16");
     assert_contains(r.row.reason, "not fp8_e4m3: rows are R + r = 576 values of bfloat16");
 
-    assert_int_equal(resolve_line("B300", "glm-5.2", "--dsa-decode-backend flashmla_kv", "0.5.10", &r, &d), KVC_OK);
+    assert_int_equal(resolve_line("B300", "glm-5.2", "--nsa-decode-backend flashmla_kv", "0.5.10", &r, &d), KVC_OK);
     assert_contains(resolved_find(&r, "dsa_decode_backend")->reason,
                     "forced to trtllm with fp8_e4m3 on compute capability >= 10 (user flags ignored), over "
-                    "--dsa-decode-backend flashmla_kv (B300, compute capability 10.3; sglang 0.5.10");
+                    "--nsa-decode-backend flashmla_kv (B300, compute capability 10.3; sglang 0.5.10");
     assert_int_equal(resolve_line("MI300X", "glm-5.2", "", NULL, &r, &d), KVC_OK);
     assert_contains(resolved_find(&r, "dsa_prefill_backend")->reason, "on ROCm");
     assert_contains(r.warnings[0], "forces page size 1");

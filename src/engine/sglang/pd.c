@@ -5,14 +5,17 @@
 
 #include <string.h>
 
-static unsigned add(engine_fix *out, unsigned n, unsigned max, setting_key key, const char *name,
+/* Adds a candidate in the spelling release `release` parses; none when it
+ * has no such flag. */
+static unsigned add(engine_fix *out, unsigned n, unsigned max, unsigned release, setting_key key, const char *name,
                     const char *value)
 {
-    if (n >= max) return n;
+    const char *flag = setting_flag(key, release);
+    if (n >= max || !flag) return n;
     engine_fix *f = &out[n];
     memset(f, 0, sizeof *f);
     f->key = (int)key;
-    str_copy(f->flag, sizeof f->flag, setting_flag(key));
+    str_copy(f->flag, sizeof f->flag, flag);
     str_copy(f->value, sizeof f->value, value);
     str_copy(f->setting, sizeof f->setting, name);
     f->changes_dtype = key == SET_KV_CACHE_DTYPE;
@@ -22,17 +25,17 @@ static unsigned add(engine_fix *out, unsigned n, unsigned max, setting_key key, 
 unsigned pd_fix_candidates(const kvc_resolved *self, const kvc_resolved *other, engine_fix *out, unsigned max)
 {
     unsigned n = 0;
-    if (!self->model.dsa) {
-        n = add(out, n, max, SET_KV_CACHE_DTYPE, "kv_cache_dtype", resolved_value(other, "kv_cache_dtype"));
-        return add(out, n, max, SET_PAGE_SIZE, "page_size", resolved_value(other, "page_size"));
-    }
-    int rel = engine_release_index(&ENGINE_SGLANG, self->release);
+    int rel = sglang_release_index(self->release);
     unsigned release = rel < 0 ? 0 : (unsigned)rel;
-    n = add(out, n, max, SET_KV_CACHE_DTYPE, "kv_cache_dtype", "fp8_e4m3");
-    n = add(out, n, max, SET_KV_CACHE_DTYPE, "kv_cache_dtype", "bfloat16");
+    if (!self->model.dsa) {
+        n = add(out, n, max, release, SET_KV_CACHE_DTYPE, "kv_cache_dtype", resolved_value(other, "kv_cache_dtype"));
+        return add(out, n, max, release, SET_PAGE_SIZE, "page_size", resolved_value(other, "page_size"));
+    }
+    n = add(out, n, max, release, SET_KV_CACHE_DTYPE, "kv_cache_dtype", "fp8_e4m3");
+    n = add(out, n, max, release, SET_KV_CACHE_DTYPE, "kv_cache_dtype", "bfloat16");
     if (self->draft_entries && sglang_release_in(release, "0.5.18", NULL)) { /* the draft pool's own dtype */
         const char *want = resolved_value(other, "speculative_draft_kv_cache_dtype");
-        n = add(out, n, max, SET_SPEC_DRAFT_DTYPE, "speculative_draft_kv_cache_dtype",
+        n = add(out, n, max, release, SET_SPEC_DRAFT_KV_DTYPE, "speculative_draft_kv_cache_dtype",
                 want[0] ? want : resolved_value(other, "kv_cache_dtype"));
     }
     static const struct {
@@ -42,7 +45,7 @@ unsigned pd_fix_candidates(const kvc_resolved *self, const kvc_resolved *other, 
     for (size_t k = 0; k < COUNT_OF(SIDES); k++)
         for (unsigned i = 0; i < rules_backend_count(); i++)
             if (rules_backend_suggestable(i, &self->gpu, release))
-                n = add(out, n, max, SIDES[k].key, SIDES[k].setting, rules_backend_name(i));
+                n = add(out, n, max, release, SIDES[k].key, SIDES[k].setting, rules_backend_name(i));
     return n;
 }
 
@@ -63,7 +66,8 @@ static const struct boot_rule {
 /* 1 when the worker's release is from `since` to `until` (NULL: open). */
 static int release_in(const kvc_resolved *r, const char *since, const char *until)
 {
-    return sglang_release_in(sglang_release_index(r->release), since, until);
+    int rel = sglang_release_index(r->release);
+    return rel >= 0 && sglang_release_in((unsigned)rel, since, until);
 }
 
 static const char *transfer_backend(const kvc_resolved *r)

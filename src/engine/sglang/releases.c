@@ -18,16 +18,23 @@ const char *const SGLANG_VERSIONS[SGLANG_NRELEASES] = {
     "0.5.3.post1",  "0.5.3",        "0.5.3rc2",
 };
 
-unsigned sglang_release_index(const char *version)
+int sglang_release_index(const char *version)
 {
     for (unsigned i = 0; i < SGLANG_NRELEASES; i++)
-        if (strcmp(SGLANG_VERSIONS[i], version) == 0) return i;
-    return SGLANG_NRELEASES;
+        if (strcmp(SGLANG_VERSIONS[i], version) == 0) return (int)i;
+    return -1;
+}
+
+/* A version that is none sorts past every release. */
+static unsigned order_of(const char *version)
+{
+    int i = sglang_release_index(version);
+    return i < 0 ? SGLANG_NRELEASES : (unsigned)i;
 }
 
 int sglang_release_in(unsigned rel, const char *since, const char *until)
 {
-    return (!since || rel <= sglang_release_index(since)) && (!until || rel >= sglang_release_index(until));
+    return (!since || rel <= order_of(since)) && (!until || rel >= order_of(until));
 }
 
 /* A version as PEP 440 orders SGLang's: release numbers, then rcN before

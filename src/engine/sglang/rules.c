@@ -666,7 +666,7 @@ static kvc_status check_round_robin(const ctx *c)
     unsigned long tp = c->set->s[SET_TP].set ? strtoul(c->set->s[SET_TP].value, NULL, 10) : 1;
     unsigned long dp = c->set->s[SET_DP].set ? strtoul(c->set->s[SET_DP].value, NULL, 10) : 1;
     if (forces_dp) dp = tp;
-    if (dp <= 1 || c->set->s[SET_ROUND_ROBIN].set) return KVC_OK;
+    if (dp <= 1 || c->set->s[SET_PREFILL_RR].set) return KVC_OK;
     return refuse(c, mode,
                   "Prefill round robin balance is required when dp size > 1. Please make sure that the prefill "
                   "instance is launched with `--load-balance-method round_robin` and `--prefill-round-robin-balance` "
@@ -1117,11 +1117,11 @@ int rules_tables_valid(void)
     uint64_t sig[4];
     if (n >= COUNT_OF(spans) || signature(0, sig) > 256) return 0; /* both would lose rows */
     for (size_t i = 0; i < n; i++)
-        if ((spans[i]->since && sglang_release_index(spans[i]->since) == SGLANG_NRELEASES) ||
-            (spans[i]->until && strcmp(spans[i]->until, "never") && sglang_release_index(spans[i]->until) == SGLANG_NRELEASES))
+        if ((spans[i]->since && sglang_release_index(spans[i]->since) < 0) ||
+            (spans[i]->until && strcmp(spans[i]->until, "never") && sglang_release_index(spans[i]->until) < 0))
             return 0;
     for (size_t i = 0; i < COUNT_OF(SERVED); i++)
-        if (sglang_release_index(SERVED[i].since) == SGLANG_NRELEASES) return 0;
+        if (sglang_release_index(SERVED[i].since) < 0) return 0;
     return 1;
 }
 
@@ -1172,7 +1172,7 @@ static kvc_status resolve_speculative(const ctx *c)
  * python/sglang/srt/disaggregation/prefill.py:301-317). */
 static kvc_status resolve_draft(ctx *c)
 {
-    const setting *s = &c->set->s[SET_SPEC_DRAFT_DTYPE];
+    const setting *s = &c->set->s[SET_SPEC_DRAFT_KV_DTYPE];
     kvc_setting *v = get(c->out, "speculative_draft_kv_cache_dtype");
     if (!c->out->draft_entries) {
         if (s->set)

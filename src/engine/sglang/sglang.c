@@ -33,12 +33,13 @@ static kvc_status add_dump(engine_inputs *in, const struct cJSON *root, const ch
 
 static void prepared_free(engine_worker *w) { free(w); }
 
-static kvc_status prepare(const engine_inputs *in, const engine_target *t, engine_worker **out, kvc_diag *diag)
+static kvc_status prepare(const engine_inputs *in, const engine_target *t, unsigned release, engine_worker **out,
+                          kvc_diag *diag)
 {
     *out = NULL;
     engine_worker *w = calloc(1, sizeof *w);
     if (!w) return diag_set(diag, KVC_ERR_NOMEM, NULL, "out of memory");
-    kvc_status st = settings_build(&in->config, &in->cli, t->base_dir, &w->set, diag);
+    kvc_status st = settings_build(&in->config, &in->cli, t->base_dir, release, &w->set, diag);
     kvc_origin o;
     origin_set(&o, "", 0, 0, "gpu");
     if (!st && !t->gpu)
@@ -77,7 +78,8 @@ static kvc_status resolve(const engine_worker *w, unsigned release, const engine
         setting *s = &set->s[ov[i].key];
         s->set = 1;
         str_copy(s->value, sizeof s->value, ov[i].value);
-        str_copy(s->flag, sizeof s->flag, setting_flag((setting_key)ov[i].key));
+        const char *flag = setting_flag((setting_key)ov[i].key, release);
+        str_copy(s->flag, sizeof s->flag, flag ? flag : "");
         origin_set(&s->origin, "", 0, 0, "fix");
     }
     kvc_status st = rules_resolve(&w->gpu, &w->model, set, release, out, diag);
