@@ -24,7 +24,7 @@ DTYPES = ["fp8_e5m2", "fp8_e4m3", "bf16", "bfloat16", "fp4_e2m1", "mxfp8", "nvfp
 BASIC = [None, "bf16", "bfloat16", "fp8_e4m3", "fp8_e5m2"]
 MODES = [None, "prefill", "decode"]
 DSA = ["DEEPSEEK_V32", "GLM5"]
-OTHER = ["GLM5_NEXTN", "LONGCAT_FLASH", "GLM5_SINK", "DEEPSEEK_V3", "GLM5_NEXT"]
+OTHER = ["DEEPSEEK_V32_HF", "GLM5_NEXTN", "LONGCAT_FLASH", "GLM5_SINK", "DEEPSEEK_V3", "GLM5_NEXT"]
 DRAFT = [None, "auto", "fp8_e5m2", "fp8_e4m3", "bf16", "bfloat16"]
 PAIR_SAMPLE = int(os.environ.get("ORACLE_PAIR_SAMPLE", "3"))   # keep 1 in N of the pb != db pairs
 
@@ -79,7 +79,7 @@ def cases():
             for mode in (None, "decode"):
                 out.append(case(m, dt, None, None, mode, True, radix=False))
     # 5. speculative decoding, with and without a draft KV dtype
-    for m in DSA + ["GLM5_NEXTN", "LONGCAT_FLASH"]:
+    for m in DSA + ["DEEPSEEK_V32_HF", "GLM5_NEXTN", "LONGCAT_FLASH"]:
         for spec in ("EAGLE", "NEXTN"):
             for dt in (None, "bfloat16", "fp8_e4m3"):
                 for draft in DRAFT:

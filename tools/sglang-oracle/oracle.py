@@ -120,7 +120,20 @@ class Oracle:
     # ------------------------------------------------------------------ setup
     def _import(self):
         import sglang.srt.utils.hf_transformers_utils as hfu
-        getcfg = lambda *a, **k: HFConfig(self.cfg.__dict__)
+        # DeepSeek-V3.2's published config.json says DeepseekV32ForCausalLM /
+        # deepseek_v32. The transformers pinned by 0.5.3-0.5.11 (4.57.x, 5.3.0,
+        # 5.6.0) has no deepseek_v32, and those releases' get_config then loads
+        # it through _load_deepseek_v32_model, which rewrites the two fields
+        # (sglang 0.5.9: srt/utils/hf_transformers_utils.py:178-205); 0.5.12+
+        # register a deepseek_v32 config alias and keep them
+        # (sglang 0.5.12: srt/utils/hf_transformers/common.py).
+        hack = any("_load_deepseek_v32_model" in open(f).read() for f in _files(self.root, "sglang/srt/utils"))
+
+        def getcfg(*a, **k):
+            c = HFConfig(self.cfg.__dict__)
+            if hack and getattr(c, "model_type", None) == "deepseek_v32":
+                c.architectures, c.model_type = ["DeepseekV3ForCausalLM"], "deepseek_v3"
+            return c
         hfu.get_config = getcfg
         hfu.get_generation_config = lambda *a, **k: None
         import sglang.srt.configs.model_config as mc
@@ -129,6 +142,7 @@ class Oracle:
         if hasattr(mc, "get_sparse_attention_config"):
             mc.get_sparse_attention_config = lambda *a, **k: {}
         self.mc = mc
+        self.getcfg = getcfg
         import sglang.srt.server_args as sa
         self.sa = sa
         for m in [sa] + [m for n, m in list(sys.modules.items()) if n.startswith("sglang.srt.utils")]:
@@ -311,7 +325,7 @@ class Oracle:
                 if not hasattr(view, "dsa_prefill_backend"):
                     view = _Alias(view)
                 stage = "init"
-                hf = HFConfig(self.cfg.__dict__)
+                hf = self.getcfg()
                 kvd, _ = self.kv_torch_dtype(view)
                 dim, o["row"] = self.row(view, kvd, hf)
                 if view.kv_cache_dtype in UNMODELLED:
@@ -360,6 +374,13 @@ class _Alias:
                 if hasattr(v, alt):
                     return getattr(v, alt)
         return getattr(v, k)
+
+
+def _files(root, sub):
+    for d, _, fs in os.walk(os.path.join(root, sub)):
+        for f in fs:
+            if f.endswith(".py"):
+                yield os.path.join(d, f)
 
 
 _AST = {}
