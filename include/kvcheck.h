@@ -523,6 +523,12 @@ KVC_API char *kvc_detection_json(const kvc_detection *detection);
  * is none. Static storage. */
 KVC_API const char *kvc_gpu_support(void);
 
+/* The first GPU of this machine, as the NVIDIA driver names it ("NVIDIA
+ * B300 SXM6 AC", what nvidia-smi prints), copied into `name` (`size`
+ * bytes), and its compute capability into *major, *minor (either may be
+ * NULL). Returns KVC_ERR_GPU when there is no driver or no GPU, saying so. */
+KVC_API kvc_status kvc_gpu_detect(char *name, size_t size, unsigned *major, unsigned *minor, kvc_diag *diag);
+
 /* ---------------------------------------------------------------- simulate */
 
 typedef struct kvc_simulate_options {

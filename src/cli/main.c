@@ -75,7 +75,8 @@ static const struct option_row {
     unsigned commands;
     const char *help;
 } OPTIONS[] = {
-    {OPT_GPU, "--gpu", NULL, "GPU", CMD_CONFIG, "GPU of the worker(s): B300, H200, sm_100, 10.3, MI300X, ..."},
+    {OPT_GPU, "--gpu", NULL, "GPU", CMD_CONFIG,
+     "GPU of the worker(s): B300, \"NVIDIA H100 80GB HBM3\", sm_100, 10.3, MI300X, ..., or auto (this machine's)"},
     {OPT_MODEL, "--model", NULL, "MODEL", CMD_ALL,
      "model: a preset (glm-5.2, deepseek-v3.2, deepseek-v3) or a path to config.json"},
     {OPT_ARGS, "--args", NULL, "FLAGS", CMD_WORKER, "SGLang launch flags, as one quoted string"},
@@ -353,6 +354,21 @@ static int parse(cli *c, int argc, char **argv)
     return -1;
 }
 
+/* --gpu GPU, or --gpu auto: the first GPU the local NVIDIA driver sees, by
+ * its name, or by its compute capability when kvcheck does not know the name. */
+static kvc_status set_gpu(kvc_worker *w, const char *gpu, kvc_diag *diag)
+{
+    if (strcmp(gpu, "auto") != 0) return kvc_worker_set_gpu(w, gpu, diag);
+    char name[256];
+    unsigned major = 0, minor = 0;
+    kvc_status st = kvc_gpu_detect(name, sizeof name, &major, &minor, diag);
+    if (st) return st;
+    if (kvc_worker_set_gpu(w, name, NULL) == KVC_OK) return KVC_OK;
+    char cc[32];
+    snprintf(cc, sizeof cc, "%u.%u", major, minor);
+    return kvc_worker_set_gpu(w, cc, diag);
+}
+
 /* Builds one worker from an optional file plus the shortcuts. */
 static kvc_status build_worker(const cli *c, const char *label, const char *file, const char *gpu, const char *model,
                                const char *args, const char *args_origin, kvc_worker **out, kvc_diag *diag)
@@ -367,7 +383,7 @@ static kvc_status build_worker(const cli *c, const char *label, const char *file
     }
     kvc_status st = KVC_OK;
     if (file) st = kvc_worker_load_file(w, file, diag);
-    if (!st && gpu) st = kvc_worker_set_gpu(w, gpu, diag);
+    if (!st && gpu) st = set_gpu(w, gpu, diag);
     if (!st && model) st = kvc_worker_set_model(w, model, diag);
     if (!st && args) st = kvc_worker_add_args(w, args, args_origin, diag);
     if (!st && c->given[OPT_SGLANG_VERSION]) st = kvc_worker_set_release(w, c->value[OPT_SGLANG_VERSION], diag);
