@@ -4,6 +4,14 @@
 
 #include <string.h>
 
+/* What to do when there is no usable GPU to name. */
+static void append_hint(kvc_diag *diag)
+{
+    size_t n = strlen(diag->message);
+    str_printf(diag->message + n, sizeof diag->message - n,
+               ": --gpu auto needs the NVIDIA driver and a GPU; name the GPU instead (--gpu B300, --gpu 10.3)");
+}
+
 /* `inject` stands in for the driver in tests; NULL loads the real one. */
 kvc_status gpu_local(const cuda_api *inject, char *name, size_t size, unsigned *major, unsigned *minor,
                      kvc_diag *diag)
@@ -14,12 +22,8 @@ kvc_status gpu_local(const cuda_api *inject, char *name, size_t size, unsigned *
     int absent = 0;
     if (!a) {
         kvc_status st = cuda_driver(&a, &absent, diag);
-        if (st) {
-            if (diag)
-                str_printf(diag->message + strlen(diag->message), sizeof diag->message - strlen(diag->message),
-                           ": --gpu auto needs the NVIDIA driver; name the GPU instead (--gpu B300, --gpu 10.3)");
-            return st;
-        }
+        if (st && diag) append_hint(diag);
+        if (st) return st;
     }
     int version = 0, count = 0, mj = 0, mn = 0;
     cu_device dev = 0;
@@ -35,7 +39,11 @@ kvc_status gpu_local(const cuda_api *inject, char *name, size_t size, unsigned *
     if (!r) r = a->cuDeviceGetName(buf, (int)sizeof buf, dev), call = "cuDeviceGetName";
     if (!r) r = a->cuDeviceGetAttribute(&mj, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, dev), call = "cuDeviceGetAttribute";
     if (!r) r = a->cuDeviceGetAttribute(&mn, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, dev), call = "cuDeviceGetAttribute";
-    if (r) return cuda_fail(a, r, call, NULL, diag);
+    if (r) {
+        kvc_status st = cuda_fail(a, r, call, NULL, diag);
+        if (diag && cuda_result_means_absent(r)) append_hint(diag);
+        return st;
+    }
     buf[sizeof buf - 1] = '\0';
     RETURN_ERROR_IF(strlen(buf) >= size, diag, KVC_ERR_USAGE, &o, "--gpu auto: the GPU's name (%.60s) does not fit in %zu bytes",
                     buf, size);
