@@ -87,6 +87,20 @@ KVC_API void kvc_worker_free(kvc_worker *worker);
  * is opened read-only. */
 KVC_API kvc_status kvc_worker_load_file(kvc_worker *worker, const char *path, kvc_diag *diag);
 
+/* Flags of kvc_worker_load_json. */
+#define KVC_LOAD_SERVER_REPLY 1u /* the text is a server's reply: only a server-info dump is taken */
+
+/* Loads a worker from JSON text held in memory: a kvcheck worker file or an
+ * SGLang /server_info document (its "version" selects the release), as
+ * kvc_worker_load_file does for a file. `name` names the text in messages
+ * ("http://10.0.0.1:30000/server_info"); relative paths inside it are taken
+ * from the current directory. With KVC_LOAD_SERVER_REPLY only a server-info
+ * document is taken, and a reply that is not JSON, or JSON of another kind,
+ * returns KVC_ERR_IO (the server answered wrongly) instead of
+ * KVC_ERR_CONFIG. The text is not kept. */
+KVC_API kvc_status kvc_worker_load_json(kvc_worker *worker, const char *text, size_t len, const char *name,
+                                        unsigned flags, kvc_diag *diag);
+
 /* "B300", "GB300", "H200", "sm_103", "sm103", "10.3", "MI300X", ... */
 KVC_API kvc_status kvc_worker_set_gpu(kvc_worker *worker, const char *gpu, kvc_diag *diag);
 

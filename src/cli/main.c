@@ -1,6 +1,7 @@
 /* The kvcheck tool. It includes only the public header: everything it knows
  * about SGLang comes from the library. */
 #include "kvcheck.h"
+#include "http.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -63,6 +64,8 @@ typedef enum opt_id {
     OPT_THREADS,
     OPT_TOKENS,
     OPT_SEED,
+    OPT_TIMEOUT,
+    OPT_HEADER,
     OPT_COUNT
 } opt_id;
 
@@ -100,6 +103,10 @@ static const struct option_row {
     {OPT_DECODE_GPU, "--decode-gpu", NULL, "GPU", CMD_PAIR, "GPU of the decode worker only"},
     {OPT_PREFILL_ARGS, "--prefill-args", NULL, "FLAGS", CMD_PAIR, "SGLang launch flags of the prefill worker"},
     {OPT_DECODE_ARGS, "--decode-args", NULL, "FLAGS", CMD_PAIR, "SGLang launch flags of the decode worker"},
+    {OPT_TIMEOUT, "--timeout", NULL, "SECONDS", CMD_CONFIG,
+     "for a running server (http://HOST:PORT): seconds to wait for its answer (default 10)"},
+    {OPT_HEADER, "--header", NULL, "'NAME: VALUE'", CMD_CONFIG,
+     "an HTTP header for running servers, e.g. 'Authorization: Bearer TOKEN'; repeatable"},
     {OPT_SGLANG_VERSION, "--sglang-version", NULL, "VERSION", CMD_CONFIG,
      "the SGLang release the workers run (0.5.3rc2 to 0.5.23, or main; default: the newest kvcheck has read); a "
      "worker file's sglang_version or a dump's version applies when this is not given"},
@@ -118,6 +125,9 @@ typedef struct cli {
     int npos;
     const char **tensors; /* every --tensor: argv-sized */
     size_t ntensors;
+    const char **headers; /* every --header: argv-sized */
+    size_t nheaders;
+    long timeout;         /* --timeout, seconds */
     kvc_format format;
     unsigned report;
 } cli;
@@ -135,7 +145,8 @@ static void print_help(FILE *out)
             "       kvcheck version\n"
             "\n"
             "WORKER, PREFILL and DECODE are kvcheck worker files (JSON: gpu, model, args,\n"
-            "config) or SGLang /server_info dumps. The options below can stand in for them\n"
+            "config), SGLang /server_info dumps, or running SGLang servers (http://HOST:PORT,\n"
+            "https://...: their /server_info is read). The options below can stand in for them\n"
             "or add to them; launch flags given here win over the file's.\n"
             "INPUT is a raw dump of one layer's KV buffer (pages x page bytes), a .npy array\n"
             "or a .safetensors file (each tensor one layer).\n"
@@ -244,7 +255,8 @@ static void print_version(int json)
     if (json) {
         printf("{\"kvcheck\": \"%s\", \"library\": \"%s\", \"gpu_scan\": \"", KVC_VERSION_STRING, kvc_version());
         for (const char *p = gpu; *p; p++) printf(*p == '"' || *p == '\\' ? "\\%c" : "%c", *p);
-        printf("\", \"engines\": [{\"name\": \"sglang\", \"default\": \"%s\", \"releases\": [",
+        printf("\", \"servers\": \"%s\"", http_support());
+        printf(", \"engines\": [{\"name\": \"sglang\", \"default\": \"%s\", \"releases\": [",
                kvc_engine_release("sglang", 0));
         for (unsigned i = 0; kvc_engine_release("sglang", i); i++)
             printf("%s{\"version\": \"%s\", \"era\": \"%s\"}", i ? ", " : "", kvc_engine_release("sglang", i),
@@ -252,9 +264,9 @@ static void print_version(int json)
         printf("]}]}\n");
         return;
     }
-    printf("kvcheck %s (library %s)\nGPU scan: %s\nSGLang releases kvcheck has read, by era (releases with the "
+    printf("kvcheck %s (library %s)\nGPU scan: %s\nRunning servers: %s\nSGLang releases kvcheck has read, by era (releases with the "
            "same layout rules), newest first; the default is %s:\n",
-           KVC_VERSION_STRING, kvc_version(), gpu, kvc_engine_release("sglang", 0));
+           KVC_VERSION_STRING, kvc_version(), gpu, http_support(), kvc_engine_release("sglang", 0));
     for (unsigned i = 0; kvc_engine_release("sglang", i);) {
         const char *era = kvc_engine_release_era("sglang", i);
         printf("  era %-12s", era);
@@ -264,12 +276,16 @@ static void print_version(int json)
     }
 }
 
+static int option_uint(const cli *c, opt_id id, unsigned long lo, unsigned long hi, unsigned long *out);
+
 static int parse(cli *c, int argc, char **argv)
 {
-    const char **pos = c->pos, **tensors = c->tensors;
+    const char **pos = c->pos, **tensors = c->tensors, **headers = c->headers;
     memset(c, 0, sizeof *c);
     c->pos = pos;
     c->tensors = tensors;
+    c->headers = headers;
+    c->timeout = 10;
     /* --json anywhere decides the error format before anything else fails. */
     for (int i = 1; i < argc; i++)
         if (strcmp(argv[i], "--json") == 0) c->format = KVC_FORMAT_JSON;
@@ -321,6 +337,13 @@ static int parse(cli *c, int argc, char **argv)
             return usage_error(c, "option '%s' takes no value", o->name);
         }
         if (o->id == OPT_TENSOR) c->tensors[c->ntensors++] = value;
+        if (o->id == OPT_HEADER) {
+            const char *colon = strchr(value, ':');
+            if (!colon || colon == value || strpbrk(value, "\r\n"))
+                return usage_error(c, "--header takes 'NAME: VALUE' on one line, e.g. 'Authorization: Bearer TOKEN', "
+                                      "not '%s'", value);
+            c->headers[c->nheaders++] = value;
+        }
         c->value[o->id] = value;
         c->given[o->id] = 1;
     }
@@ -344,6 +367,12 @@ static int parse(cli *c, int argc, char **argv)
         if (!ok)
             return usage_error(c, "%s takes %s%s%s%s%s, not '%s'", option_name(CHOICES[i].id), ch[0], ch[2] ? ", " : " or ",
                                ch[1], ch[2] ? " or " : "", ch[2] ? ch[2] : "", v);
+    }
+    if (c->given[OPT_TIMEOUT]) {
+        unsigned long t;
+        int code = option_uint(c, OPT_TIMEOUT, 1, 3600, &t);
+        if (code >= 0) return code;
+        c->timeout = (long)t;
     }
     if ((c->command & CMD_PAIR) && c->npos == 1)
         return usage_error(c, "%s takes two workers, PREFILL and DECODE, or none with --prefill-args and --decode-args",
@@ -369,6 +398,18 @@ static kvc_status set_gpu(kvc_worker *w, const char *gpu, kvc_diag *diag)
     return kvc_worker_set_gpu(w, cc, diag);
 }
 
+/* A running server's /server_info, read over HTTP(S). */
+static kvc_status load_server(const cli *c, kvc_worker *w, const char *url, kvc_diag *diag)
+{
+    char *body = NULL, endpoint[2100];
+    size_t len = 0;
+    kvc_status st = http_get_server_info(url, c->timeout, c->headers, c->nheaders, &body, &len, endpoint,
+                                         sizeof endpoint, diag);
+    if (!st) st = kvc_worker_load_json(w, body, len, endpoint, KVC_LOAD_SERVER_REPLY, diag);
+    free(body);
+    return st;
+}
+
 /* Builds one worker from an optional file plus the shortcuts. */
 static kvc_status build_worker(const cli *c, const char *label, const char *file, const char *gpu, const char *model,
                                const char *args, const char *args_origin, kvc_worker **out, kvc_diag *diag)
@@ -382,7 +423,18 @@ static kvc_status build_worker(const cli *c, const char *label, const char *file
         return KVC_ERR_NOMEM;
     }
     kvc_status st = KVC_OK;
-    if (file) st = kvc_worker_load_file(w, file, diag);
+    if (file && !http_is_url(file) && strstr(file, "://")) {
+        if (diag) {
+            diag->status = KVC_ERR_USAGE;
+            snprintf(diag->message, sizeof diag->message,
+                     "%.400s: kvcheck reads running servers over http:// and https:// only", file);
+        }
+        st = KVC_ERR_USAGE;
+    } else if (file && http_is_url(file)) {
+        st = load_server(c, w, file, diag);
+    } else if (file) {
+        st = kvc_worker_load_file(w, file, diag);
+    }
     if (!st && gpu) st = set_gpu(w, gpu, diag);
     if (!st && model) st = kvc_worker_set_model(w, model, diag);
     if (!st && args) st = kvc_worker_add_args(w, args, args_origin, diag);
@@ -741,10 +793,12 @@ int main(int argc, char **argv)
     cli c;
     c.pos = calloc((size_t)argc + 1, sizeof *c.pos);
     c.tensors = calloc((size_t)argc + 1, sizeof *c.tensors);
-    if (!c.pos || !c.tensors) {
+    c.headers = calloc((size_t)argc + 1, sizeof *c.headers);
+    if (!c.pos || !c.tensors || !c.headers) {
         fputs("kvcheck: error: out of memory\n", stderr);
         return EXIT_IO;
     }
+    http_init();
     int code = parse(&c, argc, argv);
     if (code < 0)
         code = c.command == CMD_LAYOUT   ? run_layout(&c)
@@ -754,6 +808,8 @@ int main(int argc, char **argv)
                                          : run_detect(&c);
     free(c.pos);
     free(c.tensors);
+    free(c.headers);
+    http_cleanup();
     if (fflush(stdout) != 0 || ferror(stdout)) {
         fputs("kvcheck: error: cannot write to standard output\n", stderr);
         if (code == EXIT_CLEAN || code == EXIT_FOUND) code = EXIT_IO;

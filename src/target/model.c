@@ -384,7 +384,8 @@ static kvc_status model_find(const char *ref, const kvc_origin *origin, const ch
         char file[160];
         str_printf(file, sizeof file, "preset %s", preset->name);
         rc = model_parse(preset->json, preset->len, file, preset->name, out, diag);
-        if (!rc) str_printf(out->name, sizeof out->name, "%s (bundled %s)", canonical, preset->name);
+        /* the id alone; a config from the cache carries its revision ("ID@REV") */
+        if (!rc) str_copy(out->name, sizeof out->name, canonical);
         return rc;
     }
     char presets[256];

@@ -204,14 +204,14 @@ static void test_model__bundled_checkpoint_ids_as_users_type_them(void **state)
         const char *id, *name;
         uint32_t layers, topk;
     } CASES[] = {
-        {"zai-org/GLM-5.2-FP8", "zai-org/GLM-5.2-FP8 (bundled glm-5.2)", 78, 2048},
-        {"ZAI-ORG/glm-5.2-fp8/", "zai-org/GLM-5.2-FP8 (bundled glm-5.2)", 78, 2048},
-        {"nvidia/GLM-5.2-NVFP4", "nvidia/GLM-5.2-NVFP4 (bundled glm-5.2)", 78, 2048},
-        {"zai-org/GLM-5", "zai-org/GLM-5 (bundled glm-5)", 78, 2048},
-        {"zai-org/GLM-5.1-FP8", "zai-org/GLM-5.1-FP8 (bundled glm-5.1)", 78, 2048},
-        {"deepseek-ai/DeepSeek-V3.2-Exp", "deepseek-ai/DeepSeek-V3.2-Exp (bundled deepseek-v3.2)", 61, 2048},
-        {"nvidia/DeepSeek-V3.2-NVFP4", "nvidia/DeepSeek-V3.2-NVFP4 (bundled deepseek-v3.2)", 61, 2048},
-        {"deepseek-ai/DeepSeek-R1-0528", "deepseek-ai/DeepSeek-R1-0528 (bundled deepseek-v3)", 61, 0},
+        {"zai-org/GLM-5.2-FP8", "zai-org/GLM-5.2-FP8", 78, 2048},
+        {"ZAI-ORG/glm-5.2-fp8/", "zai-org/GLM-5.2-FP8", 78, 2048},
+        {"nvidia/GLM-5.2-NVFP4", "nvidia/GLM-5.2-NVFP4", 78, 2048},
+        {"zai-org/GLM-5", "zai-org/GLM-5", 78, 2048},
+        {"zai-org/GLM-5.1-FP8", "zai-org/GLM-5.1-FP8", 78, 2048},
+        {"deepseek-ai/DeepSeek-V3.2-Exp", "deepseek-ai/DeepSeek-V3.2-Exp", 61, 2048},
+        {"nvidia/DeepSeek-V3.2-NVFP4", "nvidia/DeepSeek-V3.2-NVFP4", 61, 2048},
+        {"deepseek-ai/DeepSeek-R1-0528", "deepseek-ai/DeepSeek-R1-0528", 61, 0},
         {"/models/GLM-5.2", "glm-5.2", 78, 2048}, /* a local path whose last part names a preset */
     };
     for (size_t i = 0; i < sizeof CASES / sizeof CASES[0]; i++) {
