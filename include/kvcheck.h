@@ -238,6 +238,12 @@ typedef struct kvc_setting {
     uint64_t number;             /* KVC_VALUE_UINT and KVC_VALUE_BOOL: the value */
     char reason[KVC_REASON_LEN]; /* a sentence a person can read */
     unsigned flags;              /* KVC_SETTING_* */
+    /* Where the value was given when a flag or key the user wrote decided
+     * it: the file (or "--args" for flags given on kvcheck's command line)
+     * and the 1-based line and column of the flag; "" and 0 when a default
+     * or one of the engine's rules decided it. */
+    char file[512];
+    unsigned line, column;
 } kvc_setting;
 
 /* Everything kvcheck derived for one worker. Opaque; free with
