@@ -41,6 +41,7 @@ while IFS= read -r line; do
         -e 's/127\.0\.0\.1 port [0-9]*/127.0.0.1 port N/g' \
         -e 's/^Running servers: .*/Running servers: (depends on the build)/' \
         -e 's/"servers": "[^"]*"/"servers": "(depends on the build)"/' \
+        -e 's/"gpu_scan": "[^"]*"/"gpu_scan": "(depends on the build)"/' \
         -e 's/ in [0-9.]* s ([0-9.]* GB\/s)/ in T s (R GB\/s)/' \
         -e 's/"seconds":\([[:space:]]*\)[0-9.e+-]*/"seconds":\1T/' \
         -e 's/^GPU scan: .*/GPU scan: (depends on the build)/' \
