@@ -41,9 +41,10 @@ void http_init(void) {}
 void http_cleanup(void) {}
 
 kvc_status http_get_server_info(const char *url, long timeout_s, const char *const *headers, size_t nheaders,
-                                char **body, size_t *len, char *endpoint, size_t endpoint_size, kvc_diag *diag)
+                                const char *cacert, char **body, size_t *len, char *endpoint, size_t endpoint_size,
+                                kvc_diag *diag)
 {
-    (void)timeout_s, (void)headers, (void)nheaders, (void)endpoint, (void)endpoint_size;
+    (void)timeout_s, (void)headers, (void)nheaders, (void)cacert, (void)endpoint, (void)endpoint_size;
     *body = NULL;
     *len = 0;
     return io_error(diag, url,
@@ -89,8 +90,8 @@ static size_t on_data(char *ptr, size_t size, size_t n, void *ctx)
 }
 
 /* One GET; *status is the HTTP status (0 when none came). */
-static kvc_status get(const char *url, long timeout_s, const char *const *headers, size_t nheaders, reply *r,
-                      long *status, kvc_diag *diag)
+static kvc_status get(const char *url, long timeout_s, const char *const *headers, size_t nheaders,
+                      const char *cacert, reply *r, long *status, kvc_diag *diag)
 {
     *status = 0;
     CURL *h = curl_easy_init();
@@ -121,6 +122,7 @@ static kvc_status get(const char *url, long timeout_s, const char *const *header
     curl_easy_setopt(h, CURLOPT_WRITEFUNCTION, on_data);
     curl_easy_setopt(h, CURLOPT_WRITEDATA, r);
     curl_easy_setopt(h, CURLOPT_ERRORBUFFER, err);
+    if (cacert) curl_easy_setopt(h, CURLOPT_CAINFO, cacert);
     CURLcode rc = curl_easy_perform(h);
     curl_easy_getinfo(h, CURLINFO_RESPONSE_CODE, status);
     curl_easy_cleanup(h);
@@ -135,6 +137,11 @@ static kvc_status get(const char *url, long timeout_s, const char *const *header
                         url, timeout_s, why);
     case CURLE_COULDNT_RESOLVE_HOST:
         return io_error(diag, url, "cannot resolve the host of %s: %s", url, why);
+    case CURLE_PEER_FAILED_VERIFICATION:
+        return io_error(diag, url, "%s: the server's certificate is not trusted (%s): give its CA with --cacert FILE",
+                        url, why);
+    case CURLE_SSL_CACERT_BADFILE:
+        return io_error(diag, url, "cannot read the CA file --cacert %s for %s: %s", cacert ? cacert : "", url, why);
     case CURLE_UNSUPPORTED_PROTOCOL:
         return io_error(diag, url, "cannot read %s: %s (kvcheck reads http:// and https:// only)", url, why);
     case CURLE_WRITE_ERROR:
@@ -162,7 +169,8 @@ static int names_endpoint(const char *url)
 }
 
 kvc_status http_get_server_info(const char *url, long timeout_s, const char *const *headers, size_t nheaders,
-                                char **body, size_t *len, char *endpoint, size_t endpoint_size, kvc_diag *diag)
+                                const char *cacert, char **body, size_t *len, char *endpoint, size_t endpoint_size,
+                                kvc_diag *diag)
 {
     *body = NULL;
     *len = 0;
@@ -180,7 +188,7 @@ kvc_status http_get_server_info(const char *url, long timeout_s, const char *con
         snprintf(endpoint, endpoint_size, "%s%s", given ? url : base, given ? "" : PATHS[i]);
         reply r = {0};
         long status = 0;
-        kvc_status st = get(endpoint, timeout_s, headers, nheaders, &r, &status, diag);
+        kvc_status st = get(endpoint, timeout_s, headers, nheaders, cacert, &r, &status, diag);
         if (st) {
             free(r.data);
             return st;

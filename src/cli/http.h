@@ -18,7 +18,10 @@ void http_cleanup(void);
  * On success *body (free()) holds the reply, NUL-terminated, and `endpoint`
  * the URL it came from. Every failure is KVC_ERR_IO with what happened
  * (refused, timed out, HTTP status, TLS, too large) and what to do. */
+/* `cacert` (may be NULL) is a PEM file of the CAs to trust for https://
+ * instead of the system's. */
 kvc_status http_get_server_info(const char *url, long timeout_s, const char *const *headers, size_t nheaders,
-                                char **body, size_t *len, char *endpoint, size_t endpoint_size, kvc_diag *diag);
+                                const char *cacert, char **body, size_t *len, char *endpoint, size_t endpoint_size,
+                                kvc_diag *diag);
 
 #endif /* KVC_CLI_HTTP_H */

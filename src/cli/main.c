@@ -67,6 +67,7 @@ typedef enum opt_id {
     OPT_SEED,
     OPT_TIMEOUT,
     OPT_HEADER,
+    OPT_CACERT,
     OPT_PAIRS,
     OPT_PREFILL,
     OPT_DECODE,
@@ -113,6 +114,8 @@ static const struct option_row {
      "for a running server (http://HOST:PORT): seconds to wait for its answer (default 10)"},
     {OPT_HEADER, "--header", NULL, "'NAME: VALUE'", CMD_CONFIG,
      "an HTTP header for running servers, e.g. 'Authorization: Bearer TOKEN'; repeatable"},
+    {OPT_CACERT, "--cacert", NULL, "FILE", CMD_CONFIG,
+     "for https:// servers: trust the CAs in this PEM file instead of the system's"},
     {OPT_SGLANG_VERSION, "--sglang-version", NULL, "VERSION", CMD_CONFIG,
      "the SGLang release the workers run (0.5.3rc2 to 0.5.23, or main; default: the newest kvcheck has read); a "
      "worker file's sglang_version or a dump's version applies when this is not given"},
@@ -446,8 +449,8 @@ static kvc_status load_server(const cli *c, kvc_worker *w, const char *url, kvc_
 {
     char *body = NULL, endpoint[2100];
     size_t len = 0;
-    kvc_status st = http_get_server_info(url, c->timeout, c->headers, c->nheaders, &body, &len, endpoint,
-                                         sizeof endpoint, diag);
+    kvc_status st = http_get_server_info(url, c->timeout, c->headers, c->nheaders, c->value[OPT_CACERT], &body, &len,
+                                         endpoint, sizeof endpoint, diag);
     if (!st) st = kvc_worker_load_json(w, body, len, endpoint, KVC_LOAD_SERVER_REPLY, diag);
     free(body);
     return st;

@@ -4,13 +4,16 @@ the cli.http tests, and the failures a real deployment gives: HTTP errors,
 a login wall, a reply that is not JSON, JSON that is not SGLang's, an empty
 reply, a server too slow to answer. Python's standard library only.
 
-Prints two lines: the port it serves on, and a port nothing listens on (for
-"connection refused"); then serves until killed.
+Prints three lines: the port it serves on, a port nothing listens on (for
+"connection refused"), and the port it serves the same over HTTPS on, with
+fixtures/servers/test-only-cert.pem; then serves until killed.
 """
 import http.server
 import os
 import socket
+import ssl
 import sys
+import threading
 import time
 
 ROOT = sys.argv[1] if len(sys.argv) > 1 else "fixtures/servers"
@@ -73,8 +76,15 @@ def closed_port():
 def main():
     httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
     httpd.daemon_threads = True
+    httpsd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    httpsd.daemon_threads = True
+    tls = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+    tls.load_cert_chain(os.path.join(ROOT, "test-only-cert.pem"), os.path.join(ROOT, "test-only-key.pem"))
+    httpsd.socket = tls.wrap_socket(httpsd.socket, server_side=True)
+    threading.Thread(target=httpsd.serve_forever, daemon=True).start()
     print(httpd.server_address[1], flush=True)
     print(closed_port(), flush=True)
+    print(httpsd.server_address[1], flush=True)
     httpd.serve_forever()
 
 

@@ -1,8 +1,9 @@
 #!/bin/sh
 # The cli.http tests: start tests/cli/http_server.py on 127.0.0.1 (recorded
 # /server_info replies and failures), then run the golden cases of
-# http_cases.txt against it, where $URL is the server and $REFUSED a port
-# nothing listens on. Skips (77) without python3.
+# http_cases.txt against it, where $URL is the server, $TLS the same over
+# HTTPS (a self-signed certificate) and $REFUSED a port nothing listens on.
+# Skips (77) without python3.
 set -u
 kvcheck=$1
 here=$(cd "$(dirname "$0")" && pwd)
@@ -14,7 +15,7 @@ python3 "$here/http_server.py" fixtures/servers >"$tmp/ports" 2>"$tmp/server.err
 server=$!
 trap 'kill $server 2>/dev/null; wait $server 2>/dev/null; rm -rf "$tmp"' EXIT
 i=0
-while [ "$(wc -l <"$tmp/ports")" -lt 2 ]; do
+while [ "$(wc -l <"$tmp/ports")" -lt 3 ]; do
   i=$((i + 1))
   if [ $i -gt 100 ] || ! kill -0 $server 2>/dev/null; then
     echo "the test server did not start:"; cat "$tmp/server.err"; exit 1
@@ -23,6 +24,7 @@ while [ "$(wc -l <"$tmp/ports")" -lt 2 ]; do
 done
 URL=http://127.0.0.1:$(sed -n 1p "$tmp/ports")
 REFUSED=http://127.0.0.1:$(sed -n 2p "$tmp/ports")
+TLS=https://127.0.0.1:$(sed -n 3p "$tmp/ports")
 # no Hugging Face cache of this machine may decide the models
-HF_HUB_CACHE=/nonexistent/hub KVC_GOLDEN_CASES=$here/http_cases.txt KVC_GOLDEN_URLS="$REFUSED=REFUSED $URL=URL" \
-  URL=$URL REFUSED=$REFUSED "$here/run_golden.sh" "$kvcheck"
+HF_HUB_CACHE=/nonexistent/hub KVC_GOLDEN_CASES=$here/http_cases.txt KVC_GOLDEN_URLS="$REFUSED=REFUSED $URL=URL $TLS=TLS" \
+  URL=$URL REFUSED=$REFUSED TLS=$TLS "$here/run_golden.sh" "$kvcheck"
