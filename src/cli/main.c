@@ -338,10 +338,10 @@ static int parse(cli *c, int argc, char **argv)
     else if (strcmp(cmd, "simulate") == 0) c->command = CMD_SIMULATE;
     else return usage_error(c, "unknown command '%s': use layout, check, scan, simulate, detect or version", cmd);
 
+    int pairs = c->command == CMD_CHECK && pairs_given(argc, argv);
     for (int i = 2; i < argc; i++) {
         const char *w = argv[i];
         if (w[0] != '-' || strcmp(w, "-") == 0) {
-            int pairs = c->command == CMD_CHECK && pairs_given(argc, argv);
             int max = pairs ? argc : c->command & CMD_PAIR ? 2 : c->command & CMD_INPUTS ? argc : 1;
             if (c->npos >= max) return usage_error(c, "unexpected argument '%s'", w);
             c->pos[c->npos++] = w;
@@ -375,8 +375,8 @@ static int parse(cli *c, int argc, char **argv)
         if (o->id == OPT_HEADER) {
             const char *colon = strchr(value, ':');
             if (!colon || colon == value || strpbrk(value, "\r\n"))
-                return usage_error(c, "--header takes 'NAME: VALUE' on one line, e.g. 'Authorization: Bearer TOKEN', "
-                                      "not '%s'", value);
+                return usage_error(c, "--header takes 'NAME: VALUE' on one line, e.g. 'Authorization: Bearer TOKEN' "
+                                      "(what was given is not repeated: it may hold a secret)");
             c->headers[c->nheaders++] = value;
         }
         c->value[o->id] = value;

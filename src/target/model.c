@@ -233,12 +233,10 @@ static const struct kvc_preset *find_checkpoint(const char *id, char *canonical,
     for (size_t i = 0; i < kvc_npresets; i++) {
         cJSON *root = cJSON_ParseWithLength(kvc_presets[i].json, kvc_presets[i].len);
         const cJSON *ids = cJSON_GetObjectItemCaseSensitive(root, "kvcheck_checkpoints");
-        const cJSON *e;
         int hit = 0;
-        cJSON_ArrayForEach(e, ids) if (cJSON_IsString(e) && str_ieq(e->valuestring, want) && !hit)
-        {
-            str_copy(canonical, size, e->valuestring);
-            hit = 1;
+        for (const cJSON *e = ids ? ids->child : NULL; e && !hit; e = e->next) {
+            hit = cJSON_IsString(e) && str_ieq(e->valuestring, want);
+            if (hit) str_copy(canonical, size, e->valuestring);
         }
         cJSON_Delete(root);
         if (hit) return &kvc_presets[i];
@@ -361,7 +359,7 @@ static kvc_status model_find(const char *ref, const kvc_origin *origin, const ch
         str_printf(repo_dir, sizeof repo_dir, "%s/models--%s--%s", hub, id, slash + 1);
         *slash = '/';
         int got = hub_snapshot(repo_dir, cfg, sizeof cfg, rev, sizeof rev, origin, diag);
-        if (got == 2) return diag ? diag->status : KVC_ERR_CONFIG;
+        if (got == 2) return KVC_ERR_CONFIG;
         if (got == 1) {
             rc = model_load_file(cfg, out, diag);
             if (!rc) str_printf(out->name, sizeof out->name, "%s@%.12s", id, rev);
