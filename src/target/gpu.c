@@ -112,6 +112,9 @@ kvc_status gpu_parse(const char *text, gpu_info *out, const kvc_origin *origin, 
         out->hip = best->hip;
         return KVC_OK;
     }
+    RETURN_ERROR_IF(strcasecmp(text, "auto") == 0, diag, KVC_ERR_CONFIG, origin,
+                    "GPU 'auto': only kvcheck's --gpu option asks this machine's driver; a worker describes the GPU "
+                    "it runs on, so name it (B300, \"NVIDIA H100 80GB HBM3\", sm_100, 10.3)");
     if (parse_sm(text, &out->major, &out->minor) || parse_cc(text, &out->major, &out->minor)) {
         str_printf(out->name, sizeof out->name, "sm_%u%u", out->major, out->minor);
         return KVC_OK;

@@ -69,6 +69,9 @@ static void test_gpu__a_longer_product_is_not_a_shorter_one(void **state)
     assert_int_equal(gpu_parse("NVIDIA H2000", &g, NULL, &d), KVC_ERR_CONFIG);
     assert_int_equal(gpu_parse("NVIDIA B3000", &g, NULL, &d), KVC_ERR_CONFIG);
     assert_int_equal(gpu_parse("NVIDIA", &g, NULL, &d), KVC_ERR_CONFIG);
+    /* only the CLI's --gpu auto asks the driver: a worker names its GPU */
+    assert_int_equal(gpu_parse("Auto", &g, NULL, &d), KVC_ERR_CONFIG);
+    assert_contains(d.message, "only kvcheck's --gpu option asks this machine's driver");
 }
 
 static void test_gpu__rocm_gpus_are_hip(void **state)
