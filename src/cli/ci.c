@@ -41,21 +41,23 @@ size_t utf8_seq(const unsigned char *p)
     return n;
 }
 
-/* Text as XML 1.0 character data or an attribute value: markup escaped;
- * characters XML cannot hold (controls, bytes that are not UTF-8, U+FFFE,
- * U+FFFF) written as \xNN so nothing is dropped. */
-static void xml_put(FILE *out, const char *text)
+void text_put(FILE *out, const char *text, int xml)
 {
+    static const char MARKUP[] = "&<>\"";
+    static const char *const ENTITY[] = {"&amp;", "&lt;", "&gt;", "&quot;"};
     const unsigned char *p = (const unsigned char *)text;
     while (*p) {
         size_t n = utf8_seq(p);
-        if (*p == '&') fputs("&amp;", out), p++;
-        else if (*p == '<') fputs("&lt;", out), p++;
-        else if (*p == '>') fputs("&gt;", out), p++;
-        else if (*p == '"') fputs("&quot;", out), p++;
-        else if (*p == '\n' || *p == '\t') fputc(*p++, out);
-        else if (n == 1 && *p >= 0x20 && *p != 0x7f) fputc(*p++, out);
-        else if (n == 3 && p[0] == 0xef && p[1] == 0xbf && (p[2] == 0xbe || p[2] == 0xbf)) {
+        const char *markup = xml ? strchr(MARKUP, *p) : NULL; /* *p is not NUL here */
+        if (markup) {
+            fputs(ENTITY[markup - MARKUP], out);
+            p++;
+        } else if (*p == '\n' || *p == '\t' || (n == 1 && *p >= 0x20 && *p != 0x7f)) {
+            fputc(*p++, out);
+        } else if (n == 2 && p[0] == 0xc2 && p[1] < 0xa0) { /* C1 controls */
+            fprintf(out, "\\u%04x", p[1]);
+            p += 2;
+        } else if (n == 3 && p[0] == 0xef && p[1] == 0xbf && p[2] >= 0xbe) { /* U+FFFE, U+FFFF: no characters */
             fprintf(out, "\\x%02x\\x%02x\\x%02x", p[0], p[1], p[2]);
             p += 3;
         } else if (n > 1) {
@@ -92,9 +94,9 @@ kvc_status junit_write(const char *path, const pair_result *pairs, size_t n, kvc
     for (size_t i = 0; i < n; i++) {
         const pair_result *r = &pairs[i];
         fputs("    <testcase classname=\"kvcheck.check\" name=\"", out);
-        xml_put(out, r->prefill);
+        text_put(out, r->prefill, 1);
         fputs(" -&gt; ", out);
-        xml_put(out, r->decode);
+        text_put(out, r->decode, 1);
         fputs("\">\n", out);
         if (r->verdict && r->code == 1) {
             char *report = kvc_report_check(r->verdict, KVC_FORMAT_TEXT, 0);
@@ -102,20 +104,20 @@ kvc_status junit_write(const char *path, const pair_result *pairs, size_t n, kvc
             if (report) first_line(report, line, sizeof line);
             fix_text(r->verdict, fix, sizeof fix);
             fputs("      <failure type=\"incompatible\" message=\"", out);
-            xml_put(out, line);
-            if (fix[0]) fputs(" ", out), xml_put(out, fix);
+            text_put(out, line, 1);
+            if (fix[0]) fputs(" ", out), text_put(out, fix, 1);
             fputs("\">", out);
-            xml_put(out, report ? report : line);
+            text_put(out, report ? report : line, 1);
             fputs("</failure>\n", out);
             kvc_free(report);
         } else if (!r->verdict) {
             fputs("      <error type=\"", out);
-            xml_put(out, kvc_status_name(r->diag.status));
+            text_put(out, kvc_status_name(r->diag.status), 1);
             fputs("\" message=\"", out);
-            xml_put(out, r->diag.message);
+            text_put(out, r->diag.message, 1);
             fputs("\">", out);
             char *text = kvc_report_error(&r->diag, r->code, KVC_FORMAT_TEXT);
-            xml_put(out, text ? text : r->diag.message);
+            text_put(out, text ? text : r->diag.message, 1);
             kvc_free(text);
             fputs("</error>\n", out);
         }

@@ -19,6 +19,13 @@ typedef struct pair_result {
 /* Length of the UTF-8 sequence at p, or 0 when it is not one. */
 size_t utf8_seq(const unsigned char *p);
 
+/* Prints text that holds input (file names, URLs) so that no input drives
+ * a terminal or breaks a document: control characters, C1 controls, U+FFFE,
+ * U+FFFF and bytes that are not UTF-8 are written as \xNN or \u00NN, never
+ * dropped; with `xml`, markup characters become entities too (XML 1.0
+ * character data and attribute values). */
+void text_put(FILE *out, const char *text, int xml);
+
 /* Writes the JUnit XML document (one test case per pair) to `path`;
  * KVC_ERR_IO with the reason when it cannot be written. */
 kvc_status junit_write(const char *path, const pair_result *pairs, size_t n, kvc_diag *diag);

@@ -545,8 +545,6 @@ static kvc_status build_pair(const cli *c, kvc_worker **p, kvc_worker **d, kvc_d
     return st;
 }
 
-static void put_text(FILE *out, const char *text);
-
 /* Writes `text` as a JSON string. */
 static void put_json_string(FILE *out, const char *text)
 {
@@ -650,9 +648,9 @@ static int run_check(const cli *c)
     } else {
         for (size_t i = 0; i < n && ok; i++) {
             printf("%s== pair %zu of %zu: ", i ? "\n" : "", i + 1, n);
-            put_text(stdout, pairs[i].prefill);
+            text_put(stdout, pairs[i].prefill, 0);
             fputs(" -> ", stdout);
-            put_text(stdout, pairs[i].decode);
+            text_put(stdout, pairs[i].decode, 0);
             fputs("\n", stdout);
             fflush(stdout);
             ok = emit_pair(c, &pairs[i]);
@@ -780,35 +778,13 @@ static void draw_progress(void *ctx, uint64_t done, uint64_t total)
     b->shown = 1;
 }
 
-/* Prints text that holds input (file names) the way the library's text
- * reports do: control characters, C1 controls and bytes that are not UTF-8
- * escaped, so no input drives the terminal. */
-static void put_text(FILE *out, const char *text)
-{
-    const unsigned char *p = (const unsigned char *)text;
-    while (*p) {
-        size_t n = utf8_seq(p);
-        if (*p == '\n' || *p == '\t' || (n == 1 && *p >= 0x20 && *p != 0x7f)) {
-            fputc(*p++, out);
-        } else if (n == 2 && p[0] == 0xc2 && p[1] < 0xa0) {
-            fprintf(out, "\\u%04x", p[1]);
-            p += 2;
-        } else if (n > 1) {
-            fwrite(p, 1, n, out);
-            p += n;
-        } else {
-            fprintf(out, "\\x%02x", *p++);
-        }
-    }
-}
-
 /* A scan's notes ("no usable GPU: scanned on the CPU") on stderr, in text mode. */
 static void print_notes(const cli *c, const kvc_scan_report *r)
 {
     if (c->format != KVC_FORMAT_TEXT) return;
     for (unsigned i = 0; i < kvc_scan_report_note_count(r); i++) {
         fputs("kvcheck: note: ", stderr);
-        put_text(stderr, kvc_scan_report_note(r, i));
+        text_put(stderr, kvc_scan_report_note(r, i), 0);
         fputc('\n', stderr);
     }
 }
