@@ -201,7 +201,9 @@ kvc_status http_get_server_info(const char *url, long timeout_s, const char *con
             free(r.data);
             const char *hint = status == 401 || status == 403
                                    ? ": the server wants credentials; pass them with --header 'Authorization: Bearer TOKEN'"
-                               : status == 404 ? ": neither /server_info nor /get_server_info is there; is this an SGLang server?"
+                               : status == 404 && !given
+                                   ? ": neither /server_info nor /get_server_info is there; is this an SGLang server?"
+                               : status == 404 ? ": is this an SGLang server?"
                                                : "";
             if (status == 404 && !given)
                 snprintf(endpoint, endpoint_size, "%s", base);
