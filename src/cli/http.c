@@ -47,11 +47,13 @@ kvc_status http_get_server_info(const char *url, long timeout_s, const char *con
     (void)timeout_s, (void)headers, (void)nheaders, (void)cacert, (void)endpoint, (void)endpoint_size;
     *body = NULL;
     *len = 0;
+    int n = (int)strlen(url);
+    while (n > 8 && url[n - 1] == '/') n--;
     return io_error(diag, url,
                     "cannot read %s: this kvcheck was built without libcurl, so it cannot read running servers; "
-                    "save the server's /server_info (curl -s %s/server_info > worker.json) and pass the file, or "
+                    "save the server's /server_info (curl -s %.*s/server_info > worker.json) and pass the file, or "
                     "rebuild with libcurl4-openssl-dev installed",
-                    url, url);
+                    url, n, url);
 }
 
 #else
