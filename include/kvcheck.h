@@ -87,6 +87,20 @@ KVC_API void kvc_worker_free(kvc_worker *worker);
  * is opened read-only. */
 KVC_API kvc_status kvc_worker_load_file(kvc_worker *worker, const char *path, kvc_diag *diag);
 
+/* Flags of kvc_worker_load_json. */
+#define KVC_LOAD_SERVER_REPLY 1u /* the text is a server's reply: only a server-info dump is taken */
+
+/* Loads a worker from JSON text held in memory: a kvcheck worker file or an
+ * SGLang /server_info document (its "version" selects the release), as
+ * kvc_worker_load_file does for a file. `name` names the text in messages
+ * ("http://10.0.0.1:30000/server_info"); relative paths inside it are taken
+ * from the current directory. With KVC_LOAD_SERVER_REPLY only a server-info
+ * document is taken, and a reply that is not JSON, or JSON of another kind,
+ * returns KVC_ERR_IO (the server answered wrongly) instead of
+ * KVC_ERR_CONFIG. The text is not kept. */
+KVC_API kvc_status kvc_worker_load_json(kvc_worker *worker, const char *text, size_t len, const char *name,
+                                        unsigned flags, kvc_diag *diag);
+
 /* "B300", "GB300", "H200", "sm_103", "sm103", "10.3", "MI300X", ... */
 KVC_API kvc_status kvc_worker_set_gpu(kvc_worker *worker, const char *gpu, kvc_diag *diag);
 
@@ -224,6 +238,12 @@ typedef struct kvc_setting {
     uint64_t number;             /* KVC_VALUE_UINT and KVC_VALUE_BOOL: the value */
     char reason[KVC_REASON_LEN]; /* a sentence a person can read */
     unsigned flags;              /* KVC_SETTING_* */
+    /* Where the value was given when a flag or key the user wrote decided
+     * it: the file (or "--args" for flags given on kvcheck's command line)
+     * and the 1-based line and column of the flag; "" and 0 when a default
+     * or one of the engine's rules decided it. */
+    char file[512];
+    unsigned line, column;
 } kvc_setting;
 
 /* Everything kvcheck derived for one worker. Opaque; free with
@@ -525,6 +545,12 @@ KVC_API char *kvc_detection_json(const kvc_detection *detection);
 /* What GPU support this build has: the kernels' architectures, or why there
  * is none. Static storage. */
 KVC_API const char *kvc_gpu_support(void);
+
+/* The first GPU of this machine, as the NVIDIA driver names it ("NVIDIA
+ * B300 SXM6 AC", what nvidia-smi prints), copied into `name` (`size`
+ * bytes), and its compute capability into *major, *minor (either may be
+ * NULL). Returns KVC_ERR_GPU when there is no driver or no GPU, saying so. */
+KVC_API kvc_status kvc_gpu_detect(char *name, size_t size, unsigned *major, unsigned *minor, kvc_diag *diag);
 
 /* ---------------------------------------------------------------- simulate */
 

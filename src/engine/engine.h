@@ -53,6 +53,9 @@ kvc_setting *resolved_add(kvc_resolved *r, const char *name, kvc_value_type type
 /* Sets a setting's value (and its number, for UINT and BOOL) and reason;
  * accepts NULL. */
 void setting_set(kvc_setting *s, const char *value, const char *fmt, ...) KVC_PRINTF(3, 4);
+/* Records where a setting's value was given (accepts NULLs): a setting
+ * "set by" a flag carries the flag's file, line and column. */
+void setting_origin(kvc_setting *s, const kvc_origin *origin);
 /* The setting called `name`, or NULL. */
 const kvc_setting *resolved_find(const kvc_resolved *r, const char *name);
 /* Its value, or "" when the worker has no such setting. */

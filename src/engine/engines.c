@@ -63,6 +63,14 @@ void setting_set(kvc_setting *s, const char *value, const char *fmt, ...)
     va_end(ap);
 }
 
+void setting_origin(kvc_setting *s, const kvc_origin *origin)
+{
+    if (!s || !origin) return;
+    str_copy(s->file, sizeof s->file, origin->file);
+    s->line = origin->line;
+    s->column = origin->column;
+}
+
 const kvc_setting *resolved_find(const kvc_resolved *r, const char *name)
 {
     for (unsigned i = 0; i < r->nsettings; i++)

@@ -275,6 +275,62 @@ static kvc_status load_worker_file(kvc_worker *w, const cJSON *root, const char 
     return args ? load_args(w, args, text, file, diag) : KVC_OK;
 }
 
+/* Loads a worker file or a server dump from `text`, which `name` names in
+ * messages. A `reply` (what a server answered) must be a server dump: a
+ * reply that is not JSON, or JSON of another kind, is KVC_ERR_IO, since the
+ * server, not a file the user wrote, is wrong. */
+static kvc_status load_text(kvc_worker *worker, const char *text, size_t len, const char *name, int reply,
+                            kvc_diag *diag)
+{
+    cJSON *root = NULL;
+    kvc_status st = json_parse(text, len, name, &root, diag);
+    if (st == KVC_ERR_CONFIG && reply) {
+        if (diag) {
+            char why[sizeof diag->message];
+            str_copy(why, sizeof why, diag->message);
+            str_printf(diag->message, sizeof diag->message, "%s did not answer with JSON: is this an SGLang server? (%s)",
+                       name, why);
+            diag->status = KVC_ERR_IO;
+            diag->line = diag->column = 0;
+        }
+        return KVC_ERR_IO;
+    }
+    if (st) return st;
+    int object = cJSON_IsObject(root);
+    int worker_file = !reply && object && has_any_key(root, WORKER_KEYS, COUNT_OF(WORKER_KEYS));
+    const engine_def *dump = NULL;
+    for (unsigned i = 0; object && !dump && engine_at(i); i++)
+        if (engine_at(i)->is_dump(root)) dump = engine_at(i);
+    if (worker_file) {
+        st = load_worker_file(worker, root, text, name, diag);
+    } else if (dump) {
+        st = use_engine(worker, dump, diag);
+        if (!st) st = dump->add_dump(worker->inputs, root, text, name, diag);
+        char version[KVC_NAME_LEN];
+        const char *key = "";
+        dump->dump_version(root, version, sizeof version, &key);
+        if (!st && version[0]) {
+            kvc_origin o;
+            locate(&o, text, name, key);
+            char from[KVC_PATH_LEN];
+            origin_format(&o, from, sizeof from);
+            st = set_release(worker, version, from, diag);
+        }
+    } else {
+        kvc_origin o;
+        origin_set(&o, name, 1, 1, "");
+        if (reply)
+            st = diag_set(diag, KVC_ERR_IO, &o, "%s answered with JSON that is not %s: is this an SGLang server?",
+                          name, engine_default()->words.dump_description);
+        else
+            st = diag_set(diag, KVC_ERR_CONFIG, &o,
+                          "%s is neither a kvcheck worker file (a JSON object with gpu, model, args) nor %s", name,
+                          engine_default()->words.dump_description);
+    }
+    cJSON_Delete(root);
+    return st;
+}
+
 kvc_status kvc_worker_load_file(kvc_worker *worker, const char *path, kvc_diag *diag)
 {
     char checked[KVC_PATH_LEN];
@@ -284,41 +340,20 @@ kvc_status kvc_worker_load_file(kvc_worker *worker, const char *path, kvc_diag *
     size_t len = 0;
     st = file_read_all(path, &text, &len, diag);
     if (st) return st;
-    cJSON *root = NULL;
-    st = json_parse(text, len, path, &root, diag);
-    if (!st) {
-        path_dirname(path, worker->base_dir, sizeof worker->base_dir);
-        int object = cJSON_IsObject(root);
-        int worker_file = object && has_any_key(root, WORKER_KEYS, COUNT_OF(WORKER_KEYS));
-        const engine_def *dump = NULL;
-        for (unsigned i = 0; object && !dump && engine_at(i); i++)
-            if (engine_at(i)->is_dump(root)) dump = engine_at(i);
-        if (worker_file) {
-            st = load_worker_file(worker, root, text, path, diag);
-        } else if (dump) {
-            st = use_engine(worker, dump, diag);
-            if (!st) st = dump->add_dump(worker->inputs, root, text, path, diag);
-            char version[KVC_NAME_LEN];
-            const char *key = "";
-            dump->dump_version(root, version, sizeof version, &key);
-            if (!st && version[0]) {
-                kvc_origin o;
-                locate(&o, text, path, key);
-                char from[KVC_PATH_LEN];
-                origin_format(&o, from, sizeof from);
-                st = set_release(worker, version, from, diag);
-            }
-        } else {
-            kvc_origin o;
-            origin_set(&o, path, 1, 1, "");
-            st = diag_set(diag, KVC_ERR_CONFIG, &o,
-                          "%s is neither a kvcheck worker file (a JSON object with gpu, model, args) nor %s", path,
-                          engine_default()->words.dump_description);
-        }
-    }
-    cJSON_Delete(root);
+    path_dirname(path, worker->base_dir, sizeof worker->base_dir);
+    st = load_text(worker, text, len, path, 0, diag);
     free(text);
     return st;
+}
+
+kvc_status kvc_worker_load_json(kvc_worker *worker, const char *text, size_t len, const char *name, unsigned flags,
+                                kvc_diag *diag)
+{
+    RETURN_ERROR_IF(!worker || !text || !name, diag, KVC_ERR_USAGE, NULL,
+                    "kvc_worker_load_json needs a worker, the JSON text and a name for it");
+    RETURN_ERROR_IF(flags & ~KVC_LOAD_SERVER_REPLY, diag, KVC_ERR_USAGE, NULL,
+                    "kvc_worker_load_json: unknown flags 0x%x", flags & ~KVC_LOAD_SERVER_REPLY);
+    return load_text(worker, text, len, name, (flags & KVC_LOAD_SERVER_REPLY) != 0, diag);
 }
 
 kvc_status worker_prepare_as(const kvc_worker *worker, unsigned release, engine_worker **out, kvc_diag *diag)

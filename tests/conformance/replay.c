@@ -22,7 +22,7 @@
 
 #define MAX_RELEASES 64
 #define MAX_FIELDS 80
-#define SHOW_PER_RELEASE 4000
+#define SHOW_PER_RELEASE 3
 
 typedef struct result {
     int refused;
@@ -112,11 +112,11 @@ static void add_result(table *t, char **f, unsigned n)
     if (strcmp(f[2], "refused") == 0) {
         r->refused = 1;
         snprintf(r->text, sizeof r->text, "%s", n > 3 ? f[3] : "");
-    } else if (n >= 8) {
+    } else if (n >= 8) { /* SGLang's None is kvcheck's "" (unset) */
         snprintf(r->dtype, sizeof r->dtype, "%s", f[3]);
         snprintf(r->page, sizeof r->page, "%s", f[4]);
-        snprintf(r->prefill, sizeof r->prefill, "%s", f[5]);
-        snprintf(r->decode, sizeof r->decode, "%s", f[6]);
+        snprintf(r->prefill, sizeof r->prefill, "%s", strcmp(f[5], "None") ? f[5] : "");
+        snprintf(r->decode, sizeof r->decode, "%s", strcmp(f[6], "None") ? f[6] : "");
         snprintf(r->row, sizeof r->row, "%s", f[7]);
     }
 }

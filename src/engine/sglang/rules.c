@@ -124,6 +124,7 @@ typedef struct ctx {
     const char *backend[2];
     int user_set[2];
     char backend_why[2][KVC_REASON_LEN];
+    const kvc_origin *backend_from[2]; /* the flag that set the backend; NULL when a default or rule did */
 } ctx;
 
 /* " (from --kv-cache-dtype at prefill.json:4:5)" */
@@ -229,6 +230,7 @@ static kvc_status resolve_dtype(ctx *c)
             setting_set(v, "auto", "auto (%s): the model's dtype, %s", from, c->model->torch_dtype);
         else
             setting_set(v, given, "set by %s", from);
+        setting_origin(v, s->set ? &s->origin : NULL);
         return KVC_OK;
     }
     const struct dsa_dtype_rule *r = dsa_dtype_rule(c->rel);
@@ -253,6 +255,7 @@ static kvc_status resolve_dtype(ctx *c)
         setting_set(v, "auto", "auto (%s): the model's dtype, %s", from, c->model->torch_dtype);
     } else {
         setting_set(v, given, "set by %s", from);
+        setting_origin(v, &s->origin);
     }
     if (r->assertion && strcmp(c->dtype, "bfloat16") && strcmp(c->dtype, "fp8_e4m3"))
         return refuse(c, s, "%s (%s %s)", r->assertion, s->set ? s->flag : "--kv-cache-dtype", given);
@@ -433,6 +436,7 @@ static void set_side(ctx *c, int side, const char *value, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(c->backend_why[side], sizeof c->backend_why[side], fmt, ap);
     va_end(ap);
+    c->backend_from[side] = NULL;
 }
 
 static kvc_status resolve_backends(ctx *c)
@@ -444,6 +448,7 @@ static kvc_status resolve_backends(ctx *c)
             char from[900];
             from_text(flag[i], from, sizeof from);
             set_side(c, i, flag[i]->value, "set by %s", from);
+            c->backend_from[i] = &flag[i]->origin;
         } else {
             set_side(c, i, "", "not set");
             for (size_t k = 0; k < COUNT_OF(FIELD_DEFAULTS); k++)
@@ -684,6 +689,7 @@ static void resolve_transfer(const ctx *c)
     }
     from_text(s, from, sizeof from);
     setting_set(get(c->out, "transfer_backend"), s->value, "set by %s", from);
+    setting_origin(get(c->out, "transfer_backend"), &s->origin);
 }
 
 static kvc_status resolve_mode(const ctx *c)
@@ -696,6 +702,7 @@ static kvc_status resolve_mode(const ctx *c)
     char from[900];
     from_text(s, from, sizeof from);
     setting_set(get(c->out, "disaggregation_mode"), s->value, "set by %s", from);
+    setting_origin(get(c->out, "disaggregation_mode"), &s->origin);
     return KVC_OK;
 }
 
@@ -755,6 +762,7 @@ static kvc_status resolve_page_size(const ctx *c)
         return KVC_OK;
     }
     if (s->set) setting_set(v, s->value, "set by %s", from);
+    if (s->set) setting_origin(v, &s->origin);
     else setting_set(v, "1", "SGLang's default page size");
     return KVC_OK;
 }
@@ -972,7 +980,9 @@ static const struct init_check {
 
 static kvc_status check_init(const ctx *c)
 {
-    for (size_t i = 0; c->dsa && i < COUNT_OF(INIT); i++) {
+    /* SGLang picks its DSA attention backend only for the DeepSeek family
+     * (the guard): outside it these checks never run. */
+    for (size_t i = 0; c->defaults && i < COUNT_OF(INIT); i++) {
         const struct init_check *k = &INIT[i];
         if (!in_span(c->rel, k->when) || !k->refuses(c)) continue;
         char major[16], kpool[16], others[200] = "", list[200] = "", msg[900];
@@ -1271,6 +1281,7 @@ static void resolve_hisparse_setting(const setting *s, kvc_resolved *out)
     char from[900] = "";
     if (s->set) from_text(s, from, sizeof from);
     if (s->set) setting_set(get(out, "enable_hisparse"), "true", "set by %s", from);
+    if (s->set) setting_origin(get(out, "enable_hisparse"), &s->origin);
     else setting_set(get(out, "enable_hisparse"), "false", "%s", "");
 }
 
@@ -1343,6 +1354,8 @@ kvc_status rules_resolve(const gpu_info *gpu, const model_info *model, const set
     if (c.dsa) {
         setting_set(get(out, "dsa_prefill_backend"), c.backend[PREFILL], "%s", c.backend_why[PREFILL]);
         setting_set(get(out, "dsa_decode_backend"), c.backend[DECODE], "%s", c.backend_why[DECODE]);
+        setting_origin(get(out, "dsa_prefill_backend"), c.backend_from[PREFILL]);
+        setting_origin(get(out, "dsa_decode_backend"), c.backend_from[DECODE]);
     } else {
         for (int k = SET_PREFILL_BACKEND; k <= SET_DECODE_BACKEND; k++)
             if (set->s[k].set)
