@@ -38,6 +38,14 @@ static unsigned cmp_u64(kvc_verdict *v, const char *field, uint64_t p, uint64_t 
     return 1;
 }
 
+/* 1 when both sides have draft entries and a side's draft pool has its own
+ * layout (its own KV dtype); otherwise the target's comparison covers them. */
+int draft_own_layout(const kvc_resolved *p, const kvc_resolved *d)
+{
+    return p->draft_entries && d->draft_entries &&
+           (strcmp(p->draft.name, p->kv.name) != 0 || strcmp(d->draft.name, d->kv.name) != 0);
+}
+
 /* The fields that decide whether decode reads what prefill wrote. Records
  * each difference in `v` when given; returns how many there are. */
 static unsigned mismatches(const kvc_resolved *p, const kvc_resolved *d, kvc_verdict *v)
@@ -55,7 +63,7 @@ static unsigned mismatches(const kvc_resolved *p, const kvc_resolved *d, kvc_ver
     n += cmp_u64(v, "page_bytes", p->kv.page_bytes, d->kv.page_bytes);
     n += cmp_u64(v, "indexer_page_bytes", p->has_indexer ? p->indexer.page_bytes : 0,
                  d->has_indexer ? d->indexer.page_bytes : 0);
-    if (p->draft_entries && d->draft_entries) { /* the draft entries travel with their own item length */
+    if (draft_own_layout(p, d)) { /* the draft entries travel with their own item length */
         n += cmp_str(v, "draft_layout", p->draft.name, d->draft.name);
         n += cmp_u64(v, "draft_page_bytes", p->draft.page_bytes, d->draft.page_bytes);
     }
@@ -139,7 +147,7 @@ static void explain(const engine_transfer *t, const kvc_resolved *p, const kvc_r
                       "from prefill's next page or left unwritten",
                       (unsigned long long)(dl->page_bytes - pl->page_bytes));
     }
-    if (p->draft_entries && d->draft_entries && strcmp(p->draft.name, d->draft.name) != 0)
+    if (draft_own_layout(p, d) && strcmp(p->draft.name, d->draft.name) != 0)
         notes_add(v->consequences, &v->nconsequences, KVC_MAX_NOTES,
                   "the draft (MTP) entries travel with their own item length: decode reads %u-byte %s records "
                   "from prefill's %u-byte %s rows there (%llu vs %llu B a page)",

@@ -23,4 +23,8 @@ struct kvc_verdict {
     char warnings[KVC_MAX_NOTES][KVC_NOTE_LEN];
 };
 
+/* 1 when both sides have draft entries and a side's draft pool has its own
+ * layout: then the draft entries are compared on their own. */
+int draft_own_layout(const kvc_resolved *prefill, const kvc_resolved *decode);
+
 #endif /* KVC_COMPARE_H */

@@ -247,7 +247,7 @@ static char *text_check(const kvc_verdict *v, unsigned options)
         side_row_u(&sb, "indexer_page_bytes", p->has_indexer ? p->indexer.page_bytes : 0,
                    d->has_indexer ? d->indexer.page_bytes : 0, 1);
     side_row_u(&sb, "kv_entries", p->kv_entries, d->kv_entries, 0);
-    if (p->draft_entries && d->draft_entries) {
+    if (draft_own_layout(p, d)) {
         side_row(&sb, "draft_layout", p->draft.name, d->draft.name, 1);
         side_row_u(&sb, "draft_page_bytes", p->draft.page_bytes, d->draft.page_bytes, 1);
     }
