@@ -260,20 +260,27 @@ static void test_rules__odd_platforms_are_warned(void **state)
     assert_contains(r.warnings[0], "--dsa-decode-backend has no effect: SGLang 0.5.23 does not take DeepseekV3ForCausalLM as a DSA model");
 }
 
+/* Resolves a worker on B300 with no flags under the newest release, for a
+ * model given as config.json text. */
+static kvc_status resolve_config(const char *json, kvc_diag *d)
+{
+    model_info m;
+    assert_int_equal(model_parse(json, strlen(json), "c.json", "t", &m, d), KVC_OK);
+    gpu_info g;
+    assert_int_equal(gpu_parse("B300", &g, NULL, d), KVC_OK);
+    settings s;
+    memset(&s, 0, sizeof s);
+    kvc_resolved r;
+    return rules_resolve(&g, &m, &s, 0, &r, d);
+}
+
 static void test_rules__index_head_dim_must_be_128(void **state)
 {
     (void)state;
     const char *json = "{\"architectures\":[\"DeepseekV32ForCausalLM\"],\"kv_lora_rank\":512,\"qk_rope_head_dim\":64,"
                        "\"num_hidden_layers\":2,\"index_head_dim\":64,\"index_topk\":2048}";
-    model_info m;
     kvc_diag d;
-    assert_int_equal(model_parse(json, strlen(json), "c.json", "t", &m, &d), KVC_OK);
-    gpu_info g;
-    assert_int_equal(gpu_parse("B300", &g, NULL, &d), KVC_OK);
-    settings s;
-    memset(&s, 0, sizeof s);
-    kvc_resolved r;
-    assert_int_equal(rules_resolve(&g, &m, &s, 0, &r, &d), KVC_ERR_CONFIG);
+    assert_int_equal(resolve_config(json, &d), KVC_ERR_CONFIG);
     assert_contains(d.message, "index_head_dim is 64: SGLang's DSA indexer K cache needs 128");
 }
 
@@ -290,15 +297,8 @@ static void test_rules__unmodelled_architectures_are_refused(void **state)
                  "{\"architectures\":[\"%s\"],\"kv_lora_rank\":512,\"qk_rope_head_dim\":64,"
                  "\"num_hidden_layers\":2,\"index_head_dim\":128,\"index_topk\":2048}",
                  ARCH[i]);
-        model_info m;
         kvc_diag d;
-        assert_int_equal(model_parse(json, strlen(json), "c.json", "t", &m, &d), KVC_OK);
-        gpu_info g;
-        assert_int_equal(gpu_parse("B300", &g, NULL, &d), KVC_OK);
-        settings s;
-        memset(&s, 0, sizeof s);
-        kvc_resolved r;
-        assert_int_equal(rules_resolve(&g, &m, &s, 0, &r, &d), KVC_ERR_CONFIG);
+        assert_int_equal(resolve_config(json, &d), KVC_ERR_CONFIG);
         assert_contains(d.message, "which kvcheck does not model yet; it cannot judge this worker");
         assert_contains(d.message, ARCH[i]);
     }

@@ -894,19 +894,19 @@ static int triton_mla_kpool(const ctx *c)
     return uses(c, PREFILL, "triton_sparse_mla") && c->model->index_kpool > 1;
 }
 static int fi_off_platform(const ctx *c) { return uses_any(c, "flashinfer_sparse_mla") && !glm_sm12_fp8(c); }
-static int glm_sm12_other(const ctx *c)
+/* GLM with fp8 on SM120/SM121 and a side whose backend is not in
+ * `allowed` (space-separated). */
+static int glm_sm12_outside(const ctx *c, const char *allowed)
 {
     if (!glm_sm12_fp8(c)) return 0;
     for (int i = 0; i < 2; i++)
-        if (!uses(c, i, "flashinfer_sparse_mla")) return 1;
+        if (!word_in(c->backend[i], allowed)) return 1;
     return 0;
 }
+static int glm_sm12_other(const ctx *c) { return glm_sm12_outside(c, "flashinfer_sparse_mla"); }
 static int glm_sm12_other_or_triton(const ctx *c)
 {
-    if (!glm_sm12_fp8(c)) return 0;
-    for (int i = 0; i < 2; i++)
-        if (!uses(c, i, "flashinfer_sparse_mla") && !uses(c, i, "triton_sparse_mla")) return 1;
-    return 0;
+    return glm_sm12_outside(c, "flashinfer_sparse_mla triton_sparse_mla");
 }
 
 /* SGLang's DSA attention backend validates its configuration when the model
@@ -1062,39 +1062,44 @@ static void warn_platform(const ctx *c)
                           c->backend[side], c->gpu->name, c->gpu->major, c->gpu->minor, SGLANG_VERSIONS[c->rel]);
 }
 
-/* Adds to `sig` one bit per row of `table` that holds for `rel`. */
-#define SIGN(table, field)                                                                                             \
-    for (size_t i = 0; i < COUNT_OF(table); i++, bit++)                                                                \
-        if (bit < 256 && in_span(rel, table[i].field)) sig[bit / 64] |= (uint64_t)1 << (bit % 64)
+/* Every span of the rule tables, in one list: for eras and the table check. */
+#define RULE_SPANS(X)                                                                                                  \
+    X(ARCHS, dsa) X(ARCHS, defaults) X(DSA_DTYPE, when) X(FIELD_DEFAULTS, when) X(DEFAULTS, when) X(CHECKS, when)     \
+    X(HISPARSE, when) X(PAGES, when) X(RAW, when) X(BACKENDS, offered) X(INIT, when)
+
+/* Puts up to `max` of the tables' spans in `out`; returns how many there are. */
+static size_t rule_spans(const span **out, size_t max)
+{
+    size_t n = 0;
+#define COLLECT(table, field)                                                                                          \
+    for (size_t i = 0; i < COUNT_OF(table); i++, n++)                                                                  \
+        if (n < max) out[n] = &table[i].field;
+    RULE_SPANS(COLLECT)
+#undef COLLECT
+    return n;
+}
+
+#define SIG_BITS 256
 
 /* The rows of every table that hold for `rel`, as bits; returns how many
- * rows there are (at most 256 fit). */
-static unsigned signature(unsigned rel, uint64_t sig[4])
+ * rows there are (SIG_BITS fit). */
+static unsigned signature(unsigned rel, uint64_t sig[SIG_BITS / 64])
 {
-    unsigned bit = 0;
-    memset(sig, 0, 4 * sizeof sig[0]);
-    SIGN(ARCHS, dsa);
-    SIGN(ARCHS, defaults);
-    SIGN(DSA_DTYPE, when);
-    SIGN(FIELD_DEFAULTS, when);
-    SIGN(DEFAULTS, when);
-    SIGN(CHECKS, when);
-    SIGN(HISPARSE, when);
-    SIGN(PAGES, when);
-    SIGN(RAW, when);
-    SIGN(BACKENDS, offered);
-    SIGN(INIT, when);
+    const span *spans[SIG_BITS];
+    unsigned bit = (unsigned)rule_spans(spans, SIG_BITS);
+    memset(sig, 0, SIG_BITS / 8);
+    for (unsigned i = 0; i < bit && i < SIG_BITS; i++)
+        if (in_span(rel, *spans[i])) sig[i / 64] |= (uint64_t)1 << (i % 64);
     for (size_t i = 0; i < COUNT_OF(SERVED); i++, bit++)
-        if (bit < 256 && rel_since(rel, SERVED[i].since)) sig[bit / 64] |= (uint64_t)1 << (bit % 64);
+        if (bit < SIG_BITS && rel_since(rel, SERVED[i].since)) sig[bit / 64] |= (uint64_t)1 << (bit % 64);
     for (size_t i = 0; i < 2; i++, bit++) /* the fnuz switch and the --nsa/--dsa message spelling */
-        if (bit < 256 && rel_since(rel, i ? "0.5.13" : "0.5.6.post2")) sig[bit / 64] |= (uint64_t)1 << (bit % 64);
+        if (bit < SIG_BITS && rel_since(rel, i ? "0.5.13" : "0.5.6.post2")) sig[bit / 64] |= (uint64_t)1 << (bit % 64);
     return bit;
 }
-#undef SIGN
 
 const char *rules_release_era(unsigned rel)
 {
-    uint64_t want[4], have[4];
+    uint64_t want[SIG_BITS / 64], have[SIG_BITS / 64];
     signature(rel, want);
     unsigned oldest = rel;
     for (unsigned r = rel + 1; r < SGLANG_NRELEASES; r++) {
@@ -1108,24 +1113,10 @@ const char *rules_release_era(unsigned rel)
 /* 1 when every version a table names is one of SGLANG_VERSIONS (test_rules). */
 int rules_tables_valid(void)
 {
-    const span *spans[256];
-    size_t n = 0;
-#define ADD_SPANS(table, field)                                                                                        \
-    for (size_t i = 0; i < COUNT_OF(table) && n < COUNT_OF(spans); i++) spans[n++] = &table[i].field
-    ADD_SPANS(ARCHS, dsa);
-    ADD_SPANS(ARCHS, defaults);
-    ADD_SPANS(DSA_DTYPE, when);
-    ADD_SPANS(FIELD_DEFAULTS, when);
-    ADD_SPANS(DEFAULTS, when);
-    ADD_SPANS(CHECKS, when);
-    ADD_SPANS(HISPARSE, when);
-    ADD_SPANS(PAGES, when);
-    ADD_SPANS(RAW, when);
-    ADD_SPANS(BACKENDS, offered);
-    ADD_SPANS(INIT, when);
-#undef ADD_SPANS
-    uint64_t sig[4];
-    if (n >= COUNT_OF(spans) || signature(0, sig) > 256) return 0; /* both would lose rows */
+    const span *spans[SIG_BITS];
+    size_t n = rule_spans(spans, SIG_BITS);
+    uint64_t sig[SIG_BITS / 64];
+    if (signature(0, sig) > SIG_BITS) return 0; /* eras would lose rows */
     for (size_t i = 0; i < n; i++)
         if ((spans[i]->since && sglang_release_index(spans[i]->since) < 0) ||
             (spans[i]->until && strcmp(spans[i]->until, "never") && sglang_release_index(spans[i]->until) < 0))
