@@ -87,6 +87,20 @@ KVC_API void kvc_worker_free(kvc_worker *worker);
  * is opened read-only. */
 KVC_API kvc_status kvc_worker_load_file(kvc_worker *worker, const char *path, kvc_diag *diag);
 
+/* Flags of kvc_worker_load_json. */
+#define KVC_LOAD_SERVER_REPLY 1u /* the text is a server's reply: only a server-info dump is taken */
+
+/* Loads a worker from JSON text held in memory: a kvcheck worker file or an
+ * SGLang /server_info document (its "version" selects the release), as
+ * kvc_worker_load_file does for a file. `name` names the text in messages
+ * ("http://10.0.0.1:30000/server_info"); relative paths inside it are taken
+ * from the current directory. With KVC_LOAD_SERVER_REPLY only a server-info
+ * document is taken, and a reply that is not JSON, or JSON of another kind,
+ * returns KVC_ERR_IO (the server answered wrongly) instead of
+ * KVC_ERR_CONFIG. The text is not kept. */
+KVC_API kvc_status kvc_worker_load_json(kvc_worker *worker, const char *text, size_t len, const char *name,
+                                        unsigned flags, kvc_diag *diag);
+
 /* "B300", "GB300", "H200", "sm_103", "sm103", "10.3", "MI300X", ... */
 KVC_API kvc_status kvc_worker_set_gpu(kvc_worker *worker, const char *gpu, kvc_diag *diag);
 
@@ -102,17 +116,23 @@ KVC_API kvc_status kvc_worker_set_model(kvc_worker *worker, const char *model, k
 KVC_API kvc_status kvc_worker_add_args(kvc_worker *worker, const char *command_line,
                                const char *origin, kvc_diag *diag);
 
-/* The engine release whose rules apply to this worker ("active-backend",
- * "either-backend"); the default is the newest kvcheck models. Returns
- * KVC_ERR_USAGE, naming the known releases, for an unknown one. */
+/* The engine version the worker runs, as the engine reports it ("0.5.18",
+ * "0.5.4.post3", "main"): its rules apply to this worker. A version kvcheck
+ * has not read uses the newest older release it has, with a warning on the
+ * resolved worker; the default (no version) is the newest. Returns
+ * KVC_ERR_USAGE for a string that is no version or a version older than
+ * the engine's first with DSA support. */
 KVC_API kvc_status kvc_worker_set_release(kvc_worker *worker, const char *release, kvc_diag *diag);
 
 /* The label given at creation. */
 KVC_API const char *kvc_worker_label(const kvc_worker *worker);
 
-/* The releases kvcheck models for `engine` ("sglang"; NULL: the default
+/* The releases kvcheck has read for `engine` ("sglang"; NULL: the default
  * engine), newest first: the i-th, or NULL past the end. Static storage. */
 KVC_API const char *kvc_engine_release(const char *engine, unsigned i);
+/* The era of the i-th release: the oldest release whose layout rules are
+ * the same as its own. Static storage; NULL past the end. */
+KVC_API const char *kvc_engine_release_era(const char *engine, unsigned i);
 
 /* ------------------------------------------------------------- resolution */
 
@@ -218,6 +238,12 @@ typedef struct kvc_setting {
     uint64_t number;             /* KVC_VALUE_UINT and KVC_VALUE_BOOL: the value */
     char reason[KVC_REASON_LEN]; /* a sentence a person can read */
     unsigned flags;              /* KVC_SETTING_* */
+    /* Where the value was given when a flag or key the user wrote decided
+     * it: the file (or "--args" for flags given on kvcheck's command line)
+     * and the 1-based line and column of the flag; "" and 0 when a default
+     * or one of the engine's rules decided it. */
+    char file[512];
+    unsigned line, column;
 } kvc_setting;
 
 /* Everything kvcheck derived for one worker. Opaque; free with
@@ -250,6 +276,9 @@ KVC_API const kvc_setting *kvc_resolved_decision(const kvc_resolved *resolved);
 /* The MLA KV cache layout; the DSA indexer state's, or NULL without one. */
 KVC_API const kvc_layout *kvc_resolved_layout(const kvc_resolved *resolved);
 KVC_API const kvc_layout *kvc_resolved_indexer(const kvc_resolved *resolved);
+/* The draft (MTP) entries' layout, which the draft pool's own KV dtype may
+ * make differ from the target's; NULL without draft entries. */
+KVC_API const kvc_layout *kvc_resolved_draft_layout(const kvc_resolved *resolved);
 /* KV entries (target layers + draft layers). */
 KVC_API uint32_t kvc_resolved_entries(const kvc_resolved *resolved);
 KVC_API unsigned kvc_resolved_warning_count(const kvc_resolved *resolved);
@@ -282,8 +311,7 @@ typedef struct kvc_fix {
     kvc_side side;
     unsigned nargs;
     char args[KVC_MAX_FIX_ARGS][2][KVC_NAME_LEN]; /* {"--flag", "value"} */
-    int holds_in_all_releases; /* the layouts agree under every release kvcheck models */
-    int changes_dtype;          /* it changes the KV dtype (memory, accuracy) */
+    int changes_dtype; /* it changes the KV dtype (memory, accuracy) */
 } kvc_fix;
 
 /* The result of comparing prefill with decode. Opaque; free with
@@ -310,6 +338,9 @@ KVC_API unsigned kvc_verdict_consequence_count(const kvc_verdict *verdict);
 KVC_API const char *kvc_verdict_consequence(const kvc_verdict *verdict, unsigned i);
 /* 1 when the engine's own start-up check refuses the pair; what it compares. */
 KVC_API int kvc_verdict_bootstrap_catches(const kvc_verdict *verdict);
+/* Which of the engine's checks before serving refuses the pair
+ * ("bootstrap", "NIXL handshake"), or "" when none does. */
+KVC_API const char *kvc_verdict_caught_at(const kvc_verdict *verdict);
 KVC_API const char *kvc_verdict_bootstrap(const kvc_verdict *verdict);
 /* Fixes, best first. */
 KVC_API unsigned kvc_verdict_fix_count(const kvc_verdict *verdict);
@@ -631,6 +662,12 @@ KVC_API char *kvc_detection_json(const kvc_detection *detection);
 /* What GPU support this build has: the kernels' architectures, or why there
  * is none. Static storage. */
 KVC_API const char *kvc_gpu_support(void);
+
+/* The first GPU of this machine, as the NVIDIA driver names it ("NVIDIA
+ * B300 SXM6 AC", what nvidia-smi prints), copied into `name` (`size`
+ * bytes), and its compute capability into *major, *minor (either may be
+ * NULL). Returns KVC_ERR_GPU when there is no driver or no GPU, saying so. */
+KVC_API kvc_status kvc_gpu_detect(char *name, size_t size, unsigned *major, unsigned *minor, kvc_diag *diag);
 
 /* ---------------------------------------------------------------- simulate */
 

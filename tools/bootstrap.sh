@@ -3,7 +3,7 @@
 # then configures and builds it with its tests into build/.
 set -eu
 cd "$(dirname "$0")/.."
-pkgs="cmake gcc make libc6-dev libcjson-dev libyaml-dev libcmocka-dev pkg-config"
+pkgs="cmake gcc make libc6-dev libcjson-dev libyaml-dev libcmocka-dev pkg-config libcurl4-openssl-dev"
 missing=""
 for p in $pkgs; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"

@@ -1,6 +1,8 @@
 /* The kvcheck tool. It includes only the public header: everything it knows
  * about SGLang comes from the library. */
 #include "kvcheck.h"
+#include "ci.h"
+#include "http.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -37,7 +39,7 @@ static const char *const COMMAND_NAMES[] = {"layout", "check", "scan", "detect",
 
 typedef enum opt_id {
     OPT_JSON,
-    OPT_RULES,
+    OPT_SGLANG_VERSION,
     OPT_GPU,
     OPT_MODEL,
     OPT_ARGS,
@@ -65,6 +67,14 @@ typedef enum opt_id {
     OPT_EXPECT_DIGESTS,
     OPT_TOKENS,
     OPT_SEED,
+    OPT_TIMEOUT,
+    OPT_HEADER,
+    OPT_CACERT,
+    OPT_PAIRS,
+    OPT_PREFILL,
+    OPT_DECODE,
+    OPT_JUNIT,
+    OPT_FORMAT,
     OPT_COUNT
 } opt_id;
 
@@ -77,7 +87,8 @@ static const struct option_row {
     unsigned commands;
     const char *help;
 } OPTIONS[] = {
-    {OPT_GPU, "--gpu", NULL, "GPU", CMD_CONFIG, "GPU of the worker(s): B300, H200, sm_100, 10.3, MI300X, ..."},
+    {OPT_GPU, "--gpu", NULL, "GPU", CMD_CONFIG,
+     "GPU of the worker(s): B300, \"NVIDIA H100 80GB HBM3\", sm_100, 10.3, MI300X, ..., or auto (this machine's)"},
     {OPT_MODEL, "--model", NULL, "MODEL", CMD_ALL,
      "model: a preset (glm-5.2, deepseek-v3.2, deepseek-v3) or a path to config.json"},
     {OPT_ARGS, "--args", NULL, "FLAGS", CMD_WORKER, "SGLang launch flags, as one quoted string"},
@@ -104,8 +115,22 @@ static const struct option_row {
     {OPT_DECODE_GPU, "--decode-gpu", NULL, "GPU", CMD_PAIR, "GPU of the decode worker only"},
     {OPT_PREFILL_ARGS, "--prefill-args", NULL, "FLAGS", CMD_PAIR, "SGLang launch flags of the prefill worker"},
     {OPT_DECODE_ARGS, "--decode-args", NULL, "FLAGS", CMD_PAIR, "SGLang launch flags of the decode worker"},
-    {OPT_RULES, "--sglang-rules", NULL, "RULE", CMD_CONFIG,
-     "row rule: active-backend (late 2026, default) or either-backend (May 2026)"},
+    {OPT_TIMEOUT, "--timeout", NULL, "SECONDS", CMD_CONFIG,
+     "for a running server (http://HOST:PORT): seconds to wait for its answer (default 10)"},
+    {OPT_HEADER, "--header", NULL, "'NAME: VALUE'", CMD_CONFIG,
+     "an HTTP header for running servers, e.g. 'Authorization: Bearer TOKEN'; repeatable"},
+    {OPT_CACERT, "--cacert", NULL, "FILE", CMD_CONFIG,
+     "for https:// servers: trust the CAs in this PEM file instead of the system's"},
+    {OPT_SGLANG_VERSION, "--sglang-version", NULL, "VERSION", CMD_CONFIG,
+     "the SGLang release the workers run (0.5.3rc2 to 0.5.23, or main; default: the newest kvcheck has read); a "
+     "worker file's sglang_version or a dump's version applies when this is not given"},
+    {OPT_PAIRS, "--pairs", NULL, NULL, CMD_CHECK, "the workers are pairs: PREFILL1 DECODE1 PREFILL2 DECODE2 ..."},
+    {OPT_PREFILL, "--prefill", NULL, "WORKER", CMD_CHECK,
+     "a prefill worker; repeatable: each is checked against each --decode"},
+    {OPT_DECODE, "--decode", NULL, "WORKER", CMD_CHECK, "a decode worker; repeatable"},
+    {OPT_JUNIT, "--junit", NULL, "FILE", CMD_CHECK, "also write a JUnit XML report: one test case per pair"},
+    {OPT_FORMAT, "--format", NULL, "FORMAT", CMD_CHECK,
+     "text (default), json (as --json) or github (GitHub Actions annotations, then the text report)"},
     {OPT_JSON, "--json", NULL, NULL, CMD_ALL, "print one JSON document on stdout, also on error"},
     {OPT_QUIET, "--quiet", "-q", NULL, CMD_ALL, "print the verdict line only"},
     {OPT_VERBOSE, "--verbose", "-v", NULL, CMD_ALL, "also list the flags that cannot change the layout"},
@@ -121,6 +146,12 @@ typedef struct cli {
     int npos;
     const char **tensors; /* every --tensor: argv-sized */
     size_t ntensors;
+    const char **headers; /* every --header: argv-sized */
+    size_t nheaders;
+    const char **prefills, **decodes; /* every --prefill, --decode: argv-sized */
+    size_t nprefills, ndecodes;
+    int github;           /* --format github */
+    long timeout;         /* --timeout, seconds */
     kvc_format format;
     unsigned report;
 } cli;
@@ -138,7 +169,8 @@ static void print_help(FILE *out)
             "       kvcheck version\n"
             "\n"
             "WORKER, PREFILL and DECODE are kvcheck worker files (JSON: gpu, model, args,\n"
-            "config) or SGLang /server_info dumps. The options below can stand in for them\n"
+            "config), SGLang /server_info dumps, or running SGLang servers (http://HOST:PORT,\n"
+            "https://...: their /server_info is read). The options below can stand in for them\n"
             "or add to them; launch flags given here win over the file's.\n"
             "INPUT is a raw dump of one layer's KV buffer (pages x page bytes), a .npy array\n"
             "or a .safetensors file (each tensor one layer).\n"
@@ -238,15 +270,62 @@ static const char *option_name(opt_id id)
 }
 
 /* Returns -1 to go on, or an exit code. */
+/* `kvcheck version`: the tool, the GPU backend and the SGLang releases
+ * whose rules kvcheck has read, grouped into eras of identical layout
+ * rules. Versions and names are plain words: no escaping is needed. */
+static void print_version(int json)
+{
+    const char *gpu = kvc_gpu_support();
+    if (json) {
+        printf("{\"kvcheck\": \"%s\", \"library\": \"%s\", \"gpu_scan\": \"", KVC_VERSION_STRING, kvc_version());
+        for (const char *p = gpu; *p; p++) printf(*p == '"' || *p == '\\' ? "\\%c" : "%c", *p);
+        printf("\", \"servers\": \"%s\"", http_support());
+        printf(", \"engines\": [{\"name\": \"sglang\", \"default\": \"%s\", \"releases\": [",
+               kvc_engine_release("sglang", 0));
+        for (unsigned i = 0; kvc_engine_release("sglang", i); i++)
+            printf("%s{\"version\": \"%s\", \"era\": \"%s\"}", i ? ", " : "", kvc_engine_release("sglang", i),
+                   kvc_engine_release_era("sglang", i));
+        printf("]}]}\n");
+        return;
+    }
+    printf("kvcheck %s (library %s)\nGPU scan: %s\nRunning servers: %s\nSGLang releases kvcheck has read, by era (releases with the "
+           "same layout rules), newest first; the default is %s:\n",
+           KVC_VERSION_STRING, kvc_version(), gpu, http_support(), kvc_engine_release("sglang", 0));
+    for (unsigned i = 0; kvc_engine_release("sglang", i);) {
+        const char *era = kvc_engine_release_era("sglang", i);
+        printf("  era %-12s", era);
+        for (; kvc_engine_release("sglang", i) && strcmp(kvc_engine_release_era("sglang", i), era) == 0; i++)
+            printf(" %s", kvc_engine_release("sglang", i));
+        printf("\n");
+    }
+}
+
+static int option_uint(const cli *c, opt_id id, unsigned long lo, unsigned long hi, unsigned long *out);
+
+/* 1 when --pairs is among the words: positional workers then come two by two. */
+static int pairs_given(int argc, char **argv)
+{
+    for (int i = 2; i < argc; i++)
+        if (strcmp(argv[i], "--pairs") == 0) return 1;
+    return 0;
+}
+
 static int parse(cli *c, int argc, char **argv)
 {
-    const char **pos = c->pos, **tensors = c->tensors;
+    const char **pos = c->pos, **tensors = c->tensors, **headers = c->headers, **prefills = c->prefills,
+               **decodes = c->decodes;
     memset(c, 0, sizeof *c);
     c->pos = pos;
     c->tensors = tensors;
+    c->headers = headers;
+    c->prefills = prefills;
+    c->decodes = decodes;
+    c->timeout = 10;
     /* --json anywhere decides the error format before anything else fails. */
     for (int i = 1; i < argc; i++)
-        if (strcmp(argv[i], "--json") == 0) c->format = KVC_FORMAT_JSON;
+        if (strcmp(argv[i], "--json") == 0 || strcmp(argv[i], "--format=json") == 0 ||
+            (strcmp(argv[i], "--format") == 0 && i + 1 < argc && strcmp(argv[i + 1], "json") == 0))
+            c->format = KVC_FORMAT_JSON;
     if (argc < 2) return usage_error(c, "no command given: use layout, check, scan, simulate, detect or version");
     const char *cmd = argv[1];
     if (strcmp(cmd, "--help") == 0 || strcmp(cmd, "-h") == 0 || strcmp(cmd, "help") == 0) {
@@ -254,7 +333,7 @@ static int parse(cli *c, int argc, char **argv)
         return EXIT_CLEAN;
     }
     if (strcmp(cmd, "version") == 0 || strcmp(cmd, "--version") == 0) {
-        printf("kvcheck %s (library %s)\nGPU scan: %s\n", KVC_VERSION_STRING, kvc_version(), kvc_gpu_support());
+        print_version(c->format == KVC_FORMAT_JSON);
         return EXIT_CLEAN;
     }
     if (strcmp(cmd, "layout") == 0) c->command = CMD_LAYOUT;
@@ -264,16 +343,20 @@ static int parse(cli *c, int argc, char **argv)
     else if (strcmp(cmd, "simulate") == 0) c->command = CMD_SIMULATE;
     else return usage_error(c, "unknown command '%s': use layout, check, scan, simulate, detect or version", cmd);
 
+    int pairs = c->command == CMD_CHECK && pairs_given(argc, argv);
     for (int i = 2; i < argc; i++) {
         const char *w = argv[i];
         if (w[0] != '-' || strcmp(w, "-") == 0) {
-            int max = c->command & CMD_PAIR ? 2 : c->command & CMD_INPUTS ? argc : 1;
+            int max = pairs ? argc : c->command & CMD_PAIR ? 2 : c->command & CMD_INPUTS ? argc : 1;
             if (c->npos >= max) return usage_error(c, "unexpected argument '%s'", w);
             c->pos[c->npos++] = w;
             continue;
         }
         const char *inline_value;
         const struct option_row *o = find_option(w, &inline_value);
+        if (!o && strncmp(w, "--sglang-rules", 14) == 0)
+            return usage_error(c, "--sglang-rules is replaced by --sglang-version: its active-backend rule is SGLang "
+                                  "0.5.20 and later, either-backend 0.5.9 to 0.5.19");
         if (!o) return usage_error(c, "unknown option '%s'", w);
         if (!(o->commands & c->command)) return usage_error(c, "option '%s' does not apply to this command", w);
         if (o->id == OPT_HELP) {
@@ -292,19 +375,17 @@ static int parse(cli *c, int argc, char **argv)
             return usage_error(c, "option '%s' takes no value", o->name);
         }
         if (o->id == OPT_TENSOR) c->tensors[c->ntensors++] = value;
+        if (o->id == OPT_PREFILL) c->prefills[c->nprefills++] = value;
+        if (o->id == OPT_DECODE) c->decodes[c->ndecodes++] = value;
+        if (o->id == OPT_HEADER) {
+            const char *colon = strchr(value, ':');
+            if (!colon || colon == value || strpbrk(value, "\r\n"))
+                return usage_error(c, "--header takes 'NAME: VALUE' on one line, e.g. 'Authorization: Bearer TOKEN' "
+                                      "(what was given is not repeated: it may hold a secret)");
+            c->headers[c->nheaders++] = value;
+        }
         c->value[o->id] = value;
         c->given[o->id] = 1;
-    }
-    if (c->given[OPT_RULES]) {
-        int known = 0;
-        char names[256] = "";
-        for (unsigned i = 0; kvc_engine_release("sglang", i); i++) {
-            const char *r = kvc_engine_release("sglang", i);
-            known |= strcmp(r, c->value[OPT_RULES]) == 0;
-            size_t n = strlen(names);
-            snprintf(names + n, sizeof names - n, "%s%s", i ? " or " : "", r);
-        }
-        if (!known) return usage_error(c, "--sglang-rules takes %s, not '%s'", names, c->value[OPT_RULES]);
     }
     if (c->given[OPT_COLOR] && strcmp(c->value[OPT_COLOR], "always") && strcmp(c->value[OPT_COLOR], "never") &&
         strcmp(c->value[OPT_COLOR], "auto"))
@@ -316,6 +397,7 @@ static int parse(cli *c, int argc, char **argv)
         {OPT_DEVICE, {"auto", "cpu", "gpu"}},
         {OPT_BUFFER, {"kv", "indexer"}},
         {OPT_SCALE_POLICY, {"any", "pow2"}},
+        {OPT_FORMAT, {"text", "json", "github"}},
     };
     for (size_t i = 0; i < sizeof CHOICES / sizeof CHOICES[0]; i++) {
         const char *v = c->value[CHOICES[i].id];
@@ -327,6 +409,22 @@ static int parse(cli *c, int argc, char **argv)
             return usage_error(c, "%s takes %s%s%s%s%s, not '%s'", option_name(CHOICES[i].id), ch[0], ch[2] ? ", " : " or ",
                                ch[1], ch[2] ? " or " : "", ch[2] ? ch[2] : "", v);
     }
+    if (c->given[OPT_TIMEOUT]) {
+        unsigned long t;
+        int code = option_uint(c, OPT_TIMEOUT, 1, 3600, &t);
+        if (code >= 0) return code;
+        c->timeout = (long)t;
+    }
+    c->github = c->given[OPT_FORMAT] && strcmp(c->value[OPT_FORMAT], "github") == 0;
+    if (c->github && c->given[OPT_JSON])
+        return usage_error(c, "--format github and --json are two output formats: give one");
+    if (c->given[OPT_PAIRS] && (c->nprefills || c->ndecodes))
+        return usage_error(c, "give the pairs either with --pairs or with --prefill and --decode, not both");
+    if (c->given[OPT_PAIRS] && (c->npos == 0 || c->npos % 2))
+        return usage_error(c, "--pairs takes workers two by two, PREFILL DECODE PREFILL DECODE ...; %d given", c->npos);
+    if ((c->nprefills || c->ndecodes) && (!c->nprefills || !c->ndecodes || c->npos))
+        return usage_error(c, "--prefill and --decode go together (each prefill is checked against each decode), "
+                              "without other workers");
     if ((c->command & CMD_PAIR) && c->npos == 1)
         return usage_error(c, "%s takes two workers, PREFILL and DECODE, or none with --prefill-args and --decode-args",
                            c->command == CMD_CHECK ? "check" : "simulate");
@@ -334,6 +432,33 @@ static int parse(cli *c, int argc, char **argv)
     if (c->given[OPT_VERBOSE]) c->report |= KVC_REPORT_VERBOSE;
     if (c->format == KVC_FORMAT_TEXT && want_color(c->value[OPT_COLOR])) c->report |= KVC_REPORT_COLOR;
     return -1;
+}
+
+/* --gpu GPU, or --gpu auto: the first GPU the local NVIDIA driver sees, by
+ * its name, or by its compute capability when kvcheck does not know the name. */
+static kvc_status set_gpu(kvc_worker *w, const char *gpu, kvc_diag *diag)
+{
+    if (strcmp(gpu, "auto") != 0) return kvc_worker_set_gpu(w, gpu, diag);
+    char name[256];
+    unsigned major = 0, minor = 0;
+    kvc_status st = kvc_gpu_detect(name, sizeof name, &major, &minor, diag);
+    if (st) return st;
+    if (kvc_worker_set_gpu(w, name, NULL) == KVC_OK) return KVC_OK;
+    char cc[32];
+    snprintf(cc, sizeof cc, "%u.%u", major, minor);
+    return kvc_worker_set_gpu(w, cc, diag);
+}
+
+/* A running server's /server_info, read over HTTP(S). */
+static kvc_status load_server(const cli *c, kvc_worker *w, const char *url, kvc_diag *diag)
+{
+    char *body = NULL, endpoint[2100];
+    size_t len = 0;
+    kvc_status st = http_get_server_info(url, c->timeout, c->headers, c->nheaders, c->value[OPT_CACERT], &body, &len,
+                                         endpoint, sizeof endpoint, diag);
+    if (!st) st = kvc_worker_load_json(w, body, len, endpoint, KVC_LOAD_SERVER_REPLY, diag);
+    free(body);
+    return st;
 }
 
 /* Builds one worker from an optional file plus the shortcuts. */
@@ -349,11 +474,22 @@ static kvc_status build_worker(const cli *c, const char *label, const char *file
         return KVC_ERR_NOMEM;
     }
     kvc_status st = KVC_OK;
-    if (file) st = kvc_worker_load_file(w, file, diag);
-    if (!st && gpu) st = kvc_worker_set_gpu(w, gpu, diag);
+    if (file && !http_is_url(file) && strstr(file, "://")) {
+        if (diag) {
+            diag->status = KVC_ERR_USAGE;
+            snprintf(diag->message, sizeof diag->message,
+                     "%.400s: kvcheck reads running servers over http:// and https:// only", file);
+        }
+        st = KVC_ERR_USAGE;
+    } else if (file && http_is_url(file)) {
+        st = load_server(c, w, file, diag);
+    } else if (file) {
+        st = kvc_worker_load_file(w, file, diag);
+    }
+    if (!st && gpu) st = set_gpu(w, gpu, diag);
     if (!st && model) st = kvc_worker_set_model(w, model, diag);
     if (!st && args) st = kvc_worker_add_args(w, args, args_origin, diag);
-    if (!st && c->given[OPT_RULES]) st = kvc_worker_set_release(w, c->value[OPT_RULES], diag);
+    if (!st && c->given[OPT_SGLANG_VERSION]) st = kvc_worker_set_release(w, c->value[OPT_SGLANG_VERSION], diag);
     if (st) {
         kvc_worker_free(w);
         return st;
@@ -391,7 +527,7 @@ static int run_layout(const cli *c)
     return code;
 }
 
-/* Builds prefill and decode from files and shortcuts (check, simulate). */
+/* Builds prefill and decode from files and shortcuts (simulate). */
 static kvc_status build_pair(const cli *c, kvc_worker **p, kvc_worker **d, kvc_diag *diag)
 {
     *p = *d = NULL;
@@ -399,8 +535,8 @@ static kvc_status build_pair(const cli *c, kvc_worker **p, kvc_worker **d, kvc_d
         if (diag) {
             diag->status = KVC_ERR_USAGE;
             snprintf(diag->message, sizeof diag->message,
-                     "%s needs PREFILL and DECODE worker files, or --prefill-args and --decode-args (see kvcheck --help)",
-                     c->command == CMD_CHECK ? "check" : "simulate");
+                     "simulate needs PREFILL and DECODE worker files, or --prefill-args and --decode-args (see kvcheck "
+                     "--help)");
         }
         return KVC_ERR_USAGE;
     }
@@ -414,19 +550,127 @@ static kvc_status build_pair(const cli *c, kvc_worker **p, kvc_worker **d, kvc_d
     return st;
 }
 
-static int run_check(const cli *c)
+/* Writes `text` as a JSON string. */
+static void put_json_string(FILE *out, const char *text)
 {
-    kvc_diag diag;
-    kvc_diag_clear(&diag);
-    kvc_worker *p, *d;
-    kvc_status st = build_pair(c, &p, &d, &diag);
-    kvc_verdict *v = NULL;
-    if (!st) st = kvc_compare(p, d, &v, &diag);
-    int code = st ? fail(c, &diag, exit_code_for(st)) : kvc_verdict_compatible(v) ? EXIT_CLEAN : EXIT_FOUND;
-    if (!st && !emit(kvc_report_check(v, c->format, c->report))) code = EXIT_IO;
-    kvc_verdict_free(v);
+    fputc('"', out);
+    for (const unsigned char *p = (const unsigned char *)text; *p; p++) {
+        if (*p == '"' || *p == '\\') fprintf(out, "\\%c", *p);
+        else if (*p < 0x20 || *p == 0x7f) fprintf(out, "\\u%04x", *p);
+        else if (*p >= 0x80 && !utf8_seq(p)) fprintf(out, "\\u%04x", *p); /* not UTF-8: a Latin-1 reading, kept */
+        else if (*p >= 0x80) {
+            size_t n = utf8_seq(p);
+            fwrite(p, 1, n, out);
+            p += n - 1;
+        } else fputc(*p, out);
+    }
+    fputc('"', out);
+}
+
+/* Checks one pair into `r`. */
+static void check_pair(const cli *c, const char *pfile, const char *dfile, pair_result *r)
+{
+    memset(r, 0, sizeof *r);
+    r->prefill = pfile ? pfile : "prefill";
+    r->decode = dfile ? dfile : "decode";
+    r->from_file[0] = pfile != NULL;
+    r->from_file[1] = dfile != NULL;
+    const char *pgpu = c->given[OPT_PREFILL_GPU] ? c->value[OPT_PREFILL_GPU] : c->value[OPT_GPU];
+    const char *dgpu = c->given[OPT_DECODE_GPU] ? c->value[OPT_DECODE_GPU] : c->value[OPT_GPU];
+    kvc_worker *p = NULL, *d = NULL;
+    kvc_status st = build_worker(c, "prefill", pfile, pgpu, c->value[OPT_MODEL], c->value[OPT_PREFILL_ARGS],
+                                 "--prefill-args", &p, &r->diag);
+    if (!st)
+        st = build_worker(c, "decode", dfile, dgpu, c->value[OPT_MODEL], c->value[OPT_DECODE_ARGS], "--decode-args", &d,
+                          &r->diag);
+    if (!st) st = kvc_compare(p, d, &r->verdict, &r->diag);
+    r->code = st ? exit_code_for(st) : kvc_verdict_compatible(r->verdict) ? EXIT_CLEAN : EXIT_FOUND;
     kvc_worker_free(p);
     kvc_worker_free(d);
+}
+
+/* One pair's result on stdout (and its failure on stderr, in text). */
+static int emit_pair(const cli *c, const pair_result *r)
+{
+    if (c->github) github_annotate(stdout, r);
+    if (!r->verdict) {
+        fail(c, &r->diag, r->code);
+        return 1;
+    }
+    return emit(kvc_report_check(r->verdict, c->format, c->report));
+}
+
+static int run_check(const cli *c)
+{
+    /* The pairs: two workers, --pairs P D P D ..., or each --prefill against each --decode. */
+    size_t n = c->nprefills ? c->nprefills * c->ndecodes : c->given[OPT_PAIRS] ? (size_t)c->npos / 2 : 1;
+    if (!c->nprefills && !c->given[OPT_PAIRS] && !c->npos && !(c->given[OPT_PREFILL_ARGS] && c->given[OPT_DECODE_ARGS]))
+        return usage_error(c, "check needs PREFILL and DECODE worker files, or --prefill-args and --decode-args");
+    pair_result *pairs = calloc(n, sizeof *pairs);
+    if (!pairs) {
+        fputs("kvcheck: error: out of memory\n", stderr);
+        return EXIT_IO;
+    }
+    for (size_t i = 0; i < n; i++) {
+        const char *pf = c->nprefills ? c->prefills[i / c->ndecodes] : c->npos ? c->pos[2 * i] : NULL;
+        const char *df = c->nprefills ? c->decodes[i % c->ndecodes] : c->npos ? c->pos[2 * i + 1] : NULL;
+        check_pair(c, pf, df, &pairs[i]);
+    }
+    /* One exit code for all: the first pair that could not be checked
+     * decides it, else 1 when any pair is incompatible. */
+    int code = EXIT_CLEAN, ok = 1;
+    size_t compatible = 0, incompatible = 0, errors = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (!pairs[i].verdict) {
+            if (!errors++) code = pairs[i].code;
+        } else if (pairs[i].code == EXIT_FOUND) {
+            incompatible++;
+        } else {
+            compatible++;
+        }
+    }
+    if (!errors && incompatible) code = EXIT_FOUND;
+    if (n == 1) {
+        ok = emit_pair(c, &pairs[0]);
+    } else if (c->format == KVC_FORMAT_JSON) {
+        printf("{\"pairs\": [");
+        for (size_t i = 0; i < n && ok; i++) {
+            printf("%s{\"prefill\": ", i ? ", " : "");
+            put_json_string(stdout, pairs[i].prefill);
+            printf(", \"decode\": ");
+            put_json_string(stdout, pairs[i].decode);
+            printf(", \"exit_code\": %d, \"result\": ", pairs[i].code);
+            char *doc = pairs[i].verdict ? kvc_report_check(pairs[i].verdict, KVC_FORMAT_JSON, c->report)
+                                         : kvc_report_error(&pairs[i].diag, pairs[i].code, KVC_FORMAT_JSON);
+            ok = doc != NULL;
+            if (doc) fputs(doc, stdout);
+            kvc_free(doc);
+            printf("}");
+        }
+        printf("], \"summary\": {\"pairs\": %zu, \"compatible\": %zu, \"incompatible\": %zu, \"errors\": %zu, "
+               "\"exit_code\": %d}}\n",
+               n, compatible, incompatible, errors, code);
+    } else {
+        for (size_t i = 0; i < n && ok; i++) {
+            printf("%s== pair %zu of %zu: ", i ? "\n" : "", i + 1, n);
+            text_put(stdout, pairs[i].prefill, 0);
+            fputs(" -> ", stdout);
+            text_put(stdout, pairs[i].decode, 0);
+            fputs("\n", stdout);
+            fflush(stdout);
+            ok = emit_pair(c, &pairs[i]);
+        }
+        printf("\nkvcheck: %zu pairs checked: %zu compatible, %zu incompatible, %zu could not be checked\n", n,
+               compatible, incompatible, errors);
+    }
+    if (!ok) code = EXIT_IO;
+    if (c->given[OPT_JUNIT]) {
+        kvc_diag diag;
+        kvc_diag_clear(&diag);
+        if (junit_write(c->value[OPT_JUNIT], pairs, n, &diag)) code = fail(c, &diag, EXIT_IO);
+    }
+    for (size_t i = 0; i < n; i++) kvc_verdict_free(pairs[i].verdict);
+    free(pairs);
     return code;
 }
 
@@ -539,48 +783,13 @@ static void draw_progress(void *ctx, uint64_t done, uint64_t total)
     b->shown = 1;
 }
 
-/* Length of the UTF-8 sequence at p, or 0 when it is not one. */
-static size_t utf8_seq(const unsigned char *p)
-{
-    size_t n = p[0] < 0x80 ? 1 : p[0] >= 0xc2 && p[0] <= 0xdf ? 2 : p[0] >= 0xe0 && p[0] <= 0xef ? 3
-                                 : p[0] >= 0xf0 && p[0] <= 0xf4 ? 4 : 0;
-    for (size_t i = 1; i < n; i++)
-        if ((p[i] & 0xc0) != 0x80) return 0;
-    if ((p[0] == 0xe0 && p[1] < 0xa0) || (p[0] == 0xed && p[1] > 0x9f) || (p[0] == 0xf0 && p[1] < 0x90) ||
-        (p[0] == 0xf4 && p[1] > 0x8f))
-        return 0;
-    return n;
-}
-
-/* Prints text that holds input (file names) the way the library's text
- * reports do: control characters, C1 controls and bytes that are not UTF-8
- * escaped, so no input drives the terminal. */
-static void put_text(FILE *out, const char *text)
-{
-    const unsigned char *p = (const unsigned char *)text;
-    while (*p) {
-        size_t n = utf8_seq(p);
-        if (*p == '\n' || *p == '\t' || (n == 1 && *p >= 0x20 && *p != 0x7f)) {
-            fputc(*p++, out);
-        } else if (n == 2 && p[0] == 0xc2 && p[1] < 0xa0) {
-            fprintf(out, "\\u%04x", p[1]);
-            p += 2;
-        } else if (n > 1) {
-            fwrite(p, 1, n, out);
-            p += n;
-        } else {
-            fprintf(out, "\\x%02x", *p++);
-        }
-    }
-}
-
 /* A scan's notes ("no usable GPU: scanned on the CPU") on stderr, in text mode. */
 static void print_notes(const cli *c, const kvc_scan_report *r)
 {
     if (c->format != KVC_FORMAT_TEXT) return;
     for (unsigned i = 0; i < kvc_scan_report_note_count(r); i++) {
         fputs("kvcheck: note: ", stderr);
-        put_text(stderr, kvc_scan_report_note(r, i));
+        text_put(stderr, kvc_scan_report_note(r, i), 0);
         fputc('\n', stderr);
     }
 }
@@ -713,10 +922,14 @@ int main(int argc, char **argv)
     cli c;
     c.pos = calloc((size_t)argc + 1, sizeof *c.pos);
     c.tensors = calloc((size_t)argc + 1, sizeof *c.tensors);
-    if (!c.pos || !c.tensors) {
+    c.headers = calloc((size_t)argc + 1, sizeof *c.headers);
+    c.prefills = calloc((size_t)argc + 1, sizeof *c.prefills);
+    c.decodes = calloc((size_t)argc + 1, sizeof *c.decodes);
+    if (!c.pos || !c.tensors || !c.headers || !c.prefills || !c.decodes) {
         fputs("kvcheck: error: out of memory\n", stderr);
         return EXIT_IO;
     }
+    http_init();
     int code = parse(&c, argc, argv);
     if (code < 0)
         code = c.command == CMD_LAYOUT   ? run_layout(&c)
@@ -726,6 +939,10 @@ int main(int argc, char **argv)
                                          : run_detect(&c);
     free(c.pos);
     free(c.tensors);
+    free(c.headers);
+    free(c.prefills);
+    free(c.decodes);
+    http_cleanup();
     if (fflush(stdout) != 0 || ferror(stdout)) {
         fputs("kvcheck: error: cannot write to standard output\n", stderr);
         if (code == EXIT_CLEAN || code == EXIT_FOUND) code = EXIT_IO;

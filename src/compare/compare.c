@@ -1,5 +1,5 @@
 /* Prefill against decode: field-by-field differences, what decode will read
- * (SGLANG_RULES.md §6), whether the engine's bootstrap notices (§7), and the
+ * (the engine's transfer), whether the engine's own checks notice, and the
  * smallest flag sets that make the pair agree. Engine-agnostic: settings,
  * fix candidates, the bootstrap check and the transfer come through the
  * engine interface. */
@@ -38,6 +38,14 @@ static unsigned cmp_u64(kvc_verdict *v, const char *field, uint64_t p, uint64_t 
     return 1;
 }
 
+/* 1 when both sides have draft entries and a side's draft pool has its own
+ * layout (its own KV dtype); otherwise the target's comparison covers them. */
+int draft_own_layout(const kvc_resolved *p, const kvc_resolved *d)
+{
+    return p->draft_entries && d->draft_entries &&
+           (strcmp(p->draft.name, p->kv.name) != 0 || strcmp(d->draft.name, d->kv.name) != 0);
+}
+
 /* The fields that decide whether decode reads what prefill wrote. Records
  * each difference in `v` when given; returns how many there are. */
 static unsigned mismatches(const kvc_resolved *p, const kvc_resolved *d, kvc_verdict *v)
@@ -55,6 +63,10 @@ static unsigned mismatches(const kvc_resolved *p, const kvc_resolved *d, kvc_ver
     n += cmp_u64(v, "page_bytes", p->kv.page_bytes, d->kv.page_bytes);
     n += cmp_u64(v, "indexer_page_bytes", p->has_indexer ? p->indexer.page_bytes : 0,
                  d->has_indexer ? d->indexer.page_bytes : 0);
+    if (draft_own_layout(p, d)) { /* the draft entries travel with their own item length */
+        n += cmp_str(v, "draft_layout", p->draft.name, d->draft.name);
+        n += cmp_u64(v, "draft_page_bytes", p->draft.page_bytes, d->draft.page_bytes);
+    }
     return n;
 }
 
@@ -112,6 +124,12 @@ static void explain(const engine_transfer *t, const kvc_resolved *p, const kvc_r
                       "prefill's %u-byte tokens",
                       dl->bytes_per_token, pl->bytes_per_token);
     }
+    if (pl->page_bytes < dl->page_bytes && !t->offsets_from_sender)
+        notes_add(v->consequences, &v->nconsequences, KVC_MAX_NOTES,
+                  "%s puts prefill's page p at decode's page p (p x %llu B) and copies prefill's %llu B into it: "
+                  "the last %llu B of every decode page is never written",
+                  t->name, (unsigned long long)dl->page_bytes, (unsigned long long)pl->page_bytes,
+                  (unsigned long long)(dl->page_bytes - pl->page_bytes));
     if (pl->page_bytes != dl->page_bytes && t->offsets_from_sender) {
         notes_add(v->consequences, &v->nconsequences, KVC_MAX_NOTES,
                   "the transfer computes source and destination page offsets from prefill's item "
@@ -129,6 +147,12 @@ static void explain(const engine_transfer *t, const kvc_resolved *p, const kvc_r
                       "from prefill's next page or left unwritten",
                       (unsigned long long)(dl->page_bytes - pl->page_bytes));
     }
+    if (draft_own_layout(p, d) && strcmp(p->draft.name, d->draft.name) != 0)
+        notes_add(v->consequences, &v->nconsequences, KVC_MAX_NOTES,
+                  "the draft (MTP) entries travel with their own item length: decode reads %u-byte %s records "
+                  "from prefill's %u-byte %s rows there (%llu vs %llu B a page)",
+                  d->draft.bytes_per_token, d->draft.name, p->draft.bytes_per_token, p->draft.name,
+                  (unsigned long long)p->draft.page_bytes, (unsigned long long)d->draft.page_bytes);
     if (p->has_indexer && d->has_indexer && p->indexer.page_bytes != d->indexer.page_bytes)
         notes_add(v->consequences, &v->nconsequences, KVC_MAX_NOTES,
                   "the DSA indexer state is sent with prefill's state item length (%llu B) and read "
@@ -139,12 +163,11 @@ static void explain(const engine_transfer *t, const kvc_resolved *p, const kvc_r
 /* ----------------------------------------------------------------- fixes */
 
 /* One side's fix search: candidate flags, tried in sets of up to three,
- * each set resolved under the selected release and under every other. */
+ * each set resolved under the side's own release. */
 typedef struct fix_search {
     const kvc_worker *worker;
     const engine_worker *prepared;
-    const kvc_resolved *other; /* the other side, [release] */
-    unsigned nreleases;
+    const kvc_resolved *other; /* the other side as resolved */
     unsigned release;
     kvc_side side;
     engine_fix cand[32];
@@ -162,27 +185,18 @@ typedef struct fix_list {
     unsigned n;
 } fix_list;
 
-/* 1 when this side with `pick` applied matches the other side under
- * release `r`. */
-static int works(fix_search *s, const unsigned *pick, unsigned k, unsigned r)
+/* 1 when this side with `pick` applied matches the other side. */
+static int works(fix_search *s, const unsigned *pick, unsigned k)
 {
     engine_override ov[3];
     for (unsigned i = 0; i < k; i++) ov[i] = (engine_override){s->cand[pick[i]].key, s->cand[pick[i]].value};
-    const kvc_resolved *o = &s->other[r];
-    if (!o->release[0]) return 0; /* the other side does not resolve under that release: nothing here helps */
-    /* a candidate that does not resolve (e.g. a layout the model cannot have) is no fix */
-    if (worker_resolve(s->worker, s->prepared, r, ov, k, s->res, NULL) != KVC_OK) return 0;
-    return s->side == KVC_SIDE_PREFILL ? mismatches(s->res, o, NULL) == 0 : mismatches(o, s->res, NULL) == 0;
+    /* a candidate the release refuses, or a layout the model cannot have, is no fix */
+    if (worker_resolve(s->worker, s->prepared, s->release, ov, k, s->res, NULL) != KVC_OK) return 0;
+    return s->side == KVC_SIDE_PREFILL ? mismatches(s->res, s->other, NULL) == 0
+                                       : mismatches(s->other, s->res, NULL) == 0;
 }
 
-static int works_everywhere(fix_search *s, const unsigned *pick, unsigned k)
-{
-    for (unsigned r = 0; r < s->nreleases; r++)
-        if (r != s->release && !works(s, pick, k, r)) return 0;
-    return 1;
-}
-
-static void record_fix(fix_list *list, const fix_search *s, const unsigned *pick, unsigned k, int robust)
+static void record_fix(fix_list *list, const fix_search *s, const unsigned *pick, unsigned k)
 {
     if (list->n >= COUNT_OF(list->f)) return;
     found_fix *ff = &list->f[list->n++];
@@ -190,7 +204,6 @@ static void record_fix(fix_list *list, const fix_search *s, const unsigned *pick
     kvc_fix *f = &ff->fix;
     f->side = s->side;
     f->nargs = k;
-    f->holds_in_all_releases = robust;
     for (unsigned i = 0; i < k; i++) {
         const engine_fix *c = &s->cand[pick[i]];
         ff->pick[i] = pick[i];
@@ -201,7 +214,7 @@ static void record_fix(fix_list *list, const fix_search *s, const unsigned *pick
 }
 
 /* Visits sets of k candidates with distinct keys, in index order. */
-static unsigned search_size(fix_search *s, fix_list *list, unsigned k, int need_robust)
+static unsigned search_size(fix_search *s, fix_list *list, unsigned k)
 {
     unsigned pick[3] = {0};
     unsigned found = 0;
@@ -211,20 +224,15 @@ static unsigned search_size(fix_search *s, fix_list *list, unsigned k, int need_
                 int distinct = 1;
                 for (unsigned a = 0; a < k; a++)
                     for (unsigned b = a + 1; b < k; b++) distinct &= s->cand[pick[a]].key != s->cand[pick[b]].key;
-                if (!distinct || !works(s, pick, k, s->release)) continue;
-                int robust = works_everywhere(s, pick, k);
-                if (need_robust && !robust) continue;
-                record_fix(list, s, pick, k, robust);
+                if (!distinct || !works(s, pick, k)) continue;
+                record_fix(list, s, pick, k);
                 found++;
             }
     return found;
 }
 
-/* Holds under every release, keeps the dtype, fewest flags. */
-static int fix_score(const kvc_fix *f)
-{
-    return f->holds_in_all_releases * 100 - f->changes_dtype * 50 - (int)f->nargs * 10;
-}
+/* Keeps the dtype, fewest flags. */
+static int fix_score(const kvc_fix *f) { return -f->changes_dtype * 50 - (int)f->nargs * 10; }
 
 /* How many of the fix's flags set what the other side already has. */
 static int aligned_count(const fix_search *s, const found_fix *ff)
@@ -232,38 +240,25 @@ static int aligned_count(const fix_search *s, const found_fix *ff)
     int n = 0;
     for (unsigned i = 0; i < ff->fix.nargs; i++) {
         const engine_fix *c = &s->cand[ff->pick[i]];
-        n += strcmp(c->value, resolved_value(&s->other[s->release], c->setting)) == 0;
+        n += strcmp(c->value, resolved_value(s->other, c->setting)) == 0;
     }
     return n;
 }
 
-/* Finds the smallest flag sets for one side, plus the smallest that hold
- * under every release, and keeps the best three. */
+/* Finds the smallest flag sets for one side and keeps the best three. */
 static void search_side(fix_search *s, kvc_verdict *v)
 {
     fix_list *list = calloc(1, sizeof *list);
     if (!list) return; /* fixes are advice: without memory there are none */
     const kvc_resolved *self = s->side == KVC_SIDE_PREFILL ? &v->prefill : &v->decode;
-    s->ncand = worker_engine(s->worker)->fix_candidates(self, &s->other[s->release], s->cand, COUNT_OF(s->cand));
-    unsigned k_min = 0;
-    for (unsigned k = 1; k <= 3 && !k_min; k++)
-        if (search_size(s, list, k, 0)) k_min = k;
-    int any_robust = 0;
-    for (unsigned i = 0; i < list->n; i++) any_robust |= list->f[i].fix.holds_in_all_releases;
-    for (unsigned k = k_min + 1; k_min && !any_robust && k <= 3; k++)
-        if (search_size(s, list, k, 1)) break;
-    /* Keep the best fix, the best of the smallest size if it is another,
-     * then the next best: at most three per side. */
+    s->ncand = worker_engine(s->worker)->fix_candidates(self, s->other, s->cand, COUNT_OF(s->cand));
+    for (unsigned k = 1; k <= 3; k++)
+        if (search_size(s, list, k)) break;
     for (unsigned kept = 0; kept < 3 && v->nfixes < KVC_MAX_FIXES; kept++) {
         int best = -1, best_score = 0;
         for (unsigned i = 0; i < list->n; i++) {
             const kvc_fix *f = &list->f[i].fix;
             if (f->nargs == 0) continue; /* taken */
-            if (kept == 1 && f->nargs != k_min && list->n > 1) {
-                int have_min = 0;
-                for (unsigned j = 0; j < list->n; j++) have_min |= list->f[j].fix.nargs == k_min;
-                if (have_min) continue;
-            }
             int score = fix_score(f) * 10 + aligned_count(s, &list->f[i]);
             if (best < 0 || score > best_score) best = (int)i, best_score = score;
         }
@@ -314,67 +309,79 @@ static void note_entries(const engine_words *w, const kvc_resolved *p, const kvc
                   d->kv_entries - p->kv_entries, w->name);
 }
 
-/* When another release would judge the pair the other way, say so. */
-static void note_releases(const engine_def *e, unsigned release, const kvc_resolved *const under[2], kvc_verdict *v)
+/* A pair's verdict under one release of each side. */
+enum outcome { SAME_LAYOUT, MISMATCH, REFUSED };
+
+/* When neither worker names its engine version, the verdict under every
+ * release, in runs of releases that agree, oldest first. */
+static void note_other_releases(const kvc_worker *const w[2], kvc_resolved *scratch, kvc_verdict *v)
 {
-    for (unsigned r = 0; r < e->nreleases; r++) {
-        if (r == release || !under[0][r].release[0] || !under[1][r].release[0]) continue;
-        int agree = mismatches(&under[0][r], &under[1][r], NULL) == 0;
-        const engine_words *w = &e->words;
-        if (!v->compatible && agree)
-            notes_add(v->warnings, &v->nwarnings, KVC_MAX_NOTES,
-                      "under the %s %s this pair would be compatible: which %s applies depends on the %s release",
-                      e->releases[r], w->release_noun, w->release_noun, w->name);
-        else if (v->compatible && !agree)
-            notes_add(v->warnings, &v->nwarnings, KVC_MAX_NOTES, "under the %s %s this pair would NOT be compatible: %s",
-                      e->releases[r], w->release_noun, w->pin_advice);
+    const engine_def *e = worker_engine(w[0]);
+    static const char *const WORDS[] = {"compatible", "INCOMPATIBLE", "a side refused"};
+    char runs[KVC_NOTE_LEN - 40] = "", item[160];
+    int run = -1;
+    unsigned first = 0;
+    unsigned n = e->nreleases, prev = 0;
+    for (unsigned step = 0; step <= n; step++) { /* oldest first; one step past the newest closes the last run */
+        unsigned k = step < n ? n - 1 - step : 0;
+        int o = -1;
+        if (step < n) {
+            o = REFUSED; /* each release parses the launch flags its own way */
+            engine_worker *prepared[2] = {NULL, NULL};
+            if (!worker_prepare_as(w[0], k, &prepared[0], NULL) && !worker_prepare_as(w[1], k, &prepared[1], NULL) &&
+                !worker_resolve(w[0], prepared[0], k, NULL, 0, &scratch[0], NULL) &&
+                !worker_resolve(w[1], prepared[1], k, NULL, 0, &scratch[1], NULL))
+                o = mismatches(&scratch[0], &scratch[1], NULL) ? MISMATCH : SAME_LAYOUT;
+            for (int i = 0; i < 2; i++)
+                if (prepared[i]) e->prepared_free(prepared[i]);
+        }
+        if (o != run && run >= 0) {
+            str_printf(item, sizeof item, "%s%s%s %s", e->releases[first], first == prev ? "" : "-",
+                       first == prev ? "" : e->releases[prev], WORDS[run]);
+            str_join_add(runs, sizeof runs, ", ", item);
+        }
+        if (o != run) first = k, run = o;
+        prev = k;
     }
+    notes_add(v->warnings, &v->nwarnings, KVC_MAX_NOTES,
+              "no %s version given (%s, or \"%s\" in a worker file): judged under %s, the newest release kvcheck "
+              "has read",
+              e->words.name, e->words.release_option, e->words.release_key, e->releases[0]);
+    notes_add(v->warnings, &v->nwarnings, KVC_MAX_NOTES, "the verdict by %s release: %s", e->words.name, runs);
 }
 
-/* Both sides resolved under every release of their engine ([side][release]). */
 typedef struct pair_state {
     engine_worker *prepared[2];
-    kvc_resolved *under[2];
-    kvc_resolved scratch;
+    kvc_resolved scratch[2];
 } pair_state;
 
 static kvc_status compare_into(const kvc_worker *const w[2], kvc_verdict *out, pair_state *ps, kvc_diag *diag)
 {
     RETURN_IF_ERROR(worker_pair_check(w[0], w[1], diag));
     const engine_def *e = worker_engine(w[0]);
-    unsigned release = worker_release(w[0]);
     kvc_resolved *res[2] = {&out->prefill, &out->decode};
     for (int i = 0; i < 2; i++) {
         kvc_status st = label_error(worker_prepare(w[i], &ps->prepared[i], diag), (kvc_side)i, diag);
-        if (!st) ps->under[i] = calloc(e->nreleases, sizeof *ps->under[i]);
-        if (!st && !ps->under[i]) st = diag_set(diag, KVC_ERR_NOMEM, NULL, "out of memory");
-        if (!st) st = label_error(worker_resolve(w[i], ps->prepared[i], release, NULL, 0, &ps->under[i][release], diag),
-                                  (kvc_side)i, diag);
+        if (!st)
+            st = label_error(worker_resolve(w[i], ps->prepared[i], worker_release(w[i]), NULL, 0, res[i], diag),
+                             (kvc_side)i, diag);
         if (st) return st;
-        /* A release that refuses this side cannot judge the pair: left empty,
-         * and said, since releases with those rules would not start it. */
-        for (unsigned r = 0; r < e->nreleases; r++) {
-            if (r == release || !worker_resolve(w[i], ps->prepared[i], r, NULL, 0, &ps->under[i][r], NULL)) continue;
-            memset(&ps->under[i][r], 0, sizeof ps->under[i][r]);
-            notes_add(out->warnings, &out->nwarnings, KVC_MAX_NOTES,
-                      "the %s worker does not resolve under the %s %s (kvcheck layout %s %s says why): %s releases "
-                      "with that %s would not start it",
-                      kvc_side_name((kvc_side)i), e->releases[r], e->words.release_noun, e->words.release_option,
-                      e->releases[r], e->words.name, e->words.release_noun);
-        }
-        *res[i] = ps->under[i][release];
     }
+    if (worker_release(w[0]) != worker_release(w[1]))
+        notes_add(out->warnings, &out->nwarnings, KVC_MAX_NOTES,
+                  "prefill runs %s %s and decode %s %s: each side is judged under its own release's rules",
+                  e->words.name, res[0]->release, e->words.name, res[1]->release);
     mismatches(res[0], res[1], out);
     out->compatible = out->nmismatches == 0;
-    explain(e->transfer, res[0], res[1], out);
-    e->bootstrap(res[0], res[1], &out->bootstrap_catches, out->bootstrap, sizeof out->bootstrap);
+    explain(e->transfer(res[0], res[1]), res[0], res[1], out);
+    out->bootstrap_catches =
+        e->bootstrap(res[0], res[1], out->caught_at, sizeof out->caught_at, out->bootstrap, sizeof out->bootstrap);
     note_entries(&e->words, res[0], res[1], out);
-    const kvc_resolved *const under[2] = {ps->under[0], ps->under[1]};
-    note_releases(e, release, under, out);
+    if (!worker_release_given(w[0]) && !worker_release_given(w[1])) note_other_releases(w, ps->scratch, out);
     if (out->compatible) return KVC_OK;
     for (int i = 0; i < 2; i++) {
-        fix_search s = {.worker = w[i], .prepared = ps->prepared[i], .other = ps->under[1 - i],
-                        .nreleases = e->nreleases, .release = release, .side = (kvc_side)i, .res = &ps->scratch};
+        fix_search s = {.worker = w[i], .prepared = ps->prepared[i], .other = res[1 - i],
+                        .release = worker_release(w[i]), .side = (kvc_side)i, .res = &ps->scratch[0]};
         search_side(&s, out);
     }
     sort_fixes(out);
@@ -390,7 +397,6 @@ kvc_status kvc_compare(const kvc_worker *prefill, const kvc_worker *decode, kvc_
     kvc_status st = v && ps ? compare_into(w, v, ps, diag) : diag_set(diag, KVC_ERR_NOMEM, NULL, "out of memory");
     for (int i = 0; ps && i < 2; i++) {
         if (ps->prepared[i]) worker_engine(w[i])->prepared_free(ps->prepared[i]);
-        free(ps->under[i]);
     }
     free(ps);
     if (st) {
@@ -420,6 +426,7 @@ const char *kvc_verdict_consequence(const kvc_verdict *v, unsigned i)
     return i < v->nconsequences ? v->consequences[i] : NULL;
 }
 int kvc_verdict_bootstrap_catches(const kvc_verdict *v) { return v->bootstrap_catches; }
+const char *kvc_verdict_caught_at(const kvc_verdict *v) { return v->caught_at; }
 const char *kvc_verdict_bootstrap(const kvc_verdict *v) { return v->bootstrap; }
 unsigned kvc_verdict_fix_count(const kvc_verdict *v) { return v->nfixes; }
 const kvc_fix *kvc_verdict_fix(const kvc_verdict *v, unsigned i) { return i < v->nfixes ? &v->fixes[i] : NULL; }

@@ -14,12 +14,17 @@ struct kvc_verdict {
     kvc_mismatch mismatches[KVC_MAX_MISMATCHES];
     unsigned nconsequences; /* what decode will actually read */
     char consequences[KVC_MAX_NOTES][KVC_NOTE_LEN];
-    int bootstrap_catches; /* the engine's own bootstrap check fails the pair */
+    int bootstrap_catches; /* one of the engine's own checks before serving fails the pair */
+    char caught_at[KVC_NAME_LEN]; /* which: "bootstrap", "NIXL handshake"; "" when none */
     char bootstrap[KVC_NOTE_LEN];
     unsigned nfixes;
     kvc_fix fixes[KVC_MAX_FIXES];
     unsigned nwarnings;
     char warnings[KVC_MAX_NOTES][KVC_NOTE_LEN];
 };
+
+/* 1 when both sides have draft entries and a side's draft pool has its own
+ * layout: then the draft entries are compared on their own. */
+int draft_own_layout(const kvc_resolved *prefill, const kvc_resolved *decode);
 
 #endif /* KVC_COMPARE_H */

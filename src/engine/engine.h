@@ -19,8 +19,10 @@ struct cJSON;
 /* Everything kvcheck derived for one worker (opaque in the public API). */
 struct kvc_resolved {
     char engine[KVC_NAME_LEN];  /* "sglang" */
-    char release[KVC_NAME_LEN]; /* the rule set it was resolved under */
+    char release[KVC_NAME_LEN]; /* the engine release whose rules it was resolved under: "0.5.23" */
     char release_source[KVC_NOTE_LEN]; /* where that release's rules come from */
+    char release_asked[KVC_NAME_LEN];  /* the version the user gave ("" when none), e.g. "0.5.24" */
+    char release_from[KVC_PATH_LEN];   /* where it was given: "--sglang-version", "prefill.json:3:22" */
     char label[KVC_PATH_LEN]; /* the worker's label: a file path or a word */
     gpu_info gpu;
     model_info model;
@@ -29,7 +31,9 @@ struct kvc_resolved {
     kvc_setting settings[ENGINE_MAX_SETTINGS]; /* in the engine's display order */
     kvc_setting row;                           /* the layout decision and why */
 
-    kvc_layout kv;          /* the MLA KV cache layout */
+    kvc_layout kv;          /* the MLA KV cache layout of the target layers */
+    kvc_setting draft_row;  /* the draft (MTP) entries' layout decision, when there are any */
+    kvc_layout draft;       /* their layout (the draft pool may have its own KV dtype) */
     int has_indexer;
     kvc_layout indexer;     /* the DSA indexer K state (page-split) */
     uint32_t kv_entries;    /* target layers + draft (MTP) layers */
@@ -49,6 +53,9 @@ kvc_setting *resolved_add(kvc_resolved *r, const char *name, kvc_value_type type
 /* Sets a setting's value (and its number, for UINT and BOOL) and reason;
  * accepts NULL. */
 void setting_set(kvc_setting *s, const char *value, const char *fmt, ...) KVC_PRINTF(3, 4);
+/* Records where a setting's value was given (accepts NULLs): a setting
+ * "set by" a flag carries the flag's file, line and column. */
+void setting_origin(kvc_setting *s, const kvc_origin *origin);
 /* The setting called `name`, or NULL. */
 const kvc_setting *resolved_find(const kvc_resolved *r, const char *name);
 /* Its value, or "" when the worker has no such setting. */
@@ -87,7 +94,7 @@ typedef struct engine_fix {
 /* How the engine's PD transfer moves KV pages (DESIGN.md §1). */
 typedef struct engine_transfer {
     const char *name;          /* "Mooncake" */
-    int offsets_from_sender;   /* source and destination offsets use the sender's item length */
+    int offsets_from_sender;   /* destination offsets use the sender's item length (else the receiver's) */
     const char *overrun_error; /* what the transfer says when it writes past decode's buffer */
 } engine_transfer;
 
@@ -95,11 +102,8 @@ typedef struct engine_transfer {
  * that none of them writes an engine's name or terms itself. */
 typedef struct engine_words {
     const char *name;              /* "SGLang" */
-    const char *release_noun;      /* "rule": "under the either-backend rule" */
-    const char *all_releases;      /* a fix that holds under every release: "both SGLang row rules" */
-    const char *one_release;       /* one that holds under the selected release only: "this row rule only" */
-    const char *release_option;    /* the CLI option that picks a release: "--sglang-rules" */
-    const char *pin_advice;        /* how to be safe whatever the release */
+    const char *release_option;    /* the CLI option that picks a release: "--sglang-version" */
+    const char *release_key;       /* the worker-file key that does: "sglang_version" */
     const char *layout_flags;      /* what to align by hand: "dtype and both DSA backends" */
     const char *first_error;       /* what the first request reports when decode reads garbage */
     const char *dump_description;  /* "an SGLang /server_info dump (an object with kv_cache_dtype, ...)" */
@@ -109,10 +113,16 @@ typedef struct engine_words {
 typedef struct engine_def {
     const char *name;
     engine_words words;
-    /* The rule sets (releases) kvcheck models, newest first; the first is
-     * the default. Rows of the engine's tables name the ones they hold for. */
+    /* The releases kvcheck has read, newest first; the first is the
+     * default. Rows of the engine's tables name the ones they hold for. */
     const char *const *releases;
     unsigned nreleases;
+    /* The release a user's version string stands for: exactly one of
+     * `releases`, or the engine's choice for another version with `note`
+     * saying which and why; fails for a version it cannot judge. */
+    kvc_status (*find_release)(const char *version, unsigned *index, char *note, size_t size, kvc_diag *diag);
+    /* The era of a release: the oldest release whose layout rules are the same. */
+    const char *(*release_era)(unsigned index);
 
     engine_inputs *(*inputs_create)(void);
     void (*inputs_free)(engine_inputs *in);
@@ -125,10 +135,14 @@ typedef struct engine_def {
     int (*is_dump)(const struct cJSON *root);
     kvc_status (*add_dump)(engine_inputs *in, const struct cJSON *root, const char *text, const char *file,
                            kvc_diag *diag);
-    /* Reads the inputs into the engine's settings and finds the GPU and
-     * model (the target's, or the one the flags name): done once per
-     * worker, then resolved under any release and overrides. */
-    kvc_status (*prepare)(const engine_inputs *in, const engine_target *t, engine_worker **out, kvc_diag *diag);
+    /* The engine version a server dump reports ("0.5.18"), or "" with none;
+     * `key` gets the key it came from. */
+    void (*dump_version)(const struct cJSON *root, char *out, size_t size, const char **key);
+    /* Reads the inputs into the engine's settings as release `release`
+     * parses them and finds the GPU and model (the target's, or the one the
+     * flags name): done once per worker, then resolved under overrides. */
+    kvc_status (*prepare)(const engine_inputs *in, const engine_target *t, unsigned release, engine_worker **out,
+                          kvc_diag *diag);
     void (*prepared_free)(engine_worker *w);
     /* Resolves a prepared worker as release `release` would, with
      * `overrides` on top of its flags. Fails with the engine's own reason
@@ -137,10 +151,13 @@ typedef struct engine_def {
                           size_t noverrides, kvc_resolved *out, kvc_diag *diag);
     /* Flags that could change `self`'s layout towards `other`'s. */
     unsigned (*fix_candidates)(const kvc_resolved *self, const kvc_resolved *other, engine_fix *out, unsigned max);
-    /* The engine's own start-up check of a pair: *catches is 1 when it
-     * refuses the pair; `text` says what it compares. */
-    void (*bootstrap)(const kvc_resolved *prefill, const kvc_resolved *decode, int *catches, char *text, size_t size);
-    const engine_transfer *transfer;
+    /* The engine's own checks of a pair before it serves: returns 1 when
+     * one refuses the pair, naming it in `stage` ("bootstrap", "NIXL
+     * handshake"); `text` says what they compare and what they say. */
+    int (*bootstrap)(const kvc_resolved *prefill, const kvc_resolved *decode, char *stage, size_t stage_size,
+                     char *text, size_t size);
+    /* How the pair's transfer moves pages. */
+    const engine_transfer *(*transfer)(const kvc_resolved *prefill, const kvc_resolved *decode);
 } engine_def;
 
 /* The engines, one per folder under src/engine/. */
@@ -154,7 +171,5 @@ const engine_def *engine_default(void);
 const engine_def *engine_at(unsigned i);
 /* The release called `name` of engine `e`: its index, or -1. */
 int engine_release_index(const engine_def *e, const char *name);
-/* "active-backend, either-backend", for messages. */
-void engine_release_list(const engine_def *e, char *out, size_t size);
 
 #endif /* KVC_ENGINE_H */

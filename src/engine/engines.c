@@ -26,13 +26,10 @@ int engine_release_index(const engine_def *e, const char *name)
     return -1;
 }
 
-void engine_release_list(const engine_def *e, char *out, size_t size)
+const char *kvc_engine_release_era(const char *name, unsigned i)
 {
-    out[0] = '\0';
-    for (unsigned i = 0; i < e->nreleases; i++) {
-        size_t n = strlen(out);
-        snprintf(out + n, size - n, "%s%s", i ? ", " : "", e->releases[i]);
-    }
+    const engine_def *e = name ? engine_find(name) : engine_default();
+    return e && i < e->nreleases ? e->release_era(i) : NULL;
 }
 
 const char *kvc_engine_release(const char *name, unsigned i)
@@ -64,6 +61,14 @@ void setting_set(kvc_setting *s, const char *value, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(s->reason, sizeof s->reason, fmt, ap);
     va_end(ap);
+}
+
+void setting_origin(kvc_setting *s, const kvc_origin *origin)
+{
+    if (!s || !origin) return;
+    str_copy(s->file, sizeof s->file, origin->file);
+    s->line = origin->line;
+    s->column = origin->column;
 }
 
 const kvc_setting *resolved_find(const kvc_resolved *r, const char *name)

@@ -15,6 +15,10 @@ kvc_status cuda_fail(const cuda_api *api, cu_result r, const char *call, int *ab
 kvc_status cuda_load(const char *soname, cuda_api *api, int *absent, kvc_diag *diag);
 /* The process's driver, loaded once. *absent is 1 when there is none to use. */
 kvc_status cuda_driver(const cuda_api **out, int *absent, kvc_diag *diag);
+/* The first GPU the driver sees (`inject`, or the real driver when NULL):
+ * its name as the driver prints it and its compute capability. */
+kvc_status gpu_local(const cuda_api *inject, char *name, size_t size, unsigned *major, unsigned *minor,
+                     kvc_diag *diag);
 
 
 #endif /* KVC_GPU_DRIVER_H */

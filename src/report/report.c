@@ -86,6 +86,17 @@ static void text_value(strbuf *sb, const kvc_setting *v)
     if (shown(v)) sb_printf(sb, "  %-21s %-16s %s\n", v->name, v->value[0] ? v->value : "-", v->reason);
 }
 
+/* "sglang 0.5.23 (from --sglang-version)": the release a worker was judged under, and why. */
+static void release_text(const kvc_resolved *r, char *out, size_t size)
+{
+    if (!r->release_asked[0])
+        str_printf(out, size, "%s %s (no version given: the newest release kvcheck has read)", r->engine, r->release);
+    else if (strcmp(r->release_asked, r->release) == 0)
+        str_printf(out, size, "%s %s (from %s)", r->engine, r->release, r->release_from);
+    else
+        str_printf(out, size, "%s %s (for %s, from %s)", r->engine, r->release, r->release_asked, r->release_from);
+}
+
 static void text_layout_body(strbuf *sb, const kvc_resolved *r, unsigned options)
 {
     const model_info *m = &r->model;
@@ -95,7 +106,9 @@ static void text_layout_body(strbuf *sb, const kvc_resolved *r, unsigned options
               m->name, m->architecture, m->dsa ? "DSA" : "MLA, not DSA", m->kv_lora_rank, m->qk_rope_head_dim,
               m->num_hidden_layers, m->num_nextn_predict_layers, m->num_nextn_predict_layers == 1 ? "" : "s");
     if (m->dsa) sb_printf(sb, ", index_head_dim %u", m->index_head_dim);
-    sb_printf(sb, "\n  rules  %s %s: %s\n\n", r->engine, r->release, r->release_source);
+    char rel[KVC_PATH_LEN + 160];
+    release_text(r, rel, sizeof rel);
+    sb_printf(sb, "\n  rules  %s: %s\n\n", rel, r->release_source);
     sb_printf(sb, "  %-21s %-16s %s\n", "setting", "value", "why");
     for (unsigned i = 0; i < r->nsettings; i++) text_value(sb, &r->settings[i]);
     text_value(sb, &r->row);
@@ -112,6 +125,9 @@ static void text_layout_body(strbuf *sb, const kvc_resolved *r, unsigned options
     }
     sb_printf(sb, "  entries  %u (%u target layers + %u draft)%s\n", r->kv_entries, m->num_hidden_layers,
               r->draft_entries, r->has_indexer ? ", for KV and indexer alike" : "");
+    if (r->draft_entries && strcmp(r->draft.name, r->kv.name) != 0)
+        sb_printf(sb, "  draft entries  %s: %u B/token, %llu B/page (%s)\n", r->draft.name, r->draft.bytes_per_token,
+                  (unsigned long long)r->draft.page_bytes, r->draft_row.reason);
     if (r->has_indexer)
         sb_printf(sb, "  bytes per token, all entries  %llu KV + %llu indexer = %llu\n",
                   (unsigned long long)r->kv_bytes_per_token_all,
@@ -182,7 +198,7 @@ static char *text_check(const kvc_verdict *v, unsigned options)
     const kvc_resolved *p = &v->prefill, *d = &v->decode;
     const engine_words *w = &engine_of(p)->words;
     char notice[160];
-    if (v->bootstrap_catches) str_printf(notice, sizeof notice, "; %s's bootstrap will refuse the pair", w->name);
+    if (v->bootstrap_catches) str_printf(notice, sizeof notice, "; %s's %s will refuse the pair", w->name, v->caught_at);
     else str_printf(notice, sizeof notice, "; %s will not notice until decode reads garbage", w->name);
     if (v->compatible) {
         text_styled(&sb, STYLE_GREEN, "COMPATIBLE");
@@ -199,7 +215,14 @@ static char *text_check(const kvc_verdict *v, unsigned options)
     }
     if (options & KVC_REPORT_QUIET) return text_finish(&sb, options);
 
-    sb_printf(&sb, "\n  prefill: %s\n  decode:  %s\n  rules:   %s\n\n", p->label, d->label, p->release);
+    char prel[KVC_PATH_LEN + 160], drel[KVC_PATH_LEN + 160];
+    release_text(p, prel, sizeof prel);
+    release_text(d, drel, sizeof drel);
+    if (strcmp(prel, drel) == 0)
+        sb_printf(&sb, "\n  prefill: %s\n  decode:  %s\n  rules:   %s\n\n", p->label, d->label, prel);
+    else
+        sb_printf(&sb, "\n  prefill: %s\n  decode:  %s\n  rules:   prefill %s\n           decode %s\n\n", p->label,
+                  d->label, prel, drel);
     side_row(&sb, "", "prefill", "decode", 0);
     char a[KVC_NAME_LEN + 32], b[KVC_NAME_LEN + 32];
     str_printf(a, sizeof a, "%s (%u.%u)", p->gpu.name, p->gpu.major, p->gpu.minor);
@@ -224,6 +247,10 @@ static char *text_check(const kvc_verdict *v, unsigned options)
         side_row_u(&sb, "indexer_page_bytes", p->has_indexer ? p->indexer.page_bytes : 0,
                    d->has_indexer ? d->indexer.page_bytes : 0, 1);
     side_row_u(&sb, "kv_entries", p->kv_entries, d->kv_entries, 0);
+    if (draft_own_layout(p, d)) {
+        side_row(&sb, "draft_layout", p->draft.name, d->draft.name, 1);
+        side_row_u(&sb, "draft_page_bytes", p->draft.page_bytes, d->draft.page_bytes, 1);
+    }
 
     if (v->nconsequences) {
         sb_puts(&sb, "\nWhat decode will read:\n");
@@ -256,8 +283,8 @@ static char *text_check(const kvc_verdict *v, unsigned options)
             const kvc_fix *f = &v->fixes[0];
             sb_puts(&sb, "\n");
             text_styled(&sb, STYLE_BOLD, "Fix");
-            sb_printf(&sb, ": add to the %s launch command (holds under %s):\n    ", kvc_side_name(f->side),
-                      f->holds_in_all_releases ? w->all_releases : w->one_release);
+            sb_printf(&sb, ": add to the %s launch command (%s %s):\n    ", kvc_side_name(f->side), w->name,
+                      f->side == KVC_SIDE_PREFILL ? p->release : d->release);
             fix_args_text(&sb, f);
             sb_puts(&sb, "\n");
             if (v->nfixes > 1) sb_puts(&sb, "Other fixes:\n");
@@ -265,7 +292,6 @@ static char *text_check(const kvc_verdict *v, unsigned options)
                 const kvc_fix *g = &v->fixes[i];
                 sb_printf(&sb, "  %-8s ", kvc_side_name(g->side));
                 fix_args_text(&sb, g);
-                if (!g->holds_in_all_releases) sb_printf(&sb, "   (%s)", w->one_release);
                 sb_printf(&sb, "%s\n", g->changes_dtype ? "   (changes the KV dtype)" : "");
             }
         }
@@ -327,7 +353,17 @@ static cJSON *json_layout_doc(const kvc_resolved *r)
     cJSON *o = cJSON_CreateObject();
     cJSON_AddStringToObject(o, "worker", r->label);
     cJSON_AddStringToObject(o, "engine", r->engine);
-    cJSON_AddStringToObject(o, "rules", r->release);
+    char key[KVC_NAME_LEN + 16];
+    str_printf(key, sizeof key, "%s_version", r->engine);
+    cJSON_AddStringToObject(o, key, r->release);
+    str_printf(key, sizeof key, "%s_version_given", r->engine);
+    if (r->release_asked[0]) {
+        cJSON *given = cJSON_AddObjectToObject(o, key);
+        cJSON_AddStringToObject(given, "version", r->release_asked);
+        cJSON_AddStringToObject(given, "from", r->release_from);
+    } else {
+        cJSON_AddNullToObject(o, key);
+    }
     cJSON_AddStringToObject(o, "rules_source", r->release_source);
     cJSON *gpu = cJSON_AddObjectToObject(o, "gpu");
     cJSON_AddStringToObject(gpu, "name", r->gpu.name);
@@ -358,6 +394,8 @@ static cJSON *json_layout_doc(const kvc_resolved *r)
     cJSON_AddNumberToObject(entries, "kv", r->kv_entries);
     cJSON_AddNumberToObject(entries, "target", m->num_hidden_layers);
     cJSON_AddNumberToObject(entries, "draft", r->draft_entries);
+    if (r->draft_entries) cJSON_AddItemToObject(o, "draft_layout", report_json_layout(&r->draft));
+    else cJSON_AddNullToObject(o, "draft_layout");
     cJSON_AddNumberToObject(o, "kv_bytes_per_token_all_entries", (double)r->kv_bytes_per_token_all);
     cJSON_AddNumberToObject(o, "indexer_bytes_per_token_all_entries", (double)r->indexer_bytes_per_token_all);
     cJSON_AddItemToObject(o, "warnings", report_json_notes(r->warnings, r->nwarnings));
@@ -408,6 +446,8 @@ static char *json_check(const kvc_verdict *v)
     cJSON_AddItemToObject(o, "consequences", report_json_notes(v->consequences, v->nconsequences));
     cJSON *boot = cJSON_AddObjectToObject(o, "sglang_bootstrap");
     cJSON_AddBoolToObject(boot, "catches", v->bootstrap_catches);
+    if (v->bootstrap_catches) cJSON_AddStringToObject(boot, "stage", v->caught_at);
+    else cJSON_AddNullToObject(boot, "stage");
     cJSON_AddStringToObject(boot, "detail", v->bootstrap);
     cJSON *fixes = cJSON_AddArrayToObject(o, "fixes");
     for (unsigned i = 0; i < v->nfixes; i++) {
@@ -419,7 +459,6 @@ static char *json_check(const kvc_verdict *v)
             cJSON_AddItemToArray(args, cJSON_CreateString(f->args[k][0]));
             cJSON_AddItemToArray(args, cJSON_CreateString(f->args[k][1]));
         }
-        cJSON_AddBoolToObject(jf, "holds_in_all_releases", f->holds_in_all_releases);
         cJSON_AddBoolToObject(jf, "changes_kv_cache_dtype", f->changes_dtype);
         cJSON_AddItemToArray(fixes, jf);
     }

@@ -4,9 +4,10 @@
 #include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 static const struct gpu_row {
-    const char *name; /* canonical product name; matched ignoring case, spaces, dashes */
+    const char *name; /* canonical product name; matched ignoring case, spaces, dashes, and what follows it */
     unsigned major, minor;
     int hip;
 } GPUS[] = {
@@ -20,15 +21,6 @@ static const struct gpu_row {
     {"MI300X", 9, 4, 1},      {"MI325X", 9, 4, 1},     {"MI355X", 9, 5, 1},
     {"MI350X", 9, 5, 1},
 };
-
-/* Lower-case letters and digits only: "RTX-PRO 6000" -> "rtxpro6000". */
-static void squash(const char *in, char *out, size_t size)
-{
-    size_t n = 0;
-    for (; *in && n + 1 < size; in++)
-        if (isalnum((unsigned char)*in)) out[n++] = (char)tolower((unsigned char)*in);
-    out[n] = '\0';
-}
 
 static int parse_uint(const char *s, const char **end, unsigned *out)
 {
@@ -66,26 +58,63 @@ static int parse_cc(const char *text, unsigned *major, unsigned *minor)
     return *major >= 1;
 }
 
+/* Vendor words nvidia-smi and ROCm put before the product ("NVIDIA GeForce
+ * RTX 5090", "AMD Instinct MI300X"), squashed. */
+static const char *const VENDOR_WORDS[] = {"nvidia", "amd", "instinct", "geforce", "tesla"};
+
+/* Skips the vendor words at the start of `text`; returns where the product starts. */
+static const char *skip_vendor(const char *text)
+{
+    for (int again = 1; again;) {
+        again = 0;
+        while (*text == ' ' || *text == '\t') text++;
+        for (size_t i = 0; i < COUNT_OF(VENDOR_WORDS); i++) {
+            size_t n = strlen(VENDOR_WORDS[i]);
+            if (strncasecmp(text, VENDOR_WORDS[i], n) == 0 && !isalnum((unsigned char)text[n])) {
+                text += n;
+                again = 1;
+            }
+        }
+    }
+    return text;
+}
+
+/* 1 when `text` starts with the product `row` (letters and digits compared
+ * without case, anything else in `text` skipped) and the product's name ends
+ * there: at the end or at a space, dash or other separator, so "H20-3e" is
+ * an H20 and "H200 NVL" an H200, but "H200" is no H20. */
+static int product_matches(const char *text, const char *row)
+{
+    const char *t = text;
+    for (const char *r = row; *r; r++) {
+        if (!isalnum((unsigned char)*r)) continue;
+        while (*t && !isalnum((unsigned char)*t)) t++;
+        if (tolower((unsigned char)*t) != tolower((unsigned char)*r)) return 0;
+        t++;
+    }
+    return !isalnum((unsigned char)*t);
+}
+
 kvc_status gpu_parse(const char *text, gpu_info *out, const kvc_origin *origin, kvc_diag *diag)
 {
     memset(out, 0, sizeof *out);
-    char key[64];
-    squash(text, key, sizeof key);
-    /* "NVIDIA B300", "AMD Instinct MI300X" */
-    const char *k = key;
-    if (strncmp(k, "nvidia", 6) == 0) k += 6;
-    if (strncmp(k, "amdinstinct", 11) == 0) k += 11;
-    for (size_t i = 0; i < COUNT_OF(GPUS); i++) {
-        char row[64];
-        squash(GPUS[i].name, row, sizeof row);
-        if (strcmp(row, k) == 0) {
-            str_copy(out->name, sizeof out->name, GPUS[i].name);
-            out->major = GPUS[i].major;
-            out->minor = GPUS[i].minor;
-            out->hip = GPUS[i].hip;
-            return KVC_OK;
-        }
+    /* "NVIDIA B300 SXM6 AC", "NVIDIA H100 80GB HBM3", "AMD Instinct MI300X":
+     * the longest product name that the text starts with, after the vendor. */
+    const char *product = skip_vendor(text);
+    const struct gpu_row *best = NULL;
+    for (size_t i = 0; i < COUNT_OF(GPUS); i++)
+        if (product_matches(product, GPUS[i].name) && (!best || strlen(GPUS[i].name) > strlen(best->name)))
+            best = &GPUS[i];
+    if (best) {
+        str_copy(out->name, sizeof out->name, best->name);
+        out->major = best->major;
+        out->minor = best->minor;
+        out->hip = best->hip;
+        return KVC_OK;
     }
+    RETURN_ERROR_IF(strcasecmp(text, "auto") == 0, diag, KVC_ERR_CONFIG, origin,
+                    "GPU 'auto': only kvcheck's --gpu option asks this machine's driver; a worker describes the GPU "
+                    "it runs on, so name it (B300, \"NVIDIA H100 80GB HBM3\", sm_100, 10.3)");
     if (parse_sm(text, &out->major, &out->minor) || parse_cc(text, &out->major, &out->minor)) {
         str_printf(out->name, sizeof out->name, "sm_%u%u", out->major, out->minor);
         return KVC_OK;

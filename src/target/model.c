@@ -5,6 +5,7 @@
 #include <cjson/cJSON.h>
 #include <stdlib.h>
 #include <string.h>
+#include <dirent.h>
 #include <sys/stat.h>
 
 /* Generated at build time from fixtures/models/ (cmake/EmbedPresets.cmake). */
@@ -15,21 +16,6 @@ struct kvc_preset {
 };
 extern const struct kvc_preset kvc_presets[];
 extern const size_t kvc_npresets;
-
-/* SGLANG_RULES.md §1: architectures that are DSA when index_topk is present. */
-static const char *const DSA_ARCHITECTURES[] = {
-    "DeepseekV3ForCausalLM",          "DeepseekV32ForCausalLM",
-    "DeepseekV3ForCausalLMNextN",     "MistralLarge3ForCausalLM",
-    "PixtralForConditionalGeneration", "GlmMoeDsaForCausalLM",
-    "Glm5NextForConditionalGeneration",
-};
-
-static int is_dsa_architecture(const char *arch)
-{
-    for (size_t i = 0; i < COUNT_OF(DSA_ARCHITECTURES); i++)
-        if (strcmp(arch, DSA_ARCHITECTURES[i]) == 0) return 1;
-    return 0;
-}
 
 static const struct kvc_preset *find_preset(const char *name)
 {
@@ -150,8 +136,17 @@ kvc_status model_parse_inline(const char *parse_text, size_t len, const char *te
                            diag);
     }
     if (!out->torch_dtype[0]) str_copy(out->torch_dtype, sizeof out->torch_dtype, "bfloat16");
-    out->dsa = !st && has_topk && is_dsa_architecture(out->architecture);
-    if (!st && out->dsa && !out->index_head_dim) {
+    /* Whether the architecture is DSA depends on the engine release: its rules decide. */
+    out->index_topk = has_topk ? (topk ? topk : 1) : 0;
+    if (!st) st = get_opt(root, text, file, "index_kpool", 1, 1024, &out->index_kpool, diag);
+    const cJSON *sink = cJSON_GetObjectItemCaseSensitive(root, "learnable_sink");
+    if (!st && sink && !cJSON_IsNull(sink)) {
+        origin_set(&o, file, 0, 0, "learnable_sink");
+        json_locate_key(text, "learnable_sink", 0, &o.line, &o.column);
+        if (!cJSON_IsBool(sink)) st = diag_set(diag, KVC_ERR_CONFIG, &o, "\"learnable_sink\" must be true or false");
+        else out->learnable_sink = cJSON_IsTrue(sink);
+    }
+    if (!st && out->index_topk && !out->index_head_dim) {
         origin_set(&o, file, 0, 0, "index_head_dim");
         st = diag_set(diag, KVC_ERR_CONFIG, &o,
                       "%s: a DSA model (index_topk is set) needs \"index_head_dim\"", file);
@@ -160,39 +155,12 @@ kvc_status model_parse_inline(const char *parse_text, size_t len, const char *te
     return st;
 }
 
-kvc_status model_load(const char *ref, const char *base_dir, model_info *out, kvc_diag *diag)
+/* Reads a config.json (or any JSON file holding a model config). */
+static kvc_status model_load_file(const char *cfg, model_info *out, kvc_diag *diag)
 {
-    const struct kvc_preset *preset = find_preset(ref);
-    if (preset) {
-        char file[128];
-        str_printf(file, sizeof file, "preset %s", preset->name);
-        return model_parse(preset->json, preset->len, file, preset->name, out, diag);
-    }
-    kvc_origin o;
-    origin_set(&o, "", 0, 0, "model");
-    char path[KVC_PATH_LEN];
-    kvc_status rc = path_join_checked(base_dir, ref, path, sizeof path, &o, diag);
-    if (rc) return rc;
-    struct stat st;
-    char cfg[KVC_PATH_LEN];
-    if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
-        /* A model directory: its config.json. */
-        rc = path_join_checked(path, "config.json", cfg, sizeof cfg, &o, diag);
-        if (rc) return rc;
-    } else {
-        str_copy(cfg, sizeof cfg, path);
-    }
-    if (stat(cfg, &st) != 0 && !strchr(ref, '/') && !strstr(ref, ".json")) {
-        char presets[256];
-        model_preset_list(presets, sizeof presets);
-        return diag_set(diag, KVC_ERR_CONFIG, &o,
-                        "model '%s' is neither a file nor a bundled preset (%s): give the path "
-                        "to the model's config.json",
-                        ref, presets);
-    }
     char *text = NULL;
     size_t len = 0;
-    rc = file_read_all(cfg, &text, &len, diag);
+    kvc_status rc = file_read_all(cfg, &text, &len, diag);
     if (rc) return rc;
     /* Name the model after its directory, as Hugging Face does. */
     char name[KVC_PATH_LEN];
@@ -209,6 +177,22 @@ kvc_status model_load(const char *ref, const char *base_dir, model_info *out, kv
     return rc;
 }
 
+static kvc_status model_find(const char *ref, const kvc_origin *origin, const char *base_dir, const char *label,
+                             const char *what, model_info *out, kvc_diag *diag);
+
+kvc_status model_load(const char *ref, const char *base_dir, model_info *out, kvc_diag *diag)
+{
+    const struct kvc_preset *preset = find_preset(ref);
+    if (preset) {
+        char file[128];
+        str_printf(file, sizeof file, "preset %s", preset->name);
+        return model_parse(preset->json, preset->len, file, preset->name, out, diag);
+    }
+    kvc_origin o;
+    origin_set(&o, "", 0, 0, "model");
+    return model_find(ref, &o, base_dir, "", "model", out, diag);
+}
+
 kvc_status kvc_model_layout_params(const char *model, kvc_layout_params *out, kvc_diag *diag)
 {
     model_info m;
@@ -221,22 +205,200 @@ kvc_status kvc_model_layout_params(const char *model, kvc_layout_params *out, kv
     return KVC_OK;
 }
 
-kvc_status model_from_path(const char *path, const kvc_origin *origin, const char *base_dir, const char *label,
-                           model_info *out, kvc_diag *diag)
+/* ------------------------------------------------- finding a model by name */
+
+/* "/path/to/model", "${model_path}", "$MODEL", "<MODEL_PATH>", "{model}":
+ * text copied from a recipe that was never filled in. */
+static int is_placeholder(const char *ref)
 {
-    const char *base = strrchr(path, '/');
-    base = base && base[1] ? base + 1 : path;
-    if (model_is_preset(base)) return model_load(base, ".", out, diag);
-    char dir[KVC_PATH_LEN], cfg[KVC_PATH_LEN];
-    kvc_status rc = path_join_checked(base_dir, path, dir, sizeof dir, origin, diag);
-    if (!rc) rc = path_join_checked(dir, "config.json", cfg, sizeof cfg, origin, diag);
+    if (strchr(ref, '$') || strchr(ref, '<') || strchr(ref, '>') || strchr(ref, '{') || strchr(ref, '}')) return 1;
+    const char *p = ref;
+    while (*p == '/' || *p == '.') p++;
+    return strncmp(p, "path/to/", 8) == 0 || strcmp(p, "path/to") == 0;
+}
+
+/* Drops trailing slashes as users type them ("zai-org/GLM-5.2/"), keeping a lone "/". */
+static void strip_slashes(char *s)
+{
+    for (size_t n = strlen(s); n > 1 && s[n - 1] == '/'; n--) s[n - 1] = '\0';
+}
+
+/* The preset whose "kvcheck_checkpoints" list holds `id` (case and
+ * trailing slashes as users type them: "ZAI-ORG/glm-5.2-fp8/"). */
+static const struct kvc_preset *find_checkpoint(const char *id, char *canonical, size_t size)
+{
+    char want[KVC_PATH_LEN];
+    str_copy(want, sizeof want, id);
+    strip_slashes(want);
+    for (size_t i = 0; i < kvc_npresets; i++) {
+        cJSON *root = cJSON_ParseWithLength(kvc_presets[i].json, kvc_presets[i].len);
+        const cJSON *ids = cJSON_GetObjectItemCaseSensitive(root, "kvcheck_checkpoints");
+        int hit = 0;
+        for (const cJSON *e = ids ? ids->child : NULL; e && !hit; e = e->next) {
+            hit = cJSON_IsString(e) && str_ieq(e->valuestring, want);
+            if (hit) str_copy(canonical, size, e->valuestring);
+        }
+        cJSON_Delete(root);
+        if (hit) return &kvc_presets[i];
+    }
+    return NULL;
+}
+
+/* "ORG/NAME" (one slash, no dots or slashes leading): a Hugging Face checkpoint id. */
+static int is_checkpoint_id(const char *ref)
+{
+    const char *slash = strchr(ref, '/');
+    if (!slash || slash == ref || ref[0] == '.' || ref[0] == '~') return 0;
+    const char *rest = slash + 1;
+    size_t n = strlen(rest);
+    while (n && rest[n - 1] == '/') n--;
+    return n && !memchr(rest, '/', n);
+}
+
+/* The Hugging Face hub cache as huggingface_hub finds it: $HF_HUB_CACHE,
+ * $HF_HOME/hub, $XDG_CACHE_HOME/huggingface/hub, ~/.cache/huggingface/hub. */
+static void hub_cache_dir(char *out, size_t size)
+{
+    const char *v;
+    if ((v = getenv("HF_HUB_CACHE")) && *v) str_copy(out, size, v);
+    else if ((v = getenv("HF_HOME")) && *v) str_printf(out, size, "%s/hub", v);
+    else if ((v = getenv("XDG_CACHE_HOME")) && *v) str_printf(out, size, "%s/huggingface/hub", v);
+    else str_printf(out, size, "%s/.cache/huggingface/hub", (v = getenv("HOME")) && *v ? v : "");
+}
+
+/* Reads the snapshot refs/main names, else the only snapshot there is.
+ * Returns 1 with `cfg` set, 0 when the cache has no such model, or an
+ * error (2) with `diag` filled. */
+static int hub_snapshot(const char *repo_dir, char *cfg, size_t size, char *rev, size_t rsize,
+                        const kvc_origin *origin, kvc_diag *diag)
+{
+    char path[KVC_PATH_LEN];
+    struct stat st;
+    if (stat(repo_dir, &st) != 0 || !S_ISDIR(st.st_mode)) return 0;
+    str_printf(path, sizeof path, "%s/refs/main", repo_dir);
+    char *text = NULL;
+    size_t len = 0;
+    if (file_read_all(path, &text, &len, NULL) == KVC_OK) {
+        while (len && (text[len - 1] == '\n' || text[len - 1] == '\r' || text[len - 1] == ' ')) text[--len] = '\0';
+        int ok = len > 0 && len < 128 && !strchr(text, '/');
+        if (ok) {
+            str_copy(rev, rsize, text);
+            str_printf(cfg, size, "%s/snapshots/%s/config.json", repo_dir, text);
+        }
+        free(text);
+        if (ok && stat(cfg, &st) == 0) return 1;
+        diag_set(diag, KVC_ERR_CONFIG, origin,
+                 "the Hugging Face cache %s: refs/main names snapshot %s, which has no config.json: download the "
+                 "model again or give its directory",
+                 repo_dir, ok ? rev : "(not a snapshot name)");
+        return 2;
+    }
+    str_printf(path, sizeof path, "%s/snapshots", repo_dir);
+    DIR *d = opendir(path);
+    if (!d) return 0;
+    unsigned found = 0;
+    char names[512] = "";
+    for (struct dirent *e; (e = readdir(d));) {
+        if (e->d_name[0] == '.') continue;
+        char c[KVC_PATH_LEN];
+        str_printf(c, sizeof c, "%s/%s/config.json", path, e->d_name);
+        if (stat(c, &st) != 0) continue;
+        if (!found++) {
+            str_copy(cfg, size, c);
+            str_copy(rev, rsize, e->d_name);
+        }
+        str_join_add(names, sizeof names, ", ", e->d_name);
+    }
+    closedir(d);
+    if (found == 1) return 1;
+    if (!found) return 0;
+    diag_set(diag, KVC_ERR_CONFIG, origin,
+             "the Hugging Face cache %s has %u snapshots with a config.json (%s) and no refs/main to choose: give "
+             "the snapshot's directory as the model",
+             repo_dir, found, names);
+    return 2;
+}
+
+/* Loads the model a launch command or --model names, as SGLang finds it:
+ * a local directory (its config.json) or file; else a checkpoint id in the
+ * local Hugging Face cache; else a bundled config (a preset name, or a
+ * checkpoint id a preset lists). */
+static kvc_status model_find(const char *ref, const kvc_origin *origin, const char *base_dir, const char *label,
+                             const char *what, model_info *out, kvc_diag *diag)
+{
+    if (is_placeholder(ref))
+        return diag_set(diag, KVC_ERR_CONFIG, origin,
+                        "%s%sthe model could not be found: %s '%s' is a placeholder, not a model; name the model with "
+                        "--model or \"model\" in the worker file (a checkpoint id such as zai-org/GLM-5.2-FP8, a "
+                        "preset, or a path to config.json)",
+                        label, *label ? ": " : "", what, ref);
+    char path[KVC_PATH_LEN], cfg[KVC_PATH_LEN];
+    kvc_status rc = path_join_checked(base_dir, ref, path, sizeof path, origin, diag);
     if (rc) return rc;
     struct stat st;
-    if (stat(cfg, &st) == 0) return model_load(cfg, ".", out, diag);
+    if (stat(path, &st) == 0) {
+        if (!S_ISDIR(st.st_mode)) return model_load_file(path, out, diag);
+        rc = path_join_checked(path, "config.json", cfg, sizeof cfg, origin, diag);
+        if (rc) return rc;
+        if (stat(cfg, &st) == 0) return model_load_file(cfg, out, diag);
+        return diag_set(diag, KVC_ERR_CONFIG, origin, "%s%s%s %s is a directory without config.json: give the model's "
+                        "directory (the one holding config.json)", label, *label ? ": " : "", what, path);
+    }
+    size_t n = strlen(ref);
+    if (n > 5 && strcmp(ref + n - 5, ".json") == 0) return model_load_file(path, out, diag); /* says it is missing */
+    char hub[KVC_PATH_LEN] = "";
+    char canonical[KVC_PATH_LEN];
+    const struct kvc_preset *preset = NULL;
+    if (is_checkpoint_id(ref)) {
+        char id[KVC_PATH_LEN], repo_dir[KVC_PATH_LEN], rev[128];
+        str_copy(id, sizeof id, ref);
+        strip_slashes(id);
+        hub_cache_dir(hub, sizeof hub);
+        char *slash = strchr(id, '/');
+        *slash = '\0';
+        str_printf(repo_dir, sizeof repo_dir, "%s/models--%s--%s", hub, id, slash + 1);
+        *slash = '/';
+        int got = hub_snapshot(repo_dir, cfg, sizeof cfg, rev, sizeof rev, origin, diag);
+        if (got == 2) return KVC_ERR_CONFIG;
+        if (got == 1) {
+            rc = model_load_file(cfg, out, diag);
+            if (!rc) str_printf(out->name, sizeof out->name, "%s@%.12s", id, rev);
+            return rc;
+        }
+        preset = find_checkpoint(id, canonical, sizeof canonical);
+    }
+    if (!preset && find_preset(ref)) return model_load(ref, ".", out, diag);
+    if (!preset) {
+        /* the last path part: "/models/GLM-5.2" names the glm-5.2 preset */
+        char base[KVC_PATH_LEN];
+        str_copy(base, sizeof base, ref);
+        strip_slashes(base);
+        const char *b = strrchr(base, '/');
+        b = b ? b + 1 : base;
+        if (find_preset(b)) return model_load(b, ".", out, diag);
+        preset = find_checkpoint(b, canonical, sizeof canonical);
+    }
+    if (preset) {
+        char file[160];
+        str_printf(file, sizeof file, "preset %s", preset->name);
+        rc = model_parse(preset->json, preset->len, file, preset->name, out, diag);
+        /* the id alone; a config from the cache carries its revision ("ID@REV") */
+        if (!rc) str_copy(out->name, sizeof out->name, canonical);
+        return rc;
+    }
     char presets[256];
     model_preset_list(presets, sizeof presets);
     return diag_set(diag, KVC_ERR_CONFIG, origin,
-                    "%s: --model-path %s is not a bundled preset (%s) and has no config.json here: give the model "
-                    "with \"model\" or --model",
-                    label, path, presets);
+                    "%s%sthe model could not be found: %s '%s' is not a local directory or file, %s%s%s, and not a "
+                    "model kvcheck bundles (%s, or their checkpoint ids such as zai-org/GLM-5.2-FP8); name it with "
+                    "--model or \"model\" in the worker file (a path to config.json)",
+                    label, *label ? ": " : "", what, ref,
+                    hub[0] ? "not in the Hugging Face cache (" : "not a checkpoint id (ORG/NAME)", hub, hub[0] ? ")" : "",
+                    presets);
+}
+
+kvc_status model_from_path(const char *path, const kvc_origin *origin, const char *base_dir, const char *label,
+                           model_info *out, kvc_diag *diag)
+{
+    return model_find(path, origin, base_dir, label, "--model-path", out, diag);
 }

@@ -22,7 +22,10 @@ typedef struct model_info {
     char name[KVC_PATH_LEN];         /* a preset, or the model's directory or file name, whole */
     char architecture[KVC_NAME_LEN]; /* longer names are refused with the limit */
     char torch_dtype[KVC_NAME_LEN];
-    int dsa;
+    int dsa;                /* the engine's judgement under a release (set by its rules, 0 here) */
+    uint32_t index_topk;    /* 0: the config has none */
+    int learnable_sink;     /* "learnable_sink": true */
+    uint32_t index_kpool;   /* "index_kpool", 0: absent */
     uint32_t kv_lora_rank, qk_rope_head_dim, num_hidden_layers;
     uint32_t num_nextn_predict_layers, index_head_dim;
 } model_info;

@@ -16,6 +16,9 @@ struct kvc_worker {
     model_info model;
     const engine_def *engine;
     unsigned release;
+    char release_asked[KVC_NAME_LEN]; /* "" when not given */
+    char release_from[KVC_PATH_LEN];
+    char release_note[KVC_NOTE_LEN];  /* the engine's note on the version, and on a version overridden */
     engine_inputs *inputs; /* the engine's: launch flags, config files, server dumps */
 };
 
@@ -53,19 +56,38 @@ const char *kvc_worker_label(const kvc_worker *worker) { return worker->label; }
 const engine_def *worker_engine(const kvc_worker *worker) { return worker->engine; }
 unsigned worker_release(const kvc_worker *worker) { return worker->release; }
 
+int worker_release_given(const kvc_worker *worker) { return worker->release_asked[0] != '\0'; }
+
+/* Takes the engine release `version` names, given at `from`. */
+static kvc_status set_release(kvc_worker *w, const char *version, const char *from, kvc_diag *diag)
+{
+    unsigned index = 0;
+    char note[KVC_NOTE_LEN];
+    kvc_status st = w->engine->find_release(version, &index, note, sizeof note, diag);
+    if (st) {
+        if (diag && from[0]) {
+            char msg[sizeof diag->message];
+            str_copy(msg, sizeof msg, diag->message);
+            str_printf(diag->message, sizeof diag->message, "%s: %s (from %s)", w->label, msg, from);
+        }
+        return st;
+    }
+    if (w->release_asked[0] && strcmp(w->release_asked, version) != 0) {
+        char engine_note[KVC_NOTE_LEN];
+        str_copy(engine_note, sizeof engine_note, note);
+        str_printf(note, sizeof note, "%s%s%s says %s %s; %s %s wins", engine_note, engine_note[0] ? "; " : "",
+                   w->release_from, w->engine->words.name, w->release_asked, from, version);
+    }
+    w->release = index;
+    str_copy(w->release_asked, sizeof w->release_asked, version);
+    str_copy(w->release_from, sizeof w->release_from, from);
+    str_copy(w->release_note, sizeof w->release_note, note);
+    return KVC_OK;
+}
+
 kvc_status kvc_worker_set_release(kvc_worker *worker, const char *release, kvc_diag *diag)
 {
-    int i = engine_release_index(worker->engine, release);
-    if (i >= 0) {
-        worker->release = (unsigned)i;
-        return KVC_OK;
-    }
-    char known[256];
-    engine_release_list(worker->engine, known, sizeof known);
-    kvc_origin o;
-    origin_set(&o, "", 0, 0, "release");
-    return diag_set(diag, KVC_ERR_USAGE, &o, "%s: kvcheck knows no %s release '%s'; it models: %s", worker->label,
-                    worker->engine->name, release, known);
+    return set_release(worker, release, worker->engine->words.release_option, diag);
 }
 
 kvc_status kvc_worker_set_gpu(kvc_worker *worker, const char *gpu, kvc_diag *diag)
@@ -95,6 +117,7 @@ static kvc_status use_engine(kvc_worker *w, const engine_def *e, kvc_diag *diag)
     w->engine = e;
     w->inputs = in;
     w->release = 0;
+    w->release_asked[0] = w->release_from[0] = w->release_note[0] = '\0';
     return KVC_OK;
 }
 
@@ -161,7 +184,7 @@ static kvc_status load_args(kvc_worker *w, const cJSON *args, const char *text, 
 }
 
 /* Keys that make a JSON object a worker file, and free-text keys it may hold. */
-static const char *const WORKER_KEYS[] = {"engine", "gpu", "model", "args", "config"};
+static const char *const WORKER_KEYS[] = {"engine", "gpu", "model", "args", "config", "sglang_version"};
 static const char *const NOTE_KEYS[] = {"comment", "description"};
 
 static int has_any_key(const cJSON *root, const char *const *keys, size_t n)
@@ -182,7 +205,7 @@ static kvc_status load_worker_file(kvc_worker *w, const cJSON *root, const char 
         locate(&o, text, file, k->string);
         RETURN_ERROR_IF(!known, diag, KVC_ERR_CONFIG, &o,
                         "unknown key \"%s\" in worker file: expected engine, gpu, model, args, "
-                        "config (or comment)",
+                        "config, sglang_version (or comment)",
                         k->string);
     }
     const cJSON *engine = cJSON_GetObjectItemCaseSensitive(root, "engine");
@@ -194,6 +217,17 @@ static kvc_status load_worker_file(kvc_worker *w, const cJSON *root, const char 
     }
     if (engine) {
         kvc_status st = use_engine(w, engine_find(engine->valuestring), diag);
+        if (st) return st;
+    }
+
+    const cJSON *version = cJSON_GetObjectItemCaseSensitive(root, w->engine->words.release_key);
+    if (version) {
+        locate(&o, text, file, w->engine->words.release_key);
+        RETURN_ERROR_IF(!cJSON_IsString(version), diag, KVC_ERR_CONFIG, &o,
+                        "\"%s\" must be a string such as \"0.5.18\"", w->engine->words.release_key);
+        char from[KVC_PATH_LEN];
+        origin_format(&o, from, sizeof from);
+        kvc_status st = set_release(w, version->valuestring, from, diag);
         if (st) return st;
     }
 
@@ -241,6 +275,62 @@ static kvc_status load_worker_file(kvc_worker *w, const cJSON *root, const char 
     return args ? load_args(w, args, text, file, diag) : KVC_OK;
 }
 
+/* Loads a worker file or a server dump from `text`, which `name` names in
+ * messages. A `reply` (what a server answered) must be a server dump: a
+ * reply that is not JSON, or JSON of another kind, is KVC_ERR_IO, since the
+ * server, not a file the user wrote, is wrong. */
+static kvc_status load_text(kvc_worker *worker, const char *text, size_t len, const char *name, int reply,
+                            kvc_diag *diag)
+{
+    cJSON *root = NULL;
+    kvc_status st = json_parse(text, len, name, &root, diag);
+    if (st == KVC_ERR_CONFIG && reply) {
+        if (diag) {
+            char why[sizeof diag->message];
+            str_copy(why, sizeof why, diag->message);
+            str_printf(diag->message, sizeof diag->message, "%s did not answer with JSON: is this an SGLang server? (%s)",
+                       name, why);
+            diag->status = KVC_ERR_IO;
+            diag->line = diag->column = 0;
+        }
+        return KVC_ERR_IO;
+    }
+    if (st) return st;
+    int object = cJSON_IsObject(root);
+    int worker_file = !reply && object && has_any_key(root, WORKER_KEYS, COUNT_OF(WORKER_KEYS));
+    const engine_def *dump = NULL;
+    for (unsigned i = 0; object && !dump && engine_at(i); i++)
+        if (engine_at(i)->is_dump(root)) dump = engine_at(i);
+    if (worker_file) {
+        st = load_worker_file(worker, root, text, name, diag);
+    } else if (dump) {
+        st = use_engine(worker, dump, diag);
+        if (!st) st = dump->add_dump(worker->inputs, root, text, name, diag);
+        char version[KVC_NAME_LEN];
+        const char *key = "";
+        dump->dump_version(root, version, sizeof version, &key);
+        if (!st && version[0]) {
+            kvc_origin o;
+            locate(&o, text, name, key);
+            char from[KVC_PATH_LEN];
+            origin_format(&o, from, sizeof from);
+            st = set_release(worker, version, from, diag);
+        }
+    } else {
+        kvc_origin o;
+        origin_set(&o, name, 1, 1, "");
+        if (reply)
+            st = diag_set(diag, KVC_ERR_IO, &o, "%s answered with JSON that is not %s: is this an SGLang server?",
+                          name, engine_default()->words.dump_description);
+        else
+            st = diag_set(diag, KVC_ERR_CONFIG, &o,
+                          "%s is neither a kvcheck worker file (a JSON object with gpu, model, args) nor %s", name,
+                          engine_default()->words.dump_description);
+    }
+    cJSON_Delete(root);
+    return st;
+}
+
 kvc_status kvc_worker_load_file(kvc_worker *worker, const char *path, kvc_diag *diag)
 {
     char checked[KVC_PATH_LEN];
@@ -250,34 +340,23 @@ kvc_status kvc_worker_load_file(kvc_worker *worker, const char *path, kvc_diag *
     size_t len = 0;
     st = file_read_all(path, &text, &len, diag);
     if (st) return st;
-    cJSON *root = NULL;
-    st = json_parse(text, len, path, &root, diag);
-    if (!st) {
-        path_dirname(path, worker->base_dir, sizeof worker->base_dir);
-        int object = cJSON_IsObject(root);
-        int worker_file = object && has_any_key(root, WORKER_KEYS, COUNT_OF(WORKER_KEYS));
-        const engine_def *dump = NULL;
-        for (unsigned i = 0; object && !dump && engine_at(i); i++)
-            if (engine_at(i)->is_dump(root)) dump = engine_at(i);
-        if (worker_file) {
-            st = load_worker_file(worker, root, text, path, diag);
-        } else if (dump) {
-            st = use_engine(worker, dump, diag);
-            if (!st) st = dump->add_dump(worker->inputs, root, text, path, diag);
-        } else {
-            kvc_origin o;
-            origin_set(&o, path, 1, 1, "");
-            st = diag_set(diag, KVC_ERR_CONFIG, &o,
-                          "%s is neither a kvcheck worker file (a JSON object with gpu, model, args) nor %s", path,
-                          engine_default()->words.dump_description);
-        }
-    }
-    cJSON_Delete(root);
+    path_dirname(path, worker->base_dir, sizeof worker->base_dir);
+    st = load_text(worker, text, len, path, 0, diag);
     free(text);
     return st;
 }
 
-kvc_status worker_prepare(const kvc_worker *worker, engine_worker **out, kvc_diag *diag)
+kvc_status kvc_worker_load_json(kvc_worker *worker, const char *text, size_t len, const char *name, unsigned flags,
+                                kvc_diag *diag)
+{
+    RETURN_ERROR_IF(!worker || !text || !name, diag, KVC_ERR_USAGE, NULL,
+                    "kvc_worker_load_json needs a worker, the JSON text and a name for it");
+    RETURN_ERROR_IF(flags & ~KVC_LOAD_SERVER_REPLY, diag, KVC_ERR_USAGE, NULL,
+                    "kvc_worker_load_json: unknown flags 0x%x", flags & ~KVC_LOAD_SERVER_REPLY);
+    return load_text(worker, text, len, name, (flags & KVC_LOAD_SERVER_REPLY) != 0, diag);
+}
+
+kvc_status worker_prepare_as(const kvc_worker *worker, unsigned release, engine_worker **out, kvc_diag *diag)
 {
     *out = NULL;
     size_t n = strlen(worker->label), limit = sizeof ((kvc_resolved *)0)->label;
@@ -288,15 +367,24 @@ kvc_status worker_prepare(const kvc_worker *worker, engine_worker **out, kvc_dia
                        .base_dir = worker->base_dir,
                        .gpu = worker->has_gpu ? &worker->gpu : NULL,
                        .model = worker->has_model ? &worker->model : NULL};
-    return worker->engine->prepare(worker->inputs, &t, out, diag);
+    return worker->engine->prepare(worker->inputs, &t, release, out, diag);
+}
+
+kvc_status worker_prepare(const kvc_worker *worker, engine_worker **out, kvc_diag *diag)
+{
+    return worker_prepare_as(worker, worker->release, out, diag);
 }
 
 kvc_status worker_resolve(const kvc_worker *worker, const engine_worker *prepared, unsigned release,
                           const engine_override *overrides, size_t noverrides, kvc_resolved *out, kvc_diag *diag)
 {
     kvc_status st = worker->engine->resolve(prepared, release, overrides, noverrides, out, diag);
-    if (!st) memcpy(out->label, worker->label, strlen(worker->label) + 1); /* fits: worker_prepare checked */
-    return st;
+    if (st) return st;
+    memcpy(out->label, worker->label, strlen(worker->label) + 1); /* fits: worker_prepare checked */
+    str_copy(out->release_asked, sizeof out->release_asked, worker->release_asked);
+    str_copy(out->release_from, sizeof out->release_from, worker->release_from);
+    if (worker->release_note[0]) notes_add(out->warnings, &out->nwarnings, KVC_MAX_NOTES, "%s", worker->release_note);
+    return KVC_OK;
 }
 
 kvc_status worker_pair_check(const kvc_worker *prefill, const kvc_worker *decode, kvc_diag *diag)
@@ -304,9 +392,6 @@ kvc_status worker_pair_check(const kvc_worker *prefill, const kvc_worker *decode
     const engine_def *e = prefill->engine;
     RETURN_ERROR_IF(e != decode->engine, diag, KVC_ERR_USAGE, NULL,
                     "prefill runs %s and decode %s: kvcheck pairs workers of one engine", e->name, decode->engine->name);
-    RETURN_ERROR_IF(prefill->release != decode->release, diag, KVC_ERR_USAGE, NULL,
-                    "prefill is resolved under %s and decode under %s: give both workers the same release",
-                    e->releases[prefill->release], e->releases[decode->release]);
     return KVC_OK;
 }
 

@@ -1,7 +1,10 @@
 /* Worker files and SGLang /server_info dumps: the input is the file.
  * Loaded, resolved (under the release the input's length picks), rendered,
  * and compared with the fixed GLM-5.2 pair on either side. Relative paths
- * inside it ("model", "config") are taken from the temporary directory. */
+ * inside it ("model", "config") are taken from the temporary directory.
+ * The same bytes are also a running server's reply (kvc_worker_load_json
+ * with KVC_LOAD_SERVER_REPLY, as `kvcheck check http://...` loads it): only
+ * a server-info document is taken, anything else fails with KVC_ERR_IO. */
 #include "fuzz.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -27,6 +30,18 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         kvc_verdict_free(v);
     }
     kvc_worker_free(w);
+
+    kvc_worker *reply = kvc_worker_create("http://127.0.0.1:30000/server_info");
+    FZ_REQUIRE(reply != NULL, "kvc_worker_create");
+    st = fz_check(kvc_worker_load_json(reply, (const char *)data, size, "http://127.0.0.1:30000/server_info",
+                                       KVC_LOAD_SERVER_REPLY, &d),
+                  &d, "kvc_worker_load_json");
+    if (!st) st = fz_check(kvc_worker_set_release(reply, kvc_engine_release(NULL, release), &d), &d, "kvc_worker_set_release");
+    r = NULL;
+    if (!st) st = fz_check(kvc_resolve(reply, &r, &d), &d, "kvc_resolve");
+    if (r) fz_render_resolved(r);
+    kvc_resolved_free(r);
+    kvc_worker_free(reply);
     fz_cleanup();
     return 0;
 }

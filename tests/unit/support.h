@@ -25,7 +25,7 @@ kvc_worker *worker_file(const char *path);
 void fix_line(const kvc_fix *fix, char *out, size_t size);
 /* Loads fixtures/pairs/NAME/{prefill,decode}.json; free both with kvc_worker_free. */
 void pair_load(const char *name, kvc_worker **prefill, kvc_worker **decode);
-/* Simulates that pair (active-backend rule); fails the test on an error. */
+/* Simulates that pair (newest release); fails the test on an error. */
 kvc_simulation *simulate_pair(const char *name, kvc_device device, uint64_t tokens, uint64_t seed);
 /* Fails the test unless `haystack` contains `needle`. */
 #define assert_contains(haystack, needle) _assert_contains((haystack), (needle), __FILE__, __LINE__)

@@ -6,7 +6,9 @@
 #include <string.h>
 #include <unistd.h>
 
-static const char *const RELEASES[2] = {"active-backend", "either-backend"};
+/* The newest release (the worker's own backend decides the row) and the
+ * last where either backend does. */
+static const char *const RELEASES[2] = {"0.5.23", "0.5.19"};
 
 /* Compares two workers under `release` (NULL: the default). */
 static kvc_status compare_under(kvc_worker *p, kvc_worker *d, const char *release, kvc_verdict **v, kvc_diag *diag)
@@ -49,30 +51,32 @@ static void test_compare__glm52_pair_is_incompatible_and_sglang_would_not_notice
     assert_false(has_mismatch(v, "kv_cache_dtype"));
     assert_false(v->bootstrap_catches);
     assert_contains(v->consequences[0], "decode reads 656-byte records from 576-byte rows: its FP32 scales are prefill's e4m3 rope bytes");
-    /* the best fix: both backends on prefill, safe under either rule */
-    assert_true(v->nfixes >= 2);
+    /* 0.5.20 and later: the prefill worker's own backend decides, one flag fixes it (the seed's fix) */
+    assert_true(v->nfixes >= 1);
     assert_int_equal(v->fixes[0].side, KVC_SIDE_PREFILL);
-    assert_true(v->fixes[0].holds_in_all_releases);
-    assert_int_equal(v->fixes[0].nargs, 2);
+    assert_int_equal(v->fixes[0].nargs, 1);
     assert_string_equal(v->fixes[0].args[0][0], "--dsa-prefill-backend");
+    assert_string_equal(v->fixes[0].args[0][1], "flashmla_kv");
+    /* HiSparse pins decode's backends: no decode-side fix exists */
+    for (unsigned i = 0; i < v->nfixes; i++) assert_int_equal(v->fixes[i].side, KVC_SIDE_PREFILL);
+    /* no version given: the verdict of every release, by runs (the mismatch needs HiSparse with fp8, 0.5.12+) */
+    assert_contains(v->warnings[v->nwarnings - 2], "no SGLang version given");
+    /* GLM-5 is served from 0.5.9; 0.5.9 has no --enable-hisparse; 0.5.11's HiSparse needs bfloat16 */
+    assert_contains(v->warnings[v->nwarnings - 1], "the verdict by SGLang release: 0.5.3rc2-0.5.9 a side refused, ");
+    assert_contains(v->warnings[v->nwarnings - 1], "0.5.10-0.5.10.post1 INCOMPATIBLE, 0.5.11 a side refused, 0.5.12-0.5.23 INCOMPATIBLE");
+    kvc_verdict_free(v);
+    /* 0.5.12-0.5.19: either backend decides, so prefill needs both flags */
+    v = compare_files("glm52-b300-hisparse-mtp", "0.5.19");
+    assert_false(v->compatible);
+    assert_int_equal(v->fixes[0].nargs, 2);
     assert_string_equal(v->fixes[0].args[0][1], "flashmla_kv");
     assert_string_equal(v->fixes[0].args[1][0], "--dsa-decode-backend");
     assert_string_equal(v->fixes[0].args[1][1], "flashmla_kv");
-    /* the one-flag fix holds under the active-backend rule only */
-    int one_flag = 0;
-    for (unsigned i = 0; i < v->nfixes; i++)
-        if (v->fixes[i].nargs == 1) {
-            one_flag = 1;
-            assert_false(v->fixes[i].holds_in_all_releases);
-            assert_string_equal(v->fixes[i].args[0][0], "--dsa-prefill-backend");
-        }
-    assert_true(one_flag);
-    /* HiSparse pins decode's backends: no decode-side fix exists */
-    for (unsigned i = 0; i < v->nfixes; i++) assert_int_equal(v->fixes[i].side, KVC_SIDE_PREFILL);
+    for (unsigned i = 0; i < v->nwarnings; i++) assert_null(strstr(v->warnings[i], "no SGLang version given"));
     kvc_verdict_free(v);
 }
 
-static void test_compare__the_fixed_glm52_pair_is_compatible_under_both_rules(void **state)
+static void test_compare__the_fixed_glm52_pair_is_compatible_under_both_row_rules(void **state)
 {
     (void)state;
     for (int rules = 0; rules < 2; rules++) {
@@ -99,7 +103,6 @@ static void test_compare__hopper_prefill_blackwell_decode_fp8(void **state)
     assert_true(overrun);
     /* trtllm does not suit Hopper, so the fix is on decode */
     assert_int_equal(v->fixes[0].side, KVC_SIDE_DECODE);
-    assert_true(v->fixes[0].holds_in_all_releases);
     kvc_verdict_free(v);
 }
 
@@ -126,17 +129,86 @@ static void test_compare__a_page_size_mismatch_is_caught_by_sglangs_bootstrap(vo
     kvc_verdict_free(v);
 }
 
-static void test_compare__the_rule_dependent_pair_is_flagged(void **state)
+static void test_compare__the_release_dependent_pair_is_flagged(void **state)
 {
     (void)state;
     kvc_verdict *v = compare_files("glm52-b300-prefill-backend-only", NULL);
     assert_true(v->compatible);
-    assert_contains(v->warnings[0], "under the either-backend rule this pair would NOT be compatible");
+    /* its --dsa-* flags exist from 0.5.13 */
+    assert_contains(v->warnings[1], "0.5.3rc2-0.5.12.post1 a side refused, 0.5.13-0.5.19 INCOMPATIBLE, 0.5.20-0.5.23 compatible");
     kvc_verdict_free(v);
-    v = compare_files("glm52-b300-prefill-backend-only", "either-backend");
+    v = compare_files("glm52-b300-prefill-backend-only", "0.5.19");
     assert_false(v->compatible);
-    assert_contains(v->warnings[0], "under the active-backend rule this pair would be compatible");
+    assert_int_equal(v->nwarnings, 0);
     kvc_verdict_free(v);
+}
+
+/* What SGLang itself catches before serving, by release and transfer:
+ * the decode's bootstrap (page size from 0.5.8, dtype string from 0.5.10),
+ * NIXL's handshake from 0.5.15 (prefill item length longer than decode's). */
+static void test_compare__sglangs_own_checks_by_release_and_transfer(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *release, *transfer, *prefill, *decode;
+        int catches;
+        const char *stage, *text;
+    } C[] = {
+        /* the seed's direction: prefill 576 < decode 656 */
+        {"0.5.23", "mooncake", "--kv-cache-dtype fp8_e4m3", "--kv-cache-dtype fp8_e4m3 --dsa-decode-backend flashmla_kv", 0, "",
+         "the Mooncake transfer compares no item lengths"},
+        {"0.5.23", "nixl", "--kv-cache-dtype fp8_e4m3", "--kv-cache-dtype fp8_e4m3 --dsa-decode-backend flashmla_kv", 0, "",
+         "NIXL handshake refuses only a prefill item length longer than decode's (36864 <= 41984): it passes"},
+        /* the other direction: NIXL refuses from 0.5.15, not before */
+        {"0.5.23", "nixl", "--kv-cache-dtype fp8_e4m3 --dsa-prefill-backend flashmla_kv", "--kv-cache-dtype fp8_e4m3", 1,
+         "NIXL handshake", "NIXL prepared dlist transfer length exceeds item stride: xfer_len=41984, item_len=36864"},
+        {"0.5.14", "nixl", "--kv-cache-dtype fp8_e4m3 --dsa-prefill-backend flashmla_kv --dsa-decode-backend flashmla_kv",
+         "--kv-cache-dtype fp8_e4m3", 0, "", "the NIXL transfer compares no item lengths"},
+        /* dtype strings from 0.5.10, page size from 0.5.8 */
+        {"0.5.10", "mooncake", "--kv-cache-dtype bfloat16", "--kv-cache-dtype fp8_e4m3", 1, "bootstrap",
+         "KV cache dtype mismatch: prefill server has kv_cache_dtype=bfloat16, but decode server has kv_cache_dtype=fp8_e4m3."},
+        {"0.5.9", "mooncake", "--kv-cache-dtype bfloat16", "--kv-cache-dtype fp8_e4m3", 0, "",
+         "SGLang 0.5.9's bootstrap compares page size only: it passes"},
+        {"0.5.7", "mooncake", "--kv-cache-dtype bfloat16", "--kv-cache-dtype fp8_e4m3", 0, "",
+         "SGLang 0.5.7's bootstrap checks nothing of the pair"},
+    };
+    for (size_t i = 0; i < COUNT_OF(C); i++) {
+        char pa[256], da[256];
+        snprintf(pa, sizeof pa, "--disaggregation-mode prefill --disaggregation-transfer-backend %s %s", C[i].transfer,
+                 C[i].prefill);
+        snprintf(da, sizeof da, "--disaggregation-mode decode --disaggregation-transfer-backend %s %s", C[i].transfer,
+                 C[i].decode);
+        kvc_worker *p = worker_make("B200", "deepseek-v3.2", pa), *d = worker_make("B200", "deepseek-v3.2", da);
+        kvc_verdict *v = NULL;
+        kvc_diag diag;
+        if (compare_under(p, d, C[i].release, &v, &diag) != KVC_OK) fail_msg("case %zu: %s", i, diag.message);
+        if (kvc_verdict_bootstrap_catches(v) != C[i].catches || strcmp(kvc_verdict_caught_at(v), C[i].stage) ||
+            !strstr(kvc_verdict_bootstrap(v), C[i].text))
+            fail_msg("case %zu: catches %d at '%s': %s", i, kvc_verdict_bootstrap_catches(v), kvc_verdict_caught_at(v),
+                     kvc_verdict_bootstrap(v));
+        kvc_verdict_free(v);
+        kvc_worker_free(p);
+        kvc_worker_free(d);
+    }
+}
+
+static void test_compare__each_side_is_judged_under_its_own_release(void **state)
+{
+    (void)state;
+    kvc_worker *p, *d;
+    pair_load("glm52-b300-prefill-backend-only", &p, &d);
+    kvc_diag diag;
+    assert_int_equal(kvc_worker_set_release(p, "0.5.19", &diag), KVC_OK);
+    assert_int_equal(kvc_worker_set_release(d, "0.5.23", &diag), KVC_OK);
+    kvc_verdict *v = NULL;
+    assert_int_equal(kvc_compare(p, d, &v, &diag), KVC_OK);
+    assert_string_equal(v->prefill.release, "0.5.19");
+    assert_string_equal(v->decode.release, "0.5.23");
+    assert_contains(v->warnings[0], "prefill runs SGLang 0.5.19 and decode SGLang 0.5.23");
+    assert_false(v->compatible); /* prefill under 0.5.19: trtllm on its decode side still decides */
+    kvc_verdict_free(v);
+    kvc_worker_free(p);
+    kvc_worker_free(d);
 }
 
 static void test_compare__mtp_entry_counts(void **state)
@@ -158,7 +230,7 @@ static void test_compare__mtp_entry_counts(void **state)
 }
 
 /* Every fix kvcheck prints, pasted onto its side, makes the pair compatible
- * under the selected rule, and under both when it says so. */
+ * under the release it was found for. */
 static void test_compare__every_fix_works_when_applied(void **state)
 {
     (void)state;
@@ -170,9 +242,8 @@ static void test_compare__every_fix_works_when_applied(void **state)
             for (unsigned f = 0; f < v->nfixes; f++) {
                 char line[512];
                 fix_line(&v->fixes[f], line, sizeof line);
-                for (int check = 0; check < 2; check++) {
-                    const char *r = RELEASES[check ? !rules : rules];
-                    if (check && !v->fixes[f].holds_in_all_releases) continue;
+                {
+                    const char *r = RELEASES[rules];
                     char p[256], d[256];
                     snprintf(p, sizeof p, "fixtures/pairs/%s/prefill.json", pairs[i]);
                     snprintf(d, sizeof d, "fixtures/pairs/%s/decode.json", pairs[i]);
@@ -205,7 +276,8 @@ static void test_compare__a_worker_that_does_not_resolve_is_named(void **state)
     kvc_diag diag;
     assert_int_equal(kvc_compare(p, d, &v, &diag), KVC_ERR_CONFIG);
     assert_null(v);
-    assert_contains(diag.message, "decode worker: Hierarchical sparse attention currently requires --disable-radix-cache.");
+    assert_contains(diag.message, "decode worker: SGLang 0.5.23 refuses to start: Hierarchical sparse attention currently "
+                                  "requires --disable-radix-cache.");
     kvc_worker_free(p);
     kvc_worker_free(d);
 }
@@ -253,10 +325,9 @@ static void test_compare__fix_search_with_kv_lora_rank_not_a_multiple_of_128(voi
             assert_int_equal(v->prefill.kv.bytes_per_token, ranks[i] + 64);
             assert_string_equal(v->decode.kv.name, "bf16");
             assert_true(v->bootstrap_catches); /* the KV dtypes differ */
-            /* the best fix: prefill in bf16 too, under either rule */
+            /* the best fix: prefill in bf16 too, under either release */
             assert_true(v->nfixes >= 1);
             assert_int_equal(v->fixes[0].side, KVC_SIDE_PREFILL);
-            assert_true(v->fixes[0].holds_in_all_releases);
             assert_int_equal(v->fixes[0].nargs, 1);
             assert_string_equal(v->fixes[0].args[0][0], "--kv-cache-dtype");
             assert_string_equal(v->fixes[0].args[0][1], "bfloat16");
@@ -313,7 +384,7 @@ static void test_compare__fp8_flashmla_with_kv_lora_rank_not_a_multiple_of_128_i
         assert_contains(diag.message, want);
         assert_int_equal(kvc_compare(p, d, &v, NULL), KVC_ERR_CONFIG);
         /* either way round */
-        assert_int_equal(compare_under(d, p, "either-backend", &v, &diag), KVC_ERR_CONFIG);
+        assert_int_equal(compare_under(d, p, "0.5.19", &v, &diag), KVC_ERR_CONFIG);
         assert_contains(diag.message, "prefill worker: model dsa-r");
         assert_contains(diag.message, "fp8_flashmla needs kv_lora_rank to be a multiple of 128");
         kvc_worker_free(p);
@@ -321,30 +392,27 @@ static void test_compare__fp8_flashmla_with_kv_lora_rank_not_a_multiple_of_128_i
     }
 }
 
-/* The rule not selected only adds warnings: a worker that cannot be built
- * under it (flashmla_kv decides on a decode worker under active-backend,
- * trtllm's raw rows under either-backend) still gets a verdict under the
- * selected rule, with a warning; under the other rule it is the error. */
-static void test_compare__a_worker_valid_under_the_selected_rule_only_gets_a_verdict(void **state)
+/* A worker that cannot be built under one release (flashmla_kv decides on
+ * a decode worker from 0.5.20; trtllm's raw rows decide in 0.5.9-0.5.19)
+ * gets a verdict under the other; under its own it is the error, and
+ * without a version the releases where it cannot start are said. */
+static void test_compare__a_worker_valid_under_one_release_only_gets_a_verdict(void **state)
 {
     (void)state;
     kvc_worker *p = worker_file("fixtures/pairs/dsa-rank-448-mixed-backends/prefill.json");
     kvc_worker *d = worker_file("fixtures/pairs/dsa-rank-448-mixed-backends/decode.json");
     kvc_verdict *v = NULL;
     kvc_diag diag;
-    assert_int_equal(compare_under(p, d, "either-backend", &v, &diag), KVC_OK);
+    assert_int_equal(compare_under(p, d, "0.5.19", &v, &diag), KVC_OK);
     assert_true(v->compatible);
     assert_string_equal(v->decode.kv.name, "fp8_raw");
     assert_int_equal(v->decode.kv.bytes_per_token, 448 + 64);
-    int warned = 0;
-    for (unsigned i = 0; i < v->nwarnings; i++) {
-        warned |= strstr(v->warnings[i], "the decode worker does not resolve under the active-backend rule") != NULL;
-        /* no claim about the pair under a rule one side cannot start under */
-        assert_null(strstr(v->warnings[i], "under the active-backend rule this pair would"));
-    }
-    assert_true(warned);
     kvc_verdict_free(v);
-    assert_int_equal(compare_under(p, d, "active-backend", &v, &diag), KVC_ERR_CONFIG);
+    kvc_worker_free(p);
+    kvc_worker_free(d);
+    p = worker_file("fixtures/pairs/dsa-rank-448-mixed-backends/prefill.json");
+    d = worker_file("fixtures/pairs/dsa-rank-448-mixed-backends/decode.json");
+    assert_int_equal(compare_under(p, d, "0.5.23", &v, &diag), KVC_ERR_CONFIG);
     assert_contains(diag.message, "decode worker: model inline with fp8_e4m3: fp8_flashmla needs kv_lora_rank to be a "
                                   "multiple of 128 (one FP32 scale per 128 values), but it is 448");
     kvc_worker_free(p);
@@ -406,17 +474,19 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_compare__mangled_dashes_decide_the_verdict_as_written_right),
         cmocka_unit_test(test_compare__glm52_pair_is_incompatible_and_sglang_would_not_notice),
-        cmocka_unit_test(test_compare__the_fixed_glm52_pair_is_compatible_under_both_rules),
+        cmocka_unit_test(test_compare__the_fixed_glm52_pair_is_compatible_under_both_row_rules),
         cmocka_unit_test(test_compare__hopper_prefill_blackwell_decode_fp8),
         cmocka_unit_test(test_compare__bf16_with_different_backends_is_compatible),
         cmocka_unit_test(test_compare__a_page_size_mismatch_is_caught_by_sglangs_bootstrap),
-        cmocka_unit_test(test_compare__the_rule_dependent_pair_is_flagged),
+        cmocka_unit_test(test_compare__the_release_dependent_pair_is_flagged),
+        cmocka_unit_test(test_compare__each_side_is_judged_under_its_own_release),
+        cmocka_unit_test(test_compare__sglangs_own_checks_by_release_and_transfer),
         cmocka_unit_test(test_compare__mtp_entry_counts),
         cmocka_unit_test(test_compare__every_fix_works_when_applied),
         cmocka_unit_test(test_compare__a_worker_that_does_not_resolve_is_named),
         cmocka_unit_test(test_compare__fix_search_with_kv_lora_rank_not_a_multiple_of_128),
         cmocka_unit_test(test_compare__fp8_flashmla_with_kv_lora_rank_not_a_multiple_of_128_is_an_error),
-        cmocka_unit_test(test_compare__a_worker_valid_under_the_selected_rule_only_gets_a_verdict),
+        cmocka_unit_test(test_compare__a_worker_valid_under_one_release_only_gets_a_verdict),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

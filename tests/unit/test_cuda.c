@@ -260,6 +260,28 @@ static void test_cuda__driver_version_too_old(void **state)
     assert_contains(d.message, "supports CUDA 11.8, kvcheck needs 12.0 or newer");
 }
 
+static void test_cuda__gpu_auto_names_the_local_gpu_or_says_why_not(void **state)
+{
+    (void)state;
+    char name[64];
+    unsigned major = 0, minor = 0;
+    kvc_diag d;
+    assert_int_equal(gpu_local(&FAKE, name, sizeof name, &major, &minor, &d), KVC_OK);
+    assert_string_equal(name, "Fake GPU");
+    assert_int_equal(major, 4);
+    assert_int_equal(minor, 4);
+    char tiny[4];
+    assert_int_equal(gpu_local(&FAKE, tiny, sizeof tiny, NULL, NULL, &d), KVC_ERR_USAGE);
+    fake.devices = 0;
+    assert_int_equal(gpu_local(&FAKE, name, sizeof name, NULL, NULL, &d), KVC_ERR_GPU);
+    assert_contains(d.message, "the NVIDIA driver sees no GPU on this machine; name the GPU instead");
+    fake.init = CU_ERROR_NO_DEVICE;
+    assert_int_equal(gpu_local(&FAKE, name, sizeof name, NULL, NULL, NULL), KVC_ERR_GPU);
+    assert_int_equal(gpu_local(&FAKE, name, sizeof name, NULL, NULL, &d), KVC_ERR_GPU);
+    assert_contains(d.message, "[CUDA_ERROR_NO_DEVICE]");
+    assert_contains(d.message, "in cuInit");
+}
+
 static void test_cuda__no_device(void **state)
 {
     (void)state;
@@ -480,6 +502,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup(test_cuda__no_driver_library, reset),
+        cmocka_unit_test_setup(test_cuda__gpu_auto_names_the_local_gpu_or_says_why_not, reset),
         cmocka_unit_test_setup(test_cuda__driver_without_get_proc_address_is_too_old, reset),
         cmocka_unit_test_setup(test_cuda__driver_version_too_old, reset),
         cmocka_unit_test_setup(test_cuda__no_device, reset),

@@ -38,6 +38,42 @@ static void test_gpu__names_ignore_case_spaces_dashes_and_vendor(void **state)
     expect_gpu("AMD Instinct MI300X", "MI300X", 9, 4, 1);
 }
 
+static void test_gpu__names_as_nvidia_smi_prints_them(void **state)
+{
+    (void)state;
+    expect_gpu("NVIDIA H100 80GB HBM3", "H100", 9, 0, 0);
+    expect_gpu("NVIDIA H100 PCIe", "H100", 9, 0, 0);
+    expect_gpu("NVIDIA H200 NVL", "H200", 9, 0, 0);
+    expect_gpu("NVIDIA H20-3e", "H20", 9, 0, 0);
+    expect_gpu("NVIDIA H20", "H20", 9, 0, 0);
+    expect_gpu("NVIDIA GH200 480GB", "GH200", 9, 0, 0);
+    expect_gpu("NVIDIA B300 SXM6 AC", "B300", 10, 3, 0);
+    expect_gpu("NVIDIA GB200", "GB200", 10, 0, 0);
+    expect_gpu("NVIDIA GB300", "GB300", 10, 3, 0);
+    expect_gpu("NVIDIA RTX PRO 6000 Blackwell Server Edition", "RTX PRO 6000", 12, 0, 0);
+    expect_gpu("NVIDIA RTX PRO 6000 Blackwell Max-Q Workstation Edition", "RTX PRO 6000", 12, 0, 0);
+    expect_gpu("NVIDIA GeForce RTX 5090", "RTX 5090", 12, 0, 0);
+    expect_gpu("NVIDIA A100-SXM4-80GB", "A100", 8, 0, 0);
+    expect_gpu("NVIDIA GB10", "GB10", 12, 1, 0);
+    expect_gpu("AMD Instinct MI300X VF", "MI300X", 9, 4, 1);
+    expect_gpu("AMD Instinct MI355X", "MI355X", 9, 5, 1);
+}
+
+static void test_gpu__a_longer_product_is_not_a_shorter_one(void **state)
+{
+    (void)state;
+    /* "H200" must not be read as "H20" followed by junk, nor "H2000" as either */
+    expect_gpu("H200", "H200", 9, 0, 0);
+    gpu_info g;
+    kvc_diag d;
+    assert_int_equal(gpu_parse("NVIDIA H2000", &g, NULL, &d), KVC_ERR_CONFIG);
+    assert_int_equal(gpu_parse("NVIDIA B3000", &g, NULL, &d), KVC_ERR_CONFIG);
+    assert_int_equal(gpu_parse("NVIDIA", &g, NULL, &d), KVC_ERR_CONFIG);
+    /* only the CLI's --gpu auto asks the driver: a worker names its GPU */
+    assert_int_equal(gpu_parse("Auto", &g, NULL, &d), KVC_ERR_CONFIG);
+    assert_contains(d.message, "only kvcheck's --gpu option asks this machine's driver");
+}
+
 static void test_gpu__rocm_gpus_are_hip(void **state)
 {
     (void)state;
@@ -80,6 +116,8 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_gpu__product_names_map_to_compute_capability),
         cmocka_unit_test(test_gpu__names_ignore_case_spaces_dashes_and_vendor),
+        cmocka_unit_test(test_gpu__names_as_nvidia_smi_prints_them),
+        cmocka_unit_test(test_gpu__a_longer_product_is_not_a_shorter_one),
         cmocka_unit_test(test_gpu__rocm_gpus_are_hip),
         cmocka_unit_test(test_gpu__sm_and_dotted_forms),
         cmocka_unit_test(test_gpu__unknown_names_are_config_errors_that_list_known_ones),

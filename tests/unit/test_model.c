@@ -1,7 +1,10 @@
 #include "support.h"
 #include "worker/worker.h"
 
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static void test_model__presets_load_with_their_dimensions(void **state)
 {
@@ -10,17 +13,18 @@ static void test_model__presets_load_with_their_dimensions(void **state)
     kvc_diag d;
     assert_int_equal(model_load("glm-5.2", ".", &m, &d), KVC_OK);
     assert_string_equal(m.architecture, "GlmMoeDsaForCausalLM");
-    assert_true(m.dsa);
+    assert_int_equal(m.index_topk, 2048);
+    assert_false(m.dsa); /* the engine's rules decide, per release */
     assert_int_equal(m.num_hidden_layers, 78);
     assert_int_equal(m.num_nextn_predict_layers, 1);
     assert_int_equal(m.kv_lora_rank, 512);
     assert_int_equal(m.qk_rope_head_dim, 64);
     assert_int_equal(m.index_head_dim, 128);
     assert_int_equal(model_load("DeepSeek-V3.2", ".", &m, &d), KVC_OK); /* any case */
-    assert_true(m.dsa);
+    assert_int_equal(m.index_topk, 2048);
     assert_int_equal(m.num_hidden_layers, 61);
     assert_int_equal(model_load("deepseek-v3", ".", &m, &d), KVC_OK);
-    assert_false(m.dsa); /* MLA without an indexer */
+    assert_int_equal(m.index_topk, 0); /* MLA without an indexer */
 }
 
 static void test_model__a_path_or_a_model_directory_loads(void **state)
@@ -42,27 +46,23 @@ static model_info parse_ok(const char *json)
     return m;
 }
 
-static void test_model__dsa_needs_a_dsa_architecture_and_index_topk(void **state)
+/* The config's facts the engine's DSA rules read: index_topk,
+ * learnable_sink, index_kpool; whether that makes a DSA model is the
+ * engine's judgement per release (test_rules). */
+static void test_model__dsa_facts_are_read_from_the_config(void **state)
 {
     (void)state;
-    static const char *const DSA[] = {"DeepseekV3ForCausalLM", "DeepseekV32ForCausalLM", "DeepseekV3ForCausalLMNextN",
-                                      "MistralLarge3ForCausalLM", "PixtralForConditionalGeneration",
-                                      "GlmMoeDsaForCausalLM", "Glm5NextForConditionalGeneration"};
-    char json[512];
-    for (size_t i = 0; i < sizeof DSA / sizeof DSA[0]; i++) {
-        snprintf(json, sizeof json,
-                 "{\"architectures\":[\"%s\"],\"kv_lora_rank\":512,\"qk_rope_head_dim\":64,"
-                 "\"num_hidden_layers\":2,\"index_head_dim\":128,\"index_topk\":2048}",
-                 DSA[i]);
-        assert_true(parse_ok(json).dsa);
-        snprintf(json, sizeof json,
-                 "{\"architectures\":[\"%s\"],\"kv_lora_rank\":512,\"qk_rope_head_dim\":64,\"num_hidden_layers\":2}",
-                 DSA[i]);
-        assert_false(parse_ok(json).dsa);
-    }
-    assert_false(parse_ok("{\"architectures\":[\"Foo\"],\"kv_lora_rank\":512,\"qk_rope_head_dim\":64,"
-                          "\"num_hidden_layers\":2,\"index_head_dim\":128,\"index_topk\":2048}")
-                     .dsa);
+    model_info m = parse_ok("{\"architectures\":[\"Foo\"],\"kv_lora_rank\":512,\"qk_rope_head_dim\":64,"
+                            "\"num_hidden_layers\":2,\"index_head_dim\":128,\"index_topk\":2048,"
+                            "\"learnable_sink\":true,\"index_kpool\":4}");
+    assert_int_equal(m.index_topk, 2048);
+    assert_true(m.learnable_sink);
+    assert_int_equal(m.index_kpool, 4);
+    assert_false(m.dsa);
+    m = parse_ok("{\"architectures\":[\"Foo\"],\"kv_lora_rank\":512,\"qk_rope_head_dim\":64,\"num_hidden_layers\":2}");
+    assert_int_equal(m.index_topk, 0);
+    assert_false(m.learnable_sink);
+    assert_int_equal(m.index_kpool, 0);
 }
 
 static void expect_error(const char *json, const char *message, unsigned line, unsigned column)
@@ -117,9 +117,130 @@ static void test_model__unknown_names_and_missing_files(void **state)
     model_info m;
     kvc_diag d;
     assert_int_equal(model_load("glm-9", ".", &m, &d), KVC_ERR_CONFIG);
-    assert_contains(d.message, "neither a file nor a bundled preset (deepseek-v3.2, deepseek-v3, glm-5.2)");
+    assert_contains(d.message, "the model could not be found: model 'glm-9'");
+    assert_contains(d.message, "not a model kvcheck bundles (deepseek-v3.2, deepseek-v3, glm-5.1, glm-5.2, glm-5,");
     assert_int_equal(model_load("no/such/config.json", ".", &m, &d), KVC_ERR_IO);
     assert_contains(d.message, "cannot open no/such/config.json");
+}
+
+/* A Hugging Face cache in a temporary directory, with `snapshots` (each
+ * holding the glm-5.2 preset as config.json) and refs/main naming `main` (or none). */
+static void make_hub(char *root, size_t size, const char *repo, const char *const *snapshots, const char *main_ref)
+{
+    char tmpl[] = "/tmp/kvc-hub-XXXXXX";
+    assert_non_null(mkdtemp(tmpl));
+    snprintf(root, size, "%s", tmpl);
+    char path[1024];
+    snprintf(path, sizeof path, "mkdir -p '%s/%s/refs'", root, repo);
+    assert_int_equal(system(path), 0);
+    for (; *snapshots; snapshots++) {
+        snprintf(path, sizeof path, "mkdir -p '%s/%s/snapshots/%s' && cp fixtures/models/glm-5.2.json '%s/%s/snapshots/%s/config.json'",
+                 root, repo, *snapshots, root, repo, *snapshots);
+        assert_int_equal(system(path), 0);
+    }
+    if (main_ref) {
+        snprintf(path, sizeof path, "printf '%%s\\n' '%s' > '%s/%s/refs/main'", main_ref, root, repo);
+        assert_int_equal(system(path), 0);
+    }
+}
+
+static void remove_tree(const char *root)
+{
+    char cmd[1100];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", root);
+    assert_int_equal(system(cmd), 0);
+}
+
+static void test_model__checkpoint_ids_are_found_in_the_hugging_face_cache(void **state)
+{
+    (void)state;
+    char root[256];
+    static const char *const two[] = {"1111aaaa2222bbbb", "3333cccc4444dddd", NULL};
+    make_hub(root, sizeof root, "models--zai-org--GLM-5.2-FP8", two, "3333cccc4444dddd");
+    setenv("HF_HUB_CACHE", root, 1);
+    model_info m;
+    kvc_diag d;
+    kvc_origin o;
+    origin_set(&o, "w.json", 2, 3, "--model-path");
+    assert_int_equal(model_from_path("zai-org/GLM-5.2-FP8", &o, ".", "prefill", &m, &d), KVC_OK);
+    assert_string_equal(m.name, "zai-org/GLM-5.2-FP8@3333cccc4444"); /* the snapshot refs/main names */
+    assert_int_equal(m.num_hidden_layers, 78);
+    /* no refs/main and two snapshots: no guess */
+    char refs[512];
+    snprintf(refs, sizeof refs, "%s/models--zai-org--GLM-5.2-FP8/refs/main", root);
+    assert_int_equal(unlink(refs), 0);
+    assert_int_equal(model_from_path("zai-org/GLM-5.2-FP8", &o, ".", "prefill", &m, &d), KVC_ERR_CONFIG);
+    assert_contains(d.message, "2 snapshots with a config.json");
+    assert_string_equal(d.file, "w.json");
+    unsetenv("HF_HUB_CACHE");
+    remove_tree(root);
+
+    /* HF_HOME/hub, one snapshot and no refs/main: that snapshot */
+    static const char *const one[] = {"5555eeee", NULL};
+    make_hub(root, sizeof root, "hub/models--deepseek-ai--DeepSeek-V3.2", one, NULL);
+    setenv("HF_HOME", root, 1);
+    assert_int_equal(model_from_path("deepseek-ai/DeepSeek-V3.2/", &o, ".", "decode", &m, &d), KVC_OK);
+    assert_string_equal(m.name, "deepseek-ai/DeepSeek-V3.2@5555eeee");
+    /* refs/main naming a snapshot that is not there */
+    char bad[1100];
+    snprintf(bad, sizeof bad, "%s/hub/models--deepseek-ai--DeepSeek-V3.2/refs/main", root);
+    FILE *f = fopen(bad, "w");
+    assert_non_null(f);
+    fputs("deadbeef\n", f);
+    fclose(f);
+    assert_int_equal(model_from_path("deepseek-ai/DeepSeek-V3.2", &o, ".", "decode", &m, &d), KVC_ERR_CONFIG);
+    assert_contains(d.message, "refs/main names snapshot deadbeef, which has no config.json");
+    unsetenv("HF_HOME");
+    remove_tree(root);
+}
+
+static void test_model__bundled_checkpoint_ids_as_users_type_them(void **state)
+{
+    (void)state;
+    setenv("HF_HUB_CACHE", "/nonexistent/hub", 1);
+    model_info m;
+    kvc_diag d;
+    static const struct {
+        const char *id, *name;
+        uint32_t layers, topk;
+    } CASES[] = {
+        {"zai-org/GLM-5.2-FP8", "zai-org/GLM-5.2-FP8", 78, 2048},
+        {"ZAI-ORG/glm-5.2-fp8/", "zai-org/GLM-5.2-FP8", 78, 2048},
+        {"nvidia/GLM-5.2-NVFP4", "nvidia/GLM-5.2-NVFP4", 78, 2048},
+        {"zai-org/GLM-5", "zai-org/GLM-5", 78, 2048},
+        {"zai-org/GLM-5.1-FP8", "zai-org/GLM-5.1-FP8", 78, 2048},
+        {"deepseek-ai/DeepSeek-V3.2-Exp", "deepseek-ai/DeepSeek-V3.2-Exp", 61, 2048},
+        {"nvidia/DeepSeek-V3.2-NVFP4", "nvidia/DeepSeek-V3.2-NVFP4", 61, 2048},
+        {"deepseek-ai/DeepSeek-R1-0528", "deepseek-ai/DeepSeek-R1-0528", 61, 0},
+        {"/models/GLM-5.2", "glm-5.2", 78, 2048}, /* a local path whose last part names a preset */
+    };
+    for (size_t i = 0; i < sizeof CASES / sizeof CASES[0]; i++) {
+        if (model_from_path(CASES[i].id, NULL, ".", "w", &m, &d) != KVC_OK) fail_msg("%s: %s", CASES[i].id, d.message);
+        assert_string_equal(m.name, CASES[i].name);
+        assert_int_equal(m.num_hidden_layers, CASES[i].layers);
+        assert_int_equal(m.index_topk, CASES[i].topk);
+    }
+    assert_int_equal(model_from_path("deepseek-ai/DeepSeek-V4-Pro", NULL, ".", "w", &m, &d), KVC_ERR_CONFIG);
+    assert_contains(d.message, "not in the Hugging Face cache (/nonexistent/hub)");
+    unsetenv("HF_HUB_CACHE");
+}
+
+static void test_model__placeholders_say_the_model_could_not_be_found(void **state)
+{
+    (void)state;
+    static const char *const P[] = {"/path/to/model", "path/to/GLM-5.2", "${model_path}", "$MODEL", "<MODEL_PATH>",
+                                    "{{ model }}"};
+    for (size_t i = 0; i < sizeof P / sizeof P[0]; i++) {
+        model_info m;
+        kvc_diag d;
+        kvc_origin o;
+        origin_set(&o, "p.json", 4, 9, "--model-path");
+        assert_int_equal(model_from_path(P[i], &o, ".", "prefill", &m, &d), KVC_ERR_CONFIG);
+        assert_contains(d.message, "prefill: the model could not be found");
+        assert_contains(d.message, "is a placeholder");
+        assert_contains(d.message, "name the model with --model or \"model\" in the worker file");
+        assert_int_equal(d.line, 4);
+    }
 }
 
 static void test_model__long_names_and_paths_whole_or_refused_with_the_limit(void **state)
@@ -172,10 +293,13 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_model__presets_load_with_their_dimensions),
         cmocka_unit_test(test_model__a_path_or_a_model_directory_loads),
-        cmocka_unit_test(test_model__dsa_needs_a_dsa_architecture_and_index_topk),
+        cmocka_unit_test(test_model__dsa_facts_are_read_from_the_config),
         cmocka_unit_test(test_model__bad_values_name_the_key_and_its_position),
         cmocka_unit_test(test_model__non_mla_and_missing_fields_are_explained),
         cmocka_unit_test(test_model__unknown_names_and_missing_files),
+        cmocka_unit_test(test_model__checkpoint_ids_are_found_in_the_hugging_face_cache),
+        cmocka_unit_test(test_model__bundled_checkpoint_ids_as_users_type_them),
+        cmocka_unit_test(test_model__placeholders_say_the_model_could_not_be_found),
         cmocka_unit_test(test_model__long_names_and_paths_whole_or_refused_with_the_limit),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

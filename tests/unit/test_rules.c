@@ -1,4 +1,8 @@
-/* SGLANG_RULES.md §1-5 as a truth table of flag combinations. */
+/* SGLang's layout rules release by release. The conformance replay
+ * (tests/conformance) checks thousands of cases against the releases' own
+ * code; these are the cases a reader can follow, each with what the
+ * release's code does (ERAS.md), plus what the replay cannot see: reasons,
+ * citations, messages with positions, versions and eras. */
 #include "support.h"
 #include "engine/sglang/sglang.h"
 
@@ -7,44 +11,51 @@
 
 static const struct row {
     const char *gpu, *model, *args;
-    const char *release; /* NULL: the default */
+    const char *release; /* NULL: the default (newest) */
     const char *dtype, *prefill, *decode, *layout;
     uint32_t bytes, page;
 } TABLE[] = {
-    /* §3 defaults table, row by row */
+    /* 0.5.20+: defaults (sglang 0.5.23: arg_groups/overrides.py:601-741) */
     {"H200", "deepseek-v3.2", "", NULL, "bfloat16", "flashmla_sparse", "fa3", "bf16", 1152, 64},
     {"H200", "deepseek-v3.2", "--kv-cache-dtype fp8_e4m3", NULL, "fp8_e4m3", "flashmla_kv", "flashmla_kv", "fp8_flashmla", 656, 64},
     {"B300", "glm-5.2", "", NULL, "fp8_e4m3", "trtllm", "trtllm", "fp8_raw", 576, 64},
     {"B200", "glm-5.2", "--kv-cache-dtype bfloat16", NULL, "bfloat16", "flashmla_sparse", "trtllm", "bf16", 1152, 64},
     {"B300", "glm-5.2", "--kv-cache-dtype fp8_e4m3 --enable-hisparse --disable-radix-cache", NULL, "fp8_e4m3", "flashmla_kv", "flashmla_kv", "fp8_flashmla", 656, 64},
-    {"H200", "glm-5.2", "--kv-cache-dtype fp8_e4m3 --enable-hisparse --disable-radix-cache", NULL, "fp8_e4m3", "flashmla_kv", "flashmla_kv", "fp8_flashmla", 656, 64},
     {"H200", "glm-5.2", "--enable-hisparse --disable-radix-cache", NULL, "bfloat16", "flashmla_sparse", "flashmla_sparse", "bf16", 1152, 64},
-    {"B300", "glm-5.2", "--kv-cache-dtype bf16 --enable-hisparse --disable-radix-cache", NULL, "bfloat16", "flashmla_sparse", "flashmla_sparse", "bf16", 1152, 64},
-    /* ROCm: tilelang when both sides are unset, raw FP8 with tilelang/aiter */
-    {"MI300X", "deepseek-v3.2", "--kv-cache-dtype fp8_e4m3", NULL, "fp8_e4m3", "tilelang", "tilelang", "fp8_raw", 576, 64},
-    {"MI355X", "deepseek-v3.2", "", NULL, "bfloat16", "tilelang", "tilelang", "bf16", 1152, 64},
-    {"MI300X", "deepseek-v3.2", "--kv-cache-dtype fp8_e4m3 --dsa-decode-backend aiter", NULL, "fp8_e4m3", "flashmla_kv", "aiter", "fp8_raw", 576, 64},
-    {"MI300X", "deepseek-v3.2", "--kv-cache-dtype fp8_e4m3 --dsa-prefill-backend flashmla_kv --dsa-decode-backend flashmla_kv", NULL, "fp8_e4m3", "flashmla_kv", "flashmla_kv", "fp8_flashmla", 656, 64},
-    /* §4 row rules */
+    /* GLM with fp8 on SM12x: flashinfer_sparse_mla from 0.5.17, trtllm before */
+    {"RTX PRO 6000", "glm-5.2", "", NULL, "fp8_e4m3", "flashinfer_sparse_mla", "flashinfer_sparse_mla", "fp8_flashmla", 656, 64},
+    {"GB10", "glm-5.2", "", "0.5.16", "fp8_e4m3", "trtllm", "trtllm", "fp8_raw", 576, 64},
+    {"RTX PRO 6000", "deepseek-v3.2", "", NULL, "fp8_e4m3", "trtllm", "trtllm", "fp8_raw", 576, 64},
+    /* ROCm: triton per unset side from 0.5.20; tilelang both-unset before; MI300X fp8 is e4m3fnuz: raw */
+    {"MI355X", "deepseek-v3.2", "--kv-cache-dtype fp8_e4m3", NULL, "fp8_e4m3", "triton", "triton", "fp8_raw", 576, 64},
+    {"MI355X", "deepseek-v3.2", "--kv-cache-dtype fp8_e4m3", "0.5.19", "fp8_e4m3", "tilelang", "tilelang", "fp8_raw", 576, 64},
+    {"MI355X", "deepseek-v3.2", "--kv-cache-dtype fp8_e4m3 --dsa-prefill-backend flashmla_kv --dsa-decode-backend flashmla_kv", NULL, "fp8_e4m3", "flashmla_kv", "flashmla_kv", "fp8_flashmla", 656, 64},
+    {"MI300X", "deepseek-v3.2", "--kv-cache-dtype fp8_e4m3 --dsa-prefill-backend flashmla_kv --dsa-decode-backend flashmla_kv", NULL, "fp8_e4m3", "flashmla_kv", "flashmla_kv", "fp8_raw", 576, 64},
+    {"MI355X", "deepseek-v3.2", "", "0.5.10", "bfloat16", "tilelang", "tilelang", "bf16", 1152, 1},
+    /* the row rule: the worker's own backend decides from 0.5.20; either backend in 0.5.9-0.5.19 */
     {"B300", "glm-5.2", "--disaggregation-mode prefill --dsa-prefill-backend flashmla_kv", NULL, "fp8_e4m3", "flashmla_kv", "trtllm", "fp8_flashmla", 656, 64},
-    {"B300", "glm-5.2", "--disaggregation-mode prefill --dsa-prefill-backend flashmla_kv", "either-backend", "fp8_e4m3", "flashmla_kv", "trtllm", "fp8_raw", 576, 64},
+    {"B300", "glm-5.2", "--disaggregation-mode prefill --dsa-prefill-backend flashmla_kv", "0.5.19", "fp8_e4m3", "flashmla_kv", "trtllm", "fp8_raw", 576, 64},
     {"B300", "glm-5.2", "--disaggregation-mode decode --dsa-decode-backend flashmla_kv", NULL, "fp8_e4m3", "trtllm", "flashmla_kv", "fp8_flashmla", 656, 64},
-    {"B300", "glm-5.2", "--disaggregation-mode decode --dsa-decode-backend flashmla_kv", "either-backend", "fp8_e4m3", "trtllm", "flashmla_kv", "fp8_raw", 576, 64},
-    {"B300", "glm-5.2", "--disaggregation-mode decode --dsa-prefill-backend flashmla_kv", NULL, "fp8_e4m3", "flashmla_kv", "trtllm", "fp8_raw", 576, 64},
     {"B300", "glm-5.2", "--dsa-prefill-backend flashmla_kv", NULL, "fp8_e4m3", "flashmla_kv", "trtllm", "fp8_raw", 576, 64},
-    {"B300", "glm-5.2", "--dsa-prefill-backend flashmla_kv --dsa-decode-backend flashmla_sparse", "either-backend", "fp8_e4m3", "flashmla_kv", "flashmla_sparse", "fp8_flashmla", 656, 64},
     {"H200", "deepseek-v3.2", "--kv-cache-dtype fp8_e4m3 --disaggregation-mode decode --dsa-decode-backend trtllm", NULL, "fp8_e4m3", "flashmla_kv", "trtllm", "fp8_raw", 576, 64},
-    {"B300", "glm-5.2", "--kv-cache-dtype bfloat16 --dsa-decode-backend trtllm --dsa-prefill-backend trtllm", NULL, "bfloat16", "trtllm", "trtllm", "bf16", 1152, 64},
-    {"RTX PRO 6000", "glm-5.2", "", NULL, "fp8_e4m3", "trtllm", "trtllm", "fp8_raw", 576, 64},
-    {"GB10", "glm-5.2", "", NULL, "fp8_e4m3", "trtllm", "trtllm", "fp8_raw", 576, 64},
-    /* §5 page size: forced to 64 for DSA on CUDA */
+    /* flashmla_sparse_q8 prefills Hopper's packed fp8 pool, and bf16 from 0.5.22 */
+    {"H200", "deepseek-v3.2", "--kv-cache-dtype fp8_e4m3 --dsa-prefill-backend flashmla_sparse_q8", NULL, "fp8_e4m3", "flashmla_sparse_q8", "flashmla_kv", "fp8_flashmla", 656, 64},
+    {"H200", "deepseek-v3.2", "--dsa-prefill-backend flashmla_sparse_q8", NULL, "bfloat16", "flashmla_sparse_q8", "fa3", "bf16", 1152, 64},
+    /* CUDA tilelang both sides: raw from 0.5.22 */
+    {"H200", "deepseek-v3.2", "--kv-cache-dtype fp8_e4m3 --dsa-prefill-backend tilelang --dsa-decode-backend tilelang", NULL, "fp8_e4m3", "tilelang", "tilelang", "fp8_raw", 576, 64},
+    /* up to 0.5.8.post1 the dtype alone decides, and fp8 forces the backends */
+    {"B300", "deepseek-v3.2", "--nsa-decode-backend fa3", "0.5.8", "fp8_e4m3", "flashmla_auto", "flashmla_kv", "fp8_flashmla", 656, 64},
+    {"H200", "deepseek-v3.2", "--kv-cache-dtype fp8_e4m3", "0.5.3", "fp8_e4m3", "flashmla_decode", "flashmla_decode", "fp8_flashmla", 656, 64},
+    {"H200", "deepseek-v3.2", "", "0.5.3", "auto", "flashmla_prefill", "fa3", "bf16", 1152, 64},
+    {"B200", "deepseek-v3.2", "--kv-cache-dtype bfloat16", "0.5.4", "fp8_e4m3", "flashmla_kv", "flashmla_kv", "fp8_flashmla", 656, 64},
+    /* 0.5.10: fp8 on Blackwell forces trtllm over the user's flags */
+    {"B200", "glm-5.2", "--nsa-prefill-backend flashmla_kv", "0.5.10", "fp8_e4m3", "trtllm", "trtllm", "fp8_raw", 576, 64},
+    /* page size is forced for DSA, 64 x index_kpool from 0.5.22 */
     {"B300", "glm-5.2", "--page-size 32", NULL, "fp8_e4m3", "trtllm", "trtllm", "fp8_raw", 576, 64},
-    {"H100", "deepseek-v3.2", "--page-size 1", NULL, "bfloat16", "flashmla_sparse", "fa3", "bf16", 1152, 64},
-    /* non-DSA MLA: R + r elements of the KV dtype, page size as given */
-    {"H200", "deepseek-v3", "", NULL, "bfloat16", "", "", "bf16", 1152, 1},
+    /* non-DSA MLA: R + r elements of the KV dtype, page size as given, auto stays auto */
+    {"H200", "deepseek-v3", "", NULL, "auto", "", "", "bf16", 1152, 1},
     {"B200", "deepseek-v3", "--kv-cache-dtype fp8_e4m3 --page-size 64", NULL, "fp8_e4m3", "", "", "fp8_raw", 576, 64},
     {"H200", "deepseek-v3", "--kv-cache-dtype fp8_e5m2 --page-size 16", NULL, "fp8_e5m2", "", "", "fp8_e5m2_raw", 576, 16},
-    {"H200", "deepseek-v3", "--kv-cache-dtype bf16 --dsa-decode-backend fa3", NULL, "bfloat16", "", "", "bf16", 1152, 1},
 };
 
 static void test_rules__truth_table(void **state)
@@ -67,39 +78,80 @@ static void test_rules__truth_table(void **state)
 }
 
 static const struct bad {
-    const char *gpu, *model, *args, *message;
+    const char *gpu, *model, *args, *release, *message;
 } BAD[] = {
-    {"B300", "glm-5.2", "--kv-cache-dtype fp8_e5m2", "DeepSeek DSA only supports bf16/bfloat16 or fp8_e4m3 kv_cache_dtype"},
-    {"B300", "glm-5.2", "--kv-cache-dtype int8", "--kv-cache-dtype: invalid choice 'int8'"},
-    {"B300", "glm-5.2", "--dsa-decode-backend flashmla_fast", "invalid choice 'flashmla_fast' (SGLang accepts: flashmla_sparse, flashmla_kv"},
-    {"B300", "glm-5.2", "--nsa-prefill-backend nope", "--nsa-prefill-backend: invalid choice 'nope'"},
-    {"B300", "glm-5.2", "--kv-cache-dtype fp8_e4m3 --enable-hisparse --disable-radix-cache --dsa-prefill-backend trtllm",
-     "HiSparse with --kv-cache-dtype=fp8_e4m3 requires --dsa-prefill-backend in ['flashinfer_sparse_mla', 'flashmla_kv'], but got trtllm."},
-    {"B300", "glm-5.2", "--kv-cache-dtype bfloat16 --enable-hisparse --disable-radix-cache --dsa-decode-backend flashmla_kv",
-     "HiSparse with --kv-cache-dtype=bfloat16 requires --dsa-decode-backend in ['flashmla_sparse'], but got flashmla_kv."},
-    {"B300", "glm-5.2", "--enable-hisparse", "Hierarchical sparse attention currently requires --disable-radix-cache."},
-    {"H200", "deepseek-v3", "--enable-hisparse --disable-radix-cache", "--enable-hisparse is only supported for DSA"},
-    {"B300", "glm-5.2", "--disaggregation-mode both", "invalid choice 'both' (SGLang accepts: null, prefill, decode)"},
-    {"B300", "glm-5.2", "--page-size 0", "the page size must be a whole number"},
-    {"B300", "glm-5.2", "--page-size abc", "the page size must be a whole number"},
-    {"H200", "deepseek-v3", "--page-size -4", "the page size must be a whole number"},
-    {"H200", "deepseek-v3", "--page-size 99999999", "the page size must be a whole number"},
-    {"B300", "glm-5.2", "--speculative-algorithm MEDUSA", "invalid choice 'MEDUSA'"},
-    {"H200", "deepseek-v3", "--kv-cache-dtype fp4_e2m1", "does not model this KV dtype"},
+    {"B300", "glm-5.2", "--kv-cache-dtype fp8_e5m2", NULL,
+     "SGLang 0.5.23 refuses to start: DeepSeek DSA only supports bf16/bfloat16 or fp8_e4m3 kv_cache_dtype"},
+    {"B300", "deepseek-v3.2", "--kv-cache-dtype fp8_e5m2", "0.5.5", "DeepSeek NSA only supports bf16/bfloat16 or fp8_e4m3"},
+    {"B300", "glm-5.2", "--kv-cache-dtype fp8_e4m3 --enable-hisparse --disable-radix-cache --dsa-prefill-backend trtllm", NULL,
+     "HiSparse supports DSA prefill backend(s) ['flashinfer_sparse_mla', 'flashmla_kv'] on this platform with "
+     "--kv-cache-dtype=fp8_e4m3, but got --dsa-prefill-backend=trtllm. Please use one of ['flashinfer_sparse_mla', "
+     "'flashmla_kv'], or omit the option to let SGLang pick a backend for this platform."},
+    {"B300", "glm-5.2", "--kv-cache-dtype fp8_e4m3 --enable-hisparse --disable-radix-cache --dsa-prefill-backend trtllm", "0.5.15",
+     "Please use --dsa-prefill-backend=flashmla_kv or omit it."},
+    {"B300", "glm-5.2", "--kv-cache-dtype fp8_e4m3 --enable-hisparse --disable-radix-cache", "0.5.11",
+     "HiSparse requires bfloat16 KV cache, but got --kv-cache-dtype=fp8_e4m3. Please use --kv-cache-dtype=bfloat16."},
+    {"B300", "glm-5.2", "--enable-hisparse", NULL, "Hierarchical sparse attention currently requires --disable-radix-cache."},
+    {"H200", "deepseek-v3", "--enable-hisparse --disable-radix-cache", NULL, "--enable-hisparse is only supported for DSA"},
+    {"H200", "deepseek-v3.2", "--kv-cache-dtype fp8_e4m3 --dsa-decode-backend tilelang", NULL,
+     "CUDA TileLang FP8 KV requires both DSA backends to be tilelang; raw and scaled FP8 KV layouts cannot be mixed."},
+    {"H200", "deepseek-v3.2", "--kv-cache-dtype fp8_e4m3 --dsa-decode-backend tilelang", "0.5.18",
+     "The tilelang DSA prefill/decode kernels only support an fp8_e4m3 KV cache on ROCm/HIP"},
+    {"B200", "deepseek-v3.2", "--dsa-decode-backend triton", NULL, "The triton DSA backend is only supported on ROCm/HIP."},
+    {"B200", "deepseek-v3.2", "--disaggregation-mode decode --tp 8", "0.5.5",
+     "Prefill round robin balance is required when dp size > 1."},
+    {"B200", "glm-5.2", "", "0.5.8", "SGLang 0.5.8 cannot serve glm-5.2 (GlmMoeDsaForCausalLM): its model class arrived in SGLang 0.5.9"},
+    /* model-init checks of the DSA backend */
+    {"RTX PRO 6000", "glm-5.2", "--dsa-decode-backend trtllm", NULL,
+     "GLM DSA with FP8 KV cache on NVIDIA SM120/SM121 supports only flashinfer_sparse_mla (default) or "
+     "triton_sparse_mla (prefill), but got ['trtllm']. (at model init; sglang 0.5.23"},
+    {"RTX PRO 6000", "glm-5.2", "--dsa-decode-backend trtllm", "0.5.18",
+     "GLM DSA with FP8 KV cache on NVIDIA SM120/SM121 supports only flashinfer_sparse_mla, but got ['trtllm']."},
+    {"B300", "glm-5.2", "--kv-cache-dtype fp8_e4m3 --enable-hisparse --disable-radix-cache --dsa-decode-backend "
+     "flashinfer_sparse_mla", NULL,
+     "flashinfer_sparse_mla supports only GLM DSA with FP8 KV cache on NVIDIA SM120/SM121; got "
+     "model_arch='GlmMoeDsaForCausalLM', sm_major=10, kv_cache_dtype=torch.float8_e4m3fn, prefill_impl='flashmla_kv', "
+     "decode_impl='flashinfer_sparse_mla'."},
+    {"B200", "deepseek-v3.2", "--dsa-prefill-backend flashmla_sparse_q8", "0.5.20",
+     "--dsa-prefill-backend flashmla_sparse_q8 is SM90-only; got compute capability sm_10x."},
+    {"H200", "deepseek-v3.2", "--dsa-prefill-backend flashmla_sparse_q8", "0.5.20",
+     "--dsa-prefill-backend flashmla_sparse_q8 is native FP8 and requires --kv-cache-dtype fp8_e4m3 (got "
+     "kv_cache_dtype=torch.bfloat16)"},
+    {"H200", "deepseek-v3.2", "--kv-cache-dtype fp8_e4m3 --dsa-prefill-backend flashmla_sparse_q8 --dsa-decode-backend trtllm",
+     NULL, "got an unpacked fp8_e4m3 pool (a trtllm backend keeps the raw layout)"},
+    {"H200", "deepseek-v3.2", "--kv-cache-dtype fp8_e4m3 --dsa-decode-backend flashmla_sparse_q8", NULL,
+     "--dsa-decode-backend flashmla_sparse_q8 is not supported: flashmla_sparse_q8 is a prefill-only backend. Pair"},
+    {"MI355X", "deepseek-v3.2", "--dsa-prefill-backend triton_sparse_mla", NULL,
+     "triton_sparse_mla is a CUDA prefill backend; on ROCm use the existing tilelang / aiter DSA paths."},
+    {"B300", "glm-5.2", "--page-size 0", NULL, "the page size must be a whole number"},
+    {"H200", "deepseek-v3", "--page-size 99999999", NULL, "the page size must be a whole number"},
+    {"B300", "glm-5.2", "--speculative-algorithm MEDUSA", NULL, "does not model this speculative algorithm"},
+    {"H200", "deepseek-v3", "--kv-cache-dtype fp4_e2m1", "0.5.20", "does not model this KV dtype's MLA layout"},
 };
 
-static void test_rules__values_sglang_rejects_are_config_errors(void **state)
+static void test_rules__refusals_are_sglangs_own_words(void **state)
 {
     (void)state;
     for (size_t i = 0; i < sizeof BAD / sizeof BAD[0]; i++) {
         kvc_resolved r;
         kvc_diag d;
-        kvc_status st = resolve_line(BAD[i].gpu, BAD[i].model, BAD[i].args, NULL, &r, &d);
-        if (st != KVC_ERR_CONFIG) fail_msg("case %zu '%s': status %d", i, BAD[i].args, st);
-        assert_contains(d.message, BAD[i].message);
-        assert_string_equal(d.file, "--args");
-        assert_true(d.column >= 1);
+        kvc_status st = resolve_line(BAD[i].gpu, BAD[i].model, BAD[i].args, BAD[i].release, &r, &d);
+        if (st != KVC_ERR_CONFIG) fail_msg("case %zu '%s': status %d (%s)", i, BAD[i].args, st, d.message);
+        if (!strstr(d.message, BAD[i].message)) fail_msg("case %zu: %s", i, d.message);
     }
+}
+
+static void test_rules__refusals_point_at_the_flag(void **state)
+{
+    (void)state;
+    kvc_resolved r;
+    kvc_diag d;
+    assert_int_equal(resolve_line("B200", "deepseek-v3.2", "--tp 8 --dsa-decode-backend triton", NULL, &r, &d),
+                     KVC_ERR_CONFIG);
+    assert_string_equal(d.file, "--args");
+    assert_int_equal(d.line, 1);
+    assert_int_equal(d.column, 8);
+    assert_contains(d.message, "(sglang 0.5.20: python/sglang/srt/arg_groups/overrides.py:621-635)");
 }
 
 static void test_rules__reasons_say_how_each_value_was_decided(void **state)
@@ -108,40 +160,28 @@ static void test_rules__reasons_say_how_each_value_was_decided(void **state)
     kvc_resolved r;
     kvc_diag d;
     assert_int_equal(resolve_line("B300", "glm-5.2", "--disaggregation-mode prefill --page-size 32", NULL, &r, &d), KVC_OK);
-    assert_string_equal(resolved_find(&r, "dsa_prefill_backend")->reason,
-                        "default for an unset prefill backend with fp8_e4m3 on compute capability 10.3");
+    assert_contains(resolved_find(&r, "dsa_prefill_backend")->reason,
+                    "default for an unset prefill backend with fp8_e4m3 on compute capability >= 10 (B300, compute "
+                    "capability 10.3; sglang 0.5.11: python/sglang/srt/server_args.py:1623-1628)");
     assert_contains(resolved_find(&r, "kv_cache_dtype")->reason, "auto: SGLang picks fp8_e4m3 for DSA models on compute capability 10.3");
-    assert_contains(resolved_find(&r, "page_size")->reason, "forced to 64 for DSA on CUDA (you passed 32)");
-    assert_contains(r.row.reason, "the prefill backend trtllm writes raw FP8 rows");
-    assert_contains(r.row.reason, "active-backend rule: on a prefill worker the prefill backend decides");
+    assert_contains(resolved_find(&r, "page_size")->reason, "forced for DSA (you passed 32): \"Setting page size to 64 for DeepSeek DSA.\"");
+    assert_contains(r.row.reason, "trtllm writes raw FP8 rows (R + r = 576 bytes) on CUDA: the worker's own backend decides");
+    assert_contains(r.row.reason, "kv_cache_configurator.py:2543-2575");
     assert_contains(resolved_find(&r, "disaggregation_mode")->reason, "set by --disaggregation-mode at --args:1:1");
 
     assert_int_equal(resolve_line("H200", "glm-5.2", "--kv-cache-dtype bf16", NULL, &r, &d), KVC_OK);
     assert_contains(resolved_find(&r, "kv_cache_dtype")->reason, "bf16 is SGLang's alias of bfloat16");
-    assert_contains(r.row.reason, "bfloat16 rows are always R + r bf16 values");
-    assert_contains(resolved_find(&r, "dsa_decode_backend")->reason, "with bfloat16 on compute capability 9.0");
+    assert_contains(r.row.reason, "not fp8_e4m3: rows are R + r = 576 values of bfloat16");
 
-    assert_int_equal(resolve_line("B300", "glm-5.2", "--kv-cache-dtype fp8_e4m3 --enable-hisparse --disable-radix-cache", NULL, &r, &d), KVC_OK);
-    assert_contains(resolved_find(&r, "dsa_decode_backend")->reason, "with --enable-hisparse and fp8_e4m3");
+    assert_int_equal(resolve_line("B300", "glm-5.2", "--nsa-decode-backend flashmla_kv", "0.5.10", &r, &d), KVC_OK);
+    assert_contains(resolved_find(&r, "dsa_decode_backend")->reason,
+                    "forced to trtllm with fp8_e4m3 on compute capability >= 10 (user flags ignored), over "
+                    "--nsa-decode-backend flashmla_kv (B300, compute capability 10.3; sglang 0.5.10");
     assert_int_equal(resolve_line("MI300X", "glm-5.2", "", NULL, &r, &d), KVC_OK);
-    assert_contains(resolved_find(&r, "dsa_prefill_backend")->reason, "on ROCm/HIP with both DSA backends unset");
+    assert_contains(resolved_find(&r, "dsa_prefill_backend")->reason, "on ROCm");
     assert_contains(r.warnings[0], "forces page size 1");
-}
-
-static void test_rules__when_the_rules_disagree_the_worker_is_warned(void **state)
-{
-    (void)state;
-    kvc_resolved r;
-    kvc_diag d;
-    assert_int_equal(resolve_line("B300", "glm-5.2", "--disaggregation-mode prefill --dsa-prefill-backend flashmla_kv", NULL, &r, &d), KVC_OK);
-    assert_contains(r.warnings[0], "the either-backend rule gives this worker fp8_raw, not fp8_flashmla");
-    assert_contains(r.warnings[0], "set --dsa-prefill-backend flashmla_kv --dsa-decode-backend flashmla_kv");
-    assert_int_equal(resolve_line("B300", "glm-5.2", "--disaggregation-mode prefill --dsa-prefill-backend flashmla_kv", "either-backend", &r, &d), KVC_OK);
-    assert_contains(r.warnings[0], "the active-backend rule gives this worker fp8_flashmla, not fp8_raw");
-    assert_contains(r.warnings[0], "set --dsa-prefill-backend trtllm --dsa-decode-backend trtllm to get fp8_raw");
-    /* both backends set alike: the rules agree */
-    assert_int_equal(resolve_line("B300", "glm-5.2", "--disaggregation-mode prefill --dsa-prefill-backend flashmla_kv --dsa-decode-backend flashmla_kv", NULL, &r, &d), KVC_OK);
-    assert_int_equal(r.nwarnings, 0);
+    assert_int_equal(resolve_line("MI300X", "glm-5.2", "--kv-cache-dtype fp8_e4m3", NULL, &r, &d), KVC_OK);
+    assert_contains(r.row.reason, "float8_e4m3fnuz");
 }
 
 static void test_rules__entries_count_draft_layers_and_the_indexer(void **state)
@@ -156,17 +196,42 @@ static void test_rules__entries_count_draft_layers_and_the_indexer(void **state)
     assert_int_equal(r.indexer.page_bytes, 8448);
     assert_int_equal(r.kv_bytes_per_token_all, 79 * 576);
     assert_int_equal(r.indexer_bytes_per_token_all, 79 * 132);
-    assert_int_equal(resolve_line("B300", "glm-5.2", "--speculative-algorithm NEXTN", NULL, &r, &d), KVC_OK);
-    assert_int_equal(r.kv_entries, 79);
     assert_int_equal(resolve_line("B300", "glm-5.2", "--speculative-algorithm NGRAM", NULL, &r, &d), KVC_OK);
     assert_int_equal(r.kv_entries, 78);
     assert_int_equal(resolve_line("B300", "glm-5.2", "--speculative-algorithm EAGLE3", NULL, &r, &d), KVC_OK);
     assert_int_equal(r.kv_entries, 78);
     assert_contains(r.warnings[0], "draft model's own KV pool is not derived");
-    assert_int_equal(resolve_line("B300", "glm-5.2", "", NULL, &r, &d), KVC_OK);
-    assert_int_equal(r.kv_entries, 78);
     assert_int_equal(resolve_line("H200", "deepseek-v3", "", NULL, &r, &d), KVC_OK);
     assert_false(r.has_indexer);
+    assert_false(r.model.dsa);
+}
+
+/* The draft pool may have its own KV dtype (0.5.18+): its entries get
+ * their own layout, and "auto" is the draft model's dtype, not the DSA
+ * default. */
+static void test_rules__draft_entries_have_their_own_layout(void **state)
+{
+    (void)state;
+    kvc_resolved r;
+    kvc_diag d;
+    assert_int_equal(resolve_line("H200", "glm-5.2", "--kv-cache-dtype fp8_e4m3 --speculative-algorithm EAGLE", NULL, &r, &d),
+                     KVC_OK);
+    assert_string_equal(r.draft.name, "fp8_flashmla");
+    assert_int_equal(r.kv_bytes_per_token_all, 79 * 656);
+    assert_int_equal(resolve_line("H200", "glm-5.2", "--kv-cache-dtype fp8_e4m3 --speculative-algorithm EAGLE "
+                                  "--speculative-draft-kv-cache-dtype auto", NULL, &r, &d), KVC_OK);
+    assert_string_equal(r.kv.name, "fp8_flashmla");
+    assert_string_equal(r.draft.name, "bf16");
+    assert_int_equal(r.kv_bytes_per_token_all, 78 * 656 + 1152);
+    assert_contains(VAL(&r, "speculative_draft_kv_cache_dtype"), "auto");
+    assert_contains(resolved_find(&r, "speculative_draft_kv_cache_dtype")->reason, "the DSA default does not apply");
+    assert_int_equal(resolve_line("B300", "glm-5.2", "--speculative-algorithm EAGLE --speculative-draft-kv-cache-dtype bf16",
+                                  NULL, &r, &d), KVC_OK);
+    assert_string_equal(r.kv.name, "fp8_raw");
+    assert_string_equal(r.draft.name, "bf16");
+    assert_int_equal(resolve_line("B300", "glm-5.2", "--speculative-draft-kv-cache-dtype bf16", NULL, &r, &d), KVC_OK);
+    assert_contains(r.warnings[0], "--speculative-draft-kv-cache-dtype has no effect here");
+    assert_null(kvc_resolved_draft_layout(&r));
 }
 
 static void test_rules__parallelism_never_changes_the_layout(void **state)
@@ -181,22 +246,32 @@ static void test_rules__parallelism_never_changes_the_layout(void **state)
     assert_memory_equal(&a.kv, &b.kv, sizeof a.kv);
 }
 
-static void test_rules__late_backends_and_odd_platforms_are_warned(void **state)
+static void test_rules__odd_platforms_are_warned(void **state)
 {
     (void)state;
     kvc_resolved r;
     kvc_diag d;
-    assert_int_equal(resolve_line("B300", "glm-5.2", "--kv-cache-dtype fp8_e4m3 --enable-hisparse --disable-radix-cache "
-                                  "--dsa-prefill-backend flashinfer_sparse_mla --dsa-decode-backend flashinfer_sparse_mla", NULL, &r, &d),
-                     KVC_OK);
-    assert_string_equal(r.kv.name, "fp8_flashmla");
-    assert_contains(r.warnings[0], "flashinfer_sparse_mla was added in late-2026 SGLang and its KV layout is unconfirmed");
     assert_int_equal(resolve_line("B300", "glm-5.2", "--dsa-decode-backend fa3", NULL, &r, &d), KVC_OK);
     assert_contains(r.warnings[0], "fa3 is not known to run on B300");
+    assert_contains(r.warnings[0], "SGLang 0.5.23 does not refuse it at start-up");
     assert_int_equal(resolve_line("A100", "deepseek-v3", "", NULL, &r, &d), KVC_OK);
     assert_contains(r.warnings[0], "older than Hopper");
     assert_int_equal(resolve_line("H200", "deepseek-v3", "--dsa-decode-backend fa3", NULL, &r, &d), KVC_OK);
-    assert_contains(r.warnings[0], "--dsa-decode-backend has no effect");
+    assert_contains(r.warnings[0], "--dsa-decode-backend has no effect: SGLang 0.5.23 does not take DeepseekV3ForCausalLM as a DSA model");
+}
+
+/* Resolves a worker on B300 with no flags under the newest release, for a
+ * model given as config.json text. */
+static kvc_status resolve_config(const char *json, kvc_diag *d)
+{
+    model_info m;
+    assert_int_equal(model_parse(json, strlen(json), "c.json", "t", &m, d), KVC_OK);
+    gpu_info g;
+    assert_int_equal(gpu_parse("B300", &g, NULL, d), KVC_OK);
+    settings s;
+    memset(&s, 0, sizeof s);
+    kvc_resolved r;
+    return rules_resolve(&g, &m, &s, 0, &r, d);
 }
 
 static void test_rules__index_head_dim_must_be_128(void **state)
@@ -204,57 +279,116 @@ static void test_rules__index_head_dim_must_be_128(void **state)
     (void)state;
     const char *json = "{\"architectures\":[\"DeepseekV32ForCausalLM\"],\"kv_lora_rank\":512,\"qk_rope_head_dim\":64,"
                        "\"num_hidden_layers\":2,\"index_head_dim\":64,\"index_topk\":2048}";
-    model_info m;
     kvc_diag d;
-    assert_int_equal(model_parse(json, strlen(json), "c.json", "t", &m, &d), KVC_OK);
-    gpu_info g;
-    assert_int_equal(gpu_parse("B300", &g, NULL, &d), KVC_OK);
-    settings s;
-    memset(&s, 0, sizeof s);
-    kvc_resolved r;
-    assert_int_equal(rules_resolve(&g, &m, &s, REL_ACTIVE_BACKEND, &r, &d), KVC_ERR_CONFIG);
+    assert_int_equal(resolve_config(json, &d), KVC_ERR_CONFIG);
     assert_contains(d.message, "index_head_dim is 64: SGLang's DSA indexer K cache needs 128");
 }
 
-static void test_rules__releases_are_named_and_checked(void **state)
+/* Architectures with pools kvcheck does not model are refused, never
+ * judged as plain MLA. */
+static void test_rules__unmodelled_architectures_are_refused(void **state)
 {
     (void)state;
-    assert_string_equal(kvc_engine_release("sglang", 0), "active-backend");
-    assert_string_equal(kvc_engine_release(NULL, 1), "either-backend");
-    assert_null(kvc_engine_release("sglang", 2));
+    static const char *const ARCH[] = {"DeepseekV4ForCausalLM", "Glm5NextForConditionalGeneration",
+                                       "MiniMaxM3SparseForCausalLM"};
+    for (size_t i = 0; i < COUNT_OF(ARCH); i++) {
+        char json[400];
+        snprintf(json, sizeof json,
+                 "{\"architectures\":[\"%s\"],\"kv_lora_rank\":512,\"qk_rope_head_dim\":64,"
+                 "\"num_hidden_layers\":2,\"index_head_dim\":128,\"index_topk\":2048}",
+                 ARCH[i]);
+        kvc_diag d;
+        assert_int_equal(resolve_config(json, &d), KVC_ERR_CONFIG);
+        assert_contains(d.message, "which kvcheck does not model yet; it cannot judge this worker");
+        assert_contains(d.message, ARCH[i]);
+    }
+}
+
+static void test_rules__versions_name_releases(void **state)
+{
+    (void)state;
+    assert_string_equal(kvc_engine_release("sglang", 0), "0.5.23");
+    assert_string_equal(kvc_engine_release(NULL, SGLANG_NRELEASES - 1), "0.5.3rc2");
+    assert_null(kvc_engine_release("sglang", SGLANG_NRELEASES));
     assert_null(kvc_engine_release("vllm", 0));
+    assert_true(rules_tables_valid());
+    /* exact, older-than-known and newer-than-known versions, main */
+    static const struct {
+        const char *asked, *used, *note;
+    } V[] = {
+        {"0.5.18", "0.5.18", NULL},
+        {"0.5.4.post3", "0.5.4.post3", NULL},
+        {"v0.5.20", "0.5.20", "SGLang v0.5.20 is not a release kvcheck has read"},
+        {"0.5.10rc0", "0.5.9", "it uses the rules of 0.5.9, the newest older one it has"},
+        {"0.5.15.post2", "0.5.15.post1", "the newest older one"},
+        {"0.6.0", "0.5.23", "SGLang 0.6.0 is not a release kvcheck has read"},
+        {"main", "0.5.23", "SGLang main is not a release kvcheck can read"},
+    };
+    for (size_t i = 0; i < COUNT_OF(V); i++) {
+        kvc_resolved r;
+        kvc_diag d;
+        if (resolve_line("B300", "deepseek-v3.2", "", V[i].asked, &r, &d)) fail_msg("%s: %s", V[i].asked, d.message);
+        assert_string_equal(r.release, V[i].used);
+        assert_string_equal(r.release_asked, V[i].asked);
+        assert_string_equal(r.release_from, "--sglang-version");
+        int noted = 0;
+        for (unsigned k = 0; k < r.nwarnings; k++) noted |= V[i].note && strstr(r.warnings[k], V[i].note) != NULL;
+        assert_int_equal(noted, V[i].note != NULL);
+    }
     kvc_resolved r;
     kvc_diag d;
-    assert_int_equal(resolve_line("B300", "glm-5.2", "", "either", &r, &d), KVC_ERR_USAGE);
-    assert_contains(d.message, "kvcheck knows no sglang release 'either'; it models: active-backend, either-backend");
-    assert_int_equal(resolve_line("B300", "glm-5.2", "", "either-backend", &r, &d), KVC_OK);
-    assert_string_equal(r.release, "either-backend");
-    assert_string_equal(r.engine, "sglang");
+    assert_int_equal(resolve_line("B300", "glm-5.2", "", "0.5.2", &r, &d), KVC_ERR_USAGE);
+    assert_contains(d.message, "SGLang 0.5.2 is older than 0.5.3rc2, the first release that serves DSA models");
+    assert_int_equal(resolve_line("B300", "glm-5.2", "", "latest", &r, &d), KVC_ERR_USAGE);
+    assert_contains(d.message, "SGLang version 'latest' is not a version");
+    assert_int_equal(resolve_line("B300", "glm-5.2", "", NULL, &r, &d), KVC_OK);
+    assert_string_equal(r.release, "0.5.23");
+    assert_string_equal(r.release_asked, "");
     /* every setting SGLang shows was added, typed, in display order */
-    static const char *const NAMES[] = {"kv_cache_dtype", "dsa_prefill_backend", "dsa_decode_backend",
-                                        "disaggregation_mode", "page_size", "speculative_algorithm",
-                                        "enable_hisparse", "parallelism"};
+    static const char *const NAMES[] = {"kv_cache_dtype",        "dsa_prefill_backend",
+                                        "dsa_decode_backend",    "disaggregation_mode",
+                                        "transfer_backend",      "page_size",
+                                        "speculative_algorithm", "speculative_draft_kv_cache_dtype",
+                                        "enable_hisparse",       "parallelism"};
     assert_int_equal(r.nsettings, COUNT_OF(NAMES));
     for (unsigned i = 0; i < r.nsettings; i++) assert_string_equal(r.settings[i].name, NAMES[i]);
     assert_int_equal(resolved_find(&r, "page_size")->type, KVC_VALUE_UINT);
     assert_int_equal(resolved_find(&r, "page_size")->number, 64);
     assert_int_equal(resolved_find(&r, "enable_hisparse")->type, KVC_VALUE_BOOL);
-    assert_int_equal(resolved_find(&r, "enable_hisparse")->number, 0);
     assert_true(resolved_find(&r, "kv_cache_dtype")->flags & KVC_SETTING_COMPARED);
+}
+
+static void test_rules__eras_group_releases_with_the_same_rules(void **state)
+{
+    (void)state;
+    /* the eras tools/sglang-oracle/ERAS.md found by reading and by diffing the oracle's tables */
+    static const struct {
+        const char *release, *era;
+    } E[] = {{"0.5.23", "0.5.22"}, {"0.5.21", "0.5.20"}, {"0.5.15.post1", "0.5.14"}, {"0.5.14", "0.5.14"},
+             {"0.5.10.post1", "0.5.10"}, {"0.5.8.post1", "0.5.8"}, {"0.5.3", "0.5.3rc2"}, {"0.5.9", "0.5.9"}};
+    for (size_t i = 0; i < COUNT_OF(E); i++) {
+        int k = engine_release_index(engine_default(), E[i].release);
+        assert_true(k >= 0);
+        assert_string_equal(kvc_engine_release_era("sglang", (unsigned)k), E[i].era);
+    }
+    assert_null(kvc_engine_release_era("sglang", SGLANG_NRELEASES));
 }
 
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_rules__truth_table),
-        cmocka_unit_test(test_rules__values_sglang_rejects_are_config_errors),
+        cmocka_unit_test(test_rules__refusals_are_sglangs_own_words),
+        cmocka_unit_test(test_rules__refusals_point_at_the_flag),
         cmocka_unit_test(test_rules__reasons_say_how_each_value_was_decided),
-        cmocka_unit_test(test_rules__when_the_rules_disagree_the_worker_is_warned),
         cmocka_unit_test(test_rules__entries_count_draft_layers_and_the_indexer),
+        cmocka_unit_test(test_rules__draft_entries_have_their_own_layout),
         cmocka_unit_test(test_rules__parallelism_never_changes_the_layout),
-        cmocka_unit_test(test_rules__late_backends_and_odd_platforms_are_warned),
+        cmocka_unit_test(test_rules__odd_platforms_are_warned),
         cmocka_unit_test(test_rules__index_head_dim_must_be_128),
-        cmocka_unit_test(test_rules__releases_are_named_and_checked),
+        cmocka_unit_test(test_rules__unmodelled_architectures_are_refused),
+        cmocka_unit_test(test_rules__versions_name_releases),
+        cmocka_unit_test(test_rules__eras_group_releases_with_the_same_rules),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,7 +1,11 @@
-import sys, collections
-sys.argv, args = sys.argv[:1], sys.argv[1:]
-exec(open("compare.py").read().split("vers = sorted")[0])
-v1, v2, g = args[:3]; n = int(args[3]) if len(args) > 3 else 6
+"""Group the differences between two releases' outputs on one GPU by pattern.
+usage: TABLES=DIR python3 difft.py V1 V2 GPU [N]"""
+import collections, os, sys
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from compare import load
+
+v1, v2, g = sys.argv[1:4]
+n = int(sys.argv[4]) if len(sys.argv) > 4 else 6
 a, b = load(v1, g), load(v2, g)
 pat = collections.defaultdict(list)
 for k in set(a) & set(b):

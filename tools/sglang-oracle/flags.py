@@ -1,13 +1,11 @@
-"""Print the parser's definition of the flags that matter, for one release."""
-import os
-import sys, json, argparse, io, contextlib
+"""Print the parser's definition of the flags that matter, for one release.
+usage: python3 flags.py VERSION > flagdump/VERSION.json"""
+import argparse, json, os, sys
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from oracle import Oracle
+
 ver = sys.argv[1]
-sys.argv = [sys.argv[0], ver, "H200", "DEEPSEEK_V32", "--"]
-src = open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "resolve.py")).read().split("out = {")[0]
-with contextlib.redirect_stderr(io.StringIO()):
-    exec(compile(src, "resolve_head", "exec"))
-p = argparse.ArgumentParser()
-sa.ServerArgs.add_cli_args(p)
+p = Oracle(ver, "H200").parser
 want = ("kv-cache-dtype", "nsa", "dsa-", "hisparse", "page-size", "disaggregation-mode", "disaggregation-transfer-backend",
         "speculative-draft-kv-cache-dtype", "speculative-algorithm", "attention-backend")
 rows = {}

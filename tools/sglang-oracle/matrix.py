@@ -1,60 +1,149 @@
-"""Run one release's own resolution over a matrix of worker settings for one GPU.
-usage: python matrix.py VERSION GPU [limit]  -> JSON lines on stdout (prefix ROW )"""
-import os
-import sys, json, io, contextlib, itertools, time, logging, traceback
-ver, gpu = sys.argv[1], sys.argv[2]
-sys.argv = [sys.argv[0], ver, gpu, "DEEPSEEK_V32", "--"]
-src = open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "resolve.py")).read().split("out = {")[0]
-with contextlib.redirect_stderr(io.StringIO()):
-    exec(compile(src, "resolve_head", "exec"))
-logging.disable(logging.CRITICAL)
-import argparse
-p = argparse.ArgumentParser(); sa.ServerArgs.add_cli_args(p)
-opts = {o: a for a in p._actions for o in a.option_strings}
-def flag(*names):
-    for n in names:
-        if n in opts: return n
-pf = flag("--dsa-prefill-backend", "--nsa-prefill-backend", "--nsa-prefill")
-df = flag("--dsa-decode-backend", "--nsa-decode-backend", "--nsa-decode")
-backends = [None] + list(opts[pf].choices)
-dtypes = [None] + [d for d in opts["--kv-cache-dtype"].choices if d != "auto"]
-modes = [None, "prefill", "decode"]
-hs = [False, True] if "--enable-hisparse" in opts else [False]
-models = ["DEEPSEEK_V32", "GLM5"]
-n = 0; t0 = time.time()
-for model, dt, pb, db, mode, h in itertools.product(models, dtypes, backends, backends, modes, hs):
-    # keep the matrix small: backend pairs only where one side is unset or both equal, plus unset/unset
-    if pb is not None and db is not None and pb != db: continue
-    if dt not in (None, "bf16", "bfloat16", "fp8_e4m3", "fp8_e5m2") and (pb or db): continue
-    argv = ["--model-path", "/fake/model", "--tp", "8"]
-    if dt: argv += ["--kv-cache-dtype", dt]
-    if pb: argv += [pf, pb]
-    if db: argv += [df, db]
-    if mode: argv += ["--disaggregation-mode", mode]
-    if h: argv += ["--enable-hisparse", "--disable-radix-cache"]
-    cfg.__dict__.clear(); cfg.__dict__.update(getattr(cfgs, model))
-    rec = {"v": ver, "gpu": gpu, "model": model, "dtype": dt, "pb": pb, "db": db, "mode": mode, "hisparse": h}
-    try:
-        with contextlib.redirect_stderr(io.StringIO()), contextlib.redirect_stdout(io.StringIO()):
-            args = p.parse_args(argv)
-            args = sa.ServerArgs.from_cli_args(args) if hasattr(sa.ServerArgs, "from_cli_args") else None
-            if hasattr(args, "resolve_once"): args.resolve_once()
-            view = args
-            try:
-                from sglang.srt.arg_groups.model_override_base import resolved_view
-                view = resolved_view(args)
-            except ImportError: pass
-            args.check_server_args()
-            r = {k: getattr(view, k, None) for k in ("kv_cache_dtype", "page_size")}
-            for k in ("dsa_prefill_backend", "nsa_prefill_backend", "nsa_prefill"):
-                if hasattr(view, k): r["prefill"] = getattr(view, k); break
-            for k in ("dsa_decode_backend", "nsa_decode_backend", "nsa_decode"):
-                if hasattr(view, k): r["decode"] = getattr(view, k); break
-            r["row"] = row_bytes(args, view)["bytes"]
-        rec["out"] = r
-    except SystemExit as e:
-        rec["refused"] = f"argparse exit {e}"
-    except BaseException as e:
-        rec["refused"] = f"{type(e).__name__}: {e}"[:300]
-    print("ROW " + json.dumps(rec, default=str)); n += 1
-print(f"DONE {ver} {gpu} {n} rows {time.time()-t0:.1f}s", file=sys.stderr)
+"""Run one release's own code over the matrix of worker settings, for one GPU.
+
+usage: python3 matrix.py VERSION GPU [--models DIR] [--limit N] > VERSION_GPU.jsonl
+
+Every release runs the same case list (cases() below; it does not depend on
+the release or GPU), so a case a release's parser cannot take is recorded as
+argparse's refusal, not left out. Output, one JSON object a line:
+  FLAGS {"v":..,"gpu":..,"prefill": <flag>, "decode": <flag>, "init_lines": [...]}
+  ROW   {"v":..,"gpu":..,"case":[model,dtype,pb,db,mode,hisparse,radix,spec,draft,page],
+         "out": {kv_cache_dtype,page_size,prefill,decode,row,torch_dtype[,draft]}} or "refused": text
+The worker's command line is argv(case) below, after `--model-path /fake/model`.
+"""
+import json, os, sys, time, zlib
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+
+# every value any release from 0.5.3rc2 to 0.5.23 accepts (flags.py), oldest first
+BACKENDS = ["flashmla_prefill", "flashmla_decode", "flashmla_sparse", "flashmla_kv", "flashmla_auto", "fa3",
+            "tilelang", "aiter", "trtllm", "flashmla_sparse_q8", "flashinfer_sparse_mla", "triton",
+            "triton_sparse_mla", "intel_xpu"]
+MODERN = BACKENDS[2:]
+DTYPES = ["fp8_e5m2", "fp8_e4m3", "bf16", "bfloat16", "fp4_e2m1", "mxfp8", "nvfp4", "fp4_mx_block16"]
+BASIC = [None, "bf16", "bfloat16", "fp8_e4m3", "fp8_e5m2"]
+MODES = [None, "prefill", "decode"]
+DSA = ["DEEPSEEK_V32", "GLM5"]
+OTHER = ["DEEPSEEK_V32_HF", "GLM5_NEXTN", "LONGCAT_FLASH", "GLM5_SINK", "DEEPSEEK_V3", "GLM5_NEXT"]
+DRAFT = [None, "auto", "fp8_e5m2", "fp8_e4m3", "bf16", "bfloat16"]
+PAIR_SAMPLE = int(os.environ.get("ORACLE_PAIR_SAMPLE", "3"))   # keep 1 in N of the pb != db pairs
+
+
+def case(model, dt=None, pb=None, db=None, mode=None, hs=False, radix=None, spec=None, draft=None, page=None):
+    if radix is None:
+        radix = hs
+    return (model, dt, pb, db, mode, bool(hs), bool(radix), spec, draft, page)
+
+
+def keep(*parts):
+    return zlib.crc32("|".join(map(str, parts)).encode()) % PAIR_SAMPLE == 0
+
+
+def cases():
+    out = []
+    one_side = [(None, None)] + [(b, None) for b in BACKENDS] + [(None, b) for b in BACKENDS] + [(b, b) for b in BACKENDS]
+    # 1. the first oracle's matrix (unset / one side / equal pairs), for every release
+    for m in DSA:
+        for dt in BASIC + DTYPES[4:]:
+            for pb, db in (one_side if dt in BASIC else [(None, None)]):
+                for mode in MODES:
+                    for hs in (False, True):
+                        out.append(case(m, dt, pb, db, mode, hs))
+    # 2. pb != db pairs, sampled deterministically, dtypes unset/bf16/fp8_e4m3
+    for m in DSA:
+        for dt in (None, "bfloat16", "fp8_e4m3"):
+            for mode in MODES:
+                for hs in (False, True):
+                    for pb in MODERN:
+                        for db in MODERN:
+                            if pb != db and keep(m, dt, mode, hs, pb, db):
+                                out.append(case(m, dt, pb, db, mode, hs))
+    # 3. the other architectures: one side / equal pairs, dtypes unset/bf16/fp8_e4m3; all dtypes unset backends
+    for m in OTHER:
+        for dt in (None, "bfloat16", "fp8_e4m3"):
+            for pb, db in [(None, None)] + [(b, None) for b in MODERN] + [(None, b) for b in MODERN] + [(b, b) for b in MODERN]:
+                for mode in MODES:
+                    out.append(case(m, dt, pb, db, mode, False))
+            for mode in MODES:
+                out.append(case(m, dt, None, None, mode, True))
+        for dt in ["auto", "fp8_e5m2", "bf16"] + DTYPES[4:]:
+            for mode in MODES:
+                out.append(case(m, dt, None, None, mode, False))
+    for m in DSA:
+        for dt in ["auto"]:
+            for mode in MODES:
+                out.append(case(m, dt, None, None, mode, False))
+    # 4. HiSparse without --disable-radix-cache
+    for m in DSA + ["GLM5_NEXTN"]:
+        for dt in (None, "bfloat16", "fp8_e4m3"):
+            for mode in (None, "decode"):
+                out.append(case(m, dt, None, None, mode, True, radix=False))
+    # 5. speculative decoding, with and without a draft KV dtype
+    for m in DSA + ["DEEPSEEK_V32_HF", "GLM5_NEXTN", "LONGCAT_FLASH"]:
+        for spec in ("EAGLE", "NEXTN"):
+            for dt in (None, "bfloat16", "fp8_e4m3"):
+                for draft in DRAFT:
+                    for mode in MODES:
+                        if m in DSA or (draft is None and spec == "NEXTN"):
+                            out.append(case(m, dt, None, None, mode, False, spec=spec, draft=draft))
+        for dt in (None, "fp8_e4m3"):
+            for pb, db in (("flashmla_kv", None), (None, "flashmla_kv"), ("flashmla_kv", "flashmla_kv"),
+                           ("trtllm", "trtllm"), ("tilelang", "tilelang")):
+                for mode in MODES:
+                    out.append(case(m, dt, pb, db, mode, False, spec="NEXTN"))
+            for mode in ("decode",):
+                out.append(case(m, dt, None, None, mode, True, spec="NEXTN"))
+    # 6. explicit --page-size
+    for m in DSA + OTHER:
+        for page in (1, 32, 64, 128):
+            for dt in (None, "fp8_e4m3"):
+                for mode in MODES:
+                    out.append(case(m, dt, None, None, mode, False, page=page))
+            out.append(case(m, None, None, None, "decode", True, page=page))
+    seen, uniq = set(), []
+    for c in out:
+        if c not in seen:
+            seen.add(c)
+            uniq.append(c)
+    return uniq
+
+
+def argv(c, pflag, dflag):
+    model, dt, pb, db, mode, hs, radix, spec, draft, page = c
+    a = ["--tp", "8"]
+    if dt: a += ["--kv-cache-dtype", dt]
+    if pb: a += [pflag, pb]
+    if db: a += [dflag, db]
+    if mode: a += ["--disaggregation-mode", mode]
+    if hs: a += ["--enable-hisparse"]
+    if radix: a += ["--disable-radix-cache"]
+    if spec: a += ["--speculative-algorithm", spec]
+    if draft: a += ["--speculative-draft-kv-cache-dtype", draft]
+    if page: a += ["--page-size", str(page)]
+    return a
+
+
+def main():
+    ver, gpu = sys.argv[1], sys.argv[2]
+    model_dir, limit = None, None
+    rest = sys.argv[3:]
+    while rest:
+        k = rest.pop(0)
+        if k == "--models": model_dir = rest.pop(0)
+        elif k == "--limit": limit = int(rest.pop(0))
+    from oracle import Oracle, load_models, default_model_dir
+    models = load_models(model_dir or default_model_dir())
+    t0 = time.time()
+    o = Oracle(ver, gpu)
+    print("FLAGS " + json.dumps({"v": ver, "gpu": gpu, "prefill": o.pflag, "decode": o.dflag,
+                                 "init_lines": getattr(o, "init_lines", [])}), flush=True)
+    cs = cases()[:limit] if limit else cases()
+    for c in cs:
+        r = o.run(models[c[0]], argv(c, o.pflag, o.dflag), spec=bool(c[7]))
+        r.update(v=ver, gpu=gpu, case=list(c))
+        print("ROW " + json.dumps(r, default=str))
+    print(f"DONE {ver} {gpu} {len(cs)} rows {time.time() - t0:.1f}s", file=sys.stderr)
+
+
+if __name__ == "__main__":
+    main()

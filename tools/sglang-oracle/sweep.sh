@@ -1,17 +1,65 @@
 #!/bin/bash
-# usage: sweep.sh GPU MODEL -- flags (use --dsa-*-backend; renamed per release)
-gpu=$1; model=$2; shift 3
-for v in $(ls -d ${SGLANG_SRC:-sglang-src}/0.5.* | xargs -n1 basename | sort -V); do
-  a="$*"
-  case $v in 0.5.3rc0) continue;; 0.5.3) a="${a//--dsa-prefill-backend/--nsa-prefill}"; a="${a//--dsa-decode-backend/--nsa-decode}"; a="${a//flashmla_kv/flashmla_decode}"; a="${a//flashmla_sparse/flashmla_prefill}";; 0.5.4|0.5.5|0.5.6|0.5.7|0.5.8|0.5.9|0.5.10|0.5.11|0.5.12) a="${a//--dsa-/--nsa-}";; esac
-  r=$(timeout 120 python resolve.py $v $gpu $model -- $a 2>&1 | grep -E "^RESULT" | tail -1 | sed 's/^RESULT //')
-  python3 -c "
-import json,sys
-try: d=json.loads(sys.argv[1])
-except Exception: print(sys.argv[2].ljust(8),'NO RESULT'); sys.exit()
-r=d.get('resolved',{}); row=d.get('row',{})
-pb=r.get('dsa_prefill_backend', r.get('nsa_prefill_backend', r.get('nsa_prefill')))
-db=r.get('dsa_decode_backend', r.get('nsa_decode_backend', r.get('nsa_decode')))
-print(sys.argv[2].ljust(8), r.get('kv_cache_dtype'), r.get('page_size'), pb, db, row.get('bytes'), d.get('exit') or (d.get('error') or '')[:160])
-" "$r" $v
+# The whole oracle run: download SGLang releases, unpack their .py files,
+# build the venv, run matrix.py for every release x GPU, write the tables.
+#
+# usage: tools/sglang-oracle/sweep.sh WORKDIR [VERSION...]
+#   WORKDIR  scratch directory (wheels, release trees, venv, matrix output; ~2 GB)
+#   VERSION  releases to run (default: every release in src/engine/sglang/releases.c)
+# env:
+#   PYTHON   interpreter for the venv (default python3.11; the tables' argparse
+#            wording is Python 3.11's)
+#   JOBS     matrix runs at a time (default 2)
+#   GPUS     default "H200 B200 B300 RTX6000 GB10 MI300X MI325X MI355X"
+#   OUT      where tables.py writes (default tests/conformance/sglang of this tree)
+#   NOTABLES=1  stop after the matrix runs
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+repo=$(cd "$here/../.." && pwd)
+work=${1:?usage: sweep.sh WORKDIR [VERSION...]}; shift
+mkdir -p "$work" && work=$(cd "$work" && pwd)
+PYTHON=${PYTHON:-python3.11}
+JOBS=${JOBS:-2}
+GPUS=${GPUS:-"H200 B200 B300 RTX6000 GB10 MI300X MI325X MI355X"}
+OUT=${OUT:-$repo/tests/conformance/sglang}
+if [ $# -gt 0 ]; then
+  versions="$*"
+else
+  versions=$(grep -o '"0\.[0-9][^"]*"' "$repo/src/engine/sglang/releases.c" | tr -d '"' | sort -V)
+fi
+
+# 1. venv (no torch: stubs.py / faketorch.py stand in)
+if [ ! -x "$work/venv/bin/python" ]; then
+  "$PYTHON" -m venv "$work/venv"
+  "$work/venv/bin/pip" install -q -r "$here/requirements.txt"
+fi
+py=$work/venv/bin/python
+
+# 2. releases: the wheel's .py files under $work/src/<version>/sglang/
+mkdir -p "$work/whl" "$work/src" "$work/out"
+for v in $versions; do
+  [ -d "$work/src/$v/sglang" ] && continue
+  whl=$(ls "$work/whl"/sglang-"$v"-*.whl 2>/dev/null | head -1 || true)
+  if [ -z "$whl" ]; then
+    "$py" -m pip download -q --no-deps "sglang==$v" -d "$work/whl"
+    whl=$(ls "$work/whl"/sglang-"$v"-*.whl | head -1)
+  fi
+  "$py" - "$whl" "$work/src/$v" <<'PY'
+import sys, zipfile
+z = zipfile.ZipFile(sys.argv[1])
+z.extractall(sys.argv[2], [n for n in z.namelist() if n.startswith("sglang/") and n.endswith(".py")])
+PY
+  # JIT kernel loaders look for these directories at import time
+  for d in jit_kernel/include jit_kernel/csrc kernels/jit/include kernels/jit/csrc; do
+    [ -d "$work/src/$v/sglang/${d%%/*}" ] && mkdir -p "$work/src/$v/sglang/$d"
+  done
 done
+
+# 3. the matrix, one process per release x GPU (platform queries are cached per process)
+export SGLANG_SRC=$work/src
+unset PYTHONDONTWRITEBYTECODE   # byte-compile the release trees once
+for v in $versions; do for g in $GPUS; do echo "$v $g"; done; done |
+  xargs -P "$JOBS" -L 1 sh -c 'nice -n 10 "$0" "$1/matrix.py" "$3" "$4" > "$2/out/$3_$4.jsonl" 2> "$2/out/$3_$4.err" || echo "FAILED $3 $4"' "$py" "$here" "$work"
+grep -h DONE "$work"/out/*.err | awk '{n++; s+=$6} END {print n " runs, " s " s of CPU"}'
+
+# 4. the tables
+[ -n "${NOTABLES:-}" ] || "$py" "$here/tables.py" "$work/out" "$OUT"

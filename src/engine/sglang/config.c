@@ -165,7 +165,162 @@ static kvc_status value_of(yaml_reader *r, const yaml_event_t *ev, const kvc_ori
                     name);
 }
 
-/* One `key: value` pair of the top-level mapping. */
+/* ------------------------------------------------ YAML values as Python's */
+
+/* PyYAML's int (YAML 1.1: 0b binary, 0x hex, a leading 0 octal, '_'
+ * anywhere after the first digit) in decimal, as str() prints it; 0 when
+ * `s` is not one (or does not fit in 64 bits: kvcheck then keeps the text;
+ * sexagesimal 1:30 too). */
+static int yaml_int(const char *s, strbuf *out)
+{
+    const char *p = s;
+    int neg = *p == '-';
+    if (*p == '-' || *p == '+') p++;
+    unsigned base = 10;
+    if (p[0] == '0' && p[1] == 'b') base = 2, p += 2;
+    else if (p[0] == '0' && p[1] == 'x') base = 16, p += 2;
+    else if (p[0] == '0' && p[1]) base = 8, p += 1;
+    uint64_t v = 0;
+    size_t ndigits = 0;
+    for (; *p; p++) {
+        if (*p == '_') continue;
+        unsigned d = *p >= '0' && *p <= '9' ? (unsigned)(*p - '0')
+                     : (*p | 0x20) >= 'a' && (*p | 0x20) <= 'f' ? (unsigned)((*p | 0x20) - 'a' + 10) : 99;
+        if (d >= base || __builtin_mul_overflow(v, base, &v) || __builtin_add_overflow(v, d, &v)) return 0;
+        ndigits++;
+    }
+    if (!ndigits || (base == 10 && s[neg || *s == '+'] == '_')) return 0;
+    sb_printf(out, "%s%llu", neg && v ? "-" : "", (unsigned long long)v);
+    return 1;
+}
+
+/* Python's repr of a float: the shortest digits that read back, fixed
+ * notation for exponents -4 to 15, else d.ddde+XX. */
+static void py_float_repr(double v, strbuf *out)
+{
+    if (v != v) {
+        sb_puts(out, "nan");
+        return;
+    }
+    if (v > 1.7976931348623157e308 || v < -1.7976931348623157e308) {
+        sb_puts(out, v < 0 ? "-inf" : "inf");
+        return;
+    }
+    char buf[40];
+    for (int prec = 1; prec <= 17; prec++) {
+        snprintf(buf, sizeof buf, "%.*e", prec - 1, v);
+        if (strtod(buf, NULL) == v) break;
+    }
+    char dig[24];
+    size_t nd = 0;
+    const char *p = buf;
+    if (*p == '-') sb_putc(out, *p++);
+    for (; *p && *p != 'e'; p++)
+        if (*p != '.' && nd < sizeof dig - 1) dig[nd++] = *p;
+    dig[nd] = '\0';
+    int e = atoi(p + 1);
+    while (nd > 1 && dig[nd - 1] == '0') dig[--nd] = '\0';
+    if (e < -4 || e >= 16) {
+        sb_printf(out, "%c%s%s", dig[0], nd > 1 ? "." : "", dig + 1);
+        sb_printf(out, "e%c%02d", e < 0 ? '-' : '+', e < 0 ? -e : e);
+    } else if (e < 0) {
+        sb_puts(out, "0.");
+        for (int i = 0; i < -e - 1; i++) sb_putc(out, '0');
+        sb_puts(out, dig);
+    } else {
+        for (int i = 0; i <= e; i++) sb_putc(out, (size_t)i < nd ? dig[i] : '0');
+        sb_printf(out, ".%s", (size_t)e + 1 < nd ? dig + e + 1 : "0");
+    }
+}
+
+/* PyYAML's float (YAML 1.1: a '.' required, a signed exponent, .inf,
+ * .nan) as str() prints it; 0 when `s` is not one. */
+static int yaml_float(const char *s, strbuf *out)
+{
+    const char *p = s;
+    int sign = *p == '-' || *p == '+';
+    p += sign;
+    if (strcmp(p, ".inf") == 0 || strcmp(p, ".Inf") == 0 || strcmp(p, ".INF") == 0) {
+        sb_puts(out, *s == '-' ? "-inf" : "inf");
+        return 1;
+    }
+    if (!sign && (strcmp(p, ".nan") == 0 || strcmp(p, ".NaN") == 0 || strcmp(p, ".NAN") == 0)) {
+        sb_puts(out, "nan");
+        return 1;
+    }
+    /* [-+]?[0-9][0-9_]*\.[0-9_]*([eE][-+][0-9]+)?  or  \.[0-9_]+([eE][-+][0-9]+)? */
+    int lead = *p >= '0' && *p <= '9';
+    if (!lead && (sign || *p != '.')) return 0;
+    while ((*p >= '0' && *p <= '9') || (lead && *p == '_')) p++;
+    if (*p++ != '.') return 0;
+    const char *frac = p;
+    while ((*p >= '0' && *p <= '9') || *p == '_') p++;
+    if (!lead && p == frac) return 0;
+    if (*p == 'e' || *p == 'E') {
+        p++;
+        if (*p != '-' && *p != '+') return 0;
+        p++;
+        if (!(*p >= '0' && *p <= '9')) return 0;
+        while (*p >= '0' && *p <= '9') p++;
+    }
+    if (*p) return 0;
+    char clean[128];
+    size_t n = 0;
+    for (const char *q = s; *q; q++) {
+        if (*q == '_') continue;
+        if (n + 1 >= sizeof clean) return 0;
+        clean[n++] = *q;
+    }
+    clean[n] = '\0';
+    py_float_repr(strtod(clean, NULL), out);
+    return 1;
+}
+
+/* str() of what yaml.safe_load makes of a scalar, booleans aside: null is
+ * None, numbers as Python prints them, quoted text and everything else as
+ * written (dates too: kvcheck does not re-print them). */
+static char *py_str(const char *text, int plain)
+{
+    strbuf sb = {0};
+    if (!plain || !(yaml_null(text, 1) ? (sb_puts(&sb, "None"), 1) : yaml_int(text, &sb) || yaml_float(text, &sb)))
+        sb_puts(&sb, text);
+    return sb_take(&sb);
+}
+
+/* Skips a list or mapping whose start event was read. */
+static kvc_status skip_node(yaml_reader *r)
+{
+    for (int depth = 1; depth > 0;) {
+        yaml_event_t ev;
+        RETURN_IF_ERROR(yaml_next(r, &ev));
+        kvc_status st = note_anchor(r, &ev);
+        if (ev.type == YAML_SEQUENCE_START_EVENT || ev.type == YAML_MAPPING_START_EVENT) depth++;
+        if (ev.type == YAML_SEQUENCE_END_EVENT || ev.type == YAML_MAPPING_END_EVENT) depth--;
+        yaml_event_delete(&ev);
+        RETURN_IF_ERROR(st);
+    }
+    return KVC_OK;
+}
+
+/* A scalar entry: a YAML boolean, or str() of the value. */
+static kvc_status push_scalar(yaml_reader *r, arglist *list, arg_kind kind, const char *key,
+                              const plain_value *v, const kvc_origin *o)
+{
+    int b = 0;
+    if (v->plain && yaml_bool(v->text, &b)) {
+        if (kind == ARG_YAML_ITEM) return args_push(list, kind, b ? "True" : "False", NULL, o, r->diag);
+        return args_push(list, b ? ARG_YAML_TRUE : ARG_YAML_FALSE, key, NULL, o, r->diag);
+    }
+    char *text = py_str(v->text, v->plain);
+    if (!text) return nomem(r);
+    kvc_status st = kind == ARG_YAML_ITEM ? args_push(list, kind, text, NULL, o, r->diag)
+                                          : args_push(list, kind, key, text, o, r->diag);
+    free(text);
+    return st;
+}
+
+/* One `key: value` pair of the top-level mapping, as an entry (a list's
+ * items follow it). */
 static kvc_status yaml_pair(yaml_reader *r, arglist *list, const char *key, const kvc_origin *ko)
 {
     yaml_event_t ev;
@@ -176,58 +331,36 @@ static kvc_status yaml_pair(yaml_reader *r, arglist *list, const char *key, cons
     st = note_anchor(r, &ev);
     plain_value v;
     if (!st) st = value_of(r, &ev, &vo, &v);
-    if (st || v.text) {
-        int b = 0;
-        if (st || yaml_null(v.text, v.plain)) {
-        } else if (args_key_is_switch(key)) {
-            if (!yaml_bool(v.text, &b))
-                st = diag_set(r->diag, KVC_ERR_CONFIG, &vo,
-                              "%s: '%s' is an on/off flag; write true or false, not '%s'", r->path, key, v.text);
-            else
-                st = args_add_key(list, key, NULL, b, ko, r->diag);
-        } else {
-            st = args_add_key(list, key, v.text, 1, ko, r->diag);
-        }
-        yaml_event_delete(&ev);
-        return st;
-    }
-    if (ev.type == YAML_SEQUENCE_START_EVENT) {
-        yaml_event_delete(&ev);
-        /* Lists become repeated values: only flags kvcheck ignores take them. */
-        strbuf joined = {0};
-        for (;;) {
-            st = yaml_next(r, &ev);
-            if (st) break;
-            if (ev.type == YAML_SEQUENCE_END_EVENT) {
-                yaml_event_delete(&ev);
-                break;
-            }
-            mark_origin(&vo, r->path, &ev, key);
-            plain_value e = {0};
-            st = note_anchor(r, &ev);
-            if (!st) st = value_of(r, &ev, &vo, &e);
-            if (!st && !e.text)
-                st = diag_set(r->diag, KVC_ERR_CONFIG, &vo, "%s: the list under '%s' may hold plain values only",
-                              r->path, key);
-            if (!st) {
-                if (joined.len) sb_puts(&joined, " ");
-                sb_puts(&joined, e.text);
-            }
-            yaml_event_delete(&ev);
-            if (st) break;
-        }
-        if (!st && joined.oom) st = nomem(r);
-        if (!st && args_key_is_setting(key))
-            st = diag_set(r->diag, KVC_ERR_CONFIG, ko, "%s: '%s' takes one value, not a list", r->path, key);
-        if (!st) st = args_add_key(list, key, joined.p ? joined.p : "", 1, ko, r->diag);
-        free(joined.p);
-        return st;
-    }
+    yaml_event_type_t type = ev.type;
+    if (!st && v.text) st = push_scalar(r, list, ARG_YAML_SCALAR, key, &v, ko);
     yaml_event_delete(&ev);
-    return diag_set(r->diag, KVC_ERR_CONFIG, &vo,
-                    "%s: the value of '%s' must be a plain value or a list, not a mapping (SGLang "
-                    "turns each top-level key into one --flag)",
-                    r->path, key);
+    if (st || v.text) return st;
+    if (type == YAML_MAPPING_START_EVENT) {
+        /* SGLang passes json.dumps(value) (str(value) before 0.5.8): text no
+         * layout flag takes, so kvcheck keeps a stand-in */
+        st = args_push(list, ARG_YAML_MAPPING, key, "{...}", ko, r->diag);
+        return st ? st : skip_node(r);
+    }
+    RETURN_IF_ERROR(args_push(list, ARG_YAML_LIST, key, NULL, ko, r->diag));
+    for (;;) {
+        if ((st = yaml_next(r, &ev))) return st;
+        if (ev.type == YAML_SEQUENCE_END_EVENT) {
+            yaml_event_delete(&ev);
+            return KVC_OK;
+        }
+        mark_origin(&vo, r->path, &ev, key);
+        plain_value e = {0};
+        st = note_anchor(r, &ev);
+        if (!st) st = value_of(r, &ev, &vo, &e);
+        if (!st && !e.text)
+            st = diag_set(r->diag, KVC_ERR_CONFIG, &vo,
+                          "%s: the list under '%s' holds a list or a mapping; kvcheck reads lists of plain values "
+                          "only (SGLang passes str() of each item)",
+                          r->path, key);
+        if (!st) st = push_scalar(r, list, ARG_YAML_ITEM, key, &e, &vo);
+        yaml_event_delete(&ev);
+        if (st) return st;
+    }
 }
 
 /* SGLang's flag for a key: leading dashes dropped, underscores as dashes. */
@@ -361,5 +494,191 @@ kvc_status args_load_yaml(arglist *list, const char *path, kvc_diag *diag)
     free(r.anchors);
     yaml_parser_delete(&r.parser);
     free(text);
+    return st;
+}
+
+/* ----------------------------------------------- the release's merger */
+
+/* How a release's ConfigArgumentMerger turns the YAML into argv words. */
+typedef enum merger_era {
+    /* 0.5.3-0.5.7: true → "--key", false → nothing, whatever the flag; no
+     * action check. prepare_server_args means to pass the store_true dests
+     * (read from `action.action`, which argparse actions do not have): the
+     * list is always empty (sglang 0.5.7: python/sglang/srt/server_args.py:4979-4990;
+     * sglang 0.5.3: srt/server_args_config_parser.py:128-136) */
+    MERGER_0_5_3,
+    /* 0.5.8-0.5.22: store_true and unsupported actions by dest, so a dest
+     * shared with a deprecated alias is refused: 0.5.13-0.5.19 refuse
+     * "dsa-prefill-backend:" (sglang 0.5.8: srt/server_args_config_parser.py:19-49,
+     * :140-175; 0.5.19: srt/utils/server_args_config_parser.py:141-175) */
+    MERGER_0_5_8,
+    /* 0.5.23: by dest and every long spelling; one-value actions supported,
+     * and a key a supported action reads stays usable
+     * (sglang 0.5.23: srt/utils/server_args_config_parser.py:17-67, :164-199) */
+    MERGER_0_5_23,
+} merger_era;
+
+static merger_era merger_of(unsigned release)
+{
+    static const struct {
+        const char *since;
+        merger_era era;
+    } ERAS[] = {{"0.5.23", MERGER_0_5_23}, {"0.5.8", MERGER_0_5_8}};
+    for (size_t i = 0; i < COUNT_OF(ERAS); i++) {
+        int since = sglang_release_index(ERAS[i].since);
+        if (since >= 0 && release <= (unsigned)since) return ERAS[i].era;
+    }
+    return MERGER_0_5_3;
+}
+
+/* A key the merger reads for an action: its dest, and from 0.5.23 each
+ * long option with '-' as '_' (srt/utils/server_args_config_parser.py
+ * _config_keys). Sorted by key, then by registration order. */
+typedef struct config_key {
+    char key[KVC_NAME_LEN];
+    const sglang_flag_def *def;
+    unsigned order;
+} config_key;
+
+typedef struct config_keys {
+    config_key *v;
+    size_t n, cap;
+} config_keys;
+
+static int cmp_key(const void *a, const void *b)
+{
+    const config_key *x = a, *y = b;
+    int c = strcmp(x->key, y->key);
+    return c ? c : (x->order > y->order) - (x->order < y->order);
+}
+
+static int add_key(config_keys *keys, const char *key, size_t n, const sglang_flag_def *def, unsigned order)
+{
+    if (n >= KVC_NAME_LEN) return 0; /* longer than any flag: never a key */
+    if (array_reserve(&keys->v, &keys->cap, keys->n, sizeof *keys->v)) return -1;
+    config_key *k = &keys->v[keys->n++];
+    for (size_t i = 0; i < n; i++) k->key[i] = key[i] == '-' ? '_' : key[i];
+    k->key[n] = '\0';
+    k->def = def;
+    k->order = order;
+    return 0;
+}
+
+static int config_keys_build(config_keys *keys, unsigned release, merger_era era)
+{
+    const sglang_parser_def *p = &SGLANG_PARSERS[release];
+    for (unsigned i = 0; i < p->n; i++) {
+        const sglang_flag_row *row = &SGLANG_FLAG_ROWS[p->order[i]];
+        const sglang_flag_def *def = &SGLANG_FLAG_DEFS[row->def];
+        if (add_key(keys, def->dest, strlen(def->dest), def, i)) return -1;
+        if (era >= MERGER_0_5_23 && row->option[1] == '-' &&
+            add_key(keys, row->option + 2, strlen(row->option + 2), def, i))
+            return -1;
+    }
+    qsort(keys->v, keys->n, sizeof *keys->v, cmp_key);
+    return 0;
+}
+
+static int is_class(const sglang_flag_def *def, const char *cls) { return strcmp(def->action_class, cls) == 0; }
+
+static int merger_supports(const sglang_flag_def *def, merger_era era)
+{
+    if (is_class(def, "_StoreTrueAction") || is_class(def, "_StoreAction")) return 1;
+    return era >= MERGER_0_5_23 && def->nargs == SGN_ONE;
+}
+
+static int merger_exempt(const sglang_flag_def *def)
+{
+    return strstr(def->names, "--config") || strstr(def->names, "--help");
+}
+
+/* What the merger knows of `key`: whether it is a store_true key, and the
+ * action it refuses the key for (the last one, as its dict keeps), or NULL. */
+static void merger_lookup(const config_keys *keys, merger_era era, const char *key, int *store_true,
+                          const sglang_flag_def **unsupported)
+{
+    size_t lo = 0, hi = keys->n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (strcmp(keys->v[mid].key, key) < 0) lo = mid + 1;
+        else hi = mid;
+    }
+    int supported_key = 0;
+    *store_true = 0;
+    *unsupported = NULL;
+    for (size_t i = lo; i < keys->n && strcmp(keys->v[i].key, key) == 0; i++) {
+        const sglang_flag_def *def = keys->v[i].def;
+        if (is_class(def, "_StoreTrueAction")) *store_true = 1;
+        if (merger_supports(def, era)) supported_key = 1;
+        else if (!merger_exempt(def)) *unsupported = def;
+    }
+    /* 0.5.23: "a key a supported flag also reads, e.g. a shared dest, stays usable" */
+    if (era >= MERGER_0_5_23 && supported_key) *unsupported = NULL;
+}
+
+static kvc_status push_word(arglist *out, const char *text, const kv_arg *from, kvc_diag *diag)
+{
+    kvc_origin o;
+    arg_origin(from, &o);
+    return args_push(out, ARG_WORD, text, NULL, &o, diag);
+}
+
+static kvc_status convert(const arglist *yaml, unsigned release, merger_era era, const config_keys *keys,
+                          arglist *out, kvc_diag *diag)
+{
+    for (size_t i = 0; i < yaml->n; i++) {
+        const kv_arg *a = &yaml->v[i];
+        if (a->kind == ARG_YAML_ITEM || a->kind == ARG_WORD || a->kind == ARG_DUMP) continue;
+        char *key = normalised(a->text);
+        if (!key) return diag_set(diag, KVC_ERR_NOMEM, NULL, "out of memory");
+        for (char *p = key; *p; p++)
+            if (*p == '-') *p = '_';
+        int store_true = 0;
+        const sglang_flag_def *bad = NULL;
+        if (era >= MERGER_0_5_8) merger_lookup(keys, era, key, &store_true, &bad);
+        kvc_origin o;
+        arg_origin(a, &o);
+        kvc_status st = KVC_OK;
+        if (bad)
+            st = diag_set(diag, KVC_ERR_CONFIG, &o,
+                          "SGLang %s stops: ValueError: Unsupported config option '%s' with action '%s'",
+                          SGLANG_VERSIONS[release], key, bad->action_class);
+        free(key);
+        RETURN_IF_ERROR(st);
+        strbuf flag = {0};
+        sb_printf(&flag, "--%s", a->text); /* the key as written: "page_size" makes --page_size */
+        if (flag.oom) return diag_set(diag, KVC_ERR_NOMEM, NULL, "out of memory");
+        int on = a->kind == ARG_YAML_TRUE;
+        int is_bool = on || a->kind == ARG_YAML_FALSE;
+        int alone = is_bool && (era == MERGER_0_5_3 || (era >= MERGER_0_5_8 && store_true));
+        if (is_bool && alone) {
+            if (on) st = push_word(out, flag.p, a, diag);
+        } else if (is_bool) {
+            st = push_word(out, flag.p, a, diag);
+            if (!st) st = push_word(out, on ? "true" : "false", a, diag);
+        } else if (a->kind == ARG_YAML_LIST) {
+            size_t end = i + 1;
+            while (end < yaml->n && yaml->v[end].kind == ARG_YAML_ITEM) end++;
+            if (end > i + 1) st = push_word(out, flag.p, a, diag); /* an empty list adds nothing */
+            for (size_t k = i + 1; k < end && !st; k++) st = push_word(out, yaml->v[k].text, &yaml->v[k], diag);
+        } else {
+            st = push_word(out, flag.p, a, diag);
+            if (!st) st = push_word(out, a->value, a, diag);
+        }
+        free(flag.p);
+        RETURN_IF_ERROR(st);
+    }
+    return KVC_OK;
+}
+
+kvc_status config_to_words(const arglist *yaml, unsigned release, arglist *out, kvc_diag *diag)
+{
+    if (!yaml->n) return KVC_OK;
+    merger_era era = merger_of(release);
+    config_keys keys = {0};
+    kvc_status st = era >= MERGER_0_5_8 && config_keys_build(&keys, release, era)
+                        ? diag_set(diag, KVC_ERR_NOMEM, NULL, "out of memory")
+                        : convert(yaml, release, era, &keys, out, diag);
+    free(keys.v);
     return st;
 }

@@ -1,89 +1,77 @@
-/* SGLang's launch flags: command-line words, server_info keys and --config
- * YAML keys all become one ordered list of flags, then one set of settings
- * (later wins, config files first). */
+/* SGLang's launch flags: command-line words (kept until the release is
+ * known), --config YAML merged in front of them as the release's
+ * ConfigArgumentMerger does, parsed by the release's own parser
+ * (argparse.c over flag_table.c), then folded into settings; /server_info
+ * keys are read by dest. */
 #include "engine/sglang/sglang.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-/* Flags kvcheck understands. `key` -1: known, cannot change the layout;
- * listed so the parser knows it takes no value. */
-static const struct flag_def {
-    const char *name;  /* canonical spelling, kebab-case */
-    const char *alias; /* an older spelling SGLang still accepts */
-    int key;
-    int takes_value;
-} FLAGS[] = {
-    {"--kv-cache-dtype", NULL, SET_KV_CACHE_DTYPE, 1},
-    {"--dsa-prefill-backend", "--nsa-prefill-backend", SET_PREFILL_BACKEND, 1},
-    {"--dsa-decode-backend", "--nsa-decode-backend", SET_DECODE_BACKEND, 1},
-    {"--page-size", NULL, SET_PAGE_SIZE, 1},
-    {"--disaggregation-mode", NULL, SET_DISAGG_MODE, 1},
-    {"--enable-hisparse", NULL, SET_HISPARSE, 0},
-    {"--disable-radix-cache", NULL, SET_DISABLE_RADIX, 0},
-    {"--speculative-algorithm", NULL, SET_SPEC_ALGO, 1},
-    {"--tp-size", "--tp", SET_TP, 1},
-    {"--dp-size", "--dp", SET_DP, 1},
-    {"--enable-dp-attention", NULL, SET_DP_ATTENTION, 0},
-    {"--model-path", "--model", SET_MODEL_PATH, 1},
-    {"--config", NULL, SET_CONFIG, 1},
-    {"--trust-remote-code", NULL, -1, 0},
-    {"--disable-cuda-graph", NULL, -1, 0},
-    {"--enable-metrics", NULL, -1, 0},
-    {"--skip-server-warmup", NULL, -1, 0},
-    {"--enable-cache-report", NULL, -1, 0},
-    {"--enable-nan-detection", NULL, -1, 0},
-    {"--disable-overlap-schedule", NULL, -1, 0},
+
+/* Settings by dest: each release's parser names them so (dests differ
+ * between releases for the same setting). */
+static const struct dest_key {
+    const char *dest;
+    setting_key key;
+} DESTS[] = {
+    {"kv_cache_dtype", SET_KV_CACHE_DTYPE},
+    {"nsa_prefill", SET_PREFILL_BACKEND}, /* 0.5.3 */
+    {"nsa_prefill_backend", SET_PREFILL_BACKEND}, /* 0.5.4-0.5.12 */
+    {"dsa_prefill_backend", SET_PREFILL_BACKEND}, /* 0.5.13+ */
+    {"nsa_decode", SET_DECODE_BACKEND},
+    {"nsa_decode_backend", SET_DECODE_BACKEND},
+    {"dsa_decode_backend", SET_DECODE_BACKEND},
+    {"page_size", SET_PAGE_SIZE},
+    {"disaggregation_mode", SET_DISAGG_MODE},
+    {"enable_hisparse", SET_HISPARSE},
+    {"disable_radix_cache", SET_DISABLE_RADIX},
+    {"speculative_algorithm", SET_SPEC_ALGO},
+    {"tensor_parallel_size", SET_TP}, /* <= 0.5.13 */
+    {"tp_size", SET_TP},
+    {"data_parallel_size", SET_DP},
+    {"dp_size", SET_DP},
+    {"enable_dp_attention", SET_DP_ATTENTION},
+    {"model_path", SET_MODEL_PATH},
+    {"config", SET_CONFIG},
+    {"speculative_draft_kv_cache_dtype", SET_SPEC_DRAFT_KV_DTYPE},
+    {"disaggregation_transfer_backend", SET_TRANSFER_BACKEND},
+    {"attention_backend", SET_ATTENTION_BACKEND},
+    {"enable_mixed_chunk", SET_MIXED_CHUNK},
+    {"speculative_eagle_topk", SET_SPEC_EAGLE_TOPK},
+    {"dcp_size", SET_DCP},
+    {"load_balance_method", SET_LOAD_BALANCE},
+    {"prefill_round_robin_balance", SET_PREFILL_RR},
+    {"attn_dp_size", SET_ATTN_DP_SIZE},
 };
 
-const char *setting_flag(setting_key key)
+int setting_key_of_dest(const char *dest)
 {
-    for (size_t i = 0; i < COUNT_OF(FLAGS); i++)
-        if (FLAGS[i].key == (int)key) return FLAGS[i].name;
-    return "--?";
+    for (size_t i = 0; i < COUNT_OF(DESTS); i++)
+        if (strcmp(DESTS[i].dest, dest) == 0) return (int)DESTS[i].key;
+    return -1;
 }
 
-/* 1 when `name` (n bytes, leading dashes gone) spells `canon` ("--page-size")
- * with any of its dashes written as underscores, as SGLang accepts. */
-static int spells(const char *name, size_t n, const char *canon)
-{
-    canon += 2;
-    if (strlen(canon) != n) return 0;
-    for (size_t i = 0; i < n; i++)
-        if ((name[i] == '_' ? '-' : name[i]) != canon[i]) return 0;
-    return 1;
-}
+static int deprecated(const sglang_flag_def *def) { return def->action >= SGA_DEPRECATED; }
 
-/* The flag named by `name` (n bytes, without leading dashes), or NULL. */
-static const struct flag_def *find_name(const char *name, size_t n)
+const char *setting_flag(setting_key key, unsigned release)
 {
-    for (size_t i = 0; i < COUNT_OF(FLAGS); i++)
-        if (spells(name, n, FLAGS[i].name) || (FLAGS[i].alias && spells(name, n, FLAGS[i].alias))) return &FLAGS[i];
+    if (release >= SGLANG_NRELEASES) return NULL;
+    const sglang_parser_def *p = &SGLANG_PARSERS[release];
+    for (unsigned i = 0; i < p->n; i++) {
+        const sglang_flag_row *row = &SGLANG_FLAG_ROWS[p->order[i]];
+        const sglang_flag_def *def = &SGLANG_FLAG_DEFS[row->def];
+        if (!deprecated(def) && setting_key_of_dest(def->dest) == (int)key) return row->option;
+    }
     return NULL;
 }
 
-static const struct flag_def *find_key(const char *key)
-{
-    while (*key == '-') key++;
-    return find_name(key, strlen(key));
-}
-
-int args_key_is_switch(const char *key)
-{
-    const struct flag_def *def = find_key(key);
-    return def && !def->takes_value;
-}
-
-int args_key_is_setting(const char *key)
-{
-    const struct flag_def *def = find_key(key);
-    return def && def->key >= 0;
-}
+/* ------------------------------------------------------------- the list */
 
 void arglist_free(arglist *list)
 {
     for (size_t i = 0; i < list->n; i++) {
-        free(list->v[i].flag);
+        free(list->v[i].text);
         free(list->v[i].value);
         free(list->v[i].where);
     }
@@ -97,71 +85,43 @@ void arglist_free(arglist *list)
 
 void arg_origin(const kv_arg *a, kvc_origin *out)
 {
-    origin_set(out, a->file, a->line, a->column, a->where ? a->where : a->flag);
+    origin_set(out, a->file, a->line, a->column, a->where ? a->where : a->text);
 }
 
-/* `file` kept once in the list, for its flags to point to. */
-static const char *intern_file(arglist *list, const char *file)
+static char *dup_str(const char *s)
 {
-    if (list->nfiles && strcmp(list->files[list->nfiles - 1], file) == 0) return list->files[list->nfiles - 1];
-    if (list->nfiles == list->files_cap) {
-        size_t cap = list->files_cap ? list->files_cap * 2 : 4;
-        char **f = realloc(list->files, cap * sizeof *f);
-        if (!f) return NULL;
-        list->files = f;
-        list->files_cap = cap;
-    }
-    char *copy = malloc(strlen(file) + 1);
-    if (!copy) return NULL;
-    memcpy(copy, file, strlen(file) + 1);
-    list->files[list->nfiles++] = copy;
-    return copy;
-}
-
-static char *dup_n(const char *s, size_t n)
-{
-    char *p = malloc(n + 1);
-    if (p) {
-        memcpy(p, s, n);
-        p[n] = '\0';
-    }
+    if (!s) return NULL;
+    size_t n = strlen(s) + 1;
+    char *p = malloc(n);
+    if (p) memcpy(p, s, n);
     return p;
 }
 
-/* Takes `flag` and `value` (either may be NULL only when out of memory,
- * value also when there is none) into the list, or frees them. */
-static kvc_status push_owned(arglist *list, int key, char *flag, char *value, int has_value,
-                             const kvc_origin *origin, kvc_diag *diag)
+/* `file` kept once in the list, for its entries to point to. */
+static const char *intern_file(arglist *list, const char *file)
 {
-    char *where = NULL;
-    if (!flag || (has_value && !value)) goto nomem;
-    if (origin->where[0] && strcmp(origin->where, flag) != 0) {
-        where = malloc(strlen(origin->where) + 1);
-        if (!where) goto nomem;
-        memcpy(where, origin->where, strlen(origin->where) + 1);
-    }
+    if (list->nfiles && strcmp(list->files[list->nfiles - 1], file) == 0) return list->files[list->nfiles - 1];
+    if (array_reserve(&list->files, &list->files_cap, list->nfiles, sizeof *list->files)) return NULL;
+    char *copy = dup_str(file);
+    if (copy) list->files[list->nfiles++] = copy;
+    return copy;
+}
+
+kvc_status args_push(arglist *list, arg_kind kind, const char *text, const char *value, const kvc_origin *origin,
+                     kvc_diag *diag)
+{
+    char *t = dup_str(text), *v = dup_str(value), *where = NULL;
+    if (!t || (value && !v)) goto nomem;
+    if (origin->where[0] && strcmp(origin->where, text) != 0 && !(where = dup_str(origin->where))) goto nomem;
     const char *file = intern_file(list, origin->file);
     if (!file) goto nomem;
-    if (list->n == list->cap) {
-        size_t cap = list->cap ? list->cap * 2 : 16;
-        kv_arg *v = realloc(list->v, cap * sizeof *v);
-        if (!v) goto nomem;
-        list->v = v;
-        list->cap = cap;
-    }
-    kv_arg *a = &list->v[list->n++];
-    memset(a, 0, sizeof *a);
-    a->key = key;
-    a->flag = flag;
-    a->value = value;
-    a->file = file;
-    a->line = origin->line;
-    a->column = origin->column;
-    a->where = where;
+    if (array_reserve(&list->v, &list->cap, list->n, sizeof *list->v)) goto nomem;
+    list->v[list->n++] = (kv_arg){.kind = (uint8_t)kind, .text = t, .value = v, .file = file,
+                                  .line = origin->line, .column = origin->column, .where = where};
     return KVC_OK;
 nomem:
-    free(flag);
-    free(value);
+    free(t);
+    free(v);
     free(where);
     return diag_set(diag, KVC_ERR_NOMEM, origin, "out of memory");
 }
@@ -169,13 +129,8 @@ nomem:
 static kvc_status warn(arglist *list, kvc_diag *diag, const char *fmt, ...) KVC_PRINTF(3, 4);
 static kvc_status warn(arglist *list, kvc_diag *diag, const char *fmt, ...)
 {
-    if (list->nwarnings == list->warnings_cap) {
-        size_t cap = list->warnings_cap ? list->warnings_cap * 2 : 4;
-        char **w = realloc(list->warnings, cap * sizeof *w);
-        if (!w) return diag_set(diag, KVC_ERR_NOMEM, NULL, "out of memory");
-        list->warnings = w;
-        list->warnings_cap = cap;
-    }
+    if (array_reserve(&list->warnings, &list->warnings_cap, list->nwarnings, sizeof *list->warnings))
+        return diag_set(diag, KVC_ERR_NOMEM, NULL, "out of memory");
     va_list ap;
     va_start(ap, fmt);
     int n = vsnprintf(NULL, 0, fmt, ap);
@@ -207,18 +162,19 @@ static const struct dash {
     {"\xef\xbc\x8d", "a fullwidth hyphen-minus (U+FF0D)"},
 };
 
-/* How a word reads: not a flag, a flag as SGLang takes it ("--name"), or a
- * flag whose leading dashes were mangled. */
+/* How a word reads before any release is chosen: not a flag, a flag as
+ * SGLang takes it ("--name"), or a flag whose leading dashes were mangled. */
 typedef struct flag_word {
     int is_flag;
-    const char *name;  /* after the dashes */
-    size_t name_len;   /* up to '=' or the end */
-    const char *eq;    /* the '=', or NULL */
-    char mangled[96];  /* "" or what is wrong with the dashes */
-    const struct flag_def *def;
+    const char *name; /* after the dashes */
+    size_t name_len;  /* up to '=' or the end */
+    const char *eq;   /* the '=', or NULL */
+    char mangled[96]; /* "" or what is wrong with the dashes */
 } flag_word;
 
-static void read_word(const char *w, flag_word *out)
+/* `any`: the options of every release, for telling "-page-size" (a long
+ * flag with one dash lost) from "-m" (a program's option) or "-1". */
+static void read_word(const option_index *any, const char *w, flag_word *out)
 {
     memset(out, 0, sizeof *out);
     unsigned hyphens = 0;
@@ -241,7 +197,6 @@ static void read_word(const char *w, flag_word *out)
     out->name = p;
     out->eq = strchr(p, '=');
     out->name_len = out->eq ? (size_t)(out->eq - p) : strlen(p);
-    out->def = find_name(p, out->name_len);
     if (hyphens == 2 && !other) {
         out->is_flag = 1;
         return;
@@ -249,8 +204,10 @@ static void read_word(const char *w, flag_word *out)
     if (other) {
         str_printf(out->mangled, sizeof out->mangled, "%s", other->name);
     } else if (hyphens == 1) {
-        /* "-m", "-1": a program's option or a value; "-page-size": a long flag */
-        if (!out->def) return;
+        char name[KVC_NAME_LEN + 2];
+        if (out->name_len + 3 > sizeof name) return;
+        str_printf(name, sizeof name, "--%.*s", (int)out->name_len, p);
+        if (!option_find(any, name, strlen(name))) return;
         str_copy(out->mangled, sizeof out->mangled, "a single '-'");
     } else {
         str_printf(out->mangled, sizeof out->mangled, "%u hyphens", hyphens);
@@ -258,10 +215,10 @@ static void read_word(const char *w, flag_word *out)
     out->is_flag = 1;
 }
 
-static int is_flag_word(const char *w)
+static int is_flag_word(const option_index *any, const char *w)
 {
     flag_word f;
-    read_word(w, &f);
+    read_word(any, w, &f);
     return f.is_flag;
 }
 
@@ -276,6 +233,7 @@ static int has_space(const char *w)
  * "--kv-cache-dtype bf16") split in place as a shell would split it. */
 typedef struct word_stream {
     const word_list *list;
+    const option_index *any;
     size_t i;
     shell_words split; /* the words of the element being split, if any */
     size_t j;
@@ -313,8 +271,8 @@ static kvc_status stream_split(word_stream *s, arglist *list, int program, kvc_d
     if (!program && eq && eq < space) return KVC_OK;
     shell_words split;
     if (shell_split(w, "", &split, NULL) != KVC_OK) return KVC_OK; /* an open quote: left as one word */
-    int flag = split.n > 1 && is_flag_word(split.words[0]);
-    for (size_t k = 1; program && !flag && k < split.n; k++) flag = is_flag_word(split.words[k]);
+    int flag = split.n > 1 && is_flag_word(s->any, split.words[0]);
+    for (size_t k = 1; program && !flag && k < split.n; k++) flag = is_flag_word(s->any, split.words[k]);
     if (!flag) {
         shell_words_free(&split);
         return KVC_OK;
@@ -345,194 +303,423 @@ static kvc_status stream_split(word_stream *s, arglist *list, int program, kvc_d
     return KVC_OK;
 }
 
-kvc_status args_parse_words(arglist *list, const word_list *words, kvc_diag *diag)
+/* One word after the program's: a flag with mangled dashes is repaired
+ * (with a warning), any other word kept as written. */
+static kvc_status add_word(arglist *list, const option_index *any, const char *w, kvc_origin *o, kvc_diag *diag)
 {
-    word_stream s = {.list = words};
-    kvc_status st = KVC_OK;
-    /* "python3 -m sglang.launch_server" */
-    while (!st && stream_more(&s)) {
-        if ((st = stream_split(&s, list, 1, diag))) break;
-        if (is_flag_word(stream_peek(&s))) break;
-        stream_next(&s);
-    }
-    strbuf joined = {0};
-    while (!st && stream_more(&s)) {
-        if ((st = stream_split(&s, list, 0, diag))) break;
-        kvc_origin fo;
-        stream_origin(&s, &fo);
-        const kvc_origin *o = &fo;
-        const char *w = stream_peek(&s);
-        flag_word f;
-        read_word(w, &f);
-        if (!f.is_flag) {
-            st = diag_set(diag, KVC_ERR_CONFIG, o,
-                          "unexpected word '%s': SGLang takes no positional arguments here; is a flag name "
-                          "missing before it?",
-                          w);
-            break;
-        }
-        stream_next(&s);
-        /* The flag as SGLang spells it: two hyphens, then the name as written. */
-        char *flag = malloc(f.name_len + 3);
-        if (!flag) {
-            st = diag_set(diag, KVC_ERR_NOMEM, o, "out of memory");
-            break;
-        }
-        memcpy(flag, "--", 2);
-        memcpy(flag + 2, f.name, f.name_len);
-        flag[f.name_len + 2] = '\0';
-        if (!fo.where[0]) str_copy(fo.where, sizeof fo.where, flag);
-        if (f.mangled[0]) {
-            char where[600];
-            origin_format(o, where, sizeof where);
-            size_t wlen = f.eq ? (size_t)(f.eq - w) : strlen(w);
-            st = warn(list, diag,
-                      "'%.*s'%s%s%s is read as %s: its leading dashes are %s, not \"--\" (copy-paste does this); "
-                      "SGLang would refuse the word (unrecognized arguments): write %s",
-                      (int)wlen, w, where[0] ? " (" : "", where, where[0] ? ")" : "", flag, f.mangled, flag);
-            if (st) {
-                free(flag);
-                break;
-            }
-        }
-        if (f.def && !f.def->takes_value) {
-            if (f.eq) {
-                st = diag_set(diag, KVC_ERR_CONFIG, &fo,
-                              "%s takes no value (SGLang: ignored explicit argument '%s'); write it alone to "
-                              "enable it",
-                              flag, f.eq + 1);
-                free(flag);
-                break;
-            }
-            st = push_owned(list, f.def->key, flag, NULL, 0, &fo, diag);
-            continue;
-        }
-        if (f.def) {
-            const char *value = f.eq ? f.eq + 1 : NULL;
-            if (!value) {
-                if (!stream_more(&s) || is_flag_word(stream_peek(&s))) {
-                    st = diag_set(diag, KVC_ERR_CONFIG, &fo, "%s needs a value (SGLang: expected one argument)",
-                                  flag);
-                    free(flag);
-                    break;
-                }
-                value = stream_peek(&s);
-                stream_next(&s);
-            }
-            st = push_owned(list, f.def->key, flag, dup_n(value, strlen(value)), 1, &fo, diag);
-            continue;
-        }
-        /* Unknown flag: it takes the words up to the next flag, if any. */
-        joined.len = 0;
-        if (joined.p) joined.p[0] = '\0';
-        if (f.eq) sb_puts(&joined, f.eq + 1);
-        int has_value = f.eq != NULL;
-        for (; stream_more(&s) && !is_flag_word(stream_peek(&s)); stream_next(&s)) {
-            if (joined.len) sb_puts(&joined, " ");
-            sb_puts(&joined, stream_peek(&s));
-            has_value = 1;
-        }
-        st = push_owned(list, -1, flag, has_value && !joined.oom ? dup_n(joined.p ? joined.p : "", joined.len) : NULL,
-                        has_value, &fo, diag);
-    }
-    free(joined.p);
-    shell_words_free(&s.split);
+    flag_word f;
+    read_word(any, w, &f);
+    if (!f.is_flag || !f.mangled[0]) return args_push(list, ARG_WORD, w, NULL, o, diag);
+    strbuf fixed = {0};
+    sb_printf(&fixed, "--%s", f.name);
+    char where[600];
+    origin_format(o, where, sizeof where);
+    size_t wlen = f.eq ? (size_t)(f.eq - w) : strlen(w);
+    kvc_status st = fixed.oom ? diag_set(diag, KVC_ERR_NOMEM, NULL, "out of memory")
+                              : warn(list, diag,
+                                     "'%.*s'%s%s%s is read as --%.*s: its leading dashes are %s, not \"--\" "
+                                     "(copy-paste does this); SGLang would refuse the word (unrecognized "
+                                     "arguments): write --%.*s",
+                                     (int)wlen, w, where[0] ? " (" : "", where, where[0] ? ")" : "",
+                                     (int)f.name_len, f.name, f.mangled, (int)f.name_len, f.name);
+    if (!st) st = args_push(list, ARG_WORD, fixed.p, NULL, o, diag);
+    free(fixed.p);
     return st;
 }
 
-kvc_status args_add_key(arglist *list, const char *key, const char *value, int present,
-                        const kvc_origin *origin, kvc_diag *diag)
+kvc_status args_parse_words(arglist *list, const word_list *words, kvc_diag *diag)
 {
-    const char *name = key;
-    while (*name == '-') name++;
-    const struct flag_def *def = find_name(name, strlen(name));
-    /* "--" and the key with underscores as dashes: the flag SGLang reads it as */
-    size_t n = strlen(name);
-    char *flag = malloc(n + 3);
-    if (!flag) return diag_set(diag, KVC_ERR_NOMEM, origin, "out of memory");
-    memcpy(flag, "--", 2);
-    for (size_t i = 0; i <= n; i++) flag[i + 2] = name[i] == '_' ? '-' : name[i];
-    kvc_origin fo = *origin;
-    if (!fo.where[0]) str_copy(fo.where, sizeof fo.where, key);
-    if (!present) { /* store_true flags appear only when true; null: not set */
-        free(flag);
-        return KVC_OK;
+    option_index any;
+    RETURN_IF_ERROR(option_index_build(&any, -1, diag));
+    word_stream s = {.list = words, .any = &any};
+    kvc_status st = KVC_OK;
+    /* "python3 -m sglang.launch_server", "sglang serve MODEL" */
+    const char *before = NULL, *last = NULL;
+    kvc_origin last_origin;
+    while (!st && stream_more(&s)) {
+        if ((st = stream_split(&s, list, 1, diag))) break;
+        if (is_flag_word(&any, stream_peek(&s))) break;
+        before = last;
+        last = stream_peek(&s);
+        stream_origin(&s, &last_origin);
+        stream_next(&s);
     }
-    if (def && !def->takes_value) return push_owned(list, def->key, flag, NULL, 0, &fo, diag);
-    return push_owned(list, def ? def->key : -1, flag, value ? dup_n(value, strlen(value)) : NULL, value != NULL,
-                      &fo, diag);
+    if (!st && before && last[0] != '-' && strcmp(before, "serve") == 0)
+        st = args_push(list, ARG_SERVE_MODEL, last, NULL, &last_origin, diag);
+    while (!st && stream_more(&s)) {
+        if ((st = stream_split(&s, list, 0, diag))) break;
+        kvc_origin o;
+        stream_origin(&s, &o);
+        st = add_word(list, &any, stream_peek(&s), &o, diag);
+        stream_next(&s);
+    }
+    shell_words_free(&s.split);
+    option_index_free(&any);
+    return st;
 }
 
 /* ------------------------------------------------------------- settings */
 
-static kvc_status fold(const arglist *list, settings *out, unsigned *ignored_total, unsigned *warnings_total,
-                       kvc_diag *diag)
+/* What folding needs beside the settings: the totals of what was dropped
+ * from the fixed note lists. */
+typedef struct fold_state {
+    settings *out;
+    unsigned ignored, warnings;
+} fold_state;
+
+static void fold_warn(fold_state *f, const char *fmt, ...) KVC_PRINTF(2, 3);
+static void fold_warn(fold_state *f, const char *fmt, ...)
 {
-    for (size_t i = 0; i < list->nwarnings; i++) {
-        (*warnings_total)++;
-        notes_add(out->warnings, &out->nwarnings, SETTINGS_MAX_WARNINGS - 1, "%s", list->warnings[i]);
-    }
-    for (size_t i = 0; i < list->n; i++) {
-        const kv_arg *a = &list->v[i];
-        if (a->key < 0) {
-            (*ignored_total)++;
-            if (out->nignored >= KVC_MAX_NOTES - 1) continue;
-            kvc_origin o;
-            arg_origin(a, &o);
-            char where[600];
-            origin_format(&o, where, sizeof where);
-            notes_add(out->ignored, &out->nignored, KVC_MAX_NOTES - 1, "%s%s%s (%s)", a->flag,
-                      a->value ? " " : "", a->value ? a->value : "", where);
-            continue;
+    char text[KVC_NOTE_LEN];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(text, sizeof text, fmt, ap);
+    va_end(ap);
+    f->warnings++;
+    notes_add(f->out->warnings, &f->out->nwarnings, SETTINGS_MAX_WARNINGS - 1, "%s", text);
+}
+
+/* Sets setting `key` to `value` (NULL: a switch that stored False, which
+ * clears it), as given by `option` at `o`. */
+static kvc_status set_value(fold_state *f, int key, const char *option, const char *value, const kvc_origin *o,
+                            kvc_diag *diag)
+{
+    setting *s = &f->out->s[key];
+    size_t len = value ? strlen(value) : 0;
+    RETURN_ERROR_IF(len >= sizeof s->value, diag, KVC_ERR_CONFIG, o,
+                    "the value of %s is %zu bytes long: kvcheck takes values of up to %zu bytes (a path of "
+                    "PATH_MAX)",
+                    option, len, sizeof s->value - 1);
+    s->set = value != NULL;
+    memcpy(s->value, value ? value : "", len + 1);
+    str_copy(s->flag, sizeof s->flag, option);
+    s->origin = *o;
+    return KVC_OK;
+}
+
+/* The text argparse would store for one use: its values joined by spaces,
+ * ints in decimal; NULL with `*stores_nothing` for a switch storing False or
+ * a deprecated action storing nothing. */
+static char *use_value(const flag_use *u, const char *const *words, int *store)
+{
+    const sglang_flag_def *def = u->def;
+    *store = 1;
+    if (def->nargs == 0) {
+        if (!def->stores || (def->action == SGA_BOOLEAN_OPTIONAL && strncmp(u->option, "--no-", 5) == 0) ||
+            strcmp(def->stores, "False") == 0) {
+            *store = def->stores != NULL;
+            return NULL;
         }
-        setting *s = &out->s[a->key];
-        const char *value = a->value ? a->value : "";
-        size_t len = strlen(value);
+        return dup_str(strcmp(def->stores, "True") == 0 ? "" : def->stores);
+    }
+    strbuf sb = {0};
+    for (size_t k = 0; k < u->nvalues; k++) {
+        const char *v = u->explicit_arg ? u->explicit_arg : words[u->first + k];
+        char num[SETTING_VALUE_LEN];
+        if (def->type == SGT_INT && py_int(v, num, sizeof num)) v = num;
+        if (k) sb_putc(&sb, ' ');
+        sb_puts(&sb, v);
+    }
+    if (!sb.p) sb_puts(&sb, "");
+    return sb_take(&sb);
+}
+
+/* A deprecated action's text with "{opt}" as the option given. */
+static void fill_opt(char *out, size_t size, const char *message, const char *option)
+{
+    const char *at = strstr(message, "{opt}");
+    if (!at) str_copy(out, size, message);
+    else str_printf(out, size, "%.*s%s%s", (int)(at - message), message, option, at + 5);
+}
+
+/* One option SGLang took (an unambiguous prefix is read as its option,
+ * silently, as argparse does: "--tp 8" is how SGLang's docs write --tp-size). */
+static kvc_status fold_use(fold_state *f, const flag_use *u, const char *const *words, const kv_arg *const *at,
+                           kvc_diag *diag)
+{
+    const kv_arg *a = at[u->word];
+    kvc_origin o;
+    arg_origin(a, &o);
+    char where[600];
+    origin_format(&o, where, sizeof where);
+    if (u->def->message) {
+        char said[KVC_NOTE_LEN];
+        fill_opt(said, sizeof said, u->def->message, u->option);
+        fold_warn(f, "%s (%s): SGLang warns: %s", u->option, where, said);
+    }
+    int store;
+    char *value = use_value(u, words, &store);
+    if (!value && store && u->def->nargs != 0) return diag_set(diag, KVC_ERR_NOMEM, &o, "out of memory");
+    int key = setting_key_of_dest(u->def->dest);
+    kvc_status st = KVC_OK;
+    if (key >= 0 && store) {
+        st = set_value(f, key, u->option, value, &o, diag);
+    } else if (key < 0) {
+        f->ignored++;
+        if (f->out->nignored < KVC_MAX_NOTES - 1) {
+            notes_add(f->out->ignored, &f->out->nignored, KVC_MAX_NOTES - 1, "%s%s%s (%s)", u->option,
+                      value && value[0] ? " " : "", value ? value : "", where);
+        }
+    }
+    free(value);
+    return st;
+}
+
+/* ------------------------------------------------------------ the parse */
+
+/* The words argparse is given, each with the entry it came from. */
+typedef struct argv_list {
+    const char **words;
+    const kv_arg **at;
+    size_t n, cap;
+} argv_list;
+
+static kvc_status argv_add(argv_list *v, const kv_arg *a, kvc_diag *diag)
+{
+    size_t cap = v->cap, at_cap = v->cap;
+    if (array_reserve(&v->words, &cap, v->n, sizeof *v->words) || array_reserve(&v->at, &at_cap, v->n, sizeof *v->at))
+        return diag_set(diag, KVC_ERR_NOMEM, NULL, "out of memory");
+    v->cap = cap;
+    v->words[v->n] = a->text;
+    v->at[v->n++] = a;
+    return KVC_OK;
+}
+
+static kvc_status argv_add_all(argv_list *v, const arglist *list, size_t from, size_t to, kvc_diag *diag)
+{
+    for (size_t i = from; i < to; i++)
+        if (list->v[i].kind == ARG_WORD) RETURN_IF_ERROR(argv_add(v, &list->v[i], diag));
+    return KVC_OK;
+}
+
+/* SGLang's prepare_server_args: `if "--config" in argv`, the merger puts
+ * the file's flags first and drops "--config FILE" (only that exact word:
+ * "--config=F" or a prefix is parsed as a plain flag and the file is never
+ * read; sglang 0.5.23: python/sglang/srt/server_args.py:683-689,
+ * srt/utils/server_args_config_parser.py:75-122; an empty FILE merges
+ * nothing, :92). `*at` is the index of
+ * "--config" in `cli`, or cli->n. */
+static kvc_status merge_config(const arglist *cli, const char *base_dir, unsigned release, arglist *words,
+                               size_t *at, kvc_diag *diag)
+{
+    *at = cli->n;
+    for (size_t i = 0; i < cli->n; i++) {
+        const kv_arg *a = &cli->v[i];
+        if (a->kind != ARG_WORD || strcmp(a->text, "--config") != 0) continue;
         kvc_origin o;
         arg_origin(a, &o);
-        RETURN_ERROR_IF(len >= sizeof s->value, diag, KVC_ERR_CONFIG, &o,
-                        "the value of %s is %zu bytes long: kvcheck takes values of up to %zu bytes (a path of "
-                        "PATH_MAX)",
-                        a->flag, len, sizeof s->value - 1);
-        RETURN_ERROR_IF(strlen(a->flag) >= sizeof s->flag, diag, KVC_ERR_INTERNAL, &o,
-                        "flag %s is longer than kvcheck's flag names", a->flag);
-        s->set = 1;
-        memcpy(s->value, value, len + 1);
-        str_copy(s->flag, sizeof s->flag, a->flag);
-        s->origin = o;
+        RETURN_ERROR_IF(*at < cli->n, diag, KVC_ERR_CONFIG, &o,
+                        "SGLang %s stops: ValueError: Multiple config files specified! Only one allowed.",
+                        SGLANG_VERSIONS[release]);
+        RETURN_ERROR_IF(i + 1 == cli->n || cli->v[i + 1].kind != ARG_WORD, diag, KVC_ERR_CONFIG, &o,
+                        "SGLang %s stops: ValueError: No config file specified after --config flag!",
+                        SGLANG_VERSIONS[release]);
+        *at = i;
+    }
+    /* an empty path merges nothing (the merger tests `if not config_file_path`) */
+    if (*at == cli->n || !cli->v[*at + 1].text[0]) {
+        *at = cli->n;
+        return KVC_OK;
+    }
+    const kv_arg *file = &cli->v[*at + 1];
+    kvc_origin o;
+    arg_origin(file, &o);
+    /* pathlib's Path(file).suffix.lower() in (".yaml", ".yml") */
+    const char *name = strrchr(file->text, '/') ? strrchr(file->text, '/') + 1 : file->text;
+    const char *dot = strrchr(name, '.');
+    const char *suffix = dot && dot != name && dot[1] ? dot : "";
+    RETURN_ERROR_IF(!str_ieq(suffix, ".yaml") && !str_ieq(suffix, ".yml"), diag, KVC_ERR_CONFIG, &o,
+                    "SGLang %s stops: ValueError: Config file must be YAML format, got: %s",
+                    SGLANG_VERSIONS[release], suffix);
+    char path[KVC_PATH_LEN];
+    RETURN_IF_ERROR(path_join_checked(base_dir, file->text, path, sizeof path, &o, diag));
+    arglist yaml = {0};
+    kvc_status st = args_load_yaml(&yaml, path, diag);
+    if (!st) st = config_to_words(&yaml, release, words, diag);
+    arglist_free(&yaml);
+    return st;
+}
+
+/* "; --kv_cache_dtype: did you mean --kv-cache-dtype?" for the first few
+ * unrecognized flags, and which releases know a flag this one does not. */
+static void suggest(const argparse_result *r, const option_index *idx, const option_index *any,
+                    const char *const *words, unsigned release, strbuf *out)
+{
+    unsigned shown = 0;
+    for (size_t k = 0; k < r->nextras && shown < 8; k++) {
+        const char *w = words[r->extras[k]];
+        if (w[0] != '-' || strcmp(w, "--") == 0 || (w[1] != '-' && !w[1])) continue;
+        shown++;
+        size_t n = strcspn(w, "=");
+        sb_printf(out, "; %.*s: ", (int)n, w);
+        if (option_find(idx, w, n)) { /* only after "--" is a flag of the release an argument */
+            sb_printf(out, "a flag of SGLang %s, but after \"--\" every word is an argument: drop the \"--\"",
+                      SGLANG_VERSIONS[release]);
+            continue;
+        }
+        uint64_t known = option_releases(any, w, n);
+        if (known) { /* the oldest and the newest that know it */
+            unsigned newest = 0, oldest = 0;
+            for (unsigned b = 0; b < SGLANG_NRELEASES; b++)
+                if (known >> b & 1) oldest = b;
+            while (!(known >> newest & 1)) newest++;
+            sb_printf(out, "SGLang %s%s%s knows it, %s does not; ", SGLANG_VERSIONS[oldest],
+                      newest != oldest ? " to " : "", newest != oldest ? SGLANG_VERSIONS[newest] : "",
+                      SGLANG_VERSIONS[release]);
+        }
+        const char *near[3];
+        unsigned nn = nearest_options(idx, w, near, 3);
+        if (!nn) sb_printf(out, "no flag of SGLang %s is close", SGLANG_VERSIONS[release]);
+        for (unsigned i = 0; i < nn; i++)
+            sb_printf(out, "%s%s", i == 0 ? "did you mean " : i + 1 == nn ? " or " : ", ", near[i]);
+        if (nn) sb_puts(out, "?");
+    }
+}
+
+/* `sglang serve MODEL`: from 0.5.16 the entrypoint makes the model word
+ * "--model-path MODEL" before the flags (sglang 0.5.16:
+ * python/sglang/cli/serve.py:49-53); older
+ * releases' `serve` and `python -m sglang.launch_server` take no such word. */
+static kvc_status serve_model_words(const arglist *cli, unsigned release, arglist *out, kvc_diag *diag)
+{
+    int since = sglang_release_index("0.5.16");
+    for (size_t i = 0; i < cli->n; i++) {
+        const kv_arg *a = &cli->v[i];
+        if (a->kind != ARG_SERVE_MODEL || since < 0 || release > (unsigned)since) continue;
+        kvc_origin o;
+        arg_origin(a, &o);
+        RETURN_IF_ERROR(args_push(out, ARG_WORD, "--model-path", NULL, &o, diag));
+        RETURN_IF_ERROR(args_push(out, ARG_WORD, a->text, NULL, &o, diag));
     }
     return KVC_OK;
 }
 
-kvc_status settings_build(const arglist *config, const arglist *cli, const char *base_dir,
+static kvc_status parse_error(const argparse_result *r, const option_index *idx, const argv_list *argv,
+                              unsigned release, kvc_diag *diag)
+{
+    kvc_origin o;
+    arg_origin(argv->at[r->at], &o);
+    const char *ver = SGLANG_VERSIONS[release];
+    if (r->exits)
+        return diag_set(diag, KVC_ERR_CONFIG, &o, "SGLang %s: %s: no server starts; leave it out of the command",
+                        ver, r->msg.p);
+    if (r->raises) return diag_set(diag, KVC_ERR_CONFIG, &o, "SGLang %s stops: %s", ver, r->msg.p); /* "ValueError: ..." */
+    strbuf hint = {0};
+    if (r->nextras) {
+        option_index any;
+        if (option_index_build(&any, -1, diag)) return KVC_ERR_NOMEM;
+        suggest(r, idx, &any, argv->words, release, &hint);
+        option_index_free(&any);
+    } else if (strstr(r->msg.p, ": expected ")) {
+        sb_puts(&hint, "; give the flag its value");
+    } else if (strstr(r->msg.p, ": ignored explicit argument ")) {
+        sb_puts(&hint, "; the flag takes no value: write it alone to enable it");
+    } else if (strncmp(r->msg.p, "ambiguous option", 16) == 0) {
+        sb_puts(&hint, "; write the flag out in full");
+    }
+    kvc_status st = diag_set(diag, KVC_ERR_CONFIG, &o, "SGLang %s stops: \"%s: error: %s\"%s", ver,
+                             SGLANG_PARSERS[release].prog, r->msg.p, hint.p ? hint.p : "");
+    free(hint.p);
+    return st;
+}
+
+/* A /server_info key: a ServerArgs field, read by its dest. */
+static kvc_status fold_dump(fold_state *f, const kv_arg *a, unsigned release, kvc_diag *diag)
+{
+    kvc_origin o;
+    arg_origin(a, &o);
+    int key = setting_key_of_dest(a->text);
+    const sglang_flag_def *def = NULL;
+    const sglang_parser_def *p = &SGLANG_PARSERS[release];
+    for (unsigned i = 0; key >= 0 && i < p->n && !def; i++) {
+        const sglang_flag_def *d = &SGLANG_FLAG_DEFS[SGLANG_FLAG_ROWS[p->order[i]].def];
+        if (!deprecated(d) && strcmp(d->dest, a->text) == 0) def = d;
+    }
+    if (!def) {
+        f->ignored++;
+        char where[600];
+        origin_format(&o, where, sizeof where);
+        notes_add(f->out->ignored, &f->out->nignored, KVC_MAX_NOTES - 1, "%s %s (%s)%s", a->text, a->value, where,
+                  key >= 0 ? ": not a flag of this SGLang release" : "");
+        return KVC_OK;
+    }
+    char option[KVC_NAME_LEN];
+    str_printf(option, sizeof option, "%.*s", (int)strcspn(def->names, "/"), def->names);
+    if (def->nargs == 0) return set_value(f, key, option, a->dump_bool == 1 ? "" : NULL, &o, diag);
+    if (a->dump_bool == 2) return KVC_OK; /* null: not set */
+    strbuf msg = {0};
+    char num[SETTING_VALUE_LEN];
+    const char *value = def->type == SGT_INT && py_int(a->value, num, sizeof num) ? num : a->value;
+    if (!argparse_check_value(def, a->value, &msg)) {
+        kvc_status st = diag_set(diag, KVC_ERR_CONFIG, &o, "SGLang %s's parser would refuse this value: %s",
+                                 SGLANG_VERSIONS[release], msg.p ? msg.p : "out of memory");
+        free(msg.p);
+        return st;
+    }
+    free(msg.p);
+    return set_value(f, key, option, value, &o, diag);
+}
+
+static kvc_status fold_all(fold_state *f, const arglist *cli, const argv_list *argv, const argparse_result *r,
+                           unsigned release, kvc_diag *diag)
+{
+    for (size_t i = 0; i < cli->n; i++)
+        if (cli->v[i].kind == ARG_DUMP) RETURN_IF_ERROR(fold_dump(f, &cli->v[i], release, diag));
+    for (size_t i = 0; i < r->nuses; i++) {
+        RETURN_IF_ERROR(fold_use(f, &r->uses[i], argv->words, argv->at, diag));
+        if (setting_key_of_dest(r->uses[i].def->dest) != SET_CONFIG) continue;
+        kvc_origin o;
+        char where[600];
+        arg_origin(argv->at[r->uses[i].word], &o);
+        origin_format(&o, where, sizeof where);
+        fold_warn(f, "'%s' (%s): SGLang %s loads a config file only from the two words '--config FILE'; written "
+                     "so, it stores the path and never reads the file",
+                  argv->words[r->uses[i].word], where, SGLANG_VERSIONS[release]);
+    }
+    return KVC_OK;
+}
+
+static void copy_list_warnings(fold_state *f, const arglist *list)
+{
+    for (size_t i = 0; i < list->nwarnings; i++) fold_warn(f, "%s", list->warnings[i]);
+}
+
+kvc_status settings_build(const arglist *config, const arglist *cli, const char *base_dir, unsigned release,
                           settings *out, kvc_diag *diag)
 {
     memset(out, 0, sizeof *out);
-    unsigned ignored = 0;
-    /* A --config on the command line is read like a worker file's "config". */
-    arglist from_flag = {0};
-    for (size_t i = 0; i < cli->n; i++) {
-        if (cli->v[i].key != SET_CONFIG) continue;
-        char path[KVC_PATH_LEN];
-        kvc_origin o;
-        arg_origin(&cli->v[i], &o);
-        kvc_status st = path_join_checked(base_dir, cli->v[i].value, path, sizeof path, &o, diag);
-        if (!st) st = args_load_yaml(&from_flag, path, diag);
-        if (st) {
-            arglist_free(&from_flag);
-            return st;
-        }
+    RETURN_ERROR_IF(release >= SGLANG_NRELEASES, diag, KVC_ERR_INTERNAL, NULL, "no SGLang release %u", release);
+    fold_state f = {.out = out};
+    arglist merged = {0}; /* words made of YAML files */
+    argv_list argv = {0};
+    argparse_result r = {0};
+    option_index idx = {0};
+    size_t at = cli->n;
+    kvc_status st = config_to_words(config, release, &merged, diag);
+    if (!st) st = serve_model_words(cli, release, &merged, diag);
+    if (!st) st = merge_config(cli, base_dir, release, &merged, &at, diag);
+    if (!st) st = argv_add_all(&argv, &merged, 0, merged.n, diag);
+    if (!st) st = argv_add_all(&argv, cli, 0, at, diag);
+    if (!st && at < cli->n) st = argv_add_all(&argv, cli, at + 2, cli->n, diag);
+    if (!st) st = option_index_build(&idx, (int)release, diag);
+    if (!st) {
+        st = argparse_run(&idx, argv.words, argv.n, &r);
+        if (st == KVC_ERR_NOMEM) st = diag_set(diag, KVC_ERR_NOMEM, NULL, "out of memory");
+        else if (st) st = parse_error(&r, &idx, &argv, release, diag);
     }
-    unsigned warnings = 0;
-    kvc_status st = fold(config, out, &ignored, &warnings, diag);
-    if (!st) st = fold(&from_flag, out, &ignored, &warnings, diag);
-    if (!st) st = fold(cli, out, &ignored, &warnings, diag);
-    arglist_free(&from_flag);
-    if (ignored > out->nignored)
-        notes_add(out->ignored, &out->nignored, KVC_MAX_NOTES, "... and %u more",
-                  ignored - out->nignored);
-    if (warnings > out->nwarnings)
-        notes_add(out->warnings, &out->nwarnings, SETTINGS_MAX_WARNINGS, "... and %u more words read otherwise "
-                  "than written", warnings - out->nwarnings);
+    copy_list_warnings(&f, config);
+    copy_list_warnings(&f, &merged);
+    copy_list_warnings(&f, cli);
+    if (!st) st = fold_all(&f, cli, &argv, &r, release, diag);
+    if (f.ignored > out->nignored)
+        notes_add(out->ignored, &out->nignored, KVC_MAX_NOTES, "... and %u more", f.ignored - out->nignored);
+    if (f.warnings > out->nwarnings)
+        notes_add(out->warnings, &out->nwarnings, SETTINGS_MAX_WARNINGS, "... and %u more warnings",
+                  f.warnings - out->nwarnings);
+    argparse_result_free(&r);
+    option_index_free(&idx);
+    free(argv.words);
+    free(argv.at);
+    arglist_free(&merged);
     return st;
 }

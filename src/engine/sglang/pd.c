@@ -1,24 +1,21 @@
 /* What SGLang does with a PD pair: the flags that could fix a mismatch,
- * the bootstrap check that runs before serving (SGLANG_RULES.md §7), and
- * how the Mooncake transfer moves pages (§6). */
+ * the checks that run before serving, and how Mooncake and NIXL move pages,
+ * by release (tools/sglang-oracle/ERAS.md §5). */
 #include "engine/sglang/sglang.h"
 
 #include <string.h>
 
-const engine_transfer PD_MOONCAKE = {
-    .name = "Mooncake",
-    .offsets_from_sender = 1,
-    .overrun_error = "Requested address not found",
-};
-
-static unsigned add(engine_fix *out, unsigned n, unsigned max, setting_key key, const char *name,
+/* Adds a candidate in the spelling release `release` parses; none when it
+ * has no such flag. */
+static unsigned add(engine_fix *out, unsigned n, unsigned max, unsigned release, setting_key key, const char *name,
                     const char *value)
 {
-    if (n >= max) return n;
+    const char *flag = setting_flag(key, release);
+    if (n >= max || !flag) return n;
     engine_fix *f = &out[n];
     memset(f, 0, sizeof *f);
     f->key = (int)key;
-    str_copy(f->flag, sizeof f->flag, setting_flag(key));
+    str_copy(f->flag, sizeof f->flag, flag);
     str_copy(f->value, sizeof f->value, value);
     str_copy(f->setting, sizeof f->setting, name);
     f->changes_dtype = key == SET_KV_CACHE_DTYPE;
@@ -28,14 +25,19 @@ static unsigned add(engine_fix *out, unsigned n, unsigned max, setting_key key, 
 unsigned pd_fix_candidates(const kvc_resolved *self, const kvc_resolved *other, engine_fix *out, unsigned max)
 {
     unsigned n = 0;
+    int rel = sglang_release_index(self->release);
+    unsigned release = rel < 0 ? 0 : (unsigned)rel;
     if (!self->model.dsa) {
-        n = add(out, n, max, SET_KV_CACHE_DTYPE, "kv_cache_dtype", resolved_value(other, "kv_cache_dtype"));
-        return add(out, n, max, SET_PAGE_SIZE, "page_size", resolved_value(other, "page_size"));
+        n = add(out, n, max, release, SET_KV_CACHE_DTYPE, "kv_cache_dtype", resolved_value(other, "kv_cache_dtype"));
+        return add(out, n, max, release, SET_PAGE_SIZE, "page_size", resolved_value(other, "page_size"));
     }
-    int rel = engine_release_index(&ENGINE_SGLANG, self->release);
-    sglang_release release = rel < 0 ? REL_ACTIVE_BACKEND : (sglang_release)rel;
-    n = add(out, n, max, SET_KV_CACHE_DTYPE, "kv_cache_dtype", "fp8_e4m3");
-    n = add(out, n, max, SET_KV_CACHE_DTYPE, "kv_cache_dtype", "bfloat16");
+    n = add(out, n, max, release, SET_KV_CACHE_DTYPE, "kv_cache_dtype", "fp8_e4m3");
+    n = add(out, n, max, release, SET_KV_CACHE_DTYPE, "kv_cache_dtype", "bfloat16");
+    if (self->draft_entries && sglang_release_in(release, "0.5.18", NULL)) { /* the draft pool's own dtype */
+        const char *want = resolved_value(other, "speculative_draft_kv_cache_dtype");
+        n = add(out, n, max, release, SET_SPEC_DRAFT_KV_DTYPE, "speculative_draft_kv_cache_dtype",
+                want[0] ? want : resolved_value(other, "kv_cache_dtype"));
+    }
     static const struct {
         setting_key key;
         const char *setting;
@@ -43,25 +45,117 @@ unsigned pd_fix_candidates(const kvc_resolved *self, const kvc_resolved *other, 
     for (size_t k = 0; k < COUNT_OF(SIDES); k++)
         for (unsigned i = 0; i < rules_backend_count(); i++)
             if (rules_backend_suggestable(i, &self->gpu, release))
-                n = add(out, n, max, SIDES[k].key, SIDES[k].setting, rules_backend_name(i));
+                n = add(out, n, max, release, SIDES[k].key, SIDES[k].setting, rules_backend_name(i));
     return n;
 }
 
-void pd_bootstrap(const kvc_resolved *p, const kvc_resolved *d, int *catches, char *text, size_t size)
+/* The decode worker's bootstrap checks of the prefill server's info (the
+ * decode's release runs them): page size from 0.5.8 (skipped for a HiSparse
+ * decode in 0.5.10-0.5.12.post1), the KV dtype string from 0.5.10. No
+ * release compares backends, row width or item lengths there. */
+static const struct boot_rule {
+    const char *since, *until;
+    int page, dtype, hisparse_skips_page;
+    const char *cite;
+} BOOT[] = {
+    {"0.5.8", "0.5.9", 1, 0, 0, "sglang 0.5.8: python/sglang/srt/disaggregation/common/conn.py:275-283"},
+    {"0.5.10", "0.5.12.post1", 1, 1, 1, "sglang 0.5.10: python/sglang/srt/disaggregation/common/conn.py:219-243"},
+    {"0.5.13", NULL, 1, 1, 0, "sglang 0.5.17: python/sglang/srt/disaggregation/common/conn.py:529-545"},
+};
+
+/* 1 when the worker's release is from `since` to `until` (NULL: open). */
+static int release_in(const kvc_resolved *r, const char *since, const char *until)
+{
+    int rel = sglang_release_index(r->release);
+    return rel >= 0 && sglang_release_in((unsigned)rel, since, until);
+}
+
+static const char *transfer_backend(const kvc_resolved *r)
+{
+    const char *t = resolved_value(r, "transfer_backend");
+    return t[0] ? t : "mooncake";
+}
+
+/* NIXL from 0.5.15 addresses decode's pages at decode's item length and
+ * copies prefill's item length into each, refusing at the handshake when
+ * prefill's is longer (sglang 0.5.15: python/sglang/srt/disaggregation/nixl/
+ * conn.py:660-667; 0.5.23: :1197-1203). The check runs on the prefill side. */
+static int nixl_strided(const kvc_resolved *p) { return release_in(p, "0.5.15", NULL); }
+
+const engine_transfer PD_MOONCAKE = {
+    .name = "Mooncake",
+    .offsets_from_sender = 1,
+    .overrun_error = "Requested address not found",
+};
+static const engine_transfer PD_NIXL_SENDER = {
+    .name = "NIXL",
+    .offsets_from_sender = 1,
+    .overrun_error = "the write lands outside decode's registered region",
+};
+static const engine_transfer PD_NIXL_RECEIVER = {
+    .name = "NIXL",
+    .offsets_from_sender = 0,
+    .overrun_error = "NIXL prepared dlist transfer length exceeds item stride",
+};
+
+const engine_transfer *pd_transfer(const kvc_resolved *p, const kvc_resolved *d)
+{
+    (void)d;
+    if (strcmp(transfer_backend(p), "nixl") != 0) return &PD_MOONCAKE;
+    return nixl_strided(p) ? &PD_NIXL_RECEIVER : &PD_NIXL_SENDER;
+}
+
+int pd_bootstrap(const kvc_resolved *p, const kvc_resolved *d, char *stage, size_t stage_size, char *text,
+                 size_t size)
 {
     const char *pdt = resolved_value(p, "kv_cache_dtype"), *ddt = resolved_value(d, "kv_cache_dtype");
-    int page = p->kv.page_size != d->kv.page_size;
-    int dtype = strcmp(pdt, ddt) != 0;
-    *catches = page || dtype;
-    if (page)
-        str_printf(text, size, "SGLang's bootstrap fails the pair: \"Page size mismatch\" (%u vs %u)",
-                   p->kv.page_size, d->kv.page_size);
-    else if (dtype)
-        str_printf(text, size, "SGLang's bootstrap fails the pair: \"KV cache dtype mismatch\" (%s vs %s)", pdt,
-                   ddt);
+    const struct boot_rule *rule = NULL;
+    for (size_t i = 0; i < COUNT_OF(BOOT); i++)
+        if (release_in(d, BOOT[i].since, BOOT[i].until)) rule = &BOOT[i];
+    int hisparse = resolved_find(d, "enable_hisparse") && resolved_find(d, "enable_hisparse")->number;
+    int page = rule && rule->page && !(rule->hisparse_skips_page && hisparse) && p->kv.page_size != d->kv.page_size;
+    int dtype = rule && rule->dtype && strcmp(pdt, ddt) != 0;
+    str_copy(stage, stage_size, "");
+    if (page || dtype) {
+        str_copy(stage, stage_size, "bootstrap");
+        if (page)
+            str_printf(text, size,
+                       "SGLang %s's bootstrap fails the pair: \"Page size mismatch: prefill server has page_size=%u, "
+                       "but decode server has page_size=%u.\" (%s)",
+                       d->release, p->kv.page_size, d->kv.page_size, rule->cite);
+        else
+            str_printf(text, size,
+                       "SGLang %s's bootstrap fails the pair: \"KV cache dtype mismatch: prefill server has "
+                       "kv_cache_dtype=%s, but decode server has kv_cache_dtype=%s.\" (%s)",
+                       d->release, pdt, ddt, rule->cite);
+        return 1;
+    }
+    char checks[300];
+    if (!rule)
+        str_printf(checks, sizeof checks, "SGLang %s's bootstrap checks nothing of the pair", d->release);
+    else if (!rule->dtype || (rule->hisparse_skips_page && hisparse))
+        str_printf(checks, sizeof checks, "SGLang %s's bootstrap compares %s only: it passes", d->release,
+                   rule->dtype ? "the KV dtype string (page size skipped for a HiSparse decode)" : "page size");
     else
-        str_printf(text, size,
-                   "SGLang's bootstrap compares page size (%u = %u) and the KV dtype string (%s = %s) only: it "
+        str_printf(checks, sizeof checks,
+                   "SGLang %s's bootstrap compares page size (%u = %u) and the KV dtype string (%s = %s) only: it "
                    "passes",
-                   p->kv.page_size, d->kv.page_size, pdt, ddt);
+                   d->release, p->kv.page_size, d->kv.page_size, pdt, ddt);
+    int nixl = strcmp(transfer_backend(p), "nixl") == 0;
+    if (nixl && nixl_strided(p) && p->kv.page_bytes > d->kv.page_bytes) {
+        str_copy(stage, stage_size, "NIXL handshake");
+        str_printf(text, size,
+                   "%s, but SGLang %s's NIXL handshake refuses the pair when decode registers: \"NIXL prepared dlist "
+                   "transfer length exceeds item stride: xfer_len=%llu, item_len=%llu\" (sglang 0.5.15: "
+                   "python/sglang/srt/disaggregation/nixl/conn.py:660-667)",
+                   checks, p->release, (unsigned long long)p->kv.page_bytes, (unsigned long long)d->kv.page_bytes);
+        return 1;
+    }
+    if (nixl && nixl_strided(p))
+        str_printf(text, size, "%s; SGLang %s's NIXL handshake refuses only a prefill item length longer than "
+                   "decode's (%llu <= %llu): it passes", checks, p->release, (unsigned long long)p->kv.page_bytes,
+                   (unsigned long long)d->kv.page_bytes);
+    else
+        str_printf(text, size, "%s; the %s transfer compares no item lengths", checks, nixl ? "NIXL" : "Mooncake");
+    return 0;
 }

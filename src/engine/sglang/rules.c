@@ -1,143 +1,131 @@
-/* SGLang's rules for the MLA KV layout of a worker (SGLANG_RULES.md §1-5).
- * Data tables plus small pure functions; a new backend or release is rows.
- * The result is a row of settings in display order (the engine interface's
- * kvc_resolved), the row decision and the layouts. */
+/* SGLang's rules for a worker's MLA KV layout, release by release, as read
+ * from each release's own code (tools/sglang-oracle/ERAS.md) and checked by
+ * replaying the oracle's tables (tests/conformance/sglang/).
+ *
+ * Every table row names the releases it holds for as a span of versions
+ * (both ends included) and cites the code. A resolution walks the steps in
+ * SGLang's own order: DSA or not, KV dtype, DSA backends (the first default
+ * row that matches), the checks that refuse at start-up, HiSparse, page
+ * size, the row width. */
 #include "engine/sglang/sglang.h"
 
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
-/* Rows of the tables below name the releases they hold for: a release
- * differs from another by rows that hold for one and not the other. */
-#define REL_BIT(r) (1u << (r))
-#define ALL ((1u << REL_COUNT) - 1u)
-static int holds(unsigned mask, sglang_release r) { return (mask & REL_BIT(r)) != 0; }
+/* ------------------------------------------------------------------ spans */
 
-/* §4: how each release decides a DSA worker's row width. */
-typedef enum row_rule {
-    ROW_ACTIVE_BACKEND, /* the backend of the worker's own mode decides; either one on a unified worker */
-    ROW_EITHER_BACKEND  /* raw FP8 when either backend writes raw FP8 */
-} row_rule;
+/* Releases from `since` to `until`, both included; NULL: open on that end. */
+typedef struct span {
+    const char *since, *until;
+} span;
+#define EVER {NULL, NULL}
+#define SINCE(v) {v, NULL}
+#define UNTIL(v) {NULL, v}
+#define FROM_TO(a, b) {a, b}
+#define NEVER {NULL, "never"} /* past every release */
 
-static const struct release_row {
-    row_rule row;
-    const char *source; /* where the rule comes from */
-} RELEASES[REL_COUNT] = {
-    [REL_ACTIVE_BACKEND] = {ROW_ACTIVE_BACKEND, "the GLM-5.2 fix (SGLang main at 4560da58): calculate_mla_kv_cache_dim "
-                                                "takes the pool layout from the active backend"},
-    [REL_EITHER_BACKEND] = {ROW_EITHER_BACKEND, "SGLANG_RULES.md §4 (May 2026)"},
+static int in_span(unsigned rel, span s) { return sglang_release_in(rel, s.since, s.until); }
+static int rel_since(unsigned rel, const char *v) { return sglang_release_in(rel, v, NULL); }
+static int rel_until(unsigned rel, const char *v) { return sglang_release_in(rel, NULL, v); }
+/* -------------------------------------------------------- architectures */
+
+/* Which architectures[0] a release takes as DSA (is_deepseek_nsa /
+ * is_deepseek_dsa: the architecture and "index_topk" in the config), and
+ * which of them get the DSA defaults (the DeepSeek-family guard around
+ * dtype, backend and page-size defaults). */
+static const struct arch_row {
+    const char *arch;
+    span dsa;
+    span defaults;
+    const char *cite;
+} ARCHS[] = {
+    /* sglang 0.5.3: python/sglang/srt/configs/model_config.py:52; guard
+     * sglang 0.5.9: python/sglang/srt/server_args.py:1196-1205; sglang 0.5.23:
+     * python/sglang/srt/arg_groups/overrides.py:744-759 */
+    {"DeepseekV3ForCausalLM", EVER, EVER, "model_config.py is_deepseek_nsa"},
+    /* Up to 0.5.11 SGLang loads a deepseek_v32 config as DeepseekV3ForCausalLM, since the transformers it
+     * pins (4.57.1, 5.3.0, 5.6.0) has no deepseek_v32 (sglang 0.5.9: python/sglang/srt/utils/
+     * hf_transformers_utils.py:177-205, :315-321); from 0.5.12 the family guard names it (sglang 0.5.12:
+     * python/sglang/srt/server_args.py:1787-1795). Either way it gets the DSA defaults. */
+    {"DeepseekV32ForCausalLM", EVER, EVER, "hf_transformers_utils.py _load_deepseek_v32_model; 0.5.12 guard"},
+    {"DeepseekV3ForCausalLMNextN", SINCE("0.5.4"), UNTIL("0.5.6.post2"), "sglang 0.5.4: model_config.py"},
+    {"MistralLarge3ForCausalLM", SINCE("0.5.7"), SINCE("0.5.7"), "sglang 0.5.7: model_config.py"},
+    {"PixtralForConditionalGeneration", SINCE("0.5.7"), SINCE("0.5.7"), "sglang 0.5.7: model_config.py"},
+    {"GlmMoeDsaForCausalLM", SINCE("0.5.9"), SINCE("0.5.9"), "sglang 0.5.9: model_config.py"},
+    {"GlmMoeDsaForCausalLMNextN", SINCE("0.5.16"), NEVER, "sglang 0.5.16: model_config.py; not in the guard"},
+    {"LongcatFlashForCausalLM", SINCE("0.5.16"), SINCE("0.5.16"), "sglang 0.5.16: model_config.py"},
+    {"LongcatFlashForCausalLMNextN", SINCE("0.5.16"), SINCE("0.5.16"), "sglang 0.5.16: model_config.py"},
+    {"Dots3NoteForCausalLM", SINCE("0.5.19"), SINCE("0.5.19"), "sglang 0.5.19: model_config.py"},
+    {"Dots3NoteForCausalLMNextN", SINCE("0.5.19"), NEVER, "sglang 0.5.19: model_config.py; not in the guard"},
+    {"Glm5NextForConditionalGeneration", SINCE("0.5.20"), SINCE("0.5.20"), "sglang 0.5.20: model_config.py"},
+    {"Glm5NextForConditionalGenerationNextN", SINCE("0.5.20"), NEVER, "sglang 0.5.20: model_config.py; not in the guard"},
+    {"HYV4ForCausalLM", SINCE("0.5.20"), SINCE("0.5.20"), "sglang 0.5.20: model_config.py"},
+    {"HYV4ForCausalLMNextN", SINCE("0.5.20"), SINCE("0.5.20"), "sglang 0.5.20: model_config.py"},
 };
 
-/* Platforms, for suggesting backends in fixes only (never for validation). */
-enum { SM90 = 1u, SM100 = 2u, SM120 = 4u, HIP = 8u };
-
-static const struct backend {
-    const char *name;
-    int late;          /* added in late-2026 releases; its layout is unconfirmed */
-    int fp8_raw_cuda;  /* writes raw FP8 rows (576 B) on CUDA */
-    int fp8_raw_hip;   /* writes raw FP8 rows on ROCm/HIP */
-    int hisparse_fp8;  /* allowed with HiSparse and fp8_e4m3 */
-    int hisparse_bf16; /* allowed with HiSparse and bfloat16 */
-    unsigned suits;
-    unsigned holds; /* the releases the row holds for (REL_BIT) */
-} BACKENDS[] = {
-    {"flashmla_sparse", 0, 0, 0, 0, 1, SM90 | SM100, ALL},
-    {"flashmla_kv", 0, 0, 0, 1, 0, SM90 | SM100, ALL},
-    {"flashmla_auto", 0, 0, 0, 0, 0, SM90 | SM100, ALL},
-    {"fa3", 0, 0, 0, 0, 0, SM90, ALL},
-    {"tilelang", 0, 0, 1, 0, 0, HIP, ALL},
-    {"aiter", 0, 0, 1, 0, 0, HIP, ALL}, /* raw on HIP: late 2026 */
-    {"trtllm", 0, 1, 1, 0, 0, SM100, ALL},
-    {"flashmla_sparse_q8", 1, 0, 0, 0, 0, SM90 | SM100, ALL},
-    {"flashinfer_sparse_mla", 1, 0, 0, 1, 0, SM100, ALL},
+/* Architectures SGLang has no model class for before a release: it cannot
+ * serve them at all. */
+static const struct served_row {
+    const char *arch;
+    const char *since;
+} SERVED[] = {
+    {"GlmMoeDsaForCausalLM", "0.5.9"}, /* sglang 0.5.9: python/sglang/srt/models/glm4_moe_dsa (first release with it) */
 };
 
-/* §3: defaults for an unset backend, first match wins. */
-static const struct default_rule {
-    int hisparse;           /* only with --enable-hisparse */
-    int hip_both_unset;     /* only on ROCm with both sides unset */
-    const char *dtype;      /* NULL: any dtype */
-    unsigned min_major;     /* 0: any GPU */
-    int names_cc;           /* the reason names the compute capability */
-    const char *prefill, *decode;
+/* Architectures SGLang serves with KV pools kvcheck does not model: refused,
+ * never judged as plain MLA. */
+static const struct unmodelled_row {
+    const char *arch;
     const char *why;
-    unsigned holds;
-} DEFAULTS[] = {
-    {1, 0, "fp8_e4m3", 0, 0, "flashmla_kv", "flashmla_kv", "with --enable-hisparse and fp8_e4m3", ALL},
-    {1, 0, NULL, 0, 0, "flashmla_sparse", "flashmla_sparse", "with --enable-hisparse and bfloat16", ALL},
-    {0, 1, NULL, 0, 0, "tilelang", "tilelang", "on ROCm/HIP with both DSA backends unset", ALL},
-    {0, 0, "fp8_e4m3", 10, 1, "trtllm", "trtllm", "with fp8_e4m3", ALL},
-    {0, 0, "fp8_e4m3", 0, 1, "flashmla_kv", "flashmla_kv", "with fp8_e4m3", ALL},
-    {0, 0, "bfloat16", 10, 1, "flashmla_sparse", "trtllm", "with bfloat16", ALL},
-    {0, 0, "bfloat16", 0, 1, "flashmla_sparse", "fa3", "with bfloat16", ALL},
+} UNMODELLED[] = {
+    {"DeepseekV4ForCausalLM", "DeepSeek-V4's own pools (--dsv4-attn-backend, sglang 0.5.23: python/sglang/srt/configs/"
+                              "model_config.py:395-400)"},
+    {"DeepseekV4ForCausalLMNextN", "DeepSeek-V4's own pools"},
+    {"DeepseekV4ForCausalLMDSpark", "DeepSeek-V4's own pools"},
+    {"Glm5NextForConditionalGeneration", "a hybrid pool of DSA and sliding-window layers (sglang 0.5.23: python/sglang/"
+                                         "srt/mem_cache/kv_cache_configurator.py:2407-2440)"},
+    {"Glm5NextForConditionalGenerationNextN", "a hybrid pool of DSA and sliding-window layers"},
+    {"MiniMaxM3SparseForCausalLM", "MiniMax M3's sparse-attention pools"},
+    {"MiniMaxM3SparseForConditionalGeneration", "MiniMax M3's sparse-attention pools"},
 };
 
-/* §2: --kv-cache-dtype choices SGLang's parser accepts, with their layout
- * when rows are plain (one element type for NoPE and RoPE). */
-static const struct dtype_row {
-    const char *name;
-    const char *canonical; /* SGLang's rename */
-    const char *plain_layout;
-    unsigned holds;
-} DTYPES[] = {
-    {"auto", "auto", NULL, ALL},
-    {"bfloat16", "bfloat16", "bf16", ALL},
-    {"bf16", "bfloat16", "bf16", ALL},
-    {"float16", "float16", "fp16", ALL},
-    {"float32", "float32", "fp32", ALL},
-    {"fp8_e4m3", "fp8_e4m3", "fp8_raw", ALL},
-    {"fp8_e5m2", "fp8_e5m2", "fp8_e5m2_raw", ALL},
-    {"fp4_e2m1", "fp4_e2m1", NULL, ALL},
-};
-
-static const char *const MODES[] = {"null", "prefill", "decode"};
-
-static const struct spec_row {
-    const char *name;
-    int mtp; /* the draft pool holds the model's own MTP layers */
-} SPEC_ALGOS[] = {{"EAGLE", 1}, {"NEXTN", 1}, {"EAGLE3", 0}, {"STANDALONE", 0}, {"NGRAM", 0}};
-
-unsigned rules_backend_count(void) { return COUNT_OF(BACKENDS); }
-const char *rules_backend_name(unsigned i) { return BACKENDS[i].name; }
-
-static unsigned platform_of(const gpu_info *gpu)
+static int arch_dsa(const char *arch, unsigned rel)
 {
-    if (gpu->hip) return HIP;
-    if (gpu->major >= 12) return SM120;
-    if (gpu->major >= 10) return SM100;
-    return SM90;
+    for (size_t i = 0; i < COUNT_OF(ARCHS); i++)
+        if (strcmp(ARCHS[i].arch, arch) == 0 && in_span(rel, ARCHS[i].dsa)) return 1;
+    return 0;
 }
 
-int rules_backend_suggestable(unsigned i, const gpu_info *gpu, sglang_release rel)
+static int arch_defaults(const char *arch, unsigned rel)
 {
-    /* Late-2026 backends have unconfirmed layouts: never suggest them. */
-    return holds(BACKENDS[i].holds, rel) && !BACKENDS[i].late && (BACKENDS[i].suits & platform_of(gpu)) != 0;
+    for (size_t i = 0; i < COUNT_OF(ARCHS); i++)
+        if (strcmp(ARCHS[i].arch, arch) == 0 && in_span(rel, ARCHS[i].defaults))
+            return 1;
+    return 0;
 }
 
-/* The backend called `name` in release `rel`, or NULL. */
-static const struct backend *find_backend(const char *name, sglang_release rel)
-{
-    for (size_t i = 0; i < COUNT_OF(BACKENDS); i++)
-        if (holds(BACKENDS[i].holds, rel) && strcmp(BACKENDS[i].name, name) == 0) return &BACKENDS[i];
-    return NULL;
-}
+/* ------------------------------------------------------------- contexts */
 
-/* "flashmla_sparse, flashmla_kv, ...": the choices release `rel` accepts. */
-static void backend_choices(sglang_release rel, char *out, size_t size)
-{
-    out[0] = '\0';
-    for (size_t i = 0; i < COUNT_OF(BACKENDS); i++)
-        if (holds(BACKENDS[i].holds, rel))
-            str_join_add(out, size, ", ", BACKENDS[i].name);
-}
+enum { PREFILL, DECODE };
+static const char *const SIDE[2] = {"prefill", "decode"};
 
-/* The setting called `name` of `r`, to fill in (resolve adds every setting first, in display order). */
-static kvc_setting *get(kvc_resolved *r, const char *name)
-{
-    for (unsigned i = 0; i < r->nsettings; i++)
-        if (strcmp(r->settings[i].name, name) == 0) return &r->settings[i];
-    return NULL;
-}
+/* One resolution in progress. */
+typedef struct ctx {
+    unsigned rel;
+    const gpu_info *gpu;
+    const model_info *model;
+    const settings *set;
+    kvc_resolved *out;
+    kvc_diag *diag;
+    int dsa, defaults; /* the release takes the model as DSA; and applies the DSA defaults */
+    int fp8;           /* the resolved dtype is fp8_e4m3 */
+    const char *dtype; /* SGLang's kv_cache_dtype string once resolved */
+    const char *backend[2];
+    int user_set[2];
+    char backend_why[2][KVC_REASON_LEN];
+    const kvc_origin *backend_from[2]; /* the flag that set the backend; NULL when a default or rule did */
+} ctx;
 
 /* " (from --kv-cache-dtype at prefill.json:4:5)" */
 static void from_text(const setting *s, char *out, size_t size)
@@ -150,232 +138,1005 @@ static void from_text(const setting *s, char *out, size_t size)
     else snprintf(out, size, "%s", s->flag);
 }
 
-static void choices_of(const char *const *names, size_t n, size_t stride, char *out, size_t size)
+/* The setting called `name` of `r`, to fill in (resolve adds every setting first, in display order). */
+static kvc_setting *get(kvc_resolved *r, const char *name)
 {
-    out[0] = '\0';
-    for (size_t i = 0; i < n; i++)
-        str_join_add(out, size, ", ", *(const char *const *)((const char *)names + i * stride));
+    for (unsigned i = 0; i < r->nsettings; i++)
+        if (strcmp(r->settings[i].name, name) == 0) return &r->settings[i];
+    return NULL;
 }
 
-#define CHOICES(table, out) choices_of(&(table)[0].name, COUNT_OF(table), sizeof (table)[0], out, sizeof out)
-
-static kvc_status invalid_choice(const setting *s, const char *choices, kvc_diag *diag)
+/* SGLang refuses to start: its own message, then where the input came from. */
+static kvc_status refuse(const ctx *c, const setting *s, const char *fmt, ...) KVC_PRINTF(3, 4);
+static kvc_status refuse(const ctx *c, const setting *s, const char *fmt, ...)
 {
-    return diag_set(diag, KVC_ERR_CONFIG, &s->origin,
-                    "%s: invalid choice '%s' (SGLang accepts: %s)", s->flag, s->value, choices);
+    char msg[900];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    return diag_set(c->diag, KVC_ERR_CONFIG, s ? &s->origin : NULL, "SGLang %s refuses to start: %s",
+                    SGLANG_VERSIONS[c->rel], msg);
 }
 
-/* §2 */
-static kvc_status resolve_dtype(const gpu_info *gpu, const model_info *model, const setting *s, sglang_release rel,
-                                kvc_resolved *out, kvc_diag *diag)
+/* --------------------------------------------------------------- dtypes */
+
+/* The torch dtype a --kv-cache-dtype string gives the pool, and its
+ * layout when rows are plain (one element type for NoPE and RoPE). */
+static const struct dtype_row {
+    const char *name;
+    const char *plain_layout; /* NULL: kvcheck does not model its MLA rows */
+    unsigned itemsize;
+} DTYPES[] = {
+    {"bfloat16", "bf16", 2}, {"bf16", "bf16", 2}, {"float16", "fp16", 2}, {"float32", "fp32", 4},
+    {"fp8_e4m3", "fp8_raw", 1}, {"fp8_e5m2", "fp8_e5m2_raw", 1},
+    {"fp4_e2m1", NULL, 0}, {"mxfp8", NULL, 0}, {"nvfp4", NULL, 0}, {"fp4_mx_block16", NULL, 0},
+};
+
+static const struct dtype_row *find_dtype(const char *name)
 {
-    const struct dtype_row *row = &DTYPES[0];
-    if (s->set) {
-        row = NULL;
-        for (size_t i = 0; i < COUNT_OF(DTYPES); i++)
-            if (holds(DTYPES[i].holds, rel) && strcmp(DTYPES[i].name, s->value) == 0 && strcmp(s->value, "float16") != 0 &&
-                strcmp(s->value, "float32") != 0)
-                row = &DTYPES[i];
-        if (!row) return invalid_choice(s, "auto, fp8_e5m2, fp8_e4m3, bf16, bfloat16, fp4_e2m1", diag);
-    }
+    for (size_t i = 0; i < COUNT_OF(DTYPES); i++)
+        if (strcmp(DTYPES[i].name, name) == 0) return &DTYPES[i];
+    return NULL;
+}
+
+/* How a release turns the DSA KV dtype (inside the family guard). */
+static const struct dsa_dtype_rule {
+    span when;
+    int sm10_forces_fp8;  /* compute capability >= 10 sets fp8_e4m3 over any value */
+    int auto_by_major;    /* auto -> fp8_e4m3 on >= 10, else bfloat16 */
+    int learnable_sink;   /* learnable sinks need bfloat16 (auto -> bfloat16) */
+    const char *assertion; /* the dtype assertion's text, NULL: none */
+    const char *cite;
+} DSA_DTYPE[] = {
+    {UNTIL("0.5.4.post1"), 1, 0, 0, NULL, "sglang 0.5.3: python/sglang/srt/server_args.py:831-836"},
+    {FROM_TO("0.5.4.post2", "0.5.7"), 0, 1, 0, "DeepSeek NSA only supports bf16/bfloat16 or fp8_e4m3 kv_cache_dtype",
+     "sglang 0.5.5: python/sglang/srt/server_args.py:1081-1092"},
+    {FROM_TO("0.5.8", "0.5.19"), 0, 1, 0, "DeepSeek DSA only supports bf16/bfloat16 or fp8_e4m3 kv_cache_dtype",
+     "sglang 0.5.9: python/sglang/srt/server_args.py:1129-1152"},
+    {SINCE("0.5.20"), 0, 1, 1, "DeepSeek DSA only supports bf16/bfloat16 or fp8_e4m3 kv_cache_dtype",
+     "sglang 0.5.23: python/sglang/srt/arg_groups/overrides.py:491-547"},
+};
+
+static const struct dsa_dtype_rule *dsa_dtype_rule(unsigned rel)
+{
+    for (size_t i = 0; i < COUNT_OF(DSA_DTYPE); i++)
+        if (in_span(rel, DSA_DTYPE[i].when)) return &DSA_DTYPE[i];
+    return &DSA_DTYPE[0];
+}
+
+/* The torch dtype name of SGLang's KV pool for `dtype` on this GPU:
+ * fp8_e4m3 is e4m3fnuz on every ROCm GPU up to 0.5.6.post1 (sglang 0.5.3:
+ * python/sglang/srt/model_executor/model_runner.py:1417) and on gfx94x
+ * (MI300X, MI325X) after (sglang 0.5.9:
+ * python/sglang/srt/layers/quantization/fp8_kernel.py:90-98). */
+static int fp8_is_fnuz(const ctx *c)
+{
+    if (!c->gpu->hip) return 0;
+    if (rel_until(c->rel, "0.5.6.post1")) return 1;
+    return c->gpu->major == 9 && c->gpu->minor == 4;
+}
+
+static kvc_status resolve_dtype(ctx *c)
+{
+    const setting *s = &c->set->s[SET_KV_CACHE_DTYPE];
+    kvc_setting *v = get(c->out, "kv_cache_dtype");
+    const char *given = s->set ? s->value : "auto";
     char from[900] = "default";
     if (s->set) from_text(s, from, sizeof from);
-    kvc_setting *v = get(out, "kv_cache_dtype");
-    if (strcmp(row->name, "auto") == 0) {
-        if (model->dsa) {
-            const char *d = gpu->major >= 10 ? "fp8_e4m3" : "bfloat16";
-            setting_set(v, d, "auto: SGLang picks %s for DSA models on compute capability %u.%u (%s 10)",
-                      d, gpu->major, gpu->minor, gpu->major >= 10 ? ">=" : "<");
-            return KVC_OK;
-        }
-        const char *d = model->torch_dtype;
-        RETURN_ERROR_IF(strcmp(d, "bfloat16") && strcmp(d, "float16") && strcmp(d, "float32"), diag,
-                        KVC_ERR_CONFIG, &s->origin,
-                        "the model's torch_dtype '%s' is not one kvcheck models for an auto KV "
-                        "cache: pass --kv-cache-dtype",
-                        d);
-        setting_set(v, d, "auto: the model's dtype (torch_dtype %s)", d);
+    c->dtype = given;
+    if (!c->defaults) {
+        if (strcmp(given, "auto") == 0)
+            setting_set(v, "auto", "auto (%s): the model's dtype, %s", from, c->model->torch_dtype);
+        else
+            setting_set(v, given, "set by %s", from);
+        setting_origin(v, s->set ? &s->origin : NULL);
         return KVC_OK;
     }
-    if (model->dsa && strcmp(row->canonical, "bfloat16") && strcmp(row->canonical, "fp8_e4m3"))
-        return diag_set(diag, KVC_ERR_CONFIG, &s->origin,
-                        "%s %s: DeepSeek DSA only supports bf16/bfloat16 or fp8_e4m3 "
-                        "kv_cache_dtype (SGLang's check)",
-                        s->flag, s->value);
-    RETURN_ERROR_IF(!row->plain_layout, diag, KVC_ERR_CONFIG, &s->origin,
-                    "%s %s: kvcheck does not model this KV dtype's MLA layout yet", s->flag, s->value);
-    if (strcmp(row->name, row->canonical) != 0)
-        setting_set(v, row->canonical, "%s is SGLang's alias of %s (%s)", row->name, row->canonical, from);
-    else
-        setting_set(v, row->canonical, "set by %s", from);
+    const struct dsa_dtype_rule *r = dsa_dtype_rule(c->rel);
+    unsigned major = c->gpu->hip ? 9 : c->gpu->major;
+    if (r->learnable_sink && c->model->learnable_sink && strcmp(given, "auto") && strcmp(given, "bf16") &&
+        strcmp(given, "bfloat16"))
+        return refuse(c, s, "Learnable DSA attention sinks require a bfloat16 KV cache; got kv_cache_dtype=%s.",
+                      given);
+    if (r->sm10_forces_fp8 && major >= 10) {
+        c->dtype = "fp8_e4m3";
+        setting_set(v, c->dtype, "forced to fp8_e4m3 on compute capability %u.%u (%s ignored): \"Setting KV cache "
+                    "dtype to fp8.\" (%s)", c->gpu->major, c->gpu->minor, from, r->cite);
+    } else if (r->auto_by_major && strcmp(given, "auto") == 0) {
+        c->dtype = major >= 10 && !(r->learnable_sink && c->model->learnable_sink) ? "fp8_e4m3" : "bfloat16";
+        setting_set(v, c->dtype, "auto: SGLang picks %s for DSA models on compute capability %u.%u%s (%s)", c->dtype,
+                    c->gpu->major, c->gpu->minor,
+                    r->learnable_sink && c->model->learnable_sink ? " with learnable attention sinks" : "", r->cite);
+    } else if (r->auto_by_major && strcmp(given, "bf16") == 0) {
+        c->dtype = "bfloat16";
+        setting_set(v, c->dtype, "bf16 is SGLang's alias of bfloat16 (%s)", from);
+    } else if (strcmp(given, "auto") == 0) {
+        setting_set(v, "auto", "auto (%s): the model's dtype, %s", from, c->model->torch_dtype);
+    } else {
+        setting_set(v, given, "set by %s", from);
+        setting_origin(v, &s->origin);
+    }
+    if (r->assertion && strcmp(c->dtype, "bfloat16") && strcmp(c->dtype, "fp8_e4m3"))
+        return refuse(c, s, "%s (%s %s)", r->assertion, s->set ? s->flag : "--kv-cache-dtype", given);
     return KVC_OK;
 }
 
-/* §3: a set backend is kept; an unset one gets the first matching default. */
-static kvc_status resolve_backends(const gpu_info *gpu, const settings *set, sglang_release rel, kvc_resolved *out,
-                                   kvc_diag *diag)
+/* The torch dtype's row layout facts for the resolved dtype string. */
+static const struct dtype_row *torch_row(const ctx *c, const char *dtype)
 {
-    const setting *side[2] = {&set->s[SET_PREFILL_BACKEND], &set->s[SET_DECODE_BACKEND]};
-    kvc_setting *val[2] = {get(out, "dsa_prefill_backend"), get(out, "dsa_decode_backend")};
-    static const char *const SIDE[2] = {"prefill", "decode"};
-    const char *dtype = resolved_value(out, "kv_cache_dtype");
-    int both_unset = !side[0]->set && !side[1]->set;
+    return find_dtype(strcmp(dtype, "auto") == 0 ? c->model->torch_dtype : dtype);
+}
+
+/* ------------------------------------------------------------- backends */
+
+/* The dataclass defaults of the backend flags, used when neither the user
+ * nor a default row sets them (sglang 0.5.3: server_args.py:290-291; 0.5.5:
+ * :367-368; from 0.5.9 None, sglang 0.5.9: server_args.py:457-462). */
+static const struct field_default {
+    span when;
+    const char *prefill, *decode;
+} FIELD_DEFAULTS[] = {
+    {UNTIL("0.5.3.post3"), "flashmla_prefill", "fa3"},
+    {FROM_TO("0.5.4", "0.5.8.post1"), "flashmla_sparse", "fa3"},
+};
+
+/* What a default row asks of the worker. */
+enum cond {
+    C_ANY,
+    C_FP8,            /* dtype fp8_e4m3 */
+    C_NOT_FP8,        /* any other dtype */
+    C_HISPARSE,       /* --enable-hisparse */
+    C_HIP_BOTH_UNSET, /* ROCm, both backend flags unset */
+    C_HIP,            /* ROCm */
+    C_GLM_SM12_FP8,   /* GlmMoeDsaForCausalLM, CUDA compute capability 12.x, fp8_e4m3 */
+    C_LEARNABLE_SINK, /* the config has learnable_sink */
+};
+
+/* What the row sets. */
+enum pick {
+    P_FIXED,            /* prefill, decode as written */
+    P_HISPARSE_BY_DTYPE /* fp8_e4m3: flashmla_kv, else flashmla_sparse; on ROCm `hip_value` */
+};
+
+/* SGLang's backend defaults, first match wins (an if/elif chain in every
+ * release). `min_major`/`max_major` bound the compute capability (ROCm
+ * GPUs count as major 9). `force`: the row overrides the user's flags.
+ * `checked`: SGLang's backend checks run after this row. */
+static const struct default_row {
+    span when;
+    enum cond cond;
+    unsigned min_major, max_major;
+    enum pick pick;
+    const char *prefill, *decode;
+    const char *hip_value;
+    int force, checked;
+    const char *why;
+    const char *cite;
+} DEFAULTS[] = {
+    /* 0.5.3-0.5.8.post1: fixed overrides, user flags ignored */
+    {UNTIL("0.5.3.post3"), C_FP8, 0, 99, P_FIXED, "flashmla_decode", "flashmla_decode", NULL, 1, 0,
+     "with fp8_e4m3 (user flags ignored)", "sglang 0.5.3: python/sglang/srt/server_args.py:838-843"},
+    {FROM_TO("0.5.4", "0.5.4.post1"), C_FP8, 0, 99, P_FIXED, "flashmla_kv", "flashmla_kv", NULL, 1, 0,
+     "with fp8_e4m3 (user flags ignored)", "sglang 0.5.4: python/sglang/srt/server_args.py:1034-1039"},
+    {FROM_TO("0.5.4.post2", "0.5.8.post1"), C_FP8, 0, 99, P_FIXED, "flashmla_auto", "flashmla_kv", NULL, 1, 0,
+     "with fp8_e4m3 (user flags ignored)", "sglang 0.5.5: python/sglang/srt/server_args.py:1094-1100"},
+    {FROM_TO("0.5.4.post2", "0.5.8.post1"), C_NOT_FP8, 10, 99, P_FIXED, "flashmla_sparse", "flashmla_sparse", NULL,
+     1, 0, "with bfloat16 on compute capability >= 10 (user flags ignored)", "sglang 0.5.5: python/sglang/srt/server_args.py:1101-1105"},
+    /* 0.5.9 on: unset sides only, except where noted */
+    {SINCE("0.5.20"), C_LEARNABLE_SINK, 0, 99, P_FIXED, "flashmla_sparse", "flashmla_sparse", NULL, 0, 0,
+     "for learnable attention sinks", "sglang 0.5.23: python/sglang/srt/arg_groups/overrides.py:643-660"},
+    {SINCE("0.5.17"), C_GLM_SM12_FP8, 12, 12, P_FIXED, "flashinfer_sparse_mla", "flashinfer_sparse_mla", NULL, 0, 0,
+     "for GLM with fp8_e4m3 on SM120/SM121", "sglang 0.5.17: python/sglang/srt/arg_groups/overrides.py:1578-1600"},
+    {FROM_TO("0.5.10", "0.5.11"), C_HISPARSE, 0, 99, P_FIXED, "flashmla_sparse", "flashmla_sparse", NULL, 0, 0,
+     "with --enable-hisparse", "sglang 0.5.10: python/sglang/srt/server_args.py:1448-1458"},
+    {FROM_TO("0.5.12", "0.5.13.post1"), C_HISPARSE, 0, 99, P_HISPARSE_BY_DTYPE, NULL, NULL, NULL, 0, 0,
+     "with --enable-hisparse", "sglang 0.5.12: python/sglang/srt/arg_groups/hisparse_hook.py:19-46"},
+    {FROM_TO("0.5.14", "0.5.19"), C_HISPARSE, 0, 99, P_HISPARSE_BY_DTYPE, NULL, NULL, "tilelang", 0, 0,
+     "with --enable-hisparse", "sglang 0.5.14: python/sglang/srt/arg_groups/hisparse_hook.py:25-28"},
+    {SINCE("0.5.20"), C_HISPARSE, 0, 99, P_HISPARSE_BY_DTYPE, NULL, NULL, "tilelang", 0, 1,
+     "with --enable-hisparse", "sglang 0.5.23: python/sglang/srt/arg_groups/overrides.py:664-700"},
+    {FROM_TO("0.5.10", "0.5.19"), C_HIP_BOTH_UNSET, 0, 99, P_FIXED, "tilelang", "tilelang", NULL, 0, 1,
+     "on ROCm/HIP with both DSA backends unset", "sglang 0.5.10: python/sglang/srt/server_args.py:1460-1462"},
+    {SINCE("0.5.20"), C_HIP, 0, 99, P_FIXED, "triton", "triton", NULL, 0, 1, "on ROCm/HIP",
+     "sglang 0.5.23: python/sglang/srt/arg_groups/overrides.py:702-706"},
+    {FROM_TO("0.5.9", "0.5.9"), C_FP8, 0, 99, P_FIXED, "flashmla_auto", "flashmla_kv", NULL, 0, 1, "with fp8_e4m3",
+     "sglang 0.5.9: python/sglang/srt/server_args.py:1157-1163"},
+    {FROM_TO("0.5.10", "0.5.10.post1"), C_FP8, 10, 99, P_FIXED, "trtllm", "trtllm", NULL, 1, 1,
+     "with fp8_e4m3 on compute capability >= 10 (user flags ignored)", "sglang 0.5.10: python/sglang/srt/server_args.py:1463-1466"},
+    {SINCE("0.5.11"), C_FP8, 10, 99, P_FIXED, "trtllm", "trtllm", NULL, 0, 1, "with fp8_e4m3 on compute capability >= 10",
+     "sglang 0.5.11: python/sglang/srt/server_args.py:1623-1628"},
+    {FROM_TO("0.5.10", "0.5.10.post1"), C_FP8, 0, 9, P_FIXED, "flashmla_auto", "flashmla_kv", NULL, 0, 1,
+     "with fp8_e4m3 on compute capability < 10", "sglang 0.5.10: python/sglang/srt/server_args.py:1467-1471"},
+    {SINCE("0.5.11"), C_FP8, 0, 9, P_FIXED, "flashmla_kv", "flashmla_kv", NULL, 0, 1, "with fp8_e4m3 on compute capability < 10",
+     "sglang 0.5.11: python/sglang/srt/server_args.py:1629-1634"},
+    {SINCE("0.5.9"), C_NOT_FP8, 10, 99, P_FIXED, "flashmla_sparse", "trtllm", NULL, 0, 1,
+     "with bfloat16 on compute capability >= 10", "sglang 0.5.9: python/sglang/srt/server_args.py:1166-1171"},
+    {SINCE("0.5.9"), C_NOT_FP8, 0, 9, P_FIXED, "flashmla_sparse", "fa3", NULL, 0, 1, "with bfloat16 on compute capability < 10",
+     "sglang 0.5.9: python/sglang/srt/server_args.py:1172-1177"},
+};
+
+static int cond_holds(const ctx *c, enum cond cond)
+{
+    switch (cond) {
+    case C_ANY: return 1;
+    case C_FP8: return c->fp8;
+    case C_NOT_FP8: return !c->fp8;
+    case C_HISPARSE: return c->set->s[SET_HISPARSE].set;
+    case C_HIP_BOTH_UNSET: return c->gpu->hip && !c->user_set[PREFILL] && !c->user_set[DECODE];
+    case C_HIP: return c->gpu->hip;
+    case C_GLM_SM12_FP8:
+        return !c->gpu->hip && c->fp8 && strcmp(c->model->architecture, "GlmMoeDsaForCausalLM") == 0;
+    case C_LEARNABLE_SINK: return c->model->learnable_sink;
+    }
+    return 0;
+}
+
+static const char *row_value(const ctx *c, const struct default_row *d, int side)
+{
+    if (d->pick == P_HISPARSE_BY_DTYPE)
+        return c->gpu->hip && d->hip_value ? d->hip_value : c->fp8 ? "flashmla_kv" : "flashmla_sparse";
+    return side == PREFILL ? d->prefill : d->decode;
+}
+
+/* A backend check SGLang runs after the defaults: refuses when `backend`
+ * is on either side (or, `both`, not on both) under its conditions. */
+static const struct backend_check {
+    span when;
+    const char *backend;
+    int cuda_only;   /* only on CUDA (on ROCm the backend is fine) */
+    int fp8_only;    /* only with fp8_e4m3 */
+    int unless_both; /* refused unless both sides use it */
+    int hisparse;    /* only with --enable-hisparse */
+    const char *message;
+    const char *cite;
+} CHECKS[] = {
+    {FROM_TO("0.5.17", "0.5.19"), "tilelang", 1, 1, 0, 0,
+     "The tilelang DSA prefill/decode kernels only support an fp8_e4m3 KV cache on ROCm/HIP; on CUDA they require a "
+     "bfloat16 KV cache. Use --kv-cache-dtype bfloat16 with the tilelang backend, or keep --kv-cache-dtype fp8_e4m3 and "
+     "pick an fp8-capable DSA backend (flashmla_kv on Hopper, trtllm on Blackwell).",
+     "sglang 0.5.17: python/sglang/srt/arg_groups/overrides.py:1554-1575"},
+    {SINCE("0.5.20"), "triton", 1, 0, 0, 0,
+     "The triton DSA backend is only supported on ROCm/HIP. Pick an alternative DSA backend for CUDA (flashmla_kv on "
+     "Hopper, trtllm on Blackwell).",
+     "sglang 0.5.20: python/sglang/srt/arg_groups/overrides.py:621-635"},
+    {FROM_TO("0.5.20", "0.5.21"), "tilelang", 1, 1, 0, 0,
+     "The tilelang DSA prefill/decode kernels only support an fp8_e4m3 KV cache on ROCm/HIP; on CUDA they require a "
+     "bfloat16 KV cache. Use --kv-cache-dtype bfloat16, or keep --kv-cache-dtype fp8_e4m3 and pick an fp8-capable DSA "
+     "backend (flashmla_kv on Hopper, trtllm on Blackwell).",
+     "sglang 0.5.20: python/sglang/srt/arg_groups/overrides.py:637-647"},
+    {SINCE("0.5.22"), "tilelang", 1, 1, 0, 1, "CUDA TileLang FP8 KV does not support HiSparse.",
+     "sglang 0.5.23: python/sglang/srt/arg_groups/overrides.py:686-692"},
+    {SINCE("0.5.22"), "tilelang", 1, 1, 1, 0,
+     "CUDA TileLang FP8 KV requires both DSA backends to be tilelang; raw and scaled FP8 KV layouts cannot be mixed.",
+     "sglang 0.5.23: python/sglang/srt/arg_groups/overrides.py:560-567"},
+};
+
+static kvc_status run_checks(const ctx *c, int hisparse_arm)
+{
+    for (size_t i = 0; i < COUNT_OF(CHECKS); i++) {
+        const struct backend_check *k = &CHECKS[i];
+        if (!in_span(c->rel, k->when) || (k->cuda_only && c->gpu->hip) || (k->fp8_only && !c->fp8)) continue;
+        if (k->hisparse && !hisparse_arm) continue;
+        int p = strcmp(c->backend[PREFILL], k->backend) == 0, d = strcmp(c->backend[DECODE], k->backend) == 0;
+        if (k->unless_both ? (p || d) && !(p && d) : (p || d)) {
+            int side = p ? PREFILL : DECODE;
+            const setting *s = &c->set->s[side == PREFILL ? SET_PREFILL_BACKEND : SET_DECODE_BACKEND];
+            return refuse(c, s->set ? s : NULL, "%s (%s)", k->message, k->cite);
+        }
+    }
+    return KVC_OK;
+}
+
+static void set_side(ctx *c, int side, const char *value, const char *fmt, ...) KVC_PRINTF(4, 5);
+static void set_side(ctx *c, int side, const char *value, const char *fmt, ...)
+{
+    c->backend[side] = value;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(c->backend_why[side], sizeof c->backend_why[side], fmt, ap);
+    va_end(ap);
+    c->backend_from[side] = NULL;
+}
+
+static kvc_status resolve_backends(ctx *c)
+{
+    const setting *flag[2] = {&c->set->s[SET_PREFILL_BACKEND], &c->set->s[SET_DECODE_BACKEND]};
     for (int i = 0; i < 2; i++) {
-        if (side[i]->set) {
-            const struct backend *b = find_backend(side[i]->value, rel);
-            if (!b) {
-                char choices[400];
-                backend_choices(rel, choices, sizeof choices);
-                return invalid_choice(side[i], choices, diag);
-            }
+        c->user_set[i] = flag[i]->set;
+        if (flag[i]->set) {
             char from[900];
-            from_text(side[i], from, sizeof from);
-            setting_set(val[i], b->name, "set by %s", from);
-            continue;
+            from_text(flag[i], from, sizeof from);
+            set_side(c, i, flag[i]->value, "set by %s", from);
+            c->backend_from[i] = &flag[i]->origin;
+        } else {
+            set_side(c, i, "", "not set");
+            for (size_t k = 0; k < COUNT_OF(FIELD_DEFAULTS); k++)
+                if (in_span(c->rel, FIELD_DEFAULTS[k].when))
+                    set_side(c, i, i == PREFILL ? FIELD_DEFAULTS[k].prefill : FIELD_DEFAULTS[k].decode,
+                             "SGLang's default for the flag");
         }
-        for (size_t r = 0; r < COUNT_OF(DEFAULTS); r++) {
-            const struct default_rule *d = &DEFAULTS[r];
-            if (!holds(d->holds, rel)) continue;
-            if (d->hisparse && !get(out, "enable_hisparse")->number) continue;
-            if (d->hip_both_unset && !(gpu->hip && both_unset)) continue;
-            if (d->dtype && strcmp(d->dtype, dtype) != 0) continue;
-            if (gpu->major < d->min_major) continue;
-            const char *name = i == 0 ? d->prefill : d->decode;
-            if (d->names_cc)
-                setting_set(val[i], name, "default for an unset %s backend %s on compute capability %u.%u",
-                          SIDE[i], d->why, gpu->major, gpu->minor);
-            else
-                setting_set(val[i], name, "default for an unset %s backend %s", SIDE[i], d->why);
-            break;
+    }
+    if (!c->defaults) return KVC_OK;
+    unsigned major = c->gpu->hip ? 9 : c->gpu->major;
+    const struct default_row *hit = NULL;
+    for (size_t r = 0; r < COUNT_OF(DEFAULTS) && !hit; r++) {
+        const struct default_row *d = &DEFAULTS[r];
+        if (in_span(c->rel, d->when) && cond_holds(c, d->cond) && major >= d->min_major && major <= d->max_major)
+            hit = d;
+    }
+    if (hit && hit->cond == C_LEARNABLE_SINK)
+        for (int i = 0; i < 2; i++)
+            if (c->user_set[i] && strcmp(c->backend[i], "flashmla_sparse") != 0)
+                return refuse(c, flag[i],
+                              "%s uses learnable attention sinks and requires --dsa-%s-backend 'flashmla_sparse'; "
+                              "got '%s' (%s)",
+                              c->model->architecture, SIDE[i], c->backend[i], hit->cite);
+    for (int i = 0; hit && i < 2; i++) {
+        if (c->user_set[i] && !hit->force) continue;
+        const char *value = row_value(c, hit, i);
+        if (c->user_set[i])
+            set_side(c, i, value, "forced to %s %s, over %s %s (%s, compute capability %u.%u; %s)", value, hit->why,
+                     flag[i]->flag, flag[i]->value, c->gpu->name, c->gpu->major, c->gpu->minor, hit->cite);
+        else
+            set_side(c, i, value, "default for an unset %s backend %s (%s, compute capability %u.%u; %s)", SIDE[i],
+                     hit->why, c->gpu->name, c->gpu->major, c->gpu->minor, hit->cite);
+    }
+    return hit && hit->checked ? run_checks(c, hit->cond == C_HISPARSE) : KVC_OK;
+}
+
+/* ------------------------------------------------------------- HiSparse */
+
+/* How a release validates --enable-hisparse (check_server_args), after the
+ * defaults. Messages are SGLang's f-strings with {label} {backend} {dtype}
+ * {allowed} (Python's sorted list) {default} {flag} (--nsa or --dsa). */
+static const struct hisparse_rule {
+    span when;
+    const char *model_message;
+    const char *dtypes;        /* accepted KV dtypes, space-separated; NULL: any */
+    const char *dtype_message;
+    const char *backend_message;
+    const char *hip_allowed;   /* space-separated; NULL: as CUDA */
+    int fp8_flashinfer;        /* flashinfer_sparse_mla allowed with fp8 on CUDA */
+    int dtype_last;            /* the dtype is checked after the backends */
+    int by_dtype;              /* CUDA allowed set depends on the dtype (else flashmla_sparse) */
+    const char *cite;
+} HISPARSE[] = {
+    {FROM_TO("0.5.10", "0.5.10.post1"),
+     "--enable-hisparse is only supported for DSA (DeepSeek Sparse Attention) models now(e.g., DeepSeek V3.2, GLM-5). ",
+     NULL, NULL,
+     "HiSparse requires flashmla_sparse NSA {label} backend, but got {flag}-{label}-backend={backend}. Please use "
+     "{flag}-{label}-backend=flashmla_sparse or omit it.",
+     NULL, 0, 0, 0, "sglang 0.5.10: python/sglang/srt/server_args.py:6179-6202"},
+    {FROM_TO("0.5.11", "0.5.11"),
+     "--enable-hisparse is only supported for DSA (DeepSeek Sparse Attention) models now(e.g., DeepSeek V3.2, GLM-5). ",
+     "bfloat16", "HiSparse requires bfloat16 KV cache, but got --kv-cache-dtype={dtype}. Please use "
+     "--kv-cache-dtype=bfloat16.",
+     "HiSparse requires flashmla_sparse NSA {label} backend, but got {flag}-{label}-backend={backend}. Please use "
+     "{flag}-{label}-backend=flashmla_sparse or omit it.",
+     NULL, 0, 1, 0, "sglang 0.5.11: python/sglang/srt/server_args.py:6883-6913"},
+    {FROM_TO("0.5.12", "0.5.13.post1"),
+     "--enable-hisparse is only supported for DSA (DeepSeek Sparse Attention) models and DeepSeek V4 now.",
+     "bfloat16 fp8_e4m3", "HiSparse requires bfloat16 or fp8_e4m3 KV cache, but got --kv-cache-dtype={dtype}.",
+     "HiSparse with --kv-cache-dtype={dtype} requires {flag}-{label}-backend in {allowed}, but got {backend}.", NULL, 0,
+     0, 1, "sglang 0.5.12: python/sglang/srt/arg_groups/hisparse_hook.py:49-95"},
+    {FROM_TO("0.5.14", "0.5.17"),
+     "--enable-hisparse is only supported for DSA (DeepSeek Sparse Attention) models and DeepSeek V4 now.",
+     "bfloat16 fp8_e4m3",
+     "HiSparse requires one of ('bfloat16', 'fp8_e4m3') KV cache dtypes, but got --kv-cache-dtype={dtype}. Please use "
+     "--kv-cache-dtype=bfloat16 or --kv-cache-dtype=fp8_e4m3.",
+     "HiSparse supports DSA {label} backend(s) {allowed} on this platform with --kv-cache-dtype={dtype}, but got "
+     "--dsa-{label}-backend={backend}. Please use --dsa-{label}-backend={default} or omit it.",
+     "aiter tilelang", 0, 0, 1, "sglang 0.5.14: python/sglang/srt/arg_groups/hisparse_hook.py:65-91"},
+    {FROM_TO("0.5.18", "0.5.19"),
+     "--enable-hisparse is only supported for DSA (DeepSeek Sparse Attention) models and DeepSeek V4 now.",
+     "bfloat16 fp8_e4m3",
+     "HiSparse requires one of ('bfloat16', 'fp8_e4m3') KV cache dtypes, but got --kv-cache-dtype={dtype}. Please use "
+     "--kv-cache-dtype=bfloat16 or --kv-cache-dtype=fp8_e4m3.",
+     "HiSparse supports DSA {label} backend(s) {allowed} on this platform with --kv-cache-dtype={dtype}, but got "
+     "--dsa-{label}-backend={backend}. Please use one of {allowed}, or omit the option to let SGLang pick a backend "
+     "for this platform.",
+     "aiter tilelang", 1, 0, 1, "sglang 0.5.18: python/sglang/srt/arg_groups/hisparse_hook.py:47-63"},
+    {SINCE("0.5.20"),
+     "--enable-hisparse is only supported for DSA (DeepSeek Sparse Attention) models (e.g., DeepSeek V3.2, GLM-5), "
+     "DeepSeek V4, and MiniMax M3 now. ",
+     "bfloat16 fp8_e4m3",
+     "HiSparse requires one of ('bfloat16', 'fp8_e4m3') KV cache dtypes, but got --kv-cache-dtype={dtype}. Please use "
+     "--kv-cache-dtype=bfloat16 or --kv-cache-dtype=fp8_e4m3.",
+     "HiSparse supports DSA {label} backend(s) {allowed} on this platform with --kv-cache-dtype={dtype}, but got "
+     "--dsa-{label}-backend={backend}. Please use one of {allowed}, or omit the option to let SGLang pick a backend "
+     "for this platform.",
+     "aiter tilelang triton", 1, 0, 1, "sglang 0.5.23: python/sglang/srt/arg_groups/hisparse_hook.py:44-165"},
+};
+
+static const struct hisparse_rule *hisparse_rule(unsigned rel)
+{
+    for (size_t i = 0; i < COUNT_OF(HISPARSE); i++)
+        if (in_span(rel, HISPARSE[i].when)) return &HISPARSE[i];
+    return NULL;
+}
+
+static int word_in(const char *word, const char *list)
+{
+    size_t n = strlen(word);
+    for (const char *p = list; (p = strstr(p, word)) != NULL; p += n)
+        if ((p == list || p[-1] == ' ') && (p[n] == ' ' || p[n] == '\0')) return 1;
+    return 0;
+}
+
+static void append(char *out, size_t size, const char *s)
+{
+    size_t n = strlen(out);
+    if (n < size) str_copy(out + n, size - n, s);
+}
+
+/* "['flashmla_kv', 'flashinfer_sparse_mla']" sorted, as Python prints it, of
+ * the space-separated names in `list`. */
+static void python_sorted(const char *list, char *out, size_t size)
+{
+    char copy[200];
+    str_copy(copy, sizeof copy, list);
+    const char *names[8];
+    size_t n = 0;
+    for (char *t = strtok(copy, " "); t && n < COUNT_OF(names); t = strtok(NULL, " ")) names[n++] = t;
+    for (size_t i = 1; i < n; i++)
+        for (size_t j = i; j > 0 && strcmp(names[j - 1], names[j]) > 0; j--) {
+            const char *x = names[j];
+            names[j] = names[j - 1];
+            names[j - 1] = x;
         }
+    str_copy(out, size, "[");
+    for (size_t i = 0; i < n; i++) {
+        char q[KVC_NAME_LEN + 4];
+        str_printf(q, sizeof q, "%s'%s'", i ? ", " : "", names[i]);
+        append(out, size, q);
+    }
+    append(out, size, "]");
+}
+
+/* Expands SGLang's f-string fields in `tmpl`. */
+static void expand(const char *tmpl, const char *const fields[][2], size_t nfields, char *out, size_t size)
+{
+    out[0] = '\0';
+    for (const char *p = tmpl; *p;) {
+        size_t k = 0;
+        if (*p == '{')
+            for (; k < nfields; k++)
+                if (strncmp(p + 1, fields[k][0], strlen(fields[k][0])) == 0 && p[1 + strlen(fields[k][0])] == '}')
+                    break;
+        if (*p == '{' && k < nfields) {
+            append(out, size, fields[k][1]);
+            p += strlen(fields[k][0]) + 2;
+        } else {
+            char one[2] = {*p++, '\0'};
+            append(out, size, one);
+        }
+    }
+}
+
+static kvc_status hisparse_dtype(const ctx *c, const struct hisparse_rule *r)
+{
+    const char *dtype = c->dtype;
+    if (r->dtypes && !word_in(dtype, r->dtypes) && strcmp(dtype, "auto") != 0) {
+        char msg[600];
+        const char *const f[][2] = {{"dtype", dtype}};
+        expand(r->dtype_message, f, COUNT_OF(f), msg, sizeof msg);
+        return refuse(c, &c->set->s[SET_KV_CACHE_DTYPE], "%s (%s)", msg, r->cite);
     }
     return KVC_OK;
 }
 
-static int cmp_names(const void *a, const void *b)
+static kvc_status check_hisparse(const ctx *c)
 {
-    return strcmp(*(const char *const *)a, *(const char *const *)b);
-}
-
-static int hisparse_allows(const struct backend *b, int fp8)
-{
-    return fp8 ? b->hisparse_fp8 : b->hisparse_bf16;
-}
-
-/* §3: HiSparse constraints, checked on the resolved backends. */
-static kvc_status check_hisparse(const settings *set, sglang_release rel, kvc_resolved *out, kvc_diag *diag)
-{
-    if (!get(out, "enable_hisparse")->number) return KVC_OK;
-    int fp8 = strcmp(resolved_value(out, "kv_cache_dtype"), "fp8_e4m3") == 0;
-    const kvc_setting *val[2] = {get(out, "dsa_prefill_backend"), get(out, "dsa_decode_backend")};
-    const setting *side[2] = {&set->s[SET_PREFILL_BACKEND], &set->s[SET_DECODE_BACKEND]};
-    static const char *const SIDE[2] = {"prefill", "decode"};
+    const setting *h = &c->set->s[SET_HISPARSE];
+    if (!h->set) return KVC_OK;
+    const struct hisparse_rule *r = hisparse_rule(c->rel);
+    if (!r) return KVC_OK; /* the release's parser has no such flag */
+    if (!c->dsa) return refuse(c, h, "%s (%s)", r->model_message, r->cite);
+    if (!c->set->s[SET_DISABLE_RADIX].set)
+        return refuse(c, h, "Hierarchical sparse attention currently requires --disable-radix-cache. (%s): add that flag",
+                      r->cite);
+    const char *flag = rel_since(c->rel, "0.5.13") ? "--dsa" : "--nsa";
+    const char *dtype = c->dtype;
+    kvc_status st = r->dtype_last ? KVC_OK : hisparse_dtype(c, r);
+    if (st) return st;
+    const char *allowed = "flashmla_sparse";
+    if (c->gpu->hip && r->hip_allowed) allowed = r->hip_allowed;
+    else if (r->by_dtype && c->fp8) allowed = r->fp8_flashinfer ? "flashmla_kv flashinfer_sparse_mla" : "flashmla_kv";
+    else if (r->by_dtype && strcmp(dtype, "bfloat16") != 0) allowed = "flashmla_sparse flashmla_kv flashinfer_sparse_mla";
+    const char *def = c->gpu->hip && r->hip_allowed ? "tilelang" : c->fp8 && r->by_dtype ? "flashmla_kv" : "flashmla_sparse";
     for (int i = 0; i < 2; i++) {
-        const struct backend *b = find_backend(val[i]->value, rel);
-        if (hisparse_allows(b, fp8)) continue;
-        /* SGLang prints the allowed set as Python's sorted() list. */
-        const char *names[COUNT_OF(BACKENDS)];
-        size_t n = 0;
-        for (size_t k = 0; k < COUNT_OF(BACKENDS); k++)
-            if (holds(BACKENDS[k].holds, rel) && hisparse_allows(&BACKENDS[k], fp8)) names[n++] = BACKENDS[k].name;
-        qsort(names, n, sizeof names[0], cmp_names);
-        char allowed[200] = "", quoted[KVC_NAME_LEN + 2];
-        for (size_t k = 0; k < n; k++) {
-            str_printf(quoted, sizeof quoted, "'%s'", names[k]);
-            str_join_add(allowed, sizeof allowed, ", ", quoted);
-        }
-        return diag_set(diag, KVC_ERR_CONFIG, side[i]->set ? &side[i]->origin : &set->s[SET_HISPARSE].origin,
-                        "HiSparse with --kv-cache-dtype=%s requires --dsa-%s-backend in [%s], but "
-                        "got %s.",
-                        resolved_value(out, "kv_cache_dtype"), SIDE[i], allowed, b->name);
+        if (!c->backend[i][0] || word_in(c->backend[i], allowed)) continue;
+        char sorted[200], msg[900];
+        python_sorted(allowed, sorted, sizeof sorted);
+        const char *const f[][2] = {{"label", SIDE[i]}, {"backend", c->backend[i]}, {"dtype", dtype},
+                                    {"allowed", sorted}, {"default", def},     {"flag", flag}};
+        expand(r->backend_message, f, COUNT_OF(f), msg, sizeof msg);
+        const setting *s = &c->set->s[i == PREFILL ? SET_PREFILL_BACKEND : SET_DECODE_BACKEND];
+        return refuse(c, s->set ? s : h, "%s (%s)", msg, r->cite);
     }
-    RETURN_ERROR_IF(!set->s[SET_DISABLE_RADIX].set, diag, KVC_ERR_CONFIG, &set->s[SET_HISPARSE].origin,
-                    "Hierarchical sparse attention currently requires --disable-radix-cache. "
-                    "(SGLang's check): add that flag");
+    return r->dtype_last ? hisparse_dtype(c, r) : KVC_OK;
+}
+
+/* ------------------------------------------------------ disaggregation */
+
+/* A decode worker with DP > 1 needs the prefill round-robin flag (sglang
+ * 0.5.3: python/sglang/srt/server_args.py:1195-1197); DSA forces DP attention
+ * with dp = tp up to 0.5.5.post3 (sglang 0.5.3: server_args.py:815-817). */
+static kvc_status check_round_robin(const ctx *c)
+{
+    int forces_dp = c->defaults && rel_until(c->rel, "0.5.5.post3");
+    const setting *mode = &c->set->s[SET_DISAGG_MODE];
+    if (!mode->set || strcmp(mode->value, "decode") != 0) return KVC_OK;
+    unsigned long tp = c->set->s[SET_TP].set ? strtoul(c->set->s[SET_TP].value, NULL, 10) : 1;
+    unsigned long dp = c->set->s[SET_DP].set ? strtoul(c->set->s[SET_DP].value, NULL, 10) : 1;
+    if (forces_dp) dp = tp;
+    if (dp <= 1 || c->set->s[SET_PREFILL_RR].set) return KVC_OK;
+    return refuse(c, mode,
+                  "Prefill round robin balance is required when dp size > 1. Please make sure that the prefill "
+                  "instance is launched with `--load-balance-method round_robin` and `--prefill-round-robin-balance` "
+                  "is set for decode server.%s (sglang 0.5.3: python/sglang/srt/server_args.py:1195-1197)",
+                  forces_dp ? " (DSA sets dp size to tp size in this release)" : "");
+}
+
+static void resolve_transfer(const ctx *c)
+{
+    const setting *s = &c->set->s[SET_TRANSFER_BACKEND];
+    char from[900];
+    if (!s->set) {
+        setting_set(get(c->out, "transfer_backend"), "", "%s", "");
+        return;
+    }
+    from_text(s, from, sizeof from);
+    setting_set(get(c->out, "transfer_backend"), s->value, "set by %s", from);
+    setting_origin(get(c->out, "transfer_backend"), &s->origin);
+}
+
+static kvc_status resolve_mode(const ctx *c)
+{
+    const setting *s = &c->set->s[SET_DISAGG_MODE];
+    if (!s->set) {
+        setting_set(get(c->out, "disaggregation_mode"), "null", "not set: a unified (non-PD) worker");
+        return KVC_OK;
+    }
+    char from[900];
+    from_text(s, from, sizeof from);
+    setting_set(get(c->out, "disaggregation_mode"), s->value, "set by %s", from);
+    setting_origin(get(c->out, "disaggregation_mode"), &s->origin);
     return KVC_OK;
 }
 
-/* §4: the row layout's name for a DSA worker, and why. Pure. */
-static const char *row_layout(const char *dtype, const char *prefill, const char *decode,
-                              const char *mode, int hip, sglang_release release, char *why, size_t size)
-{
-    if (strcmp(dtype, "bfloat16") == 0) {
-        snprintf(why, size, "bfloat16 rows are always R + r bf16 values, whatever the backends");
-        return "bf16";
-    }
-    int active = RELEASES[release].row == ROW_ACTIVE_BACKEND && strcmp(mode, "null") != 0;
-    int decides_prefill = !active || strcmp(mode, "prefill") == 0;
-    int decides_decode = !active || strcmp(mode, "decode") == 0;
-    const char *rule_text = active ? (decides_prefill ? "active-backend rule: on a prefill worker the prefill backend decides"
-                                                      : "active-backend rule: on a decode worker the decode backend decides")
-                                   : RELEASES[release].row == ROW_ACTIVE_BACKEND
-                                         ? "active-backend rule: on a unified worker either backend decides"
-                                         : "either-backend rule: raw when either backend writes raw FP8";
-    const struct backend *p = find_backend(prefill, release), *d = find_backend(decode, release);
-    if (!p || !d) return NULL; /* the release has no such backend */
-    const struct backend *raw = NULL;
-    if (decides_prefill && (hip ? p->fp8_raw_hip : p->fp8_raw_cuda)) raw = p;
-    else if (decides_decode && (hip ? d->fp8_raw_hip : d->fp8_raw_cuda)) raw = d;
-    if (raw) {
-        snprintf(why, size, "the %s backend %s writes raw FP8 rows%s (%s)",
-                 raw == p && decides_prefill ? "prefill" : "decode", raw->name, hip ? " on ROCm" : "",
-                 rule_text);
-        return "fp8_raw";
-    }
-    snprintf(why, size, "no deciding backend writes raw FP8, so rows carry FP32 scales (%s)", rule_text);
-    return "fp8_flashmla";
-}
+/* ------------------------------------------------------------ page size */
 
-static kvc_status resolve_page_size(const gpu_info *gpu, const model_info *model, const setting *s,
-                                    kvc_resolved *out, kvc_diag *diag)
+static const struct page_rule {
+    span when;
+    int hip;            /* 1: ROCm only, 0: CUDA only */
+    unsigned page;      /* 0: 64 x the config's index_kpool */
+    const char *message;
+    const char *cite;
+} PAGES[] = {
+    {UNTIL("0.5.7"), 0, 64, "Setting page size to 64 for DeepSeek NSA.", "sglang 0.5.3: python/sglang/srt/server_args.py:820-821"},
+    {UNTIL("0.5.7"), 1, 64, "Setting page size to 64 for DeepSeek NSA.", "sglang 0.5.3: python/sglang/srt/server_args.py:820-821"},
+    {FROM_TO("0.5.8", "0.5.21"), 0, 64, "Setting page size to 64 for DeepSeek DSA.", "sglang 0.5.8: python/sglang/srt/server_args.py:1150-1159"},
+    {FROM_TO("0.5.8", "0.5.11"), 1, 1, "Setting page size to 1 for DeepSeek DSA on ROCm.", "sglang 0.5.8: python/sglang/srt/server_args.py:1150-1159"},
+    {FROM_TO("0.5.12", "0.5.21"), 1, 64, "Setting page size to 64 for DeepSeek DSA.",
+     "sglang 0.5.12: python/sglang/srt/server_args.py:1858-1875, with aiter's preshuffle paged-MQA path"},
+    {SINCE("0.5.22"), 0, 0, "Setting page size to {page} for DeepSeek DSA.",
+     "sglang 0.5.23: python/sglang/srt/arg_groups/model_overrides/deepseek_v2.py:161-173"},
+    {SINCE("0.5.22"), 1, 0, "Setting page size to {page} for DeepSeek DSA.",
+     "sglang 0.5.23: python/sglang/srt/arg_groups/model_overrides/deepseek_v2.py:161-173, with aiter's preshuffle "
+     "paged-MQA path"},
+};
+
+static kvc_status resolve_page_size(const ctx *c)
 {
+    const setting *s = &c->set->s[SET_PAGE_SIZE];
     unsigned long given = 0;
     char from[900] = "";
     if (s->set) {
         char *end = NULL;
         given = strtoul(s->value, &end, 10);
-        RETURN_ERROR_IF(!s->value[0] || *end || s->value[0] == '-' || given < 1 || given > 65536, diag,
+        RETURN_ERROR_IF(!s->value[0] || *end || s->value[0] == '-' || given < 1 || given > 65536, c->diag,
                         KVC_ERR_CONFIG, &s->origin,
-                        "%s '%s': the page size must be a whole number of tokens from 1 to 65536",
-                        s->flag, s->value);
+                        "%s '%s': the page size must be a whole number of tokens from 1 to 65536", s->flag, s->value);
         from_text(s, from, sizeof from);
     }
-    if (model->dsa) {
-        char passed[64] = "";
-        if (s->set && given != 64) str_printf(passed, sizeof passed, " (you passed %lu)", given);
-        setting_set(get(out, "page_size"), "64",
-                  "forced to 64 for DSA on %s%s: \"Setting page size to 64 for DeepSeek DSA.\"",
-                  gpu->hip ? "ROCm with aiter's paged-MQA path" : "CUDA", passed);
-        if (gpu->hip)
-            notes_add(out->warnings, &out->nwarnings, KVC_MAX_NOTES,
-                      "on ROCm without aiter's preshuffle paged-MQA path (SGLANG_USE_AITER=0 or "
-                      "Triton < 3.5) SGLang forces page size 1, not 64");
+    kvc_setting *v = get(c->out, "page_size");
+    const struct page_rule *rule = NULL;
+    for (size_t i = 0; c->defaults && i < COUNT_OF(PAGES) && !rule; i++)
+        if (in_span(c->rel, PAGES[i].when) && PAGES[i].hip == c->gpu->hip) rule = &PAGES[i];
+    if (rule) {
+        unsigned page = rule->page ? rule->page : 64 * (c->model->index_kpool ? c->model->index_kpool : 1);
+        char num[16], msg[200], passed[64] = "";
+        str_printf(num, sizeof num, "%u", page);
+        const char *const f[][2] = {{"page", num}};
+        expand(rule->message, f, COUNT_OF(f), msg, sizeof msg);
+        if (s->set && given != page) str_printf(passed, sizeof passed, " (you passed %lu)", given);
+        setting_set(v, num, "forced for DSA%s: \"%s\" (%s)", passed, msg, rule->cite);
+        if (c->gpu->hip && rel_since(c->rel, "0.5.12"))
+            notes_add(c->out->warnings, &c->out->nwarnings, KVC_MAX_NOTES,
+                      "on ROCm without aiter's preshuffle paged-MQA path (SGLANG_USE_AITER unset or 0, "
+                      "SGLANG_DSA_HIP_DISABLE_PRESHUFFLE=1, or Triton < 3.5 without "
+                      "AITER_ENABLE_AOT_GLUON_PA_MQA_LOGITS=1) SGLang %s forces page size 1, not %u",
+                      SGLANG_VERSIONS[c->rel], page);
         return KVC_OK;
     }
-    if (s->set) setting_set(get(out, "page_size"), s->value, "set by %s", from);
-    else setting_set(get(out, "page_size"), "1", "SGLang's default page size");
+    if (s->set) setting_set(v, s->value, "set by %s", from);
+    if (s->set) setting_origin(v, &s->origin);
+    else setting_set(v, "1", "SGLang's default page size");
     return KVC_OK;
 }
 
-static kvc_status resolve_mode(const setting *s, kvc_resolved *out, kvc_diag *diag)
+/* ------------------------------------------------------------ row width */
+
+/* When the pool stores raw FP8 rows (R + r bytes, no scales) instead of
+ * FlashMLA's scaled rows: a DSA worker's fp8_e4m3 (e4m3fn) pool is scaled
+ * unless a row here matches. Up to 0.5.8.post1 the pool constructor decides
+ * from the dtype alone (sglang 0.5.5: python/sglang/srt/mem_cache/
+ * memory_pool.py:1590); from 0.5.9 calculate_mla_kv_cache_dim. */
+enum deciders {
+    D_EITHER, /* either backend */
+    D_ACTIVE, /* the worker's own side (prefill worker: prefill backend; decode: decode; unified: either) */
+    D_BOTH    /* both backends */
+};
+static const struct raw_row {
+    span when;
+    const char *backend;
+    int hip; /* 1: ROCm, 0: CUDA */
+    enum deciders deciders;
+    const char *cite;
+} RAW[] = {
+    {FROM_TO("0.5.9", "0.5.19"), "trtllm", 0, D_EITHER, "sglang 0.5.9: python/sglang/srt/model_executor/model_runner_kv_cache_mixin.py:212"},
+    {FROM_TO("0.5.9", "0.5.19"), "trtllm", 1, D_EITHER, "sglang 0.5.9: python/sglang/srt/model_executor/model_runner_kv_cache_mixin.py:212"},
+    {SINCE("0.5.20"), "trtllm", 0, D_ACTIVE, "sglang 0.5.20: python/sglang/srt/mem_cache/kv_cache_configurator.py:2543-2575"},
+    {SINCE("0.5.20"), "trtllm", 1, D_ACTIVE, "sglang 0.5.20: python/sglang/srt/mem_cache/kv_cache_configurator.py:2543-2575"},
+    {SINCE("0.5.10"), "tilelang", 1, D_EITHER, "sglang 0.5.10: python/sglang/srt/model_executor/model_runner_kv_cache_mixin.py:240"},
+    {SINCE("0.5.14"), "aiter", 1, D_EITHER, "sglang 0.5.14: python/sglang/srt/model_executor/model_runner_kv_cache_mixin.py:226"},
+    {SINCE("0.5.20"), "triton", 1, D_EITHER, "sglang 0.5.20: python/sglang/srt/mem_cache/kv_cache_configurator.py:2543"},
+    {SINCE("0.5.22"), "tilelang", 0, D_BOTH, "sglang 0.5.22: python/sglang/srt/mem_cache/kv_cache_configurator.py:3086"},
+};
+
+static const char *const DECIDERS[] = {"either backend decides", "the worker's own backend decides",
+                                       "both backends must"};
+
+/* The raw-FP8 row that matches, or NULL. Pure. */
+static const struct raw_row *raw_match(unsigned rel, int hip, const char *prefill, const char *decode,
+                                       const char *mode)
 {
-    if (!s->set) {
-        setting_set(get(out, "disaggregation_mode"), "null", "not set: a unified (non-PD) worker");
-        return KVC_OK;
+    int is_p = strcmp(mode, "prefill") == 0, is_d = strcmp(mode, "decode") == 0;
+    for (size_t i = 0; i < COUNT_OF(RAW); i++) {
+        const struct raw_row *r = &RAW[i];
+        if (!in_span(rel, r->when) || r->hip != hip) continue;
+        int p = strcmp(prefill, r->backend) == 0, d = strcmp(decode, r->backend) == 0;
+        int hit = r->deciders == D_BOTH ? p && d : r->deciders == D_EITHER ? p || d : is_p ? p : is_d ? d : p || d;
+        if (hit) return r;
     }
-    for (size_t i = 0; i < COUNT_OF(MODES); i++)
-        if (strcmp(MODES[i], s->value) == 0) {
-            char from[900];
-            from_text(s, from, sizeof from);
-            setting_set(get(out, "disaggregation_mode"), s->value, "set by %s", from);
-            return KVC_OK;
-        }
-    return invalid_choice(s, "null, prefill, decode", diag);
+    return NULL;
 }
 
-static kvc_status resolve_speculative(const model_info *model, const setting *s, kvc_resolved *out,
-                                      kvc_diag *diag)
+/* The row of a pool whose --kv-cache-dtype string is `dtype`, into `row`. */
+static void decide_row(const ctx *c, const char *dtype, kvc_setting *row)
 {
+    const struct dtype_row *t = torch_row(c, dtype);
+    unsigned R = c->model->kv_lora_rank, r = c->model->qk_rope_head_dim;
+    if (strcmp(t->name, "fp8_e4m3") != 0 || !c->dsa) {
+        setting_set(row, t->plain_layout, "%s: rows are R + r = %u values of %s, with no scales",
+                    c->dsa ? "not fp8_e4m3" : "not a DSA model in this release", R + r, t->name);
+        return;
+    }
+    if (fp8_is_fnuz(c)) {
+        setting_set(row, "fp8_raw", "fp8_e4m3 is float8_e4m3fnuz on %s in SGLang %s, and only float8_e4m3fn pools "
+                    "carry scales: rows are R + r = %u raw FP8 bytes", c->gpu->name, SGLANG_VERSIONS[c->rel], R + r);
+        notes_add(c->out->warnings, &c->out->nwarnings, KVC_MAX_NOTES,
+                  "%s stores FP8 as e4m3fnuz (NaN is 0x80, no infinities); kvcheck scan checks e4m3fn codes",
+                  c->gpu->name);
+        return;
+    }
+    const char *mode = resolved_value(c->out, "disaggregation_mode");
+    const struct raw_row *raw = c->backend[PREFILL][0] || c->backend[DECODE][0]
+                                    ? raw_match(c->rel, c->gpu->hip, c->backend[PREFILL], c->backend[DECODE], mode)
+                                    : NULL;
+    if (raw) {
+        setting_set(row, "fp8_raw", "%s writes raw FP8 rows (R + r = %u bytes) on %s: %s (%s)", raw->backend, R + r,
+                    c->gpu->hip ? "ROCm" : "CUDA", DECIDERS[raw->deciders], raw->cite);
+        return;
+    }
+    if (rel_until(c->rel, "0.5.8.post1"))
+        setting_set(row, "fp8_flashmla", "fp8_e4m3 (float8_e4m3fn) DSA pools carry FP32 scales whatever the backends "
+                    "in SGLang %s (sglang 0.5.5: python/sglang/srt/mem_cache/memory_pool.py:1590)",
+                    SGLANG_VERSIONS[c->rel]);
+    else
+        setting_set(row, "fp8_flashmla", "no deciding backend writes raw FP8, so rows carry FP32 scales (SGLang %s "
+                    "calculate_mla_kv_cache_dim)", SGLANG_VERSIONS[c->rel]);
+}
+
+/* --------------------------------------------------- model-init checks */
+
+/* The torch dtype SGLang's DSA backend sees, as Python prints it. */
+static const char *torch_name(const ctx *c)
+{
+    const char *d = strcmp(c->dtype, "auto") == 0 ? c->model->torch_dtype : c->dtype;
+    if (strcmp(d, "fp8_e4m3") == 0) return fp8_is_fnuz(c) ? "torch.float8_e4m3fnuz" : "torch.float8_e4m3fn";
+    if (strcmp(d, "fp8_e5m2") == 0) return "torch.float8_e5m2";
+    if (strcmp(d, "bf16") == 0 || strcmp(d, "bfloat16") == 0) return "torch.bfloat16";
+    if (strcmp(d, "float16") == 0) return "torch.float16";
+    return "torch.float32";
+}
+
+static int is_e4m3fn(const ctx *c) { return strcmp(torch_name(c), "torch.float8_e4m3fn") == 0; }
+static int packed(const ctx *c) { return strcmp(c->out->row.value, "fp8_flashmla") == 0; }
+static int glm_sm12_fp8(const ctx *c)
+{
+    const char *a = c->model->architecture;
+    return (strcmp(a, "GlmMoeDsaForCausalLM") == 0 || strcmp(a, "GlmMoeDsaForCausalLMNextN") == 0) &&
+           !c->gpu->hip && c->gpu->major == 12 && is_e4m3fn(c);
+}
+static int uses(const ctx *c, int side, const char *b) { return strcmp(c->backend[side], b) == 0; }
+static int uses_any(const ctx *c, const char *b) { return uses(c, PREFILL, b) || uses(c, DECODE, b); }
+
+static int q8_not_fp8(const ctx *c) { return uses(c, PREFILL, "flashmla_sparse_q8") && !is_e4m3fn(c); }
+static int q8_not_bf16_or_fp8(const ctx *c)
+{
+    return uses(c, PREFILL, "flashmla_sparse_q8") && !is_e4m3fn(c) && strcmp(torch_name(c), "torch.bfloat16") != 0;
+}
+static int q8_nope_fp8(const ctx *c)
+{
+    return uses(c, PREFILL, "flashmla_sparse_q8") && packed(c) && c->model->qk_rope_head_dim == 0;
+}
+static int q8_unpacked(const ctx *c) { return uses(c, PREFILL, "flashmla_sparse_q8") && is_e4m3fn(c) && !packed(c); }
+static int q8_not_sm90(const ctx *c) { return uses(c, PREFILL, "flashmla_sparse_q8") && c->gpu->major != 9; }
+static int q8_hisparse(const ctx *c) { return uses(c, PREFILL, "flashmla_sparse_q8") && c->set->s[SET_HISPARSE].set; }
+static int q8_decode(const ctx *c) { return uses(c, DECODE, "flashmla_sparse_q8"); }
+static int triton_mla_hip(const ctx *c) { return uses(c, PREFILL, "triton_sparse_mla") && c->gpu->hip; }
+static int triton_mla_old(const ctx *c) { return uses(c, PREFILL, "triton_sparse_mla") && c->gpu->major < 9; }
+static int triton_mla_kpool(const ctx *c)
+{
+    return uses(c, PREFILL, "triton_sparse_mla") && c->model->index_kpool > 1;
+}
+static int fi_off_platform(const ctx *c) { return uses_any(c, "flashinfer_sparse_mla") && !glm_sm12_fp8(c); }
+/* GLM with fp8 on SM120/SM121 and a side whose backend is not in
+ * `allowed` (space-separated). */
+static int glm_sm12_outside(const ctx *c, const char *allowed)
+{
+    if (!glm_sm12_fp8(c)) return 0;
+    for (int i = 0; i < 2; i++)
+        if (!word_in(c->backend[i], allowed)) return 1;
+    return 0;
+}
+static int glm_sm12_other(const ctx *c) { return glm_sm12_outside(c, "flashinfer_sparse_mla"); }
+static int glm_sm12_other_or_triton(const ctx *c)
+{
+    return glm_sm12_outside(c, "flashinfer_sparse_mla triton_sparse_mla");
+}
+
+/* SGLang's DSA attention backend validates its configuration when the model
+ * runner builds it, after the arguments resolved: these refuse to start
+ * too. In SGLang's order. Fields: {torch} the pool's torch dtype, {major},
+ * {arch}, {prefill}, {decode}, {others} (Python's sorted list of the other
+ * backends), {kpool}. */
+static const struct init_check {
+    span when;
+    int (*refuses)(const ctx *c);
+    int side; /* the flag to point at */
+    const char *message;
+    const char *cite;
+} INIT[] = {
+    {FROM_TO("0.5.16", "0.5.21"), q8_not_fp8, PREFILL,
+     "--dsa-prefill-backend flashmla_sparse_q8 is native FP8 and requires --kv-cache-dtype fp8_e4m3 (got "
+     "kv_cache_dtype={torch}); use --dsa-prefill-backend flashmla_sparse for the bf16 path.",
+     "sglang 0.5.16: python/sglang/srt/layers/attention/dsa_backend.py:460-466"},
+    {FROM_TO("0.5.16", "0.5.21"), q8_not_sm90, PREFILL,
+     "--dsa-prefill-backend flashmla_sparse_q8 is SM90-only; got compute capability sm_{major}x.",
+     "sglang 0.5.16: python/sglang/srt/layers/attention/dsa_backend.py:467-471"},
+    {FROM_TO("0.5.16", "0.5.21"), q8_decode, DECODE,
+     "--dsa-decode-backend flashmla_sparse_q8 is not supported: flashmla_sparse_q8 is a prefill-only backend. For "
+     "FP8, use --dsa-prefill-backend flashmla_sparse_q8 together with --dsa-decode-backend flashmla_kv.",
+     "sglang 0.5.16: python/sglang/srt/layers/attention/dsa_backend.py:476-482"},
+    {SINCE("0.5.22"), q8_not_bf16_or_fp8, PREFILL,
+     "--dsa-prefill-backend flashmla_sparse_q8 computes attention in FP8 and reads a bfloat16 or fp8_e4m3 KV cache; "
+     "got kv_cache_dtype={torch}.",
+     "sglang 0.5.23: python/sglang/srt/layers/attention/dsa_backend.py:434-441"},
+    {SINCE("0.5.22"), q8_nope_fp8, PREFILL,
+     "--dsa-prefill-backend flashmla_sparse_q8 does not support an fp8_e4m3 KV cache for NoPE MLA models "
+     "(qk_rope_head_dim=0) yet; use --kv-cache-dtype bfloat16.",
+     "sglang 0.5.23: python/sglang/srt/layers/attention/dsa_backend.py:445-450"},
+    {SINCE("0.5.22"), q8_unpacked, PREFILL,
+     "--dsa-prefill-backend flashmla_sparse_q8 requires either a bfloat16 KV cache or the packed fp8_e4m3 pool; got "
+     "an unpacked fp8_e4m3 pool (a trtllm backend keeps the raw layout). Use --kv-cache-dtype bfloat16.",
+     "sglang 0.5.23: python/sglang/srt/layers/attention/dsa_backend.py:454-461"},
+    {SINCE("0.5.22"), q8_not_sm90, PREFILL,
+     "--dsa-prefill-backend flashmla_sparse_q8 is SM90-only; got compute capability sm_{major}x.",
+     "sglang 0.5.23: python/sglang/srt/layers/attention/dsa_backend.py:462-466"},
+    {SINCE("0.5.22"), q8_hisparse, PREFILL,
+     "--dsa-prefill-backend flashmla_sparse_q8 is not supported together with HiSparse: the q8 path consumes top-k "
+     "as ragged ids and does not carry the HiSparse page translation.",
+     "sglang 0.5.23: python/sglang/srt/layers/attention/dsa_backend.py:480-485"},
+    {SINCE("0.5.22"), q8_decode, DECODE,
+     "--dsa-decode-backend flashmla_sparse_q8 is not supported: flashmla_sparse_q8 is a prefill-only backend. Pair "
+     "it with a decode backend that reads the KV cache dtype (flashmla_kv for fp8_e4m3; tilelang or fa3 for "
+     "bfloat16).",
+     "sglang 0.5.23: python/sglang/srt/layers/attention/dsa_backend.py:486-492"},
+    {SINCE("0.5.22"), triton_mla_hip, PREFILL,
+     "triton_sparse_mla is a CUDA prefill backend; on ROCm use the existing tilelang / aiter DSA paths.",
+     "sglang 0.5.23: python/sglang/srt/layers/attention/dsa_backend.py:368-372"},
+    {SINCE("0.5.22"), triton_mla_old, PREFILL, "triton_sparse_mla requires SM90 (Hopper) or newer; got sm_major={major}.",
+     "sglang 0.5.23: python/sglang/srt/layers/attention/dsa_backend.py:373-377"},
+    {SINCE("0.5.22"), triton_mla_kpool, PREFILL,
+     "triton_sparse_mla does not support index_kpool > 1 (the pooled indexer appends tail tokens to topk_indices); "
+     "got {kpool}. Use flashmla_sparse, which reroutes the tail.",
+     "sglang 0.5.23: python/sglang/srt/layers/attention/dsa_backend.py:385-390"},
+    {SINCE("0.5.17"), fi_off_platform, DECODE,
+     "flashinfer_sparse_mla supports only GLM DSA with FP8 KV cache on NVIDIA SM120/SM121; got model_arch='{arch}', "
+     "sm_major={major}, kv_cache_dtype={torch}, prefill_impl='{prefill}', decode_impl='{decode}'.",
+     "sglang 0.5.17: python/sglang/kernels/ops/attention/flash_mla_sm120.py:584-591"},
+    {FROM_TO("0.5.17", "0.5.21"), glm_sm12_other, DECODE,
+     "GLM DSA with FP8 KV cache on NVIDIA SM120/SM121 supports only flashinfer_sparse_mla, but got {others}.",
+     "sglang 0.5.17: python/sglang/kernels/ops/attention/flash_mla_sm120.py:592-599"},
+    {SINCE("0.5.22"), glm_sm12_other_or_triton, DECODE,
+     "GLM DSA with FP8 KV cache on NVIDIA SM120/SM121 supports only flashinfer_sparse_mla (default) or "
+     "triton_sparse_mla (prefill), but got {others}.",
+     "sglang 0.5.23: python/sglang/kernels/ops/attention/flash_mla_sm120.py:692-711"},
+};
+
+static kvc_status check_init(const ctx *c)
+{
+    /* SGLang picks its DSA attention backend only for the DeepSeek family
+     * (the guard): outside it these checks never run. */
+    for (size_t i = 0; c->defaults && i < COUNT_OF(INIT); i++) {
+        const struct init_check *k = &INIT[i];
+        if (!in_span(c->rel, k->when) || !k->refuses(c)) continue;
+        char major[16], kpool[16], others[200] = "", list[200] = "", msg[900];
+        str_printf(major, sizeof major, "%u", c->gpu->major);
+        str_printf(kpool, sizeof kpool, "%u", c->model->index_kpool);
+        for (int s = 0; s < 2; s++) /* Python's set difference, then sorted() */
+            if (!uses(c, s, "flashinfer_sparse_mla") && !uses(c, s, "triton_sparse_mla") && !word_in(c->backend[s], list))
+                str_join_add(list, sizeof list, " ", c->backend[s]);
+        python_sorted(list, others, sizeof others);
+        const char *const f[][2] = {{"torch", torch_name(c)}, {"major", major},   {"arch", c->model->architecture},
+                                    {"prefill", c->backend[PREFILL]}, {"decode", c->backend[DECODE]},
+                                    {"others", others},           {"kpool", kpool}};
+        expand(k->message, f, COUNT_OF(f), msg, sizeof msg);
+        const setting *s = &c->set->s[k->side == PREFILL ? SET_PREFILL_BACKEND : SET_DECODE_BACKEND];
+        return refuse(c, s->set ? s : NULL, "%s (at model init; %s)", msg, k->cite);
+    }
+    return KVC_OK;
+}
+
+/* ----------------------------------------------------- fix suggestions */
+
+/* The DSA backends: the releases whose parser offers them (ERAS.md §3.1)
+ * and the GPUs they are known to run on, for warnings and fix suggestions.
+ * A fix is resolved under the worker's release like any flag, so a
+ * suggestion SGLang would refuse is never printed. */
+enum { SM90 = 1u, SM100 = 2u, SM120 = 4u, HIP = 8u };
+static const struct backend_row {
+    const char *name;
+    span offered;
+    unsigned suits;  /* the GPUs its kernels run on */
+    int suggest;     /* kvcheck may offer it in a fix */
+} BACKENDS[] = {
+    {"flashmla_prefill", UNTIL("0.5.3.post3"), SM90 | SM100, 1},
+    {"flashmla_decode", UNTIL("0.5.3.post3"), SM90 | SM100, 1},
+    {"flashmla_sparse", SINCE("0.5.4"), SM90 | SM100, 1},
+    {"flashmla_kv", SINCE("0.5.4"), SM90 | SM100, 1},
+    {"flashmla_auto", SINCE("0.5.4.post2"), SM90 | SM100, 1},
+    {"fa3", EVER, SM90, 1},
+    {"tilelang", EVER, HIP, 1},
+    {"aiter", EVER, HIP, 1},
+    {"trtllm", SINCE("0.5.9"), SM100, 1},
+    {"flashinfer_sparse_mla", SINCE("0.5.17"), SM120, 1},
+    {"triton", SINCE("0.5.20"), HIP, 1},
+    /* prefill-only, with model-init checks (query heads per rank) kvcheck does not replay in full */
+    {"flashmla_sparse_q8", SINCE("0.5.16"), SM90, 0},
+    {"triton_sparse_mla", SINCE("0.5.22"), SM90 | SM100 | SM120, 0},
+    {"intel_xpu", SINCE("0.5.22"), 0, 0}, /* Intel GPUs, which kvcheck does not model */
+};
+
+unsigned rules_backend_count(void) { return COUNT_OF(BACKENDS); }
+const char *rules_backend_name(unsigned i) { return BACKENDS[i].name; }
+
+static unsigned platform_of(const gpu_info *gpu)
+{
+    return gpu->hip ? HIP : gpu->major >= 12 ? SM120 : gpu->major >= 10 ? SM100 : SM90;
+}
+
+int rules_backend_suggestable(unsigned i, const gpu_info *gpu, unsigned rel)
+{
+    return BACKENDS[i].suggest && in_span(rel, BACKENDS[i].offered) && (BACKENDS[i].suits & platform_of(gpu)) != 0;
+}
+
+/* SGLang starts some backends on GPUs their kernels do not support: said,
+ * not refused (ERAS.md §7.8). */
+static void warn_platform(const ctx *c)
+{
+    if (!c->gpu->hip && c->gpu->major < 9)
+        notes_add(c->out->warnings, &c->out->nwarnings, KVC_MAX_NOTES,
+                  "%s (compute capability %u.%u) is older than Hopper: SGLang's MLA backends may not run on it",
+                  c->gpu->name, c->gpu->major, c->gpu->minor);
+    for (int side = 0; c->dsa && side < 2; side++)
+        for (size_t i = 0; i < COUNT_OF(BACKENDS); i++)
+            if (strcmp(BACKENDS[i].name, c->backend[side]) == 0 && !(BACKENDS[i].suits & platform_of(c->gpu)))
+                notes_add(c->out->warnings, &c->out->nwarnings, KVC_MAX_NOTES,
+                          "%s is not known to run on %s (compute capability %u.%u): SGLang %s does not refuse it "
+                          "at start-up; check that the worker starts",
+                          c->backend[side], c->gpu->name, c->gpu->major, c->gpu->minor, SGLANG_VERSIONS[c->rel]);
+}
+
+/* Every span of the rule tables, in one list: for eras and the table check. */
+#define RULE_SPANS(X)                                                                                                  \
+    X(ARCHS, dsa) X(ARCHS, defaults) X(DSA_DTYPE, when) X(FIELD_DEFAULTS, when) X(DEFAULTS, when) X(CHECKS, when)     \
+    X(HISPARSE, when) X(PAGES, when) X(RAW, when) X(BACKENDS, offered) X(INIT, when)
+
+/* Puts up to `max` of the tables' spans in `out`; returns how many there are. */
+static size_t rule_spans(const span **out, size_t max)
+{
+    size_t n = 0;
+#define COLLECT(table, field)                                                                                          \
+    for (size_t i = 0; i < COUNT_OF(table); i++, n++)                                                                  \
+        if (n < max) out[n] = &table[i].field;
+    RULE_SPANS(COLLECT)
+#undef COLLECT
+    return n;
+}
+
+#define SIG_BITS 256
+
+/* The rows of every table that hold for `rel`, as bits; returns how many
+ * rows there are (SIG_BITS fit). */
+static unsigned signature(unsigned rel, uint64_t sig[SIG_BITS / 64])
+{
+    const span *spans[SIG_BITS];
+    unsigned bit = (unsigned)rule_spans(spans, SIG_BITS);
+    memset(sig, 0, SIG_BITS / 8);
+    for (unsigned i = 0; i < bit && i < SIG_BITS; i++)
+        if (in_span(rel, *spans[i])) sig[i / 64] |= (uint64_t)1 << (i % 64);
+    for (size_t i = 0; i < COUNT_OF(SERVED); i++, bit++)
+        if (bit < SIG_BITS && rel_since(rel, SERVED[i].since)) sig[bit / 64] |= (uint64_t)1 << (bit % 64);
+    for (size_t i = 0; i < 2; i++, bit++) /* the fnuz switch and the --nsa/--dsa message spelling */
+        if (bit < SIG_BITS && rel_since(rel, i ? "0.5.13" : "0.5.6.post2")) sig[bit / 64] |= (uint64_t)1 << (bit % 64);
+    return bit;
+}
+
+const char *rules_release_era(unsigned rel)
+{
+    uint64_t want[SIG_BITS / 64], have[SIG_BITS / 64];
+    signature(rel, want);
+    unsigned oldest = rel;
+    for (unsigned r = rel + 1; r < SGLANG_NRELEASES; r++) {
+        signature(r, have);
+        if (memcmp(want, have, sizeof want) != 0) break;
+        oldest = r;
+    }
+    return SGLANG_VERSIONS[oldest];
+}
+
+/* 1 when every version a table names is one of SGLANG_VERSIONS (test_rules). */
+int rules_tables_valid(void)
+{
+    const span *spans[SIG_BITS];
+    size_t n = rule_spans(spans, SIG_BITS);
+    uint64_t sig[SIG_BITS / 64];
+    if (signature(0, sig) > SIG_BITS) return 0; /* eras would lose rows */
+    for (size_t i = 0; i < n; i++)
+        if ((spans[i]->since && sglang_release_index(spans[i]->since) < 0) ||
+            (spans[i]->until && strcmp(spans[i]->until, "never") && sglang_release_index(spans[i]->until) < 0))
+            return 0;
+    for (size_t i = 0; i < COUNT_OF(SERVED); i++)
+        if (sglang_release_index(SERVED[i].since) < 0) return 0;
+    return 1;
+}
+
+/* ------------------------------------------------------------- the rest */
+
+static const struct spec_row {
+    const char *name;
+    int mtp; /* the draft pool holds the model's own MTP layers */
+} SPEC_ALGOS[] = {{"EAGLE", 1}, {"NEXTN", 1}, {"EAGLE3", 0}, {"STANDALONE", 0}, {"NGRAM", 0}};
+
+static kvc_status resolve_speculative(const ctx *c)
+{
+    const setting *s = &c->set->s[SET_SPEC_ALGO];
+    kvc_resolved *out = c->out;
     out->draft_entries = 0;
     if (!s->set) {
         setting_set(get(out, "speculative_algorithm"), "", "no speculative decoding: no draft entries");
@@ -384,26 +1145,58 @@ static kvc_status resolve_speculative(const model_info *model, const setting *s,
     const struct spec_row *row = NULL;
     for (size_t i = 0; i < COUNT_OF(SPEC_ALGOS); i++)
         if (str_ieq(SPEC_ALGOS[i].name, s->value)) row = &SPEC_ALGOS[i];
-    if (!row) {
-        char choices[200];
-        CHOICES(SPEC_ALGOS, choices);
-        return invalid_choice(s, choices, diag);
-    }
-    if (row->mtp && model->num_nextn_predict_layers) {
-        out->draft_entries = model->num_nextn_predict_layers;
+    if (!row)
+        return diag_set(c->diag, KVC_ERR_CONFIG, &s->origin,
+                        "%s %s: kvcheck does not model this speculative algorithm's draft pool", s->flag, s->value);
+    if (row->mtp && c->model->num_nextn_predict_layers) {
+        out->draft_entries = c->model->num_nextn_predict_layers;
         setting_set(get(out, "speculative_algorithm"), row->name,
-                  "%s (MTP): the draft pool adds num_nextn_predict_layers = %u entries after the %u "
-                  "target layers",
-                  row->name, model->num_nextn_predict_layers, model->num_hidden_layers);
+                    "%s (MTP): the draft pool adds num_nextn_predict_layers = %u entries after the %u target layers",
+                    row->name, c->model->num_nextn_predict_layers, c->model->num_hidden_layers);
     } else if (strcmp(row->name, "NGRAM") == 0) {
         setting_set(get(out, "speculative_algorithm"), row->name, "NGRAM keeps no draft KV cache");
     } else {
         setting_set(get(out, "speculative_algorithm"), row->name, "%s drafts with a separate model", row->name);
         notes_add(out->warnings, &out->nwarnings, KVC_MAX_NOTES,
-                  "--speculative-algorithm %s: the draft model's own KV pool is not derived; only "
-                  "the target layers are counted",
+                  "--speculative-algorithm %s: the draft model's own KV pool is not derived; only the target layers "
+                  "are counted",
                   row->name);
     }
+    return KVC_OK;
+}
+
+/* The draft (MTP) pool's KV dtype: --speculative-draft-kv-cache-dtype when
+ * given (0.5.18+; "auto" is the draft model's dtype, not the DSA default),
+ * else the target's resolved string (sglang 0.5.23:
+ * python/sglang/srt/mem_cache/kv_cache_dtype.py:45-48). Its entries travel
+ * with their own item length (sglang 0.5.23:
+ * python/sglang/srt/disaggregation/prefill.py:301-317). */
+static kvc_status resolve_draft(ctx *c)
+{
+    const setting *s = &c->set->s[SET_SPEC_DRAFT_KV_DTYPE];
+    kvc_setting *v = get(c->out, "speculative_draft_kv_cache_dtype");
+    if (!c->out->draft_entries) {
+        if (s->set)
+            notes_add(c->out->warnings, &c->out->nwarnings, KVC_MAX_NOTES,
+                      "%s has no effect here: the worker keeps no draft (MTP) KV entries", s->flag);
+        setting_set(v, "", "%s", "");
+        return KVC_OK;
+    }
+    const char *dtype = c->dtype;
+    if (s->set) {
+        char from[900];
+        from_text(s, from, sizeof from);
+        dtype = s->value;
+        const struct dtype_row *t = torch_row(c, dtype);
+        if (!t || !t->plain_layout)
+            return diag_set(c->diag, KVC_ERR_CONFIG, &s->origin,
+                            "%s %s: kvcheck does not model this KV dtype's MLA layout", s->flag, s->value);
+        setting_set(v, dtype, "set by %s: the draft pool's dtype%s", from,
+                    strcmp(dtype, "auto") == 0 ? " is the draft model's own (the DSA default does not apply)" : "");
+    } else {
+        setting_set(v, "", "not set: the draft pool follows --kv-cache-dtype");
+    }
+    decide_row(c, dtype, &c->out->draft_row);
     return KVC_OK;
 }
 
@@ -415,26 +1208,8 @@ static void describe_parallelism(const settings *set, kvc_resolved *out)
     if (dp->set) str_printf(item, sizeof item, "dp %s", dp->value), str_join_add(text, sizeof text, ", ", item);
     if (set->s[SET_DP_ATTENTION].set) str_join_add(text, sizeof text, ", ", "dp-attention");
     setting_set(get(out, "parallelism"), text,
-              "does not change MLA bytes: the MLA cache is replicated across attention-TP ranks, "
-              "and any prefill TP can feed any decode TP");
-}
-
-static void warn_backends(const gpu_info *gpu, sglang_release rel, kvc_resolved *out)
-{
-    const kvc_setting *val[2] = {get(out, "dsa_prefill_backend"), get(out, "dsa_decode_backend")};
-    for (int i = 0; i < 2; i++) {
-        const struct backend *b = find_backend(val[i]->value, rel);
-        if (b->late)
-            notes_add(out->warnings, &out->nwarnings, KVC_MAX_NOTES,
-                      "%s was added in late-2026 SGLang and its KV layout is unconfirmed: kvcheck "
-                      "assumes FlashMLA's scaled FP8 rows",
-                      b->name);
-        if (!(b->suits & platform_of(gpu)))
-            notes_add(out->warnings, &out->nwarnings, KVC_MAX_NOTES,
-                      "%s is not known to run on %s (compute capability %u.%u); check that SGLang "
-                      "starts with it",
-                      b->name, gpu->name, gpu->major, gpu->minor);
-    }
+                "does not change MLA bytes: the MLA cache is replicated across attention-TP ranks, and any prefill "
+                "TP can feed any decode TP");
 }
 
 static kvc_status derive_layouts(const model_info *model, kvc_resolved *out, kvc_diag *diag)
@@ -452,124 +1227,141 @@ static kvc_status derive_layouts(const model_info *model, kvc_resolved *out, kvc
                         why.message, out->row.reason);
     }
     out->kv_entries = model->num_hidden_layers + out->draft_entries;
-    out->kv_bytes_per_token_all = (uint64_t)out->kv.bytes_per_token * out->kv_entries;
-    out->has_indexer = model->dsa;
-    if (!model->dsa) return KVC_OK;
+    out->kv_bytes_per_token_all = (uint64_t)out->kv.bytes_per_token * model->num_hidden_layers;
+    if (out->draft_entries) {
+        st = layout_build(out->draft_row.value, &p, &out->draft, &why);
+        if (st) {
+            kvc_origin o;
+            origin_set(&o, why.file, why.line, why.column, why.where);
+            return diag_set(diag, st, &o, "model %s, draft entries: %s (%s)", model->name, why.message,
+                            out->draft_row.reason);
+        }
+        out->kv_bytes_per_token_all += (uint64_t)out->draft.bytes_per_token * out->draft_entries;
+    }
+    out->has_indexer = out->model.dsa;
+    if (!out->model.dsa) return KVC_OK;
     kvc_origin o;
     origin_set(&o, "", 0, 0, "index_head_dim");
     RETURN_ERROR_IF(model->index_head_dim != 128, diag, KVC_ERR_CONFIG, &o,
-                    "index_head_dim is %u: SGLang's DSA indexer K cache needs 128",
-                    model->index_head_dim);
+                    "index_head_dim is %u: SGLang's DSA indexer K cache needs 128", model->index_head_dim);
     st = layout_build("dsa_indexer", &p, &out->indexer, diag);
     out->indexer_bytes_per_token_all = (uint64_t)out->indexer.bytes_per_token * out->kv_entries;
     return st;
 }
 
 /* The settings a worker shows, in display order, added before any is decided. */
-static void add_settings(const model_info *model, kvc_resolved *out)
+static void add_settings(int dsa, kvc_resolved *out)
 {
     const unsigned pair = KVC_SETTING_PAIR, decides = KVC_SETTING_DECIDES;
     resolved_add(out, "kv_cache_dtype", KVC_VALUE_TEXT, KVC_SETTING_COMPARED | KVC_SETTING_DTYPE | pair | decides);
-    if (model->dsa) {
+    if (dsa) {
         resolved_add(out, "dsa_prefill_backend", KVC_VALUE_TEXT, pair | decides);
         resolved_add(out, "dsa_decode_backend", KVC_VALUE_TEXT, pair | decides);
     }
     resolved_add(out, "disaggregation_mode", KVC_VALUE_TEXT, pair);
+    resolved_add(out, "transfer_backend", KVC_VALUE_TEXT, pair | KVC_SETTING_IF_SET);
     resolved_add(out, "page_size", KVC_VALUE_UINT, decides);
     resolved_add(out, "speculative_algorithm", KVC_VALUE_TEXT, KVC_SETTING_IF_SET);
+    resolved_add(out, "speculative_draft_kv_cache_dtype", KVC_VALUE_TEXT, KVC_SETTING_IF_SET);
     resolved_add(out, "enable_hisparse", KVC_VALUE_BOOL, KVC_SETTING_IF_SET);
     resolved_add(out, "parallelism", KVC_VALUE_TEXT, KVC_SETTING_IF_SET);
 }
 
-static void resolve_hisparse(const setting *s, kvc_resolved *out)
+static void resolve_hisparse_setting(const setting *s, kvc_resolved *out)
 {
     char from[900] = "";
     if (s->set) from_text(s, from, sizeof from);
     if (s->set) setting_set(get(out, "enable_hisparse"), "true", "set by %s", from);
+    if (s->set) setting_origin(get(out, "enable_hisparse"), &s->origin);
     else setting_set(get(out, "enable_hisparse"), "false", "%s", "");
 }
 
-/* When another release gives this worker another row, say so and how to
- * pin the backends so every release agrees. */
-static void note_other_releases(const gpu_info *gpu, const char *name, sglang_release release, kvc_resolved *out)
+static kvc_status check_served(const ctx *c)
 {
-    const char *dtype = resolved_value(out, "kv_cache_dtype"), *mode = resolved_value(out, "disaggregation_mode");
-    const char *pb = resolved_value(out, "dsa_prefill_backend"), *db = resolved_value(out, "dsa_decode_backend");
-    for (unsigned r = 0; r < REL_COUNT; r++) {
-        if (r == release) continue;
-        char why[KVC_REASON_LEN];
-        const char *other = row_layout(dtype, pb, db, mode, gpu->hip, (sglang_release)r, why, sizeof why);
-        if (!other || strcmp(name, other) == 0) continue;
-        /* Both backends alike make the rules agree on the selected layout. */
-        const struct backend *p = find_backend(pb, release), *d = find_backend(db, release);
-        const struct backend *active = strcmp(mode, "prefill") == 0 ? p : d;
-        const struct backend *raw = (gpu->hip ? p->fp8_raw_hip : p->fp8_raw_cuda) ? p : d;
-        const char *safe = strcmp(name, "fp8_raw") == 0 ? raw->name : active->name;
-        notes_add(out->warnings, &out->nwarnings, KVC_MAX_NOTES,
-                  "the %s rule gives this worker %s, not %s: set --dsa-prefill-backend %s "
-                  "--dsa-decode-backend %s to get %s under both rules",
-                  SGLANG_RELEASES[r], other, name, safe, safe, name);
-    }
+    for (size_t i = 0; i < COUNT_OF(UNMODELLED); i++)
+        if (strcmp(UNMODELLED[i].arch, c->model->architecture) == 0) {
+            kvc_origin o;
+            origin_set(&o, "", 0, 0, "model");
+            return diag_set(c->diag, KVC_ERR_CONFIG, &o,
+                            "%s (%s): SGLang serves it with %s, which kvcheck does not model yet; it cannot judge "
+                            "this worker",
+                            c->model->name, c->model->architecture, UNMODELLED[i].why);
+        }
+    for (size_t i = 0; i < COUNT_OF(SERVED); i++)
+        if (strcmp(SERVED[i].arch, c->model->architecture) == 0 && !rel_since(c->rel, SERVED[i].since)) {
+            kvc_origin o;
+            origin_set(&o, "", 0, 0, "model");
+            return diag_set(c->diag, KVC_ERR_CONFIG, &o,
+                            "SGLang %s cannot serve %s (%s): its model class arrived in SGLang %s; pass "
+                            "--sglang-version %s or newer",
+                            SGLANG_VERSIONS[c->rel], c->model->name, c->model->architecture, SERVED[i].since,
+                            SERVED[i].since);
+        }
+    return KVC_OK;
 }
 
-kvc_status rules_resolve(const gpu_info *gpu, const model_info *model, const settings *set, sglang_release release,
+kvc_status rules_resolve(const gpu_info *gpu, const model_info *model, const settings *set, unsigned release,
                          kvc_resolved *out, kvc_diag *diag)
 {
     memset(out, 0, sizeof *out);
     str_copy(out->engine, sizeof out->engine, "sglang");
-    str_copy(out->release, sizeof out->release, SGLANG_RELEASES[release]);
-    str_copy(out->release_source, sizeof out->release_source, RELEASES[release].source);
+    str_copy(out->release, sizeof out->release, SGLANG_VERSIONS[release]);
+    str_copy(out->release_source, sizeof out->release_source,
+             "SGLang's own code of that release, read from PyPI (tools/sglang-oracle/ERAS.md) and replayed in "
+             "tests/conformance/sglang");
     out->gpu = *gpu;
     out->model = *model;
+    ctx c = {.rel = release, .gpu = gpu, .model = model, .set = set, .out = out, .diag = diag};
+    c.dsa = model->index_topk && arch_dsa(model->architecture, release);
+    c.defaults = c.dsa && arch_defaults(model->architecture, release);
+    out->model.dsa = c.dsa;
     out->nignored = set->nignored;
     memcpy(out->ignored, set->ignored, sizeof out->ignored);
-    /* what kvcheck read otherwise than written comes first */
     for (unsigned i = 0; i < set->nwarnings; i++)
         notes_add(out->warnings, &out->nwarnings, KVC_MAX_NOTES, "%s", set->warnings[i]);
-    add_settings(model, out);
+    add_settings(c.dsa, out);
     str_copy(out->row.name, sizeof out->row.name, "row");
-    resolve_hisparse(&set->s[SET_HISPARSE], out);
-    int hisparse = set->s[SET_HISPARSE].set;
-
-    kvc_status st = resolve_dtype(gpu, model, &set->s[SET_KV_CACHE_DTYPE], release, out, diag);
-    if (!st) st = resolve_mode(&set->s[SET_DISAGG_MODE], out, diag);
-    if (!st) st = resolve_page_size(gpu, model, &set->s[SET_PAGE_SIZE], out, diag);
-    if (!st) st = resolve_speculative(model, &set->s[SET_SPEC_ALGO], out, diag);
-    if (st) return st;
+    str_copy(out->draft_row.name, sizeof out->draft_row.name, "draft_row");
+    resolve_hisparse_setting(&set->s[SET_HISPARSE], out);
     describe_parallelism(set, out);
-    if (gpu->major < 9 && !gpu->hip)
-        notes_add(out->warnings, &out->nwarnings, KVC_MAX_NOTES,
-                  "%s (compute capability %u.%u) is older than Hopper: SGLang's MLA backends may "
-                  "not run on it",
-                  gpu->name, gpu->major, gpu->minor);
-    const char *dtype = resolved_value(out, "kv_cache_dtype");
 
-    if (!model->dsa) {
+    resolve_transfer(&c);
+    kvc_status st = check_served(&c);
+    if (!st) st = resolve_mode(&c);
+    if (!st) st = resolve_dtype(&c);
+    if (st) return st;
+    c.fp8 = strcmp(c.dtype, "fp8_e4m3") == 0;
+    if (c.dsa && !c.defaults)
+        notes_add(out->warnings, &out->nwarnings, KVC_MAX_NOTES,
+                  "SGLang %s takes %s as DSA but applies no DSA defaults to it (not in its DeepSeek family list): "
+                  "the KV dtype, the DSA backends and the page size stay as given",
+                  SGLANG_VERSIONS[release], model->architecture);
+    if (c.dsa && (st = resolve_backends(&c))) return st;
+    if ((st = check_round_robin(&c))) return st;
+    if ((st = check_hisparse(&c))) return st;
+    if ((st = resolve_page_size(&c))) return st;
+    if ((st = resolve_speculative(&c))) return st;
+    warn_platform(&c);
+    if (c.dsa) {
+        setting_set(get(out, "dsa_prefill_backend"), c.backend[PREFILL], "%s", c.backend_why[PREFILL]);
+        setting_set(get(out, "dsa_decode_backend"), c.backend[DECODE], "%s", c.backend_why[DECODE]);
+        setting_origin(get(out, "dsa_prefill_backend"), c.backend_from[PREFILL]);
+        setting_origin(get(out, "dsa_decode_backend"), c.backend_from[DECODE]);
+    } else {
         for (int k = SET_PREFILL_BACKEND; k <= SET_DECODE_BACKEND; k++)
             if (set->s[k].set)
-                notes_add(out->warnings, &out->nwarnings, KVC_MAX_NOTES,
-                          "%s has no effect: %s is not a DSA model", set->s[k].flag, model->architecture);
-        RETURN_ERROR_IF(hisparse, diag, KVC_ERR_CONFIG, &set->s[SET_HISPARSE].origin,
-                        "--enable-hisparse is only supported for DSA (DeepSeek Sparse Attention) "
-                        "models (e.g., DeepSeek V3.2, GLM-5) (SGLang's check); %s is not one",
-                        model->architecture);
-        const char *name = NULL;
-        for (size_t i = 0; i < COUNT_OF(DTYPES); i++)
-            if (holds(DTYPES[i].holds, release) && strcmp(DTYPES[i].canonical, dtype) == 0 && DTYPES[i].plain_layout)
-                name = DTYPES[i].plain_layout;
-        setting_set(&out->row, name, "not a DSA model: rows are R + r = %u values of %s, with no "
-                    "scales and no indexer", model->kv_lora_rank + model->qk_rope_head_dim, dtype);
-        return derive_layouts(model, out, diag);
+                notes_add(out->warnings, &out->nwarnings, KVC_MAX_NOTES, "%s has no effect: SGLang %s does not take "
+                          "%s as a DSA model", set->s[k].flag, SGLANG_VERSIONS[release], model->architecture);
     }
-
-    if ((st = resolve_backends(gpu, set, release, out, diag))) return st;
-    if ((st = check_hisparse(set, release, out, diag))) return st;
-    warn_backends(gpu, release, out);
-    char why[KVC_REASON_LEN];
-    const char *name = row_layout(dtype, resolved_value(out, "dsa_prefill_backend"),
-                                  resolved_value(out, "dsa_decode_backend"), resolved_value(out, "disaggregation_mode"),
-                                  gpu->hip, release, why, sizeof why);
-    setting_set(&out->row, name, "%s", why);
-    note_other_releases(gpu, name, release, out);
+    const struct dtype_row *t = torch_row(&c, c.dtype);
+    if (!t || !t->plain_layout) {
+        const setting *s = &set->s[SET_KV_CACHE_DTYPE];
+        return diag_set(diag, KVC_ERR_CONFIG, &s->origin,
+                        "--kv-cache-dtype %s: kvcheck does not model this KV dtype's MLA layout (SGLang %s would "
+                        "start with it)", c.dtype, SGLANG_VERSIONS[release]);
+    }
+    decide_row(&c, c.dtype, &out->row);
+    if ((st = check_init(&c))) return st;
+    if ((st = resolve_draft(&c))) return st;
     return derive_layouts(model, out, diag);
 }

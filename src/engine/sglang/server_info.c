@@ -25,20 +25,33 @@ kvc_status server_info_add(engine_inputs *in, const cJSON *root, const char *tex
     kvc_status st = KVC_OK;
     if (!lines || !columns) st = diag_set(diag, KVC_ERR_NOMEM, NULL, "out of memory");
     else json_locate_members(text, n, lines, columns);
+    /* dataclasses.asdict(server_args): each ServerArgs field by its name
+     * (the parser's dest), with the value Python holds */
     for (const cJSON *k = root->child; k && !st; k = k->next, i++) {
         kvc_origin o;
         origin_set(&o, file, lines[i], columns[i], k->string);
         char number[32];
         const char *value = "";
-        int present = 1;
-        if (cJSON_IsNull(k) || cJSON_IsFalse(k)) present = 0;
-        else if (cJSON_IsTrue(k)) value = "true";
+        uint8_t b = 0;
+        if (cJSON_IsNull(k) || cJSON_IsFalse(k)) value = cJSON_IsNull(k) ? "None" : "False", b = 2;
+        else if (cJSON_IsTrue(k)) value = "True", b = 1;
         else if (cJSON_IsString(k)) value = k->valuestring; /* whole: a model path may be long */
         else if (cJSON_IsNumber(k)) str_printf(number, sizeof number, "%.17g", k->valuedouble), value = number;
         else value = cJSON_IsArray(k) ? "[...]" : "{...}";
-        st = args_add_key(&in->cli, k->string, value, present, &o, diag);
+        st = args_push(&in->cli, ARG_DUMP, k->string, value, &o, diag);
+        if (!st) in->cli.v[in->cli.n - 1].dump_bool = b;
     }
     free(lines);
     free(columns);
     return st;
+}
+
+/* /server_info carries SGLang's version as "version" in every release
+ * (sglang 0.5.3: python/sglang/srt/entrypoints/http_server.py:487;
+ * sglang 0.5.23: python/sglang/srt/entrypoints/http_server.py:888). */
+void server_info_version(const cJSON *root, char *out, size_t size, const char **key)
+{
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(root, "version");
+    *key = "version";
+    str_copy(out, size, cJSON_IsString(v) ? v->valuestring : "");
 }

@@ -5,11 +5,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-const char *const SGLANG_RELEASES[REL_COUNT] = {
-    [REL_ACTIVE_BACKEND] = "active-backend",
-    [REL_EITHER_BACKEND] = "either-backend",
-};
-
 static engine_inputs *inputs_create(void) { return calloc(1, sizeof(engine_inputs)); }
 
 static void inputs_free(engine_inputs *in)
@@ -38,12 +33,13 @@ static kvc_status add_dump(engine_inputs *in, const struct cJSON *root, const ch
 
 static void prepared_free(engine_worker *w) { free(w); }
 
-static kvc_status prepare(const engine_inputs *in, const engine_target *t, engine_worker **out, kvc_diag *diag)
+static kvc_status prepare(const engine_inputs *in, const engine_target *t, unsigned release, engine_worker **out,
+                          kvc_diag *diag)
 {
     *out = NULL;
     engine_worker *w = calloc(1, sizeof *w);
     if (!w) return diag_set(diag, KVC_ERR_NOMEM, NULL, "out of memory");
-    kvc_status st = settings_build(&in->config, &in->cli, t->base_dir, &w->set, diag);
+    kvc_status st = settings_build(&in->config, &in->cli, t->base_dir, release, &w->set, diag);
     kvc_origin o;
     origin_set(&o, "", 0, 0, "gpu");
     if (!st && !t->gpu)
@@ -74,7 +70,7 @@ static kvc_status prepare(const engine_inputs *in, const engine_target *t, engin
 static kvc_status resolve(const engine_worker *w, unsigned release, const engine_override *ov, size_t nov,
                           kvc_resolved *out, kvc_diag *diag)
 {
-    if (!nov) return rules_resolve(&w->gpu, &w->model, &w->set, (sglang_release)release, out, diag);
+    if (!nov) return rules_resolve(&w->gpu, &w->model, &w->set, release, out, diag);
     settings *set = malloc(sizeof *set);
     if (!set) return diag_set(diag, KVC_ERR_NOMEM, NULL, "out of memory");
     memcpy(set, &w->set, sizeof *set);
@@ -82,10 +78,11 @@ static kvc_status resolve(const engine_worker *w, unsigned release, const engine
         setting *s = &set->s[ov[i].key];
         s->set = 1;
         str_copy(s->value, sizeof s->value, ov[i].value);
-        str_copy(s->flag, sizeof s->flag, setting_flag((setting_key)ov[i].key));
+        const char *flag = setting_flag((setting_key)ov[i].key, release);
+        str_copy(s->flag, sizeof s->flag, flag ? flag : "");
         origin_set(&s->origin, "", 0, 0, "fix");
     }
-    kvc_status st = rules_resolve(&w->gpu, &w->model, set, (sglang_release)release, out, diag);
+    kvc_status st = rules_resolve(&w->gpu, &w->model, set, release, out, diag);
     free(set);
     return st;
 }
@@ -95,28 +92,28 @@ const engine_def ENGINE_SGLANG = {
     .words =
         {
             .name = "SGLang",
-            .release_noun = "rule",
-            .all_releases = "both SGLang row rules",
-            .one_release = "this row rule only",
-            .release_option = "--sglang-rules",
-            .pin_advice = "set both DSA backend flags explicitly on each worker to be safe with either SGLang release",
+            .release_option = "--sglang-version",
+            .release_key = "sglang_version",
             .layout_flags = "dtype and both DSA backends",
             .first_error = "NaN detected! verify: target model logits",
             .dump_description = "an SGLang /server_info dump (an object with kv_cache_dtype, model_path, ...)",
             .config_description = "the path of an SGLang --config YAML file",
         },
-    .releases = SGLANG_RELEASES,
-    .nreleases = REL_COUNT,
+    .releases = SGLANG_VERSIONS,
+    .nreleases = SGLANG_NRELEASES,
+    .find_release = sglang_find_release,
+    .release_era = rules_release_era,
     .inputs_create = inputs_create,
     .inputs_free = inputs_free,
     .add_words = add_words,
     .add_config = add_config,
     .is_dump = server_info_is_dump,
     .add_dump = add_dump,
+    .dump_version = server_info_version,
     .prepare = prepare,
     .prepared_free = prepared_free,
     .resolve = resolve,
     .fix_candidates = pd_fix_candidates,
     .bootstrap = pd_bootstrap,
-    .transfer = &PD_MOONCAKE,
+    .transfer = pd_transfer,
 };

@@ -8,12 +8,162 @@
 
 #include "engine/engine.h"
 
+/* ---------------------------------------------------------------- releases */
+
+/* The SGLang releases kvcheck has read, newest first (releases.c). A
+ * release is an index into this list; masks of releases are uint64_t with
+ * bit i for SGLANG_VERSIONS[i]. */
+#define SGLANG_NRELEASES 38
+extern const char *const SGLANG_VERSIONS[SGLANG_NRELEASES];
+#define SGLANG_RELEASE_BIT(r) ((uint64_t)1 << (r))
+/* The index of a version in SGLANG_VERSIONS, or -1. */
+int sglang_release_index(const char *version);
+/* 1 when release `rel` is from `since` to `until`, both included (NULL:
+ * open on that end; a version that is none is past every release). */
+int sglang_release_in(unsigned rel, const char *since, const char *until);
+/* The engine's find_release (engine.h). */
+kvc_status sglang_find_release(const char *asked, unsigned *index, char *note, size_t size, kvc_diag *diag);
+
+/* ------------------------------------------------------ the parsers' tables */
+
+/* Every release's own launch-flag parser, generated from dumps of the
+ * parser each release's prepare_server_args hands to argparse
+ * (flag_table.c, by tools/sglang-oracle/gen_flags.py). */
+
+/* What an option does when given (argparse's action classes, SGLang's own). */
+typedef enum sglang_action {
+    SGA_STORE,
+    SGA_STORE_TRUE,
+    SGA_STORE_FALSE,
+    SGA_STORE_CONST,
+    SGA_APPEND,
+    SGA_APPEND_CONST,
+    SGA_COUNT,
+    SGA_HELP,                   /* prints the help and exits: no server */
+    SGA_VERSION,
+    SGA_BOOLEAN_OPTIONAL,       /* --x stores True, --no-x False */
+    SGA_CUSTOM,                 /* LoRAPathAction: stores its values */
+    SGA_DEPRECATED,             /* warns (`message`), stores nothing */
+    SGA_DEPRECATED_ERROR,       /* parser.error(`message`): exit 2 */
+    SGA_DEPRECATED_RAISE,       /* raise ValueError(help) (<= 0.5.4): a traceback */
+    SGA_DEPRECATED_STORE_TRUE,  /* warns, stores True */
+    SGA_DEPRECATED_STORE_CONST, /* warns, stores its const */
+    SGA_DEPRECATED_ALIAS,       /* warns, stores its value(s) in the new flag's dest */
+} sglang_action;
+
+/* argparse's nargs: None, '?', '*', '+', or a count (0: a switch). */
+enum { SGN_ONE = -1, SGN_OPTIONAL = -2, SGN_ANY = -3, SGN_SOME = -4 };
+/* The `type=` a value goes through: int and float are checked as Python's
+ * int() and float() check them, json.loads and SGLang's json_list_type as
+ * JSON, SGLang's human_readable_int ("1k", "2Mi") as it parses; other
+ * callables (nullable_str, the CUDA-graph parsers) are not run. */
+typedef enum sglang_type { SGT_STR, SGT_INT, SGT_FLOAT, SGT_JSON, SGT_HUMAN_INT, SGT_OTHER } sglang_type;
+
+typedef struct sglang_flag_def {
+    const char *names; /* the action's option strings joined by '/', as argparse names it in errors */
+    const char *dest;
+    const char *action_class; /* "_StoreAction", "DeprecatedAliasStoreAction" */
+    uint8_t action;           /* sglang_action */
+    int8_t nargs;
+    uint8_t type;             /* sglang_type */
+    uint16_t choices;         /* index into SGLANG_CHOICES; 0: any value */
+    const char *stores;       /* what a switch stores ("True", "False", a const); NULL: nothing */
+    const char *message;      /* a deprecated action's warning or error; "{opt}": the option as given */
+    const char *type_name;    /* the type's __name__, for argparse's "invalid loads value: 'x'" */
+    const char *type_message; /* its ArgumentTypeError's text, "{value}" the value; NULL: argparse's */
+} sglang_flag_def;
+
+/* One option string with one definition, and the releases it holds for. */
+typedef struct sglang_flag_row {
+    const char *option; /* "--kv-cache-dtype" */
+    uint16_t def;       /* index into SGLANG_FLAG_DEFS */
+    uint64_t releases;  /* SGLANG_RELEASE_BIT mask */
+} sglang_flag_row;
+
+/* One release's parser: its prog and its option rows in argparse's
+ * registration order (the order "ambiguous option" lists matches in). */
+typedef struct sglang_parser_def {
+    const char *prog;
+    const uint16_t *order;
+    uint16_t n;
+} sglang_parser_def;
+
+extern const char *const SGLANG_FLAG_RELEASES[SGLANG_NRELEASES];
+extern const char *const *const SGLANG_CHOICES[];
+extern const sglang_flag_def SGLANG_FLAG_DEFS[];
+extern const sglang_flag_row SGLANG_FLAG_ROWS[];
+extern const unsigned SGLANG_NFLAG_ROWS;
+extern const uint16_t SGLANG_FLAG_SORTED[]; /* row indices in strcmp order of their options */
+extern const sglang_parser_def SGLANG_PARSERS[SGLANG_NRELEASES];
+
+/* --------------------------------------------------------------- argparse */
+
+/* Room for element `n` of a growable array (`array` points to the
+ * pointer, *cap elements of `size` bytes): 0, or -1 when out of memory
+ * (the array is left as it was). */
+int array_reserve(void *array, size_t *cap, size_t n, size_t size);
+
+/* One release's options (release -1: every row of every release), sorted
+ * by option string for exact and prefix look-ups in O(log n). */
+typedef struct option_index {
+    const sglang_flag_row **rows;
+    size_t n;
+    uint16_t *rank; /* per SGLANG_FLAG_ROWS index: its place in the release's registration order */
+} option_index;
+kvc_status option_index_build(option_index *idx, int release, kvc_diag *diag);
+void option_index_free(option_index *idx);
+/* The row whose option is exactly name[0..n), or NULL. */
+const sglang_flag_row *option_find(const option_index *idx, const char *name, size_t n);
+/* The releases whose rows in `idx` spell the option name[0..n) exactly. */
+uint64_t option_releases(const option_index *idx, const char *name, size_t n);
+
+/* One option argparse took: its definition, the option string it resolved
+ * the word to, and its values (the explicit "=value", or words
+ * [first, first + nvalues)). */
+typedef struct flag_use {
+    const sglang_flag_def *def;
+    const char *option;
+    size_t word;
+    const char *explicit_arg;
+    size_t first, nvalues;
+} flag_use;
+
+typedef struct argparse_result {
+    flag_use *uses;
+    size_t nuses, cap;
+    size_t *extras; /* the words nothing took, in order ("unrecognized arguments") */
+    size_t nextras, extras_cap;
+    size_t at;      /* on error: the word it is about */
+    strbuf msg;     /* on error: argparse's message, without "prog: error: " */
+    int exits;      /* the error is --help or --version: SGLang prints and exits 0 */
+    int raises;     /* the error is a ValueError traceback, not argparse's exit 2 */
+} argparse_result;
+
+/* parser.parse_args(words) under `idx`'s release: KVC_OK with the uses in
+ * order, KVC_ERR_CONFIG with argparse's message and word, KVC_ERR_NOMEM. */
+kvc_status argparse_run(const option_index *idx, const char *const *words, size_t n, argparse_result *r);
+void argparse_result_free(argparse_result *r);
+/* argparse's checks of one value: type= (int, float), then choices; 0 with
+ * argparse's message appended to `msg` when it refuses it. */
+int argparse_check_value(const sglang_flag_def *def, const char *value, strbuf *msg);
+/* Python's repr() of a str, appended. */
+void py_repr(strbuf *sb, const char *s);
+/* 1 when Python's int() takes `s`; `out` (may be NULL) gets its value in decimal. */
+int py_int(const char *s, char *out, size_t size);
+/* 1 when Python's float() takes `s`. */
+int py_float(const char *s);
+/* Up to `max` (at most 8) long options of `idx` closest to `word`'s name
+ * (edit distance, '_' as '-', case ignored; within a third of its length),
+ * closest first, those at most one edit further than the closest; how many. */
+unsigned nearest_options(const option_index *idx, const char *word, const char **out, unsigned max);
+
 /* ------------------------------------------------------------------- flags */
 
-/* Settings that can change the KV layout, plus those worth explaining. */
+/* Settings that can change the KV layout, plus those worth explaining. A
+ * setting is matched by its dest, whatever the release calls the flag. */
 typedef enum setting_key {
     SET_KV_CACHE_DTYPE,
-    SET_PREFILL_BACKEND,
+    SET_PREFILL_BACKEND, /* dest nsa_prefill (0.5.3), nsa_prefill_backend, dsa_prefill_backend (0.5.13+) */
     SET_DECODE_BACKEND,
     SET_PAGE_SIZE,
     SET_DISAGG_MODE,
@@ -25,6 +175,15 @@ typedef enum setting_key {
     SET_DP_ATTENTION,
     SET_MODEL_PATH,
     SET_CONFIG,
+    SET_SPEC_DRAFT_KV_DTYPE, /* --speculative-draft-kv-cache-dtype, 0.5.18+ */
+    SET_TRANSFER_BACKEND,    /* --disaggregation-transfer-backend */
+    SET_ATTENTION_BACKEND,
+    SET_MIXED_CHUNK,
+    SET_SPEC_EAGLE_TOPK,
+    SET_DCP,                 /* --dcp-size, 0.5.15+ */
+    SET_LOAD_BALANCE,        /* --load-balance-method */
+    SET_PREFILL_RR,          /* --prefill-round-robin-balance (stores nothing in 0.5.8-0.5.19) */
+    SET_ATTN_DP_SIZE,        /* --attn-dp-size, 0.5.22+ (what --enable-dp-attention's warning points to) */
     SET_COUNT
 } setting_key;
 
@@ -37,9 +196,10 @@ typedef enum setting_key {
 #define SETTINGS_MAX_WARNINGS 8
 
 typedef struct setting {
-    int set;
-    char value[SETTING_VALUE_LEN]; /* "" for a flag without value */
-    char flag[KVC_NAME_LEN];       /* the flag as written (dashes repaired), "--nsa-decode-backend" */
+    int set;                       /* given, and a switch stored True */
+    char value[SETTING_VALUE_LEN]; /* as argparse stores it: "" for a switch, a choice, an int in decimal,
+                                      several values joined by spaces */
+    char flag[KVC_NAME_LEN];       /* the option SGLang read it as: "--nsa-decode-backend" */
     kvc_origin origin;
 } setting;
 
@@ -47,18 +207,33 @@ typedef struct settings {
     setting s[SET_COUNT];
     unsigned nignored;
     char ignored[KVC_MAX_NOTES][KVC_NOTE_LEN];
-    unsigned nwarnings; /* what kvcheck read differently from how it was written */
+    unsigned nwarnings; /* what kvcheck read differently from how it was written, SGLang's deprecations */
     char warnings[SETTINGS_MAX_WARNINGS][KVC_NOTE_LEN];
 } settings;
 
-/* One flag occurrence, in order. Small: a list may hold 10^5 of them. */
+/* What an input entry is. Words are parsed only once the release is known;
+ * YAML and server_info entries keep what the file said, release-free. */
+typedef enum arg_kind {
+    ARG_WORD,        /* a launch-command word, dashes repaired */
+    ARG_YAML_SCALAR, /* a --config key; value: str() of the YAML value as Python loads it */
+    ARG_YAML_TRUE,   /* a --config key with a YAML boolean */
+    ARG_YAML_FALSE,
+    ARG_YAML_LIST,   /* a --config key with a list: its items follow as ARG_YAML_ITEM */
+    ARG_YAML_ITEM,
+    ARG_YAML_MAPPING, /* a --config key with a mapping (passed on as JSON text SGLang-side) */
+    ARG_DUMP,        /* a /server_info key (a ServerArgs field); value: its JSON value as text */
+    ARG_SERVE_MODEL, /* "sglang serve MODEL ...": the model word (0.5.16+ read it as --model-path) */
+} arg_kind;
+
+/* One entry, in order. Small: a list may hold 10^5 of them. */
 typedef struct kv_arg {
-    int key;          /* setting_key, or -1 for a flag that cannot change the layout */
-    char *flag;       /* as written, with leading dashes */
-    char *value;      /* NULL when the flag has none */
+    uint8_t kind;     /* arg_kind */
+    uint8_t dump_bool; /* ARG_DUMP: 1 true, 2 false or null, 0 another value */
+    char *text;       /* the word; the key as written */
+    char *value;      /* YAML and server_info values; NULL for words */
     const char *file; /* where it was written: one of its list's files */
     unsigned line, column;
-    char *where;      /* "args[3]", a YAML key; NULL: the flag */
+    char *where;      /* "args[3]", a YAML key; NULL: the word */
 } kv_arg;
 
 typedef struct arglist {
@@ -72,16 +247,6 @@ typedef struct arglist {
     size_t nfiles, files_cap;
 } arglist;
 
-/* The releases (rule sets) kvcheck models, newest first. */
-typedef enum sglang_release {
-    /* late 2026: on a prefill worker the prefill backend decides the row,
-     * on a decode worker the decode backend, on a unified worker either */
-    REL_ACTIVE_BACKEND = 0,
-    /* May 2026: raw FP8 rows when either backend is trtllm, whatever the mode */
-    REL_EITHER_BACKEND = 1,
-    REL_COUNT
-} sglang_release;
-extern const char *const SGLANG_RELEASES[REL_COUNT];
 
 /* A worker's inputs: flags from its config file, then from its command
  * line (which win). */
@@ -98,54 +263,69 @@ struct engine_worker {
 };
 
 void arglist_free(arglist *list);
-/* Where a flag was given. */
+/* Where an entry was given. */
 void arg_origin(const kv_arg *a, kvc_origin *out);
-/* Adds flags given as separate words; `origins` per word. Words before the
- * first "--flag" are the program's and are skipped. A flag whose leading
- * dashes copy-paste mangled ("\u2014enable-hisparse", "-kv-cache-dtype") is
- * read as the flag meant, and a word holding a flag and more words
- * ("--kv-cache-dtype bf16") is split as a shell would; both with a warning. */
+/* Adds an entry (text and value copied); `origin` says where. */
+kvc_status args_push(arglist *list, arg_kind kind, const char *text, const char *value, const kvc_origin *origin,
+                     kvc_diag *diag);
+/* Adds launch-command words; `origins` per word. Words before the first
+ * "--flag" are the program's and are skipped. A flag whose leading dashes
+ * copy-paste mangled ("\u2014enable-hisparse", "-kv-cache-dtype") is read
+ * as the flag meant, and a word holding a flag and more words
+ * ("--kv-cache-dtype bf16") is split as a shell would; both with a warning.
+ * The words are parsed later, by the release's parser (settings_build). */
 kvc_status args_parse_words(arglist *list, const word_list *words, kvc_diag *diag);
-/* Adds one flag with an optional value, as from a server_info or YAML key
- * written in snake_case or kebab-case. Unknown keys become ignored flags. */
-kvc_status args_add_key(arglist *list, const char *key, const char *value, int present, const kvc_origin *origin,
-                        kvc_diag *diag);
-/* 1 when `key` names a flag that takes no value (store_true). */
-int args_key_is_switch(const char *key);
-/* 1 when `key` names a flag that can change the layout. */
-int args_key_is_setting(const char *key);
-/* Loads an SGLang --config YAML file as flags. */
+/* Loads an SGLang --config YAML file as entries, one per top-level key. */
 kvc_status args_load_yaml(arglist *list, const char *path, kvc_diag *diag);
-/* Folds config-file flags, then command-line flags, into settings
- * (later wins). Loads any --config file found on the command line. */
-kvc_status settings_build(const arglist *config, const arglist *cli, const char *base_dir, settings *out,
-                          kvc_diag *diag);
-/* The canonical flag for a setting ("--kv-cache-dtype"). */
-const char *setting_flag(setting_key key);
+/* The argv words release `release`'s ConfigArgumentMerger makes of a
+ * loaded YAML file's entries, appended to `out` (entries of kind ARG_WORD,
+ * pointing at the YAML lines); fails where that release raises. */
+kvc_status config_to_words(const arglist *yaml, unsigned release, arglist *out, kvc_diag *diag);
+/* Parses the inputs as release `release`'s SGLang does (release: an index
+ * into SGLANG_VERSIONS): `config` (a worker file's config YAML), then the
+ * command line `cli` with any --config FILE merged in front as SGLang merges
+ * it, then server_info keys (kept in `cli`). Fills `out`, or fails with
+ * SGLang's own parser error (KVC_ERR_CONFIG) at the word that caused it. */
+kvc_status settings_build(const arglist *config, const arglist *cli, const char *base_dir, unsigned release,
+                          settings *out, kvc_diag *diag);
+/* The setting a parser dest stands for ("dsa_prefill_backend"), or -1. */
+int setting_key_of_dest(const char *dest);
+/* The spelling release `release`'s parser prefers for a setting
+ * ("--dsa-prefill-backend" from 0.5.13, "--nsa-prefill" in 0.5.3), or NULL
+ * when the release has no such flag. */
+const char *setting_flag(setting_key key, unsigned release);
 
 /* ------------------------------------------------------------ server_info */
 
 int server_info_is_dump(const struct cJSON *root);
+/* The "version" a /server_info dump reports, or "". */
+void server_info_version(const struct cJSON *root, char *out, size_t size, const char **key);
 kvc_status server_info_add(engine_inputs *in, const struct cJSON *root, const char *text, const char *file,
                            kvc_diag *diag);
 
 /* ------------------------------------------------------------------ rules */
 
 /* Resolves from settings under one release. */
-kvc_status rules_resolve(const gpu_info *gpu, const model_info *model, const settings *set, sglang_release release,
+kvc_status rules_resolve(const gpu_info *gpu, const model_info *model, const settings *set, unsigned release,
                          kvc_resolved *out, kvc_diag *diag);
 
+/* The oldest release of `rel`'s era: the run of neighbouring releases for
+ * which the same rule rows hold. */
+const char *rules_release_era(unsigned rel);
+/* 1 when every version the rule tables name is a known release. */
+int rules_tables_valid(void);
 /* Backend table access for the fix search. */
 unsigned rules_backend_count(void);
 const char *rules_backend_name(unsigned i);
 /* 1 when kvcheck would suggest this backend on this GPU in a fix: release
  * `rel` has it, it is known to run there and its layout is confirmed. */
-int rules_backend_suggestable(unsigned i, const gpu_info *gpu, sglang_release rel);
+int rules_backend_suggestable(unsigned i, const gpu_info *gpu, unsigned rel);
 
 /* --------------------------------------------------------------------- pd */
 
 unsigned pd_fix_candidates(const kvc_resolved *self, const kvc_resolved *other, engine_fix *out, unsigned max);
-void pd_bootstrap(const kvc_resolved *prefill, const kvc_resolved *decode, int *catches, char *text, size_t size);
-extern const engine_transfer PD_MOONCAKE;
+int pd_bootstrap(const kvc_resolved *prefill, const kvc_resolved *decode, char *stage, size_t stage_size, char *text,
+                 size_t size);
+const engine_transfer *pd_transfer(const kvc_resolved *prefill, const kvc_resolved *decode);
 
 #endif /* KVC_ENGINE_SGLANG_H */

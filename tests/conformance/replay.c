@@ -1,0 +1,355 @@
+/* Replays the conformance tables (tests/conformance/sglang/<GPU>.tsv, written
+ * by tools/sglang-oracle from SGLang releases' own code) against kvcheck's
+ * public API: every case under every release, through the same front door a
+ * user's launch flags take. Prints agreement per release and the first
+ * disagreements; exits 1 on any.
+ *
+ * usage: replay [--known FILE] [--sample N] DIR [RELEASE]
+ *   RELEASE       replay only that one
+ *   --known FILE  "release count" lines: the differences still open per
+ *                 release; more than that fails, fewer says to lower it
+ *   --sample N    every N-th case only (the sanitizer build)
+ *
+ * A case agrees when kvcheck refuses what SGLang refuses, with SGLang's
+ * message in its own, and otherwise resolves SGLang's KV dtype, page size
+ * and bytes per token (and, for a model kvcheck takes as DSA, both DSA
+ * backends; with draft entries, the draft pool's bytes per token). A case
+ * kvcheck declines (it refuses a pool it says it does not model) is
+ * counted apart: never a pass. The table format is
+ * tools/sglang-oracle/tables.py's. */
+#include "kvcheck.h"
+
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_RELEASES 64
+#define MAX_FIELDS 80
+#define SHOW_PER_RELEASE 3
+
+typedef struct result {
+    int refused;
+    char text[1100]; /* refused: SGLang's message, without the exception's type */
+    char dtype[32], page[16], prefill[48], decode[48], row[16];
+    char draft_row[16]; /* "extra" draft_row=N: the draft pool's bytes per token, "" when none */
+} result;
+
+/* One case's inputs ('-' unset). */
+typedef struct inputs {
+    const char *model, *dtype, *prefill, *decode, *mode, *hisparse, *radix, *spec, *draft, *page;
+} inputs;
+
+typedef struct table {
+    unsigned nrel;
+    char rel[MAX_RELEASES][24];
+    char pflag[MAX_RELEASES][48], dflag[MAX_RELEASES][48];
+    result *res;
+    size_t nres;
+} table;
+
+typedef struct tally {
+    unsigned long agree, declined, total, shown;
+} tally;
+
+static unsigned split(char *line, char **f)
+{
+    unsigned n = 0;
+    for (char *p = line; n < MAX_FIELDS;) {
+        f[n++] = p;
+        char *t = strchr(p, '\t');
+        if (!t) break;
+        *t = '\0';
+        p = t + 1;
+    }
+    return n;
+}
+
+/* The GPU kvcheck knows a table's file name by. */
+static const char *gpu_name(const char *file)
+{
+    static const struct { const char *file, *gpu; } NAMES[] = {{"RTX6000", "RTX PRO 6000"}};
+    for (size_t i = 0; i < sizeof NAMES / sizeof NAMES[0]; i++)
+        if (strcmp(NAMES[i].file, file) == 0) return NAMES[i].gpu;
+    return file;
+}
+
+/* "AssertionError: text" -> "text"; "init: ValueError: text" -> "text";
+ * "argparse: text" -> "text" */
+static const char *message_of(const char *refusal)
+{
+    const char *p = refusal;
+    if (strncmp(p, "init: ", 6) == 0) p += 6;
+    if (strncmp(p, "argparse: ", 10) == 0) return p + 10;
+    const char *colon = strstr(p, ": ");
+    if (colon && colon - p < 40 && !memchr(p, ' ', (size_t)(colon - p))) p = colon + 2;
+    return p;
+}
+
+static result *result_at(table *t, size_t id)
+{
+    if (id >= t->nres) {
+        size_t cap = id + 64;
+        result *grown = realloc(t->res, cap * sizeof *t->res);
+        if (!grown) {
+            fprintf(stderr, "replay: out of memory\n");
+            exit(2);
+        }
+        t->res = grown;
+        memset(t->res + t->nres, 0, (cap - t->nres) * sizeof *t->res);
+        t->nres = cap;
+    }
+    return &t->res[id];
+}
+
+/* "extra <id> key=value...": the outputs the replay checks besides the row. */
+static void add_extra(table *t, char **f, unsigned n)
+{
+    result *r = result_at(t, strtoul(f[1], NULL, 10));
+    for (unsigned i = 2; i < n; i++)
+        if (strncmp(f[i], "draft_row=", 10) == 0) snprintf(r->draft_row, sizeof r->draft_row, "%s", f[i] + 10);
+}
+
+static void add_result(table *t, char **f, unsigned n)
+{
+    result *r = result_at(t, strtoul(f[1], NULL, 10));
+    if (strcmp(f[2], "refused") == 0) {
+        r->refused = 1;
+        snprintf(r->text, sizeof r->text, "%s", n > 3 ? f[3] : "");
+    } else if (n >= 8) { /* SGLang's None is kvcheck's "" (unset) */
+        snprintf(r->dtype, sizeof r->dtype, "%s", f[3]);
+        snprintf(r->page, sizeof r->page, "%s", f[4]);
+        snprintf(r->prefill, sizeof r->prefill, "%s", strcmp(f[5], "None") ? f[5] : "");
+        snprintf(r->decode, sizeof r->decode, "%s", strcmp(f[6], "None") ? f[6] : "");
+        snprintf(r->row, sizeof r->row, "%s", f[7]);
+    }
+}
+
+/* Expands '4*12,7' into ids[], '.' as 0. */
+static unsigned expand(const char *rle, unsigned *ids, unsigned max)
+{
+    unsigned n = 0;
+    for (const char *p = rle; *p && n < max;) {
+        unsigned id = *p == '.' ? 0 : (unsigned)strtoul(p, NULL, 10);
+        while (*p && *p != '*' && *p != ',') p++;
+        unsigned times = 1;
+        if (*p == '*') times = (unsigned)strtoul(p + 1, NULL, 10);
+        while (*p && *p != ',') p++;
+        if (*p == ',') p++;
+        while (times-- && n < max) ids[n++] = id;
+    }
+    return n;
+}
+
+/* kvcheck's answer for one case under one release, compared with SGLang's:
+ * 1 agrees, 2 kvcheck declines a case it does not model (it refuses, says
+ * so, and never passes it), 0 differs; `why` says how. */
+static int agrees(const table *t, unsigned rel, const char *gpu, const char *models, const inputs *in,
+                  const result *want, char *why, size_t size)
+{
+    char model[1200], args[640] = "--model-path /fake/model --tp 8";
+    snprintf(model, sizeof model, "%s/%s.json", models, in->model);
+    size_t k = strlen(args);
+#define ADD(cond, ...)                                                                                                 \
+    if (cond && k < sizeof args) k += (size_t)snprintf(args + k, sizeof args - k, __VA_ARGS__)
+    ADD(strcmp(in->dtype, "-"), " --kv-cache-dtype %s", in->dtype);
+    ADD(strcmp(in->prefill, "-"), " %s %s", t->pflag[rel], in->prefill);
+    ADD(strcmp(in->decode, "-"), " %s %s", t->dflag[rel], in->decode);
+    ADD(strcmp(in->mode, "-"), " --disaggregation-mode %s", in->mode);
+    ADD(strcmp(in->hisparse, "1") == 0, " --enable-hisparse");
+    ADD(strcmp(in->radix, "1") == 0, " --disable-radix-cache");
+    ADD(strcmp(in->spec, "-"), " --speculative-algorithm %s", in->spec);
+    ADD(strcmp(in->draft, "-"), " --speculative-draft-kv-cache-dtype %s", in->draft);
+    ADD(strcmp(in->page, "-"), " --page-size %s", in->page);
+#undef ADD
+
+    kvc_diag d;
+    kvc_diag_clear(&d);
+    kvc_worker *w = kvc_worker_create("case");
+    kvc_resolved *r = NULL;
+    kvc_status st = kvc_worker_set_gpu(w, gpu, &d);
+    if (!st) st = kvc_worker_set_model(w, model, &d);
+    if (!st) st = kvc_worker_set_release(w, t->rel[rel], &d);
+    if (!st) st = kvc_worker_add_args(w, args, "case", &d);
+    if (!st) st = kvc_resolve(w, &r, &d);
+    kvc_worker_free(w);
+    int ok;
+    if (!want->refused && strcmp(want->row, "-") == 0) { /* a pool the oracle could not size either */
+        ok = st == KVC_ERR_CONFIG && strstr(d.message, "does not model") ? 2 : 0;
+        if (!ok) snprintf(why, size, "[%s] SGLang starts with a pool kvcheck does not model | kvcheck: %s", args,
+                          st ? d.message : "judges it");
+    } else if (want->refused) {
+        const char *msg = message_of(want->text);
+        /* "argparse exit 2": a refusal recorded without its message */
+        ok = (st == KVC_ERR_CONFIG || st == KVC_ERR_USAGE) &&
+             (strstr(d.message, msg) != NULL || strncmp(want->text, "argparse exit", 13) == 0);
+        if (!ok && (st == KVC_ERR_CONFIG || st == KVC_ERR_USAGE) && strstr(d.message, "does not model")) ok = 2;
+        if (!ok) snprintf(why, size, "[%s] SGLang refuses: %.300s | kvcheck: %s", args, want->text,
+                          st ? d.message : "starts");
+    } else if (st) {
+        ok = strstr(d.message, "does not model") ? 2 : 0;
+        if (!ok)
+            snprintf(why, size, "[%s] SGLang starts (%s page %s %s/%s row %s) | kvcheck refuses: %.400s", args,
+                     want->dtype, want->page, want->prefill, want->decode, want->row, d.message);
+    } else {
+        const kvc_setting *pb = kvc_resolved_find(r, "dsa_prefill_backend");
+        const kvc_setting *db = kvc_resolved_find(r, "dsa_decode_backend");
+        const kvc_layout *draft = kvc_resolved_draft_layout(r);
+        char row[16], page[16], draft_row[16] = "";
+        snprintf(row, sizeof row, "%u", kvc_layout_bytes_per_token(kvc_resolved_layout(r)));
+        snprintf(page, sizeof page, "%llu", (unsigned long long)kvc_resolved_find(r, "page_size")->number);
+        if (draft) snprintf(draft_row, sizeof draft_row, "%u", kvc_layout_bytes_per_token(draft));
+        const char *dtype = kvc_resolved_find(r, "kv_cache_dtype")->value;
+        ok = strcmp(dtype, want->dtype) == 0 && strcmp(page, want->page) == 0 && strcmp(row, want->row) == 0 &&
+             (!pb || (strcmp(pb->value, want->prefill) == 0 && strcmp(db->value, want->decode) == 0)) &&
+             (!want->draft_row[0] || strcmp(draft_row, want->draft_row) == 0);
+        if (!ok)
+            snprintf(why, size,
+                     "[%s] SGLang: %s page %s %s/%s row %s draft %s | kvcheck: %s page %s %s/%s row %s draft %s", args,
+                     want->dtype, want->page, want->prefill, want->decode, want->row,
+                     want->draft_row[0] ? want->draft_row : "-", dtype, page, pb ? pb->value : "-",
+                     db ? db->value : "-", row, draft_row[0] ? draft_row : "-");
+    }
+    kvc_resolved_free(r);
+    return ok;
+}
+
+static unsigned long sample = 1, seen;
+
+static int replay_file(const char *dir, const char *name, const char *only, tally *tallies, char rels[][24],
+                       unsigned *nrels)
+{
+    char path[1024], models[1024];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    snprintf(models, sizeof models, "%s/models", dir);
+    FILE *f = fopen(path, "r");
+    if (!f) {
+        perror(path);
+        return 1;
+    }
+    char file_gpu[64];
+    snprintf(file_gpu, sizeof file_gpu, "%.*s", (int)(strlen(name) - 4), name);
+    const char *gpu = gpu_name(file_gpu);
+    table t = {0};
+    int bad = 0;
+    static char line[1 << 16];
+    char *fl[MAX_FIELDS];
+    while (fgets(line, sizeof line, f)) {
+        line[strcspn(line, "\n")] = '\0';
+        if (!line[0] || line[0] == '#') continue;
+        unsigned n = split(line, fl);
+        if (strcmp(fl[0], "release") == 0) {
+            t.nrel = n - 1;
+            for (unsigned i = 1; i < n; i++) snprintf(t.rel[i - 1], sizeof t.rel[0], "%s", fl[i]);
+            for (unsigned i = 0; i < t.nrel; i++) {
+                unsigned k = 0;
+                while (k < *nrels && strcmp(rels[k], t.rel[i])) k++;
+                if (k == *nrels) snprintf(rels[(*nrels)++], 24, "%s", t.rel[i]);
+            }
+        } else if (strcmp(fl[0], "flag") == 0) {
+            for (unsigned i = 2; i < n; i++)
+                snprintf(strcmp(fl[1], "prefill") == 0 ? t.pflag[i - 2] : t.dflag[i - 2], 48, "%s", fl[i]);
+        } else if (strcmp(fl[0], "result") == 0) {
+            add_result(&t, fl, n);
+        } else if (strcmp(fl[0], "extra") == 0) {
+            add_extra(&t, fl, n);
+        } else if ((strcmp(fl[0], "case") == 0 && n == 8) || (strcmp(fl[0], "xcase") == 0 && n == 12)) {
+            int x = fl[0][0] == 'x';
+            inputs in = {fl[1], fl[2], fl[3], fl[4], fl[5], fl[6], x ? fl[7] : fl[6], x ? fl[8] : "-",
+                         x ? fl[9] : "-", x ? fl[10] : "-"};
+            unsigned ids[MAX_RELEASES];
+            unsigned m = expand(fl[n - 1], ids, MAX_RELEASES);
+            for (unsigned i = 0; i < m && i < t.nrel; i++) {
+                if (!ids[i] || ids[i] >= t.nres || (only && strcmp(only, t.rel[i])) || seen++ % sample) continue;
+                unsigned k = 0;
+                while (strcmp(rels[k], t.rel[i])) k++;
+                char why[2048];
+                tallies[k].total++;
+                int ok = agrees(&t, i, gpu, models, &in, &t.res[ids[i]], why, sizeof why);
+                if (ok == 1) tallies[k].agree++;
+                else if (ok == 2) tallies[k].declined++;
+                else if (tallies[k].shown++ < SHOW_PER_RELEASE)
+                    printf("  %s %s %s: %s\n", t.rel[i], gpu, in.model, why);
+            }
+        } else if (strcmp(fl[0], "case") == 0 || strcmp(fl[0], "xcase") == 0) {
+            fprintf(stderr, "%s: a %s line with %u fields\n", path, fl[0], n);
+            bad = 1;
+        }
+    }
+    fclose(f);
+    free(t.res);
+    return bad;
+}
+
+static int by_name(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
+
+/* The open differences of `release` in a --known file, or 0. */
+static unsigned long known_of(const char *file, const char *release)
+{
+    FILE *f = file ? fopen(file, "r") : NULL;
+    char line[256], name[64];
+    unsigned long n = 0, count;
+    while (f && fgets(line, sizeof line, f))
+        if (line[0] != '#' && sscanf(line, "%63s %lu", name, &count) == 2 && strcmp(name, release) == 0) n = count;
+    if (f) fclose(f);
+    return n;
+}
+
+int main(int argc, char **argv)
+{
+    const char *known = NULL;
+    int a = 1;
+    for (; a + 1 < argc && argv[a][0] == '-'; a += 2) {
+        if (strcmp(argv[a], "--known") == 0) known = argv[a + 1];
+        else if (strcmp(argv[a], "--sample") == 0) sample = strtoul(argv[a + 1], NULL, 10);
+        else break;
+    }
+    if (sample < 1) sample = 1;
+    argc -= a - 1;
+    argv += a - 1;
+    if (argc < 2) {
+        fprintf(stderr, "usage: replay DIR [RELEASE]\n");
+        return 2;
+    }
+    const char *dir = argv[1], *only = argc > 2 ? argv[2] : NULL;
+    DIR *d = opendir(dir);
+    if (!d) {
+        perror(dir);
+        return 2;
+    }
+    char *names[64];
+    unsigned nnames = 0;
+    for (struct dirent *e; (e = readdir(d)) && nnames < 64;) {
+        size_t n = strlen(e->d_name);
+        if (n > 4 && strcmp(e->d_name + n - 4, ".tsv") == 0) names[nnames++] = strdup(e->d_name);
+    }
+    closedir(d);
+    qsort(names, nnames, sizeof names[0], by_name);
+    static tally tallies[MAX_RELEASES];
+    static char rels[MAX_RELEASES][24];
+    unsigned nrels = 0;
+    int bad = 0;
+    for (unsigned i = 0; i < nnames; i++) {
+        bad |= replay_file(dir, names[i], only, tallies, rels, &nrels);
+        free(names[i]);
+    }
+    unsigned long agree = 0, declined = 0, total = 0;
+    int worse = 0;
+    for (unsigned k = 0; k < nrels; k++) {
+        if (!tallies[k].total) continue;
+        unsigned long differ = tallies[k].total - tallies[k].agree - tallies[k].declined;
+        unsigned long open = known_of(known, rels[k]); /* a sample differs in no more cases */
+        printf("sglang %-13s %6lu/%-6lu agree, %4lu declined, %4lu differ (%lu known)%s\n", rels[k], tallies[k].agree,
+               tallies[k].total, tallies[k].declined, differ, known_of(known, rels[k]),
+               differ > open ? "   <- MORE than known" : sample == 1 && differ < open ? "   <- fewer: lower the known count" : "");
+        worse |= differ > open;
+        agree += tallies[k].agree;
+        declined += tallies[k].declined;
+        total += tallies[k].total;
+    }
+    printf("all releases: %lu/%lu cases agree with SGLang's own code; %lu declined (kvcheck refuses them as pools "
+           "it does not model); %lu differ\n",
+           agree, total, declined, total - agree - declined);
+    if (!known) return bad || agree + declined != total || !total;
+    return bad || worse || !total;
+}

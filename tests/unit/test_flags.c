@@ -1,0 +1,472 @@
+/* SGLang's launch-flag parsers, release by release (src/engine/sglang/
+ * argparse.c over flag_table.c): replayed against what each release's own
+ * parser did with the same commands (fixtures/flags/argparse-oracle.jsonl),
+ * and the rules kvcheck adds (positions, nearest spellings). */
+#include "support.h"
+#include "engine/sglang/sglang.h"
+
+#include <cjson/cJSON.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* `line` read by SGLang `version`; a "yaml: TEXT | WORDS" line puts TEXT
+ * in a --config file first, as parse_oracle.py does. */
+static kvc_status parse_in(const char *version, const char *line, settings *s, kvc_diag *d)
+{
+    int release = sglang_release_index(version);
+    if (release < 0) fail_msg("no release %s", version);
+    char words[4096], yaml[1024] = "";
+    const char *rest = line;
+    if (strncmp(line, "yaml: ", 6) == 0) {
+        const char *bar = strstr(line, " | ");
+        size_t n = 0;
+        for (const char *p = line + 6; p < bar && n + 1 < sizeof yaml; p++) {
+            if (p[0] == '\\' && p[1] == 'n') yaml[n++] = '\n', p++;
+            else yaml[n++] = *p;
+        }
+        yaml[n] = '\0';
+        rest = bar + 3;
+    }
+    if (yaml[0]) snprintf(words, sizeof words, "--config %s --model-path m %s", temp_file(".yaml", yaml), rest);
+    else snprintf(words, sizeof words, "--model-path m %s", rest);
+    shell_words w;
+    arglist cli = {0}, cfg = {0};
+    kvc_status st = shell_split(words, "--args", &w, d);
+    word_list list = {.words = w.words, .n = w.n, .file = "--args", .lines = w.lines, .columns = w.columns};
+    if (!st) st = args_parse_words(&cli, &list, d);
+    if (!st) st = settings_build(&cfg, &cli, ".", (unsigned)release, s, d);
+    shell_words_free(&w);
+    arglist_free(&cli);
+    return st;
+}
+
+static int has_warning(const settings *s, const char *text)
+{
+    for (unsigned i = 0; i < s->nwarnings; i++)
+        if (strstr(s->warnings[i], text)) return 1;
+    return 0;
+}
+
+/* One oracle line: kvcheck must stop with the same error, or store the same values. */
+static void replay(const cJSON *c, settings *s, unsigned *failures)
+{
+    const char *version = cJSON_GetObjectItem(c, "version")->valuestring;
+    const char *line = cJSON_GetObjectItem(c, "case")->valuestring;
+    const cJSON *error = cJSON_GetObjectItem(c, "error"), *raise = cJSON_GetObjectItem(c, "raise");
+    const cJSON *values = cJSON_GetObjectItem(c, "values");
+    kvc_diag d;
+    kvc_status st = parse_in(version, line, s, &d);
+    char want[1200] = "";
+    if (error) snprintf(want, sizeof want, "\"%s\"", error->valuestring);
+    if (raise) snprintf(want, sizeof want, "ValueError: %s", raise->valuestring);
+    if (want[0]) {
+        /* a message past kvc_diag's 1024 bytes is compared as far as it fits */
+        if (strlen(want) > 700) want[700] = '\0';
+        if (st != KVC_ERR_CONFIG || !strstr(d.message, want)) {
+            print_message("%s '%s': want %s, got %d %s\n", version, line, want, st, st ? d.message : "OK");
+            (*failures)++;
+        }
+        return;
+    }
+    if (st) {
+        print_message("%s '%s': want values, got %s\n", version, line, d.message);
+        (*failures)++;
+        return;
+    }
+    int seen[SET_COUNT] = {0};
+    for (const cJSON *v = values->child; v; v = v->next) {
+        int key = setting_key_of_dest(v->string);
+        if (key < 0) fail_msg("oracle dest %s is no setting", v->string);
+        seen[key] = 1;
+        if (!s->s[key].set || strcmp(s->s[key].value, v->valuestring) != 0) {
+            print_message("%s '%s': %s want '%s', got %s'%s'\n", version, line, v->string, v->valuestring,
+                          s->s[key].set ? "" : "unset ", s->s[key].value);
+            (*failures)++;
+        }
+    }
+    for (int k = 0; k < SET_COUNT; k++)
+        if (k != SET_MODEL_PATH && s->s[k].set && !seen[k]) {
+            print_message("%s '%s': setting %d set to '%s', argparse left it\n", version, line, k, s->s[k].value);
+            (*failures)++;
+        }
+    for (const cJSON *w = cJSON_GetObjectItem(c, "warnings")->child; w; w = w->next)
+        if (!has_warning(s, w->valuestring)) {
+            print_message("%s '%s': no warning '%s'\n", version, line, w->valuestring);
+            (*failures)++;
+        }
+}
+
+/* Replays one oracle file; the releases it covers into *seen. */
+static unsigned replay_file(const char *path, uint64_t *seen, unsigned *failures)
+{
+    char *text = NULL;
+    size_t len = 0;
+    kvc_diag d;
+    assert_int_equal(file_read_all(path, &text, &len, &d), KVC_OK);
+    settings *s = malloc(sizeof *s);
+    assert_non_null(s);
+    unsigned cases = 0;
+    for (char *line = text, *next; line && *line; line = next) {
+        next = strchr(line, '\n');
+        if (next) *next++ = '\0';
+        cJSON *c = cJSON_Parse(line);
+        assert_non_null(c);
+        int r = sglang_release_index(cJSON_GetObjectItem(c, "version")->valuestring);
+        assert_true(r >= 0);
+        *seen |= SGLANG_RELEASE_BIT(r);
+        replay(c, s, failures);
+        cJSON_Delete(c);
+        cases++;
+    }
+    free(s);
+    free(text);
+    return cases;
+}
+
+static void test_flags__every_release_reads_the_oracle_commands_as_its_own_parser_did(void **state)
+{
+    (void)state;
+    unsigned failures = 0, releases_seen = 0;
+    uint64_t seen = 0;
+    unsigned cases = replay_file("fixtures/flags/argparse-oracle.jsonl", &seen, &failures);
+    for (unsigned r = 0; r < SGLANG_NRELEASES; r++) releases_seen += (unsigned)(seen >> r & 1);
+    print_message("%u oracle cases over %u releases, %u disagreements\n", cases, releases_seen, failures);
+    assert_int_equal(releases_seen, SGLANG_NRELEASES);
+    assert_true(cases >= 2000);
+    assert_int_equal(failures, 0);
+}
+
+/* Random commands (tools/sglang-oracle/random_cases.py) over one release of each era. */
+static void test_flags__random_commands_read_as_each_parser_did(void **state)
+{
+    (void)state;
+    unsigned failures = 0;
+    uint64_t seen = 0;
+    unsigned cases = replay_file("fixtures/flags/argparse-random.jsonl", &seen, &failures);
+    print_message("%u random cases, %u disagreements\n", cases, failures);
+    assert_true(cases >= 2000);
+    assert_int_equal(failures, 0);
+}
+
+static void test_flags__the_generated_table_is_of_the_releases_kvcheck_knows(void **state)
+{
+    (void)state;
+    for (unsigned r = 0; r < SGLANG_NRELEASES; r++) {
+        assert_string_equal(SGLANG_FLAG_RELEASES[r], SGLANG_VERSIONS[r]);
+        assert_true(SGLANG_PARSERS[r].n > 200);
+        /* every row a release lists holds for it, each option once */
+        option_index idx;
+        assert_int_equal(option_index_build(&idx, (int)r, NULL), KVC_OK);
+        for (size_t i = 0; i < idx.n; i++) {
+            assert_true(idx.rows[i]->releases & SGLANG_RELEASE_BIT(r));
+            if (i) assert_true(strcmp(idx.rows[i - 1]->option, idx.rows[i]->option) < 0);
+        }
+        option_index_free(&idx);
+    }
+    assert_int_equal(sglang_release_index("0.4.0"), -1);
+}
+
+static void test_flags__the_spelling_each_release_prefers(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *version;
+        setting_key key;
+        const char *flag;
+    } CASES[] = {
+        {"0.5.3", SET_PREFILL_BACKEND, "--nsa-prefill"},
+        {"0.5.12", SET_PREFILL_BACKEND, "--nsa-prefill-backend"},
+        {"0.5.15", SET_PREFILL_BACKEND, "--dsa-prefill-backend"}, /* not its deprecated alias */
+        {"0.5.23", SET_DECODE_BACKEND, "--dsa-decode-backend"},
+        {"0.5.13", SET_TP, "--tensor-parallel-size"},
+        {"0.5.14", SET_TP, "--tp-size"},
+        {"0.5.17", SET_SPEC_DRAFT_KV_DTYPE, NULL},
+        {"0.5.18", SET_SPEC_DRAFT_KV_DTYPE, "--speculative-draft-kv-cache-dtype"},
+        {"0.5.9", SET_HISPARSE, NULL},
+        {"0.5.14", SET_DCP, NULL},
+        {"0.5.15", SET_DCP, "--dcp-size"},
+    };
+    for (size_t i = 0; i < COUNT_OF(CASES); i++) {
+        const char *got = setting_flag(CASES[i].key, (unsigned)sglang_release_index(CASES[i].version));
+        if (CASES[i].flag) assert_string_equal(got, CASES[i].flag);
+        else assert_null(got);
+    }
+    assert_null(setting_flag(SET_KV_CACHE_DTYPE, SGLANG_NRELEASES));
+}
+
+/* The error message of `line` under `version`, or "" when it parses. */
+static const char *message_of(const char *version, const char *line, kvc_diag *d)
+{
+    settings *s = malloc(sizeof *s);
+    assert_non_null(s);
+    kvc_status st = parse_in(version, line, s, d);
+    free(s);
+    if (!st) d->message[0] = '\0';
+    else assert_int_equal(st, KVC_ERR_CONFIG); /* exit 3 */
+    return d->message;
+}
+
+static void test_flags__per_release_differences(void **state)
+{
+    (void)state;
+    kvc_diag d;
+    settings *s = malloc(sizeof *s);
+    assert_non_null(s);
+    /* --nsa-prefill-backend: an alias with SGLang's warning in 0.5.15, gone in 0.5.23 */
+    assert_int_equal(parse_in("0.5.15", "--nsa-prefill-backend flashmla_kv", s, &d), KVC_OK);
+    assert_string_equal(s->s[SET_PREFILL_BACKEND].value, "flashmla_kv");
+    assert_true(has_warning(s, "SGLang warns: '--nsa-prefill-backend' is deprecated"));
+    assert_contains(message_of("0.5.23", "--nsa-prefill-backend flashmla_kv", &d), "unrecognized arguments: --nsa-prefill-backend flashmla_kv\"; --nsa-prefill-backend: "
+                               "SGLang 0.5.4 to 0.5.19 knows it, 0.5.23 does not; did you mean "
+                               "--dsa-prefill-backend");
+    assert_string_equal(d.where, "--nsa-prefill-backend");
+    assert_int_equal(d.column, 16);
+    /* 0.5.3: --nsa-prefill, with its own choices */
+    assert_int_equal(parse_in("0.5.3", "--nsa-prefill flashmla_decode", s, &d), KVC_OK);
+    assert_string_equal(s->s[SET_PREFILL_BACKEND].value, "flashmla_decode");
+    assert_string_equal(s->s[SET_PREFILL_BACKEND].flag, "--nsa-prefill");
+    /* --enable-hisparse: unknown to 0.5.9 */
+    assert_contains(message_of("0.5.9", "--enable-hisparse", &d), "unrecognized arguments: --enable-hisparse\"");
+    assert_int_equal(parse_in("0.5.10", "--enable-hisparse", s, &d), KVC_OK);
+    assert_true(s->s[SET_HISPARSE].set);
+    /* fp4_e2m1: a choice in 0.5.20, not in 0.5.21 */
+    assert_int_equal(parse_in("0.5.20", "--kv-cache-dtype fp4_e2m1", s, &d), KVC_OK);
+    assert_string_equal(s->s[SET_KV_CACHE_DTYPE].value, "fp4_e2m1");
+    assert_contains(message_of("0.5.21", "--kv-cache-dtype fp4_e2m1", &d),
+                    "argument --kv-cache-dtype: invalid choice: 'fp4_e2m1' (choose from 'auto', 'fp8_e5m2', "
+                    "'fp8_e4m3', 'mxfp8', 'bf16', 'bfloat16', 'nvfp4', 'fp4_mx_block16')");
+    /* the prog: argparse's default before 0.5.10 */
+    assert_contains(message_of("0.5.9", "--page-size x", &d), "\"launch_server.py: error: argument --page-size: "
+                                                               "invalid int value: 'x'\"");
+    free(s);
+}
+
+static void test_flags__prefixes_ambiguity_and_equals(void **state)
+{
+    (void)state;
+    kvc_diag d;
+    settings *s = malloc(sizeof *s);
+    assert_non_null(s);
+    assert_int_equal(parse_in("0.5.23", "--kv-cache-dt=fp8_e4m3 --disaggregation-m decode", s, &d), KVC_OK);
+    assert_string_equal(s->s[SET_KV_CACHE_DTYPE].value, "fp8_e4m3");
+    assert_string_equal(s->s[SET_KV_CACHE_DTYPE].flag, "--kv-cache-dtype");
+    assert_string_equal(s->s[SET_DISAGG_MODE].value, "decode");
+    /* ambiguity is found before any other error, at the ambiguous word */
+    assert_contains(message_of("0.5.3", "--page-size x --kv fp8_e4m3", &d),
+                    "\"launch_server.py: error: ambiguous option: --kv could match --kv-cache-dtype, "
+                    "--kv-events-config\"; write the flag out in full");
+    assert_int_equal(d.column, 30);
+    assert_contains(message_of("0.5.3", "--kv=x", &d), "ambiguous option: --kv=x could match");
+    /* an exact option wins over its longer neighbours */
+    assert_int_equal(parse_in("0.5.23", "--dp-size 2", s, &d), KVC_OK);
+    assert_string_equal(s->s[SET_DP].value, "2");
+    free(s);
+}
+
+static void test_flags__values_types_and_arity(void **state)
+{
+    (void)state;
+    kvc_diag d;
+    settings *s = malloc(sizeof *s);
+    assert_non_null(s);
+    /* ints as argparse stores them; negative numbers are values */
+    assert_int_equal(parse_in("0.5.23", "--page-size ' +0_64 ' --speculative-eagle-topk -1", s, &d), KVC_OK);
+    assert_string_equal(s->s[SET_PAGE_SIZE].value, "64");
+    assert_string_equal(s->s[SET_SPEC_EAGLE_TOPK].value, "-1");
+    assert_contains(message_of("0.5.23", "--page-size 6_", &d), "invalid int value: '6_'");
+    assert_contains(message_of("0.5.23", "--page-size=", &d), "invalid int value: ''");
+    assert_contains(message_of("0.5.23", "--mem-fraction-static 1e", &d),
+                    "argument --mem-fraction-static: invalid float value: '1e'");
+    assert_string_equal(message_of("0.5.23", "--mem-fraction-static=-Infinity --max-total-tokens 1_000", &d), "");
+    /* "-Infinity" is no negative number to argparse: an option, so no value */
+    assert_contains(message_of("0.5.23", "--mem-fraction-static -Infinity", &d), "expected one argument");
+    /* a flag's values end at the next flag; the rest are arguments nobody takes */
+    assert_contains(message_of("0.5.23", "--page-size 1 2 --tp-size 1 3", &d), "unrecognized arguments: 2 3\"");
+    assert_int_equal(d.column, 30);
+    /* "--" ends the flags: what follows is refused, "--" included */
+    assert_contains(message_of("0.5.23", "--page-size -- 1", &d), "argument --page-size: expected one argument");
+    assert_contains(message_of("0.5.23", "--page-size 1 -- --enable-hisparse", &d),
+                    "unrecognized arguments: -- --enable-hisparse\"; --enable-hisparse: a flag of SGLang 0.5.23, "
+                    "but after \"--\" every word is an argument: drop the \"--\"");
+    /* nargs '+': every value up to the next flag, checked one by one */
+    assert_int_equal(parse_in("0.5.23", "--cuda-graph-bs-decode 1 2 4 --page-size 64", s, &d), KVC_OK);
+    assert_contains(s->ignored[0], "--cuda-graph-bs-decode 1 2 4");
+    assert_contains(message_of("0.5.23", "--cuda-graph-bs-decode", &d), "expected at least one argument");
+    assert_contains(message_of("0.5.23", "--cuda-graph-bs-decode 1 x", &d), "invalid int value: 'x'");
+    /* with "=": one value, the next words are not the flag's */
+    assert_contains(message_of("0.5.23", "--cuda-graph-bs-decode=1 2", &d), "unrecognized arguments: 2\"");
+    /* a switch refuses a value in its word, and takes none after it */
+    assert_contains(message_of("0.5.23", "--enable-hisparse=yes", &d),
+                    "argument --enable-hisparse: ignored explicit argument 'yes'");
+    assert_contains(message_of("0.5.23", "--disable-radix-cache no", &d), "unrecognized arguments: no\"");
+    /* argparse's repr: double quotes around a value holding a single quote */
+    assert_contains(message_of("0.5.23", "--kv-cache-dtype \"it's\"", &d), "invalid choice: \"it's\"");
+    free(s);
+}
+
+static void test_flags__sglang_s_own_value_types(void **state)
+{
+    (void)state;
+    kvc_diag d;
+    /* human_readable_int: SI and IEC suffixes, its own refusals */
+    assert_string_equal(message_of("0.5.23", "--max-prefill-tokens 25.6k --context-length 2Ki", &d), "");
+    assert_contains(message_of("0.5.23", "--max-prefill-tokens 1.5Ki", &d),
+                    "argument --max-prefill-tokens: Decimals are not allowed with IEC suffixes like 'Ki'. Use an "
+                    "integer IEC value such as '1Ki', or an SI value such as '1.5K'.");
+    assert_contains(message_of("0.5.23", "--max-prefill-tokens ' 1kb '", &d),
+                    "argument --max-prefill-tokens: Invalid integer value: '1kb'. Use a plain integer, SI suffixes");
+    /* json.loads: argparse's generic wording with the function's name */
+    assert_contains(message_of("0.5.23", "--preferred-sampling-params '{\"a\": 1' ", &d),
+                    "argument --preferred-sampling-params: invalid loads value: '{\"a\": 1'");
+    assert_string_equal(message_of("0.5.23", "--preferred-sampling-params ' {\"a\": [1, 2]} '", &d), "");
+    /* "--flag=--": 3.11 drops the "--" and stores nothing, no check */
+    assert_string_equal(message_of("0.5.23", "--page-size=--", &d), "");
+}
+
+static void test_flags__deprecated_actions(void **state)
+{
+    (void)state;
+    kvc_diag d;
+    settings *s = malloc(sizeof *s);
+    assert_non_null(s);
+    /* 0.5.8-0.5.19: DeprecatedAction warns and stores nothing */
+    assert_int_equal(parse_in("0.5.15", "--prefill-round-robin-balance", s, &d), KVC_OK);
+    assert_false(s->s[SET_PREFILL_RR].set);
+    assert_true(has_warning(s, "The command line argument '--prefill-round-robin-balance' is deprecated"));
+    assert_int_equal(parse_in("0.5.7", "--prefill-round-robin-balance", s, &d), KVC_OK);
+    assert_true(s->s[SET_PREFILL_RR].set);
+    /* 0.5.22+: --enable-dp-attention is DeprecatedStoreTrueAction */
+    assert_int_equal(parse_in("0.5.22", "--enable-dp-attention", s, &d), KVC_OK);
+    assert_true(s->s[SET_DP_ATTENTION].set);
+    assert_true(has_warning(s, "'--enable-dp-attention' is deprecated"));
+    /* <= 0.5.4: DeprecatedAction raises ValueError(help) */
+    assert_contains(message_of("0.5.4", "--enable-ep-moe", &d),
+                    "SGLang 0.5.4 stops: ValueError: NOTE: --enable-ep-moe is deprecated.");
+    /* 0.5.18: a retired flag that stops with parser.error */
+    assert_contains(message_of("0.5.18", "--enable-expert-distribution-metrics", &d),
+                    "error: --enable-expert-distribution-metrics is no longer supported.");
+    /* --help prints and exits: no server */
+    assert_contains(message_of("0.5.23", "--he", &d), "SGLang 0.5.23: --help prints its help and exits: no server");
+    free(s);
+}
+
+static void test_flags__config_files_as_each_release_merges_them(void **state)
+{
+    (void)state;
+    kvc_diag d;
+    settings *s = malloc(sizeof *s);
+    assert_non_null(s);
+    /* 0.5.3-0.5.7: a true boolean is the flag alone, whatever the flag */
+    assert_int_equal(parse_in("0.5.3", "yaml: disable-radix-cache: true | ", s, &d), KVC_OK);
+    assert_true(s->s[SET_DISABLE_RADIX].set);
+    assert_contains(message_of("0.5.7", "yaml: page-size: true | ", &d), "argument --page-size: expected one argument");
+    /* 0.5.8-0.5.22: a boolean for a flag that is no store_true is "--key true" */
+    assert_contains(message_of("0.5.8", "yaml: page-size: true | ", &d), "invalid int value: 'true'");
+    /* a deprecated switch is no store_true to the merger: refused */
+    assert_contains(message_of("0.5.22", "yaml: enable-dp-attention: true | ", &d),
+                    "ValueError: Unsupported config option 'enable_dp_attention' with action "
+                    "'DeprecatedStoreTrueAction'");
+    /* the key as written becomes the flag: underscores are refused */
+    assert_contains(message_of("0.5.23", "yaml: page_size: 32 | ", &d),
+                    "unrecognized arguments: --page_size 32\"; --page_size: did you mean --page-size?");
+    assert_int_equal(d.line, 1);
+    assert_int_equal(d.column, 1);
+    /* 0.5.13-0.5.19: a key shared with a deprecated alias is refused; 0.5.20 dropped the alias */
+    assert_contains(message_of("0.5.13", "yaml: dsa-prefill-backend: flashmla_kv | ", &d),
+                    "ValueError: Unsupported config option 'dsa_prefill_backend' with action "
+                    "'DeprecatedAliasStoreAction'");
+    assert_contains(message_of("0.5.19", "yaml: dsa-prefill-backend: flashmla_kv | ", &d), "Unsupported config");
+    assert_int_equal(parse_in("0.5.20", "yaml: dsa-prefill-backend: flashmla_kv | ", s, &d), KVC_OK);
+    assert_string_equal(s->s[SET_PREFILL_BACKEND].value, "flashmla_kv");
+    /* YAML numbers as Python prints them */
+    assert_int_equal(parse_in("0.5.23", "yaml: page-size: 0o0_10 | ", s, &d), KVC_ERR_CONFIG);
+    assert_int_equal(parse_in("0.5.23", "yaml: page-size: 010 | ", s, &d), KVC_OK);
+    assert_string_equal(s->s[SET_PAGE_SIZE].value, "8");
+    assert_contains(message_of("0.5.23", "yaml: page-size: 6.4e+1 | ", &d), "invalid int value: '64.0'");
+    assert_contains(message_of("0.5.23", "yaml: page-size: 1.5e-7 | ", &d), "invalid int value: '1.5e-07'");
+    assert_contains(message_of("0.5.23", "yaml: page-size: .5 | ", &d), "invalid int value: '0.5'");
+    assert_contains(message_of("0.5.23", "yaml: page-size: 1e3 | ", &d), "invalid int value: '1e3'");
+    /* only the two words "--config FILE" load a file */
+    assert_contains(message_of("0.5.23", "--config a.yaml --config b.yaml", &d),
+                    "ValueError: Multiple config files specified! Only one allowed.");
+    assert_contains(message_of("0.5.23", "--config", &d), "ValueError: No config file specified after --config flag!");
+    assert_contains(message_of("0.5.23", "--config a.json", &d),
+                    "ValueError: Config file must be YAML format, got: .json");
+    assert_int_equal(parse_in("0.5.23", "--config=never-read.yaml", s, &d), KVC_OK);
+    assert_true(has_warning(s, "loads a config file only from the two words '--config FILE'"));
+    free(s);
+}
+
+static void test_flags__sglang_serve_takes_the_model_as_its_first_word_from_0_5_16(void **state)
+{
+    (void)state;
+    static settings s;
+    kvc_diag d;
+    for (int newer = 0; newer < 2; newer++) {
+        arglist cli = {0}, cfg = {0};
+        shell_words w;
+        assert_int_equal(shell_split("sglang serve zai-org/GLM-5.2 --page-size 64", "--args", &w, &d), KVC_OK);
+        word_list list = {.words = w.words, .n = w.n, .file = "--args", .lines = w.lines, .columns = w.columns};
+        assert_int_equal(args_parse_words(&cli, &list, &d), KVC_OK);
+        int release = sglang_release_index(newer ? "0.5.16" : "0.5.15");
+        assert_int_equal(settings_build(&cfg, &cli, ".", (unsigned)release, &s, &d), KVC_OK);
+        assert_int_equal(s.s[SET_MODEL_PATH].set, newer);
+        if (newer) {
+            assert_string_equal(s.s[SET_MODEL_PATH].value, "zai-org/GLM-5.2");
+            assert_int_equal(s.s[SET_MODEL_PATH].origin.column, 14);
+        }
+        assert_string_equal(s.s[SET_PAGE_SIZE].value, "64");
+        shell_words_free(&w);
+        arglist_free(&cli);
+    }
+}
+
+static void test_flags__server_info_keys_are_the_release_s_dests(void **state)
+{
+    (void)state;
+    static settings s;
+    kvc_diag d;
+    arglist dump = {0}, cfg = {0};
+    kvc_origin o;
+    origin_set(&o, "info.json", 3, 3, "");
+    assert_int_equal(args_push(&dump, ARG_DUMP, "nsa_prefill_backend", "flashmla_kv", &o, &d), KVC_OK);
+    assert_int_equal(args_push(&dump, ARG_DUMP, "tp_size", "8", &o, &d), KVC_OK);
+    assert_int_equal(args_push(&dump, ARG_DUMP, "version", "0.5.12", &o, &d), KVC_OK);
+    /* 0.5.12 names its backend fields nsa_*, and its TP field tp_size is no flag's dest there */
+    assert_int_equal(settings_build(&cfg, &dump, ".", (unsigned)sglang_release_index("0.5.12"), &s, &d), KVC_OK);
+    assert_string_equal(s.s[SET_PREFILL_BACKEND].value, "flashmla_kv");
+    assert_string_equal(s.s[SET_PREFILL_BACKEND].flag, "--nsa-prefill-backend");
+    assert_false(s.s[SET_TP].set);
+    assert_int_equal(s.nignored, 2);
+    assert_contains(s.ignored[0], "tp_size 8 (info.json:3:3): not a flag of this SGLang release");
+    /* 0.5.23 has no nsa_* field: listed, not read */
+    assert_int_equal(settings_build(&cfg, &dump, ".", 0, &s, &d), KVC_OK);
+    assert_false(s.s[SET_PREFILL_BACKEND].set);
+    assert_string_equal(s.s[SET_TP].value, "8");
+    /* values are checked against the release's choices */
+    assert_int_equal(args_push(&dump, ARG_DUMP, "kv_cache_dtype", "fp4_e2m1", &o, &d), KVC_OK);
+    assert_int_equal(settings_build(&cfg, &dump, ".", 0, &s, &d), KVC_ERR_CONFIG);
+    assert_contains(d.message, "SGLang 0.5.23's parser would refuse this value: argument --kv-cache-dtype: invalid "
+                               "choice: 'fp4_e2m1'");
+    assert_int_equal(settings_build(&cfg, &dump, ".", (unsigned)sglang_release_index("0.5.20"), &s, &d), KVC_OK);
+    arglist_free(&dump);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_flags__every_release_reads_the_oracle_commands_as_its_own_parser_did),
+        cmocka_unit_test(test_flags__random_commands_read_as_each_parser_did),
+        cmocka_unit_test(test_flags__the_generated_table_is_of_the_releases_kvcheck_knows),
+        cmocka_unit_test(test_flags__the_spelling_each_release_prefers),
+        cmocka_unit_test(test_flags__per_release_differences),
+        cmocka_unit_test(test_flags__prefixes_ambiguity_and_equals),
+        cmocka_unit_test(test_flags__values_types_and_arity),
+        cmocka_unit_test(test_flags__sglang_s_own_value_types),
+        cmocka_unit_test(test_flags__deprecated_actions),
+        cmocka_unit_test(test_flags__config_files_as_each_release_merges_them),
+        cmocka_unit_test(test_flags__sglang_serve_takes_the_model_as_its_first_word_from_0_5_16),
+        cmocka_unit_test(test_flags__server_info_keys_are_the_release_s_dests),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

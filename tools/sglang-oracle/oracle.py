@@ -1,0 +1,466 @@
+"""Run one SGLang release's own code for one worker's settings, in-process.
+
+Used by resolve.py (one case, CLI) and matrix.py (many cases). A release
+tree is SGLANG_SRC/<version>/sglang/... (only the .py files of the wheel).
+
+Stages, each the release's own code where the release has it:
+  1. argparse: ServerArgs.add_cli_args on a fresh ArgumentParser; a refusal
+     is recorded as "argparse: <argparse's message>" (Python 3.11 wording).
+  2. ServerArgs.from_cli_args (+ resolve_once / resolved_view from 0.5.20),
+     then check_server_args(): exceptions recorded as "<Type>: <message>".
+  3. model-runner stage ("init: <Type>: <message>" when it raises):
+     KV torch dtype (ModelRunner.configure_kv_cache_dtype / the module
+     function in mem_cache/kv_cache_dtype.py / the if-chain of
+     ModelRunner.init_memory_pool, executed from the release's source),
+     the pool row (calculate_mla_kv_cache_dim; <= 0.5.8 the pool
+     constructor's rule, hand-copied), then the statements of
+     DeepseekSparseAttnBackend.__init__ that refuse a configuration
+     (executed from the release's source, see init_checks()).
+  4. speculative decoding: the draft model config (ModelConfig with
+     is_draft_model=True), the draft worker's KV torch dtype and row.
+"""
+import argparse, ast, contextlib, copy, inspect, io, json, logging, os, sys, textwrap, types
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+import stubs, faketorch  # noqa: E402
+
+# name -> (compute capability, HIP, gcnArchName, device name, memory GiB)
+GPUS = {
+    "H200": ((9, 0), False, "", "NVIDIA H200", 141),
+    "B200": ((10, 0), False, "", "NVIDIA B200", 180),
+    "B300": ((10, 3), False, "", "NVIDIA B300 SXM6 AC", 270),
+    "RTX6000": ((12, 0), False, "", "NVIDIA RTX PRO 6000 Blackwell Server Edition", 96),
+    "GB10": ((12, 1), False, "", "NVIDIA GB10", 119),
+    "MI300X": ((9, 4), True, "gfx942:sramecc+:xnack-", "AMD Instinct MI300X", 192),
+    "MI325X": ((9, 4), True, "gfx942:sramecc+:xnack-", "AMD Instinct MI325X", 256),
+    "MI355X": ((9, 5), True, "gfx950:sramecc+:xnack-", "AMD Instinct MI355X", 288),
+}
+
+STUBS = {"torch", "triton", "sgl_kernel", "flashinfer", "vllm", "transformers", "huggingface_hub", "safetensors",
+         "deep_gemm", "aiter", "tilelang", "mooncake", "nixl", "zmq", "uvloop", "fastapi", "uvicorn", "aiohttp",
+         "PIL", "setproctitle", "pybase64", "partial_json_parser", "outlines", "xgrammar", "llguidance", "openai",
+         "prometheus_client", "compressed_tensors", "einops", "modelscope", "decord", "soundfile",
+         "interegular", "blobfile", "tiktoken", "sentencepiece", "hf_transfer", "cuda", "nvidia", "pynvml",
+         "datasets", "anthropic", "torchao", "scipy", "jinja2", "torch_npu", "IPython",
+         "pydantic_settings", "gguf", "msgpack", "cloudpickle", "accelerate", "peft", "timm", "torchvision",
+         "torchaudio", "av", "cv2", "openai_harmony", "pyzmq", "grpc", "google", "xxhash", "sglang_router",
+         "kernels", "flash_attn", "quack", "cutlass", "tvm_ffi", "apache_tvm_ffi", "nvtx", "mamba_ssm",
+         "causal_conv1d", "fla", "numba", "ray", "opentelemetry", "watchfiles", "starlette", "sse_starlette",
+         "httpx", "websockets", "pyarrow", "pandas", "matplotlib", "librosa", "qwen_vl_utils", "mistral_common",
+         "torch_memory_saver", "lmcache", "hicache", "triton_kernels", "cuda_python", "nvidia_ml_py",
+         "habana_frameworks", "intel_extension_for_pytorch"}
+
+
+# KV dtypes whose pools store packed values plus scales (not the MLA row)
+UNMODELLED = ("fp4_e2m1", "nvfp4", "fp4_mx_block16", "mxfp8")
+
+
+class HFConfig:
+    """Stands in for transformers' PretrainedConfig: the config.json fields as attributes."""
+    def __init__(self, d):
+        self.__dict__.update(copy.deepcopy(d))
+    def to_dict(self): return copy.deepcopy(self.__dict__)
+    def get_text_config(self, **k): return self
+    def __repr__(self): return f"HFConfig({self.architectures})"
+
+
+class ArgparseRefusal(Exception):
+    pass
+
+
+def load_models(model_dir):
+    """<NAME>.json files (HF config.json fields) -> {NAME: dict}."""
+    out = {}
+    for f in sorted(os.listdir(model_dir)):
+        if f.endswith(".json"):
+            out[f[:-5]] = json.load(open(os.path.join(model_dir, f)))
+    return out
+
+
+def default_model_dir():
+    d = os.environ.get("KVCHECK_SGLANG_MODELS")
+    if d:
+        return d
+    return os.path.normpath(os.path.join(HERE, "..", "..", "tests", "conformance", "sglang", "models"))
+
+
+class Oracle:
+    def __init__(self, ver, gpu, src_root=None):
+        src_root = src_root or os.environ.get("SGLANG_SRC", "sglang-src")
+        self.ver, self.gpu = ver, gpu
+        self.root = os.path.join(src_root, ver)
+        if not os.path.isdir(os.path.join(self.root, "sglang")):
+            raise SystemExit(f"no release tree {self.root}/sglang (set SGLANG_SRC)")
+        sys.path.insert(0, self.root)
+        cap, hip, gcn, name, mem = GPUS[gpu]
+        faketorch.DEVICE.update(cap=cap, hip=hip, gcn=gcn, name=name, mem=mem * 2**30)
+        if hip:
+            os.environ.setdefault("SGLANG_USE_AITER", "1")
+        stubs.install(STUBS)
+        faketorch.build_library(faketorch.build())
+        faketorch.build_triton()
+        _speed_up_msgspec()
+        self.cfg = HFConfig({"architectures": ["DeepseekV3ForCausalLM"]})
+        with contextlib.redirect_stderr(io.StringIO()), contextlib.redirect_stdout(io.StringIO()):
+            self._import()
+        logging.disable(logging.CRITICAL)
+        p = argparse.ArgumentParser()
+        self.sa.ServerArgs.add_cli_args(p)
+
+        def error(msg):
+            raise ArgparseRefusal(msg)
+        p.error = error
+        self.parser = p
+        self.opts = {o: a for a in p._actions for o in a.option_strings}
+        pick = lambda *n: next((x for x in n if x in self.opts), None)
+        self.pflag = pick("--dsa-prefill-backend", "--nsa-prefill-backend", "--nsa-prefill")
+        self.dflag = pick("--dsa-decode-backend", "--nsa-decode-backend", "--nsa-decode")
+
+    # ------------------------------------------------------------------ setup
+    def _import(self):
+        import sglang.srt.utils.hf_transformers_utils as hfu
+        # DeepSeek-V3.2's published config.json says DeepseekV32ForCausalLM /
+        # deepseek_v32. The transformers pinned by 0.5.3-0.5.11 (4.57.x, 5.3.0,
+        # 5.6.0) has no deepseek_v32, and those releases' get_config then loads
+        # it through _load_deepseek_v32_model, which rewrites the two fields
+        # (sglang 0.5.9: srt/utils/hf_transformers_utils.py:178-205); 0.5.12+
+        # register a deepseek_v32 config alias and keep them
+        # (sglang 0.5.12: srt/utils/hf_transformers/common.py).
+        hack = any("_load_deepseek_v32_model" in open(f).read() for f in _files(self.root, "sglang/srt/utils"))
+
+        def getcfg(*a, **k):
+            c = HFConfig(self.cfg.__dict__)
+            if hack and getattr(c, "model_type", None) == "deepseek_v32":
+                c.architectures, c.model_type = ["DeepseekV3ForCausalLM"], "deepseek_v3"
+            return c
+        hfu.get_config = getcfg
+        hfu.get_generation_config = lambda *a, **k: None
+        import sglang.srt.configs.model_config as mc
+        mc.get_config = getcfg
+        mc.get_generation_config = lambda *a, **k: None
+        if hasattr(mc, "get_sparse_attention_config"):
+            mc.get_sparse_attention_config = lambda *a, **k: {}
+        self.mc = mc
+        self.getcfg = getcfg
+        import sglang.srt.server_args as sa
+        self.sa = sa
+        for m in [sa] + [m for n, m in list(sys.modules.items()) if n.startswith("sglang.srt.utils")]:
+            for n in ("get_device_memory_capacity", "get_nvgpu_memory_capacity", "get_amdgpu_memory_capacity"):
+                if hasattr(m, n):
+                    setattr(m, n, lambda *a, **k: faketorch.DEVICE["mem"] // 2**20)
+        self.resolved_view = None
+        try:
+            from sglang.srt.arg_groups.model_override_base import resolved_view
+            self.resolved_view = resolved_view
+        except ImportError:
+            pass
+        # the model runner stage
+        self.kc = self.mx = self.kvd_mod = None
+        self._kv_code = None
+        try:
+            import sglang.srt.mem_cache.kv_cache_configurator as kc
+            if hasattr(kc, "calculate_mla_kv_cache_dim"):
+                self.kc = kc
+        except ImportError:
+            pass
+        if self.kc is None:
+            try:
+                import sglang.srt.model_executor.model_runner_kv_cache_mixin as mx
+                self.mx = [v for v in vars(mx).values()
+                           if isinstance(v, type) and "calculate_mla_kv_cache_dim" in v.__dict__][0]
+            except (ImportError, IndexError):
+                pass
+        try:
+            import sglang.srt.mem_cache.kv_cache_dtype as kvd_mod
+            self.kvd_mod = kvd_mod
+        except ImportError:
+            pass
+        self.init_stmts, self.init_lines = [], []
+        path = os.path.join(self.root, "sglang/srt/layers/attention/dsa_backend.py")
+        if os.path.exists(path):
+            self._init_statements(path)
+
+    # ------------------------------------------------------- stage 3 pieces
+    def kv_torch_dtype(self, view, draft=False):
+        """(torch dtype, where) from the release's own code."""
+        import torch
+        if self.kvd_mod is not None:
+            fn = self.kvd_mod.configure_kv_cache_dtype
+            kw = dict(server_args_kv_cache_dtype=view.kv_cache_dtype, model=None, model_dtype=torch.bfloat16,
+                      is_draft_worker=draft, is_dflash=False, speculative_draft_attention_backend=None)
+            if "speculative_draft_kv_cache_dtype" in inspect.signature(fn).parameters:
+                kw["speculative_draft_kv_cache_dtype"] = getattr(view, "speculative_draft_kv_cache_dtype", None)
+            return fn(**kw)[1], "mem_cache/kv_cache_dtype.py:configure_kv_cache_dtype"
+        path = os.path.join(self.root, "sglang/srt/model_executor/model_runner.py")
+        meth, _ = _method(path, "ModelRunner", "configure_kv_cache_dtype")
+        if meth is not None:
+            # 0.5.7-0.5.15: the method's body (it reads self.server_args.kv_cache_dtype)
+            node = ast.Module(meth.body, [])
+            where = f"model_runner.py:{meth.lineno} ModelRunner.configure_kv_cache_dtype"
+        else:
+            # <= 0.5.6.post2: the if-chain on server_args.kv_cache_dtype inside init_memory_pool
+            meth, _ = _method(path, "ModelRunner", "init_memory_pool")
+            node = _find_kv_dtype_chain(meth)
+            where = f"model_runner.py:{node.lineno} (ModelRunner.init_memory_pool)"
+        if self._kv_code is None:
+            ns = load_defs(path, _loads(node), self.root)
+            mod = node if isinstance(node, ast.Module) else ast.Module([node], [])
+            self._kv_code = (compile(mod, path, "exec"), ns)
+        me = types.SimpleNamespace(server_args=view, model=None, dtype=torch.bfloat16,
+                                   _record_kv_cache_dtype=lambda *a: None)
+        code, ns = self._kv_code
+        exec(code, dict(ns), {"self": me})
+        return me.kv_cache_dtype, where
+
+    def row(self, view, kvd, hf):
+        """(kv_cache_dim, bytes per token per layer) of the MLA pool."""
+        R, r = hf.kv_lora_rank, hf.qk_rope_head_dim
+        mcn = types.SimpleNamespace(hf_config=hf, kv_lora_rank=R, qk_rope_head_dim=r)
+        if self.kc is not None:
+            fn = self.kc.calculate_mla_kv_cache_dim
+            if "server_args" in inspect.signature(fn).parameters:
+                dim = fn(model_config=mcn, kv_cache_dtype=kvd, server_args=view)
+            else:
+                kern = types.SimpleNamespace(dsa_prefill_backend=view.dsa_prefill_backend,
+                                             dsa_decode_backend=view.dsa_decode_backend)
+                self.kc.get_exec = lambda: types.SimpleNamespace(kernel=kern)
+                self.kc.get_disagg = lambda: types.SimpleNamespace(disaggregation_mode=view.disaggregation_mode)
+                dim = fn(model_config=mcn, kv_cache_dtype=kvd)
+        elif self.mx is not None:
+            me = types.SimpleNamespace(model_config=mcn, kv_cache_dtype=kvd, server_args=view)
+            dim = self.mx.calculate_mla_kv_cache_dim(me)
+        else:
+            # <= 0.5.8: MLATokenToKVPool/NSATokenToKVPool.__init__ (hand copy; ERAS.md section 2)
+            import torch
+            dsa = getattr(self.mc, "is_deepseek_nsa", getattr(self.mc, "is_deepseek_dsa", None))(hf)
+            dim = (R + R // 128 * 4 + r * 2) if (dsa and kvd is torch.float8_e4m3fn) else (R + r)
+        scaled = dim != R + r
+        return dim, dim * (1 if scaled else kvd.itemsize)
+
+    def _init_statements(self, path):
+        """The statements of DeepseekSparseAttnBackend.__init__ that refuse a
+        configuration: `if` blocks on dsa_prefill_impl/dsa_decode_impl that
+        raise or call a _validate_* function, and the calls to _validate_*
+        functions (loaded from their defining files). Executed in order with
+        the resolved values; see init_checks()."""
+        meth, _ = _method(path, "DeepseekSparseAttnBackend", "__init__")
+        if meth is None:
+            return
+        keep, names, imports = [], set(), {}
+        for st in meth.body:
+            calls_validate = any(isinstance(n, ast.Call) and isinstance(n.func, ast.Name)
+                                 and n.func.id.startswith("_validate_") for n in ast.walk(st))
+            raises = any(isinstance(n, ast.Raise) for n in ast.walk(st))
+            if isinstance(st, ast.ImportFrom) and any(a.name.startswith("_validate_") for a in st.names):
+                imports[st.module] = [a.name for a in st.names]
+            elif isinstance(st, ast.If) and ("dsa_prefill_impl" in ast.unparse(st.test) or
+                                              "dsa_decode_impl" in ast.unparse(st.test)) and (raises or calls_validate):
+                keep.append(st)
+            elif isinstance(st, (ast.Expr, ast.Assign)) and calls_validate:
+                keep.append(st)
+        for st in keep:
+            names |= _loads(st)
+        ns = load_defs(path, names, self.root)
+        for mod, fns in imports.items():
+            f = os.path.join(self.root, *mod.split(".")) + ".py"
+            d = load_defs(f, set(fns), self.root)
+            for fn in fns:
+                ns[fn] = d[fn]
+        self.init_ns = ns
+        self.init_lines = [st.lineno for st in keep]
+        self.init_stmts = [compile(ast.Module([st], []), path, "exec") for st in keep]
+
+    def init_checks(self, view, kvd, dim, hf):
+        if not self.init_stmts:
+            return
+        import torch
+        R, r = hf.kv_lora_rank, hf.qk_rope_head_dim
+        dsa = getattr(self.mc, "is_deepseek_dsa", None)
+        if dsa is None or not dsa(hf) or getattr(view, "attention_backend", None) not in ("dsa", "nsa"):
+            return
+        tp = getattr(view, "tp_size", 1) or 1
+        dp = getattr(view, "dp_size", 1) or 1
+        attn_tp = tp // dp if getattr(view, "enable_dp_attention", False) else tp
+        me = types.SimpleNamespace(
+            dsa_prefill_impl=view.dsa_prefill_backend, dsa_decode_impl=view.dsa_decode_backend,
+            kv_cache_dtype=kvd, device_sm_major=faketorch.DEVICE["cap"][0],
+            dsa_kv_cache_store_fp8=bool(kvd is torch.float8_e4m3fn and dim != R + r),
+            qk_rope_head_dim=r, num_q_heads=hf.num_attention_heads // attn_tp,
+            dsa_triton_union=getattr(view, "dsa_triton_union", 0) or 0,
+            dsa_index_kpool=getattr(hf, "index_kpool", None) or 1,
+            hisparse_coordinator=object() if getattr(view, "enable_hisparse", False) else None)
+        mr = types.SimpleNamespace(model_config=types.SimpleNamespace(hf_config=hf), kv_cache_dtype=kvd)
+        g = dict(self.init_ns)
+        sched = types.SimpleNamespace(enable_mixed_chunk=getattr(view, "enable_mixed_chunk", False))
+        g["get_schedule"] = lambda: sched
+        loc = {"self": me, "model_runner": mr}
+        for code in self.init_stmts:
+            exec(code, g, loc)
+
+    # ------------------------------------------------------------ one case
+    def run(self, model_cfg, argv, spec=False):
+        """-> dict: {"ok": {...}} or {"refused": text}."""
+        self.cfg = HFConfig(model_cfg)
+        argv = ["--model-path", "/fake/model"] + argv
+        stage = "args"
+        out = {}
+        try:
+            with contextlib.redirect_stderr(io.StringIO()), contextlib.redirect_stdout(io.StringIO()):
+                ns = self.parser.parse_args(argv)
+                args = self.sa.ServerArgs.from_cli_args(ns)
+                if hasattr(args, "resolve_once"):
+                    args.resolve_once()
+                view = self.resolved_view(args) if self.resolved_view else args
+                args.check_server_args()
+                o = {"kv_cache_dtype": view.kv_cache_dtype, "page_size": view.page_size}
+                for k in ("dsa_prefill_backend", "nsa_prefill_backend", "nsa_prefill"):
+                    if hasattr(view, k):
+                        o["prefill"] = getattr(view, k)
+                        break
+                for k in ("dsa_decode_backend", "nsa_decode_backend", "nsa_decode"):
+                    if hasattr(view, k):
+                        o["decode"] = getattr(view, k)
+                        break
+                if not hasattr(view, "dsa_prefill_backend"):
+                    view = _Alias(view)
+                stage = "init"
+                hf = self.getcfg()
+                kvd, _ = self.kv_torch_dtype(view)
+                dim, o["row"] = self.row(view, kvd, hf)
+                if view.kv_cache_dtype in UNMODELLED:
+                    o["row"] = "-"   # separate FP4/MXFP8 pool classes with scale buffers: not modelled
+                o["torch_dtype"] = kvd.name
+                self.init_checks(view, kvd, dim, hf)
+                if spec:
+                    o["draft"] = self.draft(args, view)
+            out["ok"] = o
+        except ArgparseRefusal as e:
+            out["refused"] = f"argparse: {e}"
+        except SystemExit as e:
+            out["refused"] = f"exit {e}"
+        except BaseException as e:
+            msg = f"{type(e).__name__}: {e}"
+            out["refused"] = ("init: " + msg) if stage == "init" else msg
+        return out
+
+    def draft(self, args, view):
+        """The draft worker's (architecture, KV torch dtype, row bytes), or a note."""
+        try:
+            dmc = self.mc.ModelConfig.from_server_args(
+                args, model_path=getattr(view, "speculative_draft_model_path", None) or "/fake/model",
+                is_draft_model=True)
+            hf = dmc.hf_config
+        except BaseException as e:
+            return {"note": f"draft model config: {type(e).__name__}: {e}"[:200]}
+        try:
+            kvd, _ = self.kv_torch_dtype(view, draft=True)
+            dim, b = self.row(view, kvd, hf)
+            if getattr(view, "speculative_draft_kv_cache_dtype", None) in UNMODELLED or \
+                    (getattr(view, "speculative_draft_kv_cache_dtype", None) is None and view.kv_cache_dtype in UNMODELLED):
+                b = "-"
+            return {"arch": hf.architectures[0], "torch_dtype": kvd.name, "row": b}
+        except BaseException as e:
+            return {"arch": hf.architectures[0], "note": f"{type(e).__name__}: {e}"[:200]}
+
+
+class _Alias:
+    """Releases before 0.5.13 name the backends nsa_*; expose them as dsa_* too."""
+    def __init__(self, v): self.__dict__["_v"] = v
+    def __getattr__(self, k):
+        v = self.__dict__["_v"]
+        if k.startswith("dsa_") and not hasattr(v, k):
+            for alt in ("nsa_" + k[4:], "nsa_" + k[4:].replace("_backend", "")):
+                if hasattr(v, alt):
+                    return getattr(v, alt)
+        return getattr(v, k)
+
+
+def _files(root, sub):
+    for d, _, fs in os.walk(os.path.join(root, sub)):
+        for f in fs:
+            if f.endswith(".py"):
+                yield os.path.join(d, f)
+
+
+_AST = {}
+
+
+def _tree(path):
+    if path not in _AST:
+        _AST[path] = ast.parse(open(path).read(), path)
+    return _AST[path]
+
+
+def _method(path, cls, name):
+    """(FunctionDef, None) of cls.name in the file at path (source line numbers kept)."""
+    for n in _tree(path).body:
+        if isinstance(n, ast.ClassDef) and n.name == cls:
+            for f in n.body:
+                if isinstance(f, ast.FunctionDef) and f.name == name:
+                    return f, f
+    return None, None
+
+
+def _loads(node):
+    return {n.id for n in ast.walk(node) if isinstance(n, ast.Name)}
+
+
+def _binds(st):
+    if isinstance(st, (ast.FunctionDef, ast.ClassDef, ast.AsyncFunctionDef)):
+        return {st.name}
+    if isinstance(st, (ast.Import, ast.ImportFrom)):
+        return {(a.asname or a.name).split(".")[0] for a in st.names}
+    if isinstance(st, (ast.Assign, ast.AnnAssign)):
+        ts = st.targets if isinstance(st, ast.Assign) else [st.target]
+        return {n.id for t in ts for n in ast.walk(t) if isinstance(n, ast.Name)}
+    return set()
+
+
+def load_defs(path, want, root):
+    """Execute only the module-level statements of the file at path that
+    (transitively) bind the names in want; imports that fail are skipped.
+    Avoids importing a whole module whose unrelated imports need CUDA."""
+    body = _tree(path).body
+    need, chosen = set(want), set()
+    changed = True
+    while changed:
+        changed = False
+        for i, st in enumerate(body):
+            if i not in chosen and _binds(st) & need:
+                chosen.add(i)
+                need |= _loads(st)
+                changed = True
+    rel = os.path.relpath(path, root)[:-3].replace(os.sep, ".")
+    ns = {"__name__": rel, "__file__": path, "__package__": rel.rsplit(".", 1)[0]}
+    for i in sorted(chosen):
+        try:
+            exec(compile(ast.Module([body[i]], []), path, "exec"), ns)
+        except Exception:
+            pass
+    return ns
+
+
+def _find_kv_dtype_chain(fn):
+    for n in ast.walk(fn):
+        if isinstance(n, ast.If) and "self.server_args.kv_cache_dtype ==" in ast.unparse(n.test) \
+                and "'auto'" in ast.unparse(n.test):
+            return n
+    raise RuntimeError("no kv_cache_dtype if-chain in init_memory_pool")
+
+
+def _speed_up_msgspec():
+    """msgspec.structs.fields re-evaluates type annotations on every call;
+    0.5.20+ call it per field record. Cache it per class (same result)."""
+    try:
+        import msgspec.structs as ms
+    except ImportError:
+        return
+    orig, cache = ms.fields, {}
+
+    def fields(t):
+        k = t if isinstance(t, type) else type(t)
+        if k not in cache:
+            cache[k] = orig(k)
+        return cache[k]
+    ms.fields = fields
