@@ -459,6 +459,9 @@ class Verdict:
         self.fixes = [{"worker": f["worker"], "add_args": list(f["add_args"])} for f in doc.get("fixes", [])]
         self.mismatches = doc.get("mismatches", [])
         self.consequences = doc.get("consequences", [])
+        self.sglang_version = doc.get("rules")  # the release whose rules judged the pair
+        self.caught_at = (doc.get("sglang_bootstrap") or {}).get("stage")  # where SGLang refuses it; None: first request
+        self.warnings = doc.get("warnings", [])
 
     def to_dict(self):
         """The verdict as `kvcheck check --json` prints it."""
@@ -494,13 +497,14 @@ def _worker(label, file, gpu, model, args, release):
 
 
 def check(gpu=None, model=None, prefill_args=None, decode_args=None, prefill=None, decode=None, prefill_gpu=None,
-          decode_gpu=None, release=None):
+          decode_gpu=None, sglang_version=None):
     """Resolves both workers and compares them, as `kvcheck check` does:
     worker files (prefill=, decode=) and/or the shortcuts (gpu=, model=,
-    prefill_args=, decode_args=, a GPU per side)."""
-    p = _worker("prefill", prefill, prefill_gpu or gpu, model, prefill_args, release)
+    prefill_args=, decode_args=, a GPU per side), under the SGLang release
+    sglang_version (None: a worker file's, else the newest kvcheck has read)."""
+    p = _worker("prefill", prefill, prefill_gpu or gpu, model, prefill_args, sglang_version)
     try:
-        d = _worker("decode", decode, decode_gpu or gpu, model, decode_args, release)
+        d = _worker("decode", decode, decode_gpu or gpu, model, decode_args, sglang_version)
     except Error:
         lib.kvc_worker_free(p)
         raise

@@ -168,22 +168,38 @@ class BadInput(unittest.TestCase):
 
 
 class Check(unittest.TestCase):
+    PREFILL = "--disaggregation-mode prefill --kv-cache-dtype fp8_e4m3"
+    DECODE = "--disaggregation-mode decode --kv-cache-dtype fp8_e4m3 --enable-hisparse --disable-radix-cache"
+
+    def glm52(self, prefill_args, sglang_version=None):
+        return kvcheck.check(gpu="B300", model="glm-5.2", prefill_args=prefill_args, decode_args=self.DECODE,
+                             sglang_version=sglang_version)
+
     def test_check__glm52_pair_and_its_fix(self):
-        v = kvcheck.check(gpu="B300", model="glm-5.2",
-                          prefill_args="--disaggregation-mode prefill --kv-cache-dtype fp8_e4m3",
-                          decode_args="--disaggregation-mode decode --kv-cache-dtype fp8_e4m3 --enable-hisparse "
-                                      "--disable-radix-cache")
+        v = self.glm52(self.PREFILL)
         self.assertFalse(v.compatible)
+        self.assertEqual(v.sglang_version, "0.5.23")
+        self.assertIsNone(v.caught_at)  # SGLang's bootstrap passes it: NaN on the first request
+        self.assertTrue(any("no SGLang version given" in w for w in v.warnings))
         fix = v.fixes[0]
         self.assertEqual(fix["worker"], "prefill")
-        self.assertEqual(fix["add_args"], ["--dsa-prefill-backend", "flashmla_kv", "--dsa-decode-backend", "flashmla_kv"])
-        fixed = kvcheck.check(gpu="B300", model="glm-5.2",
-                              prefill_args="--disaggregation-mode prefill --kv-cache-dtype fp8_e4m3 " +
-                              " ".join(fix["add_args"]),
-                              decode_args="--disaggregation-mode decode --kv-cache-dtype fp8_e4m3 --enable-hisparse "
-                                          "--disable-radix-cache")
+        self.assertEqual(fix["add_args"], ["--dsa-prefill-backend", "flashmla_kv"])  # 0.5.20+: the active backend
+        fixed = self.glm52(self.PREFILL + " " + " ".join(fix["add_args"]))
         self.assertTrue(fixed.compatible)
         self.assertEqual(fixed.fixes, [])
+
+    def test_check__the_release_decides_the_fix(self):
+        v = self.glm52(self.PREFILL, sglang_version="0.5.18")
+        self.assertEqual(v.sglang_version, "0.5.18")
+        self.assertEqual(v.fixes[0]["add_args"],
+                         ["--dsa-prefill-backend", "flashmla_kv", "--dsa-decode-backend", "flashmla_kv"])
+        self.assertFalse(self.glm52(self.PREFILL + " --dsa-prefill-backend flashmla_kv", "0.5.18").compatible)
+        self.assertTrue(self.glm52(self.PREFILL + " --dsa-prefill-backend flashmla_kv", "0.5.20").compatible)
+
+    def test_check__a_release_that_refuses_a_worker_raises(self):
+        with self.assertRaises(kvcheck.Error) as e:
+            self.glm52(self.PREFILL, sglang_version="0.5.11")
+        self.assertIn("HiSparse requires bfloat16 KV cache", str(e.exception))
 
     def test_check__unknown_gpu_raises_with_the_library_message(self):
         with self.assertRaises(kvcheck.Error) as e:
