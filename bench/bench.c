@@ -95,12 +95,23 @@ static int cmp_double(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-/* Median wall time of `iters` whole calls (after a warm-up), and the median
- * device time from submit to the results on the host (events on `g`'s stream). */
-static void time_calls(gpu_ctx *g, kvc_scanner *s, const uint64_t *layers, size_t n, uint64_t bytes,
-                       const uint64_t *pages, size_t npages, int iters, double *wall, double *device)
+/* A call's medians: wall time of the whole call, device time from submit to
+ * the results on the host (events on the benchmark's stream), and the two
+ * host parts: submitting, and building the report once the device is done. */
+typedef struct call_times {
+    double wall, device, submit, report;
+} call_times;
+
+static double median(double *v, int n)
 {
-    double *w = malloc(iters * sizeof *w), *k = malloc(iters * sizeof *k);
+    qsort(v, n, sizeof *v, cmp_double);
+    return v[n / 2];
+}
+
+static call_times time_calls(gpu_ctx *g, kvc_scanner *s, const uint64_t *layers, size_t n, uint64_t bytes,
+                             const uint64_t *pages, size_t npages, int iters)
+{
+    double *v = malloc(4 * iters * sizeof *v), *w = v, *k = v + iters, *sub = v + 2 * iters, *rep = v + 3 * iters;
     kvc_diag d;
     scan_once(s, layers, n, bytes, pages, npages, gpu_bench_stream(g));
     for (int i = 0; i < iters; i++) {
@@ -109,18 +120,19 @@ static void time_calls(gpu_ctx *g, kvc_scanner *s, const uint64_t *layers, size_
         w[i] = clock_seconds() - t;
         gpu_mark(g, 0, &d);
         kvc_scan_report *r = NULL;
+        t = clock_seconds();
         kvc_scanner_submit(s, layers, n, bytes, pages, npages, gpu_bench_stream(g), &d);
+        sub[i] = clock_seconds() - t;
         gpu_mark(g, 1, &d);
+        gpu_marked_seconds(g, &k[i], &d); /* waits for the device */
+        t = clock_seconds();
         kvc_scanner_wait(s, &r, &d);
         kvc_scan_report_free(r);
-        gpu_marked_seconds(g, &k[i], &d);
+        rep[i] = clock_seconds() - t;
     }
-    qsort(w, iters, sizeof *w, cmp_double);
-    qsort(k, iters, sizeof *k, cmp_double);
-    *wall = w[iters / 2];
-    *device = k[iters / 2];
-    free(w);
-    free(k);
+    call_times c = {median(w, iters), median(k, iters), median(sub, iters), median(rep, iters)};
+    free(v);
+    return c;
 }
 
 /* `n` buffers of `pages` clean pages each, in device memory; 0 on success. */
@@ -166,16 +178,16 @@ static void bench_gpu_sizes(gpu_ctx *g, kvc_scanner *s, const kvc_layout *l, con
         uint64_t pages = (uint64_t)(gib * (1ull << 30)) / l->page_bytes, bytes = pages * l->page_bytes;
         uint64_t dev;
         if (device_pool(g, l, 1, pages, &dev)) continue;
-        double wall, device, read_s;
+        double read_s;
         kvc_diag d;
         int iters = gib < 1 ? 50 : 10;
         if (gpu_time_read(g, &dev, 1, bytes, iters, &read_s, &d)) {
             printf("GPU %.2f GiB: %s\n", gib, d.message);
         } else {
-            time_calls(g, s, &dev, 1, bytes, NULL, 0, iters, &wall, &device);
+            call_times c = time_calls(g, s, &dev, 1, bytes, NULL, 0, iters);
             char what[96];
             snprintf(what, sizeof what, "GPU scan, %.2f GiB in device memory (call)", gib);
-            row(what, bytes / wall / 1e12, bytes / read_s / 1e12, "TB/s", 0.90);
+            row(what, bytes / c.wall / 1e12, bytes / read_s / 1e12, "TB/s", 0.90);
         }
         pool_free(g, &dev, 1);
     }
@@ -186,7 +198,7 @@ static void bench_gpu_pool(gpu_ctx *g, kvc_scanner *s, const kvc_layout *l)
     uint64_t layers[NLAYERS];
     if (device_pool(g, l, NLAYERS, POOL_PAGES, layers)) return;
     const uint64_t layer_bytes = POOL_PAGES * l->page_bytes, bytes = NLAYERS * layer_bytes;
-    double read_s, wall, device;
+    double read_s;
     kvc_diag d;
     if (gpu_time_read(g, layers, NLAYERS, layer_bytes, 20, &read_s, &d)) {
         printf("GPU pool: %s\n", d.message);
@@ -195,19 +207,22 @@ static void bench_gpu_pool(gpu_ctx *g, kvc_scanner *s, const kvc_layout *l)
     }
     printf("pool: %d layer buffers x %d pages = %.2f GB; the read kernel over all of them: %.3f ms (%.2f TB/s)\n",
            NLAYERS, POOL_PAGES, bytes / 1e9, read_s * 1e3, bytes / read_s / 1e12);
-    time_calls(g, s, layers, NLAYERS, layer_bytes, NULL, 0, 20, &wall, &device);
-    row("whole pool, one call, digests on (device)", bytes / device / 1e12, bytes / read_s / 1e12, "TB/s", 0.90);
-    row("whole pool, one call, digests on (call)", bytes / wall / 1e12, bytes / read_s / 1e12, "TB/s", 0.90);
+    call_times c = time_calls(g, s, layers, NLAYERS, layer_bytes, NULL, 0, 20);
+    row("whole pool, one call, digests on (device)", bytes / c.device / 1e12, bytes / read_s / 1e12, "TB/s", 0.90);
+    row("whole pool, one call, digests on (call)", bytes / c.wall / 1e12, bytes / read_s / 1e12, "TB/s", 0.90);
+    printf("%-44s submit %.1f us, report %.1f us\n", "  host parts of the call", c.submit * 1e6, c.report * 1e6);
     uint64_t pages[REQUEST_PAGES]; /* a request's pages, spread over the pool as a radix cache leaves them */
     for (int i = 0; i < REQUEST_PAGES; i++) pages[i] = (uint64_t)i * 15 + 7;
     const uint64_t req_bytes = (uint64_t)NLAYERS * REQUEST_PAGES * l->page_bytes;
-    time_calls(g, s, layers, NLAYERS, layer_bytes, pages, REQUEST_PAGES, 200, &wall, &device);
+    c = time_calls(g, s, layers, NLAYERS, layer_bytes, pages, REQUEST_PAGES, 200);
     printf("%-44s %9.1f us  device %.1f us  (%.1f MB; at the read kernel's speed %.1f us; target <= 100 us)%s\n",
-           "one request, 66 pages x 79 layers (call)", wall * 1e6, device * 1e6, req_bytes / 1e6,
-           req_bytes / (bytes / read_s) * 1e6, wall <= 100e-6 ? "" : ", MISSED");
-    time_calls(g, s, layers, 1, l->page_bytes, NULL, 0, 500, &wall, &device);
+           "one request, 66 pages x 79 layers (call)", c.wall * 1e6, c.device * 1e6, req_bytes / 1e6,
+           req_bytes / (bytes / read_s) * 1e6, c.wall <= 100e-6 ? "" : ", MISSED");
+    printf("%-44s submit %.1f us, report %.1f us\n", "  host parts of the call", c.submit * 1e6, c.report * 1e6);
+    c = time_calls(g, s, layers, 1, l->page_bytes, NULL, 0, 500);
     printf("%-44s %9.1f us  device %.1f us  (target <= 20 us)%s\n", "fixed cost: one page of one layer (call)",
-           wall * 1e6, device * 1e6, wall <= 20e-6 ? "" : ", MISSED");
+           c.wall * 1e6, c.device * 1e6, c.wall <= 20e-6 ? "" : ", MISSED");
+    printf("%-44s submit %.1f us, report %.1f us\n", "  host parts of the call", c.submit * 1e6, c.report * 1e6);
     pool_free(g, layers, NLAYERS);
 }
 

@@ -26,12 +26,15 @@ typedef struct kvc_gpu_run {
 /* One launch scans `items` pages: item i is page pages[i % per_layer] (or
  * i % per_layer without a list) of layer i / per_layer, whose buffer starts
  * at layers[i / per_layer]. Results go to index i of the digest and page
- * arrays, and to counts[KVC_CHECK_COUNT * layer + check]. */
+ * arrays, and to counts[KVC_CHECK_COUNT * layer + check]. The kernel adds
+ * the counts up in `acc` (as many) and counts finished blocks in `ticket`;
+ * both are zero before a launch and the kernel leaves them zero. */
 typedef struct kvc_gpu_plan {
     uint64_t page_bytes;
     uint64_t chunks_per_page; /* page_bytes / 16, rounded up */
     uint64_t items;           /* pages in this launch, over all layers */
     uint64_t per_layer;       /* pages scanned in each layer */
+    uint64_t ncounts;         /* layers x KVC_CHECK_COUNT: the counts handed over */
     uint32_t page_size;       /* tokens per page */
     uint32_t nruns;
     uint32_t vector;          /* 1: every page is 16-byte aligned, chunks are loaded whole */

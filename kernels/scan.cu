@@ -2,18 +2,20 @@
 // digest from kvc_digest.h, the headers the CPU scanner includes, so both
 // count exactly the same elements and give the same digests.
 //
-// kvc_scan walks pages of any number of layer buffers: each block takes
+// kvc_scan walks pages of any number of layer buffers: each warp takes
 // whole pages in turn (a grid-stride loop over the launch's pages), its
-// threads load a page's 16-byte chunks as a plain read kernel does, and one
+// lanes load the page's 16-byte chunks as a plain read kernel does, and one
 // pass gives the page's damage and its digest. A chunk's kind comes from a
 // per-page map (in shared memory when it fits) and one branch-free formula
 // with per-kind constants filters it, so a warp whose chunks hold different
 // fields does not diverge. Only flagged chunks go to the slow path, which
-// classifies them element by element into block-local counters. Each page
-// ends with one barrier: the warps' digest sums and damaged-element counts
-// are added up by thread 0 and written once, with no atomics in global
-// memory for clean pages. kvc_scan_gmap reads a map too large for shared
-// memory from global memory.
+// classifies them element by element into the warp's own counters. A page
+// ends with a warp reduction, no barrier: lane 0 writes its digest and
+// damaged-element count, and a damaged page's counters are added to its
+// layer's in global memory. The last block to finish hands the per-layer
+// counts to the results and zeroes them for the next launch, so a scan
+// needs no memset before it. kvc_scan_gmap reads a map too large for
+// shared memory from global memory.
 #include "kvc_kernel_abi.h"
 
 #define KVC_UNROLL 4
@@ -82,19 +84,49 @@ __device__ static uint4 load_bytes(const uint8_t *page, uint32_t k, uint64_t pag
     return make_uint4(w[0], w[1], w[2], w[3]);
 }
 
+// Adds a damaged page's counters to its layer's and clears them (the warp's
+// lanes, one counter each; the warp is converged here).
+__device__ static void flush_counts(unsigned *wc, unsigned long long *layer_counts, unsigned lane)
+{
+    __syncwarp();
+    for (unsigned c = lane; c < KVC_CHECK_COUNT; c += 32)
+        if (wc[c]) {
+            atomicAdd(&layer_counts[c], (unsigned long long)wc[c]);
+            wc[c] = 0;
+        }
+    __syncwarp();
+}
+
+// The last block to finish moves the per-layer counts to the results and
+// leaves the accumulators and the ticket at zero for the next launch.
+__device__ static void hand_over_counts(unsigned long long *acc, unsigned *ticket, unsigned long long *counts_out,
+                                        uint64_t ncounts)
+{
+    __shared__ bool last;
+    __syncthreads();
+    if (threadIdx.x == 0) {
+        __threadfence(); // this block's counts are visible before its ticket
+        last = atomicAdd(ticket, 1u) == gridDim.x - 1;
+    }
+    __syncthreads();
+    if (!last) return;
+    __threadfence();
+    for (uint64_t i = threadIdx.x; i < ncounts; i += blockDim.x) counts_out[i] = atomicExch(&acc[i], 0ull);
+    if (threadIdx.x == 0) *ticket = 0;
+}
+
 template <bool SHARED_MAP>
 __device__ static void scan(const unsigned long long *layers, const unsigned long long *pages, const uint8_t *map,
-                            unsigned *page_bad, unsigned long long *digests, unsigned long long *counts,
-                            const kvc_gpu_plan &plan)
+                            unsigned *page_bad, unsigned long long *digests, unsigned long long *counts_out,
+                            unsigned long long *acc, unsigned *ticket, const kvc_gpu_plan &plan)
 {
     extern __shared__ uint8_t shared_map[];
-    __shared__ unsigned block_counts[2][KVC_CHECK_COUNT]; // by page parity: one page adds while the last is flushed
-    __shared__ unsigned long long warp_sum[2][KVC_GPU_WARPS];
-    __shared__ unsigned warp_bad[2][KVC_GPU_WARPS];
+    __shared__ unsigned warp_counts[KVC_GPU_WARPS][KVC_CHECK_COUNT];
     __shared__ kvc_filter filters[KVC_KIND_MIXED + 1];
     __shared__ kvc_gpu_plan shared_plan; // for the slow path, which takes it by pointer
     const uint32_t cpp = (uint32_t)plan.chunks_per_page;
-    for (unsigned i = threadIdx.x; i < 2 * KVC_CHECK_COUNT; i += blockDim.x) block_counts[i / KVC_CHECK_COUNT][i % KVC_CHECK_COUNT] = 0;
+    for (unsigned i = threadIdx.x; i < KVC_GPU_WARPS * KVC_CHECK_COUNT; i += blockDim.x)
+        warp_counts[i / KVC_CHECK_COUNT][i % KVC_CHECK_COUNT] = 0;
     for (unsigned i = threadIdx.x; i <= KVC_KIND_MIXED; i += blockDim.x) filters[i] = kvc_filter_for(i);
     if (threadIdx.x == 0) shared_plan = plan;
     if (SHARED_MAP)
@@ -102,27 +134,27 @@ __device__ static void scan(const unsigned long long *layers, const unsigned lon
     __syncthreads();
     const bool policies = plan.rules.pow2 || plan.rules.ranged;
     const unsigned warp = threadIdx.x / 32, lane = threadIdx.x % 32;
+    unsigned *wc = warp_counts[warp];
+    const uint64_t step = (uint64_t)gridDim.x * KVC_GPU_WARPS;
 #define KVC_ENTRY(c) (SHARED_MAP ? shared_map[c] : __ldg(map + (c)))
 
-    unsigned q = 0;
-    for (uint64_t item = blockIdx.x; item < plan.items; item += gridDim.x, q ^= 1) {
+    for (uint64_t item = (uint64_t)blockIdx.x * KVC_GPU_WARPS + warp; item < plan.items; item += step) {
         const uint64_t layer = item / plan.per_layer, j = item - layer * plan.per_layer;
         const uint8_t *page = reinterpret_cast<const uint8_t *>(layers[layer]) + (pages ? pages[j] : j) * plan.page_bytes;
-        unsigned *bc = block_counts[q];
         uint64_t sum = 0;
         unsigned bad = 0;
         if (plan.vector) {
-            for (uint32_t k0 = threadIdx.x; k0 < cpp; k0 += KVC_UNROLL * KVC_GPU_BLOCK) {
+            for (uint32_t k0 = lane; k0 < cpp; k0 += KVC_UNROLL * 32) {
                 uint4 v[KVC_UNROLL];
 #pragma unroll
                 for (int u = 0; u < KVC_UNROLL; u++) {
-                    uint32_t k = k0 + u * KVC_GPU_BLOCK;
+                    uint32_t k = k0 + u * 32;
                     v[u] = k < cpp ? __ldg(reinterpret_cast<const uint4 *>(page) + k) : make_uint4(0, 0, 0, 0);
                 }
                 unsigned flagged = 0; // checked first, handled after: no call inside the hot loop
 #pragma unroll
                 for (int u = 0; u < KVC_UNROLL; u++) {
-                    uint32_t k = k0 + u * KVC_GPU_BLOCK;
+                    uint32_t k = k0 + u * 32;
                     if (k >= cpp) continue;
                     unsigned entry = KVC_ENTRY(k);
                     sum += kvc_digest_chunk(v[u].x, v[u].y, v[u].z, v[u].w, k);
@@ -132,45 +164,39 @@ __device__ static void scan(const unsigned long long *layers, const unsigned lon
 #pragma unroll
                     for (int u = 0; u < KVC_UNROLL; u++)
                         if (flagged >> u & 1) {
-                            uint32_t k = k0 + u * KVC_GPU_BLOCK;
-                            bad += damaged_chunk(KVC_ENTRY(k), v[u], page, k, bc, &shared_plan);
+                            uint32_t k = k0 + u * 32;
+                            bad += damaged_chunk(KVC_ENTRY(k), v[u], page, k, wc, &shared_plan);
                         }
                 }
             }
         } else { // pages not 16-byte aligned: every chunk element by element
-            for (uint32_t k = threadIdx.x; k < cpp; k += KVC_GPU_BLOCK) {
+            for (uint32_t k = lane; k < cpp; k += 32) {
                 uint4 v = load_bytes(page, k, plan.page_bytes);
                 sum += kvc_digest_chunk(v.x, v.y, v.z, v.w, k);
-                bad += damaged_chunk(KVC_KIND_MIXED | KVC_GPU_EXACT, v, page, k, bc, &shared_plan);
+                bad += damaged_chunk(KVC_KIND_MIXED | KVC_GPU_EXACT, v, page, k, wc, &shared_plan);
             }
         }
-        for (int o = 16; o > 0; o /= 2) {
-            sum += __shfl_down_sync(0xFFFFFFFFu, sum, o);
-            bad += __shfl_down_sync(0xFFFFFFFFu, bad, o);
+        for (int o = 16; o > 0; o /= 2) { // every lane ends with the page's totals
+            sum += __shfl_xor_sync(0xFFFFFFFFu, sum, o);
+            bad += __shfl_xor_sync(0xFFFFFFFFu, bad, o);
         }
-        if (lane == 0) warp_sum[q][warp] = sum, warp_bad[q][warp] = bad;
-        __syncthreads(); // the only barrier per page: the other parity's slots are not in use until the next
-        if (threadIdx.x == 0) {
-            uint64_t s = 0;
-            unsigned n = 0;
-            for (unsigned w = 0; w < KVC_GPU_WARPS; w++) s += warp_sum[q][w], n += warp_bad[q][w];
-            digests[item] = kvc_digest_final(s, plan.page_bytes);
-            page_bad[item] = n;
+        if (lane == 0) {
+            digests[item] = kvc_digest_final(sum, plan.page_bytes);
+            page_bad[item] = bad;
         }
-        if (threadIdx.x < KVC_CHECK_COUNT && bc[threadIdx.x]) {
-            atomicAdd(&counts[layer * KVC_CHECK_COUNT + threadIdx.x], (unsigned long long)bc[threadIdx.x]);
-            bc[threadIdx.x] = 0;
-        }
+        if (bad) flush_counts(wc, acc + layer * KVC_CHECK_COUNT, lane);
     }
 #undef KVC_ENTRY
+    hand_over_counts(acc, ticket, counts_out, plan.ncounts);
 }
 
 #define KVC_SCAN_KERNEL(name, shared)                                                                          \
     extern "C" __global__ void __launch_bounds__(KVC_GPU_BLOCK)                                                \
         name(const unsigned long long *layers, const unsigned long long *pages, const uint8_t *map,            \
-             unsigned *page_bad, unsigned long long *digests, unsigned long long *counts, kvc_gpu_plan plan)   \
+             unsigned *page_bad, unsigned long long *digests, unsigned long long *counts,                        \
+             unsigned long long *acc, unsigned *ticket, kvc_gpu_plan plan)                                     \
     {                                                                                                          \
-        scan<shared>(layers, pages, map, page_bad, digests, counts, plan);                                     \
+        scan<shared>(layers, pages, map, page_bad, digests, counts, acc, ticket, plan);                          \
     }
 KVC_SCAN_KERNEL(kvc_scan, true)
 KVC_SCAN_KERNEL(kvc_scan_gmap, false)

@@ -67,8 +67,7 @@ enum {
     X(cuMemcpyHtoD, (cu_deviceptr dst, const void *src, size_t bytes))                                         \
     X(cuMemcpyHtoDAsync, (cu_deviceptr dst, const void *src, size_t bytes, cu_stream stream))                   \
     X(cuMemcpyDtoH, (void *dst, cu_deviceptr src, size_t bytes))                                               \
-    X(cuMemcpyDtoD, (cu_deviceptr dst, cu_deviceptr src, size_t bytes))                                         \
-    X(cuMemsetD8, (cu_deviceptr dst, unsigned char value, size_t bytes))                                        \
+    X(cuMemcpyDtoDAsync, (cu_deviceptr dst, cu_deviceptr src, size_t bytes, cu_stream stream))                  \
     X(cuMemcpyDtoHAsync, (void *dst, cu_deviceptr src, size_t bytes, cu_stream stream))                         \
     X(cuMemsetD8Async, (cu_deviceptr dst, unsigned char value, size_t bytes, cu_stream stream))                 \
     X(cuStreamCreate, (cu_stream * stream, unsigned flags))                                                     \

@@ -79,6 +79,9 @@ struct gpu_scanner {
     cu_deviceptr results;
     uint8_t *results_host;
     size_t results_cap; /* bytes */
+    /* the kernel's own: its ticket (8 bytes) then per-layer count accumulators, zero between launches */
+    cu_deviceptr state;
+    size_t state_layers;
     size_t nlayers;
     uint64_t items;
     cu_event done;
@@ -91,6 +94,7 @@ void gpu_scanner_free(gpu_scanner *s)
     if (s->map) a->cuMemFree(s->map);
     if (s->inputs) a->cuMemFree(s->inputs);
     if (s->results) a->cuMemFree(s->results);
+    if (s->state) a->cuMemFree(s->state);
     if (s->inputs_host) a->cuMemFreeHost(s->inputs_host);
     if (s->results_host) a->cuMemFreeHost(s->results_host);
     if (s->done) a->cuEventDestroy(s->done);
@@ -155,6 +159,21 @@ static kvc_status upload_inputs(gpu_scanner *s, const uint64_t *layers, size_t n
     return KVC_OK;
 }
 
+/* The kernel's ticket and accumulators for `nlayers` layers, zeroed on the
+ * launch's stream when they are (re)allocated; launches leave them zero. */
+static kvc_status reserve_state(gpu_scanner *s, size_t nlayers, cu_stream stream, kvc_diag *diag)
+{
+    if (nlayers <= s->state_layers) return KVC_OK;
+    const cuda_api *a = s->g->api;
+    if (s->state) a->cuMemFree(s->state);
+    s->state = 0, s->state_layers = 0;
+    size_t want = nlayers < 128 ? 128 : nlayers + nlayers / 2, bytes = 8 + want * KVC_CHECK_COUNT * sizeof(uint64_t);
+    RETURN_IF_ERROR(gpu_dev_alloc(s->g, &s->state, bytes, diag));
+    CU_TRY(s->g, a->cuMemsetD8Async(s->state, 0, bytes, stream), "cuMemsetD8Async (the scan's accumulators)", NULL);
+    s->state_layers = want;
+    return KVC_OK;
+}
+
 kvc_status gpu_scanner_submit(gpu_scanner *s, const uint64_t *layers, size_t nlayers, const uint64_t *pages,
                               uint64_t per_layer, cu_stream stream, kvc_diag *diag)
 {
@@ -163,6 +182,7 @@ kvc_status gpu_scanner_submit(gpu_scanner *s, const uint64_t *layers, size_t nla
     kvc_gpu_plan plan = s->plan;
     plan.items = nlayers * per_layer;
     plan.per_layer = per_layer ? per_layer : 1;
+    plan.ncounts = nlayers * KVC_CHECK_COUNT;
     plan.vector = plan.page_bytes % KVC_GPU_CHUNK == 0;
     for (size_t l = 0; l < nlayers; l++) plan.vector &= layers[l] % KVC_GPU_CHUNK == 0;
     size_t counts_bytes = nlayers * KVC_CHECK_COUNT * sizeof(uint64_t);
@@ -172,16 +192,17 @@ kvc_status gpu_scanner_submit(gpu_scanner *s, const uint64_t *layers, size_t nla
     s->results_host = host;
     s->nlayers = nlayers, s->items = plan.items;
     RETURN_IF_ERROR(upload_inputs(s, layers, nlayers, pages, per_layer, stream, diag));
+    RETURN_IF_ERROR(reserve_state(s, nlayers, stream, diag));
     cu_deviceptr table = s->inputs, list = pages ? s->inputs + nlayers * 8 : 0, map = s->map;
     cu_deviceptr counts = s->results, digests = s->results + counts_bytes, bad = digests + plan.items * 8;
-    CU_TRY(g, a->cuMemsetD8Async(counts, 0, counts_bytes, stream), "cuMemsetD8Async (the counts)", NULL);
-    if (plan.items) {
-        unsigned grid = plan.items < g->grid ? (unsigned)plan.items : g->grid;
-        void *args[] = {&table, &list, &map, &bad, &digests, &counts, &plan};
-        unsigned shared = plan.map_shared ? (unsigned)plan.chunks_per_page : 0;
-        CU_TRY(g, a->cuLaunchKernel(g->scan[!plan.map_shared], grid, 1, 1, KVC_GPU_BLOCK, 1, 1, shared, stream, args, NULL),
-               "cuLaunchKernel(kvc_scan)", NULL);
-    }
+    cu_deviceptr ticket = s->state, acc = s->state + 8;
+    /* a warp per page; one block at least, whose end hands the (zero) counts over */
+    uint64_t blocks = (plan.items + KVC_GPU_WARPS - 1) / KVC_GPU_WARPS;
+    unsigned grid = blocks < 1 ? 1 : blocks < g->grid ? (unsigned)blocks : g->grid;
+    void *args[] = {&table, &list, &map, &bad, &digests, &counts, &acc, &ticket, &plan};
+    unsigned shared = plan.map_shared ? (unsigned)plan.chunks_per_page : 0;
+    CU_TRY(g, a->cuLaunchKernel(g->scan[!plan.map_shared], grid, 1, 1, KVC_GPU_BLOCK, 1, 1, shared, stream, args, NULL),
+           "cuLaunchKernel(kvc_scan)", NULL);
     CU_TRY(g, a->cuMemcpyDtoHAsync(s->results_host, s->results, bytes, stream), "cuMemcpyDtoHAsync (the results)", NULL);
     CU_TRY(g, a->cuEventRecord(s->done, stream), "cuEventRecord", NULL);
     return KVC_OK;

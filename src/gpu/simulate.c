@@ -26,13 +26,17 @@ kvc_status gpu_simulate(gpu_ctx *g, const kvc_sim_layout *pl, const kvc_sim_layo
     void *compare_args[] = {&pk, &p, &dk, &d, &s, &n, &out};
     cu_result r = 0;
     const char *call = "";
-    if (!st && (r = a->cuMemsetD8(p, 0, pbytes)) != 0) call = "cuMemsetD8";
-    if (!st && !r && (r = a->cuMemsetD8(d, 0, dbytes)) != 0) call = "cuMemsetD8"; /* decode's pool starts zeroed */
+    /* everything on the one stream, in order (the synchronous memset and copy
+     * run on the legacy stream, which a non-blocking stream does not wait for) */
+    if (!st && (r = a->cuMemsetD8Async(p, 0, pbytes, g->stream[0])) != 0) call = "cuMemsetD8Async";
+    if (!st && !r && (r = a->cuMemsetD8Async(d, 0, dbytes, g->stream[0])) != 0)
+        call = "cuMemsetD8Async"; /* decode's pool starts zeroed */
     if (!st && !r && (r = a->cuLaunchKernel(g->sim_write, grid, 1, 1, SIM_BLOCK, 1, 1, 0, g->stream[0], write_args, NULL)))
         call = "cuLaunchKernel(kvc_sim_write)";
     if (!st && !r && (r = a->cuStreamSynchronize(g->stream[0]))) call = "kvc_sim_write";
     /* the transfer: prefill's pages back to back at prefill's item length */
-    if (!st && !r && (r = a->cuMemcpyDtoD(d, p, pbytes < dbytes ? pbytes : dbytes))) call = "cuMemcpyDtoD (the transfer)";
+    if (!st && !r && (r = a->cuMemcpyDtoDAsync(d, p, pbytes < dbytes ? pbytes : dbytes, g->stream[0])))
+        call = "cuMemcpyDtoDAsync (the transfer)";
     if (!st && !r &&
         (r = a->cuLaunchKernel(g->sim_compare, grid, 1, 1, SIM_BLOCK, 1, 1, 0, g->stream[0], compare_args, NULL)))
         call = "cuLaunchKernel(kvc_sim_compare)";

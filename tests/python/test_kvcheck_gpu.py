@@ -57,7 +57,7 @@ class Gpu(unittest.TestCase):
         cases = [
             ([torch.zeros(LAY.page_bytes, dtype=torch.uint8)], "is a CPU tensor but the scanner runs on the GPU"),
             ([torch.zeros(2, LAY.page_bytes, dtype=torch.uint8, device="cuda").t()], "non-contiguous tensor"),
-            ([on_gpu(layer(1, 1))[2:LAY.page_bytes + 2]], "is misaligned"),
+            ([on_gpu(layer(2, 1))[2:LAY.page_bytes + 2]], "is misaligned"),
             ([bytes(LAY.page_bytes)], "is host memory (bytes) but the scanner runs on the GPU"),
         ]
         for layers, message in cases:

@@ -106,13 +106,13 @@ static cu_result f_launch(cu_function f, unsigned gx, unsigned gy, unsigned gz, 
     (void)f, (void)gx, (void)gy, (void)gz, (void)bx, (void)by, (void)bz, (void)shared, (void)extra;
     fake.launches++;
     fake.stream = s;
-    const kvc_gpu_plan *plan = params[6];
+    const kvc_gpu_plan *plan = params[8];
     uint32_t *bad = (uint32_t *)(uintptr_t)*(cu_deviceptr *)params[3];
-    if (!fake.launch) memset(bad, 0, plan->items * sizeof *bad);
+    uint64_t *counts = (uint64_t *)(uintptr_t)*(cu_deviceptr *)params[5]; /* the kernel writes every count */
+    if (!fake.launch) memset(bad, 0, plan->items * sizeof *bad), memset(counts, 0, plan->ncounts * sizeof *counts);
     if (fake.bad_page && !fake.launch) {
         bad[fake.bad_page - 1] = 1;
-        uint64_t layer = (fake.bad_page - 1) / plan->per_layer;
-        ((uint64_t *)(uintptr_t)*(cu_deviceptr *)params[5])[layer * KVC_CHECK_COUNT + KVC_CHECK_E4M3_NAN] += 1;
+        counts[(fake.bad_page - 1) / plan->per_layer * KVC_CHECK_COUNT + KVC_CHECK_E4M3_NAN] = 1;
     }
     return fake.launch;
 }
@@ -132,11 +132,10 @@ static cu_result f_pointer(void *data, int attr, cu_deviceptr p)
     return 0;
 }
 
-static cu_result f_dtod(cu_deviceptr d, cu_deviceptr s, size_t n)
+static cu_result f_dtod(cu_deviceptr d, cu_deviceptr s, size_t n, cu_stream st)
 {
-    return memcpy((void *)(uintptr_t)d, (const void *)(uintptr_t)s, n), 0;
+    return (void)st, memcpy((void *)(uintptr_t)d, (const void *)(uintptr_t)s, n), 0;
 }
-static cu_result f_memset_sync(cu_deviceptr d, unsigned char v, size_t n) { return f_memset(d, v, n, NULL); }
 
 static const cuda_api FAKE = {
     .cuDriverGetVersion = f_version,
@@ -162,8 +161,7 @@ static const cuda_api FAKE = {
     .cuMemcpyHtoD = f_htod,
     .cuMemcpyHtoDAsync = f_htod_async,
     .cuMemcpyDtoH = f_dtoh,
-    .cuMemcpyDtoD = f_dtod,
-    .cuMemsetD8 = f_memset_sync,
+    .cuMemcpyDtoDAsync = f_dtod,
     .cuMemcpyDtoHAsync = f_dtoh_async,
     .cuMemsetD8Async = f_memset,
     .cuStreamCreate = f_stream,
