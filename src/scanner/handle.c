@@ -168,7 +168,7 @@ static kvc_status cpu_batch(kvc_scanner *s, kvc_diag *diag)
         memset(&job, 0, sizeof job);
         job.resident = 1;
         job.host = (const uint8_t *)(uintptr_t)b->layers[l];
-        job.pages = b->pages;
+        job.pages = b->npages ? b->pages : NULL; /* a list from an earlier scan stays allocated */
         job.npages = b->per_layer;
         job.page_bad = b->bad + l * b->per_layer;
         job.digests = b->digests + l * b->per_layer;

@@ -117,6 +117,34 @@ static void test_scanner__page_list_in_any_order(void **state)
     pool_free(&p);
 }
 
+/* A scan with a page list, then one of every page on the same scanner: the
+ * second reads no stale list (it read past the earlier list's end). */
+static void test_scanner__all_pages_after_a_page_list(void **state)
+{
+    (void)state;
+    pool p;
+    pool_make(&p);
+    kvc_scanner *s = cpu_scanner(&p.l);
+    kvc_scan_report *r = NULL;
+    kvc_diag d;
+    const uint64_t list[] = {4, 0};
+    assert_int_equal(kvc_scanner_scan(s, p.addr, NL, p.bytes, list, 2, NULL, &r, &d), KVC_OK);
+    assert_int_equal(kvc_scan_report_pages_scanned(r), NL * 2);
+    kvc_scan_report_free(r);
+    assert_int_equal(kvc_scanner_scan(s, p.addr, NL, p.bytes, NULL, 0, NULL, &r, &d), KVC_OK);
+    assert_int_equal(kvc_scan_report_pages_scanned(r), NL * PAGES);
+    for (int l = 0; l < NL; l++) {
+        const kvc_scan_layer *x = kvc_scan_report_layer(r, (size_t)l);
+        assert_null(x->scanned);
+        for (uint64_t i = 0; i < PAGES; i++)
+            assert_int_equal(x->digests[i], kvc_page_digest(p.buf[l] + i * p.l.page_bytes, &p.l));
+    }
+    assert_int_equal(kvc_scan_report_bad_pages(r), 1);
+    kvc_scan_report_free(r);
+    kvc_scanner_free(s);
+    pool_free(&p);
+}
+
 static void test_scanner__digests_compare_page_by_page(void **state)
 {
     (void)state;
@@ -264,6 +292,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_scanner__pool_gives_what_each_layer_gives),
         cmocka_unit_test(test_scanner__page_list_in_any_order),
+        cmocka_unit_test(test_scanner__all_pages_after_a_page_list),
         cmocka_unit_test(test_scanner__digests_compare_page_by_page),
         cmocka_unit_test(test_scanner__digest_is_the_documented_formula),
         cmocka_unit_test(test_scanner__bad_inputs_are_refused_with_their_reason),
