@@ -10,6 +10,7 @@
 #define KVC_GPU_BLOCK 256
 #define KVC_GPU_WARPS (KVC_GPU_BLOCK / 32)
 #define KVC_GPU_CHUNK 16 /* bytes each thread loads at a time */
+#define KVC_GPU_UNROLL 4 /* loads each thread has in flight */
 #define KVC_GPU_MAP_SHARED_MAX 32768 /* chunk maps up to this size go to shared memory */
 
 /* A chunk map entry: the kind whose filter screens the chunk, and whether a
@@ -38,6 +39,7 @@ typedef struct kvc_gpu_plan {
     uint32_t page_size;       /* tokens per page */
     uint32_t nruns;
     uint32_t vector;          /* 1: every page is 16-byte aligned, chunks are loaded whole */
+    uint32_t group;           /* warps that scan one page together: 1, 2, 4 or 8 (KVC_GPU_WARPS) */
     uint32_t map_shared;      /* 1: the chunk map is copied into shared memory (cpp bytes) */
     kvc_scale_rules rules;
     kvc_gpu_run runs[KVC_GPU_MAX_RUNS];

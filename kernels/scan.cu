@@ -2,23 +2,23 @@
 // digest from kvc_digest.h, the headers the CPU scanner includes, so both
 // count exactly the same elements and give the same digests.
 //
-// kvc_scan walks pages of any number of layer buffers: each warp takes
-// whole pages in turn (a grid-stride loop over the launch's pages), its
-// lanes load the page's 16-byte chunks as a plain read kernel does, and one
-// pass gives the page's damage and its digest. A chunk's kind comes from a
+// kvc_scan walks pages of any number of layer buffers: each group of
+// plan.group warps (1, 2, 4 or 8: the host picks it, many pages take one
+// warp each, a few pages take several) takes whole pages in turn, its lanes
+// load the page's 16-byte chunks as a plain read kernel does, and one pass
+// gives the page's damage and its digest. A chunk's kind comes from a
 // per-page map (in shared memory when it fits) and one branch-free formula
 // with per-kind constants filters it, so a warp whose chunks hold different
 // fields does not diverge. Only flagged chunks go to the slow path, which
 // classifies them element by element into the warp's own counters. A page
-// ends with a warp reduction, no barrier: lane 0 writes its digest and
-// damaged-element count, and a damaged page's counters are added to its
-// layer's in global memory. The last block to finish hands the per-layer
-// counts to the results and zeroes them for the next launch, so a scan
-// needs no memset before it. kvc_scan_gmap reads a map too large for
-// shared memory from global memory.
+// ends with a warp reduction (and, for groups of several warps, one block
+// barrier per round of pages): its digest and damaged-element count are
+// written once, and a damaged page's counters are added to its layer's in
+// global memory. The last block to finish hands the per-layer counts to
+// the results and zeroes them for the next launch, so a scan needs no
+// memset before it. kvc_scan_gmap reads a map too large for shared memory
+// from global memory.
 #include "kvc_kernel_abi.h"
-
-#define KVC_UNROLL 4
 
 __device__ static unsigned count_element(int check, unsigned *counts)
 {
@@ -122,6 +122,8 @@ __device__ static void scan(const unsigned long long *layers, const unsigned lon
 {
     extern __shared__ uint8_t shared_map[];
     __shared__ unsigned warp_counts[KVC_GPU_WARPS][KVC_CHECK_COUNT];
+    __shared__ unsigned long long warp_sum[2][KVC_GPU_WARPS]; // by round parity: one barrier per round
+    __shared__ unsigned warp_bad[2][KVC_GPU_WARPS];
     __shared__ kvc_filter filters[KVC_KIND_MIXED + 1];
     __shared__ kvc_gpu_plan shared_plan; // for the slow path, which takes it by pointer
     const uint32_t cpp = (uint32_t)plan.chunks_per_page;
@@ -134,27 +136,32 @@ __device__ static void scan(const unsigned long long *layers, const unsigned lon
     __syncthreads();
     const bool policies = plan.rules.pow2 || plan.rules.ranged;
     const unsigned warp = threadIdx.x / 32, lane = threadIdx.x % 32;
+    const unsigned group = plan.group, groups = KVC_GPU_WARPS / group, g = warp / group, gw = warp % group;
+    const uint32_t stride = 32 * group; // chunks between a lane's loads
     unsigned *wc = warp_counts[warp];
-    const uint64_t step = (uint64_t)gridDim.x * KVC_GPU_WARPS;
 #define KVC_ENTRY(c) (SHARED_MAP ? shared_map[c] : __ldg(map + (c)))
 
-    for (uint64_t item = (uint64_t)blockIdx.x * KVC_GPU_WARPS + warp; item < plan.items; item += step) {
-        const uint64_t layer = item / plan.per_layer, j = item - layer * plan.per_layer;
-        const uint8_t *page = reinterpret_cast<const uint8_t *>(layers[layer]) + (pages ? pages[j] : j) * plan.page_bytes;
+    unsigned q = 0;
+    for (uint64_t round = (uint64_t)blockIdx.x * groups; round < plan.items; round += (uint64_t)gridDim.x * groups, q ^= 1) {
+        const uint64_t item = round + g;
+        const bool have = item < plan.items; // the block's last round may leave groups without a page
+        const uint64_t layer = have ? item / plan.per_layer : 0, j = item - layer * plan.per_layer;
+        const uint8_t *page =
+            have ? reinterpret_cast<const uint8_t *>(layers[layer]) + (pages ? pages[j] : j) * plan.page_bytes : nullptr;
         uint64_t sum = 0;
         unsigned bad = 0;
-        if (plan.vector) {
-            for (uint32_t k0 = lane; k0 < cpp; k0 += KVC_UNROLL * 32) {
-                uint4 v[KVC_UNROLL];
+        if (have && plan.vector) {
+            for (uint32_t k0 = gw * 32 + lane; k0 < cpp; k0 += KVC_GPU_UNROLL * stride) {
+                uint4 v[KVC_GPU_UNROLL];
 #pragma unroll
-                for (int u = 0; u < KVC_UNROLL; u++) {
-                    uint32_t k = k0 + u * 32;
+                for (int u = 0; u < KVC_GPU_UNROLL; u++) {
+                    uint32_t k = k0 + u * stride;
                     v[u] = k < cpp ? __ldg(reinterpret_cast<const uint4 *>(page) + k) : make_uint4(0, 0, 0, 0);
                 }
                 unsigned flagged = 0; // checked first, handled after: no call inside the hot loop
 #pragma unroll
-                for (int u = 0; u < KVC_UNROLL; u++) {
-                    uint32_t k = k0 + u * 32;
+                for (int u = 0; u < KVC_GPU_UNROLL; u++) {
+                    uint32_t k = k0 + u * stride;
                     if (k >= cpp) continue;
                     unsigned entry = KVC_ENTRY(k);
                     sum += kvc_digest_chunk(v[u].x, v[u].y, v[u].z, v[u].w, k);
@@ -162,29 +169,35 @@ __device__ static void scan(const unsigned long long *layers, const unsigned lon
                 }
                 if (flagged) {
 #pragma unroll
-                    for (int u = 0; u < KVC_UNROLL; u++)
+                    for (int u = 0; u < KVC_GPU_UNROLL; u++)
                         if (flagged >> u & 1) {
-                            uint32_t k = k0 + u * 32;
+                            uint32_t k = k0 + u * stride;
                             bad += damaged_chunk(KVC_ENTRY(k), v[u], page, k, wc, &shared_plan);
                         }
                 }
             }
-        } else { // pages not 16-byte aligned: every chunk element by element
-            for (uint32_t k = lane; k < cpp; k += 32) {
+        } else if (have) { // pages not 16-byte aligned: every chunk element by element
+            for (uint32_t k = gw * 32 + lane; k < cpp; k += stride) {
                 uint4 v = load_bytes(page, k, plan.page_bytes);
                 sum += kvc_digest_chunk(v.x, v.y, v.z, v.w, k);
                 bad += damaged_chunk(KVC_KIND_MIXED | KVC_GPU_EXACT, v, page, k, wc, &shared_plan);
             }
         }
-        for (int o = 16; o > 0; o /= 2) { // every lane ends with the page's totals
+        for (int o = 16; o > 0; o /= 2) { // every lane ends with the warp's totals
             sum += __shfl_xor_sync(0xFFFFFFFFu, sum, o);
             bad += __shfl_xor_sync(0xFFFFFFFFu, bad, o);
         }
-        if (lane == 0) {
+        if (bad) flush_counts(wc, acc + layer * KVC_CHECK_COUNT, lane);
+        if (group > 1) { // the group's warps add up in shared memory
+            if (lane == 0) warp_sum[q][warp] = sum, warp_bad[q][warp] = bad;
+            __syncthreads(); // the other parity's slots are not in use until the next round
+            if (gw == 0)
+                for (unsigned w = 1; w < group; w++) sum += warp_sum[q][warp + w], bad += warp_bad[q][warp + w];
+        }
+        if (have && gw == 0 && lane == 0) {
             digests[item] = kvc_digest_final(sum, plan.page_bytes);
             page_bad[item] = bad;
         }
-        if (bad) flush_counts(wc, acc + layer * KVC_CHECK_COUNT, lane);
     }
 #undef KVC_ENTRY
     hand_over_counts(acc, ticket, counts_out, plan.ncounts);
@@ -210,12 +223,12 @@ extern "C" __global__ void __launch_bounds__(KVC_GPU_BLOCK)
     uint4 acc = make_uint4(0, 0, 0, 0);
     for (unsigned l = 0; l < nlayers; l++) {
         const uint4 *data = reinterpret_cast<const uint4 *>(layers[l]);
-        for (uint64_t i = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += step * KVC_UNROLL) {
-            uint4 v[KVC_UNROLL];
+        for (uint64_t i = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += step * KVC_GPU_UNROLL) {
+            uint4 v[KVC_GPU_UNROLL];
 #pragma unroll
-            for (int u = 0; u < KVC_UNROLL; u++) v[u] = i + u * step < n ? __ldg(data + i + u * step) : make_uint4(0, 0, 0, 0);
+            for (int u = 0; u < KVC_GPU_UNROLL; u++) v[u] = i + u * step < n ? __ldg(data + i + u * step) : make_uint4(0, 0, 0, 0);
 #pragma unroll
-            for (int u = 0; u < KVC_UNROLL; u++) {
+            for (int u = 0; u < KVC_GPU_UNROLL; u++) {
                 acc.x ^= v[u].x;
                 acc.y ^= v[u].y;
                 acc.z ^= v[u].z;

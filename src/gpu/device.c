@@ -45,6 +45,49 @@ void gpu_close(gpu_ctx *g)
     free(g);
 }
 
+/* ------------------------------------------------ pinned host memory */
+
+struct gpu_pinned {
+    const cuda_api *api;
+    cu_device device;
+    cu_context ctx;
+    void *mem;
+};
+
+kvc_status gpu_pinned_alloc(const gpu_ctx *g, size_t bytes, gpu_pinned **out, void **mem, kvc_diag *diag)
+{
+    *out = NULL, *mem = NULL;
+    gpu_pinned *p = calloc(1, sizeof *p);
+    RETURN_ERROR_IF(!p, diag, KVC_ERR_NOMEM, NULL, "out of memory");
+    p->api = g->api, p->device = g->device;
+    cu_result r = g->api->cuDevicePrimaryCtxRetain(&p->ctx, g->device);
+    if (r) {
+        free(p);
+        return cuda_fail(g->api, r, "cuDevicePrimaryCtxRetain", NULL, diag);
+    }
+    r = g->api->cuMemAllocHost(&p->mem, bytes ? bytes : 1);
+    if (r) {
+        p->mem = NULL;
+        gpu_pinned_free(p);
+        return cuda_fail(g->api, r, "cuMemAllocHost (pinned results)", NULL, diag);
+    }
+    *out = p, *mem = p->mem;
+    return KVC_OK;
+}
+
+void gpu_pinned_free(gpu_pinned *p)
+{
+    if (!p) return;
+    const cuda_api *a = p->api;
+    if (p->mem && a->cuCtxPushCurrent(p->ctx) == 0) {
+        a->cuMemFreeHost(p->mem);
+        cu_context c;
+        a->cuCtxPopCurrent(&c);
+    }
+    a->cuDevicePrimaryCtxRelease(p->device);
+    free(p);
+}
+
 static kvc_status open_device(gpu_ctx *g, int ordinal, int *absent, kvc_diag *diag)
 {
     const cuda_api *a = g->api;

@@ -27,24 +27,47 @@ const char *gpu_name(const gpu_ctx *g);
 void gpu_enter(gpu_ctx *g);
 void gpu_leave(gpu_ctx *g);
 
+/* Pinned host memory that outlives the gpu_ctx it was allocated with (a
+ * report keeps its scan's results after the scanner is freed): it holds
+ * its own reference on the device's primary context. Freed from any thread. */
+typedef struct gpu_pinned gpu_pinned;
+kvc_status gpu_pinned_alloc(const gpu_ctx *g, size_t bytes, gpu_pinned **out, void **mem, kvc_diag *diag);
+void gpu_pinned_free(gpu_pinned *p); /* accepts NULL */
+
+/* Where a scan of `nlayers` layers, `items` pages in all, puts its results,
+ * in device memory and in the host's copy alike: counts[KVC_CHECK_COUNT *
+ * layer + check], then per page in scan order (layer by layer) its digest,
+ * then its damaged elements. */
+typedef struct page_results {
+    uint64_t *counts, *digests;
+    uint32_t *bad;
+} page_results;
+static inline size_t page_results_bytes(size_t nlayers, uint64_t items)
+{
+    return nlayers * KVC_CHECK_COUNT * sizeof(uint64_t) + items * (sizeof(uint64_t) + sizeof(uint32_t));
+}
+static inline page_results page_results_at(void *base, size_t nlayers, uint64_t items)
+{
+    page_results r;
+    r.counts = (uint64_t *)base;
+    r.digests = r.counts + nlayers * KVC_CHECK_COUNT;
+    r.bad = (uint32_t *)(r.digests + items);
+    return r;
+}
+
 /* A plan on the GPU and its buffers, for many scans. */
 typedef struct gpu_scanner gpu_scanner;
 kvc_status gpu_scanner_create(gpu_ctx *g, const scan_plan *p, gpu_scanner **out, kvc_diag *diag);
 void gpu_scanner_free(gpu_scanner *s); /* accepts NULL */
 /* Enqueues on `stream` (NULL: CUDA's default stream) a scan of `per_layer` pages of
  * each of `nlayers` buffers at device addresses `layers`: pages[0 ..
- * per_layer) (ascending), or pages 0 .. per_layer - 1 when `pages` is NULL.
+ * per_layer) in any order, or pages 0 .. per_layer - 1 when `pages` is NULL;
+ * its results are copied to `host` (pinned, page_results_bytes of them).
  * One scan at a time: gpu_scanner_wait before the next submit. */
 kvc_status gpu_scanner_submit(gpu_scanner *s, const uint64_t *layers, size_t nlayers, const uint64_t *pages,
-                              uint64_t per_layer, cu_stream stream, kvc_diag *diag);
-/* What a scan found, valid until the next submit: counts[KVC_CHECK_COUNT *
- * layer + check], and per page in scan order (layer by layer) its digest
- * and its damaged elements. */
-typedef struct gpu_results {
-    const uint64_t *counts, *digests;
-    const uint32_t *bad;
-} gpu_results;
-kvc_status gpu_scanner_wait(gpu_scanner *s, gpu_results *out, kvc_diag *diag);
+                              uint64_t per_layer, cu_stream stream, void *host, kvc_diag *diag);
+/* Waits until the submitted scan's results are on the host. */
+kvc_status gpu_scanner_wait(gpu_scanner *s, kvc_diag *diag);
 /* Fails unless [ptr, ptr + bytes) is device memory of this GPU's context,
  * in one allocation; `what` names it in the message ("layer 3"). */
 kvc_status gpu_check_pointer(gpu_ctx *g, uint64_t ptr, uint64_t bytes, const char *what, kvc_diag *diag);

@@ -75,15 +75,12 @@ struct gpu_scanner {
     cu_deviceptr inputs;
     uint64_t *inputs_host;
     size_t inputs_cap, inputs_used; /* in words */
-    /* per-layer counts, then digests, then damaged elements per page: one copy back */
+    /* per-layer counts, then digests, then damaged elements per page (page_results): one copy back */
     cu_deviceptr results;
-    uint8_t *results_host;
     size_t results_cap; /* bytes */
     /* the kernel's own: its ticket (8 bytes) then per-layer count accumulators, zero between launches */
     cu_deviceptr state;
     size_t state_layers;
-    size_t nlayers;
-    uint64_t items;
     cu_event done;
 };
 
@@ -96,7 +93,6 @@ void gpu_scanner_free(gpu_scanner *s)
     if (s->results) a->cuMemFree(s->results);
     if (s->state) a->cuMemFree(s->state);
     if (s->inputs_host) a->cuMemFreeHost(s->inputs_host);
-    if (s->results_host) a->cuMemFreeHost(s->results_host);
     if (s->done) a->cuEventDestroy(s->done);
     free(s);
 }
@@ -124,17 +120,18 @@ kvc_status gpu_scanner_create(gpu_ctx *g, const scan_plan *p, gpu_scanner **out,
     return KVC_OK;
 }
 
-/* Grows a device buffer and its pinned twin to at least `bytes`. */
+/* Grows a device buffer to at least `bytes`; with a pinned twin when `host`. */
 static kvc_status grow(const gpu_ctx *g, cu_deviceptr *dev, void **host, size_t *cap, size_t bytes, kvc_diag *diag)
 {
     if (bytes <= *cap) return KVC_OK;
     const cuda_api *a = g->api;
     if (*dev) a->cuMemFree(*dev);
-    if (*host) a->cuMemFreeHost(*host);
-    *dev = 0, *host = NULL, *cap = 0;
+    if (host && *host) a->cuMemFreeHost(*host);
+    *dev = 0, *cap = 0;
+    if (host) *host = NULL;
     size_t want = bytes < 4096 ? 4096 : bytes + bytes / 2;
     RETURN_IF_ERROR(gpu_dev_alloc(g, dev, want, diag));
-    CU_TRY(g, a->cuMemAllocHost(host, want), "cuMemAllocHost (pinned results)", NULL);
+    if (host) CU_TRY(g, a->cuMemAllocHost(host, want), "cuMemAllocHost (pinned inputs)", NULL);
     *cap = want;
     return KVC_OK;
 }
@@ -174,8 +171,25 @@ static kvc_status reserve_state(gpu_scanner *s, size_t nlayers, cu_stream stream
     return KVC_OK;
 }
 
+/* Warps per page: the fewest rounds of pages over the warps the GPU holds
+ * at once, times the loads one after another each warp makes per page (a
+ * pool of many pages takes a warp a page; a few pages are split over up to
+ * a block's warps, so they are not read by one warp's loads in a row). The
+ * smaller group on a tie. */
+static uint32_t warps_per_page(uint64_t items, uint64_t chunks_per_page, uint64_t resident_warps)
+{
+    uint32_t best = 1;
+    uint64_t best_cost = UINT64_MAX;
+    for (uint32_t g = 1; g <= KVC_GPU_WARPS; g *= 2) {
+        uint64_t per_round = 32ull * KVC_GPU_UNROLL * g;
+        uint64_t cost = (items * g + resident_warps - 1) / resident_warps * ((chunks_per_page + per_round - 1) / per_round);
+        if (cost < best_cost) best = g, best_cost = cost;
+    }
+    return best;
+}
+
 kvc_status gpu_scanner_submit(gpu_scanner *s, const uint64_t *layers, size_t nlayers, const uint64_t *pages,
-                              uint64_t per_layer, cu_stream stream, kvc_diag *diag)
+                              uint64_t per_layer, cu_stream stream, void *host, kvc_diag *diag)
 {
     const gpu_ctx *g = s->g;
     const cuda_api *a = g->api;
@@ -185,35 +199,30 @@ kvc_status gpu_scanner_submit(gpu_scanner *s, const uint64_t *layers, size_t nla
     plan.ncounts = nlayers * KVC_CHECK_COUNT;
     plan.vector = plan.page_bytes % KVC_GPU_CHUNK == 0;
     for (size_t l = 0; l < nlayers; l++) plan.vector &= layers[l] % KVC_GPU_CHUNK == 0;
-    size_t counts_bytes = nlayers * KVC_CHECK_COUNT * sizeof(uint64_t);
-    size_t bytes = counts_bytes + plan.items * (sizeof(uint64_t) + sizeof(uint32_t));
-    void *host = s->results_host;
-    RETURN_IF_ERROR(grow(g, &s->results, &host, &s->results_cap, bytes, diag));
-    s->results_host = host;
-    s->nlayers = nlayers, s->items = plan.items;
+    size_t bytes = page_results_bytes(nlayers, plan.items);
+    RETURN_IF_ERROR(grow(g, &s->results, NULL, &s->results_cap, bytes, diag));
     RETURN_IF_ERROR(upload_inputs(s, layers, nlayers, pages, per_layer, stream, diag));
     RETURN_IF_ERROR(reserve_state(s, nlayers, stream, diag));
     cu_deviceptr table = s->inputs, list = pages ? s->inputs + nlayers * 8 : 0, map = s->map;
-    cu_deviceptr counts = s->results, digests = s->results + counts_bytes, bad = digests + plan.items * 8;
+    page_results at = page_results_at((void *)(uintptr_t)s->results, nlayers, plan.items);
+    cu_deviceptr counts = (uintptr_t)at.counts, digests = (uintptr_t)at.digests, bad = (uintptr_t)at.bad;
     cu_deviceptr ticket = s->state, acc = s->state + 8;
-    /* a warp per page; one block at least, whose end hands the (zero) counts over */
-    uint64_t blocks = (plan.items + KVC_GPU_WARPS - 1) / KVC_GPU_WARPS;
+    plan.group = warps_per_page(plan.items, plan.chunks_per_page, (uint64_t)g->grid * KVC_GPU_WARPS);
+    /* one block at least, whose end hands the (zero) counts over */
+    uint64_t per_block = KVC_GPU_WARPS / plan.group, blocks = (plan.items + per_block - 1) / per_block;
     unsigned grid = blocks < 1 ? 1 : blocks < g->grid ? (unsigned)blocks : g->grid;
     void *args[] = {&table, &list, &map, &bad, &digests, &counts, &acc, &ticket, &plan};
     unsigned shared = plan.map_shared ? (unsigned)plan.chunks_per_page : 0;
     CU_TRY(g, a->cuLaunchKernel(g->scan[!plan.map_shared], grid, 1, 1, KVC_GPU_BLOCK, 1, 1, shared, stream, args, NULL),
            "cuLaunchKernel(kvc_scan)", NULL);
-    CU_TRY(g, a->cuMemcpyDtoHAsync(s->results_host, s->results, bytes, stream), "cuMemcpyDtoHAsync (the results)", NULL);
+    CU_TRY(g, a->cuMemcpyDtoHAsync(host, s->results, bytes, stream), "cuMemcpyDtoHAsync (the results)", NULL);
     CU_TRY(g, a->cuEventRecord(s->done, stream), "cuEventRecord", NULL);
     return KVC_OK;
 }
 
-kvc_status gpu_scanner_wait(gpu_scanner *s, gpu_results *out, kvc_diag *diag)
+kvc_status gpu_scanner_wait(gpu_scanner *s, kvc_diag *diag)
 {
     CU_TRY(s->g, s->g->api->cuEventSynchronize(s->done), "cuEventSynchronize (the scan kernel)", NULL);
-    out->counts = (const uint64_t *)s->results_host;
-    out->digests = out->counts + s->nlayers * KVC_CHECK_COUNT;
-    out->bad = (const uint32_t *)(out->digests + s->items);
     return KVC_OK;
 }
 
@@ -225,7 +234,7 @@ kvc_status gpu_scanner_wait(gpu_scanner *s, gpu_results *out, kvc_diag *diag)
 typedef struct stream_bufs {
     gpu_scanner *scanner[2];
     cu_deviceptr data[2];
-    void *pinned[2];
+    void *pinned[2], *results[2]; /* pages in, page_results out */
 } stream_bufs;
 
 static void stream_bufs_free(const gpu_ctx *g, stream_bufs *b)
@@ -234,14 +243,16 @@ static void stream_bufs_free(const gpu_ctx *g, stream_bufs *b)
         gpu_scanner_free(b->scanner[i]);
         if (b->data[i]) g->api->cuMemFree(b->data[i]);
         if (b->pinned[i]) g->api->cuMemFreeHost(b->pinned[i]);
+        if (b->results[i]) g->api->cuMemFreeHost(b->results[i]);
     }
 }
 
-/* Takes batch `k`'s results (pages first .. first + n) into the job. */
-static kvc_status take_batch(gpu_scanner *s, layer_job *job, uint64_t first, uint64_t n, uint64_t pb, kvc_diag *diag)
+/* Takes the results of a batch (pages first .. first + n) into the job. */
+static kvc_status take_batch(gpu_scanner *s, const void *results, layer_job *job, uint64_t first, uint64_t n,
+                             uint64_t pb, kvc_diag *diag)
 {
-    gpu_results r;
-    RETURN_IF_ERROR(gpu_scanner_wait(s, &r, diag));
+    RETURN_IF_ERROR(gpu_scanner_wait(s, diag));
+    page_results r = page_results_at((void *)(uintptr_t)results, 1, n);
     memcpy(job->page_bad + first, r.bad, n * sizeof *r.bad);
     if (job->digests) memcpy(job->digests + first, r.digests, n * sizeof *r.digests);
     for (unsigned i = 0; i < KVC_CHECK_COUNT; i++) job->counts[i] += r.counts[i];
@@ -262,6 +273,8 @@ kvc_status gpu_scan_layer(gpu_ctx *g, const scan_plan *p, layer_job *job, unsign
     for (int i = 0; !st && i < 2; i++) {
         cu_result r = a->cuMemAllocHost(&b.pinned[i], per * pb);
         if (r) st = cuda_fail(a, r, "cuMemAllocHost (pinned staging buffer)", NULL, diag);
+        if (!st && (r = a->cuMemAllocHost(&b.results[i], page_results_bytes(1, per))) != 0)
+            st = cuda_fail(a, r, "cuMemAllocHost (pinned results)", NULL, diag);
         if (!st) st = gpu_dev_alloc(g, &b.data[i], per * pb, diag);
         if (!st) st = gpu_scanner_create(g, p, &b.scanner[i], diag);
     }
@@ -270,7 +283,8 @@ kvc_status gpu_scan_layer(gpu_ctx *g, const scan_plan *p, layer_job *job, unsign
         int s = (int)(k % 2);
         if (k >= 2) { /* batch k-2 used this buffer: wait for it, take its results */
             uint64_t first = (k - 2) * per;
-            st = take_batch(b.scanner[s], job, first, job->npages - first < per ? job->npages - first : per, pb, diag);
+            st = take_batch(b.scanner[s], b.results[s], job, first, job->npages - first < per ? job->npages - first : per,
+                            pb, diag);
         }
         if (st || k >= nbatches) continue;
         uint64_t first = k * per, n = job->npages - first < per ? job->npages - first : per;
@@ -279,7 +293,7 @@ kvc_status gpu_scan_layer(gpu_ctx *g, const scan_plan *p, layer_job *job, unsign
         if (!st && (r = a->cuMemcpyHtoDAsync(b.data[s], b.pinned[s], n * pb, g->stream[s])) != 0)
             st = cuda_fail(a, r, "cuMemcpyHtoDAsync", NULL, diag);
         uint64_t base = b.data[s];
-        if (!st) st = gpu_scanner_submit(b.scanner[s], &base, 1, NULL, n, g->stream[s], diag);
+        if (!st) st = gpu_scanner_submit(b.scanner[s], &base, 1, NULL, n, g->stream[s], b.results[s], diag);
     }
     if (st) /* nothing may still be copying into buffers about to be freed */
         for (int i = 0; i < 2; i++) a->cuStreamSynchronize(g->stream[i]);

@@ -61,17 +61,12 @@ void kvc_scanner_free(kvc_scanner *s)
     if (!s) return;
     if (s->gpu) {
         gpu_enter(s->gpu);
-        gpu_results ignored;
-        if (s->batch.pending) gpu_scanner_wait(s->gscan, &ignored, NULL); /* nothing may write into freed buffers */
+        if (s->batch.pending) gpu_scanner_wait(s->gscan, NULL); /* nothing may write into freed buffers */
         gpu_scanner_free(s->gscan);
         gpu_close(s->gpu);
     }
-    scan_batch *b = &s->batch;
-    free(b->layers);
-    free(b->pages);
-    free(b->counts);
-    free(b->digests);
-    free(b->bad);
+    free(s->batch.layers);
+    for (unsigned i = 0; i < SCANNER_RESULTS; i++) scan_results_drop(s->results[i]);
     free(s->checked);
     free(s);
 }
@@ -154,26 +149,21 @@ static kvc_status check_device_layers(kvc_scanner *s, const uint64_t *layers, si
 
 /* ---------------------------------------------------------------- a scan */
 
-/* The scan on the CPU, at once, into the batch's arrays. */
+/* The scan on the CPU, at once, into the batch's results. */
 static kvc_status cpu_batch(kvc_scanner *s, kvc_diag *diag)
 {
     scan_batch *b = &s->batch;
-    size_t items = b->nlayers * b->per_layer, nc = b->nlayers * KVC_CHECK_COUNT;
-    if (!reserve(&b->bad, &b->cap_bad, items, sizeof *b->bad) ||
-        !reserve(&b->digests, &b->cap_digests, items, sizeof *b->digests) ||
-        !reserve(&b->counts, &b->cap_counts, nc, sizeof *b->counts))
-        return diag_set(diag, KVC_ERR_NOMEM, NULL, "out of memory for the scan's results");
     for (size_t l = 0; l < b->nlayers; l++) {
         layer_job job;
         memset(&job, 0, sizeof job);
         job.resident = 1;
         job.host = (const uint8_t *)(uintptr_t)b->layers[l];
-        job.pages = b->npages ? b->pages : NULL; /* a list from an earlier scan stays allocated */
+        job.pages = b->pages;
         job.npages = b->per_layer;
-        job.page_bad = b->bad + l * b->per_layer;
-        job.digests = b->digests + l * b->per_layer;
+        job.page_bad = b->at.bad + l * b->per_layer;
+        job.digests = b->at.digests + l * b->per_layer;
         RETURN_IF_ERROR(cpu_scan_layer(&s->plan, &job, s->threads, diag));
-        memcpy(b->counts + l * KVC_CHECK_COUNT, job.counts, sizeof job.counts);
+        memcpy(b->at.counts + l * KVC_CHECK_COUNT, job.counts, sizeof job.counts);
     }
     return KVC_OK;
 }
@@ -184,21 +174,25 @@ static kvc_status submit(kvc_scanner *s, const uint64_t *layers, size_t nlayers,
     RETURN_IF_ERROR(check_request(s, layers, nlayers, layer_bytes, pages, npages, stream, diag));
     scan_batch *b = &s->batch;
     b->t0 = clock_seconds();
-    if (!reserve(&b->layers, &b->cap_layers, nlayers, 8) || (pages && !reserve(&b->pages, &b->cap_pages, npages, 8)))
-        return diag_set(diag, KVC_ERR_NOMEM, NULL, "out of memory for the layer table");
+    const uint64_t per_layer = pages ? npages : layer_bytes / s->layout.page_bytes;
+    const size_t bytes = (page_results_bytes(nlayers, nlayers * per_layer) + 7) & ~(size_t)7; /* the list after it */
+    RETURN_ERROR_IF(!reserve(&b->layers, &b->cap_layers, nlayers, 8), diag, KVC_ERR_NOMEM, NULL,
+                    "out of memory for the layer table");
+    RETURN_IF_ERROR(scanner_results(s, bytes + (pages ? npages * 8 : 0), &b->results, diag));
     memcpy(b->layers, layers, nlayers * 8);
-    if (pages) memcpy(b->pages, pages, npages * 8);
+    b->at = page_results_at(scan_results_mem(b->results), nlayers, nlayers * per_layer);
+    b->pages = pages ? memcpy((uint8_t *)scan_results_mem(b->results) + bytes, pages, npages * 8) : NULL;
     b->nlayers = nlayers;
     b->layer_bytes = layer_bytes;
     b->npages = pages ? npages : 0;
-    b->per_layer = pages ? npages : layer_bytes / s->layout.page_bytes;
+    b->per_layer = per_layer;
     kvc_status st;
     if (s->gpu) {
         gpu_enter(s->gpu);
         st = check_device_layers(s, layers, nlayers, layer_bytes, diag);
         if (!st)
-            st = gpu_scanner_submit(s->gscan, b->layers, nlayers, pages ? b->pages : NULL, b->per_layer,
-                                    (cu_stream)stream, diag);
+            st = gpu_scanner_submit(s->gscan, b->layers, nlayers, b->pages, per_layer, (cu_stream)stream,
+                                    scan_results_mem(b->results), diag);
         gpu_leave(s->gpu);
     } else {
         st = cpu_batch(s, diag);
@@ -214,22 +208,23 @@ kvc_status kvc_scanner_submit(kvc_scanner *s, const uint64_t *layers, size_t nla
     return submit(s, layers, nlayers, layer_bytes, pages, npages, stream, diag);
 }
 
-/* The report of the batch from its per-page results. */
-static kvc_status batch_report(kvc_scanner *s, const uint64_t *counts, const uint64_t *digests, const uint32_t *bad,
-                               kvc_scan_report **out, kvc_diag *diag)
+/* The report of the batch: its layers point into the batch's results. */
+static kvc_status batch_report(kvc_scanner *s, kvc_scan_report **out, kvc_diag *diag)
 {
     const scan_batch *b = &s->batch;
     kvc_scan_report *r;
     RETURN_IF_ERROR(report_start(s, b->nlayers, &r, diag));
-    const uint64_t *list = b->npages ? b->pages : NULL;
+    r->results = scan_results_hold(b->results);
     kvc_status st = KVC_OK;
     for (size_t l = 0; !st && l < b->nlayers; l++) {
         kvc_scan_layer *x = &r->layers[l];
         str_printf(x->name, sizeof x->name, "layer %zu", l);
         x->bytes = b->layer_bytes;
         x->pages = b->layer_bytes / s->layout.page_bytes;
-        size_t at = l * b->per_layer;
-        st = layer_results(x, list, b->per_layer, bad + at, digests + at, counts + l * KVC_CHECK_COUNT, diag);
+        x->digests = b->at.digests + l * b->per_layer;
+        x->scanned = b->pages;
+        st = layer_results(x, b->pages, b->per_layer, b->at.bad + l * b->per_layer, b->at.counts + l * KVC_CHECK_COUNT,
+                           diag);
         r->nlayers++;
     }
     for (size_t l = 0; !st && l < b->nlayers && r->nfindings < s->max_findings; l++) {
@@ -255,11 +250,10 @@ static kvc_status wait_batch(kvc_scanner *s, kvc_scan_report **out, kvc_diag *di
     RETURN_ERROR_IF(!s->batch.pending, diag, KVC_ERR_USAGE, NULL,
                     "nothing to wait for: no scan was submitted on this scanner (kvc_scanner_submit)");
     s->batch.pending = 0;
-    if (!s->gpu) return batch_report(s, s->batch.counts, s->batch.digests, s->batch.bad, out, diag);
+    if (!s->gpu) return batch_report(s, out, diag);
     gpu_enter(s->gpu);
-    gpu_results res;
-    kvc_status st = gpu_scanner_wait(s->gscan, &res, diag);
-    if (!st) st = batch_report(s, res.counts, res.digests, res.bad, out, diag);
+    kvc_status st = gpu_scanner_wait(s->gscan, diag);
+    if (!st) st = batch_report(s, out, diag);
     gpu_leave(s->gpu);
     return st;
 }

@@ -19,9 +19,11 @@ void kvc_scan_report_free(kvc_scan_report *r)
     if (!r) return;
     for (size_t i = 0; i < r->nlayers; i++) {
         free(r->layers[i].bad_pages);
+        if (r->results) continue; /* digests and page lists are the scanner's results' */
         free(r->layers[i].scanned);
         free(r->layers[i].digests);
     }
+    scan_results_drop(r->results);
     free(r->layers);
     free(r->findings);
     free(r->issues);
@@ -54,19 +56,15 @@ kvc_status report_start(const kvc_scanner *s, size_t nlayers, kvc_scan_report **
 }
 
 kvc_status layer_results(kvc_scan_layer *out, const uint64_t *list, uint64_t npages, const uint32_t *bad,
-                         const uint64_t *digests, const uint64_t counts[KVC_CHECK_COUNT], kvc_diag *diag)
+                         const uint64_t counts[KVC_CHECK_COUNT], kvc_diag *diag)
 {
     for (uint64_t i = 0; i < npages; i++) out->nbad_pages += bad[i] != 0;
     out->bad_pages = out->nbad_pages ? malloc(out->nbad_pages * sizeof *out->bad_pages) : NULL;
-    out->digests = malloc((npages ? npages : 1) * sizeof *out->digests);
-    out->scanned = list ? malloc((npages ? npages : 1) * sizeof *out->scanned) : NULL;
-    if ((out->nbad_pages && !out->bad_pages) || !out->digests || (list && !out->scanned))
+    if (out->nbad_pages && !out->bad_pages)
         return diag_set(diag, KVC_ERR_NOMEM, NULL, "out of memory for the layer's results");
     size_t k = 0;
     for (uint64_t i = 0; i < npages; i++)
         if (bad[i]) out->bad_pages[k++] = (kvc_bad_page){list ? list[i] : i, bad[i]};
-    memcpy(out->digests, digests, npages * sizeof *digests);
-    if (list) memcpy(out->scanned, list, npages * sizeof *list);
     out->pages_scanned = npages;
     memcpy(out->counts, counts, sizeof out->counts);
     for (unsigned i = 0; i < KVC_CHECK_COUNT; i++) out->damaged += out->counts[i];
@@ -159,12 +157,12 @@ static kvc_status scan_layer(scan_run_ctx *c, const layer_src *src, kvc_diag *di
     } else if (!st) {
         st = cpu_scan_layer(&s->plan, &job, s->threads, diag);
     }
-    if (!st) st = layer_results(out, list, job.npages, job.page_bad, job.digests, job.counts, diag);
-    r->nlayers++; /* the report frees what layer_results allocated, whatever happened */
+    if (!st) st = layer_results(out, list, job.npages, job.page_bad, job.counts, diag);
+    out->digests = job.digests; /* the report owns them and frees them, whatever happened */
+    out->scanned = list;
+    r->nlayers++;
     c->bytes_before += src->bytes; /* progress counts whole layers, so it ends at the total */
-    free(list);
     free(job.page_bad);
-    free(job.digests);
     return st;
 }
 

@@ -38,20 +38,30 @@ struct kvc_scan_report {
     uint64_t digest_states[KVC_PAGE_STATES];
     size_t nissues;
     kvc_digest_issue *issues;
+    /* the scanner handle's results the layers' digests and page lists point
+     * into (held until the report is freed); NULL: each layer owns its own */
+    struct scan_results *results;
 };
+
+/* The per-page results of a scanner handle's scan (src/scanner/results.c). */
+typedef struct scan_results scan_results;
+scan_results *scan_results_hold(scan_results *r);
+void scan_results_drop(scan_results *r); /* accepts NULL; frees with the last reference */
+void *scan_results_mem(const scan_results *r);
 
 /* The scan a scanner has submitted and not yet waited for. */
 typedef struct scan_batch {
     int pending;
     double t0;
-    uint64_t *layers, *pages; /* copies; pages NULL: all */
-    size_t nlayers, cap_layers, npages, cap_pages;
+    uint64_t *layers; /* a copy */
+    size_t nlayers, cap_layers, npages;
     uint64_t layer_bytes, per_layer;
-    /* a CPU scan's results (a GPU scan's stay in its pinned buffer) */
-    uint64_t *counts, *digests;
-    uint32_t *bad;
-    size_t cap_bad, cap_digests, cap_counts;
+    scan_results *results; /* where it goes: page_results, then the page list (npages) */
+    page_results at;
+    uint64_t *pages;       /* the page list in `results`; NULL: all pages */
 } scan_batch;
+
+#define SCANNER_RESULTS 4 /* results a scanner rotates: reports may hold some */
 
 struct kvc_scanner {
     kvc_layout layout;
@@ -71,7 +81,12 @@ struct kvc_scanner {
     size_t nchecked, cap_checked;
     uint64_t checked_bytes;
     scan_batch batch;
+    scan_results *results[SCANNER_RESULTS];
+    unsigned next_results;
 };
+
+/* Results of at least `bytes` that no report holds (the scanner keeps them). */
+kvc_status scanner_results(kvc_scanner *s, size_t bytes, scan_results **out, kvc_diag *diag);
 
 /* kvc_scanner_create with an injectable driver (NULL: the real one);
  * need_gpu: fail rather than fall back to the CPU. */
@@ -89,11 +104,11 @@ kvc_status scan_device_run(uint64_t device_ptr, size_t bytes, const kvc_layout *
 
 /* A report of `nlayers` layers as `s` scans them, nothing found yet. */
 kvc_status report_start(const kvc_scanner *s, size_t nlayers, kvc_scan_report **out, kvc_diag *diag);
-/* Fills one layer's results: its counts, its damaged pages and its
- * digests, from the per-page arrays of the `npages` pages scanned (`list`,
- * or 0 .. npages - 1 when NULL). */
+/* Fills one layer's counts and damaged pages from the per-page damage of
+ * the `npages` pages scanned (`list`, or 0 .. npages - 1 when NULL); the
+ * caller sets its digests and page list. */
 kvc_status layer_results(kvc_scan_layer *out, const uint64_t *list, uint64_t npages, const uint32_t *bad,
-                         const uint64_t *digests, const uint64_t counts[KVC_CHECK_COUNT], kvc_diag *diag);
+                         const uint64_t counts[KVC_CHECK_COUNT], kvc_diag *diag);
 /* Totals over the layers, the verdict and the time since t0. */
 void report_finish(kvc_scan_report *r, double t0);
 /* The first findings of layer `l`'s damaged pages from a GPU's memory at
