@@ -13,6 +13,7 @@ only; PyTorch and numpy are used when they are what you pass).
 
 Every failure raises kvcheck.Error with the library's message.
 """
+import array
 import ctypes
 import json
 import sys
@@ -192,6 +193,9 @@ class _Layers:
         self.buffers = []
 
 
+_NO_PAGES = array.array("Q", [0])
+
+
 def _page_list(pages):
     if pages is None:
         return None, 0, None
@@ -203,17 +207,17 @@ def _page_list(pages):
         return pages.data_ptr(), len(pages), pages
     if not isinstance(pages, (list, tuple)):
         pages = list(pages)
-    try:  # at C speed; ctypes wraps negative numbers, so they are looked for first
-        if pages and min(pages) < 0:
-            raise ValueError
-        arr = (ctypes.c_uint64 * len(pages))(*pages)
+    try:  # at C speed: array refuses negative numbers, floats and numbers past 64 bits itself
+        arr = array.array("Q", pages)
     except (TypeError, ValueError, OverflowError):
         for i, p in enumerate(pages):
             if not isinstance(p, int) or isinstance(p, bool) or not 0 <= p < 2**64:
                 raise Error(f"page list entry {i} is {p!r}, not a page number (an integer >= 0)",
                             where="pages") from None
         raise
-    return ctypes.addressof(arr), len(pages), arr
+    if not arr:  # an empty list is not "no list": the library refuses a scan of nothing
+        return _NO_PAGES.buffer_info()[0], 0, _NO_PAGES
+    return arr.buffer_info()[0], len(arr), arr
 
 
 # ------------------------------------------------------------------ reports
@@ -280,11 +284,17 @@ class Report:
 
 # ------------------------------------------------------------------ scanner
 
+_raw_stream = None  # PyTorch's current-stream query, found on first use
+
+
 def _torch_stream(device_index):
     """PyTorch's current stream on a device, as a CUstream handle."""
-    torch = sys.modules["torch"]
-    raw = getattr(torch._C, "_cuda_getCurrentRawStream", None)  # what Triton uses: no Stream object
-    return raw(device_index) if raw else torch.cuda.current_stream(device_index).cuda_stream
+    global _raw_stream
+    if _raw_stream is None:
+        torch = sys.modules["torch"]
+        _raw_stream = getattr(torch._C, "_cuda_getCurrentRawStream", None) or (  # what Triton uses: no Stream object
+            lambda i: torch.cuda.current_stream(i).cuda_stream)
+    return _raw_stream(device_index)
 
 
 class Scanner:
@@ -334,7 +344,8 @@ class Scanner:
         self._key = None
         self._layers = None
         self._held = None  # a submitted scan's layers and pages, alive until wait()
-        self._report = ctypes.c_void_p()
+        self._out = ctypes.c_void_p()  # made once: a call's fixed cost is what an engine pays per transfer
+        self._out_ref, self._diag_ref = ctypes.byref(self._out), ctypes.byref(self._diag)
 
     def close(self):
         if getattr(self, "_h", None):
@@ -387,7 +398,7 @@ class Scanner:
         stream) and this returns at once. Call wait() for the report."""
         lay, addr, n, keep, stream = self._request(layers, pages, stream)
         st = lib.kvc_scanner_submit(self._h, lay.addresses, len(lay.addresses), lay.nbytes, addr, n, stream,
-                                    ctypes.byref(self._diag))
+                                    self._diag_ref)
         if st:
             self._done(lay)
             _raise(st, self._diag)
@@ -395,25 +406,23 @@ class Scanner:
 
     def wait(self):
         """Waits for the submitted scan and returns its Report."""
-        out = ctypes.c_void_p()
-        st = lib.kvc_scanner_wait(self._h, ctypes.byref(out), ctypes.byref(self._diag))
+        st = lib.kvc_scanner_wait(self._h, self._out_ref, self._diag_ref)
         if self._held:
             self._done(self._held[0])
         self._held = None
         if st:
             _raise(st, self._diag)
-        return Report(out.value)
+        return Report(self._out.value)
 
     def scan(self, layers, pages=None, stream=None):
         """submit() and wait() in one call: the verdict on the host."""
         lay, addr, n, keep, stream = self._request(layers, pages, stream)
-        out = ctypes.c_void_p()
         st = lib.kvc_scanner_scan(self._h, lay.addresses, len(lay.addresses), lay.nbytes, addr, n, stream,
-                                  ctypes.byref(out), ctypes.byref(self._diag))
+                                  self._out_ref, self._diag_ref)
         self._done(lay)
         if st:
             _raise(st, self._diag)
-        return Report(out.value)
+        return Report(self._out.value)
 
     def __repr__(self):
         return f"<kvcheck.Scanner {self.layout.name} on {self.device_name}>"

@@ -58,16 +58,16 @@ kvc_status report_start(const kvc_scanner *s, size_t nlayers, kvc_scan_report **
 kvc_status layer_results(kvc_scan_layer *out, const uint64_t *list, uint64_t npages, const uint32_t *bad,
                          const uint64_t counts[KVC_CHECK_COUNT], kvc_diag *diag)
 {
-    for (uint64_t i = 0; i < npages; i++) out->nbad_pages += bad[i] != 0;
-    out->bad_pages = out->nbad_pages ? malloc(out->nbad_pages * sizeof *out->bad_pages) : NULL;
-    if (out->nbad_pages && !out->bad_pages)
-        return diag_set(diag, KVC_ERR_NOMEM, NULL, "out of memory for the layer's results");
-    size_t k = 0;
-    for (uint64_t i = 0; i < npages; i++)
-        if (bad[i]) out->bad_pages[k++] = (kvc_bad_page){list ? list[i] : i, bad[i]};
-    out->pages_scanned = npages;
     memcpy(out->counts, counts, sizeof out->counts);
     for (unsigned i = 0; i < KVC_CHECK_COUNT; i++) out->damaged += out->counts[i];
+    out->pages_scanned = npages;
+    if (!out->damaged) return KVC_OK; /* the damaged elements are the pages' sum: a clean layer has no damaged page */
+    size_t n = 0;
+    for (uint64_t i = 0; i < npages; i++) n += bad[i] != 0;
+    out->bad_pages = malloc((n ? n : 1) * sizeof *out->bad_pages);
+    if (!out->bad_pages) return diag_set(diag, KVC_ERR_NOMEM, NULL, "out of memory for the layer's results");
+    for (uint64_t i = 0; i < npages; i++)
+        if (bad[i]) out->bad_pages[out->nbad_pages++] = (kvc_bad_page){list ? list[i] : i, bad[i]};
     return KVC_OK;
 }
 
