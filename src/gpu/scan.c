@@ -228,7 +228,7 @@ kvc_status gpu_scanner_wait(gpu_scanner *s, kvc_diag *diag)
 
 /* ------------------------------------------------------- host → device */
 
-#define BATCH_BYTES (64ull << 20)
+#define BATCH_BYTES (16ull << 20) /* pinning costs by the byte, each run: small batches, started sooner */
 
 /* Two of everything: one batch is read while the other is scanned. */
 typedef struct stream_bufs {
