@@ -10,7 +10,7 @@
 #define KVC_GPU_BLOCK 256
 #define KVC_GPU_WARPS (KVC_GPU_BLOCK / 32)
 #define KVC_GPU_CHUNK 16 /* bytes each thread loads at a time */
-#define KVC_GPU_UNROLL 8 /* loads each thread has in flight (80 registers: 3 blocks an SM, 96 KiB in flight) */
+#define KVC_GPU_UNROLL 4 /* loads each thread has in flight (8: 80 registers, 3 blocks an SM, measured slower on the H200) */
 #define KVC_GPU_MAP_SHARED_MAX 32768 /* chunk maps up to this size go to shared memory */
 
 /* A chunk map entry: the kind whose filter screens the chunk, and whether a
