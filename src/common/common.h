@@ -166,11 +166,34 @@ typedef struct shell_words {
     char *buf; /* the words' text */
     char **words;
     unsigned *lines, *columns;
+    unsigned char *assign; /* 1: the word was written NAME=value (a shell assignment) */
     size_t n;
 } shell_words;
 
-/* Splits like a POSIX shell: quotes, backslash escapes, "\\\n" continuations. */
+/* Splits like a POSIX shell: quotes, backslash escapes, "\\\n" continuations
+ * (a final lone backslash continues into nothing), $(...), ${...} and
+ * `...` kept in their word. */
 kvc_status shell_split(const char *line, const char *origin_name, shell_words *out, kvc_diag *diag);
 void shell_words_free(shell_words *w); /* accepts an empty or freed one */
+
+/* One simple command of a script: words [first, first + n) of its words. */
+typedef struct shell_command {
+    size_t first, n;
+} shell_command;
+
+/* Shell text as a shell reads it: words split as shell_split does, cut
+ * into simple commands at newlines, ; & | && || |& ( and ), without
+ * comments, redirections (2>&1, > FILE, < FILE: operator and file) and
+ * here-documents (their bodies); grammar words before a command (then, do,
+ * if, ...) are dropped. What cannot be read (an open quote or
+ * substitution, a redirection without its file, a here-document never
+ * closed) fails with its line and column in `origin_name`. */
+typedef struct shell_script {
+    shell_words words;
+    shell_command *commands;
+    size_t ncommands;
+} shell_script;
+kvc_status shell_script_split(const char *text, const char *origin_name, shell_script *out, kvc_diag *diag);
+void shell_script_free(shell_script *s); /* accepts an empty or freed one */
 
 #endif /* KVC_COMMON_H */

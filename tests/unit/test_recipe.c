@@ -1,0 +1,227 @@
+/* Files that describe workers as users keep them: shell text around
+ * launch commands (src/common/shell.c, src/worker/launch.c) and recipes
+ * (src/recipe). */
+#include "support.h"
+#include "recipe/recipe.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The words of command `c` of `s`, joined by '|'. */
+static const char *command_text(const shell_script *s, size_t c)
+{
+    static char out[1024];
+    out[0] = '\0';
+    const shell_command *cmd = &s->commands[c];
+    for (size_t i = cmd->first; i < cmd->first + cmd->n; i++)
+        str_join_add(out, sizeof out, "|", s->words.words[i]);
+    return out;
+}
+
+static void test_recipe__script_cut_into_commands(void **state)
+{
+    (void)state;
+    shell_script s;
+    kvc_diag d;
+    const char *text = "# a comment\n"
+                       "export A=1; B='x y' python3 -m m --p \"$(hostname -i)\" 2>&1 | tee log &\n"
+                       "if true; then run --x ${V:-1} && echo `date`; fi\n"
+                       "cat > f.yaml <<'EOF'\n"
+                       "python3 -m sglang.launch_server --not-a-command\n"
+                       "EOF\n"
+                       "last \\\n"
+                       "  --word\\\n"
+                       "x >> out 2> err < in &> both \\";
+    assert_int_equal(shell_script_split(text, "t.sh", &s, &d), KVC_OK);
+    assert_int_equal(s.ncommands, 8);
+    assert_string_equal(command_text(&s, 0), "export|A=1");
+    assert_string_equal(command_text(&s, 1), "B=x y|python3|-m|m|--p|$(hostname -i)");
+    assert_string_equal(command_text(&s, 2), "tee|log");
+    assert_string_equal(command_text(&s, 3), "true");
+    assert_string_equal(command_text(&s, 4), "run|--x|${V:-1}");
+    assert_string_equal(command_text(&s, 5), "echo|`date`");
+    assert_string_equal(command_text(&s, 6), "cat");
+    assert_string_equal(command_text(&s, 7), "last|--wordx");
+    /* B='x y' is an assignment; its command starts at line 2, column 13 */
+    size_t b = s.commands[1].first;
+    assert_true(s.words.assign[b]);
+    assert_false(s.words.assign[b + 1]);
+    assert_int_equal(s.words.lines[b], 2);
+    assert_int_equal(s.words.columns[b], 13);
+    assert_int_equal(s.words.lines[s.commands[7].first + 1], 8);
+    shell_script_free(&s);
+}
+
+static void test_recipe__script_errors_have_positions(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *text;
+        unsigned line, column;
+        const char *says;
+    } CASES[] = {
+        {"a 'b\nc", 1, 3, "unterminated single quote"},
+        {"a\nb $(c d", 2, 3, "unterminated substitution"},
+        {"a > ; b", 1, 3, "the redirection '>' has no file"},
+        {"a\n  cat <<END\nx\n", 2, 7, "'<<END' is never closed"},
+    };
+    for (size_t i = 0; i < COUNT_OF(CASES); i++) {
+        shell_script s;
+        kvc_diag d;
+        assert_int_equal(shell_script_split(CASES[i].text, "t.sh", &s, &d), KVC_ERR_CONFIG);
+        assert_int_equal(d.line, CASES[i].line);
+        assert_int_equal(d.column, CASES[i].column);
+        assert_string_equal(d.file, "t.sh");
+        assert_contains(d.message, CASES[i].says);
+        assert_null(s.commands);
+    }
+}
+
+/* The launches of `text` under the default engine. */
+static size_t launches_of(const char *text, shell_script *s, launch **l, kvc_status *st, kvc_diag *d)
+{
+    size_t n = 0;
+    *l = NULL;
+    *st = shell_script_split(text, "t.sh", s, d);
+    if (!*st) *st = launch_find(s, engine_default(), "t.sh", l, &n, d);
+    return n;
+}
+
+static void test_recipe__launches_unwrapped(void **state)
+{
+    (void)state;
+    shell_script s;
+    launch *l;
+    kvc_status st;
+    kvc_diag d;
+    size_t n = launches_of("export HF_HOME=/h\n"
+                           "mkdir -p logs\n"
+                           "CUDA_VISIBLE_DEVICES=0 nohup env X=1 python3.11 -u -m sglang.launch_server --a 1 &\n"
+                           "sudo -E docker run --gpus all -it -e K=V --env=L=W -v/a:/b --shm-size=8g "
+                           "lmsysorg/sglang:v0.5.8.post1-cu130 sglang serve M --b\n"
+                           "python3 -m sglang_router.launch_router --pd\n"
+                           "python3 -m dynamo.sglang --c\n",
+                           &s, &l, &st, &d);
+    assert_int_equal(st, KVC_OK);
+    assert_int_equal(n, 3);
+    assert_string_equal(s.words.words[l[0].program], "python3.11");
+    assert_int_equal(l[0].end - l[0].program, 6);
+    assert_int_equal(l[0].nenv, 3); /* the export, the command's own, env's */
+    assert_string_equal(l[0].env[0].text, "HF_HOME=/h");
+    assert_string_equal(l[0].env[2].text, "X=1");
+    assert_int_equal(l[0].image, SIZE_MAX);
+    assert_string_equal(s.words.words[l[1].program], "sglang");
+    assert_string_equal(s.words.words[l[1].image], "lmsysorg/sglang:v0.5.8.post1-cu130");
+    assert_int_equal(l[1].nenv, 3);
+    assert_string_equal(l[1].env[1].text, "K=V");
+    assert_string_equal(l[1].env[2].text, "L=W");
+    assert_string_equal(s.words.words[l[2].program], "python3");
+    launches_free(l, n);
+    shell_script_free(&s);
+}
+
+static void test_recipe__flag_line_after_a_lost_continuation_is_refused(void **state)
+{
+    (void)state;
+    shell_script s;
+    launch *l;
+    kvc_status st;
+    kvc_diag d;
+    launches_of("python3 -m sglang.launch_server --a 1 \\ \n  --kv-cache-dtype fp8_e4m3\n", &s, &l, &st, &d);
+    assert_int_equal(st, KVC_ERR_CONFIG);
+    assert_int_equal(d.line, 2);
+    assert_int_equal(d.column, 3);
+    assert_contains(d.message, "'--kv-cache-dtype' starts a command of its own");
+    shell_script_free(&s);
+    /* without any launch, flags alone are no error here (--args text) */
+    assert_int_equal(launches_of("--a 1\n--b 2\n", &s, &l, &st, &d), 0);
+    assert_int_equal(st, KVC_OK);
+    shell_script_free(&s);
+}
+
+static void test_recipe__image_tags_name_releases(void **state)
+{
+    (void)state;
+    kvc_worker *w = kvc_worker_create("w");
+    static const struct {
+        const char *image, *release;
+    } CASES[] = {
+        {"lmsysorg/sglang:v0.5.8-cu130", "0.5.8"},
+        {"docker.io/lmsysorg/sglang:0.5.4.post3", "0.5.4.post3"},
+        {"lmsysorg/sglang:v0.5.3rc2-cu126", "0.5.3rc2"},
+        {"lmsysorg/sglang:latest", NULL},
+        {"lmsysorg/sglang", NULL},
+        {"nvcr.io/nvidia/ai-dynamo/sglang-runtime:0.7.0", NULL},
+        {"lmsysorg/sglang:v0.5.8x", NULL},
+    };
+    for (size_t i = 0; i < COUNT_OF(CASES); i++) {
+        char out[KVC_NAME_LEN] = "";
+        int found = worker_image_release(w, CASES[i].image, out, sizeof out);
+        assert_int_equal(found, CASES[i].release != NULL);
+        if (found) assert_string_equal(out, CASES[i].release);
+    }
+    kvc_worker_free(w);
+}
+
+static void test_recipe__script_workers_and_roles(void **state)
+{
+    (void)state;
+    kvc_recipe *r = NULL;
+    kvc_diag d;
+    assert_int_equal(kvc_recipe_load(KVC_SOURCE_DIR "/fixtures/recipes/glm52-pd-node.sh", &r, &d), KVC_OK);
+    assert_string_equal(kvc_recipe_kind(r), "shell script");
+    assert_int_equal(kvc_recipe_worker_count(r), 2);
+    assert_string_equal(kvc_recipe_worker_name(r, 0), "line 7");
+    assert_string_equal(kvc_recipe_worker_role(r, 0), "prefill");
+    assert_string_equal(kvc_recipe_worker_name(r, 1), "line 15");
+    assert_string_equal(kvc_recipe_worker_role(r, 1), "decode");
+    assert_null(kvc_recipe_worker_name(r, 2));
+    /* the decode worker, resolved: its flags keep their lines in the script */
+    kvc_worker *w = kvc_worker_create("decode");
+    assert_int_equal(kvc_recipe_worker_load(r, 1, w, &d), KVC_OK);
+    assert_int_equal(kvc_worker_set_gpu(w, "B300", &d), KVC_OK);
+    kvc_resolved *res = NULL;
+    assert_int_equal(kvc_resolve(w, &res, &d), KVC_OK);
+    const kvc_setting *hs = kvc_resolved_find(res, "enable_hisparse");
+    assert_non_null(hs);
+    assert_int_equal(hs->line, 17);
+    assert_int_equal(hs->column, 5);
+    assert_contains(hs->file, "glm52-pd-node.sh");
+    assert_string_equal(kvc_layout_name(kvc_resolved_layout(res)), "fp8_flashmla");
+    kvc_resolved_free(res);
+    kvc_worker_free(w);
+    assert_int_equal(kvc_recipe_worker_load(r, 2, NULL, &d), KVC_ERR_USAGE);
+    kvc_recipe_free(r);
+}
+
+static void test_recipe__args_text_takes_one_launch(void **state)
+{
+    (void)state;
+    kvc_resolved r;
+    kvc_diag d;
+    assert_int_equal(resolve_line("B300", "glm-5.2",
+                                  "CUDA_VISIBLE_DEVICES=0 docker run --gpus all lmsysorg/sglang:v0.5.19 python3 -m "
+                                  "sglang.launch_server --kv-cache-dtype bfloat16 2>&1 | tee log",
+                                  NULL, &r, &d),
+                     KVC_OK);
+    assert_string_equal(r.release, "0.5.19");
+    assert_string_equal(VAL(&r, "kv_cache_dtype"), "bfloat16");
+    assert_int_equal(resolve_line("B300", "glm-5.2", "python3 -m sglang.launch_server; sglang serve x", NULL, &r, &d),
+                     KVC_ERR_CONFIG);
+    assert_contains(d.message, "2 launch commands");
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_recipe__script_cut_into_commands),
+        cmocka_unit_test(test_recipe__script_errors_have_positions),
+        cmocka_unit_test(test_recipe__launches_unwrapped),
+        cmocka_unit_test(test_recipe__flag_line_after_a_lost_continuation_is_refused),
+        cmocka_unit_test(test_recipe__image_tags_name_releases),
+        cmocka_unit_test(test_recipe__script_workers_and_roles),
+        cmocka_unit_test(test_recipe__args_text_takes_one_launch),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
