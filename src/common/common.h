@@ -196,4 +196,27 @@ typedef struct shell_script {
 kvc_status shell_script_split(const char *text, const char *origin_name, shell_script *out, kvc_diag *diag);
 void shell_script_free(shell_script *s); /* accepts an empty or freed one */
 
+/* ------------------------------------------------------------ Python repr */
+
+/* A value as Python's repr wrote it. */
+typedef enum py_kind { PY_STR, PY_INT, PY_FLOAT, PY_NONE, PY_TRUE, PY_FALSE, PY_LIST, PY_DICT, PY_OTHER } py_kind;
+typedef struct py_value {
+    py_kind kind;
+    char *text; /* a str decoded; a number, None, True, False as written; "[...]", "{...}" for containers,
+                   a call ("Name(...)") or "<...>" as PY_OTHER with its text or "" */
+} py_value;
+typedef struct py_field {
+    char *key;
+    py_value value;
+    unsigned column; /* the key's byte offset in the text */
+} py_field;
+/* Reads the repr of a record, "Name(field=value, ...)" (a dataclass) or
+ * "{'field': value, ...}" (a dict), from text[0..len) into its top-level
+ * fields in order; text after the record is not read. Fails with the
+ * column of what is malformed, counted from `where` (the text's first
+ * byte). Free the fields with py_fields_free. */
+kvc_status py_record_parse(const char *text, size_t len, const kvc_origin *where, py_field **out, size_t *n,
+                           kvc_diag *diag);
+void py_fields_free(py_field *fields, size_t n);
+
 #endif /* KVC_COMMON_H */

@@ -109,6 +109,8 @@ typedef struct engine_words {
     const char *dump_description;  /* "an SGLang /server_info dump (an object with kv_cache_dtype, ...)" */
     const char *config_description; /* "an SGLang --config YAML file" */
     const char *image;             /* the container image whose tag is the release: "sglang" (lmsysorg/sglang:v0.5.8) */
+    const char *log_marker;        /* what starts the settings record in its log: "server_args=" */
+    const char *log_version;       /* what precedes the version in a log: "sglang version: " */
 } engine_words;
 
 typedef struct engine_def {
@@ -144,6 +146,9 @@ typedef struct engine_def {
     int (*is_dump)(const struct cJSON *root);
     kvc_status (*add_dump)(engine_inputs *in, const struct cJSON *root, const char *text, const char *file,
                            kvc_diag *diag);
+    /* The settings record of a start-up log line (server_args=...), its
+     * first byte at `where`. */
+    kvc_status (*add_log)(engine_inputs *in, const char *record, size_t len, const kvc_origin *where, kvc_diag *diag);
     /* The engine version a server dump reports ("0.5.18"), or "" with none;
      * `key` gets the key it came from. */
     void (*dump_version)(const struct cJSON *root, char *out, size_t size, const char **key);

@@ -89,15 +89,15 @@ static int has_suffix(const char *path, const char *suffix)
     return n >= k && str_ieq(path + n - k, suffix);
 }
 
-/* A .json file, or text that starts with an object or a list (after white
- * space and a BOM). */
+/* A .json file, or text that starts with an object (after white space
+ * and a BOM): a worker file or a server dump. */
 static int looks_json(const char *path, const char *text)
 {
     if (has_suffix(path, ".json")) return 1;
     const char *p = text;
     if (strncmp(p, "\xef\xbb\xbf", 3) == 0) p += 3;
     p += strspn(p, " \t\r\n");
-    return *p == '{' || *p == '[';
+    return *p == '{';
 }
 
 /* Text kvcheck reads as a shell script holds no NUL byte. */
@@ -161,14 +161,16 @@ kvc_status kvc_recipe_load(const char *path, kvc_recipe **out, kvc_diag *diag)
     kvc_recipe *r = calloc(1, sizeof *r);
     RETURN_ERROR_IF(!r, diag, KVC_ERR_NOMEM, NULL, "out of memory");
     kvc_status st = path_join_checked(NULL, path, r->path, sizeof r->path, NULL, diag);
+    int log = 0;
     if (!st) {
         path_dirname(path, r->dir, sizeof r->dir);
-        st = file_read_all(path, &r->text, &r->len, diag);
+        if (!has_suffix(r->path, ".json")) st = log_read(r, &log, diag);
     }
-    if (!st && looks_json(r->path, r->text)) {
+    if (!st && !log) st = file_read_all(path, &r->text, &r->len, diag);
+    if (!st && !log && looks_json(r->path, r->text)) {
         r->kind = "worker file";
         st = recipe_add(r, "%s", "worker") ? KVC_OK : diag_set(diag, KVC_ERR_NOMEM, NULL, "out of memory");
-    } else if (!st) {
+    } else if (!st && !log) {
         st = read_script(r, diag);
     }
     if (!st && r->n > 1) st = read_roles(r, diag);
@@ -195,5 +197,15 @@ kvc_status kvc_recipe_worker_load(const kvc_recipe *r, size_t i, kvc_worker *w, 
     }
     if (e->gpu.text) RETURN_IF_ERROR(worker_set_gpu_at(w, e->gpu.text, &e->gpu.at, diag));
     for (size_t k = 0; k < e->nenv; k++) RETURN_IF_ERROR(worker_add_env(w, e->env[k].text, &e->env[k].at, diag));
+    if (e->log_line) {
+        kvc_origin where;
+        origin_set(&where, r->path, (unsigned)e->log_line, e->log_column, "");
+        if (e->log_records > 1)
+            worker_add_warning(w, "%s holds %zu %s lines (the server started %zu times): settings read from the last, "
+                                  "line %zu",
+                               r->path, e->log_records, engine_default()->words.log_marker, e->log_records,
+                               e->log_line);
+        RETURN_IF_ERROR(worker_add_log(w, r->text, r->len, &where, diag));
+    }
     return e->launch.end ? worker_add_launch(w, e->script, &e->launch, r->path, diag) : KVC_OK;
 }

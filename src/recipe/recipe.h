@@ -21,7 +21,9 @@ typedef struct recipe_entry {
     recipe_value *env;        /* beside the launch's own */
     size_t nenv;
     recipe_value gpu, release; /* text NULL: not given; release.at.where: where, as a sentence */
-    size_t log_line;          /* a log: the server_args line (1-based), 0 for none */
+    size_t log_line;          /* a log: the settings line (1-based), 0 for none */
+    unsigned log_column;      /* where its record starts */
+    size_t log_records;       /* how many such lines the log holds (restarts): the last is read */
 } recipe_entry;
 
 struct kvc_recipe {
@@ -42,5 +44,10 @@ recipe_entry *recipe_add(kvc_recipe *r, const char *fmt, ...) KVC_PRINTF(2, 3);
 /* Adds a value (copied) to a list of values. */
 kvc_status recipe_value_add(recipe_value **list, size_t *n, const char *text, const kvc_origin *at, kvc_diag *diag);
 kvc_status recipe_value_set(recipe_value *v, const char *text, const kvc_origin *at, kvc_diag *diag);
+
+/* Logs (log.c): when the file holds the engine's start-up settings line,
+ * the last one becomes the recipe's one entry (`found`), its record the
+ * recipe's text. */
+kvc_status log_read(kvc_recipe *r, int *found, kvc_diag *diag);
 
 #endif /* KVC_RECIPE_H */

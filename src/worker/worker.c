@@ -3,6 +3,7 @@
 #include "worker/worker.h"
 
 #include <cjson/cJSON.h>
+#include <stdarg.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,6 +22,8 @@ struct kvc_worker {
     char release_from[KVC_PATH_LEN];
     char release_note[KVC_NOTE_LEN];  /* the engine's note on the version, and on a version overridden */
     engine_inputs *inputs; /* the engine's: launch flags, config files, server dumps */
+    unsigned nwarnings;    /* about where the inputs came from */
+    char warnings[4][KVC_NOTE_LEN];
 };
 
 kvc_worker *kvc_worker_create(const char *label)
@@ -130,6 +133,21 @@ kvc_status worker_add_words(kvc_worker *w, const word_list *words, kvc_diag *dia
 kvc_status worker_add_env(kvc_worker *w, const char *assignment, const kvc_origin *origin, kvc_diag *diag)
 {
     return w->engine->add_env(w->inputs, assignment, origin, diag);
+}
+
+void worker_add_warning(kvc_worker *w, const char *fmt, ...)
+{
+    char text[KVC_NOTE_LEN];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(text, sizeof text, fmt, ap);
+    va_end(ap);
+    notes_add(w->warnings, &w->nwarnings, COUNT_OF(w->warnings), "%s", text);
+}
+
+kvc_status worker_add_log(kvc_worker *w, const char *record, size_t len, const kvc_origin *where, kvc_diag *diag)
+{
+    return w->engine->add_log(w->inputs, record, len, where, diag);
 }
 
 kvc_status worker_set_gpu_at(kvc_worker *w, const char *gpu, const kvc_origin *origin, kvc_diag *diag)
@@ -488,6 +506,8 @@ kvc_status worker_resolve(const kvc_worker *worker, const engine_worker *prepare
     str_copy(out->release_asked, sizeof out->release_asked, worker->release_asked);
     str_copy(out->release_from, sizeof out->release_from, worker->release_from);
     if (worker->release_note[0]) notes_add(out->warnings, &out->nwarnings, KVC_MAX_NOTES, "%s", worker->release_note);
+    for (unsigned i = 0; i < worker->nwarnings; i++)
+        notes_add(out->warnings, &out->nwarnings, KVC_MAX_NOTES, "%s", worker->warnings[i]);
     return KVC_OK;
 }
 

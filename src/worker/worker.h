@@ -60,6 +60,10 @@ kvc_status worker_add_launch(kvc_worker *worker, const shell_script *s, const la
 /* The engine's words and its inputs, as recipes and logs give them. */
 kvc_status worker_add_words(kvc_worker *worker, const word_list *words, kvc_diag *diag);
 kvc_status worker_add_env(kvc_worker *worker, const char *assignment, const kvc_origin *origin, kvc_diag *diag);
+/* A warning the resolved worker carries about where its inputs came from. */
+void worker_add_warning(kvc_worker *worker, const char *fmt, ...) KVC_PRINTF(2, 3);
+/* The settings record of a start-up log line, its first byte at `where`. */
+kvc_status worker_add_log(kvc_worker *worker, const char *record, size_t len, const kvc_origin *where, kvc_diag *diag);
 /* The GPU named at `origin` (a recipe's gpu_type). */
 kvc_status worker_set_gpu_at(kvc_worker *worker, const char *gpu, const kvc_origin *origin, kvc_diag *diag);
 /* The engine release `version`, given at `from` ("recipe.yaml:7:14 (image lmsysorg/sglang:v0.5.8)"). */

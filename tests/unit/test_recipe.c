@@ -212,6 +212,109 @@ static void test_recipe__args_text_takes_one_launch(void **state)
     assert_contains(d.message, "2 launch commands");
 }
 
+static void test_recipe__python_repr_values(void **state)
+{
+    (void)state;
+    const char *text = "ServerArgs(a='x\\'y\\n\\x41\\u00e9', b=\"q\\\"\", c=8, d=-1.5e-05, e=inf, f=None, g=True, "
+                       "h=False, i=[1, (2, 3), {'k': [4]}], j={1, 2}, k={}, l=LoRARef(name='a', path=None), "
+                       "m=<Kind.X: 'x'>, n=()) trailing";
+    kvc_origin where;
+    origin_set(&where, "t.log", 3, 20, "");
+    py_field *f = NULL;
+    size_t n = 0;
+    kvc_diag d;
+    assert_int_equal(py_record_parse(text, strlen(text), &where, &f, &n, &d), KVC_OK);
+    assert_int_equal(n, 14);
+    static const struct {
+        const char *key, *text;
+        py_kind kind;
+    } WANT[] = {
+        {"a", "x'y\nA\xc3\xa9", PY_STR}, {"b", "q\"", PY_STR}, {"c", "8", PY_INT}, {"d", "-1.5e-05", PY_FLOAT},
+        {"e", "inf", PY_FLOAT}, {"f", "None", PY_NONE}, {"g", "True", PY_TRUE}, {"h", "False", PY_FALSE},
+        {"i", "[...]", PY_LIST}, {"j", "{...}", PY_DICT}, {"k", "{...}", PY_DICT}, {"l", "LoRARef", PY_OTHER},
+        {"m", "<Kind.X: 'x'>", PY_OTHER}, {"n", "[...]", PY_LIST},
+    };
+    for (size_t i = 0; i < n; i++) {
+        assert_string_equal(f[i].key, WANT[i].key);
+        assert_string_equal(f[i].value.text, WANT[i].text);
+        assert_int_equal(f[i].value.kind, WANT[i].kind);
+    }
+    assert_int_equal(f[2].column, strstr(text, "c=8") - text);
+    py_fields_free(f, n);
+    const char *dict = "{'model_path': 'm', \"tp_size\": 8}";
+    assert_int_equal(py_record_parse(dict, strlen(dict), &where, &f, &n, &d), KVC_OK);
+    assert_int_equal(n, 2);
+    assert_string_equal(f[1].key, "tp_size");
+    assert_string_equal(f[1].value.text, "8");
+    py_fields_free(f, n);
+}
+
+static void test_recipe__python_repr_errors_have_columns(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *text;
+        unsigned column;
+        const char *says;
+    } CASES[] = {
+        {"ServerArgs(a=1 b=2)", 16, "expected ','"},
+        {"{'a' 1}", 6, "expected ':'"},
+        {"X(a=[1, 2)", 10, "expected ',' or ']'"},
+        {"X(a='open", 2, "never closes: the text ends first"},
+        {"X(a=1, b=", 2, "never closes: the text ends first"},
+        {"X(a=nope)", 5, "'nope' is no value"},
+        {"X(a='\\q')", 6, "'\\q' is no escape"},
+        {"a plain line", 2, "expected a dataclass repr"},
+    };
+    for (size_t i = 0; i < COUNT_OF(CASES); i++) {
+        kvc_origin where;
+        origin_set(&where, "t.log", 7, 1, "");
+        py_field *f = NULL;
+        size_t n = 0;
+        kvc_diag d;
+        assert_int_equal(py_record_parse(CASES[i].text, strlen(CASES[i].text), &where, &f, &n, &d), KVC_ERR_CONFIG);
+        assert_int_equal(d.line, 7);
+        assert_int_equal(d.column, CASES[i].column);
+        assert_contains(d.message, CASES[i].says);
+        assert_null(f);
+    }
+}
+
+static void test_recipe__log_settings_line(void **state)
+{
+    (void)state;
+    kvc_recipe *r = NULL;
+    kvc_diag d;
+    assert_int_equal(kvc_recipe_load(KVC_SOURCE_DIR "/fixtures/logs/decode-0.5.18.log", &r, &d), KVC_OK);
+    assert_string_equal(kvc_recipe_kind(r), "SGLang log");
+    assert_int_equal(kvc_recipe_worker_count(r), 1);
+    assert_string_equal(kvc_recipe_worker_name(r, 0), "server_args= line 5");
+    kvc_worker *w = kvc_worker_create("decode");
+    assert_int_equal(kvc_recipe_worker_load(r, 0, w, &d), KVC_OK);
+    assert_int_equal(kvc_worker_set_gpu(w, "B300", &d), KVC_OK);
+    kvc_resolved *res = NULL;
+    assert_int_equal(kvc_resolve(w, &res, &d), KVC_OK);
+    assert_string_equal(kvc_resolved_release(res), "0.5.18"); /* from its "sglang version:" line */
+    const kvc_setting *hs = kvc_resolved_find(res, "enable_hisparse");
+    assert_string_equal(hs->value, "true"); /* the last start's, not the first's */
+    assert_int_equal(hs->line, 5);
+    assert_contains(kvc_resolved_warning(res, kvc_resolved_warning_count(res) - 1), "2 server_args= lines");
+    kvc_resolved_free(res);
+    kvc_worker_free(w);
+    kvc_recipe_free(r);
+    /* the dict form of 0.5.19 and later */
+    assert_int_equal(kvc_recipe_load(KVC_SOURCE_DIR "/fixtures/logs/decode-0.5.20.log", &r, &d), KVC_OK);
+    w = kvc_worker_create("decode");
+    assert_int_equal(kvc_recipe_worker_load(r, 0, w, &d), KVC_OK);
+    assert_int_equal(kvc_worker_set_gpu(w, "B300", &d), KVC_OK);
+    assert_int_equal(kvc_resolve(w, &res, &d), KVC_OK);
+    assert_string_equal(kvc_resolved_release(res), "0.5.20");
+    assert_string_equal(kvc_layout_name(kvc_resolved_layout(res)), "fp8_flashmla");
+    kvc_resolved_free(res);
+    kvc_worker_free(w);
+    kvc_recipe_free(r);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -222,6 +325,9 @@ int main(void)
         cmocka_unit_test(test_recipe__image_tags_name_releases),
         cmocka_unit_test(test_recipe__script_workers_and_roles),
         cmocka_unit_test(test_recipe__args_text_takes_one_launch),
+        cmocka_unit_test(test_recipe__python_repr_values),
+        cmocka_unit_test(test_recipe__python_repr_errors_have_columns),
+        cmocka_unit_test(test_recipe__log_settings_line),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -117,6 +117,9 @@ const engine_def ENGINE_SGLANG = {
             .dump_description = "an SGLang /server_info dump (an object with kv_cache_dtype, model_path, ...)",
             .config_description = "the path of an SGLang --config YAML file",
             .image = "sglang",
+            .log_marker = "server_args=",
+            /* `sglang version` prints it (0.5.8 on: python/sglang/cli/main.py); no release logs it at start-up */
+            .log_version = "sglang version: ",
         },
     .releases = SGLANG_VERSIONS,
     .nreleases = SGLANG_NRELEASES,
@@ -131,6 +134,7 @@ const engine_def ENGINE_SGLANG = {
     .add_config = add_config,
     .is_dump = server_info_is_dump,
     .add_dump = add_dump,
+    .add_log = server_log_add,
     .dump_version = server_info_version,
     .prepare = prepare,
     .prepared_free = prepared_free,

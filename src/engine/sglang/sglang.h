@@ -312,6 +312,9 @@ int server_info_is_dump(const struct cJSON *root);
 void server_info_version(const struct cJSON *root, char *out, size_t size, const char **key);
 kvc_status server_info_add(engine_inputs *in, const struct cJSON *root, const char *text, const char *file,
                            kvc_diag *diag);
+/* The record of a start-up log line (what follows "server_args="), whose
+ * first byte is at `where`. */
+kvc_status server_log_add(engine_inputs *in, const char *record, size_t len, const kvc_origin *where, kvc_diag *diag);
 
 /* ------------------------------------------------------------------ rules */
 
