@@ -195,6 +195,23 @@ typedef struct shell_script {
 } shell_script;
 kvc_status shell_script_split(const char *text, const char *origin_name, shell_script *out, kvc_diag *diag);
 void shell_script_free(shell_script *s); /* accepts an empty or freed one */
+/* A script of one command made of given words (copied), each at its line
+ * and column: a container's command and args as a manifest lists them. */
+kvc_status shell_script_from_words(const char *const *words, const unsigned *lines, const unsigned *columns, size_t n,
+                                   shell_script *out, kvc_diag *diag);
+
+/* ------------------------------------------------------------ PyYAML */
+
+/* 1 when a plain scalar is a YAML 1.1 boolean (true, yes, on, ...), its value in *out. */
+int pyyaml_bool(const char *s, int *out);
+/* 1 when a scalar is null (plain "", ~, null). */
+int pyyaml_null(const char *s, int plain);
+/* str() of what yaml.safe_load makes of a scalar, booleans aside: None,
+ * ints in decimal, floats as Python prints them, anything else as written
+ * (`plain`: written without quotes). NULL when out of memory. */
+char *pyyaml_str(const char *text, int plain);
+/* 1 when a plain scalar is a YAML 1.1 int or float. */
+int pyyaml_is_number(const char *text);
 
 /* ------------------------------------------------------------ Python repr */
 

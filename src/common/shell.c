@@ -370,3 +370,35 @@ kvc_status shell_script_split(const char *text, const char *origin_name, shell_s
     if (st) shell_script_free(s);
     return st;
 }
+
+kvc_status shell_script_from_words(const char *const *words, const unsigned *lines, const unsigned *columns, size_t n,
+                                   shell_script *s, kvc_diag *diag)
+{
+    memset(s, 0, sizeof *s);
+    size_t len = 0;
+    for (size_t i = 0; i < n; i++) len += strlen(words[i]) + 1;
+    shell_words *w = &s->words;
+    w->buf = malloc(len + 1);
+    w->words = malloc((n + 1) * sizeof *w->words);
+    w->lines = malloc((n + 1) * sizeof *w->lines);
+    w->columns = malloc((n + 1) * sizeof *w->columns);
+    w->assign = calloc(n + 1, 1);
+    s->commands = malloc(sizeof *s->commands);
+    if (!w->buf || !w->words || !w->lines || !w->columns || !w->assign || !s->commands) {
+        shell_script_free(s);
+        return diag_set(diag, KVC_ERR_NOMEM, NULL, "out of memory");
+    }
+    size_t at = 0;
+    for (size_t i = 0; i < n; i++) {
+        size_t k = strlen(words[i]) + 1;
+        memcpy(w->buf + at, words[i], k);
+        w->words[i] = w->buf + at;
+        w->lines[i] = lines[i];
+        w->columns[i] = columns[i];
+        at += k;
+    }
+    w->n = n;
+    s->commands[0] = (shell_command){0, n};
+    s->ncommands = n ? 1 : 0;
+    return KVC_OK;
+}

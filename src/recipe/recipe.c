@@ -171,7 +171,9 @@ kvc_status kvc_recipe_load(const char *path, kvc_recipe **out, kvc_diag *diag)
         r->kind = "worker file";
         st = recipe_add(r, "%s", "worker") ? KVC_OK : diag_set(diag, KVC_ERR_NOMEM, NULL, "out of memory");
     } else if (!st && !log) {
-        st = read_script(r, diag);
+        int yaml = has_suffix(r->path, ".yaml") || has_suffix(r->path, ".yml"), recipe = 0;
+        st = manifest_read(r, yaml, &recipe, diag);
+        if (!st && !recipe) st = read_script(r, diag);
     }
     if (!st && r->n > 1) st = read_roles(r, diag);
     if (st) {
@@ -207,5 +209,5 @@ kvc_status kvc_recipe_worker_load(const kvc_recipe *r, size_t i, kvc_worker *w, 
                                e->log_line);
         RETURN_IF_ERROR(worker_add_log(w, r->text, r->len, &where, diag));
     }
-    return e->launch.end ? worker_add_launch(w, e->script, &e->launch, r->path, diag) : KVC_OK;
+    return e->launch.end ? worker_add_launch(w, e->script ? e->script : &e->own, &e->launch, r->path, diag) : KVC_OK;
 }

@@ -15,7 +15,7 @@ typedef struct recipe_value {
 typedef struct recipe_entry {
     char name[KVC_NAME_LEN * 3];
     char role[KVC_NAME_LEN];
-    const shell_script *script; /* the recipe's, or `own` */
+    const shell_script *script; /* the recipe's, or NULL: `own` */
     shell_script own;
     launch launch;            /* in `script`; launch.end == 0: none (a worker file, a log) */
     recipe_value *env;        /* beside the launch's own */
@@ -44,6 +44,11 @@ recipe_entry *recipe_add(kvc_recipe *r, const char *fmt, ...) KVC_PRINTF(2, 3);
 /* Adds a value (copied) to a list of values. */
 kvc_status recipe_value_add(recipe_value **list, size_t *n, const char *text, const kvc_origin *at, kvc_diag *diag);
 kvc_status recipe_value_set(recipe_value *v, const char *text, const kvc_origin *at, kvc_diag *diag);
+
+/* Deployment recipes in YAML (manifest.c): `found` is 0 when the text is
+ * no YAML of a kind kvcheck reads (and, unless `yaml` says the file must
+ * be YAML, no error); else its workers are the recipe's entries. */
+kvc_status manifest_read(kvc_recipe *r, int yaml, int *found, kvc_diag *diag);
 
 /* Logs (log.c): when the file holds the engine's start-up settings line,
  * the last one becomes the recipe's one entry (`found`), its record the

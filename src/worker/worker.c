@@ -171,10 +171,15 @@ kvc_status worker_role(const kvc_worker *w, char *out, size_t size, kvc_diag *di
 
 int worker_image_release(const kvc_worker *w, const char *image, char *out, size_t size)
 {
+    return engine_image_release(w->engine, image, out, size);
+}
+
+int engine_image_release(const engine_def *e, const char *image, char *out, size_t size)
+{
     const char *name = strrchr(image, '/') ? strrchr(image, '/') + 1 : image;
     const char *colon = strchr(name, ':');
-    size_t repo = strlen(w->engine->words.image);
-    if (!colon || (size_t)(colon - name) != repo || strncmp(name, w->engine->words.image, repo) != 0) return 0;
+    size_t repo = strlen(e->words.image);
+    if (!colon || (size_t)(colon - name) != repo || strncmp(name, e->words.image, repo) != 0) return 0;
     /* the tag: [v]X.Y.Z, then .postN or rcN, then the end or "-variant" */
     const char *t = colon + 1 + (colon[1] == 'v'), *p = t;
     for (int part = 0; part < 3; part++) {

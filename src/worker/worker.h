@@ -71,6 +71,8 @@ kvc_status worker_set_release_from(kvc_worker *worker, const char *version, cons
 /* The release an image reference names when its repository is the engine's
  * ("lmsysorg/sglang:v0.5.8-cu130": "0.5.8"): 1 with it in `out`, else 0. */
 int worker_image_release(const kvc_worker *worker, const char *image, char *out, size_t size);
+/* The same for engine `e`. */
+int engine_image_release(const engine_def *e, const char *image, char *out, size_t size);
 /* The worker's PD role as its release reads its inputs. */
 kvc_status worker_role(const kvc_worker *worker, char *out, size_t size, kvc_diag *diag);
 /* A worker file or server dump held in memory (kvc_worker_load_json). */

@@ -315,6 +315,90 @@ static void test_recipe__log_settings_line(void **state)
     kvc_recipe_free(r);
 }
 
+/* The names and roles of the workers of a recipe file. */
+static void expect_workers(const char *path, const char *kind, const char *const *names, const char *const *roles,
+                           size_t n)
+{
+    kvc_recipe *r = NULL;
+    kvc_diag d;
+    assert_int_equal(kvc_recipe_load(path, &r, &d), KVC_OK);
+    assert_string_equal(kvc_recipe_kind(r), kind);
+    assert_int_equal(kvc_recipe_worker_count(r), n);
+    for (size_t i = 0; i < n; i++) {
+        assert_string_equal(kvc_recipe_worker_name(r, i), names[i]);
+        assert_string_equal(kvc_recipe_worker_role(r, i), roles[i]);
+    }
+    kvc_recipe_free(r);
+}
+
+static void test_recipe__deployment_recipes(void **state)
+{
+    (void)state;
+    static const char *const ROLES[] = {"prefill", "decode", "decode"};
+    static const char *const DYNAMO[] = {"DynamoGraphDeployment/glm52-disagg/prefill",
+                                         "DynamoGraphDeployment/glm52-disagg/decode"};
+    expect_workers(KVC_SOURCE_DIR "/fixtures/recipes/dynamo-disagg.yaml", "Dynamo graph", DYNAMO, ROLES, 2);
+    static const char *const LWS[] = {"LeaderWorkerSet/dsv32-prefill/sglang-leader",
+                                      "LeaderWorkerSet/dsv32-decode/sglang-leader"};
+    expect_workers(KVC_SOURCE_DIR "/fixtures/recipes/k8s-lws-pd.yaml", "Kubernetes manifests", LWS, ROLES, 2);
+    static const char *const RBG[] = {"RoleBasedGroup/glm52-pd/prefill/sglang", "RoleBasedGroup/glm52-pd/decode/sglang"};
+    expect_workers(KVC_SOURCE_DIR "/fixtures/recipes/rbg-pd.yaml", "Kubernetes manifests", RBG, ROLES, 2);
+    static const char *const SRT[] = {"prefill", "decode"};
+    expect_workers(KVC_SOURCE_DIR "/fixtures/recipes/srt-slurm-gb200.yaml", "srt-slurm recipe", SRT, ROLES, 2);
+    /* Dynamo's v1beta1 components, with a script and a JSON mapping in the args */
+    const char *path = temp_file(".yaml", "apiVersion: nvidia.com/v1beta1\n"
+                                          "kind: DynamoGraphDeployment\n"
+                                          "metadata: {name: g}\n"
+                                          "spec:\n"
+                                          "  components:\n"
+                                          "  - name: Decode\n"
+                                          "    podTemplate:\n"
+                                          "      spec:\n"
+                                          "        containers:\n"
+                                          "        - name: main\n"
+                                          "          command: [python3, -m, dynamo.sglang]\n"
+                                          "          args: [--disaggregation-mode, decode, --kv-events-config,\n"
+                                          "                 {publisher: zmq, n: 0x10}, --page-size, '32']\n");
+    static const char *const V1B[] = {"DynamoGraphDeployment/g/Decode/main"};
+    static const char *const DEC[] = {""}; /* one worker: no role is read */
+    expect_workers(path, "Dynamo graph", V1B, DEC, 1);
+}
+
+static void test_recipe__recipe_values_keep_their_places(void **state)
+{
+    (void)state;
+    kvc_recipe *r = NULL;
+    kvc_diag d;
+    /* the decode leader's bash -c script, a literal block: flags at their columns in the file */
+    assert_int_equal(kvc_recipe_load(KVC_SOURCE_DIR "/fixtures/recipes/k8s-lws-pd.yaml", &r, &d), KVC_OK);
+    kvc_worker *w = kvc_worker_create("decode");
+    assert_int_equal(kvc_recipe_worker_load(r, 1, w, &d), KVC_OK);
+    assert_int_equal(kvc_worker_set_gpu(w, "H200", &d), KVC_OK);
+    kvc_resolved *res = NULL;
+    assert_int_equal(kvc_resolve(w, &res, &d), KVC_OK);
+    assert_string_equal(kvc_resolved_release(res), "0.5.12.post1"); /* the image's tag */
+    const kvc_setting *be = kvc_resolved_find(res, "dsa_decode_backend");
+    assert_string_equal(be->value, "flashmla_kv");
+    assert_int_equal(be->line, 69);
+    assert_int_equal(be->column, 45);
+    kvc_resolved_free(res);
+    kvc_worker_free(w);
+    kvc_recipe_free(r);
+    /* srt-slurm: GPU, release and flags from the recipe */
+    assert_int_equal(kvc_recipe_load(KVC_SOURCE_DIR "/fixtures/recipes/srt-slurm-gb200.yaml", &r, &d), KVC_OK);
+    w = kvc_worker_create("decode");
+    assert_int_equal(kvc_recipe_worker_load(r, 1, w, &d), KVC_OK);
+    assert_int_equal(kvc_resolve(w, &res, &d), KVC_OK);
+    assert_string_equal(kvc_resolved_gpu(res, NULL, NULL), "GB200");
+    assert_string_equal(kvc_resolved_release(res), "0.5.20");
+    be = kvc_resolved_find(res, "dsa_prefill_backend");
+    assert_int_equal(be->line, 39);
+    assert_int_equal(be->column, 7);
+    kvc_resolved_free(res);
+    kvc_worker_free(w);
+    kvc_recipe_free(r);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -328,6 +412,8 @@ int main(void)
         cmocka_unit_test(test_recipe__python_repr_values),
         cmocka_unit_test(test_recipe__python_repr_errors_have_columns),
         cmocka_unit_test(test_recipe__log_settings_line),
+        cmocka_unit_test(test_recipe__deployment_recipes),
+        cmocka_unit_test(test_recipe__recipe_values_keep_their_places),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
