@@ -170,9 +170,12 @@ static void print_help(FILE *out)
             "       kvcheck version\n"
             "\n"
             "WORKER, PREFILL and DECODE are kvcheck worker files (JSON: gpu, model, args,\n"
-            "config), SGLang /server_info dumps, or running SGLang servers (http://HOST:PORT,\n"
-            "https://...: their /server_info is read). The options below can stand in for them\n"
-            "or add to them; launch flags given here win over the file's.\n"
+            "config), SGLang /server_info dumps, running SGLang servers (http://HOST:PORT,\n"
+            "https://...: their /server_info is read), launch scripts or pasted commands, SGLang\n"
+            "logs (their server_args= line) or deployment recipes (Dynamo, srt-slurm,\n"
+            "Kubernetes); check FILE pairs the prefill and decode workers of one such file.\n"
+            "The options below can stand in for them or add to them; launch flags given here\n"
+            "win over the file's.\n"
             "INPUT is a raw dump of one layer's KV buffer (pages x page bytes), a .npy array\n"
             "or a .safetensors file (each tensor one layer).\n"
             "\noptions:\n");
@@ -700,7 +703,13 @@ static int recipe_pairs(const cli *c, kvc_recipe **recipe, worker_source **ps, w
     kvc_diag diag;
     kvc_diag_clear(&diag);
     const char *file = c->pos[0];
-    if (kvc_recipe_load(file, recipe, &diag)) return fail(c, &diag, exit_code_for(diag.status));
+    if (kvc_recipe_load(file, recipe, &diag)) {
+        if (c->github) { /* an annotation at what cannot be read */
+            pair_result r = {.prefill = file, .decode = file, .from_file = {1, 1}, .diag = diag};
+            github_annotate(stdout, &r);
+        }
+        return fail(c, &diag, exit_code_for(diag.status));
+    }
     size_t count = kvc_recipe_worker_count(*recipe);
     if (count < 2)
         return usage_error(c, "check takes two workers, PREFILL and DECODE, or one file that describes both; %.300s "

@@ -286,13 +286,14 @@ kvc_status py_record_parse(const char *text, size_t len, const kvc_origin *where
             st = peek(&r) < 0 ? py_error(&r, open_at, "the record never closes: the line ends first")
                               : py_error(&r, key_at, "expected a field name");
         }
+        if (!st && !key.p) sb_puts(&key, ""); /* '' is a key too */
         py_field *grown = st ? NULL : realloc(f, (n + 1) * sizeof *f);
-        if (!st && (!grown || key.oom || !key.p)) st = diag_set(diag, KVC_ERR_NOMEM, NULL, "out of memory");
+        if (grown) f = grown;
+        if (!st && (!grown || key.oom)) st = diag_set(diag, KVC_ERR_NOMEM, NULL, "out of memory");
         if (st) {
             free(key.p);
             break;
         }
-        f = grown;
         r.at++; /* '=' or ':' */
         f[n] = (py_field){.key = key.p, .column = (unsigned)key_at};
         st = read_value(&r, &f[n].value);

@@ -125,7 +125,8 @@ static kvc_status use_engine(kvc_worker *w, const engine_def *e, kvc_diag *diag)
     return KVC_OK;
 }
 
-kvc_status worker_add_words(kvc_worker *w, const word_list *words, kvc_diag *diag)
+/* The engine's words of a launch. */
+static kvc_status worker_add_words(kvc_worker *w, const word_list *words, kvc_diag *diag)
 {
     return w->engine->add_words(w->inputs, words, diag);
 }
@@ -466,11 +467,6 @@ kvc_status kvc_worker_load_file(kvc_worker *worker, const char *path, kvc_diag *
     st = load_text(worker, text, len, path, 0, diag);
     free(text);
     return st;
-}
-
-kvc_status worker_load_text(kvc_worker *worker, const char *text, size_t len, const char *name, kvc_diag *diag)
-{
-    return load_text(worker, text, len, name, 0, diag);
 }
 
 kvc_status kvc_worker_load_json(kvc_worker *worker, const char *text, size_t len, const char *name, unsigned flags,

@@ -57,8 +57,7 @@ kvc_status worker_add_launch(kvc_worker *worker, const shell_script *s, const la
 
 /* ------------------------------------------------- inputs of recipe files */
 
-/* The engine's words and its inputs, as recipes and logs give them. */
-kvc_status worker_add_words(kvc_worker *worker, const word_list *words, kvc_diag *diag);
+/* The engine's inputs as recipes and logs give them: an environment variable. */
 kvc_status worker_add_env(kvc_worker *worker, const char *assignment, const kvc_origin *origin, kvc_diag *diag);
 /* A warning the resolved worker carries about where its inputs came from. */
 void worker_add_warning(kvc_worker *worker, const char *fmt, ...) KVC_PRINTF(2, 3);
@@ -75,8 +74,6 @@ int worker_image_release(const kvc_worker *worker, const char *image, char *out,
 int engine_image_release(const engine_def *e, const char *image, char *out, size_t size);
 /* The worker's PD role as its release reads its inputs. */
 kvc_status worker_role(const kvc_worker *worker, char *out, size_t size, kvc_diag *diag);
-/* A worker file or server dump held in memory (kvc_worker_load_json). */
-kvc_status worker_load_text(kvc_worker *worker, const char *text, size_t len, const char *name, kvc_diag *diag);
 /* Relative paths in the worker's inputs are taken from `dir`. */
 void worker_set_base_dir(kvc_worker *worker, const char *dir);
 

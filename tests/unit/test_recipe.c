@@ -241,11 +241,13 @@ static void test_recipe__python_repr_values(void **state)
     }
     assert_int_equal(f[2].column, strstr(text, "c=8") - text);
     py_fields_free(f, n);
-    const char *dict = "{'model_path': 'm', \"tp_size\": 8}";
+    const char *dict = "{'model_path': 'm', \"tp_size\": 8, '': ''}";
     assert_int_equal(py_record_parse(dict, strlen(dict), &where, &f, &n, &d), KVC_OK);
-    assert_int_equal(n, 2);
+    assert_int_equal(n, 3);
     assert_string_equal(f[1].key, "tp_size");
     assert_string_equal(f[1].value.text, "8");
+    assert_string_equal(f[2].key, ""); /* an empty key is a key (fuzz_log found it read freed memory) */
+    assert_string_equal(f[2].value.text, "");
     py_fields_free(f, n);
 }
 
