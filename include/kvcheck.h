@@ -127,6 +127,39 @@ KVC_API kvc_status kvc_worker_set_release(kvc_worker *worker, const char *releas
 /* The label given at creation. */
 KVC_API const char *kvc_worker_label(const kvc_worker *worker);
 
+/* ----------------------------------------------------------------- recipes */
+
+/* A file that describes one or more workers, read as users keep them: a
+ * kvcheck worker file or /server_info dump (JSON); a shell script or
+ * pasted command text holding launch commands (python3 -m
+ * sglang.launch_server, sglang serve, python3 -m dynamo.sglang, also
+ * behind an environment, nohup or docker run, with pipes, redirections and
+ * comments around them); an SGLang log with its start-up server_args
+ * line; a deployment recipe (Dynamo graph, srt-slurm recipe, Kubernetes
+ * manifests: Deployment, LeaderWorkerSet, RoleBasedGroup, ...). Every
+ * value keeps its file, line and column. Opaque; free with
+ * kvc_recipe_free. */
+typedef struct kvc_recipe kvc_recipe;
+
+/* Reads `path` (read-only). Fails with the position of what cannot be
+ * read, and when the file describes no worker. */
+KVC_API kvc_status kvc_recipe_load(const char *path, kvc_recipe **out, kvc_diag *diag);
+/* Accepts NULL. */
+KVC_API void kvc_recipe_free(kvc_recipe *recipe);
+/* What kind of file it is: "worker file", "shell script", "SGLang log",
+ * "Dynamo graph", "srt-slurm recipe", "Kubernetes manifests". */
+KVC_API const char *kvc_recipe_kind(const kvc_recipe *recipe);
+KVC_API size_t kvc_recipe_worker_count(const kvc_recipe *recipe);
+/* The i-th worker's name in the file ("line 12", "decode",
+ * "LeaderWorkerSet/dsr1-prefill"), or NULL past the end. */
+KVC_API const char *kvc_recipe_worker_name(const kvc_recipe *recipe, size_t i);
+/* Its PD role as its launch flags set it: "prefill", "decode" or "null"
+ * (neither); read when the file describes several workers, else "". */
+KVC_API const char *kvc_recipe_worker_role(const kvc_recipe *recipe, size_t i);
+/* Adds the i-th worker's inputs (launch flags, environment, GPU and
+ * release where the file names them) to `worker`. */
+KVC_API kvc_status kvc_recipe_worker_load(const kvc_recipe *recipe, size_t i, kvc_worker *worker, kvc_diag *diag);
+
 /* The releases kvcheck has read for `engine` ("sglang"; NULL: the default
  * engine), newest first: the i-th, or NULL past the end. Static storage. */
 KVC_API const char *kvc_engine_release(const char *engine, unsigned i);

@@ -75,6 +75,8 @@ typedef enum opt_id {
     OPT_DECODE,
     OPT_JUNIT,
     OPT_FORMAT,
+    OPT_PREFILL_WORKER,
+    OPT_DECODE_WORKER,
     OPT_COUNT
 } opt_id;
 
@@ -128,6 +130,10 @@ static const struct option_row {
     {OPT_PREFILL, "--prefill", NULL, "WORKER", CMD_CHECK,
      "a prefill worker; repeatable: each is checked against each --decode"},
     {OPT_DECODE, "--decode", NULL, "WORKER", CMD_CHECK, "a decode worker; repeatable"},
+    {OPT_PREFILL_WORKER, "--prefill-worker", NULL, "NAME", CMD_CHECK,
+     "with one file describing several workers: check only its worker NAME as prefill"},
+    {OPT_DECODE_WORKER, "--decode-worker", NULL, "NAME", CMD_CHECK,
+     "with one file describing several workers: check only its worker NAME as decode"},
     {OPT_JUNIT, "--junit", NULL, "FILE", CMD_CHECK, "also write a JUnit XML report: one test case per pair"},
     {OPT_FORMAT, "--format", NULL, "FORMAT", CMD_CHECK,
      "text (default), json (as --json) or github (GitHub Actions annotations, then the text report)"},
@@ -169,9 +175,12 @@ static void print_help(FILE *out)
             "       kvcheck version\n"
             "\n"
             "WORKER, PREFILL and DECODE are kvcheck worker files (JSON: gpu, model, args,\n"
-            "config), SGLang /server_info dumps, or running SGLang servers (http://HOST:PORT,\n"
-            "https://...: their /server_info is read). The options below can stand in for them\n"
-            "or add to them; launch flags given here win over the file's.\n"
+            "config), SGLang /server_info dumps, running SGLang servers (http://HOST:PORT,\n"
+            "https://...: their /server_info is read), launch scripts or pasted commands, SGLang\n"
+            "logs (their server_args= line) or deployment recipes (Dynamo, srt-slurm,\n"
+            "Kubernetes); check FILE pairs the prefill and decode workers of one such file.\n"
+            "The options below can stand in for them or add to them; launch flags given here\n"
+            "win over the file's.\n"
             "INPUT is a raw dump of one layer's KV buffer (pages x page bytes), a .npy array\n"
             "or a .safetensors file (each tensor one layer).\n"
             "\noptions:\n");
@@ -425,9 +434,12 @@ static int parse(cli *c, int argc, char **argv)
     if ((c->nprefills || c->ndecodes) && (!c->nprefills || !c->ndecodes || c->npos))
         return usage_error(c, "--prefill and --decode go together (each prefill is checked against each decode), "
                               "without other workers");
-    if ((c->command & CMD_PAIR) && c->npos == 1)
-        return usage_error(c, "%s takes two workers, PREFILL and DECODE, or none with --prefill-args and --decode-args",
-                           c->command == CMD_CHECK ? "check" : "simulate");
+    if (c->command == CMD_SIMULATE && c->npos == 1)
+        return usage_error(c, "simulate takes two workers, PREFILL and DECODE, or none with --prefill-args and "
+                              "--decode-args");
+    if ((c->given[OPT_PREFILL_WORKER] || c->given[OPT_DECODE_WORKER]) && (c->npos != 1 || c->given[OPT_PAIRS]))
+        return usage_error(c, "--prefill-worker and --decode-worker pick workers of one file that describes several: "
+                              "give that one file");
     if (c->given[OPT_QUIET]) c->report |= KVC_REPORT_QUIET;
     if (c->given[OPT_VERBOSE]) c->report |= KVC_REPORT_VERBOSE;
     if (c->format == KVC_FORMAT_TEXT && want_color(c->value[OPT_COLOR])) c->report |= KVC_REPORT_COLOR;
@@ -461,11 +473,65 @@ static kvc_status load_server(const cli *c, kvc_worker *w, const char *url, kvc_
     return st;
 }
 
+/* Where a worker comes from: a file or URL as given, or one worker of a
+ * file that describes several. */
+typedef struct source {
+    const char *file;         /* NULL: the shortcuts alone */
+    const kvc_recipe *recipe; /* not NULL: its worker `index` */
+    size_t index;
+    char label[700];          /* a recipe's worker: "FILE (NAME)" */
+} worker_source;
+
+static kvc_status set_diag(kvc_diag *diag, kvc_status st, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static kvc_status set_diag(kvc_diag *diag, kvc_status st, const char *fmt, ...)
+{
+    if (diag) {
+        kvc_diag_clear(diag);
+        diag->status = st;
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(diag->message, sizeof diag->message, fmt, ap);
+        va_end(ap);
+    }
+    return st;
+}
+
+/* "line 3 (prefill), line 9 (decode)": a recipe's workers. */
+static void worker_names(const kvc_recipe *r, char *out, size_t size)
+{
+    size_t n = 0;
+    out[0] = '\0';
+    for (size_t i = 0; i < kvc_recipe_worker_count(r) && n < size; i++) {
+        const char *role = kvc_recipe_worker_role(r, i);
+        n += (size_t)snprintf(out + n, size - n, "%s%s%s%s%s", i ? ", " : "", kvc_recipe_worker_name(r, i),
+                              role[0] ? " (" : "", role, role[0] ? ")" : "");
+    }
+}
+
+/* A file of any kind kvcheck reads that describes one worker. */
+static kvc_status load_worker_file(kvc_worker *w, const char *file, kvc_diag *diag)
+{
+    kvc_recipe *r = NULL;
+    kvc_status st = kvc_recipe_load(file, &r, diag);
+    if (!st && kvc_recipe_worker_count(r) != 1) {
+        char names[600];
+        worker_names(r, names, sizeof names);
+        st = set_diag(diag, KVC_ERR_USAGE,
+                      "%.300s describes %zu workers (%s): give it alone to check, which pairs its prefill and "
+                      "decode workers (kvcheck check %.300s)",
+                      file, kvc_recipe_worker_count(r), names, file);
+    }
+    if (!st) st = kvc_recipe_worker_load(r, 0, w, diag);
+    kvc_recipe_free(r);
+    return st;
+}
+
 /* Builds one worker from an optional file plus the shortcuts. */
-static kvc_status build_worker(const cli *c, const char *label, const char *file, const char *gpu, const char *model,
+static kvc_status build_worker(const cli *c, const char *label, const worker_source *src, const char *gpu, const char *model,
                                const char *args, const char *args_origin, kvc_worker **out, kvc_diag *diag)
 {
-    kvc_worker *w = kvc_worker_create(file ? file : label);
+    const char *file = src ? src->file : NULL;
+    kvc_worker *w = kvc_worker_create(src && src->recipe ? src->label : file ? file : label);
     if (!w) {
         if (diag) {
             diag->status = KVC_ERR_NOMEM;
@@ -483,8 +549,10 @@ static kvc_status build_worker(const cli *c, const char *label, const char *file
         st = KVC_ERR_USAGE;
     } else if (file && http_is_url(file)) {
         st = load_server(c, w, file, diag);
+    } else if (src && src->recipe) {
+        st = kvc_recipe_worker_load(src->recipe, src->index, w, diag);
     } else if (file) {
-        st = kvc_worker_load_file(w, file, diag);
+        st = load_worker_file(w, file, diag);
     }
     if (!st && gpu) st = set_gpu(w, gpu, diag);
     if (!st && model) st = kvc_worker_set_model(w, model, diag);
@@ -516,8 +584,9 @@ static int run_layout(const cli *c)
     if (!c->npos && !c->given[OPT_ARGS] && !c->given[OPT_GPU])
         return usage_error(c, "layout needs a WORKER file, or --gpu, --model and --args");
     kvc_worker *w = NULL;
-    kvc_status st = build_worker(c, "worker", c->npos ? c->pos[0] : NULL, c->value[OPT_GPU], c->value[OPT_MODEL],
-                                 c->value[OPT_ARGS], "--args", &w, &diag);
+    worker_source src = {.file = c->npos ? c->pos[0] : NULL};
+    kvc_status st =
+        build_worker(c, "worker", &src, c->value[OPT_GPU], c->value[OPT_MODEL], c->value[OPT_ARGS], "--args", &w, &diag);
     kvc_resolved *r = NULL;
     if (!st) st = kvc_resolve(w, &r, &diag);
     int code = st ? fail(c, &diag, exit_code_for(st)) : EXIT_CLEAN;
@@ -542,11 +611,12 @@ static kvc_status build_pair(const cli *c, kvc_worker **p, kvc_worker **d, kvc_d
     }
     const char *pgpu = c->given[OPT_PREFILL_GPU] ? c->value[OPT_PREFILL_GPU] : c->value[OPT_GPU];
     const char *dgpu = c->given[OPT_DECODE_GPU] ? c->value[OPT_DECODE_GPU] : c->value[OPT_GPU];
-    kvc_status st = build_worker(c, "prefill", c->npos ? c->pos[0] : NULL, pgpu, c->value[OPT_MODEL],
-                                 c->value[OPT_PREFILL_ARGS], "--prefill-args", p, diag);
+    worker_source ps = {.file = c->npos ? c->pos[0] : NULL}, ds = {.file = c->npos ? c->pos[1] : NULL};
+    kvc_status st = build_worker(c, "prefill", &ps, pgpu, c->value[OPT_MODEL], c->value[OPT_PREFILL_ARGS],
+                                 "--prefill-args", p, diag);
     if (!st)
-        st = build_worker(c, "decode", c->npos ? c->pos[1] : NULL, dgpu, c->value[OPT_MODEL], c->value[OPT_DECODE_ARGS],
-                          "--decode-args", d, diag);
+        st = build_worker(c, "decode", &ds, dgpu, c->value[OPT_MODEL], c->value[OPT_DECODE_ARGS], "--decode-args", d,
+                          diag);
     return st;
 }
 
@@ -567,26 +637,57 @@ static void put_json_string(FILE *out, const char *text)
     fputc('"', out);
 }
 
-/* Checks one pair into `r`. */
-static void check_pair(const cli *c, const char *pfile, const char *dfile, pair_result *r)
+/* Checks one pair into `r`; NULL sources: the shortcuts alone. */
+static void check_pair(const cli *c, const worker_source *ps, const worker_source *ds, pair_result *r)
 {
     memset(r, 0, sizeof *r);
-    r->prefill = pfile ? pfile : "prefill";
-    r->decode = dfile ? dfile : "decode";
-    r->from_file[0] = pfile != NULL;
-    r->from_file[1] = dfile != NULL;
+    r->prefill = ps->recipe ? ps->label : ps->file ? ps->file : "prefill";
+    r->decode = ds->recipe ? ds->label : ds->file ? ds->file : "decode";
+    r->from_file[0] = ps->file != NULL && !ps->recipe;
+    r->from_file[1] = ds->file != NULL && !ds->recipe;
     const char *pgpu = c->given[OPT_PREFILL_GPU] ? c->value[OPT_PREFILL_GPU] : c->value[OPT_GPU];
     const char *dgpu = c->given[OPT_DECODE_GPU] ? c->value[OPT_DECODE_GPU] : c->value[OPT_GPU];
     kvc_worker *p = NULL, *d = NULL;
-    kvc_status st = build_worker(c, "prefill", pfile, pgpu, c->value[OPT_MODEL], c->value[OPT_PREFILL_ARGS],
+    kvc_status st = build_worker(c, "prefill", ps, pgpu, c->value[OPT_MODEL], c->value[OPT_PREFILL_ARGS],
                                  "--prefill-args", &p, &r->diag);
     if (!st)
-        st = build_worker(c, "decode", dfile, dgpu, c->value[OPT_MODEL], c->value[OPT_DECODE_ARGS], "--decode-args", &d,
+        st = build_worker(c, "decode", ds, dgpu, c->value[OPT_MODEL], c->value[OPT_DECODE_ARGS], "--decode-args", &d,
                           &r->diag);
     if (!st) st = kvc_compare(p, d, &r->verdict, &r->diag);
     r->code = st ? exit_code_for(st) : kvc_verdict_compatible(r->verdict) ? EXIT_CLEAN : EXIT_FOUND;
     kvc_worker_free(p);
     kvc_worker_free(d);
+}
+
+/* The workers of one file that describes several with `role` (or the one
+ * --prefill-worker/--decode-worker names) as sources; how many, or -1
+ * after printing why there are none. */
+static long recipe_side(const cli *c, const kvc_recipe *r, const char *file, const char *role, opt_id pick,
+                        worker_source *out)
+{
+    long n = 0;
+    for (size_t i = 0; i < kvc_recipe_worker_count(r); i++) {
+        const char *name = kvc_recipe_worker_name(r, i);
+        if (c->given[pick] ? strcmp(name, c->value[pick]) != 0 : strcmp(kvc_recipe_worker_role(r, i), role) != 0)
+            continue;
+        out[n] = (worker_source){.file = file, .recipe = r, .index = i};
+        snprintf(out[n].label, sizeof out[n].label, "%.500s (%s)", file, name);
+        n++;
+    }
+    if (n) return n;
+    char names[600];
+    worker_names(r, names, sizeof names);
+    kvc_diag d;
+    if (c->given[pick])
+        set_diag(&d, KVC_ERR_USAGE, "%s %s: %.300s has no worker of that name; its workers: %s", option_name(pick),
+                 c->value[pick], file, names);
+    else
+        set_diag(&d, KVC_ERR_CONFIG,
+                 "%.300s describes %zu workers (%s) and none is a %s worker (--disaggregation-mode %s); name one with "
+                 "%s",
+                 file, kvc_recipe_worker_count(r), names, role, role, option_name(pick));
+    fail(c, &d, exit_code_for(d.status));
+    return -1;
 }
 
 /* One pair's result on stdout (and its failure on stderr, in text). */
@@ -600,25 +701,91 @@ static int emit_pair(const cli *c, const pair_result *r)
     return emit(kvc_report_check(r->verdict, c->format, c->report));
 }
 
-static int run_check(const cli *c)
+/* check FILE: the prefill and decode workers of one file that describes
+ * several, every prefill against every decode; -1 to go on with *n pairs. */
+static int recipe_pairs(const cli *c, kvc_recipe **recipe, worker_source **ps, worker_source **ds, size_t *n)
 {
-    /* The pairs: two workers, --pairs P D P D ..., or each --prefill against each --decode. */
-    size_t n = c->nprefills ? c->nprefills * c->ndecodes : c->given[OPT_PAIRS] ? (size_t)c->npos / 2 : 1;
-    if (!c->nprefills && !c->given[OPT_PAIRS] && !c->npos && !(c->given[OPT_PREFILL_ARGS] && c->given[OPT_DECODE_ARGS]))
-        return usage_error(c, "check needs PREFILL and DECODE worker files, or --prefill-args and --decode-args");
-    pair_result *pairs = calloc(n, sizeof *pairs);
-    if (!pairs) {
+    kvc_diag diag;
+    kvc_diag_clear(&diag);
+    const char *file = c->pos[0];
+    if (kvc_recipe_load(file, recipe, &diag)) {
+        if (c->github) { /* an annotation at what cannot be read */
+            pair_result r = {.prefill = file, .decode = file, .from_file = {1, 1}, .diag = diag};
+            github_annotate(stdout, &r);
+        }
+        return fail(c, &diag, exit_code_for(diag.status));
+    }
+    size_t count = kvc_recipe_worker_count(*recipe);
+    if (count < 2)
+        return usage_error(c, "check takes two workers, PREFILL and DECODE, or one file that describes both; %.300s "
+                              "describes one",
+                           file);
+    worker_source *p = calloc(count, sizeof *p), *d = calloc(count, sizeof *d);
+    *ps = p;
+    *ds = d;
+    if (!p || !d) {
         fputs("kvcheck: error: out of memory\n", stderr);
         return EXIT_IO;
     }
-    for (size_t i = 0; i < n; i++) {
-        const char *pf = c->nprefills ? c->prefills[i / c->ndecodes] : c->npos ? c->pos[2 * i] : NULL;
-        const char *df = c->nprefills ? c->decodes[i % c->ndecodes] : c->npos ? c->pos[2 * i + 1] : NULL;
-        check_pair(c, pf, df, &pairs[i]);
+    long np = recipe_side(c, *recipe, file, "prefill", OPT_PREFILL_WORKER, p);
+    long nd = np < 0 ? -1 : recipe_side(c, *recipe, file, "decode", OPT_DECODE_WORKER, d);
+    if (np < 0 || nd < 0) return c->given[OPT_PREFILL_WORKER] || c->given[OPT_DECODE_WORKER] ? EXIT_USAGE : EXIT_CONFIG;
+    /* pair i: prefill i / nd against decode i % nd */
+    worker_source *pp = calloc((size_t)(np * nd), sizeof *pp), *dd = calloc((size_t)(np * nd), sizeof *dd);
+    if (!pp || !dd) {
+        free(pp);
+        free(dd);
+        fputs("kvcheck: error: out of memory\n", stderr);
+        return EXIT_IO;
     }
+    for (long i = 0; i < np * nd; i++) {
+        pp[i] = p[i / nd];
+        dd[i] = d[i % nd];
+    }
+    free(p);
+    free(d);
+    *ps = pp;
+    *ds = dd;
+    *n = (size_t)(np * nd);
+    return -1;
+}
+
+static int run_check(const cli *c)
+{
+    /* The pairs: two workers, --pairs P D P D ..., each --prefill against each --decode, or
+     * the prefill and decode workers of one file. */
+    size_t n = c->nprefills ? c->nprefills * c->ndecodes : c->given[OPT_PAIRS] ? (size_t)c->npos / 2 : 1;
+    if (!c->nprefills && !c->given[OPT_PAIRS] && !c->npos && !(c->given[OPT_PREFILL_ARGS] && c->given[OPT_DECODE_ARGS]))
+        return usage_error(c, "check needs PREFILL and DECODE worker files, or --prefill-args and --decode-args");
+    kvc_recipe *recipe = NULL;
+    worker_source *ps = NULL, *ds = NULL;
+    int code = -1;
+    if (c->npos == 1 && !c->given[OPT_PAIRS]) {
+        code = recipe_pairs(c, &recipe, &ps, &ds, &n);
+    } else {
+        ps = calloc(n, sizeof *ps);
+        ds = calloc(n, sizeof *ds);
+        for (size_t i = 0; ps && ds && i < n; i++) {
+            ps[i].file = c->nprefills ? c->prefills[i / c->ndecodes] : c->npos ? c->pos[2 * i] : NULL;
+            ds[i].file = c->nprefills ? c->decodes[i % c->ndecodes] : c->npos ? c->pos[2 * i + 1] : NULL;
+        }
+    }
+    pair_result *pairs = code < 0 ? calloc(n, sizeof *pairs) : NULL;
+    if (code < 0 && (!pairs || !ps || !ds)) {
+        fputs("kvcheck: error: out of memory\n", stderr);
+        code = EXIT_IO;
+    }
+    if (code >= 0) {
+        free(ps);
+        free(ds);
+        kvc_recipe_free(recipe);
+        return code;
+    }
+    for (size_t i = 0; i < n; i++) check_pair(c, &ps[i], &ds[i], &pairs[i]);
     /* One exit code for all: the first pair that could not be checked
      * decides it, else 1 when any pair is incompatible. */
-    int code = EXIT_CLEAN, ok = 1;
+    code = EXIT_CLEAN;
+    int ok = 1;
     size_t compatible = 0, incompatible = 0, errors = 0;
     for (size_t i = 0; i < n; i++) {
         if (!pairs[i].verdict) {
@@ -671,6 +838,9 @@ static int run_check(const cli *c)
     }
     for (size_t i = 0; i < n; i++) kvc_verdict_free(pairs[i].verdict);
     free(pairs);
+    free(ps);
+    free(ds);
+    kvc_recipe_free(recipe);
     return code;
 }
 
@@ -729,8 +899,9 @@ static int scan_layout(const cli *c, kvc_layout **layout, char *source, size_t s
         return usage_error(c, "--page-size goes with --layout; a worker's page size comes from its launch flags");
     kvc_worker *w = NULL;
     kvc_resolved *r = NULL;
-    kvc_status st = build_worker(c, "worker", c->value[OPT_WORKER], c->value[OPT_GPU], c->value[OPT_MODEL],
-                                 c->value[OPT_ARGS], "--args", &w, &diag);
+    worker_source src = {.file = c->value[OPT_WORKER]};
+    kvc_status st =
+        build_worker(c, "worker", &src, c->value[OPT_GPU], c->value[OPT_MODEL], c->value[OPT_ARGS], "--args", &w, &diag);
     if (!st) st = kvc_resolve(w, &r, &diag);
     int indexer = c->given[OPT_BUFFER] && strcmp(c->value[OPT_BUFFER], "indexer") == 0;
     int code = -1;

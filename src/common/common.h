@@ -166,11 +166,74 @@ typedef struct shell_words {
     char *buf; /* the words' text */
     char **words;
     unsigned *lines, *columns;
+    unsigned char *assign; /* 1: the word was written NAME=value (a shell assignment) */
     size_t n;
 } shell_words;
 
-/* Splits like a POSIX shell: quotes, backslash escapes, "\\\n" continuations. */
+/* Splits like a POSIX shell: quotes, backslash escapes, "\\\n" continuations
+ * (a final lone backslash continues into nothing), $(...), ${...} and
+ * `...` kept in their word. */
 kvc_status shell_split(const char *line, const char *origin_name, shell_words *out, kvc_diag *diag);
 void shell_words_free(shell_words *w); /* accepts an empty or freed one */
+
+/* One simple command of a script: words [first, first + n) of its words. */
+typedef struct shell_command {
+    size_t first, n;
+} shell_command;
+
+/* Shell text as a shell reads it: words split as shell_split does, cut
+ * into simple commands at newlines, ; & | && || |& ( and ), without
+ * comments, redirections (2>&1, > FILE, < FILE: operator and file) and
+ * here-documents (their bodies); grammar words before a command (then, do,
+ * if, ...) are dropped. What cannot be read (an open quote or
+ * substitution, a redirection without its file, a here-document never
+ * closed) fails with its line and column in `origin_name`. */
+typedef struct shell_script {
+    shell_words words;
+    shell_command *commands;
+    size_t ncommands;
+} shell_script;
+kvc_status shell_script_split(const char *text, const char *origin_name, shell_script *out, kvc_diag *diag);
+void shell_script_free(shell_script *s); /* accepts an empty or freed one */
+/* A script of one command made of given words (copied), each at its line
+ * and column: a container's command and args as a manifest lists them. */
+kvc_status shell_script_from_words(const char *const *words, const unsigned *lines, const unsigned *columns, size_t n,
+                                   shell_script *out, kvc_diag *diag);
+
+/* ------------------------------------------------------------ PyYAML */
+
+/* 1 when a plain scalar is a YAML 1.1 boolean (true, yes, on, ...), its value in *out. */
+int pyyaml_bool(const char *s, int *out);
+/* 1 when a scalar is null (plain "", ~, null). */
+int pyyaml_null(const char *s, int plain);
+/* str() of what yaml.safe_load makes of a scalar, booleans aside: None,
+ * ints in decimal, floats as Python prints them, anything else as written
+ * (`plain`: written without quotes). NULL when out of memory. */
+char *pyyaml_str(const char *text, int plain);
+/* 1 when a plain scalar is a YAML 1.1 int or float. */
+int pyyaml_is_number(const char *text);
+
+/* ------------------------------------------------------------ Python repr */
+
+/* A value as Python's repr wrote it. */
+typedef enum py_kind { PY_STR, PY_INT, PY_FLOAT, PY_NONE, PY_TRUE, PY_FALSE, PY_LIST, PY_DICT, PY_OTHER } py_kind;
+typedef struct py_value {
+    py_kind kind;
+    char *text; /* a str decoded; a number, None, True, False as written; "[...]", "{...}" for containers,
+                   a call ("Name(...)") or "<...>" as PY_OTHER with its text or "" */
+} py_value;
+typedef struct py_field {
+    char *key;
+    py_value value;
+    unsigned column; /* the key's byte offset in the text */
+} py_field;
+/* Reads the repr of a record, "Name(field=value, ...)" (a dataclass) or
+ * "{'field': value, ...}" (a dict), from text[0..len) into its top-level
+ * fields in order; text after the record is not read. Fails with the
+ * column of what is malformed, counted from `where` (the text's first
+ * byte). Free the fields with py_fields_free. */
+kvc_status py_record_parse(const char *text, size_t len, const kvc_origin *where, py_field **out, size_t *n,
+                           kvc_diag *diag);
+void py_fields_free(py_field *fields, size_t n);
 
 #endif /* KVC_COMMON_H */

@@ -108,6 +108,9 @@ typedef struct engine_words {
     const char *first_error;       /* what the first request reports when decode reads garbage */
     const char *dump_description;  /* "an SGLang /server_info dump (an object with kv_cache_dtype, ...)" */
     const char *config_description; /* "an SGLang --config YAML file" */
+    const char *image;             /* the container image whose tag is the release: "sglang" (lmsysorg/sglang:v0.5.8) */
+    const char *log_marker;        /* what starts the settings record in its log: "server_args=" */
+    const char *log_version;       /* what precedes the version in a log: "sglang version: " */
 } engine_words;
 
 typedef struct engine_def {
@@ -129,12 +132,23 @@ typedef struct engine_def {
     /* Launch-command words, in order (words before the first flag are the
      * program's, as in "python3 -m sglang.launch_server"). */
     kvc_status (*add_words)(engine_inputs *in, const word_list *words, kvc_diag *diag);
+    /* How many of words[0..n) are a program that starts the engine (0: none). */
+    size_t (*launch_words)(const char *const *words, size_t n);
+    /* A NAME=value of the launch's environment. */
+    kvc_status (*add_env)(engine_inputs *in, const char *assignment, const kvc_origin *origin, kvc_diag *diag);
+    /* The worker's PD role as release `release` reads its inputs ("prefill",
+     * "decode", or the engine's word for neither); fails as prepare does. */
+    kvc_status (*role)(const engine_inputs *in, const char *base_dir, unsigned release, char *out, size_t size,
+                       kvc_diag *diag);
     /* The engine's config file (a worker file's "config"); command-line flags win over it. */
     kvc_status (*add_config)(engine_inputs *in, const char *path, kvc_diag *diag);
     /* 1 when a JSON object is one of the engine's server dumps. */
     int (*is_dump)(const struct cJSON *root);
     kvc_status (*add_dump)(engine_inputs *in, const struct cJSON *root, const char *text, const char *file,
                            kvc_diag *diag);
+    /* The settings record of a start-up log line (server_args=...), its
+     * first byte at `where`. */
+    kvc_status (*add_log)(engine_inputs *in, const char *record, size_t len, const kvc_origin *where, kvc_diag *diag);
     /* The engine version a server dump reports ("0.5.18"), or "" with none;
      * `key` gets the key it came from. */
     void (*dump_version)(const struct cJSON *root, char *out, size_t size, const char **key);

@@ -3,6 +3,8 @@
 #include "worker/worker.h"
 
 #include <cjson/cJSON.h>
+#include <stdarg.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -20,6 +22,8 @@ struct kvc_worker {
     char release_from[KVC_PATH_LEN];
     char release_note[KVC_NOTE_LEN];  /* the engine's note on the version, and on a version overridden */
     engine_inputs *inputs; /* the engine's: launch flags, config files, server dumps */
+    unsigned nwarnings;    /* about where the inputs came from */
+    char warnings[4][KVC_NOTE_LEN];
 };
 
 kvc_worker *kvc_worker_create(const char *label)
@@ -121,14 +125,133 @@ static kvc_status use_engine(kvc_worker *w, const engine_def *e, kvc_diag *diag)
     return KVC_OK;
 }
 
-/* Words of a command line, split as a shell would, to the engine. */
+/* The engine's words of a launch. */
+static kvc_status worker_add_words(kvc_worker *w, const word_list *words, kvc_diag *diag)
+{
+    return w->engine->add_words(w->inputs, words, diag);
+}
+
+kvc_status worker_add_env(kvc_worker *w, const char *assignment, const kvc_origin *origin, kvc_diag *diag)
+{
+    return w->engine->add_env(w->inputs, assignment, origin, diag);
+}
+
+void worker_add_warning(kvc_worker *w, const char *fmt, ...)
+{
+    char text[KVC_NOTE_LEN];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(text, sizeof text, fmt, ap);
+    va_end(ap);
+    notes_add(w->warnings, &w->nwarnings, COUNT_OF(w->warnings), "%s", text);
+}
+
+kvc_status worker_add_log(kvc_worker *w, const char *record, size_t len, const kvc_origin *where, kvc_diag *diag)
+{
+    return w->engine->add_log(w->inputs, record, len, where, diag);
+}
+
+kvc_status worker_set_gpu_at(kvc_worker *w, const char *gpu, const kvc_origin *origin, kvc_diag *diag)
+{
+    kvc_status st = gpu_parse(gpu, &w->gpu, origin, diag);
+    w->has_gpu = st == KVC_OK;
+    return st;
+}
+
+kvc_status worker_set_release_from(kvc_worker *w, const char *version, const char *from, kvc_diag *diag)
+{
+    return set_release(w, version, from, diag);
+}
+
+void worker_set_base_dir(kvc_worker *w, const char *dir) { str_copy(w->base_dir, sizeof w->base_dir, dir); }
+
+kvc_status worker_role(const kvc_worker *w, char *out, size_t size, kvc_diag *diag)
+{
+    return w->engine->role(w->inputs, w->base_dir, w->release, out, size, diag);
+}
+
+int worker_image_release(const kvc_worker *w, const char *image, char *out, size_t size)
+{
+    return engine_image_release(w->engine, image, out, size);
+}
+
+int engine_image_release(const engine_def *e, const char *image, char *out, size_t size)
+{
+    const char *name = strrchr(image, '/') ? strrchr(image, '/') + 1 : image;
+    const char *colon = strchr(name, ':');
+    size_t repo = strlen(e->words.image);
+    if (!colon || (size_t)(colon - name) != repo || strncmp(name, e->words.image, repo) != 0) return 0;
+    /* the tag: [v]X.Y.Z, then .postN or rcN, then the end or "-variant" */
+    const char *t = colon + 1 + (colon[1] == 'v'), *p = t;
+    for (int part = 0; part < 3; part++) {
+        if (*p < '0' || *p > '9') return 0;
+        while (*p >= '0' && *p <= '9') p++;
+        if (part < 2 && *p++ != '.') return 0;
+    }
+    const char *suffix = strncmp(p, ".post", 5) == 0 ? p + 5 : strncmp(p, "rc", 2) == 0 ? p + 2 : NULL;
+    if (suffix && *suffix >= '0' && *suffix <= '9')
+        for (p = suffix; *p >= '0' && *p <= '9';) p++;
+    if (*p && *p != '-') return 0;
+    if ((size_t)(p - t) >= size) return 0;
+    memcpy(out, t, (size_t)(p - t));
+    out[p - t] = '\0';
+    return 1;
+}
+
+kvc_status worker_add_launch(kvc_worker *w, const shell_script *s, const launch *l, const char *file, kvc_diag *diag)
+{
+    kvc_origin o;
+    for (size_t i = 0; i < l->nenv; i++) {
+        origin_set(&o, file, l->env[i].line, l->env[i].column, "");
+        RETURN_IF_ERROR(worker_add_env(w, l->env[i].text, &o, diag));
+    }
+    char version[KVC_NAME_LEN];
+    if (l->image != SIZE_MAX && worker_image_release(w, s->words.words[l->image], version, sizeof version)) {
+        origin_set(&o, file, s->words.lines[l->image], s->words.columns[l->image], "");
+        char at[KVC_PATH_LEN], from[KVC_PATH_LEN];
+        origin_format(&o, at, sizeof at);
+        str_printf(from, sizeof from, "%s (image %s)", at, s->words.words[l->image]);
+        RETURN_IF_ERROR(set_release(w, version, from, diag));
+    }
+    word_list list = {.words = s->words.words + l->program,
+                      .n = l->end - l->program,
+                      .file = file,
+                      .lines = s->words.lines + l->program,
+                      .columns = s->words.columns + l->program};
+    return worker_add_words(w, &list, diag);
+}
+
+/* A command line to the engine: its one launch when the text holds a
+ * launch command (with pipes, redirections, an environment or docker run
+ * around it), else every word, as flags given alone are written (and as
+ * text that is no shell script, such as "--model-path <MODEL_PATH>", is). */
 static kvc_status add_line(kvc_worker *w, const char *line, const char *origin, kvc_diag *diag)
 {
+    shell_script script;
+    launch *found = NULL;
+    size_t n = 0;
+    kvc_status st = KVC_OK;
+    if (shell_script_split(line, origin, &script, NULL) == KVC_OK)
+        st = launch_find(&script, w->engine, origin, &found, &n, diag);
+    else
+        memset(&script, 0, sizeof script);
+    if (!st && n > 1) {
+        kvc_origin o;
+        const shell_words *sw = &script.words;
+        origin_set(&o, origin, sw->lines[found[1].program], sw->columns[found[1].program], "");
+        st = diag_set(diag, KVC_ERR_CONFIG, &o,
+                      "the launch flags hold %zu launch commands (at lines %u and %u): a worker is one; give each "
+                      "its own worker, or put both in a script file and check it (kvcheck check FILE)",
+                      n, sw->lines[found[0].program], sw->lines[found[1].program]);
+    }
+    if (!st && n == 1) st = worker_add_launch(w, &script, &found[0], origin, diag);
+    launches_free(found, n);
+    shell_script_free(&script);
+    if (st || n) return st;
     shell_words words;
-    kvc_status st = shell_split(line, origin, &words, diag);
-    if (st) return st;
+    RETURN_IF_ERROR(shell_split(line, origin, &words, diag));
     word_list list = {.words = words.words, .n = words.n, .file = origin, .lines = words.lines, .columns = words.columns};
-    st = w->engine->add_words(w->inputs, &list, diag);
+    st = worker_add_words(w, &list, diag);
     shell_words_free(&words);
     return st;
 }
@@ -176,7 +299,7 @@ static kvc_status load_args(kvc_worker *w, const cJSON *args, const char *text, 
         word_origin(&list, i, &ao);
         st = diag_set(diag, KVC_ERR_CONFIG, &ao, "args[%zu] must be a string; write numbers as \"64\"", i);
     }
-    if (!st) st = w->engine->add_words(w->inputs, &list, diag);
+    if (!st) st = worker_add_words(w, &list, diag);
     free(words);
     free(lines);
     free(cols);
@@ -384,6 +507,8 @@ kvc_status worker_resolve(const kvc_worker *worker, const engine_worker *prepare
     str_copy(out->release_asked, sizeof out->release_asked, worker->release_asked);
     str_copy(out->release_from, sizeof out->release_from, worker->release_from);
     if (worker->release_note[0]) notes_add(out->warnings, &out->nwarnings, KVC_MAX_NOTES, "%s", worker->release_note);
+    for (unsigned i = 0; i < worker->nwarnings; i++)
+        notes_add(out->warnings, &out->nwarnings, KVC_MAX_NOTES, "%s", worker->warnings[i]);
     return KVC_OK;
 }
 

@@ -4,7 +4,7 @@
 # public header (and its own headers in src/cli/). A circle or an upward include fails with the file and line.
 set -eu
 cd "$(dirname "$0")/../.."
-STAGES="common format target engine worker compare source scan gpu detect scanner simulate report"
+STAGES="common format target engine worker recipe compare source scan gpu detect scanner simulate report"
 rank() {
   i=0
   for s in $STAGES; do

@@ -299,3 +299,42 @@ void fz_scan_file(const fz_scan_setup *s, const char *path)
     kvc_scan_report_free(r);
     kvc_layout_free(l);
 }
+
+void fz_recipe(const char *path)
+{
+    kvc_diag d;
+    kvc_recipe *r = NULL;
+    if (fz_check(kvc_recipe_load(path, &r, &d), &d, "kvc_recipe_load")) return;
+    size_t n = kvc_recipe_worker_count(r);
+    FZ_REQUIRE(n > 0, "kvc_recipe_load read a recipe without workers");
+    FZ_REQUIRE(kvc_recipe_kind(r) && kvc_recipe_kind(r)[0], "a recipe without a kind");
+    FZ_REQUIRE(kvc_recipe_worker_name(r, n) == NULL, "a worker name past the end");
+    kvc_worker *sides[2] = {NULL, NULL}; /* the first prefill and the first decode that resolve */
+    for (size_t i = 0; i < n && i < 8; i++) {
+        const char *role = kvc_recipe_worker_role(r, i);
+        FZ_REQUIRE(role && (n == 1 ? !role[0] : role[0] != '\0'), "worker %zu's role '%s' of %zu", i, role, n);
+        kvc_worker *w = kvc_worker_create(kvc_recipe_worker_name(r, i));
+        FZ_REQUIRE(w != NULL, "kvc_worker_create");
+        kvc_status st = fz_check(kvc_recipe_worker_load(r, i, w, &d), &d, "kvc_recipe_worker_load");
+        /* a fixed GPU and model: what the recipe names may be anything */
+        if (!st) st = fz_check(kvc_worker_set_gpu(w, "B300", &d), &d, "kvc_worker_set_gpu");
+        if (!st) st = fz_check(kvc_worker_set_model(w, "glm-5.2", &d), &d, "kvc_worker_set_model");
+        kvc_resolved *res = NULL;
+        if (!st) st = fz_check(kvc_resolve(w, &res, &d), &d, "kvc_resolve");
+        if (res) fz_render_resolved(res);
+        kvc_resolved_free(res);
+        int side = strcmp(role, "decode") == 0;
+        if (!st && !sides[side] && (strcmp(role, "prefill") == 0 || side)) sides[side] = w;
+        else kvc_worker_free(w);
+    }
+    if (sides[0] && sides[1]) {
+        kvc_verdict *v = NULL;
+        kvc_status st = fz_check(kvc_compare(sides[0], sides[1], &v, &d), &d, "kvc_compare");
+        if (!st) fz_render_verdict(v);
+        kvc_verdict_free(v);
+    }
+    kvc_worker_free(sides[0]);
+    kvc_worker_free(sides[1]);
+    FZ_REQUIRE(kvc_recipe_worker_load(r, n, NULL, &d) == KVC_ERR_USAGE, "a worker past the end loaded");
+    kvc_recipe_free(r);
+}

@@ -56,6 +56,12 @@ void fz_render_verdict(const kvc_verdict *v);
  * once, kept. */
 const kvc_worker *fz_fixed(kvc_side side, unsigned release);
 
+/* Loads `path` with kvc_recipe_load and checks what it promises (workers,
+ * names, roles when there are several); each of the first 8 workers is
+ * loaded, given B300 and GLM-5.2, resolved and rendered, and the first
+ * prefill and decode that resolve are compared. */
+void fz_recipe(const char *path);
+
 /* Scan and detect inputs start with FZ_SCAN_PREFIX bytes that choose the
  * layout, its dimensions and the options; the rest is the file. See
  * tests/fuzz/README.md for the byte map. */

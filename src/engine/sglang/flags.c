@@ -327,6 +327,113 @@ static kvc_status add_word(arglist *list, const option_index *any, const char *w
     return st;
 }
 
+/* ------------------------------------------------------------ launchers */
+
+/* The programs that start SGLang, by the words before its flags ("python"
+ * stands for python, python3, python3.11, a path to one, and its own
+ * options before -m). */
+static const struct launcher {
+    const char *const words[4]; /* NULL ends */
+    const char *name;
+    const char *since; /* the first release that has it; NULL: every release kvcheck has read */
+    int dynamo;        /* Dynamo's wrapper: its own flags go before SGLang's parser */
+} LAUNCHERS[] = {
+    {{"python", "-m", "sglang.launch_server"}, "python3 -m sglang.launch_server", NULL, 0},
+    /* the console script sglang = sglang.cli.main:main comes with 0.5.5's
+     * wheel (entry_points.txt; sglang 0.5.5: python/sglang/cli/main.py) */
+    {{"sglang", "serve"}, "sglang serve", "0.5.5", 0},
+    {{"python", "-m", "dynamo.sglang"}, "python3 -m dynamo.sglang (Dynamo)", NULL, 1},
+};
+
+static const char *base_name(const char *w) { return strrchr(w, '/') ? strrchr(w, '/') + 1 : w; }
+
+static int is_python(const char *w)
+{
+    const char *b = base_name(w);
+    if (strncmp(b, "python", 6) != 0) return 0;
+    for (b += 6; *b; b++)
+        if (!((*b >= '0' && *b <= '9') || *b == '.')) return 0;
+    return 1;
+}
+
+/* How many of words[0..n) name launcher `l` (0: they do not). */
+static size_t launcher_words(const struct launcher *l, const char *const *w, size_t n)
+{
+    size_t i = 0;
+    for (size_t k = 0; k < COUNT_OF(l->words) && l->words[k]; k++) {
+        if (i >= n) return 0;
+        if (strcmp(l->words[k], "python") == 0) {
+            if (!is_python(w[i++])) return 0;
+            /* python's own options before -m: -u, -O, -X opt, -W arg */
+            while (i < n && w[i][0] == '-' && strcmp(w[i], "-m") != 0 && strcmp(w[i], "-c") != 0)
+                i += strcmp(w[i], "-X") == 0 || strcmp(w[i], "-W") == 0 ? 2 : 1;
+            continue;
+        }
+        if (strcmp(l->words[k], k == 0 ? base_name(w[i]) : w[i]) != 0) return 0;
+        i++;
+    }
+    return i <= n ? i : 0;
+}
+
+static const struct launcher *launcher_of(const char *const *w, size_t n)
+{
+    for (size_t i = 0; i < COUNT_OF(LAUNCHERS); i++)
+        if (launcher_words(&LAUNCHERS[i], w, n)) return &LAUNCHERS[i];
+    return NULL;
+}
+
+size_t args_launch_words(const char *const *words, size_t n)
+{
+    const struct launcher *l = launcher_of(words, n);
+    return l ? launcher_words(l, words, n) : 0;
+}
+
+/* Dynamo's own flags (dynamo.sglang's argument groups: --dyn-*, the
+ * worker kinds, --disagg-config, --endpoint, ...): 1 when they take a
+ * value, 0 when they are switches, -1 (--dyn-*) when the next word is
+ * their value unless it is a flag. */
+static int dynamo_flag(const char *w)
+{
+    static const struct {
+        const char *name;
+        int value;
+    } FLAGS[] = {
+        {"--use-sglang-tokenizer", 0}, {"--no-use-sglang-tokenizer", 0}, {"--multimodal-processor", 0},
+        {"--multimodal-encode-worker", 0}, {"--multimodal-worker", 0}, {"--embedding-worker", 0},
+        {"--image-diffusion-worker", 0}, {"--video-generation-worker", 0}, {"--disagg-config", 1},
+        {"--disagg-config-key", 1}, {"--endpoint", 1}, {"--migration-limit", 1}, {"--dump-config-to", 1},
+        {"--afd-attention-ratio", 1}, {"--afd-ffn-endpoint", 1}, {"--afd-microbatch-size", 1},
+        {"--afd-sync-timeout-ms", 1},
+    };
+    size_t n = strcspn(w, "=");
+    if (strncmp(w, "--dyn-", 6) == 0) return w[n] ? 0 : -1;
+    for (size_t i = 0; i < COUNT_OF(FLAGS); i++)
+        if (strlen(FLAGS[i].name) == n && strncmp(w, FLAGS[i].name, n) == 0) return w[n] ? 0 : FLAGS[i].value;
+    return -2;
+}
+
+/* At a Dynamo flag: takes it and its value as one entry that SGLang's
+ * parser never sees; 0 when the next word is no Dynamo flag. */
+static int take_dynamo_flag(word_stream *s, arglist *list, kvc_status *st, kvc_diag *diag)
+{
+    const char *w = stream_peek(s);
+    int value = dynamo_flag(w);
+    if (value == -2) return 0;
+    kvc_origin o;
+    stream_origin(s, &o);
+    strbuf text = {0};
+    sb_puts(&text, w);
+    stream_next(s);
+    if (value != 0 && stream_more(s) && (value == 1 || strncmp(stream_peek(s), "--", 2) != 0)) {
+        sb_printf(&text, " %s", stream_peek(s));
+        stream_next(s);
+    }
+    *st = text.oom ? diag_set(diag, KVC_ERR_NOMEM, NULL, "out of memory")
+                   : args_push(list, ARG_WRAPPER, text.p, NULL, &o, diag);
+    free(text.p);
+    return 1;
+}
+
 kvc_status args_parse_words(arglist *list, const word_list *words, kvc_diag *diag)
 {
     option_index any;
@@ -334,20 +441,26 @@ kvc_status args_parse_words(arglist *list, const word_list *words, kvc_diag *dia
     word_stream s = {.list = words, .any = &any};
     kvc_status st = KVC_OK;
     /* "python3 -m sglang.launch_server", "sglang serve MODEL" */
-    const char *before = NULL, *last = NULL;
-    kvc_origin last_origin;
+    const char *before = NULL, *last = NULL, *program[8];
+    size_t nprogram = 0;
+    kvc_origin last_origin, first_origin;
     while (!st && stream_more(&s)) {
         if ((st = stream_split(&s, list, 1, diag))) break;
         if (is_flag_word(&any, stream_peek(&s))) break;
         before = last;
         last = stream_peek(&s);
         stream_origin(&s, &last_origin);
+        if (!nprogram) first_origin = last_origin;
+        if (nprogram < COUNT_OF(program)) program[nprogram++] = last;
         stream_next(&s);
     }
+    const struct launcher *l = st ? NULL : launcher_of(program, nprogram);
+    if (l) st = args_push(list, ARG_PROGRAM, l->name, l->since, &first_origin, diag);
     if (!st && before && last[0] != '-' && strcmp(before, "serve") == 0)
         st = args_push(list, ARG_SERVE_MODEL, last, NULL, &last_origin, diag);
     while (!st && stream_more(&s)) {
         if ((st = stream_split(&s, list, 0, diag))) break;
+        if (l && l->dynamo && take_dynamo_flag(&s, list, &st, diag)) continue;
         kvc_origin o;
         stream_origin(&s, &o);
         st = add_word(list, &any, stream_peek(&s), &o, diag);
@@ -356,6 +469,11 @@ kvc_status args_parse_words(arglist *list, const word_list *words, kvc_diag *dia
     shell_words_free(&s.split);
     option_index_free(&any);
     return st;
+}
+
+kvc_status args_add_env(arglist *list, const char *assignment, const kvc_origin *origin, kvc_diag *diag)
+{
+    return args_push(list, ARG_ENV, assignment, NULL, origin, diag);
 }
 
 /* ------------------------------------------------------------- settings */
@@ -660,11 +778,40 @@ static kvc_status fold_dump(fold_state *f, const kv_arg *a, unsigned release, kv
     return set_value(f, key, option, value, &o, diag);
 }
 
+/* An entry SGLang never reads, listed with what it is. */
+static void fold_ignored(fold_state *f, const kv_arg *a, const char *what)
+{
+    kvc_origin o;
+    arg_origin(a, &o);
+    char where[600];
+    origin_format(&o, where, sizeof where);
+    f->ignored++;
+    notes_add(f->out->ignored, &f->out->nignored, KVC_MAX_NOTES - 1, "%s (%s): %s", a->text, where, what);
+}
+
+/* The program that starts the worker exists in release `release`. */
+static kvc_status check_program(const kv_arg *a, unsigned release, kvc_diag *diag)
+{
+    int since = a->value ? sglang_release_index(a->value) : -1;
+    kvc_origin o;
+    arg_origin(a, &o);
+    RETURN_ERROR_IF(since >= 0 && release > (unsigned)since, diag, KVC_ERR_CONFIG, &o,
+                    "%s: SGLang %s has no such command (it comes with %s): start it with python3 -m "
+                    "sglang.launch_server",
+                    a->text, SGLANG_VERSIONS[release], a->value);
+    return KVC_OK;
+}
+
 static kvc_status fold_all(fold_state *f, const arglist *cli, const argv_list *argv, const argparse_result *r,
                            unsigned release, kvc_diag *diag)
 {
-    for (size_t i = 0; i < cli->n; i++)
-        if (cli->v[i].kind == ARG_DUMP) RETURN_IF_ERROR(fold_dump(f, &cli->v[i], release, diag));
+    for (size_t i = 0; i < cli->n; i++) {
+        const kv_arg *a = &cli->v[i];
+        if (a->kind == ARG_DUMP) RETURN_IF_ERROR(fold_dump(f, a, release, diag));
+        if (a->kind == ARG_ENV)
+            fold_ignored(f, a, "an environment variable: kvcheck models none that changes the KV layout");
+        if (a->kind == ARG_WRAPPER) fold_ignored(f, a, "Dynamo's own flag (python3 -m dynamo.sglang), not SGLang's");
+    }
     for (size_t i = 0; i < r->nuses; i++) {
         RETURN_IF_ERROR(fold_use(f, &r->uses[i], argv->words, argv->at, diag));
         if (setting_key_of_dest(r->uses[i].def->dest) != SET_CONFIG) continue;
@@ -696,6 +843,8 @@ kvc_status settings_build(const arglist *config, const arglist *cli, const char 
     option_index idx = {0};
     size_t at = cli->n;
     kvc_status st = config_to_words(config, release, &merged, diag);
+    for (size_t i = 0; i < cli->n && !st; i++)
+        if (cli->v[i].kind == ARG_PROGRAM) st = check_program(&cli->v[i], release, diag);
     if (!st) st = serve_model_words(cli, release, &merged, diag);
     if (!st) st = merge_config(cli, base_dir, release, &merged, &at, diag);
     if (!st) st = argv_add_all(&argv, &merged, 0, merged.n, diag);

@@ -17,6 +17,16 @@ int server_info_is_dump(const cJSON *root)
     return 0;
 }
 
+/* One ServerArgs field (by its name, the parser's dest) with its value as
+ * text and whether it is True (1), False or None (2), or another value. */
+static kvc_status push_field(engine_inputs *in, const char *key, const char *value, uint8_t b, const kvc_origin *o,
+                             kvc_diag *diag)
+{
+    RETURN_IF_ERROR(args_push(&in->cli, ARG_DUMP, key, value, o, diag));
+    in->cli.v[in->cli.n - 1].dump_bool = b;
+    return KVC_OK;
+}
+
 kvc_status server_info_add(engine_inputs *in, const cJSON *root, const char *text, const char *file, kvc_diag *diag)
 {
     size_t n = (size_t)cJSON_GetArraySize(root), i = 0;
@@ -38,8 +48,7 @@ kvc_status server_info_add(engine_inputs *in, const cJSON *root, const char *tex
         else if (cJSON_IsString(k)) value = k->valuestring; /* whole: a model path may be long */
         else if (cJSON_IsNumber(k)) str_printf(number, sizeof number, "%.17g", k->valuedouble), value = number;
         else value = cJSON_IsArray(k) ? "[...]" : "{...}";
-        st = args_push(&in->cli, ARG_DUMP, k->string, value, &o, diag);
-        if (!st) in->cli.v[in->cli.n - 1].dump_bool = b;
+        st = push_field(in, k->string, value, b, &o, diag);
     }
     free(lines);
     free(columns);
@@ -54,4 +63,27 @@ void server_info_version(const cJSON *root, char *out, size_t size, const char *
     const cJSON *v = cJSON_GetObjectItemCaseSensitive(root, "version");
     *key = "version";
     str_copy(out, size, cJSON_IsString(v) ? v->valuestring : "");
+}
+
+/* The start-up log line: logger.info(f"{server_args=}") prints the
+ * dataclass's repr up to 0.5.18 (sglang 0.5.3: python/sglang/srt/
+ * entrypoints/engine.py:127), server_args.resolved_dict() from 0.5.19
+ * (sglang 0.5.19: srt/entrypoints/engine.py:265; 0.5.23 redacts secrets
+ * first, engine.py:311): either way ServerArgs fields by name, as
+ * /server_info holds them. */
+kvc_status server_log_add(engine_inputs *in, const char *record, size_t len, const kvc_origin *where, kvc_diag *diag)
+{
+    py_field *f = NULL;
+    size_t n = 0;
+    RETURN_IF_ERROR(py_record_parse(record, len, where, &f, &n, diag));
+    kvc_status st = KVC_OK;
+    for (size_t i = 0; i < n && !st; i++) {
+        kvc_origin o;
+        origin_set(&o, where->file, where->line, where->column + f[i].column, f[i].key);
+        py_kind k = f[i].value.kind;
+        uint8_t b = k == PY_TRUE ? 1 : k == PY_FALSE || k == PY_NONE ? 2 : 0;
+        st = push_field(in, f[i].key, f[i].value.text, b, &o, diag);
+    }
+    py_fields_free(f, n);
+    return st;
 }

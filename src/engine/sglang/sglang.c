@@ -31,6 +31,24 @@ static kvc_status add_dump(engine_inputs *in, const struct cJSON *root, const ch
     return server_info_add(in, root, text, file, diag);
 }
 
+static kvc_status add_env(engine_inputs *in, const char *assignment, const kvc_origin *origin, kvc_diag *diag)
+{
+    return args_add_env(&in->cli, assignment, origin, diag);
+}
+
+/* --disaggregation-mode as the release stores it: "prefill", "decode" or "null". */
+static kvc_status role(const engine_inputs *in, const char *base_dir, unsigned release, char *out, size_t size,
+                       kvc_diag *diag)
+{
+    settings *set = malloc(sizeof *set);
+    if (!set) return diag_set(diag, KVC_ERR_NOMEM, NULL, "out of memory");
+    kvc_status st = settings_build(&in->config, &in->cli, base_dir, release, set, diag);
+    const setting *mode = &set->s[SET_DISAGG_MODE];
+    if (!st) str_copy(out, size, mode->set && mode->value[0] ? mode->value : "null");
+    free(set);
+    return st;
+}
+
 static void prepared_free(engine_worker *w) { free(w); }
 
 static kvc_status prepare(const engine_inputs *in, const engine_target *t, unsigned release, engine_worker **out,
@@ -98,6 +116,10 @@ const engine_def ENGINE_SGLANG = {
             .first_error = "NaN detected! verify: target model logits",
             .dump_description = "an SGLang /server_info dump (an object with kv_cache_dtype, model_path, ...)",
             .config_description = "the path of an SGLang --config YAML file",
+            .image = "sglang",
+            .log_marker = "server_args=",
+            /* `sglang version` prints it (0.5.8 on: python/sglang/cli/main.py); no release logs it at start-up */
+            .log_version = "sglang version: ",
         },
     .releases = SGLANG_VERSIONS,
     .nreleases = SGLANG_NRELEASES,
@@ -106,9 +128,13 @@ const engine_def ENGINE_SGLANG = {
     .inputs_create = inputs_create,
     .inputs_free = inputs_free,
     .add_words = add_words,
+    .launch_words = args_launch_words,
+    .add_env = add_env,
+    .role = role,
     .add_config = add_config,
     .is_dump = server_info_is_dump,
     .add_dump = add_dump,
+    .add_log = server_log_add,
     .dump_version = server_info_version,
     .prepare = prepare,
     .prepared_free = prepared_free,

@@ -223,6 +223,9 @@ typedef enum arg_kind {
     ARG_YAML_MAPPING, /* a --config key with a mapping (passed on as JSON text SGLang-side) */
     ARG_DUMP,        /* a /server_info key (a ServerArgs field); value: its JSON value as text */
     ARG_SERVE_MODEL, /* "sglang serve MODEL ...": the model word (0.5.16+ read it as --model-path) */
+    ARG_PROGRAM,     /* the program that starts SGLang ("sglang serve"); value: the first release with it, or NULL */
+    ARG_WRAPPER,     /* a flag of Dynamo's wrapper with its value: never SGLang's parser's */
+    ARG_ENV,         /* NAME=value from the launch's environment */
 } arg_kind;
 
 /* One entry, in order. Small: a list may hold 10^5 of them. */
@@ -275,6 +278,13 @@ kvc_status args_push(arglist *list, arg_kind kind, const char *text, const char 
  * ("--kv-cache-dtype bf16") is split as a shell would; both with a warning.
  * The words are parsed later, by the release's parser (settings_build). */
 kvc_status args_parse_words(arglist *list, const word_list *words, kvc_diag *diag);
+/* How many of words[0..n) are a program that starts SGLang
+ * (python3 -m sglang.launch_server, sglang serve, python3 -m dynamo.sglang);
+ * 0 when they start none. */
+size_t args_launch_words(const char *const *words, size_t n);
+/* An environment assignment of the launch, listed with -v: kvcheck models
+ * no environment variable. */
+kvc_status args_add_env(arglist *list, const char *assignment, const kvc_origin *origin, kvc_diag *diag);
 /* Loads an SGLang --config YAML file as entries, one per top-level key. */
 kvc_status args_load_yaml(arglist *list, const char *path, kvc_diag *diag);
 /* The argv words release `release`'s ConfigArgumentMerger makes of a
@@ -302,6 +312,9 @@ int server_info_is_dump(const struct cJSON *root);
 void server_info_version(const struct cJSON *root, char *out, size_t size, const char **key);
 kvc_status server_info_add(engine_inputs *in, const struct cJSON *root, const char *text, const char *file,
                            kvc_diag *diag);
+/* The record of a start-up log line (what follows "server_args="), whose
+ * first byte is at `where`. */
+kvc_status server_log_add(engine_inputs *in, const char *record, size_t len, const kvc_origin *where, kvc_diag *diag);
 
 /* ------------------------------------------------------------------ rules */
 
