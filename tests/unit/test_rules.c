@@ -56,6 +56,14 @@ static const struct row {
     {"H200", "deepseek-v3", "", NULL, "auto", "", "", "bf16", 1152, 1},
     {"B200", "deepseek-v3", "--kv-cache-dtype fp8_e4m3 --page-size 64", NULL, "fp8_e4m3", "", "", "fp8_raw", 576, 64},
     {"H200", "deepseek-v3", "--kv-cache-dtype fp8_e5m2 --page-size 16", NULL, "fp8_e5m2", "", "", "fp8_e5m2_raw", 576, 16},
+    /* DeepSeek V3/R1 on SM100 runs trtllm_mla from 0.5.3.post2 unless an attention backend is given: page 32 or 64 */
+    {"B200", "deepseek-v3", "", NULL, "auto", "", "", "bf16", 1152, 64},
+    {"B300", "deepseek-v3", "--page-size 32", NULL, "auto", "", "", "bf16", 1152, 32},
+    {"B300", "deepseek-v3", "--page-size 128 --kv-cache-dtype fp8_e4m3", "0.5.5", "fp8_e4m3", "", "", "fp8_raw", 576, 64},
+    {"B200", "deepseek-v3", "", "0.5.3.post1", "auto", "", "", "bf16", 1152, 1},
+    {"B200", "deepseek-v3", "--attention-backend flashinfer --kv-cache-dtype bfloat16", NULL, "bfloat16", "", "", "bf16", 1152, 1},
+    {"B200", "deepseek-v3", "--prefill-attention-backend fa4 --kv-cache-dtype bfloat16", NULL, "bfloat16", "", "", "bf16", 1152, 1},
+    {"RTX PRO 6000", "deepseek-v3", "--attention-backend trtllm_mla --kv-cache-dtype fp8_e4m3", NULL, "fp8_e4m3", "", "", "fp8_raw", 576, 64},
 };
 
 static void test_rules__truth_table(void **state)
@@ -92,7 +100,37 @@ static const struct bad {
     {"B300", "glm-5.2", "--kv-cache-dtype fp8_e4m3 --enable-hisparse --disable-radix-cache", "0.5.11",
      "HiSparse requires bfloat16 KV cache, but got --kv-cache-dtype=fp8_e4m3. Please use --kv-cache-dtype=bfloat16."},
     {"B300", "glm-5.2", "--enable-hisparse", NULL, "Hierarchical sparse attention currently requires --disable-radix-cache."},
-    {"H200", "deepseek-v3", "--enable-hisparse --disable-radix-cache", NULL, "--enable-hisparse is only supported for DSA"},
+    {"H200", "deepseek-v3", "--enable-hisparse --disable-radix-cache", NULL,
+     "--enable-hisparse is only supported for DSA (DeepSeek Sparse Attention) models (e.g., DeepSeek V3.2, GLM-5), "
+     "DeepSeek V4, and MiniMax M3 now. "},
+    {"H200", "deepseek-v3", "--enable-hisparse --disable-radix-cache", "0.5.20",
+     "--enable-hisparse is only supported for DSA (DeepSeek Sparse Attention) models (e.g., DeepSeek V3.2, GLM-5) and "
+     "DeepSeek V4 now. "},
+    {"H200", "deepseek-v3", "--enable-hisparse --disable-radix-cache", "0.5.10",
+     "--enable-hisparse is only supported for DSA (DeepSeek Sparse Attention) models now(e.g., DeepSeek V3.2, GLM-5). "},
+    /* the trtllm_mla attention backend (DeepSeek V3/R1's default on SM100): KV dtypes and GPUs */
+    {"B200", "deepseek-v3", "--kv-cache-dtype bfloat16", NULL,
+     "TensorRT-LLM MLA backend only supports kv-cache-dtype of fp8_e4m3, bf16, or auto. (trtllm_mla: SGLang's "
+     "default attention backend for DeepseekV3ForCausalLM on SM100 (sglang 0.5.23"},
+    {"B300", "deepseek-v3", "--kv-cache-dtype fp8_e5m2", "0.5.20",
+     "TensorRT-LLM MLA backend only supports kv-cache-dtype of fp8_e4m3, fp4_e2m1, bf16, or auto."},
+    {"B300", "deepseek-v3", "--kv-cache-dtype fp8_e5m2", "0.5.7",
+     "TensorRT-LLM MLA backend only supports kv-cache-dtype of fp8_e4m3, fp4_e2m1, bf16, or auto."},
+    {"B200", "deepseek-v3", "--kv-cache-dtype bf16", "0.5.5",
+     "TensorRT-LLM MLA backend only supports kv-cache-dtype of fp8_e4m3, fp4_e2m1, or auto."},
+    {"B200", "deepseek-v3", "--kv-cache-dtype bf16", "0.5.4", "TensorRT-LLM MLA backend only supports kv-cache-dtype of fp8_e4m3 or auto."},
+    {"B200", "deepseek-v3", "--decode-attention-backend trtllm_mla --prefill-attention-backend fa4 --kv-cache-dtype bfloat16",
+     NULL, "(trtllm_mla: the attention backend given; sglang 0.5.23"},
+    {"H200", "deepseek-v3", "--attention-backend trtllm_mla", NULL,
+     "TRTLLM MLA backend is only supported on Blackwell GPUs (SM100/SM12x). Please use a different backend."},
+    {"H200", "deepseek-v3", "--attention-backend trtllm_mla", "0.5.8",
+     "TRTLLM MLA backend is only supported on Blackwell GPUs (SM100). Please use a different backend."},
+    {"RTX PRO 6000", "deepseek-v3", "--attention-backend trtllm_mla", "0.5.4",
+     "TRTLLM MLA backend is only supported on Blackwell GPUs (SM100)."},
+    {"B200", "deepseek-v3", "--kv-cache-dtype nvfp4", NULL,
+     "NVFP4 prefill supports an FP8 E4M3 workspace or native NVFP4, but backend 'trtllm_mla' provides neither."},
+    {"H200", "deepseek-v3", "--kv-cache-dtype nvfp4 --attention-backend fa3", "0.5.21",
+     "NVFP4 prefill supports an FP8 E4M3 workspace or native NVFP4, but backend 'fa3' provides neither."},
     {"H200", "deepseek-v3.2", "--kv-cache-dtype fp8_e4m3 --dsa-decode-backend tilelang", NULL,
      "CUDA TileLang FP8 KV requires both DSA backends to be tilelang; raw and scaled FP8 KV layouts cannot be mixed."},
     {"H200", "deepseek-v3.2", "--kv-cache-dtype fp8_e4m3 --dsa-decode-backend tilelang", "0.5.18",
@@ -127,6 +165,7 @@ static const struct bad {
     {"H200", "deepseek-v3", "--page-size 99999999", NULL, "the page size must be a whole number"},
     {"B300", "glm-5.2", "--speculative-algorithm MEDUSA", NULL, "does not model this speculative algorithm"},
     {"H200", "deepseek-v3", "--kv-cache-dtype fp4_e2m1", "0.5.20", "does not model this KV dtype's MLA layout"},
+    {"H200", "deepseek-v3", "--kv-cache-dtype nvfp4", "0.5.20", "does not model this KV dtype's MLA layout"},
 };
 
 static void test_rules__refusals_are_sglangs_own_words(void **state)
@@ -182,6 +221,13 @@ static void test_rules__reasons_say_how_each_value_was_decided(void **state)
     assert_contains(r.warnings[0], "forces page size 1");
     assert_int_equal(resolve_line("MI300X", "glm-5.2", "--kv-cache-dtype fp8_e4m3", NULL, &r, &d), KVC_OK);
     assert_contains(r.row.reason, "float8_e4m3fnuz");
+
+    assert_int_equal(resolve_line("B200", "deepseek-v3", "--page-size 128", NULL, &r, &d), KVC_OK);
+    assert_string_equal(resolved_find(&r, "page_size")->reason,
+                        "trtllm_mla takes page sizes 32 64 only (sglang 0.5.23: python/sglang/srt/arg_groups/"
+                        "overrides.py:1155-1218); you passed 128. trtllm_mla: SGLang's default attention backend for "
+                        "DeepseekV3ForCausalLM on SM100 (sglang 0.5.23: python/sglang/srt/arg_groups/model_overrides/"
+                        "deepseek_v2.py:178-189)");
 }
 
 static void test_rules__entries_count_draft_layers_and_the_indexer(void **state)
@@ -364,8 +410,9 @@ static void test_rules__eras_group_releases_with_the_same_rules(void **state)
     /* the eras tools/sglang-oracle/ERAS.md found by reading and by diffing the oracle's tables */
     static const struct {
         const char *release, *era;
-    } E[] = {{"0.5.23", "0.5.22"}, {"0.5.21", "0.5.20"}, {"0.5.15.post1", "0.5.14"}, {"0.5.14", "0.5.14"},
-             {"0.5.10.post1", "0.5.10"}, {"0.5.8.post1", "0.5.8"}, {"0.5.3", "0.5.3rc2"}, {"0.5.9", "0.5.9"}};
+    } E[] = {{"0.5.23", "0.5.22"}, {"0.5.21", "0.5.21"}, {"0.5.15.post1", "0.5.14"}, {"0.5.14", "0.5.14"},
+             {"0.5.10.post1", "0.5.10"}, {"0.5.8.post1", "0.5.8"}, {"0.5.3", "0.5.3rc2"}, {"0.5.9", "0.5.9"},
+             {"0.5.20", "0.5.20"}, {"0.5.3.post3", "0.5.3.post2"}};
     for (size_t i = 0; i < COUNT_OF(E); i++) {
         int k = engine_release_index(engine_default(), E[i].release);
         assert_true(k >= 0);

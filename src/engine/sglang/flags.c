@@ -37,6 +37,8 @@ static const struct dest_key {
     {"speculative_draft_kv_cache_dtype", SET_SPEC_DRAFT_KV_DTYPE},
     {"disaggregation_transfer_backend", SET_TRANSFER_BACKEND},
     {"attention_backend", SET_ATTENTION_BACKEND},
+    {"prefill_attention_backend", SET_PREFILL_ATTENTION_BACKEND},
+    {"decode_attention_backend", SET_DECODE_ATTENTION_BACKEND},
     {"enable_mixed_chunk", SET_MIXED_CHUNK},
     {"speculative_eagle_topk", SET_SPEC_EAGLE_TOPK},
     {"dcp_size", SET_DCP},

@@ -125,6 +125,8 @@ typedef struct ctx {
     int user_set[2];
     char backend_why[2][KVC_REASON_LEN];
     const kvc_origin *backend_from[2]; /* the flag that set the backend; NULL when a default or rule did */
+    const struct attn_rule *attn;      /* the MLA attention backend's rules that apply, or NULL */
+    char attn_why[KVC_REASON_LEN];     /* how that backend was chosen */
 } ctx;
 
 /* " (from --kv-cache-dtype at prefill.json:4:5)" */
@@ -492,7 +494,6 @@ static kvc_status resolve_backends(ctx *c)
  * {allowed} (Python's sorted list) {default} {flag} (--nsa or --dsa). */
 static const struct hisparse_rule {
     span when;
-    const char *model_message;
     const char *dtypes;        /* accepted KV dtypes, space-separated; NULL: any */
     const char *dtype_message;
     const char *backend_message;
@@ -502,51 +503,61 @@ static const struct hisparse_rule {
     int by_dtype;              /* CUDA allowed set depends on the dtype (else flashmla_sparse) */
     const char *cite;
 } HISPARSE[] = {
-    {FROM_TO("0.5.10", "0.5.10.post1"),
-     "--enable-hisparse is only supported for DSA (DeepSeek Sparse Attention) models now(e.g., DeepSeek V3.2, GLM-5). ",
-     NULL, NULL,
+    {FROM_TO("0.5.10", "0.5.10.post1"), NULL, NULL,
      "HiSparse requires flashmla_sparse NSA {label} backend, but got {flag}-{label}-backend={backend}. Please use "
      "{flag}-{label}-backend=flashmla_sparse or omit it.",
      NULL, 0, 0, 0, "sglang 0.5.10: python/sglang/srt/server_args.py:6179-6202"},
-    {FROM_TO("0.5.11", "0.5.11"),
-     "--enable-hisparse is only supported for DSA (DeepSeek Sparse Attention) models now(e.g., DeepSeek V3.2, GLM-5). ",
-     "bfloat16", "HiSparse requires bfloat16 KV cache, but got --kv-cache-dtype={dtype}. Please use "
+    {FROM_TO("0.5.11", "0.5.11"), "bfloat16",
+     "HiSparse requires bfloat16 KV cache, but got --kv-cache-dtype={dtype}. Please use "
      "--kv-cache-dtype=bfloat16.",
      "HiSparse requires flashmla_sparse NSA {label} backend, but got {flag}-{label}-backend={backend}. Please use "
      "{flag}-{label}-backend=flashmla_sparse or omit it.",
      NULL, 0, 1, 0, "sglang 0.5.11: python/sglang/srt/server_args.py:6883-6913"},
-    {FROM_TO("0.5.12", "0.5.13.post1"),
-     "--enable-hisparse is only supported for DSA (DeepSeek Sparse Attention) models and DeepSeek V4 now.",
-     "bfloat16 fp8_e4m3", "HiSparse requires bfloat16 or fp8_e4m3 KV cache, but got --kv-cache-dtype={dtype}.",
+    {FROM_TO("0.5.12", "0.5.13.post1"), "bfloat16 fp8_e4m3",
+     "HiSparse requires bfloat16 or fp8_e4m3 KV cache, but got --kv-cache-dtype={dtype}.",
      "HiSparse with --kv-cache-dtype={dtype} requires {flag}-{label}-backend in {allowed}, but got {backend}.", NULL, 0,
      0, 1, "sglang 0.5.12: python/sglang/srt/arg_groups/hisparse_hook.py:49-95"},
-    {FROM_TO("0.5.14", "0.5.17"),
-     "--enable-hisparse is only supported for DSA (DeepSeek Sparse Attention) models and DeepSeek V4 now.",
-     "bfloat16 fp8_e4m3",
+    {FROM_TO("0.5.14", "0.5.17"), "bfloat16 fp8_e4m3",
      "HiSparse requires one of ('bfloat16', 'fp8_e4m3') KV cache dtypes, but got --kv-cache-dtype={dtype}. Please use "
      "--kv-cache-dtype=bfloat16 or --kv-cache-dtype=fp8_e4m3.",
      "HiSparse supports DSA {label} backend(s) {allowed} on this platform with --kv-cache-dtype={dtype}, but got "
      "--dsa-{label}-backend={backend}. Please use --dsa-{label}-backend={default} or omit it.",
      "aiter tilelang", 0, 0, 1, "sglang 0.5.14: python/sglang/srt/arg_groups/hisparse_hook.py:65-91"},
-    {FROM_TO("0.5.18", "0.5.19"),
-     "--enable-hisparse is only supported for DSA (DeepSeek Sparse Attention) models and DeepSeek V4 now.",
-     "bfloat16 fp8_e4m3",
+    {FROM_TO("0.5.18", "0.5.19"), "bfloat16 fp8_e4m3",
      "HiSparse requires one of ('bfloat16', 'fp8_e4m3') KV cache dtypes, but got --kv-cache-dtype={dtype}. Please use "
      "--kv-cache-dtype=bfloat16 or --kv-cache-dtype=fp8_e4m3.",
      "HiSparse supports DSA {label} backend(s) {allowed} on this platform with --kv-cache-dtype={dtype}, but got "
      "--dsa-{label}-backend={backend}. Please use one of {allowed}, or omit the option to let SGLang pick a backend "
      "for this platform.",
      "aiter tilelang", 1, 0, 1, "sglang 0.5.18: python/sglang/srt/arg_groups/hisparse_hook.py:47-63"},
-    {SINCE("0.5.20"),
-     "--enable-hisparse is only supported for DSA (DeepSeek Sparse Attention) models (e.g., DeepSeek V3.2, GLM-5), "
-     "DeepSeek V4, and MiniMax M3 now. ",
-     "bfloat16 fp8_e4m3",
+    {SINCE("0.5.20"), "bfloat16 fp8_e4m3",
      "HiSparse requires one of ('bfloat16', 'fp8_e4m3') KV cache dtypes, but got --kv-cache-dtype={dtype}. Please use "
      "--kv-cache-dtype=bfloat16 or --kv-cache-dtype=fp8_e4m3.",
      "HiSparse supports DSA {label} backend(s) {allowed} on this platform with --kv-cache-dtype={dtype}, but got "
      "--dsa-{label}-backend={backend}. Please use one of {allowed}, or omit the option to let SGLang pick a backend "
      "for this platform.",
      "aiter tilelang triton", 1, 0, 1, "sglang 0.5.23: python/sglang/srt/arg_groups/hisparse_hook.py:44-165"},
+};
+
+/* Which models --enable-hisparse takes: DSA ones; SGLang's refusal for any
+ * other. */
+static const struct hisparse_model_rule {
+    span when;
+    const char *message;
+    const char *cite;
+} HISPARSE_MODEL[] = {
+    {FROM_TO("0.5.10", "0.5.11"),
+     "--enable-hisparse is only supported for DSA (DeepSeek Sparse Attention) models now(e.g., DeepSeek V3.2, GLM-5). ",
+     "sglang 0.5.10: python/sglang/srt/server_args.py:6183-6187"},
+    {FROM_TO("0.5.12", "0.5.20"),
+     "--enable-hisparse is only supported for DSA (DeepSeek Sparse Attention) models (e.g., DeepSeek V3.2, GLM-5) and "
+     "DeepSeek V4 now. ",
+     "sglang 0.5.12: python/sglang/srt/arg_groups/hisparse_hook.py:60-64; sglang 0.5.20: "
+     "python/sglang/srt/arg_groups/hisparse_hook.py:93-97"},
+    {SINCE("0.5.21"),
+     "--enable-hisparse is only supported for DSA (DeepSeek Sparse Attention) models (e.g., DeepSeek V3.2, GLM-5), "
+     "DeepSeek V4, and MiniMax M3 now. ",
+     "sglang 0.5.21: python/sglang/srt/arg_groups/hisparse_hook.py:95-99"},
 };
 
 static const struct hisparse_rule *hisparse_rule(unsigned rel)
@@ -632,7 +643,9 @@ static kvc_status check_hisparse(const ctx *c)
     if (!h->set) return KVC_OK;
     const struct hisparse_rule *r = hisparse_rule(c->rel);
     if (!r) return KVC_OK; /* the release's parser has no such flag */
-    if (!c->dsa) return refuse(c, h, "%s (%s)", r->model_message, r->cite);
+    for (size_t i = 0; !c->dsa && i < COUNT_OF(HISPARSE_MODEL); i++)
+        if (in_span(c->rel, HISPARSE_MODEL[i].when))
+            return refuse(c, h, "%s (%s)", HISPARSE_MODEL[i].message, HISPARSE_MODEL[i].cite);
     if (!c->set->s[SET_DISABLE_RADIX].set)
         return refuse(c, h, "Hierarchical sparse attention currently requires --disable-radix-cache. (%s): add that flag",
                       r->cite);
@@ -656,6 +669,141 @@ static kvc_status check_hisparse(const ctx *c)
         return refuse(c, s->set ? s : h, "%s (%s)", msg, r->cite);
     }
     return r->dtype_last ? hisparse_dtype(c, r) : KVC_OK;
+}
+
+/* ---------------------------------------------------- attention backend */
+
+/* The MLA attention backend SGLang picks for a model it does not take as
+ * DSA, when no attention backend flag (--attention-backend,
+ * --prefill-attention-backend, --decode-attention-backend) is given: the
+ * DeepSeek V3/R1 branch of the family guard on SM100 (CUDA compute
+ * capability 10.x). */
+static const struct attn_default {
+    span when;
+    const char *arch; /* NULL: any architecture of the DeepSeek family guard */
+    unsigned major;
+    const char *backend;
+    const char *cite;
+} ATTN_DEFAULTS[] = {
+    {FROM_TO("0.5.3.post2", "0.5.6"), "DeepseekV3ForCausalLM", 10, "trtllm_mla",
+     "sglang 0.5.3.post2: python/sglang/srt/server_args.py:815-825"},
+    {SINCE("0.5.6.post1"), NULL, 10, "trtllm_mla",
+     "sglang 0.5.23: python/sglang/srt/arg_groups/model_overrides/deepseek_v2.py:178-189"},
+};
+
+/* What an attention backend asks of the worker once chosen (by a flag or a
+ * default), in SGLang's order: the GPUs it runs on (CUDA compute capability
+ * majors), the page sizes it keeps (any other becomes `page`), the
+ * --kv-cache-dtype strings it accepts. */
+static const struct attn_rule {
+    span when;
+    const char *backend;
+    const char *majors; /* space-separated */
+    const char *platform_message;
+    const char *pages; /* space-separated */
+    unsigned page;
+    const char *dtypes; /* space-separated */
+    const char *dtype_message;
+    const char *cite;
+} ATTN_RULES[] = {
+    {UNTIL("0.5.4.post2"), "trtllm_mla", "10",
+     "TRTLLM MLA backend is only supported on Blackwell GPUs (SM100). Please use a different backend.", "32 64", 64,
+     "fp8_e4m3 auto", "TensorRT-LLM MLA backend only supports kv-cache-dtype of fp8_e4m3 or auto.",
+     "sglang 0.5.3: python/sglang/srt/server_args.py:894-912"},
+    {FROM_TO("0.5.4.post3", "0.5.6.post2"), "trtllm_mla", "10 12",
+     "TRTLLM MLA backend is only supported on Blackwell GPUs (SM100). Please use a different backend.", "32 64", 64,
+     "fp8_e4m3 fp4_e2m1 auto", "TensorRT-LLM MLA backend only supports kv-cache-dtype of fp8_e4m3, fp4_e2m1, or auto.",
+     "sglang 0.5.5: python/sglang/srt/server_args.py:1216-1234"},
+    {FROM_TO("0.5.7", "0.5.8.post1"), "trtllm_mla", "10 12",
+     "TRTLLM MLA backend is only supported on Blackwell GPUs (SM100). Please use a different backend.", "32 64", 64,
+     "fp8_e4m3 fp4_e2m1 bf16 auto",
+     "TensorRT-LLM MLA backend only supports kv-cache-dtype of fp8_e4m3, fp4_e2m1, bf16, or auto.",
+     "sglang 0.5.8: python/sglang/srt/server_args.py:1736-1754"},
+    {FROM_TO("0.5.9", "0.5.20"), "trtllm_mla", "10 12",
+     "TRTLLM MLA backend is only supported on Blackwell GPUs (SM100/SM12x). Please use a different backend.", "32 64",
+     64, "fp8_e4m3 fp4_e2m1 bf16 auto",
+     "TensorRT-LLM MLA backend only supports kv-cache-dtype of fp8_e4m3, fp4_e2m1, bf16, or auto.",
+     "sglang 0.5.9: python/sglang/srt/server_args.py:1874-1892; sglang 0.5.20: "
+     "python/sglang/srt/arg_groups/overrides.py:1189-1263"},
+    {SINCE("0.5.21"), "trtllm_mla", "10 12",
+     "TRTLLM MLA backend is only supported on Blackwell GPUs (SM100/SM12x). Please use a different backend.", "32 64",
+     64, "fp8_e4m3 bf16 auto", "TensorRT-LLM MLA backend only supports kv-cache-dtype of fp8_e4m3, bf16, or auto.",
+     "sglang 0.5.23: python/sglang/srt/arg_groups/overrides.py:1155-1218"},
+};
+
+/* A KV dtype that only some prefill attention backends read: refused with
+ * any other explicit (or defaulted) one. {backend}: the backend. */
+static const struct dtype_backend_rule {
+    span when;
+    const char *dtype;
+    const char *backends; /* space-separated */
+    const char *message;
+    const char *cite;
+} DTYPE_BACKENDS[] = {
+    {SINCE("0.5.21"), "nvfp4", "flashinfer trtllm_mha",
+     "NVFP4 prefill supports an FP8 E4M3 workspace or native NVFP4, but backend '{backend}' provides neither.",
+     "sglang 0.5.21: python/sglang/srt/arg_groups/kv_cache_hook.py:46-56"},
+};
+
+/* The attention backend a worker outside DSA runs: its flag, or SGLang's
+ * default for it; "" when neither names one. Pure. */
+static const char *attn_backend(const ctx *c, const struct attn_default **dflt)
+{
+    const setting *a = &c->set->s[SET_ATTENTION_BACKEND], *d = &c->set->s[SET_DECODE_ATTENTION_BACKEND];
+    *dflt = NULL;
+    if (a->set || d->set || c->set->s[SET_PREFILL_ATTENTION_BACKEND].set) return a->set ? a->value : "";
+    for (size_t i = 0; i < COUNT_OF(ATTN_DEFAULTS); i++) {
+        const struct attn_default *r = &ATTN_DEFAULTS[i];
+        if (in_span(c->rel, r->when) && !c->gpu->hip && c->gpu->major == r->major &&
+            (r->arch ? strcmp(r->arch, c->model->architecture) == 0 : arch_defaults(c->model->architecture, c->rel))) {
+            *dflt = r;
+            return r->backend;
+        }
+    }
+    return "";
+}
+
+static kvc_status resolve_attention(ctx *c)
+{
+    if (c->dsa) return KVC_OK; /* DSA workers run SGLang's DSA attention backend */
+    const struct attn_default *dflt;
+    const char *backend = attn_backend(c, &dflt);
+    const char *decode = c->set->s[SET_DECODE_ATTENTION_BACKEND].value;
+    const setting *prefill = &c->set->s[SET_PREFILL_ATTENTION_BACKEND];
+    const char *for_prefill = prefill->set ? prefill->value : backend;
+    for (size_t i = 0; i < COUNT_OF(DTYPE_BACKENDS); i++) {
+        const struct dtype_backend_rule *r = &DTYPE_BACKENDS[i];
+        if (!in_span(c->rel, r->when) || strcmp(c->dtype, r->dtype) != 0 || !for_prefill[0] ||
+            word_in(for_prefill, r->backends))
+            continue;
+        char msg[300];
+        const char *const f[][2] = {{"backend", for_prefill}};
+        expand(r->message, f, COUNT_OF(f), msg, sizeof msg);
+        return refuse(c, &c->set->s[SET_KV_CACHE_DTYPE], "%s (%s%s; %s)", msg, for_prefill,
+                      dflt ? ", SGLang's default attention backend here" : "", r->cite);
+    }
+    for (size_t i = 0; i < COUNT_OF(ATTN_RULES) && !c->attn; i++) {
+        const struct attn_rule *r = &ATTN_RULES[i];
+        if (in_span(c->rel, r->when) && (strcmp(backend, r->backend) == 0 ||
+                                         (c->set->s[SET_DECODE_ATTENTION_BACKEND].set && strcmp(decode, r->backend) == 0)))
+            c->attn = r;
+    }
+    if (!c->attn) return KVC_OK;
+    if (dflt)
+        str_printf(c->attn_why, sizeof c->attn_why, "%s: SGLang's default attention backend for %s on SM%u0 (%s)",
+                   c->attn->backend, c->model->architecture, dflt->major, dflt->cite);
+    else
+        str_printf(c->attn_why, sizeof c->attn_why, "%s: the attention backend given", c->attn->backend);
+    char major[8];
+    str_printf(major, sizeof major, "%u", c->gpu->major);
+    const setting *flag = &c->set->s[SET_ATTENTION_BACKEND];
+    if (c->gpu->hip || !word_in(major, c->attn->majors))
+        return refuse(c, flag->set ? flag : NULL, "%s (%s; %s)", c->attn->platform_message, c->attn_why,
+                      c->attn->cite);
+    if (!word_in(c->dtype, c->attn->dtypes))
+        return refuse(c, &c->set->s[SET_KV_CACHE_DTYPE], "%s (%s; %s)", c->attn->dtype_message, c->attn_why,
+                      c->attn->cite);
+    return KVC_OK;
 }
 
 /* ------------------------------------------------------ disaggregation */
@@ -759,6 +907,14 @@ static kvc_status resolve_page_size(const ctx *c)
                       "SGLANG_DSA_HIP_DISABLE_PRESHUFFLE=1, or Triton < 3.5 without "
                       "AITER_ENABLE_AOT_GLUON_PA_MQA_LOGITS=1) SGLang %s forces page size 1, not %u",
                       SGLANG_VERSIONS[c->rel], page);
+        return KVC_OK;
+    }
+    if (c->attn && !(s->set && word_in(s->value, c->attn->pages))) {
+        char num[16], passed[64] = "";
+        str_printf(num, sizeof num, "%u", c->attn->page);
+        if (s->set) str_printf(passed, sizeof passed, "; you passed %lu", given);
+        setting_set(v, num, "%s takes page sizes %s only (%s)%s. %s", c->attn->backend, c->attn->pages, c->attn->cite,
+                    passed, c->attn_why);
         return KVC_OK;
     }
     if (s->set) setting_set(v, s->value, "set by %s", from);
@@ -1065,7 +1221,8 @@ static void warn_platform(const ctx *c)
 /* Every span of the rule tables, in one list: for eras and the table check. */
 #define RULE_SPANS(X)                                                                                                  \
     X(ARCHS, dsa) X(ARCHS, defaults) X(DSA_DTYPE, when) X(FIELD_DEFAULTS, when) X(DEFAULTS, when) X(CHECKS, when)     \
-    X(HISPARSE, when) X(PAGES, when) X(RAW, when) X(BACKENDS, offered) X(INIT, when)
+    X(HISPARSE, when) X(PAGES, when) X(RAW, when) X(BACKENDS, offered) X(INIT, when) X(ATTN_DEFAULTS, when)        \
+    X(ATTN_RULES, when) X(DTYPE_BACKENDS, when) X(HISPARSE_MODEL, when)
 
 /* Puts up to `max` of the tables' spans in `out`; returns how many there are. */
 static size_t rule_spans(const span **out, size_t max)
@@ -1337,6 +1494,7 @@ kvc_status rules_resolve(const gpu_info *gpu, const model_info *model, const set
                   "the KV dtype, the DSA backends and the page size stay as given",
                   SGLANG_VERSIONS[release], model->architecture);
     if (c.dsa && (st = resolve_backends(&c))) return st;
+    if ((st = resolve_attention(&c))) return st;
     if ((st = check_round_robin(&c))) return st;
     if ((st = check_hisparse(&c))) return st;
     if ((st = resolve_page_size(&c))) return st;

@@ -178,6 +178,8 @@ typedef enum setting_key {
     SET_SPEC_DRAFT_KV_DTYPE, /* --speculative-draft-kv-cache-dtype, 0.5.18+ */
     SET_TRANSFER_BACKEND,    /* --disaggregation-transfer-backend */
     SET_ATTENTION_BACKEND,
+    SET_PREFILL_ATTENTION_BACKEND,
+    SET_DECODE_ATTENTION_BACKEND,
     SET_MIXED_CHUNK,
     SET_SPEC_EAGLE_TOPK,
     SET_DCP,                 /* --dcp-size, 0.5.15+ */
