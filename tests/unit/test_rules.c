@@ -22,6 +22,8 @@ static const struct row {
     {"B200", "glm-5.2", "--kv-cache-dtype bfloat16", NULL, "bfloat16", "flashmla_sparse", "trtllm", "bf16", 1152, 64},
     {"B300", "glm-5.2", "--kv-cache-dtype fp8_e4m3 --enable-hisparse --disable-radix-cache", NULL, "fp8_e4m3", "flashmla_kv", "flashmla_kv", "fp8_flashmla", 656, 64},
     {"H200", "glm-5.2", "--enable-hisparse --disable-radix-cache", NULL, "bfloat16", "flashmla_sparse", "flashmla_sparse", "bf16", 1152, 64},
+    {"H200", "glm-5.2", "--enable-hisparse --disaggregation-mode decode", NULL, "bfloat16", "flashmla_sparse", "flashmla_sparse", "bf16", 1152, 64},
+    {"H200", "deepseek-v3.2", "--enable-hisparse --disaggregation-mode decode", "0.5.10", "bfloat16", "flashmla_sparse", "flashmla_sparse", "bf16", 1152, 64},
     /* GLM with fp8 on SM12x: flashinfer_sparse_mla from 0.5.17, trtllm before */
     {"RTX PRO 6000", "glm-5.2", "", NULL, "fp8_e4m3", "flashinfer_sparse_mla", "flashinfer_sparse_mla", "fp8_flashmla", 656, 64},
     {"GB10", "glm-5.2", "", "0.5.16", "fp8_e4m3", "trtllm", "trtllm", "fp8_raw", 576, 64},
@@ -56,6 +58,10 @@ static const struct row {
     {"H200", "deepseek-v3", "", NULL, "auto", "", "", "bf16", 1152, 1},
     {"B200", "deepseek-v3", "--kv-cache-dtype fp8_e4m3 --page-size 64", NULL, "fp8_e4m3", "", "", "fp8_raw", 576, 64},
     {"H200", "deepseek-v3", "--kv-cache-dtype fp8_e5m2 --page-size 16", NULL, "fp8_e5m2", "", "", "fp8_e5m2_raw", 576, 16},
+    /* ROCm stores fp8_e5m2 as its native fp8 from 0.5.6.post2: e4m3fn on MI355X, scaled rows for a DSA pool */
+    {"MI355X", "deepseek-v3", "--kv-cache-dtype fp8_e5m2", NULL, "fp8_e5m2", "", "", "fp8_raw", 576, 1},
+    {"MI355X", "deepseek-v3", "--kv-cache-dtype fp8_e5m2", "0.5.6.post1", "fp8_e5m2", "", "", "fp8_e5m2_raw", 576, 1},
+    {"MI355X", "tests/conformance/sglang/models/GLM5_NEXTN.json", "--kv-cache-dtype fp8_e5m2", NULL, "fp8_e5m2", "", "", "fp8_flashmla", 656, 1},
     /* DeepSeek V3/R1 on SM100 runs trtllm_mla from 0.5.3.post2 unless an attention backend is given: page 32 or 64 */
     {"B200", "deepseek-v3", "", NULL, "auto", "", "", "bf16", 1152, 64},
     {"B300", "deepseek-v3", "--page-size 32", NULL, "auto", "", "", "bf16", 1152, 32},
@@ -100,6 +106,11 @@ static const struct bad {
     {"B300", "glm-5.2", "--kv-cache-dtype fp8_e4m3 --enable-hisparse --disable-radix-cache", "0.5.11",
      "HiSparse requires bfloat16 KV cache, but got --kv-cache-dtype=fp8_e4m3. Please use --kv-cache-dtype=bfloat16."},
     {"B300", "glm-5.2", "--enable-hisparse", NULL, "Hierarchical sparse attention currently requires --disable-radix-cache."},
+    {"B300", "glm-5.2", "--enable-hisparse --disaggregation-mode prefill", NULL,
+     "Hierarchical sparse attention currently requires --disable-radix-cache."},
+    /* a decode worker runs a chunk cache unless told to keep the radix cache, which HiSparse refuses */
+    {"B300", "glm-5.2", "--enable-hisparse --disaggregation-mode decode --disaggregation-decode-enable-radix-cache", "0.5.12",
+     "--disaggregation-decode-enable-radix-cache is incompatible with --enable-hisparse (sglang 0.5.12"},
     {"H200", "deepseek-v3", "--enable-hisparse --disable-radix-cache", NULL,
      "--enable-hisparse is only supported for DSA (DeepSeek Sparse Attention) models (e.g., DeepSeek V3.2, GLM-5), "
      "DeepSeek V4, and MiniMax M3 now. "},
@@ -136,6 +147,8 @@ static const struct bad {
     {"H200", "deepseek-v3.2", "--kv-cache-dtype fp8_e4m3 --dsa-decode-backend tilelang", "0.5.18",
      "The tilelang DSA prefill/decode kernels only support an fp8_e4m3 KV cache on ROCm/HIP"},
     {"B200", "deepseek-v3.2", "--dsa-decode-backend triton", NULL, "The triton DSA backend is only supported on ROCm/HIP."},
+    {"B200", "deepseek-v3.2", "--dsa-prefill-backend tilelang --dsa-decode-backend triton --enable-hisparse "
+     "--disable-radix-cache", NULL, "CUDA TileLang FP8 KV does not support HiSparse."},
     {"B200", "deepseek-v3.2", "--disaggregation-mode decode --tp 8", "0.5.5",
      "Prefill round robin balance is required when dp size > 1."},
     {"B200", "glm-5.2", "", "0.5.8", "SGLang 0.5.8 cannot serve glm-5.2 (GlmMoeDsaForCausalLM): its model class arrived in SGLang 0.5.9"},
@@ -275,6 +288,15 @@ static void test_rules__draft_entries_have_their_own_layout(void **state)
                                   NULL, &r, &d), KVC_OK);
     assert_string_equal(r.kv.name, "fp8_raw");
     assert_string_equal(r.draft.name, "bf16");
+    /* 0.5.3rc2-0.5.3.post3 do not take the MTP draft's DeepseekV3ForCausalLMNextN as DSA: plain rows */
+    assert_int_equal(resolve_line("H200", "deepseek-v3.2", "--kv-cache-dtype fp8_e4m3 --speculative-algorithm EAGLE", "0.5.3",
+                                  &r, &d), KVC_OK);
+    assert_string_equal(r.kv.name, "fp8_flashmla");
+    assert_string_equal(r.draft.name, "fp8_raw");
+    assert_contains(r.draft_row.reason, "not a DSA model in this release");
+    assert_int_equal(resolve_line("H200", "deepseek-v3.2", "--kv-cache-dtype fp8_e4m3 --speculative-algorithm EAGLE", "0.5.4",
+                                  &r, &d), KVC_OK);
+    assert_string_equal(r.draft.name, "fp8_flashmla");
     assert_int_equal(resolve_line("B300", "glm-5.2", "--speculative-draft-kv-cache-dtype bf16", NULL, &r, &d), KVC_OK);
     assert_contains(r.warnings[0], "--speculative-draft-kv-cache-dtype has no effect here");
     assert_null(kvc_resolved_draft_layout(&r));

@@ -45,6 +45,7 @@ static const struct dest_key {
     {"load_balance_method", SET_LOAD_BALANCE},
     {"prefill_round_robin_balance", SET_PREFILL_RR},
     {"attn_dp_size", SET_ATTN_DP_SIZE},
+    {"disaggregation_decode_enable_radix_cache", SET_DECODE_RADIX},
 };
 
 int setting_key_of_dest(const char *dest)

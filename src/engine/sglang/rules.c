@@ -105,6 +105,31 @@ static int arch_defaults(const char *arch, unsigned rel)
     return 0;
 }
 
+/* The architecture SGLang gives an MTP draft worker's model config (its
+ * NextN rewrite); others keep the target's. The draft pool is DSA only when
+ * that architecture is (0.5.3rc2-0.5.3.post3 do not take
+ * DeepseekV3ForCausalLMNextN as DSA: plain MLA draft rows). */
+static const struct draft_arch_row {
+    const char *target;
+    span when;
+    const char *draft;
+    const char *cite;
+} DRAFT_ARCHS[] = {
+    {"DeepseekV3ForCausalLM", EVER, "DeepseekV3ForCausalLMNextN", "sglang 0.5.3: python/sglang/srt/configs/model_config.py:220-224"},
+    {"DeepseekV32ForCausalLM", EVER, "DeepseekV3ForCausalLMNextN", "sglang 0.5.23: python/sglang/srt/configs/model_config.py:1032-1036"},
+    {"GlmMoeDsaForCausalLM", FROM_TO("0.5.9", "0.5.15.post1"), "DeepseekV3ForCausalLMNextN",
+     "sglang 0.5.9: python/sglang/srt/configs/model_config.py:275-279"},
+    {"GlmMoeDsaForCausalLM", SINCE("0.5.16"), "GlmMoeDsaForCausalLMNextN", "sglang 0.5.23: python/sglang/srt/configs/model_config.py:1038-1039"},
+    {"LongcatFlashForCausalLM", EVER, "LongcatFlashForCausalLMNextN", "sglang 0.5.23: python/sglang/srt/configs/model_config.py:1085-1089"},
+};
+
+static const char *draft_arch(const char *target, unsigned rel)
+{
+    for (size_t i = 0; i < COUNT_OF(DRAFT_ARCHS); i++)
+        if (strcmp(DRAFT_ARCHS[i].target, target) == 0 && in_span(rel, DRAFT_ARCHS[i].when)) return DRAFT_ARCHS[i].draft;
+    return target;
+}
+
 /* ------------------------------------------------------------- contexts */
 
 enum { PREFILL, DECODE };
@@ -264,10 +289,33 @@ static kvc_status resolve_dtype(ctx *c)
     return KVC_OK;
 }
 
+/* KV dtype strings a platform stores as another one's torch dtype: on ROCm
+ * fp8_e5m2 is the platform's native fp8 (fp8_kernel.fp8_dtype) from
+ * 0.5.6.post2, the same as fp8_e4m3's. */
+static const struct dtype_alias {
+    span when;
+    const char *given, *stored;
+    const char *cite;
+} HIP_DTYPES[] = {
+    {SINCE("0.5.6.post2"), "fp8_e5m2", "fp8_e4m3",
+     "sglang 0.5.6.post2: python/sglang/srt/model_executor/model_runner.py:1640-1644; sglang 0.5.16: "
+     "python/sglang/srt/mem_cache/kv_cache_dtype.py:43-47"},
+};
+
+/* The --kv-cache-dtype string whose torch dtype the pool has: "auto" is the
+ * model's dtype. Pure. */
+static const char *stored_dtype(const ctx *c, const char *dtype)
+{
+    const char *d = strcmp(dtype, "auto") == 0 ? c->model->torch_dtype : dtype;
+    for (size_t i = 0; c->gpu->hip && i < COUNT_OF(HIP_DTYPES); i++)
+        if (in_span(c->rel, HIP_DTYPES[i].when) && strcmp(HIP_DTYPES[i].given, d) == 0) return HIP_DTYPES[i].stored;
+    return d;
+}
+
 /* The torch dtype's row layout facts for the resolved dtype string. */
 static const struct dtype_row *torch_row(const ctx *c, const char *dtype)
 {
-    return find_dtype(strcmp(dtype, "auto") == 0 ? c->model->torch_dtype : dtype);
+    return find_dtype(stored_dtype(c, dtype));
 }
 
 /* ------------------------------------------------------------- backends */
@@ -393,6 +441,9 @@ static const struct backend_check {
     const char *message;
     const char *cite;
 } CHECKS[] = {
+    /* HiSparse's arm checks TileLang before the shared backend checks */
+    {SINCE("0.5.22"), "tilelang", 1, 1, 0, 1, "CUDA TileLang FP8 KV does not support HiSparse.",
+     "sglang 0.5.23: python/sglang/srt/arg_groups/overrides.py:686-692"},
     {FROM_TO("0.5.17", "0.5.19"), "tilelang", 1, 1, 0, 0,
      "The tilelang DSA prefill/decode kernels only support an fp8_e4m3 KV cache on ROCm/HIP; on CUDA they require a "
      "bfloat16 KV cache. Use --kv-cache-dtype bfloat16 with the tilelang backend, or keep --kv-cache-dtype fp8_e4m3 and "
@@ -407,8 +458,6 @@ static const struct backend_check {
      "bfloat16 KV cache. Use --kv-cache-dtype bfloat16, or keep --kv-cache-dtype fp8_e4m3 and pick an fp8-capable DSA "
      "backend (flashmla_kv on Hopper, trtllm on Blackwell).",
      "sglang 0.5.20: python/sglang/srt/arg_groups/overrides.py:637-647"},
-    {SINCE("0.5.22"), "tilelang", 1, 1, 0, 1, "CUDA TileLang FP8 KV does not support HiSparse.",
-     "sglang 0.5.23: python/sglang/srt/arg_groups/overrides.py:686-692"},
     {SINCE("0.5.22"), "tilelang", 1, 1, 1, 0,
      "CUDA TileLang FP8 KV requires both DSA backends to be tilelang; raw and scaled FP8 KV layouts cannot be mixed.",
      "sglang 0.5.23: python/sglang/srt/arg_groups/overrides.py:560-567"},
@@ -560,6 +609,20 @@ static const struct hisparse_model_rule {
      "sglang 0.5.21: python/sglang/srt/arg_groups/hisparse_hook.py:95-99"},
 };
 
+/* A decode worker runs a chunk cache, not a radix cache, unless
+ * --disaggregation-decode-enable-radix-cache (0.5.12+) keeps the radix
+ * cache, which HiSparse refuses. */
+static const struct decode_cache_rule {
+    span when;
+    const char *hisparse_message; /* NULL: the release has no such flag */
+    const char *cite;
+} DECODE_CACHE[] = {
+    {UNTIL("0.5.11"), NULL, "sglang 0.5.3rc2: python/sglang/srt/server_args.py:1192-1193"},
+    {SINCE("0.5.12"), "--disaggregation-decode-enable-radix-cache is incompatible with --enable-hisparse",
+     "sglang 0.5.12: python/sglang/srt/server_args.py:4044-4072; sglang 0.5.23: "
+     "python/sglang/srt/arg_groups/pd_disaggregation_hook.py:96-127"},
+};
+
 static const struct hisparse_rule *hisparse_rule(unsigned rel)
 {
     for (size_t i = 0; i < COUNT_OF(HISPARSE); i++)
@@ -643,10 +706,18 @@ static kvc_status check_hisparse(const ctx *c)
     if (!h->set) return KVC_OK;
     const struct hisparse_rule *r = hisparse_rule(c->rel);
     if (!r) return KVC_OK; /* the release's parser has no such flag */
+    const setting *mode = &c->set->s[SET_DISAGG_MODE], *keep = &c->set->s[SET_DECODE_RADIX];
+    int decode = mode->set && strcmp(mode->value, "decode") == 0, chunk = 0;
+    for (size_t i = 0; decode && i < COUNT_OF(DECODE_CACHE); i++) {
+        const struct decode_cache_rule *k = &DECODE_CACHE[i];
+        if (!in_span(c->rel, k->when)) continue;
+        if (keep->set && k->hisparse_message) return refuse(c, keep, "%s (%s)", k->hisparse_message, k->cite);
+        chunk = !keep->set;
+    }
     for (size_t i = 0; !c->dsa && i < COUNT_OF(HISPARSE_MODEL); i++)
         if (in_span(c->rel, HISPARSE_MODEL[i].when))
             return refuse(c, h, "%s (%s)", HISPARSE_MODEL[i].message, HISPARSE_MODEL[i].cite);
-    if (!c->set->s[SET_DISABLE_RADIX].set)
+    if (!c->set->s[SET_DISABLE_RADIX].set && !chunk)
         return refuse(c, h, "Hierarchical sparse attention currently requires --disable-radix-cache. (%s): add that flag",
                       r->cite);
     const char *flag = rel_since(c->rel, "0.5.13") ? "--dsa" : "--nsa";
@@ -970,14 +1041,15 @@ static const struct raw_row *raw_match(unsigned rel, int hip, const char *prefil
     return NULL;
 }
 
-/* The row of a pool whose --kv-cache-dtype string is `dtype`, into `row`. */
-static void decide_row(const ctx *c, const char *dtype, kvc_setting *row)
+/* The row of a pool whose --kv-cache-dtype string is `dtype`, into `row`;
+ * `dsa`: the pool's model is DSA in this release. */
+static void decide_row(const ctx *c, const char *dtype, int dsa, kvc_setting *row)
 {
     const struct dtype_row *t = torch_row(c, dtype);
     unsigned R = c->model->kv_lora_rank, r = c->model->qk_rope_head_dim;
-    if (strcmp(t->name, "fp8_e4m3") != 0 || !c->dsa) {
+    if (strcmp(t->name, "fp8_e4m3") != 0 || !dsa) {
         setting_set(row, t->plain_layout, "%s: rows are R + r = %u values of %s, with no scales",
-                    c->dsa ? "not fp8_e4m3" : "not a DSA model in this release", R + r, t->name);
+                    dsa ? "not fp8_e4m3" : "not a DSA model in this release", R + r, t->name);
         return;
     }
     if (fp8_is_fnuz(c)) {
@@ -1011,7 +1083,7 @@ static void decide_row(const ctx *c, const char *dtype, kvc_setting *row)
 /* The torch dtype SGLang's DSA backend sees, as Python prints it. */
 static const char *torch_name(const ctx *c)
 {
-    const char *d = strcmp(c->dtype, "auto") == 0 ? c->model->torch_dtype : c->dtype;
+    const char *d = stored_dtype(c, c->dtype);
     if (strcmp(d, "fp8_e4m3") == 0) return fp8_is_fnuz(c) ? "torch.float8_e4m3fnuz" : "torch.float8_e4m3fn";
     if (strcmp(d, "fp8_e5m2") == 0) return "torch.float8_e5m2";
     if (strcmp(d, "bf16") == 0 || strcmp(d, "bfloat16") == 0) return "torch.bfloat16";
@@ -1220,9 +1292,10 @@ static void warn_platform(const ctx *c)
 
 /* Every span of the rule tables, in one list: for eras and the table check. */
 #define RULE_SPANS(X)                                                                                                  \
-    X(ARCHS, dsa) X(ARCHS, defaults) X(DSA_DTYPE, when) X(FIELD_DEFAULTS, when) X(DEFAULTS, when) X(CHECKS, when)     \
-    X(HISPARSE, when) X(PAGES, when) X(RAW, when) X(BACKENDS, offered) X(INIT, when) X(ATTN_DEFAULTS, when)        \
-    X(ATTN_RULES, when) X(DTYPE_BACKENDS, when) X(HISPARSE_MODEL, when)
+    X(ARCHS, dsa) X(ARCHS, defaults) X(DSA_DTYPE, when) X(FIELD_DEFAULTS, when) X(DEFAULTS, when) X(CHECKS, when)      \
+    X(HISPARSE, when) X(PAGES, when) X(RAW, when) X(BACKENDS, offered) X(INIT, when) X(ATTN_DEFAULTS, when)            \
+    X(ATTN_RULES, when) X(DTYPE_BACKENDS, when) X(HISPARSE_MODEL, when) X(DECODE_CACHE, when) X(DRAFT_ARCHS, when)     \
+    X(HIP_DTYPES, when)
 
 /* Puts up to `max` of the tables' spans in `out`; returns how many there are. */
 static size_t rule_spans(const span **out, size_t max)
@@ -1353,7 +1426,8 @@ static kvc_status resolve_draft(ctx *c)
     } else {
         setting_set(v, "", "not set: the draft pool follows --kv-cache-dtype");
     }
-    decide_row(c, dtype, &c->out->draft_row);
+    const char *arch = draft_arch(c->model->architecture, c->rel);
+    decide_row(c, dtype, c->model->index_topk && arch_dsa(arch, c->rel), &c->out->draft_row);
     return KVC_OK;
 }
 
@@ -1518,7 +1592,7 @@ kvc_status rules_resolve(const gpu_info *gpu, const model_info *model, const set
                         "--kv-cache-dtype %s: kvcheck does not model this KV dtype's MLA layout (SGLang %s would "
                         "start with it)", c.dtype, SGLANG_VERSIONS[release]);
     }
-    decide_row(&c, c.dtype, &out->row);
+    decide_row(&c, c.dtype, c.dsa, &out->row);
     if ((st = check_init(&c))) return st;
     if ((st = resolve_draft(&c))) return st;
     return derive_layouts(model, out, diag);
