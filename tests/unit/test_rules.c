@@ -151,7 +151,17 @@ static const struct bad {
      "--disable-radix-cache", NULL, "CUDA TileLang FP8 KV does not support HiSparse."},
     {"B200", "deepseek-v3.2", "--disaggregation-mode decode --tp 8", "0.5.5",
      "Prefill round robin balance is required when dp size > 1."},
-    {"B200", "glm-5.2", "", "0.5.8", "SGLang 0.5.8 cannot serve glm-5.2 (GlmMoeDsaForCausalLM): its model class arrived in SGLang 0.5.9"},
+    /* no model class yet: SGLang's model loader refuses */
+    {"B200", "glm-5.2", "", "0.5.8",
+     "SGLang 0.5.8 refuses to start: Cannot find model module. 'GlmMoeDsaForCausalLM' is not a registered model in "
+     "the Transformers library (only relevant if the model is meant to be in Transformers) and 'AutoModel' is not "
+     "present in the model config's 'auto_map' (relevant if the model is custom). (at model load, sglang 0.5.5: "
+     "python/sglang/srt/model_loader/utils.py:48-57; sglang 0.5.15.post1: :149-159): SGLang 0.5.8 has no model class "
+     "for glm-5.2 (GlmMoeDsaForCausalLM), the first is in 0.5.9 (sglang 0.5.9: python/sglang/srt/models/"
+     "glm4_moe.py:1288); pass --sglang-version 0.5.9 or newer."},
+    {"H200", "glm-5.2", "--kv-cache-dtype fp4_e2m1", "0.5.5", "has no model class for glm-5.2"},
+    {"H200", "tests/conformance/sglang/models/GLM5_NEXTN.json", "", "0.5.15.post1",
+     "Cannot find model module. 'GlmMoeDsaForCausalLMNextN' is not a registered model"},
     /* model-init checks of the DSA backend */
     {"RTX PRO 6000", "glm-5.2", "--dsa-decode-backend trtllm", NULL,
      "GLM DSA with FP8 KV cache on NVIDIA SM120/SM121 supports only flashinfer_sparse_mla (default) or "

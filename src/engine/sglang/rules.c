@@ -64,14 +64,27 @@ static const struct arch_row {
     {"HYV4ForCausalLMNextN", SINCE("0.5.20"), SINCE("0.5.20"), "sglang 0.5.20: model_config.py"},
 };
 
-/* Architectures SGLang has no model class for before a release: it cannot
- * serve them at all. */
+/* Architectures a release has no model class for (none of its models/ modules
+ * lists one as EntryClass) before `since`. Its model loader then looks in
+ * transformers, where none of the versions the releases pin has them
+ * either, and refuses at model load, after the argument checks
+ * (MODEL_CLASS_MESSAGE). */
 static const struct served_row {
     const char *arch;
     const char *since;
+    const char *cite; /* the first class */
 } SERVED[] = {
-    {"GlmMoeDsaForCausalLM", "0.5.9"}, /* sglang 0.5.9: python/sglang/srt/models/glm4_moe_dsa (first release with it) */
+    {"GlmMoeDsaForCausalLM", "0.5.9", "sglang 0.5.9: python/sglang/srt/models/glm4_moe.py:1288"},
+    {"GlmMoeDsaForCausalLMNextN", "0.5.16", "sglang 0.5.16: python/sglang/srt/models/glm4_moe.py:1539"},
 };
+
+/* resolve_transformers_arch's refusal, the same in every release ({arch}). */
+static const char MODEL_CLASS_MESSAGE[] =
+    "Cannot find model module. '{arch}' is not a registered model in the Transformers library (only relevant if the "
+    "model is meant to be in Transformers) and 'AutoModel' is not present in the model config's 'auto_map' (relevant "
+    "if the model is custom).";
+static const char MODEL_CLASS_CITE[] =
+    "sglang 0.5.5: python/sglang/srt/model_loader/utils.py:48-57; sglang 0.5.15.post1: :149-159";
 
 /* Architectures SGLang serves with KV pools kvcheck does not model: refused,
  * never judged as plain MLA. */
@@ -1507,7 +1520,7 @@ static void resolve_hisparse_setting(const setting *s, kvc_resolved *out)
     else setting_set(get(out, "enable_hisparse"), "false", "%s", "");
 }
 
-static kvc_status check_served(const ctx *c)
+static kvc_status check_modelled(const ctx *c)
 {
     for (size_t i = 0; i < COUNT_OF(UNMODELLED); i++)
         if (strcmp(UNMODELLED[i].arch, c->model->architecture) == 0) {
@@ -1518,15 +1531,29 @@ static kvc_status check_served(const ctx *c)
                             "this worker",
                             c->model->name, c->model->architecture, UNMODELLED[i].why);
         }
+    return KVC_OK;
+}
+
+/* The model class SGLang loads, first thing in the model runner. A release
+ * without one takes the model for an MHA model during argument resolution
+ * (its MLA list does not name it either), and some settings are refused
+ * there by MHA attention-backend checks kvcheck does not model; the rest
+ * reach this refusal. */
+static kvc_status check_model_class(const ctx *c)
+{
     for (size_t i = 0; i < COUNT_OF(SERVED); i++)
         if (strcmp(SERVED[i].arch, c->model->architecture) == 0 && !rel_since(c->rel, SERVED[i].since)) {
+            char msg[400];
+            const char *const f[][2] = {{"arch", c->model->architecture}};
+            expand(MODEL_CLASS_MESSAGE, f, COUNT_OF(f), msg, sizeof msg);
             kvc_origin o;
             origin_set(&o, "", 0, 0, "model");
             return diag_set(c->diag, KVC_ERR_CONFIG, &o,
-                            "SGLang %s cannot serve %s (%s): its model class arrived in SGLang %s; pass "
-                            "--sglang-version %s or newer",
-                            SGLANG_VERSIONS[c->rel], c->model->name, c->model->architecture, SERVED[i].since,
-                            SERVED[i].since);
+                            "SGLang %s refuses to start: %s (at model load, %s): SGLang %s has no model class for %s "
+                            "(%s), the first is in %s (%s); pass --sglang-version %s or newer. With some settings its "
+                            "MHA attention-backend checks, which kvcheck does not model, refuse first",
+                            SGLANG_VERSIONS[c->rel], msg, MODEL_CLASS_CITE, SGLANG_VERSIONS[c->rel], c->model->name,
+                            c->model->architecture, SERVED[i].since, SERVED[i].cite, SERVED[i].since);
         }
     return KVC_OK;
 }
@@ -1557,7 +1584,7 @@ kvc_status rules_resolve(const gpu_info *gpu, const model_info *model, const set
     describe_parallelism(set, out);
 
     resolve_transfer(&c);
-    kvc_status st = check_served(&c);
+    kvc_status st = check_modelled(&c);
     if (!st) st = resolve_mode(&c);
     if (!st) st = resolve_dtype(&c);
     if (st) return st;
@@ -1585,6 +1612,7 @@ kvc_status rules_resolve(const gpu_info *gpu, const model_info *model, const set
                 notes_add(out->warnings, &out->nwarnings, KVC_MAX_NOTES, "%s has no effect: SGLang %s does not take "
                           "%s as a DSA model", set->s[k].flag, SGLANG_VERSIONS[release], model->architecture);
     }
+    if ((st = check_model_class(&c))) return st;
     const struct dtype_row *t = torch_row(&c, c.dtype);
     if (!t || !t->plain_layout) {
         const setting *s = &set->s[SET_KV_CACHE_DTYPE];
