@@ -22,6 +22,8 @@ static const struct row {
     {"B200", "glm-5.2", "--kv-cache-dtype bfloat16", NULL, "bfloat16", "flashmla_sparse", "trtllm", "bf16", 1152, 64},
     {"B300", "glm-5.2", "--kv-cache-dtype fp8_e4m3 --enable-hisparse --disable-radix-cache", NULL, "fp8_e4m3", "flashmla_kv", "flashmla_kv", "fp8_flashmla", 656, 64},
     {"H200", "glm-5.2", "--enable-hisparse --disable-radix-cache", NULL, "bfloat16", "flashmla_sparse", "flashmla_sparse", "bf16", 1152, 64},
+    {"H200", "glm-5.2", "--enable-hisparse --disaggregation-mode decode", NULL, "bfloat16", "flashmla_sparse", "flashmla_sparse", "bf16", 1152, 64},
+    {"H200", "deepseek-v3.2", "--enable-hisparse --disaggregation-mode decode", "0.5.10", "bfloat16", "flashmla_sparse", "flashmla_sparse", "bf16", 1152, 64},
     /* GLM with fp8 on SM12x: flashinfer_sparse_mla from 0.5.17, trtllm before */
     {"RTX PRO 6000", "glm-5.2", "", NULL, "fp8_e4m3", "flashinfer_sparse_mla", "flashinfer_sparse_mla", "fp8_flashmla", 656, 64},
     {"GB10", "glm-5.2", "", "0.5.16", "fp8_e4m3", "trtllm", "trtllm", "fp8_raw", 576, 64},
@@ -56,6 +58,18 @@ static const struct row {
     {"H200", "deepseek-v3", "", NULL, "auto", "", "", "bf16", 1152, 1},
     {"B200", "deepseek-v3", "--kv-cache-dtype fp8_e4m3 --page-size 64", NULL, "fp8_e4m3", "", "", "fp8_raw", 576, 64},
     {"H200", "deepseek-v3", "--kv-cache-dtype fp8_e5m2 --page-size 16", NULL, "fp8_e5m2", "", "", "fp8_e5m2_raw", 576, 16},
+    /* ROCm stores fp8_e5m2 as its native fp8 from 0.5.6.post2: e4m3fn on MI355X, scaled rows for a DSA pool */
+    {"MI355X", "deepseek-v3", "--kv-cache-dtype fp8_e5m2", NULL, "fp8_e5m2", "", "", "fp8_raw", 576, 1},
+    {"MI355X", "deepseek-v3", "--kv-cache-dtype fp8_e5m2", "0.5.6.post1", "fp8_e5m2", "", "", "fp8_e5m2_raw", 576, 1},
+    {"MI355X", "tests/conformance/sglang/models/GLM5_NEXTN.json", "--kv-cache-dtype fp8_e5m2", NULL, "fp8_e5m2", "", "", "fp8_flashmla", 656, 1},
+    /* DeepSeek V3/R1 on SM100 runs trtllm_mla from 0.5.3.post2 unless an attention backend is given: page 32 or 64 */
+    {"B200", "deepseek-v3", "", NULL, "auto", "", "", "bf16", 1152, 64},
+    {"B300", "deepseek-v3", "--page-size 32", NULL, "auto", "", "", "bf16", 1152, 32},
+    {"B300", "deepseek-v3", "--page-size 128 --kv-cache-dtype fp8_e4m3", "0.5.5", "fp8_e4m3", "", "", "fp8_raw", 576, 64},
+    {"B200", "deepseek-v3", "", "0.5.3.post1", "auto", "", "", "bf16", 1152, 1},
+    {"B200", "deepseek-v3", "--attention-backend flashinfer --kv-cache-dtype bfloat16", NULL, "bfloat16", "", "", "bf16", 1152, 1},
+    {"B200", "deepseek-v3", "--prefill-attention-backend fa4 --kv-cache-dtype bfloat16", NULL, "bfloat16", "", "", "bf16", 1152, 1},
+    {"RTX PRO 6000", "deepseek-v3", "--attention-backend trtllm_mla --kv-cache-dtype fp8_e4m3", NULL, "fp8_e4m3", "", "", "fp8_raw", 576, 64},
 };
 
 static void test_rules__truth_table(void **state)
@@ -92,15 +106,62 @@ static const struct bad {
     {"B300", "glm-5.2", "--kv-cache-dtype fp8_e4m3 --enable-hisparse --disable-radix-cache", "0.5.11",
      "HiSparse requires bfloat16 KV cache, but got --kv-cache-dtype=fp8_e4m3. Please use --kv-cache-dtype=bfloat16."},
     {"B300", "glm-5.2", "--enable-hisparse", NULL, "Hierarchical sparse attention currently requires --disable-radix-cache."},
-    {"H200", "deepseek-v3", "--enable-hisparse --disable-radix-cache", NULL, "--enable-hisparse is only supported for DSA"},
+    {"B300", "glm-5.2", "--enable-hisparse --disaggregation-mode prefill", NULL,
+     "Hierarchical sparse attention currently requires --disable-radix-cache."},
+    /* a decode worker runs a chunk cache unless told to keep the radix cache, which HiSparse refuses */
+    {"B300", "glm-5.2", "--enable-hisparse --disaggregation-mode decode --disaggregation-decode-enable-radix-cache", "0.5.12",
+     "--disaggregation-decode-enable-radix-cache is incompatible with --enable-hisparse (sglang 0.5.12"},
+    {"H200", "deepseek-v3", "--enable-hisparse --disable-radix-cache", NULL,
+     "--enable-hisparse is only supported for DSA (DeepSeek Sparse Attention) models (e.g., DeepSeek V3.2, GLM-5), "
+     "DeepSeek V4, and MiniMax M3 now. "},
+    {"H200", "deepseek-v3", "--enable-hisparse --disable-radix-cache", "0.5.20",
+     "--enable-hisparse is only supported for DSA (DeepSeek Sparse Attention) models (e.g., DeepSeek V3.2, GLM-5) and "
+     "DeepSeek V4 now. "},
+    {"H200", "deepseek-v3", "--enable-hisparse --disable-radix-cache", "0.5.10",
+     "--enable-hisparse is only supported for DSA (DeepSeek Sparse Attention) models now(e.g., DeepSeek V3.2, GLM-5). "},
+    /* the trtllm_mla attention backend (DeepSeek V3/R1's default on SM100): KV dtypes and GPUs */
+    {"B200", "deepseek-v3", "--kv-cache-dtype bfloat16", NULL,
+     "TensorRT-LLM MLA backend only supports kv-cache-dtype of fp8_e4m3, bf16, or auto. (trtllm_mla: SGLang's "
+     "default attention backend for DeepseekV3ForCausalLM on SM100 (sglang 0.5.23"},
+    {"B300", "deepseek-v3", "--kv-cache-dtype fp8_e5m2", "0.5.20",
+     "TensorRT-LLM MLA backend only supports kv-cache-dtype of fp8_e4m3, fp4_e2m1, bf16, or auto."},
+    {"B300", "deepseek-v3", "--kv-cache-dtype fp8_e5m2", "0.5.7",
+     "TensorRT-LLM MLA backend only supports kv-cache-dtype of fp8_e4m3, fp4_e2m1, bf16, or auto."},
+    {"B200", "deepseek-v3", "--kv-cache-dtype bf16", "0.5.5",
+     "TensorRT-LLM MLA backend only supports kv-cache-dtype of fp8_e4m3, fp4_e2m1, or auto."},
+    {"B200", "deepseek-v3", "--kv-cache-dtype bf16", "0.5.4", "TensorRT-LLM MLA backend only supports kv-cache-dtype of fp8_e4m3 or auto."},
+    {"B200", "deepseek-v3", "--decode-attention-backend trtllm_mla --prefill-attention-backend fa4 --kv-cache-dtype bfloat16",
+     NULL, "(trtllm_mla: the attention backend given; sglang 0.5.23"},
+    {"H200", "deepseek-v3", "--attention-backend trtllm_mla", NULL,
+     "TRTLLM MLA backend is only supported on Blackwell GPUs (SM100/SM12x). Please use a different backend."},
+    {"H200", "deepseek-v3", "--attention-backend trtllm_mla", "0.5.8",
+     "TRTLLM MLA backend is only supported on Blackwell GPUs (SM100). Please use a different backend."},
+    {"RTX PRO 6000", "deepseek-v3", "--attention-backend trtllm_mla", "0.5.4",
+     "TRTLLM MLA backend is only supported on Blackwell GPUs (SM100)."},
+    {"B200", "deepseek-v3", "--kv-cache-dtype nvfp4", NULL,
+     "NVFP4 prefill supports an FP8 E4M3 workspace or native NVFP4, but backend 'trtllm_mla' provides neither."},
+    {"H200", "deepseek-v3", "--kv-cache-dtype nvfp4 --attention-backend fa3", "0.5.21",
+     "NVFP4 prefill supports an FP8 E4M3 workspace or native NVFP4, but backend 'fa3' provides neither."},
     {"H200", "deepseek-v3.2", "--kv-cache-dtype fp8_e4m3 --dsa-decode-backend tilelang", NULL,
      "CUDA TileLang FP8 KV requires both DSA backends to be tilelang; raw and scaled FP8 KV layouts cannot be mixed."},
     {"H200", "deepseek-v3.2", "--kv-cache-dtype fp8_e4m3 --dsa-decode-backend tilelang", "0.5.18",
      "The tilelang DSA prefill/decode kernels only support an fp8_e4m3 KV cache on ROCm/HIP"},
     {"B200", "deepseek-v3.2", "--dsa-decode-backend triton", NULL, "The triton DSA backend is only supported on ROCm/HIP."},
+    {"B200", "deepseek-v3.2", "--dsa-prefill-backend tilelang --dsa-decode-backend triton --enable-hisparse "
+     "--disable-radix-cache", NULL, "CUDA TileLang FP8 KV does not support HiSparse."},
     {"B200", "deepseek-v3.2", "--disaggregation-mode decode --tp 8", "0.5.5",
      "Prefill round robin balance is required when dp size > 1."},
-    {"B200", "glm-5.2", "", "0.5.8", "SGLang 0.5.8 cannot serve glm-5.2 (GlmMoeDsaForCausalLM): its model class arrived in SGLang 0.5.9"},
+    /* no model class yet: SGLang's model loader refuses */
+    {"B200", "glm-5.2", "", "0.5.8",
+     "SGLang 0.5.8 refuses to start: Cannot find model module. 'GlmMoeDsaForCausalLM' is not a registered model in "
+     "the Transformers library (only relevant if the model is meant to be in Transformers) and 'AutoModel' is not "
+     "present in the model config's 'auto_map' (relevant if the model is custom). (at model load, sglang 0.5.5: "
+     "python/sglang/srt/model_loader/utils.py:48-57; sglang 0.5.15.post1: :149-159): SGLang 0.5.8 has no model class "
+     "for glm-5.2 (GlmMoeDsaForCausalLM), the first is in 0.5.9 (sglang 0.5.9: python/sglang/srt/models/"
+     "glm4_moe.py:1288); pass --sglang-version 0.5.9 or newer."},
+    {"H200", "glm-5.2", "--kv-cache-dtype fp4_e2m1", "0.5.5", "has no model class for glm-5.2"},
+    {"H200", "tests/conformance/sglang/models/GLM5_NEXTN.json", "", "0.5.15.post1",
+     "Cannot find model module. 'GlmMoeDsaForCausalLMNextN' is not a registered model"},
     /* model-init checks of the DSA backend */
     {"RTX PRO 6000", "glm-5.2", "--dsa-decode-backend trtllm", NULL,
      "GLM DSA with FP8 KV cache on NVIDIA SM120/SM121 supports only flashinfer_sparse_mla (default) or "
@@ -127,6 +188,7 @@ static const struct bad {
     {"H200", "deepseek-v3", "--page-size 99999999", NULL, "the page size must be a whole number"},
     {"B300", "glm-5.2", "--speculative-algorithm MEDUSA", NULL, "does not model this speculative algorithm"},
     {"H200", "deepseek-v3", "--kv-cache-dtype fp4_e2m1", "0.5.20", "does not model this KV dtype's MLA layout"},
+    {"H200", "deepseek-v3", "--kv-cache-dtype nvfp4", "0.5.20", "does not model this KV dtype's MLA layout"},
 };
 
 static void test_rules__refusals_are_sglangs_own_words(void **state)
@@ -182,6 +244,13 @@ static void test_rules__reasons_say_how_each_value_was_decided(void **state)
     assert_contains(r.warnings[0], "forces page size 1");
     assert_int_equal(resolve_line("MI300X", "glm-5.2", "--kv-cache-dtype fp8_e4m3", NULL, &r, &d), KVC_OK);
     assert_contains(r.row.reason, "float8_e4m3fnuz");
+
+    assert_int_equal(resolve_line("B200", "deepseek-v3", "--page-size 128", NULL, &r, &d), KVC_OK);
+    assert_string_equal(resolved_find(&r, "page_size")->reason,
+                        "trtllm_mla takes page sizes 32 64 only (sglang 0.5.23: python/sglang/srt/arg_groups/"
+                        "overrides.py:1155-1218); you passed 128. trtllm_mla: SGLang's default attention backend for "
+                        "DeepseekV3ForCausalLM on SM100 (sglang 0.5.23: python/sglang/srt/arg_groups/model_overrides/"
+                        "deepseek_v2.py:178-189)");
 }
 
 static void test_rules__entries_count_draft_layers_and_the_indexer(void **state)
@@ -229,6 +298,15 @@ static void test_rules__draft_entries_have_their_own_layout(void **state)
                                   NULL, &r, &d), KVC_OK);
     assert_string_equal(r.kv.name, "fp8_raw");
     assert_string_equal(r.draft.name, "bf16");
+    /* 0.5.3rc2-0.5.3.post3 do not take the MTP draft's DeepseekV3ForCausalLMNextN as DSA: plain rows */
+    assert_int_equal(resolve_line("H200", "deepseek-v3.2", "--kv-cache-dtype fp8_e4m3 --speculative-algorithm EAGLE", "0.5.3",
+                                  &r, &d), KVC_OK);
+    assert_string_equal(r.kv.name, "fp8_flashmla");
+    assert_string_equal(r.draft.name, "fp8_raw");
+    assert_contains(r.draft_row.reason, "not a DSA model in this release");
+    assert_int_equal(resolve_line("H200", "deepseek-v3.2", "--kv-cache-dtype fp8_e4m3 --speculative-algorithm EAGLE", "0.5.4",
+                                  &r, &d), KVC_OK);
+    assert_string_equal(r.draft.name, "fp8_flashmla");
     assert_int_equal(resolve_line("B300", "glm-5.2", "--speculative-draft-kv-cache-dtype bf16", NULL, &r, &d), KVC_OK);
     assert_contains(r.warnings[0], "--speculative-draft-kv-cache-dtype has no effect here");
     assert_null(kvc_resolved_draft_layout(&r));
@@ -364,8 +442,9 @@ static void test_rules__eras_group_releases_with_the_same_rules(void **state)
     /* the eras tools/sglang-oracle/ERAS.md found by reading and by diffing the oracle's tables */
     static const struct {
         const char *release, *era;
-    } E[] = {{"0.5.23", "0.5.22"}, {"0.5.21", "0.5.20"}, {"0.5.15.post1", "0.5.14"}, {"0.5.14", "0.5.14"},
-             {"0.5.10.post1", "0.5.10"}, {"0.5.8.post1", "0.5.8"}, {"0.5.3", "0.5.3rc2"}, {"0.5.9", "0.5.9"}};
+    } E[] = {{"0.5.23", "0.5.22"}, {"0.5.21", "0.5.21"}, {"0.5.15.post1", "0.5.14"}, {"0.5.14", "0.5.14"},
+             {"0.5.10.post1", "0.5.10"}, {"0.5.8.post1", "0.5.8"}, {"0.5.3", "0.5.3rc2"}, {"0.5.9", "0.5.9"},
+             {"0.5.20", "0.5.20"}, {"0.5.3.post3", "0.5.3.post2"}};
     for (size_t i = 0; i < COUNT_OF(E); i++) {
         int k = engine_release_index(engine_default(), E[i].release);
         assert_true(k >= 0);

@@ -8,8 +8,11 @@ Stages, each the release's own code where the release has it:
      is recorded as "argparse: <argparse's message>" (Python 3.11 wording).
   2. ServerArgs.from_cli_args (+ resolve_once / resolved_view from 0.5.20),
      then check_server_args(): exceptions recorded as "<Type>: <message>".
-  3. model-runner stage ("init: <Type>: <message>" when it raises):
-     KV torch dtype (ModelRunner.configure_kv_cache_dtype / the module
+  3. model-runner stage ("init: <Type>: <message>" when it raises): the
+     model class (model_loader/utils.py get_model_architecture, over a
+     registry of the release's models/*.py EntryClass names and a
+     transformers without that class: what ModelRunner.load_model does
+     first), the KV torch dtype (ModelRunner.configure_kv_cache_dtype / the module
      function in mem_cache/kv_cache_dtype.py / the if-chain of
      ModelRunner.init_memory_pool, executed from the release's source),
      the pool row (calculate_mla_kv_cache_dim; <= 0.5.8 the pool
@@ -19,7 +22,7 @@ Stages, each the release's own code where the release has it:
   4. speculative decoding: the draft model config (ModelConfig with
      is_draft_model=True), the draft worker's KV torch dtype and row.
 """
-import argparse, ast, contextlib, copy, inspect, io, json, logging, os, sys, textwrap, types
+import argparse, ast, builtins, contextlib, copy, inspect, io, json, logging, os, sys, textwrap, types
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
@@ -180,6 +183,33 @@ class Oracle:
         path = os.path.join(self.root, "sglang/srt/layers/attention/dsa_backend.py")
         if os.path.exists(path):
             self._init_statements(path)
+        self._model_class_setup()
+
+    def _model_class_setup(self):
+        """The release's get_model_architecture (ModelRunner.load_model calls
+        it before the KV pool exists) with its ModelRegistry holding the
+        classes the release's models package lists as EntryClass (the
+        registry imports every models/*.py and keeps those names; here they
+        are read from the source, since importing the models needs CUDA).
+        `transformers` has no model classes: none of the transformers
+        versions the releases pin has the architectures in the matrix that
+        a release lacks (GlmMoeDsaForCausalLM before 0.5.9: pins 4.57.0,
+        4.57.1, 5.0.0rc0; Glm5NextForConditionalGeneration before 0.5.20:
+        5.12.1; GlmMoeDsaForCausalLMNextN before 0.5.16: none has NextN
+        classes), so an unlisted architecture ends in
+        resolve_transformers_arch's refusal."""
+        registry = os.path.join(self.root, "sglang/srt/models/registry.py")
+        reg = load_defs(registry, {"_ModelRegistry"}, self.root)["_ModelRegistry"]()
+        reg.models = {name: type(name, (), {}) for name in entry_classes(os.path.dirname(registry))}
+        fake = types.SimpleNamespace(ModelRegistry=reg)
+
+        def imp(name, *a, **k):
+            return fake if name == "sglang.srt.models.registry" else builtins.__import__(name, *a, **k)
+        base = {"__builtins__": dict(vars(builtins), __import__=imp)}
+        ns = load_defs(os.path.join(self.root, "sglang/srt/model_loader/utils.py"), {"get_model_architecture"},
+                       self.root, base)
+        ns["transformers"] = types.SimpleNamespace()
+        self.model_class = ns["get_model_architecture"]
 
     # ------------------------------------------------------- stage 3 pieces
     def kv_torch_dtype(self, view, draft=False):
@@ -326,6 +356,9 @@ class Oracle:
                     view = _Alias(view)
                 stage = "init"
                 hf = self.getcfg()
+                self.model_class(types.SimpleNamespace(  # the ModelConfig fields it reads
+                    hf_config=hf, hf_text_config=hf, is_generation=True, is_multimodal=False, quantization=None,
+                    model_impl=getattr(view, "model_impl", "auto"), model_path="/fake/model", revision=None))
                 kvd, _ = self.kv_torch_dtype(view)
                 dim, o["row"] = self.row(view, kvd, hf)
                 if view.kv_cache_dtype in UNMODELLED:
@@ -388,8 +421,22 @@ _AST = {}
 
 def _tree(path):
     if path not in _AST:
-        _AST[path] = ast.parse(open(path).read(), path)
+        _AST[path] = ast.parse(open(path, encoding="utf-8-sig").read(), path)
     return _AST[path]
+
+
+def entry_classes(models_dir):
+    """The class names the release's models package lists as EntryClass
+    (models/registry.py import_model_classes: top-level modules only)."""
+    names = set()
+    for f in sorted(os.listdir(models_dir)):
+        if not f.endswith(".py"):
+            continue
+        for st in _tree(os.path.join(models_dir, f)).body:
+            targets = st.targets if isinstance(st, ast.Assign) else [getattr(st, "target", None)]
+            if any(isinstance(t, ast.Name) and t.id == "EntryClass" for t in targets):
+                names |= {n.id for n in ast.walk(st.value) if isinstance(n, ast.Name)}
+    return names
 
 
 def _method(path, cls, name):
@@ -417,10 +464,11 @@ def _binds(st):
     return set()
 
 
-def load_defs(path, want, root):
+def load_defs(path, want, root, base=None):
     """Execute only the module-level statements of the file at path that
     (transitively) bind the names in want; imports that fail are skipped.
-    Avoids importing a whole module whose unrelated imports need CUDA."""
+    Avoids importing a whole module whose unrelated imports need CUDA.
+    `base`: names the namespace starts with (e.g. __builtins__)."""
     body = _tree(path).body
     need, chosen = set(want), set()
     changed = True
@@ -432,7 +480,7 @@ def load_defs(path, want, root):
                 need |= _loads(st)
                 changed = True
     rel = os.path.relpath(path, root)[:-3].replace(os.sep, ".")
-    ns = {"__name__": rel, "__file__": path, "__package__": rel.rsplit(".", 1)[0]}
+    ns = dict(base or {}, __name__=rel, __file__=path, __package__=rel.rsplit(".", 1)[0])
     for i in sorted(chosen):
         try:
             exec(compile(ast.Module([body[i]], []), path, "exec"), ns)

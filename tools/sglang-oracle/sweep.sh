@@ -24,7 +24,7 @@ OUT=${OUT:-$repo/tests/conformance/sglang}
 if [ $# -gt 0 ]; then
   versions="$*"
 else
-  versions=$(grep -o '"0\.[0-9][^"]*"' "$repo/src/engine/sglang/releases.c" | tr -d '"' | sort -V)
+  versions=$(grep -o '"0\.[0-9][0-9.a-z]*"' "$repo/src/engine/sglang/releases.c" | tr -d '"' | sort -V)
 fi
 
 # 1. venv (no torch: stubs.py / faketorch.py stand in)

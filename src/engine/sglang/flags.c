@@ -37,12 +37,15 @@ static const struct dest_key {
     {"speculative_draft_kv_cache_dtype", SET_SPEC_DRAFT_KV_DTYPE},
     {"disaggregation_transfer_backend", SET_TRANSFER_BACKEND},
     {"attention_backend", SET_ATTENTION_BACKEND},
+    {"prefill_attention_backend", SET_PREFILL_ATTENTION_BACKEND},
+    {"decode_attention_backend", SET_DECODE_ATTENTION_BACKEND},
     {"enable_mixed_chunk", SET_MIXED_CHUNK},
     {"speculative_eagle_topk", SET_SPEC_EAGLE_TOPK},
     {"dcp_size", SET_DCP},
     {"load_balance_method", SET_LOAD_BALANCE},
     {"prefill_round_robin_balance", SET_PREFILL_RR},
     {"attn_dp_size", SET_ATTN_DP_SIZE},
+    {"disaggregation_decode_enable_radix_cache", SET_DECODE_RADIX},
 };
 
 int setting_key_of_dest(const char *dest)

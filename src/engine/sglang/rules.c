@@ -64,14 +64,27 @@ static const struct arch_row {
     {"HYV4ForCausalLMNextN", SINCE("0.5.20"), SINCE("0.5.20"), "sglang 0.5.20: model_config.py"},
 };
 
-/* Architectures SGLang has no model class for before a release: it cannot
- * serve them at all. */
+/* Architectures a release has no model class for (none of its models/ modules
+ * lists one as EntryClass) before `since`. Its model loader then looks in
+ * transformers, where none of the versions the releases pin has them
+ * either, and refuses at model load, after the argument checks
+ * (MODEL_CLASS_MESSAGE). */
 static const struct served_row {
     const char *arch;
     const char *since;
+    const char *cite; /* the first class */
 } SERVED[] = {
-    {"GlmMoeDsaForCausalLM", "0.5.9"}, /* sglang 0.5.9: python/sglang/srt/models/glm4_moe_dsa (first release with it) */
+    {"GlmMoeDsaForCausalLM", "0.5.9", "sglang 0.5.9: python/sglang/srt/models/glm4_moe.py:1288"},
+    {"GlmMoeDsaForCausalLMNextN", "0.5.16", "sglang 0.5.16: python/sglang/srt/models/glm4_moe.py:1539"},
 };
+
+/* resolve_transformers_arch's refusal, the same in every release ({arch}). */
+static const char MODEL_CLASS_MESSAGE[] =
+    "Cannot find model module. '{arch}' is not a registered model in the Transformers library (only relevant if the "
+    "model is meant to be in Transformers) and 'AutoModel' is not present in the model config's 'auto_map' (relevant "
+    "if the model is custom).";
+static const char MODEL_CLASS_CITE[] =
+    "sglang 0.5.5: python/sglang/srt/model_loader/utils.py:48-57; sglang 0.5.15.post1: :149-159";
 
 /* Architectures SGLang serves with KV pools kvcheck does not model: refused,
  * never judged as plain MLA. */
@@ -105,6 +118,31 @@ static int arch_defaults(const char *arch, unsigned rel)
     return 0;
 }
 
+/* The architecture SGLang gives an MTP draft worker's model config (its
+ * NextN rewrite); others keep the target's. The draft pool is DSA only when
+ * that architecture is (0.5.3rc2-0.5.3.post3 do not take
+ * DeepseekV3ForCausalLMNextN as DSA: plain MLA draft rows). */
+static const struct draft_arch_row {
+    const char *target;
+    span when;
+    const char *draft;
+    const char *cite;
+} DRAFT_ARCHS[] = {
+    {"DeepseekV3ForCausalLM", EVER, "DeepseekV3ForCausalLMNextN", "sglang 0.5.3: python/sglang/srt/configs/model_config.py:220-224"},
+    {"DeepseekV32ForCausalLM", EVER, "DeepseekV3ForCausalLMNextN", "sglang 0.5.23: python/sglang/srt/configs/model_config.py:1032-1036"},
+    {"GlmMoeDsaForCausalLM", FROM_TO("0.5.9", "0.5.15.post1"), "DeepseekV3ForCausalLMNextN",
+     "sglang 0.5.9: python/sglang/srt/configs/model_config.py:275-279"},
+    {"GlmMoeDsaForCausalLM", SINCE("0.5.16"), "GlmMoeDsaForCausalLMNextN", "sglang 0.5.23: python/sglang/srt/configs/model_config.py:1038-1039"},
+    {"LongcatFlashForCausalLM", EVER, "LongcatFlashForCausalLMNextN", "sglang 0.5.23: python/sglang/srt/configs/model_config.py:1085-1089"},
+};
+
+static const char *draft_arch(const char *target, unsigned rel)
+{
+    for (size_t i = 0; i < COUNT_OF(DRAFT_ARCHS); i++)
+        if (strcmp(DRAFT_ARCHS[i].target, target) == 0 && in_span(rel, DRAFT_ARCHS[i].when)) return DRAFT_ARCHS[i].draft;
+    return target;
+}
+
 /* ------------------------------------------------------------- contexts */
 
 enum { PREFILL, DECODE };
@@ -125,6 +163,8 @@ typedef struct ctx {
     int user_set[2];
     char backend_why[2][KVC_REASON_LEN];
     const kvc_origin *backend_from[2]; /* the flag that set the backend; NULL when a default or rule did */
+    const struct attn_rule *attn;      /* the MLA attention backend's rules that apply, or NULL */
+    char attn_why[KVC_REASON_LEN];     /* how that backend was chosen */
 } ctx;
 
 /* " (from --kv-cache-dtype at prefill.json:4:5)" */
@@ -262,10 +302,33 @@ static kvc_status resolve_dtype(ctx *c)
     return KVC_OK;
 }
 
+/* KV dtype strings a platform stores as another one's torch dtype: on ROCm
+ * fp8_e5m2 is the platform's native fp8 (fp8_kernel.fp8_dtype) from
+ * 0.5.6.post2, the same as fp8_e4m3's. */
+static const struct dtype_alias {
+    span when;
+    const char *given, *stored;
+    const char *cite;
+} HIP_DTYPES[] = {
+    {SINCE("0.5.6.post2"), "fp8_e5m2", "fp8_e4m3",
+     "sglang 0.5.6.post2: python/sglang/srt/model_executor/model_runner.py:1640-1644; sglang 0.5.16: "
+     "python/sglang/srt/mem_cache/kv_cache_dtype.py:43-47"},
+};
+
+/* The --kv-cache-dtype string whose torch dtype the pool has: "auto" is the
+ * model's dtype. Pure. */
+static const char *stored_dtype(const ctx *c, const char *dtype)
+{
+    const char *d = strcmp(dtype, "auto") == 0 ? c->model->torch_dtype : dtype;
+    for (size_t i = 0; c->gpu->hip && i < COUNT_OF(HIP_DTYPES); i++)
+        if (in_span(c->rel, HIP_DTYPES[i].when) && strcmp(HIP_DTYPES[i].given, d) == 0) return HIP_DTYPES[i].stored;
+    return d;
+}
+
 /* The torch dtype's row layout facts for the resolved dtype string. */
 static const struct dtype_row *torch_row(const ctx *c, const char *dtype)
 {
-    return find_dtype(strcmp(dtype, "auto") == 0 ? c->model->torch_dtype : dtype);
+    return find_dtype(stored_dtype(c, dtype));
 }
 
 /* ------------------------------------------------------------- backends */
@@ -391,6 +454,9 @@ static const struct backend_check {
     const char *message;
     const char *cite;
 } CHECKS[] = {
+    /* HiSparse's arm checks TileLang before the shared backend checks */
+    {SINCE("0.5.22"), "tilelang", 1, 1, 0, 1, "CUDA TileLang FP8 KV does not support HiSparse.",
+     "sglang 0.5.23: python/sglang/srt/arg_groups/overrides.py:686-692"},
     {FROM_TO("0.5.17", "0.5.19"), "tilelang", 1, 1, 0, 0,
      "The tilelang DSA prefill/decode kernels only support an fp8_e4m3 KV cache on ROCm/HIP; on CUDA they require a "
      "bfloat16 KV cache. Use --kv-cache-dtype bfloat16 with the tilelang backend, or keep --kv-cache-dtype fp8_e4m3 and "
@@ -405,8 +471,6 @@ static const struct backend_check {
      "bfloat16 KV cache. Use --kv-cache-dtype bfloat16, or keep --kv-cache-dtype fp8_e4m3 and pick an fp8-capable DSA "
      "backend (flashmla_kv on Hopper, trtllm on Blackwell).",
      "sglang 0.5.20: python/sglang/srt/arg_groups/overrides.py:637-647"},
-    {SINCE("0.5.22"), "tilelang", 1, 1, 0, 1, "CUDA TileLang FP8 KV does not support HiSparse.",
-     "sglang 0.5.23: python/sglang/srt/arg_groups/overrides.py:686-692"},
     {SINCE("0.5.22"), "tilelang", 1, 1, 1, 0,
      "CUDA TileLang FP8 KV requires both DSA backends to be tilelang; raw and scaled FP8 KV layouts cannot be mixed.",
      "sglang 0.5.23: python/sglang/srt/arg_groups/overrides.py:560-567"},
@@ -492,7 +556,6 @@ static kvc_status resolve_backends(ctx *c)
  * {allowed} (Python's sorted list) {default} {flag} (--nsa or --dsa). */
 static const struct hisparse_rule {
     span when;
-    const char *model_message;
     const char *dtypes;        /* accepted KV dtypes, space-separated; NULL: any */
     const char *dtype_message;
     const char *backend_message;
@@ -502,51 +565,75 @@ static const struct hisparse_rule {
     int by_dtype;              /* CUDA allowed set depends on the dtype (else flashmla_sparse) */
     const char *cite;
 } HISPARSE[] = {
-    {FROM_TO("0.5.10", "0.5.10.post1"),
-     "--enable-hisparse is only supported for DSA (DeepSeek Sparse Attention) models now(e.g., DeepSeek V3.2, GLM-5). ",
-     NULL, NULL,
+    {FROM_TO("0.5.10", "0.5.10.post1"), NULL, NULL,
      "HiSparse requires flashmla_sparse NSA {label} backend, but got {flag}-{label}-backend={backend}. Please use "
      "{flag}-{label}-backend=flashmla_sparse or omit it.",
      NULL, 0, 0, 0, "sglang 0.5.10: python/sglang/srt/server_args.py:6179-6202"},
-    {FROM_TO("0.5.11", "0.5.11"),
-     "--enable-hisparse is only supported for DSA (DeepSeek Sparse Attention) models now(e.g., DeepSeek V3.2, GLM-5). ",
-     "bfloat16", "HiSparse requires bfloat16 KV cache, but got --kv-cache-dtype={dtype}. Please use "
+    {FROM_TO("0.5.11", "0.5.11"), "bfloat16",
+     "HiSparse requires bfloat16 KV cache, but got --kv-cache-dtype={dtype}. Please use "
      "--kv-cache-dtype=bfloat16.",
      "HiSparse requires flashmla_sparse NSA {label} backend, but got {flag}-{label}-backend={backend}. Please use "
      "{flag}-{label}-backend=flashmla_sparse or omit it.",
      NULL, 0, 1, 0, "sglang 0.5.11: python/sglang/srt/server_args.py:6883-6913"},
-    {FROM_TO("0.5.12", "0.5.13.post1"),
-     "--enable-hisparse is only supported for DSA (DeepSeek Sparse Attention) models and DeepSeek V4 now.",
-     "bfloat16 fp8_e4m3", "HiSparse requires bfloat16 or fp8_e4m3 KV cache, but got --kv-cache-dtype={dtype}.",
+    {FROM_TO("0.5.12", "0.5.13.post1"), "bfloat16 fp8_e4m3",
+     "HiSparse requires bfloat16 or fp8_e4m3 KV cache, but got --kv-cache-dtype={dtype}.",
      "HiSparse with --kv-cache-dtype={dtype} requires {flag}-{label}-backend in {allowed}, but got {backend}.", NULL, 0,
      0, 1, "sglang 0.5.12: python/sglang/srt/arg_groups/hisparse_hook.py:49-95"},
-    {FROM_TO("0.5.14", "0.5.17"),
-     "--enable-hisparse is only supported for DSA (DeepSeek Sparse Attention) models and DeepSeek V4 now.",
-     "bfloat16 fp8_e4m3",
+    {FROM_TO("0.5.14", "0.5.17"), "bfloat16 fp8_e4m3",
      "HiSparse requires one of ('bfloat16', 'fp8_e4m3') KV cache dtypes, but got --kv-cache-dtype={dtype}. Please use "
      "--kv-cache-dtype=bfloat16 or --kv-cache-dtype=fp8_e4m3.",
      "HiSparse supports DSA {label} backend(s) {allowed} on this platform with --kv-cache-dtype={dtype}, but got "
      "--dsa-{label}-backend={backend}. Please use --dsa-{label}-backend={default} or omit it.",
      "aiter tilelang", 0, 0, 1, "sglang 0.5.14: python/sglang/srt/arg_groups/hisparse_hook.py:65-91"},
-    {FROM_TO("0.5.18", "0.5.19"),
-     "--enable-hisparse is only supported for DSA (DeepSeek Sparse Attention) models and DeepSeek V4 now.",
-     "bfloat16 fp8_e4m3",
+    {FROM_TO("0.5.18", "0.5.19"), "bfloat16 fp8_e4m3",
      "HiSparse requires one of ('bfloat16', 'fp8_e4m3') KV cache dtypes, but got --kv-cache-dtype={dtype}. Please use "
      "--kv-cache-dtype=bfloat16 or --kv-cache-dtype=fp8_e4m3.",
      "HiSparse supports DSA {label} backend(s) {allowed} on this platform with --kv-cache-dtype={dtype}, but got "
      "--dsa-{label}-backend={backend}. Please use one of {allowed}, or omit the option to let SGLang pick a backend "
      "for this platform.",
      "aiter tilelang", 1, 0, 1, "sglang 0.5.18: python/sglang/srt/arg_groups/hisparse_hook.py:47-63"},
-    {SINCE("0.5.20"),
-     "--enable-hisparse is only supported for DSA (DeepSeek Sparse Attention) models (e.g., DeepSeek V3.2, GLM-5), "
-     "DeepSeek V4, and MiniMax M3 now. ",
-     "bfloat16 fp8_e4m3",
+    {SINCE("0.5.20"), "bfloat16 fp8_e4m3",
      "HiSparse requires one of ('bfloat16', 'fp8_e4m3') KV cache dtypes, but got --kv-cache-dtype={dtype}. Please use "
      "--kv-cache-dtype=bfloat16 or --kv-cache-dtype=fp8_e4m3.",
      "HiSparse supports DSA {label} backend(s) {allowed} on this platform with --kv-cache-dtype={dtype}, but got "
      "--dsa-{label}-backend={backend}. Please use one of {allowed}, or omit the option to let SGLang pick a backend "
      "for this platform.",
      "aiter tilelang triton", 1, 0, 1, "sglang 0.5.23: python/sglang/srt/arg_groups/hisparse_hook.py:44-165"},
+};
+
+/* Which models --enable-hisparse takes: DSA ones; SGLang's refusal for any
+ * other. */
+static const struct hisparse_model_rule {
+    span when;
+    const char *message;
+    const char *cite;
+} HISPARSE_MODEL[] = {
+    {FROM_TO("0.5.10", "0.5.11"),
+     "--enable-hisparse is only supported for DSA (DeepSeek Sparse Attention) models now(e.g., DeepSeek V3.2, GLM-5). ",
+     "sglang 0.5.10: python/sglang/srt/server_args.py:6183-6187"},
+    {FROM_TO("0.5.12", "0.5.20"),
+     "--enable-hisparse is only supported for DSA (DeepSeek Sparse Attention) models (e.g., DeepSeek V3.2, GLM-5) and "
+     "DeepSeek V4 now. ",
+     "sglang 0.5.12: python/sglang/srt/arg_groups/hisparse_hook.py:60-64; sglang 0.5.20: "
+     "python/sglang/srt/arg_groups/hisparse_hook.py:93-97"},
+    {SINCE("0.5.21"),
+     "--enable-hisparse is only supported for DSA (DeepSeek Sparse Attention) models (e.g., DeepSeek V3.2, GLM-5), "
+     "DeepSeek V4, and MiniMax M3 now. ",
+     "sglang 0.5.21: python/sglang/srt/arg_groups/hisparse_hook.py:95-99"},
+};
+
+/* A decode worker runs a chunk cache, not a radix cache, unless
+ * --disaggregation-decode-enable-radix-cache (0.5.12+) keeps the radix
+ * cache, which HiSparse refuses. */
+static const struct decode_cache_rule {
+    span when;
+    const char *hisparse_message; /* NULL: the release has no such flag */
+    const char *cite;
+} DECODE_CACHE[] = {
+    {UNTIL("0.5.11"), NULL, "sglang 0.5.3rc2: python/sglang/srt/server_args.py:1192-1193"},
+    {SINCE("0.5.12"), "--disaggregation-decode-enable-radix-cache is incompatible with --enable-hisparse",
+     "sglang 0.5.12: python/sglang/srt/server_args.py:4044-4072; sglang 0.5.23: "
+     "python/sglang/srt/arg_groups/pd_disaggregation_hook.py:96-127"},
 };
 
 static const struct hisparse_rule *hisparse_rule(unsigned rel)
@@ -632,8 +719,18 @@ static kvc_status check_hisparse(const ctx *c)
     if (!h->set) return KVC_OK;
     const struct hisparse_rule *r = hisparse_rule(c->rel);
     if (!r) return KVC_OK; /* the release's parser has no such flag */
-    if (!c->dsa) return refuse(c, h, "%s (%s)", r->model_message, r->cite);
-    if (!c->set->s[SET_DISABLE_RADIX].set)
+    const setting *mode = &c->set->s[SET_DISAGG_MODE], *keep = &c->set->s[SET_DECODE_RADIX];
+    int decode = mode->set && strcmp(mode->value, "decode") == 0, chunk = 0;
+    for (size_t i = 0; decode && i < COUNT_OF(DECODE_CACHE); i++) {
+        const struct decode_cache_rule *k = &DECODE_CACHE[i];
+        if (!in_span(c->rel, k->when)) continue;
+        if (keep->set && k->hisparse_message) return refuse(c, keep, "%s (%s)", k->hisparse_message, k->cite);
+        chunk = !keep->set;
+    }
+    for (size_t i = 0; !c->dsa && i < COUNT_OF(HISPARSE_MODEL); i++)
+        if (in_span(c->rel, HISPARSE_MODEL[i].when))
+            return refuse(c, h, "%s (%s)", HISPARSE_MODEL[i].message, HISPARSE_MODEL[i].cite);
+    if (!c->set->s[SET_DISABLE_RADIX].set && !chunk)
         return refuse(c, h, "Hierarchical sparse attention currently requires --disable-radix-cache. (%s): add that flag",
                       r->cite);
     const char *flag = rel_since(c->rel, "0.5.13") ? "--dsa" : "--nsa";
@@ -656,6 +753,141 @@ static kvc_status check_hisparse(const ctx *c)
         return refuse(c, s->set ? s : h, "%s (%s)", msg, r->cite);
     }
     return r->dtype_last ? hisparse_dtype(c, r) : KVC_OK;
+}
+
+/* ---------------------------------------------------- attention backend */
+
+/* The MLA attention backend SGLang picks for a model it does not take as
+ * DSA, when no attention backend flag (--attention-backend,
+ * --prefill-attention-backend, --decode-attention-backend) is given: the
+ * DeepSeek V3/R1 branch of the family guard on SM100 (CUDA compute
+ * capability 10.x). */
+static const struct attn_default {
+    span when;
+    const char *arch; /* NULL: any architecture of the DeepSeek family guard */
+    unsigned major;
+    const char *backend;
+    const char *cite;
+} ATTN_DEFAULTS[] = {
+    {FROM_TO("0.5.3.post2", "0.5.6"), "DeepseekV3ForCausalLM", 10, "trtllm_mla",
+     "sglang 0.5.3.post2: python/sglang/srt/server_args.py:815-825"},
+    {SINCE("0.5.6.post1"), NULL, 10, "trtllm_mla",
+     "sglang 0.5.23: python/sglang/srt/arg_groups/model_overrides/deepseek_v2.py:178-189"},
+};
+
+/* What an attention backend asks of the worker once chosen (by a flag or a
+ * default), in SGLang's order: the GPUs it runs on (CUDA compute capability
+ * majors), the page sizes it keeps (any other becomes `page`), the
+ * --kv-cache-dtype strings it accepts. */
+static const struct attn_rule {
+    span when;
+    const char *backend;
+    const char *majors; /* space-separated */
+    const char *platform_message;
+    const char *pages; /* space-separated */
+    unsigned page;
+    const char *dtypes; /* space-separated */
+    const char *dtype_message;
+    const char *cite;
+} ATTN_RULES[] = {
+    {UNTIL("0.5.4.post2"), "trtllm_mla", "10",
+     "TRTLLM MLA backend is only supported on Blackwell GPUs (SM100). Please use a different backend.", "32 64", 64,
+     "fp8_e4m3 auto", "TensorRT-LLM MLA backend only supports kv-cache-dtype of fp8_e4m3 or auto.",
+     "sglang 0.5.3: python/sglang/srt/server_args.py:894-912"},
+    {FROM_TO("0.5.4.post3", "0.5.6.post2"), "trtllm_mla", "10 12",
+     "TRTLLM MLA backend is only supported on Blackwell GPUs (SM100). Please use a different backend.", "32 64", 64,
+     "fp8_e4m3 fp4_e2m1 auto", "TensorRT-LLM MLA backend only supports kv-cache-dtype of fp8_e4m3, fp4_e2m1, or auto.",
+     "sglang 0.5.5: python/sglang/srt/server_args.py:1216-1234"},
+    {FROM_TO("0.5.7", "0.5.8.post1"), "trtllm_mla", "10 12",
+     "TRTLLM MLA backend is only supported on Blackwell GPUs (SM100). Please use a different backend.", "32 64", 64,
+     "fp8_e4m3 fp4_e2m1 bf16 auto",
+     "TensorRT-LLM MLA backend only supports kv-cache-dtype of fp8_e4m3, fp4_e2m1, bf16, or auto.",
+     "sglang 0.5.8: python/sglang/srt/server_args.py:1736-1754"},
+    {FROM_TO("0.5.9", "0.5.20"), "trtllm_mla", "10 12",
+     "TRTLLM MLA backend is only supported on Blackwell GPUs (SM100/SM12x). Please use a different backend.", "32 64",
+     64, "fp8_e4m3 fp4_e2m1 bf16 auto",
+     "TensorRT-LLM MLA backend only supports kv-cache-dtype of fp8_e4m3, fp4_e2m1, bf16, or auto.",
+     "sglang 0.5.9: python/sglang/srt/server_args.py:1874-1892; sglang 0.5.20: "
+     "python/sglang/srt/arg_groups/overrides.py:1189-1263"},
+    {SINCE("0.5.21"), "trtllm_mla", "10 12",
+     "TRTLLM MLA backend is only supported on Blackwell GPUs (SM100/SM12x). Please use a different backend.", "32 64",
+     64, "fp8_e4m3 bf16 auto", "TensorRT-LLM MLA backend only supports kv-cache-dtype of fp8_e4m3, bf16, or auto.",
+     "sglang 0.5.23: python/sglang/srt/arg_groups/overrides.py:1155-1218"},
+};
+
+/* A KV dtype that only some prefill attention backends read: refused with
+ * any other explicit (or defaulted) one. {backend}: the backend. */
+static const struct dtype_backend_rule {
+    span when;
+    const char *dtype;
+    const char *backends; /* space-separated */
+    const char *message;
+    const char *cite;
+} DTYPE_BACKENDS[] = {
+    {SINCE("0.5.21"), "nvfp4", "flashinfer trtllm_mha",
+     "NVFP4 prefill supports an FP8 E4M3 workspace or native NVFP4, but backend '{backend}' provides neither.",
+     "sglang 0.5.21: python/sglang/srt/arg_groups/kv_cache_hook.py:46-56"},
+};
+
+/* The attention backend a worker outside DSA runs: its flag, or SGLang's
+ * default for it; "" when neither names one. Pure. */
+static const char *attn_backend(const ctx *c, const struct attn_default **dflt)
+{
+    const setting *a = &c->set->s[SET_ATTENTION_BACKEND], *d = &c->set->s[SET_DECODE_ATTENTION_BACKEND];
+    *dflt = NULL;
+    if (a->set || d->set || c->set->s[SET_PREFILL_ATTENTION_BACKEND].set) return a->set ? a->value : "";
+    for (size_t i = 0; i < COUNT_OF(ATTN_DEFAULTS); i++) {
+        const struct attn_default *r = &ATTN_DEFAULTS[i];
+        if (in_span(c->rel, r->when) && !c->gpu->hip && c->gpu->major == r->major &&
+            (r->arch ? strcmp(r->arch, c->model->architecture) == 0 : arch_defaults(c->model->architecture, c->rel))) {
+            *dflt = r;
+            return r->backend;
+        }
+    }
+    return "";
+}
+
+static kvc_status resolve_attention(ctx *c)
+{
+    if (c->dsa) return KVC_OK; /* DSA workers run SGLang's DSA attention backend */
+    const struct attn_default *dflt;
+    const char *backend = attn_backend(c, &dflt);
+    const char *decode = c->set->s[SET_DECODE_ATTENTION_BACKEND].value;
+    const setting *prefill = &c->set->s[SET_PREFILL_ATTENTION_BACKEND];
+    const char *for_prefill = prefill->set ? prefill->value : backend;
+    for (size_t i = 0; i < COUNT_OF(DTYPE_BACKENDS); i++) {
+        const struct dtype_backend_rule *r = &DTYPE_BACKENDS[i];
+        if (!in_span(c->rel, r->when) || strcmp(c->dtype, r->dtype) != 0 || !for_prefill[0] ||
+            word_in(for_prefill, r->backends))
+            continue;
+        char msg[300];
+        const char *const f[][2] = {{"backend", for_prefill}};
+        expand(r->message, f, COUNT_OF(f), msg, sizeof msg);
+        return refuse(c, &c->set->s[SET_KV_CACHE_DTYPE], "%s (%s%s; %s)", msg, for_prefill,
+                      dflt ? ", SGLang's default attention backend here" : "", r->cite);
+    }
+    for (size_t i = 0; i < COUNT_OF(ATTN_RULES) && !c->attn; i++) {
+        const struct attn_rule *r = &ATTN_RULES[i];
+        if (in_span(c->rel, r->when) && (strcmp(backend, r->backend) == 0 ||
+                                         (c->set->s[SET_DECODE_ATTENTION_BACKEND].set && strcmp(decode, r->backend) == 0)))
+            c->attn = r;
+    }
+    if (!c->attn) return KVC_OK;
+    if (dflt)
+        str_printf(c->attn_why, sizeof c->attn_why, "%s: SGLang's default attention backend for %s on SM%u0 (%s)",
+                   c->attn->backend, c->model->architecture, dflt->major, dflt->cite);
+    else
+        str_printf(c->attn_why, sizeof c->attn_why, "%s: the attention backend given", c->attn->backend);
+    char major[8];
+    str_printf(major, sizeof major, "%u", c->gpu->major);
+    const setting *flag = &c->set->s[SET_ATTENTION_BACKEND];
+    if (c->gpu->hip || !word_in(major, c->attn->majors))
+        return refuse(c, flag->set ? flag : NULL, "%s (%s; %s)", c->attn->platform_message, c->attn_why,
+                      c->attn->cite);
+    if (!word_in(c->dtype, c->attn->dtypes))
+        return refuse(c, &c->set->s[SET_KV_CACHE_DTYPE], "%s (%s; %s)", c->attn->dtype_message, c->attn_why,
+                      c->attn->cite);
+    return KVC_OK;
 }
 
 /* ------------------------------------------------------ disaggregation */
@@ -761,6 +993,14 @@ static kvc_status resolve_page_size(const ctx *c)
                       SGLANG_VERSIONS[c->rel], page);
         return KVC_OK;
     }
+    if (c->attn && !(s->set && word_in(s->value, c->attn->pages))) {
+        char num[16], passed[64] = "";
+        str_printf(num, sizeof num, "%u", c->attn->page);
+        if (s->set) str_printf(passed, sizeof passed, "; you passed %lu", given);
+        setting_set(v, num, "%s takes page sizes %s only (%s)%s. %s", c->attn->backend, c->attn->pages, c->attn->cite,
+                    passed, c->attn_why);
+        return KVC_OK;
+    }
     if (s->set) setting_set(v, s->value, "set by %s", from);
     if (s->set) setting_origin(v, &s->origin);
     else setting_set(v, "1", "SGLang's default page size");
@@ -814,14 +1054,15 @@ static const struct raw_row *raw_match(unsigned rel, int hip, const char *prefil
     return NULL;
 }
 
-/* The row of a pool whose --kv-cache-dtype string is `dtype`, into `row`. */
-static void decide_row(const ctx *c, const char *dtype, kvc_setting *row)
+/* The row of a pool whose --kv-cache-dtype string is `dtype`, into `row`;
+ * `dsa`: the pool's model is DSA in this release. */
+static void decide_row(const ctx *c, const char *dtype, int dsa, kvc_setting *row)
 {
     const struct dtype_row *t = torch_row(c, dtype);
     unsigned R = c->model->kv_lora_rank, r = c->model->qk_rope_head_dim;
-    if (strcmp(t->name, "fp8_e4m3") != 0 || !c->dsa) {
+    if (strcmp(t->name, "fp8_e4m3") != 0 || !dsa) {
         setting_set(row, t->plain_layout, "%s: rows are R + r = %u values of %s, with no scales",
-                    c->dsa ? "not fp8_e4m3" : "not a DSA model in this release", R + r, t->name);
+                    dsa ? "not fp8_e4m3" : "not a DSA model in this release", R + r, t->name);
         return;
     }
     if (fp8_is_fnuz(c)) {
@@ -855,7 +1096,7 @@ static void decide_row(const ctx *c, const char *dtype, kvc_setting *row)
 /* The torch dtype SGLang's DSA backend sees, as Python prints it. */
 static const char *torch_name(const ctx *c)
 {
-    const char *d = strcmp(c->dtype, "auto") == 0 ? c->model->torch_dtype : c->dtype;
+    const char *d = stored_dtype(c, c->dtype);
     if (strcmp(d, "fp8_e4m3") == 0) return fp8_is_fnuz(c) ? "torch.float8_e4m3fnuz" : "torch.float8_e4m3fn";
     if (strcmp(d, "fp8_e5m2") == 0) return "torch.float8_e5m2";
     if (strcmp(d, "bf16") == 0 || strcmp(d, "bfloat16") == 0) return "torch.bfloat16";
@@ -1064,8 +1305,10 @@ static void warn_platform(const ctx *c)
 
 /* Every span of the rule tables, in one list: for eras and the table check. */
 #define RULE_SPANS(X)                                                                                                  \
-    X(ARCHS, dsa) X(ARCHS, defaults) X(DSA_DTYPE, when) X(FIELD_DEFAULTS, when) X(DEFAULTS, when) X(CHECKS, when)     \
-    X(HISPARSE, when) X(PAGES, when) X(RAW, when) X(BACKENDS, offered) X(INIT, when)
+    X(ARCHS, dsa) X(ARCHS, defaults) X(DSA_DTYPE, when) X(FIELD_DEFAULTS, when) X(DEFAULTS, when) X(CHECKS, when)      \
+    X(HISPARSE, when) X(PAGES, when) X(RAW, when) X(BACKENDS, offered) X(INIT, when) X(ATTN_DEFAULTS, when)            \
+    X(ATTN_RULES, when) X(DTYPE_BACKENDS, when) X(HISPARSE_MODEL, when) X(DECODE_CACHE, when) X(DRAFT_ARCHS, when)     \
+    X(HIP_DTYPES, when)
 
 /* Puts up to `max` of the tables' spans in `out`; returns how many there are. */
 static size_t rule_spans(const span **out, size_t max)
@@ -1196,7 +1439,8 @@ static kvc_status resolve_draft(ctx *c)
     } else {
         setting_set(v, "", "not set: the draft pool follows --kv-cache-dtype");
     }
-    decide_row(c, dtype, &c->out->draft_row);
+    const char *arch = draft_arch(c->model->architecture, c->rel);
+    decide_row(c, dtype, c->model->index_topk && arch_dsa(arch, c->rel), &c->out->draft_row);
     return KVC_OK;
 }
 
@@ -1276,7 +1520,7 @@ static void resolve_hisparse_setting(const setting *s, kvc_resolved *out)
     else setting_set(get(out, "enable_hisparse"), "false", "%s", "");
 }
 
-static kvc_status check_served(const ctx *c)
+static kvc_status check_modelled(const ctx *c)
 {
     for (size_t i = 0; i < COUNT_OF(UNMODELLED); i++)
         if (strcmp(UNMODELLED[i].arch, c->model->architecture) == 0) {
@@ -1287,15 +1531,29 @@ static kvc_status check_served(const ctx *c)
                             "this worker",
                             c->model->name, c->model->architecture, UNMODELLED[i].why);
         }
+    return KVC_OK;
+}
+
+/* The model class SGLang loads, first thing in the model runner. A release
+ * without one takes the model for an MHA model during argument resolution
+ * (its MLA list does not name it either), and some settings are refused
+ * there by MHA attention-backend checks kvcheck does not model; the rest
+ * reach this refusal. */
+static kvc_status check_model_class(const ctx *c)
+{
     for (size_t i = 0; i < COUNT_OF(SERVED); i++)
         if (strcmp(SERVED[i].arch, c->model->architecture) == 0 && !rel_since(c->rel, SERVED[i].since)) {
+            char msg[400];
+            const char *const f[][2] = {{"arch", c->model->architecture}};
+            expand(MODEL_CLASS_MESSAGE, f, COUNT_OF(f), msg, sizeof msg);
             kvc_origin o;
             origin_set(&o, "", 0, 0, "model");
             return diag_set(c->diag, KVC_ERR_CONFIG, &o,
-                            "SGLang %s cannot serve %s (%s): its model class arrived in SGLang %s; pass "
-                            "--sglang-version %s or newer",
-                            SGLANG_VERSIONS[c->rel], c->model->name, c->model->architecture, SERVED[i].since,
-                            SERVED[i].since);
+                            "SGLang %s refuses to start: %s (at model load, %s): SGLang %s has no model class for %s "
+                            "(%s), the first is in %s (%s); pass --sglang-version %s or newer. With some settings its "
+                            "MHA attention-backend checks, which kvcheck does not model, refuse first",
+                            SGLANG_VERSIONS[c->rel], msg, MODEL_CLASS_CITE, SGLANG_VERSIONS[c->rel], c->model->name,
+                            c->model->architecture, SERVED[i].since, SERVED[i].cite, SERVED[i].since);
         }
     return KVC_OK;
 }
@@ -1326,7 +1584,7 @@ kvc_status rules_resolve(const gpu_info *gpu, const model_info *model, const set
     describe_parallelism(set, out);
 
     resolve_transfer(&c);
-    kvc_status st = check_served(&c);
+    kvc_status st = check_modelled(&c);
     if (!st) st = resolve_mode(&c);
     if (!st) st = resolve_dtype(&c);
     if (st) return st;
@@ -1337,6 +1595,7 @@ kvc_status rules_resolve(const gpu_info *gpu, const model_info *model, const set
                   "the KV dtype, the DSA backends and the page size stay as given",
                   SGLANG_VERSIONS[release], model->architecture);
     if (c.dsa && (st = resolve_backends(&c))) return st;
+    if ((st = resolve_attention(&c))) return st;
     if ((st = check_round_robin(&c))) return st;
     if ((st = check_hisparse(&c))) return st;
     if ((st = resolve_page_size(&c))) return st;
@@ -1353,6 +1612,7 @@ kvc_status rules_resolve(const gpu_info *gpu, const model_info *model, const set
                 notes_add(out->warnings, &out->nwarnings, KVC_MAX_NOTES, "%s has no effect: SGLang %s does not take "
                           "%s as a DSA model", set->s[k].flag, SGLANG_VERSIONS[release], model->architecture);
     }
+    if ((st = check_model_class(&c))) return st;
     const struct dtype_row *t = torch_row(&c, c.dtype);
     if (!t || !t->plain_layout) {
         const setting *s = &set->s[SET_KV_CACHE_DTYPE];
@@ -1360,7 +1620,7 @@ kvc_status rules_resolve(const gpu_info *gpu, const model_info *model, const set
                         "--kv-cache-dtype %s: kvcheck does not model this KV dtype's MLA layout (SGLang %s would "
                         "start with it)", c.dtype, SGLANG_VERSIONS[release]);
     }
-    decide_row(&c, c.dtype, &out->row);
+    decide_row(&c, c.dtype, c.dsa, &out->row);
     if ((st = check_init(&c))) return st;
     if ((st = resolve_draft(&c))) return st;
     return derive_layouts(model, out, diag);

@@ -178,12 +178,15 @@ typedef enum setting_key {
     SET_SPEC_DRAFT_KV_DTYPE, /* --speculative-draft-kv-cache-dtype, 0.5.18+ */
     SET_TRANSFER_BACKEND,    /* --disaggregation-transfer-backend */
     SET_ATTENTION_BACKEND,
+    SET_PREFILL_ATTENTION_BACKEND,
+    SET_DECODE_ATTENTION_BACKEND,
     SET_MIXED_CHUNK,
     SET_SPEC_EAGLE_TOPK,
     SET_DCP,                 /* --dcp-size, 0.5.15+ */
     SET_LOAD_BALANCE,        /* --load-balance-method */
     SET_PREFILL_RR,          /* --prefill-round-robin-balance (stores nothing in 0.5.8-0.5.19) */
     SET_ATTN_DP_SIZE,        /* --attn-dp-size, 0.5.22+ (what --enable-dp-attention's warning points to) */
+    SET_DECODE_RADIX,        /* --disaggregation-decode-enable-radix-cache, 0.5.12+ */
     SET_COUNT
 } setting_key;
 
