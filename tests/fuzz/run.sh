@@ -10,7 +10,7 @@ set -u
 build=$1 secs=$2
 shift 2
 src=$(cd "$(dirname "$0")" && pwd)
-harnesses=${*:-worker args config model npy safetensors detect}
+harnesses=${*:-worker args config model npy safetensors detect log recipe}
 failed=""
 for h in $harnesses; do
   bin=$build/tests/fuzz/fuzz_$h
