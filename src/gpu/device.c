@@ -65,7 +65,13 @@ kvc_status gpu_pinned_alloc(const gpu_ctx *g, size_t bytes, gpu_pinned **out, vo
         free(p);
         return cuda_fail(g->api, r, "cuDevicePrimaryCtxRetain", NULL, diag);
     }
-    r = g->api->cuMemAllocHost(&p->mem, bytes ? bytes : 1);
+    /* in this device's context, whichever the calling thread has current (none, or another GPU's) */
+    r = g->api->cuCtxPushCurrent(p->ctx);
+    if (!r) {
+        r = g->api->cuMemAllocHost(&p->mem, bytes ? bytes : 1);
+        cu_context c;
+        g->api->cuCtxPopCurrent(&c);
+    }
     if (r) {
         p->mem = NULL;
         gpu_pinned_free(p);

@@ -9,6 +9,7 @@
 
 #include "kvgen.h"
 
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -371,6 +372,57 @@ static void test_gpu__scanner_refuses_memory_it_cannot_read(void **state)
     free(clean);
 }
 
+/* A scan from a thread that has no CUDA context current (a serving engine's
+ * worker thread; the scanner's results are allocated then), and its report
+ * kept after the scanner is freed. */
+typedef struct thread_scan {
+    kvc_scanner *s;
+    uint64_t dev;
+    uint64_t bytes;
+    kvc_scan_report *r;
+    kvc_status st;
+    char message[sizeof ((kvc_diag *)0)->message];
+} thread_scan;
+
+static void *scan_on_a_new_thread(void *arg)
+{
+    thread_scan *t = arg;
+    kvc_diag d;
+    t->st = kvc_scanner_scan(t->s, &t->dev, 1, t->bytes, NULL, 0, NULL, &t->r, &d);
+    if (t->st) snprintf(t->message, sizeof t->message, "%s", d.message);
+    return NULL;
+}
+
+static void test_gpu__scan_from_a_thread_without_a_context(void **state)
+{
+    (void)state;
+    kvc_layout l = layout_of("fp8_flashmla", 64);
+    gpu_ctx *g;
+    int absent;
+    kvc_diag d;
+    assert_int_equal(gpu_open(NULL, 0, &g, &absent, &d), KVC_OK);
+    uint8_t *pages = malloc(3 * l.page_bytes);
+    kvgen_pages(&l, 3, 21, pages);
+    thread_scan t = {.bytes = 3 * l.page_bytes};
+    assert_int_equal(gpu_alloc_upload(g, pages, t.bytes, &t.dev, &d), KVC_OK);
+    kvc_scan_options o;
+    kvc_scan_options_init(&o);
+    o.device = KVC_DEVICE_GPU;
+    assert_int_equal(kvc_scanner_create(&l, &o, &t.s, &d), KVC_OK);
+    pthread_t tid;
+    assert_int_equal(pthread_create(&tid, NULL, scan_on_a_new_thread, &t), 0);
+    assert_int_equal(pthread_join(tid, NULL), 0);
+    if (t.st) fail_msg("%s", t.message);
+    kvc_scanner_free(t.s); /* the report keeps its results */
+    assert_true(kvc_scan_report_clean(t.r));
+    for (uint64_t p = 0; p < 3; p++)
+        assert_int_equal(t.r->layers[0].digests[p], kvc_page_digest(pages + p * l.page_bytes, &l));
+    kvc_scan_report_free(t.r);
+    gpu_free(g, t.dev);
+    gpu_close(g);
+    free(pages);
+}
+
 /* simulate writes, moves and reads back on the GPU exactly as on the CPU. */
 static void test_gpu__simulate_matches_the_cpu(void **state)
 {
@@ -414,6 +466,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_gpu__scanner_pool_matches_the_cpu),
         cmocka_unit_test(test_gpu__scanner_refuses_memory_it_cannot_read),
+        cmocka_unit_test(test_gpu__scan_from_a_thread_without_a_context),
         cmocka_unit_test(test_gpu__every_layout_clean_and_planted_matches_the_cpu),
         cmocka_unit_test(test_gpu__pages_too_large_for_a_shared_map_match_the_cpu),
         cmocka_unit_test(test_gpu__576_rows_read_as_656_match_the_cpu),

@@ -27,6 +27,7 @@ static struct {
     size_t range;      /* the size of a pointer's allocation (0: large) */
     unsigned pointer_calls;
     cu_stream stream;  /* the last scan launch's */
+    int current;       /* contexts pushed and not popped: allocations need one, as the real driver's do */
 } fake;
 
 static const char *const NAMES[][2] = {
@@ -60,8 +61,8 @@ static cu_result f_name(char *name, int len, cu_device d)
 static cu_result f_attr(int *v, int attr, cu_device d) { return (void)attr, (void)d, *v = 4, 0; }
 static cu_result f_retain(cu_context *c, cu_device d) { return (void)d, *c = (cu_context)&fake, 0; }
 static cu_result f_release(cu_device d) { return (void)d, 0; }
-static cu_result f_push(cu_context c) { return (void)c, 0; }
-static cu_result f_pop(cu_context *c) { return *c = NULL, 0; }
+static cu_result f_push(cu_context c) { return (void)c, fake.current++, 0; }
+static cu_result f_pop(cu_context *c) { return *c = NULL, fake.current--, 0; }
 static cu_result f_load(cu_module *m, const void *image) { return (void)image, *m = (cu_module)&fake, fake.load; }
 static cu_result f_unload(cu_module m) { return (void)m, 0; }
 static cu_result f_function(cu_function *f, cu_module m, const char *name)
@@ -75,12 +76,13 @@ static cu_result f_occupancy(int *b, cu_function f, int block, size_t shared)
 /* Device memory is host memory here, so copies really copy. */
 static cu_result f_alloc(cu_deviceptr *p, size_t n)
 {
+    if (fake.current <= 0) return 201; /* CUDA_ERROR_INVALID_CONTEXT */
     if (fake.alloc) return fake.alloc;
     *p = (cu_deviceptr)(uintptr_t)calloc(1, n);
     return 0;
 }
 static cu_result f_free(cu_deviceptr p) { return free((void *)(uintptr_t)p), 0; }
-static cu_result f_alloc_host(void **p, size_t n) { return *p = malloc(n), 0; }
+static cu_result f_alloc_host(void **p, size_t n) { return fake.current <= 0 ? 201 : (*p = malloc(n), 0); }
 static cu_result f_free_host(void *p) { return free(p), 0; }
 static cu_result f_htod(cu_deviceptr d, const void *s, size_t n) { return memcpy((void *)(uintptr_t)d, s, n), 0; }
 static cu_result f_htod_async(cu_deviceptr d, const void *s, size_t n, cu_stream st) { return (void)st, f_htod(d, s, n); }
