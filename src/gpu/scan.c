@@ -80,7 +80,7 @@ struct gpu_scanner {
     size_t results_cap; /* bytes */
     /* the kernel's own: its ticket (8 bytes) then per-layer count accumulators, zero between launches */
     cu_deviceptr state;
-    size_t state_layers;
+    size_t state_cap; /* bytes */
     cu_event done;
 };
 
@@ -160,15 +160,12 @@ static kvc_status upload_inputs(gpu_scanner *s, const uint64_t *layers, size_t n
  * launch's stream when they are (re)allocated; launches leave them zero. */
 static kvc_status reserve_state(gpu_scanner *s, size_t nlayers, cu_stream stream, kvc_diag *diag)
 {
-    if (nlayers <= s->state_layers) return KVC_OK;
-    const cuda_api *a = s->g->api;
-    if (s->state) a->cuMemFree(s->state);
-    s->state = 0, s->state_layers = 0;
-    size_t want = nlayers < 128 ? 128 : nlayers + nlayers / 2, bytes = 8 + want * KVC_CHECK_COUNT * sizeof(uint64_t);
-    RETURN_IF_ERROR(gpu_dev_alloc(s->g, &s->state, bytes, diag));
-    CU_TRY(s->g, a->cuMemsetD8Async(s->state, 0, bytes, stream), "cuMemsetD8Async (the scan's accumulators)", NULL);
-    s->state_layers = want;
-    return KVC_OK;
+    size_t bytes = 8 + nlayers * KVC_CHECK_COUNT * sizeof(uint64_t);
+    if (bytes <= s->state_cap) return KVC_OK;
+    RETURN_IF_ERROR(grow(s->g, &s->state, NULL, &s->state_cap, bytes, diag));
+    cu_result r = s->g->api->cuMemsetD8Async(s->state, 0, s->state_cap, stream);
+    if (r) s->state_cap = 0; /* not zeroed: set up again on the next scan */
+    return r ? cuda_fail(s->g->api, r, "cuMemsetD8Async (the scan's accumulators)", NULL, diag) : KVC_OK;
 }
 
 /* Warps per page: the fewest rounds of pages over the warps the GPU holds

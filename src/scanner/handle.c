@@ -184,7 +184,6 @@ static kvc_status submit(kvc_scanner *s, const uint64_t *layers, size_t nlayers,
     b->pages = pages ? memcpy((uint8_t *)scan_results_mem(b->results) + bytes, pages, npages * 8) : NULL;
     b->nlayers = nlayers;
     b->layer_bytes = layer_bytes;
-    b->npages = pages ? npages : 0;
     b->per_layer = per_layer;
     kvc_status st;
     if (s->gpu) {

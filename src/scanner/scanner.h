@@ -54,9 +54,9 @@ typedef struct scan_batch {
     int pending;
     double t0;
     uint64_t *layers; /* a copy */
-    size_t nlayers, cap_layers, npages;
+    size_t nlayers, cap_layers;
     uint64_t layer_bytes, per_layer;
-    scan_results *results; /* where it goes: page_results, then the page list (npages) */
+    scan_results *results; /* where it goes: page_results, then the page list (per_layer entries) */
     page_results at;
     uint64_t *pages;       /* the page list in `results`; NULL: all pages */
 } scan_batch;
