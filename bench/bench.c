@@ -108,13 +108,16 @@ static double median(double *v, int n)
     return v[n / 2];
 }
 
+/* `nlists` page lists of `npages` each lie one after another at `pages`:
+ * call i takes list i % nlists, as an engine's requests bring new lists. */
 static call_times time_calls(gpu_ctx *g, kvc_scanner *s, const uint64_t *layers, size_t n, uint64_t bytes,
-                             const uint64_t *pages, size_t npages, int iters)
+                             const uint64_t *lists, size_t npages, size_t nlists, int iters)
 {
     double *v = malloc(4 * iters * sizeof *v), *w = v, *k = v + iters, *sub = v + 2 * iters, *rep = v + 3 * iters;
     kvc_diag d;
-    scan_once(s, layers, n, bytes, pages, npages, gpu_bench_stream(g));
+    scan_once(s, layers, n, bytes, lists, npages, gpu_bench_stream(g));
     for (int i = 0; i < iters; i++) {
+        const uint64_t *pages = lists ? lists + (size_t)i % nlists * npages : NULL;
         double t = clock_seconds();
         scan_once(s, layers, n, bytes, pages, npages, NULL);
         w[i] = clock_seconds() - t;
@@ -168,6 +171,7 @@ static void pool_free(gpu_ctx *g, uint64_t *layers, size_t n)
 #define NLAYERS 79
 #define POOL_PAGES 1024
 #define REQUEST_PAGES 66
+#define REQUEST_LISTS 4
 
 static void bench_gpu_sizes(gpu_ctx *g, kvc_scanner *s, const kvc_layout *l, const char *sizes)
 {
@@ -184,7 +188,7 @@ static void bench_gpu_sizes(gpu_ctx *g, kvc_scanner *s, const kvc_layout *l, con
         if (gpu_time_read(g, &dev, 1, bytes, iters, &read_s, &d)) {
             printf("GPU %.2f GiB: %s\n", gib, d.message);
         } else {
-            call_times c = time_calls(g, s, &dev, 1, bytes, NULL, 0, iters);
+            call_times c = time_calls(g, s, &dev, 1, bytes, NULL, 0, 1, iters);
             char what[96];
             snprintf(what, sizeof what, "GPU scan, %.2f GiB in device memory (call)", gib);
             row(what, bytes / c.wall / 1e12, bytes / read_s / 1e12, "TB/s", 0.90);
@@ -207,19 +211,21 @@ static void bench_gpu_pool(gpu_ctx *g, kvc_scanner *s, const kvc_layout *l)
     }
     printf("pool: %d layer buffers x %d pages = %.2f GB; the read kernel over all of them: %.3f ms (%.2f TB/s)\n",
            NLAYERS, POOL_PAGES, bytes / 1e9, read_s * 1e3, bytes / read_s / 1e12);
-    call_times c = time_calls(g, s, layers, NLAYERS, layer_bytes, NULL, 0, 20);
+    call_times c = time_calls(g, s, layers, NLAYERS, layer_bytes, NULL, 0, 1, 20);
     row("whole pool, one call, digests on (device)", bytes / c.device / 1e12, bytes / read_s / 1e12, "TB/s", 0.90);
     row("whole pool, one call, digests on (call)", bytes / c.wall / 1e12, bytes / read_s / 1e12, "TB/s", 0.90);
     printf("%-44s submit %.1f us, report %.1f us\n", "  host parts of the call", c.submit * 1e6, c.report * 1e6);
-    uint64_t pages[REQUEST_PAGES]; /* a request's pages, spread over the pool as a radix cache leaves them */
-    for (int i = 0; i < REQUEST_PAGES; i++) pages[i] = (uint64_t)i * 15 + 7;
+    /* requests' pages, spread over the pool as a radix cache leaves them; each call a different request's */
+    uint64_t pages[REQUEST_LISTS][REQUEST_PAGES];
+    for (int k = 0; k < REQUEST_LISTS; k++)
+        for (int i = 0; i < REQUEST_PAGES; i++) pages[k][i] = (uint64_t)i * 15 + 7 + (uint64_t)k;
     const uint64_t req_bytes = (uint64_t)NLAYERS * REQUEST_PAGES * l->page_bytes;
-    c = time_calls(g, s, layers, NLAYERS, layer_bytes, pages, REQUEST_PAGES, 200);
+    c = time_calls(g, s, layers, NLAYERS, layer_bytes, pages[0], REQUEST_PAGES, REQUEST_LISTS, 200);
     printf("%-44s %9.1f us  device %.1f us  (%.1f MB; at the read kernel's speed %.1f us; target <= 100 us)%s\n",
            "one request, 66 pages x 79 layers (call)", c.wall * 1e6, c.device * 1e6, req_bytes / 1e6,
            req_bytes / (bytes / read_s) * 1e6, c.wall <= 100e-6 ? "" : ", MISSED");
     printf("%-44s submit %.1f us, report %.1f us\n", "  host parts of the call", c.submit * 1e6, c.report * 1e6);
-    c = time_calls(g, s, layers, 1, l->page_bytes, NULL, 0, 500);
+    c = time_calls(g, s, layers, 1, l->page_bytes, NULL, 0, 1, 500);
     printf("%-44s %9.1f us  device %.1f us  (target <= 20 us)%s\n", "fixed cost: one page of one layer (call)",
            c.wall * 1e6, c.device * 1e6, c.wall <= 20e-6 ? "" : ", MISSED");
     printf("%-44s submit %.1f us, report %.1f us\n", "  host parts of the call", c.submit * 1e6, c.report * 1e6);

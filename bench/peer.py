@@ -5,10 +5,13 @@ code a user would write, in the same process over the same memory:
 
     (nope & 0x7F) == 0x7F,  scale <= 0 or exponent all ones,  bf16 exponent all ones
 
-Whole pool, one request (66 pages x 79 layers) and one page (the fixed
-cost of a call), each with the verdict on the host; medians, with ratios.
+Whole pool, one request (66 pages x 79 layers; each call a different
+request's pages) and one page (the fixed cost of a call), each with the
+verdict on the host, through Scanner.scan(layers, pages) and through a
+Pool (Scanner.pool(layers), the layers checked once); medians, with ratios.
 Usage: KVCHECK_LIBRARY=build/libkvcheck.so python3 bench/peer.py [--layers 79] [--pages 1024]"""
 import argparse
+import itertools
 import os
 import statistics
 import sys
@@ -75,20 +78,27 @@ def main():
     scanner = kvcheck.Scanner(lay, device="gpu")
     print(f"peer: {torch.cuda.get_device_name()}, torch {torch.__version__}, kvcheck {kvcheck.version()}; "
           f"pool {a.layers} x {a.pages} pages = {a.layers * a.pages * lay.page_bytes / 1e9:.2f} GB")
-    request = [i * (a.pages // a.request) + 7 for i in range(a.request)]
+    # each call a different request's pages, spread over the pool as a radix cache leaves them
+    requests = [[i * (a.pages // a.request) + 7 + k for i in range(a.request)] for k in range(4)]
+    request, turn = requests[0], itertools.cycle(requests)
     index = torch.tensor(request, device="cuda")
     one = [pool[0][:lay.page_bytes]]
+    bound, bound_one = scanner.pool(pool), scanner.pool(one)  # an engine's pool, checked once
+    req = f"one request: {a.request} pages x {a.layers} layers"
     rows = [
         ("whole pool", lambda: scanner.scan(pool).clean, lambda: torch_pool(pool, a.pages), 10),
-        (f"one request: {a.request} pages x {a.layers} layers", lambda: scanner.scan(pool, pages=request).clean,
+        (req + ", scan()", lambda: scanner.scan(pool, pages=next(turn)).clean,
          lambda: torch_pool(pool, a.pages, index), 200),
-        ("one page of one layer (fixed cost)", lambda: scanner.scan(one).clean,
+        (req + ", Pool", lambda: bound.scan(next(turn)).clean, lambda: torch_pool(pool, a.pages, index), 200),
+        ("one page of one layer (fixed cost), scan()", lambda: scanner.scan(one).clean,
+         lambda: torch_pool([one[0]], 1), 500),
+        ("one page of one layer (fixed cost), Pool", lambda: bound_one.scan().clean,
          lambda: torch_pool([one[0]], 1), 500),
     ]
     for what, kv, pt, iters in rows:
         assert kv() and not pt(), "the clean pool must pass both checks"
         k, p = median_time(kv, iters), median_time(pt, max(iters // 10, 5))
-        print(f"{what:<40} kvcheck (Python) {k * 1e6:10.1f} us   PyTorch check {p * 1e6:10.1f} us   "
+        print(f"{what:<52} kvcheck (Python) {k * 1e6:10.1f} us   PyTorch check {p * 1e6:10.1f} us   "
               f"PyTorch / kvcheck {p / k:7.1f}")
     # both find a page damaged in the middle of the pool
     layer = pool[a.layers // 2].view(a.pages, TOKENS, RECORD)

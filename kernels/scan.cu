@@ -120,7 +120,7 @@ __device__ static void scan(const unsigned long long *layers, const unsigned lon
                             unsigned *page_bad, unsigned long long *digests, unsigned long long *counts_out,
                             unsigned long long *acc, unsigned *ticket, const kvc_gpu_plan &plan)
 {
-    extern __shared__ uint8_t shared_map[];
+    extern __shared__ __align__(16) uint8_t shared_map[];
     __shared__ unsigned warp_counts[KVC_GPU_WARPS][KVC_CHECK_COUNT];
     __shared__ unsigned long long warp_sum[2][KVC_GPU_WARPS]; // by round parity: one barrier per round
     __shared__ unsigned warp_bad[2][KVC_GPU_WARPS];
@@ -131,8 +131,12 @@ __device__ static void scan(const unsigned long long *layers, const unsigned lon
         warp_counts[i / KVC_CHECK_COUNT][i % KVC_CHECK_COUNT] = 0;
     for (unsigned i = threadIdx.x; i <= KVC_KIND_MIXED; i += blockDim.x) filters[i] = kvc_filter_for(i);
     if (threadIdx.x == 0) shared_plan = plan;
-    if (SHARED_MAP)
-        for (uint32_t i = threadIdx.x; i < cpp; i += blockDim.x) shared_map[i] = map[i];
+    if (SHARED_MAP) { // 16 bytes a load (both start 16-byte aligned), then the tail
+        const uint32_t whole = cpp / 16;
+        for (uint32_t i = threadIdx.x; i < whole; i += blockDim.x)
+            reinterpret_cast<uint4 *>(shared_map)[i] = __ldg(reinterpret_cast<const uint4 *>(map) + i);
+        for (uint32_t i = whole * 16 + threadIdx.x; i < cpp; i += blockDim.x) shared_map[i] = map[i];
+    }
     __syncthreads();
     const bool policies = plan.rules.pow2 || plan.rules.ranged;
     const unsigned warp = threadIdx.x / 32, lane = threadIdx.x % 32;
@@ -207,7 +211,7 @@ __device__ static void scan(const unsigned long long *layers, const unsigned lon
     extern "C" __global__ void __launch_bounds__(KVC_GPU_BLOCK)                                                \
         name(const unsigned long long *layers, const unsigned long long *pages, const uint8_t *map,            \
              unsigned *page_bad, unsigned long long *digests, unsigned long long *counts,                        \
-             unsigned long long *acc, unsigned *ticket, kvc_gpu_plan plan)                                     \
+             unsigned long long *acc, unsigned *ticket, const __grid_constant__ kvc_gpu_plan plan)             \
     {                                                                                                          \
         scan<shared>(layers, pages, map, page_bad, digests, counts, acc, ticket, plan);                          \
     }

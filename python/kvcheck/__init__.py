@@ -6,6 +6,7 @@ only; PyTorch and numpy are used when they are what you pass).
     lay = kvcheck.layout("fp8_flashmla", kv_lora_rank=512, qk_rope_head_dim=64, page_size=64)
     scanner = kvcheck.Scanner(lay, device="auto")        # "cpu", "gpu", "cuda:1"
     report = scanner.scan(layers, pages=None)             # CUDA or CPU tensors, or buffers
+    pool = scanner.pool(layers); report = pool.scan(pages) # an engine's pool, checked once
     report.clean, report.damaged, report.bad_pages        # [(layer, page), ...]
     report.digests                                        # {(layer, page): digest}
     verdict = kvcheck.check(gpu="B300", model="glm-5.2", prefill_args="...", decode_args="...")
@@ -21,7 +22,7 @@ import sys
 from . import _lib
 from ._lib import lib
 
-__all__ = ["Error", "Layout", "Scanner", "Report", "Verdict", "layout", "check", "page_digest",
+__all__ = ["Error", "Layout", "Scanner", "Pool", "Report", "Verdict", "layout", "check", "page_digest",
            "compare_digests", "version"]
 
 _DEVICES = {"auto": 0, "cpu": 1, "gpu": 2, "cuda": 2}
@@ -126,7 +127,8 @@ class _Layers:
     """The layers of one scan: their addresses, size and device, checked;
     host buffers stay exported (and so alive) until release()."""
 
-    def __init__(self, layers, gpu):
+    def __init__(self, layers, gpu, keep=False):
+        self.keep = keep  # held for many scans (a pool, the scanner's cached list); else released after one
         if _is_tensor(layers) or isinstance(layers, (bytes, bytearray, memoryview)):
             layers = [layers]
         self.objects = list(layers)
@@ -197,24 +199,29 @@ _NO_PAGES = array.array("Q", [0])
 
 
 def _page_list(pages):
+    """(address, count, object to keep alive) of a page list as 64-bit
+    numbers. An array('Q') or array('q') and an int64 CPU tensor are passed
+    as they are, with no copy; the library refuses negative and
+    out-of-range pages itself."""
     if pages is None:
         return None, 0, None
     if _is_tensor(pages):
         if pages.is_cuda or pages.dim() != 1 or str(pages.dtype) != "torch.int64" or not pages.is_contiguous():
             raise Error("a page list tensor must be a contiguous 1-D int64 CPU tensor", where="pages")
-        if len(pages) and int(pages.min()) < 0:
-            raise Error(f"page list holds a negative page ({int(pages.min())})", where="pages")
-        return pages.data_ptr(), len(pages), pages
-    if not isinstance(pages, (list, tuple)):
-        pages = list(pages)
-    try:  # at C speed: array refuses negative numbers, floats and numbers past 64 bits itself
-        arr = array.array("Q", pages)
-    except (TypeError, ValueError, OverflowError):
-        for i, p in enumerate(pages):
-            if not isinstance(p, int) or isinstance(p, bool) or not 0 <= p < 2**64:
-                raise Error(f"page list entry {i} is {p!r}, not a page number (an integer >= 0)",
-                            where="pages") from None
-        raise
+        return (pages.data_ptr(), len(pages), pages) if len(pages) else (_NO_PAGES.buffer_info()[0], 0, _NO_PAGES)
+    if isinstance(pages, array.array) and pages.typecode in "Qq" and pages.itemsize == 8:
+        arr = pages
+    else:
+        if not isinstance(pages, (list, tuple)):
+            pages = list(pages)
+        try:  # at C speed: array refuses negative numbers, floats and numbers past 64 bits itself
+            arr = array.array("Q", pages)
+        except (TypeError, ValueError, OverflowError):
+            for i, p in enumerate(pages):
+                if not isinstance(p, int) or isinstance(p, bool) or not 0 <= p < 2**64:
+                    raise Error(f"page list entry {i} is {p!r}, not a page number (an integer >= 0)",
+                                where="pages") from None
+            raise
     if not arr:  # an empty list is not "no list": the library refuses a scan of nothing
         return _NO_PAGES.buffer_info()[0], 0, _NO_PAGES
     return arr.buffer_info()[0], len(arr), arr
@@ -361,6 +368,13 @@ class Scanner:
     def __exit__(self, *exc):
         self.close()
 
+    def pool(self, layers):
+        """Binds this scanner to an engine's KV pool: the layer buffers are
+        checked once, here, and each Pool.scan(pages) after costs only its
+        page list. The Pool holds the layers until it is closed (tensors
+        stay alive; host buffers stay exported and cannot be resized)."""
+        return Pool(self, layers)
+
     def _prepare(self, layers):
         """The layers, checked; CUDA tensors are kept for the next call (an
         engine passes its pool again and again), host buffers are exported
@@ -371,17 +385,13 @@ class Scanner:
         self._layers, self._key = None, None
         lay = _Layers(layers, self.gpu)
         if lay.cuda is not None and key is not None:
+            lay.keep = True
             self._layers, self._key = lay, key
         return lay
 
-    def _done(self, lay):
-        if lay is not self._layers:
-            lay.release()
-
-    def _request(self, layers, pages, stream):
+    def _request(self, lay, pages, stream):
         if not self._h:
             raise Error("this scanner is closed")
-        lay = self._prepare(layers)
         addr, n, keep = _page_list(pages)
         if lay.cuda is not None:
             if stream is None:
@@ -390,25 +400,46 @@ class Scanner:
                 stream = stream.cuda_stream
         elif stream is not None:
             raise Error("a CUDA stream was given for host memory, which is scanned at once: pass none", where="stream")
-        return lay, addr, n, keep, stream
+        return addr, n, keep, stream
+
+    def _submit(self, lay, pages, stream):
+        try:
+            addr, n, keep, stream = self._request(lay, pages, stream)
+            st = lib.kvc_scanner_submit(self._h, lay.addresses, len(lay.addresses), lay.nbytes, addr, n, stream,
+                                        self._diag_ref)
+        except BaseException:
+            if not lay.keep:
+                lay.release()
+            raise
+        if st:
+            if not lay.keep:
+                lay.release()
+            _raise(st, self._diag)
+        self._held = (lay, keep)
+
+    def _scan(self, lay, pages, stream):
+        try:
+            addr, n, keep, stream = self._request(lay, pages, stream)
+            st = lib.kvc_scanner_scan(self._h, lay.addresses, len(lay.addresses), lay.nbytes, addr, n, stream,
+                                      self._out_ref, self._diag_ref)
+        finally:
+            if not lay.keep:
+                lay.release()
+        if st:
+            _raise(st, self._diag)
+        return Report(self._out.value)
 
     def submit(self, layers, pages=None, stream=None):
         """Starts a scan; on the GPU it is enqueued on `stream` (a CUDA stream
         handle as an int, or a torch.cuda.Stream; default: PyTorch's current
         stream) and this returns at once. Call wait() for the report."""
-        lay, addr, n, keep, stream = self._request(layers, pages, stream)
-        st = lib.kvc_scanner_submit(self._h, lay.addresses, len(lay.addresses), lay.nbytes, addr, n, stream,
-                                    self._diag_ref)
-        if st:
-            self._done(lay)
-            _raise(st, self._diag)
-        self._held = (lay, keep)
+        self._submit(self._prepare(layers), pages, stream)
 
     def wait(self):
         """Waits for the submitted scan and returns its Report."""
         st = lib.kvc_scanner_wait(self._h, self._out_ref, self._diag_ref)
-        if self._held:
-            self._done(self._held[0])
+        if self._held and not self._held[0].keep:
+            self._held[0].release()
         self._held = None
         if st:
             _raise(st, self._diag)
@@ -416,16 +447,51 @@ class Scanner:
 
     def scan(self, layers, pages=None, stream=None):
         """submit() and wait() in one call: the verdict on the host."""
-        lay, addr, n, keep, stream = self._request(layers, pages, stream)
-        st = lib.kvc_scanner_scan(self._h, lay.addresses, len(lay.addresses), lay.nbytes, addr, n, stream,
-                                  self._out_ref, self._diag_ref)
-        self._done(lay)
-        if st:
-            _raise(st, self._diag)
-        return Report(self._out.value)
+        return self._scan(self._prepare(layers), pages, stream)
 
     def __repr__(self):
         return f"<kvcheck.Scanner {self.layout.name} on {self.device_name}>"
+
+
+class Pool:
+    """A scanner bound to one engine's KV pool (Scanner.pool(layers)): the
+    layers were checked when it was made, so a scan costs only its page
+    list. scan() and submit() take the pages and stream as Scanner's do;
+    Scanner.wait() returns a submitted scan's report."""
+
+    def __init__(self, scanner, layers):
+        if not scanner._h:
+            raise Error("this scanner is closed")
+        self.scanner = scanner
+        self._layers = _Layers(layers, scanner.gpu, keep=True)
+
+    def scan(self, pages=None, stream=None):
+        if self._layers is None:
+            raise Error("this pool is closed")
+        return self.scanner._scan(self._layers, pages, stream)
+
+    def submit(self, pages=None, stream=None):
+        if self._layers is None:
+            raise Error("this pool is closed")
+        self.scanner._submit(self._layers, pages, stream)
+
+    def close(self):
+        """Lets go of the layers (host buffers can be resized again)."""
+        if getattr(self, "_layers", None) is not None:
+            self._layers.release()
+            self._layers = None
+
+    __del__ = close
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+    def __repr__(self):
+        n = len(self._layers.addresses) if self._layers is not None else 0
+        return f"<kvcheck.Pool of {n} layers on {self.scanner!r}>"
 
 
 # ------------------------------------------------------------------ digests

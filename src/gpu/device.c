@@ -17,15 +17,24 @@ const char *kvc_gpu_support(void) { return "none: built without nvcc, so scans r
 
 const char *gpu_name(const gpu_ctx *g) { return g->name; }
 
+/* A context already current (an engine's thread has it current for its own
+ * work) is not pushed again: entering and leaving then cost a read of the
+ * thread's current context. */
 void gpu_enter(gpu_ctx *g)
 {
-    if (g->api->cuCtxPushCurrent(g->ctx) == 0) g->pushed++;
+    cu_context now = NULL;
+    int pushed = !(g->api->cuCtxGetCurrent(&now) == 0 && now == g->ctx) && g->api->cuCtxPushCurrent(g->ctx) == 0;
+    g->pushed = g->pushed << 1 | (unsigned)pushed;
+    g->depth++;
 }
 
 void gpu_leave(gpu_ctx *g)
 {
+    if (!g->depth) return;
     cu_context c;
-    if (g->pushed > 0 && g->api->cuCtxPopCurrent(&c) == 0) g->pushed--;
+    if (g->pushed & 1) g->api->cuCtxPopCurrent(&c);
+    g->pushed >>= 1;
+    g->depth--;
 }
 
 void gpu_close(gpu_ctx *g)
@@ -37,10 +46,7 @@ void gpu_close(gpu_ctx *g)
         if (g->stream[i]) a->cuStreamDestroy(g->stream[i]);
     }
     if (g->module) a->cuModuleUnload(g->module);
-    for (; g->pushed > 0; g->pushed--) {
-        cu_context c;
-        a->cuCtxPopCurrent(&c);
-    }
+    while (g->depth) gpu_leave(g);
     if (g->ctx) a->cuDevicePrimaryCtxRelease(g->device);
     free(g);
 }
@@ -120,7 +126,7 @@ static kvc_status open_device(gpu_ctx *g, int ordinal, int *absent, kvc_diag *di
     CU_TRY(g, a->cuDeviceGetName(g->name, (int)sizeof g->name, g->device), "cuDeviceGetName", absent);
     CU_TRY(g, a->cuDevicePrimaryCtxRetain(&g->ctx, g->device), "cuDevicePrimaryCtxRetain", absent);
     CU_TRY(g, a->cuCtxPushCurrent(g->ctx), "cuCtxPushCurrent", absent);
-    g->pushed = 1;
+    g->pushed = 1, g->depth = 1;
     if (!g->image) {
         *absent = 1;
         return diag_set(diag, KVC_ERR_GPU, &o, "this kvcheck was built without GPU kernels (nvcc was not found at build "
@@ -139,7 +145,15 @@ static kvc_status open_device(gpu_ctx *g, int ordinal, int *absent, kvc_diag *di
         CU_TRY(g, a->cuStreamCreate(&g->stream[i], CU_STREAM_NON_BLOCKING), "cuStreamCreate", absent);
         CU_TRY(g, a->cuEventCreate(&g->done[i], 0), "cuEventCreate", absent);
     }
-    int sms = 0, per_sm = 0;
+    int unified = 0, sms = 0, per_sm = 0;
+    /* the scan kernel writes its results into pinned host memory through the
+     * host's own pointers, which unified addressing makes device addresses */
+    CU_TRY(g, a->cuDeviceGetAttribute(&unified, CU_DEVICE_ATTRIBUTE_UNIFIED_ADDRESSING, g->device),
+           "cuDeviceGetAttribute", absent);
+    if (!unified) {
+        *absent = 1;
+        return diag_set(diag, KVC_ERR_GPU, &o, "%s has no unified addressing, which kvcheck's GPU scanner needs", g->name);
+    }
     CU_TRY(g, a->cuDeviceGetAttribute(&sms, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, g->device),
            "cuDeviceGetAttribute", absent);
     CU_TRY(g, a->cuOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, g->scan[0], KVC_GPU_BLOCK, 0),

@@ -28,6 +28,7 @@ enum {
     CU_ERROR_LAUNCH_FAILED = 719,
     CU_ERROR_SYSTEM_DRIVER_MISMATCH = 803,
     CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT = 16,
+    CU_DEVICE_ATTRIBUTE_UNIFIED_ADDRESSING = 41,
     CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR = 75,
     CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR = 76,
     CU_POINTER_ATTRIBUTE_CONTEXT = 1,
@@ -56,6 +57,7 @@ enum {
     X(cuDevicePrimaryCtxRelease, (cu_device device))                                                            \
     X(cuCtxPushCurrent, (cu_context ctx))                                                                       \
     X(cuCtxPopCurrent, (cu_context * ctx))                                                                      \
+    X(cuCtxGetCurrent, (cu_context * ctx))                                                                      \
     X(cuModuleLoadData, (cu_module * module, const void *image))                                                \
     X(cuModuleUnload, (cu_module module))                                                                       \
     X(cuModuleGetFunction, (cu_function * fn, cu_module module, const char *name))                             \

@@ -62,7 +62,7 @@ void gpu_scanner_free(gpu_scanner *s); /* accepts NULL */
 /* Enqueues on `stream` (NULL: CUDA's default stream) a scan of `per_layer` pages of
  * each of `nlayers` buffers at device addresses `layers`: pages[0 ..
  * per_layer) in any order, or pages 0 .. per_layer - 1 when `pages` is NULL;
- * its results are copied to `host` (pinned, page_results_bytes of them).
+ * its results land in `host` (pinned, page_results_bytes of them).
  * One scan at a time: gpu_scanner_wait before the next submit. */
 kvc_status gpu_scanner_submit(gpu_scanner *s, const uint64_t *layers, size_t nlayers, const uint64_t *pages,
                               uint64_t per_layer, cu_stream stream, void *host, kvc_diag *diag);

@@ -10,7 +10,8 @@ struct gpu_ctx {
     cu_device device;
     cu_context ctx;
     int ordinal;
-    int pushed; /* times the context was pushed on the thread that holds it */
+    uint32_t pushed; /* gpu_enter's nesting, innermost in bit 0: 1 where it pushed the context */
+    unsigned depth;  /* gpu_enter calls not yet left (a few: calls nest two or three deep) */
     const void *image; /* the kernels (fatbin); NULL when built without nvcc */
     cu_module module;
     cu_function scan[2], read; /* [map in global memory] */

@@ -1,8 +1,8 @@
 /* The GPU scanner: a plan uploaded once, then scans of pages of any number
- * of layer buffers in device memory, enqueued on any stream, their results
- * (per-layer counts, per-page damage and digests) copied back to pinned
- * memory in one transfer; and pages streamed from the host through pinned
- * double buffers, one such scanner per buffer. */
+ * of layer buffers in device memory, enqueued on any stream, the kernel
+ * writing their results (per-layer counts, per-page damage and digests)
+ * straight into pinned host memory; and pages streamed from the host
+ * through pinned double buffers, one such scanner per buffer. */
 #include "gpu/gpu_ctx.h"
 #include "kvc_kernel_abi.h"
 
@@ -75,9 +75,6 @@ struct gpu_scanner {
     cu_deviceptr inputs;
     uint64_t *inputs_host;
     size_t inputs_cap, inputs_used; /* in words */
-    /* per-layer counts, then digests, then damaged elements per page (page_results): one copy back */
-    cu_deviceptr results;
-    size_t results_cap; /* bytes */
     /* the kernel's own: its ticket (8 bytes) then per-layer count accumulators, zero between launches */
     cu_deviceptr state;
     size_t state_cap; /* bytes */
@@ -90,7 +87,6 @@ void gpu_scanner_free(gpu_scanner *s)
     const cuda_api *a = s->g->api;
     if (s->map) a->cuMemFree(s->map);
     if (s->inputs) a->cuMemFree(s->inputs);
-    if (s->results) a->cuMemFree(s->results);
     if (s->state) a->cuMemFree(s->state);
     if (s->inputs_host) a->cuMemFreeHost(s->inputs_host);
     if (s->done) a->cuEventDestroy(s->done);
@@ -196,12 +192,15 @@ kvc_status gpu_scanner_submit(gpu_scanner *s, const uint64_t *layers, size_t nla
     plan.ncounts = nlayers * KVC_CHECK_COUNT;
     plan.vector = plan.page_bytes % KVC_GPU_CHUNK == 0;
     for (size_t l = 0; l < nlayers; l++) plan.vector &= layers[l] % KVC_GPU_CHUNK == 0;
-    size_t bytes = page_results_bytes(nlayers, plan.items);
-    RETURN_IF_ERROR(grow(g, &s->results, NULL, &s->results_cap, bytes, diag));
     RETURN_IF_ERROR(upload_inputs(s, layers, nlayers, pages, per_layer, stream, diag));
     RETURN_IF_ERROR(reserve_state(s, nlayers, stream, diag));
     cu_deviceptr table = s->inputs, list = pages ? s->inputs + nlayers * 8 : 0, map = s->map;
-    page_results at = page_results_at((void *)(uintptr_t)s->results, nlayers, plan.items);
+    /* the kernel writes the results straight into the caller's pinned memory
+     * (mapped into the device's address space): no copy back to wait for,
+     * and measured faster on the H200 than gathering them on the device and
+     * copying them back, for a request's few thousand pages and a pool's
+     * 80,000 alike */
+    page_results at = page_results_at(host, nlayers, plan.items);
     cu_deviceptr counts = (uintptr_t)at.counts, digests = (uintptr_t)at.digests, bad = (uintptr_t)at.bad;
     cu_deviceptr ticket = s->state, acc = s->state + 8;
     plan.group = warps_per_page(plan.items, plan.chunks_per_page, (uint64_t)g->grid * KVC_GPU_WARPS);
@@ -212,7 +211,6 @@ kvc_status gpu_scanner_submit(gpu_scanner *s, const uint64_t *layers, size_t nla
     unsigned shared = plan.map_shared ? (unsigned)plan.chunks_per_page : 0;
     CU_TRY(g, a->cuLaunchKernel(g->scan[!plan.map_shared], grid, 1, 1, KVC_GPU_BLOCK, 1, 1, shared, stream, args, NULL),
            "cuLaunchKernel(kvc_scan)", NULL);
-    CU_TRY(g, a->cuMemcpyDtoHAsync(host, s->results, bytes, stream), "cuMemcpyDtoHAsync (the results)", NULL);
     CU_TRY(g, a->cuEventRecord(s->done, stream), "cuEventRecord", NULL);
     return KVC_OK;
 }

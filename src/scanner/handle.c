@@ -114,11 +114,15 @@ static kvc_status check_request(const kvc_scanner *s, const uint64_t *layers, si
     RETURN_ERROR_IF(pages && !npages, diag, KVC_ERR_USAGE, NULL,
                     "the page list is empty: a scan of nothing cannot pass (pass no list to scan every page)");
     const uint64_t per = layer_bytes / pb;
-    for (size_t i = 0; pages && i < npages; i++)
+    for (size_t i = 0; pages && i < npages; i++) {
+        RETURN_ERROR_IF(pages[i] > INT64_MAX, diag, KVC_ERR_USAGE, NULL,
+                        "page list entry %zu is %lld: a page number is never negative (pages are numbered from 0)", i,
+                        (long long)pages[i]);
         RETURN_ERROR_IF(pages[i] >= per, diag, KVC_ERR_USAGE, NULL,
                         "page list entry %zu is page %llu, but each layer buffer holds %llu page%s (0-%llu)", i,
                         (unsigned long long)pages[i], (unsigned long long)per, per == 1 ? "" : "s",
                         (unsigned long long)(per - 1));
+    }
     size_t items;
     RETURN_ERROR_IF(__builtin_mul_overflow(nlayers, pages ? npages : per, &items) || items > SIZE_MAX / 16, diag,
                     KVC_ERR_USAGE, NULL, "%zu layers of %llu pages are more pages than one scan can take", nlayers,
@@ -207,6 +211,19 @@ kvc_status kvc_scanner_submit(kvc_scanner *s, const uint64_t *layers, size_t nla
     return submit(s, layers, nlayers, layer_bytes, pages, npages, stream, diag);
 }
 
+/* "layer N", written without printf: a report names every layer of a pool
+ * on each scan. */
+static void layer_name(char name[static 32], size_t l)
+{
+    char digits[24];
+    size_t n = 0;
+    do digits[n++] = (char)('0' + l % 10);
+    while ((l /= 10) != 0);
+    memcpy(name, "layer ", 6);
+    for (size_t i = 0; i < n; i++) name[6 + i] = digits[n - 1 - i];
+    name[6 + n] = '\0';
+}
+
 /* The report of the batch: its layers point into the batch's results. */
 static kvc_status batch_report(kvc_scanner *s, kvc_scan_report **out, kvc_diag *diag)
 {
@@ -217,9 +234,14 @@ static kvc_status batch_report(kvc_scanner *s, kvc_scan_report **out, kvc_diag *
     kvc_status st = KVC_OK;
     for (size_t l = 0; !st && l < b->nlayers; l++) {
         kvc_scan_layer *x = &r->layers[l];
-        str_printf(x->name, sizeof x->name, "layer %zu", l);
+        layer_name(x->name, l);
+        x->file[0] = '\0';
+        x->file_offset = 0;
         x->bytes = b->layer_bytes;
         x->pages = b->layer_bytes / s->layout.page_bytes;
+        x->damaged = 0;
+        x->nbad_pages = 0;
+        x->bad_pages = NULL;
         x->digests = b->at.digests + l * b->per_layer;
         x->scanned = b->pages;
         st = layer_results(x, b->pages, b->per_layer, b->at.bad + l * b->per_layer, b->at.counts + l * KVC_CHECK_COUNT,

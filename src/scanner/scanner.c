@@ -36,7 +36,7 @@ kvc_status report_start(const kvc_scanner *s, size_t nlayers, kvc_scan_report **
 {
     *out = NULL;
     kvc_scan_report *r = calloc(1, sizeof *r);
-    if (r) r->layers = calloc(nlayers ? nlayers : 1, sizeof *r->layers);
+    if (r) r->layers = malloc((nlayers ? nlayers : 1) * sizeof *r->layers);
     if (r && r->layers) r->findings = calloc(s->max_findings ? s->max_findings : 1, sizeof *r->findings);
     if (!r || !r->layers || !r->findings) {
         kvc_scan_report_free(r);

@@ -102,7 +102,9 @@ kvc_status scan_device_run(uint64_t device_ptr, size_t bytes, const kvc_layout *
 
 /* ------------------------------------------------- building a report */
 
-/* A report of `nlayers` layers as `s` scans them, nothing found yet. */
+/* A report with room for `nlayers` layers as `s` scans them, nothing found
+ * yet; each layer is set up whole by whoever adds it (r->nlayers counts
+ * them), so a pool's hundred layers are not cleared twice. */
 kvc_status report_start(const kvc_scanner *s, size_t nlayers, kvc_scan_report **out, kvc_diag *diag);
 /* Fills one layer's counts and damaged pages from the per-page damage of
  * the `npages` pages scanned (`list`, or 0 .. npages - 1 when NULL); the

@@ -300,17 +300,19 @@ static void test_gpu__scanner_pool_matches_the_cpu(void **state)
                     hl[k] = (uint64_t)(uintptr_t)host[k];
                     free(staged);
                 }
-                const uint64_t list[] = {pages - 1, 0, 2, 1, pages / 2};
-                for (int listed = 0; listed < 2; listed++) {
+                /* a short page list, and a long one with pages again and again */
+                uint64_t list[600] = {pages - 1, 0, 2, 1, pages / 2};
+                for (size_t k = 5; k < sizeof list / sizeof list[0]; k++) list[k] = (k * 7 + 3) % pages;
+                for (int listed = 0; listed < 3; listed++) {
                     kvc_scan_report *rc = NULL, *rg = NULL;
                     const uint64_t *pl = listed ? list : NULL;
-                    size_t np = listed ? 5 : 0;
+                    size_t np = listed == 2 ? sizeof list / sizeof list[0] : listed ? 5 : 0;
                     assert_int_equal(kvc_scanner_scan(cpu, hl, NL, bytes, pl, np, NULL, &rc, &d), KVC_OK);
                     void *stream = listed ? gpu_bench_stream(g) : NULL;
                     if (kvc_scanner_scan(gpu, dl, NL, bytes, pl, np, stream, &rg, &d) != KVC_OK) fail_msg("%s", d.message);
                     char what[128];
                     snprintf(what, sizeof what, "pool of %s page %u, %s, offset %u", l.name, sizes[sz],
-                             listed ? "page list" : "all pages", shift);
+                             listed == 2 ? "long page list" : listed ? "page list" : "all pages", shift);
                     same_report(rc, rg, what);
                     assert_int_equal(rg->nlayers, NL);
                     assert_true(rg->layers[1].nbad_pages > 0 || listed);

@@ -76,7 +76,7 @@ class Scans(unittest.TestCase):
 
     def test_scan__page_list_from_a_list_or_an_array(self):
         layers = [layer(4, 1, bad=(2,)), layer(4, 5, bad=(0,))]
-        for pages in ([2, 1], array.array("Q", [2, 1]), range(1, 3)):
+        for pages in ([2, 1], array.array("Q", [2, 1]), array.array("q", [2, 1]), range(1, 3)):
             r = self.scanner.scan(layers, pages=pages)
             self.assertEqual(r.pages_scanned, 4)
             self.assertEqual(r.bad_pages, [(0, 2)])
@@ -110,6 +110,27 @@ class Scans(unittest.TestCase):
         buf[LAY.page_bytes + 3 * 656 + 512:LAY.page_bytes + 3 * 656 + 516] = struct.pack("<f", -2.0)
         self.assertEqual(self.scanner.scan([buf]).bad_pages, [(0, 1)])
 
+    def test_pool__checked_once_then_scanned_by_pages(self):
+        a, b = layer(3, 1), layer(3, 2, bad=(2,))
+        with self.scanner.pool([a, b]) as pool:
+            self.assertEqual(pool.scan().bad_pages, [(1, 2)])
+            self.assertEqual(pool.scan(pages=[0, 1]).bad_pages, [])
+            self.assertEqual(pool.scan(pages=array.array("Q", [2])).bad_pages, [(1, 2)])
+            pool.submit(pages=[2, 0])
+            self.assertEqual(self.scanner.wait().bad_pages, [(1, 2)])
+            with self.assertRaises(BufferError):  # the pool holds its host buffers exported
+                a.extend(bytes(LAY.page_bytes))
+            with self.assertRaises(kvcheck.Error) as e:
+                pool.scan(pages=[3])
+            self.assertIn("page list entry 0 is page 3, but each layer buffer holds 3 pages", str(e.exception))
+        a.extend(bytes(LAY.page_bytes))  # closed: released
+        with self.assertRaises(kvcheck.Error) as e:
+            pool.scan()
+        self.assertIn("pool is closed", str(e.exception))
+        with self.assertRaises(kvcheck.Error) as e:
+            self.scanner.pool([layer(1, 1), layer(2, 1)])
+        self.assertIn("layer 1 holds 83968 bytes but layer 0 holds 41984", str(e.exception))
+
     def test_scanner__submit_then_wait(self):
         self.scanner.submit([layer(2, 3)])
         with self.assertRaises(kvcheck.Error) as e:
@@ -139,6 +160,8 @@ class BadInput(unittest.TestCase):
         self.assertIn("page list entry 1 is page 5, but each layer buffer holds 2 pages (0-1)",
                       self.error([layer(2, 1)], pages=[0, 5]))
         self.assertIn("page list entry 0 is -1", self.error([layer(2, 1)], pages=[-1]))
+        self.assertIn("page list entry 1 is -3: a page number is never negative",
+                      self.error([layer(2, 1)], pages=array.array("q", [0, -3])))
         self.assertIn("page list is empty", self.error([layer(2, 1)], pages=[]))
 
     def test_bad__misaligned_buffer(self):

@@ -3,6 +3,7 @@ they are, on PyTorch's current stream, with the same counts, damaged
 pages and digests as the CPU scanner over the same bytes; and the tensors
 a GPU scanner must refuse. Exits with CTest's skip code 77 without torch
 or a GPU."""
+import array
 import os
 import sys
 import unittest
@@ -47,6 +48,16 @@ class Gpu(unittest.TestCase):
         self.assertEqual(r.bad_pages, [(0, 0), (0, 3)])  # page 0's scales are zero now
         zero = kvcheck.compare_digests([1], [r.digests[(0, 0)]], LAY)
         self.assertEqual(zero, ["zero"])
+
+    def test_gpu__pool_of_cuda_tensors_scanned_by_pages(self):
+        host = [layer(6, 1), layer(6, 2, bad=(0, 5))]
+        pool = self.gpu.pool([on_gpu(h) for h in host])
+        for pages in ([5, 2, 0], array.array("Q", [1]), torch.tensor([0, 5])):
+            g, c = pool.scan(pages), self.cpu.scan(host, pages=[int(p) for p in pages])
+            self.assertEqual((g.bad_pages, g.counts, g.digests), (c.bad_pages, c.counts, c.digests))
+        with self.assertRaises(kvcheck.Error) as e:
+            pool.scan(torch.tensor([3, -1]))
+        self.assertIn("page list entry 1 is -1: a page number is never negative", str(e.exception))
 
     def test_gpu__views_of_one_pool_tensor(self):
         pool = on_gpu(layer(8, 4, bad=(6,)) + layer(8, 5)).view(2, 8 * LAY.page_bytes)

@@ -63,6 +63,7 @@ static cu_result f_retain(cu_context *c, cu_device d) { return (void)d, *c = (cu
 static cu_result f_release(cu_device d) { return (void)d, 0; }
 static cu_result f_push(cu_context c) { return (void)c, fake.current++, 0; }
 static cu_result f_pop(cu_context *c) { return *c = NULL, fake.current--, 0; }
+static cu_result f_current(cu_context *c) { return *c = fake.current > 0 ? (cu_context)&fake : NULL, 0; }
 static cu_result f_load(cu_module *m, const void *image) { return (void)image, *m = (cu_module)&fake, fake.load; }
 static cu_result f_unload(cu_module m) { return (void)m, 0; }
 static cu_result f_function(cu_function *f, cu_module m, const char *name)
@@ -152,6 +153,7 @@ static const cuda_api FAKE = {
     .cuDevicePrimaryCtxRelease = f_release,
     .cuCtxPushCurrent = f_push,
     .cuCtxPopCurrent = f_pop,
+    .cuCtxGetCurrent = f_current,
     .cuModuleLoadData = f_load,
     .cuModuleUnload = f_unload,
     .cuModuleGetFunction = f_function,
