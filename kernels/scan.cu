@@ -98,21 +98,25 @@ __device__ static void flush_counts(unsigned *wc, unsigned long long *layer_coun
 }
 
 // The last block to finish moves the per-layer counts to the results and
-// leaves the accumulators and the ticket at zero for the next launch.
+// leaves the accumulators and the ticket at zero for the next launch. A
+// launch of one block (a call's fixed cost) needs no ticket: its barrier
+// orders its own warps' counts.
 __device__ static void hand_over_counts(unsigned long long *acc, unsigned *ticket, unsigned long long *counts_out,
                                         uint64_t ncounts)
 {
     __shared__ bool last;
     __syncthreads();
-    if (threadIdx.x == 0) {
-        __threadfence(); // this block's counts are visible before its ticket
-        last = atomicAdd(ticket, 1u) == gridDim.x - 1;
+    if (gridDim.x > 1) {
+        if (threadIdx.x == 0) {
+            __threadfence(); // this block's counts are visible before its ticket
+            last = atomicAdd(ticket, 1u) == gridDim.x - 1;
+        }
+        __syncthreads();
+        if (!last) return;
+        __threadfence();
+        if (threadIdx.x == 0) *ticket = 0;
     }
-    __syncthreads();
-    if (!last) return;
-    __threadfence();
     for (uint64_t i = threadIdx.x; i < ncounts; i += blockDim.x) counts_out[i] = atomicExch(&acc[i], 0ull);
-    if (threadIdx.x == 0) *ticket = 0;
 }
 
 template <bool SHARED_MAP>
