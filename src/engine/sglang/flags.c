@@ -750,18 +750,26 @@ static kvc_status fold_dump(fold_state *f, const kv_arg *a, unsigned release, kv
     kvc_origin o;
     arg_origin(a, &o);
     int key = setting_key_of_dest(a->text);
-    const sglang_flag_def *def = NULL;
+    const sglang_flag_def *def = NULL, *old = NULL;
     const sglang_parser_def *p = &SGLANG_PARSERS[release];
     for (unsigned i = 0; key >= 0 && i < p->n && !def; i++) {
         const sglang_flag_def *d = &SGLANG_FLAG_DEFS[SGLANG_FLAG_ROWS[p->order[i]].def];
-        if (!deprecated(d) && strcmp(d->dest, a->text) == 0) def = d;
+        if (strcmp(d->dest, a->text) != 0) continue;
+        if (deprecated(d)) old = d;
+        else def = d;
     }
     if (!def) {
         f->ignored++;
         char where[600];
         origin_format(&o, where, sizeof where);
-        notes_add(f->out->ignored, &f->out->nignored, KVC_MAX_NOTES - 1, "%s %s (%s)%s", a->text, a->value, where,
-                  key >= 0 ? ": not a flag of this SGLang release" : "");
+        if (old) /* e.g. 0.5.23's enable_dp_attention, reported from attn_dp_size (server_args.py:319-332) */
+            notes_add(f->out->ignored, &f->out->nignored, KVC_MAX_NOTES - 1,
+                      "%s %s (%s): the field of %.*s, deprecated in SGLang %s, which reports it from the setting that "
+                      "replaces it; not read",
+                      a->text, a->value, where, (int)strcspn(old->names, "/"), old->names, SGLANG_VERSIONS[release]);
+        else
+            notes_add(f->out->ignored, &f->out->nignored, KVC_MAX_NOTES - 1, "%s %s (%s)%s", a->text, a->value, where,
+                      key >= 0 ? ": not a flag of this SGLang release" : "");
         return KVC_OK;
     }
     char option[KVC_NAME_LEN];

@@ -27,6 +27,21 @@ static kvc_status push_field(engine_inputs *in, const char *key, const char *val
     return KVC_OK;
 }
 
+/* A JSON number as Python prints it: a whole number whole (30000), else
+ * the shortest digits that read back as the same double (0.82, not
+ * 0.81999999999999995). */
+static void number_text(double v, char *out, size_t size)
+{
+    if (v > -1e15 && v < 1e15 && v == (double)(long long)v) {
+        str_printf(out, size, "%lld", (long long)v);
+        return;
+    }
+    for (int digits = 1; digits <= 17; digits++) {
+        str_printf(out, size, "%.*g", digits, v);
+        if (strtod(out, NULL) == v) return;
+    }
+}
+
 kvc_status server_info_add(engine_inputs *in, const cJSON *root, const char *text, const char *file, kvc_diag *diag)
 {
     size_t n = (size_t)cJSON_GetArraySize(root), i = 0;
@@ -38,6 +53,7 @@ kvc_status server_info_add(engine_inputs *in, const cJSON *root, const char *tex
     /* dataclasses.asdict(server_args): each ServerArgs field by its name
      * (the parser's dest), with the value Python holds */
     for (const cJSON *k = root->child; k && !st; k = k->next, i++) {
+        if (strcmp(k->string, "version") == 0) continue; /* the release: server_info_version reads it */
         kvc_origin o;
         origin_set(&o, file, lines[i], columns[i], k->string);
         char number[32];
@@ -46,7 +62,7 @@ kvc_status server_info_add(engine_inputs *in, const cJSON *root, const char *tex
         if (cJSON_IsNull(k) || cJSON_IsFalse(k)) value = cJSON_IsNull(k) ? "None" : "False", b = 2;
         else if (cJSON_IsTrue(k)) value = "True", b = 1;
         else if (cJSON_IsString(k)) value = k->valuestring; /* whole: a model path may be long */
-        else if (cJSON_IsNumber(k)) str_printf(number, sizeof number, "%.17g", k->valuedouble), value = number;
+        else if (cJSON_IsNumber(k)) number_text(k->valuedouble, number, sizeof number), value = number;
         else value = cJSON_IsArray(k) ? "[...]" : "{...}";
         st = push_field(in, k->string, value, b, &o, diag);
     }
