@@ -314,6 +314,15 @@ KVC_API const kvc_layout *kvc_resolved_indexer(const kvc_resolved *resolved);
 KVC_API const kvc_layout *kvc_resolved_draft_layout(const kvc_resolved *resolved);
 /* KV entries (target layers + draft layers). */
 KVC_API uint32_t kvc_resolved_entries(const kvc_resolved *resolved);
+/* The target layers with KV entries: all of them, or a hybrid model's
+ * attention (DSA) layers. */
+KVC_API uint32_t kvc_resolved_attn_layers(const kvc_resolved *resolved);
+/* A hybrid model's linear-attention layers, which keep one recurrent state
+ * per request instead of KV (0: none). */
+KVC_API uint32_t kvc_resolved_state_layers(const kvc_resolved *resolved);
+/* Their state tensor i ("conv", "temporal"), with its bytes per request
+ * per layer in *item_len (may be NULL); NULL past the last. */
+KVC_API const char *kvc_resolved_state(const kvc_resolved *resolved, unsigned i, uint64_t *item_len);
 KVC_API unsigned kvc_resolved_warning_count(const kvc_resolved *resolved);
 KVC_API const char *kvc_resolved_warning(const kvc_resolved *resolved, unsigned i);
 /* Flags that cannot change the layout, with where they were given. */
