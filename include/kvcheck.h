@@ -380,8 +380,10 @@ KVC_API unsigned kvc_verdict_consequence_count(const kvc_verdict *verdict);
 KVC_API const char *kvc_verdict_consequence(const kvc_verdict *verdict, unsigned i);
 /* 1 when the engine's own start-up check refuses the pair; what it compares. */
 KVC_API int kvc_verdict_bootstrap_catches(const kvc_verdict *verdict);
-/* Which of the engine's checks before serving refuses the pair
- * ("bootstrap", "NIXL handshake"), or "" when none does. */
+/* Which of the engine's checks refuses the pair ("bootstrap", "NIXL
+ * handshake", "NIXL registration", or "first state transfer": SGLang's
+ * Mooncake fails each request there when a hybrid model's linear-layer
+ * state slots differ), or "" when none does. */
 KVC_API const char *kvc_verdict_caught_at(const kvc_verdict *verdict);
 KVC_API const char *kvc_verdict_bootstrap(const kvc_verdict *verdict);
 /* Fixes, best first. */

@@ -368,7 +368,7 @@ static void test_rules__unmodelled_architectures_are_refused(void **state)
 {
     (void)state;
     static const char *const ARCH[] = {"DeepseekV4ForCausalLM", "Glm5NextForConditionalGenerationNextN",
-                                       "MiniMaxM3SparseForCausalLM"};
+                                       "MiniMaxM3SparseForCausalLM", "Dots3NoteForCausalLM"};
     for (size_t i = 0; i < COUNT_OF(ARCH); i++) {
         char json[400];
         snprintf(json, sizeof json,

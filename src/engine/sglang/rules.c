@@ -97,6 +97,9 @@ static const struct unmodelled_row {
                               "model_config.py:395-400)"},
     {"DeepseekV4ForCausalLMNextN", "DeepSeek-V4's own pools"},
     {"DeepseekV4ForCausalLMDSpark", "DeepSeek-V4's own pools"},
+    {"Dots3NoteForCausalLM", "a hybrid pool of DSA layers and sliding-window MLA layers with their own kv_lora_rank "
+                             "(SWAKVPool, sglang 0.5.23: python/sglang/srt/mem_cache/kv_cache_configurator.py:"
+                             "2401-2454)"},
     {"Glm5NextForConditionalGenerationNextN",
      "a pool not confirmed for a stand-alone server of its MTP layer (as a target its model_type glm5_next makes it "
      "a DSA + linear-attention hybrid, sglang 0.5.23: python/sglang/srt/configs/hybrid_arch.py:126-133; SGLang "
