@@ -108,13 +108,28 @@ const engine_transfer *pd_transfer(const kvc_resolved *p, const kvc_resolved *d)
     return nixl_strided(p) ? &PD_NIXL_RECEIVER : &PD_NIXL_SENDER;
 }
 
-/* The linear layers' per-request state when prefill's and decode's slot
- * sizes differ at the same attention TP (the prefill side sends): Mooncake
- * from 0.5.21 fails the request at its first state transfer, NIXL 0.5.23
- * with its UCX backend on CUDA compares strides when decode registers;
- * Mooncake 0.5.20 and NIXL's other paths copy prefill's slot size
- * unchecked. Returns 1 with `stage` and `text` when a check refuses the
- * pair; else appends what happens to `text` when the sizes differ. */
+/* The transfers that check the linear layers' per-request state slots of
+ * a pair at the same attention TP (the prefill side sends), and what they
+ * say: "{say}{src}{mid}{dst}{end}" in SGLang's words. Mooncake 0.5.20 and
+ * NIXL's other paths copy prefill's slot size unchecked. */
+static const struct state_catch {
+    int nixl;
+    const char *since;
+    int cuda_only;
+    const char *stage, *how, *say, *mid, *end, *cite;
+} STATE_CATCH[] = {
+    {0, "0.5.21", 0, "first state transfer", "Mooncake transfer fails each request at its linear layers' state",
+     "Prefill/Decode Mamba slot size mismatch (src=", ", dst=",
+     "). Configure matching persistent state layouts on both peers.",
+     "sglang 0.5.21: python/sglang/srt/disaggregation/mooncake/conn.py:1934-1966"},
+    {1, "0.5.23", 1, "NIXL registration",
+     "NIXL rejects decode at registration with its default UCX backend (SGLANG_DISAGGREGATION_NIXL_BACKEND, not read)",
+     "NIXL prepared state component 0 (mamba) stride mismatch for peer ...: src[..]=", ", dst[..]=", "",
+     "sglang 0.5.23: python/sglang/srt/disaggregation/nixl/conn.py:749-792"},
+};
+
+/* Returns 1 with `stage` and `text` when a STATE_CATCH row refuses the
+ * pair; else appends to `text` what happens when the state slots differ. */
 static int state_check(const kvc_resolved *p, const kvc_resolved *d, int nixl, char *stage, size_t stage_size,
                        char *text, size_t size)
 {
@@ -122,22 +137,12 @@ static int state_check(const kvc_resolved *p, const kvc_resolved *d, int nixl, c
     while (state_sizes_compare(p, d) && k < p->nstate && p->state[k].item_len == d->state[k].item_len) k++;
     if (!state_sizes_compare(p, d) || k == p->nstate) return 0;
     unsigned long long src = p->state[k].item_len, dst = d->state[k].item_len;
-    if (!nixl && release_in(p, "0.5.21", NULL)) {
-        str_copy(stage, stage_size, "first state transfer");
-        str_printf(text, size,
-                   "SGLang %s's Mooncake transfer fails each request at its linear layers' state: \"Prefill/Decode "
-                   "Mamba slot size mismatch (src=%llu, dst=%llu). Configure matching persistent state layouts on "
-                   "both peers.\" (sglang 0.5.21: python/sglang/srt/disaggregation/mooncake/conn.py:1934-1966)",
-                   p->release, src, dst);
-        return 1;
-    }
-    if (nixl && release_in(p, "0.5.23", NULL) && !p->gpu.hip) {
-        str_copy(stage, stage_size, "NIXL registration");
-        str_printf(text, size,
-                   "with NIXL's default UCX backend (SGLANG_DISAGGREGATION_NIXL_BACKEND, not read), SGLang %s rejects "
-                   "decode at registration: \"NIXL prepared state component 0 (mamba) stride mismatch for peer ...: "
-                   "src[..]=%llu, dst[..]=%llu\" (sglang 0.5.23: python/sglang/srt/disaggregation/nixl/conn.py:749-792)",
-                   p->release, src, dst);
+    for (size_t i = 0; i < COUNT_OF(STATE_CATCH); i++) {
+        const struct state_catch *c = &STATE_CATCH[i];
+        if (c->nixl != nixl || !release_in(p, c->since, NULL) || (c->cuda_only && p->gpu.hip)) continue;
+        str_copy(stage, stage_size, c->stage);
+        str_printf(text, size, "SGLang %s's %s: \"%s%llu%s%llu%s\" (%s)", p->release, c->how, c->say, src, c->mid,
+                   dst, c->end, c->cite);
         return 1;
     }
     size_t n = strlen(text);
