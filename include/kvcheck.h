@@ -314,6 +314,15 @@ KVC_API const kvc_layout *kvc_resolved_indexer(const kvc_resolved *resolved);
 KVC_API const kvc_layout *kvc_resolved_draft_layout(const kvc_resolved *resolved);
 /* KV entries (target layers + draft layers). */
 KVC_API uint32_t kvc_resolved_entries(const kvc_resolved *resolved);
+/* The target layers with KV entries: all of them, or a hybrid model's
+ * attention (DSA) layers. */
+KVC_API uint32_t kvc_resolved_attn_layers(const kvc_resolved *resolved);
+/* A hybrid model's linear-attention layers, which keep one recurrent state
+ * per request instead of KV (0: none). */
+KVC_API uint32_t kvc_resolved_state_layers(const kvc_resolved *resolved);
+/* Their state tensor i ("conv", "temporal"), with its bytes per request
+ * per layer in *item_len (may be NULL); NULL past the last. */
+KVC_API const char *kvc_resolved_state(const kvc_resolved *resolved, unsigned i, uint64_t *item_len);
 KVC_API unsigned kvc_resolved_warning_count(const kvc_resolved *resolved);
 KVC_API const char *kvc_resolved_warning(const kvc_resolved *resolved, unsigned i);
 /* Flags that cannot change the layout, with where they were given. */
@@ -371,8 +380,10 @@ KVC_API unsigned kvc_verdict_consequence_count(const kvc_verdict *verdict);
 KVC_API const char *kvc_verdict_consequence(const kvc_verdict *verdict, unsigned i);
 /* 1 when the engine's own start-up check refuses the pair; what it compares. */
 KVC_API int kvc_verdict_bootstrap_catches(const kvc_verdict *verdict);
-/* Which of the engine's checks before serving refuses the pair
- * ("bootstrap", "NIXL handshake"), or "" when none does. */
+/* Which of the engine's checks refuses the pair ("bootstrap", "NIXL
+ * handshake", "NIXL registration", or "first state transfer": SGLang's
+ * Mooncake fails each request there when a hybrid model's linear-layer
+ * state slots differ), or "" when none does. */
 KVC_API const char *kvc_verdict_caught_at(const kvc_verdict *verdict);
 KVC_API const char *kvc_verdict_bootstrap(const kvc_verdict *verdict);
 /* Fixes, best first. */

@@ -57,6 +57,15 @@ static unsigned mismatches(const kvc_resolved *p, const kvc_resolved *d, kvc_ver
     for (unsigned i = 0; i < p->nsettings; i++)
         if (p->settings[i].flags & KVC_SETTING_COMPARED)
             n += cmp_str(v, p->settings[i].name, p->settings[i].value, resolved_value(d, p->settings[i].name));
+    if (p->state_layers || d->state_layers) {
+        n += cmp_u64(v, "attn_layers", p->attn_layers, d->attn_layers);
+        n += cmp_u64(v, "state_layers", p->state_layers, d->state_layers);
+    }
+    for (unsigned i = 0; state_sizes_compare(p, d) && i < p->nstate; i++) {
+        char field[KVC_NAME_LEN + 32];
+        str_printf(field, sizeof field, "state_%s_item_len", p->state[i].name);
+        n += cmp_u64(v, field, p->state[i].item_len, d->state[i].item_len);
+    }
     n += cmp_str(v, "layout", p->kv.name, d->kv.name);
     n += cmp_u64(v, "bytes_per_token", p->kv.bytes_per_token, d->kv.bytes_per_token);
     n += cmp_u64(v, "page_size", p->kv.page_size, d->kv.page_size);
@@ -153,6 +162,24 @@ static void explain(const engine_transfer *t, const kvc_resolved *p, const kvc_r
                   "from prefill's %u-byte %s rows there (%llu vs %llu B a page)",
                   d->draft.bytes_per_token, d->draft.name, p->draft.bytes_per_token, p->draft.name,
                   (unsigned long long)p->draft.page_bytes, (unsigned long long)d->draft.page_bytes);
+    for (unsigned i = 0; p->state_layers && p->nstate == d->nstate && i < p->nstate; i++) {
+        const struct engine_state *ps = &p->state[i], *ds = &d->state[i];
+        if (strcmp(ps->dtype, ds->dtype) == 0 && ps->item_len == ds->item_len) continue;
+        if (p->state_tp != d->state_tp)
+            notes_add(v->consequences, &v->nconsequences, KVC_MAX_NOTES,
+                      "the %u linear layers' %s state is resliced by head from prefill's attention TP %u to decode's "
+                      "%u, byte for byte: decode reads prefill's %s values as %s",
+                      p->state_layers, ps->name, p->state_tp, d->state_tp, ps->dtype, ds->dtype);
+        else
+            notes_add(v->consequences, &v->nconsequences, KVC_MAX_NOTES,
+                      "each request's %s state on the %u linear layers is prefill's %s %s (%llu B) sent into decode's "
+                      "%s %s slot (%llu B)%s",
+                      ps->name, p->state_layers, ps->shape, ps->dtype, (unsigned long long)ps->item_len, ds->shape,
+                      ds->dtype, (unsigned long long)ds->item_len,
+                      ps->item_len == ds->item_len ? ": the sizes match, so decode reads prefill's bits as another "
+                                                     "dtype"
+                                                   : "");
+    }
     if (p->has_indexer && d->has_indexer && p->indexer.page_bytes != d->indexer.page_bytes)
         notes_add(v->consequences, &v->nconsequences, KVC_MAX_NOTES,
                   "the DSA indexer state is sent with prefill's state item length (%llu B) and read "

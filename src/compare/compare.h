@@ -15,8 +15,8 @@ struct kvc_verdict {
     unsigned nconsequences; /* what decode will actually read */
     char consequences[KVC_MAX_NOTES][KVC_NOTE_LEN];
     int bootstrap_catches; /* one of the engine's own checks before serving fails the pair */
-    char caught_at[KVC_NAME_LEN]; /* which: "bootstrap", "NIXL handshake"; "" when none */
-    char bootstrap[KVC_NOTE_LEN];
+    char caught_at[KVC_NAME_LEN]; /* which: "bootstrap", "NIXL handshake", "first state transfer"; "" when none */
+    char bootstrap[2 * KVC_NOTE_LEN]; /* the KV checks, then the linear layers' state */
     unsigned nfixes;
     kvc_fix fixes[KVC_MAX_FIXES];
     unsigned nwarnings;

@@ -36,10 +36,22 @@ struct kvc_resolved {
     kvc_layout draft;       /* their layout (the draft pool may have its own KV dtype) */
     int has_indexer;
     kvc_layout indexer;     /* the DSA indexer K state (page-split) */
-    uint32_t kv_entries;    /* target layers + draft (MTP) layers */
+    uint32_t attn_layers;   /* target layers with KV entries: all, or a hybrid model's attention layers */
+    uint32_t kv_entries;    /* those + draft (MTP) layers */
     uint32_t draft_entries; /* of which draft layers */
     uint64_t kv_bytes_per_token_all;
     uint64_t indexer_bytes_per_token_all;
+    /* A hybrid model's linear-attention layers keep no KV: one recurrent
+     * state per request travels instead, in `nstate` tensors per layer. */
+    uint32_t state_layers; /* 0: none */
+    uint32_t state_tp;     /* the ranks their heads are split over: item sizes compare only at equal splits */
+    unsigned nstate;
+    struct engine_state {
+        char name[KVC_NAME_LEN];  /* "conv" */
+        char dtype[KVC_NAME_LEN]; /* "bfloat16" */
+        char shape[KVC_NAME_LEN]; /* "3x3072" */
+        uint64_t item_len;        /* bytes per request per layer */
+    } state[2];
 
     unsigned nwarnings;
     char warnings[KVC_MAX_NOTES][KVC_NOTE_LEN];
@@ -62,6 +74,10 @@ const kvc_setting *resolved_find(const kvc_resolved *r, const char *name);
 const char *resolved_value(const kvc_resolved *r, const char *name);
 /* The value of the setting flagged KVC_SETTING_DTYPE, or "". */
 const char *resolved_dtype(const kvc_resolved *r);
+/* 1 when both sides keep the same per-request state tensors split over the
+ * same ranks, so their item sizes must agree (the engines reslice state
+ * between different splits by head). */
+int state_sizes_compare(const kvc_resolved *prefill, const kvc_resolved *decode);
 
 /* An engine's parsed inputs for one worker, and the same read into its
  * settings with the GPU and model found: opaque to the stages above. */

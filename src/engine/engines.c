@@ -90,3 +90,11 @@ const char *resolved_dtype(const kvc_resolved *r)
         if (r->settings[i].flags & KVC_SETTING_DTYPE) return r->settings[i].value;
     return "";
 }
+
+int state_sizes_compare(const kvc_resolved *p, const kvc_resolved *d)
+{
+    if (!p->nstate || p->nstate != d->nstate || p->state_tp != d->state_tp) return 0;
+    for (unsigned i = 0; i < p->nstate; i++)
+        if (strcmp(p->state[i].name, d->state[i].name) != 0) return 0;
+    return 1;
+}

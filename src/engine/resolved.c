@@ -28,6 +28,14 @@ const kvc_layout *kvc_resolved_layout(const kvc_resolved *r) { return &r->kv; }
 const kvc_layout *kvc_resolved_indexer(const kvc_resolved *r) { return r->has_indexer ? &r->indexer : NULL; }
 const kvc_layout *kvc_resolved_draft_layout(const kvc_resolved *r) { return r->draft_entries ? &r->draft : NULL; }
 uint32_t kvc_resolved_entries(const kvc_resolved *r) { return r->kv_entries; }
+uint32_t kvc_resolved_attn_layers(const kvc_resolved *r) { return r->attn_layers; }
+uint32_t kvc_resolved_state_layers(const kvc_resolved *r) { return r->state_layers; }
+const char *kvc_resolved_state(const kvc_resolved *r, unsigned i, uint64_t *item_len)
+{
+    if (i >= r->nstate) return NULL;
+    if (item_len) *item_len = r->state[i].item_len;
+    return r->state[i].name;
+}
 unsigned kvc_resolved_warning_count(const kvc_resolved *r) { return r->nwarnings; }
 const char *kvc_resolved_warning(const kvc_resolved *r, unsigned i) { return i < r->nwarnings ? r->warnings[i] : NULL; }
 unsigned kvc_resolved_ignored_count(const kvc_resolved *r) { return r->nignored; }

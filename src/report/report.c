@@ -123,8 +123,16 @@ static void text_layout_body(strbuf *sb, const kvc_resolved *r, unsigned options
                   r->indexer.name, r->indexer.bytes_per_token, (unsigned long long)r->indexer.page_bytes);
         report_text_fields(sb, &r->indexer);
     }
-    sb_printf(sb, "  entries  %u (%u target layers + %u draft)%s\n", r->kv_entries, m->num_hidden_layers,
-              r->draft_entries, r->has_indexer ? ", for KV and indexer alike" : "");
+    if (r->state_layers)
+        sb_printf(sb, "  entries  %u (%u attention layers of %u + %u draft)%s\n", r->kv_entries, r->attn_layers,
+                  m->num_hidden_layers, r->draft_entries, r->has_indexer ? ", for KV and indexer alike" : "");
+    else
+        sb_printf(sb, "  entries  %u (%u target layers + %u draft)%s\n", r->kv_entries, m->num_hidden_layers,
+                  r->draft_entries, r->has_indexer ? ", for KV and indexer alike" : "");
+    for (unsigned i = 0; i < r->nstate; i++)
+        sb_printf(sb, "  state  %s %s %s: %llu B per request, on each of %u linear layers (attention TP %u)\n",
+                  r->state[i].name, r->state[i].shape, r->state[i].dtype, (unsigned long long)r->state[i].item_len,
+                  r->state_layers, r->state_tp);
     if (r->draft_entries && strcmp(r->draft.name, r->kv.name) != 0)
         sb_printf(sb, "  draft entries  %s: %u B/token, %llu B/page (%s)\n", r->draft.name, r->draft.bytes_per_token,
                   (unsigned long long)r->draft.page_bytes, r->draft_row.reason);
@@ -392,8 +400,22 @@ static cJSON *json_layout_doc(const kvc_resolved *r)
     else cJSON_AddNullToObject(o, "indexer");
     cJSON *entries = cJSON_AddObjectToObject(o, "entries");
     cJSON_AddNumberToObject(entries, "kv", r->kv_entries);
-    cJSON_AddNumberToObject(entries, "target", m->num_hidden_layers);
+    cJSON_AddNumberToObject(entries, "target", r->attn_layers);
     cJSON_AddNumberToObject(entries, "draft", r->draft_entries);
+    if (r->state_layers) { /* a hybrid model's linear layers: per-request state instead of KV */
+        cJSON *state = cJSON_AddObjectToObject(o, "linear_state");
+        cJSON_AddNumberToObject(state, "layers", r->state_layers);
+        cJSON_AddNumberToObject(state, "attention_tp", r->state_tp);
+        cJSON *parts = cJSON_AddArrayToObject(state, "per_request");
+        for (unsigned i = 0; i < r->nstate; i++) {
+            cJSON *x = cJSON_CreateObject();
+            cJSON_AddStringToObject(x, "name", r->state[i].name);
+            cJSON_AddStringToObject(x, "shape", r->state[i].shape);
+            cJSON_AddStringToObject(x, "dtype", r->state[i].dtype);
+            cJSON_AddNumberToObject(x, "item_len", (double)r->state[i].item_len);
+            cJSON_AddItemToArray(parts, x);
+        }
+    }
     if (r->draft_entries) cJSON_AddItemToObject(o, "draft_layout", report_json_layout(&r->draft));
     else cJSON_AddNullToObject(o, "draft_layout");
     cJSON_AddNumberToObject(o, "kv_bytes_per_token_all_entries", (double)r->kv_bytes_per_token_all);

@@ -53,6 +53,68 @@ static kvc_status get_opt(const cJSON *root, const char *text, const char *file,
     return json_get_uint(item, text, file, key, lo, hi, out, diag);
 }
 
+/* A config error at top-level key `key`. */
+static kvc_status key_error(const char *text, const char *file, const char *key, kvc_diag *diag, const char *what)
+{
+    kvc_origin o;
+    origin_set(&o, file, 0, 0, key);
+    json_locate_key(text, key, 0, &o.line, &o.column);
+    return diag_set(diag, KVC_ERR_CONFIG, &o, "%s: \"%s\" %s", file, key, what);
+}
+
+/* The linear-attention layers a hybrid config lists: "linear_attn_config"
+ * (its "kda_layers" and sizes), else "layer_types" (entries
+ * "linear_attention"), each counted once among layers 0..N-1, as Python's
+ * `i in list` over range(N) counts them. */
+static kvc_status parse_linear(const cJSON *root, const char *text, const char *file, model_info *out, kvc_diag *diag)
+{
+    uint8_t seen[4096] = {0}; /* num_hidden_layers <= 4096 */
+    const cJSON *cfg = cJSON_GetObjectItemCaseSensitive(root, "linear_attn_config");
+    const cJSON *types = cJSON_GetObjectItemCaseSensitive(root, "layer_types");
+    const cJSON *list = NULL;
+    if (cfg && !cJSON_IsNull(cfg)) {
+        if (!cJSON_IsObject(cfg))
+            return key_error(text, file, "linear_attn_config", diag, "must be an object with \"kda_layers\"");
+        list = cJSON_GetObjectItemCaseSensitive(cfg, "kda_layers");
+        if (!cJSON_IsArray(list))
+            return key_error(text, file, "linear_attn_config", diag,
+                             "has no \"kda_layers\" list of layer ids: SGLang reads the linear layers from it");
+        const char *const key[] = {"num_heads", "head_dim", "short_conv_kernel_size"};
+        uint32_t *const dst[] = {&out->linear_heads, &out->linear_head_dim, &out->linear_conv_kernel};
+        for (size_t i = 0; i < COUNT_OF(key); i++) {
+            const cJSON *v = cJSON_GetObjectItemCaseSensitive(cfg, key[i]);
+            if (!v) {
+                char what[160];
+                str_printf(what, sizeof what, "has no \"%s\": SGLang sizes the linear layers' state from it",
+                           key[i]);
+                return key_error(text, file, "linear_attn_config", diag, what);
+            }
+            RETURN_IF_ERROR(json_get_uint(v, text, file, key[i], 1, 65536, dst[i], diag));
+        }
+        out->linear_split = MODEL_LINEAR_CONFIG;
+    } else if (types && !cJSON_IsNull(types)) {
+        if (!cJSON_IsArray(types)) return key_error(text, file, "layer_types", diag, "must be a list of strings");
+        list = types;
+        out->linear_split = MODEL_LINEAR_LAYER_TYPES;
+    }
+    uint32_t i = 0;
+    for (const cJSON *e = list ? list->child : NULL; e; e = e->next, i++) {
+        double id = i;
+        if (out->linear_split == MODEL_LINEAR_LAYER_TYPES && !cJSON_IsString(e))
+            return key_error(text, file, "layer_types", diag, "must be a list of strings");
+        if (out->linear_split == MODEL_LINEAR_LAYER_TYPES && strcmp(e->valuestring, "linear_attention") != 0) continue;
+        if (out->linear_split == MODEL_LINEAR_CONFIG) /* anything but a layer id matches no layer, in Python too */
+            id = cJSON_IsNumber(e) ? e->valuedouble : -1;
+        if (!(id >= 0 && id < out->num_hidden_layers) || id != (double)(uint32_t)id || seen[(size_t)id]) continue;
+        seen[(size_t)id] = 1;
+        out->linear_layers++;
+    }
+    if (out->linear_split == MODEL_LINEAR_CONFIG) return KVC_OK;
+    RETURN_IF_ERROR(get_opt(root, text, file, "linear_num_heads", 1, 65536, &out->linear_heads, diag));
+    RETURN_IF_ERROR(get_opt(root, text, file, "linear_head_dim", 1, 65536, &out->linear_head_dim, diag));
+    return get_opt(root, text, file, "linear_conv_kernel_dim", 1, 65536, &out->linear_conv_kernel, diag);
+}
+
 kvc_status model_parse(const char *text, size_t len, const char *file, const char *name,
                        model_info *out, kvc_diag *diag)
 {
@@ -151,6 +213,7 @@ kvc_status model_parse_inline(const char *parse_text, size_t len, const char *te
         st = diag_set(diag, KVC_ERR_CONFIG, &o,
                       "%s: a DSA model (index_topk is set) needs \"index_head_dim\"", file);
     }
+    if (!st) st = parse_linear(root, text, file, out, diag);
     cJSON_Delete(root);
     return st;
 }

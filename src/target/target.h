@@ -28,7 +28,19 @@ typedef struct model_info {
     uint32_t index_kpool;   /* "index_kpool", 0: absent */
     uint32_t kv_lora_rank, qk_rope_head_dim, num_hidden_layers;
     uint32_t num_nextn_predict_layers, index_head_dim;
+    /* Linear-attention (KDA) layers of a hybrid config, as the config
+     * writes them; which architectures and releases honour them, and the
+     * defaults of absent fields, are the engine's. */
+    int linear_split;            /* where the config lists its linear layers (MODEL_LINEAR_*) */
+    uint32_t linear_layers;      /* how many of layers 0..num_hidden_layers-1 it lists */
+    uint32_t linear_heads, linear_head_dim, linear_conv_kernel; /* 0: absent */
 } model_info;
+
+enum {
+    MODEL_LINEAR_NONE,          /* neither field below */
+    MODEL_LINEAR_CONFIG,        /* "linear_attn_config": {"kda_layers": [...], ...} */
+    MODEL_LINEAR_LAYER_TYPES,   /* "layer_types": [..., "linear_attention", ...] */
+};
 
 /* `ref` is a preset name or a path (relative to base_dir). */
 kvc_status model_load(const char *ref, const char *base_dir, model_info *out, kvc_diag *diag);

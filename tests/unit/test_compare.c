@@ -192,6 +192,82 @@ static void test_compare__sglangs_own_checks_by_release_and_transfer(void **stat
     }
 }
 
+/* Glm5Next's linear layers: a state dtype that differs is INCOMPATIBLE
+ * whatever the KV rows, caught where the release's transfer checks slot
+ * sizes (Mooncake 0.5.21+, NIXL 0.5.23 with UCX), silent elsewhere; the
+ * fix sets --mamba-ssm-dtype to the other side's value and works when
+ * applied. Equal dtypes, or different attention TPs (resliced by head),
+ * are compatible. */
+static void test_compare__glm5_next_state_dtypes(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *release, *transfer, *prefill, *decode;
+        int compatible, catches;
+        const char *stage, *text;
+    } C[] = {
+        {"0.5.23", "mooncake", "", "--mamba-ssm-dtype bfloat16", 0, 1, "first state transfer",
+         "\"Prefill/Decode Mamba slot size mismatch (src=524288, dst=262144). Configure matching persistent state "
+         "layouts on both peers.\""},
+        {"0.5.21", "mooncake", "--mamba-ssm-dtype float16", "", 0, 1, "first state transfer", "(src=262144, dst=524288)"},
+        {"0.5.20", "mooncake", "", "--mamba-ssm-dtype bfloat16", 0, 0, "",
+         "no check compares the linear layers' state slots (524288 vs 262144 B) in SGLang 0.5.20's Mooncake"},
+        {"0.5.23", "nixl", "", "--mamba-ssm-dtype bfloat16", 0, 1, "NIXL registration",
+         "NIXL prepared state component 0 (mamba) stride mismatch"},
+        {"0.5.22", "nixl", "", "--mamba-ssm-dtype bfloat16", 0, 0, "", "no check compares the linear layers' state"},
+        /* same size, other dtype: nothing can notice */
+        {"0.5.23", "mooncake", "--mamba-ssm-dtype float16", "--mamba-ssm-dtype bfloat16", 0, 0, "", "it passes"},
+        {"0.5.23", "mooncake", "--mamba-ssm-dtype bfloat16", "--mamba-ssm-dtype bfloat16", 1, 0, "", "it passes"},
+        /* other attention TP: the state is resliced by head */
+        {"0.5.23", "mooncake", "--tp 4", "", 1, 0, "", "it passes"},
+    };
+    for (size_t i = 0; i < COUNT_OF(C); i++) {
+        char pa[256], da[256];
+        snprintf(pa, sizeof pa, "--tp 8 --disaggregation-mode prefill --disaggregation-transfer-backend %s %s",
+                 C[i].transfer, C[i].prefill);
+        snprintf(da, sizeof da, "--tp 8 --disaggregation-mode decode --disaggregation-transfer-backend %s %s",
+                 C[i].transfer, C[i].decode);
+        const char *model = "tests/conformance/sglang/models/GLM5_NEXT.json";
+        kvc_worker *p = worker_make("H200", model, pa), *d = worker_make("H200", model, da);
+        kvc_verdict *v = NULL;
+        kvc_diag diag;
+        if (compare_under(p, d, C[i].release, &v, &diag) != KVC_OK) fail_msg("case %zu: %s", i, diag.message);
+        if (v->compatible != C[i].compatible || kvc_verdict_bootstrap_catches(v) != C[i].catches ||
+            strcmp(kvc_verdict_caught_at(v), C[i].stage) || !strstr(kvc_verdict_bootstrap(v), C[i].text))
+            fail_msg("case %zu: compatible %d, catches %d at '%s': %s", i, v->compatible,
+                     kvc_verdict_bootstrap_catches(v), kvc_verdict_caught_at(v), kvc_verdict_bootstrap(v));
+        if (!v->compatible) {
+            assert_true(has_mismatch(v, "mamba_ssm_dtype"));
+            assert_true(v->nconsequences > 0);
+            assert_contains(v->consequences[0], "temporal state on the 59 linear layers is prefill's 8x128x128");
+            int decode_fix = 0;
+            for (unsigned f = 0; f < v->nfixes; f++) {
+                char line[256];
+                fix_line(&v->fixes[f], line, sizeof line);
+                const char *want = VAL(v->fixes[f].side == KVC_SIDE_DECODE ? &v->prefill : &v->decode,
+                                       "mamba_ssm_dtype");
+                char expect[64];
+                snprintf(expect, sizeof expect, "--mamba-ssm-dtype %s", want);
+                assert_string_equal(line, expect);
+                decode_fix |= v->fixes[f].side == KVC_SIDE_DECODE;
+                kvc_worker *target = v->fixes[f].side == KVC_SIDE_PREFILL ? p : d;
+                kvc_worker *fixed = worker_make("H200", model, target == p ? pa : da);
+                assert_int_equal(kvc_worker_add_args(fixed, line, "fix", &diag), KVC_OK);
+                kvc_verdict *after = NULL;
+                assert_int_equal(compare_under(target == p ? fixed : p, target == d ? fixed : d, C[i].release, &after,
+                                               &diag), KVC_OK);
+                if (!after->compatible) fail_msg("case %zu: fix '%s' does not work", i, line);
+                kvc_verdict_free(after);
+                kvc_worker_free(fixed);
+            }
+            assert_true(decode_fix);
+        }
+        kvc_verdict_free(v);
+        kvc_worker_free(p);
+        kvc_worker_free(d);
+    }
+}
+
 static void test_compare__each_side_is_judged_under_its_own_release(void **state)
 {
     (void)state;
@@ -479,6 +555,7 @@ int main(void)
         cmocka_unit_test(test_compare__bf16_with_different_backends_is_compatible),
         cmocka_unit_test(test_compare__a_page_size_mismatch_is_caught_by_sglangs_bootstrap),
         cmocka_unit_test(test_compare__the_release_dependent_pair_is_flagged),
+        cmocka_unit_test(test_compare__glm5_next_state_dtypes),
         cmocka_unit_test(test_compare__each_side_is_judged_under_its_own_release),
         cmocka_unit_test(test_compare__sglangs_own_checks_by_release_and_transfer),
         cmocka_unit_test(test_compare__mtp_entry_counts),

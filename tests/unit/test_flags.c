@@ -84,8 +84,10 @@ static void replay(const cJSON *c, settings *s, unsigned *failures)
             (*failures)++;
         }
     }
+    /* the oracle records the dests of parse_oracle.py's DESTS, which predates --mamba-ssm-dtype's setting:
+     * test_flags__mamba_state_dtype_settings reads that one */
     for (int k = 0; k < SET_COUNT; k++)
-        if (k != SET_MODEL_PATH && s->s[k].set && !seen[k]) {
+        if (k != SET_MODEL_PATH && k != SET_MAMBA_SSM && s->s[k].set && !seen[k]) {
             print_message("%s '%s': setting %d set to '%s', argparse left it\n", version, line, k, s->s[k].value);
             (*failures)++;
         }
@@ -238,6 +240,40 @@ static void test_flags__per_release_differences(void **state)
     /* the prog: argparse's default before 0.5.10 */
     assert_contains(message_of("0.5.9", "--page-size x", &d), "\"launch_server.py: error: argument --page-size: "
                                                                "invalid int value: 'x'\"");
+    free(s);
+}
+
+/* --mamba-ssm-dtype is a setting under its dest in every release, with
+ * argparse's choices; SGLANG_MAMBA_SSM_DTYPE and SGLANG_MAMBA_CONV_DTYPE
+ * assigned in the launch's environment are settings too, any other
+ * variable is listed as ignored. */
+static void test_flags__mamba_state_dtype_settings(void **state)
+{
+    (void)state;
+    kvc_diag d;
+    settings *s = malloc(sizeof *s);
+    assert_non_null(s);
+    for (unsigned r = 0; r < SGLANG_NRELEASES; r++) {
+        assert_int_equal(parse_in(SGLANG_VERSIONS[r], "--mamba-ssm-dtype bfloat16", s, &d), KVC_OK);
+        assert_string_equal(s->s[SET_MAMBA_SSM].value, "bfloat16");
+        assert_string_equal(setting_flag(SET_MAMBA_SSM, r), "--mamba-ssm-dtype");
+    }
+    assert_contains(message_of("0.5.23", "--mamba-ssm-dtype fp8", &d), "argument --mamba-ssm-dtype: invalid choice: "
+                                                                      "'fp8' (choose from 'float32', 'bfloat16', "
+                                                                      "'float16')");
+    arglist cli = {0}, cfg = {0};
+    kvc_origin o;
+    origin_set(&o, "recipe.sh", 3, 1, "");
+    assert_int_equal(args_add_env(&cli, "SGLANG_MAMBA_CONV_DTYPE=float32", &o, &d), KVC_OK);
+    assert_int_equal(args_add_env(&cli, "SGLANG_MAMBA_SSM_DTYPE=float16", &o, &d), KVC_OK);
+    assert_int_equal(args_add_env(&cli, "SGLANG_USE_AITER=1", &o, &d), KVC_OK);
+    assert_int_equal(settings_build(&cfg, &cli, ".", 0, s, &d), KVC_OK);
+    assert_string_equal(s->s[SET_MAMBA_CONV_ENV].value, "float32");
+    assert_string_equal(s->s[SET_MAMBA_SSM_ENV].value, "float16");
+    assert_int_equal(s->s[SET_MAMBA_SSM_ENV].origin.line, 3);
+    assert_int_equal(s->nignored, 1);
+    assert_contains(s->ignored[0], "SGLANG_USE_AITER=1");
+    arglist_free(&cli);
     free(s);
 }
 
@@ -460,6 +496,7 @@ int main(void)
         cmocka_unit_test(test_flags__the_generated_table_is_of_the_releases_kvcheck_knows),
         cmocka_unit_test(test_flags__the_spelling_each_release_prefers),
         cmocka_unit_test(test_flags__per_release_differences),
+        cmocka_unit_test(test_flags__mamba_state_dtype_settings),
         cmocka_unit_test(test_flags__prefixes_ambiguity_and_equals),
         cmocka_unit_test(test_flags__values_types_and_arity),
         cmocka_unit_test(test_flags__sglang_s_own_value_types),

@@ -367,8 +367,8 @@ static void test_rules__index_head_dim_must_be_128(void **state)
 static void test_rules__unmodelled_architectures_are_refused(void **state)
 {
     (void)state;
-    static const char *const ARCH[] = {"DeepseekV4ForCausalLM", "Glm5NextForConditionalGeneration",
-                                       "MiniMaxM3SparseForCausalLM"};
+    static const char *const ARCH[] = {"DeepseekV4ForCausalLM", "Glm5NextForConditionalGenerationNextN",
+                                       "MiniMaxM3SparseForCausalLM", "Dots3NoteForCausalLM"};
     for (size_t i = 0; i < COUNT_OF(ARCH); i++) {
         char json[400];
         snprintf(json, sizeof json,
@@ -380,6 +380,155 @@ static void test_rules__unmodelled_architectures_are_refused(void **state)
         assert_contains(d.message, "which kvcheck does not model yet; it cannot judge this worker");
         assert_contains(d.message, ARCH[i]);
     }
+}
+
+#define GLM5_NEXT "tests/conformance/sglang/models/GLM5_NEXT.json"
+
+/* Glm5Next (0.5.20+): DSA layers in a HybridLinearKVPool with GLM-5's rows,
+ * the other layers KDA linear layers whose per-request state travels
+ * instead of KV (HYBRID; sglang 0.5.23: python/sglang/srt/mem_cache/
+ * kv_cache_configurator.py:2605-2712). The bundled config has no split, so
+ * layers i % 4 == 3 are DSA: 19 of 78 (sglang 0.5.23:
+ * python/sglang/srt/configs/glm5_next.py:198-225); state per request and
+ * layer at attention TP 8: conv 3 x 3072 bf16, temporal 8 x 128 x 128 fp32
+ * (configs/mamba_utils.py:323-370). */
+static void test_rules__glm5_next_is_dsa_plus_linear_layers(void **state)
+{
+    (void)state;
+    kvc_resolved r;
+    kvc_diag d;
+    assert_int_equal(resolve_line("H200", GLM5_NEXT, "--tp 8 --disaggregation-mode prefill", NULL, &r, &d), KVC_OK);
+    assert_true(r.model.dsa);
+    assert_string_equal(r.kv.name, "bf16");
+    assert_int_equal(r.attn_layers, 19);
+    assert_int_equal(r.kv_entries, 19);
+    assert_int_equal(r.kv_bytes_per_token_all, 19 * 1152);
+    assert_int_equal(r.indexer_bytes_per_token_all, 19 * 132);
+    assert_int_equal(r.state_layers, 59);
+    assert_int_equal(r.state_tp, 8);
+    assert_int_equal(r.nstate, 2);
+    assert_string_equal(r.state[0].shape, "3x3072");
+    assert_int_equal(r.state[0].item_len, 18432);
+    assert_string_equal(r.state[1].shape, "8x128x128");
+    assert_int_equal(r.state[1].item_len, 524288);
+    assert_string_equal(VAL(&r, "layer_split"), "19 DSA, 59 KDA");
+    assert_contains(resolved_find(&r, "layer_split")->reason, "i % 4 != 3");
+    assert_contains(resolved_find(&r, "layer_split")->reason, "python/sglang/srt/configs/glm5_next.py:128-131, :198-225");
+    assert_string_equal(VAL(&r, "mamba_ssm_dtype"), "float32");
+    assert_string_equal(VAL(&r, "mamba_conv_dtype"), "bfloat16");
+    assert_contains(r.warnings[r.nwarnings - 1], "SGLANG_MAMBA_SSM_DTYPE and SGLANG_MAMBA_CONV_DTYPE in the server's "
+                                                 "environment, which kvcheck reads only from the launch command's");
+    assert_int_equal(kvc_resolved_attn_layers(&r), 19);
+    assert_int_equal(kvc_resolved_state_layers(&r), 59);
+    uint64_t item = 0;
+    assert_string_equal(kvc_resolved_state(&r, 1, &item), "temporal");
+    assert_int_equal(item, 524288);
+    assert_null(kvc_resolved_state(&r, 2, &item));
+    /* --mamba-ssm-dtype halves the temporal state; DP attention splits heads over tp / dp */
+    assert_int_equal(resolve_line("B200", GLM5_NEXT, "--tp 8 --mamba-ssm-dtype bfloat16", "0.5.20", &r, &d), KVC_OK);
+    assert_string_equal(r.kv.name, "fp8_raw");
+    assert_int_equal(r.state[1].item_len, 262144);
+    assert_string_equal(VAL(&r, "mamba_ssm_dtype"), "bfloat16");
+    assert_contains(resolved_find(&r, "mamba_ssm_dtype")->reason, "set by --mamba-ssm-dtype");
+    assert_int_equal(resolve_line("H200", GLM5_NEXT, "--tp 8 --dp 2 --enable-dp-attention", NULL, &r, &d), KVC_OK);
+    assert_int_equal(r.state_tp, 4);
+    assert_int_equal(r.state[1].item_len, 16 * 128 * 128 * 4);
+    /* heads not divisible by the attention TP: SGLang's divide() asserts */
+    assert_int_equal(resolve_line("H200", GLM5_NEXT, "--tp 3", NULL, &r, &d), KVC_ERR_CONFIG);
+    assert_contains(d.message, "AssertionError: 8192 is not divisible by 3");
+    /* the MTP draft: one DSA layer (DRAFT_ARCHS: Glm5NextForConditionalGenerationNextN, no linear layers) */
+    assert_int_equal(resolve_line("H200", GLM5_NEXT, "--tp 8 --speculative-algorithm EAGLE", NULL, &r, &d), KVC_OK);
+    assert_int_equal(r.kv_entries, 20);
+    assert_int_equal(r.draft_entries, 1);
+    assert_string_equal(r.draft.name, "bf16");
+    assert_int_equal(resolve_line("H200", GLM5_NEXT, "--tp 8 --kv-cache-dtype fp8_e4m3 --speculative-algorithm EAGLE "
+                                  "--speculative-draft-kv-cache-dtype fp8_e4m3", NULL, &r, &d), KVC_OK);
+    assert_string_equal(r.draft.name, "fp8_flashmla"); /* taken as DSA: scaled rows with flashmla_kv */
+    /* before 0.5.20 no release has the model class: refused at model load */
+    assert_int_equal(resolve_line("H200", GLM5_NEXT, "--tp 8", "0.5.19", &r, &d), KVC_ERR_CONFIG);
+    assert_contains(d.message, "Cannot find model module. 'Glm5NextForConditionalGeneration' is not a registered "
+                               "model");
+    assert_contains(d.message, "the first is in 0.5.20 (sglang 0.5.20: python/sglang/srt/models/glm5_next.py:1649)");
+}
+
+/* The split as the config writes it: linear_attn_config's kda_layers (and
+ * its sizes) first, then layer_types; ids outside the model count nothing. */
+static void test_rules__glm5_next_split_from_the_config(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *fields;
+        uint32_t attn, linear;
+        uint64_t conv, temporal;
+    } C[] = {
+        {"\"layer_types\":[\"linear_attention\",\"full_attention\",\"linear_attention\",\"linear_attention\"]", 1, 3,
+         3 * 3 * 64 * 128 / 8 * 2, 8 * 128 * 128 * 4},
+        {"\"linear_attn_config\":{\"kda_layers\":[0,1,1,9],\"num_heads\":32,\"head_dim\":64,"
+         "\"short_conv_kernel_size\":5},\"layer_types\":[\"linear_attention\"]", 2, 2,
+         4 * 3 * 32 * 64 / 8 * 2, 4 * 64 * 64 * 4},
+        {"\"linear_num_heads\":16,\"linear_head_dim\":64,\"linear_conv_kernel_dim\":2", 1, 3,
+         1 * 3 * 16 * 64 / 8 * 2, 2 * 64 * 64 * 4},
+    };
+    for (size_t i = 0; i < COUNT_OF(C); i++) {
+        char json[600];
+        snprintf(json, sizeof json,
+                 "{\"architectures\":[\"Glm5NextForConditionalGeneration\"],\"model_type\":\"glm5_next\","
+                 "\"kv_lora_rank\":512,\"qk_rope_head_dim\":64,\"num_hidden_layers\":4,\"index_head_dim\":128,"
+                 "\"index_topk\":2048,%s}",
+                 C[i].fields);
+        kvc_resolved r;
+        kvc_diag d;
+        assert_int_equal(resolve_line("H200", temp_file(".json", json), "--tp 8", NULL, &r, &d), KVC_OK);
+        if (r.attn_layers != C[i].attn || r.state_layers != C[i].linear || r.state[0].item_len != C[i].conv ||
+            r.state[1].item_len != C[i].temporal)
+            fail_msg("case %zu: %u DSA, %u linear, conv %llu, temporal %llu", i, r.attn_layers, r.state_layers,
+                     (unsigned long long)r.state[0].item_len, (unsigned long long)r.state[1].item_len);
+    }
+    kvc_diag d;
+    const char *bad = "{\"architectures\":[\"Glm5NextForConditionalGeneration\"],\"kv_lora_rank\":512,"
+                      "\"qk_rope_head_dim\":64,\"num_hidden_layers\":4,\"linear_attn_config\":{\"kda_layers\":[0]}}";
+    model_info m;
+    assert_int_equal(model_parse(bad, strlen(bad), "c.json", "t", &m, &d), KVC_ERR_CONFIG);
+    assert_contains(d.message, "\"linear_attn_config\" has no \"num_heads\": SGLang sizes the linear layers' state");
+}
+
+/* The state dtypes: the flag over SGLANG_MAMBA_SSM_DTYPE, the launch's
+ * environment assignments read, a value SGLang does not take falls back to
+ * its default (sglang 0.5.23: python/sglang/srt/configs/mamba_utils.py:47-107). */
+static void test_rules__glm5_next_state_dtypes(void **state)
+{
+    (void)state;
+    kvc_resolved r;
+    kvc_diag d;
+    kvc_worker *w = worker_make("H200", GLM5_NEXT, "--tp 8");
+    kvc_origin o;
+    origin_set(&o, "env", 1, 1, "");
+    assert_int_equal(worker_add_env(w, "SGLANG_MAMBA_CONV_DTYPE=float32", &o, &d), KVC_OK);
+    assert_int_equal(worker_add_env(w, "SGLANG_MAMBA_SSM_DTYPE=float16", &o, &d), KVC_OK);
+    kvc_resolved *res = NULL;
+    assert_int_equal(kvc_resolve(w, &res, &d), KVC_OK);
+    assert_string_equal(VAL(res, "mamba_conv_dtype"), "float32");
+    assert_string_equal(VAL(res, "mamba_ssm_dtype"), "float16");
+    assert_int_equal(res->state[0].item_len, 36864);
+    assert_int_equal(res->state[1].item_len, 262144);
+    for (unsigned i = 0; i < res->nwarnings; i++)
+        if (strstr(res->warnings[i], "SGLANG_MAMBA")) fail_msg("warned: %s", res->warnings[i]);
+    kvc_resolved_free(res);
+    kvc_worker_free(w);
+    w = worker_make("H200", GLM5_NEXT, "--tp 8 --mamba-ssm-dtype bfloat16");
+    assert_int_equal(worker_add_env(w, "SGLANG_MAMBA_SSM_DTYPE=float16", &o, &d), KVC_OK);
+    assert_int_equal(worker_add_env(w, "SGLANG_MAMBA_CONV_DTYPE=fp8", &o, &d), KVC_OK);
+    assert_int_equal(kvc_resolve(w, &res, &d), KVC_OK);
+    assert_string_equal(VAL(res, "mamba_ssm_dtype"), "bfloat16");
+    assert_string_equal(VAL(res, "mamba_conv_dtype"), "bfloat16");
+    assert_contains(resolved_find(res, "mamba_conv_dtype")->reason, "'fp8' is none of float32, bfloat16, float16");
+    kvc_resolved_free(res);
+    kvc_worker_free(w);
+    /* a plain DSA model has no such settings */
+    assert_int_equal(resolve_line("H200", "glm-5.2", "", NULL, &r, &d), KVC_OK);
+    assert_null(resolved_find(&r, "mamba_ssm_dtype"));
+    assert_int_equal(r.state_layers, 0);
+    assert_int_equal(r.attn_layers, 78);
 }
 
 static void test_rules__versions_name_releases(void **state)
@@ -466,6 +615,9 @@ int main(void)
         cmocka_unit_test(test_rules__odd_platforms_are_warned),
         cmocka_unit_test(test_rules__index_head_dim_must_be_128),
         cmocka_unit_test(test_rules__unmodelled_architectures_are_refused),
+        cmocka_unit_test(test_rules__glm5_next_is_dsa_plus_linear_layers),
+        cmocka_unit_test(test_rules__glm5_next_split_from_the_config),
+        cmocka_unit_test(test_rules__glm5_next_state_dtypes),
         cmocka_unit_test(test_rules__versions_name_releases),
         cmocka_unit_test(test_rules__eras_group_releases_with_the_same_rules),
     };

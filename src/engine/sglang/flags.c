@@ -46,6 +46,18 @@ static const struct dest_key {
     {"prefill_round_robin_balance", SET_PREFILL_RR},
     {"attn_dp_size", SET_ATTN_DP_SIZE},
     {"disaggregation_decode_enable_radix_cache", SET_DECODE_RADIX},
+    {"mamba_ssm_dtype", SET_MAMBA_SSM},
+};
+
+/* The environment variables that are settings: SGLang's envs that decide a
+ * layout kvcheck derives (the linear-attention state's dtypes, sglang
+ * 0.5.23: python/sglang/srt/configs/mamba_utils.py:47-107). */
+static const struct env_key {
+    const char *name;
+    setting_key key;
+} ENVS[] = {
+    {"SGLANG_MAMBA_SSM_DTYPE", SET_MAMBA_SSM_ENV},
+    {"SGLANG_MAMBA_CONV_DTYPE", SET_MAMBA_CONV_ENV},
 };
 
 int setting_key_of_dest(const char *dest)
@@ -800,6 +812,21 @@ static void fold_ignored(fold_state *f, const kv_arg *a, const char *what)
     notes_add(f->out->ignored, &f->out->nignored, KVC_MAX_NOTES - 1, "%s (%s): %s", a->text, where, what);
 }
 
+/* NAME=value: a setting when NAME is one of ENVS, else listed as ignored. */
+static kvc_status fold_env(fold_state *f, const kv_arg *a, kvc_diag *diag)
+{
+    const char *eq = strchr(a->text, '=');
+    size_t n = eq ? (size_t)(eq - a->text) : strlen(a->text);
+    for (size_t i = 0; i < COUNT_OF(ENVS); i++)
+        if (strlen(ENVS[i].name) == n && strncmp(ENVS[i].name, a->text, n) == 0) {
+            kvc_origin o;
+            arg_origin(a, &o);
+            return set_value(f, (int)ENVS[i].key, ENVS[i].name, eq ? eq + 1 : "", &o, diag);
+        }
+    fold_ignored(f, a, "an environment variable: kvcheck models none that changes the KV layout");
+    return KVC_OK;
+}
+
 /* The program that starts the worker exists in release `release`. */
 static kvc_status check_program(const kv_arg *a, unsigned release, kvc_diag *diag)
 {
@@ -819,8 +846,7 @@ static kvc_status fold_all(fold_state *f, const arglist *cli, const argv_list *a
     for (size_t i = 0; i < cli->n; i++) {
         const kv_arg *a = &cli->v[i];
         if (a->kind == ARG_DUMP) RETURN_IF_ERROR(fold_dump(f, a, release, diag));
-        if (a->kind == ARG_ENV)
-            fold_ignored(f, a, "an environment variable: kvcheck models none that changes the KV layout");
+        if (a->kind == ARG_ENV) RETURN_IF_ERROR(fold_env(f, a, diag));
         if (a->kind == ARG_WRAPPER) fold_ignored(f, a, "Dynamo's own flag (python3 -m dynamo.sglang), not SGLang's");
     }
     for (size_t i = 0; i < r->nuses; i++) {

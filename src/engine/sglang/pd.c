@@ -38,6 +38,9 @@ unsigned pd_fix_candidates(const kvc_resolved *self, const kvc_resolved *other, 
         n = add(out, n, max, release, SET_SPEC_DRAFT_KV_DTYPE, "speculative_draft_kv_cache_dtype",
                 want[0] ? want : resolved_value(other, "kv_cache_dtype"));
     }
+    const char *ssm = resolved_value(other, "mamba_ssm_dtype");
+    if (self->state_layers && ssm[0]) /* the linear layers' state dtype; SGLANG_MAMBA_CONV_DTYPE has no flag */
+        n = add(out, n, max, release, SET_MAMBA_SSM, "mamba_ssm_dtype", ssm);
     static const struct {
         setting_key key;
         const char *setting;
@@ -105,6 +108,52 @@ const engine_transfer *pd_transfer(const kvc_resolved *p, const kvc_resolved *d)
     return nixl_strided(p) ? &PD_NIXL_RECEIVER : &PD_NIXL_SENDER;
 }
 
+/* The transfers that check the linear layers' per-request state slots of
+ * a pair at the same attention TP (the prefill side sends), and what they
+ * say: "{say}{src}{mid}{dst}{end}" in SGLang's words. Mooncake 0.5.20 and
+ * NIXL's other paths copy prefill's slot size unchecked. */
+static const struct state_catch {
+    int nixl;
+    const char *since;
+    int cuda_only;
+    const char *stage, *how, *say, *mid, *end, *cite;
+} STATE_CATCH[] = {
+    {0, "0.5.21", 0, "first state transfer", "Mooncake transfer fails each request at its linear layers' state",
+     "Prefill/Decode Mamba slot size mismatch (src=", ", dst=",
+     "). Configure matching persistent state layouts on both peers.",
+     "sglang 0.5.21: python/sglang/srt/disaggregation/mooncake/conn.py:1934-1966"},
+    {1, "0.5.23", 1, "NIXL registration",
+     "NIXL rejects decode at registration with its default UCX backend (SGLANG_DISAGGREGATION_NIXL_BACKEND, not read)",
+     "NIXL prepared state component 0 (mamba) stride mismatch for peer ...: src[..]=", ", dst[..]=", "",
+     "sglang 0.5.23: python/sglang/srt/disaggregation/nixl/conn.py:749-792"},
+};
+
+/* Returns 1 with `stage` and `text` when a STATE_CATCH row refuses the
+ * pair; else appends to `text` what happens when the state slots differ. */
+static int state_check(const kvc_resolved *p, const kvc_resolved *d, int nixl, char *stage, size_t stage_size,
+                       char *text, size_t size)
+{
+    unsigned k = 0;
+    while (state_sizes_compare(p, d) && k < p->nstate && p->state[k].item_len == d->state[k].item_len) k++;
+    if (!state_sizes_compare(p, d) || k == p->nstate) return 0;
+    unsigned long long src = p->state[k].item_len, dst = d->state[k].item_len;
+    for (size_t i = 0; i < COUNT_OF(STATE_CATCH); i++) {
+        const struct state_catch *c = &STATE_CATCH[i];
+        if (c->nixl != nixl || !release_in(p, c->since, NULL) || (c->cuda_only && p->gpu.hip)) continue;
+        str_copy(stage, stage_size, c->stage);
+        str_printf(text, size, "SGLang %s's %s: \"%s%llu%s%llu%s\" (%s)", p->release, c->how, c->say, src, c->mid,
+                   dst, c->end, c->cite);
+        return 1;
+    }
+    size_t n = strlen(text);
+    if (n < size)
+        str_printf(text + n, size - n, "; no check compares the linear layers' state slots (%llu vs %llu B) in "
+                   "SGLang %s's %s state transfer (sglang 0.5.20: python/sglang/srt/disaggregation/%s)",
+                   src, dst, p->release, nixl ? "NIXL" : "Mooncake",
+                   nixl ? "nixl/conn.py:2286" : "mooncake/conn.py:1700-1728");
+    return 0;
+}
+
 int pd_bootstrap(const kvc_resolved *p, const kvc_resolved *d, char *stage, size_t stage_size, char *text,
                  size_t size)
 {
@@ -157,5 +206,5 @@ int pd_bootstrap(const kvc_resolved *p, const kvc_resolved *d, char *stage, size
                    (unsigned long long)d->kv.page_bytes);
     else
         str_printf(text, size, "%s; the %s transfer compares no item lengths", checks, nixl ? "NIXL" : "Mooncake");
-    return 0;
+    return state_check(p, d, nixl, stage, stage_size, text, size);
 }

@@ -76,6 +76,7 @@ static const struct served_row {
 } SERVED[] = {
     {"GlmMoeDsaForCausalLM", "0.5.9", "sglang 0.5.9: python/sglang/srt/models/glm4_moe.py:1288"},
     {"GlmMoeDsaForCausalLMNextN", "0.5.16", "sglang 0.5.16: python/sglang/srt/models/glm4_moe.py:1539"},
+    {"Glm5NextForConditionalGeneration", "0.5.20", "sglang 0.5.20: python/sglang/srt/models/glm5_next.py:1649"},
 };
 
 /* resolve_transformers_arch's refusal, the same in every release ({arch}). */
@@ -96,9 +97,13 @@ static const struct unmodelled_row {
                               "model_config.py:395-400)"},
     {"DeepseekV4ForCausalLMNextN", "DeepSeek-V4's own pools"},
     {"DeepseekV4ForCausalLMDSpark", "DeepSeek-V4's own pools"},
-    {"Glm5NextForConditionalGeneration", "a hybrid pool of DSA and sliding-window layers (sglang 0.5.23: python/sglang/"
-                                         "srt/mem_cache/kv_cache_configurator.py:2407-2440)"},
-    {"Glm5NextForConditionalGenerationNextN", "a hybrid pool of DSA and sliding-window layers"},
+    {"Dots3NoteForCausalLM", "a hybrid pool of DSA layers and sliding-window MLA layers with their own kv_lora_rank "
+                             "(SWAKVPool, sglang 0.5.23: python/sglang/srt/mem_cache/kv_cache_configurator.py:"
+                             "2401-2454)"},
+    {"Glm5NextForConditionalGenerationNextN",
+     "a pool not confirmed for a stand-alone server of its MTP layer (as a target its model_type glm5_next makes it "
+     "a DSA + linear-attention hybrid, sglang 0.5.23: python/sglang/srt/configs/hybrid_arch.py:126-133; SGLang "
+     "builds it as Glm5NextForConditionalGeneration's draft)"},
     {"MiniMaxM3SparseForCausalLM", "MiniMax M3's sparse-attention pools"},
     {"MiniMaxM3SparseForConditionalGeneration", "MiniMax M3's sparse-attention pools"},
 };
@@ -134,7 +139,38 @@ static const struct draft_arch_row {
      "sglang 0.5.9: python/sglang/srt/configs/model_config.py:275-279"},
     {"GlmMoeDsaForCausalLM", SINCE("0.5.16"), "GlmMoeDsaForCausalLMNextN", "sglang 0.5.23: python/sglang/srt/configs/model_config.py:1038-1039"},
     {"LongcatFlashForCausalLM", EVER, "LongcatFlashForCausalLMNextN", "sglang 0.5.23: python/sglang/srt/configs/model_config.py:1085-1089"},
+    /* the rewrite also drops linear_attn_config: the draft is one DSA layer, no linear layers */
+    {"Glm5NextForConditionalGeneration", SINCE("0.5.20"), "Glm5NextForConditionalGenerationNextN",
+     "sglang 0.5.20: python/sglang/srt/configs/model_config.py:822-829; sglang 0.5.23: :1071-1078"},
 };
+
+/* Hybrid architectures: their full-attention layers are DSA layers in a
+ * HybridLinearKVPool (the same MLA rows and indexer K cache as a plain DSA
+ * pool, on those layers only), their other layers Kimi Delta Attention
+ * linear layers with no KV, whose per-request recurrent state lives in a
+ * MambaPool (sglang 0.5.20: python/sglang/srt/mem_cache/
+ * kv_cache_configurator.py:1254-1291, :1826-1917; sglang 0.5.23: :1858-1905,
+ * :2605-2712). The config class picks the linear layers:
+ * linear_attn_config["kda_layers"], else layer_types "linear_attention",
+ * else every layer i with i % 4 != 3; the state's sizes come from
+ * linear_attn_config, else linear_num_heads, linear_head_dim,
+ * linear_conv_kernel_dim (defaults below). */
+static const struct hybrid_row {
+    const char *arch;
+    span when;
+    uint32_t heads, head_dim, conv_kernel; /* the config class's defaults */
+    const char *cite;
+} HYBRID[] = {
+    {"Glm5NextForConditionalGeneration", SINCE("0.5.20"), 64, 128, 4,
+     "sglang 0.5.23: python/sglang/srt/configs/glm5_next.py:128-131, :198-225, :243-268"},
+};
+
+static const struct hybrid_row *hybrid_row(const char *arch, unsigned rel)
+{
+    for (size_t i = 0; i < COUNT_OF(HYBRID); i++)
+        if (strcmp(HYBRID[i].arch, arch) == 0 && in_span(rel, HYBRID[i].when)) return &HYBRID[i];
+    return NULL;
+}
 
 static const char *draft_arch(const char *target, unsigned rel)
 {
@@ -163,6 +199,7 @@ typedef struct ctx {
     int user_set[2];
     char backend_why[2][KVC_REASON_LEN];
     const kvc_origin *backend_from[2]; /* the flag that set the backend; NULL when a default or rule did */
+    const struct hybrid_row *hybrid;   /* the model's DSA + linear-attention split, or NULL */
     const struct attn_rule *attn;      /* the MLA attention backend's rules that apply, or NULL */
     char attn_why[KVC_REASON_LEN];     /* how that backend was chosen */
 } ctx;
@@ -1308,7 +1345,7 @@ static void warn_platform(const ctx *c)
     X(ARCHS, dsa) X(ARCHS, defaults) X(DSA_DTYPE, when) X(FIELD_DEFAULTS, when) X(DEFAULTS, when) X(CHECKS, when)      \
     X(HISPARSE, when) X(PAGES, when) X(RAW, when) X(BACKENDS, offered) X(INIT, when) X(ATTN_DEFAULTS, when)            \
     X(ATTN_RULES, when) X(DTYPE_BACKENDS, when) X(HISPARSE_MODEL, when) X(DECODE_CACHE, when) X(DRAFT_ARCHS, when)     \
-    X(HIP_DTYPES, when)
+    X(HIP_DTYPES, when) X(HYBRID, when)
 
 /* Puts up to `max` of the tables' spans in `out`; returns how many there are. */
 static size_t rule_spans(const span **out, size_t max)
@@ -1367,6 +1404,132 @@ int rules_tables_valid(void)
     for (size_t i = 0; i < COUNT_OF(SERVED); i++)
         if (sglang_release_index(SERVED[i].since) < 0) return 0;
     return 1;
+}
+
+/* --------------------------------------------------- hybrid linear layers */
+
+/* The dtypes SGLang's linear-attention state takes by name (mamba2_state_dtype's dtype_map). */
+static const struct state_dtype {
+    const char *name;
+    unsigned itemsize;
+} STATE_DTYPES[] = {{"float32", 4}, {"bfloat16", 2}, {"float16", 2}};
+
+static const struct state_dtype *state_dtype(const char *name)
+{
+    for (size_t i = 0; i < COUNT_OF(STATE_DTYPES); i++)
+        if (strcmp(STATE_DTYPES[i].name, name) == 0) return &STATE_DTYPES[i];
+    return NULL;
+}
+
+static const char STATE_DTYPE_CITE[] = "sglang 0.5.20-0.5.23: python/sglang/srt/configs/mamba_utils.py:47-107, :112";
+
+/* One state dtype: the flag (SGLang copies --mamba-ssm-dtype into the
+ * environment variable, sglang 0.5.20: python/sglang/srt/arg_groups/
+ * serving_hook.py:397; sglang 0.5.23: :439-440), else the launch's
+ * environment assignment, else SGLang's default. An environment value
+ * outside STATE_DTYPES falls back to the default. */
+static const struct state_dtype *resolve_state_dtype(const ctx *c, const char *name, const setting *flag,
+                                                     const setting *env, const char *env_name, const char *dflt)
+{
+    kvc_setting *v = get(c->out, name);
+    char from[900];
+    const setting *s = flag && flag->set ? flag : env->set ? env : NULL;
+    if (s) from_text(s, from, sizeof from);
+    const struct state_dtype *t = s ? state_dtype(s->value) : NULL;
+    if (t) {
+        setting_set(v, t->name, "set by %s (%s)", from, STATE_DTYPE_CITE);
+        setting_origin(v, &s->origin);
+    } else if (s) {
+        t = state_dtype(dflt);
+        setting_set(v, t->name, "%s '%s' is none of float32, bfloat16, float16: SGLang uses %s (%s)", from, s->value,
+                    t->name, STATE_DTYPE_CITE);
+        setting_origin(v, &s->origin);
+    } else {
+        t = state_dtype(dflt);
+        setting_set(v, t->name, "SGLang's default: %s not set%s (%s)", env_name,
+                    flag ? " and no --mamba-ssm-dtype; the model's mamba_ssm_dtype is not read for this model" : "",
+                    STATE_DTYPE_CITE);
+    }
+    return t;
+}
+
+/* The linear layers' split and per-request state (KimiLinearStateShape.create,
+ * sglang 0.5.23: python/sglang/srt/configs/mamba_utils.py:323-370): conv
+ * (K - 1) x 3·H·D/tp, temporal H/tp x D x D, over the attention-TP ranks
+ * (get_parallel().attn_tp_size in 0.5.20-0.5.22, linear_attn_tp_size() in
+ * 0.5.23). */
+static kvc_status resolve_hybrid(ctx *c)
+{
+    kvc_resolved *out = c->out;
+    const model_info *m = c->model;
+    const struct hybrid_row *h = c->hybrid;
+    uint32_t linear = m->linear_split ? m->linear_layers : m->num_hidden_layers - m->num_hidden_layers / 4;
+    static const char *const SOURCE[] = {"every layer i with i % 4 != 3 (the config has neither linear_attn_config "
+                                         "nor layer_types)",
+                                         "linear_attn_config's kda_layers", "layer_types' \"linear_attention\" entries"};
+    out->attn_layers = m->num_hidden_layers - linear;
+    out->state_layers = linear;
+    char value[KVC_NAME_LEN];
+    str_printf(value, sizeof value, "%u DSA, %u KDA", out->attn_layers, linear);
+    setting_set(get(out, "layer_split"), value, "KDA linear layers (per-request state, no KV): %s; the other %u are "
+                "DSA layers (%s)", SOURCE[m->linear_split], out->attn_layers, h->cite);
+    const settings *set = c->set;
+    const struct state_dtype *ssm = resolve_state_dtype(c, "mamba_ssm_dtype", &set->s[SET_MAMBA_SSM],
+                                                        &set->s[SET_MAMBA_SSM_ENV], "SGLANG_MAMBA_SSM_DTYPE", "float32");
+    const struct state_dtype *conv = resolve_state_dtype(c, "mamba_conv_dtype", NULL, &set->s[SET_MAMBA_CONV_ENV],
+                                                         "SGLANG_MAMBA_CONV_DTYPE", "bfloat16");
+    char unread[80] = "";
+    if (!set->s[SET_MAMBA_SSM].set && !set->s[SET_MAMBA_SSM_ENV].set)
+        str_join_add(unread, sizeof unread, " and ", "SGLANG_MAMBA_SSM_DTYPE");
+    if (!set->s[SET_MAMBA_CONV_ENV].set) str_join_add(unread, sizeof unread, " and ", "SGLANG_MAMBA_CONV_DTYPE");
+    if (unread[0])
+        notes_add(out->warnings, &out->nwarnings, KVC_MAX_NOTES,
+                  "the linear layers' state dtypes also follow %s in the server's environment, which kvcheck reads "
+                  "only from the launch command's assignments: it takes SGLang's default here; make sure both "
+                  "workers' environments agree",
+                  unread);
+    unsigned long tp = set->s[SET_TP].set ? strtoul(set->s[SET_TP].value, NULL, 10) : 1;
+    unsigned long dp = set->s[SET_DP].set ? strtoul(set->s[SET_DP].value, NULL, 10) : 1;
+    if (set->s[SET_DP_ATTENTION].set && dp > 1 && tp % dp == 0) tp /= dp;
+    if (tp == 0 || tp > 65536) tp = 1; /* SGLang refuses these itself; the sizes then say nothing */
+    uint64_t H = m->linear_heads ? m->linear_heads : h->heads, D = m->linear_head_dim ? m->linear_head_dim : h->head_dim;
+    uint64_t K = m->linear_conv_kernel ? m->linear_conv_kernel : h->conv_kernel;
+    /* divide() asserts, first for the conv projection, then for the heads
+     * (sglang 0.5.23: python/sglang/srt/distributed/utils.py:68-79) */
+    uint64_t bad = (H * D) % tp ? H * D : H % tp ? H : 0;
+    if (linear && bad)
+        return refuse(c, set->s[SET_TP].set ? &set->s[SET_TP] : NULL,
+                      "AssertionError: %llu is not divisible by %lu (at model init: the linear layers' state splits "
+                      "%llu heads of %llu over attention TP %lu; sglang 0.5.23: "
+                      "python/sglang/srt/configs/mamba_utils.py:344-349)",
+                      (unsigned long long)bad, tp, (unsigned long long)H, (unsigned long long)D, tp);
+    out->state_tp = (uint32_t)tp;
+    out->nstate = linear ? 2 : 0;
+    const struct state_dtype *dt[2] = {conv, ssm};
+    const char *const NAME[2] = {"conv", "temporal"};
+    uint64_t dims[2][3] = {{K - 1, 3 * H * D / tp, 1}, {H / tp, D, D}};
+    char text[2][160];
+    for (unsigned i = 0; i < 2; i++) {
+        struct engine_state *st = &out->state[i];
+        str_copy(st->name, sizeof st->name, NAME[i]);
+        str_copy(st->dtype, sizeof st->dtype, dt[i]->name);
+        if (i == 0) str_printf(st->shape, sizeof st->shape, "%llux%llu", (unsigned long long)dims[i][0],
+                               (unsigned long long)dims[i][1]);
+        else str_printf(st->shape, sizeof st->shape, "%llux%llux%llu", (unsigned long long)dims[i][0],
+                        (unsigned long long)dims[i][1], (unsigned long long)dims[i][2]);
+        st->item_len = dims[i][0] * dims[i][1] * dims[i][2] * dt[i]->itemsize;
+        str_printf(text[i], sizeof text[i], "%s %s %s = %llu B", st->name, st->shape, st->dtype,
+                   (unsigned long long)st->item_len);
+    }
+    char value2[KVC_NAME_LEN];
+    str_printf(value2, sizeof value2, "%llu + %llu B", (unsigned long long)out->state[0].item_len,
+               (unsigned long long)out->state[1].item_len);
+    setting_set(get(out, "linear_state"), linear ? value2 : "",
+                "per request and linear layer: %s, %s (%llu heads of %llu split over attention TP %lu, conv kernel "
+                "%llu; sglang 0.5.23: python/sglang/srt/configs/mamba_utils.py:323-370); it travels to decode as "
+                "its own state entries",
+                text[0], text[1], (unsigned long long)H, (unsigned long long)D, tp, (unsigned long long)K);
+    return KVC_OK;
 }
 
 /* ------------------------------------------------------------- the rest */
@@ -1470,8 +1633,8 @@ static kvc_status derive_layouts(const model_info *model, kvc_resolved *out, kvc
         return diag_set(diag, st, &o, "model %s with %s: %s (%s)", model->name, resolved_value(out, "kv_cache_dtype"),
                         why.message, out->row.reason);
     }
-    out->kv_entries = model->num_hidden_layers + out->draft_entries;
-    out->kv_bytes_per_token_all = (uint64_t)out->kv.bytes_per_token * model->num_hidden_layers;
+    out->kv_entries = out->attn_layers + out->draft_entries;
+    out->kv_bytes_per_token_all = (uint64_t)out->kv.bytes_per_token * out->attn_layers;
     if (out->draft_entries) {
         st = layout_build(out->draft_row.value, &p, &out->draft, &why);
         if (st) {
@@ -1494,7 +1657,7 @@ static kvc_status derive_layouts(const model_info *model, kvc_resolved *out, kvc
 }
 
 /* The settings a worker shows, in display order, added before any is decided. */
-static void add_settings(int dsa, kvc_resolved *out)
+static void add_settings(int dsa, int hybrid, kvc_resolved *out)
 {
     const unsigned pair = KVC_SETTING_PAIR, decides = KVC_SETTING_DECIDES;
     resolved_add(out, "kv_cache_dtype", KVC_VALUE_TEXT, KVC_SETTING_COMPARED | KVC_SETTING_DTYPE | pair | decides);
@@ -1509,6 +1672,12 @@ static void add_settings(int dsa, kvc_resolved *out)
     resolved_add(out, "speculative_draft_kv_cache_dtype", KVC_VALUE_TEXT, KVC_SETTING_IF_SET);
     resolved_add(out, "enable_hisparse", KVC_VALUE_BOOL, KVC_SETTING_IF_SET);
     resolved_add(out, "parallelism", KVC_VALUE_TEXT, KVC_SETTING_IF_SET);
+    if (hybrid) {
+        resolved_add(out, "layer_split", KVC_VALUE_TEXT, KVC_SETTING_IF_SET);
+        resolved_add(out, "mamba_ssm_dtype", KVC_VALUE_TEXT, KVC_SETTING_COMPARED | pair);
+        resolved_add(out, "mamba_conv_dtype", KVC_VALUE_TEXT, KVC_SETTING_COMPARED | pair);
+        resolved_add(out, "linear_state", KVC_VALUE_TEXT, KVC_SETTING_IF_SET);
+    }
 }
 
 static void resolve_hisparse_setting(const setting *s, kvc_resolved *out)
@@ -1577,7 +1746,9 @@ kvc_status rules_resolve(const gpu_info *gpu, const model_info *model, const set
     memcpy(out->ignored, set->ignored, sizeof out->ignored);
     for (unsigned i = 0; i < set->nwarnings; i++)
         notes_add(out->warnings, &out->nwarnings, KVC_MAX_NOTES, "%s", set->warnings[i]);
-    add_settings(c.dsa, out);
+    c.hybrid = hybrid_row(model->architecture, release);
+    out->attn_layers = model->num_hidden_layers;
+    add_settings(c.dsa, c.hybrid != NULL, out);
     str_copy(out->row.name, sizeof out->row.name, "row");
     str_copy(out->draft_row.name, sizeof out->draft_row.name, "draft_row");
     resolve_hisparse_setting(&set->s[SET_HISPARSE], out);
@@ -1622,6 +1793,7 @@ kvc_status rules_resolve(const gpu_info *gpu, const model_info *model, const set
     }
     decide_row(&c, c.dtype, c.dsa, &out->row);
     if ((st = check_init(&c))) return st;
+    if (c.hybrid && (st = resolve_hybrid(&c))) return st;
     if ((st = resolve_draft(&c))) return st;
     return derive_layouts(model, out, diag);
 }

@@ -187,6 +187,9 @@ typedef enum setting_key {
     SET_PREFILL_RR,          /* --prefill-round-robin-balance (stores nothing in 0.5.8-0.5.19) */
     SET_ATTN_DP_SIZE,        /* --attn-dp-size, 0.5.22+ (what --enable-dp-attention's warning points to) */
     SET_DECODE_RADIX,        /* --disaggregation-decode-enable-radix-cache, 0.5.12+ */
+    SET_MAMBA_SSM,           /* --mamba-ssm-dtype */
+    SET_MAMBA_SSM_ENV,       /* SGLANG_MAMBA_SSM_DTYPE in the launch's environment */
+    SET_MAMBA_CONV_ENV,      /* SGLANG_MAMBA_CONV_DTYPE in the launch's environment */
     SET_COUNT
 } setting_key;
 
@@ -285,8 +288,8 @@ kvc_status args_parse_words(arglist *list, const word_list *words, kvc_diag *dia
  * (python3 -m sglang.launch_server, sglang serve, python3 -m dynamo.sglang);
  * 0 when they start none. */
 size_t args_launch_words(const char *const *words, size_t n);
-/* An environment assignment of the launch, listed with -v: kvcheck models
- * no environment variable. */
+/* An environment assignment of the launch: SGLANG_MAMBA_SSM_DTYPE and
+ * SGLANG_MAMBA_CONV_DTYPE become settings, any other is listed with -v. */
 kvc_status args_add_env(arglist *list, const char *assignment, const kvc_origin *origin, kvc_diag *diag);
 /* Loads an SGLang --config YAML file as entries, one per top-level key. */
 kvc_status args_load_yaml(arglist *list, const char *path, kvc_diag *diag);
