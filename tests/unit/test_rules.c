@@ -91,6 +91,8 @@ static void test_rules__truth_table(void **state)
     }
 }
 
+#define GLM5_NEXT "tests/conformance/sglang/models/GLM5_NEXT.json"
+
 static const struct bad {
     const char *gpu, *model, *args, *release, *message;
 } BAD[] = {
@@ -160,6 +162,24 @@ static const struct bad {
      "for glm-5.2 (GlmMoeDsaForCausalLM), the first is in 0.5.9 (sglang 0.5.9: python/sglang/srt/models/"
      "glm4_moe.py:1288); pass --sglang-version 0.5.9 or newer."},
     {"H200", "glm-5.2", "--kv-cache-dtype fp4_e2m1", "0.5.5", "has no model class for glm-5.2"},
+    /* ... unless its argument checks, taking it for an MHA model, refuse first (MHA_DEFAULTS): trtllm_mha is
+     * the default on SM12x too, where its platform check refuses it */
+    {"RTX PRO 6000", "glm-5.2", "", "0.5.6.post1",
+     "SGLang 0.5.6.post1 refuses to start: TRTLLM MHA backend is only supported on Blackwell GPUs (SM100). Please use "
+     "a different backend. (trtllm_mha: SGLang 0.5.6.post1's default attention backend on SM120 for "
+     "GlmMoeDsaForCausalLM, which it takes as an MHA model since it has no model class for it; the first is in 0.5.9, "
+     "pass --sglang-version 0.5.9 or newer; sglang 0.5.6.post1: "
+     "python/sglang/srt/server_args.py:1344-1353"},
+    {"GB10", "tests/conformance/sglang/models/GLM5_NEXTN.json", "--disaggregation-mode decode", "0.5.6.post2",
+     "TRTLLM MHA backend is only supported on Blackwell GPUs (SM100). Please use a different backend. (trtllm_mha: "
+     "SGLang 0.5.6.post2's default attention backend on SM121 for GlmMoeDsaForCausalLMNextN"},
+    /* ... and on SM100 speculative decoding auto-chooses topk 4, which trtllm_mha refuses */
+    {"B200", "glm-5.2", "--speculative-algorithm NEXTN", "0.5.6.post1",
+     "SGLang 0.5.6.post1 refuses to start: trtllm_mha backend only supports topk = 1 for speculative decoding. "
+     "(trtllm_mha: SGLang 0.5.6.post1's default attention backend on SM100 for GlmMoeDsaForCausalLM"},
+    {"B300", GLM5_NEXT, "--speculative-algorithm EAGLE3", "0.5.6.post2",
+     "trtllm_mha backend only supports topk = 1 for speculative decoding. (trtllm_mha: SGLang 0.5.6.post2's default "
+     "attention backend on SM103 for Glm5NextForConditionalGeneration"},
     {"H200", "tests/conformance/sglang/models/GLM5_NEXTN.json", "", "0.5.15.post1",
      "Cannot find model module. 'GlmMoeDsaForCausalLMNextN' is not a registered model"},
     /* model-init checks of the DSA backend */
@@ -382,7 +402,37 @@ static void test_rules__unmodelled_architectures_are_refused(void **state)
     }
 }
 
-#define GLM5_NEXT "tests/conformance/sglang/models/GLM5_NEXT.json"
+/* Where SGLang's MHA argument checks pass, an architecture without a model
+ * class reaches the model loader's refusal, which then says nothing of
+ * checks kvcheck does not model, unless an input it does not judge is given. */
+static void test_rules__mha_checks_that_pass_leave_the_model_class_refusal(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *gpu, *args, *release;
+        int hedged;
+    } C[] = {
+        {"B200", "", "0.5.6.post1", 0},                                   /* trtllm_mha runs on SM100 */
+        {"B200", "--speculative-algorithm STANDALONE", "0.5.6.post2", 0}, /* topk 1 */
+        {"B200", "--speculative-algorithm NGRAM", "0.5.6.post1", 0},      /* no topk */
+        {"H200", "--speculative-algorithm NEXTN", "0.5.6.post1", 0},      /* flashinfer */
+        {"MI355X", "", "0.5.6.post1", 0},                                 /* aiter */
+        {"RTX PRO 6000", "", "0.5.6", 0},                                 /* no trtllm_mha default yet */
+        {"RTX PRO 6000", "", "0.5.7", 0},                                 /* SM100 only again */
+        {"B200", "--speculative-algorithm NEXTN", "0.5.8", 0},            /* not with an auto-chosen topk */
+        {"RTX PRO 6000", "--attention-backend flashinfer", "0.5.6.post1", 1},
+        {"B200", "--speculative-algorithm NEXTN --speculative-eagle-topk 1", "0.5.6.post1", 1},
+        {"H200", "--kv-cache-dtype fp4_e2m1", "0.5.8", 1},
+    };
+    for (size_t i = 0; i < COUNT_OF(C); i++) {
+        kvc_resolved r;
+        kvc_diag d;
+        assert_int_equal(resolve_line(C[i].gpu, "glm-5.2", C[i].args, C[i].release, &r, &d), KVC_ERR_CONFIG);
+        if (!strstr(d.message, "Cannot find model module. 'GlmMoeDsaForCausalLM'")) fail_msg("case %zu: %s", i, d.message);
+        if (!strstr(d.message, "which kvcheck does not model, may refuse first") != !C[i].hedged)
+            fail_msg("case %zu: %s", i, d.message);
+    }
+}
 
 /* Glm5Next (0.5.20+): DSA layers in a HybridLinearKVPool with GLM-5's rows,
  * the other layers KDA linear layers whose per-request state travels
@@ -615,6 +665,7 @@ int main(void)
         cmocka_unit_test(test_rules__odd_platforms_are_warned),
         cmocka_unit_test(test_rules__index_head_dim_must_be_128),
         cmocka_unit_test(test_rules__unmodelled_architectures_are_refused),
+        cmocka_unit_test(test_rules__mha_checks_that_pass_leave_the_model_class_refusal),
         cmocka_unit_test(test_rules__glm5_next_is_dsa_plus_linear_layers),
         cmocka_unit_test(test_rules__glm5_next_split_from_the_config),
         cmocka_unit_test(test_rules__glm5_next_state_dtypes),

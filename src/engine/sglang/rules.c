@@ -927,6 +927,93 @@ static kvc_status resolve_attention(ctx *c)
     return KVC_OK;
 }
 
+/* ------------------------------------------------ MHA attention backend */
+
+/* An architecture a release has no model class for (SERVED) is in none of
+ * its MLA lists either (sglang 0.5.6.post1: python/sglang/srt/configs/
+ * model_config.py:331-344), so its argument checks take the MHA path. With
+ * no attention-backend flag and no --speculative-eagle-topk (topk None:
+ * is_no_spec_infer_or_topk_one holds), a row's release picks `backend` on
+ * the CUDA majors `majors` (is_blackwell), whose platform check passes on
+ * `passes` only (is_sm100_supported); speculative decoding then auto-chooses
+ * topk 4 for these architectures (not in auto_choose_speculative_params'
+ * list) under `topk_algos` (NEXTN runs as EAGLE; STANDALONE gets topk 1,
+ * NGRAM none), which the backend refuses. Releases without a row refuse
+ * none of these workers before model load: up to 0.5.4 the MHA default is
+ * picked in the model runner and is never trtllm_mha (sglang 0.5.4:
+ * python/sglang/srt/model_executor/model_runner.py:545-574), 0.5.4.post1-
+ * 0.5.6 pick fa3 (listed architectures only), aiter, flashinfer or triton
+ * (sglang 0.5.6: python/sglang/srt/server_args.py:1293-1308), and from 0.5.7
+ * trtllm_mha only on SM100 and, with speculative decoding, only for a topk
+ * given (sglang 0.5.7: python/sglang/srt/server_args.py:1526-1542; sglang
+ * 0.5.19: python/sglang/srt/arg_groups/model_override_base.py:298-320). */
+static const struct mha_default {
+    span when;
+    const char *majors; /* space-separated */
+    const char *backend;
+    const char *passes; /* space-separated */
+    const char *platform_message;
+    const char *topk_algos; /* space-separated */
+    const char *topk_message;
+    const char *cite;
+} MHA_DEFAULTS[] = {
+    {FROM_TO("0.5.6.post1", "0.5.6.post2"), "10 12", "trtllm_mha", "10",
+     "TRTLLM MHA backend is only supported on Blackwell GPUs (SM100). Please use a different backend.",
+     "EAGLE EAGLE3 NEXTN", "trtllm_mha backend only supports topk = 1 for speculative decoding.",
+     "sglang 0.5.6.post1: python/sglang/srt/server_args.py:1344-1353, :1435-1443, :1696-1699, :1756-1775, "
+     ":4579-4610; sglang 0.5.6.post2: :1374-1383, :1465-1473, :1729-1732, :1789-1808, :4649-4680"},
+};
+
+/* The SERVED row of an architecture the release has no model class for, or NULL. Pure. */
+static const struct served_row *unserved(const ctx *c)
+{
+    for (size_t i = 0; i < COUNT_OF(SERVED); i++)
+        if (strcmp(SERVED[i].arch, c->model->architecture) == 0 && !rel_since(c->rel, SERVED[i].since))
+            return &SERVED[i];
+    return NULL;
+}
+
+/* The flag naming an attention backend or a topk, NULL when none does:
+ * SGLang's MHA argument checks then depend on inputs kvcheck does not model. Pure. */
+static const setting *mha_input_given(const ctx *c)
+{
+    static const setting_key KEYS[] = {SET_ATTENTION_BACKEND, SET_PREFILL_ATTENTION_BACKEND,
+                                       SET_DECODE_ATTENTION_BACKEND, SET_SPEC_EAGLE_TOPK};
+    for (size_t i = 0; i < COUNT_OF(KEYS); i++)
+        if (c->set->s[KEYS[i]].set) return &c->set->s[KEYS[i]];
+    return NULL;
+}
+
+/* The MHA default row that holds for the worker, or NULL. Pure. */
+static const struct mha_default *mha_default(const ctx *c)
+{
+    char major[8];
+    str_printf(major, sizeof major, "%u", c->gpu->major);
+    if (!unserved(c) || mha_input_given(c) || c->gpu->hip) return NULL;
+    for (size_t i = 0; i < COUNT_OF(MHA_DEFAULTS); i++)
+        if (in_span(c->rel, MHA_DEFAULTS[i].when) && word_in(major, MHA_DEFAULTS[i].majors)) return &MHA_DEFAULTS[i];
+    return NULL;
+}
+
+/* SGLang's argument checks of the MHA attention backend it picks for a model it has no class for. */
+static kvc_status check_mha_default(const ctx *c)
+{
+    const struct mha_default *r = mha_default(c);
+    if (!r) return KVC_OK;
+    char major[8], why[300];
+    str_printf(major, sizeof major, "%u", c->gpu->major);
+    str_printf(why, sizeof why, "%s: SGLang %s's default attention backend on SM%u%u for %s, which it takes as an "
+               "MHA model since it has no model class for it; the first is in %s, pass --sglang-version %s or newer",
+               r->backend, SGLANG_VERSIONS[c->rel], c->gpu->major, c->gpu->minor, c->model->architecture,
+               unserved(c)->since, unserved(c)->since);
+    if (!word_in(major, r->passes)) return refuse(c, NULL, "%s (%s; %s)", r->platform_message, why, r->cite);
+    const setting *s = &c->set->s[SET_SPEC_ALGO];
+    if (s->set && word_in(s->value, r->topk_algos))
+        return refuse(c, s, "%s (%s; --speculative-algorithm %s auto-chooses topk 4 for it; %s)", r->topk_message,
+                      why, s->value, r->cite);
+    return KVC_OK;
+}
+
 /* ------------------------------------------------------ disaggregation */
 
 /* A decode worker with DP > 1 needs the prefill round-robin flag (sglang
@@ -1345,7 +1432,7 @@ static void warn_platform(const ctx *c)
     X(ARCHS, dsa) X(ARCHS, defaults) X(DSA_DTYPE, when) X(FIELD_DEFAULTS, when) X(DEFAULTS, when) X(CHECKS, when)      \
     X(HISPARSE, when) X(PAGES, when) X(RAW, when) X(BACKENDS, offered) X(INIT, when) X(ATTN_DEFAULTS, when)            \
     X(ATTN_RULES, when) X(DTYPE_BACKENDS, when) X(HISPARSE_MODEL, when) X(DECODE_CACHE, when) X(DRAFT_ARCHS, when)     \
-    X(HIP_DTYPES, when) X(HYBRID, when)
+    X(HIP_DTYPES, when) X(HYBRID, when) X(MHA_DEFAULTS, when)
 
 /* Puts up to `max` of the tables' spans in `out`; returns how many there are. */
 static size_t rule_spans(const span **out, size_t max)
@@ -1705,26 +1792,29 @@ static kvc_status check_modelled(const ctx *c)
 
 /* The model class SGLang loads, first thing in the model runner. A release
  * without one takes the model for an MHA model during argument resolution
- * (its MLA list does not name it either), and some settings are refused
- * there by MHA attention-backend checks kvcheck does not model; the rest
- * reach this refusal. */
+ * (check_mha_default); given an attention backend, a topk or a KV dtype
+ * kvcheck does not model, its MHA checks may refuse first, and the refusal
+ * says so. */
 static kvc_status check_model_class(const ctx *c)
 {
-    for (size_t i = 0; i < COUNT_OF(SERVED); i++)
-        if (strcmp(SERVED[i].arch, c->model->architecture) == 0 && !rel_since(c->rel, SERVED[i].since)) {
-            char msg[400];
-            const char *const f[][2] = {{"arch", c->model->architecture}};
-            expand(MODEL_CLASS_MESSAGE, f, COUNT_OF(f), msg, sizeof msg);
-            kvc_origin o;
-            origin_set(&o, "", 0, 0, "model");
-            return diag_set(c->diag, KVC_ERR_CONFIG, &o,
-                            "SGLang %s refuses to start: %s (at model load, %s): SGLang %s has no model class for %s "
-                            "(%s), the first is in %s (%s); pass --sglang-version %s or newer. With some settings its "
-                            "MHA attention-backend checks, which kvcheck does not model, refuse first",
-                            SGLANG_VERSIONS[c->rel], msg, MODEL_CLASS_CITE, SGLANG_VERSIONS[c->rel], c->model->name,
-                            c->model->architecture, SERVED[i].since, SERVED[i].cite, SERVED[i].since);
-        }
-    return KVC_OK;
+    const struct served_row *row = unserved(c);
+    if (!row) return KVC_OK;
+    char msg[400];
+    const char *const f[][2] = {{"arch", c->model->architecture}};
+    expand(MODEL_CLASS_MESSAGE, f, COUNT_OF(f), msg, sizeof msg);
+    const struct dtype_row *t = torch_row(c, c->dtype);
+    const setting *given = t && t->plain_layout ? mha_input_given(c) : &c->set->s[SET_KV_CACHE_DTYPE];
+    char hedge[200] = "";
+    if (given)
+        str_printf(hedge, sizeof hedge, " With %s %s, its MHA argument checks, which kvcheck does not model, may "
+                   "refuse first", given->set ? given->flag : "--kv-cache-dtype", given->set ? given->value : c->dtype);
+    kvc_origin o;
+    origin_set(&o, "", 0, 0, "model");
+    return diag_set(c->diag, KVC_ERR_CONFIG, &o,
+                    "SGLang %s refuses to start: %s (at model load, %s): SGLang %s has no model class for %s (%s), "
+                    "the first is in %s (%s); pass --sglang-version %s or newer.%s",
+                    SGLANG_VERSIONS[c->rel], msg, MODEL_CLASS_CITE, SGLANG_VERSIONS[c->rel], c->model->name,
+                    c->model->architecture, row->since, row->cite, row->since, hedge);
 }
 
 kvc_status rules_resolve(const gpu_info *gpu, const model_info *model, const settings *set, unsigned release,
@@ -1767,6 +1857,7 @@ kvc_status rules_resolve(const gpu_info *gpu, const model_info *model, const set
                   SGLANG_VERSIONS[release], model->architecture);
     if (c.dsa && (st = resolve_backends(&c))) return st;
     if ((st = resolve_attention(&c))) return st;
+    if ((st = check_mha_default(&c))) return st;
     if ((st = check_round_robin(&c))) return st;
     if ((st = check_hisparse(&c))) return st;
     if ((st = resolve_page_size(&c))) return st;
