@@ -117,6 +117,11 @@ static void text_layout_body(strbuf *sb, const kvc_resolved *r, unsigned options
     sb_printf(sb, "\n  layout %s: %u B/token, page of %u tokens = %llu B/page (item_len)\n", l->name,
               l->bytes_per_token, l->page_size, (unsigned long long)l->page_bytes);
     report_text_fields(sb, l);
+    if (r->has_scales) {
+        sb_printf(sb, "  scales %s: %u B/token, %llu B/page (a second buffer per layer)\n", r->scales.name,
+                  r->scales.bytes_per_token, (unsigned long long)r->scales.page_bytes);
+        report_text_fields(sb, &r->scales);
+    }
     if (r->has_indexer) {
         sb_printf(sb, "  indexer %s: %u B/token, %llu B/page (page-split: each field's tokens one "
                       "after another)\n",
@@ -388,6 +393,8 @@ static cJSON *json_layout_doc(const kvc_resolved *r)
     cJSON_AddItemToObject(res, "reasons", reasons);
 
     cJSON_AddItemToObject(o, "layout", report_json_layout(&r->kv));
+    if (r->has_scales) cJSON_AddItemToObject(o, "scales", report_json_layout(&r->scales));
+    else cJSON_AddNullToObject(o, "scales");
     if (r->has_indexer) cJSON_AddItemToObject(o, "indexer", report_json_layout(&r->indexer));
     else cJSON_AddNullToObject(o, "indexer");
     cJSON *entries = cJSON_AddObjectToObject(o, "entries");
