@@ -213,13 +213,16 @@ static const struct bad {
     {"MI355X", "deepseek-v3", "--kv-cache-dtype fp4_mx_block16", NULL, "KV4 is not tested on non-CUDA platforms."},
     {"MI355X", "deepseek-v3", "--kv-cache-dtype nvfp4", NULL, "kvcheck does not model these checks"},
     {"B200", "deepseek-v3", "--kv-cache-dtype fp4_mx_block16 --attention-backend flashinfer", NULL,
-     "kvcheck does not model these checks, so it cannot judge this worker under SGLang 0.5.23"},
+     "kvcheck does not model these checks, so it cannot judge this worker under SGLang 0.5.23. Its pool would be "
+     "fp4_mx16, 288 B a token of E2M1 pairs, and fp4_mx16_scales, a second buffer of 36 B a token of UE8M0 scales"},
+    {"B200", "tests/conformance/sglang/models/GLM5_NEXTN.json", "--kv-cache-dtype nvfp4", NULL,
+     "Its pool would be the DSA pool of R + r = 576 torch.float4_e2m1fn_x2 elements a token (576 B, no scale buffer"},
     {"H200", "deepseek-v3", "--kv-cache-dtype mxfp8", NULL,
      "SGLang 0.5.23 refuses to start: --kv-cache-dtype mxfp8 requires an SM100+ (Blackwell) GPU for the block-scaled "
      "operands used by the FA4 MXFP8 attention path."},
     {"MI355X", "deepseek-v3", "--kv-cache-dtype mxfp8", NULL, "requires an SM100+ (Blackwell) GPU"},
     {"MI300X", "deepseek-v3", "--kv-cache-dtype fp4_e2m1", "0.5.5",
-     "SGLang 0.5.5 builds its plain pool of R + r = 576 torch.float4_e2m1fn_x2 elements per token (576 B, no scales)"},
+     "SGLang 0.5.5 builds the plain pool of R + r = 576 torch.float4_e2m1fn_x2 elements a token (576 B, no scales)"},
     {"B200", "deepseek-v3", "--kv-cache-dtype fp4_e2m1 --speculative-algorithm NEXTN", "0.5.9",
      "the draft pool follows it, and kvcheck does not model an FP4 draft pool"},
 };

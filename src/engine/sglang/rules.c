@@ -966,6 +966,38 @@ static const struct kv4_rule {
      "python/sglang/srt/arg_groups/kv_cache_hook.py:112-318"},
 };
 
+/* The pool SGLang builds for a torch.float4_e2m1fn_x2 KV dtype on CUDA (its
+ * test, is_float4_e2m1fn_x2, asks is_cuda(): sglang 0.5.5:
+ * python/sglang/srt/utils/common.py:155-158): the FP4 MLA pool, rows of
+ * R + r E2M1 values two to a byte (fp4_mx16) and their UE8M0 block-16
+ * scales in a second buffer per layer (fp4_mx16_scales). A DSA model never
+ * gets here: the DSA dtype assertion refuses FP4 inside the family guard,
+ * and KV4 declines the rest (SGLang would build its DSA pool of float4
+ * elements without scales from 0.5.6: sglang 0.5.23:
+ * python/sglang/srt/mem_cache/kv_cache_configurator.py:1866-1871). */
+static const char FP4_POOL_CITE[] =
+    "MLATokenToKVPoolFP4, sglang 0.5.23: python/sglang/srt/mem_cache/memory_pool.py:5133-5164 (from 0.5.6; before, "
+    "sglang 0.5.5: memory_pool.py:1321-1345)";
+
+/* What SGLang's pool for a float4 KV dtype is on this worker: for the
+ * refusals of cases kvcheck cannot judge, and fp4_pool()'s reason. */
+static void fp4_pool_text(const ctx *c, char *out, size_t size)
+{
+    unsigned R = c->model->kv_lora_rank, r = c->model->qk_rope_head_dim;
+    if (c->gpu->hip)
+        str_printf(out, size, "the plain pool of R + r = %u torch.float4_e2m1fn_x2 elements a token (%u B, no scales), "
+                   "since SGLang's FP4 pool is CUDA-only (is_float4_e2m1fn_x2, sglang 0.5.5: "
+                   "python/sglang/srt/utils/common.py:155-158)", R + r, R + r);
+    else if (c->dsa && rel_since(c->rel, "0.5.6"))
+        str_printf(out, size, "the DSA pool of R + r = %u torch.float4_e2m1fn_x2 elements a token (%u B, no scale "
+                   "buffer; sglang 0.5.23: python/sglang/srt/mem_cache/kv_cache_configurator.py:1866-1871)", R + r,
+                   R + r);
+    else
+        str_printf(out, size, "fp4_mx16, %u B a token of E2M1 pairs, and fp4_mx16_scales, a second buffer of %u B a "
+                   "token of UE8M0 scales that the PD transfer does not send (%s)", (R + r) / 2, (R + r) / 16,
+                   FP4_POOL_CITE);
+}
+
 /* The checks of a block-scaled KV dtype (KV4), in SGLang's order. */
 static kvc_status check_kv4(const ctx *c)
 {
@@ -998,13 +1030,16 @@ static kvc_status check_kv4(const ctx *c)
                           c->dtype, prefill, decode, SGLANG_VERSIONS[c->rel], k->cite);
                 break;
             }
-            if (c->dsa || !both[0] || p->set || d->set || strcmp(prefill, "fa4") == 0)
+            if (c->dsa || !both[0] || p->set || d->set || strcmp(prefill, "fa4") == 0) {
+                char pool[600];
+                fp4_pool_text(c, pool, sizeof pool);
                 return diag_set(c->diag, KVC_ERR_CONFIG, &s->origin,
                                 "--kv-cache-dtype %s: SGLang %s accepts it only with the MLA attention backends %s "
                                 "(%s), and kvcheck does not model the attention backend SGLang picks for %s on %s "
-                                "here; pass --attention-backend to have the worker judged",
+                                "here; pass --attention-backend to have the worker judged. Its pool would be %s",
                                 c->dtype, SGLANG_VERSIONS[c->rel], k->backends, k->cite, c->model->architecture,
-                                c->gpu->name);
+                                c->gpu->name, pool);
+            }
             if (word_in(both, k->backends)) break;
             char msg[300];
             const char *const f[][2] = {{"backend", both}};
@@ -1013,11 +1048,14 @@ static kvc_status check_kv4(const ctx *c)
             return refuse(c, a->set ? a : s, "%s (%s%s; %s)", msg, both,
                           dflt ? ", SGLang's default attention backend here" : "", k->cite);
         }
-        case K_UNMODELLED:
+        case K_UNMODELLED: {
+            char pool[600];
+            fp4_pool_text(c, pool, sizeof pool);
             return diag_set(c->diag, KVC_ERR_CONFIG, &s->origin,
                             "--kv-cache-dtype %s: %s (%s); kvcheck does not model these checks, so it cannot judge "
-                            "this worker under SGLang %s",
-                            c->dtype, k->message, k->cite, SGLANG_VERSIONS[c->rel]);
+                            "this worker under SGLang %s. Its pool would be %s",
+                            c->dtype, k->message, k->cite, SGLANG_VERSIONS[c->rel], pool);
+        }
         }
     }
     return KVC_OK;
@@ -1045,18 +1083,6 @@ static kvc_status check_dtype_mapping(const ctx *c, const char *dtype, const set
     return KVC_OK;
 }
 
-/* The pool SGLang builds for a torch.float4_e2m1fn_x2 KV dtype on CUDA (its
- * test, is_float4_e2m1fn_x2, asks is_cuda(): sglang 0.5.5:
- * python/sglang/srt/utils/common.py:155-158): the FP4 MLA pool, rows of
- * R + r E2M1 values two to a byte (fp4_mx16) and their UE8M0 block-16
- * scales in a second buffer per layer (fp4_mx16_scales). A DSA model never
- * gets here: the DSA dtype assertion refuses FP4 inside the family guard,
- * and KV4 declines the rest (SGLang would build its DSA pool of float4
- * elements without scales from 0.5.6: sglang 0.5.23:
- * python/sglang/srt/mem_cache/kv_cache_configurator.py:1866-1871). */
-static const char FP4_POOL_CITE[] =
-    "MLATokenToKVPoolFP4, sglang 0.5.23: python/sglang/srt/mem_cache/memory_pool.py:5133-5164 (from 0.5.6; before, "
-    "sglang 0.5.5: memory_pool.py:1321-1345)";
 
 /* The pool's get_contiguous_buf_infos gives the PD transfer its KV buffer
  * only; no release's FP4 pool overrides it. */
@@ -1069,13 +1095,14 @@ static kvc_status fp4_pool(const ctx *c, const char *dtype, kvc_setting *row)
 {
     const setting *s = &c->set->s[SET_KV_CACHE_DTYPE];
     unsigned R = c->model->kv_lora_rank, r = c->model->qk_rope_head_dim;
-    if (c->gpu->hip)
+    if (c->gpu->hip) {
+        char pool[600];
+        fp4_pool_text(c, pool, sizeof pool);
         return diag_set(c->diag, KVC_ERR_CONFIG, &s->origin,
-                        "--kv-cache-dtype %s on %s (ROCm): SGLang %s builds its plain pool of R + r = %u "
-                        "torch.float4_e2m1fn_x2 elements per token (%u B, no scales), since its FP4 pool is CUDA-only "
-                        "(is_float4_e2m1fn_x2, sglang 0.5.5: python/sglang/srt/utils/common.py:155-158); kvcheck "
-                        "does not model that pool: what SGLang writes into it is not known",
-                        dtype, c->gpu->name, SGLANG_VERSIONS[c->rel], R + r, R + r);
+                        "--kv-cache-dtype %s on %s (ROCm): SGLang %s builds %s; kvcheck does not model that pool: what "
+                        "SGLang writes into it is not known",
+                        dtype, c->gpu->name, SGLANG_VERSIONS[c->rel], pool);
+    }
     setting_set(row, "fp4_mx16", "torch.float4_e2m1fn_x2: %u E2M1 values two to a byte (%u B), %u UE8M0 scales in a "
                 "second buffer (%s)", R + r, (R + r) / 2, (R + r) / 16, FP4_POOL_CITE);
     const char *mode = resolved_value(c->out, "disaggregation_mode");
