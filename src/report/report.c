@@ -261,8 +261,13 @@ static char *text_check(const kvc_verdict *v, unsigned options)
         sb_puts(&sb, "\nWhat decode will read:\n");
         for (unsigned i = 0; i < v->nconsequences; i++) sb_printf(&sb, "  - %s\n", v->consequences[i]);
     }
+    /* scales left behind come out tiny, not NaN: the values are wrong, and nothing says so */
+    int scales_only = v->nmismatches == 1 && strcmp(v->mismatches[0].field, "scale_buffer") == 0;
     if (v->bootstrap_catches || v->compatible)
         sb_printf(&sb, "\n%s.\n", v->bootstrap);
+    else if (scales_only)
+        sb_printf(&sb, "\n%s, so nothing fails before serving: decode serves from prefill's values under the wrong "
+                  "scales, and no error says so (read from code, not run)\n", v->bootstrap);
     else
         sb_printf(&sb, "\n%s, so nothing fails before serving: the first request fails instead\n  (\"%s\")\n",
                   v->bootstrap, w->first_error);
