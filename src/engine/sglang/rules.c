@@ -1083,7 +1083,6 @@ static kvc_status check_dtype_mapping(const ctx *c, const char *dtype, const set
     return KVC_OK;
 }
 
-
 /* The pool's get_contiguous_buf_infos gives the PD transfer its KV buffer
  * only; no release's FP4 pool overrides it. */
 static const char FP4_TRANSFER_CITE[] =
@@ -1847,8 +1846,8 @@ kvc_status rules_resolve(const gpu_info *gpu, const model_info *model, const set
     if (!t || (!t->plain_layout && !t->fp4)) {
         const setting *s = &set->s[SET_KV_CACHE_DTYPE];
         return diag_set(diag, KVC_ERR_CONFIG, &s->origin,
-                        "--kv-cache-dtype %s: kvcheck does not model this KV dtype's MLA layout (SGLang %s would "
-                        "start with it)", c.dtype, SGLANG_VERSIONS[release]);
+                        "--kv-cache-dtype %s: kvcheck does not model this KV dtype's MLA layout on %s under SGLang "
+                        "%s, so it cannot judge this worker", c.dtype, gpu->name, SGLANG_VERSIONS[release]);
     }
     if (t->fp4) {
         if ((st = fp4_pool(&c, c.dtype, &out->row))) return st;
