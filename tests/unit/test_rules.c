@@ -201,9 +201,11 @@ static const struct bad {
     {"H200", "deepseek-v3", "--kv-cache-dtype fp4_e2m1 --attention-backend fa3", "0.5.12",
      "KV4 MLA expects attention_backend to be one of ['cutlass_mla', 'flashinfer', 'trtllm_mla', 'flashmla'], but got fa3"},
     {"H200", "deepseek-v3", "--kv-cache-dtype fp4_e2m1", "0.5.12",
-     "kvcheck does not model the attention backend SGLang picks for DeepseekV3ForCausalLM on H200"},
+     "but got fa3 (fa3: SGLang's default attention backend for MLA models on H200, sglang 0.5.9"},
+    {"GB10", "deepseek-v3", "--kv-cache-dtype fp4_e2m1", "0.5.7", "but got triton (triton: SGLang's default"},
     {"H200", "deepseek-v3", "--kv-cache-dtype fp4_e2m1 --prefill-attention-backend fa4", "0.5.12",
-     "kvcheck does not model the attention backend"},
+     "kvcheck does not model the attention backend SGLang picks for DeepseekV3ForCausalLM on H200 here; pass "
+     "--attention-backend to have the worker judged. Its pool would be fp4_mx16"},
     {"H200", "deepseek-v3", "--kv-cache-dtype fp4_e2m1", "0.5.20",
      "SGLang 0.5.20 refuses to start: --kv-cache-dtype=fp4_e2m1 is deprecated. Use --kv-cache-dtype=fp4_mx_block16. "
      "(at model init, sglang 0.5.16: python/sglang/srt/mem_cache/kv_cache_dtype.py:57-61"},

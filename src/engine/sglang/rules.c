@@ -998,6 +998,42 @@ static void fp4_pool_text(const ctx *c, char *out, size_t size)
                    FP4_POOL_CITE);
 }
 
+/* The MLA attention backend SGLang picks when neither a flag nor a model's
+ * own default chose one, as KV4's check reads it (CUDA; major 0: any
+ * other GPU). */
+static const struct mla_default_row {
+    span when;
+    unsigned major;
+    const char *backend;
+} MLA_DEFAULTS[] = {
+    {FROM_TO("0.5.7", "0.5.15.post1"), 9, "fa3"},
+    {FROM_TO("0.5.7", "0.5.15.post1"), 10, "flashinfer"},
+    {FROM_TO("0.5.7", "0.5.15.post1"), 0, "triton"},
+};
+static const char MLA_DEFAULTS_CITE[] = "sglang 0.5.9: python/sglang/srt/server_args.py:1819-1832; sglang 0.5.15.post1: "
+                                        "python/sglang/srt/server_args.py:4362-4378";
+
+/* The attention backend KV4's check sees, and into `why` how it was
+ * chosen: the flag, SGLang's default for the model (attn_backend), else its
+ * default for MLA models; "" when none of them names one. */
+static const char *kv4_attention_backend(const ctx *c, char *why, size_t size)
+{
+    const struct attn_default *dflt;
+    const char *b = attn_backend(c, &dflt);
+    if (dflt) str_printf(why, size, "SGLang's default attention backend for %s on SM%u0, %s", c->model->architecture,
+                         dflt->major, dflt->cite);
+    else str_printf(why, size, "the attention backend given");
+    for (size_t i = 0; !b[0] && !c->set->s[SET_PREFILL_ATTENTION_BACKEND].set &&
+                       !c->set->s[SET_DECODE_ATTENTION_BACKEND].set && i < COUNT_OF(MLA_DEFAULTS);
+         i++)
+        if (in_span(c->rel, MLA_DEFAULTS[i].when) && (!MLA_DEFAULTS[i].major || MLA_DEFAULTS[i].major == c->gpu->major)) {
+            b = MLA_DEFAULTS[i].backend;
+            str_printf(why, size, "SGLang's default attention backend for MLA models on %s, %s", c->gpu->name,
+                       MLA_DEFAULTS_CITE);
+        }
+    return b;
+}
+
 /* The checks of a block-scaled KV dtype (KV4), in SGLang's order. */
 static kvc_status check_kv4(const ctx *c)
 {
@@ -1019,8 +1055,8 @@ static kvc_status check_kv4(const ctx *c)
         case K_MLA_BACKEND: {
             /* a release without the model class takes it for an MHA model: check_model_class says so */
             if (c->gpu->hip || unserved(c->model->architecture, c->rel)) break;
-            const struct attn_default *dflt;
-            const char *both = attn_backend(c, &dflt);
+            char why[400];
+            const char *both = kv4_attention_backend(c, why, sizeof why);
             const setting *p = &c->set->s[SET_PREFILL_ATTENTION_BACKEND], *d = &c->set->s[SET_DECODE_ATTENTION_BACKEND];
             const char *prefill = p->set ? p->value : both, *decode = d->set ? d->value : both;
             if (prefill[0] && decode[0] && strcmp(prefill, decode) != 0 && strcmp(prefill, "fa4") != 0) {
@@ -1045,8 +1081,7 @@ static kvc_status check_kv4(const ctx *c)
             const char *const f[][2] = {{"backend", both}};
             expand(k->message, f, COUNT_OF(f), msg, sizeof msg);
             const setting *a = &c->set->s[SET_ATTENTION_BACKEND];
-            return refuse(c, a->set ? a : s, "%s (%s%s; %s)", msg, both,
-                          dflt ? ", SGLang's default attention backend here" : "", k->cite);
+            return refuse(c, a->set ? a : s, "%s (%s: %s; %s)", msg, both, why, k->cite);
         }
         case K_UNMODELLED: {
             char pool[600];
@@ -1531,7 +1566,7 @@ static void warn_platform(const ctx *c)
     X(ARCHS, dsa) X(ARCHS, defaults) X(DSA_DTYPE, when) X(FIELD_DEFAULTS, when) X(DEFAULTS, when) X(CHECKS, when)      \
     X(HISPARSE, when) X(PAGES, when) X(RAW, when) X(BACKENDS, offered) X(INIT, when) X(ATTN_DEFAULTS, when)            \
     X(ATTN_RULES, when) X(DTYPE_BACKENDS, when) X(HISPARSE_MODEL, when) X(DECODE_CACHE, when) X(DRAFT_ARCHS, when)     \
-    X(DTYPE_ALIASES, when) X(KV4, when) X(DTYPE_REFUSALS, when)
+    X(DTYPE_ALIASES, when) X(KV4, when) X(DTYPE_REFUSALS, when) X(MLA_DEFAULTS, when)
 
 /* Puts up to `max` of the tables' spans in `out`; returns how many there are. */
 static size_t rule_spans(const span **out, size_t max)
