@@ -75,6 +75,7 @@ static const struct row {
     {"H200", "deepseek-v3", "--kv-cache-dtype fp4_e2m1", "0.5.5", "fp4_e2m1", "", "", "fp4_mx16", 288, 1},
     {"B200", "deepseek-v3", "--kv-cache-dtype fp4_e2m1", "0.5.9", "fp4_e2m1", "", "", "fp4_mx16", 288, 64},
     {"H200", "deepseek-v3", "--kv-cache-dtype fp4_e2m1 --attention-backend flashinfer", "0.5.15.post1", "fp4_e2m1", "", "", "fp4_mx16", 288, 1},
+    {"GB10", "deepseek-v3", "--kv-cache-dtype nvfp4 --attention-backend flashinfer", "0.5.20", "nvfp4", "", "", "fp4_mx16", 288, 1},
     /* mxfp8 is float8_e4m3fn: fp8_e4m3's pools, raw for plain MLA and scaled for DSA (SM100+ only) */
     {"RTX PRO 6000", "deepseek-v3", "--kv-cache-dtype mxfp8", NULL, "mxfp8", "", "", "fp8_raw", 576, 1},
     {"B200", "tests/conformance/sglang/models/GLM5_NEXTN.json", "--kv-cache-dtype mxfp8", NULL, "mxfp8", "", "", "fp8_flashmla", 656, 1},
@@ -213,6 +214,10 @@ static const struct bad {
      "--kv-cache-dtype=nvfp4 requires Blackwell SM100 or SM120. Use --kv-cache-dtype=fp4_mx_block16 for the "
      "block-size-16 FP4 recipe."},
     {"MI355X", "deepseek-v3", "--kv-cache-dtype fp4_mx_block16", NULL, "KV4 is not tested on non-CUDA platforms."},
+    {"H200", "deepseek-v3", "--kv-cache-dtype fp4_mx_block16", "0.5.19",
+     "KV4 MLA expects attention_backend to be one of ['cutlass_mla', 'flashinfer', 'trtllm_mla'], but got fa3"},
+    {"GB10", "deepseek-v3", "--kv-cache-dtype nvfp4", "0.5.20",
+     "KV4 MLA expects attention_backend to be one of ['flashinfer', 'trtllm_mla'], but got triton"},
     {"MI355X", "deepseek-v3", "--kv-cache-dtype nvfp4", NULL, "kvcheck does not model these checks"},
     {"B200", "deepseek-v3", "--kv-cache-dtype fp4_mx_block16 --attention-backend flashinfer", NULL,
      "kvcheck does not model these checks, so it cannot judge this worker under SGLang 0.5.23. Its pool would be "

@@ -958,7 +958,16 @@ static const struct kv4_rule {
      NULL,
      "sglang 0.5.16: python/sglang/srt/server_args.py:5085-5093; sglang 0.5.23: "
      "python/sglang/srt/arg_groups/kv_cache_hook.py:124-132"},
-    {SINCE("0.5.16"), "nvfp4 fp4_mx_block16", K_UNMODELLED,
+    {FROM_TO("0.5.16", "0.5.19"), "nvfp4 fp4_mx_block16", K_MLA_BACKEND,
+     "KV4 MLA expects attention_backend to be one of ['cutlass_mla', 'flashinfer', 'trtllm_mla'], but got {backend}",
+     "cutlass_mla flashinfer trtllm_mla",
+     "sglang 0.5.16: python/sglang/srt/server_args.py:5074-5146; sglang 0.5.19: "
+     "python/sglang/srt/arg_groups/kv_cache_hook.py:36-109"},
+    {FROM_TO("0.5.20", "0.5.20"), "nvfp4 fp4_mx_block16", K_MLA_BACKEND,
+     "KV4 MLA expects attention_backend to be one of ['flashinfer', 'trtllm_mla'], but got {backend}",
+     "flashinfer trtllm_mla", "sglang 0.5.20: python/sglang/srt/arg_groups/kv_cache_hook.py:37-108"},
+    /* 0.5.21 adds checks of unified memory, native NVFP4 speculative decoding, PD and HiCache */
+    {SINCE("0.5.21"), "nvfp4 fp4_mx_block16", K_UNMODELLED,
      "SGLang checks this KV dtype against the prefill and decode attention backends it resolves (FA4, KV4 MLA/MHA "
      "backend lists, TRTLLM MHA, unified memory, PD with native NVFP4)",
      NULL,
@@ -1006,12 +1015,13 @@ static const struct mla_default_row {
     unsigned major;
     const char *backend;
 } MLA_DEFAULTS[] = {
-    {FROM_TO("0.5.7", "0.5.15.post1"), 9, "fa3"},
-    {FROM_TO("0.5.7", "0.5.15.post1"), 10, "flashinfer"},
-    {FROM_TO("0.5.7", "0.5.15.post1"), 0, "triton"},
+    {FROM_TO("0.5.7", "0.5.20"), 9, "fa3"},
+    {FROM_TO("0.5.7", "0.5.20"), 10, "flashinfer"},
+    {FROM_TO("0.5.7", "0.5.20"), 0, "triton"},
 };
-static const char MLA_DEFAULTS_CITE[] = "sglang 0.5.9: python/sglang/srt/server_args.py:1819-1832; sglang 0.5.15.post1: "
-                                        "python/sglang/srt/server_args.py:4362-4378";
+static const char MLA_DEFAULTS_CITE[] = "sglang 0.5.9: python/sglang/srt/server_args.py:1819-1832; sglang 0.5.16: "
+                                        "python/sglang/srt/server_args.py:4934-4949; sglang 0.5.20: "
+                                        "python/sglang/srt/arg_groups/model_override_base.py:353-368";
 
 /* The attention backend KV4's check sees, and into `why` how it was
  * chosen: the flag, SGLang's default for the model (attn_backend), else its
