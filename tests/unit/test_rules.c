@@ -222,6 +222,13 @@ static const struct bad {
     {"B200", "deepseek-v3", "--kv-cache-dtype fp4_mx_block16 --attention-backend flashinfer", NULL,
      "kvcheck does not model these checks, so it cannot judge this worker under SGLang 0.5.23. Its pool would be "
      "fp4_mx16, 288 B a token of E2M1 pairs, and fp4_mx16_scales, a second buffer of 36 B a token of UE8M0 scales"},
+    /* GLM-5 NextN as the model: DSA outside the family guard, so the MLA defaults decide KV4, and the pool is the
+     * DSA pool's float4 rows */
+    {"H200", "tests/conformance/sglang/models/GLM5_NEXTN.json", "--kv-cache-dtype fp4_mx_block16", "0.5.19",
+     "KV4 MLA expects attention_backend to be one of ['cutlass_mla', 'flashinfer', 'trtllm_mla'], but got fa3"},
+    {"B200", "tests/conformance/sglang/models/GLM5_NEXTN.json", "--kv-cache-dtype fp4_mx_block16", "0.5.19",
+     "--kv-cache-dtype fp4_mx_block16 for GlmMoeDsaForCausalLMNextN on B200: SGLang 0.5.19 builds the DSA pool of R + "
+     "r = 576 torch.float4_e2m1fn_x2 elements a token (576 B, no scale buffer"},
     {"B200", "tests/conformance/sglang/models/GLM5_NEXTN.json", "--kv-cache-dtype nvfp4", NULL,
      "Its pool would be the DSA pool of R + r = 576 torch.float4_e2m1fn_x2 elements a token (576 B, no scale buffer"},
     {"H200", "deepseek-v3", "--kv-cache-dtype mxfp8", NULL,

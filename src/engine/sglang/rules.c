@@ -979,11 +979,11 @@ static const struct kv4_rule {
  * test, is_float4_e2m1fn_x2, asks is_cuda(): sglang 0.5.5:
  * python/sglang/srt/utils/common.py:155-158): the FP4 MLA pool, rows of
  * R + r E2M1 values two to a byte (fp4_mx16) and their UE8M0 block-16
- * scales in a second buffer per layer (fp4_mx16_scales). A DSA model never
- * gets here: the DSA dtype assertion refuses FP4 inside the family guard,
- * and KV4 declines the rest (SGLang would build its DSA pool of float4
- * elements without scales from 0.5.6: sglang 0.5.23:
- * python/sglang/srt/mem_cache/kv_cache_configurator.py:1866-1871). */
+ * scales in a second buffer per layer (fp4_mx16_scales). From 0.5.6 a DSA
+ * model gets its DSA pool of float4 elements without scales instead (sglang
+ * 0.5.23: python/sglang/srt/mem_cache/kv_cache_configurator.py:1866-1871);
+ * before, no DSA model reaches the pool with FP4 (the DSA dtype assertion
+ * refuses it inside the family guard, and no DSA architecture is outside). */
 static const char FP4_POOL_CITE[] =
     "MLATokenToKVPoolFP4, sglang 0.5.23: python/sglang/srt/mem_cache/memory_pool.py:5133-5164 (from 0.5.6; before, "
     "sglang 0.5.5: memory_pool.py:1321-1345)";
@@ -1076,7 +1076,9 @@ static kvc_status check_kv4(const ctx *c)
                           c->dtype, prefill, decode, SGLANG_VERSIONS[c->rel], k->cite);
                 break;
             }
-            if (c->dsa || !both[0] || p->set || d->set || strcmp(prefill, "fa4") == 0) {
+            /* inside the family guard a DSA model runs SGLang's DSA attention backend (the dtype assertion refuses
+             * FP4 there first); outside it the MLA defaults hold */
+            if (c->defaults || !both[0] || p->set || d->set || strcmp(prefill, "fa4") == 0) {
                 char pool[600];
                 fp4_pool_text(c, pool, sizeof pool);
                 return diag_set(c->diag, KVC_ERR_CONFIG, &s->origin,
@@ -1134,18 +1136,19 @@ static const char FP4_TRANSFER_CITE[] =
     "get_contiguous_buf_infos lists the KV buffers only: sglang 0.5.23: python/sglang/srt/mem_cache/memory_pool.py:4884";
 
 /* The FP4 pool of a worker whose --kv-cache-dtype is the FP4 `dtype`, into
- * `row`; refuses ROCm's float4 pool, which kvcheck does not model. */
+ * `row`; refuses the float4 pools kvcheck does not model (ROCm's, and a DSA
+ * model's from 0.5.6). */
 static kvc_status fp4_pool(const ctx *c, const char *dtype, kvc_setting *row)
 {
     const setting *s = &c->set->s[SET_KV_CACHE_DTYPE];
     unsigned R = c->model->kv_lora_rank, r = c->model->qk_rope_head_dim;
-    if (c->gpu->hip) {
+    if (c->gpu->hip || (c->dsa && rel_since(c->rel, "0.5.6"))) {
         char pool[600];
         fp4_pool_text(c, pool, sizeof pool);
         return diag_set(c->diag, KVC_ERR_CONFIG, &s->origin,
-                        "--kv-cache-dtype %s on %s (ROCm): SGLang %s builds %s; kvcheck does not model that pool: what "
+                        "--kv-cache-dtype %s for %s on %s: SGLang %s builds %s; kvcheck does not model that pool: what "
                         "SGLang writes into it is not known",
-                        dtype, c->gpu->name, SGLANG_VERSIONS[c->rel], pool);
+                        dtype, c->model->architecture, c->gpu->name, SGLANG_VERSIONS[c->rel], pool);
     }
     setting_set(row, "fp4_mx16", "torch.float4_e2m1fn_x2: %u E2M1 values two to a byte (%u B), %u UE8M0 scales in a "
                 "second buffer (%s)", R + r, (R + r) / 2, (R + r) / 16, FP4_POOL_CITE);
