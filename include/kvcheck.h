@@ -182,7 +182,9 @@ typedef enum kvc_elem {
     KVC_ELEM_F16 = 3,
     KVC_ELEM_F32 = 4,
     KVC_ELEM_UE8M0 = 5,
-    KVC_ELEM_PAD = 6 /* bytes that carry no value and are never judged */
+    KVC_ELEM_PAD = 6,   /* bytes that carry no value and are never judged */
+    KVC_ELEM_E2M1X2 = 7 /* two FP4 E2M1 values per byte, the even element in the low nibble; all 16 codes are
+                           finite, so no check judges them */
 } kvc_elem;
 
 /* "e4m3", "bf16", "fp32", ... Static storage. */
@@ -214,8 +216,8 @@ typedef struct kvc_layout_params {
 typedef struct kvc_layout kvc_layout;
 
 /* Builds a catalogue layout by name ("bf16", "fp16", "fp32", "fp8_raw",
- * "fp8_e5m2_raw", "fp8_flashmla", "dsa_indexer", "model1_fp8") from model
- * dimensions.
+ * "fp8_e5m2_raw", "fp8_flashmla", "dsa_indexer", "model1_fp8", "fp4_mx16",
+ * "fp4_mx16_scales") from model dimensions.
  * Returns KVC_ERR_CONFIG with a reason when the dimensions do not fit the
  * layout (e.g. R not a multiple of 128 for fp8_flashmla). */
 KVC_API kvc_status kvc_layout_build(const char *name, const kvc_layout_params *params,
@@ -309,6 +311,10 @@ KVC_API const kvc_setting *kvc_resolved_decision(const kvc_resolved *resolved);
 /* The MLA KV cache layout; the DSA indexer state's, or NULL without one. */
 KVC_API const kvc_layout *kvc_resolved_layout(const kvc_resolved *resolved);
 KVC_API const kvc_layout *kvc_resolved_indexer(const kvc_resolved *resolved);
+/* The layout of a scale buffer the pool keeps apart from its KV buffer (one
+ * more buffer per layer: SGLang's FP4 MLA pool keeps its UE8M0 scales so),
+ * or NULL when the scales, if any, are inside the KV rows. */
+KVC_API const kvc_layout *kvc_resolved_scales(const kvc_resolved *resolved);
 /* The draft (MTP) entries' layout, which the draft pool's own KV dtype may
  * make differ from the target's; NULL without draft entries. */
 KVC_API const kvc_layout *kvc_resolved_draft_layout(const kvc_resolved *resolved);

@@ -31,7 +31,8 @@ enum kvc_kind {
     KVC_KIND_F32 = 4,       /* FP32 values: NaN and Inf are damage, the sign is not */
     KVC_KIND_F32_SCALE = 5, /* FP32 scales: must be finite, positive and normal */
     KVC_KIND_UE8M0 = 6,     /* UE8M0 scales */
-    KVC_KIND_PAD = 7,       /* never judged */
+    KVC_KIND_PAD = 7,       /* never judged: padding, and FP4 E2M1 values, whose 16 codes are all finite
+                               (0, ±0.5, ±1, ±1.5, ±2, ±3, ±4, ±6), so no bit pattern is damage */
     KVC_KIND_MIXED = 8      /* a GPU chunk that holds more than one field */
 };
 

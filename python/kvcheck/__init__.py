@@ -60,7 +60,8 @@ def version():
 
 class Layout:
     """A KV-cache byte layout (kvcheck's catalogue: fp8_flashmla, fp8_raw,
-    bf16, dsa_indexer, model1_fp8, fp16, fp32, fp8_e5m2_raw)."""
+    bf16, dsa_indexer, model1_fp8, fp16, fp32, fp8_e5m2_raw, fp4_mx16,
+    fp4_mx16_scales)."""
 
     def __init__(self, handle):
         self._h = handle

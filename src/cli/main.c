@@ -98,7 +98,7 @@ static const struct option_row {
      "scan as this catalogue layout: fp8_flashmla, fp8_raw, bf16, dsa_indexer, model1_fp8, ..."},
     {OPT_PAGE_SIZE, "--page-size", NULL, "N", CMD_INPUTS, "tokens per page with --layout (scan: default 64; detect: 64, then 1)"},
     {OPT_WORKER, "--worker", NULL, "FILE", CMD_SCAN, "scan in the layout this worker file resolves to"},
-    {OPT_BUFFER, "--buffer", NULL, "WHICH", CMD_SCAN, "with a worker: kv (default) or indexer"},
+    {OPT_BUFFER, "--buffer", NULL, "WHICH", CMD_SCAN, "with a worker: kv (default), indexer or scales"},
     {OPT_DEVICE, "--device", NULL, "WHERE", CMD_SCAN | CMD_SIMULATE, "auto (default: the GPU when usable), cpu or gpu"},
     {OPT_PAGES, "--pages", NULL, "LIST", CMD_SCAN, "scan only these pages of each layer, e.g. 3,7,10-20"},
     {OPT_SKIP_PAGES, "--skip-pages", NULL, "LIST", CMD_SCAN, "do not scan these pages"},
@@ -404,7 +404,7 @@ static int parse(cli *c, int argc, char **argv)
         const char *choices[4];
     } CHOICES[] = {
         {OPT_DEVICE, {"auto", "cpu", "gpu"}},
-        {OPT_BUFFER, {"kv", "indexer"}},
+        {OPT_BUFFER, {"kv", "indexer", "scales"}},
         {OPT_SCALE_POLICY, {"any", "pow2"}},
         {OPT_FORMAT, {"text", "json", "github"}},
     };
@@ -903,22 +903,32 @@ static int scan_layout(const cli *c, kvc_layout **layout, char *source, size_t s
     kvc_status st =
         build_worker(c, "worker", &src, c->value[OPT_GPU], c->value[OPT_MODEL], c->value[OPT_ARGS], "--args", &w, &diag);
     if (!st) st = kvc_resolve(w, &r, &diag);
-    int indexer = c->given[OPT_BUFFER] && strcmp(c->value[OPT_BUFFER], "indexer") == 0;
+    /* a worker's buffers per layer: what --buffer picks */
+    static const struct {
+        const char *name, *what, *missing;
+        const kvc_layout *(*layout)(const kvc_resolved *);
+    } BUFFERS[] = {
+        {"kv", "KV cache layout", "", kvc_resolved_layout},
+        {"indexer", "indexer state buffer", "has no DSA indexer (its model is not a DSA model)", kvc_resolved_indexer},
+        {"scales", "scale buffer", "keeps no separate scale buffer (SGLang's FP4 pool does)", kvc_resolved_scales},
+    };
+    size_t b = 0;
+    while (c->given[OPT_BUFFER] && strcmp(BUFFERS[b].name, c->value[OPT_BUFFER]) != 0) b++; /* a choice: found */
     int code = -1;
     if (st) {
         if (st == KVC_ERR_NOMEM) snprintf(diag.message, sizeof diag.message, "out of memory");
         code = fail(c, &diag, exit_code_for(st));
-    } else if (indexer && !kvc_resolved_indexer(r)) {
-        code = usage_error(c, "--buffer indexer: %s has no DSA indexer (its model is not a DSA model)", kvc_worker_label(w));
+    } else if (!BUFFERS[b].layout(r)) {
+        code = usage_error(c, "--buffer %s: %s %s", BUFFERS[b].name, kvc_worker_label(w), BUFFERS[b].missing);
     } else {
         /* the worker's layout, rebuilt from its name and dimensions to outlive the worker */
-        const kvc_layout *l = indexer ? kvc_resolved_indexer(r) : kvc_resolved_layout(r);
+        const kvc_layout *l = BUFFERS[b].layout(r);
         if (kvc_layout_build(kvc_layout_name(l), kvc_layout_params_of(l), layout, &diag))
             code = fail(c, &diag, exit_code_for(diag.status));
         const char *dtype = "?";
         for (unsigned i = 0; i < kvc_resolved_setting_count(r); i++)
             if (kvc_resolved_setting(r, i)->flags & KVC_SETTING_DTYPE) dtype = kvc_resolved_setting(r, i)->value;
-        snprintf(source, size, "the %s of %.200s: %s, %s, %s", indexer ? "indexer state buffer" : "KV cache layout",
+        snprintf(source, size, "the %s of %.200s: %s, %s, %s", BUFFERS[b].what,
                  kvc_worker_label(w), kvc_resolved_gpu(r, NULL, NULL), dtype,
                  kvc_resolved_decision(r)->value);
     }

@@ -72,6 +72,14 @@ static unsigned mismatches(const kvc_resolved *p, const kvc_resolved *d, kvc_ver
     n += cmp_u64(v, "page_bytes", p->kv.page_bytes, d->kv.page_bytes);
     n += cmp_u64(v, "indexer_page_bytes", p->has_indexer ? p->indexer.page_bytes : 0,
                  d->has_indexer ? d->indexer.page_bytes : 0);
+    /* a scale buffer the transfer does not send leaves decode with its own scales, whatever the layouts */
+    if ((p->has_scales && p->scales_left) || (d->has_scales && d->scales_left)) {
+        char a[KVC_NAME_LEN + 32], b[KVC_NAME_LEN + 32];
+        str_printf(a, sizeof a, p->has_scales ? "%s, not sent" : "none", p->scales.name);
+        str_printf(b, sizeof b, d->has_scales ? "%s, its own" : "none", d->scales.name);
+        add_mismatch(v, "scale_buffer", a, b);
+        n++;
+    }
     if (draft_own_layout(p, d)) { /* the draft entries travel with their own item length */
         n += cmp_str(v, "draft_layout", p->draft.name, d->draft.name);
         n += cmp_u64(v, "draft_page_bytes", p->draft.page_bytes, d->draft.page_bytes);
@@ -180,6 +188,12 @@ static void explain(const engine_transfer *t, const kvc_resolved *p, const kvc_r
                                                      "dtype"
                                                    : "");
     }
+    const kvc_resolved *kept = p->has_scales && p->scales_left ? p : d->has_scales && d->scales_left ? d : NULL;
+    if (kept)
+        notes_add(v->consequences, &v->nconsequences, KVC_MAX_NOTES,
+                  "%s sends the KV buffer without the %u B/token scale buffer (%s): decode dequantizes prefill's "
+                  "tokens with whatever its own scale buffer holds",
+                  t->name, kept->scales.bytes_per_token, kept->scales_left);
     if (p->has_indexer && d->has_indexer && p->indexer.page_bytes != d->indexer.page_bytes)
         notes_add(v->consequences, &v->nconsequences, KVC_MAX_NOTES,
                   "the DSA indexer state is sent with prefill's state item length (%llu B) and read "

@@ -343,7 +343,8 @@ static kvc_status detect(const view *layers, size_t n, const kvc_layout_params *
         int any_fit = 0;
         for (unsigned i = 0; kvc_layout_catalogue(i) && out->ncandidates < KVC_MAX_CANDIDATES; i++) {
             kvc_layout l;
-            if (layout_build(kvc_layout_catalogue(i), &p, &l, NULL) != KVC_OK) continue;
+            /* a layout whose values cannot be judged would fit any bytes */
+            if (layout_build(kvc_layout_catalogue(i), &p, &l, NULL) != KVC_OK || !layout_values_judged(&l)) continue;
             const view *shrank = judge(&l, layers, n, &out->candidates[out->ncandidates]);
             if (shrank) return source_changed(shrank->src->file, shrank->src->fd, diag);
             any_fit |= out->candidates[out->ncandidates++].fits;

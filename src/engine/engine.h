@@ -32,6 +32,9 @@ struct kvc_resolved {
     kvc_setting row;                           /* the layout decision and why */
 
     kvc_layout kv;          /* the MLA KV cache layout of the target layers */
+    int has_scales;
+    kvc_layout scales;      /* the scale buffer the pool keeps apart from kv (SGLang's FP4 pool) */
+    const char *scales_left; /* why the PD transfer leaves that buffer behind (static storage); NULL: it is sent */
     kvc_setting draft_row;  /* the draft (MTP) entries' layout decision, when there are any */
     kvc_layout draft;       /* their layout (the draft pool may have its own KV dtype) */
     int has_indexer;

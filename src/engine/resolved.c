@@ -26,6 +26,7 @@ const kvc_setting *kvc_resolved_find(const kvc_resolved *r, const char *name) { 
 const kvc_setting *kvc_resolved_decision(const kvc_resolved *r) { return &r->row; }
 const kvc_layout *kvc_resolved_layout(const kvc_resolved *r) { return &r->kv; }
 const kvc_layout *kvc_resolved_indexer(const kvc_resolved *r) { return r->has_indexer ? &r->indexer : NULL; }
+const kvc_layout *kvc_resolved_scales(const kvc_resolved *r) { return r->has_scales ? &r->scales : NULL; }
 const kvc_layout *kvc_resolved_draft_layout(const kvc_resolved *r) { return r->draft_entries ? &r->draft : NULL; }
 uint32_t kvc_resolved_entries(const kvc_resolved *r) { return r->kv_entries; }
 uint32_t kvc_resolved_attn_layers(const kvc_resolved *r) { return r->attn_layers; }

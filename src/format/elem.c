@@ -12,6 +12,13 @@ static double decode_e4m3(const uint8_t *p) { return kvc_float_of_e4m3(p[0]); }
 static double decode_bf16(const uint8_t *p) { return kvc_float_of_bf16((uint16_t)(p[0] | p[1] << 8)); }
 static double decode_ue8m0(const uint8_t *p) { return p[0] == 0xFF ? NAN : ldexp(1.0, (int)p[0] - 127); }
 static double decode_pad(const uint8_t *p) { return (void)p, 0; }
+/* E2M1: sign, 2 exponent bits (bias 1), 1 mantissa bit: 0, 0.5, 1, 1.5, 2, 3, 4, 6. A byte holds two; this is
+ * the low nibble's (the even element's). */
+static double decode_e2m1x2(const uint8_t *p)
+{
+    static const double MAGNITUDE[8] = {0, 0.5, 1, 1.5, 2, 3, 4, 6};
+    return (p[0] & 0x8 ? -1 : 1) * MAGNITUDE[p[0] & 0x7];
+}
 
 /* An IEEE-style binary format of `mant` mantissa bits and a 5-bit exponent
  * (bias 15, all ones for Inf/NaN): e5m2 and fp16. */
@@ -44,6 +51,8 @@ static const struct elem_row {
     [KVC_ELEM_F32] = {"fp32", 4, KVC_KIND_F32, KVC_KIND_F32_SCALE, decode_f32},
     [KVC_ELEM_UE8M0] = {"ue8m0", 1, KVC_KIND_UE8M0, KVC_KIND_UE8M0, decode_ue8m0},
     [KVC_ELEM_PAD] = {"pad", 1, KVC_KIND_PAD, KVC_KIND_PAD, decode_pad},
+    /* every E2M1 code is a finite value: nothing to judge (kvc_predicates.h) */
+    [KVC_ELEM_E2M1X2] = {"e2m1x2", 1, KVC_KIND_PAD, KVC_KIND_PAD, decode_e2m1x2},
 };
 
 static const struct elem_row *row(kvc_elem elem)

@@ -34,6 +34,11 @@ const kvc_layout_params *layout_default_params(void);
  * padding between fields or at a page's end. */
 const kvc_field *layout_field_at(const kvc_layout *l, uint64_t at, uint64_t *token, uint32_t *elem);
 
+/* 1 when some value field of `l` (not scales) can fail a check: what
+ * detect tells layouts apart by. FP4 values (every code a value) and a
+ * buffer of scales alone leave it nothing to go on. */
+int layout_values_judged(const kvc_layout *l);
+
 /* The predicate kind (KVC_KIND_*) the scanners judge a field's elements by. */
 unsigned field_kind(const kvc_field *f);
 /* 1 when elements of predicate kind `kind` can fail check `c`. */

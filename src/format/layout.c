@@ -19,7 +19,10 @@ typedef enum dim {
     DIM_INDEX,         /* index_head_dim */
     DIM_ONE,
     DIM_LATENT_NOPE,   /* R - r: MODEL1's latent holds its RoPE, so NoPE is the rest */
-    DIM_LATENT_NOPE_64 /* (R - r) / 64: one UE8M0 scale per 64 of those values */
+    DIM_LATENT_NOPE_64, /* (R - r) / 64: one UE8M0 scale per 64 of those values */
+    DIM_NOPE_HALF,      /* R / 2: packed FP4 pairs */
+    DIM_ROPE_HALF,      /* r / 2 */
+    DIM_ROW_16          /* (R + r) / 16: one UE8M0 scale per 16 values of the row */
 } dim;
 
 #define MAX_REGIONS 2
@@ -56,12 +59,19 @@ static const struct layout_def {
      {{"nope", KVC_ELEM_E4M3, DIM_LATENT_NOPE, 0, 0},
       {"rope", KVC_ELEM_BF16, DIM_ROPE, 0, 0},
       {"scale", KVC_ELEM_UE8M0, DIM_LATENT_NOPE_64, 1, 1}}},
+    /* SGLang's FP4 MLA pool (MLATokenToKVPoolFP4): rows of R + r E2M1 values
+     * packed two to a byte, NoPE then RoPE; their MX block-16 UE8M0 scales
+     * (2^(e - 127), NoPE's then RoPE's) live in a second buffer per layer,
+     * fp4_mx16_scales, which the PD transfer does not send. */
+    {"fp4_mx16", {0, 0}, 0, {{"nope", KVC_ELEM_E2M1X2, DIM_NOPE_HALF, 0, 0}, {"rope", KVC_ELEM_E2M1X2, DIM_ROPE_HALF, 0, 0}}},
+    {"fp4_mx16_scales", {0, 0}, 0, {{"scale", KVC_ELEM_UE8M0, DIM_ROW_16, 0, 1}}},
 };
 
 /* FORMATS.md's sizes at R = 512, r = 64, index_head_dim = 128, page 64. */
 _Static_assert(512 * 1 + 512 / 128 * 4 + 64 * 2 == 656, "fp8_flashmla is 656 B/token");
 _Static_assert(64 * (128 + 4) == 8448, "dsa_indexer is 8448 B/page at 64 tokens");
 _Static_assert(448 + 64 * 2 + 8 == 584, "model1_fp8 is 584 B/token");
+_Static_assert(512 / 2 + 64 / 2 == 288 && (512 + 64) / 16 == 36, "fp4_mx16 is 288 B/token, its scales 36");
 
 static const kvc_layout_params DEFAULT_PARAMS = {512, 64, 128, 64};
 
@@ -80,6 +90,9 @@ static uint32_t dim_value(dim d, const kvc_layout_params *p)
     case DIM_ONE: return 1;
     case DIM_LATENT_NOPE: return latent_nope;
     case DIM_LATENT_NOPE_64: return latent_nope / 64;
+    case DIM_NOPE_HALF: return p->kv_lora_rank / 2;
+    case DIM_ROPE_HALF: return p->qk_rope_head_dim / 2;
+    case DIM_ROW_16: return (p->kv_lora_rank + p->qk_rope_head_dim) / 16;
     }
     return 0;
 }
@@ -97,6 +110,16 @@ static uint32_t dim_divisor(dim d, const kvc_layout_params *p, const char **what
         *value = dim_value(DIM_LATENT_NOPE, p);
         return 64;
     }
+    if (d == DIM_NOPE_HALF || d == DIM_ROPE_HALF) {
+        *what = d == DIM_NOPE_HALF ? "kv_lora_rank" : "qk_rope_head_dim";
+        *value = d == DIM_NOPE_HALF ? p->kv_lora_rank : p->qk_rope_head_dim;
+        return 2;
+    }
+    if (d == DIM_ROW_16) {
+        *what = "kv_lora_rank + qk_rope_head_dim";
+        *value = p->kv_lora_rank + p->qk_rope_head_dim;
+        return 16;
+    }
     return 0;
 }
 
@@ -107,6 +130,9 @@ static kvc_status check_divisible(const struct layout_def *def, const struct fie
     const char *what = "";
     uint32_t value = 0, div = dim_divisor(f->count, p, &what, &value);
     if (!div || value % div == 0) return KVC_OK;
+    if (!f->scale)
+        return diag_set(diag, KVC_ERR_CONFIG, o, "%s needs %s to be a multiple of %u (%u values packed in a byte), but "
+                        "it is %u", def->name, what, div, div, value);
     char type[16];
     str_copy(type, sizeof type, kvc_elem_name(f->elem));
     for (char *c = type; *c; c++) *c = (char)toupper((unsigned char)*c);
@@ -197,6 +223,13 @@ const kvc_field *kvc_layout_field(const kvc_layout *l, const char *name)
     for (unsigned i = 0; i < l->nfields; i++)
         if (strcmp(l->fields[i].name, name) == 0) return &l->fields[i];
     return NULL;
+}
+
+int layout_values_judged(const kvc_layout *l)
+{
+    for (unsigned i = 0; i < l->nfields; i++)
+        if (!l->fields[i].scale && field_kind(&l->fields[i]) != KVC_KIND_PAD) return 1;
+    return 0;
 }
 
 const kvc_field *layout_field_at(const kvc_layout *l, uint64_t at, uint64_t *token, uint32_t *elem)

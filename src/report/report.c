@@ -117,6 +117,11 @@ static void text_layout_body(strbuf *sb, const kvc_resolved *r, unsigned options
     sb_printf(sb, "\n  layout %s: %u B/token, page of %u tokens = %llu B/page (item_len)\n", l->name,
               l->bytes_per_token, l->page_size, (unsigned long long)l->page_bytes);
     report_text_fields(sb, l);
+    if (r->has_scales) {
+        sb_printf(sb, "  scales %s: %u B/token, %llu B/page (a second buffer per layer)\n", r->scales.name,
+                  r->scales.bytes_per_token, (unsigned long long)r->scales.page_bytes);
+        report_text_fields(sb, &r->scales);
+    }
     if (r->has_indexer) {
         sb_printf(sb, "  indexer %s: %u B/token, %llu B/page (page-split: each field's tokens one "
                       "after another)\n",
@@ -264,6 +269,8 @@ static char *text_check(const kvc_verdict *v, unsigned options)
         sb_puts(&sb, "\nWhat decode will read:\n");
         for (unsigned i = 0; i < v->nconsequences; i++) sb_printf(&sb, "  - %s\n", v->consequences[i]);
     }
+    /* scales left behind come out tiny, not NaN: the values are wrong, and nothing says so */
+    int scales_only = v->nmismatches == 1 && strcmp(v->mismatches[0].field, "scale_buffer") == 0;
     /* the same KV rows on both sides: what differs is other state (a linear
      * layer's), which gives wrong output before it gives NaN, if ever */
     int same_rows = strcmp(p->kv.name, d->kv.name) == 0 && p->kv.page_bytes == d->kv.page_bytes &&
@@ -271,6 +278,9 @@ static char *text_check(const kvc_verdict *v, unsigned options)
                      (strcmp(p->draft.name, d->draft.name) == 0 && p->draft.page_bytes == d->draft.page_bytes));
     if (v->bootstrap_catches || v->compatible)
         sb_printf(&sb, "\n%s.\n", v->bootstrap);
+    else if (scales_only)
+        sb_printf(&sb, "\n%s, so nothing fails before serving: decode serves from prefill's values under the wrong "
+                  "scales, and no error says so (read from code, not run)\n", v->bootstrap);
     else if (same_rows)
         sb_printf(&sb,
                   "\n%s, so nothing fails before serving: decode's first requests compute from the garbage it "
@@ -406,6 +416,8 @@ static cJSON *json_layout_doc(const kvc_resolved *r)
     cJSON_AddItemToObject(res, "reasons", reasons);
 
     cJSON_AddItemToObject(o, "layout", report_json_layout(&r->kv));
+    if (r->has_scales) cJSON_AddItemToObject(o, "scales", report_json_layout(&r->scales));
+    else cJSON_AddNullToObject(o, "scales");
     if (r->has_indexer) cJSON_AddItemToObject(o, "indexer", report_json_layout(&r->indexer));
     else cJSON_AddNullToObject(o, "indexer");
     cJSON *entries = cJSON_AddObjectToObject(o, "entries");

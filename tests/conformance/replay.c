@@ -13,7 +13,8 @@
  * A case agrees when kvcheck refuses what SGLang refuses, with SGLang's
  * message in its own, and otherwise resolves SGLang's KV dtype, page size
  * and bytes per token (and, for a model kvcheck takes as DSA, both DSA
- * backends; with draft entries, the draft pool's bytes per token). A case
+ * backends; with draft entries, the draft pool's bytes per token; for a
+ * pool with a separate scale buffer, that buffer's bytes per token). A case
  * kvcheck declines (it refuses a pool it says it does not model) is
  * counted apart: never a pass. The table format is
  * tools/sglang-oracle/tables.py's. */
@@ -33,6 +34,7 @@ typedef struct result {
     char text[1100]; /* refused: SGLang's message, without the exception's type */
     char dtype[32], page[16], prefill[48], decode[48], row[16];
     char draft_row[16]; /* "extra" draft_row=N: the draft pool's bytes per token, "" when none */
+    char scale_row[16]; /* "extra" scale_row=N: the separate scale buffer's bytes per token, "" when none */
 } result;
 
 /* One case's inputs ('-' unset). */
@@ -108,6 +110,7 @@ static void add_extra(table *t, char **f, unsigned n)
     result *r = result_at(t, strtoul(f[1], NULL, 10));
     for (unsigned i = 2; i < n; i++)
         if (strncmp(f[i], "draft_row=", 10) == 0) snprintf(r->draft_row, sizeof r->draft_row, "%s", f[i] + 10);
+        else if (strncmp(f[i], "scale_row=", 10) == 0) snprintf(r->scale_row, sizeof r->scale_row, "%s", f[i] + 10);
 }
 
 static void add_result(table *t, char **f, unsigned n)
@@ -174,11 +177,7 @@ static int agrees(const table *t, unsigned rel, const char *gpu, const char *mod
     if (!st) st = kvc_resolve(w, &r, &d);
     kvc_worker_free(w);
     int ok;
-    if (!want->refused && strcmp(want->row, "-") == 0) { /* a pool the oracle could not size either */
-        ok = st == KVC_ERR_CONFIG && strstr(d.message, "does not model") ? 2 : 0;
-        if (!ok) snprintf(why, size, "[%s] SGLang starts with a pool kvcheck does not model | kvcheck: %s", args,
-                          st ? d.message : "judges it");
-    } else if (want->refused) {
+    if (want->refused) {
         const char *msg = message_of(want->text);
         /* "argparse exit 2": a refusal recorded without its message */
         ok = (st == KVC_ERR_CONFIG || st == KVC_ERR_USAGE) &&
@@ -194,21 +193,24 @@ static int agrees(const table *t, unsigned rel, const char *gpu, const char *mod
     } else {
         const kvc_setting *pb = kvc_resolved_find(r, "dsa_prefill_backend");
         const kvc_setting *db = kvc_resolved_find(r, "dsa_decode_backend");
-        const kvc_layout *draft = kvc_resolved_draft_layout(r);
-        char row[16], page[16], draft_row[16] = "";
+        const kvc_layout *draft = kvc_resolved_draft_layout(r), *scales = kvc_resolved_scales(r);
+        char row[16], page[16], draft_row[16] = "", scale_row[16] = "";
         snprintf(row, sizeof row, "%u", kvc_layout_bytes_per_token(kvc_resolved_layout(r)));
         snprintf(page, sizeof page, "%llu", (unsigned long long)kvc_resolved_find(r, "page_size")->number);
         if (draft) snprintf(draft_row, sizeof draft_row, "%u", kvc_layout_bytes_per_token(draft));
+        if (scales) snprintf(scale_row, sizeof scale_row, "%u", kvc_layout_bytes_per_token(scales));
         const char *dtype = kvc_resolved_find(r, "kv_cache_dtype")->value;
         ok = strcmp(dtype, want->dtype) == 0 && strcmp(page, want->page) == 0 && strcmp(row, want->row) == 0 &&
              (!pb || (strcmp(pb->value, want->prefill) == 0 && strcmp(db->value, want->decode) == 0)) &&
-             (!want->draft_row[0] || strcmp(draft_row, want->draft_row) == 0);
+             (!want->draft_row[0] || strcmp(draft_row, want->draft_row) == 0) && strcmp(scale_row, want->scale_row) == 0;
         if (!ok)
             snprintf(why, size,
-                     "[%s] SGLang: %s page %s %s/%s row %s draft %s | kvcheck: %s page %s %s/%s row %s draft %s", args,
-                     want->dtype, want->page, want->prefill, want->decode, want->row,
-                     want->draft_row[0] ? want->draft_row : "-", dtype, page, pb ? pb->value : "-",
-                     db ? db->value : "-", row, draft_row[0] ? draft_row : "-");
+                     "[%s] SGLang: %s page %s %s/%s row %s scales %s draft %s | kvcheck: %s page %s %s/%s row %s "
+                     "scales %s draft %s",
+                     args, want->dtype, want->page, want->prefill, want->decode, want->row,
+                     want->scale_row[0] ? want->scale_row : "-", want->draft_row[0] ? want->draft_row : "-", dtype,
+                     page, pb ? pb->value : "-", db ? db->value : "-", row, scale_row[0] ? scale_row : "-",
+                     draft_row[0] ? draft_row : "-");
     }
     kvc_resolved_free(r);
     return ok;

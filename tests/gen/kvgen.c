@@ -68,10 +68,22 @@ static uint8_t e5m2_of(float x)
     return (uint8_t)(lo | (x < 0 ? 0x80 : 0));
 }
 
+/* The E2M1 code nearest to x (magnitudes 0, 0.5, 1, 1.5, 2, 3, 4, 6; ties to the lower). */
+static uint8_t e2m1_of(float x)
+{
+    static const float MAGNITUDE[8] = {0, 0.5f, 1, 1.5f, 2, 3, 4, 6};
+    float a = fabsf(x);
+    uint8_t best = 0;
+    for (uint8_t m = 1; m < 8; m++)
+        if (fabsf(MAGNITUDE[m] - a) < fabsf(MAGNITUDE[best] - a)) best = m;
+    return (uint8_t)(best | (x < 0 ? 0x8 : 0));
+}
+
 static void put(uint8_t *p, kvc_elem elem, float x)
 {
     uint16_t h;
     switch (elem) {
+    case KVC_ELEM_E2M1X2: p[0] = (uint8_t)(e2m1_of(x) | e2m1_of(-x) << 4); break;
     case KVC_ELEM_E4M3: p[0] = kvc_e4m3_of(x); break;
     case KVC_ELEM_E5M2: p[0] = e5m2_of(x); break;
     case KVC_ELEM_BF16: h = kvc_bf16_of(x); memcpy(p, &h, 2); break;

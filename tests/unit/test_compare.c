@@ -358,6 +358,41 @@ static void test_compare__a_worker_that_does_not_resolve_is_named(void **state)
     kvc_worker_free(d);
 }
 
+/* SGLang's FP4 MLA pool keeps its UE8M0 scales in a second buffer that its
+ * PD transfer does not send: the layouts are equal, yet decode reads
+ * prefill's values with its own scales. No flag on one side alone mends
+ * that, so no fix is offered; fp8_e4m3 on both sides is the same pair made
+ * whole. */
+static void test_compare__fp4_scales_are_left_behind_by_the_transfer(void **state)
+{
+    (void)state;
+    kvc_worker *p = worker_make("B200", "deepseek-v3", "--kv-cache-dtype fp4_e2m1 --disaggregation-mode prefill");
+    kvc_worker *d = worker_make("B200", "deepseek-v3", "--kv-cache-dtype fp4_e2m1 --disaggregation-mode decode");
+    kvc_verdict *v = NULL;
+    kvc_diag diag;
+    assert_int_equal(compare_under(p, d, "0.5.9", &v, &diag), KVC_OK);
+    assert_string_equal(v->prefill.kv.name, "fp4_mx16");
+    assert_string_equal(v->decode.kv.name, "fp4_mx16");
+    assert_false(v->compatible);
+    assert_int_equal(v->nmismatches, 1);
+    assert_true(has_mismatch(v, "scale_buffer"));
+    int left = 0;
+    for (unsigned i = 0; i < v->nconsequences; i++)
+        left |= strstr(v->consequences[i], "sends the KV buffer without the 36 B/token scale buffer") != NULL;
+    assert_true(left);
+    assert_int_equal(v->nfixes, 0);
+    kvc_verdict_free(v);
+    kvc_worker_free(p);
+    kvc_worker_free(d);
+    p = worker_make("B200", "deepseek-v3", "--kv-cache-dtype fp8_e4m3 --disaggregation-mode prefill");
+    d = worker_make("B200", "deepseek-v3", "--kv-cache-dtype fp8_e4m3 --disaggregation-mode decode");
+    assert_int_equal(compare_under(p, d, "0.5.9", &v, &diag), KVC_OK);
+    assert_true(v->compatible);
+    kvc_verdict_free(v);
+    kvc_worker_free(p);
+    kvc_worker_free(d);
+}
+
 /* A DSA model like GLM-5.2 but with kv_lora_rank `rank`, as the worker
  * given `gpu` and `args`; the model is named "dsa-rRANK". */
 static kvc_worker *dsa_worker_with_rank(unsigned rank, const char *gpu, const char *args)
@@ -561,6 +596,7 @@ int main(void)
         cmocka_unit_test(test_compare__mtp_entry_counts),
         cmocka_unit_test(test_compare__every_fix_works_when_applied),
         cmocka_unit_test(test_compare__a_worker_that_does_not_resolve_is_named),
+        cmocka_unit_test(test_compare__fp4_scales_are_left_behind_by_the_transfer),
         cmocka_unit_test(test_compare__fix_search_with_kv_lora_rank_not_a_multiple_of_128),
         cmocka_unit_test(test_compare__fp8_flashmla_with_kv_lora_rank_not_a_multiple_of_128_is_an_error),
         cmocka_unit_test(test_compare__a_worker_valid_under_one_release_only_gets_a_verdict),

@@ -125,7 +125,7 @@ static void test_layout__unknown_names_list_the_catalogue(void **state)
     assert_contains(d.message, "fp8_flashmla");
     unsigned n = 0;
     while (kvc_layout_catalogue(n)) assert_int_equal(layout_build(kvc_layout_catalogue(n++), p, &l, &d), KVC_OK);
-    assert_int_equal(n, 8);
+    assert_int_equal(n, 10);
 }
 
 static void test_layout__model1_fp8_is_page_split_with_ue8m0_scales_and_pad(void **state)
@@ -146,6 +146,38 @@ static void test_layout__model1_fp8_is_page_split_with_ue8m0_scales_and_pad(void
     kvc_layout_params odd = {512, 32, 128, 64}; /* 480 NoPE values: not whole 64-blocks */
     assert_int_equal(layout_build("model1_fp8", &odd, &l, &d), KVC_ERR_CONFIG);
     assert_contains(d.message, "kv_lora_rank - qk_rope_head_dim to be a multiple of 64 (one UE8M0 scale");
+}
+
+static void test_layout__fp4_mx16_packs_two_e2m1_a_byte_with_ue8m0_scales_apart(void **state)
+{
+    (void)state;
+    /* SGLang's FP4 MLA pool: a KV buffer of (R + r) / 2 bytes a token, NoPE's pairs then RoPE's, and a scale
+     * buffer of (R + r) / 16 UE8M0 scales a token. */
+    kvc_layout kv = build("fp4_mx16", 512, 64, 64);
+    assert_int_equal(kv.bytes_per_token, 288);
+    assert_int_equal(kv.page_bytes, 64 * 288);
+    assert_false(kv.page_split);
+    assert_int_equal(kv.nfields, 2);
+    expect_field(&kv, 0, "nope", KVC_ELEM_E2M1X2, 0, 288, 256);
+    expect_field(&kv, 1, "rope", KVC_ELEM_E2M1X2, 256, 288, 32);
+    assert_false(layout_values_judged(&kv));
+    kvc_layout sc = build("fp4_mx16_scales", 512, 64, 64);
+    assert_int_equal(sc.bytes_per_token, 36);
+    assert_int_equal(sc.page_bytes, 64 * 36);
+    assert_int_equal(sc.nfields, 1);
+    expect_field(&sc, 0, "scale", KVC_ELEM_UE8M0, 0, 36, 36);
+    assert_true(sc.fields[0].scale);
+    assert_false(layout_values_judged(&sc)); /* scales alone: detect has nothing to go on */
+    kvc_layout nope_only = build("fp4_mx16", 512, 0, 1); /* qk_rope_head_dim 0 */
+    assert_int_equal(nope_only.bytes_per_token, 256);
+    assert_int_equal(build("fp4_mx16_scales", 512, 0, 1).bytes_per_token, 32);
+    kvc_diag d;
+    kvc_layout_params odd = {512, 63, 128, 64};
+    assert_int_equal(layout_build("fp4_mx16", &odd, &kv, &d), KVC_ERR_CONFIG);
+    assert_contains(d.message, "fp4_mx16 needs qk_rope_head_dim to be a multiple of 2 (2 values packed in a byte)");
+    kvc_layout_params ragged = {512, 72, 128, 64}; /* 584 values: not whole 16-blocks */
+    assert_int_equal(layout_build("fp4_mx16_scales", &ragged, &sc, &d), KVC_ERR_CONFIG);
+    assert_contains(d.message, "kv_lora_rank + qk_rope_head_dim to be a multiple of 16 (one UE8M0 scale per 16 values)");
 }
 
 static void test_layout__field_at_finds_the_field_token_and_element_of_a_byte(void **state)
@@ -196,6 +228,8 @@ static void test_layout__element_names_and_sizes(void **state)
     assert_int_equal(kvc_elem_size(KVC_ELEM_BF16), 2);
     assert_int_equal(kvc_elem_size(KVC_ELEM_F32), 4);
     assert_int_equal(kvc_elem_size(KVC_ELEM_UE8M0), 1);
+    assert_string_equal(kvc_elem_name(KVC_ELEM_E2M1X2), "e2m1x2");
+    assert_int_equal(kvc_elem_size(KVC_ELEM_E2M1X2), 1);
 }
 
 int main(void)
@@ -209,6 +243,7 @@ int main(void)
         cmocka_unit_test(test_layout__dimensions_that_leave_a_token_no_bytes_are_refused),
         cmocka_unit_test(test_layout__unknown_names_list_the_catalogue),
         cmocka_unit_test(test_layout__model1_fp8_is_page_split_with_ue8m0_scales_and_pad),
+        cmocka_unit_test(test_layout__fp4_mx16_packs_two_e2m1_a_byte_with_ue8m0_scales_apart),
         cmocka_unit_test(test_layout__field_at_finds_the_field_token_and_element_of_a_byte),
         cmocka_unit_test(test_layout__default_dimensions_are_those_of_deepseek_v32_and_glm5),
         cmocka_unit_test(test_layout__element_names_and_sizes),

@@ -89,6 +89,33 @@ static void test_predicates__every_e5m2_and_ue8m0_code(void **state)
     assert_true(value_by_definition(E5M2, 0xBC) == -1.0);
 }
 
+/* FP4 E2M1 (two to a byte): every one of the 256 bytes is two finite values,
+ * so nothing in it is damage; a byte decodes to its low nibble's value
+ * (sign, 2 exponent bits with bias 1, 1 mantissa bit). */
+static void test_predicates__every_e2m1x2_byte_is_two_finite_values(void **state)
+{
+    (void)state;
+    kvc_field f = {.elem = KVC_ELEM_E2M1X2};
+    unsigned kind = field_kind(&f);
+    assert_int_equal(kind, KVC_KIND_PAD);
+    for (int c = 0; c < KVC_CHECK_COUNT; c++) assert_false(kind_judged_by(kind, (kvc_check)c));
+    f.scale = 1; /* were it called a scale, still nothing to judge */
+    assert_int_equal(field_kind(&f), KVC_KIND_PAD);
+    for (unsigned c = 0; c < 256; c++) {
+        uint8_t b[4] = {(uint8_t)c}; /* kvc_classify may read as wide as an FP32 */
+        assert_int_equal(kvc_classify(kind, b, &ANY), KVC_CHECK_OK);
+        unsigned e = (c >> 1) & 3, m = c & 1;
+        double v = e ? ldexp(1.0 + m / 2.0, (int)e - 1) : m / 2.0;
+        if (elem_decode(KVC_ELEM_E2M1X2, b) != (c & 8 ? -v : v))
+            fail_msg("0x%02x decodes to %g, by definition %g", c, elem_decode(KVC_ELEM_E2M1X2, b), c & 8 ? -v : v);
+    }
+    uint64_t any = 0xFFFFFFFFFFFFFFFFull;
+    assert_int_equal(kvc_bad_lanes(kind, any), 0);
+    uint8_t six = 0x07, minus_half = 0x09;
+    assert_true(elem_decode(KVC_ELEM_E2M1X2, &six) == 6.0);
+    assert_true(elem_decode(KVC_ELEM_E2M1X2, &minus_half) == -0.5);
+}
+
 static void test_predicates__every_bf16_and_fp16_code(void **state)
 {
     (void)state;
@@ -232,6 +259,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_predicates__every_e4m3_code),
         cmocka_unit_test(test_predicates__every_e5m2_and_ue8m0_code),
+        cmocka_unit_test(test_predicates__every_e2m1x2_byte_is_two_finite_values),
         cmocka_unit_test(test_predicates__every_bf16_and_fp16_code),
         cmocka_unit_test(test_predicates__fp32_scales_and_values),
         cmocka_unit_test(test_predicates__scale_policies),

@@ -70,6 +70,15 @@ static const struct row {
     {"B200", "deepseek-v3", "--attention-backend flashinfer --kv-cache-dtype bfloat16", NULL, "bfloat16", "", "", "bf16", 1152, 1},
     {"B200", "deepseek-v3", "--prefill-attention-backend fa4 --kv-cache-dtype bfloat16", NULL, "bfloat16", "", "", "bf16", 1152, 1},
     {"RTX PRO 6000", "deepseek-v3", "--attention-backend trtllm_mla --kv-cache-dtype fp8_e4m3", NULL, "fp8_e4m3", "", "", "fp8_raw", 576, 64},
+    /* FP4 on CUDA: packed E2M1 rows (R + r) / 2 bytes, their scales apart (fp4_mx16_scales); no KV4 check before
+     * 0.5.7, then the MLA attention backend must be one SGLang lists (trtllm_mla, SM100's default, is) */
+    {"H200", "deepseek-v3", "--kv-cache-dtype fp4_e2m1", "0.5.5", "fp4_e2m1", "", "", "fp4_mx16", 288, 1},
+    {"B200", "deepseek-v3", "--kv-cache-dtype fp4_e2m1", "0.5.9", "fp4_e2m1", "", "", "fp4_mx16", 288, 64},
+    {"H200", "deepseek-v3", "--kv-cache-dtype fp4_e2m1 --attention-backend flashinfer", "0.5.15.post1", "fp4_e2m1", "", "", "fp4_mx16", 288, 1},
+    {"GB10", "deepseek-v3", "--kv-cache-dtype nvfp4 --attention-backend flashinfer", "0.5.20", "nvfp4", "", "", "fp4_mx16", 288, 1},
+    /* mxfp8 is float8_e4m3fn: fp8_e4m3's pools, raw for plain MLA and scaled for DSA (SM100+ only) */
+    {"RTX PRO 6000", "deepseek-v3", "--kv-cache-dtype mxfp8", NULL, "mxfp8", "", "", "fp8_raw", 576, 1},
+    {"B200", "tests/conformance/sglang/models/GLM5_NEXTN.json", "--kv-cache-dtype mxfp8", NULL, "mxfp8", "", "", "fp8_flashmla", 656, 1},
 };
 
 static void test_rules__truth_table(void **state)
@@ -207,8 +216,49 @@ static const struct bad {
     {"B300", "glm-5.2", "--page-size 0", NULL, "the page size must be a whole number"},
     {"H200", "deepseek-v3", "--page-size 99999999", NULL, "the page size must be a whole number"},
     {"B300", "glm-5.2", "--speculative-algorithm MEDUSA", NULL, "does not model this speculative algorithm"},
-    {"H200", "deepseek-v3", "--kv-cache-dtype fp4_e2m1", "0.5.20", "does not model this KV dtype's MLA layout"},
-    {"H200", "deepseek-v3", "--kv-cache-dtype nvfp4", "0.5.20", "does not model this KV dtype's MLA layout"},
+    /* FP4 and MXFP8 KV dtypes: SGLang's KV4 checks, then the model runner's dtype mapping */
+    {"MI300X", "deepseek-v3", "--kv-cache-dtype fp4_e2m1", "0.5.12",
+     "SGLang 0.5.12 refuses to start: KV4 is not tested on non-CUDA platforms. (sglang 0.5.7"},
+    {"H200", "deepseek-v3", "--kv-cache-dtype fp4_e2m1 --attention-backend fa3", "0.5.12",
+     "KV4 MLA expects attention_backend to be one of ['cutlass_mla', 'flashinfer', 'trtllm_mla', 'flashmla'], but got fa3"},
+    {"H200", "deepseek-v3", "--kv-cache-dtype fp4_e2m1", "0.5.12",
+     "but got fa3 (fa3: SGLang's default attention backend for MLA models on H200, sglang 0.5.9"},
+    {"GB10", "deepseek-v3", "--kv-cache-dtype fp4_e2m1", "0.5.7", "but got triton (triton: SGLang's default"},
+    {"H200", "deepseek-v3", "--kv-cache-dtype fp4_e2m1 --prefill-attention-backend fa4", "0.5.12",
+     "kvcheck does not model the attention backend SGLang picks for DeepseekV3ForCausalLM on H200 here; pass "
+     "--attention-backend to have the worker judged. Its pool would be fp4_mx16"},
+    {"H200", "deepseek-v3", "--kv-cache-dtype fp4_e2m1", "0.5.20",
+     "SGLang 0.5.20 refuses to start: --kv-cache-dtype=fp4_e2m1 is deprecated. Use --kv-cache-dtype=fp4_mx_block16. "
+     "(at model init, sglang 0.5.16: python/sglang/srt/mem_cache/kv_cache_dtype.py:57-61"},
+    {"H200", "deepseek-v3", "--kv-cache-dtype nvfp4", "0.5.20",
+     "--kv-cache-dtype=nvfp4 requires Blackwell SM100 or SM120. Use --kv-cache-dtype=fp4_mx_block16 for the "
+     "block-size-16 FP4 recipe."},
+    {"MI355X", "deepseek-v3", "--kv-cache-dtype fp4_mx_block16", NULL, "KV4 is not tested on non-CUDA platforms."},
+    {"H200", "deepseek-v3", "--kv-cache-dtype fp4_mx_block16", "0.5.19",
+     "KV4 MLA expects attention_backend to be one of ['cutlass_mla', 'flashinfer', 'trtllm_mla'], but got fa3"},
+    {"GB10", "deepseek-v3", "--kv-cache-dtype nvfp4", "0.5.20",
+     "KV4 MLA expects attention_backend to be one of ['flashinfer', 'trtllm_mla'], but got triton"},
+    {"MI355X", "deepseek-v3", "--kv-cache-dtype nvfp4", NULL, "kvcheck does not model these checks"},
+    {"B200", "deepseek-v3", "--kv-cache-dtype fp4_mx_block16 --attention-backend flashinfer", NULL,
+     "kvcheck does not model these checks, so it cannot judge this worker under SGLang 0.5.23. Its pool would be "
+     "fp4_mx16, 288 B a token of E2M1 pairs, and fp4_mx16_scales, a second buffer of 36 B a token of UE8M0 scales"},
+    /* GLM-5 NextN as the model: DSA outside the family guard, so the MLA defaults decide KV4, and the pool is the
+     * DSA pool's float4 rows */
+    {"H200", "tests/conformance/sglang/models/GLM5_NEXTN.json", "--kv-cache-dtype fp4_mx_block16", "0.5.19",
+     "KV4 MLA expects attention_backend to be one of ['cutlass_mla', 'flashinfer', 'trtllm_mla'], but got fa3"},
+    {"B200", "tests/conformance/sglang/models/GLM5_NEXTN.json", "--kv-cache-dtype fp4_mx_block16", "0.5.19",
+     "--kv-cache-dtype fp4_mx_block16 for GlmMoeDsaForCausalLMNextN on B200: SGLang 0.5.19 builds the DSA pool of R + "
+     "r = 576 torch.float4_e2m1fn_x2 elements a token (576 B, no scale buffer"},
+    {"B200", "tests/conformance/sglang/models/GLM5_NEXTN.json", "--kv-cache-dtype nvfp4", NULL,
+     "Its pool would be the DSA pool of R + r = 576 torch.float4_e2m1fn_x2 elements a token (576 B, no scale buffer"},
+    {"H200", "deepseek-v3", "--kv-cache-dtype mxfp8", NULL,
+     "SGLang 0.5.23 refuses to start: --kv-cache-dtype mxfp8 requires an SM100+ (Blackwell) GPU for the block-scaled "
+     "operands used by the FA4 MXFP8 attention path."},
+    {"MI355X", "deepseek-v3", "--kv-cache-dtype mxfp8", NULL, "requires an SM100+ (Blackwell) GPU"},
+    {"MI300X", "deepseek-v3", "--kv-cache-dtype fp4_e2m1", "0.5.5",
+     "SGLang 0.5.5 builds the plain pool of R + r = 576 torch.float4_e2m1fn_x2 elements a token (576 B, no scales)"},
+    {"B200", "deepseek-v3", "--kv-cache-dtype fp4_e2m1 --speculative-algorithm NEXTN", "0.5.9",
+     "the draft pool follows it, and kvcheck does not model an FP4 draft pool"},
 };
 
 static void test_rules__refusals_are_sglangs_own_words(void **state)
@@ -330,6 +380,36 @@ static void test_rules__draft_entries_have_their_own_layout(void **state)
     assert_int_equal(resolve_line("B300", "glm-5.2", "--speculative-draft-kv-cache-dtype bf16", NULL, &r, &d), KVC_OK);
     assert_contains(r.warnings[0], "--speculative-draft-kv-cache-dtype has no effect here");
     assert_null(kvc_resolved_draft_layout(&r));
+}
+
+/* SGLang's FP4 MLA pool: the KV buffer holds the packed values, a second
+ * buffer per layer their UE8M0 scales (36 B a token at R + r = 576), and
+ * a PD worker is told the transfer leaves that buffer behind. Other pools
+ * keep no scale buffer. */
+static void test_rules__fp4_pools_keep_their_scales_in_a_second_buffer(void **state)
+{
+    (void)state;
+    kvc_resolved r;
+    kvc_diag d;
+    assert_int_equal(resolve_line("B300", "deepseek-v3", "--kv-cache-dtype fp4_e2m1 --disaggregation-mode decode",
+                                  "0.5.12", &r, &d),
+                     KVC_OK);
+    assert_non_null(kvc_resolved_scales(&r));
+    assert_string_equal(r.scales.name, "fp4_mx16_scales");
+    assert_int_equal(r.scales.bytes_per_token, 36);
+    assert_int_equal(r.scales.page_bytes, 36 * 64);
+    assert_int_equal(r.kv.bytes_per_token + r.scales.bytes_per_token, 324);
+    assert_contains(r.row.reason, "MLATokenToKVPoolFP4, sglang 0.5.23: python/sglang/srt/mem_cache/memory_pool.py:5133-5164 "
+                                  "(from 0.5.6; before, sglang 0.5.5: memory_pool.py:1321-1345)");
+    int told = 0;
+    for (unsigned i = 0; i < r.nwarnings; i++) told |= strstr(r.warnings[i], "sends the FP4 KV buffer without its scale buffer") != NULL;
+    assert_true(told);
+    assert_int_equal(resolve_line("H200", "deepseek-v3", "--kv-cache-dtype fp4_e2m1", "0.5.4.post3", &r, &d), KVC_OK);
+    assert_string_equal(r.row.value, "fp4_mx16");
+    assert_int_equal(r.scales.bytes_per_token, 36);
+    for (unsigned i = 0; i < r.nwarnings; i++) assert_null(strstr(r.warnings[i], "scale buffer")); /* not PD */
+    assert_int_equal(resolve_line("B200", "deepseek-v3", "--kv-cache-dtype fp8_e4m3", NULL, &r, &d), KVC_OK);
+    assert_null(kvc_resolved_scales(&r));
 }
 
 static void test_rules__parallelism_never_changes_the_layout(void **state)
@@ -661,6 +741,7 @@ int main(void)
         cmocka_unit_test(test_rules__reasons_say_how_each_value_was_decided),
         cmocka_unit_test(test_rules__entries_count_draft_layers_and_the_indexer),
         cmocka_unit_test(test_rules__draft_entries_have_their_own_layout),
+        cmocka_unit_test(test_rules__fp4_pools_keep_their_scales_in_a_second_buffer),
         cmocka_unit_test(test_rules__parallelism_never_changes_the_layout),
         cmocka_unit_test(test_rules__odd_platforms_are_warned),
         cmocka_unit_test(test_rules__index_head_dim_must_be_128),

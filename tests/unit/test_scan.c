@@ -104,7 +104,7 @@ static void test_scan__planted_damage_is_found_exactly_in_every_layout(void **st
         kvgen_plant plants[64];
         size_t n;
         uint8_t *buf = planted_pages(&l, 200 + i, plants, &n);
-        assert_true(n >= 1);
+        assert_true(n >= 1 || strcmp(l.name, "fp4_mx16") == 0); /* FP4 values alone: no code is damage */
         kvc_scan_options o;
         kvc_scan_options_init(&o);
         o.max_findings = 64;

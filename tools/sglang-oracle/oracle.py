@@ -55,8 +55,6 @@ STUBS = {"torch", "triton", "sgl_kernel", "flashinfer", "vllm", "transformers", 
          "habana_frameworks", "intel_extension_for_pytorch"}
 
 
-# KV dtypes whose pools store packed values plus scales (not the MLA row)
-UNMODELLED = ("fp4_e2m1", "nvfp4", "fp4_mx_block16", "mxfp8")
 
 
 class HFConfig:
@@ -184,6 +182,26 @@ class Oracle:
         if os.path.exists(path):
             self._init_statements(path)
         self._model_class_setup()
+        self._fp4_setup()
+
+    def _fp4_setup(self):
+        """Where the release keeps its FP4 MLA buffers (fp4_pool()): the
+        scale block size assigned in MLATokenToKVPoolFP4._create_buffers, or
+        in MLATokenToKVPool.__init__'s float4 branch (then the DSA pool,
+        its subclass, takes it too); and the release's is_float4_e2m1fn_x2."""
+        path = os.path.join(self.root, "sglang/srt/mem_cache/memory_pool.py")
+        self.fp4_block = None
+        for cls, meth, dsa_too in (("MLATokenToKVPoolFP4", "_create_buffers", False),
+                                   ("MLATokenToKVPool", "__init__", True)):
+            fn, _ = _method(path, cls, meth)
+            for n in ast.walk(fn) if fn is not None else ():
+                if isinstance(n, ast.Assign) and any(isinstance(t, ast.Name) and t.id == "scale_block_size"
+                                                     for t in n.targets):
+                    self.fp4_block = (n.value.value, dsa_too)
+            if self.fp4_block:
+                break
+        import sglang.srt.utils.common as common
+        self.is_fp4 = getattr(common, "is_float4_e2m1fn_x2", lambda d: False)
 
     def _model_class_setup(self):
         """The release's get_model_architecture (ModelRunner.load_model calls
@@ -267,6 +285,25 @@ class Oracle:
             dim = (R + R // 128 * 4 + r * 2) if (dsa and kvd is torch.float8_e4m3fn) else (R + r)
         scaled = dim != R + r
         return dim, dim * (1 if scaled else kvd.itemsize)
+
+    def fp4_pool(self, kvd, hf, dim):
+        """The FP4 MLA pool's (KV bytes, scale bytes) per token and layer, or
+        None where the release builds its ordinary pool for this dtype. On
+        CUDA (the release's is_float4_e2m1fn_x2) a float4_e2m1fn_x2 pool keeps
+        dim // 2 bytes of packed E2M1 pairs per token and, in a second buffer
+        per layer, dim // scale_block_size UE8M0 scales: the branch of
+        MLATokenToKVPool.__init__ (0.5.4.post3-0.5.5.post3, memory_pool.py:1321,
+        taken by the DSA pool too), then MLATokenToKVPoolFP4._create_buffers,
+        which the model runner picks only for models that are not DSA (sglang
+        0.5.6: model_executor/model_runner.py:1844-1862). The sizes are read
+        from the release's source."""
+        if self.fp4_block is None or not self.is_fp4(kvd):
+            return None
+        block, dsa_too = self.fp4_block
+        dsa = getattr(self.mc, "is_deepseek_nsa", getattr(self.mc, "is_deepseek_dsa", None))(hf)
+        if dsa and not dsa_too:
+            return None
+        return dim // 2, dim // block
 
     def _init_statements(self, path):
         """The statements of DeepseekSparseAttnBackend.__init__ that refuse a
@@ -361,8 +398,9 @@ class Oracle:
                     model_impl=getattr(view, "model_impl", "auto"), model_path="/fake/model", revision=None))
                 kvd, _ = self.kv_torch_dtype(view)
                 dim, o["row"] = self.row(view, kvd, hf)
-                if view.kv_cache_dtype in UNMODELLED:
-                    o["row"] = "-"   # separate FP4/MXFP8 pool classes with scale buffers: not modelled
+                fp4 = self.fp4_pool(kvd, hf, dim)
+                if fp4:
+                    o["row"], o["scale_row"] = fp4
                 o["torch_dtype"] = kvd.name
                 self.init_checks(view, kvd, dim, hf)
                 if spec:
@@ -389,9 +427,9 @@ class Oracle:
         try:
             kvd, _ = self.kv_torch_dtype(view, draft=True)
             dim, b = self.row(view, kvd, hf)
-            if getattr(view, "speculative_draft_kv_cache_dtype", None) in UNMODELLED or \
-                    (getattr(view, "speculative_draft_kv_cache_dtype", None) is None and view.kv_cache_dtype in UNMODELLED):
-                b = "-"
+            fp4 = self.fp4_pool(kvd, hf, dim)
+            if fp4:
+                return {"arch": hf.architectures[0], "torch_dtype": kvd.name, "row": fp4[0], "scale_row": fp4[1]}
             return {"arch": hf.architectures[0], "torch_dtype": kvd.name, "row": b}
         except BaseException as e:
             return {"arch": hf.architectures[0], "note": f"{type(e).__name__}: {e}"[:200]}

@@ -32,17 +32,19 @@ every other case is an `xcase` line (<radix> 1 = --disable-radix-cache
 given, <spec> EAGLE/NEXTN, <draft_dtype> the --speculative-draft-kv-cache-dtype
 value, <page_size> the --page-size value).
 
-Results: <row bytes> is bytes per token per layer of the target's MLA KV pool
-('-' for fp4_e2m1/nvfp4/fp4_mx_block16/mxfp8 pools, which SGLang stores as
-packed values plus scales and the oracle does not model). <text> is
+Results: <row bytes> is bytes per token per layer of the target's MLA KV
+buffer (the one the PD transfer sends: the pool's get_contiguous_buf_infos).
+<text> is
   argparse: <message>          the release's parser refused (Python 3.11 argparse wording)
   init: <Type>: <message>      refused by the model runner after argument resolution
                                (KV dtype mapping, pool row, DSA backend validators)
   <Type>: <message>            refused by argument resolution or check_server_args()
-`extra` keys: torch (the KV torch dtype), and for speculative cases
-draft_arch, draft_torch, draft_row (the draft worker's architecture after
-SGLang's NextN rewrite, KV torch dtype, row bytes), or draft_note when the
-draft could not be worked out.
+`extra` keys: torch (the KV torch dtype); scale_row (bytes per token per
+layer of a second, scale buffer: the FP4 MLA pool keeps its UE8M0 block
+scales apart from the packed E2M1 values, oracle.py fp4_pool()); and for
+speculative cases draft_arch, draft_torch, draft_row, draft_scale_row (the
+draft worker's architecture after SGLang's NextN rewrite, KV torch dtype,
+row and scale bytes), or draft_note when the draft could not be worked out.
 
 <results> holds one result id per release, run-length coded: '4*12,7,9*3' is
 4 twelve times, then 7, then 9 three times; '.' is a release that did not
@@ -99,9 +101,11 @@ def main(src, out):
             else:
                 o = r["ok"]
                 extra = [f"torch={o['torch_dtype']}"]
+                if "scale_row" in o:
+                    extra.append(f"scale_row={o['scale_row']}")
                 dr = o.get("draft")
                 if dr is not None:
-                    for k in ("arch", "torch_dtype", "row"):
+                    for k in ("arch", "torch_dtype", "row", "scale_row"):
                         if k in dr:
                             extra.append(f"draft_{'torch' if k == 'torch_dtype' else k}={dr[k]}")
                     if "note" in dr:

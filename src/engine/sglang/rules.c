@@ -108,6 +108,15 @@ static const struct unmodelled_row {
     {"MiniMaxM3SparseForConditionalGeneration", "MiniMax M3's sparse-attention pools"},
 };
 
+/* The SERVED row saying this release has no model class for the
+ * architecture (it takes the model for an MHA model), or NULL. */
+static const struct served_row *unserved(const char *arch, unsigned rel)
+{
+    for (size_t i = 0; i < COUNT_OF(SERVED); i++)
+        if (strcmp(SERVED[i].arch, arch) == 0 && !sglang_release_in(rel, SERVED[i].since, NULL)) return &SERVED[i];
+    return NULL;
+}
+
 static int arch_dsa(const char *arch, unsigned rel)
 {
     for (size_t i = 0; i < COUNT_OF(ARCHS); i++)
@@ -242,12 +251,15 @@ static kvc_status refuse(const ctx *c, const setting *s, const char *fmt, ...)
  * layout when rows are plain (one element type for NoPE and RoPE). */
 static const struct dtype_row {
     const char *name;
-    const char *plain_layout; /* NULL: kvcheck does not model its MLA rows */
-    unsigned itemsize;
+    const char *plain_layout; /* NULL: rows are not R + r elements of one type */
+    int fp4;                  /* torch.float4_e2m1fn_x2 (two E2M1 values a byte): fp4_pool() decides */
 } DTYPES[] = {
-    {"bfloat16", "bf16", 2}, {"bf16", "bf16", 2}, {"float16", "fp16", 2}, {"float32", "fp32", 4},
-    {"fp8_e4m3", "fp8_raw", 1}, {"fp8_e5m2", "fp8_e5m2_raw", 1},
-    {"fp4_e2m1", NULL, 0}, {"mxfp8", NULL, 0}, {"nvfp4", NULL, 0}, {"fp4_mx_block16", NULL, 0},
+    {"bfloat16", "bf16", 0}, {"bf16", "bf16", 0}, {"float16", "fp16", 0}, {"float32", "fp32", 0},
+    {"fp8_e4m3", "fp8_raw", 0}, {"fp8_e5m2", "fp8_e5m2_raw", 0},
+    /* sglang 0.5.5: python/sglang/srt/model_executor/model_runner.py:1534-1536; sglang 0.5.23:
+     * python/sglang/srt/mem_cache/kv_cache_dtype.py:76-78 */
+    {"fp4_e2m1", NULL, 1}, {"nvfp4", NULL, 1}, {"fp4_mx_block16", NULL, 1},
+    {"mxfp8", NULL, 0}, /* on CUDA the pool stores it as fp8_e4m3 (DTYPE_ALIASES); ROCm refuses it first */
 };
 
 static const struct dtype_row *find_dtype(const char *name)
@@ -341,15 +353,21 @@ static kvc_status resolve_dtype(ctx *c)
 
 /* KV dtype strings a platform stores as another one's torch dtype: on ROCm
  * fp8_e5m2 is the platform's native fp8 (fp8_kernel.fp8_dtype) from
- * 0.5.6.post2, the same as fp8_e4m3's. */
+ * 0.5.6.post2, the same as fp8_e4m3's; mxfp8 is torch.float8_e4m3fn, and
+ * an MLA or DSA pool of it is built as for fp8_e4m3 (no MXFP8 variant of
+ * those pools exists, unlike the MHA one: MHATokenToKVPoolMXFP8). */
 static const struct dtype_alias {
     span when;
+    int hip; /* 1: ROCm, 0: CUDA */
     const char *given, *stored;
     const char *cite;
-} HIP_DTYPES[] = {
-    {SINCE("0.5.6.post2"), "fp8_e5m2", "fp8_e4m3",
+} DTYPE_ALIASES[] = {
+    {SINCE("0.5.6.post2"), 1, "fp8_e5m2", "fp8_e4m3",
      "sglang 0.5.6.post2: python/sglang/srt/model_executor/model_runner.py:1640-1644; sglang 0.5.16: "
      "python/sglang/srt/mem_cache/kv_cache_dtype.py:43-47"},
+    {SINCE("0.5.16"), 0, "mxfp8", "fp8_e4m3",
+     "sglang 0.5.16: python/sglang/srt/mem_cache/kv_cache_dtype.py:53-54; sglang 0.5.23: "
+     "python/sglang/srt/mem_cache/kv_cache_configurator.py:1866-1881"},
 };
 
 /* The --kv-cache-dtype string whose torch dtype the pool has: "auto" is the
@@ -357,8 +375,10 @@ static const struct dtype_alias {
 static const char *stored_dtype(const ctx *c, const char *dtype)
 {
     const char *d = strcmp(dtype, "auto") == 0 ? c->model->torch_dtype : dtype;
-    for (size_t i = 0; c->gpu->hip && i < COUNT_OF(HIP_DTYPES); i++)
-        if (in_span(c->rel, HIP_DTYPES[i].when) && strcmp(HIP_DTYPES[i].given, d) == 0) return HIP_DTYPES[i].stored;
+    for (size_t i = 0; i < COUNT_OF(DTYPE_ALIASES); i++)
+        if (in_span(c->rel, DTYPE_ALIASES[i].when) && DTYPE_ALIASES[i].hip == c->gpu->hip &&
+            strcmp(DTYPE_ALIASES[i].given, d) == 0)
+            return DTYPE_ALIASES[i].stored;
     return d;
 }
 
@@ -964,15 +984,6 @@ static const struct mha_default {
      ":4579-4610; sglang 0.5.6.post2: :1374-1383, :1465-1473, :1729-1732, :1789-1808, :4649-4680"},
 };
 
-/* The SERVED row of an architecture the release has no model class for, or NULL. Pure. */
-static const struct served_row *unserved(const ctx *c)
-{
-    for (size_t i = 0; i < COUNT_OF(SERVED); i++)
-        if (strcmp(SERVED[i].arch, c->model->architecture) == 0 && !rel_since(c->rel, SERVED[i].since))
-            return &SERVED[i];
-    return NULL;
-}
-
 /* The flag naming an attention backend or a topk, NULL when none does:
  * SGLang's MHA argument checks then depend on inputs kvcheck does not model. Pure. */
 static const setting *mha_input_given(const ctx *c)
@@ -989,7 +1000,7 @@ static const struct mha_default *mha_default(const ctx *c)
 {
     char major[8];
     str_printf(major, sizeof major, "%u", c->gpu->major);
-    if (!unserved(c) || mha_input_given(c) || c->gpu->hip) return NULL;
+    if (!unserved(c->model->architecture, c->rel) || mha_input_given(c) || c->gpu->hip) return NULL;
     for (size_t i = 0; i < COUNT_OF(MHA_DEFAULTS); i++)
         if (in_span(c->rel, MHA_DEFAULTS[i].when) && word_in(major, MHA_DEFAULTS[i].majors)) return &MHA_DEFAULTS[i];
     return NULL;
@@ -1005,12 +1016,263 @@ static kvc_status check_mha_default(const ctx *c)
     str_printf(why, sizeof why, "%s: SGLang %s's default attention backend on SM%u%u for %s, which it takes as an "
                "MHA model since it has no model class for it; the first is in %s, pass --sglang-version %s or newer",
                r->backend, SGLANG_VERSIONS[c->rel], c->gpu->major, c->gpu->minor, c->model->architecture,
-               unserved(c)->since, unserved(c)->since);
+               unserved(c->model->architecture, c->rel)->since, unserved(c->model->architecture, c->rel)->since);
     if (!word_in(major, r->passes)) return refuse(c, NULL, "%s (%s; %s)", r->platform_message, why, r->cite);
     const setting *s = &c->set->s[SET_SPEC_ALGO];
     if (s->set && word_in(s->value, r->topk_algos))
         return refuse(c, s, "%s (%s; --speculative-algorithm %s auto-chooses topk 4 for it; %s)", r->topk_message,
                       why, s->value, r->cite);
+    return KVC_OK;
+}
+
+/* ------------------------------------------------ block-scaled dtypes */
+
+/* SGLang's start-up checks of its FP4 and MXFP8 KV dtypes
+ * (_handle_kv4_compatibility and _handle_mxfp8_kv_cache_compatibility,
+ * arg_groups/kv_cache_hook.py from 0.5.19), run after its attention-backend
+ * checks; first match refuses. */
+enum kv4_test {
+    K_NOT_CUDA,      /* ROCm */
+    K_NOT_SM100_120, /* CUDA with compute capability major neither 10 nor 12 */
+    K_NOT_BLACKWELL, /* not CUDA with compute capability major >= 10 */
+    K_MLA_BACKEND,   /* CUDA: SGLang checks the MLA attention backend against `backends` */
+    K_UNMODELLED     /* checks of attention backends SGLang resolves in ways kvcheck does not model */
+};
+static const struct kv4_rule {
+    span when;
+    const char *dtypes; /* space-separated */
+    enum kv4_test test;
+    const char *message; /* {backend}: the attention backend */
+    const char *backends; /* K_MLA_BACKEND: those it accepts, space-separated */
+    const char *cite;
+} KV4[] = {
+    {FROM_TO("0.5.7", "0.5.15.post1"), "fp4_e2m1", K_NOT_CUDA, "KV4 is not tested on non-CUDA platforms.", NULL,
+     "sglang 0.5.7: python/sglang/srt/server_args.py:1787; sglang 0.5.15.post1: python/sglang/srt/server_args.py:4559"},
+    {FROM_TO("0.5.7", "0.5.15.post1"), "fp4_e2m1", K_MLA_BACKEND,
+     "KV4 MLA expects attention_backend to be one of ['cutlass_mla', 'flashinfer', 'trtllm_mla', 'flashmla'], but "
+     "got {backend}",
+     "cutlass_mla flashinfer trtllm_mla flashmla",
+     "sglang 0.5.9: python/sglang/srt/server_args.py:1976-2051; sglang 0.5.15.post1: "
+     "python/sglang/srt/server_args.py:4493-4559"},
+    {SINCE("0.5.16"), "mxfp8", K_NOT_BLACKWELL,
+     "--kv-cache-dtype mxfp8 requires an SM100+ (Blackwell) GPU for the block-scaled operands used by the FA4 MXFP8 "
+     "attention path.",
+     NULL,
+     "sglang 0.5.16: python/sglang/srt/server_args.py:5064-5072; sglang 0.5.23: "
+     "python/sglang/srt/arg_groups/kv_cache_hook.py:100-109"},
+    /* from 0.5.21 an nvfp4 worker on ROCm is refused first by attention-backend checks (K_UNMODELLED) */
+    {FROM_TO("0.5.16", "0.5.20"), "nvfp4", K_NOT_CUDA, "KV4 is not tested on non-CUDA platforms.", NULL,
+     "sglang 0.5.16: python/sglang/srt/server_args.py:5146; sglang 0.5.20: "
+     "python/sglang/srt/arg_groups/kv_cache_hook.py:108"},
+    {SINCE("0.5.16"), "fp4_mx_block16", K_NOT_CUDA, "KV4 is not tested on non-CUDA platforms.", NULL,
+     "sglang 0.5.16: python/sglang/srt/server_args.py:5146; sglang 0.5.23: "
+     "python/sglang/srt/arg_groups/kv_cache_hook.py:318"},
+    {SINCE("0.5.16"), "nvfp4", K_NOT_SM100_120,
+     "--kv-cache-dtype=nvfp4 requires Blackwell SM100 or SM120. Use --kv-cache-dtype=fp4_mx_block16 for the "
+     "block-size-16 FP4 recipe.",
+     NULL,
+     "sglang 0.5.16: python/sglang/srt/server_args.py:5085-5093; sglang 0.5.23: "
+     "python/sglang/srt/arg_groups/kv_cache_hook.py:124-132"},
+    {FROM_TO("0.5.16", "0.5.19"), "nvfp4 fp4_mx_block16", K_MLA_BACKEND,
+     "KV4 MLA expects attention_backend to be one of ['cutlass_mla', 'flashinfer', 'trtllm_mla'], but got {backend}",
+     "cutlass_mla flashinfer trtllm_mla",
+     "sglang 0.5.16: python/sglang/srt/server_args.py:5074-5146; sglang 0.5.19: "
+     "python/sglang/srt/arg_groups/kv_cache_hook.py:36-109"},
+    {FROM_TO("0.5.20", "0.5.20"), "nvfp4 fp4_mx_block16", K_MLA_BACKEND,
+     "KV4 MLA expects attention_backend to be one of ['flashinfer', 'trtllm_mla'], but got {backend}",
+     "flashinfer trtllm_mla", "sglang 0.5.20: python/sglang/srt/arg_groups/kv_cache_hook.py:37-108"},
+    /* 0.5.21 adds checks of unified memory, native NVFP4 speculative decoding, PD and HiCache */
+    {SINCE("0.5.21"), "nvfp4 fp4_mx_block16", K_UNMODELLED,
+     "SGLang checks this KV dtype against the prefill and decode attention backends it resolves (FA4, KV4 MLA/MHA "
+     "backend lists, TRTLLM MHA, unified memory, PD with native NVFP4)",
+     NULL,
+     "sglang 0.5.16: python/sglang/srt/server_args.py:5074-5146; sglang 0.5.23: "
+     "python/sglang/srt/arg_groups/kv_cache_hook.py:112-318"},
+};
+
+/* The pool SGLang builds for a torch.float4_e2m1fn_x2 KV dtype on CUDA (its
+ * test, is_float4_e2m1fn_x2, asks is_cuda(): sglang 0.5.5:
+ * python/sglang/srt/utils/common.py:155-158): the FP4 MLA pool, rows of
+ * R + r E2M1 values two to a byte (fp4_mx16) and their UE8M0 block-16
+ * scales in a second buffer per layer (fp4_mx16_scales). From 0.5.6 a DSA
+ * model gets its DSA pool of float4 elements without scales instead (sglang
+ * 0.5.23: python/sglang/srt/mem_cache/kv_cache_configurator.py:1866-1871);
+ * before, no DSA model reaches the pool with FP4 (the DSA dtype assertion
+ * refuses it inside the family guard, and no DSA architecture is outside). */
+static const char FP4_POOL_CITE[] =
+    "MLATokenToKVPoolFP4, sglang 0.5.23: python/sglang/srt/mem_cache/memory_pool.py:5133-5164 (from 0.5.6; before, "
+    "sglang 0.5.5: memory_pool.py:1321-1345)";
+
+/* What SGLang's pool for a float4 KV dtype is on this worker: for the
+ * refusals of cases kvcheck cannot judge, and fp4_pool()'s reason. */
+static void fp4_pool_text(const ctx *c, char *out, size_t size)
+{
+    unsigned R = c->model->kv_lora_rank, r = c->model->qk_rope_head_dim;
+    if (c->gpu->hip)
+        str_printf(out, size, "the plain pool of R + r = %u torch.float4_e2m1fn_x2 elements a token (%u B, no scales), "
+                   "since SGLang's FP4 pool is CUDA-only (is_float4_e2m1fn_x2, sglang 0.5.5: "
+                   "python/sglang/srt/utils/common.py:155-158)", R + r, R + r);
+    else if (c->dsa && rel_since(c->rel, "0.5.6"))
+        str_printf(out, size, "the DSA pool of R + r = %u torch.float4_e2m1fn_x2 elements a token (%u B, no scale "
+                   "buffer; sglang 0.5.23: python/sglang/srt/mem_cache/kv_cache_configurator.py:1866-1871)", R + r,
+                   R + r);
+    else
+        str_printf(out, size, "fp4_mx16, %u B a token of E2M1 pairs, and fp4_mx16_scales, a second buffer of %u B a "
+                   "token of UE8M0 scales that the PD transfer does not send (%s)", (R + r) / 2, (R + r) / 16,
+                   FP4_POOL_CITE);
+}
+
+/* The MLA attention backend SGLang picks when neither a flag nor a model's
+ * own default chose one, as KV4's check reads it (CUDA; major 0: any
+ * other GPU). */
+static const struct mla_default_row {
+    span when;
+    unsigned major;
+    const char *backend;
+} MLA_DEFAULTS[] = {
+    {FROM_TO("0.5.7", "0.5.20"), 9, "fa3"},
+    {FROM_TO("0.5.7", "0.5.20"), 10, "flashinfer"},
+    {FROM_TO("0.5.7", "0.5.20"), 0, "triton"},
+};
+static const char MLA_DEFAULTS_CITE[] = "sglang 0.5.9: python/sglang/srt/server_args.py:1819-1832; sglang 0.5.16: "
+                                        "python/sglang/srt/server_args.py:4934-4949; sglang 0.5.20: "
+                                        "python/sglang/srt/arg_groups/model_override_base.py:353-368";
+
+/* The attention backend KV4's check sees, and into `why` how it was
+ * chosen: the flag, SGLang's default for the model (attn_backend), else its
+ * default for MLA models; "" when none of them names one. */
+static const char *kv4_attention_backend(const ctx *c, char *why, size_t size)
+{
+    const struct attn_default *dflt;
+    const char *b = attn_backend(c, &dflt);
+    if (dflt) str_printf(why, size, "SGLang's default attention backend for %s on SM%u0, %s", c->model->architecture,
+                         dflt->major, dflt->cite);
+    else str_printf(why, size, "the attention backend given");
+    for (size_t i = 0; !b[0] && !c->set->s[SET_PREFILL_ATTENTION_BACKEND].set &&
+                       !c->set->s[SET_DECODE_ATTENTION_BACKEND].set && i < COUNT_OF(MLA_DEFAULTS);
+         i++)
+        if (in_span(c->rel, MLA_DEFAULTS[i].when) && (!MLA_DEFAULTS[i].major || MLA_DEFAULTS[i].major == c->gpu->major)) {
+            b = MLA_DEFAULTS[i].backend;
+            str_printf(why, size, "SGLang's default attention backend for MLA models on %s, %s", c->gpu->name,
+                       MLA_DEFAULTS_CITE);
+        }
+    return b;
+}
+
+/* The checks of a block-scaled KV dtype (KV4), in SGLang's order. */
+static kvc_status check_kv4(const ctx *c)
+{
+    const setting *s = &c->set->s[SET_KV_CACHE_DTYPE];
+    for (size_t i = 0; i < COUNT_OF(KV4); i++) {
+        const struct kv4_rule *k = &KV4[i];
+        if (!in_span(c->rel, k->when) || !word_in(c->dtype, k->dtypes)) continue;
+        unsigned major = c->gpu->major;
+        switch (k->test) {
+        case K_NOT_CUDA:
+            if (c->gpu->hip) return refuse(c, s, "%s (%s)", k->message, k->cite);
+            break;
+        case K_NOT_SM100_120:
+            if (!c->gpu->hip && major != 10 && major != 12) return refuse(c, s, "%s (%s)", k->message, k->cite);
+            break;
+        case K_NOT_BLACKWELL:
+            if (c->gpu->hip || major < 10) return refuse(c, s, "%s (%s)", k->message, k->cite);
+            break;
+        case K_MLA_BACKEND: {
+            /* a release without the model class takes it for an MHA model: check_model_class says so */
+            if (c->gpu->hip || unserved(c->model->architecture, c->rel)) break;
+            char why[400];
+            const char *both = kv4_attention_backend(c, why, sizeof why);
+            const setting *p = &c->set->s[SET_PREFILL_ATTENTION_BACKEND], *d = &c->set->s[SET_DECODE_ATTENTION_BACKEND];
+            const char *prefill = p->set ? p->value : both, *decode = d->set ? d->value : both;
+            if (prefill[0] && decode[0] && strcmp(prefill, decode) != 0 && strcmp(prefill, "fa4") != 0) {
+                notes_add(c->out->warnings, &c->out->nwarnings, KVC_MAX_NOTES,
+                          "--kv-cache-dtype %s with prefill attention backend %s and decode %s: SGLang %s only warns "
+                          "(\"Compatibility issues are unlikely, but may occur in rare edge cases.\", %s)",
+                          c->dtype, prefill, decode, SGLANG_VERSIONS[c->rel], k->cite);
+                break;
+            }
+            /* inside the family guard a DSA model runs SGLang's DSA attention backend (the dtype assertion refuses
+             * FP4 there first); outside it the MLA defaults hold */
+            if (c->defaults || !both[0] || p->set || d->set || strcmp(prefill, "fa4") == 0) {
+                char pool[600];
+                fp4_pool_text(c, pool, sizeof pool);
+                return diag_set(c->diag, KVC_ERR_CONFIG, &s->origin,
+                                "--kv-cache-dtype %s: SGLang %s accepts it only with the MLA attention backends %s "
+                                "(%s), and kvcheck does not model the attention backend SGLang picks for %s on %s "
+                                "here; pass --attention-backend to have the worker judged. Its pool would be %s",
+                                c->dtype, SGLANG_VERSIONS[c->rel], k->backends, k->cite, c->model->architecture,
+                                c->gpu->name, pool);
+            }
+            if (word_in(both, k->backends)) break;
+            char msg[300];
+            const char *const f[][2] = {{"backend", both}};
+            expand(k->message, f, COUNT_OF(f), msg, sizeof msg);
+            const setting *a = &c->set->s[SET_ATTENTION_BACKEND];
+            return refuse(c, a->set ? a : s, "%s (%s: %s; %s)", msg, both, why, k->cite);
+        }
+        case K_UNMODELLED: {
+            char pool[600];
+            fp4_pool_text(c, pool, sizeof pool);
+            return diag_set(c->diag, KVC_ERR_CONFIG, &s->origin,
+                            "--kv-cache-dtype %s: %s (%s); kvcheck does not model these checks, so it cannot judge "
+                            "this worker under SGLang %s. Its pool would be %s",
+                            c->dtype, k->message, k->cite, SGLANG_VERSIONS[c->rel], pool);
+        }
+        }
+    }
+    return KVC_OK;
+}
+
+/* The model runner's KV dtype mapping refuses some strings the parser
+ * still offers. */
+static const struct dtype_refusal {
+    span when;
+    const char *dtype;
+    const char *message;
+    const char *cite;
+} DTYPE_REFUSALS[] = {
+    {FROM_TO("0.5.16", "0.5.20"), "fp4_e2m1",
+     "--kv-cache-dtype=fp4_e2m1 is deprecated. Use --kv-cache-dtype=fp4_mx_block16.",
+     "sglang 0.5.16: python/sglang/srt/mem_cache/kv_cache_dtype.py:57-61; sglang 0.5.20: "
+     "python/sglang/srt/mem_cache/kv_cache_dtype.py:65-69"},
+};
+
+static kvc_status check_dtype_mapping(const ctx *c, const char *dtype, const setting *s)
+{
+    for (size_t i = 0; i < COUNT_OF(DTYPE_REFUSALS); i++)
+        if (in_span(c->rel, DTYPE_REFUSALS[i].when) && strcmp(DTYPE_REFUSALS[i].dtype, dtype) == 0)
+            return refuse(c, s, "%s (at model init, %s)", DTYPE_REFUSALS[i].message, DTYPE_REFUSALS[i].cite);
+    return KVC_OK;
+}
+
+/* The pool's get_contiguous_buf_infos gives the PD transfer its KV buffer
+ * only; no release's FP4 pool overrides it. */
+static const char FP4_TRANSFER_CITE[] =
+    "get_contiguous_buf_infos lists the KV buffers only: sglang 0.5.23: python/sglang/srt/mem_cache/memory_pool.py:4884";
+
+/* The FP4 pool of a worker whose --kv-cache-dtype is the FP4 `dtype`, into
+ * `row`; refuses the float4 pools kvcheck does not model (ROCm's, and a DSA
+ * model's from 0.5.6). */
+static kvc_status fp4_pool(const ctx *c, const char *dtype, kvc_setting *row)
+{
+    const setting *s = &c->set->s[SET_KV_CACHE_DTYPE];
+    unsigned R = c->model->kv_lora_rank, r = c->model->qk_rope_head_dim;
+    if (c->gpu->hip || (c->dsa && rel_since(c->rel, "0.5.6"))) {
+        char pool[600];
+        fp4_pool_text(c, pool, sizeof pool);
+        return diag_set(c->diag, KVC_ERR_CONFIG, &s->origin,
+                        "--kv-cache-dtype %s for %s on %s: SGLang %s builds %s; kvcheck does not model that pool: what "
+                        "SGLang writes into it is not known",
+                        dtype, c->model->architecture, c->gpu->name, SGLANG_VERSIONS[c->rel], pool);
+    }
+    setting_set(row, "fp4_mx16", "torch.float4_e2m1fn_x2: %u E2M1 values two to a byte (%u B), %u UE8M0 scales in a "
+                "second buffer (%s)", R + r, (R + r) / 2, (R + r) / 16, FP4_POOL_CITE);
+    const char *mode = resolved_value(c->out, "disaggregation_mode");
+    if (strcmp(mode, "prefill") == 0 || strcmp(mode, "decode") == 0)
+        notes_add(c->out->warnings, &c->out->nwarnings, KVC_MAX_NOTES,
+                  "SGLang %s's PD transfer sends the FP4 KV buffer without its scale buffer (%u B/token): decode "
+                  "reads the transferred tokens with its own scales, zeros as allocated (read from code, not run)",
+                  SGLANG_VERSIONS[c->rel], (R + r) / 16);
     return KVC_OK;
 }
 
@@ -1432,7 +1694,8 @@ static void warn_platform(const ctx *c)
     X(ARCHS, dsa) X(ARCHS, defaults) X(DSA_DTYPE, when) X(FIELD_DEFAULTS, when) X(DEFAULTS, when) X(CHECKS, when)      \
     X(HISPARSE, when) X(PAGES, when) X(RAW, when) X(BACKENDS, offered) X(INIT, when) X(ATTN_DEFAULTS, when)            \
     X(ATTN_RULES, when) X(DTYPE_BACKENDS, when) X(HISPARSE_MODEL, when) X(DECODE_CACHE, when) X(DRAFT_ARCHS, when)     \
-    X(HIP_DTYPES, when) X(HYBRID, when) X(MHA_DEFAULTS, when)
+    X(HYBRID, when) X(MHA_DEFAULTS, when) X(DTYPE_ALIASES, when) X(KV4, when) X(DTYPE_REFUSALS, when)              \
+    X(MLA_DEFAULTS, when)
 
 /* Puts up to `max` of the tables' spans in `out`; returns how many there are. */
 static size_t rule_spans(const span **out, size_t max)
@@ -1676,6 +1939,11 @@ static kvc_status resolve_draft(ctx *c)
         return KVC_OK;
     }
     const char *dtype = c->dtype;
+    if (!s->set && torch_row(c, dtype)->fp4)
+        return diag_set(c->diag, KVC_ERR_CONFIG, &c->set->s[SET_KV_CACHE_DTYPE].origin,
+                        "--kv-cache-dtype %s with draft (MTP) entries: the draft pool follows it, and kvcheck does not "
+                        "model an FP4 draft pool and its scale buffer",
+                        dtype);
     if (s->set) {
         char from[900];
         from_text(s, from, sizeof from);
@@ -1720,6 +1988,7 @@ static kvc_status derive_layouts(const model_info *model, kvc_resolved *out, kvc
         return diag_set(diag, st, &o, "model %s with %s: %s (%s)", model->name, resolved_value(out, "kv_cache_dtype"),
                         why.message, out->row.reason);
     }
+    if (out->has_scales && (st = layout_build("fp4_mx16_scales", &p, &out->scales, diag))) return st;
     out->kv_entries = out->attn_layers + out->draft_entries;
     out->kv_bytes_per_token_all = (uint64_t)out->kv.bytes_per_token * out->attn_layers;
     if (out->draft_entries) {
@@ -1797,7 +2066,7 @@ static kvc_status check_modelled(const ctx *c)
  * says so. */
 static kvc_status check_model_class(const ctx *c)
 {
-    const struct served_row *row = unserved(c);
+    const struct served_row *row = unserved(c->model->architecture, c->rel);
     if (!row) return KVC_OK;
     char msg[400];
     const char *const f[][2] = {{"arch", c->model->architecture}};
@@ -1858,6 +2127,7 @@ kvc_status rules_resolve(const gpu_info *gpu, const model_info *model, const set
     if (c.dsa && (st = resolve_backends(&c))) return st;
     if ((st = resolve_attention(&c))) return st;
     if ((st = check_mha_default(&c))) return st;
+    if ((st = check_kv4(&c))) return st;
     if ((st = check_round_robin(&c))) return st;
     if ((st = check_hisparse(&c))) return st;
     if ((st = resolve_page_size(&c))) return st;
@@ -1875,14 +2145,21 @@ kvc_status rules_resolve(const gpu_info *gpu, const model_info *model, const set
                           "%s as a DSA model", set->s[k].flag, SGLANG_VERSIONS[release], model->architecture);
     }
     if ((st = check_model_class(&c))) return st;
+    if ((st = check_dtype_mapping(&c, c.dtype, &set->s[SET_KV_CACHE_DTYPE]))) return st;
     const struct dtype_row *t = torch_row(&c, c.dtype);
-    if (!t || !t->plain_layout) {
+    if (!t || (!t->plain_layout && !t->fp4)) {
         const setting *s = &set->s[SET_KV_CACHE_DTYPE];
         return diag_set(diag, KVC_ERR_CONFIG, &s->origin,
-                        "--kv-cache-dtype %s: kvcheck does not model this KV dtype's MLA layout (SGLang %s would "
-                        "start with it)", c.dtype, SGLANG_VERSIONS[release]);
+                        "--kv-cache-dtype %s: kvcheck does not model this KV dtype's MLA layout on %s under SGLang "
+                        "%s, so it cannot judge this worker", c.dtype, gpu->name, SGLANG_VERSIONS[release]);
     }
-    decide_row(&c, c.dtype, c.dsa, &out->row);
+    if (t->fp4) {
+        if ((st = fp4_pool(&c, c.dtype, &out->row))) return st;
+        out->has_scales = 1;
+        out->scales_left = FP4_TRANSFER_CITE;
+    } else {
+        decide_row(&c, c.dtype, c.dsa, &out->row);
+    }
     if ((st = check_init(&c))) return st;
     if (c.hybrid && (st = resolve_hybrid(&c))) return st;
     if ((st = resolve_draft(&c))) return st;
