@@ -1814,9 +1814,11 @@ static kvc_status resolve_hybrid(ctx *c)
     const model_info *m = c->model;
     const struct hybrid_row *h = c->hybrid;
     uint32_t linear = m->linear_split ? m->linear_layers : m->num_hidden_layers - m->num_hidden_layers / 4;
-    static const char *const SOURCE[] = {"every layer i with i % 4 != 3 (the config has neither linear_attn_config "
-                                         "nor layer_types)",
-                                         "linear_attn_config's kda_layers", "layer_types' \"linear_attention\" entries"};
+    static const char *const SOURCE[] = {
+        ("every layer i with i % 4 != 3 (the config has neither linear_attn_config nor layer_types)"),
+        "linear_attn_config's kda_layers",
+        "layer_types' \"linear_attention\" entries",
+    };
     out->attn_layers = m->num_hidden_layers - linear;
     out->state_layers = linear;
     char value[KVC_NAME_LEN];
