@@ -283,12 +283,14 @@ static void test_gpu__scanner_pool_matches_the_cpu(void **state)
             assert_string_equal(kvc_scanner_device(gpu), "cuda");
             uint8_t *host[NL];
             uint64_t hl[NL], dl[NL], dev[NL];
+            size_t planted = 0; /* in layer 1; none in a layout with no value to judge (FP4 pairs) */
             for (int k = 0; k < NL; k++) {
                 host[k] = malloc(bytes + 16);
                 kvgen_pages(&l, pages, 100 * i + k, host[k]);
                 if (k % 2) { /* damage in layers 1 and 3 */
                     kvgen_plant plants[32];
-                    kvgen_plant_damage(&l, host[k], pages, plants, 32);
+                    size_t n = kvgen_plant_damage(&l, host[k], pages, plants, 32);
+                    if (k == 1) planted = n;
                 }
             }
             for (unsigned shift = 0; shift <= 4; shift += 4) {
@@ -315,7 +317,7 @@ static void test_gpu__scanner_pool_matches_the_cpu(void **state)
                              listed == 2 ? "long page list" : listed ? "page list" : "all pages", shift);
                     same_report(rc, rg, what);
                     assert_int_equal(rg->nlayers, NL);
-                    assert_true(rg->layers[1].nbad_pages > 0 || listed);
+                    assert_true(rg->layers[1].nbad_pages > 0 || listed || !planted);
                     assert_int_equal(rg->layers[0].nbad_pages, 0);
                     for (int k = 0; k < NL; k++) /* the library's own digest of the page */
                         assert_int_equal(rg->layers[k].digests[0],
