@@ -476,7 +476,15 @@ kvc_status kvc_worker_load_json(kvc_worker *worker, const char *text, size_t len
                     "kvc_worker_load_json needs a worker, the JSON text and a name for it");
     RETURN_ERROR_IF(flags & ~KVC_LOAD_SERVER_REPLY, diag, KVC_ERR_USAGE, NULL,
                     "kvc_worker_load_json: unknown flags 0x%x", flags & ~KVC_LOAD_SERVER_REPLY);
-    return load_text(worker, text, len, name, (flags & KVC_LOAD_SERVER_REPLY) != 0, diag);
+    /* the caller's bytes need not end in a NUL (a server's reply): positions
+     * in messages are found in a terminated copy, as a file's text is */
+    char *copy = malloc(len + 1);
+    RETURN_ERROR_IF(!copy, diag, KVC_ERR_NOMEM, NULL, "out of memory for %zu bytes of JSON", len);
+    memcpy(copy, text, len);
+    copy[len] = '\0';
+    kvc_status st = load_text(worker, copy, len, name, (flags & KVC_LOAD_SERVER_REPLY) != 0, diag);
+    free(copy);
+    return st;
 }
 
 kvc_status worker_prepare_as(const kvc_worker *worker, unsigned release, engine_worker **out, kvc_diag *diag)
