@@ -22,24 +22,21 @@ static void position_of(const char *text, const char *at, unsigned *line, unsign
     *column = c;
 }
 
-/* json_locate_key over text[0, len), which need not end in a NUL (a
- * server's reply, a buffer given to kvc_worker_load_json). */
-static void locate_key(const char *text, size_t len, const char *key, unsigned nth, unsigned *line,
-                       unsigned *column)
+void json_locate_key(const char *text, const char *key, unsigned nth, unsigned *line,
+                     unsigned *column)
 {
     *line = 0;
     *column = 0;
-    const char *end = text + len;
     size_t klen = strlen(key);
-    for (const char *p = text; p < end && *p; p++) {
+    for (const char *p = text; *p; p++) {
         if (*p != '"') continue;
         const char *start = p++;
-        while (p < end && *p && *p != '"') p += (*p == '\\' && p + 1 < end && p[1]) ? 2 : 1;
-        if (p >= end || !*p) return;
+        while (*p && *p != '"') p += (*p == '\\' && p[1]) ? 2 : 1;
+        if (!*p) return;
         size_t n = (size_t)(p - start - 1);
         const char *q = p + 1;
-        while (q < end && (*q == ' ' || *q == '\t' || *q == '\n' || *q == '\r')) q++;
-        if (q < end && *q == ':' && n == klen && memcmp(start + 1, key, klen) == 0) {
+        while (*q == ' ' || *q == '\t' || *q == '\n' || *q == '\r') q++;
+        if (*q == ':' && n == klen && memcmp(start + 1, key, klen) == 0) {
             if (nth == 0) {
                 position_of(text, start, line, column);
                 return;
@@ -47,11 +44,6 @@ static void locate_key(const char *text, size_t len, const char *key, unsigned n
             nth--;
         }
     }
-}
-
-void json_locate_key(const char *text, const char *key, unsigned nth, unsigned *line, unsigned *column)
-{
-    locate_key(text, strlen(text), key, nth, line, column);
 }
 
 /* A forward walk over JSON text that keeps line and column as it goes, so
@@ -185,7 +177,7 @@ void json_locate_elements(const char *text, const char *key, size_t n, unsigned 
 /* Objects with more members than this are checked through a hash set. */
 #define SMALL_OBJECT 8
 
-static kvc_status duplicate_at(const cJSON *node, const cJSON *a, const char *text, size_t len, const char *file,
+static kvc_status duplicate_at(const cJSON *node, const cJSON *a, const char *text, const char *file,
                                kvc_diag *diag)
 {
     unsigned seen = 0;
@@ -193,12 +185,12 @@ static kvc_status duplicate_at(const cJSON *node, const cJSON *a, const char *te
         if (strcmp(a->string, b->string) == 0) seen++;
     kvc_origin o;
     origin_set(&o, file, 0, 0, a->string);
-    locate_key(text, len, a->string, seen, &o.line, &o.column);
+    json_locate_key(text, a->string, seen, &o.line, &o.column);
     return diag_set(diag, KVC_ERR_CONFIG, &o, "duplicate key \"%s\": each key may appear once; remove one",
                     a->string);
 }
 
-static kvc_status check_duplicates(const cJSON *node, const char *text, size_t len, const char *file,
+static kvc_status check_duplicates(const cJSON *node, const char *text, const char *file,
                                    kvc_diag *diag)
 {
     int object = cJSON_IsObject(node), small = 1;
@@ -209,13 +201,13 @@ static kvc_status check_duplicates(const cJSON *node, const char *text, size_t l
     for (const cJSON *a = node ? node->child : NULL; a && !st; a = a->next) {
         if (object && small) {
             for (const cJSON *b = node->child; b != a && !st; b = b->next)
-                if (strcmp(a->string, b->string) == 0) st = duplicate_at(node, a, text, len, file, diag);
+                if (strcmp(a->string, b->string) == 0) st = duplicate_at(node, a, text, file, diag);
         } else if (object) {
             int added = strset_add(&keys, a->string);
             if (added < 0) st = diag_set(diag, KVC_ERR_NOMEM, NULL, "out of memory");
-            else if (!added) st = duplicate_at(node, a, text, len, file, diag);
+            else if (!added) st = duplicate_at(node, a, text, file, diag);
         }
-        if (!st) st = check_duplicates(a, text, len, file, diag);
+        if (!st) st = check_duplicates(a, text, file, diag);
     }
     strset_free(&keys);
     return st;
@@ -306,7 +298,7 @@ kvc_status json_parse(const char *text, size_t len, const char *file, cJSON **ou
                             file, o.line, o.column);
         }
     }
-    kvc_status st = check_duplicates(root, text, len, file, diag);
+    kvc_status st = check_duplicates(root, text, file, diag);
     if (st) {
         cJSON_Delete(root);
         return st;

@@ -35,7 +35,7 @@ kvc_status gpu_pinned_alloc(const gpu_ctx *g, size_t bytes, gpu_pinned **out, vo
 void gpu_pinned_free(gpu_pinned *p); /* accepts NULL */
 
 /* Where a scan of `nlayers` layers, `items` pages in all, puts its results,
- * in device memory and in the host's copy alike: counts[KVC_CHECK_COUNT *
+ * in the pinned host memory the kernel writes: counts[KVC_CHECK_COUNT *
  * layer + check], then per page in scan order (layer by layer) its digest,
  * then its damaged elements. */
 typedef struct page_results {
