@@ -8,7 +8,9 @@ code a user would write, in the same process over the same memory:
 Whole pool, one request (66 pages x 79 layers; each call a different
 request's pages) and one page (the fixed cost of a call), each with the
 verdict on the host, through Scanner.scan(layers, pages) and through a
-Pool (Scanner.pool(layers), the layers checked once); medians, with ratios.
+Pool (Scanner.pool(layers), the layers checked once): its scan() (a report
+with digests) and its check() (the gate's verdict, no report when clean);
+medians, with ratios.
 Usage: KVCHECK_LIBRARY=build/libkvcheck.so python3 bench/peer.py [--layers 79] [--pages 1024]"""
 import argparse
 import itertools
@@ -90,9 +92,13 @@ def main():
         (req + ", scan()", lambda: scanner.scan(pool, pages=next(turn)).clean,
          lambda: torch_pool(pool, a.pages, index), 200),
         (req + ", Pool", lambda: bound.scan(next(turn)).clean, lambda: torch_pool(pool, a.pages, index), 200),
+        (req + ", Pool.check", lambda: bound.check(next(turn)) is None, lambda: torch_pool(pool, a.pages, index),
+         200),
         ("one page of one layer (fixed cost), scan()", lambda: scanner.scan(one).clean,
          lambda: torch_pool([one[0]], 1), 500),
         ("one page of one layer (fixed cost), Pool", lambda: bound_one.scan().clean,
+         lambda: torch_pool([one[0]], 1), 500),
+        ("one page of one layer (fixed cost), Pool.check", lambda: bound_one.check() is None,
          lambda: torch_pool([one[0]], 1), 500),
     ]
     for what, kv, pt, iters in rows:

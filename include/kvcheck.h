@@ -608,6 +608,15 @@ KVC_API kvc_status kvc_scanner_wait(kvc_scanner *scanner, kvc_scan_report **out,
 KVC_API kvc_status kvc_scanner_scan(kvc_scanner *scanner, const uint64_t *layers, size_t nlayers, uint64_t layer_bytes,
                                     const uint64_t *pages, size_t npages, void *stream, kvc_scan_report **out,
                                     kvc_diag *diag);
+/* The gate's verdict, for when a clean scan's digests are not wanted:
+ * kvc_scanner_wait and kvc_scanner_scan, except that a scan in which every
+ * page passed builds no report: *damaged is then NULL (nothing allocated,
+ * nothing to free). A scan that found damage hands over its full report, as
+ * kvc_scanner_wait does. */
+KVC_API kvc_status kvc_scanner_wait_check(kvc_scanner *scanner, kvc_scan_report **damaged, kvc_diag *diag);
+KVC_API kvc_status kvc_scanner_check(kvc_scanner *scanner, const uint64_t *layers, size_t nlayers,
+                                     uint64_t layer_bytes, const uint64_t *pages, size_t npages, void *stream,
+                                     kvc_scan_report **damaged, kvc_diag *diag);
 
 /* ----------------------------------------------------------------- digests */
 

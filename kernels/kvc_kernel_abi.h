@@ -29,8 +29,10 @@ typedef struct kvc_gpu_run {
  * at layers[i / per_layer]. Results go to index i of the digest and page
  * arrays, and to counts[KVC_CHECK_COUNT * layer + check]. The kernel adds
  * the counts up in `acc` (as many) and counts finished blocks in `ticket`;
- * both are zero before a launch and the kernel leaves them zero. */
+ * both are zero before a launch and the kernel leaves them zero. Its last
+ * write is `seq` to the host's `done` word, once every result is there. */
 typedef struct kvc_gpu_plan {
+    uint64_t seq;             /* this launch's number, written to `done` last */
     uint64_t page_bytes;
     uint64_t chunks_per_page; /* page_bytes / 16, rounded up */
     uint64_t items;           /* pages in this launch, over all layers */

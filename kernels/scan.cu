@@ -16,7 +16,8 @@
 // written once, and a damaged page's counters are added to its layer's in
 // global memory. The last block to finish hands the per-layer counts to
 // the results and zeroes them for the next launch, so a scan needs no
-// memset before it. kvc_scan_gmap reads a map too large for shared memory
+// memset before it, and then writes the launch's number to the word the
+// host waits on. kvc_scan_gmap reads a map too large for shared memory
 // from global memory.
 #include "kvc_kernel_abi.h"
 
@@ -97,18 +98,22 @@ __device__ static void flush_counts(unsigned *wc, unsigned long long *layer_coun
     __syncwarp();
 }
 
-// The last block to finish moves the per-layer counts to the results and
-// leaves the accumulators and the ticket at zero for the next launch. A
-// launch of one block (a call's fixed cost) needs no ticket: its barrier
-// orders its own warps' counts.
+// The last block to finish moves the per-layer counts to the results,
+// leaves the accumulators and the ticket at zero for the next launch, and
+// then writes the launch's sequence number to `done`: the host waits for
+// that word (in its pinned memory), not for the kernel's end. Every block's
+// results reach the host before its ticket (a system-wide fence), and the
+// counts before `done`, so the word says all results are there. A launch of
+// one block (a call's fixed cost) needs no ticket: its barrier orders its
+// own warps' results.
 __device__ static void hand_over_counts(unsigned long long *acc, unsigned *ticket, unsigned long long *counts_out,
-                                        uint64_t ncounts)
+                                        uint64_t ncounts, unsigned long long *done, uint64_t seq)
 {
     __shared__ bool last;
     __syncthreads();
     if (gridDim.x > 1) {
         if (threadIdx.x == 0) {
-            __threadfence(); // this block's counts are visible before its ticket
+            __threadfence_system(); // this block's results are on the host before its ticket
             last = atomicAdd(ticket, 1u) == gridDim.x - 1;
         }
         __syncthreads();
@@ -117,12 +122,18 @@ __device__ static void hand_over_counts(unsigned long long *acc, unsigned *ticke
         if (threadIdx.x == 0) *ticket = 0;
     }
     for (uint64_t i = threadIdx.x; i < ncounts; i += blockDim.x) counts_out[i] = atomicExch(&acc[i], 0ull);
+    __syncthreads();
+    if (threadIdx.x == 0) {
+        __threadfence_system(); // the counts (and this block's pages) first
+        *reinterpret_cast<volatile unsigned long long *>(done) = seq;
+    }
 }
 
 template <bool SHARED_MAP>
 __device__ static void scan(const unsigned long long *layers, const unsigned long long *pages, const uint8_t *map,
                             unsigned *page_bad, unsigned long long *digests, unsigned long long *counts_out,
-                            unsigned long long *acc, unsigned *ticket, const kvc_gpu_plan &plan)
+                            unsigned long long *done, unsigned long long *acc, unsigned *ticket,
+                            const kvc_gpu_plan &plan)
 {
     extern __shared__ __align__(16) uint8_t shared_map[];
     __shared__ unsigned warp_counts[KVC_GPU_WARPS][KVC_CHECK_COUNT];
@@ -208,16 +219,17 @@ __device__ static void scan(const unsigned long long *layers, const unsigned lon
         }
     }
 #undef KVC_ENTRY
-    hand_over_counts(acc, ticket, counts_out, plan.ncounts);
+    hand_over_counts(acc, ticket, counts_out, plan.ncounts, done, plan.seq);
 }
 
 #define KVC_SCAN_KERNEL(name, shared)                                                                          \
     extern "C" __global__ void __launch_bounds__(KVC_GPU_BLOCK)                                                \
         name(const unsigned long long *layers, const unsigned long long *pages, const uint8_t *map,            \
              unsigned *page_bad, unsigned long long *digests, unsigned long long *counts,                        \
-             unsigned long long *acc, unsigned *ticket, const __grid_constant__ kvc_gpu_plan plan)             \
+             unsigned long long *done, unsigned long long *acc, unsigned *ticket,                                \
+             const __grid_constant__ kvc_gpu_plan plan)                                                         \
     {                                                                                                          \
-        scan<shared>(layers, pages, map, page_bad, digests, counts, acc, ticket, plan);                          \
+        scan<shared>(layers, pages, map, page_bad, digests, counts, done, acc, ticket, plan);                    \
     }
 KVC_SCAN_KERNEL(kvc_scan, true)
 KVC_SCAN_KERNEL(kvc_scan_gmap, false)

@@ -7,6 +7,7 @@ only; PyTorch and numpy are used when they are what you pass).
     scanner = kvcheck.Scanner(lay, device="auto")        # "cpu", "gpu", "cuda:1"
     report = scanner.scan(layers, pages=None)             # CUDA or CPU tensors, or buffers
     pool = scanner.pool(layers); report = pool.scan(pages) # an engine's pool, checked once
+    damaged = pool.check(pages)                           # the gate: None when clean, else the Report
     report.clean, report.damaged, report.bad_pages        # [(layer, page), ...]
     report.digests                                        # {(layer, page): digest}
     verdict = kvcheck.check(gpu="B300", model="glm-5.2", prefill_args="...", decode_args="...")
@@ -156,6 +157,7 @@ class _Layers:
             raise
         self.nbytes = size
         self.addresses = (ctypes.c_uint64 * len(addresses))(*addresses)
+        self.count = len(addresses)
 
     def _one(self, i, x, gpu):
         if _is_tensor(x):
@@ -406,7 +408,7 @@ class Scanner:
     def _submit(self, lay, pages, stream):
         try:
             addr, n, keep, stream = self._request(lay, pages, stream)
-            st = lib.kvc_scanner_submit(self._h, lay.addresses, len(lay.addresses), lay.nbytes, addr, n, stream,
+            st = lib.kvc_scanner_submit(self._h, lay.addresses, lay.count, lay.nbytes, addr, n, stream,
                                         self._diag_ref)
         except BaseException:
             if not lay.keep:
@@ -418,17 +420,18 @@ class Scanner:
             _raise(st, self._diag)
         self._held = (lay, keep)
 
-    def _scan(self, lay, pages, stream):
+    def _run(self, fn, lay, pages, stream):
+        """A scan through `fn` (kvc_scanner_scan or kvc_scanner_check): its
+        Report, or None where kvc_scanner_check found nothing."""
         try:
             addr, n, keep, stream = self._request(lay, pages, stream)
-            st = lib.kvc_scanner_scan(self._h, lay.addresses, len(lay.addresses), lay.nbytes, addr, n, stream,
-                                      self._out_ref, self._diag_ref)
+            st = fn(self._h, lay.addresses, lay.count, lay.nbytes, addr, n, stream, self._out_ref, self._diag_ref)
         finally:
             if not lay.keep:
                 lay.release()
         if st:
             _raise(st, self._diag)
-        return Report(self._out.value)
+        return Report(self._out.value) if self._out.value else None
 
     def submit(self, layers, pages=None, stream=None):
         """Starts a scan; on the GPU it is enqueued on `stream` (a CUDA stream
@@ -436,19 +439,33 @@ class Scanner:
         stream) and this returns at once. Call wait() for the report."""
         self._submit(self._prepare(layers), pages, stream)
 
-    def wait(self):
-        """Waits for the submitted scan and returns its Report."""
-        st = lib.kvc_scanner_wait(self._h, self._out_ref, self._diag_ref)
+    def _wait(self, fn):
+        st = fn(self._h, self._out_ref, self._diag_ref)
         if self._held and not self._held[0].keep:
             self._held[0].release()
         self._held = None
         if st:
             _raise(st, self._diag)
-        return Report(self._out.value)
+        return Report(self._out.value) if self._out.value else None
+
+    def wait(self):
+        """Waits for the submitted scan and returns its Report."""
+        return self._wait(lib.kvc_scanner_wait)
+
+    def wait_check(self):
+        """Waits for the submitted scan: None when every page passed, else
+        its Report (check() after submit())."""
+        return self._wait(lib.kvc_scanner_wait_check)
 
     def scan(self, layers, pages=None, stream=None):
         """submit() and wait() in one call: the verdict on the host."""
-        return self._scan(self._prepare(layers), pages, stream)
+        return self._run(lib.kvc_scanner_scan, self._prepare(layers), pages, stream)
+
+    def check(self, layers, pages=None, stream=None):
+        """The gate's verdict: None when every page passed (no report is
+        built, so a clean scan keeps no digests: use scan() for them), else
+        the Report of the damage, as scan() gives it. The cheapest call."""
+        return self._run(lib.kvc_scanner_check, self._prepare(layers), pages, stream)
 
     def __repr__(self):
         return f"<kvcheck.Scanner {self.layout.name} on {self.device_name}>"
@@ -457,8 +474,9 @@ class Scanner:
 class Pool:
     """A scanner bound to one engine's KV pool (Scanner.pool(layers)): the
     layers were checked when it was made, so a scan costs only its page
-    list. scan() and submit() take the pages and stream as Scanner's do;
-    Scanner.wait() returns a submitted scan's report."""
+    list. scan(), check() and submit() take the pages and stream as
+    Scanner's do; Scanner.wait() or Scanner.wait_check() gives a submitted
+    scan's verdict."""
 
     def __init__(self, scanner, layers):
         if not scanner._h:
@@ -469,7 +487,13 @@ class Pool:
     def scan(self, pages=None, stream=None):
         if self._layers is None:
             raise Error("this pool is closed")
-        return self.scanner._scan(self._layers, pages, stream)
+        return self.scanner._run(lib.kvc_scanner_scan, self._layers, pages, stream)
+
+    def check(self, pages=None, stream=None):
+        """Scanner.check over the pool: None when every page passed, else the Report."""
+        if self._layers is None:
+            raise Error("this pool is closed")
+        return self.scanner._run(lib.kvc_scanner_check, self._layers, pages, stream)
 
     def submit(self, pages=None, stream=None):
         if self._layers is None:

@@ -99,6 +99,17 @@ char *sb_take(strbuf *sb);
 
 /* ------------------------------------------------------------------ clock */
 
+/* A spin-wait's pause between two looks at a word another agent writes
+ * (the GPU): lets a sibling hyper-thread run. */
+static inline void cpu_relax(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_ia32_pause();
+#elif defined(__aarch64__)
+    __asm__ __volatile__("yield");
+#endif
+}
+
 /* Seconds on the monotonic clock: only differences mean anything. */
 double clock_seconds(void);
 

@@ -21,6 +21,7 @@ enum {
     CU_ERROR_STUB_LIBRARY = 34,
     CU_ERROR_CALL_REQUIRES_NEWER_DRIVER = 36,
     CU_ERROR_NO_DEVICE = 100,
+    CU_ERROR_NOT_READY = 600,
     CU_ERROR_NO_BINARY_FOR_GPU = 209,
     CU_ERROR_INVALID_PTX = 218,
     CU_ERROR_JIT_COMPILER_NOT_FOUND = 221,
@@ -75,6 +76,7 @@ enum {
     X(cuStreamCreate, (cu_stream * stream, unsigned flags))                                                     \
     X(cuStreamDestroy, (cu_stream stream))                                                                      \
     X(cuStreamSynchronize, (cu_stream stream))                                                                  \
+    X(cuStreamQuery, (cu_stream stream))                                                                        \
     X(cuEventCreate, (cu_event * event, unsigned flags))                                                        \
     X(cuEventDestroy, (cu_event event))                                                                         \
     X(cuEventRecord, (cu_event event, cu_stream stream))                                                        \

@@ -35,21 +35,24 @@ kvc_status gpu_pinned_alloc(const gpu_ctx *g, size_t bytes, gpu_pinned **out, vo
 void gpu_pinned_free(gpu_pinned *p); /* accepts NULL */
 
 /* Where a scan of `nlayers` layers, `items` pages in all, puts its results,
- * in the pinned host memory the kernel writes: counts[KVC_CHECK_COUNT *
- * layer + check], then per page in scan order (layer by layer) its digest,
- * then its damaged elements. */
+ * in the pinned host memory the kernel writes: the word `done` (the
+ * launch's number, written last), counts[KVC_CHECK_COUNT * layer + check],
+ * then per page in scan order (layer by layer) its digest, then its
+ * damaged elements. */
 typedef struct page_results {
-    uint64_t *counts, *digests;
+    uint64_t *done, *counts, *digests;
     uint32_t *bad;
 } page_results;
 static inline size_t page_results_bytes(size_t nlayers, uint64_t items)
 {
-    return nlayers * KVC_CHECK_COUNT * sizeof(uint64_t) + items * (sizeof(uint64_t) + sizeof(uint32_t));
+    return sizeof(uint64_t) + nlayers * KVC_CHECK_COUNT * sizeof(uint64_t) +
+           items * (sizeof(uint64_t) + sizeof(uint32_t));
 }
 static inline page_results page_results_at(void *base, size_t nlayers, uint64_t items)
 {
     page_results r;
-    r.counts = (uint64_t *)base;
+    r.done = (uint64_t *)base;
+    r.counts = r.done + 1;
     r.digests = r.counts + nlayers * KVC_CHECK_COUNT;
     r.bad = (uint32_t *)(r.digests + items);
     return r;
@@ -66,7 +69,10 @@ void gpu_scanner_free(gpu_scanner *s); /* accepts NULL */
  * One scan at a time: gpu_scanner_wait before the next submit. */
 kvc_status gpu_scanner_submit(gpu_scanner *s, const uint64_t *layers, size_t nlayers, const uint64_t *pages,
                               uint64_t per_layer, cu_stream stream, void *host, kvc_diag *diag);
-/* Waits until the submitted scan's results are on the host. */
+/* Waits until the submitted scan's results are on the host: it watches the
+ * word the kernel writes last (no event to record, and the results count
+ * from the moment they land, not from the kernel's end), and asks the
+ * stream now and then, so a failed launch is reported, not waited for. */
 kvc_status gpu_scanner_wait(gpu_scanner *s, kvc_diag *diag);
 /* Fails unless [ptr, ptr + bytes) is device memory of this GPU's context,
  * in one allocation; `what` names it in the message ("layer 3"). */

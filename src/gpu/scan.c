@@ -6,6 +6,8 @@
 #include "gpu/gpu_ctx.h"
 #include "kvc_kernel_abi.h"
 
+#include <sched.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -78,7 +80,10 @@ struct gpu_scanner {
     /* the kernel's own: its ticket (8 bytes) then per-layer count accumulators, zero between launches */
     cu_deviceptr state;
     size_t state_cap; /* bytes */
-    cu_event done;
+    /* the submitted launch: its number, the word it writes it to last, its stream */
+    uint64_t seq;
+    const volatile uint64_t *done;
+    cu_stream stream;
 };
 
 void gpu_scanner_free(gpu_scanner *s)
@@ -89,7 +94,6 @@ void gpu_scanner_free(gpu_scanner *s)
     if (s->inputs) a->cuMemFree(s->inputs);
     if (s->state) a->cuMemFree(s->state);
     if (s->inputs_host) a->cuMemFreeHost(s->inputs_host);
-    if (s->done) a->cuEventDestroy(s->done);
     free(s);
 }
 
@@ -106,7 +110,6 @@ kvc_status gpu_scanner_create(gpu_ctx *g, const scan_plan *p, gpu_scanner **out,
     cu_result r = 0;
     if (!st && (r = g->api->cuMemcpyHtoD(s->map, map, s->plan.chunks_per_page)) != 0)
         st = cuda_fail(g->api, r, "cuMemcpyHtoD (the chunk map)", NULL, diag);
-    if (!st && (r = g->api->cuEventCreate(&s->done, 0)) != 0) st = cuda_fail(g->api, r, "cuEventCreate", NULL, diag);
     free(map);
     if (st) {
         gpu_scanner_free(s);
@@ -202,22 +205,43 @@ kvc_status gpu_scanner_submit(gpu_scanner *s, const uint64_t *layers, size_t nla
      * 80,000 alike */
     page_results at = page_results_at(host, nlayers, plan.items);
     cu_deviceptr counts = (uintptr_t)at.counts, digests = (uintptr_t)at.digests, bad = (uintptr_t)at.bad;
+    cu_deviceptr done = (uintptr_t)at.done;
+    plan.seq = s->seq + 1; /* a word left from an earlier launch never holds it */
     cu_deviceptr ticket = s->state, acc = s->state + 8;
     plan.group = warps_per_page(plan.items, plan.chunks_per_page, (uint64_t)g->grid * KVC_GPU_WARPS);
     /* one block at least, whose end hands the (zero) counts over */
     uint64_t per_block = KVC_GPU_WARPS / plan.group, blocks = (plan.items + per_block - 1) / per_block;
     unsigned grid = blocks < 1 ? 1 : blocks < g->grid ? (unsigned)blocks : g->grid;
-    void *args[] = {&table, &list, &map, &bad, &digests, &counts, &acc, &ticket, &plan};
+    void *args[] = {&table, &list, &map, &bad, &digests, &counts, &done, &acc, &ticket, &plan};
     unsigned shared = plan.map_shared ? (unsigned)plan.chunks_per_page : 0;
     CU_TRY(g, a->cuLaunchKernel(g->scan[!plan.map_shared], grid, 1, 1, KVC_GPU_BLOCK, 1, 1, shared, stream, args, NULL),
            "cuLaunchKernel(kvc_scan)", NULL);
-    CU_TRY(g, a->cuEventRecord(s->done, stream), "cuEventRecord", NULL);
+    s->seq = plan.seq, s->done = at.done, s->stream = stream;
     return KVC_OK;
 }
 
+#define QUERY_EVERY 256     /* looks at the word between two questions to the stream (about 10 us) */
+#define YIELD_AFTER 100000  /* looks, then long waits (work queued ahead on the stream) give the CPU up */
+
 kvc_status gpu_scanner_wait(gpu_scanner *s, kvc_diag *diag)
 {
-    CU_TRY(s->g, s->g->api->cuEventSynchronize(s->done), "cuEventSynchronize (the scan kernel)", NULL);
+    for (unsigned long looks = 1; *s->done != s->seq; looks++) {
+        if (looks % QUERY_EVERY) {
+            cpu_relax();
+            continue;
+        }
+        cu_result r = s->g->api->cuStreamQuery(s->stream);
+        if (r == CU_ERROR_NOT_READY) {
+            if (looks > YIELD_AFTER) sched_yield();
+            continue;
+        }
+        CU_TRY(s->g, r, "cuStreamQuery (the scan kernel)", NULL);
+        RETURN_ERROR_IF(*s->done != s->seq, diag, KVC_ERR_GPU, NULL,
+                        "the scan kernel finished without handing its results over (launch %llu): the GPU "
+                        "scanner's results are not trustworthy; scan on the CPU (--device cpu) and report this",
+                        (unsigned long long)s->seq);
+    }
+    atomic_thread_fence(memory_order_acquire); /* the results are read after the word */
     return KVC_OK;
 }
 

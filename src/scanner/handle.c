@@ -266,34 +266,63 @@ static kvc_status batch_report(kvc_scanner *s, kvc_scan_report **out, kvc_diag *
     return st;
 }
 
-static kvc_status wait_batch(kvc_scanner *s, kvc_scan_report **out, kvc_diag *diag)
+/* 1 when no check counted a damaged element in any layer of the batch. */
+static int batch_clean(const scan_batch *b)
+{
+    uint64_t any = 0;
+    for (size_t i = 0; i < b->nlayers * KVC_CHECK_COUNT; i++) any |= b->at.counts[i];
+    return any == 0;
+}
+
+/* The submitted scan's report; with `damaged_only`, none for a clean scan. */
+static kvc_status wait_batch(kvc_scanner *s, int damaged_only, kvc_scan_report **out, kvc_diag *diag)
 {
     RETURN_ERROR_IF(!s->batch.pending, diag, KVC_ERR_USAGE, NULL,
                     "nothing to wait for: no scan was submitted on this scanner (kvc_scanner_submit)");
     s->batch.pending = 0;
-    if (!s->gpu) return batch_report(s, out, diag);
-    gpu_enter(s->gpu);
-    kvc_status st = gpu_scanner_wait(s->gscan, diag);
-    if (!st) st = batch_report(s, out, diag);
-    gpu_leave(s->gpu);
+    if (s->gpu) gpu_enter(s->gpu);
+    kvc_status st = s->gpu ? gpu_scanner_wait(s->gscan, diag) : KVC_OK;
+    if (!st && !(damaged_only && batch_clean(&s->batch))) st = batch_report(s, out, diag);
+    if (s->gpu) gpu_leave(s->gpu);
     return st;
+}
+
+/* The checks every entry point that hands a report over makes first. */
+static kvc_status report_call(const kvc_scanner *s, kvc_scan_report **out, const char *fn, kvc_diag *diag)
+{
+    RETURN_ERROR_IF(!out, diag, KVC_ERR_USAGE, NULL, "%s needs somewhere to put the report", fn);
+    *out = NULL;
+    RETURN_ERROR_IF(!s, diag, KVC_ERR_USAGE, NULL, "%s needs a scanner (kvc_scanner_create)", fn);
+    return KVC_OK;
 }
 
 kvc_status kvc_scanner_wait(kvc_scanner *s, kvc_scan_report **out, kvc_diag *diag)
 {
-    RETURN_ERROR_IF(!out, diag, KVC_ERR_USAGE, NULL, "kvc_scanner_wait needs somewhere to put the report");
-    *out = NULL;
-    RETURN_ERROR_IF(!s, diag, KVC_ERR_USAGE, NULL, "kvc_scanner_wait needs a scanner (kvc_scanner_create)");
-    return wait_batch(s, out, diag);
+    RETURN_IF_ERROR(report_call(s, out, "kvc_scanner_wait", diag));
+    return wait_batch(s, 0, out, diag);
+}
+
+kvc_status kvc_scanner_wait_check(kvc_scanner *s, kvc_scan_report **damaged, kvc_diag *diag)
+{
+    RETURN_IF_ERROR(report_call(s, damaged, "kvc_scanner_wait_check", diag));
+    return wait_batch(s, 1, damaged, diag);
 }
 
 kvc_status kvc_scanner_scan(kvc_scanner *s, const uint64_t *layers, size_t nlayers, uint64_t layer_bytes,
                             const uint64_t *pages, size_t npages, void *stream, kvc_scan_report **out, kvc_diag *diag)
 {
-    RETURN_ERROR_IF(!out, diag, KVC_ERR_USAGE, NULL, "kvc_scanner_scan needs somewhere to put the report");
-    *out = NULL;
-    RETURN_IF_ERROR(kvc_scanner_submit(s, layers, nlayers, layer_bytes, pages, npages, stream, diag));
-    return wait_batch(s, out, diag);
+    RETURN_IF_ERROR(report_call(s, out, "kvc_scanner_scan", diag));
+    RETURN_IF_ERROR(submit(s, layers, nlayers, layer_bytes, pages, npages, stream, diag));
+    return wait_batch(s, 0, out, diag);
+}
+
+kvc_status kvc_scanner_check(kvc_scanner *s, const uint64_t *layers, size_t nlayers, uint64_t layer_bytes,
+                             const uint64_t *pages, size_t npages, void *stream, kvc_scan_report **damaged,
+                             kvc_diag *diag)
+{
+    RETURN_IF_ERROR(report_call(s, damaged, "kvc_scanner_check", diag));
+    RETURN_IF_ERROR(submit(s, layers, nlayers, layer_bytes, pages, npages, stream, diag));
+    return wait_batch(s, 1, damaged, diag);
 }
 
 /* ------------------------------------------------------- device memory */

@@ -316,6 +316,11 @@ static void test_gpu__scanner_pool_matches_the_cpu(void **state)
                     snprintf(what, sizeof what, "pool of %s page %u, %s, offset %u", l.name, sizes[sz],
                              listed == 2 ? "long page list" : listed ? "page list" : "all pages", shift);
                     same_report(rc, rg, what);
+                    kvc_scan_report *rk = NULL; /* the gate's verdict: a report only for damage */
+                    if (kvc_scanner_check(gpu, dl, NL, bytes, pl, np, stream, &rk, &d) != KVC_OK) fail_msg("%s", d.message);
+                    assert_int_equal(rk == NULL, kvc_scan_report_clean(rc));
+                    if (rk) same_report(rc, rk, what);
+                    kvc_scan_report_free(rk);
                     assert_int_equal(rg->nlayers, NL);
                     assert_true(rg->layers[1].nbad_pages > 0 || listed || !planted);
                     assert_int_equal(rg->layers[0].nbad_pages, 0);

@@ -131,6 +131,29 @@ class Scans(unittest.TestCase):
             self.scanner.pool([layer(1, 1), layer(2, 1)])
         self.assertIn("layer 1 holds 83968 bytes but layer 0 holds 41984", str(e.exception))
 
+    def test_check__none_when_clean_the_report_when_damaged(self):
+        a, b = layer(3, 1), layer(3, 2, bad=(2,))
+        self.assertIsNone(self.scanner.check([a, b], pages=[0, 1]))
+        report = self.scanner.check([a, b])
+        self.assertEqual(report.bad_pages, [(1, 2)])
+        self.assertEqual(report.to_dict()["layers"], self.scanner.scan([a, b]).to_dict()["layers"])
+        with self.scanner.pool([a, b]) as pool:
+            self.assertIsNone(pool.check(array.array("Q", [1, 0])))
+            self.assertEqual(pool.check([2]).bad_pages, [(1, 2)])
+            pool.submit(pages=[0])
+            self.assertIsNone(self.scanner.wait_check())
+            pool.submit()
+            self.assertEqual(self.scanner.wait_check().bad_pages, [(1, 2)])
+            with self.assertRaises(kvcheck.Error) as e:
+                pool.check([-1])
+            self.assertIn("page list entry 0 is -1", str(e.exception))
+        with self.assertRaises(kvcheck.Error) as e:
+            pool.check()
+        self.assertIn("pool is closed", str(e.exception))
+        with self.assertRaises(kvcheck.Error) as e:
+            self.scanner.wait_check()
+        self.assertIn("nothing to wait for", str(e.exception))
+
     def test_scanner__submit_then_wait(self):
         self.scanner.submit([layer(2, 3)])
         with self.assertRaises(kvcheck.Error) as e:

@@ -45,6 +45,9 @@ class Gpu(unittest.TestCase):
         with torch.cuda.stream(s):
             dev[0][:LAY.page_bytes].zero_()  # queued on s: the scan must see it
             r = self.gpu.scan(dev, pages=torch.tensor([0, 3], dtype=torch.int64))
+            self.assertIsNone(self.gpu.check(dev, pages=[1, 2]))
+            dev[0][LAY.page_bytes:2 * LAY.page_bytes].zero_()  # the verdict waits for it too
+            self.assertEqual(self.gpu.check(dev, pages=[1, 2]).bad_pages, [(0, 1)])
         self.assertEqual(r.bad_pages, [(0, 0), (0, 3)])  # page 0's scales are zero now
         zero = kvcheck.compare_digests([1], [r.digests[(0, 0)]], LAY)
         self.assertEqual(zero, ["zero"])
@@ -55,6 +58,10 @@ class Gpu(unittest.TestCase):
         for pages in ([5, 2, 0], array.array("Q", [1]), torch.tensor([0, 5])):
             g, c = pool.scan(pages), self.cpu.scan(host, pages=[int(p) for p in pages])
             self.assertEqual((g.bad_pages, g.counts, g.digests), (c.bad_pages, c.counts, c.digests))
+            k = pool.check(pages)  # the gate's verdict: a report only for damage
+            self.assertEqual(k is None, c.clean)
+            if k is not None:
+                self.assertEqual((k.bad_pages, k.counts), (c.bad_pages, c.counts))
         with self.assertRaises(kvcheck.Error) as e:
             pool.scan(torch.tensor([3, -1]))
         self.assertIn("page list entry 1 is -1: a page number is never negative", str(e.exception))

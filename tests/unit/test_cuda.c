@@ -20,6 +20,9 @@ static struct {
     cu_result alloc; /* cuMemAlloc */
     cu_result launch;
     unsigned launches;
+    int silent;        /* a scan launch does not write its number to `done` (a kernel that never finishes its work) */
+    cu_result query;   /* cuStreamQuery, once a launch is silent: 0 (finished), CU_ERROR_NOT_READY or a failure */
+    unsigned queries;
     int ordinal; /* the device cuPointerGetAttribute says a pointer lives on */
     unsigned bad_page; /* 1 + the page a scan kernel reports as holding one e4m3 NaN; 0: none */
     int foreign;       /* pointers belong to another context */
@@ -100,16 +103,23 @@ static cu_result f_event(cu_event *e, unsigned flags) { return (void)flags, *e =
 static cu_result f_event_destroy(cu_event e) { return (void)e, 0; }
 static cu_result f_event_record(cu_event e, cu_stream s) { return (void)e, (void)s, 0; }
 static cu_result f_event_sync(cu_event e) { return (void)e, 0; }
+/* Not ready `queries` times over, then fake.query. */
+static cu_result f_stream_query(cu_stream s)
+{
+    (void)s;
+    return fake.queries && fake.queries-- ? CU_ERROR_NOT_READY : fake.query;
+}
 static cu_result f_elapsed(float *ms, cu_event a, cu_event b) { return (void)a, (void)b, *ms = 1, 0; }
 /* The kernel cannot run here: a scan launch finds nothing, or what bad_page says
- * (its parameters: layers, pages, map, bad, digests, counts, plan). */
+ * (its parameters: layers, pages, map, bad, digests, counts, done, acc, ticket,
+ * plan), and writes its number to `done` last unless `silent`. */
 static cu_result f_launch(cu_function f, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by, unsigned bz,
                           unsigned shared, cu_stream s, void **params, void **extra)
 {
     (void)f, (void)gx, (void)gy, (void)gz, (void)bx, (void)by, (void)bz, (void)shared, (void)extra;
     fake.launches++;
     fake.stream = s;
-    const kvc_gpu_plan *plan = params[8];
+    const kvc_gpu_plan *plan = params[9];
     uint32_t *bad = (uint32_t *)(uintptr_t)*(cu_deviceptr *)params[3];
     uint64_t *counts = (uint64_t *)(uintptr_t)*(cu_deviceptr *)params[5]; /* the kernel writes every count */
     if (!fake.launch) memset(bad, 0, plan->items * sizeof *bad), memset(counts, 0, plan->ncounts * sizeof *counts);
@@ -117,6 +127,7 @@ static cu_result f_launch(cu_function f, unsigned gx, unsigned gy, unsigned gz, 
         bad[fake.bad_page - 1] = 1;
         counts[(fake.bad_page - 1) / plan->per_layer * KVC_CHECK_COUNT + KVC_CHECK_E4M3_NAN] = 1;
     }
+    if (!fake.launch && !fake.silent) *(uint64_t *)(uintptr_t)*(cu_deviceptr *)params[6] = plan->seq;
     return fake.launch;
 }
 /* Device memory here is host memory, as big as the caller says, in the
@@ -171,6 +182,7 @@ static const cuda_api FAKE = {
     .cuStreamCreate = f_stream,
     .cuStreamDestroy = f_stream_destroy,
     .cuStreamSynchronize = f_stream_sync,
+    .cuStreamQuery = f_stream_query,
     .cuEventCreate = f_event,
     .cuEventDestroy = f_event_destroy,
     .cuEventRecord = f_event_record,
@@ -491,6 +503,40 @@ static void test_cuda__scanner_checks_device_pointers_once(void **state)
     free(mem[1]);
 }
 
+/* The wait watches the word the kernel writes last and asks the stream now
+ * and then: a launch that never writes it is reported (the stream finished,
+ * or failed), not waited for forever; the scanner still works after. */
+static void test_cuda__wait_reports_a_kernel_that_never_hands_over(void **state)
+{
+    (void)state;
+    kvc_layout l = layout_of("fp8_flashmla", 64);
+    kvc_scan_options o;
+    kvc_scan_options_init(&o);
+    o.device = KVC_DEVICE_GPU;
+    kvc_scanner *s = NULL;
+    kvc_diag d;
+    assert_int_equal(scanner_open(&l, &o, &FAKE, 0, &s, &d), KVC_OK);
+    uint8_t *mem = malloc(l.page_bytes);
+    kvgen_pages(&l, 1, 5, mem);
+    uint64_t layer = (uint64_t)(uintptr_t)mem;
+    kvc_scan_report *r = NULL;
+    fake.silent = 1;
+    fake.queries = 3; /* still running three times over, then finished */
+    assert_int_equal(kvc_scanner_scan(s, &layer, 1, l.page_bytes, NULL, 0, NULL, &r, &d), KVC_ERR_GPU);
+    assert_int_equal(fake.queries, 0);
+    assert_contains(d.message, "the scan kernel finished without handing its results over (launch 1)");
+    assert_null(r);
+    fake.query = CU_ERROR_LAUNCH_FAILED;
+    assert_int_equal(kvc_scanner_check(s, &layer, 1, l.page_bytes, NULL, 0, NULL, &r, &d), KVC_ERR_GPU);
+    assert_string_equal(d.message, "[CUDA_ERROR_LAUNCH_FAILED] a fake driver error in cuStreamQuery (the scan kernel)");
+    fake.silent = 0, fake.query = 0;
+    assert_int_equal(kvc_scanner_check(s, &layer, 1, l.page_bytes, NULL, 0, NULL, &r, &d), KVC_OK);
+    assert_null(r);
+    assert_int_equal(fake.launches, 3);
+    kvc_scanner_free(s);
+    free(mem);
+}
+
 static void test_cuda__only_no_gpu_results_mean_absent(void **state)
 {
     (void)state;
@@ -515,6 +561,7 @@ int main(void)
         cmocka_unit_test_setup(test_cuda__a_working_driver_runs_the_gpu_pipeline, reset),
         cmocka_unit_test_setup(test_cuda__device_memory_is_scanned_on_the_gpu_that_holds_it, reset),
         cmocka_unit_test_setup(test_cuda__scanner_checks_device_pointers_once, reset),
+        cmocka_unit_test_setup(test_cuda__wait_reports_a_kernel_that_never_hands_over, reset),
         cmocka_unit_test_setup(test_cuda__only_no_gpu_results_mean_absent, reset),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -264,6 +264,52 @@ static void test_scanner__bad_inputs_are_refused_with_their_reason(void **state)
     pool_free(&p);
 }
 
+/* The gate's verdict: no report for a clean scan, the full report for a
+ * damaged one, through both the one call and submit + wait. */
+static void test_scanner__check_reports_only_damage(void **state)
+{
+    (void)state;
+    pool p;
+    pool_make(&p);
+    kvc_scanner *s = cpu_scanner(&p.l);
+    kvc_scan_report *r = (kvc_scan_report *)&p, *full = NULL;
+    kvc_diag d;
+    const uint64_t clean[] = {1, 2}, damaged[] = {2, 4};
+    assert_int_equal(kvc_scanner_check(s, p.addr, NL, p.bytes, clean, 2, NULL, &r, &d), KVC_OK);
+    assert_null(r);
+    assert_int_equal(kvc_scanner_check(s, p.addr, NL, p.bytes, damaged, 2, NULL, &r, &d), KVC_OK);
+    assert_non_null(r);
+    assert_int_equal(kvc_scanner_scan(s, p.addr, NL, p.bytes, damaged, 2, NULL, &full, &d), KVC_OK);
+    char *a = kvc_scan_report_json(r), *b = kvc_scan_report_json(full);
+    assert_int_equal(kvc_scan_report_bad_pages(r), 1);
+    assert_non_null(strstr(a, "\"layers\""));
+    assert_string_equal(strstr(a, "\"layers\""), strstr(b, "\"layers\"")); /* all but the times */
+    kvc_free(a);
+    kvc_free(b);
+    kvc_scan_report_free(r);
+    kvc_scan_report_free(full);
+    assert_int_equal(kvc_scanner_submit(s, p.addr, NL, p.bytes, clean, 2, NULL, &d), KVC_OK);
+    assert_int_equal(kvc_scanner_wait_check(s, &r, &d), KVC_OK);
+    assert_null(r);
+    assert_int_equal(kvc_scanner_submit(s, p.addr, NL, p.bytes, NULL, 0, NULL, &d), KVC_OK);
+    assert_int_equal(kvc_scanner_wait_check(s, &r, &d), KVC_OK);
+    assert_int_equal(kvc_scan_report_bad_pages(r), 1);
+    assert_int_equal(kvc_scan_report_layer(r, 1)->bad_pages[0].page, 4);
+    kvc_scan_report_free(r);
+    /* its bad inputs are the scan's, named after the call */
+    assert_int_equal(kvc_scanner_wait_check(s, &r, &d), KVC_ERR_USAGE);
+    assert_contains(d.message, "nothing to wait for: no scan was submitted on this scanner");
+    assert_int_equal(kvc_scanner_check(s, p.addr, NL, p.bytes, damaged, 0, NULL, &r, &d), KVC_ERR_USAGE);
+    assert_contains(d.message, "the page list is empty: a scan of nothing cannot pass");
+    assert_int_equal(kvc_scanner_check(NULL, p.addr, NL, p.bytes, NULL, 0, NULL, &r, &d), KVC_ERR_USAGE);
+    assert_string_equal(d.message, "kvc_scanner_check needs a scanner (kvc_scanner_create)");
+    assert_int_equal(kvc_scanner_check(s, p.addr, NL, p.bytes, NULL, 0, NULL, NULL, &d), KVC_ERR_USAGE);
+    assert_string_equal(d.message, "kvc_scanner_check needs somewhere to put the report");
+    assert_int_equal(kvc_scanner_wait_check(NULL, &r, NULL), KVC_ERR_USAGE);
+    kvc_scanner_free(s);
+    pool_free(&p);
+}
+
 static void test_scanner__auto_without_a_gpu_notes_the_cpu(void **state)
 {
     (void)state;
@@ -296,6 +342,7 @@ int main(void)
         cmocka_unit_test(test_scanner__digests_compare_page_by_page),
         cmocka_unit_test(test_scanner__digest_is_the_documented_formula),
         cmocka_unit_test(test_scanner__bad_inputs_are_refused_with_their_reason),
+        cmocka_unit_test(test_scanner__check_reports_only_damage),
         cmocka_unit_test(test_scanner__auto_without_a_gpu_notes_the_cpu),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
