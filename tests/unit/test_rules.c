@@ -76,6 +76,12 @@ static const struct row {
     {"B200", "deepseek-v3", "--kv-cache-dtype fp4_e2m1", "0.5.9", "fp4_e2m1", "", "", "fp4_mx16", 288, 64},
     {"H200", "deepseek-v3", "--kv-cache-dtype fp4_e2m1 --attention-backend flashinfer", "0.5.15.post1", "fp4_e2m1", "", "", "fp4_mx16", 288, 1},
     {"GB10", "deepseek-v3", "--kv-cache-dtype nvfp4 --attention-backend flashinfer", "0.5.20", "nvfp4", "", "", "fp4_mx16", 288, 1},
+    /* from 0.5.21 NVFP4 sets prefill flashinfer (an FP8 workspace) and decode trtllm_mha off SM100: SGLang's
+     * KV4 checks pass a pair that differs, and trtllm_mha makes page size 1 into 64 */
+    {"RTX PRO 6000", "deepseek-v3", "--kv-cache-dtype nvfp4", NULL, "nvfp4", "", "", "fp4_mx16", 288, 64},
+    {"B200", "deepseek-v3", "--kv-cache-dtype fp4_mx_block16 --attention-backend flashinfer", NULL, "fp4_mx_block16", "", "", "fp4_mx16", 288, 1},
+    {"B200", "deepseek-v3", "--kv-cache-dtype fp4_mx_block16 --prefill-attention-backend flashinfer "
+     "--decode-attention-backend trtllm_mha --page-size 16", NULL, "fp4_mx_block16", "", "", "fp4_mx16", 288, 16},
     /* mxfp8 is float8_e4m3fn: fp8_e4m3's pools, raw for plain MLA and scaled for DSA (SM100+ only) */
     {"RTX PRO 6000", "deepseek-v3", "--kv-cache-dtype mxfp8", NULL, "mxfp8", "", "", "fp8_raw", 576, 1},
     {"B200", "tests/conformance/sglang/models/GLM5_NEXTN.json", "--kv-cache-dtype mxfp8", NULL, "mxfp8", "", "", "fp8_flashmla", 656, 1},
@@ -238,10 +244,37 @@ static const struct bad {
      "KV4 MLA expects attention_backend to be one of ['cutlass_mla', 'flashinfer', 'trtllm_mla'], but got fa3"},
     {"GB10", "deepseek-v3", "--kv-cache-dtype nvfp4", "0.5.20",
      "KV4 MLA expects attention_backend to be one of ['flashinfer', 'trtllm_mla'], but got triton"},
-    {"MI355X", "deepseek-v3", "--kv-cache-dtype nvfp4", NULL, "kvcheck does not model these checks"},
-    {"B200", "deepseek-v3", "--kv-cache-dtype fp4_mx_block16 --attention-backend flashinfer", NULL,
-     "kvcheck does not model these checks, so it cannot judge this worker under SGLang 0.5.23. Its pool would be "
-     "fp4_mx16, 288 B a token of E2M1 pairs, and fp4_mx16_scales, a second buffer of 36 B a token of UE8M0 scales"},
+    /* from 0.5.21: the sides NVFP4 sets, the TRTLLM MHA checks, then handle_kv4_compatibility */
+    {"MI355X", "deepseek-v3", "--kv-cache-dtype nvfp4", NULL,
+     "SGLang 0.5.23 refuses to start: TRTLLM MHA backend for decode is only supported on Hopper (SM90), Blackwell "
+     "(SM100) and (SM120) GPUs. Please use a different decode backend. (prefill flashinfer and decode trtllm_mha, set "
+     "by SGLang 0.5.23 for --kv-cache-dtype nvfp4 (FP8 E4M3 workspace prefill;"},
+    {"MI355X", "deepseek-v3", "--kv-cache-dtype fp4_mx_block16 --attention-backend trtllm_mha", NULL,
+     "TRTLLM MHA backend for prefill requires Hopper (SM90), Blackwell (SM100), or SM120 GPUs. Please use a different "
+     "prefill backend."},
+    {"H200", "deepseek-v3", "--kv-cache-dtype nvfp4 --attention-backend trtllm_mha", NULL,
+     "Native NVFP4 prefill currently requires SM100; use --prefill-kv-cache-dequant-dtype=fp8_e4m3 on this "
+     "platform."},
+    {"GB10", "deepseek-v3", "--kv-cache-dtype nvfp4 --decode-attention-backend flashinfer", NULL,
+     "NVFP4 decode requires --decode-attention-backend=trtllm_mha; got 'flashinfer'. Remove the backend option; NVFP4 "
+     "selects the supported decode implementation automatically."},
+    {"H200", "deepseek-v3", "--kv-cache-dtype fp4_mx_block16", NULL,
+     "KV4 MLA expects attention_backend to be one of ['flashinfer', 'trtllm_mla'], but got fa3 (prefill fa3 and "
+     "decode fa3; attention backend fa3: SGLang's default attention backend for MLA models on H200"},
+    {"B200", "deepseek-v3", "--kv-cache-dtype fp4_mx_block16 --prefill-attention-backend fa4 "
+     "--decode-attention-backend triton", NULL,
+     "KV4 FA4 MLA expects decode_attention_backend to be one of ['flashinfer', 'trtllm_mla'], but got triton"},
+    {"B300", "tests/conformance/sglang/models/GLM5_NEXTN.json", "--kv-cache-dtype nvfp4 --disaggregation-mode decode",
+     NULL, "SM100 native NVFP4 with trtllm_mha does not yet support PD disaggregation because its physical "
+     "block-scale layout is not implemented by the KV transfer path."},
+    {"B200", "tests/conformance/sglang/models/GLM5_NEXTN.json", "--kv-cache-dtype nvfp4 --speculative-algorithm DFLASH",
+     NULL, "SM100 native NVFP4 speculative decoding does not yet support DFLASH; use EAGLE/NEXTN or NGRAM."},
+    {"B200", "tests/conformance/sglang/models/GLM5_NEXTN.json",
+     "--kv-cache-dtype nvfp4 --speculative-algorithm STANDALONE", NULL,
+     "SM100 native NVFP4 speculative decoding supports EAGLE, EAGLE3, NEXTN, and breadth-1 NGRAM; got STANDALONE."},
+    {"B200", "tests/conformance/sglang/models/GLM5_NEXTN.json", "--kv-cache-dtype nvfp4 --speculative-algorithm NGRAM",
+     NULL, "--kv-cache-dtype nvfp4 with --speculative-algorithm NGRAM on SM100 with trtllm_mha (prefill trtllm_mha and "
+     "decode trtllm_mha, set by SGLang 0.5.23 for --kv-cache-dtype nvfp4 (native NVFP4 prefill;"},
     /* GLM-5 NextN as the model: DSA outside the family guard, so the MLA defaults decide KV4, and the pool is the
      * DSA pool's float4 rows */
     {"H200", "tests/conformance/sglang/models/GLM5_NEXTN.json", "--kv-cache-dtype fp4_mx_block16", "0.5.19",
@@ -250,7 +283,11 @@ static const struct bad {
      "--kv-cache-dtype fp4_mx_block16 for GlmMoeDsaForCausalLMNextN on B200: SGLang 0.5.19 builds the DSA pool of R + "
      "r = 576 torch.float4_e2m1fn_x2 elements a token (576 B, no scale buffer"},
     {"B200", "tests/conformance/sglang/models/GLM5_NEXTN.json", "--kv-cache-dtype nvfp4", NULL,
-     "Its pool would be the DSA pool of R + r = 576 torch.float4_e2m1fn_x2 elements a token (576 B, no scale buffer"},
+     "KV4 MLA expects attention_backend to be one of ['flashinfer', 'trtllm_mla'], but got trtllm_mha (prefill "
+     "trtllm_mha and decode trtllm_mha, set by SGLang 0.5.23 for --kv-cache-dtype nvfp4 (native NVFP4 prefill;"},
+    {"B200", "tests/conformance/sglang/models/GLM5_NEXTN.json", "--kv-cache-dtype fp4_mx_block16", NULL,
+     "SGLang 0.5.23 builds the DSA pool of R + r = 576 torch.float4_e2m1fn_x2 elements a token (576 B, no scale "
+     "buffer"},
     {"H200", "deepseek-v3", "--kv-cache-dtype mxfp8", NULL,
      "SGLang 0.5.23 refuses to start: --kv-cache-dtype mxfp8 requires an SM100+ (Blackwell) GPU for the block-scaled "
      "operands used by the FA4 MXFP8 attention path."},

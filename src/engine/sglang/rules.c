@@ -906,7 +906,6 @@ static const char *attn_backend(const ctx *c, const struct attn_default **dflt)
 
 static kvc_status resolve_attention(ctx *c)
 {
-    if (c->dsa) return KVC_OK; /* DSA workers run SGLang's DSA attention backend */
     const struct attn_default *dflt;
     const char *backend = attn_backend(c, &dflt);
     const char *decode = c->set->s[SET_DECODE_ATTENTION_BACKEND].value;
@@ -923,6 +922,9 @@ static kvc_status resolve_attention(ctx *c)
         return refuse(c, &c->set->s[SET_KV_CACHE_DTYPE], "%s (%s%s; %s)", msg, for_prefill,
                       dflt ? ", SGLang's default attention backend here" : "", r->cite);
     }
+    /* a DSA model runs SGLang's DSA attention backend; inside the family guard the DSA dtype assertion has
+     * refused an NVFP4 worker before, outside it the NVFP4 prefill check above holds as for any model */
+    if (c->dsa) return KVC_OK;
     for (size_t i = 0; i < COUNT_OF(ATTN_RULES) && !c->attn; i++) {
         const struct attn_rule *r = &ATTN_RULES[i];
         if (in_span(c->rel, r->when) && (strcmp(backend, r->backend) == 0 ||
@@ -1035,15 +1037,24 @@ enum kv4_test {
     K_NOT_CUDA,      /* ROCm */
     K_NOT_SM100_120, /* CUDA with compute capability major neither 10 nor 12 */
     K_NOT_BLACKWELL, /* not CUDA with compute capability major >= 10 */
-    K_MLA_BACKEND,   /* CUDA: SGLang checks the MLA attention backend against `backends` */
-    K_UNMODELLED     /* checks of attention backends SGLang resolves in ways kvcheck does not model */
+    K_MLA_BACKEND,   /* CUDA: SGLang checks the MLA attention backend against `backends` (to 0.5.20) */
+    /* from 0.5.21, on the prefill/decode pair SGLang resolves (kv4_sides): */
+    K_NATIVE_OFF_SM100, /* native NVFP4 prefill asked for off SM100 */
+    K_DECODE_GIVEN,     /* a decode attention backend given that is not in `backends` */
+    K_SIDE_MAJOR,       /* the side named in `backends` runs trtllm_mha off the CUDA majors 9, 10, 12 */
+    K_NATIVE_SPEC_IN,   /* native NVFP4 on trtllm_mha with a speculative algorithm in `backends` */
+    K_NATIVE_SPEC_OUT,  /* ... with a speculative algorithm not in `backends` */
+    K_NATIVE_UNREAD,    /* ... with a speculative algorithm in `backends` whose check reads a flag kvcheck does not */
+    K_NATIVE_PD,        /* ... in a PD worker */
+    K_FA4_DECODE,       /* FA4 prefill: the decode backend must be in `backends` */
+    K_ATTENTION         /* equal, non-FA4 sides: the attention backend must be in `backends` */
 };
 static const struct kv4_rule {
     span when;
     const char *dtypes; /* space-separated */
     enum kv4_test test;
-    const char *message; /* {backend}: the attention backend */
-    const char *backends; /* K_MLA_BACKEND: those it accepts, space-separated */
+    const char *message; /* {backend}: the attention backend; {algo}: the speculative algorithm */
+    const char *backends; /* space-separated: see the test */
     const char *cite;
 } KV4[] = {
     {FROM_TO("0.5.7", "0.5.15.post1"), "fp4_e2m1", K_NOT_CUDA, "KV4 is not tested on non-CUDA platforms.", NULL,
@@ -1054,13 +1065,31 @@ static const struct kv4_rule {
      "cutlass_mla flashinfer trtllm_mla flashmla",
      "sglang 0.5.9: python/sglang/srt/server_args.py:1976-2051; sglang 0.5.15.post1: "
      "python/sglang/srt/server_args.py:4493-4559"},
+    /* from 0.5.21, on the sides kv4_sides resolves: the NVFP4 prefill hook, then the TRTLLM MHA checks of
+     * handle_attention_backend_compatibility, before handle_kv4_compatibility (its GPU rows below, then the
+     * rows at the end); kv_cache_hook.py is the same in 0.5.21, 0.5.22 and 0.5.23 at the lines cited */
+    {SINCE("0.5.21"), "nvfp4", K_NATIVE_OFF_SM100,
+     "Native NVFP4 prefill currently requires SM100; use --prefill-kv-cache-dequant-dtype=fp8_e4m3 on this platform.",
+     NULL, "sglang 0.5.23: python/sglang/srt/arg_groups/kv_cache_hook.py:59-63"},
+    {SINCE("0.5.21"), "nvfp4", K_DECODE_GIVEN,
+     "NVFP4 decode requires --decode-attention-backend=trtllm_mha; got '{backend}'. Remove the backend option; NVFP4 "
+     "selects the supported decode implementation automatically.",
+     "trtllm_mha", "sglang 0.5.23: python/sglang/srt/arg_groups/kv_cache_hook.py:78-84"},
+    {SINCE("0.5.21"), "nvfp4 fp4_mx_block16", K_SIDE_MAJOR,
+     "TRTLLM MHA backend for prefill requires Hopper (SM90), Blackwell (SM100), or SM120 GPUs. Please use a different "
+     "prefill backend.",
+     "prefill", "sglang 0.5.21: python/sglang/srt/arg_groups/attention_hook.py:129-137; sglang 0.5.23: :198-206"},
+    {SINCE("0.5.21"), "nvfp4 fp4_mx_block16", K_SIDE_MAJOR,
+     "TRTLLM MHA backend for decode is only supported on Hopper (SM90), Blackwell (SM100) and (SM120) GPUs. Please "
+     "use a different decode backend.",
+     "decode", "sglang 0.5.21: python/sglang/srt/arg_groups/attention_hook.py:153-158; sglang 0.5.23: :222-227"},
     {SINCE("0.5.16"), "mxfp8", K_NOT_BLACKWELL,
      "--kv-cache-dtype mxfp8 requires an SM100+ (Blackwell) GPU for the block-scaled operands used by the FA4 MXFP8 "
      "attention path.",
      NULL,
      "sglang 0.5.16: python/sglang/srt/server_args.py:5064-5072; sglang 0.5.23: "
      "python/sglang/srt/arg_groups/kv_cache_hook.py:100-109"},
-    /* from 0.5.21 an nvfp4 worker on ROCm is refused first by attention-backend checks (K_UNMODELLED) */
+    /* from 0.5.21 an nvfp4 worker on ROCm is refused first by the TRTLLM MHA decode check (K_SIDE_MAJOR) */
     {FROM_TO("0.5.16", "0.5.20"), "nvfp4", K_NOT_CUDA, "KV4 is not tested on non-CUDA platforms.", NULL,
      "sglang 0.5.16: python/sglang/srt/server_args.py:5146; sglang 0.5.20: "
      "python/sglang/srt/arg_groups/kv_cache_hook.py:108"},
@@ -1081,13 +1110,26 @@ static const struct kv4_rule {
     {FROM_TO("0.5.20", "0.5.20"), "nvfp4 fp4_mx_block16", K_MLA_BACKEND,
      "KV4 MLA expects attention_backend to be one of ['flashinfer', 'trtllm_mla'], but got {backend}",
      "flashinfer trtllm_mla", "sglang 0.5.20: python/sglang/srt/arg_groups/kv_cache_hook.py:37-108"},
-    /* 0.5.21 adds checks of unified memory, native NVFP4 speculative decoding, PD and HiCache */
-    {SINCE("0.5.21"), "nvfp4 fp4_mx_block16", K_UNMODELLED,
-     "SGLang checks this KV dtype against the prefill and decode attention backends it resolves (FA4, KV4 MLA/MHA "
-     "backend lists, TRTLLM MHA, unified memory, PD with native NVFP4)",
-     NULL,
-     "sglang 0.5.16: python/sglang/srt/server_args.py:5074-5146; sglang 0.5.23: "
-     "python/sglang/srt/arg_groups/kv_cache_hook.py:112-318"},
+    /* handle_kv4_compatibility from 0.5.21, after its GPU rows above */
+    {SINCE("0.5.21"), "nvfp4", K_NATIVE_SPEC_IN,
+     "SM100 native NVFP4 speculative decoding does not yet support {algo}; use EAGLE/NEXTN or NGRAM.", "DFLASH DSPARK",
+     "sglang 0.5.23: python/sglang/srt/arg_groups/kv_cache_hook.py:165-175"},
+    {SINCE("0.5.21"), "nvfp4", K_NATIVE_SPEC_OUT,
+     "SM100 native NVFP4 speculative decoding supports EAGLE, EAGLE3, NEXTN, and breadth-1 NGRAM; got {algo}.",
+     "EAGLE EAGLE3 NEXTN NGRAM", "sglang 0.5.23: python/sglang/srt/arg_groups/kv_cache_hook.py:176-188"},
+    {SINCE("0.5.21"), "nvfp4", K_NATIVE_UNREAD,
+     "SGLang refuses it unless --speculative-ngram-max-bfs-breadth is 1 (its default is not)", "NGRAM",
+     "sglang 0.5.23: python/sglang/srt/arg_groups/kv_cache_hook.py:189-203"},
+    {SINCE("0.5.21"), "nvfp4", K_NATIVE_PD,
+     "SM100 native NVFP4 with trtllm_mha does not yet support PD disaggregation because its physical block-scale "
+     "layout is not implemented by the KV transfer path.",
+     NULL, "sglang 0.5.23: python/sglang/srt/arg_groups/kv_cache_hook.py:251-256"},
+    {SINCE("0.5.21"), "nvfp4 fp4_mx_block16", K_FA4_DECODE,
+     "KV4 FA4 MLA expects decode_attention_backend to be one of ['flashinfer', 'trtllm_mla'], but got {backend}",
+     "flashinfer trtllm_mla", "sglang 0.5.23: python/sglang/srt/arg_groups/kv_cache_hook.py:276-285"},
+    {SINCE("0.5.21"), "nvfp4 fp4_mx_block16", K_ATTENTION,
+     "KV4 MLA expects attention_backend to be one of ['flashinfer', 'trtllm_mla'], but got {backend}",
+     "flashinfer trtllm_mla", "sglang 0.5.23: python/sglang/srt/arg_groups/kv_cache_hook.py:296-305"},
 };
 
 /* The pool SGLang builds for a torch.float4_e2m1fn_x2 KV dtype on CUDA (its
@@ -1130,13 +1172,14 @@ static const struct mla_default_row {
     unsigned major;
     const char *backend;
 } MLA_DEFAULTS[] = {
-    {FROM_TO("0.5.7", "0.5.20"), 9, "fa3"},
-    {FROM_TO("0.5.7", "0.5.20"), 10, "flashinfer"},
-    {FROM_TO("0.5.7", "0.5.20"), 0, "triton"},
+    {SINCE("0.5.7"), 9, "fa3"},
+    {SINCE("0.5.7"), 10, "flashinfer"},
+    {SINCE("0.5.7"), 0, "triton"},
 };
 static const char MLA_DEFAULTS_CITE[] = "sglang 0.5.9: python/sglang/srt/server_args.py:1819-1832; sglang 0.5.16: "
                                         "python/sglang/srt/server_args.py:4934-4949; sglang 0.5.20: "
-                                        "python/sglang/srt/arg_groups/model_override_base.py:353-368";
+                                        "python/sglang/srt/arg_groups/model_override_base.py:353-368; sglang 0.5.23: "
+                                        ":335-351";
 
 /* The attention backend KV4's check sees, and into `why` how it was
  * chosen: the flag, SGLang's default for the model (attn_backend), else its
@@ -1148,9 +1191,7 @@ static const char *kv4_attention_backend(const ctx *c, char *why, size_t size)
     if (dflt) str_printf(why, size, "SGLang's default attention backend for %s on SM%u0, %s", c->model->architecture,
                          dflt->major, dflt->cite);
     else str_printf(why, size, "the attention backend given");
-    for (size_t i = 0; !b[0] && !c->set->s[SET_PREFILL_ATTENTION_BACKEND].set &&
-                       !c->set->s[SET_DECODE_ATTENTION_BACKEND].set && i < COUNT_OF(MLA_DEFAULTS);
-         i++)
+    for (size_t i = 0; !b[0] && i < COUNT_OF(MLA_DEFAULTS); i++)
         if (in_span(c->rel, MLA_DEFAULTS[i].when) && (!MLA_DEFAULTS[i].major || MLA_DEFAULTS[i].major == c->gpu->major)) {
             b = MLA_DEFAULTS[i].backend;
             str_printf(why, size, "SGLang's default attention backend for MLA models on %s, %s", c->gpu->name,
@@ -1159,10 +1200,127 @@ static const char *kv4_attention_backend(const ctx *c, char *why, size_t size)
     return b;
 }
 
+/* From 0.5.21 SGLang sets both attention backends of an NVFP4 worker before
+ * it picks a default one (handle_nvfp4_prefill_kv_dequant_dtype): by the
+ * prefill backend given (else --attention-backend, or the model's default),
+ * else by the GPU; first match. A backend given that no row names is
+ * refused before (DTYPE_BACKENDS). */
+static const struct nvfp4_prefill_row {
+    span when;
+    const char *given;   /* "": none given */
+    unsigned major;      /* with none given: this CUDA major only; 0: any GPU */
+    const char *prefill, *decode;
+    int native;          /* native NVFP4 prefill, else an FP8 E4M3 workspace */
+} NVFP4_PREFILL[] = {
+    {SINCE("0.5.21"), "flashinfer", 0, "flashinfer", "trtllm_mha", 0},
+    {SINCE("0.5.21"), "trtllm_mha", 0, "trtllm_mha", "trtllm_mha", 1},
+    {SINCE("0.5.21"), "", 10, "trtllm_mha", "trtllm_mha", 1},
+    {SINCE("0.5.21"), "", 0, "flashinfer", "trtllm_mha", 0},
+};
+static const char NVFP4_PREFILL_CITE[] = "sglang 0.5.23: python/sglang/srt/arg_groups/kv_cache_hook.py:25-31, :47-92";
+/* The attention backend that prefill and decode backends equal to each
+ * other become, else the default (_attention_backend_default). */
+static const char SIDES_CITE[] = "sglang 0.5.21: python/sglang/srt/arg_groups/overrides.py:1049-1062; sglang 0.5.23: "
+                                 ":1127-1140";
+
+/* trtllm_mha's GPUs, and the page sizes it keeps (any other becomes 64),
+ * for the sides kv4_sides resolves. */
+static const struct attn_rule TRTLLM_MHA = {
+    SINCE("0.5.21"), "trtllm_mha", "9 10 12", NULL, "16 32 64 128", 64, NULL, NULL,
+    "sglang 0.5.21: python/sglang/srt/arg_groups/overrides.py:1110-1118; sglang 0.5.23: :1174-1187"};
+
+/* The attention backends KV4's checks see from 0.5.21. */
+struct kv4_sides {
+    const char *side[2];   /* prefill, decode */
+    const char *attention; /* the attention backend */
+    const struct nvfp4_prefill_row *nvfp4; /* the NVFP4 row that set the sides, or NULL */
+    char why[600];
+};
+
+static int cuda_major(const ctx *c, unsigned major) { return !c->gpu->hip && c->gpu->major == major; }
+
+/* The sides a release's SGLang resolves before its KV4 checks. Pure. */
+static void kv4_sides(const ctx *c, struct kv4_sides *s)
+{
+    const setting *p = &c->set->s[SET_PREFILL_ATTENTION_BACKEND], *d = &c->set->s[SET_DECODE_ATTENTION_BACKEND];
+    const struct attn_default *dflt;
+    const char *given = p->set ? p->value : attn_backend(c, &dflt);
+    memset(s, 0, sizeof *s);
+    s->side[PREFILL] = p->set ? p->value : "";
+    s->side[DECODE] = d->set ? d->value : "";
+    for (size_t i = 0; i < COUNT_OF(NVFP4_PREFILL) && !s->nvfp4 && strcmp(c->dtype, "nvfp4") == 0; i++) {
+        const struct nvfp4_prefill_row *r = &NVFP4_PREFILL[i];
+        if (in_span(c->rel, r->when) && strcmp(r->given, given) == 0 &&
+            (r->given[0] || !r->major || cuda_major(c, r->major)))
+            s->nvfp4 = r;
+    }
+    char why[400];
+    if (s->nvfp4) {
+        s->side[PREFILL] = s->nvfp4->prefill;
+        s->side[DECODE] = s->nvfp4->decode;
+    }
+    if (s->side[PREFILL][0] && strcmp(s->side[PREFILL], s->side[DECODE]) == 0) {
+        s->attention = s->side[PREFILL];
+        str_printf(why, sizeof why, "the prefill and decode backends, equal (%s)", SIDES_CITE);
+    } else {
+        s->attention = kv4_attention_backend(c, why, sizeof why);
+    }
+    for (int i = PREFILL; i <= DECODE; i++)
+        if (!s->side[i][0]) s->side[i] = s->attention;
+    if (s->nvfp4)
+        str_printf(s->why, sizeof s->why, "prefill %s and decode %s, set by SGLang %s for --kv-cache-dtype nvfp4 "
+                   "(%s prefill; %s); attention backend %s: %s", s->side[PREFILL], s->side[DECODE],
+                   SGLANG_VERSIONS[c->rel], s->nvfp4->native ? "native NVFP4" : "FP8 E4M3 workspace",
+                   NVFP4_PREFILL_CITE, s->attention, why);
+    else
+        str_printf(s->why, sizeof s->why, "prefill %s and decode %s; attention backend %s: %s", s->side[PREFILL],
+                   s->side[DECODE], s->attention, why);
+}
+
+/* SGLang 0.5.21+'s native NVFP4 on SM100 (uses_sm100_trtllm_nvfp4): NVFP4
+ * with trtllm_mha on either side. Pure. */
+static int native(const ctx *c, const struct kv4_sides *s)
+{
+    return strcmp(c->dtype, "nvfp4") == 0 && cuda_major(c, 10) &&
+           (strcmp(s->side[PREFILL], TRTLLM_MHA.backend) == 0 || strcmp(s->side[DECODE], TRTLLM_MHA.backend) == 0);
+}
+
+/* The flag that chose a side's attention backend (-1: the attention
+ * backend itself), else --kv-cache-dtype, whose value chose it. Pure. */
+static const setting *flag_of(const ctx *c, int side)
+{
+    const setting *f = side == PREFILL ? &c->set->s[SET_PREFILL_ATTENTION_BACKEND]
+                       : side == DECODE ? &c->set->s[SET_DECODE_ATTENTION_BACKEND] : NULL;
+    if (f && f->set) return f;
+    if (c->set->s[SET_ATTENTION_BACKEND].set) return &c->set->s[SET_ATTENTION_BACKEND];
+    return &c->set->s[SET_KV_CACHE_DTYPE];
+}
+
+/* A KV4 row's refusal, its message expanded with `value` as {backend} and {algo}. */
+static kvc_status refuse_with(const ctx *c, const setting *s, const struct kv4_rule *k, const char *value,
+                              const struct kv4_sides *sides)
+{
+    char msg[400];
+    const char *const f[][2] = {{"backend", value}, {"algo", value}};
+    expand(k->message, f, COUNT_OF(f), msg, sizeof msg);
+    return refuse(c, s, "%s (%s; %s)", msg, sides->why, k->cite);
+}
+
+/* SGLang's warning for a KV4 worker whose prefill and decode backends differ. */
+static void warn_kv4_sides(ctx *c, const char *prefill, const char *decode, const char *cite)
+{
+    notes_add(c->out->warnings, &c->out->nwarnings, KVC_MAX_NOTES,
+              "--kv-cache-dtype %s with prefill attention backend %s and decode %s: SGLang %s only warns "
+              "(\"Compatibility issues are unlikely, but may occur in rare edge cases.\", %s)",
+              c->dtype, prefill, decode, SGLANG_VERSIONS[c->rel], cite);
+}
+
 /* The checks of a block-scaled KV dtype (KV4), in SGLang's order. */
-static kvc_status check_kv4(const ctx *c)
+static kvc_status check_kv4(ctx *c)
 {
     const setting *s = &c->set->s[SET_KV_CACHE_DTYPE];
+    struct kv4_sides sides;
+    kv4_sides(c, &sides);
     for (size_t i = 0; i < COUNT_OF(KV4); i++) {
         const struct kv4_rule *k = &KV4[i];
         if (!in_span(c->rel, k->when) || !word_in(c->dtype, k->dtypes)) continue;
@@ -1185,10 +1343,7 @@ static kvc_status check_kv4(const ctx *c)
             const setting *p = &c->set->s[SET_PREFILL_ATTENTION_BACKEND], *d = &c->set->s[SET_DECODE_ATTENTION_BACKEND];
             const char *prefill = p->set ? p->value : both, *decode = d->set ? d->value : both;
             if (prefill[0] && decode[0] && strcmp(prefill, decode) != 0 && strcmp(prefill, "fa4") != 0) {
-                notes_add(c->out->warnings, &c->out->nwarnings, KVC_MAX_NOTES,
-                          "--kv-cache-dtype %s with prefill attention backend %s and decode %s: SGLang %s only warns "
-                          "(\"Compatibility issues are unlikely, but may occur in rare edge cases.\", %s)",
-                          c->dtype, prefill, decode, SGLANG_VERSIONS[c->rel], k->cite);
+                warn_kv4_sides(c, prefill, decode, k->cite);
                 break;
             }
             /* inside the family guard a DSA model runs SGLang's DSA attention backend (the dtype assertion refuses
@@ -1210,14 +1365,62 @@ static kvc_status check_kv4(const ctx *c)
             const setting *a = &c->set->s[SET_ATTENTION_BACKEND];
             return refuse(c, a->set ? a : s, "%s (%s: %s; %s)", msg, both, why, k->cite);
         }
-        case K_UNMODELLED: {
-            char pool[600];
-            fp4_pool_text(c, pool, sizeof pool);
-            return diag_set(c->diag, KVC_ERR_CONFIG, &s->origin,
-                            "--kv-cache-dtype %s: %s (%s); kvcheck does not model these checks, so it cannot judge "
-                            "this worker under SGLang %s. Its pool would be %s",
-                            c->dtype, k->message, k->cite, SGLANG_VERSIONS[c->rel], pool);
+        case K_NATIVE_OFF_SM100:
+            if (sides.nvfp4 && sides.nvfp4->native && !cuda_major(c, 10))
+                return refuse(c, flag_of(c, PREFILL), "%s (%s; %s)", k->message, sides.why, k->cite);
+            break;
+        case K_DECODE_GIVEN: {
+            const setting *d = &c->set->s[SET_DECODE_ATTENTION_BACKEND];
+            if (sides.nvfp4 && d->set && !word_in(d->value, k->backends))
+                return refuse_with(c, d, k, d->value, &sides);
+            break;
         }
+        case K_SIDE_MAJOR: {
+            int side = strcmp(k->backends, SIDE[PREFILL]) == 0 ? PREFILL : DECODE;
+            char cc[8];
+            str_printf(cc, sizeof cc, "%u", major);
+            if (strcmp(sides.side[side], TRTLLM_MHA.backend) != 0) break;
+            if (c->gpu->hip || !word_in(cc, TRTLLM_MHA.majors))
+                return refuse(c, flag_of(c, side), "%s (%s; %s)", k->message, sides.why, k->cite);
+            c->attn = &TRTLLM_MHA; /* its page sizes */
+            str_printf(c->attn_why, sizeof c->attn_why, "%s is the %s attention backend%s", TRTLLM_MHA.backend,
+                       k->backends, sides.nvfp4 ? " SGLang sets for --kv-cache-dtype nvfp4" : "");
+            break;
+        }
+        case K_NATIVE_SPEC_IN:
+        case K_NATIVE_SPEC_OUT:
+        case K_NATIVE_UNREAD: {
+            const setting *a = &c->set->s[SET_SPEC_ALGO];
+            if (!native(c, &sides) || !a->set || word_in(a->value, k->backends) != (k->test != K_NATIVE_SPEC_OUT))
+                break;
+            if (k->test != K_NATIVE_UNREAD) return refuse_with(c, a, k, a->value, &sides);
+            return diag_set(c->diag, KVC_ERR_CONFIG, &a->origin,
+                            "--kv-cache-dtype %s with %s %s on SM100 with trtllm_mha (%s): %s (%s); kvcheck does not "
+                            "model that flag, so it cannot judge this worker under SGLang %s",
+                            c->dtype, a->flag, a->value, sides.why, k->message, k->cite, SGLANG_VERSIONS[c->rel]);
+        }
+        case K_NATIVE_PD: {
+            const setting *m = &c->set->s[SET_DISAGG_MODE];
+            if (native(c, &sides) && m->set && strcmp(m->value, "null") != 0)
+                return refuse(c, m, "%s (%s; %s)", k->message, sides.why, k->cite);
+            break;
+        }
+        case K_FA4_DECODE:
+            if (strcmp(sides.side[PREFILL], "fa4") == 0 && !word_in(sides.side[DECODE], k->backends))
+                return refuse_with(c, flag_of(c, DECODE), k, sides.side[DECODE], &sides);
+            break;
+        case K_ATTENTION:
+            if (strcmp(sides.side[PREFILL], "fa4") == 0) break;
+            if (strcmp(sides.side[PREFILL], sides.side[DECODE]) != 0) {
+                /* NVFP4 with an FP8 prefill workspace (uses_mixed_nvfp4) is a recipe SGLang does not warn about */
+                if (strcmp(c->dtype, "nvfp4") != 0 || strcmp(sides.side[PREFILL], "flashinfer") != 0 ||
+                    strcmp(sides.side[DECODE], TRTLLM_MHA.backend) != 0)
+                    warn_kv4_sides(c, sides.side[PREFILL], sides.side[DECODE], k->cite);
+                break;
+            }
+            if (!word_in(sides.attention, k->backends))
+                return refuse_with(c, flag_of(c, -1), k, sides.attention, &sides);
+            break;
         }
     }
     return KVC_OK;
@@ -1695,7 +1898,7 @@ static void warn_platform(const ctx *c)
     X(HISPARSE, when) X(PAGES, when) X(RAW, when) X(BACKENDS, offered) X(INIT, when) X(ATTN_DEFAULTS, when)            \
     X(ATTN_RULES, when) X(DTYPE_BACKENDS, when) X(HISPARSE_MODEL, when) X(DECODE_CACHE, when) X(DRAFT_ARCHS, when)     \
     X(HYBRID, when) X(MHA_DEFAULTS, when) X(DTYPE_ALIASES, when) X(KV4, when) X(DTYPE_REFUSALS, when)              \
-    X(MLA_DEFAULTS, when)
+    X(MLA_DEFAULTS, when) X(NVFP4_PREFILL, when)
 
 /* Puts up to `max` of the tables' spans in `out`; returns how many there are. */
 static size_t rule_spans(const span **out, size_t max)
