@@ -272,9 +272,66 @@ static const struct bad {
     {"B200", "tests/conformance/sglang/models/GLM5_NEXTN.json",
      "--kv-cache-dtype nvfp4 --speculative-algorithm STANDALONE", NULL,
      "SM100 native NVFP4 speculative decoding supports EAGLE, EAGLE3, NEXTN, and breadth-1 NGRAM; got STANDALONE."},
+    /* NGRAM's BFS breadth: its default (10), one given; breadth 1 passes to the next check */
     {"B200", "tests/conformance/sglang/models/GLM5_NEXTN.json", "--kv-cache-dtype nvfp4 --speculative-algorithm NGRAM",
-     NULL, "--kv-cache-dtype nvfp4 with --speculative-algorithm NGRAM on SM100 with trtllm_mha (prefill trtllm_mha and "
-     "decode trtllm_mha, set by SGLang 0.5.23 for --kv-cache-dtype nvfp4 (native NVFP4 prefill;"},
+     NULL, "SGLang 0.5.23 refuses to start: SM100 native NVFP4 NGRAM speculative decoding requires "
+     "--speculative-ngram-max-bfs-breadth=1 because trtllm_mha supports linear target verification only; got 10. "
+     "(prefill trtllm_mha and decode trtllm_mha"},
+    {"B200", "tests/conformance/sglang/models/GLM5_NEXTN.json",
+     "--kv-cache-dtype nvfp4 --speculative-algorithm NGRAM --speculative-ngram-max-bfs-breadth 4", "0.5.21",
+     "SGLang 0.5.21 refuses to start: SM100 native NVFP4 NGRAM speculative decoding requires "
+     "--speculative-ngram-max-bfs-breadth=1 because trtllm_mha supports linear target verification only; got 4."},
+    {"B200", "tests/conformance/sglang/models/GLM5_NEXTN.json",
+     "--kv-cache-dtype nvfp4 --speculative-algorithm NGRAM --speculative-ngram-max-bfs-breadth 1", NULL,
+     "KV4 MLA expects attention_backend to be one of ['flashinfer', 'trtllm_mla'], but got trtllm_mha"},
+    /* a draft model's attention backend: trtllm_mha passes to the next check; NGRAM has no draft model */
+    {"B300", "tests/conformance/sglang/models/GLM5_NEXTN.json",
+     "--kv-cache-dtype nvfp4 --speculative-algorithm EAGLE --speculative-draft-attention-backend fa3", "0.5.22",
+     "SGLang 0.5.22 refuses to start: SM100 native NVFP4 speculative decoding requires "
+     "--speculative-draft-attention-backend=trtllm_mha so the draft worker consumes its physical NVFP4 KV layout; "
+     "got 'fa3'."},
+    {"B300", "tests/conformance/sglang/models/GLM5_NEXTN.json",
+     "--kv-cache-dtype nvfp4 --speculative-algorithm EAGLE --speculative-draft-attention-backend trtllm_mha", NULL,
+     "KV4 MLA expects attention_backend to be one of ['flashinfer', 'trtllm_mla'], but got trtllm_mha"},
+    {"B300", "tests/conformance/sglang/models/GLM5_NEXTN.json",
+     "--kv-cache-dtype nvfp4 --speculative-algorithm NGRAM --speculative-ngram-max-bfs-breadth 1 "
+     "--speculative-draft-attention-backend fa3", NULL,
+     "KV4 MLA expects attention_backend to be one of ['flashinfer', 'trtllm_mla'], but got trtllm_mha"},
+    /* host KV tiers under native NVFP4 */
+    {"B200", "tests/conformance/sglang/models/GLM5_NEXTN.json", "--kv-cache-dtype nvfp4 --enable-hierarchical-cache",
+     NULL, "SGLang 0.5.23 refuses to start: SM100 native NVFP4 with trtllm_mha does not yet support hierarchical KV "
+     "cache or LMCache because their host pools do not preserve the physical block-scale layout. (prefill trtllm_mha"},
+    {"B200", "tests/conformance/sglang/models/GLM5_NEXTN.json", "--kv-cache-dtype nvfp4 --enable-lmcache", "0.5.21",
+     "does not yet support hierarchical KV cache or LMCache"},
+    /* context parallelism on trtllm_mha prefill, off SM100 (SM100 passes: the next check refuses) */
+    {"H200", "deepseek-v3", "--kv-cache-dtype fp4_mx_block16 --attention-backend trtllm_mha --attn-cp-size 2", NULL,
+     "SGLang 0.5.23 refuses to start: Prefill context parallelism with the TRTLLM MHA prefill backend requires SM100 "
+     "(trtllm-gen context kernel): the SM90/SM120 fmha_v2 prefill path does not implement CP shard masking."},
+    {"B200", "deepseek-v3", "--kv-cache-dtype fp4_mx_block16 --attention-backend trtllm_mha --attn-cp-size 2", NULL,
+     "KV4 MLA expects attention_backend to be one of ['flashinfer', 'trtllm_mla'], but got trtllm_mha"},
+    /* unified memory: any FP4 KV dtype on CUDA */
+    {"B200", "deepseek-v3", "--kv-cache-dtype fp4_mx_block16 --attention-backend flashinfer --enable-unified-memory",
+     NULL, "SGLang 0.5.23 refuses to start: FP4 KV cache does not yet support --enable-unified-memory: the unified MHA "
+     "pool does not allocate FP4 block scales or the prefill dequant workspace. (sglang 0.5.23: "
+     "python/sglang/srt/arg_groups/kv_cache_hook.py:132-137)"},
+    {"GB10", "deepseek-v3", "--kv-cache-dtype nvfp4 --enable-unified-memory", "0.5.21",
+     "FP4 KV cache does not yet support --enable-unified-memory"},
+    {"MI355X", "deepseek-v3", "--kv-cache-dtype fp4_mx_block16 --enable-unified-memory", NULL,
+     "KV4 is not tested on non-CUDA platforms."},
+    /* the prefill dequant dtype */
+    {"B200", "deepseek-v3", "--kv-cache-dtype fp8_e4m3 --prefill-kv-cache-dequant-dtype fp8_e4m3", NULL,
+     "SGLang 0.5.23 refuses to start: --prefill-kv-cache-dequant-dtype applies only with --kv-cache-dtype=nvfp4. "
+     "(sglang 0.5.23: python/sglang/srt/arg_groups/kv_cache_hook.py:39-44)"},
+    {"H200", "deepseek-v3", "--prefill-kv-cache-dequant-dtype nvfp4", "0.5.22",
+     "--prefill-kv-cache-dequant-dtype applies only with --kv-cache-dtype=nvfp4."},
+    {"GB10", "deepseek-v3", "--kv-cache-dtype nvfp4 --prefill-kv-cache-dequant-dtype nvfp4", NULL,
+     "Native NVFP4 prefill currently requires SM100; use --prefill-kv-cache-dequant-dtype=fp8_e4m3 on this platform."},
+    {"B200", "deepseek-v3",
+     "--kv-cache-dtype nvfp4 --prefill-kv-cache-dequant-dtype nvfp4 --prefill-attention-backend flashinfer", NULL,
+     "SGLang 0.5.23 refuses to start: --prefill-kv-cache-dequant-dtype=nvfp4 requires prefill backend 'trtllm_mha', "
+     "but --prefill-attention-backend='flashinfer' was set. Remove the backend option and select the KV dtype only."},
+    {"GB10", "deepseek-v3", "--kv-cache-dtype nvfp4 --attention-backend triton", NULL,
+     "NVFP4 prefill supports an FP8 E4M3 workspace or native NVFP4, but backend 'triton' provides neither."},
     /* GLM-5 NextN as the model: DSA outside the family guard, so the MLA defaults decide KV4, and the pool is the
      * DSA pool's float4 rows */
     {"H200", "tests/conformance/sglang/models/GLM5_NEXTN.json", "--kv-cache-dtype fp4_mx_block16", "0.5.19",
@@ -307,6 +364,37 @@ static void test_rules__refusals_are_sglangs_own_words(void **state)
         kvc_status st = resolve_line(BAD[i].gpu, BAD[i].model, BAD[i].args, BAD[i].release, &r, &d);
         if (st != KVC_ERR_CONFIG) fail_msg("case %zu '%s': status %d (%s)", i, BAD[i].args, st, d.message);
         if (!strstr(d.message, BAD[i].message)) fail_msg("case %zu: %s", i, d.message);
+    }
+}
+
+/* The flags SGLang 0.5.21+'s FP4 KV checks read, where those checks pass:
+ * kvcheck judges the worker (here SGLang starts it). */
+static void test_rules__fp4_check_flags_that_pass(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *gpu, *args, *release;
+    } OK[] = {
+        /* no native NVFP4 off SM100: host tiers and a draft backend are not checked */
+        {"GB10", "--kv-cache-dtype nvfp4 --enable-hierarchical-cache --enable-lmcache", NULL},
+        {"RTX PRO 6000", "--kv-cache-dtype nvfp4 --speculative-algorithm NGRAM", "0.5.21"},
+        /* the dequant dtype chooses the prefill backend: an attention backend no row names is not refused */
+        {"GB10", "--kv-cache-dtype nvfp4 --prefill-kv-cache-dequant-dtype fp8_e4m3 --attention-backend triton", NULL},
+        {"GB10", "--kv-cache-dtype nvfp4 --prefill-kv-cache-dequant-dtype fp8_e4m3 --prefill-attention-backend "
+                 "flashinfer", "0.5.22"},
+        /* "auto" is the default, with any KV dtype */
+        {"B200", "--kv-cache-dtype fp8_e4m3 --prefill-kv-cache-dequant-dtype auto", NULL},
+        /* differing sides only warn; context parallelism is refused with trtllm_mha prefill only */
+        {"H200", "--kv-cache-dtype fp4_mx_block16 --prefill-attention-backend flashinfer --decode-attention-backend "
+                 "trtllm_mha --attn-cp-size 2", NULL},
+        /* unified memory is refused only from 0.5.21 */
+        {"B200", "--kv-cache-dtype fp4_mx_block16 --attention-backend flashinfer --enable-unified-memory", "0.5.20"},
+    };
+    for (size_t i = 0; i < sizeof OK / sizeof OK[0]; i++) {
+        kvc_resolved r;
+        kvc_diag d;
+        kvc_status st = resolve_line(OK[i].gpu, "deepseek-v3", OK[i].args, OK[i].release, &r, &d);
+        if (st != KVC_OK) fail_msg("case %zu '%s': %s", i, OK[i].args, d.message);
     }
 }
 
@@ -774,6 +862,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_rules__truth_table),
         cmocka_unit_test(test_rules__refusals_are_sglangs_own_words),
+        cmocka_unit_test(test_rules__fp4_check_flags_that_pass),
         cmocka_unit_test(test_rules__refusals_point_at_the_flag),
         cmocka_unit_test(test_rules__reasons_say_how_each_value_was_decided),
         cmocka_unit_test(test_rules__entries_count_draft_layers_and_the_indexer),

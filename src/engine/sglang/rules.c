@@ -904,6 +904,15 @@ static const char *attn_backend(const ctx *c, const struct attn_default **dflt)
     return "";
 }
 
+/* The --prefill-kv-cache-dequant-dtype given, or NULL for none or its default "auto". Pure. */
+static const setting *dequant_given(const ctx *c)
+{
+    const setting *q = &c->set->s[SET_PREFILL_DEQUANT];
+    return q->set && strcmp(q->value, "auto") != 0 ? q : NULL;
+}
+
+static kvc_status check_kv4(ctx *c, int hook);
+
 static kvc_status resolve_attention(ctx *c)
 {
     const struct attn_default *dflt;
@@ -911,7 +920,8 @@ static kvc_status resolve_attention(ctx *c)
     const char *decode = c->set->s[SET_DECODE_ATTENTION_BACKEND].value;
     const setting *prefill = &c->set->s[SET_PREFILL_ATTENTION_BACKEND];
     const char *for_prefill = prefill->set ? prefill->value : backend;
-    for (size_t i = 0; i < COUNT_OF(DTYPE_BACKENDS); i++) {
+    /* a prefill dequant dtype given chooses the prefill backend instead (kv4_sides) */
+    for (size_t i = 0; i < COUNT_OF(DTYPE_BACKENDS) && !dequant_given(c); i++) {
         const struct dtype_backend_rule *r = &DTYPE_BACKENDS[i];
         if (!in_span(c->rel, r->when) || strcmp(c->dtype, r->dtype) != 0 || !for_prefill[0] ||
             word_in(for_prefill, r->backends))
@@ -922,8 +932,10 @@ static kvc_status resolve_attention(ctx *c)
         return refuse(c, &c->set->s[SET_KV_CACHE_DTYPE], "%s (%s%s; %s)", msg, for_prefill,
                       dflt ? ", SGLang's default attention backend here" : "", r->cite);
     }
+    kvc_status st = check_kv4(c, 1);
+    if (st) return st;
     /* a DSA model runs SGLang's DSA attention backend; inside the family guard the DSA dtype assertion has
-     * refused an NVFP4 worker before, outside it the NVFP4 prefill check above holds as for any model */
+     * refused an NVFP4 worker before, outside it the NVFP4 prefill checks above hold as for any model */
     if (c->dsa) return KVC_OK;
     for (size_t i = 0; i < COUNT_OF(ATTN_RULES) && !c->attn; i++) {
         const struct attn_rule *r = &ATTN_RULES[i];
@@ -1034,29 +1046,53 @@ static kvc_status check_mha_default(const ctx *c)
  * arg_groups/kv_cache_hook.py from 0.5.19), run after its attention-backend
  * checks; first match refuses. */
 enum kv4_test {
+    /* from 0.5.21, SGLang's NVFP4 prefill hook (handle_nvfp4_prefill_kv_dequant_dtype), run before the
+     * attention-backend checks (check_kv4's `hook` phase): */
+    K_DEQUANT_ALONE,    /* --prefill-kv-cache-dequant-dtype given with another KV dtype */
+    K_NATIVE_OFF_SM100, /* native NVFP4 prefill asked for off SM100 */
+    K_PREFILL_GIVEN,    /* a prefill attention backend given that is not the one the dequant dtype needs */
+    K_DECODE_GIVEN,     /* a decode attention backend given that is not in `backends` */
     K_NOT_CUDA,      /* ROCm */
     K_NOT_SM100_120, /* CUDA with compute capability major neither 10 nor 12 */
     K_NOT_BLACKWELL, /* not CUDA with compute capability major >= 10 */
     K_MLA_BACKEND,   /* CUDA: SGLang checks the MLA attention backend against `backends` (to 0.5.20) */
     /* from 0.5.21, on the prefill/decode pair SGLang resolves (kv4_sides): */
-    K_NATIVE_OFF_SM100, /* native NVFP4 prefill asked for off SM100 */
-    K_DECODE_GIVEN,     /* a decode attention backend given that is not in `backends` */
     K_SIDE_MAJOR,       /* the side named in `backends` runs trtllm_mha off the CUDA majors 9, 10, 12 */
+    K_PREFILL_CP,       /* trtllm_mha prefill off SM100 with --attn-cp-size above 1 */
+    K_UNIFIED,          /* CUDA with --enable-unified-memory */
     K_NATIVE_SPEC_IN,   /* native NVFP4 on trtllm_mha with a speculative algorithm in `backends` */
     K_NATIVE_SPEC_OUT,  /* ... with a speculative algorithm not in `backends` */
-    K_NATIVE_UNREAD,    /* ... with a speculative algorithm in `backends` whose check reads a flag kvcheck does not */
+    K_NATIVE_NGRAM,     /* ... with the speculative algorithm `backends` and a BFS breadth other than 1 */
+    K_NATIVE_DRAFT,     /* ... with a draft model whose attention backend given is not `backends` */
     K_NATIVE_PD,        /* ... in a PD worker */
+    K_NATIVE_HOST,      /* ... with a host KV tier (--enable-hierarchical-cache, --enable-lmcache) */
     K_FA4_DECODE,       /* FA4 prefill: the decode backend must be in `backends` */
     K_ATTENTION         /* equal, non-FA4 sides: the attention backend must be in `backends` */
 };
 static const struct kv4_rule {
     span when;
-    const char *dtypes; /* space-separated */
+    const char *dtypes; /* space-separated; NULL: any */
     enum kv4_test test;
-    const char *message; /* {backend}: the attention backend; {algo}: the speculative algorithm */
+    const char *message; /* {backend}: the attention backend; {algo}: the speculative algorithm; {value}: the
+                            value given; {dequant}: the prefill dequant dtype */
     const char *backends; /* space-separated: see the test */
     const char *cite;
 } KV4[] = {
+    /* the NVFP4 prefill hook; kv_cache_hook.py is the same in 0.5.21, 0.5.22 and 0.5.23 at the lines cited
+     * here and below */
+    {SINCE("0.5.21"), NULL, K_DEQUANT_ALONE, "--prefill-kv-cache-dequant-dtype applies only with --kv-cache-dtype=nvfp4.",
+     NULL, "sglang 0.5.23: python/sglang/srt/arg_groups/kv_cache_hook.py:39-44"},
+    {SINCE("0.5.21"), "nvfp4", K_NATIVE_OFF_SM100,
+     "Native NVFP4 prefill currently requires SM100; use --prefill-kv-cache-dequant-dtype=fp8_e4m3 on this platform.",
+     NULL, "sglang 0.5.23: python/sglang/srt/arg_groups/kv_cache_hook.py:59-63"},
+    {SINCE("0.5.21"), "nvfp4", K_PREFILL_GIVEN,
+     "--prefill-kv-cache-dequant-dtype={dequant} requires prefill backend '{backend}', but "
+     "--prefill-attention-backend='{value}' was set. Remove the backend option and select the KV dtype only.",
+     NULL, "sglang 0.5.23: python/sglang/srt/arg_groups/kv_cache_hook.py:65-76"},
+    {SINCE("0.5.21"), "nvfp4", K_DECODE_GIVEN,
+     "NVFP4 decode requires --decode-attention-backend=trtllm_mha; got '{backend}'. Remove the backend option; NVFP4 "
+     "selects the supported decode implementation automatically.",
+     "trtllm_mha", "sglang 0.5.23: python/sglang/srt/arg_groups/kv_cache_hook.py:78-84"},
     {FROM_TO("0.5.7", "0.5.15.post1"), "fp4_e2m1", K_NOT_CUDA, "KV4 is not tested on non-CUDA platforms.", NULL,
      "sglang 0.5.7: python/sglang/srt/server_args.py:1787; sglang 0.5.15.post1: python/sglang/srt/server_args.py:4559"},
     {FROM_TO("0.5.7", "0.5.15.post1"), "fp4_e2m1", K_MLA_BACKEND,
@@ -1065,16 +1101,9 @@ static const struct kv4_rule {
      "cutlass_mla flashinfer trtllm_mla flashmla",
      "sglang 0.5.9: python/sglang/srt/server_args.py:1976-2051; sglang 0.5.15.post1: "
      "python/sglang/srt/server_args.py:4493-4559"},
-    /* from 0.5.21, on the sides kv4_sides resolves: the NVFP4 prefill hook, then the TRTLLM MHA checks of
+    /* from 0.5.21, on the sides kv4_sides resolves: the TRTLLM MHA checks of
      * handle_attention_backend_compatibility, before handle_kv4_compatibility (its GPU rows below, then the
-     * rows at the end); kv_cache_hook.py is the same in 0.5.21, 0.5.22 and 0.5.23 at the lines cited */
-    {SINCE("0.5.21"), "nvfp4", K_NATIVE_OFF_SM100,
-     "Native NVFP4 prefill currently requires SM100; use --prefill-kv-cache-dequant-dtype=fp8_e4m3 on this platform.",
-     NULL, "sglang 0.5.23: python/sglang/srt/arg_groups/kv_cache_hook.py:59-63"},
-    {SINCE("0.5.21"), "nvfp4", K_DECODE_GIVEN,
-     "NVFP4 decode requires --decode-attention-backend=trtllm_mha; got '{backend}'. Remove the backend option; NVFP4 "
-     "selects the supported decode implementation automatically.",
-     "trtllm_mha", "sglang 0.5.23: python/sglang/srt/arg_groups/kv_cache_hook.py:78-84"},
+     * rows at the end) */
     {SINCE("0.5.21"), "nvfp4 fp4_mx_block16", K_SIDE_MAJOR,
      "TRTLLM MHA backend for prefill requires Hopper (SM90), Blackwell (SM100), or SM120 GPUs. Please use a different "
      "prefill backend.",
@@ -1083,6 +1112,12 @@ static const struct kv4_rule {
      "TRTLLM MHA backend for decode is only supported on Hopper (SM90), Blackwell (SM100) and (SM120) GPUs. Please "
      "use a different decode backend.",
      "decode", "sglang 0.5.21: python/sglang/srt/arg_groups/attention_hook.py:153-158; sglang 0.5.23: :222-227"},
+    {SINCE("0.5.21"), "nvfp4 fp4_mx_block16", K_PREFILL_CP,
+     "Prefill context parallelism with the TRTLLM MHA prefill backend requires SM100 (trtllm-gen context kernel): "
+     "the SM90/SM120 fmha_v2 prefill path does not implement CP shard masking.",
+     NULL,
+     "sglang 0.5.21: python/sglang/srt/arg_groups/attention_hook.py:159-166; sglang 0.5.22: :227-234; sglang "
+     "0.5.23: :228-237"},
     {SINCE("0.5.16"), "mxfp8", K_NOT_BLACKWELL,
      "--kv-cache-dtype mxfp8 requires an SM100+ (Blackwell) GPU for the block-scaled operands used by the FA4 MXFP8 "
      "attention path.",
@@ -1111,19 +1146,32 @@ static const struct kv4_rule {
      "KV4 MLA expects attention_backend to be one of ['flashinfer', 'trtllm_mla'], but got {backend}",
      "flashinfer trtllm_mla", "sglang 0.5.20: python/sglang/srt/arg_groups/kv_cache_hook.py:37-108"},
     /* handle_kv4_compatibility from 0.5.21, after its GPU rows above */
+    {SINCE("0.5.21"), "nvfp4 fp4_mx_block16", K_UNIFIED,
+     "FP4 KV cache does not yet support --enable-unified-memory: the unified MHA pool does not allocate FP4 block "
+     "scales or the prefill dequant workspace.",
+     NULL, "sglang 0.5.23: python/sglang/srt/arg_groups/kv_cache_hook.py:132-137"},
     {SINCE("0.5.21"), "nvfp4", K_NATIVE_SPEC_IN,
      "SM100 native NVFP4 speculative decoding does not yet support {algo}; use EAGLE/NEXTN or NGRAM.", "DFLASH DSPARK",
      "sglang 0.5.23: python/sglang/srt/arg_groups/kv_cache_hook.py:165-175"},
     {SINCE("0.5.21"), "nvfp4", K_NATIVE_SPEC_OUT,
      "SM100 native NVFP4 speculative decoding supports EAGLE, EAGLE3, NEXTN, and breadth-1 NGRAM; got {algo}.",
      "EAGLE EAGLE3 NEXTN NGRAM", "sglang 0.5.23: python/sglang/srt/arg_groups/kv_cache_hook.py:176-188"},
-    {SINCE("0.5.21"), "nvfp4", K_NATIVE_UNREAD,
-     "SGLang refuses it unless --speculative-ngram-max-bfs-breadth is 1 (its default is not)", "NGRAM",
-     "sglang 0.5.23: python/sglang/srt/arg_groups/kv_cache_hook.py:189-203"},
+    {SINCE("0.5.21"), "nvfp4", K_NATIVE_NGRAM,
+     "SM100 native NVFP4 NGRAM speculative decoding requires --speculative-ngram-max-bfs-breadth=1 because "
+     "trtllm_mha supports linear target verification only; got {value}.",
+     "NGRAM", "sglang 0.5.23: python/sglang/srt/arg_groups/kv_cache_hook.py:189-203"},
+    {SINCE("0.5.21"), "nvfp4", K_NATIVE_DRAFT,
+     "SM100 native NVFP4 speculative decoding requires --speculative-draft-attention-backend=trtllm_mha so the draft "
+     "worker consumes its physical NVFP4 KV layout; got '{value}'.",
+     "trtllm_mha", "sglang 0.5.23: python/sglang/srt/arg_groups/kv_cache_hook.py:204-231"},
     {SINCE("0.5.21"), "nvfp4", K_NATIVE_PD,
      "SM100 native NVFP4 with trtllm_mha does not yet support PD disaggregation because its physical block-scale "
      "layout is not implemented by the KV transfer path.",
      NULL, "sglang 0.5.23: python/sglang/srt/arg_groups/kv_cache_hook.py:251-256"},
+    {SINCE("0.5.21"), "nvfp4", K_NATIVE_HOST,
+     "SM100 native NVFP4 with trtllm_mha does not yet support hierarchical KV cache or LMCache because their host "
+     "pools do not preserve the physical block-scale layout.",
+     NULL, "sglang 0.5.23: python/sglang/srt/arg_groups/kv_cache_hook.py:257-264"},
     {SINCE("0.5.21"), "nvfp4 fp4_mx_block16", K_FA4_DECODE,
      "KV4 FA4 MLA expects decode_attention_backend to be one of ['flashinfer', 'trtllm_mla'], but got {backend}",
      "flashinfer trtllm_mla", "sglang 0.5.23: python/sglang/srt/arg_groups/kv_cache_hook.py:276-285"},
@@ -1202,20 +1250,21 @@ static const char *kv4_attention_backend(const ctx *c, char *why, size_t size)
 
 /* From 0.5.21 SGLang sets both attention backends of an NVFP4 worker before
  * it picks a default one (handle_nvfp4_prefill_kv_dequant_dtype): by the
- * prefill backend given (else --attention-backend, or the model's default),
- * else by the GPU; first match. A backend given that no row names is
- * refused before (DTYPE_BACKENDS). */
+ * --prefill-kv-cache-dequant-dtype given (the first row with it), else by
+ * the prefill backend given (else --attention-backend, or the model's
+ * default), else by the GPU; first match. With no dequant dtype given, a
+ * backend given that no row names is refused before (DTYPE_BACKENDS). */
 static const struct nvfp4_prefill_row {
     span when;
     const char *given;   /* "": none given */
     unsigned major;      /* with none given: this CUDA major only; 0: any GPU */
+    const char *dequant; /* nvfp4: native NVFP4 prefill; fp8_e4m3: an FP8 E4M3 workspace */
     const char *prefill, *decode;
-    int native;          /* native NVFP4 prefill, else an FP8 E4M3 workspace */
 } NVFP4_PREFILL[] = {
-    {SINCE("0.5.21"), "flashinfer", 0, "flashinfer", "trtllm_mha", 0},
-    {SINCE("0.5.21"), "trtllm_mha", 0, "trtllm_mha", "trtllm_mha", 1},
-    {SINCE("0.5.21"), "", 10, "trtllm_mha", "trtllm_mha", 1},
-    {SINCE("0.5.21"), "", 0, "flashinfer", "trtllm_mha", 0},
+    {SINCE("0.5.21"), "flashinfer", 0, "fp8_e4m3", "flashinfer", "trtllm_mha"},
+    {SINCE("0.5.21"), "trtllm_mha", 0, "nvfp4", "trtllm_mha", "trtllm_mha"},
+    {SINCE("0.5.21"), "", 10, "nvfp4", "trtllm_mha", "trtllm_mha"},
+    {SINCE("0.5.21"), "", 0, "fp8_e4m3", "flashinfer", "trtllm_mha"},
 };
 static const char NVFP4_PREFILL_CITE[] = "sglang 0.5.23: python/sglang/srt/arg_groups/kv_cache_hook.py:25-31, :47-92";
 /* The attention backend that prefill and decode backends equal to each
@@ -1239,6 +1288,8 @@ struct kv4_sides {
 
 static int cuda_major(const ctx *c, unsigned major) { return !c->gpu->hip && c->gpu->major == major; }
 
+static int native_prefill(const struct nvfp4_prefill_row *r) { return strcmp(r->dequant, "nvfp4") == 0; }
+
 /* The sides a release's SGLang resolves before its KV4 checks. Pure. */
 static void kv4_sides(const ctx *c, struct kv4_sides *s)
 {
@@ -1248,10 +1299,12 @@ static void kv4_sides(const ctx *c, struct kv4_sides *s)
     memset(s, 0, sizeof *s);
     s->side[PREFILL] = p->set ? p->value : "";
     s->side[DECODE] = d->set ? d->value : "";
+    const setting *q = dequant_given(c);
     for (size_t i = 0; i < COUNT_OF(NVFP4_PREFILL) && !s->nvfp4 && strcmp(c->dtype, "nvfp4") == 0; i++) {
         const struct nvfp4_prefill_row *r = &NVFP4_PREFILL[i];
-        if (in_span(c->rel, r->when) && strcmp(r->given, given) == 0 &&
-            (r->given[0] || !r->major || cuda_major(c, r->major)))
+        if (in_span(c->rel, r->when) && (q ? strcmp(r->dequant, q->value) == 0
+                                           : strcmp(r->given, given) == 0 &&
+                                                 (r->given[0] || !r->major || cuda_major(c, r->major))))
             s->nvfp4 = r;
     }
     char why[400];
@@ -1270,7 +1323,7 @@ static void kv4_sides(const ctx *c, struct kv4_sides *s)
     if (s->nvfp4)
         str_printf(s->why, sizeof s->why, "prefill %s and decode %s, set by SGLang %s for --kv-cache-dtype nvfp4 "
                    "(%s prefill; %s); attention backend %s: %s", s->side[PREFILL], s->side[DECODE],
-                   SGLANG_VERSIONS[c->rel], s->nvfp4->native ? "native NVFP4" : "FP8 E4M3 workspace",
+                   SGLANG_VERSIONS[c->rel], native_prefill(s->nvfp4) ? "native NVFP4" : "FP8 E4M3 workspace",
                    NVFP4_PREFILL_CITE, s->attention, why);
     else
         str_printf(s->why, sizeof s->why, "prefill %s and decode %s; attention backend %s: %s", s->side[PREFILL],
@@ -1296,12 +1349,16 @@ static const setting *flag_of(const ctx *c, int side)
     return &c->set->s[SET_KV_CACHE_DTYPE];
 }
 
-/* A KV4 row's refusal, its message expanded with `value` as {backend} and {algo}. */
-static kvc_status refuse_with(const ctx *c, const setting *s, const struct kv4_rule *k, const char *value,
-                              const struct kv4_sides *sides)
+/* A KV4 row's refusal, its message expanded with `backend` as {backend}, `value` as {algo} and {value}, and
+ * the NVFP4 prefill dequant dtype as {dequant}. */
+static kvc_status refuse_with(const ctx *c, const setting *s, const struct kv4_rule *k, const char *backend,
+                              const char *value, const struct kv4_sides *sides)
 {
     char msg[400];
-    const char *const f[][2] = {{"backend", value}, {"algo", value}};
+    const char *const f[][2] = {{"backend", backend},
+                                {"algo", value},
+                                {"value", value},
+                                {"dequant", sides->nvfp4 ? sides->nvfp4->dequant : ""}};
     expand(k->message, f, COUNT_OF(f), msg, sizeof msg);
     return refuse(c, s, "%s (%s; %s)", msg, sides->why, k->cite);
 }
@@ -1315,15 +1372,27 @@ static void warn_kv4_sides(ctx *c, const char *prefill, const char *decode, cons
               c->dtype, prefill, decode, SGLANG_VERSIONS[c->rel], cite);
 }
 
-/* The checks of a block-scaled KV dtype (KV4), in SGLang's order. */
-static kvc_status check_kv4(ctx *c)
+/* SGLang 0.5.21+'s NGRAM BFS breadth when none is given (sglang 0.5.21:
+ * python/sglang/srt/arg_groups/fields/spec.py:238-241; sglang 0.5.23: :256-259). */
+static const char NGRAM_BREADTH_DEFAULT[] = "10";
+
+/* 1 when a speculative algorithm runs a draft model: any but NGRAM (sglang
+ * 0.5.23: python/sglang/srt/arg_groups/kv_cache_hook.py:204). Pure. */
+static int draft_model(const char *algo) { return strcmp(algo, "NGRAM") != 0; }
+
+/* The checks of a block-scaled KV dtype (KV4), in SGLang's order: with
+ * `hook`, those of the NVFP4 prefill hook, run before the attention-backend
+ * checks; else the rest. */
+static kvc_status check_kv4(ctx *c, int hook)
 {
     const setting *s = &c->set->s[SET_KV_CACHE_DTYPE];
     struct kv4_sides sides;
     kv4_sides(c, &sides);
     for (size_t i = 0; i < COUNT_OF(KV4); i++) {
         const struct kv4_rule *k = &KV4[i];
-        if (!in_span(c->rel, k->when) || !word_in(c->dtype, k->dtypes)) continue;
+        if (!in_span(c->rel, k->when) || (k->dtypes && !word_in(c->dtype, k->dtypes)) ||
+            (k->test <= K_DECODE_GIVEN) != (hook != 0))
+            continue;
         unsigned major = c->gpu->major;
         switch (k->test) {
         case K_NOT_CUDA:
@@ -1365,14 +1434,26 @@ static kvc_status check_kv4(ctx *c)
             const setting *a = &c->set->s[SET_ATTENTION_BACKEND];
             return refuse(c, a->set ? a : s, "%s (%s: %s; %s)", msg, both, why, k->cite);
         }
-        case K_NATIVE_OFF_SM100:
-            if (sides.nvfp4 && sides.nvfp4->native && !cuda_major(c, 10))
-                return refuse(c, flag_of(c, PREFILL), "%s (%s; %s)", k->message, sides.why, k->cite);
+        case K_DEQUANT_ALONE: {
+            const setting *q = dequant_given(c);
+            if (q && strcmp(c->dtype, "nvfp4") != 0) return refuse(c, q, "%s (%s)", k->message, k->cite);
             break;
+        }
+        case K_NATIVE_OFF_SM100:
+            if (sides.nvfp4 && native_prefill(sides.nvfp4) && !cuda_major(c, 10))
+                return refuse(c, dequant_given(c) ? dequant_given(c) : flag_of(c, PREFILL), "%s (%s; %s)", k->message,
+                              sides.why, k->cite);
+            break;
+        case K_PREFILL_GIVEN: {
+            const setting *p = &c->set->s[SET_PREFILL_ATTENTION_BACKEND];
+            if (sides.nvfp4 && p->set && strcmp(p->value, sides.nvfp4->prefill) != 0)
+                return refuse_with(c, p, k, sides.nvfp4->prefill, p->value, &sides);
+            break;
+        }
         case K_DECODE_GIVEN: {
             const setting *d = &c->set->s[SET_DECODE_ATTENTION_BACKEND];
             if (sides.nvfp4 && d->set && !word_in(d->value, k->backends))
-                return refuse_with(c, d, k, d->value, &sides);
+                return refuse_with(c, d, k, d->value, d->value, &sides);
             break;
         }
         case K_SIDE_MAJOR: {
@@ -1387,17 +1468,37 @@ static kvc_status check_kv4(ctx *c)
                        k->backends, sides.nvfp4 ? " SGLang sets for --kv-cache-dtype nvfp4" : "");
             break;
         }
+        case K_PREFILL_CP: {
+            const setting *cp = &c->set->s[SET_ATTN_CP];
+            if (strcmp(sides.side[PREFILL], TRTLLM_MHA.backend) == 0 && !cuda_major(c, 10) && cp->set &&
+                strtol(cp->value, NULL, 10) > 1)
+                return refuse(c, cp, "%s (%s; %s)", k->message, sides.why, k->cite);
+            break;
+        }
+        case K_UNIFIED: {
+            const setting *u = &c->set->s[SET_UNIFIED_MEMORY];
+            if (!c->gpu->hip && u->set) return refuse(c, u, "%s (%s)", k->message, k->cite);
+            break;
+        }
         case K_NATIVE_SPEC_IN:
-        case K_NATIVE_SPEC_OUT:
-        case K_NATIVE_UNREAD: {
+        case K_NATIVE_SPEC_OUT: {
             const setting *a = &c->set->s[SET_SPEC_ALGO];
-            if (!native(c, &sides) || !a->set || word_in(a->value, k->backends) != (k->test != K_NATIVE_SPEC_OUT))
-                break;
-            if (k->test != K_NATIVE_UNREAD) return refuse_with(c, a, k, a->value, &sides);
-            return diag_set(c->diag, KVC_ERR_CONFIG, &a->origin,
-                            "--kv-cache-dtype %s with %s %s on SM100 with trtllm_mha (%s): %s (%s); kvcheck does not "
-                            "model that flag, so it cannot judge this worker under SGLang %s",
-                            c->dtype, a->flag, a->value, sides.why, k->message, k->cite, SGLANG_VERSIONS[c->rel]);
+            if (native(c, &sides) && a->set && word_in(a->value, k->backends) == (k->test == K_NATIVE_SPEC_IN))
+                return refuse_with(c, a, k, "", a->value, &sides);
+            break;
+        }
+        case K_NATIVE_NGRAM: {
+            const setting *a = &c->set->s[SET_SPEC_ALGO], *b = &c->set->s[SET_NGRAM_BREADTH];
+            const char *breadth = b->set ? b->value : NGRAM_BREADTH_DEFAULT;
+            if (native(c, &sides) && a->set && strcmp(a->value, k->backends) == 0 && strcmp(breadth, "1") != 0)
+                return refuse_with(c, b->set ? b : a, k, "", breadth, &sides);
+            break;
+        }
+        case K_NATIVE_DRAFT: {
+            const setting *a = &c->set->s[SET_SPEC_ALGO], *b = &c->set->s[SET_SPEC_DRAFT_ATTN];
+            if (native(c, &sides) && a->set && draft_model(a->value) && b->set && strcmp(b->value, k->backends) != 0)
+                return refuse_with(c, b, k, "", b->value, &sides);
+            break;
         }
         case K_NATIVE_PD: {
             const setting *m = &c->set->s[SET_DISAGG_MODE];
@@ -1405,9 +1506,15 @@ static kvc_status check_kv4(ctx *c)
                 return refuse(c, m, "%s (%s; %s)", k->message, sides.why, k->cite);
             break;
         }
+        case K_NATIVE_HOST: {
+            const setting *h = &c->set->s[SET_HICACHE], *l = &c->set->s[SET_LMCACHE];
+            if (native(c, &sides) && (h->set || l->set))
+                return refuse(c, h->set ? h : l, "%s (%s; %s)", k->message, sides.why, k->cite);
+            break;
+        }
         case K_FA4_DECODE:
             if (strcmp(sides.side[PREFILL], "fa4") == 0 && !word_in(sides.side[DECODE], k->backends))
-                return refuse_with(c, flag_of(c, DECODE), k, sides.side[DECODE], &sides);
+                return refuse_with(c, flag_of(c, DECODE), k, sides.side[DECODE], "", &sides);
             break;
         case K_ATTENTION:
             if (strcmp(sides.side[PREFILL], "fa4") == 0) break;
@@ -1419,7 +1526,7 @@ static kvc_status check_kv4(ctx *c)
                 break;
             }
             if (!word_in(sides.attention, k->backends))
-                return refuse_with(c, flag_of(c, -1), k, sides.attention, &sides);
+                return refuse_with(c, flag_of(c, -1), k, sides.attention, "", &sides);
             break;
         }
     }
@@ -2332,7 +2439,7 @@ kvc_status rules_resolve(const gpu_info *gpu, const model_info *model, const set
     if (c.dsa && (st = resolve_backends(&c))) return st;
     if ((st = resolve_attention(&c))) return st;
     if ((st = check_mha_default(&c))) return st;
-    if ((st = check_kv4(&c))) return st;
+    if ((st = check_kv4(&c, 0))) return st;
     if ((st = check_round_robin(&c))) return st;
     if ((st = check_hisparse(&c))) return st;
     if ((st = resolve_page_size(&c))) return st;
