@@ -345,6 +345,21 @@ static const struct bad {
     {"B200", "tests/conformance/sglang/models/GLM5_NEXTN.json", "--kv-cache-dtype fp4_mx_block16", NULL,
      "SGLang 0.5.23 builds the DSA pool of R + r = 576 torch.float4_e2m1fn_x2 elements a token (576 B, no scale "
      "buffer"},
+    /* a model without class before its release: the MHA branch of KV4's checks, on SGLang's MHA default */
+    {"H200", "glm-5.2", "--kv-cache-dtype fp4_e2m1", "0.5.8",
+     "SGLang 0.5.8 refuses to start: KV4 MHA expects attention_backend to be one of ['triton', 'torch_native', "
+     "'flex_attention', 'trtllm_mha'], but got fa3 (fa3: SGLang 0.5.8's default attention backend on SM90 for "
+     "GlmMoeDsaForCausalLM, which it takes as an MHA model since it has no model class for it"},
+    {"H200", "glm-5.2", "--kv-cache-dtype fp4_e2m1", "0.5.7", "KV4 MHA expects attention_backend to be one of "
+     "['triton', 'torch_native', 'flex_attention', 'trtllm_mha'], but got flashinfer"},
+    {"B200", "glm-5.2", "--kv-cache-dtype fp4_e2m1 --speculative-algorithm EAGLE", "0.5.8", "KV4 MHA expects "
+     "attention_backend to be one of ['triton', 'torch_native', 'flex_attention', 'trtllm_mha'], but got flashinfer"},
+    {"GB10", GLM5_NEXT, "--kv-cache-dtype nvfp4 --disaggregation-mode decode", "0.5.18", "SGLang 0.5.18 refuses to "
+     "start: KV4 MHA expects attention_backend to be one of ['triton', 'torch_native', 'flex_attention', "
+     "'trtllm_mha'], but got flashinfer"},
+    {"B200", GLM5_NEXT, "--kv-cache-dtype fp4_mx_block16", "0.5.17", "SGLang 0.5.17 refuses to start: KV4 FA4 MHA "
+     "expects decode_attention_backend to be one of ['triton', 'torch_native', 'flex_attention'], but got fa4 (fa4: "
+     "SGLang 0.5.17's default attention backend on SM100 for Glm5NextForConditionalGeneration"},
     {"H200", "deepseek-v3", "--kv-cache-dtype mxfp8", NULL,
      "SGLang 0.5.23 refuses to start: --kv-cache-dtype mxfp8 requires an SM100+ (Blackwell) GPU for the block-scaled "
      "operands used by the FA4 MXFP8 attention path."},
@@ -627,7 +642,9 @@ static void test_rules__mha_checks_that_pass_leave_the_model_class_refusal(void 
         {"B200", "--speculative-algorithm NEXTN", "0.5.8", 0},            /* not with an auto-chosen topk */
         {"RTX PRO 6000", "--attention-backend flashinfer", "0.5.6.post1", 1},
         {"B200", "--speculative-algorithm NEXTN --speculative-eagle-topk 1", "0.5.6.post1", 1},
-        {"H200", "--kv-cache-dtype fp4_e2m1", "0.5.8", 1},
+        /* KV4: trtllm_mha is in KV4's MHA list; an attention backend given is not modelled */
+        {"B200", "--kv-cache-dtype fp4_e2m1", "0.5.8", 0},
+        {"H200", "--kv-cache-dtype fp4_e2m1 --attention-backend triton", "0.5.8", 1},
     };
     for (size_t i = 0; i < COUNT_OF(C); i++) {
         kvc_resolved r;
@@ -637,6 +654,13 @@ static void test_rules__mha_checks_that_pass_leave_the_model_class_refusal(void 
         if (!strstr(d.message, "which kvcheck does not model, may refuse first") != !C[i].hedged)
             fail_msg("case %zu: %s", i, d.message);
     }
+    /* Glm5Next before 0.5.20: K rows of 7168 / 128 = 56, V rows of 128, so SM100's default is fa4 from 0.5.17 (KV4
+     * refuses it, test_rules__refusals_are_sglangs_own_words) and trtllm_mha before */
+    kvc_resolved r;
+    kvc_diag d;
+    assert_int_equal(resolve_line("B300", GLM5_NEXT, "--kv-cache-dtype nvfp4", "0.5.16", &r, &d), KVC_ERR_CONFIG);
+    assert_contains(d.message, "Cannot find model module. 'Glm5NextForConditionalGeneration'");
+    assert_null(strstr(d.message, "does not model"));
 }
 
 /* Glm5Next (0.5.20+): DSA layers in a HybridLinearKVPool with GLM-5's rows,

@@ -1020,6 +1020,16 @@ static const struct mha_default *mha_default(const ctx *c)
     return NULL;
 }
 
+/* How SGLang chose `backend` for a model it has no class for, into `why`. */
+static void mha_why(const ctx *c, const char *backend, char *why, size_t size)
+{
+    const struct served_row *u = unserved(c->model->architecture, c->rel);
+    str_printf(why, size, "%s: SGLang %s's default attention backend on SM%u%u for %s, which it takes as an MHA model "
+               "since it has no model class for it; the first is in %s, pass --sglang-version %s or newer",
+               backend, SGLANG_VERSIONS[c->rel], c->gpu->major, c->gpu->minor, c->model->architecture, u->since,
+               u->since);
+}
+
 /* SGLang's argument checks of the MHA attention backend it picks for a model it has no class for. */
 static kvc_status check_mha_default(const ctx *c)
 {
@@ -1027,16 +1037,67 @@ static kvc_status check_mha_default(const ctx *c)
     if (!r) return KVC_OK;
     char major[8], why[300];
     str_printf(major, sizeof major, "%u", c->gpu->major);
-    str_printf(why, sizeof why, "%s: SGLang %s's default attention backend on SM%u%u for %s, which it takes as an "
-               "MHA model since it has no model class for it; the first is in %s, pass --sglang-version %s or newer",
-               r->backend, SGLANG_VERSIONS[c->rel], c->gpu->major, c->gpu->minor, c->model->architecture,
-               unserved(c->model->architecture, c->rel)->since, unserved(c->model->architecture, c->rel)->since);
+    mha_why(c, r->backend, why, sizeof why);
     if (!word_in(major, r->passes)) return refuse(c, NULL, "%s (%s; %s)", r->platform_message, why, r->cite);
     const setting *s = &c->set->s[SET_SPEC_ALGO];
     if (s->set && word_in(s->value, r->topk_algos))
         return refuse(c, s, "%s (%s; --speculative-algorithm %s auto-chooses topk 4 for it; %s)", r->topk_message,
                       why, s->value, r->cite);
     return KVC_OK;
+}
+
+/* From 0.5.7 to 0.5.19, the MHA attention backend SGLang picks for a model
+ * it has no class for (SERVED), with no attention-backend flag and no
+ * --speculative-eagle-topk (topk None: is_no_spec_infer_or_topk_one holds),
+ * on CUDA; first match. SM100 (is_sm100_supported: major 10) picks its row
+ * only without a speculative algorithm (topk None fails `algorithm is None
+ * or topk is not None`), fa4 from 0.5.17 for a model whose K and V rows
+ * differ in width. 0.5.7's Hopper fa3 is for listed architectures only
+ * (is_fa3_default_architecture), none of SERVED's. The last row assumes
+ * FlashInfer is installed, as SGLang's CUDA wheels have it, and a model
+ * without attention sinks (none of SERVED's has them: sglang 0.5.17:
+ * python/sglang/srt/configs/model_config.py:748-765). */
+static const struct mha_backend_row {
+    span when;
+    unsigned major; /* CUDA major; 0: any */
+    int spec;       /* also with a speculative algorithm */
+    int asymmetric; /* only for a model whose K and V rows differ in width */
+    const char *backend;
+} MHA_BACKENDS[] = {
+    {FROM_TO("0.5.8", "0.5.19"), 9, 1, 0, "fa3"},
+    {FROM_TO("0.5.17", "0.5.19"), 10, 0, 1, "fa4"},
+    {FROM_TO("0.5.7", "0.5.19"), 10, 0, 0, "trtllm_mha"},
+    {FROM_TO("0.5.7", "0.5.19"), 0, 1, 0, "flashinfer"},
+};
+static const char MHA_BACKENDS_CITE[] =
+    "sglang 0.5.7: python/sglang/srt/server_args.py:1511-1548; sglang 0.5.8: :1659-1677; sglang 0.5.16: :4880-4932; "
+    "sglang 0.5.17: :5679-5712; sglang 0.5.19: python/sglang/srt/arg_groups/model_override_base.py:298-331";
+
+/* 1 when the model's K and V rows differ in width as SGLang's MHA path
+ * derives them (head_dim, else hidden_size / num_attention_heads; V:
+ * v_head_dim, else head_dim; sglang 0.5.17: python/sglang/srt/configs/
+ * model_config.py:738-746, :803-814), 0 when not, -1 when the config does
+ * not say. Pure. */
+static int asymmetric_kv(const model_info *m)
+{
+    uint32_t k = m->head_dim ? m->head_dim : m->num_attention_heads ? m->hidden_size / m->num_attention_heads : 0;
+    if (!k) return -1;
+    return (m->v_head_dim ? m->v_head_dim : k) != k;
+}
+
+/* The MHA attention backend SGLang picks for a worker of a model it has no
+ * class for, when kvcheck knows it (MHA_BACKENDS), else NULL. Pure. */
+static const char *mha_backend(const ctx *c)
+{
+    if (!unserved(c->model->architecture, c->rel) || mha_input_given(c) || c->gpu->hip) return NULL;
+    int spec = c->set->s[SET_SPEC_ALGO].set, asym = asymmetric_kv(c->model);
+    for (size_t i = 0; i < COUNT_OF(MHA_BACKENDS); i++) {
+        const struct mha_backend_row *r = &MHA_BACKENDS[i];
+        if (!in_span(c->rel, r->when) || (r->major && r->major != c->gpu->major) || (spec && !r->spec)) continue;
+        if (r->asymmetric && asym < 0) return NULL; /* the row may hold: not known */
+        if (!r->asymmetric || asym) return r->backend;
+    }
+    return NULL;
 }
 
 /* ------------------------------------------------ block-scaled dtypes */
@@ -1056,6 +1117,8 @@ enum kv4_test {
     K_NOT_SM100_120, /* CUDA with compute capability major neither 10 nor 12 */
     K_NOT_BLACKWELL, /* not CUDA with compute capability major >= 10 */
     K_MLA_BACKEND,   /* CUDA: SGLang checks the MLA attention backend against `backends` (to 0.5.20) */
+    K_MHA_FA4,       /* a model without class, FA4 by default (mha_backend): the decode backend must be in `backends` */
+    K_MHA_BACKEND,   /* ... another backend by default: the attention backend must be in `backends` */
     /* from 0.5.21, on the prefill/decode pair SGLang resolves (kv4_sides): */
     K_SIDE_MAJOR,       /* the side named in `backends` runs trtllm_mha off the CUDA majors 9, 10, 12 */
     K_PREFILL_CP,       /* trtllm_mha prefill off SM100 with --attn-cp-size above 1 */
@@ -1145,6 +1208,29 @@ static const struct kv4_rule {
     {FROM_TO("0.5.20", "0.5.20"), "nvfp4 fp4_mx_block16", K_MLA_BACKEND,
      "KV4 MLA expects attention_backend to be one of ['flashinfer', 'trtllm_mla'], but got {backend}",
      "flashinfer trtllm_mla", "sglang 0.5.20: python/sglang/srt/arg_groups/kv_cache_hook.py:37-108"},
+    /* a model without class takes the MHA branch of the same checks, on the backend SGLang picks (mha_backend) */
+    {FROM_TO("0.5.7", "0.5.15.post1"), "fp4_e2m1", K_MHA_FA4,
+     "KV4 FA4 MHA expects decode_attention_backend to be one of ['triton', 'torch_native', 'flex_attention'], but got "
+     "{backend}",
+     "triton torch_native flex_attention",
+     "sglang 0.5.7: python/sglang/srt/server_args.py:1748-1760; sglang 0.5.15.post1: :4525-4535"},
+    {FROM_TO("0.5.7", "0.5.15.post1"), "fp4_e2m1", K_MHA_BACKEND,
+     "KV4 MHA expects attention_backend to be one of ['triton', 'torch_native', 'flex_attention', 'trtllm_mha'], but "
+     "got {backend}",
+     "triton torch_native flex_attention trtllm_mha",
+     "sglang 0.5.7: python/sglang/srt/server_args.py:1775-1788; sglang 0.5.15.post1: :4547-4557"},
+    {FROM_TO("0.5.16", "0.5.19"), "nvfp4 fp4_mx_block16", K_MHA_FA4,
+     "KV4 FA4 MHA expects decode_attention_backend to be one of ['triton', 'torch_native', 'flex_attention'], but got "
+     "{backend}",
+     "triton torch_native flex_attention",
+     "sglang 0.5.16: python/sglang/srt/server_args.py:5113-5123; sglang 0.5.19: "
+     "python/sglang/srt/arg_groups/kv_cache_hook.py:76-86"},
+    {FROM_TO("0.5.16", "0.5.19"), "nvfp4 fp4_mx_block16", K_MHA_BACKEND,
+     "KV4 MHA expects attention_backend to be one of ['triton', 'torch_native', 'flex_attention', 'trtllm_mha'], but "
+     "got {backend}",
+     "triton torch_native flex_attention trtllm_mha",
+     "sglang 0.5.16: python/sglang/srt/server_args.py:5134-5144; sglang 0.5.19: "
+     "python/sglang/srt/arg_groups/kv_cache_hook.py:97-107"},
     /* handle_kv4_compatibility from 0.5.21, after its GPU rows above */
     {SINCE("0.5.21"), "nvfp4 fp4_mx_block16", K_UNIFIED,
      "FP4 KV cache does not yet support --enable-unified-memory: the unified MHA pool does not allocate FP4 block "
@@ -1438,6 +1524,16 @@ static kvc_status check_kv4(ctx *c, int hook)
             const setting *q = dequant_given(c);
             if (q && strcmp(c->dtype, "nvfp4") != 0) return refuse(c, q, "%s (%s)", k->message, k->cite);
             break;
+        }
+        case K_MHA_FA4:
+        case K_MHA_BACKEND: {
+            const char *b = mha_backend(c);
+            if (!b || (strcmp(b, "fa4") == 0) != (k->test == K_MHA_FA4) || word_in(b, k->backends)) break;
+            char msg[300], why[400];
+            const char *const f[][2] = {{"backend", b}};
+            expand(k->message, f, COUNT_OF(f), msg, sizeof msg);
+            mha_why(c, b, why, sizeof why);
+            return refuse(c, s, "%s (%s, %s; %s)", msg, why, MHA_BACKENDS_CITE, k->cite);
         }
         case K_NATIVE_OFF_SM100:
             if (sides.nvfp4 && native_prefill(sides.nvfp4) && !cuda_major(c, 10))
@@ -2371,11 +2467,21 @@ static kvc_status check_modelled(const ctx *c)
     return KVC_OK;
 }
 
+/* 1 when the release's KV4 checks take the worker's KV dtype down their MHA
+ * branch (a KV4 row of K_MHA_BACKEND names it). Pure. */
+static int kv4_mha_checked(const ctx *c)
+{
+    for (size_t i = 0; i < COUNT_OF(KV4); i++)
+        if (KV4[i].test == K_MHA_BACKEND && in_span(c->rel, KV4[i].when) && word_in(c->dtype, KV4[i].dtypes)) return 1;
+    return 0;
+}
+
 /* The model class SGLang loads, first thing in the model runner. A release
  * without one takes the model for an MHA model during argument resolution
- * (check_mha_default); given an attention backend, a topk or a KV dtype
- * kvcheck does not model, its MHA checks may refuse first, and the refusal
- * says so. */
+ * (check_mha_default, and for KV4 dtypes the MHA rows of KV4 on the backend
+ * mha_backend picks); given an attention backend, a topk, or a KV dtype
+ * whose MHA checks kvcheck does not model there, those checks may refuse
+ * first, and the refusal says so. */
 static kvc_status check_model_class(const ctx *c)
 {
     const struct served_row *row = unserved(c->model->architecture, c->rel);
@@ -2384,7 +2490,9 @@ static kvc_status check_model_class(const ctx *c)
     const char *const f[][2] = {{"arch", c->model->architecture}};
     expand(MODEL_CLASS_MESSAGE, f, COUNT_OF(f), msg, sizeof msg);
     const struct dtype_row *t = torch_row(c, c->dtype);
-    const setting *given = t && t->plain_layout ? mha_input_given(c) : &c->set->s[SET_KV_CACHE_DTYPE];
+    const setting *given = mha_input_given(c);
+    if (!given && !(t && t->plain_layout) && !(mha_backend(c) && kv4_mha_checked(c)))
+        given = &c->set->s[SET_KV_CACHE_DTYPE];
     char hedge[200] = "";
     if (given)
         str_printf(hedge, sizeof hedge, " With %s %s, its MHA argument checks, which kvcheck does not model, may "
