@@ -201,6 +201,10 @@ kvc_status model_parse_inline(const char *parse_text, size_t len, const char *te
     /* Whether the architecture is DSA depends on the engine release: its rules decide. */
     out->index_topk = has_topk ? (topk ? topk : 1) : 0;
     if (!st) st = get_opt(root, text, file, "index_kpool", 1, 1024, &out->index_kpool, diag);
+    if (!st) st = get_opt(root, text, file, "hidden_size", 1, 1u << 20, &out->hidden_size, diag);
+    if (!st) st = get_opt(root, text, file, "num_attention_heads", 1, 65536, &out->num_attention_heads, diag);
+    if (!st) st = get_opt(root, text, file, "head_dim", 1, 65536, &out->head_dim, diag);
+    if (!st) st = get_opt(root, text, file, "v_head_dim", 1, 65536, &out->v_head_dim, diag);
     const cJSON *sink = cJSON_GetObjectItemCaseSensitive(root, "learnable_sink");
     if (!st && sink && !cJSON_IsNull(sink)) {
         origin_set(&o, file, 0, 0, "learnable_sink");

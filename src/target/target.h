@@ -25,6 +25,8 @@ typedef struct model_info {
     int dsa;                /* the engine's judgement under a release (set by its rules, 0 here) */
     uint32_t index_topk;    /* 0: the config has none */
     int learnable_sink;     /* "learnable_sink": true */
+    /* the widths an engine derives K and V rows from when it takes the model for an MHA model; 0: absent */
+    uint32_t hidden_size, num_attention_heads, head_dim, v_head_dim;
     uint32_t index_kpool;   /* "index_kpool", 0: absent */
     uint32_t kv_lora_rank, qk_rope_head_dim, num_hidden_layers;
     uint32_t num_nextn_predict_layers, index_head_dim;

@@ -84,10 +84,11 @@ static void replay(const cJSON *c, settings *s, unsigned *failures)
             (*failures)++;
         }
     }
-    /* the oracle records the dests of parse_oracle.py's DESTS, which predates --mamba-ssm-dtype's setting:
-     * test_flags__mamba_state_dtype_settings reads that one */
+    /* the oracle records the dests of parse_oracle.py's DESTS, which predates --mamba-ssm-dtype's setting
+     * (test_flags__mamba_state_dtype_settings reads that one) and the settings of SGLang 0.5.21+'s FP4 KV
+     * checks, from SET_PREFILL_DEQUANT on (test_flags__fp4_check_settings reads those) */
     for (int k = 0; k < SET_COUNT; k++)
-        if (k != SET_MODEL_PATH && k != SET_MAMBA_SSM && s->s[k].set && !seen[k]) {
+        if (k != SET_MODEL_PATH && k != SET_MAMBA_SSM && k < SET_PREFILL_DEQUANT && s->s[k].set && !seen[k]) {
             print_message("%s '%s': setting %d set to '%s', argparse left it\n", version, line, k, s->s[k].value);
             (*failures)++;
         }
@@ -240,6 +241,38 @@ static void test_flags__per_release_differences(void **state)
     /* the prog: argparse's default before 0.5.10 */
     assert_contains(message_of("0.5.9", "--page-size x", &d), "\"launch_server.py: error: argument --page-size: "
                                                                "invalid int value: 'x'\"");
+    free(s);
+}
+
+/* The flags SGLang 0.5.21+'s FP4 KV checks read are settings: a switch
+ * stores "", the breadth an int in decimal, --enable-hicache is read as
+ * --enable-hierarchical-cache. */
+static void test_flags__fp4_check_settings(void **state)
+{
+    (void)state;
+    kvc_diag d;
+    settings *s = malloc(sizeof *s);
+    assert_non_null(s);
+    assert_int_equal(parse_in("0.5.23",
+                              "--prefill-kv-cache-dequant-dtype fp8_e4m3 --enable-unified-memory --enable-hicache "
+                              "--enable-lmcache --speculative-draft-attention-backend fa3 "
+                              "--speculative-ngram-max-bfs-breadth 01 --attn-cp-size 2",
+                              s, &d),
+                     KVC_OK);
+    assert_string_equal(s->s[SET_PREFILL_DEQUANT].value, "fp8_e4m3");
+    const setting_key SWITCHES[] = {SET_UNIFIED_MEMORY, SET_HICACHE, SET_LMCACHE};
+    for (size_t i = 0; i < sizeof SWITCHES / sizeof SWITCHES[0]; i++) {
+        assert_true(s->s[SWITCHES[i]].set);
+        assert_string_equal(s->s[SWITCHES[i]].value, "");
+    }
+    assert_string_equal(s->s[SET_HICACHE].flag, "--enable-hicache");
+    assert_string_equal(s->s[SET_SPEC_DRAFT_ATTN].value, "fa3");
+    assert_string_equal(s->s[SET_NGRAM_BREADTH].value, "1");
+    assert_string_equal(s->s[SET_ATTN_CP].value, "2");
+    assert_int_equal(s->nignored, 0);
+    assert_contains(message_of("0.5.23", "--prefill-kv-cache-dequant-dtype fp8", &d),
+                    "argument --prefill-kv-cache-dequant-dtype: invalid choice: 'fp8' (choose from 'auto', 'nvfp4', "
+                    "'fp8_e4m3')");
     free(s);
 }
 
@@ -497,6 +530,7 @@ int main(void)
         cmocka_unit_test(test_flags__the_spelling_each_release_prefers),
         cmocka_unit_test(test_flags__per_release_differences),
         cmocka_unit_test(test_flags__mamba_state_dtype_settings),
+        cmocka_unit_test(test_flags__fp4_check_settings),
         cmocka_unit_test(test_flags__prefixes_ambiguity_and_equals),
         cmocka_unit_test(test_flags__values_types_and_arity),
         cmocka_unit_test(test_flags__sglang_s_own_value_types),

@@ -76,6 +76,12 @@ static const struct row {
     {"B200", "deepseek-v3", "--kv-cache-dtype fp4_e2m1", "0.5.9", "fp4_e2m1", "", "", "fp4_mx16", 288, 64},
     {"H200", "deepseek-v3", "--kv-cache-dtype fp4_e2m1 --attention-backend flashinfer", "0.5.15.post1", "fp4_e2m1", "", "", "fp4_mx16", 288, 1},
     {"GB10", "deepseek-v3", "--kv-cache-dtype nvfp4 --attention-backend flashinfer", "0.5.20", "nvfp4", "", "", "fp4_mx16", 288, 1},
+    /* from 0.5.21 NVFP4 sets prefill flashinfer (an FP8 workspace) and decode trtllm_mha off SM100: SGLang's
+     * KV4 checks pass a pair that differs, and trtllm_mha makes page size 1 into 64 */
+    {"RTX PRO 6000", "deepseek-v3", "--kv-cache-dtype nvfp4", NULL, "nvfp4", "", "", "fp4_mx16", 288, 64},
+    {"B200", "deepseek-v3", "--kv-cache-dtype fp4_mx_block16 --attention-backend flashinfer", NULL, "fp4_mx_block16", "", "", "fp4_mx16", 288, 1},
+    {"B200", "deepseek-v3", "--kv-cache-dtype fp4_mx_block16 --prefill-attention-backend flashinfer "
+     "--decode-attention-backend trtllm_mha --page-size 16", NULL, "fp4_mx_block16", "", "", "fp4_mx16", 288, 16},
     /* mxfp8 is float8_e4m3fn: fp8_e4m3's pools, raw for plain MLA and scaled for DSA (SM100+ only) */
     {"RTX PRO 6000", "deepseek-v3", "--kv-cache-dtype mxfp8", NULL, "mxfp8", "", "", "fp8_raw", 576, 1},
     {"B200", "tests/conformance/sglang/models/GLM5_NEXTN.json", "--kv-cache-dtype mxfp8", NULL, "mxfp8", "", "", "fp8_flashmla", 656, 1},
@@ -238,10 +244,94 @@ static const struct bad {
      "KV4 MLA expects attention_backend to be one of ['cutlass_mla', 'flashinfer', 'trtllm_mla'], but got fa3"},
     {"GB10", "deepseek-v3", "--kv-cache-dtype nvfp4", "0.5.20",
      "KV4 MLA expects attention_backend to be one of ['flashinfer', 'trtllm_mla'], but got triton"},
-    {"MI355X", "deepseek-v3", "--kv-cache-dtype nvfp4", NULL, "kvcheck does not model these checks"},
-    {"B200", "deepseek-v3", "--kv-cache-dtype fp4_mx_block16 --attention-backend flashinfer", NULL,
-     "kvcheck does not model these checks, so it cannot judge this worker under SGLang 0.5.23. Its pool would be "
-     "fp4_mx16, 288 B a token of E2M1 pairs, and fp4_mx16_scales, a second buffer of 36 B a token of UE8M0 scales"},
+    /* from 0.5.21: the sides NVFP4 sets, the TRTLLM MHA checks, then handle_kv4_compatibility */
+    {"MI355X", "deepseek-v3", "--kv-cache-dtype nvfp4", NULL,
+     "SGLang 0.5.23 refuses to start: TRTLLM MHA backend for decode is only supported on Hopper (SM90), Blackwell "
+     "(SM100) and (SM120) GPUs. Please use a different decode backend. (prefill flashinfer and decode trtllm_mha, set "
+     "by SGLang 0.5.23 for --kv-cache-dtype nvfp4 (FP8 E4M3 workspace prefill;"},
+    {"MI355X", "deepseek-v3", "--kv-cache-dtype fp4_mx_block16 --attention-backend trtllm_mha", NULL,
+     "TRTLLM MHA backend for prefill requires Hopper (SM90), Blackwell (SM100), or SM120 GPUs. Please use a different "
+     "prefill backend."},
+    {"H200", "deepseek-v3", "--kv-cache-dtype nvfp4 --attention-backend trtllm_mha", NULL,
+     "Native NVFP4 prefill currently requires SM100; use --prefill-kv-cache-dequant-dtype=fp8_e4m3 on this "
+     "platform."},
+    {"GB10", "deepseek-v3", "--kv-cache-dtype nvfp4 --decode-attention-backend flashinfer", NULL,
+     "NVFP4 decode requires --decode-attention-backend=trtllm_mha; got 'flashinfer'. Remove the backend option; NVFP4 "
+     "selects the supported decode implementation automatically."},
+    {"H200", "deepseek-v3", "--kv-cache-dtype fp4_mx_block16", NULL,
+     "KV4 MLA expects attention_backend to be one of ['flashinfer', 'trtllm_mla'], but got fa3 (prefill fa3 and "
+     "decode fa3; attention backend fa3: SGLang's default attention backend for MLA models on H200"},
+    {"B200", "deepseek-v3", "--kv-cache-dtype fp4_mx_block16 --prefill-attention-backend fa4 "
+     "--decode-attention-backend triton", NULL,
+     "KV4 FA4 MLA expects decode_attention_backend to be one of ['flashinfer', 'trtllm_mla'], but got triton"},
+    {"B300", "tests/conformance/sglang/models/GLM5_NEXTN.json", "--kv-cache-dtype nvfp4 --disaggregation-mode decode",
+     NULL, "SM100 native NVFP4 with trtllm_mha does not yet support PD disaggregation because its physical "
+     "block-scale layout is not implemented by the KV transfer path."},
+    {"B200", "tests/conformance/sglang/models/GLM5_NEXTN.json", "--kv-cache-dtype nvfp4 --speculative-algorithm DFLASH",
+     NULL, "SM100 native NVFP4 speculative decoding does not yet support DFLASH; use EAGLE/NEXTN or NGRAM."},
+    {"B200", "tests/conformance/sglang/models/GLM5_NEXTN.json",
+     "--kv-cache-dtype nvfp4 --speculative-algorithm STANDALONE", NULL,
+     "SM100 native NVFP4 speculative decoding supports EAGLE, EAGLE3, NEXTN, and breadth-1 NGRAM; got STANDALONE."},
+    /* NGRAM's BFS breadth: its default (10), one given; breadth 1 passes to the next check */
+    {"B200", "tests/conformance/sglang/models/GLM5_NEXTN.json", "--kv-cache-dtype nvfp4 --speculative-algorithm NGRAM",
+     NULL, "SGLang 0.5.23 refuses to start: SM100 native NVFP4 NGRAM speculative decoding requires "
+     "--speculative-ngram-max-bfs-breadth=1 because trtllm_mha supports linear target verification only; got 10. "
+     "(prefill trtllm_mha and decode trtllm_mha"},
+    {"B200", "tests/conformance/sglang/models/GLM5_NEXTN.json",
+     "--kv-cache-dtype nvfp4 --speculative-algorithm NGRAM --speculative-ngram-max-bfs-breadth 4", "0.5.21",
+     "SGLang 0.5.21 refuses to start: SM100 native NVFP4 NGRAM speculative decoding requires "
+     "--speculative-ngram-max-bfs-breadth=1 because trtllm_mha supports linear target verification only; got 4."},
+    {"B200", "tests/conformance/sglang/models/GLM5_NEXTN.json",
+     "--kv-cache-dtype nvfp4 --speculative-algorithm NGRAM --speculative-ngram-max-bfs-breadth 1", NULL,
+     "KV4 MLA expects attention_backend to be one of ['flashinfer', 'trtllm_mla'], but got trtllm_mha"},
+    /* a draft model's attention backend: trtllm_mha passes to the next check; NGRAM has no draft model */
+    {"B300", "tests/conformance/sglang/models/GLM5_NEXTN.json",
+     "--kv-cache-dtype nvfp4 --speculative-algorithm EAGLE --speculative-draft-attention-backend fa3", "0.5.22",
+     "SGLang 0.5.22 refuses to start: SM100 native NVFP4 speculative decoding requires "
+     "--speculative-draft-attention-backend=trtllm_mha so the draft worker consumes its physical NVFP4 KV layout; "
+     "got 'fa3'."},
+    {"B300", "tests/conformance/sglang/models/GLM5_NEXTN.json",
+     "--kv-cache-dtype nvfp4 --speculative-algorithm EAGLE --speculative-draft-attention-backend trtllm_mha", NULL,
+     "KV4 MLA expects attention_backend to be one of ['flashinfer', 'trtllm_mla'], but got trtllm_mha"},
+    {"B300", "tests/conformance/sglang/models/GLM5_NEXTN.json",
+     "--kv-cache-dtype nvfp4 --speculative-algorithm NGRAM --speculative-ngram-max-bfs-breadth 1 "
+     "--speculative-draft-attention-backend fa3", NULL,
+     "KV4 MLA expects attention_backend to be one of ['flashinfer', 'trtllm_mla'], but got trtllm_mha"},
+    /* host KV tiers under native NVFP4 */
+    {"B200", "tests/conformance/sglang/models/GLM5_NEXTN.json", "--kv-cache-dtype nvfp4 --enable-hierarchical-cache",
+     NULL, "SGLang 0.5.23 refuses to start: SM100 native NVFP4 with trtllm_mha does not yet support hierarchical KV "
+     "cache or LMCache because their host pools do not preserve the physical block-scale layout. (prefill trtllm_mha"},
+    {"B200", "tests/conformance/sglang/models/GLM5_NEXTN.json", "--kv-cache-dtype nvfp4 --enable-lmcache", "0.5.21",
+     "does not yet support hierarchical KV cache or LMCache"},
+    /* context parallelism on trtllm_mha prefill, off SM100 (SM100 passes: the next check refuses) */
+    {"H200", "deepseek-v3", "--kv-cache-dtype fp4_mx_block16 --attention-backend trtllm_mha --attn-cp-size 2", NULL,
+     "SGLang 0.5.23 refuses to start: Prefill context parallelism with the TRTLLM MHA prefill backend requires SM100 "
+     "(trtllm-gen context kernel): the SM90/SM120 fmha_v2 prefill path does not implement CP shard masking."},
+    {"B200", "deepseek-v3", "--kv-cache-dtype fp4_mx_block16 --attention-backend trtllm_mha --attn-cp-size 2", NULL,
+     "KV4 MLA expects attention_backend to be one of ['flashinfer', 'trtllm_mla'], but got trtllm_mha"},
+    /* unified memory: any FP4 KV dtype on CUDA */
+    {"B200", "deepseek-v3", "--kv-cache-dtype fp4_mx_block16 --attention-backend flashinfer --enable-unified-memory",
+     NULL, "SGLang 0.5.23 refuses to start: FP4 KV cache does not yet support --enable-unified-memory: the unified MHA "
+     "pool does not allocate FP4 block scales or the prefill dequant workspace. (sglang 0.5.23: "
+     "python/sglang/srt/arg_groups/kv_cache_hook.py:132-137)"},
+    {"GB10", "deepseek-v3", "--kv-cache-dtype nvfp4 --enable-unified-memory", "0.5.21",
+     "FP4 KV cache does not yet support --enable-unified-memory"},
+    {"MI355X", "deepseek-v3", "--kv-cache-dtype fp4_mx_block16 --enable-unified-memory", NULL,
+     "KV4 is not tested on non-CUDA platforms."},
+    /* the prefill dequant dtype */
+    {"B200", "deepseek-v3", "--kv-cache-dtype fp8_e4m3 --prefill-kv-cache-dequant-dtype fp8_e4m3", NULL,
+     "SGLang 0.5.23 refuses to start: --prefill-kv-cache-dequant-dtype applies only with --kv-cache-dtype=nvfp4. "
+     "(sglang 0.5.23: python/sglang/srt/arg_groups/kv_cache_hook.py:39-44)"},
+    {"H200", "deepseek-v3", "--prefill-kv-cache-dequant-dtype nvfp4", "0.5.22",
+     "--prefill-kv-cache-dequant-dtype applies only with --kv-cache-dtype=nvfp4."},
+    {"GB10", "deepseek-v3", "--kv-cache-dtype nvfp4 --prefill-kv-cache-dequant-dtype nvfp4", NULL,
+     "Native NVFP4 prefill currently requires SM100; use --prefill-kv-cache-dequant-dtype=fp8_e4m3 on this platform."},
+    {"B200", "deepseek-v3",
+     "--kv-cache-dtype nvfp4 --prefill-kv-cache-dequant-dtype nvfp4 --prefill-attention-backend flashinfer", NULL,
+     "SGLang 0.5.23 refuses to start: --prefill-kv-cache-dequant-dtype=nvfp4 requires prefill backend 'trtllm_mha', "
+     "but --prefill-attention-backend='flashinfer' was set. Remove the backend option and select the KV dtype only."},
+    {"GB10", "deepseek-v3", "--kv-cache-dtype nvfp4 --attention-backend triton", NULL,
+     "NVFP4 prefill supports an FP8 E4M3 workspace or native NVFP4, but backend 'triton' provides neither."},
     /* GLM-5 NextN as the model: DSA outside the family guard, so the MLA defaults decide KV4, and the pool is the
      * DSA pool's float4 rows */
     {"H200", "tests/conformance/sglang/models/GLM5_NEXTN.json", "--kv-cache-dtype fp4_mx_block16", "0.5.19",
@@ -250,7 +340,26 @@ static const struct bad {
      "--kv-cache-dtype fp4_mx_block16 for GlmMoeDsaForCausalLMNextN on B200: SGLang 0.5.19 builds the DSA pool of R + "
      "r = 576 torch.float4_e2m1fn_x2 elements a token (576 B, no scale buffer"},
     {"B200", "tests/conformance/sglang/models/GLM5_NEXTN.json", "--kv-cache-dtype nvfp4", NULL,
-     "Its pool would be the DSA pool of R + r = 576 torch.float4_e2m1fn_x2 elements a token (576 B, no scale buffer"},
+     "KV4 MLA expects attention_backend to be one of ['flashinfer', 'trtllm_mla'], but got trtllm_mha (prefill "
+     "trtllm_mha and decode trtllm_mha, set by SGLang 0.5.23 for --kv-cache-dtype nvfp4 (native NVFP4 prefill;"},
+    {"B200", "tests/conformance/sglang/models/GLM5_NEXTN.json", "--kv-cache-dtype fp4_mx_block16", NULL,
+     "SGLang 0.5.23 builds the DSA pool of R + r = 576 torch.float4_e2m1fn_x2 elements a token (576 B, no scale "
+     "buffer"},
+    /* a model without class before its release: the MHA branch of KV4's checks, on SGLang's MHA default */
+    {"H200", "glm-5.2", "--kv-cache-dtype fp4_e2m1", "0.5.8",
+     "SGLang 0.5.8 refuses to start: KV4 MHA expects attention_backend to be one of ['triton', 'torch_native', "
+     "'flex_attention', 'trtllm_mha'], but got fa3 (fa3: SGLang 0.5.8's default attention backend on SM90 for "
+     "GlmMoeDsaForCausalLM, which it takes as an MHA model since it has no model class for it"},
+    {"H200", "glm-5.2", "--kv-cache-dtype fp4_e2m1", "0.5.7", "KV4 MHA expects attention_backend to be one of "
+     "['triton', 'torch_native', 'flex_attention', 'trtllm_mha'], but got flashinfer"},
+    {"B200", "glm-5.2", "--kv-cache-dtype fp4_e2m1 --speculative-algorithm EAGLE", "0.5.8", "KV4 MHA expects "
+     "attention_backend to be one of ['triton', 'torch_native', 'flex_attention', 'trtllm_mha'], but got flashinfer"},
+    {"GB10", GLM5_NEXT, "--kv-cache-dtype nvfp4 --disaggregation-mode decode", "0.5.18", "SGLang 0.5.18 refuses to "
+     "start: KV4 MHA expects attention_backend to be one of ['triton', 'torch_native', 'flex_attention', "
+     "'trtllm_mha'], but got flashinfer"},
+    {"B200", GLM5_NEXT, "--kv-cache-dtype fp4_mx_block16", "0.5.17", "SGLang 0.5.17 refuses to start: KV4 FA4 MHA "
+     "expects decode_attention_backend to be one of ['triton', 'torch_native', 'flex_attention'], but got fa4 (fa4: "
+     "SGLang 0.5.17's default attention backend on SM100 for Glm5NextForConditionalGeneration"},
     {"H200", "deepseek-v3", "--kv-cache-dtype mxfp8", NULL,
      "SGLang 0.5.23 refuses to start: --kv-cache-dtype mxfp8 requires an SM100+ (Blackwell) GPU for the block-scaled "
      "operands used by the FA4 MXFP8 attention path."},
@@ -270,6 +379,37 @@ static void test_rules__refusals_are_sglangs_own_words(void **state)
         kvc_status st = resolve_line(BAD[i].gpu, BAD[i].model, BAD[i].args, BAD[i].release, &r, &d);
         if (st != KVC_ERR_CONFIG) fail_msg("case %zu '%s': status %d (%s)", i, BAD[i].args, st, d.message);
         if (!strstr(d.message, BAD[i].message)) fail_msg("case %zu: %s", i, d.message);
+    }
+}
+
+/* The flags SGLang 0.5.21+'s FP4 KV checks read, where those checks pass:
+ * kvcheck judges the worker (here SGLang starts it). */
+static void test_rules__fp4_check_flags_that_pass(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *gpu, *args, *release;
+    } OK[] = {
+        /* no native NVFP4 off SM100: host tiers and a draft backend are not checked */
+        {"GB10", "--kv-cache-dtype nvfp4 --enable-hierarchical-cache --enable-lmcache", NULL},
+        {"RTX PRO 6000", "--kv-cache-dtype nvfp4 --speculative-algorithm NGRAM", "0.5.21"},
+        /* the dequant dtype chooses the prefill backend: an attention backend no row names is not refused */
+        {"GB10", "--kv-cache-dtype nvfp4 --prefill-kv-cache-dequant-dtype fp8_e4m3 --attention-backend triton", NULL},
+        {"GB10", "--kv-cache-dtype nvfp4 --prefill-kv-cache-dequant-dtype fp8_e4m3 --prefill-attention-backend "
+                 "flashinfer", "0.5.22"},
+        /* "auto" is the default, with any KV dtype */
+        {"B200", "--kv-cache-dtype fp8_e4m3 --prefill-kv-cache-dequant-dtype auto", NULL},
+        /* differing sides only warn; context parallelism is refused with trtllm_mha prefill only */
+        {"H200", "--kv-cache-dtype fp4_mx_block16 --prefill-attention-backend flashinfer --decode-attention-backend "
+                 "trtllm_mha --attn-cp-size 2", NULL},
+        /* unified memory is refused only from 0.5.21 */
+        {"B200", "--kv-cache-dtype fp4_mx_block16 --attention-backend flashinfer --enable-unified-memory", "0.5.20"},
+    };
+    for (size_t i = 0; i < sizeof OK / sizeof OK[0]; i++) {
+        kvc_resolved r;
+        kvc_diag d;
+        kvc_status st = resolve_line(OK[i].gpu, "deepseek-v3", OK[i].args, OK[i].release, &r, &d);
+        if (st != KVC_OK) fail_msg("case %zu '%s': %s", i, OK[i].args, d.message);
     }
 }
 
@@ -502,7 +642,9 @@ static void test_rules__mha_checks_that_pass_leave_the_model_class_refusal(void 
         {"B200", "--speculative-algorithm NEXTN", "0.5.8", 0},            /* not with an auto-chosen topk */
         {"RTX PRO 6000", "--attention-backend flashinfer", "0.5.6.post1", 1},
         {"B200", "--speculative-algorithm NEXTN --speculative-eagle-topk 1", "0.5.6.post1", 1},
-        {"H200", "--kv-cache-dtype fp4_e2m1", "0.5.8", 1},
+        /* KV4: trtllm_mha is in KV4's MHA list; an attention backend given is not modelled */
+        {"B200", "--kv-cache-dtype fp4_e2m1", "0.5.8", 0},
+        {"H200", "--kv-cache-dtype fp4_e2m1 --attention-backend triton", "0.5.8", 1},
     };
     for (size_t i = 0; i < COUNT_OF(C); i++) {
         kvc_resolved r;
@@ -512,6 +654,13 @@ static void test_rules__mha_checks_that_pass_leave_the_model_class_refusal(void 
         if (!strstr(d.message, "which kvcheck does not model, may refuse first") != !C[i].hedged)
             fail_msg("case %zu: %s", i, d.message);
     }
+    /* Glm5Next before 0.5.20: K rows of 7168 / 128 = 56, V rows of 128, so SM100's default is fa4 from 0.5.17 (KV4
+     * refuses it, test_rules__refusals_are_sglangs_own_words) and trtllm_mha before */
+    kvc_resolved r;
+    kvc_diag d;
+    assert_int_equal(resolve_line("B300", GLM5_NEXT, "--kv-cache-dtype nvfp4", "0.5.16", &r, &d), KVC_ERR_CONFIG);
+    assert_contains(d.message, "Cannot find model module. 'Glm5NextForConditionalGeneration'");
+    assert_null(strstr(d.message, "does not model"));
 }
 
 /* Glm5Next (0.5.20+): DSA layers in a HybridLinearKVPool with GLM-5's rows,
@@ -737,6 +886,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_rules__truth_table),
         cmocka_unit_test(test_rules__refusals_are_sglangs_own_words),
+        cmocka_unit_test(test_rules__fp4_check_flags_that_pass),
         cmocka_unit_test(test_rules__refusals_point_at_the_flag),
         cmocka_unit_test(test_rules__reasons_say_how_each_value_was_decided),
         cmocka_unit_test(test_rules__entries_count_draft_layers_and_the_indexer),

@@ -47,6 +47,13 @@ static const struct dest_key {
     {"attn_dp_size", SET_ATTN_DP_SIZE},
     {"disaggregation_decode_enable_radix_cache", SET_DECODE_RADIX},
     {"mamba_ssm_dtype", SET_MAMBA_SSM},
+    {"prefill_kv_cache_dequant_dtype", SET_PREFILL_DEQUANT},
+    {"enable_unified_memory", SET_UNIFIED_MEMORY},
+    {"enable_hierarchical_cache", SET_HICACHE},
+    {"enable_lmcache", SET_LMCACHE},
+    {"speculative_draft_attention_backend", SET_SPEC_DRAFT_ATTN},
+    {"speculative_ngram_max_bfs_breadth", SET_NGRAM_BREADTH},
+    {"attn_cp_size", SET_ATTN_CP},
 };
 
 /* The environment variables that are settings: SGLang's envs that decide a

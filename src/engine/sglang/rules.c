@@ -904,15 +904,24 @@ static const char *attn_backend(const ctx *c, const struct attn_default **dflt)
     return "";
 }
 
+/* The --prefill-kv-cache-dequant-dtype given, or NULL for none or its default "auto". Pure. */
+static const setting *dequant_given(const ctx *c)
+{
+    const setting *q = &c->set->s[SET_PREFILL_DEQUANT];
+    return q->set && strcmp(q->value, "auto") != 0 ? q : NULL;
+}
+
+static kvc_status check_kv4(ctx *c, int hook);
+
 static kvc_status resolve_attention(ctx *c)
 {
-    if (c->dsa) return KVC_OK; /* DSA workers run SGLang's DSA attention backend */
     const struct attn_default *dflt;
     const char *backend = attn_backend(c, &dflt);
     const char *decode = c->set->s[SET_DECODE_ATTENTION_BACKEND].value;
     const setting *prefill = &c->set->s[SET_PREFILL_ATTENTION_BACKEND];
     const char *for_prefill = prefill->set ? prefill->value : backend;
-    for (size_t i = 0; i < COUNT_OF(DTYPE_BACKENDS); i++) {
+    /* a prefill dequant dtype given chooses the prefill backend instead (kv4_sides) */
+    for (size_t i = 0; i < COUNT_OF(DTYPE_BACKENDS) && !dequant_given(c); i++) {
         const struct dtype_backend_rule *r = &DTYPE_BACKENDS[i];
         if (!in_span(c->rel, r->when) || strcmp(c->dtype, r->dtype) != 0 || !for_prefill[0] ||
             word_in(for_prefill, r->backends))
@@ -923,6 +932,11 @@ static kvc_status resolve_attention(ctx *c)
         return refuse(c, &c->set->s[SET_KV_CACHE_DTYPE], "%s (%s%s; %s)", msg, for_prefill,
                       dflt ? ", SGLang's default attention backend here" : "", r->cite);
     }
+    kvc_status st = check_kv4(c, 1);
+    if (st) return st;
+    /* a DSA model runs SGLang's DSA attention backend; inside the family guard the DSA dtype assertion has
+     * refused an NVFP4 worker before, outside it the NVFP4 prefill checks above hold as for any model */
+    if (c->dsa) return KVC_OK;
     for (size_t i = 0; i < COUNT_OF(ATTN_RULES) && !c->attn; i++) {
         const struct attn_rule *r = &ATTN_RULES[i];
         if (in_span(c->rel, r->when) && (strcmp(backend, r->backend) == 0 ||
@@ -1006,6 +1020,16 @@ static const struct mha_default *mha_default(const ctx *c)
     return NULL;
 }
 
+/* How SGLang chose `backend` for a model it has no class for, into `why`. */
+static void mha_why(const ctx *c, const char *backend, char *why, size_t size)
+{
+    const struct served_row *u = unserved(c->model->architecture, c->rel);
+    str_printf(why, size, "%s: SGLang %s's default attention backend on SM%u%u for %s, which it takes as an MHA model "
+               "since it has no model class for it; the first is in %s, pass --sglang-version %s or newer",
+               backend, SGLANG_VERSIONS[c->rel], c->gpu->major, c->gpu->minor, c->model->architecture, u->since,
+               u->since);
+}
+
 /* SGLang's argument checks of the MHA attention backend it picks for a model it has no class for. */
 static kvc_status check_mha_default(const ctx *c)
 {
@@ -1013,16 +1037,67 @@ static kvc_status check_mha_default(const ctx *c)
     if (!r) return KVC_OK;
     char major[8], why[300];
     str_printf(major, sizeof major, "%u", c->gpu->major);
-    str_printf(why, sizeof why, "%s: SGLang %s's default attention backend on SM%u%u for %s, which it takes as an "
-               "MHA model since it has no model class for it; the first is in %s, pass --sglang-version %s or newer",
-               r->backend, SGLANG_VERSIONS[c->rel], c->gpu->major, c->gpu->minor, c->model->architecture,
-               unserved(c->model->architecture, c->rel)->since, unserved(c->model->architecture, c->rel)->since);
+    mha_why(c, r->backend, why, sizeof why);
     if (!word_in(major, r->passes)) return refuse(c, NULL, "%s (%s; %s)", r->platform_message, why, r->cite);
     const setting *s = &c->set->s[SET_SPEC_ALGO];
     if (s->set && word_in(s->value, r->topk_algos))
         return refuse(c, s, "%s (%s; --speculative-algorithm %s auto-chooses topk 4 for it; %s)", r->topk_message,
                       why, s->value, r->cite);
     return KVC_OK;
+}
+
+/* From 0.5.7 to 0.5.19, the MHA attention backend SGLang picks for a model
+ * it has no class for (SERVED), with no attention-backend flag and no
+ * --speculative-eagle-topk (topk None: is_no_spec_infer_or_topk_one holds),
+ * on CUDA; first match. SM100 (is_sm100_supported: major 10) picks its row
+ * only without a speculative algorithm (topk None fails `algorithm is None
+ * or topk is not None`), fa4 from 0.5.17 for a model whose K and V rows
+ * differ in width. 0.5.7's Hopper fa3 is for listed architectures only
+ * (is_fa3_default_architecture), none of SERVED's. The last row assumes
+ * FlashInfer is installed, as SGLang's CUDA wheels have it, and a model
+ * without attention sinks (none of SERVED's has them: sglang 0.5.17:
+ * python/sglang/srt/configs/model_config.py:748-765). */
+static const struct mha_backend_row {
+    span when;
+    unsigned major; /* CUDA major; 0: any */
+    int spec;       /* also with a speculative algorithm */
+    int asymmetric; /* only for a model whose K and V rows differ in width */
+    const char *backend;
+} MHA_BACKENDS[] = {
+    {FROM_TO("0.5.8", "0.5.19"), 9, 1, 0, "fa3"},
+    {FROM_TO("0.5.17", "0.5.19"), 10, 0, 1, "fa4"},
+    {FROM_TO("0.5.7", "0.5.19"), 10, 0, 0, "trtllm_mha"},
+    {FROM_TO("0.5.7", "0.5.19"), 0, 1, 0, "flashinfer"},
+};
+static const char MHA_BACKENDS_CITE[] =
+    "sglang 0.5.7: python/sglang/srt/server_args.py:1511-1548; sglang 0.5.8: :1659-1677; sglang 0.5.16: :4880-4932; "
+    "sglang 0.5.17: :5679-5712; sglang 0.5.19: python/sglang/srt/arg_groups/model_override_base.py:298-331";
+
+/* 1 when the model's K and V rows differ in width as SGLang's MHA path
+ * derives them (head_dim, else hidden_size / num_attention_heads; V:
+ * v_head_dim, else head_dim; sglang 0.5.17: python/sglang/srt/configs/
+ * model_config.py:738-746, :803-814), 0 when not, -1 when the config does
+ * not say. Pure. */
+static int asymmetric_kv(const model_info *m)
+{
+    uint32_t k = m->head_dim ? m->head_dim : m->num_attention_heads ? m->hidden_size / m->num_attention_heads : 0;
+    if (!k) return -1;
+    return (m->v_head_dim ? m->v_head_dim : k) != k;
+}
+
+/* The MHA attention backend SGLang picks for a worker of a model it has no
+ * class for, when kvcheck knows it (MHA_BACKENDS), else NULL. Pure. */
+static const char *mha_backend(const ctx *c)
+{
+    if (!unserved(c->model->architecture, c->rel) || mha_input_given(c) || c->gpu->hip) return NULL;
+    int spec = c->set->s[SET_SPEC_ALGO].set, asym = asymmetric_kv(c->model);
+    for (size_t i = 0; i < COUNT_OF(MHA_BACKENDS); i++) {
+        const struct mha_backend_row *r = &MHA_BACKENDS[i];
+        if (!in_span(c->rel, r->when) || (r->major && r->major != c->gpu->major) || (spec && !r->spec)) continue;
+        if (r->asymmetric && asym < 0) return NULL; /* the row may hold: not known */
+        if (!r->asymmetric || asym) return r->backend;
+    }
+    return NULL;
 }
 
 /* ------------------------------------------------ block-scaled dtypes */
@@ -1032,20 +1107,55 @@ static kvc_status check_mha_default(const ctx *c)
  * arg_groups/kv_cache_hook.py from 0.5.19), run after its attention-backend
  * checks; first match refuses. */
 enum kv4_test {
+    /* from 0.5.21, SGLang's NVFP4 prefill hook (handle_nvfp4_prefill_kv_dequant_dtype), run before the
+     * attention-backend checks (check_kv4's `hook` phase): */
+    K_DEQUANT_ALONE,    /* --prefill-kv-cache-dequant-dtype given with another KV dtype */
+    K_NATIVE_OFF_SM100, /* native NVFP4 prefill asked for off SM100 */
+    K_PREFILL_GIVEN,    /* a prefill attention backend given that is not the one the dequant dtype needs */
+    K_DECODE_GIVEN,     /* a decode attention backend given that is not in `backends` */
     K_NOT_CUDA,      /* ROCm */
     K_NOT_SM100_120, /* CUDA with compute capability major neither 10 nor 12 */
     K_NOT_BLACKWELL, /* not CUDA with compute capability major >= 10 */
-    K_MLA_BACKEND,   /* CUDA: SGLang checks the MLA attention backend against `backends` */
-    K_UNMODELLED     /* checks of attention backends SGLang resolves in ways kvcheck does not model */
+    K_MLA_BACKEND,   /* CUDA: SGLang checks the MLA attention backend against `backends` (to 0.5.20) */
+    K_MHA_FA4,       /* a model without class, FA4 by default (mha_backend): the decode backend must be in `backends` */
+    K_MHA_BACKEND,   /* ... another backend by default: the attention backend must be in `backends` */
+    /* from 0.5.21, on the prefill/decode pair SGLang resolves (kv4_sides): */
+    K_SIDE_MAJOR,       /* the side named in `backends` runs trtllm_mha off the CUDA majors 9, 10, 12 */
+    K_PREFILL_CP,       /* trtllm_mha prefill off SM100 with --attn-cp-size above 1 */
+    K_UNIFIED,          /* CUDA with --enable-unified-memory */
+    K_NATIVE_SPEC_IN,   /* native NVFP4 on trtllm_mha with a speculative algorithm in `backends` */
+    K_NATIVE_SPEC_OUT,  /* ... with a speculative algorithm not in `backends` */
+    K_NATIVE_NGRAM,     /* ... with the speculative algorithm `backends` and a BFS breadth other than 1 */
+    K_NATIVE_DRAFT,     /* ... with a draft model whose attention backend given is not `backends` */
+    K_NATIVE_PD,        /* ... in a PD worker */
+    K_NATIVE_HOST,      /* ... with a host KV tier (--enable-hierarchical-cache, --enable-lmcache) */
+    K_FA4_DECODE,       /* FA4 prefill: the decode backend must be in `backends` */
+    K_ATTENTION         /* equal, non-FA4 sides: the attention backend must be in `backends` */
 };
 static const struct kv4_rule {
     span when;
-    const char *dtypes; /* space-separated */
+    const char *dtypes; /* space-separated; NULL: any */
     enum kv4_test test;
-    const char *message; /* {backend}: the attention backend */
-    const char *backends; /* K_MLA_BACKEND: those it accepts, space-separated */
+    const char *message; /* {backend}: the attention backend; {algo}: the speculative algorithm; {value}: the
+                            value given; {dequant}: the prefill dequant dtype */
+    const char *backends; /* space-separated: see the test */
     const char *cite;
 } KV4[] = {
+    /* the NVFP4 prefill hook; kv_cache_hook.py is the same in 0.5.21, 0.5.22 and 0.5.23 at the lines cited
+     * here and below */
+    {SINCE("0.5.21"), NULL, K_DEQUANT_ALONE, "--prefill-kv-cache-dequant-dtype applies only with --kv-cache-dtype=nvfp4.",
+     NULL, "sglang 0.5.23: python/sglang/srt/arg_groups/kv_cache_hook.py:39-44"},
+    {SINCE("0.5.21"), "nvfp4", K_NATIVE_OFF_SM100,
+     "Native NVFP4 prefill currently requires SM100; use --prefill-kv-cache-dequant-dtype=fp8_e4m3 on this platform.",
+     NULL, "sglang 0.5.23: python/sglang/srt/arg_groups/kv_cache_hook.py:59-63"},
+    {SINCE("0.5.21"), "nvfp4", K_PREFILL_GIVEN,
+     "--prefill-kv-cache-dequant-dtype={dequant} requires prefill backend '{backend}', but "
+     "--prefill-attention-backend='{value}' was set. Remove the backend option and select the KV dtype only.",
+     NULL, "sglang 0.5.23: python/sglang/srt/arg_groups/kv_cache_hook.py:65-76"},
+    {SINCE("0.5.21"), "nvfp4", K_DECODE_GIVEN,
+     "NVFP4 decode requires --decode-attention-backend=trtllm_mha; got '{backend}'. Remove the backend option; NVFP4 "
+     "selects the supported decode implementation automatically.",
+     "trtllm_mha", "sglang 0.5.23: python/sglang/srt/arg_groups/kv_cache_hook.py:78-84"},
     {FROM_TO("0.5.7", "0.5.15.post1"), "fp4_e2m1", K_NOT_CUDA, "KV4 is not tested on non-CUDA platforms.", NULL,
      "sglang 0.5.7: python/sglang/srt/server_args.py:1787; sglang 0.5.15.post1: python/sglang/srt/server_args.py:4559"},
     {FROM_TO("0.5.7", "0.5.15.post1"), "fp4_e2m1", K_MLA_BACKEND,
@@ -1054,13 +1164,30 @@ static const struct kv4_rule {
      "cutlass_mla flashinfer trtllm_mla flashmla",
      "sglang 0.5.9: python/sglang/srt/server_args.py:1976-2051; sglang 0.5.15.post1: "
      "python/sglang/srt/server_args.py:4493-4559"},
+    /* from 0.5.21, on the sides kv4_sides resolves: the TRTLLM MHA checks of
+     * handle_attention_backend_compatibility, before handle_kv4_compatibility (its GPU rows below, then the
+     * rows at the end) */
+    {SINCE("0.5.21"), "nvfp4 fp4_mx_block16", K_SIDE_MAJOR,
+     "TRTLLM MHA backend for prefill requires Hopper (SM90), Blackwell (SM100), or SM120 GPUs. Please use a different "
+     "prefill backend.",
+     "prefill", "sglang 0.5.21: python/sglang/srt/arg_groups/attention_hook.py:129-137; sglang 0.5.23: :198-206"},
+    {SINCE("0.5.21"), "nvfp4 fp4_mx_block16", K_SIDE_MAJOR,
+     "TRTLLM MHA backend for decode is only supported on Hopper (SM90), Blackwell (SM100) and (SM120) GPUs. Please "
+     "use a different decode backend.",
+     "decode", "sglang 0.5.21: python/sglang/srt/arg_groups/attention_hook.py:153-158; sglang 0.5.23: :222-227"},
+    {SINCE("0.5.21"), "nvfp4 fp4_mx_block16", K_PREFILL_CP,
+     "Prefill context parallelism with the TRTLLM MHA prefill backend requires SM100 (trtllm-gen context kernel): "
+     "the SM90/SM120 fmha_v2 prefill path does not implement CP shard masking.",
+     NULL,
+     "sglang 0.5.21: python/sglang/srt/arg_groups/attention_hook.py:159-166; sglang 0.5.22: :227-234; sglang "
+     "0.5.23: :228-237"},
     {SINCE("0.5.16"), "mxfp8", K_NOT_BLACKWELL,
      "--kv-cache-dtype mxfp8 requires an SM100+ (Blackwell) GPU for the block-scaled operands used by the FA4 MXFP8 "
      "attention path.",
      NULL,
      "sglang 0.5.16: python/sglang/srt/server_args.py:5064-5072; sglang 0.5.23: "
      "python/sglang/srt/arg_groups/kv_cache_hook.py:100-109"},
-    /* from 0.5.21 an nvfp4 worker on ROCm is refused first by attention-backend checks (K_UNMODELLED) */
+    /* from 0.5.21 an nvfp4 worker on ROCm is refused first by the TRTLLM MHA decode check (K_SIDE_MAJOR) */
     {FROM_TO("0.5.16", "0.5.20"), "nvfp4", K_NOT_CUDA, "KV4 is not tested on non-CUDA platforms.", NULL,
      "sglang 0.5.16: python/sglang/srt/server_args.py:5146; sglang 0.5.20: "
      "python/sglang/srt/arg_groups/kv_cache_hook.py:108"},
@@ -1081,13 +1208,62 @@ static const struct kv4_rule {
     {FROM_TO("0.5.20", "0.5.20"), "nvfp4 fp4_mx_block16", K_MLA_BACKEND,
      "KV4 MLA expects attention_backend to be one of ['flashinfer', 'trtllm_mla'], but got {backend}",
      "flashinfer trtllm_mla", "sglang 0.5.20: python/sglang/srt/arg_groups/kv_cache_hook.py:37-108"},
-    /* 0.5.21 adds checks of unified memory, native NVFP4 speculative decoding, PD and HiCache */
-    {SINCE("0.5.21"), "nvfp4 fp4_mx_block16", K_UNMODELLED,
-     "SGLang checks this KV dtype against the prefill and decode attention backends it resolves (FA4, KV4 MLA/MHA "
-     "backend lists, TRTLLM MHA, unified memory, PD with native NVFP4)",
-     NULL,
-     "sglang 0.5.16: python/sglang/srt/server_args.py:5074-5146; sglang 0.5.23: "
-     "python/sglang/srt/arg_groups/kv_cache_hook.py:112-318"},
+    /* a model without class takes the MHA branch of the same checks, on the backend SGLang picks (mha_backend) */
+    {FROM_TO("0.5.7", "0.5.15.post1"), "fp4_e2m1", K_MHA_FA4,
+     "KV4 FA4 MHA expects decode_attention_backend to be one of ['triton', 'torch_native', 'flex_attention'], but got "
+     "{backend}",
+     "triton torch_native flex_attention",
+     "sglang 0.5.7: python/sglang/srt/server_args.py:1748-1760; sglang 0.5.15.post1: :4525-4535"},
+    {FROM_TO("0.5.7", "0.5.15.post1"), "fp4_e2m1", K_MHA_BACKEND,
+     "KV4 MHA expects attention_backend to be one of ['triton', 'torch_native', 'flex_attention', 'trtllm_mha'], but "
+     "got {backend}",
+     "triton torch_native flex_attention trtllm_mha",
+     "sglang 0.5.7: python/sglang/srt/server_args.py:1775-1788; sglang 0.5.15.post1: :4547-4557"},
+    {FROM_TO("0.5.16", "0.5.19"), "nvfp4 fp4_mx_block16", K_MHA_FA4,
+     "KV4 FA4 MHA expects decode_attention_backend to be one of ['triton', 'torch_native', 'flex_attention'], but got "
+     "{backend}",
+     "triton torch_native flex_attention",
+     "sglang 0.5.16: python/sglang/srt/server_args.py:5113-5123; sglang 0.5.19: "
+     "python/sglang/srt/arg_groups/kv_cache_hook.py:76-86"},
+    {FROM_TO("0.5.16", "0.5.19"), "nvfp4 fp4_mx_block16", K_MHA_BACKEND,
+     "KV4 MHA expects attention_backend to be one of ['triton', 'torch_native', 'flex_attention', 'trtllm_mha'], but "
+     "got {backend}",
+     "triton torch_native flex_attention trtllm_mha",
+     "sglang 0.5.16: python/sglang/srt/server_args.py:5134-5144; sglang 0.5.19: "
+     "python/sglang/srt/arg_groups/kv_cache_hook.py:97-107"},
+    /* handle_kv4_compatibility from 0.5.21, after its GPU rows above */
+    {SINCE("0.5.21"), "nvfp4 fp4_mx_block16", K_UNIFIED,
+     "FP4 KV cache does not yet support --enable-unified-memory: the unified MHA pool does not allocate FP4 block "
+     "scales or the prefill dequant workspace.",
+     NULL, "sglang 0.5.23: python/sglang/srt/arg_groups/kv_cache_hook.py:132-137"},
+    {SINCE("0.5.21"), "nvfp4", K_NATIVE_SPEC_IN,
+     "SM100 native NVFP4 speculative decoding does not yet support {algo}; use EAGLE/NEXTN or NGRAM.", "DFLASH DSPARK",
+     "sglang 0.5.23: python/sglang/srt/arg_groups/kv_cache_hook.py:165-175"},
+    {SINCE("0.5.21"), "nvfp4", K_NATIVE_SPEC_OUT,
+     "SM100 native NVFP4 speculative decoding supports EAGLE, EAGLE3, NEXTN, and breadth-1 NGRAM; got {algo}.",
+     "EAGLE EAGLE3 NEXTN NGRAM", "sglang 0.5.23: python/sglang/srt/arg_groups/kv_cache_hook.py:176-188"},
+    {SINCE("0.5.21"), "nvfp4", K_NATIVE_NGRAM,
+     "SM100 native NVFP4 NGRAM speculative decoding requires --speculative-ngram-max-bfs-breadth=1 because "
+     "trtllm_mha supports linear target verification only; got {value}.",
+     "NGRAM", "sglang 0.5.23: python/sglang/srt/arg_groups/kv_cache_hook.py:189-203"},
+    {SINCE("0.5.21"), "nvfp4", K_NATIVE_DRAFT,
+     "SM100 native NVFP4 speculative decoding requires --speculative-draft-attention-backend=trtllm_mha so the draft "
+     "worker consumes its physical NVFP4 KV layout; got '{value}'.",
+     "trtllm_mha", "sglang 0.5.23: python/sglang/srt/arg_groups/kv_cache_hook.py:204-231"},
+    {SINCE("0.5.21"), "nvfp4", K_NATIVE_PD,
+     "SM100 native NVFP4 with trtllm_mha does not yet support PD disaggregation because its physical block-scale "
+     "layout is not implemented by the KV transfer path.",
+     NULL, "sglang 0.5.23: python/sglang/srt/arg_groups/kv_cache_hook.py:251-256"},
+    {SINCE("0.5.21"), "nvfp4", K_NATIVE_HOST,
+     "SM100 native NVFP4 with trtllm_mha does not yet support hierarchical KV cache or LMCache because their host "
+     "pools do not preserve the physical block-scale layout.",
+     NULL, "sglang 0.5.23: python/sglang/srt/arg_groups/kv_cache_hook.py:257-264"},
+    {SINCE("0.5.21"), "nvfp4 fp4_mx_block16", K_FA4_DECODE,
+     "KV4 FA4 MLA expects decode_attention_backend to be one of ['flashinfer', 'trtllm_mla'], but got {backend}",
+     "flashinfer trtllm_mla", "sglang 0.5.23: python/sglang/srt/arg_groups/kv_cache_hook.py:276-285"},
+    {SINCE("0.5.21"), "nvfp4 fp4_mx_block16", K_ATTENTION,
+     "KV4 MLA expects attention_backend to be one of ['flashinfer', 'trtllm_mla'], but got {backend}",
+     "flashinfer trtllm_mla", "sglang 0.5.23: python/sglang/srt/arg_groups/kv_cache_hook.py:296-305"},
 };
 
 /* The pool SGLang builds for a torch.float4_e2m1fn_x2 KV dtype on CUDA (its
@@ -1130,13 +1306,14 @@ static const struct mla_default_row {
     unsigned major;
     const char *backend;
 } MLA_DEFAULTS[] = {
-    {FROM_TO("0.5.7", "0.5.20"), 9, "fa3"},
-    {FROM_TO("0.5.7", "0.5.20"), 10, "flashinfer"},
-    {FROM_TO("0.5.7", "0.5.20"), 0, "triton"},
+    {SINCE("0.5.7"), 9, "fa3"},
+    {SINCE("0.5.7"), 10, "flashinfer"},
+    {SINCE("0.5.7"), 0, "triton"},
 };
 static const char MLA_DEFAULTS_CITE[] = "sglang 0.5.9: python/sglang/srt/server_args.py:1819-1832; sglang 0.5.16: "
                                         "python/sglang/srt/server_args.py:4934-4949; sglang 0.5.20: "
-                                        "python/sglang/srt/arg_groups/model_override_base.py:353-368";
+                                        "python/sglang/srt/arg_groups/model_override_base.py:353-368; sglang 0.5.23: "
+                                        ":335-351";
 
 /* The attention backend KV4's check sees, and into `why` how it was
  * chosen: the flag, SGLang's default for the model (attn_backend), else its
@@ -1148,9 +1325,7 @@ static const char *kv4_attention_backend(const ctx *c, char *why, size_t size)
     if (dflt) str_printf(why, size, "SGLang's default attention backend for %s on SM%u0, %s", c->model->architecture,
                          dflt->major, dflt->cite);
     else str_printf(why, size, "the attention backend given");
-    for (size_t i = 0; !b[0] && !c->set->s[SET_PREFILL_ATTENTION_BACKEND].set &&
-                       !c->set->s[SET_DECODE_ATTENTION_BACKEND].set && i < COUNT_OF(MLA_DEFAULTS);
-         i++)
+    for (size_t i = 0; !b[0] && i < COUNT_OF(MLA_DEFAULTS); i++)
         if (in_span(c->rel, MLA_DEFAULTS[i].when) && (!MLA_DEFAULTS[i].major || MLA_DEFAULTS[i].major == c->gpu->major)) {
             b = MLA_DEFAULTS[i].backend;
             str_printf(why, size, "SGLang's default attention backend for MLA models on %s, %s", c->gpu->name,
@@ -1159,13 +1334,151 @@ static const char *kv4_attention_backend(const ctx *c, char *why, size_t size)
     return b;
 }
 
-/* The checks of a block-scaled KV dtype (KV4), in SGLang's order. */
-static kvc_status check_kv4(const ctx *c)
+/* From 0.5.21 SGLang sets both attention backends of an NVFP4 worker before
+ * it picks a default one (handle_nvfp4_prefill_kv_dequant_dtype): by the
+ * --prefill-kv-cache-dequant-dtype given (the first row with it), else by
+ * the prefill backend given (else --attention-backend, or the model's
+ * default), else by the GPU; first match. With no dequant dtype given, a
+ * backend given that no row names is refused before (DTYPE_BACKENDS). */
+static const struct nvfp4_prefill_row {
+    span when;
+    const char *given;   /* "": none given */
+    unsigned major;      /* with none given: this CUDA major only; 0: any GPU */
+    const char *dequant; /* nvfp4: native NVFP4 prefill; fp8_e4m3: an FP8 E4M3 workspace */
+    const char *prefill, *decode;
+} NVFP4_PREFILL[] = {
+    {SINCE("0.5.21"), "flashinfer", 0, "fp8_e4m3", "flashinfer", "trtllm_mha"},
+    {SINCE("0.5.21"), "trtllm_mha", 0, "nvfp4", "trtllm_mha", "trtllm_mha"},
+    {SINCE("0.5.21"), "", 10, "nvfp4", "trtllm_mha", "trtllm_mha"},
+    {SINCE("0.5.21"), "", 0, "fp8_e4m3", "flashinfer", "trtllm_mha"},
+};
+static const char NVFP4_PREFILL_CITE[] = "sglang 0.5.23: python/sglang/srt/arg_groups/kv_cache_hook.py:25-31, :47-92";
+/* The attention backend that prefill and decode backends equal to each
+ * other become, else the default (_attention_backend_default). */
+static const char SIDES_CITE[] = "sglang 0.5.21: python/sglang/srt/arg_groups/overrides.py:1049-1062; sglang 0.5.23: "
+                                 ":1127-1140";
+
+/* trtllm_mha's GPUs, and the page sizes it keeps (any other becomes 64),
+ * for the sides kv4_sides resolves. */
+static const struct attn_rule TRTLLM_MHA = {
+    SINCE("0.5.21"), "trtllm_mha", "9 10 12", NULL, "16 32 64 128", 64, NULL, NULL,
+    "sglang 0.5.21: python/sglang/srt/arg_groups/overrides.py:1110-1118; sglang 0.5.23: :1174-1187"};
+
+/* The attention backends KV4's checks see from 0.5.21. */
+struct kv4_sides {
+    const char *side[2];   /* prefill, decode */
+    const char *attention; /* the attention backend */
+    const struct nvfp4_prefill_row *nvfp4; /* the NVFP4 row that set the sides, or NULL */
+    char why[600];
+};
+
+static int cuda_major(const ctx *c, unsigned major) { return !c->gpu->hip && c->gpu->major == major; }
+
+static int native_prefill(const struct nvfp4_prefill_row *r) { return strcmp(r->dequant, "nvfp4") == 0; }
+
+/* The sides a release's SGLang resolves before its KV4 checks. Pure. */
+static void kv4_sides(const ctx *c, struct kv4_sides *s)
+{
+    const setting *p = &c->set->s[SET_PREFILL_ATTENTION_BACKEND], *d = &c->set->s[SET_DECODE_ATTENTION_BACKEND];
+    const struct attn_default *dflt;
+    const char *given = p->set ? p->value : attn_backend(c, &dflt);
+    memset(s, 0, sizeof *s);
+    s->side[PREFILL] = p->set ? p->value : "";
+    s->side[DECODE] = d->set ? d->value : "";
+    const setting *q = dequant_given(c);
+    for (size_t i = 0; i < COUNT_OF(NVFP4_PREFILL) && !s->nvfp4 && strcmp(c->dtype, "nvfp4") == 0; i++) {
+        const struct nvfp4_prefill_row *r = &NVFP4_PREFILL[i];
+        if (in_span(c->rel, r->when) && (q ? strcmp(r->dequant, q->value) == 0
+                                           : strcmp(r->given, given) == 0 &&
+                                                 (r->given[0] || !r->major || cuda_major(c, r->major))))
+            s->nvfp4 = r;
+    }
+    char why[400];
+    if (s->nvfp4) {
+        s->side[PREFILL] = s->nvfp4->prefill;
+        s->side[DECODE] = s->nvfp4->decode;
+    }
+    if (s->side[PREFILL][0] && strcmp(s->side[PREFILL], s->side[DECODE]) == 0) {
+        s->attention = s->side[PREFILL];
+        str_printf(why, sizeof why, "the prefill and decode backends, equal (%s)", SIDES_CITE);
+    } else {
+        s->attention = kv4_attention_backend(c, why, sizeof why);
+    }
+    for (int i = PREFILL; i <= DECODE; i++)
+        if (!s->side[i][0]) s->side[i] = s->attention;
+    if (s->nvfp4)
+        str_printf(s->why, sizeof s->why, "prefill %s and decode %s, set by SGLang %s for --kv-cache-dtype nvfp4 "
+                   "(%s prefill; %s); attention backend %s: %s", s->side[PREFILL], s->side[DECODE],
+                   SGLANG_VERSIONS[c->rel], native_prefill(s->nvfp4) ? "native NVFP4" : "FP8 E4M3 workspace",
+                   NVFP4_PREFILL_CITE, s->attention, why);
+    else
+        str_printf(s->why, sizeof s->why, "prefill %s and decode %s; attention backend %s: %s", s->side[PREFILL],
+                   s->side[DECODE], s->attention, why);
+}
+
+/* SGLang 0.5.21+'s native NVFP4 on SM100 (uses_sm100_trtllm_nvfp4): NVFP4
+ * with trtllm_mha on either side. Pure. */
+static int native(const ctx *c, const struct kv4_sides *s)
+{
+    return strcmp(c->dtype, "nvfp4") == 0 && cuda_major(c, 10) &&
+           (strcmp(s->side[PREFILL], TRTLLM_MHA.backend) == 0 || strcmp(s->side[DECODE], TRTLLM_MHA.backend) == 0);
+}
+
+/* The flag that chose a side's attention backend (-1: the attention
+ * backend itself), else --kv-cache-dtype, whose value chose it. Pure. */
+static const setting *flag_of(const ctx *c, int side)
+{
+    const setting *f = side == PREFILL ? &c->set->s[SET_PREFILL_ATTENTION_BACKEND]
+                       : side == DECODE ? &c->set->s[SET_DECODE_ATTENTION_BACKEND] : NULL;
+    if (f && f->set) return f;
+    if (c->set->s[SET_ATTENTION_BACKEND].set) return &c->set->s[SET_ATTENTION_BACKEND];
+    return &c->set->s[SET_KV_CACHE_DTYPE];
+}
+
+/* A KV4 row's refusal, its message expanded with `backend` as {backend}, `value` as {algo} and {value}, and
+ * the NVFP4 prefill dequant dtype as {dequant}. */
+static kvc_status refuse_with(const ctx *c, const setting *s, const struct kv4_rule *k, const char *backend,
+                              const char *value, const struct kv4_sides *sides)
+{
+    char msg[400];
+    const char *const f[][2] = {{"backend", backend},
+                                {"algo", value},
+                                {"value", value},
+                                {"dequant", sides->nvfp4 ? sides->nvfp4->dequant : ""}};
+    expand(k->message, f, COUNT_OF(f), msg, sizeof msg);
+    return refuse(c, s, "%s (%s; %s)", msg, sides->why, k->cite);
+}
+
+/* SGLang's warning for a KV4 worker whose prefill and decode backends differ. */
+static void warn_kv4_sides(ctx *c, const char *prefill, const char *decode, const char *cite)
+{
+    notes_add(c->out->warnings, &c->out->nwarnings, KVC_MAX_NOTES,
+              "--kv-cache-dtype %s with prefill attention backend %s and decode %s: SGLang %s only warns "
+              "(\"Compatibility issues are unlikely, but may occur in rare edge cases.\", %s)",
+              c->dtype, prefill, decode, SGLANG_VERSIONS[c->rel], cite);
+}
+
+/* SGLang 0.5.21+'s NGRAM BFS breadth when none is given (sglang 0.5.21:
+ * python/sglang/srt/arg_groups/fields/spec.py:238-241; sglang 0.5.23: :256-259). */
+static const char NGRAM_BREADTH_DEFAULT[] = "10";
+
+/* 1 when a speculative algorithm runs a draft model: any but NGRAM (sglang
+ * 0.5.23: python/sglang/srt/arg_groups/kv_cache_hook.py:204). Pure. */
+static int draft_model(const char *algo) { return strcmp(algo, "NGRAM") != 0; }
+
+/* The checks of a block-scaled KV dtype (KV4), in SGLang's order: with
+ * `hook`, those of the NVFP4 prefill hook, run before the attention-backend
+ * checks; else the rest. */
+static kvc_status check_kv4(ctx *c, int hook)
 {
     const setting *s = &c->set->s[SET_KV_CACHE_DTYPE];
+    struct kv4_sides sides;
+    kv4_sides(c, &sides);
     for (size_t i = 0; i < COUNT_OF(KV4); i++) {
         const struct kv4_rule *k = &KV4[i];
-        if (!in_span(c->rel, k->when) || !word_in(c->dtype, k->dtypes)) continue;
+        if (!in_span(c->rel, k->when) || (k->dtypes && !word_in(c->dtype, k->dtypes)) ||
+            (k->test <= K_DECODE_GIVEN) != (hook != 0))
+            continue;
         unsigned major = c->gpu->major;
         switch (k->test) {
         case K_NOT_CUDA:
@@ -1185,10 +1498,7 @@ static kvc_status check_kv4(const ctx *c)
             const setting *p = &c->set->s[SET_PREFILL_ATTENTION_BACKEND], *d = &c->set->s[SET_DECODE_ATTENTION_BACKEND];
             const char *prefill = p->set ? p->value : both, *decode = d->set ? d->value : both;
             if (prefill[0] && decode[0] && strcmp(prefill, decode) != 0 && strcmp(prefill, "fa4") != 0) {
-                notes_add(c->out->warnings, &c->out->nwarnings, KVC_MAX_NOTES,
-                          "--kv-cache-dtype %s with prefill attention backend %s and decode %s: SGLang %s only warns "
-                          "(\"Compatibility issues are unlikely, but may occur in rare edge cases.\", %s)",
-                          c->dtype, prefill, decode, SGLANG_VERSIONS[c->rel], k->cite);
+                warn_kv4_sides(c, prefill, decode, k->cite);
                 break;
             }
             /* inside the family guard a DSA model runs SGLang's DSA attention backend (the dtype assertion refuses
@@ -1210,14 +1520,110 @@ static kvc_status check_kv4(const ctx *c)
             const setting *a = &c->set->s[SET_ATTENTION_BACKEND];
             return refuse(c, a->set ? a : s, "%s (%s: %s; %s)", msg, both, why, k->cite);
         }
-        case K_UNMODELLED: {
-            char pool[600];
-            fp4_pool_text(c, pool, sizeof pool);
-            return diag_set(c->diag, KVC_ERR_CONFIG, &s->origin,
-                            "--kv-cache-dtype %s: %s (%s); kvcheck does not model these checks, so it cannot judge "
-                            "this worker under SGLang %s. Its pool would be %s",
-                            c->dtype, k->message, k->cite, SGLANG_VERSIONS[c->rel], pool);
+        case K_DEQUANT_ALONE: {
+            const setting *q = dequant_given(c);
+            if (q && strcmp(c->dtype, "nvfp4") != 0) return refuse(c, q, "%s (%s)", k->message, k->cite);
+            break;
         }
+        case K_MHA_FA4:
+        case K_MHA_BACKEND: {
+            const char *b = mha_backend(c);
+            if (!b || (strcmp(b, "fa4") == 0) != (k->test == K_MHA_FA4) || word_in(b, k->backends)) break;
+            char msg[300], why[400];
+            const char *const f[][2] = {{"backend", b}};
+            expand(k->message, f, COUNT_OF(f), msg, sizeof msg);
+            mha_why(c, b, why, sizeof why);
+            return refuse(c, s, "%s (%s, %s; %s)", msg, why, MHA_BACKENDS_CITE, k->cite);
+        }
+        case K_NATIVE_OFF_SM100:
+            if (sides.nvfp4 && native_prefill(sides.nvfp4) && !cuda_major(c, 10))
+                return refuse(c, dequant_given(c) ? dequant_given(c) : flag_of(c, PREFILL), "%s (%s; %s)", k->message,
+                              sides.why, k->cite);
+            break;
+        case K_PREFILL_GIVEN: {
+            const setting *p = &c->set->s[SET_PREFILL_ATTENTION_BACKEND];
+            if (sides.nvfp4 && p->set && strcmp(p->value, sides.nvfp4->prefill) != 0)
+                return refuse_with(c, p, k, sides.nvfp4->prefill, p->value, &sides);
+            break;
+        }
+        case K_DECODE_GIVEN: {
+            const setting *d = &c->set->s[SET_DECODE_ATTENTION_BACKEND];
+            if (sides.nvfp4 && d->set && !word_in(d->value, k->backends))
+                return refuse_with(c, d, k, d->value, d->value, &sides);
+            break;
+        }
+        case K_SIDE_MAJOR: {
+            int side = strcmp(k->backends, SIDE[PREFILL]) == 0 ? PREFILL : DECODE;
+            char cc[8];
+            str_printf(cc, sizeof cc, "%u", major);
+            if (strcmp(sides.side[side], TRTLLM_MHA.backend) != 0) break;
+            if (c->gpu->hip || !word_in(cc, TRTLLM_MHA.majors))
+                return refuse(c, flag_of(c, side), "%s (%s; %s)", k->message, sides.why, k->cite);
+            c->attn = &TRTLLM_MHA; /* its page sizes */
+            str_printf(c->attn_why, sizeof c->attn_why, "%s is the %s attention backend%s", TRTLLM_MHA.backend,
+                       k->backends, sides.nvfp4 ? " SGLang sets for --kv-cache-dtype nvfp4" : "");
+            break;
+        }
+        case K_PREFILL_CP: {
+            const setting *cp = &c->set->s[SET_ATTN_CP];
+            if (strcmp(sides.side[PREFILL], TRTLLM_MHA.backend) == 0 && !cuda_major(c, 10) && cp->set &&
+                strtol(cp->value, NULL, 10) > 1)
+                return refuse(c, cp, "%s (%s; %s)", k->message, sides.why, k->cite);
+            break;
+        }
+        case K_UNIFIED: {
+            const setting *u = &c->set->s[SET_UNIFIED_MEMORY];
+            if (!c->gpu->hip && u->set) return refuse(c, u, "%s (%s)", k->message, k->cite);
+            break;
+        }
+        case K_NATIVE_SPEC_IN:
+        case K_NATIVE_SPEC_OUT: {
+            const setting *a = &c->set->s[SET_SPEC_ALGO];
+            if (native(c, &sides) && a->set && word_in(a->value, k->backends) == (k->test == K_NATIVE_SPEC_IN))
+                return refuse_with(c, a, k, "", a->value, &sides);
+            break;
+        }
+        case K_NATIVE_NGRAM: {
+            const setting *a = &c->set->s[SET_SPEC_ALGO], *b = &c->set->s[SET_NGRAM_BREADTH];
+            const char *breadth = b->set ? b->value : NGRAM_BREADTH_DEFAULT;
+            if (native(c, &sides) && a->set && strcmp(a->value, k->backends) == 0 && strcmp(breadth, "1") != 0)
+                return refuse_with(c, b->set ? b : a, k, "", breadth, &sides);
+            break;
+        }
+        case K_NATIVE_DRAFT: {
+            const setting *a = &c->set->s[SET_SPEC_ALGO], *b = &c->set->s[SET_SPEC_DRAFT_ATTN];
+            if (native(c, &sides) && a->set && draft_model(a->value) && b->set && strcmp(b->value, k->backends) != 0)
+                return refuse_with(c, b, k, "", b->value, &sides);
+            break;
+        }
+        case K_NATIVE_PD: {
+            const setting *m = &c->set->s[SET_DISAGG_MODE];
+            if (native(c, &sides) && m->set && strcmp(m->value, "null") != 0)
+                return refuse(c, m, "%s (%s; %s)", k->message, sides.why, k->cite);
+            break;
+        }
+        case K_NATIVE_HOST: {
+            const setting *h = &c->set->s[SET_HICACHE], *l = &c->set->s[SET_LMCACHE];
+            if (native(c, &sides) && (h->set || l->set))
+                return refuse(c, h->set ? h : l, "%s (%s; %s)", k->message, sides.why, k->cite);
+            break;
+        }
+        case K_FA4_DECODE:
+            if (strcmp(sides.side[PREFILL], "fa4") == 0 && !word_in(sides.side[DECODE], k->backends))
+                return refuse_with(c, flag_of(c, DECODE), k, sides.side[DECODE], "", &sides);
+            break;
+        case K_ATTENTION:
+            if (strcmp(sides.side[PREFILL], "fa4") == 0) break;
+            if (strcmp(sides.side[PREFILL], sides.side[DECODE]) != 0) {
+                /* NVFP4 with an FP8 prefill workspace (uses_mixed_nvfp4) is a recipe SGLang does not warn about */
+                if (strcmp(c->dtype, "nvfp4") != 0 || strcmp(sides.side[PREFILL], "flashinfer") != 0 ||
+                    strcmp(sides.side[DECODE], TRTLLM_MHA.backend) != 0)
+                    warn_kv4_sides(c, sides.side[PREFILL], sides.side[DECODE], k->cite);
+                break;
+            }
+            if (!word_in(sides.attention, k->backends))
+                return refuse_with(c, flag_of(c, -1), k, sides.attention, "", &sides);
+            break;
         }
     }
     return KVC_OK;
@@ -1695,7 +2101,7 @@ static void warn_platform(const ctx *c)
     X(HISPARSE, when) X(PAGES, when) X(RAW, when) X(BACKENDS, offered) X(INIT, when) X(ATTN_DEFAULTS, when)            \
     X(ATTN_RULES, when) X(DTYPE_BACKENDS, when) X(HISPARSE_MODEL, when) X(DECODE_CACHE, when) X(DRAFT_ARCHS, when)     \
     X(HYBRID, when) X(MHA_DEFAULTS, when) X(DTYPE_ALIASES, when) X(KV4, when) X(DTYPE_REFUSALS, when)              \
-    X(MLA_DEFAULTS, when)
+    X(MLA_DEFAULTS, when) X(NVFP4_PREFILL, when)
 
 /* Puts up to `max` of the tables' spans in `out`; returns how many there are. */
 static size_t rule_spans(const span **out, size_t max)
@@ -2061,11 +2467,21 @@ static kvc_status check_modelled(const ctx *c)
     return KVC_OK;
 }
 
+/* 1 when the release's KV4 checks take the worker's KV dtype down their MHA
+ * branch (a KV4 row of K_MHA_BACKEND names it). Pure. */
+static int kv4_mha_checked(const ctx *c)
+{
+    for (size_t i = 0; i < COUNT_OF(KV4); i++)
+        if (KV4[i].test == K_MHA_BACKEND && in_span(c->rel, KV4[i].when) && word_in(c->dtype, KV4[i].dtypes)) return 1;
+    return 0;
+}
+
 /* The model class SGLang loads, first thing in the model runner. A release
  * without one takes the model for an MHA model during argument resolution
- * (check_mha_default); given an attention backend, a topk or a KV dtype
- * kvcheck does not model, its MHA checks may refuse first, and the refusal
- * says so. */
+ * (check_mha_default, and for KV4 dtypes the MHA rows of KV4 on the backend
+ * mha_backend picks); given an attention backend, a topk, or a KV dtype
+ * whose MHA checks kvcheck does not model there, those checks may refuse
+ * first, and the refusal says so. */
 static kvc_status check_model_class(const ctx *c)
 {
     const struct served_row *row = unserved(c->model->architecture, c->rel);
@@ -2074,7 +2490,9 @@ static kvc_status check_model_class(const ctx *c)
     const char *const f[][2] = {{"arch", c->model->architecture}};
     expand(MODEL_CLASS_MESSAGE, f, COUNT_OF(f), msg, sizeof msg);
     const struct dtype_row *t = torch_row(c, c->dtype);
-    const setting *given = t && t->plain_layout ? mha_input_given(c) : &c->set->s[SET_KV_CACHE_DTYPE];
+    const setting *given = mha_input_given(c);
+    if (!given && !(t && t->plain_layout) && !(mha_backend(c) && kv4_mha_checked(c)))
+        given = &c->set->s[SET_KV_CACHE_DTYPE];
     char hedge[200] = "";
     if (given)
         str_printf(hedge, sizeof hedge, " With %s %s, its MHA argument checks, which kvcheck does not model, may "
@@ -2129,7 +2547,7 @@ kvc_status rules_resolve(const gpu_info *gpu, const model_info *model, const set
     if (c.dsa && (st = resolve_backends(&c))) return st;
     if ((st = resolve_attention(&c))) return st;
     if ((st = check_mha_default(&c))) return st;
-    if ((st = check_kv4(&c))) return st;
+    if ((st = check_kv4(&c, 0))) return st;
     if ((st = check_round_robin(&c))) return st;
     if ((st = check_hisparse(&c))) return st;
     if ((st = resolve_page_size(&c))) return st;

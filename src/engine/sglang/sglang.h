@@ -190,6 +190,14 @@ typedef enum setting_key {
     SET_MAMBA_SSM,           /* --mamba-ssm-dtype */
     SET_MAMBA_SSM_ENV,       /* SGLANG_MAMBA_SSM_DTYPE in the launch's environment */
     SET_MAMBA_CONV_ENV,      /* SGLANG_MAMBA_CONV_DTYPE in the launch's environment */
+    /* what SGLang 0.5.21+'s FP4 KV checks read (arg_groups/kv_cache_hook.py) */
+    SET_PREFILL_DEQUANT,     /* --prefill-kv-cache-dequant-dtype, 0.5.21+ */
+    SET_UNIFIED_MEMORY,      /* --enable-unified-memory */
+    SET_HICACHE,             /* --enable-hierarchical-cache */
+    SET_LMCACHE,             /* --enable-lmcache */
+    SET_SPEC_DRAFT_ATTN,     /* --speculative-draft-attention-backend */
+    SET_NGRAM_BREADTH,       /* --speculative-ngram-max-bfs-breadth */
+    SET_ATTN_CP,             /* --attn-cp-size (what the TRTLLM MHA prefill check reads) */
     SET_COUNT
 } setting_key;
 
