@@ -537,6 +537,13 @@ KVC_API uint64_t kvc_scan_report_damaged(const kvc_scan_report *report);   /* da
 KVC_API uint64_t kvc_scan_report_bad_pages(const kvc_scan_report *report); /* damaged pages */
 KVC_API size_t kvc_scan_report_layer_count(const kvc_scan_report *report);
 KVC_API const kvc_scan_layer *kvc_scan_report_layer(const kvc_scan_report *report, size_t i);
+/* Every scanned page's digest in scan order (layer by layer, each layer's
+ * pages in the order scanned) copied into `out`, which has room for `cap`
+ * of them; returns how many the report holds, and copies nothing when that
+ * is more than cap (out may be NULL with cap 0: a call to ask the count).
+ * What a prefill side records and sends, and what kvc_digests_compare
+ * takes. */
+KVC_API size_t kvc_scan_report_digests(const kvc_scan_report *report, uint64_t *out, size_t cap);
 /* The first max_findings findings, in input order. */
 KVC_API size_t kvc_scan_report_finding_count(const kvc_scan_report *report);
 KVC_API const kvc_finding *kvc_scan_report_finding(const kvc_scan_report *report, size_t i);

@@ -24,7 +24,7 @@ from . import _lib
 from ._lib import lib
 
 __all__ = ["Error", "Layout", "Scanner", "Pool", "Report", "Verdict", "layout", "check", "page_digest",
-           "compare_digests", "version"]
+           "compare_digests", "digest_mismatches", "version"]
 
 _DEVICES = {"auto": 0, "cpu": 1, "gpu": 2, "cuda": 2}
 
@@ -284,6 +284,17 @@ class Report:
         """{(layer, page): 64-bit digest} of every scanned page."""
         return {(i, p): d for i, _ in self._layers() for p, d in self.layer_digests(i)}
 
+    def digest_array(self):
+        """Every scanned page's digest in scan order (layer by layer, each
+        layer's pages in the order scanned), as an array('Q'): what the
+        prefill side records and sends, and what compare_digests() takes,
+        without a Python object per page."""
+        n = lib.kvc_scan_report_digests(self._h, None, 0)
+        out = array.array("Q", bytes(8 * n))
+        if n:
+            lib.kvc_scan_report_digests(self._h, out.buffer_info()[0], n)
+        return out
+
     def to_dict(self):
         """The report as `kvcheck scan --json` prints it."""
         return _take_json(lib.kvc_scan_report_json(self._h))
@@ -533,19 +544,52 @@ def page_digest(page, layout):
         lay.release()
 
 
+_PAGE_STATES = None  # the library's page state names, by value
+
+
+def _digest_words(digests, what):
+    """(address, count, object to keep alive) of 64-bit digests: an
+    array('Q') or array('q') as it is, anything else (a list, a report's
+    layer_digests values) copied into one."""
+    if isinstance(digests, array.array) and digests.typecode in "Qq" and digests.itemsize == 8:
+        arr = digests
+    else:
+        try:
+            arr = array.array("Q", digests)
+        except (TypeError, ValueError, OverflowError):
+            raise Error(f"the {what} digests must be 64-bit unsigned integers", where=what) from None
+    return (arr.buffer_info()[0] if arr else 0), len(arr), arr
+
+
+def _compare(expected, actual, layout):
+    """(per-page state codes as bytes, how many differ)."""
+    global _PAGE_STATES
+    a, n, keep_a = _digest_words(expected, "expected")
+    b, m, keep_b = _digest_words(actual, "actual")
+    if n != m:
+        raise Error(f"{n} expected digests against {m} actual ones: compare the same pages")
+    states = (ctypes.c_ubyte * n)()
+    differ = lib.kvc_digests_compare(a, b, n, layout._h, states)
+    if _PAGE_STATES is None:
+        _PAGE_STATES = [lib.kvc_page_state_name(k).decode() for k in range(_lib.KVC_PAGE_STATES)]
+    return bytes(states), differ
+
+
 def compare_digests(expected, actual, layout):
     """Compares the digests of the same pages as sent and as they arrived:
     a list of "same", "changed" or "zero" (all zero: never written), one
-    per page."""
-    expected, actual = list(expected), list(actual)
-    if len(expected) != len(actual):
-        raise Error(f"{len(expected)} expected digests against {len(actual)} actual ones: compare the same pages")
-    n = len(expected)
-    a = (ctypes.c_uint64 * n)(*expected)
-    b = (ctypes.c_uint64 * n)(*actual)
-    states = (ctypes.c_ubyte * n)()
-    lib.kvc_digests_compare(a, b, n, layout._h, states)
-    return [lib.kvc_page_state_name(s).decode() for s in states]
+    per page. Report.digest_array() on both sides gives what it takes (an
+    array('Q') is read in place)."""
+    states, _ = _compare(expected, actual, layout)
+    return [_PAGE_STATES[k] for k in states]
+
+
+def digest_mismatches(expected, actual, layout):
+    """The gate's comparison: [(index, "changed" or "zero"), ...] of the
+    pages that did not arrive as sent, in scan order; [] when all did, with
+    no Python object made per page."""
+    states, differ = _compare(expected, actual, layout)
+    return [(i, _PAGE_STATES[k]) for i, k in enumerate(states) if k] if differ else []
 
 
 # -------------------------------------------------------------------- check

@@ -20,6 +20,7 @@ c_double = ctypes.c_double
 
 KVC_NAME_LEN = 64
 KVC_CHECK_COUNT = 21
+KVC_PAGE_STATES = 4
 
 
 class Diag(ctypes.Structure):
@@ -143,6 +144,7 @@ _PROTOTYPES = {
     "kvc_scan_report_layer_count": (c_size_t, [c_void_p]),
     "kvc_scan_report_layer": (ctypes.POINTER(ScanLayer), [c_void_p, c_size_t]),
     "kvc_scan_report_count": (c_u64, [c_void_p, c_int]),
+    "kvc_scan_report_digests": (c_size_t, [c_void_p, c_void_p, c_size_t]),
     "kvc_scan_report_json": (c_void_p, [c_void_p]),
     "kvc_check_name": (c_char_p, [c_int]),
     "kvc_page_digest": (c_u64, [c_void_p, c_void_p]),

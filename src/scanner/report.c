@@ -1,6 +1,8 @@
 /* The scan report's public accessors. */
 #include "scanner/scanner.h"
 
+#include <string.h>
+
 int kvc_scan_report_clean(const kvc_scan_report *r) { return r->clean; }
 const char *kvc_scan_report_device(const kvc_scan_report *r) { return r->device; }
 const char *kvc_scan_report_device_name(const kvc_scan_report *r) { return r->device_name; }
@@ -15,6 +17,15 @@ uint64_t kvc_scan_report_count(const kvc_scan_report *r, kvc_check check)
 uint64_t kvc_scan_report_damaged(const kvc_scan_report *r) { return r->damaged; }
 uint64_t kvc_scan_report_bad_pages(const kvc_scan_report *r) { return r->bad_pages; }
 size_t kvc_scan_report_layer_count(const kvc_scan_report *r) { return r->nlayers; }
+size_t kvc_scan_report_digests(const kvc_scan_report *r, uint64_t *out, size_t cap)
+{
+    size_t n = 0;
+    for (size_t l = 0; l < r->nlayers; l++) n += r->layers[l].pages_scanned;
+    if (n > cap) return n; /* nothing copied: the caller asks again with room for n */
+    for (size_t l = 0, at = 0; l < r->nlayers; at += r->layers[l++].pages_scanned)
+        if (r->layers[l].pages_scanned) memcpy(out + at, r->layers[l].digests, r->layers[l].pages_scanned * sizeof *out);
+    return n;
+}
 const kvc_scan_layer *kvc_scan_report_layer(const kvc_scan_report *r, size_t i)
 {
     return i < r->nlayers ? &r->layers[i] : NULL;

@@ -102,6 +102,23 @@ class Scans(unittest.TestCase):
         self.assertEqual(states, ["same", "changed", "zero"])
         with self.assertRaises(kvcheck.Error):
             kvcheck.compare_digests([1, 2], [1], LAY)
+        with self.assertRaises(kvcheck.Error) as e:
+            kvcheck.compare_digests([-1], [1], LAY)
+        self.assertIn("the expected digests must be 64-bit unsigned integers", str(e.exception))
+        self.assertEqual(kvcheck.compare_digests([], [], LAY), [])
+        # the gate's way: each side's whole scan as one array, layer by layer, pages in scan order
+        pool_sent = self.scanner.scan([layer(3, 1), layer(3, 2)], pages=[2, 0]).digest_array()
+        self.assertEqual(pool_sent.typecode, "Q")
+        self.assertEqual(list(pool_sent), [d for _, d in self.scanner.scan([layer(3, 1)], pages=[2, 0]).layer_digests(0)]
+                         + [d for _, d in self.scanner.scan([layer(3, 2)], pages=[2, 0]).layer_digests(0)])
+        pool_got = self.scanner.scan([arrived, layer(3, 2)], pages=[2, 0]).digest_array()
+        self.assertEqual(kvcheck.compare_digests(pool_sent, pool_got, LAY), ["zero", "same", "same", "same"])
+        self.assertEqual(kvcheck.digest_mismatches(pool_sent, pool_got, LAY), [(0, "zero")])
+        self.assertEqual(kvcheck.digest_mismatches(pool_sent, pool_sent, LAY), [])
+        with self.assertRaises(kvcheck.Error):
+            kvcheck.digest_mismatches(pool_sent, pool_got[:3], LAY)
+        self.assertEqual(kvcheck._lib.lib.kvc_page_state_name(kvcheck._lib.KVC_PAGE_STATES), b"?")
+        self.assertNotEqual(kvcheck._lib.lib.kvc_page_state_name(kvcheck._lib.KVC_PAGE_STATES - 1), b"?")
 
     def test_scan__host_buffers_are_released_after_each_scan(self):
         buf = layer(1, 1)

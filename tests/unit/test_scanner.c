@@ -112,6 +112,16 @@ static void test_scanner__page_list_in_any_order(void **state)
     const uint64_t clean[] = {1, 2};
     assert_int_equal(kvc_scanner_scan(s, p.addr, NL, p.bytes, clean, 2, NULL, &r, &d), KVC_OK);
     assert_true(kvc_scan_report_clean(r));
+    /* all digests in one array, layer by layer in scan order; nothing copied without room */
+    uint64_t all[NL * 2 + 1] = {0};
+    assert_int_equal(kvc_scan_report_digests(r, NULL, 0), NL * 2);
+    assert_int_equal(kvc_scan_report_digests(r, all, NL * 2 - 1), NL * 2);
+    assert_int_equal(all[0], 0);
+    assert_int_equal(kvc_scan_report_digests(r, all, NL * 2 + 1), NL * 2);
+    for (int l = 0; l < NL; l++)
+        for (int k = 0; k < 2; k++)
+            assert_int_equal(all[2 * l + k], kvc_page_digest(p.buf[l] + clean[k] * p.l.page_bytes, &p.l));
+    assert_int_equal(all[NL * 2], 0);
     kvc_scan_report_free(r);
     kvc_scanner_free(s);
     pool_free(&p);
