@@ -115,6 +115,27 @@ static kvc_status parse_linear(const cJSON *root, const char *text, const char *
     return get_opt(root, text, file, "linear_conv_kernel_dim", 1, 65536, &out->linear_conv_kernel, diag);
 }
 
+/* DeepSeek-V4's "compress_ratios": a list of layer ratios, counted by value;
+ * which ratios an engine builds pools for is the engine's. */
+static kvc_status parse_compress_ratios(const cJSON *root, const char *text, const char *file, model_info *out,
+                                        kvc_diag *diag)
+{
+    const cJSON *list = cJSON_GetObjectItemCaseSensitive(root, "compress_ratios");
+    if (!list || cJSON_IsNull(list)) return KVC_OK;
+    if (!cJSON_IsArray(list)) return key_error(text, file, "compress_ratios", diag, "must be a list of integers");
+    out->has_compress_ratios = 1;
+    for (const cJSON *e = list->child; e; e = e->next) {
+        uint32_t v = 0;
+        RETURN_IF_ERROR(json_get_uint(e, text, file, "compress_ratios", 0, 1u << 20, &v, diag));
+        out->compress_ratios_len++;
+        if (v == 0) out->compress_none++;
+        else if (v == 4) out->compress_4++;
+        else if (v == 128) out->compress_128++;
+        else out->compress_other++;
+    }
+    return KVC_OK;
+}
+
 kvc_status model_parse(const char *text, size_t len, const char *file, const char *name,
                        model_info *out, kvc_diag *diag)
 {
@@ -218,6 +239,7 @@ kvc_status model_parse_inline(const char *parse_text, size_t len, const char *te
                       "%s: a DSA model (index_topk is set) needs \"index_head_dim\"", file);
     }
     if (!st) st = parse_linear(root, text, file, out, diag);
+    if (!st) st = parse_compress_ratios(root, text, file, out, diag);
     cJSON_Delete(root);
     return st;
 }

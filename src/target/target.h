@@ -36,6 +36,10 @@ typedef struct model_info {
     int linear_split;            /* where the config lists its linear layers (MODEL_LINEAR_*) */
     uint32_t linear_layers;      /* how many of layers 0..num_hidden_layers-1 it lists */
     uint32_t linear_heads, linear_head_dim, linear_conv_kernel; /* 0: absent */
+    /* DeepSeek-V4's "compress_ratios" (one per layer): how many entries are
+     * 0, 4, 128, and anything else; has_compress_ratios 0: absent. */
+    int has_compress_ratios;
+    uint32_t compress_ratios_len, compress_none, compress_4, compress_128, compress_other;
 } model_info;
 
 enum {

@@ -607,7 +607,7 @@ static void test_rules__index_head_dim_must_be_128(void **state)
 static void test_rules__unmodelled_architectures_are_refused(void **state)
 {
     (void)state;
-    static const char *const ARCH[] = {"DeepseekV4ForCausalLM", "Glm5NextForConditionalGenerationNextN",
+    static const char *const ARCH[] = {"DeepseekV4ForCausalLMNextN", "Glm5NextForConditionalGenerationNextN",
                                        "MiniMaxM3SparseForCausalLM", "Dots3NoteForCausalLM"};
     for (size_t i = 0; i < COUNT_OF(ARCH); i++) {
         char json[400];
@@ -620,6 +620,117 @@ static void test_rules__unmodelled_architectures_are_refused(void **state)
         assert_contains(d.message, "which kvcheck does not model yet; it cannot judge this worker");
         assert_contains(d.message, ARCH[i]);
     }
+}
+
+#define DSV4 "tests/unit/models/DSV4_SMALL.json"
+
+/* DeepSeek-V4 in 0.5.12-0.5.19 on CUDA: fp8_e4m3 MODEL1 rows (584 B) in
+ * pages of 256 tokens padded to 576 B, whatever page size is given; the
+ * other buffer groups sized from the config's compress_ratios. */
+static void test_rules__dsv4_resolves_to_model1_pages_of_256(void **state)
+{
+    (void)state;
+    kvc_resolved r;
+    kvc_diag d;
+    assert_int_equal(resolve_line("H200", DSV4, "--page-size 64", "0.5.14", &r, &d), KVC_OK);
+    assert_string_equal(r.kv.name, "model1_fp8");
+    assert_int_equal(r.kv.bytes_per_token, 584);
+    assert_int_equal(r.kv.page_size, 256);
+    assert_int_equal(r.kv.page_bytes, 149760); /* ceil(256 x 584 / 576) x 576 */
+    assert_string_equal(VAL(&r, "kv_cache_dtype"), "fp8_e4m3");
+    assert_string_equal(VAL(&r, "page_size"), "256");
+    assert_contains(r.warnings[0], "--page-size 64 is overridden: SGLang sets page_size to 256 for "
+                                   "DeepseekV4ForCausalLM (sglang 0.5.12: python/sglang/srt/arg_groups/"
+                                   "deepseek_v4_hook.py:15-19)");
+    assert_contains(r.warnings[1], "SGLANG_DSV4_COMPRESS_STATE_DTYPE");
+    /* compress_ratios [0, 4, 128, 4]: two c4 layers, one c128 layer */
+    assert_string_equal(VAL(&r, "dsv4_compressed"), "c4 2 x 37440 B, c128 1 x 1728 B");
+    assert_contains(resolved_find(&r, "dsv4_compressed")->reason, "c4 indexer K (dsa_indexer): 2 x 8448 B pages");
+    assert_string_equal(VAL(&r, "dsv4_state"), "c4 8x8192, c128 128x4096, idx 8x2048 B");
+    assert_int_equal(r.kv_entries, 4);
+    /* speculation doubles the state rings; 0.5.12 reads the state as fp32 whatever the environment says */
+    assert_int_equal(resolve_line("B200", DSV4, "--speculative-algorithm EAGLE --speculative-eagle-topk 1", "0.5.12",
+                                  &r, &d), KVC_OK);
+    assert_string_equal(VAL(&r, "dsv4_state"), "c4 16x8192, c128 256x4096, idx 16x2048 B");
+    assert_contains(r.warnings[0], "the EAGLE draft's own DeepSeek-V4 pool");
+}
+
+/* The hook's refusals, in SGLang's words, at the flag; what kvcheck does not model is declined. */
+static void test_rules__dsv4_refusals(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *gpu, *args, *release, *message;
+        unsigned column;
+    } C[] = {
+        {"H200", "--kv-cache-dtype bfloat16", "0.5.13", "SGLang 0.5.13 refuses to start: AssertionError: bfloat16 is "
+         "not supported for DeepseekV4ForCausalLM (sglang 0.5.12: python/sglang/srt/arg_groups/deepseek_v4_hook.py:"
+         "27-34)", 1},
+        {"H200", "--kv-cache-dtype fp8_e5m2", "0.5.19", "AssertionError: fp8_e5m2 is not supported for "
+         "DeepseekV4ForCausalLM (sglang 0.5.14: python/sglang/srt/arg_groups/deepseek_v4_hook.py:18-40; sglang 0.5.15: "
+         "python/sglang/srt/arg_groups/overrides.py:1299-1320)", 1},
+        {"B200", "--kv-cache-dtype bfloat16", "0.5.14", "asserts store_dtype == torch.uint8", 1},
+        {"H200", "--speculative-algorithm NGRAM", "0.5.15", "AssertionError: Only EAGLE speculative algorithm is "
+         "supported for DeepseekV4ForCausalLM", 1},
+        {"H200", "--speculative-algorithm NGRAM", "0.5.16", "AssertionError: Only EAGLE and DSPARK speculative "
+         "algorithms are supported for DeepseekV4ForCausalLM", 1},
+        {"H200", "--speculative-algorithm EAGLE --speculative-eagle-topk 4", "0.5.19", "AssertionError: Only EAGLE "
+         "speculative algorithm with topk == 1 is supported for DeepseekV4ForCausalLM", 31},
+        {"H200", "--speculative-algorithm EAGLE", "0.5.12", "pass --speculative-eagle-topk 1", 1},
+        {"H200", "--disaggregation-mode prefill --pp-size 2", "0.5.12", "ValueError: V4 PD disaggregation requires "
+         "pp_size=1, got pp_size=2.", 31},
+        {"H200", "--speculative-algorithm DSPARK", "0.5.16", "kvcheck does not model DeepSeek-V4's DSpark draft pool", 1},
+        {"MI355X", "", "0.5.19", "kvcheck does not model DeepSeek-V4's ROCm pools", 0},
+        {"H200", "", "0.5.20", "which kvcheck does not model yet", 0},
+        {"H200", "", "0.5.11", "which kvcheck does not model yet", 0},
+    };
+    for (size_t i = 0; i < COUNT_OF(C); i++) {
+        kvc_resolved r;
+        kvc_diag d;
+        if (resolve_line(C[i].gpu, DSV4, C[i].args, C[i].release, &r, &d) != KVC_ERR_CONFIG)
+            fail_msg("case %zu '%s' was judged", i, C[i].args);
+        if (!strstr(d.message, C[i].message)) fail_msg("case %zu: %s", i, d.message);
+        assert_int_equal(d.column, C[i].column);
+    }
+    kvc_resolved r;
+    kvc_diag d;
+    /* the refusal is 0.5.12's only */
+    assert_int_equal(resolve_line("H200", DSV4, "--disaggregation-mode prefill --pp-size 2", "0.5.12.post1", &r, &d),
+                     KVC_OK);
+}
+
+/* Other dimensions fail SGLang's own row assertion; unknown ratios and an online compression state are declined. */
+static void test_rules__dsv4_dimensions_from_the_config(void **state)
+{
+    (void)state;
+    const char *json = "{\"architectures\":[\"DeepseekV4ForCausalLM\"],\"kv_lora_rank\":512,\"head_dim\":576,"
+                       "\"qk_rope_head_dim\":64,\"num_hidden_layers\":2,\"compress_ratios\":[0,4]}";
+    model_info m;
+    kvc_diag d;
+    gpu_info g;
+    settings *s = calloc(1, sizeof *s);
+    kvc_resolved r;
+    assert_non_null(s);
+    assert_int_equal(gpu_parse("H200", &g, NULL, &d), KVC_OK);
+    unsigned rel = (unsigned)sglang_release_index("0.5.19");
+    assert_int_equal(model_parse(json, strlen(json), "c.json", "t", &m, &d), KVC_OK);
+    assert_int_equal(rules_resolve(&g, &m, s, rel, &r, &d), KVC_ERR_CONFIG);
+    assert_contains(d.message, "AssertionError at pool creation: DSV4 KV layout: qk_nope_head_dim FP8 (448) + "
+                               "qk_rope_head_dim BF16 (64*2) + nope FP8 scales + scale_pad = 584 bytes/token");
+    assert_contains(d.message, "give 649 bytes/token");
+    json = "{\"architectures\":[\"DeepseekV4ForCausalLM\"],\"kv_lora_rank\":512,\"head_dim\":512,"
+           "\"qk_rope_head_dim\":64,\"num_hidden_layers\":2,\"compress_ratios\":[0,2]}";
+    assert_int_equal(model_parse(json, strlen(json), "c.json", "t", &m, &d), KVC_OK);
+    assert_int_equal(rules_resolve(&g, &m, s, rel, &r, &d), KVC_ERR_CONFIG);
+    assert_contains(d.message, "compress_ratios has 1 entries other than 0, 4 and 128; kvcheck does not model");
+    /* without compress_ratios the groups are said not to be derived, not guessed */
+    json = "{\"architectures\":[\"DeepseekV4ForCausalLM\"],\"kv_lora_rank\":512,\"head_dim\":512,"
+           "\"qk_rope_head_dim\":64,\"num_hidden_layers\":2}";
+    assert_int_equal(model_parse(json, strlen(json), "c.json", "t", &m, &d), KVC_OK);
+    assert_int_equal(rules_resolve(&g, &m, s, rel, &r, &d), KVC_OK);
+    assert_string_equal(VAL(&r, "dsv4_compressed"), "not derived");
+    assert_string_equal(VAL(&r, "dsv4_state"), "not derived");
+    free(s);
 }
 
 /* Where SGLang's MHA argument checks pass, an architecture without a model
@@ -896,6 +1007,9 @@ int main(void)
         cmocka_unit_test(test_rules__odd_platforms_are_warned),
         cmocka_unit_test(test_rules__index_head_dim_must_be_128),
         cmocka_unit_test(test_rules__unmodelled_architectures_are_refused),
+        cmocka_unit_test(test_rules__dsv4_resolves_to_model1_pages_of_256),
+        cmocka_unit_test(test_rules__dsv4_refusals),
+        cmocka_unit_test(test_rules__dsv4_dimensions_from_the_config),
         cmocka_unit_test(test_rules__mha_checks_that_pass_leave_the_model_class_refusal),
         cmocka_unit_test(test_rules__glm5_next_is_dsa_plus_linear_layers),
         cmocka_unit_test(test_rules__glm5_next_split_from_the_config),

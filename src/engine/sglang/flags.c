@@ -54,17 +54,22 @@ static const struct dest_key {
     {"speculative_draft_attention_backend", SET_SPEC_DRAFT_ATTN},
     {"speculative_ngram_max_bfs_breadth", SET_NGRAM_BREADTH},
     {"attn_cp_size", SET_ATTN_CP},
+    {"pipeline_parallel_size", SET_PP}, /* <= 0.5.13 */
+    {"pp_size", SET_PP},
 };
 
 /* The environment variables that are settings: SGLang's envs that decide a
  * layout kvcheck derives (the linear-attention state's dtypes, sglang
- * 0.5.23: python/sglang/srt/configs/mamba_utils.py:47-107). */
+ * 0.5.23: python/sglang/srt/configs/mamba_utils.py:47-107; DeepSeek-V4's
+ * compression state, sglang 0.5.14: python/sglang/srt/environ.py:790-792). */
 static const struct env_key {
     const char *name;
     setting_key key;
 } ENVS[] = {
     {"SGLANG_MAMBA_SSM_DTYPE", SET_MAMBA_SSM_ENV},
     {"SGLANG_MAMBA_CONV_DTYPE", SET_MAMBA_CONV_ENV},
+    {"SGLANG_DSV4_COMPRESS_STATE_DTYPE", SET_DSV4_STATE_ENV},
+    {"SGLANG_OPT_USE_ONLINE_COMPRESS", SET_DSV4_ONLINE_ENV},
 };
 
 int setting_key_of_dest(const char *dest)

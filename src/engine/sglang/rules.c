@@ -93,9 +93,13 @@ static const struct unmodelled_row {
     const char *arch;
     const char *why;
 } UNMODELLED[] = {
-    {"DeepseekV4ForCausalLM", "DeepSeek-V4's own pools (--dsv4-attn-backend, sglang 0.5.23: python/sglang/srt/configs/"
-                              "model_config.py:395-400)"},
-    {"DeepseekV4ForCausalLMNextN", "DeepSeek-V4's own pools"},
+    /* modelled for 0.5.12-0.5.19 (DSV4_ARCHES); not before (no model class read) nor from 0.5.20
+     * (--dsv4-attn-backend, SGLANG_DSV4_KV_LAYOUT: tools/sglang-oracle/DSV4.md §2, §3.5) */
+    {"DeepseekV4ForCausalLM", "DeepSeek-V4's own pools under this release (kvcheck models them for SGLang "
+                              "0.5.12-0.5.19 on CUDA: tools/sglang-oracle/DSV4.md)"},
+    /* a stand-alone NextN worker does not get the DeepSeek-V4 hook (sglang 0.5.12: server_args.py:1777-1784) */
+    {"DeepseekV4ForCausalLMNextN", "DeepSeek-V4's own pools, without the DeepSeek-V4 start-up hook for a stand-alone "
+                                   "NextN worker"},
     {"DeepseekV4ForCausalLMDSpark", "DeepSeek-V4's own pools"},
     {"Dots3NoteForCausalLM", "a hybrid pool of DSA layers and sliding-window MLA layers with their own kv_lora_rank "
                              "(SWAKVPool, sglang 0.5.23: python/sglang/srt/mem_cache/kv_cache_configurator.py:"
@@ -2078,6 +2082,248 @@ int rules_backend_suggestable(unsigned i, const gpu_info *gpu, unsigned rel)
     return BACKENDS[i].suggest && in_span(rel, BACKENDS[i].offered) && (BACKENDS[i].suits & platform_of(gpu)) != 0;
 }
 
+/* ------------------------------------------------------------ DeepSeek-V4 */
+
+/* DeepSeek-V4 workers (tools/sglang-oracle/DSV4.md): SGLang builds a
+ * DeepSeekV4TokenToKVPool for them, not an MLA pool. Modelled where its
+ * start-up hook runs (a DeepseekV4ForCausalLM target; a stand-alone NextN
+ * worker does not get it) on CUDA, up to the release before
+ * --dsv4-attn-backend. */
+static const struct dsv4_row {
+    const char *arch;
+    span when;
+    const char *cite;
+} DSV4_ARCHES[] = {
+    /* the hook runs for architectures[0] == DeepseekV4ForCausalLM (sglang 0.5.12: python/sglang/srt/server_args.py:
+     * 1777-1784; 0.5.14: :3510-3517; 0.5.17: :5106-5113) */
+    {"DeepseekV4ForCausalLM", FROM_TO("0.5.12", "0.5.19"),
+     "is_deepseek_v4, sglang 0.5.12: python/sglang/srt/configs/model_config.py:117-121"},
+};
+
+static const char DSV4_HOOK_CITE[] = "sglang 0.5.12: python/sglang/srt/arg_groups/deepseek_v4_hook.py:15-19";
+
+/* The KV dtypes the hook accepts ("auto" becomes fp8_e4m3 first). */
+static const struct dsv4_dtype_rule {
+    span when;
+    const char *accepted; /* space-separated */
+    const char *cite;
+} DSV4_DTYPE[] = {
+    {FROM_TO("0.5.12", "0.5.13.post1"), "fp8_e4m3", "sglang 0.5.12: python/sglang/srt/arg_groups/deepseek_v4_hook.py:27-34"},
+    /* the same check in the hook (0.5.14) and in overrides.py's _deepseek_v4_kv_cache_dtype (0.5.15+) */
+    {FROM_TO("0.5.14", "0.5.19"), "fp8_e4m3 bfloat16", "sglang 0.5.14: python/sglang/srt/arg_groups/deepseek_v4_hook.py:"
+     "18-40; sglang 0.5.15: python/sglang/srt/arg_groups/overrides.py:1299-1320"},
+};
+
+/* The speculative algorithms the hook accepts; EAGLE also needs topk 1. The
+ * hook runs before SGLang picks the speculative defaults (sglang 0.5.12:
+ * python/sglang/srt/server_args.py:929, :976; sglang 0.5.19:
+ * python/sglang/srt/arg_groups/pipeline.py:236, :319), so an unset
+ * --speculative-eagle-topk is still None there and fails the topk check. */
+static const struct dsv4_spec_rule {
+    span when;
+    const char *accepted;
+    const char *message; /* {arch} */
+    const char *cite;
+} DSV4_SPEC[] = {
+    {FROM_TO("0.5.12", "0.5.15.post1"), "EAGLE", "Only EAGLE speculative algorithm is supported for {arch}",
+     "sglang 0.5.12: python/sglang/srt/arg_groups/deepseek_v4_hook.py:36-42"},
+    {FROM_TO("0.5.16", "0.5.19"), "EAGLE DSPARK", "Only EAGLE and DSPARK speculative algorithms are supported for {arch}",
+     "sglang 0.5.16: python/sglang/srt/arg_groups/deepseek_v4_hook.py:55-63"},
+};
+
+static const char DSV4_TOPK_MESSAGE[] = "Only EAGLE speculative algorithm with topk == 1 is supported for {arch}";
+
+/* SGLang's assertion on the pool's row (sglang 0.5.12: python/sglang/srt/mem_cache/deepseek_v4_memory_pool.py:106-109). */
+static const char DSV4_ROW_MESSAGE[] =
+    "DSV4 KV layout: qk_nope_head_dim FP8 (448) + qk_rope_head_dim BF16 (64*2) + nope FP8 scales + scale_pad = 584 "
+    "bytes/token";
+static const char DSV4_POOL_CITE[] = "sglang 0.5.12: python/sglang/srt/mem_cache/deepseek_v4_memory_pool.py:91-117";
+
+static const struct dsv4_row *dsv4_row(const char *arch, unsigned rel)
+{
+    for (size_t i = 0; i < COUNT_OF(DSV4_ARCHES); i++)
+        if (strcmp(DSV4_ARCHES[i].arch, arch) == 0 && in_span(rel, DSV4_ARCHES[i].when)) return &DSV4_ARCHES[i];
+    return NULL;
+}
+
+/* A page of `tokens` rows of `row` bytes, padded to a multiple of 576 (the pool's create_buffer). Pure. */
+static uint64_t dsv4_page(uint64_t tokens, uint64_t row) { return (tokens * row + 575) / 576 * 576; }
+
+static kvc_status dsv4_dtype(ctx *c)
+{
+    const setting *s = &c->set->s[SET_KV_CACHE_DTYPE];
+    const struct dsv4_dtype_rule *r = NULL;
+    for (size_t i = 0; i < COUNT_OF(DSV4_DTYPE) && !r; i++)
+        if (in_span(c->rel, DSV4_DTYPE[i].when)) r = &DSV4_DTYPE[i];
+    const char *given = s->set ? s->value : "auto";
+    kvc_setting *v = get(c->out, "kv_cache_dtype");
+    c->dtype = strcmp(given, "auto") == 0 ? "fp8_e4m3" : given;
+    if (!word_in(c->dtype, r->accepted))
+        return refuse(c, s, "AssertionError: %s is not supported for %s (%s); pass --kv-cache-dtype fp8_e4m3 or leave "
+                      "it unset", c->dtype, c->model->architecture, r->cite);
+    if (strcmp(c->dtype, "bfloat16") == 0)
+        return refuse(c, s, "AssertionError at pool creation: the hook accepts bfloat16 (%s), but on CUDA "
+                      "DeepSeekV4SingleKVPool.create_buffer asserts store_dtype == torch.uint8, which only fp8 KV "
+                      "dtypes are stored as (sglang 0.5.14: python/sglang/srt/mem_cache/deepseek_v4_memory_pool.py:113, "
+                      "memory_pool.py:989-993); pass --kv-cache-dtype fp8_e4m3 or leave it unset", r->cite);
+    char from[900] = "default";
+    if (s->set) from_text(s, from, sizeof from);
+    if (strcmp(given, "auto") == 0)
+        setting_set(v, c->dtype, "auto (%s): SGLang sets fp8_e4m3 for %s (%s)", from, c->model->architecture, r->cite);
+    else
+        setting_set(v, c->dtype, "set by %s", from);
+    setting_origin(v, s->set ? &s->origin : NULL);
+    return KVC_OK;
+}
+
+static kvc_status dsv4_checks(const ctx *c)
+{
+    char msg[200];
+    const char *const f[][2] = {{"arch", c->model->architecture}};
+    const setting *algo = &c->set->s[SET_SPEC_ALGO], *topk = &c->set->s[SET_SPEC_EAGLE_TOPK];
+    for (size_t i = 0; algo->set && i < COUNT_OF(DSV4_SPEC); i++) {
+        const struct dsv4_spec_rule *r = &DSV4_SPEC[i];
+        if (!in_span(c->rel, r->when)) continue;
+        if (!word_in(algo->value, r->accepted)) {
+            expand(r->message, f, COUNT_OF(f), msg, sizeof msg);
+            return refuse(c, algo, "AssertionError: %s (%s); pass --speculative-algorithm EAGLE", msg, r->cite);
+        }
+        if (strcmp(algo->value, "EAGLE") == 0 && !(topk->set && strcmp(topk->value, "1") == 0)) {
+            expand(DSV4_TOPK_MESSAGE, f, COUNT_OF(f), msg, sizeof msg);
+            return refuse(c, topk->set ? topk : algo, "AssertionError: %s (%s; the hook reads the topk before SGLang "
+                          "picks its default); pass --speculative-eagle-topk 1", msg, r->cite);
+        }
+        if (strcmp(algo->value, "DSPARK") == 0)
+            return diag_set(c->diag, KVC_ERR_CONFIG, &algo->origin, "%s DSPARK: kvcheck does not model DeepSeek-V4's "
+                            "DSpark draft pool, so it cannot judge this worker", algo->flag);
+    }
+    const setting *mode = &c->set->s[SET_DISAGG_MODE], *pp = &c->set->s[SET_PP];
+    if (rel_until(c->rel, "0.5.12") && mode->set && strcmp(mode->value, "null") && pp->set &&
+        strtoul(pp->value, NULL, 10) > 1)
+        return refuse(c, pp, "ValueError: V4 PD disaggregation requires pp_size=1, got pp_size=%s. (sglang 0.5.12: "
+                      "python/sglang/srt/arg_groups/deepseek_v4_hook.py:54-59); pass --pp-size 1 or a later release",
+                      pp->value);
+    return KVC_OK;
+}
+
+/* The compression state's dtype: fp32 up to 0.5.13.post1 (sglang 0.5.12:
+ * python/sglang/srt/model_executor/model_runner_kv_cache_mixin.py:864-865),
+ * then SGLANG_DSV4_COMPRESS_STATE_DTYPE, float32 by default (sglang 0.5.14:
+ * model_runner_kv_cache_mixin.py:63-77, environ.py:792). Its item size, 0
+ * where kvcheck does not model the value. */
+static unsigned dsv4_state_size(const ctx *c)
+{
+    const setting *env = &c->set->s[SET_DSV4_STATE_ENV];
+    if (rel_until(c->rel, "0.5.13.post1") || !env->set) return 4;
+    return strcmp(env->value, "float32") == 0 ? 4 : 0;
+}
+
+/* The buffer groups besides the SWA KV, as far as the config gives their
+ * sizes (sglang 0.5.12: python/sglang/srt/mem_cache/deepseek_v4_memory_pool.py:28-41, :272-290, :428-588;
+ * deepseek_v4_compress_state.py:36-58). */
+static kvc_status dsv4_groups(const ctx *c, uint64_t row)
+{
+    const model_info *m = c->model;
+    kvc_resolved *out = c->out;
+    const setting *env = &c->set->s[SET_DSV4_STATE_ENV], *online = &c->set->s[SET_DSV4_ONLINE_ENV];
+    if (online->set)
+        return diag_set(c->diag, KVC_ERR_CONFIG, &online->origin, "%s: kvcheck does not model DeepSeek-V4's online "
+                        "c128 compression state (sglang 0.5.12: python/sglang/srt/mem_cache/"
+                        "deepseek_v4_memory_pool.py:28-41), so it cannot judge this worker", online->flag);
+    unsigned size = dsv4_state_size(c);
+    if (!size)
+        return diag_set(c->diag, KVC_ERR_CONFIG, &env->origin, "%s=%s: kvcheck does not model DeepSeek-V4's "
+                        "compression state in that dtype, so it cannot judge this worker", env->flag, env->value);
+    if (rel_since(c->rel, "0.5.14") && !env->set)
+        notes_add(out->warnings, &out->nwarnings, KVC_MAX_NOTES,
+                  "DeepSeek-V4's compression state dtype follows SGLANG_DSV4_COMPRESS_STATE_DTYPE in the server's "
+                  "environment, which kvcheck reads only from the launch command's assignments: it takes SGLang's "
+                  "default float32; make sure both workers' environments agree");
+    if (!m->has_compress_ratios) {
+        setting_set(get(out, "dsv4_compressed"), "not derived", "the config has no compress_ratios: the c4/c128 "
+                    "compressed KV, the c4 indexer and the compression state cannot be sized");
+        setting_set(get(out, "dsv4_state"), "not derived", "the config has no compress_ratios");
+        return KVC_OK;
+    }
+    if (m->compress_other)
+        return diag_set(c->diag, KVC_ERR_CONFIG, NULL, "model %s: compress_ratios has %u entries other than 0, 4 and "
+                        "128; kvcheck does not model their pools, so it cannot judge this worker", m->name,
+                        m->compress_other);
+    char value[KVC_NAME_LEN], idx[80] = "no index_head_dim in the config: not derived";
+    uint64_t ih = m->index_head_dim;
+    if (ih && ih % 128 == 0)
+        str_printf(idx, sizeof idx, "%llu B pages of 64 tokens", (unsigned long long)(64 * (ih + ih / 128 * 4)));
+    else if (ih) str_printf(idx, sizeof idx, "index_head_dim %llu: not derived", (unsigned long long)ih);
+    str_printf(value, sizeof value, "c4 %u x %llu B, c128 %u x %llu B", m->compress_4,
+               (unsigned long long)dsv4_page(64, row), m->compress_128, (unsigned long long)dsv4_page(2, row));
+    setting_set(get(out, "dsv4_compressed"), value, "compressed KV in the same layout, pages of 64 (c4) and 2 (c128) "
+                "tokens padded to 576 B, over the %u of %u compress_ratios at 4 and 128; c4 indexer K (dsa_indexer): "
+                "%u x %s (%s)", m->compress_4 + m->compress_128, m->compress_ratios_len, m->compress_4, idx,
+                DSV4_POOL_CITE);
+    int spec = c->set->s[SET_SPEC_ALGO].set;
+    uint64_t hd = m->head_dim, r4 = spec ? 16 : 8, r128 = spec ? 256 : 128;
+    str_printf(value, sizeof value, "c4 %llux%llu, c128 %llux%llu, idx %llux%llu B",
+               (unsigned long long)r4, (unsigned long long)(4 * hd * size), (unsigned long long)r128,
+               (unsigned long long)(2 * hd * size), (unsigned long long)r4, (unsigned long long)(4 * ih * size));
+    setting_set(get(out, "dsv4_state"), value, "compression state items (ring rows x row bytes, %s, rings %s "
+                "speculative decoding) per c4 layer (%u), c128 layer (%u) and c4 indexer; they travel as state "
+                "entries of the prefill's item length (sglang 0.5.12: python/sglang/srt/mem_cache/"
+                "deepseek_v4_memory_pool.py:28-41, :549-588)", size == 4 ? "float32" : "?", spec ? "doubled by" : "without",
+                m->compress_4, m->compress_128);
+    return KVC_OK;
+}
+
+/* A DeepSeek-V4 worker: its hook's dtype, speculative and PD checks, page
+ * size 256, and the pool's MODEL1 rows (model1_fp8) on every layer's SWA
+ * KV, then the other buffer groups as far as the config sizes them. */
+static kvc_status resolve_dsv4(ctx *c, const struct dsv4_row *row)
+{
+    kvc_resolved *out = c->out;
+    const model_info *m = c->model;
+    if (c->gpu->hip)
+        return diag_set(c->diag, KVC_ERR_CONFIG, NULL, "%s (%s) on %s: kvcheck does not model DeepSeek-V4's ROCm "
+                        "pools (unified_kv, sglang 0.5.14: python/sglang/srt/mem_cache/deepseek_v4_memory_pool.py:"
+                        "379-436), so it cannot judge this worker", m->name, m->architecture, c->gpu->name);
+    kvc_status st = dsv4_dtype(c);
+    if (!st) st = dsv4_checks(c);
+    if (st) return st;
+    const setting *ps = &c->set->s[SET_PAGE_SIZE];
+    setting_set(get(out, "page_size"), "256", "forced: SGLang's DeepSeek-V4 hook sets attention_backend dsv4 and "
+                "page_size 256 (%s)", DSV4_HOOK_CITE);
+    if (ps->set && strcmp(ps->value, "256"))
+        notes_add(out->warnings, &out->nwarnings, KVC_MAX_NOTES, "%s %s is overridden: SGLang sets page_size to 256 "
+                  "for %s (%s)", ps->flag, ps->value, m->architecture, DSV4_HOOK_CITE);
+    kvc_origin o;
+    origin_set(&o, "", 0, 0, "head_dim");
+    RETURN_ERROR_IF(m->head_dim <= m->qk_rope_head_dim, c->diag, KVC_ERR_CONFIG, &o,
+                    "model %s: DeepSeek-V4's pool takes its NoPE width from head_dim - qk_rope_head_dim, and the "
+                    "config gives head_dim %u with qk_rope_head_dim %u", m->name, m->head_dim, m->qk_rope_head_dim);
+    uint64_t nope = m->head_dim - m->qk_rope_head_dim, bytes = nope + 2ull * m->qk_rope_head_dim + nope / 64 + 1;
+    if (bytes != 584)
+        return refuse(c, NULL, "AssertionError at pool creation: %s (model %s: head_dim %u, qk_rope_head_dim %u give "
+                      "%llu bytes/token; %s)", DSV4_ROW_MESSAGE, m->name, m->head_dim, m->qk_rope_head_dim,
+                      (unsigned long long)bytes, DSV4_POOL_CITE);
+    if ((st = dsv4_groups(c, bytes))) return st;
+    if (c->set->s[SET_SPEC_ALGO].set) {
+        setting_set(get(out, "speculative_algorithm"), c->set->s[SET_SPEC_ALGO].value, "the draft keeps its own "
+                    "DeepSeek-V4 pool of SWA KV only");
+        notes_add(out->warnings, &out->nwarnings, KVC_MAX_NOTES, "the EAGLE draft's own DeepSeek-V4 pool (SWA KV "
+                  "rows only) is not derived: SGLang 0.5.12 does not send it over PD (sglang 0.5.12: "
+                  "python/sglang/srt/disaggregation/utils.py:590-601); later releases are not read");
+    } else {
+        setting_set(get(out, "speculative_algorithm"), "", "no speculative decoding");
+    }
+    setting_set(&out->row, "model1_fp8", "DeepSeek-V4's SWA KV on every layer (%s): %llu e4m3 NoPE + %u bf16 RoPE, "
+                "then per token %llu UE8M0 scales and a pad byte, pages of 256 tokens padded to 576 B (%s)",
+                row->cite, (unsigned long long)nope, m->qk_rope_head_dim, (unsigned long long)nope / 64,
+                DSV4_POOL_CITE);
+    kvc_layout_params p = {m->head_dim, m->qk_rope_head_dim, m->index_head_dim, 256};
+    if ((st = layout_build("model1_fp8", &p, &out->kv, c->diag))) return st;
+    out->kv_entries = out->attn_layers;
+    out->kv_bytes_per_token_all = (uint64_t)out->kv.bytes_per_token * out->attn_layers;
+    return KVC_OK;
+}
+
 /* SGLang starts some backends on GPUs their kernels do not support: said,
  * not refused (ERAS.md §7.8). */
 static void warn_platform(const ctx *c)
@@ -2101,7 +2347,7 @@ static void warn_platform(const ctx *c)
     X(HISPARSE, when) X(PAGES, when) X(RAW, when) X(BACKENDS, offered) X(INIT, when) X(ATTN_DEFAULTS, when)            \
     X(ATTN_RULES, when) X(DTYPE_BACKENDS, when) X(HISPARSE_MODEL, when) X(DECODE_CACHE, when) X(DRAFT_ARCHS, when)     \
     X(HYBRID, when) X(MHA_DEFAULTS, when) X(DTYPE_ALIASES, when) X(KV4, when) X(DTYPE_REFUSALS, when)              \
-    X(MLA_DEFAULTS, when) X(NVFP4_PREFILL, when)
+    X(MLA_DEFAULTS, when) X(NVFP4_PREFILL, when) X(DSV4_ARCHES, when) X(DSV4_DTYPE, when) X(DSV4_SPEC, when)
 
 /* Puts up to `max` of the tables' spans in `out`; returns how many there are. */
 static size_t rule_spans(const span **out, size_t max)
@@ -2421,7 +2667,7 @@ static kvc_status derive_layouts(const model_info *model, kvc_resolved *out, kvc
 }
 
 /* The settings a worker shows, in display order, added before any is decided. */
-static void add_settings(int dsa, int hybrid, kvc_resolved *out)
+static void add_settings(int dsa, int hybrid, int dsv4, kvc_resolved *out)
 {
     const unsigned pair = KVC_SETTING_PAIR, decides = KVC_SETTING_DECIDES;
     resolved_add(out, "kv_cache_dtype", KVC_VALUE_TEXT, KVC_SETTING_COMPARED | KVC_SETTING_DTYPE | pair | decides);
@@ -2442,6 +2688,10 @@ static void add_settings(int dsa, int hybrid, kvc_resolved *out)
         resolved_add(out, "mamba_conv_dtype", KVC_VALUE_TEXT, KVC_SETTING_COMPARED | pair);
         resolved_add(out, "linear_state", KVC_VALUE_TEXT, KVC_SETTING_IF_SET);
     }
+    if (dsv4) {
+        resolved_add(out, "dsv4_compressed", KVC_VALUE_TEXT, KVC_SETTING_IF_SET);
+        resolved_add(out, "dsv4_state", KVC_VALUE_TEXT, KVC_SETTING_COMPARED | pair);
+    }
 }
 
 static void resolve_hisparse_setting(const setting *s, kvc_resolved *out)
@@ -2455,7 +2705,7 @@ static void resolve_hisparse_setting(const setting *s, kvc_resolved *out)
 
 static kvc_status check_modelled(const ctx *c)
 {
-    for (size_t i = 0; i < COUNT_OF(UNMODELLED); i++)
+    for (size_t i = 0; !dsv4_row(c->model->architecture, c->rel) && i < COUNT_OF(UNMODELLED); i++)
         if (strcmp(UNMODELLED[i].arch, c->model->architecture) == 0) {
             kvc_origin o;
             origin_set(&o, "", 0, 0, "model");
@@ -2527,7 +2777,8 @@ kvc_status rules_resolve(const gpu_info *gpu, const model_info *model, const set
         notes_add(out->warnings, &out->nwarnings, KVC_MAX_NOTES, "%s", set->warnings[i]);
     c.hybrid = hybrid_row(model->architecture, release);
     out->attn_layers = model->num_hidden_layers;
-    add_settings(c.dsa, c.hybrid != NULL, out);
+    const struct dsv4_row *dsv4 = dsv4_row(model->architecture, release);
+    add_settings(c.dsa, c.hybrid != NULL, dsv4 != NULL, out);
     str_copy(out->row.name, sizeof out->row.name, "row");
     str_copy(out->draft_row.name, sizeof out->draft_row.name, "draft_row");
     resolve_hisparse_setting(&set->s[SET_HISPARSE], out);
@@ -2536,6 +2787,7 @@ kvc_status rules_resolve(const gpu_info *gpu, const model_info *model, const set
     resolve_transfer(&c);
     kvc_status st = check_modelled(&c);
     if (!st) st = resolve_mode(&c);
+    if (!st && dsv4) return resolve_dsv4(&c, dsv4);
     if (!st) st = resolve_dtype(&c);
     if (st) return st;
     c.fp8 = strcmp(c.dtype, "fp8_e4m3") == 0;

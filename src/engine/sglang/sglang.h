@@ -198,6 +198,10 @@ typedef enum setting_key {
     SET_SPEC_DRAFT_ATTN,     /* --speculative-draft-attention-backend */
     SET_NGRAM_BREADTH,       /* --speculative-ngram-max-bfs-breadth */
     SET_ATTN_CP,             /* --attn-cp-size (what the TRTLLM MHA prefill check reads) */
+    /* what DeepSeek-V4's hook and pool read */
+    SET_PP,                  /* --pp-size (0.5.12 refuses PD with pp_size > 1) */
+    SET_DSV4_STATE_ENV,      /* SGLANG_DSV4_COMPRESS_STATE_DTYPE in the launch's environment, 0.5.14+ */
+    SET_DSV4_ONLINE_ENV,     /* SGLANG_OPT_USE_ONLINE_COMPRESS in the launch's environment */
     SET_COUNT
 } setting_key;
 
