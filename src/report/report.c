@@ -102,10 +102,17 @@ static void text_layout_body(strbuf *sb, const kvc_resolved *r, unsigned options
     const model_info *m = &r->model;
     sb_printf(sb, "  gpu    %s (compute capability %u.%u, %s)\n", r->gpu.name, r->gpu.major, r->gpu.minor,
               r->gpu.hip ? "ROCm/HIP" : "CUDA");
-    sb_printf(sb, "  model  %s (%s, %s): kv_lora_rank %u, qk_rope_head_dim %u, %u layers, %u MTP layer%s",
-              m->name, m->architecture, m->dsa ? "DSA" : "MLA, not DSA", m->kv_lora_rank, m->qk_rope_head_dim,
-              m->num_hidden_layers, m->num_nextn_predict_layers, m->num_nextn_predict_layers == 1 ? "" : "s");
-    if (m->dsa) sb_printf(sb, ", index_head_dim %u", m->index_head_dim);
+    if (m->has_compress_ratios) /* DeepSeek-V4: its rows follow head_dim, not kv_lora_rank */
+        sb_printf(sb, "  model  %s (%s, compressed attention): head_dim %u, qk_rope_head_dim %u, %u layers (compress "
+                  "ratio 0: %u, 4: %u, 128: %u, other: %u), %u MTP layer%s",
+                  m->name, m->architecture, m->head_dim, m->qk_rope_head_dim, m->num_hidden_layers, m->compress_none,
+                  m->compress_4, m->compress_128, m->compress_other, m->num_nextn_predict_layers,
+                  m->num_nextn_predict_layers == 1 ? "" : "s");
+    else
+        sb_printf(sb, "  model  %s (%s, %s): kv_lora_rank %u, qk_rope_head_dim %u, %u layers, %u MTP layer%s",
+                  m->name, m->architecture, m->dsa ? "DSA" : "MLA, not DSA", m->kv_lora_rank, m->qk_rope_head_dim,
+                  m->num_hidden_layers, m->num_nextn_predict_layers, m->num_nextn_predict_layers == 1 ? "" : "s");
+    if (m->dsa || m->has_compress_ratios) sb_printf(sb, ", index_head_dim %u", m->index_head_dim);
     char rel[KVC_PATH_LEN + 160];
     release_text(r, rel, sizeof rel);
     sb_printf(sb, "\n  rules  %s: %s\n\n", rel, r->release_source);

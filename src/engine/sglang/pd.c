@@ -27,6 +27,14 @@ unsigned pd_fix_candidates(const kvc_resolved *self, const kvc_resolved *other, 
     unsigned n = 0;
     int rel = sglang_release_index(self->release);
     unsigned release = rel < 0 ? 0 : (unsigned)rel;
+    /* the other side's speculative algorithm (its draft entries, DeepSeek-V4's doubled state rings), with a
+     * chain of one draft token per step, which DeepSeek-V4 requires; every candidate is resolved before it
+     * is offered */
+    const char *algo = resolved_value(other, "speculative_algorithm");
+    if (algo[0] && strcmp(algo, resolved_value(self, "speculative_algorithm")) != 0) {
+        n = add(out, n, max, release, SET_SPEC_ALGO, "speculative_algorithm", algo);
+        n = add(out, n, max, release, SET_SPEC_EAGLE_TOPK, "speculative_eagle_topk", "1");
+    }
     if (!self->model.dsa) {
         n = add(out, n, max, release, SET_KV_CACHE_DTYPE, "kv_cache_dtype", resolved_value(other, "kv_cache_dtype"));
         return add(out, n, max, release, SET_PAGE_SIZE, "page_size", resolved_value(other, "page_size"));

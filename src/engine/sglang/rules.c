@@ -2131,6 +2131,16 @@ static const struct dsv4_spec_rule {
      "sglang 0.5.16: python/sglang/srt/arg_groups/deepseek_v4_hook.py:55-63"},
 };
 
+/* PD with pipeline parallelism, refused by the hook of one release. */
+static const struct dsv4_pd_rule {
+    span when;
+    const char *message; /* {pp} */
+    const char *cite;
+} DSV4_PD_PP[] = {
+    {FROM_TO("0.5.12", "0.5.12"), "ValueError: V4 PD disaggregation requires pp_size=1, got pp_size={pp}.",
+     "sglang 0.5.12: python/sglang/srt/arg_groups/deepseek_v4_hook.py:54-59"},
+};
+
 static const char DSV4_TOPK_MESSAGE[] = "Only EAGLE speculative algorithm with topk == 1 is supported for {arch}";
 
 /* SGLang's assertion on the pool's row (sglang 0.5.12: python/sglang/srt/mem_cache/deepseek_v4_memory_pool.py:106-109). */
@@ -2198,11 +2208,13 @@ static kvc_status dsv4_checks(const ctx *c)
                             "DSpark draft pool, so it cannot judge this worker", algo->flag);
     }
     const setting *mode = &c->set->s[SET_DISAGG_MODE], *pp = &c->set->s[SET_PP];
-    if (rel_until(c->rel, "0.5.12") && mode->set && strcmp(mode->value, "null") && pp->set &&
-        strtoul(pp->value, NULL, 10) > 1)
-        return refuse(c, pp, "ValueError: V4 PD disaggregation requires pp_size=1, got pp_size=%s. (sglang 0.5.12: "
-                      "python/sglang/srt/arg_groups/deepseek_v4_hook.py:54-59); pass --pp-size 1 or a later release",
-                      pp->value);
+    for (size_t i = 0; i < COUNT_OF(DSV4_PD_PP); i++)
+        if (in_span(c->rel, DSV4_PD_PP[i].when) && mode->set && strcmp(mode->value, "null") && pp->set &&
+            strtoul(pp->value, NULL, 10) > 1) {
+            const char *const g[][2] = {{"pp", pp->value}};
+            expand(DSV4_PD_PP[i].message, g, COUNT_OF(g), msg, sizeof msg);
+            return refuse(c, pp, "%s (%s); pass --pp-size 1 or a later release", msg, DSV4_PD_PP[i].cite);
+        }
     return KVC_OK;
 }
 
@@ -2347,7 +2359,8 @@ static void warn_platform(const ctx *c)
     X(HISPARSE, when) X(PAGES, when) X(RAW, when) X(BACKENDS, offered) X(INIT, when) X(ATTN_DEFAULTS, when)            \
     X(ATTN_RULES, when) X(DTYPE_BACKENDS, when) X(HISPARSE_MODEL, when) X(DECODE_CACHE, when) X(DRAFT_ARCHS, when)     \
     X(HYBRID, when) X(MHA_DEFAULTS, when) X(DTYPE_ALIASES, when) X(KV4, when) X(DTYPE_REFUSALS, when)              \
-    X(MLA_DEFAULTS, when) X(NVFP4_PREFILL, when) X(DSV4_ARCHES, when) X(DSV4_DTYPE, when) X(DSV4_SPEC, when)
+    X(MLA_DEFAULTS, when) X(NVFP4_PREFILL, when) X(DSV4_ARCHES, when) X(DSV4_DTYPE, when) X(DSV4_SPEC, when)        \
+    X(DSV4_PD_PP, when)
 
 /* Puts up to `max` of the tables' spans in `out`; returns how many there are. */
 static size_t rule_spans(const span **out, size_t max)
