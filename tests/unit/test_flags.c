@@ -84,14 +84,9 @@ static void replay(const cJSON *c, settings *s, unsigned *failures)
             (*failures)++;
         }
     }
-    /* the oracle records the dests of parse_oracle.py's DESTS, which predates --mamba-ssm-dtype's setting
-     * (test_flags__mamba_state_dtype_settings reads that one) and the settings of SGLang 0.5.21+'s FP4 KV
-     * checks (test_flags__fp4_check_settings reads those) and --pp-size (test_rules reads it for DeepSeek-V4) */
-    static const setting_key UNRECORDED[] = {SET_MODEL_PATH,     SET_MAMBA_SSM,       SET_PREFILL_DEQUANT,
-                                             SET_UNIFIED_MEMORY, SET_HICACHE,         SET_LMCACHE,
-                                             SET_SPEC_DRAFT_ATTN, SET_NGRAM_BREADTH, SET_ATTN_CP,
-                                             SET_PP};
-    for (size_t i = 0; i < sizeof UNRECORDED / sizeof UNRECORDED[0]; i++) seen[UNRECORDED[i]] = 1;
+    /* the oracle records every dest of flags.c's DESTS (parse_oracle.py reads the table) but --model-path,
+     * which every case gives */
+    seen[SET_MODEL_PATH] = 1;
     for (int k = 0; k < SET_COUNT; k++)
         if (s->s[k].set && !seen[k]) {
             print_message("%s '%s': setting %d set to '%s', argparse left it\n", version, line, k, s->s[k].value);

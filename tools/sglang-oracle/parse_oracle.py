@@ -23,11 +23,13 @@ import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ver, cases_path = sys.argv[1], sys.argv[2]
-sys.argv = [sys.argv[0], ver, "H200", "DEEPSEEK_V32", "--"]
 LAUNCHER = "launch_server.py"  # sys.argv[0] under python -m sglang.launch_server: argparse's default prog
-src = open(os.path.join(HERE, "resolve.py")).read().split("out = {")[0]
+sys.path.insert(0, HERE)
+from oracle import Oracle  # noqa: E402
+
 with contextlib.redirect_stderr(io.StringIO()):
-    exec(compile(src, "resolve_head", "exec"))
+    sa = Oracle(ver, "H200").sa  # the release imported with the oracle's stubs
+logging.disable(logging.NOTSET)  # the oracle silences logging: the release's warnings are recorded here
 for _h in list(logging.getLogger().handlers):
     logging.getLogger().removeHandler(_h)
 warnings = []
@@ -39,13 +41,9 @@ class Grab(logging.Handler):
 
 
 logging.getLogger().addHandler(Grab())
-# the dests kvcheck keeps (flags.c DESTS)
-DESTS = ["kv_cache_dtype", "nsa_prefill", "nsa_prefill_backend", "dsa_prefill_backend", "nsa_decode",
-         "nsa_decode_backend", "dsa_decode_backend", "page_size", "disaggregation_mode", "enable_hisparse",
-         "disable_radix_cache", "speculative_algorithm", "tensor_parallel_size", "tp_size", "data_parallel_size",
-         "dp_size", "enable_dp_attention", "model_path", "config", "speculative_draft_kv_cache_dtype",
-         "disaggregation_transfer_backend", "attention_backend", "enable_mixed_chunk", "speculative_eagle_topk",
-         "dcp_size", "load_balance_method", "prefill_round_robin_balance", "attn_dp_size"]
+# the dests kvcheck keeps: flags.c's DESTS table, read from the source so the two never differ
+_FLAGS_C = os.path.join(HERE, "..", "..", "src", "engine", "sglang", "flags.c")
+DESTS = re.findall(r'\{"(\w+)", SET_\w+\}', open(_FLAGS_C).read().split("DESTS[] = {", 1)[1].split("};", 1)[0])
 
 
 class Caught(Exception):
