@@ -608,7 +608,8 @@ static void test_rules__unmodelled_architectures_are_refused(void **state)
 {
     (void)state;
     static const char *const ARCH[] = {"DeepseekV4ForCausalLMNextN", "Glm5NextForConditionalGenerationNextN",
-                                       "MiniMaxM3SparseForCausalLM", "Dots3NoteForCausalLM"};
+                                       "MiniMaxM3SparseForCausalLM", "Dots3NoteForCausalLM",
+                                       "DeepseekV41ForCausalLM"};
     for (size_t i = 0; i < COUNT_OF(ARCH); i++) {
         char json[400];
         snprintf(json, sizeof json,
@@ -648,6 +649,9 @@ static void test_rules__dsv4_resolves_to_model1_pages_of_256(void **state)
     assert_string_equal(VAL(&r, "dsv4_compressed"), "c4 2 x 37440 B, c128 1 x 1728 B");
     assert_contains(resolved_find(&r, "dsv4_compressed")->reason, "c4 indexer K (dsa_indexer): 2 x 8448 B pages");
     assert_string_equal(VAL(&r, "dsv4_state"), "c4 8x8192, c128 128x4096, idx 8x2048 B");
+    /* the caches as 0.5.23's pool names them to the PD bootstrap */
+    assert_string_equal(VAL(&r, "dsv4_kv_layout"), "v4,c4:v4,c128:v4");
+    assert_true(resolved_find(&r, "dsv4_kv_layout")->flags & KVC_SETTING_COMPARED);
     assert_int_equal(r.kv_entries, 4);
     /* speculation doubles the state rings; 0.5.12 reads the state as fp32 whatever the environment says */
     assert_int_equal(resolve_line("B200", DSV4, "--speculative-algorithm EAGLE --speculative-eagle-topk 1", "0.5.12",
@@ -701,10 +705,11 @@ static void test_rules__dsv4_refusals(void **state)
          "sgl-project/sglang/issues/37838). (sglang 0.5.23: python/sglang/srt/arg_groups/deepseek_v4_hook.py:123-126)",
          30},
         {"B200", "--dsv4-attn-backend trtllm", "0.5.20", "--dsv4-attn-backend trtllm: SGLang 0.5.20 switches "
-         "DeepSeek-V4's KV pools away from FlashMLA's v4 layout (trtllm: uniform FP8, 512 B/token", 1},
+         "DeepSeek-V4's KV pools away from FlashMLA's v4 layout to a uniform FP8 one (512 B/token", 1},
         {"H200", "--dsv4-attn-backend flashmla_mega", "0.5.23", "AssertionError: --dsv4-attn-backend flashmla_mega "
          "requires DeepSeek-V4.1 on SM100/SM103.", 1},
-        {"B200", "--dsv4-attn-backend flashmla_mega", "0.5.23", "which kvcheck does not model", 1},
+        {"B200", "--dsv4-attn-backend flashmla_mega", "0.5.23", "AssertionError: --dsv4-attn-backend flashmla_mega "
+         "requires DeepSeek-V4.1 on SM100/SM103.", 1}, /* a DeepSeek-V4 model_type, whatever the GPU */
         {"H200", "SGLANG_DSV4_KV_LAYOUT=v41_new python -m sglang.launch_server", "0.5.22", "SGLang 0.5.22 refuses to "
          "start: AssertionError at pool creation: unknown SGLANG_DSV4_KV_LAYOUT='v41_new' (sglang 0.5.21: "
          "python/sglang/srt/mem_cache/deepseek_v4_memory_pool.py:171-195; sglang 0.5.22: :165-198)", 1},
@@ -797,6 +802,14 @@ static void test_rules__dsv4_dimensions_from_the_config(void **state)
     assert_int_equal(rules_resolve(&g, &m, s, rel, &r, &d), KVC_OK);
     assert_string_equal(VAL(&r, "dsv4_compressed"), "not derived");
     assert_string_equal(VAL(&r, "dsv4_state"), "not derived");
+    /* DeepSeek-V4.1 (SGLang 0.5.21+ loads it as DeepseekV4ForCausalLM): declined by its model_type */
+    json = "{\"architectures\":[\"DeepseekV4ForCausalLM\"],\"model_type\":\"deepseek_v41\",\"kv_lora_rank\":512,"
+           "\"head_dim\":512,\"qk_rope_head_dim\":64,\"num_hidden_layers\":2,\"compress_ratios\":[0,4]}";
+    assert_int_equal(model_parse(json, strlen(json), "c.json", "t", &m, &d), KVC_OK);
+    assert_string_equal(m.model_type, "deepseek_v41");
+    assert_int_equal(rules_resolve(&g, &m, s, (unsigned)sglang_release_index("0.5.23"), &r, &d), KVC_ERR_CONFIG);
+    assert_contains(d.message, "t (DeepseekV4ForCausalLM, model_type deepseek_v41): kvcheck does not model "
+                               "DeepSeek-V4.1's pools");
     free(s);
 }
 

@@ -100,6 +100,8 @@ static const struct unmodelled_row {
     {"DeepseekV4ForCausalLMNextN", "DeepSeek-V4's own pools, without the DeepSeek-V4 start-up hook for a stand-alone "
                                    "NextN worker"},
     {"DeepseekV4ForCausalLMDSpark", "DeepSeek-V4's own pools"},
+    {"DeepseekV41ForCausalLM", "DeepSeek-V4.1's own pools (from 0.5.21 loaded as DeepseekV4ForCausalLM with model_type "
+                               "deepseek_v41, sglang 0.5.21: python/sglang/srt/configs/deepseek_v41.py:23-45)"},
     {"Dots3NoteForCausalLM", "a hybrid pool of DSA layers and sliding-window MLA layers with their own kv_lora_rank "
                              "(SWAKVPool, sglang 0.5.23: python/sglang/srt/mem_cache/kv_cache_configurator.py:"
                              "2401-2454)"},
@@ -2159,7 +2161,7 @@ static const struct dsv4_backend_row {
 };
 
 /* What the hook asserts of a backend, in its order. */
-enum dsv4_test { D_NOT_SM100, D_NOT_FP8, D_HISPARSE, D_CP, D_PD };
+enum dsv4_test { D_NOT_SM100, D_NOT_V41_SM100, D_NOT_FP8, D_HISPARSE, D_CP, D_PD };
 static const struct dsv4_backend_rule {
     span when;
     const char *backend;
@@ -2168,7 +2170,7 @@ static const struct dsv4_backend_rule {
     const char *fix;
     const char *cite;
 } DSV4_BACKEND_RULES[] = {
-    {FROM_TO("0.5.23", "0.5.23"), "flashmla_mega", D_NOT_SM100, "--dsv4-attn-backend flashmla_mega requires "
+    {FROM_TO("0.5.23", "0.5.23"), "flashmla_mega", D_NOT_V41_SM100, "--dsv4-attn-backend flashmla_mega requires "
      "DeepSeek-V4.1 on SM100/SM103.", "leave --dsv4-attn-backend unset or pass flashmla",
      "sglang 0.5.23: python/sglang/srt/arg_groups/deepseek_v4_hook.py:92-99"},
     /* 0.5.21: :45-80, 0.5.22: :51-86 */
@@ -2207,6 +2209,12 @@ static const struct dsv4_layout_rule {
     {FROM_TO("0.5.23", "0.5.23"), "v4 v41 v41_new auto", "sglang 0.5.23: python/sglang/srt/environ.py:1754",
      "sglang 0.5.23: python/sglang/srt/mem_cache/deepseek_v4_memory_pool.py:198-234"},
 };
+
+/* The kv_layout string a DeepSeek-V4 pool reports to the PD bootstrap from
+ * 0.5.23 (pd.c's BOOT compares it): the main layout, then c{ratio}:{layout}
+ * over the pool's nonzero ratios. */
+static const char DSV4_PD_LAYOUT_CITE[] = "sglang 0.5.23: python/sglang/srt/mem_cache/deepseek_v4_memory_pool.py:"
+                                          "1691-1699, python/sglang/srt/disaggregation/utils.py:1917-1923";
 
 static const char DSV4_TOPK_MESSAGE[] = "Only EAGLE speculative algorithm with topk == 1 is supported for {arch}";
 
@@ -2300,6 +2308,7 @@ static int dsv4_fails(const ctx *c, enum dsv4_test test)
     const setting *mode = &set->s[SET_DISAGG_MODE], *cp = &set->s[SET_ATTN_CP], *dcp = &set->s[SET_DCP];
     switch (test) {
     case D_NOT_SM100: return c->gpu->hip || c->gpu->major != 10; /* is_sm100_supported: major 10 (utils/common.py) */
+    case D_NOT_V41_SM100: return strcmp(c->model->model_type, "deepseek_v41") || dsv4_fails(c, D_NOT_SM100);
     case D_NOT_FP8: return strcmp(c->dtype, "fp8_e4m3") != 0;
     case D_HISPARSE: return set->s[SET_HISPARSE].set;
     case D_CP: return (cp->set && strtoul(cp->value, NULL, 10) > 1) || (dcp->set && strtoul(dcp->value, NULL, 10) > 1);
@@ -2308,10 +2317,10 @@ static int dsv4_fails(const ctx *c, enum dsv4_test test)
     return 0;
 }
 
-/* --dsv4-attn-backend (0.5.20+): the hook's refusals, then any backend whose
- * pool is not FlashMLA's v4 declined (trtllm's uniform FP8 pool, 512 B/token
- * without scales, sglang 0.5.20: python/sglang/srt/mem_cache/deepseek_v4_memory_pool.py:189-212, is not in
- * kvcheck's catalogue). */
+/* --dsv4-attn-backend (0.5.20+): the hook's refusals, then a backend whose
+ * pool is not FlashMLA's v4 declined: trtllm's uniform FP8 pool is not in
+ * kvcheck's catalogue (flashmla_mega passes the hook only for DeepSeek-V4.1,
+ * declined before). */
 static kvc_status dsv4_backend(const ctx *c)
 {
     const setting *b = &c->set->s[SET_DSV4_ATTN_BACKEND];
@@ -2327,10 +2336,9 @@ static kvc_status dsv4_backend(const ctx *c)
     for (size_t i = 0; i < COUNT_OF(DSV4_BACKENDS); i++)
         if (in_span(c->rel, DSV4_BACKENDS[i].when) && word_in(b->value, DSV4_BACKENDS[i].v4)) return KVC_OK;
     return diag_set(c->diag, KVC_ERR_CONFIG, &b->origin, "%s %s: SGLang %s switches DeepSeek-V4's KV pools away from "
-                    "FlashMLA's v4 layout (trtllm: uniform FP8, 512 B/token without scales, sglang 0.5.20: "
-                    "python/sglang/srt/mem_cache/deepseek_v4_memory_pool.py:189-212, :718-721; flashmla_mega: the "
-                    "V4.1 layout, sglang 0.5.23: deepseek_v4_memory_pool.py:204-205), which kvcheck does not model, "
-                    "so it cannot judge this worker; leave %s unset or pass flashmla", b->flag, b->value,
+                    "FlashMLA's v4 layout to a uniform FP8 one (512 B/token without scales, sglang 0.5.20: "
+                    "python/sglang/srt/mem_cache/deepseek_v4_memory_pool.py:189-212, :718-721), which kvcheck does not "
+                    "model, so it cannot judge this worker; leave %s unset or pass flashmla", b->flag, b->value,
                     SGLANG_VERSIONS[c->rel], b->flag);
 }
 
@@ -2384,6 +2392,22 @@ static unsigned dsv4_state_size(const ctx *c)
     return strcmp(env->value, "float32") == 0 ? 4 : 0;
 }
 
+/* The pool's KV caches and their layouts, written as the kv_layout string
+ * SGLang 0.5.23+ reports to the PD bootstrap, over the whole config's ratios
+ * (a pipeline stage's pool holds only its own layers' ratios: per stage,
+ * not derived). */
+static void dsv4_kv_layout(const ctx *c)
+{
+    const setting *pp = &c->set->s[SET_PP];
+    char value[40];
+    str_printf(value, sizeof value, "v4%s%s", c->model->compress_4 ? ",c4:v4" : "",
+               c->model->compress_128 ? ",c128:v4" : "");
+    setting_set(get(c->out, "dsv4_kv_layout"), value, "the main KV cache, then the compressed caches over the "
+                "config's compress_ratios, all in the v4 layout; from 0.5.23 the pool reports this string to the PD "
+                "bootstrap, which compares it%s (%s)", pp->set && strtoul(pp->value, NULL, 10) > 1 ? " (each "
+                "pipeline stage reports its own layers' ratios, not derived)" : "", DSV4_PD_LAYOUT_CITE);
+}
+
 /* The buffer groups besides the SWA KV, as far as the config gives their
  * sizes (sglang 0.5.12: python/sglang/srt/mem_cache/deepseek_v4_memory_pool.py:28-41, :272-290, :428-588;
  * deepseek_v4_compress_state.py:36-58). */
@@ -2431,6 +2455,7 @@ static kvc_status dsv4_groups(const ctx *c, uint64_t row)
     str_printf(value, sizeof value, "c4 %llux%llu, c128 %llux%llu, idx %llux%llu B",
                (unsigned long long)r4, (unsigned long long)(4 * hd * size), (unsigned long long)r128,
                (unsigned long long)(2 * hd * size), (unsigned long long)r4, (unsigned long long)(4 * ih * size));
+    dsv4_kv_layout(c);
     setting_set(get(out, "dsv4_state"), value, "compression state items (ring rows x row bytes, %s, rings %s "
                 "speculative decoding) per c4 layer (%u), c128 layer (%u) and c4 indexer; they travel as state "
                 "entries of the prefill's item length (sglang 0.5.12: python/sglang/srt/mem_cache/"
@@ -2450,6 +2475,11 @@ static kvc_status resolve_dsv4(ctx *c, const struct dsv4_row *row)
         return diag_set(c->diag, KVC_ERR_CONFIG, NULL, "%s (%s) on %s: kvcheck does not model DeepSeek-V4's ROCm "
                         "pools (unified_kv, sglang 0.5.14: python/sglang/srt/mem_cache/deepseek_v4_memory_pool.py:"
                         "379-436), so it cannot judge this worker", m->name, m->architecture, c->gpu->name);
+    if (strcmp(m->model_type, "deepseek_v41") == 0)
+        return diag_set(c->diag, KVC_ERR_CONFIG, NULL, "%s (%s, model_type deepseek_v41): kvcheck does not model "
+                        "DeepSeek-V4.1's pools (its V4.1 KV layouts and start-up checks, sglang 0.5.21: "
+                        "python/sglang/srt/configs/deepseek_v41.py:23-45, arg_groups/deepseek_v4_hook.py:169-289), so it "
+                        "cannot judge this worker", m->name, m->architecture);
     kvc_status st = dsv4_dtype(c);
     if (!st) st = dsv4_backend(c);
     if (!st) st = dsv4_checks(c);
@@ -2860,6 +2890,7 @@ static void add_settings(int dsa, int hybrid, int dsv4, kvc_resolved *out)
     }
     if (dsv4) {
         resolved_add(out, "dsv4_compressed", KVC_VALUE_TEXT, KVC_SETTING_IF_SET);
+        resolved_add(out, "dsv4_kv_layout", KVC_VALUE_TEXT, KVC_SETTING_COMPARED | pair | KVC_SETTING_IF_SET);
         resolved_add(out, "dsv4_state", KVC_VALUE_TEXT, KVC_SETTING_COMPARED | pair);
     }
 }
