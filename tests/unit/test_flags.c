@@ -90,7 +90,8 @@ static void replay(const cJSON *c, settings *s, unsigned *failures)
     static const setting_key UNRECORDED[] = {SET_MODEL_PATH,     SET_MAMBA_SSM,       SET_PREFILL_DEQUANT,
                                              SET_UNIFIED_MEMORY, SET_HICACHE,         SET_LMCACHE,
                                              SET_SPEC_DRAFT_ATTN, SET_NGRAM_BREADTH, SET_ATTN_CP,
-                                             SET_PP,             SET_DSV4_ATTN_BACKEND};
+                                             SET_PP,             SET_DSV4_ATTN_BACKEND,
+                                             SET_DSV4_FP4_INDEXER};
     for (size_t i = 0; i < sizeof UNRECORDED / sizeof UNRECORDED[0]; i++) seen[UNRECORDED[i]] = 1;
     for (int k = 0; k < SET_COUNT; k++)
         if (s->s[k].set && !seen[k]) {

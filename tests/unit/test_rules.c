@@ -718,6 +718,11 @@ static void test_rules__dsv4_refusals(void **state)
         {"B200", "SGLANG_DSV4_KV_LAYOUT=auto python -m sglang.launch_server", "0.5.21", "SGLANG_DSV4_KV_LAYOUT=auto: on "
          "B200 SGLang 0.5.21 then builds DeepSeek-V4's KV in a V4.1 layout (528 B/token; with auto in 0.5.21-0.5.22 "
          "only if the installed FlashMLA advertises it", 1},
+        {"B200", "--enable-deepseek-v4-fp4-indexer", "0.5.13", "--enable-deepseek-v4-fp4-indexer: kvcheck does not "
+         "model DeepSeek-V4's FP4 indexer pool (sglang 0.5.13: python/sglang/srt/mem_cache/deepseek_v4_memory_pool.py:"
+         "274-281", 1},
+        {"B200", "--enable-deepseek-v4-fp4-indexer", "0.5.23", "(sglang 0.5.20: python/sglang/srt/mem_cache/"
+         "deepseek_v4_memory_pool.py:35-39, :357; sglang 0.5.23: :53-57)", 1},
         /* the hook's bfloat16 passes; the pool's storage assertion still refuses it */
         {"B200", "--kv-cache-dtype bfloat16 --dsv4-attn-backend flashmla", "0.5.23", "asserts store_dtype == "
          "torch.uint8", 1},

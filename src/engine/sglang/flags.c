@@ -57,6 +57,7 @@ static const struct dest_key {
     {"pipeline_parallel_size", SET_PP}, /* <= 0.5.13 */
     {"pp_size", SET_PP},
     {"dsv4_attn_backend", SET_DSV4_ATTN_BACKEND}, /* 0.5.20+ */
+    {"enable_deepseek_v4_fp4_indexer", SET_DSV4_FP4_INDEXER}, /* 0.5.13+ */
 };
 
 /* The environment variables that are settings: SGLang's envs that decide a

@@ -2210,6 +2210,19 @@ static const struct dsv4_layout_rule {
      "sglang 0.5.23: python/sglang/srt/mem_cache/deepseek_v4_memory_pool.py:198-234"},
 };
 
+/* --enable-deepseek-v4-fp4-indexer: the c4 indexer pool stores FP4 keys
+ * (index_head_dim / 2 plus scales per token), a layout kvcheck does not
+ * catalogue, and its pages travel with the KV. */
+static const struct dsv4_indexer_rule {
+    span when;
+    const char *cite;
+} DSV4_FP4_INDEXER[] = {
+    {FROM_TO("0.5.13", "0.5.19"), "sglang 0.5.13: python/sglang/srt/mem_cache/deepseek_v4_memory_pool.py:274-281; "
+     "sglang 0.5.19: :287-294"},
+    {FROM_TO("0.5.20", "0.5.23"), "sglang 0.5.20: python/sglang/srt/mem_cache/deepseek_v4_memory_pool.py:35-39, :357; "
+     "sglang 0.5.23: :53-57"},
+};
+
 /* The kv_layout string a DeepSeek-V4 pool reports to the PD bootstrap from
  * 0.5.23 (pd.c's BOOT compares it): the main layout, then c{ratio}:{layout}
  * over the pool's nonzero ratios. */
@@ -2416,6 +2429,12 @@ static kvc_status dsv4_groups(const ctx *c, uint64_t row)
     const model_info *m = c->model;
     kvc_resolved *out = c->out;
     const setting *env = &c->set->s[SET_DSV4_STATE_ENV], *online = &c->set->s[SET_DSV4_ONLINE_ENV];
+    const setting *fp4 = &c->set->s[SET_DSV4_FP4_INDEXER];
+    for (size_t i = 0; fp4->set && i < COUNT_OF(DSV4_FP4_INDEXER); i++)
+        if (in_span(c->rel, DSV4_FP4_INDEXER[i].when))
+            return diag_set(c->diag, KVC_ERR_CONFIG, &fp4->origin, "%s: kvcheck does not model DeepSeek-V4's FP4 "
+                            "indexer pool (%s), so it cannot judge this worker; drop %s to have it judged", fp4->flag,
+                            DSV4_FP4_INDEXER[i].cite, fp4->flag);
     if (online->set)
         return diag_set(c->diag, KVC_ERR_CONFIG, &online->origin, "%s: kvcheck does not model DeepSeek-V4's online "
                         "c128 compression state (sglang 0.5.12: python/sglang/srt/mem_cache/"
@@ -2547,7 +2566,7 @@ static void warn_platform(const ctx *c)
     X(ATTN_RULES, when) X(DTYPE_BACKENDS, when) X(HISPARSE_MODEL, when) X(DECODE_CACHE, when) X(DRAFT_ARCHS, when)     \
     X(HYBRID, when) X(MHA_DEFAULTS, when) X(DTYPE_ALIASES, when) X(KV4, when) X(DTYPE_REFUSALS, when)              \
     X(MLA_DEFAULTS, when) X(NVFP4_PREFILL, when) X(DSV4_ARCHES, when) X(DSV4_DTYPE, when) X(DSV4_SPEC, when)        \
-    X(DSV4_PD_PP, when) X(DSV4_BACKENDS, when) X(DSV4_BACKEND_RULES, when) X(DSV4_LAYOUTS, when)
+    X(DSV4_PD_PP, when) X(DSV4_BACKENDS, when) X(DSV4_BACKEND_RULES, when) X(DSV4_LAYOUTS, when) X(DSV4_FP4_INDEXER, when)
 
 /* Puts up to `max` of the tables' spans in `out`; returns how many there are. */
 static size_t rule_spans(const span **out, size_t max)

@@ -204,6 +204,7 @@ typedef enum setting_key {
     SET_DSV4_ONLINE_ENV,     /* SGLANG_OPT_USE_ONLINE_COMPRESS in the launch's environment */
     SET_DSV4_ATTN_BACKEND,   /* --dsv4-attn-backend, 0.5.20+ */
     SET_DSV4_LAYOUT_ENV,     /* SGLANG_DSV4_KV_LAYOUT in the launch's environment, 0.5.21+ */
+    SET_DSV4_FP4_INDEXER,    /* --enable-deepseek-v4-fp4-indexer, 0.5.13+ */
     SET_COUNT
 } setting_key;
 
