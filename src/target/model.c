@@ -53,6 +53,19 @@ static kvc_status get_opt(const cJSON *root, const char *text, const char *file,
     return json_get_uint(item, text, file, key, lo, hi, out, diag);
 }
 
+/* Optional name (`item` absent or null keeps `dst`), such as "torch_dtype": a string that fits. */
+static kvc_status get_opt_name(const cJSON *item, const char *text, const char *file, char *dst, size_t size,
+                               const char *example, kvc_diag *diag)
+{
+    if (!item || cJSON_IsNull(item)) return KVC_OK;
+    kvc_origin o;
+    origin_set(&o, file, 0, 0, item->string);
+    json_locate_key(text, item->string, 0, &o.line, &o.column);
+    if (!cJSON_IsString(item))
+        return diag_set(diag, KVC_ERR_CONFIG, &o, "\"%s\" must be a string such as \"%s\"", item->string, example);
+    return copy_name(dst, size, item->valuestring, &o, file, item->string, diag);
+}
+
 /* A config error at top-level key `key`. */
 static kvc_status key_error(const char *text, const char *file, const char *key, kvc_diag *diag, const char *what)
 {
@@ -208,16 +221,10 @@ kvc_status model_parse_inline(const char *parse_text, size_t len, const char *te
     if (!st) st = get_opt(root, text, file, "index_topk", 1, 1u << 24, &topk, diag);
     const cJSON *dtype = cJSON_GetObjectItemCaseSensitive(root, "torch_dtype");
     if (!dtype) dtype = cJSON_GetObjectItemCaseSensitive(root, "dtype");
-    if (!st && dtype && !cJSON_IsNull(dtype)) {
-        origin_set(&o, file, 0, 0, dtype->string);
-        json_locate_key(text, dtype->string, 0, &o.line, &o.column);
-        if (!cJSON_IsString(dtype))
-            st = diag_set(diag, KVC_ERR_CONFIG, &o, "\"%s\" must be a string such as \"bfloat16\"",
-                          dtype->string);
-        else
-            st = copy_name(out->torch_dtype, sizeof out->torch_dtype, dtype->valuestring, &o, file, dtype->string,
-                           diag);
-    }
+    if (!st) st = get_opt_name(dtype, text, file, out->torch_dtype, sizeof out->torch_dtype, "bfloat16", diag);
+    if (!st)
+        st = get_opt_name(cJSON_GetObjectItemCaseSensitive(root, "model_type"), text, file, out->model_type,
+                          sizeof out->model_type, "deepseek_v4", diag);
     if (!out->torch_dtype[0]) str_copy(out->torch_dtype, sizeof out->torch_dtype, "bfloat16");
     /* Whether the architecture is DSA depends on the engine release: its rules decide. */
     out->index_topk = has_topk ? (topk ? topk : 1) : 0;

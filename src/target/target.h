@@ -22,6 +22,7 @@ typedef struct model_info {
     char name[KVC_PATH_LEN];         /* a preset, or the model's directory or file name, whole */
     char architecture[KVC_NAME_LEN]; /* longer names are refused with the limit */
     char torch_dtype[KVC_NAME_LEN];
+    char model_type[KVC_NAME_LEN];   /* "model_type"; "": absent */
     int dsa;                /* the engine's judgement under a release (set by its rules, 0 here) */
     uint32_t index_topk;    /* 0: the config has none */
     int learnable_sink;     /* "learnable_sink": true */

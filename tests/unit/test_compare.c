@@ -192,6 +192,44 @@ static void test_compare__sglangs_own_checks_by_release_and_transfer(void **stat
     }
 }
 
+/* DeepSeek-V4's KV caches (main, c4, c128): from 0.5.23 the bootstrap
+ * compares their kv_layout strings and refuses a pair whose strings differ;
+ * before, the pair passes and fails on the first request. */
+static void test_compare__dsv4_kv_layouts_by_release(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *release, *decode_model;
+        int compatible, catches;
+        const char *text;
+    } C[] = {
+        {"0.5.23", "tests/unit/models/DSV4_NO_C128.json", 0, 1,
+         "SGLang 0.5.23's bootstrap fails the pair: \"KV layout mismatch: prefill server has kv_layout=v4,c4:v4,c128:v4, "
+         "but decode server has kv_layout=v4,c4:v4. Both servers must use the same --dsv4-attn-backend and "
+         "SGLANG_DSV4_KV_LAYOUT.\" (sglang 0.5.23: python/sglang/srt/disaggregation/common/conn.py:1320-1357)"},
+        {"0.5.22", "tests/unit/models/DSV4_NO_C128.json", 0, 0,
+         "SGLang 0.5.22's bootstrap compares page size (256 = 256) and the KV dtype string (fp8_e4m3 = fp8_e4m3) only"},
+        {"0.5.23", "tests/unit/models/DSV4_SMALL.json", 1, 0,
+         "SGLang 0.5.23's bootstrap compares page size (256 = 256), the KV dtype string (fp8_e4m3 = fp8_e4m3) and "
+         "DeepSeek-V4's kv_layout (v4,c4:v4,c128:v4) only: it passes"},
+    };
+    for (size_t i = 0; i < COUNT_OF(C); i++) {
+        kvc_worker *p = worker_make("H200", "tests/unit/models/DSV4_SMALL.json", "--disaggregation-mode prefill"),
+                   *d = worker_make("H200", C[i].decode_model, "--disaggregation-mode decode");
+        kvc_verdict *v = NULL;
+        kvc_diag diag;
+        if (compare_under(p, d, C[i].release, &v, &diag) != KVC_OK) fail_msg("case %zu: %s", i, diag.message);
+        assert_int_equal(v->compatible, C[i].compatible);
+        assert_int_equal(kvc_verdict_bootstrap_catches(v), C[i].catches);
+        assert_string_equal(kvc_verdict_caught_at(v), C[i].catches ? "bootstrap" : "");
+        if (!strstr(kvc_verdict_bootstrap(v), C[i].text)) fail_msg("case %zu: %s", i, kvc_verdict_bootstrap(v));
+        assert_int_equal(has_mismatch(v, "dsv4_kv_layout"), !C[i].compatible);
+        kvc_verdict_free(v);
+        kvc_worker_free(p);
+        kvc_worker_free(d);
+    }
+}
+
 /* Glm5Next's linear layers: a state dtype that differs is INCOMPATIBLE
  * whatever the KV rows, caught where the release's transfer checks slot
  * sizes (Mooncake 0.5.21+, NIXL 0.5.23 with UCX), silent elsewhere; the
@@ -593,6 +631,7 @@ int main(void)
         cmocka_unit_test(test_compare__glm5_next_state_dtypes),
         cmocka_unit_test(test_compare__each_side_is_judged_under_its_own_release),
         cmocka_unit_test(test_compare__sglangs_own_checks_by_release_and_transfer),
+        cmocka_unit_test(test_compare__dsv4_kv_layouts_by_release),
         cmocka_unit_test(test_compare__mtp_entry_counts),
         cmocka_unit_test(test_compare__every_fix_works_when_applied),
         cmocka_unit_test(test_compare__a_worker_that_does_not_resolve_is_named),

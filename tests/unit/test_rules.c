@@ -608,7 +608,8 @@ static void test_rules__unmodelled_architectures_are_refused(void **state)
 {
     (void)state;
     static const char *const ARCH[] = {"DeepseekV4ForCausalLMNextN", "Glm5NextForConditionalGenerationNextN",
-                                       "MiniMaxM3SparseForCausalLM", "Dots3NoteForCausalLM"};
+                                       "MiniMaxM3SparseForCausalLM", "Dots3NoteForCausalLM",
+                                       "DeepseekV41ForCausalLM"};
     for (size_t i = 0; i < COUNT_OF(ARCH); i++) {
         char json[400];
         snprintf(json, sizeof json,
@@ -641,12 +642,16 @@ static void test_rules__dsv4_resolves_to_model1_pages_of_256(void **state)
     assert_string_equal(VAL(&r, "page_size"), "256");
     assert_contains(r.warnings[0], "--page-size 64 is overridden: SGLang sets page_size to 256 for "
                                    "DeepseekV4ForCausalLM (sglang 0.5.12: python/sglang/srt/arg_groups/"
-                                   "deepseek_v4_hook.py:15-19)");
+                                   "deepseek_v4_hook.py:15-19; sglang 0.5.23: python/sglang/srt/arg_groups/"
+                                   "model_overrides/deepseek_v4.py:51-61)");
     assert_contains(r.warnings[1], "SGLANG_DSV4_COMPRESS_STATE_DTYPE");
     /* compress_ratios [0, 4, 128, 4]: two c4 layers, one c128 layer */
     assert_string_equal(VAL(&r, "dsv4_compressed"), "c4 2 x 37440 B, c128 1 x 1728 B");
     assert_contains(resolved_find(&r, "dsv4_compressed")->reason, "c4 indexer K (dsa_indexer): 2 x 8448 B pages");
     assert_string_equal(VAL(&r, "dsv4_state"), "c4 8x8192, c128 128x4096, idx 8x2048 B");
+    /* the caches as 0.5.23's pool names them to the PD bootstrap */
+    assert_string_equal(VAL(&r, "dsv4_kv_layout"), "v4,c4:v4,c128:v4");
+    assert_true(resolved_find(&r, "dsv4_kv_layout")->flags & KVC_SETTING_COMPARED);
     assert_int_equal(r.kv_entries, 4);
     /* speculation doubles the state rings; 0.5.12 reads the state as fp32 whatever the environment says */
     assert_int_equal(resolve_line("B200", DSV4, "--speculative-algorithm EAGLE --speculative-eagle-topk 1", "0.5.12",
@@ -655,7 +660,7 @@ static void test_rules__dsv4_resolves_to_model1_pages_of_256(void **state)
     assert_contains(r.warnings[0], "the EAGLE draft's own DeepSeek-V4 pool");
 }
 
-/* The hook's refusals, in SGLang's words, at the flag; what kvcheck does not model is declined. */
+/* The hook's and the pool's refusals, in SGLang's words, at the flag; what kvcheck does not model is declined. */
 static void test_rules__dsv4_refusals(void **state)
 {
     (void)state;
@@ -668,7 +673,7 @@ static void test_rules__dsv4_refusals(void **state)
          "27-34)", 1},
         {"H200", "--kv-cache-dtype fp8_e5m2", "0.5.19", "AssertionError: fp8_e5m2 is not supported for "
          "DeepseekV4ForCausalLM (sglang 0.5.14: python/sglang/srt/arg_groups/deepseek_v4_hook.py:18-40; sglang 0.5.15: "
-         "python/sglang/srt/arg_groups/overrides.py:1299-1320)", 1},
+         "python/sglang/srt/arg_groups/overrides.py:1299-1320; sglang 0.5.23: :892-913)", 1},
         {"B200", "--kv-cache-dtype bfloat16", "0.5.14", "asserts store_dtype == torch.uint8", 1},
         {"H200", "--speculative-algorithm NGRAM", "0.5.15", "AssertionError: Only EAGLE speculative algorithm is "
          "supported for DeepseekV4ForCausalLM", 1},
@@ -681,8 +686,46 @@ static void test_rules__dsv4_refusals(void **state)
          "pp_size=1, got pp_size=2.", 31},
         {"H200", "--speculative-algorithm DSPARK", "0.5.16", "kvcheck does not model DeepSeek-V4's DSpark draft pool", 1},
         {"MI355X", "", "0.5.19", "kvcheck does not model DeepSeek-V4's ROCm pools", 0},
-        {"H200", "", "0.5.20", "which kvcheck does not model yet", 0},
         {"H200", "", "0.5.11", "which kvcheck does not model yet", 0},
+        /* 0.5.20+: the backend's and the layout's refusals; trtllm, flashmla_mega and a V4.1 layout declined */
+        {"H200", "--dsv4-attn-backend trtllm", "0.5.20", "SGLang 0.5.20 refuses to start: AssertionError: "
+         "--dsv4-attn-backend trtllm requires an SM100/SM103 (Blackwell) GPU. (sglang 0.5.20: python/sglang/srt/"
+         "arg_groups/deepseek_v4_hook.py:137-142; sglang 0.5.23: :101-106); leave --dsv4-attn-backend unset", 1},
+        {"B200", "--kv-cache-dtype bfloat16 --dsv4-attn-backend trtllm", "0.5.21", "AssertionError: --dsv4-attn-backend "
+         "trtllm requires kv_cache_dtype=fp8_e4m3, got bfloat16.", 27},
+        {"B200", "--dsv4-attn-backend trtllm --enable-hisparse", "0.5.22", "AssertionError: --dsv4-attn-backend trtllm "
+         "does not support enable_hisparse.", 1},
+        {"B200", "--dsv4-attn-backend trtllm --dcp-size 2", "0.5.23", "AssertionError: --dsv4-attn-backend trtllm does "
+         "not support context parallelism (prefill CP, attention CP, or decode CP).", 1},
+        {"B200", "--disaggregation-mode prefill --dsv4-attn-backend trtllm", "0.5.22", "SGLang 0.5.22 refuses to start: "
+         "AssertionError: --dsv4-attn-backend trtllm does not support PD disaggregation yet (uniform-FP8 KV layout is "
+         "not part of the PD handshake; see https://github.com/sgl-project/sglang/issues/37838).", 31},
+        {"B200", "--disaggregation-mode decode --dsv4-attn-backend trtllm", "0.5.23", "AssertionError: "
+         "--dsv4-attn-backend trtllm does not support PD disaggregation yet (untested; see https://github.com/"
+         "sgl-project/sglang/issues/37838). (sglang 0.5.23: python/sglang/srt/arg_groups/deepseek_v4_hook.py:123-126)",
+         30},
+        {"B200", "--dsv4-attn-backend trtllm", "0.5.20", "--dsv4-attn-backend trtllm: SGLang 0.5.20 switches "
+         "DeepSeek-V4's KV pools away from FlashMLA's v4 layout to a uniform FP8 one (512 B/token", 1},
+        {"H200", "--dsv4-attn-backend flashmla_mega", "0.5.23", "AssertionError: --dsv4-attn-backend flashmla_mega "
+         "requires DeepSeek-V4.1 on SM100/SM103.", 1},
+        {"B200", "--dsv4-attn-backend flashmla_mega", "0.5.23", "AssertionError: --dsv4-attn-backend flashmla_mega "
+         "requires DeepSeek-V4.1 on SM100/SM103.", 1}, /* a DeepSeek-V4 model_type, whatever the GPU */
+        {"H200", "SGLANG_DSV4_KV_LAYOUT=v41_new python -m sglang.launch_server", "0.5.22", "SGLang 0.5.22 refuses to "
+         "start: AssertionError at pool creation: unknown SGLANG_DSV4_KV_LAYOUT='v41_new' (sglang 0.5.21: "
+         "python/sglang/srt/mem_cache/deepseek_v4_memory_pool.py:171-195; sglang 0.5.22: :165-198)", 1},
+        {"H200", "SGLANG_DSV4_KV_LAYOUT=v41 python -m sglang.launch_server", "0.5.23", "AssertionError at pool creation: "
+         "the V4.1 KV cache layouts need an SM100 / SM103 GPU (SGLANG_DSV4_KV_LAYOUT=v41 on H200", 1},
+        {"B200", "SGLANG_DSV4_KV_LAYOUT=auto python -m sglang.launch_server", "0.5.21", "SGLANG_DSV4_KV_LAYOUT=auto: on "
+         "B200 SGLang 0.5.21 then builds DeepSeek-V4's KV in a V4.1 layout (528 B/token; with auto in 0.5.21-0.5.22 "
+         "only if the installed FlashMLA advertises it", 1},
+        {"B200", "--enable-deepseek-v4-fp4-indexer", "0.5.13", "--enable-deepseek-v4-fp4-indexer: kvcheck does not "
+         "model DeepSeek-V4's FP4 indexer pool (sglang 0.5.13: python/sglang/srt/mem_cache/deepseek_v4_memory_pool.py:"
+         "274-281", 1},
+        {"B200", "--enable-deepseek-v4-fp4-indexer", "0.5.23", "(sglang 0.5.20: python/sglang/srt/mem_cache/"
+         "deepseek_v4_memory_pool.py:35-39, :357; sglang 0.5.23: :53-57)", 1},
+        /* the hook's bfloat16 passes; the pool's storage assertion still refuses it */
+        {"B200", "--kv-cache-dtype bfloat16 --dsv4-attn-backend flashmla", "0.5.23", "asserts store_dtype == "
+         "torch.uint8", 1},
     };
     for (size_t i = 0; i < COUNT_OF(C); i++) {
         kvc_resolved r;
@@ -697,6 +740,40 @@ static void test_rules__dsv4_refusals(void **state)
     /* the refusal is 0.5.12's only */
     assert_int_equal(resolve_line("H200", DSV4, "--disaggregation-mode prefill --pp-size 2", "0.5.12.post1", &r, &d),
                      KVC_OK);
+}
+
+/* 0.5.20-0.5.23: --dsv4-attn-backend auto or flashmla and SGLANG_DSV4_KV_LAYOUT
+ * v4 (or unset: said) keep the v4 pool (their refusals are in
+ * test_rules__dsv4_refusals). */
+static void test_rules__dsv4_backends_and_layouts(void **state)
+{
+    (void)state;
+    kvc_resolved r;
+    kvc_diag d;
+    static const struct {
+        const char *gpu, *args, *release;
+        int warns; /* of SGLANG_DSV4_KV_LAYOUT */
+    } OK[] = {
+        {"H200", "--dsv4-attn-backend flashmla", "0.5.20", 0},
+        {"B200", "--dsv4-attn-backend auto --disaggregation-mode decode", "0.5.23", 1},
+        {"H200", "SGLANG_DSV4_KV_LAYOUT=V4 python -m sglang.launch_server", "0.5.21", 0},
+        {"H200", "SGLANG_DSV4_KV_LAYOUT=auto python -m sglang.launch_server", "0.5.23", 0},
+        {"B200", "SGLANG_DSV4_KV_LAYOUT=v41 python -m sglang.launch_server", "0.5.20", 0}, /* no such variable yet */
+    };
+    for (size_t i = 0; i < COUNT_OF(OK); i++) {
+        if (resolve_line(OK[i].gpu, DSV4, OK[i].args, OK[i].release, &r, &d) != KVC_OK)
+            fail_msg("case %zu '%s': %s", i, OK[i].args, d.message);
+        assert_string_equal(r.kv.name, "model1_fp8");
+        assert_int_equal(r.kv.page_bytes, 149760);
+        int warned = 0;
+        for (unsigned k = 0; k < r.nwarnings; k++) warned += strstr(r.warnings[k], "SGLANG_DSV4_KV_LAYOUT") != NULL;
+        assert_int_equal(warned, OK[i].warns);
+    }
+    /* not assigned in the launch command: SGLang's default, said */
+    assert_int_equal(resolve_line("H200", DSV4, "", "0.5.21", &r, &d), KVC_OK);
+    assert_contains(r.warnings[0], "DeepSeek-V4's KV layout follows SGLANG_DSV4_KV_LAYOUT in the server's environment, "
+                                   "which kvcheck reads only from the launch command's assignments: it takes SGLang's "
+                                   "default v4 (sglang 0.5.21: python/sglang/srt/environ.py:1539; 0.5.22: :1592)");
 }
 
 /* Other dimensions fail SGLang's own row assertion; unknown ratios and an online compression state are declined. */
@@ -730,6 +807,14 @@ static void test_rules__dsv4_dimensions_from_the_config(void **state)
     assert_int_equal(rules_resolve(&g, &m, s, rel, &r, &d), KVC_OK);
     assert_string_equal(VAL(&r, "dsv4_compressed"), "not derived");
     assert_string_equal(VAL(&r, "dsv4_state"), "not derived");
+    /* DeepSeek-V4.1 (SGLang 0.5.21+ loads it as DeepseekV4ForCausalLM): declined by its model_type */
+    json = "{\"architectures\":[\"DeepseekV4ForCausalLM\"],\"model_type\":\"deepseek_v41\",\"kv_lora_rank\":512,"
+           "\"head_dim\":512,\"qk_rope_head_dim\":64,\"num_hidden_layers\":2,\"compress_ratios\":[0,4]}";
+    assert_int_equal(model_parse(json, strlen(json), "c.json", "t", &m, &d), KVC_OK);
+    assert_string_equal(m.model_type, "deepseek_v41");
+    assert_int_equal(rules_resolve(&g, &m, s, (unsigned)sglang_release_index("0.5.23"), &r, &d), KVC_ERR_CONFIG);
+    assert_contains(d.message, "t (DeepseekV4ForCausalLM, model_type deepseek_v41): kvcheck does not model "
+                               "DeepSeek-V4.1's pools");
     free(s);
 }
 
@@ -981,7 +1066,7 @@ static void test_rules__eras_group_releases_with_the_same_rules(void **state)
     /* the eras tools/sglang-oracle/ERAS.md found by reading and by diffing the oracle's tables */
     static const struct {
         const char *release, *era;
-    } E[] = {{"0.5.23", "0.5.22"}, {"0.5.21", "0.5.21"}, {"0.5.15.post1", "0.5.14"}, {"0.5.14", "0.5.14"},
+    } E[] = {{"0.5.23", "0.5.23"}, {"0.5.22", "0.5.22"}, {"0.5.21", "0.5.21"}, {"0.5.15.post1", "0.5.14"}, {"0.5.14", "0.5.14"},
              {"0.5.10.post1", "0.5.10"}, {"0.5.8.post1", "0.5.8"}, {"0.5.3", "0.5.3rc2"}, {"0.5.9", "0.5.9"},
              {"0.5.20", "0.5.20"}, {"0.5.3.post3", "0.5.3.post2"}};
     for (size_t i = 0; i < COUNT_OF(E); i++) {
@@ -1009,6 +1094,7 @@ int main(void)
         cmocka_unit_test(test_rules__unmodelled_architectures_are_refused),
         cmocka_unit_test(test_rules__dsv4_resolves_to_model1_pages_of_256),
         cmocka_unit_test(test_rules__dsv4_refusals),
+        cmocka_unit_test(test_rules__dsv4_backends_and_layouts),
         cmocka_unit_test(test_rules__dsv4_dimensions_from_the_config),
         cmocka_unit_test(test_rules__mha_checks_that_pass_leave_the_model_class_refusal),
         cmocka_unit_test(test_rules__glm5_next_is_dsa_plus_linear_layers),

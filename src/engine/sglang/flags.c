@@ -56,12 +56,15 @@ static const struct dest_key {
     {"attn_cp_size", SET_ATTN_CP},
     {"pipeline_parallel_size", SET_PP}, /* <= 0.5.13 */
     {"pp_size", SET_PP},
+    {"dsv4_attn_backend", SET_DSV4_ATTN_BACKEND}, /* 0.5.20+ */
+    {"enable_deepseek_v4_fp4_indexer", SET_DSV4_FP4_INDEXER}, /* 0.5.13+ */
 };
 
 /* The environment variables that are settings: SGLang's envs that decide a
  * layout kvcheck derives (the linear-attention state's dtypes, sglang
  * 0.5.23: python/sglang/srt/configs/mamba_utils.py:47-107; DeepSeek-V4's
- * compression state, sglang 0.5.14: python/sglang/srt/environ.py:790-792). */
+ * compression state, sglang 0.5.14: python/sglang/srt/environ.py:790-792;
+ * its KV layout, sglang 0.5.21: python/sglang/srt/environ.py:1539). */
 static const struct env_key {
     const char *name;
     setting_key key;
@@ -70,6 +73,7 @@ static const struct env_key {
     {"SGLANG_MAMBA_CONV_DTYPE", SET_MAMBA_CONV_ENV},
     {"SGLANG_DSV4_COMPRESS_STATE_DTYPE", SET_DSV4_STATE_ENV},
     {"SGLANG_OPT_USE_ONLINE_COMPRESS", SET_DSV4_ONLINE_ENV},
+    {"SGLANG_DSV4_KV_LAYOUT", SET_DSV4_LAYOUT_ENV},
 };
 
 int setting_key_of_dest(const char *dest)

@@ -62,16 +62,18 @@ unsigned pd_fix_candidates(const kvc_resolved *self, const kvc_resolved *other, 
 
 /* The decode worker's bootstrap checks of the prefill server's info (the
  * decode's release runs them): page size from 0.5.8 (skipped for a HiSparse
- * decode in 0.5.10-0.5.12.post1), the KV dtype string from 0.5.10. No
+ * decode in 0.5.10-0.5.12.post1), the KV dtype string from 0.5.10, and from
+ * 0.5.23 DeepSeek-V4's kv_layout string when both sides report one. No
  * release compares backends, row width or item lengths there. */
 static const struct boot_rule {
     const char *since, *until;
-    int page, dtype, hisparse_skips_page;
+    int page, dtype, hisparse_skips_page, layout;
     const char *cite;
 } BOOT[] = {
-    {"0.5.8", "0.5.9", 1, 0, 0, "sglang 0.5.8: python/sglang/srt/disaggregation/common/conn.py:275-283"},
-    {"0.5.10", "0.5.12.post1", 1, 1, 1, "sglang 0.5.10: python/sglang/srt/disaggregation/common/conn.py:219-243"},
-    {"0.5.13", NULL, 1, 1, 0, "sglang 0.5.17: python/sglang/srt/disaggregation/common/conn.py:529-545"},
+    {"0.5.8", "0.5.9", 1, 0, 0, 0, "sglang 0.5.8: python/sglang/srt/disaggregation/common/conn.py:275-283"},
+    {"0.5.10", "0.5.12.post1", 1, 1, 1, 0, "sglang 0.5.10: python/sglang/srt/disaggregation/common/conn.py:219-243"},
+    {"0.5.13", "0.5.22", 1, 1, 0, 0, "sglang 0.5.17: python/sglang/srt/disaggregation/common/conn.py:529-545"},
+    {"0.5.23", NULL, 1, 1, 0, 1, "sglang 0.5.23: python/sglang/srt/disaggregation/common/conn.py:1320-1357"},
 };
 
 /* 1 when the worker's release is from `since` to `until` (NULL: open). */
@@ -172,19 +174,29 @@ int pd_bootstrap(const kvc_resolved *p, const kvc_resolved *d, char *stage, size
     int hisparse = resolved_find(d, "enable_hisparse") && resolved_find(d, "enable_hisparse")->number;
     int page = rule && rule->page && !(rule->hisparse_skips_page && hisparse) && p->kv.page_size != d->kv.page_size;
     int dtype = rule && rule->dtype && strcmp(pdt, ddt) != 0;
+    /* kv_layout: None (not compared) unless the pool is DeepSeek-V4's */
+    const char *pl = resolved_value(p, "dsv4_kv_layout"), *dl = resolved_value(d, "dsv4_kv_layout");
+    int layouts = rule && rule->layout && pl[0] && dl[0];
+    int layout = layouts && strcmp(pl, dl) != 0;
     str_copy(stage, stage_size, "");
-    if (page || dtype) {
+    if (page || dtype || layout) {
         str_copy(stage, stage_size, "bootstrap");
         if (page)
             str_printf(text, size,
                        "SGLang %s's bootstrap fails the pair: \"Page size mismatch: prefill server has page_size=%u, "
                        "but decode server has page_size=%u.\" (%s)",
                        d->release, p->kv.page_size, d->kv.page_size, rule->cite);
-        else
+        else if (dtype)
             str_printf(text, size,
                        "SGLang %s's bootstrap fails the pair: \"KV cache dtype mismatch: prefill server has "
                        "kv_cache_dtype=%s, but decode server has kv_cache_dtype=%s.\" (%s)",
                        d->release, pdt, ddt, rule->cite);
+        else
+            str_printf(text, size,
+                       "SGLang %s's bootstrap fails the pair: \"KV layout mismatch: prefill server has kv_layout=%s, "
+                       "but decode server has kv_layout=%s. Both servers must use the same --dsv4-attn-backend and "
+                       "SGLANG_DSV4_KV_LAYOUT.\" (%s)",
+                       d->release, pl, dl, rule->cite);
         return 1;
     }
     char checks[300];
@@ -195,9 +207,10 @@ int pd_bootstrap(const kvc_resolved *p, const kvc_resolved *d, char *stage, size
                    rule->dtype ? "the KV dtype string (page size skipped for a HiSparse decode)" : "page size");
     else
         str_printf(checks, sizeof checks,
-                   "SGLang %s's bootstrap compares page size (%u = %u) and the KV dtype string (%s = %s) only: it "
-                   "passes",
-                   d->release, p->kv.page_size, d->kv.page_size, pdt, ddt);
+                   "SGLang %s's bootstrap compares page size (%u = %u)%s the KV dtype string (%s = %s)%s%s%s only: "
+                   "it passes",
+                   d->release, p->kv.page_size, d->kv.page_size, layouts ? "," : " and", pdt, ddt,
+                   layouts ? " and DeepSeek-V4's kv_layout (" : "", layouts ? pl : "", layouts ? ")" : "");
     int nixl = strcmp(transfer_backend(p), "nixl") == 0;
     if (nixl && nixl_strided(p) && p->kv.page_bytes > d->kv.page_bytes) {
         str_copy(stage, stage_size, "NIXL handshake");

@@ -93,14 +93,15 @@ static const struct unmodelled_row {
     const char *arch;
     const char *why;
 } UNMODELLED[] = {
-    /* modelled for 0.5.12-0.5.19 (DSV4_ARCHES); not before (no model class read) nor from 0.5.20
-     * (--dsv4-attn-backend, SGLANG_DSV4_KV_LAYOUT: tools/sglang-oracle/DSV4.md §2, §3.5) */
+    /* modelled for 0.5.12-0.5.23 (DSV4_ARCHES); not before (no model class read) */
     {"DeepseekV4ForCausalLM", "DeepSeek-V4's own pools under this release (kvcheck models them for SGLang "
-                              "0.5.12-0.5.19 on CUDA: tools/sglang-oracle/DSV4.md)"},
+                              "0.5.12-0.5.23 on CUDA: tools/sglang-oracle/DSV4.md)"},
     /* a stand-alone NextN worker does not get the DeepSeek-V4 hook (sglang 0.5.12: server_args.py:1777-1784) */
     {"DeepseekV4ForCausalLMNextN", "DeepSeek-V4's own pools, without the DeepSeek-V4 start-up hook for a stand-alone "
                                    "NextN worker"},
     {"DeepseekV4ForCausalLMDSpark", "DeepSeek-V4's own pools"},
+    {"DeepseekV41ForCausalLM", "DeepSeek-V4.1's own pools (from 0.5.21 loaded as DeepseekV4ForCausalLM with model_type "
+                               "deepseek_v41, sglang 0.5.21: python/sglang/srt/configs/deepseek_v41.py:23-45)"},
     {"Dots3NoteForCausalLM", "a hybrid pool of DSA layers and sliding-window MLA layers with their own kv_lora_rank "
                              "(SWAKVPool, sglang 0.5.23: python/sglang/srt/mem_cache/kv_cache_configurator.py:"
                              "2401-2454)"},
@@ -2087,20 +2088,22 @@ int rules_backend_suggestable(unsigned i, const gpu_info *gpu, unsigned rel)
 /* DeepSeek-V4 workers (tools/sglang-oracle/DSV4.md): SGLang builds a
  * DeepSeekV4TokenToKVPool for them, not an MLA pool. Modelled where its
  * start-up hook runs (a DeepseekV4ForCausalLM target; a stand-alone NextN
- * worker does not get it) on CUDA, up to the release before
- * --dsv4-attn-backend. */
+ * worker does not get it) on CUDA, with FlashMLA's v4 layout (the one
+ * --dsv4-attn-backend and SGLANG_DSV4_KV_LAYOUT keep by default). */
 static const struct dsv4_row {
     const char *arch;
     span when;
     const char *cite;
 } DSV4_ARCHES[] = {
     /* the hook runs for architectures[0] == DeepseekV4ForCausalLM (sglang 0.5.12: python/sglang/srt/server_args.py:
-     * 1777-1784; 0.5.14: :3510-3517; 0.5.17: :5106-5113) */
-    {"DeepseekV4ForCausalLM", FROM_TO("0.5.12", "0.5.19"),
+     * 1777-1784; 0.5.14: :3510-3517; 0.5.17: :5106-5113; 0.5.19: python/sglang/srt/arg_groups/model_hook.py:134-141;
+     * 0.5.20: :171-178; 0.5.21: :225-232; 0.5.22: :258-265; 0.5.23: :258-265) */
+    {"DeepseekV4ForCausalLM", FROM_TO("0.5.12", "0.5.23"),
      "is_deepseek_v4, sglang 0.5.12: python/sglang/srt/configs/model_config.py:117-121"},
 };
 
-static const char DSV4_HOOK_CITE[] = "sglang 0.5.12: python/sglang/srt/arg_groups/deepseek_v4_hook.py:15-19";
+static const char DSV4_HOOK_CITE[] = "sglang 0.5.12: python/sglang/srt/arg_groups/deepseek_v4_hook.py:15-19; "
+                                    "sglang 0.5.23: python/sglang/srt/arg_groups/model_overrides/deepseek_v4.py:51-61";
 
 /* The KV dtypes the hook accepts ("auto" becomes fp8_e4m3 first). */
 static const struct dsv4_dtype_rule {
@@ -2109,9 +2112,10 @@ static const struct dsv4_dtype_rule {
     const char *cite;
 } DSV4_DTYPE[] = {
     {FROM_TO("0.5.12", "0.5.13.post1"), "fp8_e4m3", "sglang 0.5.12: python/sglang/srt/arg_groups/deepseek_v4_hook.py:27-34"},
-    /* the same check in the hook (0.5.14) and in overrides.py's _deepseek_v4_kv_cache_dtype (0.5.15+) */
-    {FROM_TO("0.5.14", "0.5.19"), "fp8_e4m3 bfloat16", "sglang 0.5.14: python/sglang/srt/arg_groups/deepseek_v4_hook.py:"
-     "18-40; sglang 0.5.15: python/sglang/srt/arg_groups/overrides.py:1299-1320"},
+    /* the same check in the hook (0.5.14) and in overrides.py's _deepseek_v4_kv_cache_dtype (0.5.15+; 0.5.20:
+     * :951-972, 0.5.21: :849-870, 0.5.22: :868-889), run by the hook (0.5.20: deepseek_v4_hook.py:135) */
+    {FROM_TO("0.5.14", "0.5.23"), "fp8_e4m3 bfloat16", "sglang 0.5.14: python/sglang/srt/arg_groups/deepseek_v4_hook.py:"
+     "18-40; sglang 0.5.15: python/sglang/srt/arg_groups/overrides.py:1299-1320; sglang 0.5.23: :892-913"},
 };
 
 /* The speculative algorithms the hook accepts; EAGLE also needs topk 1. The
@@ -2127,8 +2131,9 @@ static const struct dsv4_spec_rule {
 } DSV4_SPEC[] = {
     {FROM_TO("0.5.12", "0.5.15.post1"), "EAGLE", "Only EAGLE speculative algorithm is supported for {arch}",
      "sglang 0.5.12: python/sglang/srt/arg_groups/deepseek_v4_hook.py:36-42"},
-    {FROM_TO("0.5.16", "0.5.19"), "EAGLE DSPARK", "Only EAGLE and DSPARK speculative algorithms are supported for {arch}",
-     "sglang 0.5.16: python/sglang/srt/arg_groups/deepseek_v4_hook.py:55-63"},
+    /* 0.5.20: :188-198, 0.5.21: :96-106, 0.5.22: :102-112 */
+    {FROM_TO("0.5.16", "0.5.23"), "EAGLE DSPARK", "Only EAGLE and DSPARK speculative algorithms are supported for {arch}",
+     "sglang 0.5.16: python/sglang/srt/arg_groups/deepseek_v4_hook.py:55-63; sglang 0.5.23: :148-158"},
 };
 
 /* PD with pipeline parallelism, refused by the hook of one release. */
@@ -2140,6 +2145,89 @@ static const struct dsv4_pd_rule {
     {FROM_TO("0.5.12", "0.5.12"), "ValueError: V4 PD disaggregation requires pp_size=1, got pp_size={pp}.",
      "sglang 0.5.12: python/sglang/srt/arg_groups/deepseek_v4_hook.py:54-59"},
 };
+
+/* --dsv4-attn-backend's values that keep FlashMLA's v4 pool: the pool is
+ * uniform FP8 only for trtllm (sglang 0.5.20: python/sglang/srt/mem_cache/
+ * deepseek_v4_memory_pool.py:718-721), and 0.5.23's auto picks flashmla_mega
+ * only for model_type deepseek_v41 (else flashmla). */
+static const struct dsv4_backend_row {
+    span when;
+    const char *v4; /* space-separated */
+    const char *cite;
+} DSV4_BACKENDS[] = {
+    {FROM_TO("0.5.20", "0.5.23"), "auto flashmla", "sglang 0.5.20: python/sglang/srt/arg_groups/fields/exec_.py:241-251, "
+     "python/sglang/srt/mem_cache/deepseek_v4_memory_pool.py:718-721; sglang 0.5.23: python/sglang/srt/arg_groups/"
+     "deepseek_v4_hook.py:45-60, :85-90, deepseek_v4_memory_pool.py:204-206, :1033"},
+};
+
+/* What the hook asserts of a backend, in its order. */
+enum dsv4_test { D_NOT_SM100, D_NOT_V41_SM100, D_NOT_FP8, D_HISPARSE, D_CP, D_PD };
+static const struct dsv4_backend_rule {
+    span when;
+    const char *backend;
+    enum dsv4_test test;
+    const char *message; /* {dtype} */
+    const char *fix;
+    const char *cite;
+} DSV4_BACKEND_RULES[] = {
+    {FROM_TO("0.5.23", "0.5.23"), "flashmla_mega", D_NOT_V41_SM100, "--dsv4-attn-backend flashmla_mega requires "
+     "DeepSeek-V4.1 on SM100/SM103.", "leave --dsv4-attn-backend unset or pass flashmla",
+     "sglang 0.5.23: python/sglang/srt/arg_groups/deepseek_v4_hook.py:92-99"},
+    /* 0.5.21: :45-80, 0.5.22: :51-86 */
+    {FROM_TO("0.5.20", "0.5.23"), "trtllm", D_NOT_SM100, "--dsv4-attn-backend trtllm requires an SM100/SM103 "
+     "(Blackwell) GPU.", "leave --dsv4-attn-backend unset on this GPU", "sglang 0.5.20: python/sglang/srt/arg_groups/"
+     "deepseek_v4_hook.py:137-142; sglang 0.5.23: :101-106"},
+    {FROM_TO("0.5.20", "0.5.23"), "trtllm", D_NOT_FP8, "--dsv4-attn-backend trtllm requires kv_cache_dtype=fp8_e4m3, "
+     "got {dtype}.", "pass --kv-cache-dtype fp8_e4m3 or leave it unset", "sglang 0.5.20: python/sglang/srt/arg_groups/"
+     "deepseek_v4_hook.py:144-147; sglang 0.5.23: :108-111"},
+    {FROM_TO("0.5.20", "0.5.23"), "trtllm", D_HISPARSE, "--dsv4-attn-backend trtllm does not support enable_hisparse.",
+     "drop --enable-hisparse or --dsv4-attn-backend trtllm", "sglang 0.5.20: python/sglang/srt/arg_groups/"
+     "deepseek_v4_hook.py:148-150; sglang 0.5.23: :112-114"},
+    {FROM_TO("0.5.20", "0.5.23"), "trtllm", D_CP, "--dsv4-attn-backend trtllm does not support context parallelism "
+     "(prefill CP, attention CP, or decode CP).", "drop the context parallelism or --dsv4-attn-backend trtllm",
+     "sglang 0.5.20: python/sglang/srt/arg_groups/deepseek_v4_hook.py:151-156; sglang 0.5.23: :115-120"},
+    {FROM_TO("0.5.20", "0.5.22"), "trtllm", D_PD, "--dsv4-attn-backend trtllm does not support PD disaggregation yet "
+     "(uniform-FP8 KV layout is not part of the PD handshake; see https://github.com/sgl-project/sglang/issues/37838).",
+     "leave --dsv4-attn-backend unset on both workers", "sglang 0.5.20: python/sglang/srt/arg_groups/"
+     "deepseek_v4_hook.py:162-166; sglang 0.5.21: :70-74; sglang 0.5.22: :76-80"},
+    {FROM_TO("0.5.23", "0.5.23"), "trtllm", D_PD, "--dsv4-attn-backend trtllm does not support PD disaggregation yet "
+     "(untested; see https://github.com/sgl-project/sglang/issues/37838).", "leave --dsv4-attn-backend unset on both "
+     "workers", "sglang 0.5.23: python/sglang/srt/arg_groups/deepseek_v4_hook.py:123-126"},
+};
+
+/* SGLANG_DSV4_KV_LAYOUT's values (lower-cased) select_dsv4_kv_layout knows;
+ * v4 is the default and the only one that does not depend on the GPU (and in
+ * 0.5.21-0.5.22 on the installed FlashMLA). */
+static const struct dsv4_layout_rule {
+    span when;
+    const char *known;
+    const char *default_cite; /* the default v4 */
+    const char *cite;         /* select_dsv4_kv_layout */
+} DSV4_LAYOUTS[] = {
+    {FROM_TO("0.5.21", "0.5.22"), "v4 v41 auto", "sglang 0.5.21: python/sglang/srt/environ.py:1539; 0.5.22: :1592",
+     "sglang 0.5.21: python/sglang/srt/mem_cache/deepseek_v4_memory_pool.py:171-195; sglang 0.5.22: :165-198"},
+    {FROM_TO("0.5.23", "0.5.23"), "v4 v41 v41_new auto", "sglang 0.5.23: python/sglang/srt/environ.py:1754",
+     "sglang 0.5.23: python/sglang/srt/mem_cache/deepseek_v4_memory_pool.py:198-234"},
+};
+
+/* --enable-deepseek-v4-fp4-indexer: the c4 indexer pool stores FP4 keys
+ * (index_head_dim / 2 plus scales per token), a layout kvcheck does not
+ * catalogue, and its pages travel with the KV. */
+static const struct dsv4_indexer_rule {
+    span when;
+    const char *cite;
+} DSV4_FP4_INDEXER[] = {
+    {FROM_TO("0.5.13", "0.5.19"), "sglang 0.5.13: python/sglang/srt/mem_cache/deepseek_v4_memory_pool.py:274-281; "
+     "sglang 0.5.19: :287-294"},
+    {FROM_TO("0.5.20", "0.5.23"), "sglang 0.5.20: python/sglang/srt/mem_cache/deepseek_v4_memory_pool.py:35-39, :357; "
+     "sglang 0.5.23: :53-57"},
+};
+
+/* The kv_layout string a DeepSeek-V4 pool reports to the PD bootstrap from
+ * 0.5.23 (pd.c's BOOT compares it): the main layout, then c{ratio}:{layout}
+ * over the pool's nonzero ratios. */
+static const char DSV4_PD_LAYOUT_CITE[] = "sglang 0.5.23: python/sglang/srt/mem_cache/deepseek_v4_memory_pool.py:"
+                                          "1691-1699, python/sglang/srt/disaggregation/utils.py:1917-1923";
 
 static const char DSV4_TOPK_MESSAGE[] = "Only EAGLE speculative algorithm with topk == 1 is supported for {arch}";
 
@@ -2171,11 +2259,6 @@ static kvc_status dsv4_dtype(ctx *c)
     if (!word_in(c->dtype, r->accepted))
         return refuse(c, s, "AssertionError: %s is not supported for %s (%s); pass --kv-cache-dtype fp8_e4m3 or leave "
                       "it unset", c->dtype, c->model->architecture, r->cite);
-    if (strcmp(c->dtype, "bfloat16") == 0)
-        return refuse(c, s, "AssertionError at pool creation: the hook accepts bfloat16 (%s), but on CUDA "
-                      "DeepSeekV4SingleKVPool.create_buffer asserts store_dtype == torch.uint8, which only fp8 KV "
-                      "dtypes are stored as (sglang 0.5.14: python/sglang/srt/mem_cache/deepseek_v4_memory_pool.py:113, "
-                      "memory_pool.py:989-993); pass --kv-cache-dtype fp8_e4m3 or leave it unset", r->cite);
     char from[900] = "default";
     if (s->set) from_text(s, from, sizeof from);
     if (strcmp(given, "auto") == 0)
@@ -2218,6 +2301,98 @@ static kvc_status dsv4_checks(const ctx *c)
     return KVC_OK;
 }
 
+/* The pool's storage: on CUDA only fp8 KV dtypes are stored as uint8, which
+ * DeepSeekV4SingleKVPool.create_buffer asserts (a bfloat16 the hook accepted
+ * dies there). */
+static kvc_status dsv4_pool_dtype(const ctx *c)
+{
+    if (strcmp(c->dtype, "bfloat16")) return KVC_OK;
+    return refuse(c, &c->set->s[SET_KV_CACHE_DTYPE], "AssertionError at pool creation: the hook accepts bfloat16, but "
+                  "on CUDA DeepSeekV4SingleKVPool.create_buffer asserts store_dtype == torch.uint8, which only fp8 KV "
+                  "dtypes are stored as (sglang 0.5.14: python/sglang/srt/mem_cache/deepseek_v4_memory_pool.py:113, "
+                  "memory_pool.py:989-993; sglang 0.5.23: deepseek_v4_memory_pool.py:321); pass --kv-cache-dtype "
+                  "fp8_e4m3 or leave it unset");
+}
+
+/* 1 when the worker meets the hook assertion `test` refuses on. Pure. */
+static int dsv4_fails(const ctx *c, enum dsv4_test test)
+{
+    const settings *set = c->set;
+    const setting *mode = &set->s[SET_DISAGG_MODE], *cp = &set->s[SET_ATTN_CP], *dcp = &set->s[SET_DCP];
+    switch (test) {
+    case D_NOT_SM100: return c->gpu->hip || c->gpu->major != 10; /* is_sm100_supported: major 10 (utils/common.py) */
+    case D_NOT_V41_SM100: return strcmp(c->model->model_type, "deepseek_v41") || dsv4_fails(c, D_NOT_SM100);
+    case D_NOT_FP8: return strcmp(c->dtype, "fp8_e4m3") != 0;
+    case D_HISPARSE: return set->s[SET_HISPARSE].set;
+    case D_CP: return (cp->set && strtoul(cp->value, NULL, 10) > 1) || (dcp->set && strtoul(dcp->value, NULL, 10) > 1);
+    case D_PD: return mode->set && strcmp(mode->value, "null") != 0;
+    }
+    return 0;
+}
+
+/* --dsv4-attn-backend (0.5.20+): the hook's refusals, then a backend whose
+ * pool is not FlashMLA's v4 declined: trtllm's uniform FP8 pool is not in
+ * kvcheck's catalogue (flashmla_mega passes the hook only for DeepSeek-V4.1,
+ * declined before). */
+static kvc_status dsv4_backend(const ctx *c)
+{
+    const setting *b = &c->set->s[SET_DSV4_ATTN_BACKEND];
+    if (!b->set) return KVC_OK;
+    char msg[300];
+    const char *const f[][2] = {{"dtype", c->dtype}};
+    for (size_t i = 0; i < COUNT_OF(DSV4_BACKEND_RULES); i++) {
+        const struct dsv4_backend_rule *r = &DSV4_BACKEND_RULES[i];
+        if (!in_span(c->rel, r->when) || strcmp(r->backend, b->value) || !dsv4_fails(c, r->test)) continue;
+        expand(r->message, f, COUNT_OF(f), msg, sizeof msg);
+        return refuse(c, b, "AssertionError: %s (%s); %s", msg, r->cite, r->fix);
+    }
+    for (size_t i = 0; i < COUNT_OF(DSV4_BACKENDS); i++)
+        if (in_span(c->rel, DSV4_BACKENDS[i].when) && word_in(b->value, DSV4_BACKENDS[i].v4)) return KVC_OK;
+    return diag_set(c->diag, KVC_ERR_CONFIG, &b->origin, "%s %s: SGLang %s switches DeepSeek-V4's KV pools away from "
+                    "FlashMLA's v4 layout to a uniform FP8 one (512 B/token without scales, sglang 0.5.20: "
+                    "python/sglang/srt/mem_cache/deepseek_v4_memory_pool.py:189-212, :718-721), which kvcheck does not "
+                    "model, so it cannot judge this worker; leave %s unset or pass flashmla", b->flag, b->value,
+                    SGLANG_VERSIONS[c->rel], b->flag);
+}
+
+/* SGLANG_DSV4_KV_LAYOUT (0.5.21+): v4 (the default) keeps the pool above;
+ * an unknown value fails select_dsv4_kv_layout's assertion; off SM100/SM103
+ * auto falls back to v4 and a V4.1 layout fails its GPU assertion; on
+ * SM100/SM103 the others give a V4.1 layout (in 0.5.21-0.5.22 auto only if
+ * the installed FlashMLA advertises it), not modelled. */
+static kvc_status dsv4_layout_env(const ctx *c)
+{
+    const setting *env = &c->set->s[SET_DSV4_LAYOUT_ENV];
+    const struct dsv4_layout_rule *r = NULL;
+    for (size_t i = 0; i < COUNT_OF(DSV4_LAYOUTS) && !r; i++)
+        if (in_span(c->rel, DSV4_LAYOUTS[i].when)) r = &DSV4_LAYOUTS[i];
+    if (!r) return KVC_OK;
+    if (!env->set) {
+        notes_add(c->out->warnings, &c->out->nwarnings, KVC_MAX_NOTES,
+                  "DeepSeek-V4's KV layout follows SGLANG_DSV4_KV_LAYOUT in the server's environment, which kvcheck "
+                  "reads only from the launch command's assignments: it takes SGLang's default v4 (%s); make sure "
+                  "neither worker's environment sets another", r->default_cite);
+        return KVC_OK;
+    }
+    char mode[64];
+    size_t n = 0;
+    for (; env->value[n] && n + 1 < sizeof mode; n++)
+        mode[n] = (char)(env->value[n] >= 'A' && env->value[n] <= 'Z' ? env->value[n] - 'A' + 'a' : env->value[n]);
+    mode[n] = '\0';
+    int sm100 = c->gpu->major == 10;
+    if (strcmp(mode, "v4") == 0 || (strcmp(mode, "auto") == 0 && !sm100)) return KVC_OK;
+    if (!word_in(mode, r->known))
+        return refuse(c, env, "AssertionError at pool creation: unknown SGLANG_DSV4_KV_LAYOUT='%s' (%s); set it to v4 "
+                      "or leave it unset", mode, r->cite);
+    if (!sm100)
+        return refuse(c, env, "AssertionError at pool creation: the V4.1 KV cache layouts need an SM100 / SM103 GPU "
+                      "(%s=%s on %s, %s); set it to v4 or leave it unset", env->flag, env->value, c->gpu->name, r->cite);
+    return diag_set(c->diag, KVC_ERR_CONFIG, &env->origin, "%s=%s: on %s SGLang %s then builds DeepSeek-V4's KV in a "
+                    "V4.1 layout (528 B/token; with auto in 0.5.21-0.5.22 only if the installed FlashMLA advertises "
+                    "it; %s), which kvcheck does not model, so it cannot judge this worker; set %s=v4 or leave it "
+                    "unset", env->flag, env->value, c->gpu->name, SGLANG_VERSIONS[c->rel], r->cite, env->flag);
+}
+
 /* The compression state's dtype: fp32 up to 0.5.13.post1 (sglang 0.5.12:
  * python/sglang/srt/model_executor/model_runner_kv_cache_mixin.py:864-865),
  * then SGLANG_DSV4_COMPRESS_STATE_DTYPE, float32 by default (sglang 0.5.14:
@@ -2230,6 +2405,22 @@ static unsigned dsv4_state_size(const ctx *c)
     return strcmp(env->value, "float32") == 0 ? 4 : 0;
 }
 
+/* The pool's KV caches and their layouts, written as the kv_layout string
+ * SGLang 0.5.23+ reports to the PD bootstrap, over the whole config's ratios
+ * (a pipeline stage's pool holds only its own layers' ratios: per stage,
+ * not derived). */
+static void dsv4_kv_layout(const ctx *c)
+{
+    const setting *pp = &c->set->s[SET_PP];
+    char value[40];
+    str_printf(value, sizeof value, "v4%s%s", c->model->compress_4 ? ",c4:v4" : "",
+               c->model->compress_128 ? ",c128:v4" : "");
+    setting_set(get(c->out, "dsv4_kv_layout"), value, "the main KV cache, then the compressed caches over the "
+                "config's compress_ratios, all in the v4 layout; from 0.5.23 the pool reports this string to the PD "
+                "bootstrap, which compares it%s (%s)", pp->set && strtoul(pp->value, NULL, 10) > 1 ? " (each "
+                "pipeline stage reports its own layers' ratios, not derived)" : "", DSV4_PD_LAYOUT_CITE);
+}
+
 /* The buffer groups besides the SWA KV, as far as the config gives their
  * sizes (sglang 0.5.12: python/sglang/srt/mem_cache/deepseek_v4_memory_pool.py:28-41, :272-290, :428-588;
  * deepseek_v4_compress_state.py:36-58). */
@@ -2238,6 +2429,12 @@ static kvc_status dsv4_groups(const ctx *c, uint64_t row)
     const model_info *m = c->model;
     kvc_resolved *out = c->out;
     const setting *env = &c->set->s[SET_DSV4_STATE_ENV], *online = &c->set->s[SET_DSV4_ONLINE_ENV];
+    const setting *fp4 = &c->set->s[SET_DSV4_FP4_INDEXER];
+    for (size_t i = 0; fp4->set && i < COUNT_OF(DSV4_FP4_INDEXER); i++)
+        if (in_span(c->rel, DSV4_FP4_INDEXER[i].when))
+            return diag_set(c->diag, KVC_ERR_CONFIG, &fp4->origin, "%s: kvcheck does not model DeepSeek-V4's FP4 "
+                            "indexer pool (%s), so it cannot judge this worker; drop %s to have it judged", fp4->flag,
+                            DSV4_FP4_INDEXER[i].cite, fp4->flag);
     if (online->set)
         return diag_set(c->diag, KVC_ERR_CONFIG, &online->origin, "%s: kvcheck does not model DeepSeek-V4's online "
                         "c128 compression state (sglang 0.5.12: python/sglang/srt/mem_cache/"
@@ -2277,6 +2474,7 @@ static kvc_status dsv4_groups(const ctx *c, uint64_t row)
     str_printf(value, sizeof value, "c4 %llux%llu, c128 %llux%llu, idx %llux%llu B",
                (unsigned long long)r4, (unsigned long long)(4 * hd * size), (unsigned long long)r128,
                (unsigned long long)(2 * hd * size), (unsigned long long)r4, (unsigned long long)(4 * ih * size));
+    dsv4_kv_layout(c);
     setting_set(get(out, "dsv4_state"), value, "compression state items (ring rows x row bytes, %s, rings %s "
                 "speculative decoding) per c4 layer (%u), c128 layer (%u) and c4 indexer; they travel as state "
                 "entries of the prefill's item length (sglang 0.5.12: python/sglang/srt/mem_cache/"
@@ -2296,8 +2494,16 @@ static kvc_status resolve_dsv4(ctx *c, const struct dsv4_row *row)
         return diag_set(c->diag, KVC_ERR_CONFIG, NULL, "%s (%s) on %s: kvcheck does not model DeepSeek-V4's ROCm "
                         "pools (unified_kv, sglang 0.5.14: python/sglang/srt/mem_cache/deepseek_v4_memory_pool.py:"
                         "379-436), so it cannot judge this worker", m->name, m->architecture, c->gpu->name);
+    if (strcmp(m->model_type, "deepseek_v41") == 0)
+        return diag_set(c->diag, KVC_ERR_CONFIG, NULL, "%s (%s, model_type deepseek_v41): kvcheck does not model "
+                        "DeepSeek-V4.1's pools (its V4.1 KV layouts and start-up checks, sglang 0.5.21: "
+                        "python/sglang/srt/configs/deepseek_v41.py:23-45, arg_groups/deepseek_v4_hook.py:169-289), so it "
+                        "cannot judge this worker", m->name, m->architecture);
     kvc_status st = dsv4_dtype(c);
+    if (!st) st = dsv4_backend(c);
     if (!st) st = dsv4_checks(c);
+    if (!st) st = dsv4_layout_env(c);
+    if (!st) st = dsv4_pool_dtype(c);
     if (st) return st;
     const setting *ps = &c->set->s[SET_PAGE_SIZE];
     setting_set(get(out, "page_size"), "256", "forced: SGLang's DeepSeek-V4 hook sets attention_backend dsv4 and "
@@ -2360,7 +2566,7 @@ static void warn_platform(const ctx *c)
     X(ATTN_RULES, when) X(DTYPE_BACKENDS, when) X(HISPARSE_MODEL, when) X(DECODE_CACHE, when) X(DRAFT_ARCHS, when)     \
     X(HYBRID, when) X(MHA_DEFAULTS, when) X(DTYPE_ALIASES, when) X(KV4, when) X(DTYPE_REFUSALS, when)              \
     X(MLA_DEFAULTS, when) X(NVFP4_PREFILL, when) X(DSV4_ARCHES, when) X(DSV4_DTYPE, when) X(DSV4_SPEC, when)        \
-    X(DSV4_PD_PP, when)
+    X(DSV4_PD_PP, when) X(DSV4_BACKENDS, when) X(DSV4_BACKEND_RULES, when) X(DSV4_LAYOUTS, when) X(DSV4_FP4_INDEXER, when)
 
 /* Puts up to `max` of the tables' spans in `out`; returns how many there are. */
 static size_t rule_spans(const span **out, size_t max)
@@ -2703,6 +2909,7 @@ static void add_settings(int dsa, int hybrid, int dsv4, kvc_resolved *out)
     }
     if (dsv4) {
         resolved_add(out, "dsv4_compressed", KVC_VALUE_TEXT, KVC_SETTING_IF_SET);
+        resolved_add(out, "dsv4_kv_layout", KVC_VALUE_TEXT, KVC_SETTING_COMPARED | pair | KVC_SETTING_IF_SET);
         resolved_add(out, "dsv4_state", KVC_VALUE_TEXT, KVC_SETTING_COMPARED | pair);
     }
 }

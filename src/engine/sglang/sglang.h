@@ -202,6 +202,9 @@ typedef enum setting_key {
     SET_PP,                  /* --pp-size (0.5.12 refuses PD with pp_size > 1) */
     SET_DSV4_STATE_ENV,      /* SGLANG_DSV4_COMPRESS_STATE_DTYPE in the launch's environment, 0.5.14+ */
     SET_DSV4_ONLINE_ENV,     /* SGLANG_OPT_USE_ONLINE_COMPRESS in the launch's environment */
+    SET_DSV4_ATTN_BACKEND,   /* --dsv4-attn-backend, 0.5.20+ */
+    SET_DSV4_LAYOUT_ENV,     /* SGLANG_DSV4_KV_LAYOUT in the launch's environment, 0.5.21+ */
+    SET_DSV4_FP4_INDEXER,    /* --enable-deepseek-v4-fp4-indexer, 0.5.13+ */
     SET_COUNT
 } setting_key;
 
