@@ -480,6 +480,9 @@ static void test_rules__entries_count_draft_layers_and_the_indexer(void **state)
     assert_int_equal(resolve_line("B300", "glm-5.2", "--speculative-algorithm EAGLE3", NULL, &r, &d), KVC_OK);
     assert_int_equal(r.kv_entries, 78);
     assert_contains(r.warnings[0], "draft model's own KV pool is not derived");
+    assert_contains(r.warnings[0], "PD sends it after the target's (sglang 0.5.3rc2: "
+                                   "python/sglang/srt/disaggregation/prefill.py:126-134), so draft models or draft KV "
+                                   "dtypes that differ are not caught");
     assert_int_equal(resolve_line("H200", "deepseek-v3", "", NULL, &r, &d), KVC_OK);
     assert_false(r.has_indexer);
     assert_false(r.model.dsa);

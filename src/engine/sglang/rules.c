@@ -2787,8 +2787,9 @@ static kvc_status resolve_speculative(const ctx *c)
     } else {
         setting_set(get(out, "speculative_algorithm"), row->name, "%s drafts with a separate model", row->name);
         notes_add(out->warnings, &out->nwarnings, KVC_MAX_NOTES,
-                  "--speculative-algorithm %s: the draft model's own KV pool is not derived; only the target layers "
-                  "are counted",
+                  "--speculative-algorithm %s: the draft model's own KV pool is not derived (target layers only); PD "
+                  "sends it after the target's (sglang 0.5.3rc2: python/sglang/srt/disaggregation/prefill.py:126-134), "
+                  "so draft models or draft KV dtypes that differ are not caught: give both sides the same",
                   row->name);
     }
     return KVC_OK;
