@@ -239,6 +239,18 @@ static kvc_status scan_fake(kvc_device device, kvc_scan_report **r, kvc_diag *d)
     return scan_inputs_run(&in, &l, &o, &FAKE, r, d);
 }
 
+/* A GPU scanner of `l` on the fake driver. */
+static kvc_scanner *fake_gpu_scanner(const kvc_layout *l)
+{
+    kvc_scan_options o;
+    kvc_scan_options_init(&o);
+    o.device = KVC_DEVICE_GPU;
+    kvc_scanner *s = NULL;
+    kvc_diag d;
+    assert_int_equal(scanner_open(l, &o, &FAKE, 0, &s, &d), KVC_OK);
+    return s;
+}
+
 /* ------------------------------------------------------------------ tests */
 
 static void test_cuda__no_driver_library(void **state)
@@ -433,12 +445,8 @@ static void test_cuda__scanner_checks_device_pointers_once(void **state)
 {
     (void)state;
     kvc_layout l = layout_of("fp8_flashmla", 64);
-    kvc_scan_options o;
-    kvc_scan_options_init(&o);
-    o.device = KVC_DEVICE_GPU;
-    kvc_scanner *s = NULL;
+    kvc_scanner *s = fake_gpu_scanner(&l);
     kvc_diag d;
-    assert_int_equal(scanner_open(&l, &o, &FAKE, 0, &s, &d), KVC_OK);
     assert_string_equal(kvc_scanner_device(s), "cuda");
     assert_string_equal(kvc_scanner_device_name(s), "Fake GPU");
     uint8_t *mem[2] = {malloc(2 * l.page_bytes), malloc(2 * l.page_bytes)};
@@ -510,12 +518,8 @@ static void test_cuda__wait_reports_a_kernel_that_never_hands_over(void **state)
 {
     (void)state;
     kvc_layout l = layout_of("fp8_flashmla", 64);
-    kvc_scan_options o;
-    kvc_scan_options_init(&o);
-    o.device = KVC_DEVICE_GPU;
-    kvc_scanner *s = NULL;
+    kvc_scanner *s = fake_gpu_scanner(&l);
     kvc_diag d;
-    assert_int_equal(scanner_open(&l, &o, &FAKE, 0, &s, &d), KVC_OK);
     uint8_t *mem = malloc(l.page_bytes);
     kvgen_pages(&l, 1, 5, mem);
     uint64_t layer = (uint64_t)(uintptr_t)mem;
