@@ -16,7 +16,7 @@ struct kvc_verdict {
     char consequences[KVC_MAX_NOTES][KVC_NOTE_LEN];
     int bootstrap_catches; /* one of the engine's own checks before serving fails the pair */
     char caught_at[KVC_NAME_LEN]; /* which: "bootstrap", "NIXL handshake", "first state transfer"; "" when none */
-    char bootstrap[2 * KVC_NOTE_LEN]; /* the KV checks, then the linear layers' state */
+    char bootstrap[4 * KVC_NOTE_LEN]; /* the KV checks, then the linear layers' state */
     unsigned nfixes;
     kvc_fix fixes[KVC_MAX_FIXES];
     unsigned nwarnings;

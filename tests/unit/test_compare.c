@@ -325,6 +325,10 @@ static void test_compare__each_side_is_judged_under_its_own_release(void **state
     kvc_worker_free(d);
 }
 
+/* Decode's extra (draft) entries receive nothing, which SGLang supports;
+ * prefill's extra entries are a mismatch, failed where each transfer fails
+ * them (tools/sglang-oracle/PD_ENTRIES.md §1), and the fix gives decode
+ * prefill's speculative algorithm. */
 static void test_compare__mtp_entry_counts(void **state)
 {
     (void)state;
@@ -336,8 +340,94 @@ static void test_compare__mtp_entry_counts(void **state)
     assert_true(v->compatible); /* prefill without MTP feeding decode with MTP is supported */
     assert_contains(v->warnings[0], "receive nothing, which SGLang supports");
     kvc_verdict_free(v);
-    assert_int_equal(kvc_compare(d, p, &v, &diag), KVC_OK);
-    assert_contains(v->warnings[0], "prefill has 79 KV entries but decode only 78");
+    kvc_worker_free(p);
+    kvc_worker_free(d);
+    static const struct {
+        const char *release, *transfer;
+        int catches;
+        const char *stage, *text;
+    } C[] = {
+        {"0.5.21", "mooncake", 1, "first transfer",
+         "in SGLang 0.5.21, Mooncake's transfer thread fails on the first request: prefill's entry 78 (from 0) has no "
+         "buffer on decode, and \"Transfer thread failed because of list index out of range."},
+        {"0.5.22", "mooncake", 0, "",
+         "in SGLang 0.5.22, Mooncake sends prefill's draft entries to decode's last entries (draft entries: 1)"},
+        {"0.5.23", "mooncake_tcp", 0, "", "Mooncake sends prefill's draft entries to decode's last entries"},
+        {"0.5.9", "nixl", 1, "first transfer", "NIXL's send raises IndexError in the scheduler on the first request"},
+        {"0.5.12", "nixl", 1, "first transfer", "\"Unexpected transfer worker error for room ...\""},
+        {"0.5.14", "nixl", 1, "first transfer", "NIXL prepares decode's first 78 entries only"},
+        {"0.5.15", "nixl", 1, "NIXL handshake",
+         "\"NIXL PD transfer: decode registered fewer KV regions (78) than prefill (79); unexpected geometry\""},
+        {"0.5.11", "mori", 1, "first transfer", "and the prefill scheduler exits"},
+        {"0.5.23", "mori", 1, "first transfer",
+         "Mori fails each request: \"Destination MLA KV descriptors do not match prefill pp configuration\""},
+        {"0.5.23", "ascend", 1, "first transfer", "Ascend's send raises IndexError on the first request"},
+    };
+    for (size_t i = 0; i < COUNT_OF(C); i++) {
+        char pa[256], da[256];
+        snprintf(pa, sizeof pa, "--disaggregation-mode prefill --speculative-algorithm EAGLE "
+                 "--disaggregation-transfer-backend %s", C[i].transfer);
+        snprintf(da, sizeof da, "--disaggregation-mode decode --disaggregation-transfer-backend %s", C[i].transfer);
+        p = worker_make("B300", "glm-5.2", pa);
+        d = worker_make("B300", "glm-5.2", da);
+        if (compare_under(p, d, C[i].release, &v, &diag) != KVC_OK) fail_msg("case %zu: %s", i, diag.message);
+        assert_false(v->compatible);
+        assert_string_equal(v->mismatches[0].field, "kv_entries");
+        if (kvc_verdict_bootstrap_catches(v) != C[i].catches || strcmp(kvc_verdict_caught_at(v), C[i].stage) ||
+            !strstr(kvc_verdict_bootstrap(v), C[i].text))
+            fail_msg("case %zu: catches %d at '%s': %s", i, kvc_verdict_bootstrap_catches(v), kvc_verdict_caught_at(v),
+                     kvc_verdict_bootstrap(v));
+        assert_int_equal(v->nfixes, 1);
+        assert_int_equal(v->fixes[0].side, KVC_SIDE_DECODE);
+        assert_string_equal(v->fixes[0].args[0][0], "--speculative-algorithm");
+        assert_string_equal(v->fixes[0].args[0][1], "EAGLE");
+        kvc_verdict_free(v);
+        kvc_worker_free(p);
+        kvc_worker_free(d);
+    }
+}
+
+/* Each side builds its transfer from its own --disaggregation-transfer-backend
+ * (mooncake when unset; mooncake_tcp is Mooncake): a pair whose backends
+ * differ is a mismatch, and a prefill worker refuses fake from 0.5.10. */
+static void test_compare__transfer_backends(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *prefill, *decode;
+        int compatible;
+    } C[] = {
+        {"", "--disaggregation-transfer-backend mooncake", 1},
+        {"--disaggregation-transfer-backend mooncake_tcp", "", 1},
+        {"--disaggregation-transfer-backend nixl", "", 0},
+        {"--disaggregation-transfer-backend mori", "--disaggregation-transfer-backend nixl", 0},
+    };
+    for (size_t i = 0; i < COUNT_OF(C); i++) {
+        char pa[256], da[256];
+        snprintf(pa, sizeof pa, "--disaggregation-mode prefill %s", C[i].prefill);
+        snprintf(da, sizeof da, "--disaggregation-mode decode %s", C[i].decode);
+        kvc_worker *p = worker_make("B300", "glm-5.2", pa), *d = worker_make("B300", "glm-5.2", da);
+        kvc_verdict *v = NULL;
+        kvc_diag diag;
+        if (compare_under(p, d, "0.5.23", &v, &diag) != KVC_OK) fail_msg("case %zu: %s", i, diag.message);
+        if (v->compatible != C[i].compatible) fail_msg("case %zu: compatible %d", i, v->compatible);
+        if (!C[i].compatible) {
+            assert_string_equal(v->mismatches[0].field, "transfer_backend");
+            assert_true(v->nfixes > 0);
+        }
+        kvc_verdict_free(v);
+        kvc_worker_free(p);
+        kvc_worker_free(d);
+    }
+    kvc_worker *p = worker_make("B300", "glm-5.2", "--disaggregation-mode prefill --disaggregation-transfer-backend fake");
+    kvc_worker *d = worker_make("B300", "glm-5.2", "--disaggregation-mode decode --disaggregation-transfer-backend fake");
+    kvc_verdict *v = NULL;
+    kvc_diag diag;
+    assert_int_equal(compare_under(p, d, "0.5.10", &v, &diag), KVC_ERR_CONFIG);
+    assert_contains(diag.message, "prefill worker: SGLang 0.5.10 refuses to start: Prefill server does not support "
+                                  "'fake' as the transfer backend (sglang 0.5.10rc0: "
+                                  "python/sglang/srt/server_args.py:3176-3179");
+    assert_int_equal(compare_under(p, d, "0.5.9", &v, &diag), KVC_OK);
     kvc_verdict_free(v);
     kvc_worker_free(p);
     kvc_worker_free(d);
@@ -633,6 +723,7 @@ int main(void)
         cmocka_unit_test(test_compare__sglangs_own_checks_by_release_and_transfer),
         cmocka_unit_test(test_compare__dsv4_kv_layouts_by_release),
         cmocka_unit_test(test_compare__mtp_entry_counts),
+        cmocka_unit_test(test_compare__transfer_backends),
         cmocka_unit_test(test_compare__every_fix_works_when_applied),
         cmocka_unit_test(test_compare__a_worker_that_does_not_resolve_is_named),
         cmocka_unit_test(test_compare__fp4_scales_are_left_behind_by_the_transfer),

@@ -35,6 +35,9 @@ unsigned pd_fix_candidates(const kvc_resolved *self, const kvc_resolved *other, 
         n = add(out, n, max, release, SET_SPEC_ALGO, "speculative_algorithm", algo);
         n = add(out, n, max, release, SET_SPEC_EAGLE_TOPK, "speculative_eagle_topk", "1");
     }
+    const char *transfer = resolved_value(other, "transfer_backend"); /* each side builds its own transfer */
+    if (strcmp(transfer, resolved_value(self, "transfer_backend")) != 0)
+        n = add(out, n, max, release, SET_TRANSFER_BACKEND, "transfer_backend", transfer);
     if (!self->model.dsa) {
         n = add(out, n, max, release, SET_KV_CACHE_DTYPE, "kv_cache_dtype", resolved_value(other, "kv_cache_dtype"));
         return add(out, n, max, release, SET_PAGE_SIZE, "page_size", resolved_value(other, "page_size"));
@@ -95,27 +98,101 @@ static const char *transfer_backend(const kvc_resolved *r)
  * conn.py:660-667; 0.5.23: :1197-1203). The check runs on the prefill side. */
 static int nixl_strided(const kvc_resolved *p) { return release_in(p, "0.5.15", NULL); }
 
-const engine_transfer PD_MOONCAKE = {
-    .name = "Mooncake",
-    .offsets_from_sender = 1,
-    .overrun_error = "Requested address not found",
+/* The transfers by --disaggregation-transfer-backend (prefill's: it sends).
+ * Mooncake, Mori and Ascend address both sides' pages at prefill's item
+ * length, unchecked (tools/sglang-oracle/PD_ENTRIES.md §3); what Mori and
+ * Ascend say when a write runs past decode's buffer was not read. The fake
+ * backend moves no KV (sglang 0.5.23:
+ * python/sglang/srt/arg_groups/pd_disaggregation_hook.py:83-84). */
+static const struct transfer_row {
+    const char *backend;
+    engine_transfer t;
+} TRANSFERS[] = {
+    {"mooncake", {"Mooncake", 1, "Requested address not found"}},
+    {"mori", {"Mori", 1, NULL}},
+    {"ascend", {"Ascend", 1, NULL}},
+    {"fake", {"the fake transfer backend (it moves no KV)", 1, NULL}},
 };
-static const engine_transfer PD_NIXL_SENDER = {
-    .name = "NIXL",
-    .offsets_from_sender = 1,
-    .overrun_error = "the write lands outside decode's registered region",
-};
-static const engine_transfer PD_NIXL_RECEIVER = {
-    .name = "NIXL",
-    .offsets_from_sender = 0,
-    .overrun_error = "NIXL prepared dlist transfer length exceeds item stride",
-};
+static const engine_transfer NIXL_SENDER = {"NIXL", 1, "the write lands outside decode's registered region"};
+static const engine_transfer NIXL_RECEIVER = {"NIXL", 0, "NIXL prepared dlist transfer length exceeds item stride"};
 
 const engine_transfer *pd_transfer(const kvc_resolved *p, const kvc_resolved *d)
 {
     (void)d;
-    if (strcmp(transfer_backend(p), "nixl") != 0) return &PD_MOONCAKE;
-    return nixl_strided(p) ? &PD_NIXL_RECEIVER : &PD_NIXL_SENDER;
+    const char *backend = transfer_backend(p);
+    if (strcmp(backend, "nixl") == 0) return nixl_strided(p) ? &NIXL_RECEIVER : &NIXL_SENDER;
+    for (size_t i = 0; i < COUNT_OF(TRANSFERS); i++)
+        if (strcmp(TRANSFERS[i].backend, backend) == 0) return &TRANSFERS[i].t;
+    return &TRANSFERS[0].t; /* the flag table admits no other value */
+}
+
+/* What the transfer does when prefill registers more KV entries than decode
+ * (prefill keeps draft entries that decode has no buffer for): the stage
+ * where SGLang fails the pair and what it says, or no stage when the entries
+ * land on decode's target layers unnoticed. Decode's extra entries are
+ * never an error: they receive nothing. No release sends the entry count;
+ * only NIXL 0.5.15+ compares it (tools/sglang-oracle/PD_ENTRIES.md §1). */
+static const struct entries_row {
+    const char *backend, *since, *until;
+    const char *stage; /* NULL: not caught */
+    const char *what;  /* {src}/{dst}: prefill's/decode's entry counts; {draft}: the extra entries */
+    const char *cite;
+} ENTRIES[] = {
+    {"mooncake", NULL, "0.5.21", "first transfer",
+     "Mooncake's transfer thread fails on the first request: prefill's entry {dst} (from 0) has no buffer on decode, and "
+     "\"Transfer thread failed because of list index out of range. Prefill instance with bootstrap_port=... is "
+     "dead.\"; decode's requests then time out (SGLANG_DISAGGREGATION_WAITING_TIMEOUT, 300 s)",
+     "sglang 0.5.18: python/sglang/srt/disaggregation/mooncake/conn.py:712-724, :1956"},
+    {"mooncake", "0.5.22", NULL, NULL,
+     "Mooncake sends prefill's draft entries to decode's last entries (draft entries: {draft}), which are target "
+     "layers there: decode reads prefill's draft KV in its last layers, and no check notices",
+     "sglang 0.5.23: python/sglang/srt/disaggregation/common/conn.py:1878-1887"},
+    {"nixl", NULL, "0.5.11", "first transfer",
+     "NIXL's send raises IndexError in the scheduler on the first request (\"Scheduler hit an exception\") and "
+     "the prefill server exits",
+     "sglang 0.5.9: python/sglang/srt/disaggregation/nixl/conn.py:391-402, managers/scheduler.py:3188-3191"},
+    {"nixl", "0.5.12", "0.5.12", "first transfer",
+     "NIXL's transfer worker fails each request: \"Unexpected transfer worker error for room ...\"",
+     "sglang 0.5.12: python/sglang/srt/disaggregation/nixl/conn.py:754-765"},
+    {"nixl", "0.5.13", "0.5.14", "first transfer",
+     "NIXL prepares decode's first {dst} entries only, so each request fails in NIXL (the error text is NIXL's)",
+     "sglang 0.5.14: python/sglang/srt/disaggregation/nixl/conn.py:527-529, :971-985, :882-893"},
+    {"nixl", "0.5.15", NULL, "NIXL handshake",
+     "NIXL refuses decode when it registers: \"NIXL PD transfer: decode registered fewer KV regions ({dst}) than "
+     "prefill ({src}); unexpected geometry\"; prefill's bootstrap thread dies and requests to that rank wait in "
+     "KVPoll.Bootstrapping",
+     "sglang 0.5.15: python/sglang/srt/disaggregation/nixl/conn.py:911-920; 0.5.23: :1482-1492"},
+    {"mori", NULL, "0.5.11", "first transfer",
+     "Mori raises on the first request (\"Destination MLA KV descriptors do not match prefill pp "
+     "configuration\") and the prefill scheduler exits",
+     "sglang 0.5.9: python/sglang/srt/disaggregation/mori/conn.py:507-510"},
+    {"mori", "0.5.12", NULL, "first transfer",
+     "Mori fails each request: \"Destination MLA KV descriptors do not match prefill pp configuration\"",
+     "sglang 0.5.12: python/sglang/srt/disaggregation/mori/conn.py:1204-1212; 0.5.23: :1248"},
+    {"ascend", NULL, NULL, "first transfer",
+     "Ascend's send raises IndexError on the first request and its transfer thread dies (\"Transfer thread "
+     "failed because of list index out of range. ...\")",
+     "sglang 0.5.23: python/sglang/srt/disaggregation/ascend/conn.py:350-359"},
+};
+
+/* The ENTRIES row for a pair whose prefill has more KV entries than decode,
+ * with its text in `out`; NULL otherwise (and for the fake backend). */
+static const struct entries_row *extra_entries(const kvc_resolved *p, const kvc_resolved *d, char *out, size_t size)
+{
+    const struct entries_row *row = NULL;
+    for (size_t i = 0; p->kv_entries > d->kv_entries && i < COUNT_OF(ENTRIES); i++)
+        if (strcmp(ENTRIES[i].backend, transfer_backend(p)) == 0 && release_in(p, ENTRIES[i].since, ENTRIES[i].until))
+            row = &ENTRIES[i];
+    if (!row) return NULL;
+    char src[16], dst[16], draft[16], what[700];
+    str_printf(src, sizeof src, "%u", p->kv_entries);
+    str_printf(dst, sizeof dst, "%u", d->kv_entries);
+    str_printf(draft, sizeof draft, "%u", p->kv_entries - d->kv_entries);
+    const char *const f[][2] = {{"src", src}, {"dst", dst}, {"draft", draft}};
+    sglang_expand(row->what, f, COUNT_OF(f), what, sizeof what);
+    str_printf(out, size, "prefill has %u KV entries and decode %u: in SGLang %s, %s (%s)", p->kv_entries,
+               d->kv_entries, p->release, what, row->cite);
+    return row;
 }
 
 /* The transfers that check the linear layers' per-request state slots of
@@ -211,6 +288,24 @@ int pd_bootstrap(const kvc_resolved *p, const kvc_resolved *d, char *stage, size
                    "it passes",
                    d->release, p->kv.page_size, d->kv.page_size, layouts ? "," : " and", pdt, ddt,
                    layouts ? " and DeepSeek-V4's kv_layout (" : "", layouts ? pl : "", layouts ? ")" : "");
+    const char *pt = transfer_backend(p), *dt = transfer_backend(d);
+    if (strcmp(pt, dt) != 0) {
+        str_copy(stage, stage_size, "first transfer");
+        str_printf(text, size,
+                   "%s, but prefill sends with %s and decode receives with %s: each side builds its KV transfer from "
+                   "its own --disaggregation-transfer-backend (sglang 0.5.3rc2: "
+                   "python/sglang/srt/disaggregation/utils.py:247-300; 0.5.23: :719-800), so decode never receives "
+                   "prefill's KV; how the first request then fails (an error or a time-out) was not read",
+                   checks, pt, dt);
+        return 1;
+    }
+    char extra[1000] = "";
+    const struct entries_row *more = extra_entries(p, d, extra, sizeof extra);
+    if (more && more->stage) {
+        str_copy(stage, stage_size, more->stage);
+        str_printf(text, size, "%s, but %s", checks, extra);
+        return 1;
+    }
     int nixl = strcmp(transfer_backend(p), "nixl") == 0;
     if (nixl && nixl_strided(p) && p->kv.page_bytes > d->kv.page_bytes) {
         str_copy(stage, stage_size, "NIXL handshake");
@@ -226,6 +321,8 @@ int pd_bootstrap(const kvc_resolved *p, const kvc_resolved *d, char *stage, size
                    "decode's (%llu <= %llu): it passes", checks, p->release, (unsigned long long)p->kv.page_bytes,
                    (unsigned long long)d->kv.page_bytes);
     else
-        str_printf(text, size, "%s; the %s transfer compares no item lengths", checks, nixl ? "NIXL" : "Mooncake");
+        str_printf(text, size, "%s; the %s transfer compares no item lengths", checks, pd_transfer(p, d)->name);
+    size_t n = strlen(text);
+    if (more && n < size) str_printf(text + n, size - n, "; %s", extra);
     return state_check(p, d, nixl, stage, stage_size, text, size);
 }

@@ -743,8 +743,7 @@ static void python_sorted(const char *list, char *out, size_t size)
     append(out, size, "]");
 }
 
-/* Expands SGLang's f-string fields in `tmpl`. */
-static void expand(const char *tmpl, const char *const fields[][2], size_t nfields, char *out, size_t size)
+void sglang_expand(const char *tmpl, const char *const fields[][2], size_t nfields, char *out, size_t size)
 {
     out[0] = '\0';
     for (const char *p = tmpl; *p;) {
@@ -769,7 +768,7 @@ static kvc_status hisparse_dtype(const ctx *c, const struct hisparse_rule *r)
     if (r->dtypes && !word_in(dtype, r->dtypes) && strcmp(dtype, "auto") != 0) {
         char msg[600];
         const char *const f[][2] = {{"dtype", dtype}};
-        expand(r->dtype_message, f, COUNT_OF(f), msg, sizeof msg);
+        sglang_expand(r->dtype_message, f, COUNT_OF(f), msg, sizeof msg);
         return refuse(c, &c->set->s[SET_KV_CACHE_DTYPE], "%s (%s)", msg, r->cite);
     }
     return KVC_OK;
@@ -810,7 +809,7 @@ static kvc_status check_hisparse(const ctx *c)
         python_sorted(allowed, sorted, sizeof sorted);
         const char *const f[][2] = {{"label", SIDE[i]}, {"backend", c->backend[i]}, {"dtype", dtype},
                                     {"allowed", sorted}, {"default", def},     {"flag", flag}};
-        expand(r->backend_message, f, COUNT_OF(f), msg, sizeof msg);
+        sglang_expand(r->backend_message, f, COUNT_OF(f), msg, sizeof msg);
         const setting *s = &c->set->s[i == PREFILL ? SET_PREFILL_BACKEND : SET_DECODE_BACKEND];
         return refuse(c, s->set ? s : h, "%s (%s)", msg, r->cite);
     }
@@ -933,7 +932,7 @@ static kvc_status resolve_attention(ctx *c)
             continue;
         char msg[300];
         const char *const f[][2] = {{"backend", for_prefill}};
-        expand(r->message, f, COUNT_OF(f), msg, sizeof msg);
+        sglang_expand(r->message, f, COUNT_OF(f), msg, sizeof msg);
         return refuse(c, &c->set->s[SET_KV_CACHE_DTYPE], "%s (%s%s; %s)", msg, for_prefill,
                       dflt ? ", SGLang's default attention backend here" : "", r->cite);
     }
@@ -1450,7 +1449,7 @@ static kvc_status refuse_with(const ctx *c, const setting *s, const struct kv4_r
                                 {"algo", value},
                                 {"value", value},
                                 {"dequant", sides->nvfp4 ? sides->nvfp4->dequant : ""}};
-    expand(k->message, f, COUNT_OF(f), msg, sizeof msg);
+    sglang_expand(k->message, f, COUNT_OF(f), msg, sizeof msg);
     return refuse(c, s, "%s (%s; %s)", msg, sides->why, k->cite);
 }
 
@@ -1521,7 +1520,7 @@ static kvc_status check_kv4(ctx *c, int hook)
             if (word_in(both, k->backends)) break;
             char msg[300];
             const char *const f[][2] = {{"backend", both}};
-            expand(k->message, f, COUNT_OF(f), msg, sizeof msg);
+            sglang_expand(k->message, f, COUNT_OF(f), msg, sizeof msg);
             const setting *a = &c->set->s[SET_ATTENTION_BACKEND];
             return refuse(c, a->set ? a : s, "%s (%s: %s; %s)", msg, both, why, k->cite);
         }
@@ -1536,7 +1535,7 @@ static kvc_status check_kv4(ctx *c, int hook)
             if (!b || (strcmp(b, "fa4") == 0) != (k->test == K_MHA_FA4) || word_in(b, k->backends)) break;
             char msg[300], why[400];
             const char *const f[][2] = {{"backend", b}};
-            expand(k->message, f, COUNT_OF(f), msg, sizeof msg);
+            sglang_expand(k->message, f, COUNT_OF(f), msg, sizeof msg);
             mha_why(c, b, why, sizeof why);
             return refuse(c, s, "%s (%s, %s; %s)", msg, why, MHA_BACKENDS_CITE, k->cite);
         }
@@ -1708,17 +1707,37 @@ static kvc_status check_round_robin(const ctx *c)
                   forces_dp ? " (DSA sets dp size to tp size in this release)" : "");
 }
 
-static void resolve_transfer(const ctx *c)
+/* --disaggregation-transfer-backend: mooncake when unset (sglang 0.5.3rc2:
+ * python/sglang/srt/server_args.py:435; 0.5.23:
+ * python/sglang/srt/arg_groups/fields/disagg.py:65-71); mooncake_tcp is
+ * Mooncake with its TCP transport forced (sglang 0.5.13:
+ * python/sglang/srt/arg_groups/pd_disaggregation_hook.py:15-25). A prefill
+ * worker refuses fake from 0.5.10rc0 (sglang 0.5.10rc0:
+ * python/sglang/srt/server_args.py:3176-3179; 0.5.23:
+ * python/sglang/srt/arg_groups/pd_disaggregation_hook.py:145-147). */
+static kvc_status resolve_transfer(const ctx *c)
 {
     const setting *s = &c->set->s[SET_TRANSFER_BACKEND];
-    char from[900];
+    kvc_setting *v = get(c->out, "transfer_backend");
     if (!s->set) {
-        setting_set(get(c->out, "transfer_backend"), "", "%s", "");
-        return;
+        setting_set(v, "mooncake", "not set: SGLang's default (sglang 0.5.3rc2: python/sglang/srt/server_args.py:435)");
+        return KVC_OK;
     }
+    char from[900];
     from_text(s, from, sizeof from);
-    setting_set(get(c->out, "transfer_backend"), s->value, "set by %s", from);
-    setting_origin(get(c->out, "transfer_backend"), &s->origin);
+    if (strcmp(s->value, "mooncake_tcp") == 0)
+        setting_set(v, "mooncake", "set by %s: Mooncake with its TCP transport (MC_FORCE_TCP=1; sglang 0.5.13: "
+                    "python/sglang/srt/arg_groups/pd_disaggregation_hook.py:15-25)", from);
+    else
+        setting_set(v, s->value, "set by %s", from);
+    setting_origin(v, &s->origin);
+    const setting *mode = &c->set->s[SET_DISAGG_MODE];
+    if (mode->set && strcmp(mode->value, "prefill") == 0 && strcmp(s->value, "fake") == 0 &&
+        rel_since(c->rel, "0.5.10"))
+        return refuse(c, s, "Prefill server does not support 'fake' as the transfer backend (sglang 0.5.10rc0: "
+                      "python/sglang/srt/server_args.py:3176-3179; 0.5.23: "
+                      "python/sglang/srt/arg_groups/pd_disaggregation_hook.py:145-147)");
+    return KVC_OK;
 }
 
 static kvc_status resolve_mode(const ctx *c)
@@ -1779,7 +1798,7 @@ static kvc_status resolve_page_size(const ctx *c)
         char num[16], msg[200], passed[64] = "";
         str_printf(num, sizeof num, "%u", page);
         const char *const f[][2] = {{"page", num}};
-        expand(rule->message, f, COUNT_OF(f), msg, sizeof msg);
+        sglang_expand(rule->message, f, COUNT_OF(f), msg, sizeof msg);
         if (s->set && given != page) str_printf(passed, sizeof passed, " (you passed %lu)", given);
         setting_set(v, num, "forced for DSA%s: \"%s\" (%s)", passed, msg, rule->cite);
         if (c->gpu->hip && rel_since(c->rel, "0.5.12"))
@@ -2033,7 +2052,7 @@ static kvc_status check_init(const ctx *c)
         const char *const f[][2] = {{"torch", torch_name(c)}, {"major", major},   {"arch", c->model->architecture},
                                     {"prefill", c->backend[PREFILL]}, {"decode", c->backend[DECODE]},
                                     {"others", others},           {"kpool", kpool}};
-        expand(k->message, f, COUNT_OF(f), msg, sizeof msg);
+        sglang_expand(k->message, f, COUNT_OF(f), msg, sizeof msg);
         const setting *s = &c->set->s[k->side == PREFILL ? SET_PREFILL_BACKEND : SET_DECODE_BACKEND];
         return refuse(c, s->set ? s : NULL, "%s (at model init; %s)", msg, k->cite);
     }
@@ -2278,11 +2297,11 @@ static kvc_status dsv4_checks(const ctx *c)
         const struct dsv4_spec_rule *r = &DSV4_SPEC[i];
         if (!in_span(c->rel, r->when)) continue;
         if (!word_in(algo->value, r->accepted)) {
-            expand(r->message, f, COUNT_OF(f), msg, sizeof msg);
+            sglang_expand(r->message, f, COUNT_OF(f), msg, sizeof msg);
             return refuse(c, algo, "AssertionError: %s (%s); pass --speculative-algorithm EAGLE", msg, r->cite);
         }
         if (strcmp(algo->value, "EAGLE") == 0 && !(topk->set && strcmp(topk->value, "1") == 0)) {
-            expand(DSV4_TOPK_MESSAGE, f, COUNT_OF(f), msg, sizeof msg);
+            sglang_expand(DSV4_TOPK_MESSAGE, f, COUNT_OF(f), msg, sizeof msg);
             return refuse(c, topk->set ? topk : algo, "AssertionError: %s (%s; the hook reads the topk before SGLang "
                           "picks its default); pass --speculative-eagle-topk 1", msg, r->cite);
         }
@@ -2295,7 +2314,7 @@ static kvc_status dsv4_checks(const ctx *c)
         if (in_span(c->rel, DSV4_PD_PP[i].when) && mode->set && strcmp(mode->value, "null") && pp->set &&
             strtoul(pp->value, NULL, 10) > 1) {
             const char *const g[][2] = {{"pp", pp->value}};
-            expand(DSV4_PD_PP[i].message, g, COUNT_OF(g), msg, sizeof msg);
+            sglang_expand(DSV4_PD_PP[i].message, g, COUNT_OF(g), msg, sizeof msg);
             return refuse(c, pp, "%s (%s); pass --pp-size 1 or a later release", msg, DSV4_PD_PP[i].cite);
         }
     return KVC_OK;
@@ -2343,7 +2362,7 @@ static kvc_status dsv4_backend(const ctx *c)
     for (size_t i = 0; i < COUNT_OF(DSV4_BACKEND_RULES); i++) {
         const struct dsv4_backend_rule *r = &DSV4_BACKEND_RULES[i];
         if (!in_span(c->rel, r->when) || strcmp(r->backend, b->value) || !dsv4_fails(c, r->test)) continue;
-        expand(r->message, f, COUNT_OF(f), msg, sizeof msg);
+        sglang_expand(r->message, f, COUNT_OF(f), msg, sizeof msg);
         return refuse(c, b, "AssertionError: %s (%s); %s", msg, r->cite, r->fix);
     }
     for (size_t i = 0; i < COUNT_OF(DSV4_BACKENDS); i++)
@@ -2896,7 +2915,7 @@ static void add_settings(int dsa, int hybrid, int dsv4, kvc_resolved *out)
         resolved_add(out, "dsa_decode_backend", KVC_VALUE_TEXT, pair | decides);
     }
     resolved_add(out, "disaggregation_mode", KVC_VALUE_TEXT, pair);
-    resolved_add(out, "transfer_backend", KVC_VALUE_TEXT, pair | KVC_SETTING_IF_SET);
+    resolved_add(out, "transfer_backend", KVC_VALUE_TEXT, KVC_SETTING_COMPARED | pair | KVC_SETTING_IF_SET);
     resolved_add(out, "page_size", KVC_VALUE_UINT, decides);
     resolved_add(out, "speculative_algorithm", KVC_VALUE_TEXT, KVC_SETTING_IF_SET);
     resolved_add(out, "speculative_draft_kv_cache_dtype", KVC_VALUE_TEXT, KVC_SETTING_IF_SET);
@@ -2959,7 +2978,7 @@ static kvc_status check_model_class(const ctx *c)
     if (!row) return KVC_OK;
     char msg[400];
     const char *const f[][2] = {{"arch", c->model->architecture}};
-    expand(MODEL_CLASS_MESSAGE, f, COUNT_OF(f), msg, sizeof msg);
+    sglang_expand(MODEL_CLASS_MESSAGE, f, COUNT_OF(f), msg, sizeof msg);
     const struct dtype_row *t = torch_row(c, c->dtype);
     const setting *given = mha_input_given(c);
     if (!given && !(t && t->plain_layout) && !(mha_backend(c) && kv4_mha_checked(c)))
@@ -3005,9 +3024,9 @@ kvc_status rules_resolve(const gpu_info *gpu, const model_info *model, const set
     resolve_hisparse_setting(&set->s[SET_HISPARSE], out);
     describe_parallelism(set, out);
 
-    resolve_transfer(&c);
     kvc_status st = check_modelled(&c);
     if (!st) st = resolve_mode(&c);
+    if (!st) st = resolve_transfer(&c);
     if (!st && dsv4) return resolve_dsv4(&c, dsv4);
     if (!st) st = resolve_dtype(&c);
     if (st) return st;

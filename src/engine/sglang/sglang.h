@@ -358,6 +358,8 @@ int rules_backend_suggestable(unsigned i, const gpu_info *gpu, unsigned rel);
 /* --------------------------------------------------------------------- pd */
 
 unsigned pd_fix_candidates(const kvc_resolved *self, const kvc_resolved *other, engine_fix *out, unsigned max);
+/* Expands SGLang's f-string fields ("{name}") in `tmpl` into `out`. */
+void sglang_expand(const char *tmpl, const char *const fields[][2], size_t nfields, char *out, size_t size);
 int pd_bootstrap(const kvc_resolved *prefill, const kvc_resolved *decode, char *stage, size_t stage_size, char *text,
                  size_t size);
 const engine_transfer *pd_transfer(const kvc_resolved *prefill, const kvc_resolved *decode);
