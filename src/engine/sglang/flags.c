@@ -58,6 +58,8 @@ static const struct dest_key {
     {"pp_size", SET_PP},
     {"dsv4_attn_backend", SET_DSV4_ATTN_BACKEND}, /* 0.5.20+ */
     {"enable_deepseek_v4_fp4_indexer", SET_DSV4_FP4_INDEXER}, /* 0.5.13+ */
+    {"speculative_draft_model_path", SET_SPEC_DRAFT_MODEL},
+    {"dtype", SET_MODEL_DTYPE},
 };
 
 /* The environment variables that are settings: SGLang's envs that decide a

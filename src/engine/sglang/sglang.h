@@ -205,6 +205,9 @@ typedef enum setting_key {
     SET_DSV4_ATTN_BACKEND,   /* --dsv4-attn-backend, 0.5.20+ */
     SET_DSV4_LAYOUT_ENV,     /* SGLANG_DSV4_KV_LAYOUT in the launch's environment, 0.5.21+ */
     SET_DSV4_FP4_INDEXER,    /* --enable-deepseek-v4-fp4-indexer, 0.5.13+ */
+    /* what a separate draft model's pool (EAGLE3, STANDALONE) follows */
+    SET_SPEC_DRAFT_MODEL,    /* --speculative-draft-model-path */
+    SET_MODEL_DTYPE,         /* --dtype: the model dtype, a draft pool's under "auto" */
     SET_COUNT
 } setting_key;
 
