@@ -318,8 +318,13 @@ KVC_API const kvc_layout *kvc_resolved_scales(const kvc_resolved *resolved);
 /* The draft (MTP) entries' layout, which the draft pool's own KV dtype may
  * make differ from the target's; NULL without draft entries. */
 KVC_API const kvc_layout *kvc_resolved_draft_layout(const kvc_resolved *resolved);
-/* KV entries (target layers + draft layers). */
+/* KV entries (target layers + draft (MTP) layers + a separate draft
+ * model's K and V entries). */
 KVC_API uint32_t kvc_resolved_entries(const kvc_resolved *resolved);
+/* A separate draft model's pool (EAGLE3, STANDALONE), when derived: its
+ * layers (0: none), each with a K and a V entry after all the others, whose
+ * item lengths (bytes per page) go to `item_len` (may be NULL). */
+KVC_API uint32_t kvc_resolved_draft_model(const kvc_resolved *resolved, uint64_t item_len[2]);
 /* The target layers with KV entries: all of them, or a hybrid model's
  * attention (DSA) layers. */
 KVC_API uint32_t kvc_resolved_attn_layers(const kvc_resolved *resolved);

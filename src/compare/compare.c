@@ -86,6 +86,8 @@ static unsigned mismatches(const kvc_resolved *p, const kvc_resolved *d, kvc_ver
         n += cmp_str(v, "draft_layout", p->draft.name, d->draft.name);
         n += cmp_u64(v, "draft_page_bytes", p->draft.page_bytes, d->draft.page_bytes);
     }
+    if (p->draft_model_layers && d->draft_model_layers) /* a separate draft model's K and V entries: dtype, shape */
+        n += cmp_str(v, "draft_model_pool", resolved_value(p, "draft_model_pool"), resolved_value(d, "draft_model_pool"));
     return n;
 }
 
@@ -172,6 +174,13 @@ static void explain(const engine_transfer *t, const kvc_resolved *p, const kvc_r
                   "from prefill's %u-byte %s rows there (%llu vs %llu B a page)",
                   d->draft.bytes_per_token, d->draft.name, p->draft.bytes_per_token, p->draft.name,
                   (unsigned long long)p->draft.page_bytes, (unsigned long long)d->draft.page_bytes);
+    if (p->draft_model_layers && d->draft_model_layers &&
+        strcmp(resolved_value(p, "draft_model_pool"), resolved_value(d, "draft_model_pool")) != 0)
+        notes_add(v->consequences, &v->nconsequences, KVC_MAX_NOTES,
+                  "the draft model's K and V entries travel with prefill's item lengths (%s) into decode's pool (%s): "
+                  "decode's draft model attends over bytes that are not its KV as it reads them; the target's KV is "
+                  "not touched",
+                  resolved_value(p, "draft_model_pool"), resolved_value(d, "draft_model_pool"));
     for (unsigned i = 0; p->state_layers && p->nstate == d->nstate && i < p->nstate; i++) {
         const struct engine_state *ps = &p->state[i], *ds = &d->state[i];
         if (strcmp(ps->dtype, ds->dtype) == 0 && ps->item_len == ds->item_len) continue;

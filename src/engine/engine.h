@@ -40,8 +40,13 @@ struct kvc_resolved {
     int has_indexer;
     kvc_layout indexer;     /* the DSA indexer K state (page-split) */
     uint32_t attn_layers;   /* target layers with KV entries: all, or a hybrid model's attention layers */
-    uint32_t kv_entries;    /* those + draft (MTP) layers */
-    uint32_t draft_entries; /* of which draft layers */
+    uint32_t kv_entries;    /* those + draft (MTP) layers + a separate draft model's K and V entries */
+    uint32_t draft_entries; /* of which draft (MTP) layers */
+    /* A separate draft model's pool (EAGLE3, STANDALONE), when derived: its
+     * layers' K entries, then their V entries, after all the others. */
+    uint32_t draft_model_layers;   /* 0: none derived */
+    uint64_t draft_model_item[2];  /* bytes per page of a K and of a V entry */
+    uint32_t draft_model_bytes[2]; /* bytes per token of a K and of a V entry */
     uint64_t kv_bytes_per_token_all;
     uint64_t indexer_bytes_per_token_all;
     /* A hybrid model's linear-attention layers keep no KV: one recurrent

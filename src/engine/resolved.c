@@ -29,6 +29,11 @@ const kvc_layout *kvc_resolved_indexer(const kvc_resolved *r) { return r->has_in
 const kvc_layout *kvc_resolved_scales(const kvc_resolved *r) { return r->has_scales ? &r->scales : NULL; }
 const kvc_layout *kvc_resolved_draft_layout(const kvc_resolved *r) { return r->draft_entries ? &r->draft : NULL; }
 uint32_t kvc_resolved_entries(const kvc_resolved *r) { return r->kv_entries; }
+uint32_t kvc_resolved_draft_model(const kvc_resolved *r, uint64_t item_len[2])
+{
+    if (item_len) item_len[0] = r->draft_model_item[0], item_len[1] = r->draft_model_item[1];
+    return r->draft_model_layers;
+}
 uint32_t kvc_resolved_attn_layers(const kvc_resolved *r) { return r->attn_layers; }
 uint32_t kvc_resolved_state_layers(const kvc_resolved *r) { return r->state_layers; }
 const char *kvc_resolved_state(const kvc_resolved *r, unsigned i, uint64_t *item_len)

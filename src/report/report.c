@@ -135,12 +135,14 @@ static void text_layout_body(strbuf *sb, const kvc_resolved *r, unsigned options
                   r->indexer.name, r->indexer.bytes_per_token, (unsigned long long)r->indexer.page_bytes);
         report_text_fields(sb, &r->indexer);
     }
-    if (r->state_layers)
-        sb_printf(sb, "  entries  %u (%u attention layers of %u + %u draft)%s\n", r->kv_entries, r->attn_layers,
-                  m->num_hidden_layers, r->draft_entries, r->has_indexer ? ", for KV and indexer alike" : "");
-    else
-        sb_printf(sb, "  entries  %u (%u target layers + %u draft)%s\n", r->kv_entries, m->num_hidden_layers,
-                  r->draft_entries, r->has_indexer ? ", for KV and indexer alike" : "");
+    char drafts[96] = "", target[64];
+    if (r->draft_model_layers)
+        str_printf(drafts, sizeof drafts, " + %u draft-model K and V", 2 * r->draft_model_layers);
+    const char *indexer = !r->has_indexer ? "" : r->draft_model_layers ? ", the indexer on all but the draft model's"
+                                                                        : ", for KV and indexer alike";
+    if (r->state_layers) str_printf(target, sizeof target, "%u attention layers of %u", r->attn_layers, m->num_hidden_layers);
+    else str_printf(target, sizeof target, "%u target layers", m->num_hidden_layers);
+    sb_printf(sb, "  entries  %u (%s + %u draft%s)%s\n", r->kv_entries, target, r->draft_entries, drafts, indexer);
     for (unsigned i = 0; i < r->nstate; i++)
         sb_printf(sb, "  state  %s %s %s: %llu B per request, on each of %u linear layers (attention TP %u)\n",
                   r->state[i].name, r->state[i].shape, r->state[i].dtype, (unsigned long long)r->state[i].item_len,
@@ -255,6 +257,8 @@ static char *text_check(const kvc_verdict *v, unsigned options)
         for (unsigned i = 0; i < r->nsettings; i++) {
             const kvc_setting *x = &r->settings[i];
             if (!(x->flags & KVC_SETTING_PAIR) || (side && resolved_find(o, x->name))) continue;
+            if ((x->flags & KVC_SETTING_IF_SET) && !resolved_value(p, x->name)[0] && !resolved_value(d, x->name)[0])
+                continue; /* neither side has it */
             side_row(&sb, x->name, resolved_value(p, x->name), resolved_value(d, x->name),
                      (x->flags & KVC_SETTING_COMPARED) != 0);
         }
@@ -288,6 +292,10 @@ static char *text_check(const kvc_verdict *v, unsigned options)
     else if (scales_only)
         sb_printf(&sb, "\n%s, so nothing fails before serving: decode serves from prefill's values under the wrong "
                   "scales, and no error says so (read from code, not run)\n", v->bootstrap);
+    else if (v->nmismatches == 1 && strcmp(v->mismatches[0].field, "draft_model_pool") == 0)
+        sb_printf(&sb, "\n%s, so nothing fails before serving: decode's draft model drafts from garbage; the target "
+                  "verifies every draft token, so output stays right, but few drafts are accepted and speculative "
+                  "decoding's speed-up is lost (reasoned, not run)\n", v->bootstrap);
     else if (same_rows)
         sb_printf(&sb,
                   "\n%s, so nothing fails before serving: decode's first requests compute from the garbage it "
@@ -431,6 +439,17 @@ static cJSON *json_layout_doc(const kvc_resolved *r)
     cJSON_AddNumberToObject(entries, "kv", r->kv_entries);
     cJSON_AddNumberToObject(entries, "target", r->attn_layers);
     cJSON_AddNumberToObject(entries, "draft", r->draft_entries);
+    cJSON_AddNumberToObject(entries, "draft_model", 2 * r->draft_model_layers);
+    if (r->draft_model_layers) { /* a separate draft model's K and V entries */
+        cJSON *pool = cJSON_AddObjectToObject(o, "draft_model_layout");
+        cJSON_AddNumberToObject(pool, "layers", r->draft_model_layers);
+        cJSON_AddNumberToObject(pool, "k_bytes_per_token", r->draft_model_bytes[0]);
+        cJSON_AddNumberToObject(pool, "v_bytes_per_token", r->draft_model_bytes[1]);
+        cJSON_AddNumberToObject(pool, "k_item_len", (double)r->draft_model_item[0]);
+        cJSON_AddNumberToObject(pool, "v_item_len", (double)r->draft_model_item[1]);
+    } else {
+        cJSON_AddNullToObject(o, "draft_model_layout");
+    }
     if (r->state_layers) { /* a hybrid model's linear layers: per-request state instead of KV */
         cJSON *state = cJSON_AddObjectToObject(o, "linear_state");
         cJSON_AddNumberToObject(state, "layers", r->state_layers);

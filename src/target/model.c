@@ -155,8 +155,22 @@ kvc_status model_parse(const char *text, size_t len, const char *file, const cha
     return model_parse_inline(text, len, text, file, name, out, diag);
 }
 
+/* SGLang's KV-head keys, first found wins (sglang 0.5.3rc2: python/sglang/srt/configs/model_config.py:396-457;
+ * none: num_attention_heads). */
+static const char *const KV_HEAD_KEYS[] = {"n_head_kv", "num_kv_heads", "num_key_value_heads", "multi_query_group_num",
+                                           "num_attention_groups"};
+
+static kvc_status parse_config(const char *parse_text, size_t len, const char *text, const char *file,
+                               const char *name, int mha_ok, model_info *out, kvc_diag *diag);
+
 kvc_status model_parse_inline(const char *parse_text, size_t len, const char *text, const char *file,
                               const char *name, model_info *out, kvc_diag *diag)
+{
+    return parse_config(parse_text, len, text, file, name, 0, out, diag);
+}
+
+static kvc_status parse_config(const char *parse_text, size_t len, const char *text, const char *file,
+                               const char *name, int mha_ok, model_info *out, kvc_diag *diag)
 {
     memset(out, 0, sizeof *out);
     kvc_origin o;
@@ -189,7 +203,8 @@ kvc_status model_parse_inline(const char *parse_text, size_t len, const char *te
     }
 
     const cJSON *rank = cJSON_GetObjectItemCaseSensitive(root, "kv_lora_rank");
-    if (!rank || cJSON_IsNull(rank)) {
+    int mha = mha_ok && (!rank || cJSON_IsNull(rank));
+    if (!mha && (!rank || cJSON_IsNull(rank))) {
         origin_set(&o, file, 0, 0, "kv_lora_rank");
         cJSON_Delete(root);
         return diag_set(diag, KVC_ERR_CONFIG, &o,
@@ -197,8 +212,8 @@ kvc_status model_parse_inline(const char *parse_text, size_t len, const char *te
                         "KV-cache layouts only",
                         file, out->architecture);
     }
-    st = json_get_uint(rank, text, file, "kv_lora_rank", 1, 65536, &out->kv_lora_rank, diag);
-    if (!st) {
+    if (!mha) st = json_get_uint(rank, text, file, "kv_lora_rank", 1, 65536, &out->kv_lora_rank, diag);
+    if (!st && !mha) {
         const cJSON *rope = cJSON_GetObjectItemCaseSensitive(root, "qk_rope_head_dim");
         /* qk_rope_head_dim may be 0 (FORMATS.md: GLM-5.3-Flash). */
         st = rope ? json_get_uint(rope, text, file, "qk_rope_head_dim", 0, 65536,
@@ -233,6 +248,10 @@ kvc_status model_parse_inline(const char *parse_text, size_t len, const char *te
     if (!st) st = get_opt(root, text, file, "num_attention_heads", 1, 65536, &out->num_attention_heads, diag);
     if (!st) st = get_opt(root, text, file, "head_dim", 1, 65536, &out->head_dim, diag);
     if (!st) st = get_opt(root, text, file, "v_head_dim", 1, 65536, &out->v_head_dim, diag);
+    for (size_t i = 0; !st && !out->num_kv_heads && i < sizeof KV_HEAD_KEYS / sizeof KV_HEAD_KEYS[0]; i++)
+        st = get_opt(root, text, file, KV_HEAD_KEYS[i], 1, 65536, &out->num_kv_heads, diag);
+    const cJSON *quant = cJSON_GetObjectItemCaseSensitive(root, "quantization_config");
+    out->has_quantization = quant && !cJSON_IsNull(quant);
     const cJSON *sink = cJSON_GetObjectItemCaseSensitive(root, "learnable_sink");
     if (!st && sink && !cJSON_IsNull(sink)) {
         origin_set(&o, file, 0, 0, "learnable_sink");
@@ -252,7 +271,7 @@ kvc_status model_parse_inline(const char *parse_text, size_t len, const char *te
 }
 
 /* Reads a config.json (or any JSON file holding a model config). */
-static kvc_status model_load_file(const char *cfg, model_info *out, kvc_diag *diag)
+static kvc_status model_load_file(const char *cfg, int mha_ok, model_info *out, kvc_diag *diag)
 {
     char *text = NULL;
     size_t len = 0;
@@ -268,13 +287,13 @@ static kvc_status model_load_file(const char *cfg, model_info *out, kvc_diag *di
     if (slash && strcmp(slash + 1, "config.json") != 0) str_copy(name, sizeof name, slash + 1);
     char *dot = strrchr(name, '.');
     if (dot && strcmp(dot, ".json") == 0) *dot = '\0';
-    rc = model_parse(text, len, cfg, name, out, diag);
+    rc = parse_config(text, len, text, cfg, name, mha_ok, out, diag);
     free(text);
     return rc;
 }
 
 static kvc_status model_find(const char *ref, const kvc_origin *origin, const char *base_dir, const char *label,
-                             const char *what, model_info *out, kvc_diag *diag);
+                             const char *what, int mha_ok, model_info *out, kvc_diag *diag);
 
 kvc_status model_load(const char *ref, const char *base_dir, model_info *out, kvc_diag *diag)
 {
@@ -286,7 +305,7 @@ kvc_status model_load(const char *ref, const char *base_dir, model_info *out, kv
     }
     kvc_origin o;
     origin_set(&o, "", 0, 0, "model");
-    return model_find(ref, &o, base_dir, "", "model", out, diag);
+    return model_find(ref, &o, base_dir, "", "model", 0, out, diag);
 }
 
 kvc_status kvc_model_layout_params(const char *model, kvc_layout_params *out, kvc_diag *diag)
@@ -420,7 +439,7 @@ static int hub_snapshot(const char *repo_dir, char *cfg, size_t size, char *rev,
  * local Hugging Face cache; else a bundled config (a preset name, or a
  * checkpoint id a preset lists). */
 static kvc_status model_find(const char *ref, const kvc_origin *origin, const char *base_dir, const char *label,
-                             const char *what, model_info *out, kvc_diag *diag)
+                             const char *what, int mha_ok, model_info *out, kvc_diag *diag)
 {
     if (is_placeholder(ref))
         return diag_set(diag, KVC_ERR_CONFIG, origin,
@@ -433,15 +452,15 @@ static kvc_status model_find(const char *ref, const kvc_origin *origin, const ch
     if (rc) return rc;
     struct stat st;
     if (stat(path, &st) == 0) {
-        if (!S_ISDIR(st.st_mode)) return model_load_file(path, out, diag);
+        if (!S_ISDIR(st.st_mode)) return model_load_file(path, mha_ok, out, diag);
         rc = path_join_checked(path, "config.json", cfg, sizeof cfg, origin, diag);
         if (rc) return rc;
-        if (stat(cfg, &st) == 0) return model_load_file(cfg, out, diag);
+        if (stat(cfg, &st) == 0) return model_load_file(cfg, mha_ok, out, diag);
         return diag_set(diag, KVC_ERR_CONFIG, origin, "%s%s%s %s is a directory without config.json: give the model's "
                         "directory (the one holding config.json)", label, *label ? ": " : "", what, path);
     }
     size_t n = strlen(ref);
-    if (n > 5 && strcmp(ref + n - 5, ".json") == 0) return model_load_file(path, out, diag); /* says it is missing */
+    if (n > 5 && strcmp(ref + n - 5, ".json") == 0) return model_load_file(path, mha_ok, out, diag); /* says it is missing */
     char hub[KVC_PATH_LEN] = "";
     char canonical[KVC_PATH_LEN];
     const struct kvc_preset *preset = NULL;
@@ -457,7 +476,7 @@ static kvc_status model_find(const char *ref, const kvc_origin *origin, const ch
         int got = hub_snapshot(repo_dir, cfg, sizeof cfg, rev, sizeof rev, origin, diag);
         if (got == 2) return KVC_ERR_CONFIG;
         if (got == 1) {
-            rc = model_load_file(cfg, out, diag);
+            rc = model_load_file(cfg, mha_ok, out, diag);
             if (!rc) str_printf(out->name, sizeof out->name, "%s@%.12s", id, rev);
             return rc;
         }
@@ -496,5 +515,11 @@ static kvc_status model_find(const char *ref, const kvc_origin *origin, const ch
 kvc_status model_from_path(const char *path, const kvc_origin *origin, const char *base_dir, const char *label,
                            model_info *out, kvc_diag *diag)
 {
-    return model_find(path, origin, base_dir, label, "--model-path", out, diag);
+    return model_find(path, origin, base_dir, label, "--model-path", 0, out, diag);
+}
+
+kvc_status model_draft_from_path(const char *path, const kvc_origin *origin, const char *base_dir, const char *label,
+                                 model_info *out, kvc_diag *diag)
+{
+    return model_find(path, origin, base_dir, label, "--speculative-draft-model-path", 1, out, diag);
 }

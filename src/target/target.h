@@ -28,6 +28,8 @@ typedef struct model_info {
     int learnable_sink;     /* "learnable_sink": true */
     /* the widths an engine derives K and V rows from when it takes the model for an MHA model; 0: absent */
     uint32_t hidden_size, num_attention_heads, head_dim, v_head_dim;
+    uint32_t num_kv_heads;  /* the first of SGLang's KV-head keys the config has (model_config.py); 0: none */
+    int has_quantization;   /* "quantization_config" is present */
     uint32_t index_kpool;   /* "index_kpool", 0: absent */
     uint32_t kv_lora_rank, qk_rope_head_dim, num_hidden_layers;
     uint32_t num_nextn_predict_layers, index_head_dim;
@@ -63,6 +65,10 @@ kvc_status model_parse_inline(const char *text, size_t len, const char *locate_i
  * holding config.json. `origin` and `label` name it in messages. */
 kvc_status model_from_path(const char *path, const kvc_origin *origin, const char *base_dir, const char *label,
                            model_info *out, kvc_diag *diag);
+/* The same for a draft model (--speculative-draft-model-path): an MHA
+ * config without "kv_lora_rank" is taken too (kv_lora_rank 0). */
+kvc_status model_draft_from_path(const char *path, const kvc_origin *origin, const char *base_dir, const char *label,
+                                 model_info *out, kvc_diag *diag);
 /* 1 when `name` is a bundled preset. */
 int model_is_preset(const char *name);
 /* Comma-separated preset names, for messages. */

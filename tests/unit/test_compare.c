@@ -387,6 +387,83 @@ static void test_compare__mtp_entry_counts(void **state)
     }
 }
 
+/* A separate draft model's K and V entries are compared when both sides
+ * derive them: a different attention TP splits their heads differently,
+ * which NIXL 0.5.15+ refuses where prefill's are longer; a draft on prefill
+ * only is an entry-count mismatch like MTP's. */
+static void test_compare__separate_draft_model_pools(void **state)
+{
+    (void)state;
+    static const char D[] = "--speculative-algorithm EAGLE3 --speculative-draft-model-path "
+                            "tests/unit/models/EAGLE3_DRAFT.json --speculative-draft-attention-backend fa3";
+    static const struct {
+        const char *prefill, *decode;
+        int compatible, catches;
+        const char *field, *text;
+    } C[] = {
+        {"--tp 8", "--tp 8", 1, 0, NULL, NULL},
+        {"--tp 4", "--tp 8", 0, 0, "draft_model_pool", "the Mooncake transfer compares no item lengths"},
+        {"--tp 4 --disaggregation-transfer-backend nixl", "--tp 8 --disaggregation-transfer-backend nixl", 0, 1,
+         "draft_model_pool",
+         "refuses the pair when decode registers (the draft model's K entries): \"NIXL prepared dlist transfer length "
+         "exceeds item stride: xfer_len=16384, item_len=8192\""},
+        {"--tp 8 --disaggregation-transfer-backend nixl", "--tp 4 --disaggregation-transfer-backend nixl", 0, 0,
+         "draft_model_pool", "NIXL handshake refuses only a prefill item length longer than decode's"},
+    };
+    for (size_t i = 0; i < COUNT_OF(C); i++) {
+        char pa[512], da[512];
+        snprintf(pa, sizeof pa, "--disaggregation-mode prefill %s %s", D, C[i].prefill);
+        snprintf(da, sizeof da, "--disaggregation-mode decode %s %s", D, C[i].decode);
+        kvc_worker *p = worker_make("B300", "glm-5.2", pa), *d = worker_make("B300", "glm-5.2", da);
+        kvc_verdict *v = NULL;
+        kvc_diag diag;
+        if (compare_under(p, d, "0.5.23", &v, &diag) != KVC_OK) fail_msg("case %zu: %s", i, diag.message);
+        if (v->compatible != C[i].compatible || kvc_verdict_bootstrap_catches(v) != C[i].catches)
+            fail_msg("case %zu: compatible %d, catches %d: %s", i, v->compatible, kvc_verdict_bootstrap_catches(v),
+                     kvc_verdict_bootstrap(v));
+        if (C[i].field) {
+            assert_string_equal(v->mismatches[0].field, C[i].field);
+            assert_contains(kvc_verdict_bootstrap(v), C[i].text);
+            assert_contains(v->consequences[0], "decode's draft model attends over bytes that are not its KV");
+        }
+        kvc_verdict_free(v);
+        kvc_worker_free(p);
+        kvc_worker_free(d);
+    }
+    /* a draft dtype on one side: the fix gives the other side the same */
+    {
+        char pa[512], da[512];
+        snprintf(pa, sizeof pa, "--disaggregation-mode prefill %s --speculative-draft-kv-cache-dtype bf16", D);
+        snprintf(da, sizeof da, "--disaggregation-mode decode %s", D);
+        kvc_worker *p = worker_make("B300", "glm-5.2", pa), *d = worker_make("B300", "glm-5.2", da);
+        kvc_verdict *v = NULL;
+        kvc_diag diag;
+        assert_int_equal(compare_under(p, d, "0.5.23", &v, &diag), KVC_OK);
+        assert_string_equal(v->mismatches[0].prefill, "bfloat16 1x8x128: 131072 B/page"); /* TP 1: all 8 KV heads */
+        assert_true(v->nfixes > 0);
+        char line[512];
+        fix_line(&v->fixes[0], line, sizeof line);
+        assert_string_equal(line, "--speculative-draft-kv-cache-dtype fp8_e4m3");
+        kvc_verdict_free(v);
+        kvc_worker_free(p);
+        kvc_worker_free(d);
+    }
+    /* the draft on prefill only: 80 entries against 78 */
+    char pa[512];
+    snprintf(pa, sizeof pa, "--disaggregation-mode prefill %s", D);
+    kvc_worker *p = worker_make("B300", "glm-5.2", pa), *d = worker_make("B300", "glm-5.2", "--disaggregation-mode decode");
+    kvc_verdict *v = NULL;
+    kvc_diag diag;
+    assert_int_equal(compare_under(p, d, "0.5.18", &v, &diag), KVC_OK);
+    assert_false(v->compatible);
+    assert_string_equal(v->mismatches[0].field, "kv_entries");
+    assert_string_equal(v->mismatches[0].prefill, "80");
+    assert_string_equal(kvc_verdict_caught_at(v), "first transfer");
+    kvc_verdict_free(v);
+    kvc_worker_free(p);
+    kvc_worker_free(d);
+}
+
 /* Each side builds its transfer from its own --disaggregation-transfer-backend
  * (mooncake when unset; mooncake_tcp is Mooncake): a pair whose backends
  * differ is a mismatch, and a prefill worker refuses fake from 0.5.10. */
@@ -724,6 +801,7 @@ int main(void)
         cmocka_unit_test(test_compare__dsv4_kv_layouts_by_release),
         cmocka_unit_test(test_compare__mtp_entry_counts),
         cmocka_unit_test(test_compare__transfer_backends),
+        cmocka_unit_test(test_compare__separate_draft_model_pools),
         cmocka_unit_test(test_compare__every_fix_works_when_applied),
         cmocka_unit_test(test_compare__a_worker_that_does_not_resolve_is_named),
         cmocka_unit_test(test_compare__fp4_scales_are_left_behind_by_the_transfer),

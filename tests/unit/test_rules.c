@@ -479,10 +479,9 @@ static void test_rules__entries_count_draft_layers_and_the_indexer(void **state)
     assert_int_equal(r.kv_entries, 78);
     assert_int_equal(resolve_line("B300", "glm-5.2", "--speculative-algorithm EAGLE3", NULL, &r, &d), KVC_OK);
     assert_int_equal(r.kv_entries, 78);
-    assert_contains(r.warnings[0], "draft model's own KV pool is not derived");
-    assert_contains(r.warnings[0], "PD sends it after the target's (sglang 0.5.3rc2: "
-                                   "python/sglang/srt/disaggregation/prefill.py:126-134), so draft models or draft KV "
-                                   "dtypes that differ are not caught");
+    assert_contains(r.warnings[0], "--speculative-algorithm EAGLE3: the draft model's KV pool is not derived (no "
+                                   "--speculative-draft-model-path given); a unified worker keeps it to itself, but a "
+                                   "PD worker's is declined");
     assert_int_equal(resolve_line("H200", "deepseek-v3", "", NULL, &r, &d), KVC_OK);
     assert_false(r.has_indexer);
     assert_false(r.model.dsa);
@@ -592,7 +591,7 @@ static kvc_status resolve_config(const char *json, kvc_diag *d)
     settings s;
     memset(&s, 0, sizeof s);
     kvc_resolved r;
-    return rules_resolve(&g, &m, &s, 0, &r, d);
+    return rules_resolve(&g, &m, NULL, &s, 0, &r, d);
 }
 
 static void test_rules__index_head_dim_must_be_128(void **state)
@@ -794,20 +793,20 @@ static void test_rules__dsv4_dimensions_from_the_config(void **state)
     assert_int_equal(gpu_parse("H200", &g, NULL, &d), KVC_OK);
     unsigned rel = (unsigned)sglang_release_index("0.5.19");
     assert_int_equal(model_parse(json, strlen(json), "c.json", "t", &m, &d), KVC_OK);
-    assert_int_equal(rules_resolve(&g, &m, s, rel, &r, &d), KVC_ERR_CONFIG);
+    assert_int_equal(rules_resolve(&g, &m, NULL, s, rel, &r, &d), KVC_ERR_CONFIG);
     assert_contains(d.message, "AssertionError at pool creation: DSV4 KV layout: qk_nope_head_dim FP8 (448) + "
                                "qk_rope_head_dim BF16 (64*2) + nope FP8 scales + scale_pad = 584 bytes/token");
     assert_contains(d.message, "give 649 bytes/token");
     json = "{\"architectures\":[\"DeepseekV4ForCausalLM\"],\"kv_lora_rank\":512,\"head_dim\":512,"
            "\"qk_rope_head_dim\":64,\"num_hidden_layers\":2,\"compress_ratios\":[0,2]}";
     assert_int_equal(model_parse(json, strlen(json), "c.json", "t", &m, &d), KVC_OK);
-    assert_int_equal(rules_resolve(&g, &m, s, rel, &r, &d), KVC_ERR_CONFIG);
+    assert_int_equal(rules_resolve(&g, &m, NULL, s, rel, &r, &d), KVC_ERR_CONFIG);
     assert_contains(d.message, "compress_ratios has 1 entries other than 0, 4 and 128; kvcheck does not model");
     /* without compress_ratios the groups are said not to be derived, not guessed */
     json = "{\"architectures\":[\"DeepseekV4ForCausalLM\"],\"kv_lora_rank\":512,\"head_dim\":512,"
            "\"qk_rope_head_dim\":64,\"num_hidden_layers\":2}";
     assert_int_equal(model_parse(json, strlen(json), "c.json", "t", &m, &d), KVC_OK);
-    assert_int_equal(rules_resolve(&g, &m, s, rel, &r, &d), KVC_OK);
+    assert_int_equal(rules_resolve(&g, &m, NULL, s, rel, &r, &d), KVC_OK);
     assert_string_equal(VAL(&r, "dsv4_compressed"), "not derived");
     assert_string_equal(VAL(&r, "dsv4_state"), "not derived");
     /* DeepSeek-V4.1 (SGLang 0.5.21+ loads it as DeepseekV4ForCausalLM): declined by its model_type */
@@ -815,7 +814,7 @@ static void test_rules__dsv4_dimensions_from_the_config(void **state)
            "\"head_dim\":512,\"qk_rope_head_dim\":64,\"num_hidden_layers\":2,\"compress_ratios\":[0,4]}";
     assert_int_equal(model_parse(json, strlen(json), "c.json", "t", &m, &d), KVC_OK);
     assert_string_equal(m.model_type, "deepseek_v41");
-    assert_int_equal(rules_resolve(&g, &m, s, (unsigned)sglang_release_index("0.5.23"), &r, &d), KVC_ERR_CONFIG);
+    assert_int_equal(rules_resolve(&g, &m, NULL, s, (unsigned)sglang_release_index("0.5.23"), &r, &d), KVC_ERR_CONFIG);
     assert_contains(d.message, "t (DeepseekV4ForCausalLM, model_type deepseek_v41): kvcheck does not model "
                                "DeepSeek-V4.1's pools");
     free(s);
@@ -1009,6 +1008,118 @@ static void test_rules__glm5_next_state_dtypes(void **state)
     assert_int_equal(r.attn_layers, 78);
 }
 
+static int has_warning(const kvc_resolved *r, const char *text)
+{
+    for (unsigned i = 0; i < r->nwarnings; i++)
+        if (strstr(r->warnings[i], text)) return 1;
+    return 0;
+}
+
+/* A separate draft model's pool (EAGLE3, STANDALONE), from its own config
+ * (tools/sglang-oracle/DRAFT_POOL.md): K and V entries of page x KV heads
+ * over the attention TP x head_dim, in the dtype the draft runner resolves;
+ * SGLang's refusals of such drafts; and what is left underived, warned. */
+static void test_rules__separate_draft_model_pools(void **state)
+{
+    (void)state;
+    static const char D1[] = "tests/unit/models/EAGLE3_DRAFT.json", D2[] = "tests/unit/models/EAGLE3_DRAFT_2L.json";
+    static const struct {
+        const char *release, *gpu, *model, *args;
+        const char *pool;        /* the draft_model_pool value; NULL: refused with `text`, "": warned with `text` */
+        unsigned entries;        /* kv_entries */
+        const char *text;
+    } C[] = {
+        /* B300: fp8 as the target's string; 8 KV heads over TP 8 */
+        {"0.5.23", "B300", "glm-5.2", "--tp 8 --speculative-draft-attention-backend fa3", "fp8_e4m3 1x1x128: 8192 B/page",
+         80, "8 over attention TP 8"},
+        {"0.5.23", "B300", "glm-5.2", "--tp 4 --speculative-draft-attention-backend fa3",
+         "fp8_e4m3 1x2x128: 16384 B/page", 80, NULL},
+        /* attention DP and CP divide the TP first; at least one head */
+        {"0.5.23", "B300", "glm-5.2", "--tp 8 --attn-dp-size 2 --speculative-draft-attention-backend fa3",
+         "fp8_e4m3 1x2x128: 16384 B/page", 80, NULL},
+        {"0.5.23", "B300", "glm-5.2", "--tp 16 --speculative-draft-attention-backend fa3",
+         "fp8_e4m3 1x1x128: 8192 B/page", 80, NULL},
+        /* Hopper: the DSA override gives bfloat16; 0.5.18+ draft dtype flag */
+        {"0.5.23", "H200", "glm-5.2", "--tp 8 --speculative-draft-attention-backend fa3", "bfloat16 1x1x128: 16384 B/page",
+         80, NULL},
+        {"0.5.18", "B300", "glm-5.2",
+         "--tp 8 --speculative-draft-attention-backend fa3 --speculative-draft-kv-cache-dtype bf16",
+         "bfloat16 1x1x128: 16384 B/page", 80, "--speculative-draft-kv-cache-dtype bf16"},
+        /* MLA without DSA keeps the string auto: the draft model's own dtype (page size 1) */
+        {"0.5.23", "H200", "deepseek-v3", "--tp 8", "bfloat16 1x1x128: 256 B/page", 63, "torch_dtype"},
+        {"0.5.23", "H200", "deepseek-v3", "--tp 8 --dtype float32", "float32 1x1x128: 512 B/page", 63, "(--dtype)"},
+        /* the DSA backend asserts its model is DSA */
+        {"0.5.23", "B300", "glm-5.2", "--tp 8", NULL, 0,
+         "SGLang 0.5.23 refuses to start: AssertionError: DSA backend only supports DeepSeek DSA (at draft model init"},
+        {"0.5.12", "B300", "glm-5.2", "--tp 8", NULL, 0, "AssertionError: NSA backend only supports DeepSeek NSA"},
+        /* STANDALONE and DP attention, forced for DSA up to 0.5.7 */
+        {"0.5.7", "B300", "deepseek-v3.2", "--tp 8 --speculative-draft-attention-backend fa3", NULL, 0,
+         "Currently standalone speculative decoding does not support dp attention. (SGLang turns DP attention on for "
+         "DSA models up to 0.5.7)"},
+    };
+    for (size_t i = 0; i < COUNT_OF(C); i++) {
+        char args[600];
+        snprintf(args, sizeof args, "--speculative-algorithm %s --speculative-draft-model-path %s %s",
+                 strcmp(C[i].release, "0.5.7") == 0 ? "STANDALONE" : "EAGLE3", D1, C[i].args);
+        kvc_resolved r;
+        kvc_diag d;
+        kvc_status st = resolve_line(C[i].gpu, C[i].model, args, C[i].release, &r, &d);
+        if (!C[i].pool) {
+            if (st != KVC_ERR_CONFIG || !strstr(d.message, C[i].text)) fail_msg("case %zu: %d %s", i, st, d.message);
+            continue;
+        }
+        if (st != KVC_OK) fail_msg("case %zu: %s", i, d.message);
+        if (strcmp(VAL(&r, "draft_model_pool"), C[i].pool) || r.kv_entries != C[i].entries)
+            fail_msg("case %zu: '%s', %u entries", i, VAL(&r, "draft_model_pool"), r.kv_entries);
+        if (C[i].text) assert_contains(resolved_find(&r, "draft_model_pool")->reason, C[i].text);
+    }
+    /* two layers: 0.5.11's EAGLE3 takes one; later, the V width; float32 and a quantization config are not read */
+    kvc_resolved r;
+    kvc_diag d;
+    char args[400];
+    snprintf(args, sizeof args, "--tp 8 --speculative-algorithm EAGLE3 --speculative-draft-model-path %s "
+             "--speculative-draft-attention-backend fa3", D2);
+    assert_int_equal(resolve_line("B300", "glm-5.2", args, "0.5.11", &r, &d), KVC_ERR_CONFIG);
+    assert_contains(d.message, "ValueError: EAGLE3 currently only supports 1 layer (at draft model init: "
+                               "EAGLE3_DRAFT_2L has 2");
+    assert_int_equal(resolve_line("B300", "glm-5.2", args, "0.5.23", &r, &d), KVC_OK);
+    assert_string_equal(VAL(&r, "draft_model_pool"), "fp8_e4m3 2x1x128/64: K 8192 + V 4096 B/page");
+    uint64_t items[2];
+    assert_int_equal(kvc_resolved_draft_model(&r, items), 2);
+    assert_int_equal(items[0], 8192);
+    assert_int_equal(items[1], 4096);
+    assert_int_equal(r.kv_entries, 82);
+    assert_int_equal(r.kv_bytes_per_token_all, 78 * 576 + 2 * (128 + 64));
+    assert_int_equal(r.indexer_bytes_per_token_all, 78 * 132);
+    snprintf(args, sizeof args, "--tp 8 --speculative-algorithm EAGLE3 --speculative-draft-model-path %s", D2);
+    assert_int_equal(resolve_line("H200", "deepseek-v3", args, "0.5.23", &r, &d), KVC_OK);
+    assert_string_equal(VAL(&r, "draft_model_pool"), "");
+    assert_int_equal(r.kv_entries, 61);
+    assert_true(has_warning(&r, "the draft model's KV pool is not derived (--kv-cache-dtype auto as the server "
+                                "resolved it: the draft's own, which follows its quantization_config"));
+    /* a draft found nowhere */
+    assert_int_equal(resolve_line("B300", "glm-5.2", "--speculative-algorithm EAGLE3 --speculative-draft-model-path "
+                                  "/nonexistent/draft --speculative-draft-attention-backend fa3", "0.5.23", &r, &d),
+                     KVC_OK);
+    assert_int_equal(r.kv_entries, 78);
+    assert_true(has_warning(&r, "KV pool is not derived ('/nonexistent/draft' found nowhere: local path, Hugging "
+                                "Face cache, bundled models); a unified worker keeps it to itself"));
+    /* a PD worker's underived draft pool is declined: a pair could not be judged without it */
+    assert_int_equal(resolve_line("B300", "glm-5.2", "--disaggregation-mode decode --speculative-algorithm EAGLE3 "
+                                  "--speculative-draft-model-path /nonexistent/draft "
+                                  "--speculative-draft-attention-backend fa3", "0.5.23", &r, &d),
+                     KVC_ERR_CONFIG);
+    assert_contains(d.message, "--speculative-algorithm EAGLE3: kvcheck does not derive this draft model's KV pool "
+                               "('/nonexistent/draft' found nowhere: local path, Hugging Face cache, bundled models), "
+                               "which PD sends after the target's (sglang 0.5.23: "
+                               "python/sglang/srt/disaggregation/prefill.py:301-325), so it cannot judge the pair");
+    assert_int_equal(d.column, 61); /* --speculative-draft-model-path */
+    snprintf(args, sizeof args, "--disaggregation-mode prefill --tp 8 --speculative-algorithm EAGLE3 "
+             "--speculative-draft-model-path %s", D2);
+    assert_int_equal(resolve_line("H200", "deepseek-v3", args, "0.5.23", &r, &d), KVC_ERR_CONFIG);
+    assert_contains(d.message, "the draft's own, which follows its quantization_config");
+}
+
 static void test_rules__versions_name_releases(void **state)
 {
     (void)state;
@@ -1054,7 +1165,8 @@ static void test_rules__versions_name_releases(void **state)
                                         "dsa_decode_backend",    "disaggregation_mode",
                                         "transfer_backend",      "page_size",
                                         "speculative_algorithm", "speculative_draft_kv_cache_dtype",
-                                        "enable_hisparse",       "parallelism"};
+                                        "draft_model_pool",      "enable_hisparse",
+                                        "parallelism"};
     assert_int_equal(r.nsettings, COUNT_OF(NAMES));
     for (unsigned i = 0; i < r.nsettings; i++) assert_string_equal(r.settings[i].name, NAMES[i]);
     assert_int_equal(resolved_find(&r, "page_size")->type, KVC_VALUE_UINT);
@@ -1103,6 +1215,7 @@ int main(void)
         cmocka_unit_test(test_rules__glm5_next_is_dsa_plus_linear_layers),
         cmocka_unit_test(test_rules__glm5_next_split_from_the_config),
         cmocka_unit_test(test_rules__glm5_next_state_dtypes),
+        cmocka_unit_test(test_rules__separate_draft_model_pools),
         cmocka_unit_test(test_rules__versions_name_releases),
         cmocka_unit_test(test_rules__eras_group_releases_with_the_same_rules),
     };

@@ -44,7 +44,8 @@ unsigned pd_fix_candidates(const kvc_resolved *self, const kvc_resolved *other, 
     }
     n = add(out, n, max, release, SET_KV_CACHE_DTYPE, "kv_cache_dtype", "fp8_e4m3");
     n = add(out, n, max, release, SET_KV_CACHE_DTYPE, "kv_cache_dtype", "bfloat16");
-    if (self->draft_entries && sglang_release_in(release, "0.5.18", NULL)) { /* the draft pool's own dtype */
+    if ((self->draft_entries || self->draft_model_layers) && sglang_release_in(release, "0.5.18", NULL)) {
+        /* the draft pool's own dtype */
         const char *want = resolved_value(other, "speculative_draft_kv_cache_dtype");
         n = add(out, n, max, release, SET_SPEC_DRAFT_KV_DTYPE, "speculative_draft_kv_cache_dtype",
                 want[0] ? want : resolved_value(other, "kv_cache_dtype"));
@@ -241,6 +242,32 @@ static int state_check(const kvc_resolved *p, const kvc_resolved *d, int nixl, c
     return 0;
 }
 
+/* The first kind of entry both sides keep whose prefill item length is
+ * longer than decode's (what NIXL 0.5.15+ checks for every paired entry:
+ * tools/sglang-oracle/PD_ENTRIES.md §3), with the two lengths in `len`;
+ * NULL when none is. */
+static const char *longer_entry(const kvc_resolved *p, const kvc_resolved *d, uint64_t len[2])
+{
+    const struct {
+        int both;
+        uint64_t p, d;
+        const char *what;
+    } E[] = {
+        {1, p->kv.page_bytes, d->kv.page_bytes, "the target layers' entries"},
+        {p->draft_entries && d->draft_entries, p->draft.page_bytes, d->draft.page_bytes, "the draft (MTP) entries"},
+        {p->draft_model_layers && d->draft_model_layers, p->draft_model_item[0], d->draft_model_item[0],
+         "the draft model's K entries"},
+        {p->draft_model_layers && d->draft_model_layers, p->draft_model_item[1], d->draft_model_item[1],
+         "the draft model's V entries"},
+    };
+    for (size_t i = 0; i < COUNT_OF(E); i++)
+        if (E[i].both && E[i].p > E[i].d) {
+            len[0] = E[i].p, len[1] = E[i].d;
+            return E[i].what;
+        }
+    return NULL;
+}
+
 int pd_bootstrap(const kvc_resolved *p, const kvc_resolved *d, char *stage, size_t stage_size, char *text,
                  size_t size)
 {
@@ -307,13 +334,15 @@ int pd_bootstrap(const kvc_resolved *p, const kvc_resolved *d, char *stage, size
         return 1;
     }
     int nixl = strcmp(transfer_backend(p), "nixl") == 0;
-    if (nixl && nixl_strided(p) && p->kv.page_bytes > d->kv.page_bytes) {
+    uint64_t len[2] = {0, 0};
+    const char *which = longer_entry(p, d, len);
+    if (nixl && nixl_strided(p) && which) {
         str_copy(stage, stage_size, "NIXL handshake");
         str_printf(text, size,
-                   "%s, but SGLang %s's NIXL handshake refuses the pair when decode registers: \"NIXL prepared dlist "
-                   "transfer length exceeds item stride: xfer_len=%llu, item_len=%llu\" (sglang 0.5.15: "
+                   "%s, but SGLang %s's NIXL handshake refuses the pair when decode registers (%s): \"NIXL prepared "
+                   "dlist transfer length exceeds item stride: xfer_len=%llu, item_len=%llu\" (sglang 0.5.15: "
                    "python/sglang/srt/disaggregation/nixl/conn.py:660-667)",
-                   checks, p->release, (unsigned long long)p->kv.page_bytes, (unsigned long long)d->kv.page_bytes);
+                   checks, p->release, which, (unsigned long long)len[0], (unsigned long long)len[1]);
         return 1;
     }
     if (nixl && nixl_strided(p))

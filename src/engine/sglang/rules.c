@@ -203,6 +203,7 @@ typedef struct ctx {
     unsigned rel;
     const gpu_info *gpu;
     const model_info *model;
+    const draft_model *draft; /* a separate draft model (EAGLE3, STANDALONE) as found; NULL: none given */
     const settings *set;
     kvc_resolved *out;
     kvc_diag *diag;
@@ -1468,7 +1469,7 @@ static const char NGRAM_BREADTH_DEFAULT[] = "10";
 
 /* 1 when a speculative algorithm runs a draft model: any but NGRAM (sglang
  * 0.5.23: python/sglang/srt/arg_groups/kv_cache_hook.py:204). Pure. */
-static int draft_model(const char *algo) { return strcmp(algo, "NGRAM") != 0; }
+static int runs_draft(const char *algo) { return strcmp(algo, "NGRAM") != 0; }
 
 /* The checks of a block-scaled KV dtype (KV4), in SGLang's order: with
  * `hook`, those of the NVFP4 prefill hook, run before the attention-backend
@@ -1596,7 +1597,7 @@ static kvc_status check_kv4(ctx *c, int hook)
         }
         case K_NATIVE_DRAFT: {
             const setting *a = &c->set->s[SET_SPEC_ALGO], *b = &c->set->s[SET_SPEC_DRAFT_ATTN];
-            if (native(c, &sides) && a->set && draft_model(a->value) && b->set && strcmp(b->value, k->backends) != 0)
+            if (native(c, &sides) && a->set && runs_draft(a->value) && b->set && strcmp(b->value, k->backends) != 0)
                 return refuse_with(c, b, k, "", b->value, &sides);
             break;
         }
@@ -2693,6 +2694,27 @@ static const struct state_dtype *resolve_state_dtype(const ctx *c, const char *n
     return t;
 }
 
+/* The attention-TP size a pool splits KV heads over: tp / dp with DP
+ * attention (which DSA forces up to 0.5.7, with dp = tp up to 0.5.5.post3:
+ * sglang 0.5.3: python/sglang/srt/server_args.py:815-818; 0.5.6: :949-951),
+ * or / --attn-dp-size (0.5.22+), then / --attn-cp-size from 0.5.9 (sglang 0.5.9:
+ * python/sglang/srt/layers/dp_attention.py:230-244; 0.5.23:
+ * python/sglang/srt/runtime_context.py:73-76). 1 for sizes SGLang refuses
+ * itself. */
+static unsigned long attention_tp(const ctx *c, int with_cp)
+{
+    const settings *set = c->set;
+    unsigned long tp = set->s[SET_TP].set ? strtoul(set->s[SET_TP].value, NULL, 10) : 1;
+    unsigned long dp = set->s[SET_DP].set ? strtoul(set->s[SET_DP].value, NULL, 10) : 1;
+    int forced = c->defaults && rel_until(c->rel, "0.5.7");
+    if (forced && rel_until(c->rel, "0.5.5.post3")) dp = tp;
+    if (set->s[SET_ATTN_DP_SIZE].set) dp = strtoul(set->s[SET_ATTN_DP_SIZE].value, NULL, 10); /* 0.5.22+ */
+    if ((set->s[SET_DP_ATTENTION].set || set->s[SET_ATTN_DP_SIZE].set || forced) && dp > 1 && tp % dp == 0) tp /= dp;
+    unsigned long cp = set->s[SET_ATTN_CP].set ? strtoul(set->s[SET_ATTN_CP].value, NULL, 10) : 1;
+    if (with_cp && rel_since(c->rel, "0.5.9") && cp > 1 && tp % cp == 0) tp /= cp;
+    return tp == 0 || tp > 65536 ? 1 : tp;
+}
+
 /* The linear layers' split and per-request state (KimiLinearStateShape.create,
  * sglang 0.5.23: python/sglang/srt/configs/mamba_utils.py:323-370): conv
  * (K - 1) x 3·H·D/tp, temporal H/tp x D x D, over the attention-TP ranks
@@ -2730,10 +2752,7 @@ static kvc_status resolve_hybrid(ctx *c)
                   "only from the launch command's assignments: it takes SGLang's default here; make sure both "
                   "workers' environments agree",
                   unread);
-    unsigned long tp = set->s[SET_TP].set ? strtoul(set->s[SET_TP].value, NULL, 10) : 1;
-    unsigned long dp = set->s[SET_DP].set ? strtoul(set->s[SET_DP].value, NULL, 10) : 1;
-    if (set->s[SET_DP_ATTENTION].set && dp > 1 && tp % dp == 0) tp /= dp;
-    if (tp == 0 || tp > 65536) tp = 1; /* SGLang refuses these itself; the sizes then say nothing */
+    unsigned long tp = attention_tp(c, 0);
     uint64_t H = m->linear_heads ? m->linear_heads : h->heads, D = m->linear_head_dim ? m->linear_head_dim : h->head_dim;
     uint64_t K = m->linear_conv_kernel ? m->linear_conv_kernel : h->conv_kernel;
     /* divide() asserts, first for the conv projection, then for the heads
@@ -2774,6 +2793,172 @@ static kvc_status resolve_hybrid(ctx *c)
     return KVC_OK;
 }
 
+/* ------------------------------------------------- separate draft model */
+
+/* The dtypes a draft pool can hold: each name's dtype as one name, and its bytes. */
+static const struct elem_dtype {
+    const char *name, *same;
+    unsigned bytes;
+} ELEM_DTYPES[] = {{"fp8_e4m3", "fp8_e4m3", 1}, {"fp8_e5m2", "fp8_e5m2", 1}, {"bfloat16", "bfloat16", 2},
+                   {"bf16", "bfloat16", 2},     {"float16", "float16", 2},   {"half", "float16", 2},
+                   {"float32", "float32", 4},   {"float", "float32", 4}};
+
+static const struct elem_dtype *elem_dtype(const char *name)
+{
+    for (size_t i = 0; i < COUNT_OF(ELEM_DTYPES); i++)
+        if (strcmp(ELEM_DTYPES[i].name, name) == 0) return &ELEM_DTYPES[i];
+    return NULL;
+}
+
+/* The draft pool's KV dtype as the draft runner resolves it, into `name`
+ * and `why`; NULL when it is the draft's own and kvcheck cannot read it
+ * (`why` says so). The draft runner resolves the server's --kv-cache-dtype
+ * string as the target left it (after the DSA overrides), or from 0.5.18
+ * --speculative-draft-kv-cache-dtype when given (sglang 0.5.18:
+ * python/sglang/srt/mem_cache/kv_cache_dtype.py:33-36; 0.5.23: :45-48).
+ * "auto" is the draft's own: FP8 when its quantization config says so,
+ * else the model dtype (--dtype; auto: the config's torch_dtype, float32
+ * as float16: sglang 0.5.3rc2: python/sglang/srt/configs/model_config.py:695-751). */
+static const char *draft_model_dtype(const ctx *c, const model_info *m, char *why, size_t size)
+{
+    const setting *flag = &c->set->s[SET_SPEC_DRAFT_KV_DTYPE];
+    const char *dtype = c->dtype;
+    if (flag->set && rel_since(c->rel, "0.5.18")) {
+        dtype = flag->value;
+        str_printf(why, size, "%s %s", flag->flag, dtype);
+    } else {
+        str_printf(why, size, "--kv-cache-dtype %s as the server resolved it", dtype);
+    }
+    if (strcmp(dtype, "auto") != 0) return elem_dtype(dtype) ? dtype : NULL;
+    if (m->has_quantization) {
+        str_printf(why + strlen(why), size - strlen(why), ": the draft's own, which follows its "
+                   "quantization_config (FP8 when its kv_cache_quant_algo is FP8), not read by kvcheck");
+        return NULL;
+    }
+    const setting *md = &c->set->s[SET_MODEL_DTYPE];
+    const char *model = md->set && strcmp(md->value, "auto") != 0 ? md->value : m->torch_dtype;
+    if (strcmp(model, "float32") == 0 && !(md->set && strcmp(md->value, "auto") != 0)) model = "float16";
+    str_printf(why + strlen(why), size - strlen(why), ": the draft model's dtype %s (%s)", model,
+               md->set && strcmp(md->value, "auto") != 0 ? "--dtype" : "torch_dtype; float32 as float16");
+    return elem_dtype(model) ? model : NULL;
+}
+
+/* A separate draft model's pool kvcheck does not derive (`why`). A PD
+ * worker sends it after the target's (sglang 0.5.23:
+ * python/sglang/srt/disaggregation/prefill.py:301-325), so a pair could not
+ * be judged without it: declined. A unified worker keeps it: warned. */
+static kvc_status draft_underived(const ctx *c, const char *algo, const char *why)
+{
+    const setting *mode = &c->set->s[SET_DISAGG_MODE], *path = &c->set->s[SET_SPEC_DRAFT_MODEL];
+    if (mode->set && (strcmp(mode->value, "prefill") == 0 || strcmp(mode->value, "decode") == 0))
+        return diag_set(c->diag, KVC_ERR_CONFIG, path->set ? &path->origin : &c->set->s[SET_SPEC_ALGO].origin,
+                        "--speculative-algorithm %s: kvcheck does not derive this draft model's KV pool (%s), which "
+                        "PD sends after the target's (sglang 0.5.23: python/sglang/srt/disaggregation/prefill.py:"
+                        "301-325), so it cannot judge the pair: give it an MHA draft's config.json it can read (a "
+                        "local directory or the Hugging Face cache)",
+                        algo, why);
+    notes_add(c->out->warnings, &c->out->nwarnings, KVC_MAX_NOTES,
+              "--speculative-algorithm %s: the draft model's KV pool is not derived (%s); a unified worker keeps it "
+              "to itself, but a PD worker's is declined",
+              algo, why);
+    return KVC_OK;
+}
+
+/* The separate draft model's pool (EAGLE3, STANDALONE): the draft runner
+ * builds it from the draft's own config (tools/sglang-oracle/DRAFT_POOL.md
+ * §1; sglang 0.5.23: python/sglang/srt/mem_cache/kv_cache_configurator.py:
+ * 1866-1920). An MHA draft (a Llama EAGLE3 head) keeps, per layer, a K and
+ * a V buffer of page_size x heads x head_dim elements, heads being its KV
+ * heads over the attention TP (at least 1), all K entries first (sglang
+ * 0.5.23: python/sglang/srt/mem_cache/memory_pool.py:2657-2693,
+ * 2775-2789); PD appends them after the target's (sglang 0.5.23:
+ * python/sglang/srt/disaggregation/prefill.py:301-325). */
+static kvc_status resolve_draft_model(const ctx *c, const char *algo)
+{
+    kvc_resolved *out = c->out;
+    const settings *set = c->set;
+    const setting *path = &set->s[SET_SPEC_DRAFT_MODEL];
+    int dp_attention = set->s[SET_DP_ATTENTION].set || (c->defaults && rel_until(c->rel, "0.5.7"));
+    if (strcmp(algo, "STANDALONE") == 0 && dp_attention)
+        return refuse(c, &set->s[SET_SPEC_ALGO],
+                      "Currently standalone speculative decoding does not support dp attention.%s (sglang 0.5.3rc2: "
+                      "python/sglang/srt/server_args.py:1054-1058; 0.5.23: "
+                      "python/sglang/srt/arg_groups/speculative_hook.py:1078-1084)",
+                      set->s[SET_DP_ATTENTION].set ? "" : " (SGLang turns DP attention on for DSA models up to 0.5.7)");
+    char pool[KVC_NAME_LEN];
+    if (!c->draft || !c->draft->found)
+        return draft_underived(c, algo, !path->set ? "no --speculative-draft-model-path given" : c->draft->why);
+    const model_info *m = &c->draft->model;
+    /* the draft runs the process's attention backend unless it is given its own (0.5.7+): the DSA one, which
+     * asserts its model is DSA */
+    int draft_dsa = m->index_topk && arch_dsa(draft_arch(m->architecture, c->rel), c->rel);
+    int process_dsa = c->dsa && c->defaults && !set->s[SET_ATTENTION_BACKEND].set &&
+                      !set->s[SET_PREFILL_ATTENTION_BACKEND].set && !set->s[SET_DECODE_ATTENTION_BACKEND].set;
+    if (process_dsa && !draft_dsa && !set->s[SET_SPEC_DRAFT_ATTN].set) {
+        int nsa = rel_until(c->rel, "0.5.12.post1");
+        return refuse(c, path,
+                      "AssertionError: %s (at draft model init: the %s draft %s runs the target's %s attention "
+                      "backend; sglang %s: python/sglang/srt/layers/attention/%s); give it its own with "
+                      "--speculative-draft-attention-backend (0.5.7+)",
+                      nsa ? "NSA backend only supports DeepSeek NSA" : "DSA backend only supports DeepSeek DSA",
+                      algo, m->architecture, nsa ? "nsa" : "dsa", nsa ? "0.5.3rc2" : "0.5.13",
+                      nsa ? "nsa_backend.py:162" : "dsa_backend.py:307");
+    }
+    char why[700];
+    if (m->kv_lora_rank) {
+        str_printf(why, sizeof why, "%s is an MLA model: kvcheck derives MHA draft pools only", m->architecture);
+        return draft_underived(c, algo, why);
+    }
+    unsigned layers = m->num_nextn_predict_layers ? m->num_nextn_predict_layers : m->num_hidden_layers;
+    if (strcmp(algo, "EAGLE3") == 0 && layers != 1 && rel_until(c->rel, "0.5.11"))
+        return refuse(c, path, "ValueError: EAGLE3 currently only supports 1 layer (at draft model init: %s has %u; "
+                      "sglang 0.5.3rc2: python/sglang/srt/models/llama_eagle3.py:193-194; 0.5.11: :212-213)",
+                      m->name, layers);
+    const setting *dcp = &set->s[SET_DCP];
+    const char *dtype = draft_model_dtype(c, m, why, sizeof why);
+    if (!dtype) return draft_underived(c, algo, why);
+    if (dcp->set && strtoul(dcp->value, NULL, 10) > 1)
+        return draft_underived(c, algo, "--dcp-size multiplies its page (0.5.17+), which kvcheck does not model");
+    unsigned long tp = attention_tp(c, 1);
+    uint64_t kv_heads = m->num_kv_heads ? m->num_kv_heads : m->num_attention_heads;
+    uint64_t heads = kv_heads / tp ? kv_heads / tp : 1;
+    uint64_t D = m->head_dim ? m->head_dim : m->num_attention_heads ? m->hidden_size / m->num_attention_heads : 0;
+    /* the V width is the config's v_head_dim from 0.5.11 (sglang 0.5.11:
+     * python/sglang/srt/model_executor/model_runner_kv_cache_mixin.py:559), else head_dim */
+    uint64_t Dv = m->v_head_dim && rel_since(c->rel, "0.5.11") ? m->v_head_dim : D;
+    const struct elem_dtype *e = elem_dtype(dtype);
+    uint64_t b = e->bytes, page = get(out, "page_size")->number;
+    if (!kv_heads || !D || heads * (D > Dv ? D : Dv) * b > UINT32_MAX)
+        return draft_underived(c, algo, "its config gives no KV heads or head width (num_key_value_heads or "
+                               "num_attention_heads; head_dim or hidden_size), or widths past 4 GiB a token");
+    out->draft_model_layers = layers;
+    out->draft_model_bytes[0] = (uint32_t)(heads * D * b);
+    out->draft_model_bytes[1] = (uint32_t)(heads * Dv * b);
+    out->draft_model_item[0] = page * out->draft_model_bytes[0];
+    out->draft_model_item[1] = page * out->draft_model_bytes[1];
+    /* what decode reads the bytes as: compared between the sides */
+    char dims[64], v[32] = "";
+    if (Dv != D) str_printf(v, sizeof v, "/%llu", (unsigned long long)Dv);
+    str_printf(dims, sizeof dims, "%ux%llux%llu%s", layers, (unsigned long long)heads, (unsigned long long)D, v);
+    if (Dv == D)
+        str_printf(pool, sizeof pool, "%s %s: %llu B/page", e->same, dims, (unsigned long long)out->draft_model_item[0]);
+    else
+        str_printf(pool, sizeof pool, "%s %s: K %llu + V %llu B/page", e->same, dims,
+                   (unsigned long long)out->draft_model_item[0], (unsigned long long)out->draft_model_item[1]);
+    setting_set(get(out, "draft_model_pool"), pool,
+                "%s (%s, MHA): layers x KV heads (%llu over attention TP %lu, at least 1) x head_dim (sglang "
+                "0.5.23: python/sglang/srt/mem_cache/memory_pool.py:2657-2693); dtype: %s",
+                m->name, m->architecture, (unsigned long long)kv_heads, tp, why);
+    setting_origin(get(out, "draft_model_pool"), &path->origin);
+    kvc_setting *par = get(out, "parallelism");
+    char value[KVC_NAME_LEN], reason[KVC_REASON_LEN];
+    str_copy(value, sizeof value, par->value);
+    str_copy(reason, sizeof reason, par->reason);
+    setting_set(par, value, "%s; the draft model's MHA entries are not: their KV heads are split over attention TP "
+                "(draft_model_pool)", reason);
+    return KVC_OK;
+}
+
 /* ------------------------------------------------------------- the rest */
 
 static const struct spec_row {
@@ -2805,11 +2990,7 @@ static kvc_status resolve_speculative(const ctx *c)
         setting_set(get(out, "speculative_algorithm"), row->name, "NGRAM keeps no draft KV cache");
     } else {
         setting_set(get(out, "speculative_algorithm"), row->name, "%s drafts with a separate model", row->name);
-        notes_add(out->warnings, &out->nwarnings, KVC_MAX_NOTES,
-                  "--speculative-algorithm %s: the draft model's own KV pool is not derived (target layers only); PD "
-                  "sends it after the target's (sglang 0.5.3rc2: python/sglang/srt/disaggregation/prefill.py:126-134), "
-                  "so draft models or draft KV dtypes that differ are not caught: give both sides the same",
-                  row->name);
+        return resolve_draft_model(c, row->name);
     }
     return KVC_OK;
 }
@@ -2824,10 +3005,18 @@ static kvc_status resolve_draft(ctx *c)
 {
     const setting *s = &c->set->s[SET_SPEC_DRAFT_KV_DTYPE];
     kvc_setting *v = get(c->out, "speculative_draft_kv_cache_dtype");
+    const char *algo = resolved_value(c->out, "speculative_algorithm");
+    int separate = strcmp(algo, "EAGLE3") == 0 || strcmp(algo, "STANDALONE") == 0; /* resolve_draft_model's */
+    if (!c->out->draft_entries && s->set && separate) {
+        char from[900];
+        from_text(s, from, sizeof from);
+        setting_set(v, s->value, "set by %s: the draft model pool's dtype", from);
+        return KVC_OK;
+    }
     if (!c->out->draft_entries) {
         if (s->set)
             notes_add(c->out->warnings, &c->out->nwarnings, KVC_MAX_NOTES,
-                      "%s has no effect here: the worker keeps no draft (MTP) KV entries", s->flag);
+                      "%s has no effect here: the worker keeps no draft KV entries", s->flag);
         setting_set(v, "", "%s", "");
         return KVC_OK;
     }
@@ -2882,8 +3071,10 @@ static kvc_status derive_layouts(const model_info *model, kvc_resolved *out, kvc
                         why.message, out->row.reason);
     }
     if (out->has_scales && (st = layout_build("fp4_mx16_scales", &p, &out->scales, diag))) return st;
-    out->kv_entries = out->attn_layers + out->draft_entries;
-    out->kv_bytes_per_token_all = (uint64_t)out->kv.bytes_per_token * out->attn_layers;
+    out->kv_entries = out->attn_layers + out->draft_entries + 2 * out->draft_model_layers;
+    out->kv_bytes_per_token_all = (uint64_t)out->kv.bytes_per_token * out->attn_layers +
+                                  (uint64_t)(out->draft_model_bytes[0] + out->draft_model_bytes[1]) *
+                                      out->draft_model_layers;
     if (out->draft_entries) {
         st = layout_build(out->draft_row.value, &p, &out->draft, &why);
         if (st) {
@@ -2901,7 +3092,9 @@ static kvc_status derive_layouts(const model_info *model, kvc_resolved *out, kvc
     RETURN_ERROR_IF(model->index_head_dim != 128, diag, KVC_ERR_CONFIG, &o,
                     "index_head_dim is %u: SGLang's DSA indexer K cache needs 128", model->index_head_dim);
     st = layout_build("dsa_indexer", &p, &out->indexer, diag);
-    out->indexer_bytes_per_token_all = (uint64_t)out->indexer.bytes_per_token * out->kv_entries;
+    /* a separate draft model's MHA entries keep no indexer state */
+    out->indexer_bytes_per_token_all =
+        (uint64_t)out->indexer.bytes_per_token * (out->kv_entries - 2 * out->draft_model_layers);
     return st;
 }
 
@@ -2919,6 +3112,7 @@ static void add_settings(int dsa, int hybrid, int dsv4, kvc_resolved *out)
     resolved_add(out, "page_size", KVC_VALUE_UINT, decides);
     resolved_add(out, "speculative_algorithm", KVC_VALUE_TEXT, KVC_SETTING_IF_SET);
     resolved_add(out, "speculative_draft_kv_cache_dtype", KVC_VALUE_TEXT, KVC_SETTING_IF_SET);
+    resolved_add(out, "draft_model_pool", KVC_VALUE_TEXT, pair | KVC_SETTING_IF_SET);
     resolved_add(out, "enable_hisparse", KVC_VALUE_BOOL, KVC_SETTING_IF_SET);
     resolved_add(out, "parallelism", KVC_VALUE_TEXT, KVC_SETTING_IF_SET);
     if (hybrid) {
@@ -2996,8 +3190,8 @@ static kvc_status check_model_class(const ctx *c)
                     c->model->architecture, row->since, row->cite, row->since, hedge);
 }
 
-kvc_status rules_resolve(const gpu_info *gpu, const model_info *model, const settings *set, unsigned release,
-                         kvc_resolved *out, kvc_diag *diag)
+kvc_status rules_resolve(const gpu_info *gpu, const model_info *model, const draft_model *draft, const settings *set,
+                         unsigned release, kvc_resolved *out, kvc_diag *diag)
 {
     memset(out, 0, sizeof *out);
     str_copy(out->engine, sizeof out->engine, "sglang");
@@ -3007,7 +3201,7 @@ kvc_status rules_resolve(const gpu_info *gpu, const model_info *model, const set
              "tests/conformance/sglang");
     out->gpu = *gpu;
     out->model = *model;
-    ctx c = {.rel = release, .gpu = gpu, .model = model, .set = set, .out = out, .diag = diag};
+    ctx c = {.rel = release, .gpu = gpu, .model = model, .draft = draft, .set = set, .out = out, .diag = diag};
     c.dsa = model->index_topk && arch_dsa(model->architecture, release);
     c.defaults = c.dsa && arch_defaults(model->architecture, release);
     out->model.dsa = c.dsa;

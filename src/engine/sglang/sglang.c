@@ -81,6 +81,17 @@ static kvc_status prepare(const engine_inputs *in, const engine_target *t, unsig
         free(w);
         return st;
     }
+    /* a draft model found nowhere leaves its pool underived (the rules warn), never the worker refused */
+    const setting *dp = &w->set.s[SET_SPEC_DRAFT_MODEL];
+    if (dp->set && dp->value[0]) {
+        kvc_diag why;
+        w->draft.found = model_draft_from_path(dp->value, &dp->origin, t->base_dir, "", &w->draft.model, &why) == KVC_OK;
+        if (!w->draft.found && strstr(why.message, "could not be found"))
+            str_printf(w->draft.why, sizeof w->draft.why, "'%s' found nowhere: local path, Hugging Face cache, "
+                       "bundled models", dp->value);
+        else if (!w->draft.found)
+            str_copy(w->draft.why, sizeof w->draft.why, why.message);
+    }
     *out = w;
     return KVC_OK;
 }
@@ -88,7 +99,7 @@ static kvc_status prepare(const engine_inputs *in, const engine_target *t, unsig
 static kvc_status resolve(const engine_worker *w, unsigned release, const engine_override *ov, size_t nov,
                           kvc_resolved *out, kvc_diag *diag)
 {
-    if (!nov) return rules_resolve(&w->gpu, &w->model, &w->set, release, out, diag);
+    if (!nov) return rules_resolve(&w->gpu, &w->model, &w->draft, &w->set, release, out, diag);
     settings *set = malloc(sizeof *set);
     if (!set) return diag_set(diag, KVC_ERR_NOMEM, NULL, "out of memory");
     memcpy(set, &w->set, sizeof *set);
@@ -100,7 +111,7 @@ static kvc_status resolve(const engine_worker *w, unsigned release, const engine
         str_copy(s->flag, sizeof s->flag, flag ? flag : "");
         origin_set(&s->origin, "", 0, 0, "fix");
     }
-    kvc_status st = rules_resolve(&w->gpu, &w->model, set, release, out, diag);
+    kvc_status st = rules_resolve(&w->gpu, &w->model, &w->draft, set, release, out, diag);
     free(set);
     return st;
 }

@@ -283,9 +283,17 @@ struct engine_inputs {
 };
 
 /* The inputs read into settings, with the GPU and model found. */
+/* A separate draft model (--speculative-draft-model-path) as found. */
+typedef struct draft_model {
+    int found;             /* 0: not given, or not found (`why`) */
+    model_info model;
+    char why[1024];        /* why it could not be read (a kvc_diag message) */
+} draft_model;
+
 struct engine_worker {
     gpu_info gpu;
     model_info model;
+    draft_model draft;
     settings set;
 };
 
@@ -343,8 +351,8 @@ kvc_status server_log_add(engine_inputs *in, const char *record, size_t len, con
 /* ------------------------------------------------------------------ rules */
 
 /* Resolves from settings under one release. */
-kvc_status rules_resolve(const gpu_info *gpu, const model_info *model, const settings *set, unsigned release,
-                         kvc_resolved *out, kvc_diag *diag);
+kvc_status rules_resolve(const gpu_info *gpu, const model_info *model, const draft_model *draft, const settings *set,
+                         unsigned release, kvc_resolved *out, kvc_diag *diag);
 
 /* The oldest release of `rel`'s era: the run of neighbouring releases for
  * which the same rule rows hold. */
