@@ -257,7 +257,8 @@ static char *text_check(const kvc_verdict *v, unsigned options)
         for (unsigned i = 0; i < r->nsettings; i++) {
             const kvc_setting *x = &r->settings[i];
             if (!(x->flags & KVC_SETTING_PAIR) || (side && resolved_find(o, x->name))) continue;
-            if ((x->flags & KVC_SETTING_IF_SET) && !resolved_value(p, x->name)[0] && !resolved_value(d, x->name)[0])
+            const kvc_setting *px = resolved_find(p, x->name), *dx = resolved_find(d, x->name);
+            if ((x->flags & KVC_SETTING_IF_SET) && !(px && shown(px)) && !(dx && shown(dx)))
                 continue; /* neither side has it */
             side_row(&sb, x->name, resolved_value(p, x->name), resolved_value(d, x->name),
                      (x->flags & KVC_SETTING_COMPARED) != 0);

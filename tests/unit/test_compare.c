@@ -171,6 +171,21 @@ static void test_compare__sglangs_own_checks_by_release_and_transfer(void **stat
          "SGLang 0.5.9's bootstrap compares page size only: it passes"},
         {"0.5.7", "mooncake", "--kv-cache-dtype bfloat16", "--kv-cache-dtype fp8_e4m3", 0, "",
          "SGLang 0.5.7's bootstrap checks nothing of the pair"},
+        /* the KV checksum on both sides: it fails each request in 0.5.21-0.5.22, 0.5.23 skips differing layouts */
+        {"0.5.22", "mooncake", "--kv-cache-dtype fp8_e4m3 --disaggregation-enable-kv-checksum",
+         "--kv-cache-dtype fp8_e4m3 --dsa-decode-backend flashmla_kv --disaggregation-enable-kv-checksum", 1,
+         "KV checksum", "but SGLang 0.5.22's KV checksum (--disaggregation-enable-kv-checksum on both sides) fails each "
+         "request on decode: \"KV checksum mismatch req=... bootstrap_room=... expected=... got=...\""},
+        {"0.5.21", "nixl", "--kv-cache-dtype fp8_e4m3 --disaggregation-enable-kv-checksum",
+         "--kv-cache-dtype fp8_e4m3 --dsa-decode-backend flashmla_kv --disaggregation-enable-kv-checksum", 1,
+         "KV checksum", "KV checksum mismatch req="},
+        {"0.5.23", "mooncake", "--kv-cache-dtype fp8_e4m3 --disaggregation-enable-kv-checksum",
+         "--kv-cache-dtype fp8_e4m3 --dsa-decode-backend flashmla_kv --disaggregation-enable-kv-checksum", 0, "",
+         "KV checksum (--disaggregation-enable-kv-checksum on both sides) is skipped: decode logs once \"KV checksum "
+         "skipped: prefill layout signature"},
+        {"0.5.22", "mooncake", "--kv-cache-dtype fp8_e4m3 --disaggregation-enable-kv-checksum",
+         "--kv-cache-dtype fp8_e4m3 --dsa-decode-backend flashmla_kv", 0, "",
+         "the Mooncake transfer compares no item lengths"}, /* on one side only: nothing to compare */
     };
     for (size_t i = 0; i < COUNT_OF(C); i++) {
         char pa[256], da[256];

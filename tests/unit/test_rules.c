@@ -1163,7 +1163,8 @@ static void test_rules__versions_name_releases(void **state)
     /* every setting SGLang shows was added, typed, in display order */
     static const char *const NAMES[] = {"kv_cache_dtype",        "dsa_prefill_backend",
                                         "dsa_decode_backend",    "disaggregation_mode",
-                                        "transfer_backend",      "page_size",
+                                        "transfer_backend",      "kv_checksum",
+                                        "page_size",
                                         "speculative_algorithm", "speculative_draft_kv_cache_dtype",
                                         "draft_model_pool",      "enable_hisparse",
                                         "parallelism"};

@@ -60,6 +60,7 @@ static const struct dest_key {
     {"enable_deepseek_v4_fp4_indexer", SET_DSV4_FP4_INDEXER}, /* 0.5.13+ */
     {"speculative_draft_model_path", SET_SPEC_DRAFT_MODEL},
     {"dtype", SET_MODEL_DTYPE},
+    {"disaggregation_enable_kv_checksum", SET_KV_CHECKSUM}, /* 0.5.21+ */
 };
 
 /* The environment variables that are settings: SGLang's envs that decide a

@@ -268,6 +268,58 @@ static const char *longer_entry(const kvc_resolved *p, const kvc_resolved *d, ui
     return NULL;
 }
 
+/* 1 when a paired entry's or state's item length differs: what a checksum
+ * of each side's own pages (prefill's written, decode's received) tells
+ * apart; with equal lengths the bytes arrive as sent and digest alike. */
+static int item_lengths_differ(const kvc_resolved *p, const kvc_resolved *d)
+{
+    uint64_t len[2];
+    if (longer_entry(p, d, len) || longer_entry(d, p, len)) return 1;
+    if (p->has_indexer && d->has_indexer && p->indexer.page_bytes != d->indexer.page_bytes) return 1;
+    for (unsigned k = 0; state_sizes_compare(p, d) && k < p->nstate; k++)
+        if (p->state[k].item_len != d->state[k].item_len) return 1;
+    return 0;
+}
+
+/* --disaggregation-enable-kv-checksum on both sides (0.5.21+): prefill
+ * digests each request's pages and state at its item lengths, decode its
+ * own at its own, and compares (decode's release: it checks). 0.5.23 ships a
+ * layout signature with the digest and skips differing layouts. */
+static const struct checksum_row {
+    const char *since, *until;
+    const char *stage; /* NULL: not caught */
+    const char *say, *cite;
+} CHECKSUM[] = {
+    {"0.5.21", "0.5.22", "KV checksum",
+     "fails each request on decode: \"KV checksum mismatch req=... bootstrap_room=... expected=... got=...\" "
+     "(HTTP 500; a RuntimeError under SGLang's CI)",
+     "sglang 0.5.21: python/sglang/srt/disaggregation/decode.py:3039-3085; 0.5.22: :3184-3230"},
+    {"0.5.23", NULL, NULL,
+     "is skipped: decode logs once \"KV checksum skipped: prefill layout signature ... differs from this decode's "
+     "... (TP width, PP stage, or page size); its requests are admitted unverified.\"",
+     "sglang 0.5.23: python/sglang/srt/disaggregation/decode.py:2580-2598, utils.py:263-284"},
+};
+
+/* Returns 1 with `stage` when the KV checksum fails the pair; else appends
+ * what it does to `text`. */
+static int checksum_check(const kvc_resolved *p, const kvc_resolved *d, char *stage, size_t stage_size, char *text,
+                          size_t size)
+{
+    const kvc_setting *a = resolved_find(p, "kv_checksum"), *b = resolved_find(d, "kv_checksum");
+    if (!a || !b || !a->number || !b->number || !item_lengths_differ(p, d)) return 0;
+    const struct checksum_row *row = NULL;
+    for (size_t i = 0; i < COUNT_OF(CHECKSUM); i++)
+        if (release_in(d, CHECKSUM[i].since, CHECKSUM[i].until)) row = &CHECKSUM[i];
+    if (!row) return 0;
+    size_t n = strlen(text);
+    if (n < size)
+        str_printf(text + n, size - n, "%s SGLang %s's KV checksum (--disaggregation-enable-kv-checksum on both "
+                   "sides) %s (%s)", row->stage ? ", but" : ";", d->release, row->say, row->cite);
+    if (!row->stage) return 0;
+    str_copy(stage, stage_size, row->stage);
+    return 1;
+}
+
 int pd_bootstrap(const kvc_resolved *p, const kvc_resolved *d, char *stage, size_t stage_size, char *text,
                  size_t size)
 {
@@ -353,5 +405,6 @@ int pd_bootstrap(const kvc_resolved *p, const kvc_resolved *d, char *stage, size
         str_printf(text, size, "%s; the %s transfer compares no item lengths", checks, pd_transfer(p, d)->name);
     size_t n = strlen(text);
     if (more && n < size) str_printf(text + n, size - n, "; %s", extra);
-    return state_check(p, d, nixl, stage, stage_size, text, size);
+    return state_check(p, d, nixl, stage, stage_size, text, size) ||
+           checksum_check(p, d, stage, stage_size, text, size);
 }

@@ -1718,13 +1718,23 @@ static kvc_status check_round_robin(const ctx *c)
  * python/sglang/srt/arg_groups/pd_disaggregation_hook.py:145-147). */
 static kvc_status resolve_transfer(const ctx *c)
 {
+    /* --disaggregation-enable-kv-checksum (0.5.21+): pd.c says what it catches */
+    const setting *sum = &c->set->s[SET_KV_CHECKSUM];
+    char from[900];
+    if (sum->set) {
+        from_text(sum, from, sizeof from);
+        setting_set(get(c->out, "kv_checksum"), "true", "set by %s: prefill digests each request's KV and decode "
+                    "checks it (sglang 0.5.21: python/sglang/srt/disaggregation/checksum.py)", from);
+        setting_origin(get(c->out, "kv_checksum"), &sum->origin);
+    } else {
+        setting_set(get(c->out, "kv_checksum"), "false", "%s", "");
+    }
     const setting *s = &c->set->s[SET_TRANSFER_BACKEND];
     kvc_setting *v = get(c->out, "transfer_backend");
     if (!s->set) {
         setting_set(v, "mooncake", "not set: SGLang's default (sglang 0.5.3rc2: python/sglang/srt/server_args.py:435)");
         return KVC_OK;
     }
-    char from[900];
     from_text(s, from, sizeof from);
     if (strcmp(s->value, "mooncake_tcp") == 0)
         setting_set(v, "mooncake", "set by %s: Mooncake with its TCP transport (MC_FORCE_TCP=1; sglang 0.5.13: "
@@ -3109,6 +3119,7 @@ static void add_settings(int dsa, int hybrid, int dsv4, kvc_resolved *out)
     }
     resolved_add(out, "disaggregation_mode", KVC_VALUE_TEXT, pair);
     resolved_add(out, "transfer_backend", KVC_VALUE_TEXT, KVC_SETTING_COMPARED | pair | KVC_SETTING_IF_SET);
+    resolved_add(out, "kv_checksum", KVC_VALUE_BOOL, pair | KVC_SETTING_IF_SET);
     resolved_add(out, "page_size", KVC_VALUE_UINT, decides);
     resolved_add(out, "speculative_algorithm", KVC_VALUE_TEXT, KVC_SETTING_IF_SET);
     resolved_add(out, "speculative_draft_kv_cache_dtype", KVC_VALUE_TEXT, KVC_SETTING_IF_SET);

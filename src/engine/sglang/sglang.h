@@ -208,6 +208,7 @@ typedef enum setting_key {
     /* what a separate draft model's pool (EAGLE3, STANDALONE) follows */
     SET_SPEC_DRAFT_MODEL,    /* --speculative-draft-model-path */
     SET_MODEL_DTYPE,         /* --dtype: the model dtype, a draft pool's under "auto" */
+    SET_KV_CHECKSUM,         /* --disaggregation-enable-kv-checksum, 0.5.21+ */
     SET_COUNT
 } setting_key;
 
