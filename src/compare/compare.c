@@ -244,8 +244,12 @@ static int works(fix_search *s, const unsigned *pick, unsigned k)
     for (unsigned i = 0; i < k; i++) ov[i] = (engine_override){s->cand[pick[i]].key, s->cand[pick[i]].value};
     /* a candidate the release refuses, or a layout the model cannot have, is no fix */
     if (worker_resolve(s->worker, s->prepared, s->release, ov, k, s->res, NULL) != KVC_OK) return 0;
-    return s->side == KVC_SIDE_PREFILL ? mismatches(s->res, s->other, NULL) == 0
-                                       : mismatches(s->other, s->res, NULL) == 0;
+    const kvc_resolved *p = s->side == KVC_SIDE_PREFILL ? s->res : s->other;
+    const kvc_resolved *d = s->side == KVC_SIDE_PREFILL ? s->other : s->res;
+    if (mismatches(p, d, NULL)) return 0;
+    /* nor is a pair the engine's own checks still refuse */
+    char stage[sizeof ((kvc_verdict *)0)->caught_at], text[sizeof ((kvc_verdict *)0)->bootstrap];
+    return !worker_engine(s->worker)->bootstrap(p, d, stage, sizeof stage, text, sizeof text);
 }
 
 static void record_fix(fix_list *list, const fix_search *s, const unsigned *pick, unsigned k)
@@ -352,7 +356,7 @@ static kvc_status label_error(kvc_status st, kvc_side side, kvc_diag *diag)
  * engine's bootstrap text says where the engine fails them. */
 static void note_entries(const engine_words *w, const kvc_resolved *p, const kvc_resolved *d, kvc_verdict *v)
 {
-    if (p->kv_entries < d->kv_entries)
+    if (p->kv_entries < d->kv_entries && !v->bootstrap_catches)
         notes_add(v->warnings, &v->nwarnings, KVC_MAX_NOTES,
                   "decode has %u more KV entries than prefill (its draft layers): they receive "
                   "nothing, which %s supports",
@@ -426,6 +430,11 @@ static kvc_status compare_into(const kvc_worker *const w[2], kvc_verdict *out, p
     explain(e->transfer(res[0], res[1]), res[0], res[1], out);
     out->bootstrap_catches =
         e->bootstrap(res[0], res[1], out->caught_at, sizeof out->caught_at, out->bootstrap, sizeof out->bootstrap);
+    if (out->bootstrap_catches && out->compatible) { /* refused with equal layouts: name the difference */
+        if (!cmp_u64(out, "kv_entries", res[0]->kv_entries, res[1]->kv_entries))
+            add_mismatch(out, out->caught_at, "refused", "refused");
+        out->compatible = 0;
+    }
     note_entries(&e->words, res[0], res[1], out);
     if (!worker_release_given(w[0]) && !worker_release_given(w[1])) note_other_releases(w, ps->scratch, out);
     if (out->compatible) return KVC_OK;

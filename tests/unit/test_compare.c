@@ -479,6 +479,45 @@ static void test_compare__separate_draft_model_pools(void **state)
     kvc_worker_free(d);
 }
 
+/* A HiSparse decode with draft entries prefill does not send: NIXL 0.5.15+
+ * refuses its mixed host and GPU entries at the handshake, with equal
+ * layouts; Mooncake and older NIXL let the extra entries receive nothing. */
+static void test_compare__hisparse_decode_only_draft_entries(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *release, *transfer;
+        int compatible;
+    } C[] = {{"0.5.15", "nixl", 0}, {"0.5.23", "nixl", 0}, {"0.5.14", "nixl", 1}, {"0.5.23", "mooncake", 1}};
+    for (size_t i = 0; i < COUNT_OF(C); i++) {
+        char pa[256], da[256];
+        snprintf(pa, sizeof pa, "--disaggregation-mode prefill --disaggregation-transfer-backend %s "
+                 "--dsa-prefill-backend flashmla_kv --dsa-decode-backend flashmla_kv", C[i].transfer);
+        snprintf(da, sizeof da, "--disaggregation-mode decode --disaggregation-transfer-backend %s --enable-hisparse "
+                 "--speculative-algorithm EAGLE", C[i].transfer);
+        kvc_worker *p = worker_make("B300", "glm-5.2", pa), *d = worker_make("B300", "glm-5.2", da);
+        kvc_verdict *v = NULL;
+        kvc_diag diag;
+        if (compare_under(p, d, C[i].release, &v, &diag) != KVC_OK) fail_msg("case %zu: %s", i, diag.message);
+        if (v->compatible != C[i].compatible) fail_msg("case %zu: %s", i, kvc_verdict_bootstrap(v));
+        if (!C[i].compatible) {
+            assert_string_equal(kvc_verdict_caught_at(v), "NIXL handshake");
+            assert_string_equal(v->mismatches[0].field, "kv_entries");
+            assert_contains(kvc_verdict_bootstrap(v), "\"NotImplementedError: NIXL PD transfer does not support "
+                                                      "HiSparse combined with decode-only speculative decoding.\"");
+            assert_true(v->nfixes > 0); /* each re-checked against the handshake too */
+            for (unsigned f = 0; f < v->nfixes; f++) {
+                char line[512];
+                fix_line(&v->fixes[f], line, sizeof line);
+                if (v->fixes[f].side == KVC_SIDE_PREFILL) assert_contains(line, "--speculative-algorithm EAGLE");
+            }
+        }
+        kvc_verdict_free(v);
+        kvc_worker_free(p);
+        kvc_worker_free(d);
+    }
+}
+
 /* Each side builds its transfer from its own --disaggregation-transfer-backend
  * (mooncake when unset; mooncake_tcp is Mooncake): a pair whose backends
  * differ is a mismatch, and a prefill worker refuses fake from 0.5.10. */
@@ -817,6 +856,7 @@ int main(void)
         cmocka_unit_test(test_compare__mtp_entry_counts),
         cmocka_unit_test(test_compare__transfer_backends),
         cmocka_unit_test(test_compare__separate_draft_model_pools),
+        cmocka_unit_test(test_compare__hisparse_decode_only_draft_entries),
         cmocka_unit_test(test_compare__every_fix_works_when_applied),
         cmocka_unit_test(test_compare__a_worker_that_does_not_resolve_is_named),
         cmocka_unit_test(test_compare__fp4_scales_are_left_behind_by_the_transfer),

@@ -386,6 +386,20 @@ int pd_bootstrap(const kvc_resolved *p, const kvc_resolved *d, char *stage, size
         return 1;
     }
     int nixl = strcmp(transfer_backend(p), "nixl") == 0;
+    /* a HiSparse decode registers its target entries in host memory and its draft entries on the GPU: NIXL
+     * refuses mixed kinds when prefill has no draft (sglang 0.5.15: python/sglang/srt/disaggregation/decode.py
+     * kv_data_mem_kinds, nixl/conn.py:928-948; 0.5.23: :1528-1549) */
+    const kvc_setting *hs = resolved_find(d, "enable_hisparse");
+    if (nixl && nixl_strided(p) && hs && hs->number && d->kv_entries > p->kv_entries) {
+        str_copy(stage, stage_size, "NIXL handshake");
+        str_printf(text, size,
+                   "%s, but SGLang %s's NIXL handshake refuses the pair when decode registers its HiSparse host "
+                   "entries and draft entries prefill does not send (%u): \"NotImplementedError: NIXL PD transfer does "
+                   "not support HiSparse combined with decode-only speculative decoding.\" (sglang 0.5.15: "
+                   "python/sglang/srt/disaggregation/nixl/conn.py:928-948; 0.5.23: :1528-1549)",
+                   checks, p->release, d->kv_entries - p->kv_entries);
+        return 1;
+    }
     uint64_t len[2] = {0, 0};
     const char *which = longer_entry(p, d, len);
     if (nixl && nixl_strided(p) && which) {
