@@ -320,8 +320,10 @@ static int checksum_check(const kvc_resolved *p, const kvc_resolved *d, char *st
     return 1;
 }
 
-int pd_bootstrap(const kvc_resolved *p, const kvc_resolved *d, char *stage, size_t stage_size, char *text,
-                 size_t size)
+/* What the decode's bootstrap (its release runs it) compares, into
+ * `checks`; returns 1 with `text` when it refuses the pair. */
+static int bootstrap_check(const kvc_resolved *p, const kvc_resolved *d, char *checks, size_t checks_size,
+                           char *text, size_t size)
 {
     const char *pdt = resolved_value(p, "kv_cache_dtype"), *ddt = resolved_value(d, "kv_cache_dtype");
     const struct boot_rule *rule = NULL;
@@ -334,91 +336,132 @@ int pd_bootstrap(const kvc_resolved *p, const kvc_resolved *d, char *stage, size
     const char *pl = resolved_value(p, "dsv4_kv_layout"), *dl = resolved_value(d, "dsv4_kv_layout");
     int layouts = rule && rule->layout && pl[0] && dl[0];
     int layout = layouts && strcmp(pl, dl) != 0;
-    str_copy(stage, stage_size, "");
-    if (page || dtype || layout) {
-        str_copy(stage, stage_size, "bootstrap");
-        if (page)
-            str_printf(text, size,
-                       "SGLang %s's bootstrap fails the pair: \"Page size mismatch: prefill server has page_size=%u, "
-                       "but decode server has page_size=%u.\" (%s)",
-                       d->release, p->kv.page_size, d->kv.page_size, rule->cite);
-        else if (dtype)
-            str_printf(text, size,
-                       "SGLang %s's bootstrap fails the pair: \"KV cache dtype mismatch: prefill server has "
-                       "kv_cache_dtype=%s, but decode server has kv_cache_dtype=%s.\" (%s)",
-                       d->release, pdt, ddt, rule->cite);
-        else
-            str_printf(text, size,
-                       "SGLang %s's bootstrap fails the pair: \"KV layout mismatch: prefill server has kv_layout=%s, "
-                       "but decode server has kv_layout=%s. Both servers must use the same --dsv4-attn-backend and "
-                       "SGLANG_DSV4_KV_LAYOUT.\" (%s)",
-                       d->release, pl, dl, rule->cite);
-        return 1;
-    }
-    char checks[300];
+    if (page)
+        str_printf(text, size,
+                   "SGLang %s's bootstrap fails the pair: \"Page size mismatch: prefill server has page_size=%u, "
+                   "but decode server has page_size=%u.\" (%s)",
+                   d->release, p->kv.page_size, d->kv.page_size, rule->cite);
+    else if (dtype)
+        str_printf(text, size,
+                   "SGLang %s's bootstrap fails the pair: \"KV cache dtype mismatch: prefill server has "
+                   "kv_cache_dtype=%s, but decode server has kv_cache_dtype=%s.\" (%s)",
+                   d->release, pdt, ddt, rule->cite);
+    else if (layout)
+        str_printf(text, size,
+                   "SGLang %s's bootstrap fails the pair: \"KV layout mismatch: prefill server has kv_layout=%s, "
+                   "but decode server has kv_layout=%s. Both servers must use the same --dsv4-attn-backend and "
+                   "SGLANG_DSV4_KV_LAYOUT.\" (%s)",
+                   d->release, pl, dl, rule->cite);
+    if (page || dtype || layout) return 1;
     if (!rule)
-        str_printf(checks, sizeof checks, "SGLang %s's bootstrap checks nothing of the pair", d->release);
+        str_printf(checks, checks_size, "SGLang %s's bootstrap checks nothing of the pair", d->release);
     else if (!rule->dtype || (rule->hisparse_skips_page && hisparse))
-        str_printf(checks, sizeof checks, "SGLang %s's bootstrap compares %s only: it passes", d->release,
+        str_printf(checks, checks_size, "SGLang %s's bootstrap compares %s only: it passes", d->release,
                    rule->dtype ? "the KV dtype string (page size skipped for a HiSparse decode)" : "page size");
     else
-        str_printf(checks, sizeof checks,
+        str_printf(checks, checks_size,
                    "SGLang %s's bootstrap compares page size (%u = %u)%s the KV dtype string (%s = %s)%s%s%s only: "
                    "it passes",
                    d->release, p->kv.page_size, d->kv.page_size, layouts ? "," : " and", pdt, ddt,
                    layouts ? " and DeepSeek-V4's kv_layout (" : "", layouts ? pl : "", layouts ? ")" : "");
+    return 0;
+}
+
+/* The checks after the bootstrap, in the order a pair meets them: each
+ * returns 1 with `stage` and `text` ("{checks}, but ...") when it fails the
+ * pair. */
+typedef int (*pair_check)(const kvc_resolved *p, const kvc_resolved *d, const char *checks, char *stage,
+                          size_t stage_size, char *text, size_t size);
+
+/* Each side builds its KV transfer from its own backend. */
+static int backends_check(const kvc_resolved *p, const kvc_resolved *d, const char *checks, char *stage,
+                          size_t stage_size, char *text, size_t size)
+{
     const char *pt = transfer_backend(p), *dt = transfer_backend(d);
-    if (strcmp(pt, dt) != 0) {
-        str_copy(stage, stage_size, "first transfer");
-        str_printf(text, size,
-                   "%s, but prefill sends with %s and decode receives with %s: each side builds its KV transfer from "
-                   "its own --disaggregation-transfer-backend (sglang 0.5.3rc2: "
-                   "python/sglang/srt/disaggregation/utils.py:247-300; 0.5.23: :719-800), so decode never receives "
-                   "prefill's KV; how the first request then fails (an error or a time-out) was not read",
-                   checks, pt, dt);
-        return 1;
-    }
-    char extra[1000] = "";
+    if (strcmp(pt, dt) == 0) return 0;
+    str_copy(stage, stage_size, "first transfer");
+    str_printf(text, size,
+               "%s, but prefill sends with %s and decode receives with %s: each side builds its KV transfer from its "
+               "own --disaggregation-transfer-backend (sglang 0.5.3rc2: python/sglang/srt/disaggregation/utils.py:"
+               "247-300; 0.5.23: :719-800), so decode never receives prefill's KV; how the first request then fails "
+               "(an error or a time-out) was not read",
+               checks, pt, dt);
+    return 1;
+}
+
+/* Prefill's extra entries, where the transfer fails them (ENTRIES). */
+static int entries_check(const kvc_resolved *p, const kvc_resolved *d, const char *checks, char *stage,
+                         size_t stage_size, char *text, size_t size)
+{
+    char extra[1000];
     const struct entries_row *more = extra_entries(p, d, extra, sizeof extra);
-    if (more && more->stage) {
-        str_copy(stage, stage_size, more->stage);
-        str_printf(text, size, "%s, but %s", checks, extra);
-        return 1;
-    }
-    int nixl = strcmp(transfer_backend(p), "nixl") == 0;
-    /* a HiSparse decode registers its target entries in host memory and its draft entries on the GPU: NIXL
-     * refuses mixed kinds when prefill has no draft (sglang 0.5.15: python/sglang/srt/disaggregation/decode.py
-     * kv_data_mem_kinds, nixl/conn.py:928-948; 0.5.23: :1528-1549) */
+    if (!more || !more->stage) return 0;
+    str_copy(stage, stage_size, more->stage);
+    str_printf(text, size, "%s, but %s", checks, extra);
+    return 1;
+}
+
+/* A HiSparse decode registers its target entries in host memory and its
+ * draft entries on the GPU: NIXL refuses mixed kinds when prefill has no
+ * draft (sglang 0.5.15: python/sglang/srt/disaggregation/decode.py
+ * kv_data_mem_kinds, nixl/conn.py:928-948; 0.5.23: :1528-1549). */
+static int hisparse_draft_check(const kvc_resolved *p, const kvc_resolved *d, const char *checks, char *stage,
+                                size_t stage_size, char *text, size_t size)
+{
     const kvc_setting *hs = resolved_find(d, "enable_hisparse");
-    if (nixl && nixl_strided(p) && hs && hs->number && d->kv_entries > p->kv_entries) {
-        str_copy(stage, stage_size, "NIXL handshake");
-        str_printf(text, size,
-                   "%s, but SGLang %s's NIXL handshake refuses the pair when decode registers its HiSparse host "
-                   "entries and draft entries prefill does not send (%u): \"NotImplementedError: NIXL PD transfer does "
-                   "not support HiSparse combined with decode-only speculative decoding.\" (sglang 0.5.15: "
-                   "python/sglang/srt/disaggregation/nixl/conn.py:928-948; 0.5.23: :1528-1549)",
-                   checks, p->release, d->kv_entries - p->kv_entries);
-        return 1;
-    }
+    if (strcmp(transfer_backend(p), "nixl") != 0 || !nixl_strided(p) || !hs || !hs->number ||
+        d->kv_entries <= p->kv_entries)
+        return 0;
+    str_copy(stage, stage_size, "NIXL handshake");
+    str_printf(text, size,
+               "%s, but SGLang %s's NIXL handshake refuses the pair when decode registers its HiSparse host entries "
+               "and draft entries prefill does not send (%u): \"NotImplementedError: NIXL PD transfer does not "
+               "support HiSparse combined with decode-only speculative decoding.\" (sglang 0.5.15: "
+               "python/sglang/srt/disaggregation/nixl/conn.py:928-948; 0.5.23: :1528-1549)",
+               checks, p->release, d->kv_entries - p->kv_entries);
+    return 1;
+}
+
+/* NIXL 0.5.15+'s item-length check of every paired entry. */
+static int item_length_check(const kvc_resolved *p, const kvc_resolved *d, const char *checks, char *stage,
+                             size_t stage_size, char *text, size_t size)
+{
     uint64_t len[2] = {0, 0};
     const char *which = longer_entry(p, d, len);
-    if (nixl && nixl_strided(p) && which) {
-        str_copy(stage, stage_size, "NIXL handshake");
-        str_printf(text, size,
-                   "%s, but SGLang %s's NIXL handshake refuses the pair when decode registers (%s): \"NIXL prepared "
-                   "dlist transfer length exceeds item stride: xfer_len=%llu, item_len=%llu\" (sglang 0.5.15: "
-                   "python/sglang/srt/disaggregation/nixl/conn.py:660-667)",
-                   checks, p->release, which, (unsigned long long)len[0], (unsigned long long)len[1]);
+    if (strcmp(transfer_backend(p), "nixl") != 0 || !nixl_strided(p) || !which) return 0;
+    str_copy(stage, stage_size, "NIXL handshake");
+    str_printf(text, size,
+               "%s, but SGLang %s's NIXL handshake refuses the pair when decode registers (%s): \"NIXL prepared dlist "
+               "transfer length exceeds item stride: xfer_len=%llu, item_len=%llu\" (sglang 0.5.15: "
+               "python/sglang/srt/disaggregation/nixl/conn.py:660-667)",
+               checks, p->release, which, (unsigned long long)len[0], (unsigned long long)len[1]);
+    return 1;
+}
+
+int pd_bootstrap(const kvc_resolved *p, const kvc_resolved *d, char *stage, size_t stage_size, char *text,
+                 size_t size)
+{
+    static const pair_check LATER[] = {backends_check, entries_check, hisparse_draft_check, item_length_check};
+    char checks[300];
+    str_copy(stage, stage_size, "");
+    if (bootstrap_check(p, d, checks, sizeof checks, text, size)) {
+        str_copy(stage, stage_size, "bootstrap");
         return 1;
     }
+    for (size_t i = 0; i < COUNT_OF(LATER); i++)
+        if (LATER[i](p, d, checks, stage, stage_size, text, size)) return 1;
+    /* nothing refuses the pair before its KV moves: what the transfer checks, where prefill's extra entries go,
+     * then the checks of each request's state and digest */
+    int nixl = strcmp(transfer_backend(p), "nixl") == 0;
     if (nixl && nixl_strided(p))
         str_printf(text, size, "%s; SGLang %s's NIXL handshake refuses only a prefill item length longer than "
                    "decode's (%llu <= %llu): it passes", checks, p->release, (unsigned long long)p->kv.page_bytes,
                    (unsigned long long)d->kv.page_bytes);
     else
         str_printf(text, size, "%s; the %s transfer compares no item lengths", checks, pd_transfer(p, d)->name);
+    char extra[1000];
     size_t n = strlen(text);
-    if (more && n < size) str_printf(text + n, size - n, "; %s", extra);
+    if (extra_entries(p, d, extra, sizeof extra) && n < size) str_printf(text + n, size - n, "; %s", extra);
     return state_check(p, d, nixl, stage, stage_size, text, size) ||
            checksum_check(p, d, stage, stage_size, text, size);
 }
