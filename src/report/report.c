@@ -226,6 +226,9 @@ static char *text_check(const kvc_verdict *v, unsigned options)
         text_styled(&sb, STYLE_GREEN, "COMPATIBLE");
         sb_printf(&sb, ": decode reads the KV bytes prefill writes (%s, %u B/token, %llu B/page)\n", p->kv.name,
                   p->kv.bytes_per_token, (unsigned long long)p->kv.page_bytes);
+    } else if (strcmp(v->mismatches[0].field, "engine_check") == 0) { /* equal layouts the engine refuses */
+        text_styled(&sb, STYLE_RED, "INCOMPATIBLE");
+        sb_printf(&sb, ": the layouts agree, but %s's %s refuses the pair\n", w->name, v->caught_at);
     } else if (strcmp(p->kv.name, d->kv.name) != 0 || p->kv.bytes_per_token != d->kv.bytes_per_token) {
         text_styled(&sb, STYLE_RED, "INCOMPATIBLE");
         sb_printf(&sb, ": prefill writes %s (%u B/token), decode reads %s (%u B/token)%s\n", p->kv.name,

@@ -438,10 +438,38 @@ static int item_length_check(const kvc_resolved *p, const kvc_resolved *d, const
     return 1;
 }
 
+/* 1 when decode is a HiSparse worker with device-only KV besides its host
+ * pool: draft entries, or DeepSeek-V4's pool. */
+static int hisparse_device_kv(const kvc_resolved *d)
+{
+    const kvc_setting *hs = resolved_find(d, "enable_hisparse");
+    return hs && hs->number && (d->draft_entries || d->draft_model_layers || resolved_value(d, "dsv4_kv_layout")[0]);
+}
+
+/* From 0.5.22 a HiSparse decode sends those at logical device pages, which
+ * only Mooncake carries (sglang 0.5.22:
+ * python/sglang/srt/disaggregation/decode.py:1729-1755; 0.5.23: :1786-1812). */
+static int hisparse_device_check(const kvc_resolved *p, const kvc_resolved *d, const char *checks, char *stage,
+                                 size_t stage_size, char *text, size_t size)
+{
+    if (!release_in(d, "0.5.22", NULL) || !hisparse_device_kv(d) || strcmp(transfer_backend(d), "mooncake") == 0)
+        return 0;
+    (void)p;
+    str_copy(stage, stage_size, "first request");
+    str_printf(text, size,
+               "%s, but SGLang %s's HiSparse decode, whose draft (or DeepSeek-V4) KV lives on the GPU beside its host "
+               "pool, fails the first request over %s: \"NotImplementedError: HiSparse device-only PD transfer "
+               "currently requires the Mooncake backend\" (sglang 0.5.22: "
+               "python/sglang/srt/disaggregation/decode.py:1729-1755; 0.5.23: :1786-1812)",
+               checks, d->release, pd_transfer(p, d)->name);
+    return 1;
+}
+
 int pd_bootstrap(const kvc_resolved *p, const kvc_resolved *d, char *stage, size_t stage_size, char *text,
                  size_t size)
 {
-    static const pair_check LATER[] = {backends_check, entries_check, hisparse_draft_check, item_length_check};
+    static const pair_check LATER[] = {backends_check, entries_check, hisparse_draft_check, item_length_check,
+                                       hisparse_device_check};
     char checks[300];
     str_copy(stage, stage_size, "");
     if (bootstrap_check(p, d, checks, sizeof checks, text, size)) {
@@ -462,6 +490,11 @@ int pd_bootstrap(const kvc_resolved *p, const kvc_resolved *d, char *stage, size
     char extra[1000];
     size_t n = strlen(text);
     if (extra_entries(p, d, extra, sizeof extra) && n < size) str_printf(text + n, size - n, "; %s", extra);
+    n = strlen(text);
+    if (release_in(d, NULL, "0.5.21") && hisparse_device_kv(d) && n < size) /* tools/sglang-oracle/HISPARSE_PD.md §6 */
+        str_printf(text + n, size - n, "; before 0.5.22 a HiSparse decode's draft entries are sent at its host page "
+                   "indices (logical device pages from sglang 0.5.22: python/sglang/srt/disaggregation/decode.py:"
+                   "1729-1755), so whether its draft KV lands on the right pages was not determined");
     return state_check(p, d, nixl, stage, stage_size, text, size) ||
            checksum_check(p, d, stage, stage_size, text, size);
 }
