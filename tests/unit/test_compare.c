@@ -479,81 +479,55 @@ static void test_compare__separate_draft_model_pools(void **state)
     kvc_worker_free(d);
 }
 
-/* A HiSparse decode with draft entries prefill does not send: NIXL 0.5.15+
- * refuses its mixed host and GPU entries at the handshake, with equal
- * layouts; Mooncake and older NIXL let the extra entries receive nothing. */
-static void test_compare__hisparse_decode_only_draft_entries(void **state)
+/* A HiSparse decode with draft entries (MTP on decode): NIXL 0.5.15+
+ * refuses them at the handshake when prefill has none (its host and GPU
+ * entries mixed), and from 0.5.22 its GPU draft entries need Mooncake, or
+ * the first request fails, with equal layouts; before 0.5.22 they go to host
+ * page indices, which kvcheck says it has not determined. */
+static void test_compare__hisparse_decode_with_draft_entries(void **state)
 {
     (void)state;
     static const struct {
         const char *release, *transfer;
-        int compatible;
-    } C[] = {{"0.5.15", "nixl", 0}, {"0.5.23", "nixl", 0}, {"0.5.14", "nixl", 1}, {"0.5.23", "mooncake", 1}};
-    for (size_t i = 0; i < COUNT_OF(C); i++) {
-        char pa[256], da[256];
-        snprintf(pa, sizeof pa, "--disaggregation-mode prefill --disaggregation-transfer-backend %s "
-                 "--dsa-prefill-backend flashmla_kv --dsa-decode-backend flashmla_kv", C[i].transfer);
-        snprintf(da, sizeof da, "--disaggregation-mode decode --disaggregation-transfer-backend %s --enable-hisparse "
-                 "--speculative-algorithm EAGLE", C[i].transfer);
-        kvc_worker *p = worker_make("B300", "glm-5.2", pa), *d = worker_make("B300", "glm-5.2", da);
-        kvc_verdict *v = NULL;
-        kvc_diag diag;
-        if (compare_under(p, d, C[i].release, &v, &diag) != KVC_OK) fail_msg("case %zu: %s", i, diag.message);
-        if (v->compatible != C[i].compatible) fail_msg("case %zu: %s", i, kvc_verdict_bootstrap(v));
-        if (!C[i].compatible) {
-            assert_string_equal(kvc_verdict_caught_at(v), "NIXL handshake");
-            assert_string_equal(v->mismatches[0].field, "kv_entries");
-            assert_contains(kvc_verdict_bootstrap(v), "\"NotImplementedError: NIXL PD transfer does not support "
-                                                      "HiSparse combined with decode-only speculative decoding.\"");
-            /* each fix is re-checked against the engine's checks too: from 0.5.22 a HiSparse decode's drafts
-             * need Mooncake, so giving prefill the draft no longer helps over NIXL */
-            assert_int_equal(v->nfixes > 0, strcmp(C[i].release, "0.5.22") < 0);
-            for (unsigned f = 0; f < v->nfixes; f++) {
-                char line[512];
-                fix_line(&v->fixes[f], line, sizeof line);
-                if (v->fixes[f].side == KVC_SIDE_PREFILL) assert_contains(line, "--speculative-algorithm EAGLE");
-            }
-        }
-        kvc_verdict_free(v);
-        kvc_worker_free(p);
-        kvc_worker_free(d);
-    }
-}
-
-/* From 0.5.22 a HiSparse decode sends its draft entries at logical device
- * pages, which only Mooncake carries: over NIXL the first request fails,
- * with equal layouts; before, the draft entries go to host page indices,
- * which kvcheck says it has not determined. */
-static void test_compare__hisparse_decode_draft_needs_mooncake(void **state)
-{
-    (void)state;
-    static const struct {
-        const char *release, *transfer;
-        int compatible;
-        const char *text;
+        int prefill_draft, compatible;
+        const char *stage, *field, *text;
+        int fixes;
     } C[] = {
-        {"0.5.23", "nixl", 0, "\"NotImplementedError: HiSparse device-only PD transfer currently requires the Mooncake "
-                              "backend\" (sglang 0.5.22: python/sglang/srt/disaggregation/decode.py:1729-1755"},
-        {"0.5.22", "mori", 0, "fails the first request over Mori"},
-        {"0.5.23", "mooncake", 1, "the Mooncake transfer compares no item lengths"},
-        {"0.5.21", "nixl", 1, "before 0.5.22 a HiSparse decode's draft entries are sent at its host page indices"},
+        {"0.5.15", "nixl", 0, 0, "NIXL handshake", "kv_entries",
+         "\"NotImplementedError: NIXL PD transfer does not support HiSparse combined with decode-only speculative "
+         "decoding.\"", 1},
+        /* each fix is re-checked against the engine's checks too: from 0.5.22 the drafts need Mooncake, so giving
+         * prefill the draft no longer helps over NIXL */
+        {"0.5.23", "nixl", 0, 0, "NIXL handshake", "kv_entries", "decode-only speculative decoding", 0},
+        {"0.5.14", "nixl", 0, 1, "", NULL, "the NIXL transfer compares no item lengths", 0},
+        {"0.5.23", "mooncake", 0, 1, "", NULL, "the Mooncake transfer compares no item lengths", 0},
+        {"0.5.23", "nixl", 1, 0, "first request", "engine_check",
+         "\"NotImplementedError: HiSparse device-only PD transfer currently requires the Mooncake backend\" (sglang "
+         "0.5.22: python/sglang/srt/disaggregation/decode.py:1729-1755", 0},
+        {"0.5.22", "mori", 1, 0, "first request", "engine_check", "fails the first request over Mori", 0},
+        {"0.5.23", "mooncake", 1, 1, "", NULL, "the Mooncake transfer compares no item lengths", 0},
+        {"0.5.21", "nixl", 1, 1, "", NULL,
+         "before 0.5.22 a HiSparse decode's draft entries are sent at its host page indices", 0},
     };
     for (size_t i = 0; i < COUNT_OF(C); i++) {
         char pa[256], da[256];
         snprintf(pa, sizeof pa, "--disaggregation-mode prefill --disaggregation-transfer-backend %s "
-                 "--dsa-prefill-backend flashmla_kv --dsa-decode-backend flashmla_kv --speculative-algorithm EAGLE",
-                 C[i].transfer);
+                 "--dsa-prefill-backend flashmla_kv --dsa-decode-backend flashmla_kv%s", C[i].transfer,
+                 C[i].prefill_draft ? " --speculative-algorithm EAGLE" : "");
         snprintf(da, sizeof da, "--disaggregation-mode decode --disaggregation-transfer-backend %s --enable-hisparse "
                  "--speculative-algorithm EAGLE", C[i].transfer);
         kvc_worker *p = worker_make("B300", "glm-5.2", pa), *d = worker_make("B300", "glm-5.2", da);
         kvc_verdict *v = NULL;
         kvc_diag diag;
         if (compare_under(p, d, C[i].release, &v, &diag) != KVC_OK) fail_msg("case %zu: %s", i, diag.message);
-        if (v->compatible != C[i].compatible || !strstr(kvc_verdict_bootstrap(v), C[i].text))
-            fail_msg("case %zu: %d %s", i, v->compatible, kvc_verdict_bootstrap(v));
-        if (!C[i].compatible) {
-            assert_string_equal(v->mismatches[0].field, "engine_check");
-            assert_string_equal(kvc_verdict_caught_at(v), "first request");
+        if (v->compatible != C[i].compatible || strcmp(kvc_verdict_caught_at(v), C[i].stage) ||
+            !strstr(kvc_verdict_bootstrap(v), C[i].text) || (C[i].field && strcmp(v->mismatches[0].field, C[i].field)))
+            fail_msg("case %zu: %d at '%s': %s", i, v->compatible, kvc_verdict_caught_at(v), kvc_verdict_bootstrap(v));
+        if (!C[i].compatible) assert_int_equal(v->nfixes > 0, C[i].fixes);
+        for (unsigned f = 0; f < v->nfixes; f++) {
+            char line[512];
+            fix_line(&v->fixes[f], line, sizeof line);
+            if (v->fixes[f].side == KVC_SIDE_PREFILL) assert_contains(line, "--speculative-algorithm EAGLE");
         }
         kvc_verdict_free(v);
         kvc_worker_free(p);
@@ -899,8 +873,7 @@ int main(void)
         cmocka_unit_test(test_compare__mtp_entry_counts),
         cmocka_unit_test(test_compare__transfer_backends),
         cmocka_unit_test(test_compare__separate_draft_model_pools),
-        cmocka_unit_test(test_compare__hisparse_decode_only_draft_entries),
-        cmocka_unit_test(test_compare__hisparse_decode_draft_needs_mooncake),
+        cmocka_unit_test(test_compare__hisparse_decode_with_draft_entries),
         cmocka_unit_test(test_compare__every_fix_works_when_applied),
         cmocka_unit_test(test_compare__a_worker_that_does_not_resolve_is_named),
         cmocka_unit_test(test_compare__fp4_scales_are_left_behind_by_the_transfer),
