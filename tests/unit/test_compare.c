@@ -410,7 +410,7 @@ static void test_compare__separate_draft_model_pools(void **state)
 {
     (void)state;
     static const char D[] = "--speculative-algorithm EAGLE3 --speculative-draft-model-path "
-                            "tests/unit/models/EAGLE3_DRAFT.json --speculative-draft-attention-backend fa3";
+                            "tests/unit/models/EAGLE3_DRAFT.json --speculative-draft-attention-backend flashinfer";
     static const struct {
         const char *prefill, *decode;
         int compatible, catches;

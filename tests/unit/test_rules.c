@@ -1030,20 +1030,20 @@ static void test_rules__separate_draft_model_pools(void **state)
         const char *text;
     } C[] = {
         /* B300: fp8 as the target's string; 8 KV heads over TP 8 */
-        {"0.5.23", "B300", "glm-5.2", "--tp 8 --speculative-draft-attention-backend fa3", "fp8_e4m3 1x1x128: 8192 B/page",
+        {"0.5.23", "B300", "glm-5.2", "--tp 8 --speculative-draft-attention-backend flashinfer", "fp8_e4m3 1x1x128: 8192 B/page",
          80, "8 over attention TP 8"},
-        {"0.5.23", "B300", "glm-5.2", "--tp 4 --speculative-draft-attention-backend fa3",
+        {"0.5.23", "B300", "glm-5.2", "--tp 4 --speculative-draft-attention-backend flashinfer",
          "fp8_e4m3 1x2x128: 16384 B/page", 80, NULL},
         /* attention DP and CP divide the TP first; at least one head */
-        {"0.5.23", "B300", "glm-5.2", "--tp 8 --attn-dp-size 2 --speculative-draft-attention-backend fa3",
+        {"0.5.23", "B300", "glm-5.2", "--tp 8 --attn-dp-size 2 --speculative-draft-attention-backend flashinfer",
          "fp8_e4m3 1x2x128: 16384 B/page", 80, NULL},
-        {"0.5.23", "B300", "glm-5.2", "--tp 16 --speculative-draft-attention-backend fa3",
+        {"0.5.23", "B300", "glm-5.2", "--tp 16 --speculative-draft-attention-backend flashinfer",
          "fp8_e4m3 1x1x128: 8192 B/page", 80, NULL},
         /* Hopper: the DSA override gives bfloat16; 0.5.18+ draft dtype flag */
-        {"0.5.23", "H200", "glm-5.2", "--tp 8 --speculative-draft-attention-backend fa3", "bfloat16 1x1x128: 16384 B/page",
+        {"0.5.23", "H200", "glm-5.2", "--tp 8 --speculative-draft-attention-backend flashinfer", "bfloat16 1x1x128: 16384 B/page",
          80, NULL},
         {"0.5.18", "B300", "glm-5.2",
-         "--tp 8 --speculative-draft-attention-backend fa3 --speculative-draft-kv-cache-dtype bf16",
+         "--tp 8 --speculative-draft-attention-backend flashinfer --speculative-draft-kv-cache-dtype bf16",
          "bfloat16 1x1x128: 16384 B/page", 80, "--speculative-draft-kv-cache-dtype bf16"},
         /* MLA without DSA keeps the string auto: the draft model's own dtype (page size 1) */
         {"0.5.23", "H200", "deepseek-v3", "--tp 8", "bfloat16 1x1x128: 256 B/page", 63, "torch_dtype"},
@@ -1052,15 +1052,32 @@ static void test_rules__separate_draft_model_pools(void **state)
         {"0.5.23", "B300", "glm-5.2", "--tp 8", NULL, 0,
          "SGLang 0.5.23 refuses to start: AssertionError: DSA backend only supports DeepSeek DSA (at draft model init"},
         {"0.5.12", "B300", "glm-5.2", "--tp 8", NULL, 0, "AssertionError: NSA backend only supports DeepSeek NSA"},
-        /* STANDALONE and DP attention, forced for DSA up to 0.5.7 */
-        {"0.5.7", "B300", "deepseek-v3.2", "--tp 8 --speculative-draft-attention-backend fa3", NULL, 0,
-         "Currently standalone speculative decoding does not support dp attention. (SGLang turns DP attention on for "
-         "DSA models up to 0.5.7)"},
+        /* fa3 checks the GPU when the draft runner starts */
+        {"0.5.23", "B300", "glm-5.2", "--tp 8 --speculative-draft-attention-backend fa3", NULL, 0,
+         "AssertionError: FlashAttention v3 Backend requires SM>=80 and SM<=90. Please use `--attention-backend "
+         "flashinfer`. (at draft model init, on B300"},
+        {"0.5.23", "H200", "glm-5.2", "--tp 8 --speculative-draft-attention-backend fa3", "bfloat16 1x1x128: 16384 B/page",
+         80, NULL},
+        /* STANDALONE and an attention-DP size above 1: DSA forces DP attention with dp = tp up to 0.5.5.post3, with
+         * the dp given in 0.5.6-0.5.7 (1: off again); --attn-dp-size from 0.5.22 (tools/sglang-oracle/
+         * DRAFT_SPOTCHECK.md) */
+        {"0.5.5", "B300", "deepseek-v3.2", "--speculative-algorithm STANDALONE --tp 8", NULL, 0,
+         "Currently standalone speculative decoding does not support dp attention. (attention DP size 8: SGLang "
+         "turns DP attention on for DSA models up to 0.5.7"},
+        {"0.5.7", "B300", "deepseek-v3.2", "--speculative-algorithm STANDALONE --tp 8 "
+         "--speculative-draft-attention-backend flashinfer", "fp8_e4m3 1x1x128: 8192 B/page", 63, NULL},
+        {"0.5.7", "B300", "deepseek-v3.2", "--speculative-algorithm STANDALONE --tp 8 --dp 2 "
+         "--speculative-draft-attention-backend flashinfer", NULL, 0,
+         "(attention DP size 2: SGLang turns DP attention on"},
+        {"0.5.23", "B300", "glm-5.2", "--speculative-algorithm STANDALONE --tp 8 --enable-dp-attention "
+         "--speculative-draft-attention-backend flashinfer", "fp8_e4m3 1x1x128: 8192 B/page", 80, NULL},
+        {"0.5.22", "B300", "glm-5.2", "--speculative-algorithm STANDALONE --tp 8 --attn-dp-size 8 "
+         "--speculative-draft-attention-backend flashinfer", NULL, 0, "Currently standalone speculative decoding does not support dp attention. (attention DP size 8; sglang"},
     };
     for (size_t i = 0; i < COUNT_OF(C); i++) {
         char args[600];
-        snprintf(args, sizeof args, "--speculative-algorithm %s --speculative-draft-model-path %s %s",
-                 strcmp(C[i].release, "0.5.7") == 0 ? "STANDALONE" : "EAGLE3", D1, C[i].args);
+        snprintf(args, sizeof args, "%s--speculative-draft-model-path %s %s",
+                 strstr(C[i].args, "--speculative-algorithm") ? "" : "--speculative-algorithm EAGLE3 ", D1, C[i].args);
         kvc_resolved r;
         kvc_diag d;
         kvc_status st = resolve_line(C[i].gpu, C[i].model, args, C[i].release, &r, &d);
@@ -1078,10 +1095,16 @@ static void test_rules__separate_draft_model_pools(void **state)
     kvc_diag d;
     char args[400];
     snprintf(args, sizeof args, "--tp 8 --speculative-algorithm EAGLE3 --speculative-draft-model-path %s "
-             "--speculative-draft-attention-backend fa3", D2);
+             "--speculative-draft-attention-backend flashinfer", D2);
     assert_int_equal(resolve_line("B300", "glm-5.2", args, "0.5.11", &r, &d), KVC_ERR_CONFIG);
     assert_contains(d.message, "ValueError: EAGLE3 currently only supports 1 layer (at draft model init: "
                                "EAGLE3_DRAFT_2L has 2");
+    /* the model class checks it, whatever the algorithm */
+    char standalone[400];
+    snprintf(standalone, sizeof standalone, "--tp 8 --speculative-algorithm STANDALONE --speculative-draft-model-path "
+             "%s --speculative-draft-attention-backend flashinfer", D2);
+    assert_int_equal(resolve_line("B300", "glm-5", standalone, "0.5.8", &r, &d), KVC_ERR_CONFIG);
+    assert_contains(d.message, "EAGLE3 currently only supports 1 layer");
     assert_int_equal(resolve_line("B300", "glm-5.2", args, "0.5.23", &r, &d), KVC_OK);
     assert_string_equal(VAL(&r, "draft_model_pool"), "fp8_e4m3 2x1x128/64: K 8192 + V 4096 B/page");
     uint64_t items[2];
@@ -1099,7 +1122,7 @@ static void test_rules__separate_draft_model_pools(void **state)
                                 "resolved it: the draft's own, which follows its quantization_config"));
     /* a draft found nowhere */
     assert_int_equal(resolve_line("B300", "glm-5.2", "--speculative-algorithm EAGLE3 --speculative-draft-model-path "
-                                  "/nonexistent/draft --speculative-draft-attention-backend fa3", "0.5.23", &r, &d),
+                                  "/nonexistent/draft --speculative-draft-attention-backend flashinfer", "0.5.23", &r, &d),
                      KVC_OK);
     assert_int_equal(r.kv_entries, 78);
     assert_true(has_warning(&r, "KV pool is not derived ('/nonexistent/draft' found nowhere: local path, Hugging "
@@ -1107,7 +1130,7 @@ static void test_rules__separate_draft_model_pools(void **state)
     /* a PD worker's underived draft pool is declined: a pair could not be judged without it */
     assert_int_equal(resolve_line("B300", "glm-5.2", "--disaggregation-mode decode --speculative-algorithm EAGLE3 "
                                   "--speculative-draft-model-path /nonexistent/draft "
-                                  "--speculative-draft-attention-backend fa3", "0.5.23", &r, &d),
+                                  "--speculative-draft-attention-backend flashinfer", "0.5.23", &r, &d),
                      KVC_ERR_CONFIG);
     assert_contains(d.message, "--speculative-algorithm EAGLE3: kvcheck does not derive this draft model's KV pool "
                                "('/nonexistent/draft' found nowhere: local path, Hugging Face cache, bundled models), "

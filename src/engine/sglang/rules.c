@@ -2704,10 +2704,23 @@ static const struct state_dtype *resolve_state_dtype(const ctx *c, const char *n
     return t;
 }
 
-/* The attention-TP size a pool splits KV heads over: tp / dp with DP
- * attention (which DSA forces up to 0.5.7, with dp = tp up to 0.5.5.post3:
- * sglang 0.5.3: python/sglang/srt/server_args.py:815-818; 0.5.6: :949-951),
- * or / --attn-dp-size (0.5.22+), then / --attn-cp-size from 0.5.9 (sglang 0.5.9:
+/* The attention-DP size: --dp with DP attention on, which DSA forces up to
+ * 0.5.7 with dp = tp up to 0.5.5.post3 (sglang 0.5.3: python/sglang/srt/
+ * server_args.py:815-818; 0.5.6: :949-951), or --attn-dp-size (0.5.22+);
+ * SGLang turns DP attention off again at a size of 1. */
+static unsigned long attention_dp(const ctx *c)
+{
+    const settings *set = c->set;
+    unsigned long tp = set->s[SET_TP].set ? strtoul(set->s[SET_TP].value, NULL, 10) : 1;
+    unsigned long dp = set->s[SET_DP].set ? strtoul(set->s[SET_DP].value, NULL, 10) : 1;
+    int forced = c->defaults && rel_until(c->rel, "0.5.7");
+    if (forced && rel_until(c->rel, "0.5.5.post3")) dp = tp;
+    if (set->s[SET_ATTN_DP_SIZE].set) return strtoul(set->s[SET_ATTN_DP_SIZE].value, NULL, 10);
+    return set->s[SET_DP_ATTENTION].set || forced ? dp : 1;
+}
+
+/* The attention-TP size a pool splits KV heads over: tp / the attention-DP
+ * size, then / --attn-cp-size from 0.5.9 (sglang 0.5.9:
  * python/sglang/srt/layers/dp_attention.py:230-244; 0.5.23:
  * python/sglang/srt/runtime_context.py:73-76). 1 for sizes SGLang refuses
  * itself. */
@@ -2715,11 +2728,8 @@ static unsigned long attention_tp(const ctx *c, int with_cp)
 {
     const settings *set = c->set;
     unsigned long tp = set->s[SET_TP].set ? strtoul(set->s[SET_TP].value, NULL, 10) : 1;
-    unsigned long dp = set->s[SET_DP].set ? strtoul(set->s[SET_DP].value, NULL, 10) : 1;
-    int forced = c->defaults && rel_until(c->rel, "0.5.7");
-    if (forced && rel_until(c->rel, "0.5.5.post3")) dp = tp;
-    if (set->s[SET_ATTN_DP_SIZE].set) dp = strtoul(set->s[SET_ATTN_DP_SIZE].value, NULL, 10); /* 0.5.22+ */
-    if ((set->s[SET_DP_ATTENTION].set || set->s[SET_ATTN_DP_SIZE].set || forced) && dp > 1 && tp % dp == 0) tp /= dp;
+    unsigned long dp = attention_dp(c);
+    if (dp > 1 && tp % dp == 0) tp /= dp;
     unsigned long cp = set->s[SET_ATTN_CP].set ? strtoul(set->s[SET_ATTN_CP].value, NULL, 10) : 1;
     if (with_cp && rel_since(c->rel, "0.5.9") && cp > 1 && tp % cp == 0) tp /= cp;
     return tp == 0 || tp > 65536 ? 1 : tp;
@@ -2888,13 +2898,15 @@ static kvc_status resolve_draft_model(const ctx *c, const char *algo)
     kvc_resolved *out = c->out;
     const settings *set = c->set;
     const setting *path = &set->s[SET_SPEC_DRAFT_MODEL];
-    int dp_attention = set->s[SET_DP_ATTENTION].set || (c->defaults && rel_until(c->rel, "0.5.7"));
-    if (strcmp(algo, "STANDALONE") == 0 && dp_attention)
+    unsigned long attn_dp = attention_dp(c);
+    if (strcmp(algo, "STANDALONE") == 0 && attn_dp > 1)
         return refuse(c, &set->s[SET_SPEC_ALGO],
-                      "Currently standalone speculative decoding does not support dp attention.%s (sglang 0.5.3rc2: "
-                      "python/sglang/srt/server_args.py:1054-1058; 0.5.23: "
+                      "Currently standalone speculative decoding does not support dp attention. (attention DP size "
+                      "%lu%s; sglang 0.5.3rc2: python/sglang/srt/server_args.py:1054-1058; 0.5.23: "
                       "python/sglang/srt/arg_groups/speculative_hook.py:1078-1084)",
-                      set->s[SET_DP_ATTENTION].set ? "" : " (SGLang turns DP attention on for DSA models up to 0.5.7)");
+                      attn_dp, c->defaults && rel_until(c->rel, "0.5.7") && !set->s[SET_DP_ATTENTION].set
+                                   ? ": SGLang turns DP attention on for DSA models up to 0.5.7"
+                                   : "");
     char pool[KVC_NAME_LEN];
     if (!c->draft || !c->draft->found)
         return draft_underived(c, algo, !path->set ? "no --speculative-draft-model-path given" : c->draft->why);
@@ -2920,10 +2932,18 @@ static kvc_status resolve_draft_model(const ctx *c, const char *algo)
         return draft_underived(c, algo, why);
     }
     unsigned layers = m->num_nextn_predict_layers ? m->num_nextn_predict_layers : m->num_hidden_layers;
-    if (strcmp(algo, "EAGLE3") == 0 && layers != 1 && rel_until(c->rel, "0.5.11"))
+    /* the model class checks it, whatever the algorithm */
+    if (strcmp(m->architecture, "LlamaForCausalLMEagle3") == 0 && layers != 1 && rel_until(c->rel, "0.5.11"))
         return refuse(c, path, "ValueError: EAGLE3 currently only supports 1 layer (at draft model init: %s has %u; "
                       "sglang 0.5.3rc2: python/sglang/srt/models/llama_eagle3.py:193-194; 0.5.11: :212-213)",
                       m->name, layers);
+    /* fa3's start-up check of the GPU, for an MHA runner (sglang 0.5.3rc2:
+     * python/sglang/srt/layers/attention/attention_registry.py:119-123; 0.5.23: :241-246) */
+    const setting *dab = &set->s[SET_SPEC_DRAFT_ATTN];
+    if (dab->set && strcmp(dab->value, "fa3") == 0 && !c->gpu->hip && c->gpu->major != 8 && c->gpu->major != 9)
+        return refuse(c, dab, "AssertionError: FlashAttention v3 Backend requires SM>=80 and SM<=90. Please use "
+                      "`--attention-backend flashinfer`. (at draft model init, on %s: sglang 0.5.23: "
+                      "python/sglang/srt/layers/attention/attention_registry.py:241-246)", c->gpu->name);
     const setting *dcp = &set->s[SET_DCP];
     const char *dtype = draft_model_dtype(c, m, why, sizeof why);
     if (!dtype) return draft_underived(c, algo, why);
