@@ -91,6 +91,15 @@ static unsigned mismatches(const kvc_resolved *p, const kvc_resolved *d, kvc_ver
     return n;
 }
 
+/* 1 when decode reads what prefill writes and none of the engine's own
+ * checks refuses the pair. */
+static int pair_ok(const engine_def *e, const kvc_resolved *p, const kvc_resolved *d)
+{
+    if (mismatches(p, d, NULL)) return 0;
+    char stage[sizeof ((kvc_verdict *)0)->caught_at], text[sizeof ((kvc_verdict *)0)->bootstrap];
+    return !e->bootstrap(p, d, stage, sizeof stage, text, sizeof text);
+}
+
 /* ---------------------------------------------------------- consequences */
 
 /* For decode's token 0, say whose bytes each decode field reads. */
@@ -244,12 +253,8 @@ static int works(fix_search *s, const unsigned *pick, unsigned k)
     for (unsigned i = 0; i < k; i++) ov[i] = (engine_override){s->cand[pick[i]].key, s->cand[pick[i]].value};
     /* a candidate the release refuses, or a layout the model cannot have, is no fix */
     if (worker_resolve(s->worker, s->prepared, s->release, ov, k, s->res, NULL) != KVC_OK) return 0;
-    const kvc_resolved *p = s->side == KVC_SIDE_PREFILL ? s->res : s->other;
-    const kvc_resolved *d = s->side == KVC_SIDE_PREFILL ? s->other : s->res;
-    if (mismatches(p, d, NULL)) return 0;
-    /* nor is a pair the engine's own checks still refuse */
-    char stage[sizeof ((kvc_verdict *)0)->caught_at], text[sizeof ((kvc_verdict *)0)->bootstrap];
-    return !worker_engine(s->worker)->bootstrap(p, d, stage, sizeof stage, text, sizeof text);
+    return s->side == KVC_SIDE_PREFILL ? pair_ok(worker_engine(s->worker), s->res, s->other)
+                                       : pair_ok(worker_engine(s->worker), s->other, s->res);
 }
 
 static void record_fix(fix_list *list, const fix_search *s, const unsigned *pick, unsigned k)
@@ -385,7 +390,7 @@ static void note_other_releases(const kvc_worker *const w[2], kvc_resolved *scra
             if (!worker_prepare_as(w[0], k, &prepared[0], NULL) && !worker_prepare_as(w[1], k, &prepared[1], NULL) &&
                 !worker_resolve(w[0], prepared[0], k, NULL, 0, &scratch[0], NULL) &&
                 !worker_resolve(w[1], prepared[1], k, NULL, 0, &scratch[1], NULL))
-                o = mismatches(&scratch[0], &scratch[1], NULL) ? MISMATCH : SAME_LAYOUT;
+                o = pair_ok(e, &scratch[0], &scratch[1]) ? SAME_LAYOUT : MISMATCH;
             for (int i = 0; i < 2; i++)
                 if (prepared[i]) e->prepared_free(prepared[i]);
         }
