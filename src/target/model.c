@@ -292,8 +292,8 @@ static kvc_status model_load_file(const char *cfg, int mha_ok, model_info *out, 
     return rc;
 }
 
-static kvc_status model_find(const char *ref, const kvc_origin *origin, const char *base_dir, const char *label,
-                             const char *what, int mha_ok, model_info *out, kvc_diag *diag);
+static kvc_status model_find(const char *ref, const char *revision, const kvc_origin *origin, const char *base_dir,
+                             const char *label, const char *what, int mha_ok, model_info *out, kvc_diag *diag);
 
 kvc_status model_load(const char *ref, const char *base_dir, model_info *out, kvc_diag *diag)
 {
@@ -305,7 +305,7 @@ kvc_status model_load(const char *ref, const char *base_dir, model_info *out, kv
     }
     kvc_origin o;
     origin_set(&o, "", 0, 0, "model");
-    return model_find(ref, &o, base_dir, "", "model", 0, out, diag);
+    return model_find(ref, NULL, &o, base_dir, "", "model", 0, out, diag);
 }
 
 kvc_status kvc_model_layout_params(const char *model, kvc_layout_params *out, kvc_diag *diag)
@@ -384,13 +384,20 @@ static void hub_cache_dir(char *out, size_t size)
 /* Reads the snapshot refs/main names, else the only snapshot there is.
  * Returns 1 with `cfg` set, 0 when the cache has no such model, or an
  * error (2) with `diag` filled. */
-static int hub_snapshot(const char *repo_dir, char *cfg, size_t size, char *rev, size_t rsize,
+static int hub_snapshot(const char *repo_dir, const char *revision, char *cfg, size_t size, char *rev, size_t rsize,
                         const kvc_origin *origin, kvc_diag *diag)
 {
     char path[KVC_PATH_LEN];
     struct stat st;
     if (stat(repo_dir, &st) != 0 || !S_ISDIR(st.st_mode)) return 0;
-    str_printf(path, sizeof path, "%s/refs/main", repo_dir);
+    if (revision) { /* a commit hash names its snapshot; a branch or tag, refs/NAME names it */
+        str_printf(cfg, size, "%s/snapshots/%s/config.json", repo_dir, revision);
+        if (!strchr(revision, '/') && strcmp(revision, ".") && strcmp(revision, "..") && stat(cfg, &st) == 0) {
+            str_copy(rev, rsize, revision);
+            return 1;
+        }
+    }
+    str_printf(path, sizeof path, "%s/refs/%s", repo_dir, revision ? revision : "main");
     char *text = NULL;
     size_t len = 0;
     if (file_read_all(path, &text, &len, NULL) == KVC_OK) {
@@ -403,9 +410,16 @@ static int hub_snapshot(const char *repo_dir, char *cfg, size_t size, char *rev,
         free(text);
         if (ok && stat(cfg, &st) == 0) return 1;
         diag_set(diag, KVC_ERR_CONFIG, origin,
-                 "the Hugging Face cache %s: refs/main names snapshot %s, which has no config.json: download the "
+                 "the Hugging Face cache %s: refs/%s names snapshot %s, which has no config.json: download the "
                  "model again or give its directory",
-                 repo_dir, ok ? rev : "(not a snapshot name)");
+                 repo_dir, revision ? revision : "main", ok ? rev : "(not a snapshot name)");
+        return 2;
+    }
+    if (revision) {
+        diag_set(diag, KVC_ERR_CONFIG, origin,
+                 "the Hugging Face cache %s holds no revision %s (neither refs/%s nor snapshots/%s): download that "
+                 "revision, or give its snapshot's directory",
+                 repo_dir, revision, revision, revision);
         return 2;
     }
     str_printf(path, sizeof path, "%s/snapshots", repo_dir);
@@ -438,8 +452,8 @@ static int hub_snapshot(const char *repo_dir, char *cfg, size_t size, char *rev,
  * a local directory (its config.json) or file; else a checkpoint id in the
  * local Hugging Face cache; else a bundled config (a preset name, or a
  * checkpoint id a preset lists). */
-static kvc_status model_find(const char *ref, const kvc_origin *origin, const char *base_dir, const char *label,
-                             const char *what, int mha_ok, model_info *out, kvc_diag *diag)
+static kvc_status model_find(const char *ref, const char *revision, const kvc_origin *origin, const char *base_dir,
+                             const char *label, const char *what, int mha_ok, model_info *out, kvc_diag *diag)
 {
     if (is_placeholder(ref))
         return diag_set(diag, KVC_ERR_CONFIG, origin,
@@ -473,7 +487,7 @@ static kvc_status model_find(const char *ref, const kvc_origin *origin, const ch
         *slash = '\0';
         str_printf(repo_dir, sizeof repo_dir, "%s/models--%s--%s", hub, id, slash + 1);
         *slash = '/';
-        int got = hub_snapshot(repo_dir, cfg, sizeof cfg, rev, sizeof rev, origin, diag);
+        int got = hub_snapshot(repo_dir, revision, cfg, sizeof cfg, rev, sizeof rev, origin, diag);
         if (got == 2) return KVC_ERR_CONFIG;
         if (got == 1) {
             rc = model_load_file(cfg, mha_ok, out, diag);
@@ -482,6 +496,20 @@ static kvc_status model_find(const char *ref, const kvc_origin *origin, const ch
         }
         preset = find_checkpoint(id, canonical, sizeof canonical);
     }
+    /* a bundled config is its checkpoint's main revision */
+    int other = revision && strcmp(revision, "main") != 0;
+    char bundled[KVC_PATH_LEN];
+    str_copy(bundled, sizeof bundled, ref);
+    strip_slashes(bundled);
+    const char *last = strrchr(bundled, '/');
+    last = last ? last + 1 : bundled;
+    if (other && (preset || find_preset(ref) || find_preset(last) || find_checkpoint(last, canonical, sizeof canonical)))
+        return diag_set(diag, KVC_ERR_CONFIG, origin,
+                        "%s%s%s '%s' at revision %s: kvcheck bundles its config at the main revision only, and %s has "
+                        "no snapshot of revision %s; put that revision in the Hugging Face cache or give its "
+                        "snapshot's directory",
+                        label, *label ? ": " : "", what, ref, revision, hub[0] ? hub : "the Hugging Face cache",
+                        revision);
     if (!preset && find_preset(ref)) return model_load(ref, ".", out, diag);
     if (!preset) {
         /* the last path part: "/models/GLM-5.2" names the glm-5.2 preset */
@@ -512,14 +540,14 @@ static kvc_status model_find(const char *ref, const kvc_origin *origin, const ch
                     presets);
 }
 
-kvc_status model_from_path(const char *path, const kvc_origin *origin, const char *base_dir, const char *label,
-                           model_info *out, kvc_diag *diag)
+kvc_status model_from_path(const char *path, const char *revision, const kvc_origin *origin, const char *base_dir,
+                           const char *label, model_info *out, kvc_diag *diag)
 {
-    return model_find(path, origin, base_dir, label, "--model-path", 0, out, diag);
+    return model_find(path, revision, origin, base_dir, label, "--model-path", 0, out, diag);
 }
 
-kvc_status model_draft_from_path(const char *path, const kvc_origin *origin, const char *base_dir, const char *label,
-                                 model_info *out, kvc_diag *diag)
+kvc_status model_draft_from_path(const char *path, const char *revision, const kvc_origin *origin,
+                                 const char *base_dir, const char *label, model_info *out, kvc_diag *diag)
 {
-    return model_find(path, origin, base_dir, label, "--speculative-draft-model-path", 1, out, diag);
+    return model_find(path, revision, origin, base_dir, label, "--speculative-draft-model-path", 1, out, diag);
 }

@@ -62,13 +62,16 @@ kvc_status model_parse_inline(const char *text, size_t len, const char *locate_i
                               const char *name, model_info *out, kvc_diag *diag);
 /* The model a launch command names (--model-path): a bundled preset named
  * by its last path part ("zai-org/GLM-5.2"), or a local model directory
- * holding config.json. `origin` and `label` name it in messages. */
-kvc_status model_from_path(const char *path, const kvc_origin *origin, const char *base_dir, const char *label,
-                           model_info *out, kvc_diag *diag);
+ * holding config.json. `origin` and `label` name it in messages. A
+ * `revision` (--revision; NULL: none) picks a Hugging Face cache snapshot:
+ * snapshots/REV, else the one refs/REV names; a bundled config is the main
+ * revision only. */
+kvc_status model_from_path(const char *path, const char *revision, const kvc_origin *origin, const char *base_dir,
+                           const char *label, model_info *out, kvc_diag *diag);
 /* The same for a draft model (--speculative-draft-model-path): an MHA
  * config without "kv_lora_rank" is taken too (kv_lora_rank 0). */
-kvc_status model_draft_from_path(const char *path, const kvc_origin *origin, const char *base_dir, const char *label,
-                                 model_info *out, kvc_diag *diag);
+kvc_status model_draft_from_path(const char *path, const char *revision, const kvc_origin *origin,
+                                 const char *base_dir, const char *label, model_info *out, kvc_diag *diag);
 /* 1 when `name` is a bundled preset. */
 int model_is_preset(const char *name);
 /* Comma-separated preset names, for messages. */

@@ -162,14 +162,30 @@ static void test_model__checkpoint_ids_are_found_in_the_hugging_face_cache(void 
     kvc_diag d;
     kvc_origin o;
     origin_set(&o, "w.json", 2, 3, "--model-path");
-    assert_int_equal(model_from_path("zai-org/GLM-5.2-FP8", &o, ".", "prefill", &m, &d), KVC_OK);
+    assert_int_equal(model_from_path("zai-org/GLM-5.2-FP8", NULL, &o, ".", "prefill", &m, &d), KVC_OK);
     assert_string_equal(m.name, "zai-org/GLM-5.2-FP8@3333cccc4444"); /* the snapshot refs/main names */
     assert_int_equal(m.num_hidden_layers, 78);
+    /* --revision: a commit names its snapshot, a branch or tag its refs/ file; one not cached is refused, never
+     * taken for main, and so is a bundled config at another revision */
+    assert_int_equal(model_from_path("zai-org/GLM-5.2-FP8", "1111aaaa2222bbbb", &o, ".", "prefill", &m, &d), KVC_OK);
+    assert_string_equal(m.name, "zai-org/GLM-5.2-FP8@1111aaaa2222");
+    char tag[1100];
+    snprintf(tag, sizeof tag, "printf '1111aaaa2222bbbb' > '%s/models--zai-org--GLM-5.2-FP8/refs/v1'", root);
+    assert_int_equal(system(tag), 0);
+    assert_int_equal(model_from_path("zai-org/GLM-5.2-FP8", "v1", &o, ".", "prefill", &m, &d), KVC_OK);
+    assert_string_equal(m.name, "zai-org/GLM-5.2-FP8@1111aaaa2222");
+    assert_int_equal(model_from_path("zai-org/GLM-5.2-FP8", "v2", &o, ".", "prefill", &m, &d), KVC_ERR_CONFIG);
+    assert_contains(d.message, "holds no revision v2 (neither refs/v2 nor snapshots/v2): download that revision, or "
+                               "give its snapshot's directory");
+    assert_int_equal(model_from_path("zai-org/GLM-5.1-FP8", "v2", &o, ".", "prefill", &m, &d), KVC_ERR_CONFIG);
+    assert_contains(d.message, "prefill: --model-path 'zai-org/GLM-5.1-FP8' at revision v2: kvcheck bundles its "
+                               "config at the main revision only");
+    assert_int_equal(model_from_path("zai-org/GLM-5.1-FP8", "main", &o, ".", "prefill", &m, &d), KVC_OK);
     /* no refs/main and two snapshots: no guess */
     char refs[512];
     snprintf(refs, sizeof refs, "%s/models--zai-org--GLM-5.2-FP8/refs/main", root);
     assert_int_equal(unlink(refs), 0);
-    assert_int_equal(model_from_path("zai-org/GLM-5.2-FP8", &o, ".", "prefill", &m, &d), KVC_ERR_CONFIG);
+    assert_int_equal(model_from_path("zai-org/GLM-5.2-FP8", NULL, &o, ".", "prefill", &m, &d), KVC_ERR_CONFIG);
     assert_contains(d.message, "2 snapshots with a config.json");
     assert_string_equal(d.file, "w.json");
     unsetenv("HF_HUB_CACHE");
@@ -179,7 +195,7 @@ static void test_model__checkpoint_ids_are_found_in_the_hugging_face_cache(void 
     static const char *const one[] = {"5555eeee", NULL};
     make_hub(root, sizeof root, "hub/models--deepseek-ai--DeepSeek-V3.2", one, NULL);
     setenv("HF_HOME", root, 1);
-    assert_int_equal(model_from_path("deepseek-ai/DeepSeek-V3.2/", &o, ".", "decode", &m, &d), KVC_OK);
+    assert_int_equal(model_from_path("deepseek-ai/DeepSeek-V3.2/", NULL, &o, ".", "decode", &m, &d), KVC_OK);
     assert_string_equal(m.name, "deepseek-ai/DeepSeek-V3.2@5555eeee");
     /* refs/main naming a snapshot that is not there */
     char bad[1100];
@@ -188,7 +204,7 @@ static void test_model__checkpoint_ids_are_found_in_the_hugging_face_cache(void 
     assert_non_null(f);
     fputs("deadbeef\n", f);
     fclose(f);
-    assert_int_equal(model_from_path("deepseek-ai/DeepSeek-V3.2", &o, ".", "decode", &m, &d), KVC_ERR_CONFIG);
+    assert_int_equal(model_from_path("deepseek-ai/DeepSeek-V3.2", NULL, &o, ".", "decode", &m, &d), KVC_ERR_CONFIG);
     assert_contains(d.message, "refs/main names snapshot deadbeef, which has no config.json");
     unsetenv("HF_HOME");
     remove_tree(root);
@@ -215,12 +231,12 @@ static void test_model__bundled_checkpoint_ids_as_users_type_them(void **state)
         {"/models/GLM-5.2", "glm-5.2", 78, 2048}, /* a local path whose last part names a preset */
     };
     for (size_t i = 0; i < sizeof CASES / sizeof CASES[0]; i++) {
-        if (model_from_path(CASES[i].id, NULL, ".", "w", &m, &d) != KVC_OK) fail_msg("%s: %s", CASES[i].id, d.message);
+        if (model_from_path(CASES[i].id, NULL, NULL, ".", "w", &m, &d) != KVC_OK) fail_msg("%s: %s", CASES[i].id, d.message);
         assert_string_equal(m.name, CASES[i].name);
         assert_int_equal(m.num_hidden_layers, CASES[i].layers);
         assert_int_equal(m.index_topk, CASES[i].topk);
     }
-    assert_int_equal(model_from_path("deepseek-ai/DeepSeek-V4-Pro", NULL, ".", "w", &m, &d), KVC_ERR_CONFIG);
+    assert_int_equal(model_from_path("deepseek-ai/DeepSeek-V4-Pro", NULL, NULL, ".", "w", &m, &d), KVC_ERR_CONFIG);
     assert_contains(d.message, "not in the Hugging Face cache (/nonexistent/hub)");
     unsetenv("HF_HUB_CACHE");
 }
@@ -235,7 +251,7 @@ static void test_model__placeholders_say_the_model_could_not_be_found(void **sta
         kvc_diag d;
         kvc_origin o;
         origin_set(&o, "p.json", 4, 9, "--model-path");
-        assert_int_equal(model_from_path(P[i], &o, ".", "prefill", &m, &d), KVC_ERR_CONFIG);
+        assert_int_equal(model_from_path(P[i], NULL, &o, ".", "prefill", &m, &d), KVC_ERR_CONFIG);
         assert_contains(d.message, "prefill: the model could not be found");
         assert_contains(d.message, "is a placeholder");
         assert_contains(d.message, "name the model with --model or \"model\" in the worker file");

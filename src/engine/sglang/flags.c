@@ -61,6 +61,8 @@ static const struct dest_key {
     {"speculative_draft_model_path", SET_SPEC_DRAFT_MODEL},
     {"dtype", SET_MODEL_DTYPE},
     {"disaggregation_enable_kv_checksum", SET_KV_CHECKSUM}, /* 0.5.21+ */
+    {"revision", SET_REVISION},
+    {"speculative_draft_model_revision", SET_SPEC_DRAFT_REVISION},
 };
 
 /* The environment variables that are settings: SGLang's envs that decide a

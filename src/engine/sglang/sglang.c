@@ -70,7 +70,9 @@ static kvc_status prepare(const engine_inputs *in, const engine_target *t, unsig
     if (st || t->model) {
         if (!st) w->model = *t->model;
     } else if (mp->set && mp->value[0]) {
-        st = model_from_path(mp->value, &mp->origin, t->base_dir, t->label, &w->model, diag);
+        const setting *rev = &w->set.s[SET_REVISION];
+        st = model_from_path(mp->value, rev->set && rev->value[0] ? rev->value : NULL, &mp->origin, t->base_dir,
+                             t->label, &w->model, diag);
     } else {
         st = diag_set(diag, KVC_ERR_CONFIG, &o,
                       "%s: no model given: add \"model\" to the worker file or pass --model (a preset name or a "
@@ -85,7 +87,9 @@ static kvc_status prepare(const engine_inputs *in, const engine_target *t, unsig
     const setting *dp = &w->set.s[SET_SPEC_DRAFT_MODEL];
     if (dp->set && dp->value[0]) {
         kvc_diag why;
-        w->draft.found = model_draft_from_path(dp->value, &dp->origin, t->base_dir, "", &w->draft.model, &why) == KVC_OK;
+        const setting *rev = &w->set.s[SET_SPEC_DRAFT_REVISION];
+        w->draft.found = model_draft_from_path(dp->value, rev->set && rev->value[0] ? rev->value : NULL, &dp->origin,
+                                               t->base_dir, "", &w->draft.model, &why) == KVC_OK;
         if (!w->draft.found && strstr(why.message, "could not be found"))
             str_printf(w->draft.why, sizeof w->draft.why, "'%s' found nowhere: local path, Hugging Face cache, "
                        "bundled models", dp->value);

@@ -209,6 +209,8 @@ typedef enum setting_key {
     SET_SPEC_DRAFT_MODEL,    /* --speculative-draft-model-path */
     SET_MODEL_DTYPE,         /* --dtype: the model dtype, a draft pool's under "auto" */
     SET_KV_CHECKSUM,         /* --disaggregation-enable-kv-checksum, 0.5.21+ */
+    SET_REVISION,            /* --revision: the model's Hugging Face cache snapshot */
+    SET_SPEC_DRAFT_REVISION, /* --speculative-draft-model-revision: the draft's */
     SET_COUNT
 } setting_key;
 
