@@ -45,8 +45,7 @@ struct kvc_resolved {
     /* A separate draft model's pool (EAGLE3, STANDALONE), when derived: its
      * layers' K entries, then their V entries, after all the others. */
     uint32_t draft_model_layers;   /* 0: none derived */
-    uint64_t draft_model_item[2];  /* bytes per page of a K and of a V entry */
-    uint32_t draft_model_bytes[2]; /* bytes per token of a K and of a V entry */
+    uint32_t draft_model_bytes[2]; /* bytes per token of a K and of a V entry (per page: kvc_resolved_draft_model) */
     uint64_t kv_bytes_per_token_all;
     uint64_t indexer_bytes_per_token_all;
     /* A hybrid model's linear-attention layers keep no KV: one recurrent

@@ -31,7 +31,7 @@ const kvc_layout *kvc_resolved_draft_layout(const kvc_resolved *r) { return r->d
 uint32_t kvc_resolved_entries(const kvc_resolved *r) { return r->kv_entries; }
 uint32_t kvc_resolved_draft_model(const kvc_resolved *r, uint64_t item_len[2])
 {
-    if (item_len) item_len[0] = r->draft_model_item[0], item_len[1] = r->draft_model_item[1];
+    for (int k = 0; item_len && k < 2; k++) item_len[k] = (uint64_t)r->kv.page_size * r->draft_model_bytes[k];
     return r->draft_model_layers;
 }
 uint32_t kvc_resolved_attn_layers(const kvc_resolved *r) { return r->attn_layers; }

@@ -444,13 +444,14 @@ static cJSON *json_layout_doc(const kvc_resolved *r)
     cJSON_AddNumberToObject(entries, "target", r->attn_layers);
     cJSON_AddNumberToObject(entries, "draft", r->draft_entries);
     cJSON_AddNumberToObject(entries, "draft_model", 2 * r->draft_model_layers);
-    if (r->draft_model_layers) { /* a separate draft model's K and V entries */
+    uint64_t draft_items[2];
+    if (kvc_resolved_draft_model(r, draft_items)) { /* a separate draft model's K and V entries */
         cJSON *pool = cJSON_AddObjectToObject(o, "draft_model_layout");
         cJSON_AddNumberToObject(pool, "layers", r->draft_model_layers);
         cJSON_AddNumberToObject(pool, "k_bytes_per_token", r->draft_model_bytes[0]);
         cJSON_AddNumberToObject(pool, "v_bytes_per_token", r->draft_model_bytes[1]);
-        cJSON_AddNumberToObject(pool, "k_item_len", (double)r->draft_model_item[0]);
-        cJSON_AddNumberToObject(pool, "v_item_len", (double)r->draft_model_item[1]);
+        cJSON_AddNumberToObject(pool, "k_item_len", (double)draft_items[0]);
+        cJSON_AddNumberToObject(pool, "v_item_len", (double)draft_items[1]);
     } else {
         cJSON_AddNullToObject(o, "draft_model_layout");
     }

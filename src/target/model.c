@@ -496,31 +496,23 @@ static kvc_status model_find(const char *ref, const char *revision, const kvc_or
         }
         preset = find_checkpoint(id, canonical, sizeof canonical);
     }
+    /* the last path part: "/models/GLM-5.2" names the glm-5.2 preset */
+    char base[KVC_PATH_LEN];
+    str_copy(base, sizeof base, ref);
+    strip_slashes(base);
+    const char *b = strrchr(base, '/');
+    b = b ? b + 1 : base;
+    const char *named = preset ? NULL : find_preset(ref) ? ref : find_preset(b) ? b : NULL;
+    if (!preset && !named) preset = find_checkpoint(b, canonical, sizeof canonical);
     /* a bundled config is its checkpoint's main revision */
-    int other = revision && strcmp(revision, "main") != 0;
-    char bundled[KVC_PATH_LEN];
-    str_copy(bundled, sizeof bundled, ref);
-    strip_slashes(bundled);
-    const char *last = strrchr(bundled, '/');
-    last = last ? last + 1 : bundled;
-    if (other && (preset || find_preset(ref) || find_preset(last) || find_checkpoint(last, canonical, sizeof canonical)))
+    if ((preset || named) && revision && strcmp(revision, "main") != 0)
         return diag_set(diag, KVC_ERR_CONFIG, origin,
                         "%s%s%s '%s' at revision %s: kvcheck bundles its config at the main revision only, and %s has "
                         "no snapshot of revision %s; put that revision in the Hugging Face cache or give its "
                         "snapshot's directory",
                         label, *label ? ": " : "", what, ref, revision, hub[0] ? hub : "the Hugging Face cache",
                         revision);
-    if (!preset && find_preset(ref)) return model_load(ref, ".", out, diag);
-    if (!preset) {
-        /* the last path part: "/models/GLM-5.2" names the glm-5.2 preset */
-        char base[KVC_PATH_LEN];
-        str_copy(base, sizeof base, ref);
-        strip_slashes(base);
-        const char *b = strrchr(base, '/');
-        b = b ? b + 1 : base;
-        if (find_preset(b)) return model_load(b, ".", out, diag);
-        preset = find_checkpoint(b, canonical, sizeof canonical);
-    }
+    if (named) return model_load(named, ".", out, diag);
     if (preset) {
         char file[160];
         str_printf(file, sizeof file, "preset %s", preset->name);

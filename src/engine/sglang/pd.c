@@ -93,11 +93,23 @@ static const char *transfer_backend(const kvc_resolved *r)
     return t[0] ? t : "mooncake";
 }
 
-/* NIXL from 0.5.15 addresses decode's pages at decode's item length and
- * copies prefill's item length into each, refusing at the handshake when
- * prefill's is longer (sglang 0.5.15: python/sglang/srt/disaggregation/nixl/
- * conn.py:660-667; 0.5.23: :1197-1203). The check runs on the prefill side. */
-static int nixl_strided(const kvc_resolved *p) { return release_in(p, "0.5.15", NULL); }
+/* 1 when the pair's transfer is NIXL from 0.5.15, which addresses
+ * decode's pages at decode's item length and copies prefill's item length
+ * into each, refusing at the handshake when prefill's is longer (sglang
+ * 0.5.15: python/sglang/srt/disaggregation/nixl/conn.py:660-667; 0.5.23:
+ * :1197-1203), and checks the entries decode registers. The checks run on
+ * the prefill side. */
+static int nixl_strided(const kvc_resolved *p)
+{
+    return strcmp(transfer_backend(p), "nixl") == 0 && release_in(p, "0.5.15", NULL);
+}
+
+/* 1 when boolean setting `name` of `r` is on. */
+static int setting_on(const kvc_resolved *r, const char *name)
+{
+    const kvc_setting *s = resolved_find(r, name);
+    return s && s->number;
+}
 
 /* The transfers by --disaggregation-transfer-backend (prefill's: it sends).
  * Mooncake, Mori and Ascend address both sides' pages at prefill's item
@@ -248,6 +260,8 @@ static int state_check(const kvc_resolved *p, const kvc_resolved *d, int nixl, c
  * NULL when none is. */
 static const char *longer_entry(const kvc_resolved *p, const kvc_resolved *d, uint64_t len[2])
 {
+    uint64_t pi[2] = {0, 0}, di[2] = {0, 0};
+    int drafts = kvc_resolved_draft_model(p, pi) && kvc_resolved_draft_model(d, di);
     const struct {
         int both;
         uint64_t p, d;
@@ -255,10 +269,8 @@ static const char *longer_entry(const kvc_resolved *p, const kvc_resolved *d, ui
     } E[] = {
         {1, p->kv.page_bytes, d->kv.page_bytes, "the target layers' entries"},
         {p->draft_entries && d->draft_entries, p->draft.page_bytes, d->draft.page_bytes, "the draft (MTP) entries"},
-        {p->draft_model_layers && d->draft_model_layers, p->draft_model_item[0], d->draft_model_item[0],
-         "the draft model's K entries"},
-        {p->draft_model_layers && d->draft_model_layers, p->draft_model_item[1], d->draft_model_item[1],
-         "the draft model's V entries"},
+        {drafts, pi[0], di[0], "the draft model's K entries"},
+        {drafts, pi[1], di[1], "the draft model's V entries"},
     };
     for (size_t i = 0; i < COUNT_OF(E); i++)
         if (E[i].both && E[i].p > E[i].d) {
@@ -305,8 +317,7 @@ static const struct checksum_row {
 static int checksum_check(const kvc_resolved *p, const kvc_resolved *d, char *stage, size_t stage_size, char *text,
                           size_t size)
 {
-    const kvc_setting *a = resolved_find(p, "kv_checksum"), *b = resolved_find(d, "kv_checksum");
-    if (!a || !b || !a->number || !b->number || !item_lengths_differ(p, d)) return 0;
+    if (!setting_on(p, "kv_checksum") || !setting_on(d, "kv_checksum") || !item_lengths_differ(p, d)) return 0;
     const struct checksum_row *row = NULL;
     for (size_t i = 0; i < COUNT_OF(CHECKSUM); i++)
         if (release_in(d, CHECKSUM[i].since, CHECKSUM[i].until)) row = &CHECKSUM[i];
@@ -329,7 +340,7 @@ static int bootstrap_check(const kvc_resolved *p, const kvc_resolved *d, char *c
     const struct boot_rule *rule = NULL;
     for (size_t i = 0; i < COUNT_OF(BOOT); i++)
         if (release_in(d, BOOT[i].since, BOOT[i].until)) rule = &BOOT[i];
-    int hisparse = resolved_find(d, "enable_hisparse") && resolved_find(d, "enable_hisparse")->number;
+    int hisparse = setting_on(d, "enable_hisparse");
     int page = rule && rule->page && !(rule->hisparse_skips_page && hisparse) && p->kv.page_size != d->kv.page_size;
     int dtype = rule && rule->dtype && strcmp(pdt, ddt) != 0;
     /* kv_layout: None (not compared) unless the pool is DeepSeek-V4's */
@@ -408,10 +419,7 @@ static int entries_check(const kvc_resolved *p, const kvc_resolved *d, const cha
 static int hisparse_draft_check(const kvc_resolved *p, const kvc_resolved *d, const char *checks, char *stage,
                                 size_t stage_size, char *text, size_t size)
 {
-    const kvc_setting *hs = resolved_find(d, "enable_hisparse");
-    if (strcmp(transfer_backend(p), "nixl") != 0 || !nixl_strided(p) || !hs || !hs->number ||
-        d->kv_entries <= p->kv_entries)
-        return 0;
+    if (!nixl_strided(p) || !setting_on(d, "enable_hisparse") || d->kv_entries <= p->kv_entries) return 0;
     str_copy(stage, stage_size, "NIXL handshake");
     str_printf(text, size,
                "%s, but SGLang %s's NIXL handshake refuses the pair when decode registers its HiSparse host entries "
@@ -428,7 +436,7 @@ static int item_length_check(const kvc_resolved *p, const kvc_resolved *d, const
 {
     uint64_t len[2] = {0, 0};
     const char *which = longer_entry(p, d, len);
-    if (strcmp(transfer_backend(p), "nixl") != 0 || !nixl_strided(p) || !which) return 0;
+    if (!nixl_strided(p) || !which) return 0;
     str_copy(stage, stage_size, "NIXL handshake");
     str_printf(text, size,
                "%s, but SGLang %s's NIXL handshake refuses the pair when decode registers (%s): \"NIXL prepared dlist "
@@ -442,8 +450,8 @@ static int item_length_check(const kvc_resolved *p, const kvc_resolved *d, const
  * pool: draft entries, or DeepSeek-V4's pool. */
 static int hisparse_device_kv(const kvc_resolved *d)
 {
-    const kvc_setting *hs = resolved_find(d, "enable_hisparse");
-    return hs && hs->number && (d->draft_entries || d->draft_model_layers || resolved_value(d, "dsv4_kv_layout")[0]);
+    return setting_on(d, "enable_hisparse") &&
+           (d->draft_entries || d->draft_model_layers || resolved_value(d, "dsv4_kv_layout")[0]);
 }
 
 /* From 0.5.22 a HiSparse decode sends those at logical device pages, which
@@ -481,7 +489,7 @@ int pd_bootstrap(const kvc_resolved *p, const kvc_resolved *d, char *stage, size
     /* nothing refuses the pair before its KV moves: what the transfer checks, where prefill's extra entries go,
      * then the checks of each request's state and digest */
     int nixl = strcmp(transfer_backend(p), "nixl") == 0;
-    if (nixl && nixl_strided(p))
+    if (nixl_strided(p))
         str_printf(text, size, "%s; SGLang %s's NIXL handshake refuses only a prefill item length longer than "
                    "decode's (%llu <= %llu): it passes", checks, p->release, (unsigned long long)p->kv.page_bytes,
                    (unsigned long long)d->kv.page_bytes);

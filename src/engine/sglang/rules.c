@@ -2964,17 +2964,16 @@ static kvc_status resolve_draft_model(const ctx *c, const char *algo)
     out->draft_model_layers = layers;
     out->draft_model_bytes[0] = (uint32_t)(heads * D * b);
     out->draft_model_bytes[1] = (uint32_t)(heads * Dv * b);
-    out->draft_model_item[0] = page * out->draft_model_bytes[0];
-    out->draft_model_item[1] = page * out->draft_model_bytes[1];
+    const uint64_t item[2] = {page * out->draft_model_bytes[0], page * out->draft_model_bytes[1]};
     /* what decode reads the bytes as: compared between the sides */
     char dims[64], v[32] = "";
     if (Dv != D) str_printf(v, sizeof v, "/%llu", (unsigned long long)Dv);
     str_printf(dims, sizeof dims, "%ux%llux%llu%s", layers, (unsigned long long)heads, (unsigned long long)D, v);
     if (Dv == D)
-        str_printf(pool, sizeof pool, "%s %s: %llu B/page", e->same, dims, (unsigned long long)out->draft_model_item[0]);
+        str_printf(pool, sizeof pool, "%s %s: %llu B/page", e->same, dims, (unsigned long long)item[0]);
     else
         str_printf(pool, sizeof pool, "%s %s: K %llu + V %llu B/page", e->same, dims,
-                   (unsigned long long)out->draft_model_item[0], (unsigned long long)out->draft_model_item[1]);
+                   (unsigned long long)item[0], (unsigned long long)item[1]);
     setting_set(get(out, "draft_model_pool"), pool,
                 "%s (%s, MHA): layers x KV heads (%llu over attention TP %lu, at least 1) x head_dim (sglang "
                 "0.5.23: python/sglang/srt/mem_cache/memory_pool.py:2657-2693); dtype: %s",

@@ -51,6 +51,9 @@ static kvc_status role(const engine_inputs *in, const char *base_dir, unsigned r
 
 static void prepared_free(engine_worker *w) { free(w); }
 
+/* A setting's value when given and not empty, else NULL. */
+static const char *given(const setting *s) { return s->set && s->value[0] ? s->value : NULL; }
+
 static kvc_status prepare(const engine_inputs *in, const engine_target *t, unsigned release, engine_worker **out,
                           kvc_diag *diag)
 {
@@ -69,10 +72,9 @@ static kvc_status prepare(const engine_inputs *in, const engine_target *t, unsig
     origin_set(&o, "", 0, 0, "model");
     if (st || t->model) {
         if (!st) w->model = *t->model;
-    } else if (mp->set && mp->value[0]) {
-        const setting *rev = &w->set.s[SET_REVISION];
-        st = model_from_path(mp->value, rev->set && rev->value[0] ? rev->value : NULL, &mp->origin, t->base_dir,
-                             t->label, &w->model, diag);
+    } else if (given(mp)) {
+        st = model_from_path(mp->value, given(&w->set.s[SET_REVISION]), &mp->origin, t->base_dir, t->label,
+                             &w->model, diag);
     } else {
         st = diag_set(diag, KVC_ERR_CONFIG, &o,
                       "%s: no model given: add \"model\" to the worker file or pass --model (a preset name or a "
@@ -85,10 +87,9 @@ static kvc_status prepare(const engine_inputs *in, const engine_target *t, unsig
     }
     /* a draft model found nowhere leaves its pool underived (the rules warn), never the worker refused */
     const setting *dp = &w->set.s[SET_SPEC_DRAFT_MODEL];
-    if (dp->set && dp->value[0]) {
+    if (given(dp)) {
         kvc_diag why;
-        const setting *rev = &w->set.s[SET_SPEC_DRAFT_REVISION];
-        w->draft.found = model_draft_from_path(dp->value, rev->set && rev->value[0] ? rev->value : NULL, &dp->origin,
+        w->draft.found = model_draft_from_path(dp->value, given(&w->set.s[SET_SPEC_DRAFT_REVISION]), &dp->origin,
                                                t->base_dir, "", &w->draft.model, &why) == KVC_OK;
         if (!w->draft.found && strstr(why.message, "could not be found"))
             str_printf(w->draft.why, sizeof w->draft.why, "'%s' found nowhere: local path, Hugging Face cache, "
