@@ -259,6 +259,40 @@ static void test_model__placeholders_say_the_model_could_not_be_found(void **sta
     }
 }
 
+/* A draft model's config may be MHA (no kv_lora_rank); what it gives is
+ * read, and a bad value is refused at its key, as for the model. */
+static void test_model__draft_configs_may_be_mha(void **state)
+{
+    (void)state;
+    model_info m;
+    kvc_diag d;
+    kvc_origin o;
+    origin_set(&o, "w.json", 1, 1, "--speculative-draft-model-path");
+    assert_int_equal(model_draft_from_path("tests/unit/models/EAGLE3_DRAFT_2L.json", NULL, &o, ".", "", &m, &d), KVC_OK);
+    assert_int_equal(m.kv_lora_rank, 0);
+    assert_int_equal(m.num_kv_heads, 4);
+    assert_int_equal(m.v_head_dim, 64);
+    assert_int_equal(m.num_hidden_layers, 2);
+    assert_true(m.has_quantization);
+    /* the model itself must be MLA */
+    assert_int_equal(model_from_path("tests/unit/models/EAGLE3_DRAFT.json", NULL, &o, ".", "", &m, &d), KVC_ERR_CONFIG);
+    assert_contains(d.message, "no \"kv_lora_rank\": LlamaForCausalLMEagle3 is not an MLA model");
+    char dir[] = "/tmp/kvc-draft-XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    char path[128];
+    snprintf(path, sizeof path, "%s/config.json", dir);
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fputs("{\"architectures\": [\"LlamaForCausalLMEagle3\"], \"num_hidden_layers\": 1,\n"
+          " \"num_key_value_heads\": \"eight\"}\n", f);
+    fclose(f);
+    assert_int_equal(model_draft_from_path(dir, NULL, &o, ".", "", &m, &d), KVC_ERR_CONFIG);
+    assert_contains(d.message, "num_key_value_heads");
+    assert_int_equal(d.line, 2);
+    assert_int_equal(unlink(path), 0);
+    assert_int_equal(rmdir(dir), 0);
+}
+
 static void test_model__long_names_and_paths_whole_or_refused_with_the_limit(void **state)
 {
     (void)state;
@@ -316,6 +350,7 @@ int main(void)
         cmocka_unit_test(test_model__checkpoint_ids_are_found_in_the_hugging_face_cache),
         cmocka_unit_test(test_model__bundled_checkpoint_ids_as_users_type_them),
         cmocka_unit_test(test_model__placeholders_say_the_model_could_not_be_found),
+        cmocka_unit_test(test_model__draft_configs_may_be_mha),
         cmocka_unit_test(test_model__long_names_and_paths_whole_or_refused_with_the_limit),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
