@@ -14,10 +14,11 @@
  * message in its own, and otherwise resolves SGLang's KV dtype, page size
  * and bytes per token (and, for a model kvcheck takes as DSA, both DSA
  * backends; with draft entries, the draft pool's bytes per token; for a
- * pool with a separate scale buffer, that buffer's bytes per token). A case
- * kvcheck declines (it refuses a pool it says it does not model) is
- * counted apart: never a pass. The table format is
- * tools/sglang-oracle/tables.py's. */
+ * pool with a separate scale buffer, that buffer's bytes per token; with a
+ * separate draft model, its pool's dtype, layers, KV heads and head widths).
+ * A case kvcheck declines (it refuses a pool it says it does not model, or
+ * says it does not derive a draft model's pool) is counted apart: never a
+ * pass. The table format is tools/sglang-oracle/tables.py's. */
 #include "kvcheck.h"
 
 #include <dirent.h>
@@ -35,11 +36,13 @@ typedef struct result {
     char dtype[32], page[16], prefill[48], decode[48], row[16];
     char draft_row[16]; /* "extra" draft_row=N: the draft pool's bytes per token, "" when none */
     char scale_row[16]; /* "extra" scale_row=N: the separate scale buffer's bytes per token, "" when none */
+    char draft_torch[32], draft_pool[48]; /* "extra" draft_torch, draft_pool: a separate draft model's pool */
 } result;
 
 /* One case's inputs ('-' unset). */
 typedef struct inputs {
     const char *model, *dtype, *prefill, *decode, *mode, *hisparse, *radix, *spec, *draft, *page;
+    const char *draft_model, *draft_backend, *parallel; /* ecase lines */
 } inputs;
 
 typedef struct table {
@@ -111,6 +114,33 @@ static void add_extra(table *t, char **f, unsigned n)
     for (unsigned i = 2; i < n; i++)
         if (strncmp(f[i], "draft_row=", 10) == 0) snprintf(r->draft_row, sizeof r->draft_row, "%s", f[i] + 10);
         else if (strncmp(f[i], "scale_row=", 10) == 0) snprintf(r->scale_row, sizeof r->scale_row, "%s", f[i] + 10);
+        else if (strncmp(f[i], "draft_torch=", 12) == 0)
+            snprintf(r->draft_torch, sizeof r->draft_torch, "%s", f[i] + 12);
+        else if (strncmp(f[i], "draft_pool=", 11) == 0) snprintf(r->draft_pool, sizeof r->draft_pool, "%s", f[i] + 11);
+}
+
+/* A separate draft model's pool as kvcheck resolved it ("fp8_e4m3 1x1x128:
+ * 8192 B/page", draft_model_pool) against the oracle's torch dtype and
+ * "LAYERSxHEADSxDIM[/DV]": 1 agrees; 2 kvcheck does not derive it (it warns
+ * so); 0 differs. */
+static int draft_pool_agrees(const kvc_resolved *r, const result *want, char *got, size_t size)
+{
+    static const struct { const char *torch, *kvcheck; } NAMES[] = {
+        {"float8_e4m3fn", "fp8_e4m3"}, {"float8_e4m3fnuz", "fp8_e4m3fnuz"}, {"float8_e5m2", "fp8_e5m2"},
+        {"bfloat16", "bfloat16"},      {"float16", "float16"},           {"float32", "float32"}};
+    const kvc_setting *pool = kvc_resolved_find(r, "draft_model_pool");
+    snprintf(got, size, "%s", pool && pool->value[0] ? pool->value : "-");
+    if (!pool || !pool->value[0]) {
+        for (unsigned i = 0; i < kvc_resolved_warning_count(r); i++)
+            if (strstr(kvc_resolved_warning(r, i), "draft model's KV pool is not derived")) return 2;
+        return 0;
+    }
+    const char *name = want->draft_torch;
+    for (size_t i = 0; i < sizeof NAMES / sizeof NAMES[0]; i++)
+        if (strcmp(NAMES[i].torch, want->draft_torch) == 0) name = NAMES[i].kvcheck;
+    char expect[96];
+    snprintf(expect, sizeof expect, "%s %s:", name, want->draft_pool);
+    return strncmp(pool->value, expect, strlen(expect)) == 0;
 }
 
 static void add_result(table *t, char **f, unsigned n)
@@ -144,13 +174,20 @@ static unsigned expand(const char *rle, unsigned *ids, unsigned max)
     return n;
 }
 
+/* kvcheck says it does not model the pool, or does not derive a draft
+ * model's: declined, never a pass. */
+static int declines(const char *message)
+{
+    return strstr(message, "does not model") != NULL || strstr(message, "does not derive") != NULL;
+}
+
 /* kvcheck's answer for one case under one release, compared with SGLang's:
  * 1 agrees, 2 kvcheck declines a case it does not model (it refuses, says
  * so, and never passes it), 0 differs; `why` says how. */
 static int agrees(const table *t, unsigned rel, const char *gpu, const char *models, const inputs *in,
                   const result *want, char *why, size_t size)
 {
-    char model[1200], args[640] = "--model-path /fake/model --tp 8";
+    char model[1200], args[2400] = "--model-path /fake/model --tp 8";
     snprintf(model, sizeof model, "%s/%s.json", models, in->model);
     size_t k = strlen(args);
 #define ADD(cond, ...)                                                                                                 \
@@ -164,6 +201,9 @@ static int agrees(const table *t, unsigned rel, const char *gpu, const char *mod
     ADD(strcmp(in->spec, "-"), " --speculative-algorithm %s", in->spec);
     ADD(strcmp(in->draft, "-"), " --speculative-draft-kv-cache-dtype %s", in->draft);
     ADD(strcmp(in->page, "-"), " --page-size %s", in->page);
+    ADD(strcmp(in->draft_model, "-"), " --speculative-draft-model-path %s/%s.json", models, in->draft_model);
+    ADD(strcmp(in->draft_backend, "-"), " --speculative-draft-attention-backend %s", in->draft_backend);
+    ADD(strcmp(in->parallel, "-"), " %s", in->parallel);
 #undef ADD
 
     kvc_diag d;
@@ -182,11 +222,11 @@ static int agrees(const table *t, unsigned rel, const char *gpu, const char *mod
         /* "argparse exit 2": a refusal recorded without its message */
         ok = (st == KVC_ERR_CONFIG || st == KVC_ERR_USAGE) &&
              (strstr(d.message, msg) != NULL || strncmp(want->text, "argparse exit", 13) == 0);
-        if (!ok && (st == KVC_ERR_CONFIG || st == KVC_ERR_USAGE) && strstr(d.message, "does not model")) ok = 2;
+        if (!ok && (st == KVC_ERR_CONFIG || st == KVC_ERR_USAGE) && declines(d.message)) ok = 2;
         if (!ok) snprintf(why, size, "[%s] SGLang refuses: %.300s | kvcheck: %s", args, want->text,
                           st ? d.message : "starts");
     } else if (st) {
-        ok = strstr(d.message, "does not model") ? 2 : 0;
+        ok = declines(d.message) ? 2 : 0;
         if (!ok)
             snprintf(why, size, "[%s] SGLang starts (%s page %s %s/%s row %s) | kvcheck refuses: %.400s", args,
                      want->dtype, want->page, want->prefill, want->decode, want->row, d.message);
@@ -200,17 +240,22 @@ static int agrees(const table *t, unsigned rel, const char *gpu, const char *mod
         if (draft) snprintf(draft_row, sizeof draft_row, "%u", kvc_layout_bytes_per_token(draft));
         if (scales) snprintf(scale_row, sizeof scale_row, "%u", kvc_layout_bytes_per_token(scales));
         const char *dtype = kvc_resolved_find(r, "kv_cache_dtype")->value;
+        char pool[160] = "-";
+        int pool_ok = want->draft_pool[0] ? draft_pool_agrees(r, want, pool, sizeof pool) : 1;
         ok = strcmp(dtype, want->dtype) == 0 && strcmp(page, want->page) == 0 && strcmp(row, want->row) == 0 &&
              (!pb || (strcmp(pb->value, want->prefill) == 0 && strcmp(db->value, want->decode) == 0)) &&
-             (!want->draft_row[0] || strcmp(draft_row, want->draft_row) == 0) && strcmp(scale_row, want->scale_row) == 0;
+             (!want->draft_row[0] || strcmp(draft_row, want->draft_row) == 0) &&
+             strcmp(scale_row, want->scale_row) == 0 && pool_ok;
+        if (ok && pool_ok == 2) ok = 2;
         if (!ok)
             snprintf(why, size,
-                     "[%s] SGLang: %s page %s %s/%s row %s scales %s draft %s | kvcheck: %s page %s %s/%s row %s "
-                     "scales %s draft %s",
+                     "[%s] SGLang: %s page %s %s/%s row %s scales %s draft %s draft model %s %s | kvcheck: %s page "
+                     "%s %s/%s row %s scales %s draft %s draft model %s",
                      args, want->dtype, want->page, want->prefill, want->decode, want->row,
-                     want->scale_row[0] ? want->scale_row : "-", want->draft_row[0] ? want->draft_row : "-", dtype,
+                     want->scale_row[0] ? want->scale_row : "-", want->draft_row[0] ? want->draft_row : "-",
+                     want->draft_torch[0] ? want->draft_torch : "-", want->draft_pool[0] ? want->draft_pool : "-", dtype,
                      page, pb ? pb->value : "-", db ? db->value : "-", row, scale_row[0] ? scale_row : "-",
-                     draft_row[0] ? draft_row : "-");
+                     draft_row[0] ? draft_row : "-", pool);
     }
     kvc_resolved_free(r);
     return ok;
@@ -255,10 +300,12 @@ static int replay_file(const char *dir, const char *name, const char *only, tall
             add_result(&t, fl, n);
         } else if (strcmp(fl[0], "extra") == 0) {
             add_extra(&t, fl, n);
-        } else if ((strcmp(fl[0], "case") == 0 && n == 8) || (strcmp(fl[0], "xcase") == 0 && n == 12)) {
-            int x = fl[0][0] == 'x';
-            inputs in = {fl[1], fl[2], fl[3], fl[4], fl[5], fl[6], x ? fl[7] : fl[6], x ? fl[8] : "-",
-                         x ? fl[9] : "-", x ? fl[10] : "-"};
+        } else if ((strcmp(fl[0], "case") == 0 && n == 8) || (strcmp(fl[0], "xcase") == 0 && n == 12) ||
+                   (strcmp(fl[0], "ecase") == 0 && n == 15)) {
+            int x = fl[0][0] != 'c', e = fl[0][0] == 'e'; /* xcase: + radix spec draft page; ecase: + 3 more */
+            inputs in = {fl[1],           fl[2],           fl[3],           fl[4],          fl[5],
+                         fl[6],           x ? fl[7] : fl[6], x ? fl[8] : "-", x ? fl[9] : "-", x ? fl[10] : "-",
+                         e ? fl[11] : "-", e ? fl[12] : "-", e ? fl[13] : "-"};
             unsigned ids[MAX_RELEASES];
             unsigned m = expand(fl[n - 1], ids, MAX_RELEASES);
             for (unsigned i = 0; i < m && i < t.nrel; i++) {
@@ -273,7 +320,7 @@ static int replay_file(const char *dir, const char *name, const char *only, tall
                 else if (tallies[k].shown++ < SHOW_PER_RELEASE)
                     printf("  %s %s %s: %s\n", t.rel[i], gpu, in.model, why);
             }
-        } else if (strcmp(fl[0], "case") == 0 || strcmp(fl[0], "xcase") == 0) {
+        } else if (strcmp(fl[0], "case") == 0 || strcmp(fl[0], "xcase") == 0 || strcmp(fl[0], "ecase") == 0) {
             fprintf(stderr, "%s: a %s line with %u fields\n", path, fl[0], n);
             bad = 1;
         }

@@ -1019,6 +1019,30 @@ static int has_warning(const kvc_resolved *r, const char *text)
  * (tools/sglang-oracle/DRAFT_POOL.md): K and V entries of page x KV heads
  * over the attention TP x head_dim, in the dtype the draft runner resolves;
  * SGLang's refusals of such drafts; and what is left underived, warned. */
+/* A PD decode worker with DP above 1 needs --prefill-round-robin-balance up to 0.5.7; 0.5.8 dropped the check
+ * and the flag. A STANDALONE draft's DP refusal comes first: SGLang handles speculative decoding before PD. */
+static void test_rules__round_robin_until_0_5_7(void **state)
+{
+    (void)state;
+    kvc_resolved r;
+    kvc_diag d;
+    const char *args = "--tp 8 --disaggregation-mode decode --enable-dp-attention --dp 8";
+    assert_int_equal(resolve_line("H200", "deepseek-v3.2", args, "0.5.7", &r, &d), KVC_ERR_CONFIG);
+    assert_contains(d.message, "Prefill round robin balance is required when dp size > 1.");
+    assert_contains(d.message, "0.5.7: :2187-2190");
+    assert_int_equal(resolve_line("H200", "deepseek-v3.2",
+                                  "--tp 8 --disaggregation-mode decode --enable-dp-attention --dp 8 "
+                                  "--prefill-round-robin-balance",
+                                  "0.5.7", &r, &d),
+                     KVC_OK);
+    assert_int_equal(resolve_line("H200", "deepseek-v3.2", args, "0.5.8", &r, &d), KVC_OK);
+    assert_int_equal(resolve_line("H200", "deepseek-v3.2", args, "0.5.23", &r, &d), KVC_OK);
+    char standalone[400];
+    snprintf(standalone, sizeof standalone, "%s --speculative-algorithm STANDALONE", args);
+    assert_int_equal(resolve_line("H200", "deepseek-v3.2", standalone, "0.5.7", &r, &d), KVC_ERR_CONFIG);
+    assert_contains(d.message, "Currently standalone speculative decoding does not support dp attention.");
+}
+
 static void test_rules__separate_draft_model_pools(void **state)
 {
     (void)state;
@@ -1052,6 +1076,12 @@ static void test_rules__separate_draft_model_pools(void **state)
         {"0.5.23", "B300", "glm-5.2", "--tp 8", NULL, 0,
          "SGLang 0.5.23 refuses to start: AssertionError: DSA backend only supports DeepSeek DSA (at draft model init"},
         {"0.5.12", "B300", "glm-5.2", "--tp 8", NULL, 0, "AssertionError: NSA backend only supports DeepSeek NSA"},
+        /* ROCm's FP8: e4m3fnuz on MI300X/MI325X, e4m3fn on MI355X (and --speculative-draft-kv-cache-dtype
+         * fp8_e5m2 is the platform's FP8 there) */
+        {"0.5.23", "MI300X", "deepseek-v3.2", "--tp 8 --kv-cache-dtype fp8_e4m3 --speculative-draft-attention-backend "
+         "triton", "fp8_e4m3fnuz 1x1x128: 8192 B/page", 63, NULL},
+        {"0.5.23", "MI355X", "deepseek-v3.2", "--tp 8 --speculative-draft-kv-cache-dtype fp8_e5m2 "
+         "--speculative-draft-attention-backend triton", "fp8_e4m3 1x1x128: 8192 B/page", 63, NULL},
         /* fa3 checks the GPU when the draft runner starts */
         {"0.5.23", "B300", "glm-5.2", "--tp 8 --speculative-draft-attention-backend fa3", NULL, 0,
          "AssertionError: FlashAttention v3 Backend requires SM>=80 and SM<=90. Please use `--attention-backend "
@@ -1103,8 +1133,19 @@ static void test_rules__separate_draft_model_pools(void **state)
     char standalone[400];
     snprintf(standalone, sizeof standalone, "--tp 8 --speculative-algorithm STANDALONE --speculative-draft-model-path "
              "%s --speculative-draft-attention-backend flashinfer", D2);
-    assert_int_equal(resolve_line("B300", "glm-5", standalone, "0.5.8", &r, &d), KVC_ERR_CONFIG);
+    assert_int_equal(resolve_line("B300", "glm-5", standalone, "0.5.9", &r, &d), KVC_ERR_CONFIG);
     assert_contains(d.message, "EAGLE3 currently only supports 1 layer");
+    /* the draft starts after the target: 0.5.8 has no GLM-5 class, which the target's model load says first */
+    assert_int_equal(resolve_line("B300", "glm-5", standalone, "0.5.8", &r, &d), KVC_ERR_CONFIG);
+    assert_contains(d.message, "Cannot find model module. 'GlmMoeDsaForCausalLM'");
+    /* the draft's model class before its attention backend: the one-layer check, not fa3's GPU check */
+    char fa3[400];
+    snprintf(fa3, sizeof fa3, "--tp 8 --speculative-algorithm EAGLE3 --speculative-draft-model-path %s "
+             "--speculative-draft-attention-backend fa3", D2);
+    assert_int_equal(resolve_line("B300", "glm-5.2", fa3, "0.5.11", &r, &d), KVC_ERR_CONFIG);
+    assert_contains(d.message, "EAGLE3 currently only supports 1 layer");
+    assert_int_equal(resolve_line("B300", "glm-5.2", fa3, "0.5.12", &r, &d), KVC_ERR_CONFIG);
+    assert_contains(d.message, "FlashAttention v3 Backend requires SM>=80 and SM<=90");
     assert_int_equal(resolve_line("B300", "glm-5.2", args, "0.5.23", &r, &d), KVC_OK);
     assert_string_equal(VAL(&r, "draft_model_pool"), "fp8_e4m3 2x1x128/64: K 8192 + V 4096 B/page");
     uint64_t items[2];
@@ -1239,6 +1280,7 @@ int main(void)
         cmocka_unit_test(test_rules__glm5_next_is_dsa_plus_linear_layers),
         cmocka_unit_test(test_rules__glm5_next_split_from_the_config),
         cmocka_unit_test(test_rules__glm5_next_state_dtypes),
+        cmocka_unit_test(test_rules__round_robin_until_0_5_7),
         cmocka_unit_test(test_rules__separate_draft_model_pools),
         cmocka_unit_test(test_rules__versions_name_releases),
         cmocka_unit_test(test_rules__eras_group_releases_with_the_same_rules),

@@ -6,9 +6,13 @@ Every release runs the same case list (cases() below; it does not depend on
 the release or GPU), so a case a release's parser cannot take is recorded as
 argparse's refusal, not left out. Output, one JSON object a line:
   FLAGS {"v":..,"gpu":..,"prefill": <flag>, "decode": <flag>, "init_lines": [...]}
-  ROW   {"v":..,"gpu":..,"case":[model,dtype,pb,db,mode,hisparse,radix,spec,draft,page],
+  ROW   {"v":..,"gpu":..,"case":[model,dtype,pb,db,mode,hisparse,radix,spec,draft,page,
+                                    draft_model,draft_backend,parallel],
          "out": {kv_cache_dtype,page_size,prefill,decode,row,torch_dtype[,draft]}} or "refused": text
 The worker's command line is argv(case) below, after `--model-path /fake/model`.
+A draft_model case (EAGLE3/STANDALONE with a separate draft) gives
+`--speculative-draft-model-path /fake/draft/<draft_model>`, served that
+model's config (Oracle.add_draft); the replay gives the config file's path.
 """
 import json, os, sys, time, zlib
 
@@ -26,13 +30,18 @@ MODES = [None, "prefill", "decode"]
 DSA = ["DEEPSEEK_V32", "GLM5"]
 OTHER = ["DEEPSEEK_V32_HF", "GLM5_NEXTN", "LONGCAT_FLASH", "GLM5_SINK", "DEEPSEEK_V3", "GLM5_NEXT"]
 DRAFT = [None, "auto", "fp8_e5m2", "fp8_e4m3", "bf16", "bfloat16"]
+# separate draft models (MHA, tests/conformance/sglang/models) and how they are run
+DRAFT_MODELS = ["EAGLE3_LLAMA", "EAGLE3_LLAMA_2L", "LLAMA_DRAFT"]
+DRAFT_BACKENDS = [None, "flashinfer", "fa3", "triton"]
+PARALLEL = [None, "--dp 8", "--enable-dp-attention --dp 8", "--attn-dp-size 8"]
 PAIR_SAMPLE = int(os.environ.get("ORACLE_PAIR_SAMPLE", "3"))   # keep 1 in N of the pb != db pairs
 
 
-def case(model, dt=None, pb=None, db=None, mode=None, hs=False, radix=None, spec=None, draft=None, page=None):
+def case(model, dt=None, pb=None, db=None, mode=None, hs=False, radix=None, spec=None, draft=None, page=None,
+         dmodel=None, dab=None, par=None):
     if radix is None:
         radix = hs
-    return (model, dt, pb, db, mode, bool(hs), bool(radix), spec, draft, page)
+    return (model, dt, pb, db, mode, bool(hs), bool(radix), spec, draft, page, dmodel, dab, par)
 
 
 def keep(*parts):
@@ -100,6 +109,43 @@ def cases():
                 for mode in MODES:
                     out.append(case(m, dt, None, None, mode, False, page=page))
             out.append(case(m, None, None, None, "decode", True, page=page))
+    # 7. separate draft models (EAGLE3, STANDALONE): the draft's attention backend, DP attention
+    for m in DSA:
+        for dm in DRAFT_MODELS:
+            for spec in ("EAGLE3", "STANDALONE"):
+                for dab in DRAFT_BACKENDS:
+                    for par in PARALLEL:
+                        for mode in (None, "decode"):
+                            out.append(case(m, None, None, None, mode, spec=spec, dmodel=dm, dab=dab, par=par))
+    #    the target's and the draft's KV dtypes
+    for m in DSA:
+        for dm in DRAFT_MODELS[:2]:
+            for dt in (None, "bfloat16", "fp8_e4m3", "fp8_e5m2"):
+                for draft in DRAFT + ["fp4_e2m1"]:
+                    for mode in (None, "prefill"):
+                        out.append(case(m, dt, None, None, mode, spec="EAGLE3", draft=draft, dmodel=dm,
+                                        dab="flashinfer"))
+    #    an MLA target that is not DSA
+    for dm in DRAFT_MODELS:
+        for spec in ("EAGLE3", "STANDALONE"):
+            for dab in DRAFT_BACKENDS[:3]:
+                for par in PARALLEL[:3:2]:
+                    out.append(case("DEEPSEEK_V3", None, None, None, "decode", spec=spec, dmodel=dm, dab=dab, par=par))
+    # 8. DP attention for the target: one side / equal backend pairs, and HiSparse
+    for m in DSA:
+        for dt in (None, "bfloat16", "fp8_e4m3"):
+            for pb, db in [(None, None)] + [(b, None) for b in MODERN] + [(None, b) for b in MODERN] + [(b, b) for b in MODERN]:
+                for mode in MODES:
+                    for par in PARALLEL[1:]:
+                        out.append(case(m, dt, pb, db, mode, par=par))
+            for mode in (None, "decode"):
+                for par in PARALLEL[1:]:
+                    out.append(case(m, dt, None, None, mode, True, par=par))
+    for m in OTHER:
+        for dt in (None, "bfloat16", "fp8_e4m3"):
+            for mode in MODES:
+                for par in PARALLEL[1:]:
+                    out.append(case(m, dt, None, None, mode, par=par))
     seen, uniq = set(), []
     for c in out:
         if c not in seen:
@@ -109,7 +155,7 @@ def cases():
 
 
 def argv(c, pflag, dflag):
-    model, dt, pb, db, mode, hs, radix, spec, draft, page = c
+    model, dt, pb, db, mode, hs, radix, spec, draft, page, dmodel, dab, par = c
     a = ["--tp", "8"]
     if dt: a += ["--kv-cache-dtype", dt]
     if pb: a += [pflag, pb]
@@ -120,7 +166,13 @@ def argv(c, pflag, dflag):
     if spec: a += ["--speculative-algorithm", spec]
     if draft: a += ["--speculative-draft-kv-cache-dtype", draft]
     if page: a += ["--page-size", str(page)]
+    if dmodel: a += ["--speculative-draft-model-path", DRAFT_PATH + dmodel]
+    if dab: a += ["--speculative-draft-attention-backend", dab]
+    if par: a += par.split()
     return a
+
+
+DRAFT_PATH = "/fake/draft/"
 
 
 def main():
@@ -137,6 +189,8 @@ def main():
     o = Oracle(ver, gpu)
     print("FLAGS " + json.dumps({"v": ver, "gpu": gpu, "prefill": o.pflag, "decode": o.dflag,
                                  "init_lines": getattr(o, "init_lines", [])}), flush=True)
+    for name in DRAFT_MODELS:
+        o.add_draft(DRAFT_PATH + name, models[name])
     cs = cases()[:limit] if limit else cases()
     for c in cs:
         r = o.run(models[c[0]], argv(c, o.pflag, o.dflag), spec=bool(c[7]))

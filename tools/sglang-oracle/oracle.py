@@ -103,6 +103,7 @@ class Oracle:
         faketorch.build_triton()
         _speed_up_msgspec()
         self.cfg = HFConfig({"architectures": ["DeepseekV3ForCausalLM"]})
+        self.drafts = {}   # --speculative-draft-model-path -> that draft's config.json (add_draft())
         with contextlib.redirect_stderr(io.StringIO()), contextlib.redirect_stdout(io.StringIO()):
             self._import()
         logging.disable(logging.CRITICAL)
@@ -131,6 +132,9 @@ class Oracle:
         hack = any("_load_deepseek_v32_model" in open(f).read() for f in _files(self.root, "sglang/srt/utils"))
 
         def getcfg(*a, **k):
+            path = a[0] if a else k.get("model", k.get("model_path"))
+            if path in self.drafts:  # a separate draft model's own config.json (draft_model())
+                return HFConfig(self.drafts[path])
             c = HFConfig(self.cfg.__dict__)
             if hack and getattr(c, "model_type", None) == "deepseek_v32":
                 c.architectures, c.model_type = ["DeepseekV3ForCausalLM"], "deepseek_v3"
@@ -159,6 +163,7 @@ class Oracle:
         # the model runner stage
         self.kc = self.mx = self.kvd_mod = None
         self._kv_code = None
+        self._dsa_assert = None
         try:
             import sglang.srt.mem_cache.kv_cache_configurator as kc
             if hasattr(kc, "calculate_mla_kv_cache_dim"):
@@ -408,6 +413,8 @@ class Oracle:
             out["ok"] = o
         except ArgparseRefusal as e:
             out["refused"] = f"argparse: {e}"
+        except OracleBroken as e:
+            out["refused"] = f"oracle: {e}"
         except SystemExit as e:
             out["refused"] = f"exit {e}"
         except BaseException as e:
@@ -417,6 +424,8 @@ class Oracle:
 
     def draft(self, args, view):
         """The draft worker's (architecture, KV torch dtype, row bytes), or a note."""
+        if getattr(view, "speculative_draft_model_path", None) in self.drafts:
+            return self.draft_model(args, view)
         try:
             dmc = self.mc.ModelConfig.from_server_args(
                 args, model_path=getattr(view, "speculative_draft_model_path", None) or "/fake/model",
@@ -433,6 +442,164 @@ class Oracle:
             return {"arch": hf.architectures[0], "torch_dtype": kvd.name, "row": b}
         except BaseException as e:
             return {"arch": hf.architectures[0], "note": f"{type(e).__name__}: {e}"[:200]}
+
+
+    # ------------------------------------------------ separate draft models
+    # EAGLE3 / STANDALONE with --speculative-draft-model-path: the draft runner
+    # builds its own pool from the draft's own config (DRAFT_POOL.md). What
+    # runs here (DRAFT_SPOTCHECK.md has the method and its first results):
+    # the release's ModelConfig(is_draft_model=True) on the draft's config,
+    # its get_num_kv_heads / head_dim / v_head_dim / dtype, the release's
+    # KV-dtype code with the draft model's dtype as the model dtype, and three
+    # draft-init refusals executed from the release's source, in the model
+    # runner's order: llama_eagle3.py's one-layer check (the model), then the
+    # DSA (NSA) backend's "only supports DeepSeek DSA" assertion when the
+    # draft runs that backend, or the asserts of the draft backend's factory
+    # in attention_registry.py (the attention backend). Not run:
+    # the pool allocation, the rest of the backend and model constructors,
+    # weight loading (so a checkpoint's kv_cache_quant_algo), the attention-TP
+    # computation (the releases' formula, below).
+    def add_draft(self, path, cfg):
+        """Serve cfg (config.json fields) for the draft model path `path`, with
+        what transformers' config class adds: `dtype` from `torch_dtype`
+        (transformers >= 4.56; 0.5.8+ read that one)."""
+        cfg = dict(cfg)
+        if "torch_dtype" in cfg:
+            cfg.setdefault("dtype", cfg["torch_dtype"])
+        self.drafts[path] = cfg
+
+    def _release_stmts(self, path, msg, ahead_names=()):
+        """The release's own statement (in any function body) whose source has
+        msg (an assert, a raise, or an `if` whose body raises), with the plain
+        assignments to ahead_names just before it, compiled with the
+        module-level names they use; None when the release has none."""
+        if not os.path.exists(path):
+            return None
+        for node in ast.walk(_tree(path)):
+            body = getattr(node, "body", None)
+            if not isinstance(body, list):
+                continue
+            for i, st in enumerate(body):
+                if msg not in ast.unparse(st) or isinstance(st, (ast.FunctionDef, ast.ClassDef)):
+                    continue
+                if isinstance(st, ast.If) and not isinstance(st.body[0], ast.Raise):
+                    continue
+                ahead = [x for x in body[max(0, i - 2):i] if isinstance(x, ast.Assign)
+                         and ast.unparse(x.targets[0]) in ahead_names]
+                sts = ahead + [st]
+                ns = load_defs(path, set().union(*(_loads(x) for x in sts)), self.root)
+                return [compile(ast.Module([x], []), path, "exec") for x in sts], ns
+        return None
+
+    def _factory_checks(self, backend):
+        """The refusing statements of the release's attention-backend factory
+        for `backend` (layers/attention/attention_registry.py,
+        @register_attention_backend(backend)): its asserts and raises at
+        function level or under `if not _is_musa:`, with the imports and the
+        device-capability assignments ahead of them; None without any."""
+        path = os.path.join(self.root, "sglang/srt/layers/attention/attention_registry.py")
+        if not os.path.exists(path):
+            return None
+        for fn in _tree(path).body:
+            if not (isinstance(fn, ast.FunctionDef) and any(
+                    isinstance(dec, ast.Call) and dec.args and getattr(dec.args[0], "value", None) == backend
+                    for dec in fn.decorator_list)):
+                continue
+            flat = []
+            for st in fn.body:
+                flat += st.body if isinstance(st, ast.If) and ast.unparse(st.test) == "not _is_musa" else [st]
+            keep = [st for st in flat if isinstance(st, (ast.Assert, ast.Raise, ast.Import)) or
+                    isinstance(st, ast.Assign) and all(isinstance(t, (ast.Name, ast.Tuple)) for t in st.targets)
+                    and "get_device_capability" in ast.unparse(st.value)]
+            if not any(isinstance(st, (ast.Assert, ast.Raise)) for st in keep):
+                return None
+            ns = load_defs(path, set().union(*(_loads(x) for x in keep)) | {"torch"}, self.root)
+            return [compile(ast.Module([x], []), path, "exec") for x in keep], ns
+        return None
+
+    @staticmethod
+    def _run_stmts(found, loc):
+        """Run the release's statements: its AssertionError/ValueError is
+        SGLang's refusal (raised on); anything else is the harness failing."""
+        if found is None:
+            return
+        codes, ns = found
+        try:
+            for c in codes:
+                exec(c, dict(ns), loc)
+        except (AssertionError, ValueError, NotImplementedError):
+            raise
+        except BaseException as e:
+            raise OracleBroken(f"{type(e).__name__}: {e}") from e
+
+    def draft_model(self, args, view):
+        """A separate draft model's pool: {"arch", "torch_dtype", "pool":
+        "LAYERSxKV_HEADSxHEAD_DIM[/V_HEAD_DIM]"}; SGLang's refusals raise."""
+        import torch
+        try:
+            dmc = self.mc.ModelConfig.from_server_args(args, model_path=view.speculative_draft_model_path,
+                                                       is_draft_model=True)
+        except (AssertionError, ValueError, NotImplementedError):
+            raise
+        except BaseException as e:
+            raise OracleBroken(f"draft ModelConfig: {type(e).__name__}: {e}") from e
+        hf = dmc.hf_config
+        # the attention-TP size the draft's KV heads are split over (DRAFT_POOL.md section 3):
+        # 0.5.22+ attn_dp_size (runtime_context.derive_attn_tp_size), before that tp // dp with
+        # DP attention (layers/dp_attention.py); / attn_cp_size from 0.5.9
+        tp, cp = view.tp_size, getattr(view, "attn_cp_size", 1) or 1
+        if hasattr(view, "attn_dp_size"):
+            attn_tp = tp // view.attn_dp_size // cp
+        else:
+            attn_tp = (tp // view.dp_size if view.enable_dp_attention else tp) // cp
+        # the draft's model class first: ModelRunner.initialize loads the model before it builds the
+        # attention backend (sglang 0.5.8: python/sglang/srt/model_executor/model_runner.py:460, 573)
+        if hf.architectures[0] == "LlamaForCausalLMEagle3":
+            found = self._release_stmts(os.path.join(self.root, "sglang/srt/models/llama_eagle3.py"),
+                                        "EAGLE3 currently only supports 1 layer")
+            self._run_stmts(found, {"self": types.SimpleNamespace(config=hf)})
+        # the draft runner's attention backend (model_runner._get_attention_backend): its own
+        # flag (0.5.7+), else the server's
+        dback = getattr(view, "speculative_draft_attention_backend", None) or view.attention_backend
+        if dback in ("nsa", "dsa"):
+            if self._dsa_assert is None:
+                att = os.path.join(self.root, "sglang/srt/layers/attention")
+                self._dsa_assert = (
+                    self._release_stmts(os.path.join(att, "dsa_backend.py"), "only supports DeepSeek DSA",
+                                        ("hf_config", "self.use_dsa"))
+                    or self._release_stmts(os.path.join(att, "nsa_backend.py"), "only supports DeepSeek NSA",
+                                           ("hf_config", "self.use_nsa")))
+            mr = types.SimpleNamespace(model_config=types.SimpleNamespace(hf_config=hf))
+            self._run_stmts(self._dsa_assert, {"self": types.SimpleNamespace(), "model_runner": mr})
+        else:
+            runner = types.SimpleNamespace(use_mla_backend=getattr(dmc.attention_arch, "name", "") == "MLA",
+                                           model_config=types.SimpleNamespace(is_encoder_decoder=False, hf_config=hf))
+            self._run_stmts(self._factory_checks(dback), {"runner": runner})
+        # the draft runner's KV dtype: the release's code with the draft model's dtype
+        # (model=None: a checkpoint quant config's kv_cache_quant_algo is not seen)
+        mdt = getattr(dmc, "dtype", torch.bfloat16)
+        if self.kvd_mod is not None:
+            fn = self.kvd_mod.configure_kv_cache_dtype
+            kw = dict(server_args_kv_cache_dtype=view.kv_cache_dtype, model=None, model_dtype=mdt,
+                      is_draft_worker=True, is_dflash=False, speculative_draft_attention_backend=None)
+            if "speculative_draft_kv_cache_dtype" in inspect.signature(fn).parameters:
+                kw["speculative_draft_kv_cache_dtype"] = getattr(view, "speculative_draft_kv_cache_dtype", None)
+            kvd = fn(**kw)[1]
+        else:
+            self.kv_torch_dtype(view)  # compiles the release's code once
+            code, ns = self._kv_code
+            me = types.SimpleNamespace(server_args=view, model=None, dtype=mdt, _record_kv_cache_dtype=lambda *a: None)
+            exec(code, dict(ns), {"self": me})
+            kvd = me.kv_cache_dtype
+        layers = getattr(hf, "num_nextn_predict_layers", None) or hf.num_hidden_layers
+        D, Dv = dmc.head_dim, getattr(dmc, "v_head_dim", None) or dmc.head_dim
+        pool = f"{layers}x{dmc.get_num_kv_heads(attn_tp)}x{D}" + (f"/{Dv}" if Dv != D else "")
+        return {"arch": hf.architectures[0], "torch_dtype": kvd.name, "pool": pool}
+
+
+class OracleBroken(Exception):
+    """The harness failed (not SGLang refusing): recorded as `oracle: ...`,
+    which tables.py will not write into a table."""
 
 
 class _Alias:

@@ -4,10 +4,10 @@ JSON lines (matrix.py output, one file per release and GPU).
 usage: python3 tables.py ORACLE_TABLES_DIR OUT_DIR
 
 One file per GPU, OUT_DIR/<GPU>.tsv, tab-separated, '#' comments and empty
-lines ignored. Format 2 (a format-1 reader that skips unknown line kinds
-still reads every `case` line correctly):
+lines ignored. Format 3 (a format-1 or -2 reader that skips unknown line
+kinds still reads every `case` and `xcase` line correctly):
 
-  format  2
+  format  3
   release <version>...          the releases, in the order of every case's results
   flag    <side> <spelling>...  the backend flag each release's parser has, per side (prefill, decode)
   result  <id> ok <kv_cache_dtype> <page_size> <prefill> <decode> <row bytes>
@@ -15,6 +15,7 @@ still reads every `case` line correctly):
   extra   <id> <key>=<value>...  more outputs of result <id> (ok results only)
   case    <model> <dtype> <prefill> <decode> <mode> <hisparse> <results>
   xcase   <model> <dtype> <prefill> <decode> <mode> <hisparse> <radix> <spec> <draft_dtype> <page_size> <results>
+  ecase   <xcase inputs> <draft_model> <draft_backend> <parallel> <results>
 
 Inputs: '-' is unset. <model> names tests/conformance/sglang/models/<model>.json
 (HF config.json fields). <hisparse> and <radix> are 0/1. The worker's command
@@ -30,7 +31,16 @@ with PFLAG/DFLAG the release's `flag` spelling. A `case` line is a case whose
 speculative algorithm, draft dtype or page size (the inputs of format 1);
 every other case is an `xcase` line (<radix> 1 = --disable-radix-cache
 given, <spec> EAGLE/NEXTN, <draft_dtype> the --speculative-draft-kv-cache-dtype
-value, <page_size> the --page-size value).
+value, <page_size> the --page-size value). An `ecase` line is an `xcase`
+with three more inputs, for a case with a separate draft model (EAGLE3,
+STANDALONE) or parallelism flags; its command line is the xcase's, then
+
+  [--speculative-draft-model-path DRAFT] [--speculative-draft-attention-backend B]
+  [PARALLEL]
+
+with DRAFT the config <draft_model> (models/<draft_model>.json; the oracle
+serves it for the path /fake/draft/<draft_model>) and PARALLEL the
+space-separated flags of <parallel> (say `--enable-dp-attention --dp 8`).
 
 Results: <row bytes> is bytes per token per layer of the target's MLA KV
 buffer (the one the PD transfer sends: the pool's get_contiguous_buf_infos).
@@ -44,7 +54,10 @@ layer of a second, scale buffer: the FP4 MLA pool keeps its UE8M0 block
 scales apart from the packed E2M1 values, oracle.py fp4_pool()); and for
 speculative cases draft_arch, draft_torch, draft_row, draft_scale_row (the
 draft worker's architecture after SGLang's NextN rewrite, KV torch dtype,
-row and scale bytes), or draft_note when the draft could not be worked out.
+row and scale bytes), or draft_note when the draft could not be worked out;
+for a separate draft model draft_arch, draft_torch and draft_pool
+(LAYERSxKV_HEADSxHEAD_DIM, then /V_HEAD_DIM when that differs: the draft
+pool's layers, KV heads per rank and head widths).
 
 <results> holds one result id per release, run-length coded: '4*12,7,9*3' is
 4 twelve times, then 7, then 9 three times; '.' is a release that did not
@@ -76,7 +89,7 @@ def rle(ids):
 
 def main(src, out):
     rows = collections.defaultdict(dict)   # gpu -> {(release, case): result}
-    releases, flags = set(), {}
+    releases, flags, broken = set(), {}, []
     for name in sorted(os.listdir(src)):
         if not name.endswith(".jsonl"):
             continue
@@ -89,9 +102,14 @@ def main(src, out):
                 continue
             r = json.loads(line[4:])
             releases.add(r["v"])
-            m, dt, pb, db, mode, hs, radix, spec, draft, page = r["case"]
+            m, dt, pb, db, mode, hs, radix, spec, draft, page, dmodel, dab, par = r["case"]
             d = lambda x: "-" if x is None else str(x)
-            if radix == hs and spec is None and draft is None and page is None:
+            if "refused" in r and r["refused"].startswith("oracle: "):
+                broken.append(f"{r['v']} {r['gpu']} {r['case']}: {r['refused']}")
+            if dmodel is not None or dab is not None or par is not None:
+                case = ("ecase", m, d(dt), d(pb), d(db), d(mode), "1" if hs else "0", "1" if radix else "0",
+                        d(spec), d(draft), d(page), d(dmodel), d(dab), d(par))
+            elif radix == hs and spec is None and draft is None and page is None:
                 case = ("case", m, d(dt), d(pb), d(db), d(mode), "1" if hs else "0")
             else:
                 case = ("xcase", m, d(dt), d(pb), d(db), d(mode), "1" if hs else "0", "1" if radix else "0",
@@ -105,7 +123,7 @@ def main(src, out):
                     extra.append(f"scale_row={o['scale_row']}")
                 dr = o.get("draft")
                 if dr is not None:
-                    for k in ("arch", "torch_dtype", "row", "scale_row"):
+                    for k in ("arch", "torch_dtype", "row", "scale_row", "pool"):
                         if k in dr:
                             extra.append(f"draft_{'torch' if k == 'torch_dtype' else k}={dr[k]}")
                     if "note" in dr:
@@ -113,6 +131,9 @@ def main(src, out):
                 res = (("ok", str(o["kv_cache_dtype"]), str(o["page_size"]), str(o["prefill"]), str(o["decode"]),
                         str(o["row"])), tuple(extra))
             rows[r["gpu"]][(r["v"], case)] = res
+    if broken:
+        raise SystemExit(f"{len(broken)} cases where the oracle itself failed; no tables written:\n  "
+                         + "\n  ".join(broken[:20]))
     releases = sorted(releases, key=version_key)
     os.makedirs(out, exist_ok=True)
     for gpu, table in sorted(rows.items()):
@@ -132,8 +153,8 @@ def main(src, out):
         path = os.path.join(out, gpu + ".tsv")
         with open(path, "w") as f:
             f.write(f"# SGLang's own resolution on {gpu}, from tools/sglang-oracle (matrix.py, tables.py); do not edit\n")
-            f.write("# format 2: see tools/sglang-oracle/tables.py for the line kinds\n")
-            f.write("format\t2\n")
+            f.write("# format 3: see tools/sglang-oracle/tables.py for the line kinds\n")
+            f.write("format\t3\n")
             f.write("release\t" + "\t".join(releases) + "\n")
             f.write("flag\tprefill\t" + "\t".join(flags[v][0] for v in releases) + "\n")
             f.write("flag\tdecode\t" + "\t".join(flags[v][1] for v in releases) + "\n")

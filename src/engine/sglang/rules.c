@@ -376,16 +376,24 @@ static const struct dtype_alias {
      "python/sglang/srt/mem_cache/kv_cache_configurator.py:1866-1881"},
 };
 
+/* The alias row that stores KV dtype string `d` as another on this
+ * release and platform, or NULL. Pure. */
+static const struct dtype_alias *dtype_alias(const ctx *c, const char *d)
+{
+    for (size_t i = 0; i < COUNT_OF(DTYPE_ALIASES); i++)
+        if (in_span(c->rel, DTYPE_ALIASES[i].when) && DTYPE_ALIASES[i].hip == c->gpu->hip &&
+            strcmp(DTYPE_ALIASES[i].given, d) == 0)
+            return &DTYPE_ALIASES[i];
+    return NULL;
+}
+
 /* The --kv-cache-dtype string whose torch dtype the pool has: "auto" is the
  * model's dtype. Pure. */
 static const char *stored_dtype(const ctx *c, const char *dtype)
 {
     const char *d = strcmp(dtype, "auto") == 0 ? c->model->torch_dtype : dtype;
-    for (size_t i = 0; i < COUNT_OF(DTYPE_ALIASES); i++)
-        if (in_span(c->rel, DTYPE_ALIASES[i].when) && DTYPE_ALIASES[i].hip == c->gpu->hip &&
-            strcmp(DTYPE_ALIASES[i].given, d) == 0)
-            return DTYPE_ALIASES[i].stored;
-    return d;
+    const struct dtype_alias *a = dtype_alias(c, d);
+    return a ? a->stored : d;
 }
 
 /* The torch dtype's row layout facts for the resolved dtype string. */
@@ -1689,14 +1697,16 @@ static kvc_status fp4_pool(const ctx *c, const char *dtype, kvc_setting *row)
 
 /* ------------------------------------------------------ disaggregation */
 
-/* A decode worker with DP > 1 needs the prefill round-robin flag (sglang
- * 0.5.3: python/sglang/srt/server_args.py:1195-1197); DSA forces DP attention
- * with dp = tp up to 0.5.5.post3 (sglang 0.5.3: server_args.py:815-817). */
+/* A decode worker with DP > 1 needs the prefill round-robin flag up to
+ * 0.5.7 (sglang 0.5.3: python/sglang/srt/server_args.py:1195-1197; 0.5.7:
+ * :2187-2190; 0.5.8 has neither the check nor the flag); DSA forces DP
+ * attention with dp = tp up to 0.5.5.post3 (sglang 0.5.3:
+ * server_args.py:815-817). */
 static kvc_status check_round_robin(const ctx *c)
 {
     int forces_dp = c->defaults && rel_until(c->rel, "0.5.5.post3");
     const setting *mode = &c->set->s[SET_DISAGG_MODE];
-    if (!mode->set || strcmp(mode->value, "decode") != 0) return KVC_OK;
+    if (!rel_until(c->rel, "0.5.7") || !mode->set || strcmp(mode->value, "decode") != 0) return KVC_OK;
     unsigned long tp = c->set->s[SET_TP].set ? strtoul(c->set->s[SET_TP].value, NULL, 10) : 1;
     unsigned long dp = c->set->s[SET_DP].set ? strtoul(c->set->s[SET_DP].value, NULL, 10) : 1;
     if (forces_dp) dp = tp;
@@ -1704,7 +1714,8 @@ static kvc_status check_round_robin(const ctx *c)
     return refuse(c, mode,
                   "Prefill round robin balance is required when dp size > 1. Please make sure that the prefill "
                   "instance is launched with `--load-balance-method round_robin` and `--prefill-round-robin-balance` "
-                  "is set for decode server.%s (sglang 0.5.3: python/sglang/srt/server_args.py:1195-1197)",
+                  "is set for decode server.%s (sglang 0.5.3: python/sglang/srt/server_args.py:1195-1197; 0.5.7: "
+                  ":2187-2190)",
                   forces_dp ? " (DSA sets dp size to tp size in this release)" : "");
 }
 
@@ -2849,7 +2860,12 @@ static const char *draft_model_dtype(const ctx *c, const model_info *m, char *wh
     } else {
         str_printf(why, size, "--kv-cache-dtype %s as the server resolved it", dtype);
     }
-    if (strcmp(dtype, "auto") != 0) return elem_dtype(dtype) ? dtype : NULL;
+    if (strcmp(dtype, "auto") != 0) {
+        const struct dtype_alias *a = dtype_alias(c, dtype);
+        if (a) str_printf(why + strlen(why), size - strlen(why), ", stored as %s on %s (%s)", a->stored, c->gpu->name,
+                          a->cite);
+        return elem_dtype(a ? a->stored : dtype) ? (a ? a->stored : dtype) : NULL;
+    }
     if (m->has_quantization) {
         str_printf(why + strlen(why), size - strlen(why), ": the draft's own, which follows its "
                    "quantization_config (FP8 when its kv_cache_quant_algo is FP8), not read by kvcheck");
@@ -2884,6 +2900,24 @@ static kvc_status draft_underived(const ctx *c, const char *algo, const char *wh
     return KVC_OK;
 }
 
+/* STANDALONE drafts refuse attention DP, in the server arguments' handling
+ * of speculative decoding, before that of PD (sglang 0.5.3rc2:
+ * python/sglang/srt/server_args.py:1054-1058, called at :503 before :509;
+ * 0.5.23: python/sglang/srt/arg_groups/speculative_hook.py:1078-1084). */
+static kvc_status check_standalone_dp(const ctx *c)
+{
+    const setting *algo = &c->set->s[SET_SPEC_ALGO];
+    unsigned long attn_dp = attention_dp(c);
+    if (!algo->set || !str_ieq(algo->value, "STANDALONE") || attn_dp <= 1) return KVC_OK;
+    return refuse(c, algo,
+                  "Currently standalone speculative decoding does not support dp attention. (attention DP size "
+                  "%lu%s; sglang 0.5.3rc2: python/sglang/srt/server_args.py:1054-1058; 0.5.23: "
+                  "python/sglang/srt/arg_groups/speculative_hook.py:1078-1084)",
+                  attn_dp, c->defaults && rel_until(c->rel, "0.5.7") && !c->set->s[SET_DP_ATTENTION].set
+                               ? ": SGLang turns DP attention on for DSA models up to 0.5.7"
+                               : "");
+}
+
 /* The separate draft model's pool (EAGLE3, STANDALONE): the draft runner
  * builds it from the draft's own config (tools/sglang-oracle/DRAFT_POOL.md
  * §1; sglang 0.5.23: python/sglang/srt/mem_cache/kv_cache_configurator.py:
@@ -2898,19 +2932,17 @@ static kvc_status resolve_draft_model(const ctx *c, const char *algo)
     kvc_resolved *out = c->out;
     const settings *set = c->set;
     const setting *path = &set->s[SET_SPEC_DRAFT_MODEL];
-    unsigned long attn_dp = attention_dp(c);
-    if (strcmp(algo, "STANDALONE") == 0 && attn_dp > 1)
-        return refuse(c, &set->s[SET_SPEC_ALGO],
-                      "Currently standalone speculative decoding does not support dp attention. (attention DP size "
-                      "%lu%s; sglang 0.5.3rc2: python/sglang/srt/server_args.py:1054-1058; 0.5.23: "
-                      "python/sglang/srt/arg_groups/speculative_hook.py:1078-1084)",
-                      attn_dp, c->defaults && rel_until(c->rel, "0.5.7") && !set->s[SET_DP_ATTENTION].set
-                                   ? ": SGLang turns DP attention on for DSA models up to 0.5.7"
-                                   : "");
     char pool[KVC_NAME_LEN];
     if (!c->draft || !c->draft->found)
         return draft_underived(c, algo, !path->set ? "no --speculative-draft-model-path given" : c->draft->why);
     const model_info *m = &c->draft->model;
+    /* the draft's model class checks it, whatever the algorithm, when the draft runner loads the model: before
+     * it builds its attention backend (sglang 0.5.8: python/sglang/srt/model_executor/model_runner.py:460, 573) */
+    unsigned layers = m->num_nextn_predict_layers ? m->num_nextn_predict_layers : m->num_hidden_layers;
+    if (strcmp(m->architecture, "LlamaForCausalLMEagle3") == 0 && layers != 1 && rel_until(c->rel, "0.5.11"))
+        return refuse(c, path, "ValueError: EAGLE3 currently only supports 1 layer (at draft model init: %s has %u; "
+                      "sglang 0.5.3rc2: python/sglang/srt/models/llama_eagle3.py:193-194; 0.5.11: :212-213)",
+                      m->name, layers);
     /* the draft runs the process's attention backend unless it is given its own (0.5.7+): the DSA one, which
      * asserts its model is DSA */
     int draft_dsa = m->index_topk && arch_dsa(draft_arch(m->architecture, c->rel), c->rel);
@@ -2931,12 +2963,6 @@ static kvc_status resolve_draft_model(const ctx *c, const char *algo)
         str_printf(why, sizeof why, "%s is an MLA model: kvcheck derives MHA draft pools only", m->architecture);
         return draft_underived(c, algo, why);
     }
-    unsigned layers = m->num_nextn_predict_layers ? m->num_nextn_predict_layers : m->num_hidden_layers;
-    /* the model class checks it, whatever the algorithm */
-    if (strcmp(m->architecture, "LlamaForCausalLMEagle3") == 0 && layers != 1 && rel_until(c->rel, "0.5.11"))
-        return refuse(c, path, "ValueError: EAGLE3 currently only supports 1 layer (at draft model init: %s has %u; "
-                      "sglang 0.5.3rc2: python/sglang/srt/models/llama_eagle3.py:193-194; 0.5.11: :212-213)",
-                      m->name, layers);
     /* fa3's start-up check of the GPU, for an MHA runner (sglang 0.5.3rc2:
      * python/sglang/srt/layers/attention/attention_registry.py:119-123; 0.5.23: :241-246) */
     const setting *dab = &set->s[SET_SPEC_DRAFT_ATTN];
@@ -2969,15 +2995,19 @@ static kvc_status resolve_draft_model(const ctx *c, const char *algo)
     char dims[64], v[32] = "";
     if (Dv != D) str_printf(v, sizeof v, "/%llu", (unsigned long long)Dv);
     str_printf(dims, sizeof dims, "%ux%llux%llu%s", layers, (unsigned long long)heads, (unsigned long long)D, v);
+    /* FP8 is e4m3fnuz where the platform's is (the bytes of one side read as the other's differ) */
+    const char *name = strcmp(e->same, "fp8_e4m3") == 0 && fp8_is_fnuz(c) ? "fp8_e4m3fnuz" : e->same;
     if (Dv == D)
-        str_printf(pool, sizeof pool, "%s %s: %llu B/page", e->same, dims, (unsigned long long)item[0]);
+        str_printf(pool, sizeof pool, "%s %s: %llu B/page", name, dims, (unsigned long long)item[0]);
     else
-        str_printf(pool, sizeof pool, "%s %s: K %llu + V %llu B/page", e->same, dims,
+        str_printf(pool, sizeof pool, "%s %s: K %llu + V %llu B/page", name, dims,
                    (unsigned long long)item[0], (unsigned long long)item[1]);
     setting_set(get(out, "draft_model_pool"), pool,
                 "%s (%s, MHA): layers x KV heads (%llu over attention TP %lu, at least 1) x head_dim (sglang "
-                "0.5.23: python/sglang/srt/mem_cache/memory_pool.py:2657-2693); dtype: %s",
-                m->name, m->architecture, (unsigned long long)kv_heads, tp, why);
+                "0.5.23: python/sglang/srt/mem_cache/memory_pool.py:2657-2693); dtype: %s%s",
+                m->name, m->architecture, (unsigned long long)kv_heads, tp, why,
+                name == e->same ? "" : "; float8_e4m3fnuz on this GPU (sglang 0.5.9: "
+                                       "python/sglang/srt/layers/quantization/fp8_kernel.py:90-98)");
     setting_origin(get(out, "draft_model_pool"), &path->origin);
     kvc_setting *par = get(out, "parallelism");
     char value[KVC_NAME_LEN], reason[KVC_REASON_LEN];
@@ -3019,7 +3049,6 @@ static kvc_status resolve_speculative(const ctx *c)
         setting_set(get(out, "speculative_algorithm"), row->name, "NGRAM keeps no draft KV cache");
     } else {
         setting_set(get(out, "speculative_algorithm"), row->name, "%s drafts with a separate model", row->name);
-        return resolve_draft_model(c, row->name);
     }
     return KVC_OK;
 }
@@ -3264,6 +3293,7 @@ kvc_status rules_resolve(const gpu_info *gpu, const model_info *model, const dra
     if ((st = resolve_attention(&c))) return st;
     if ((st = check_mha_default(&c))) return st;
     if ((st = check_kv4(&c, 0))) return st;
+    if ((st = check_standalone_dp(&c))) return st;
     if ((st = check_round_robin(&c))) return st;
     if ((st = check_hisparse(&c))) return st;
     if ((st = resolve_page_size(&c))) return st;
@@ -3298,6 +3328,10 @@ kvc_status rules_resolve(const gpu_info *gpu, const model_info *model, const dra
     }
     if ((st = check_init(&c))) return st;
     if (c.hybrid && (st = resolve_hybrid(&c))) return st;
+    /* the draft worker starts after the target's model runner (its checks come after the target's) */
+    const char *algo = resolved_value(out, "speculative_algorithm");
+    if ((strcmp(algo, "EAGLE3") == 0 || strcmp(algo, "STANDALONE") == 0) && (st = resolve_draft_model(&c, algo)))
+        return st;
     if ((st = resolve_draft(&c))) return st;
     return derive_layouts(model, out, diag);
 }
