@@ -1126,26 +1126,27 @@ static void test_rules__separate_draft_model_pools(void **state)
     char args[400];
     snprintf(args, sizeof args, "--tp 8 --speculative-algorithm EAGLE3 --speculative-draft-model-path %s "
              "--speculative-draft-attention-backend flashinfer", D2);
-    assert_int_equal(resolve_line("B300", "glm-5.2", args, "0.5.11", &r, &d), KVC_ERR_CONFIG);
-    assert_contains(d.message, "ValueError: EAGLE3 currently only supports 1 layer (at draft model init: "
-                               "EAGLE3_DRAFT_2L has 2");
-    /* the model class checks it, whatever the algorithm */
-    char standalone[400];
-    snprintf(standalone, sizeof standalone, "--tp 8 --speculative-algorithm STANDALONE --speculative-draft-model-path "
-             "%s --speculative-draft-attention-backend flashinfer", D2);
-    assert_int_equal(resolve_line("B300", "glm-5", standalone, "0.5.9", &r, &d), KVC_ERR_CONFIG);
-    assert_contains(d.message, "EAGLE3 currently only supports 1 layer");
-    /* the draft starts after the target: 0.5.8 has no GLM-5 class, which the target's model load says first */
-    assert_int_equal(resolve_line("B300", "glm-5", standalone, "0.5.8", &r, &d), KVC_ERR_CONFIG);
-    assert_contains(d.message, "Cannot find model module. 'GlmMoeDsaForCausalLM'");
-    /* the draft's model class before its attention backend: the one-layer check, not fa3's GPU check */
-    char fa3[400];
-    snprintf(fa3, sizeof fa3, "--tp 8 --speculative-algorithm EAGLE3 --speculative-draft-model-path %s "
-             "--speculative-draft-attention-backend fa3", D2);
-    assert_int_equal(resolve_line("B300", "glm-5.2", fa3, "0.5.11", &r, &d), KVC_ERR_CONFIG);
-    assert_contains(d.message, "EAGLE3 currently only supports 1 layer");
-    assert_int_equal(resolve_line("B300", "glm-5.2", fa3, "0.5.12", &r, &d), KVC_ERR_CONFIG);
-    assert_contains(d.message, "FlashAttention v3 Backend requires SM>=80 and SM<=90");
+    /* which check refuses a two-layer EAGLE3 head, in SGLang's order: the target's model load, then the draft's
+     * model class (whatever the algorithm), then the draft's attention backend */
+    static const struct {
+        const char *model, *algo, *backend, *release, *text;
+    } R[] = {
+        {"glm-5.2", "EAGLE3", "flashinfer", "0.5.11",
+         "ValueError: EAGLE3 currently only supports 1 layer (at draft model init: EAGLE3_DRAFT_2L has 2"},
+        {"glm-5", "STANDALONE", "flashinfer", "0.5.9", "EAGLE3 currently only supports 1 layer"},
+        /* the draft starts after the target: 0.5.8 has no GLM-5 class, which the target's model load says first */
+        {"glm-5", "STANDALONE", "flashinfer", "0.5.8", "Cannot find model module. 'GlmMoeDsaForCausalLM'"},
+        /* the draft's model class before its attention backend: the one-layer check, not fa3's GPU check */
+        {"glm-5.2", "EAGLE3", "fa3", "0.5.11", "EAGLE3 currently only supports 1 layer"},
+        {"glm-5.2", "EAGLE3", "fa3", "0.5.12", "FlashAttention v3 Backend requires SM>=80 and SM<=90"},
+    };
+    for (size_t i = 0; i < COUNT_OF(R); i++) {
+        char line[400];
+        snprintf(line, sizeof line, "--tp 8 --speculative-algorithm %s --speculative-draft-model-path %s "
+                 "--speculative-draft-attention-backend %s", R[i].algo, D2, R[i].backend);
+        assert_int_equal(resolve_line("B300", R[i].model, line, R[i].release, &r, &d), KVC_ERR_CONFIG);
+        assert_contains(d.message, R[i].text);
+    }
     assert_int_equal(resolve_line("B300", "glm-5.2", args, "0.5.23", &r, &d), KVC_OK);
     assert_string_equal(VAL(&r, "draft_model_pool"), "fp8_e4m3 2x1x128/64: K 8192 + V 4096 B/page");
     uint64_t items[2];

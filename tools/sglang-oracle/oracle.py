@@ -235,12 +235,14 @@ class Oracle:
         self.model_class = ns["get_model_architecture"]
 
     # ------------------------------------------------------- stage 3 pieces
-    def kv_torch_dtype(self, view, draft=False):
-        """(torch dtype, where) from the release's own code."""
+    def kv_torch_dtype(self, view, draft=False, model_dtype=None):
+        """(torch dtype, where) from the release's own code; model_dtype is
+        the model's dtype (default bfloat16), which `auto` resolves to."""
         import torch
+        model_dtype = model_dtype or torch.bfloat16
         if self.kvd_mod is not None:
             fn = self.kvd_mod.configure_kv_cache_dtype
-            kw = dict(server_args_kv_cache_dtype=view.kv_cache_dtype, model=None, model_dtype=torch.bfloat16,
+            kw = dict(server_args_kv_cache_dtype=view.kv_cache_dtype, model=None, model_dtype=model_dtype,
                       is_draft_worker=draft, is_dflash=False, speculative_draft_attention_backend=None)
             if "speculative_draft_kv_cache_dtype" in inspect.signature(fn).parameters:
                 kw["speculative_draft_kv_cache_dtype"] = getattr(view, "speculative_draft_kv_cache_dtype", None)
@@ -260,7 +262,7 @@ class Oracle:
             ns = load_defs(path, _loads(node), self.root)
             mod = node if isinstance(node, ast.Module) else ast.Module([node], [])
             self._kv_code = (compile(mod, path, "exec"), ns)
-        me = types.SimpleNamespace(server_args=view, model=None, dtype=torch.bfloat16,
+        me = types.SimpleNamespace(server_args=view, model=None, dtype=model_dtype,
                                    _record_kv_cache_dtype=lambda *a: None)
         code, ns = self._kv_code
         exec(code, dict(ns), {"self": me})
@@ -577,20 +579,7 @@ class Oracle:
             self._run_stmts(self._factory_checks(dback), {"runner": runner})
         # the draft runner's KV dtype: the release's code with the draft model's dtype
         # (model=None: a checkpoint quant config's kv_cache_quant_algo is not seen)
-        mdt = getattr(dmc, "dtype", torch.bfloat16)
-        if self.kvd_mod is not None:
-            fn = self.kvd_mod.configure_kv_cache_dtype
-            kw = dict(server_args_kv_cache_dtype=view.kv_cache_dtype, model=None, model_dtype=mdt,
-                      is_draft_worker=True, is_dflash=False, speculative_draft_attention_backend=None)
-            if "speculative_draft_kv_cache_dtype" in inspect.signature(fn).parameters:
-                kw["speculative_draft_kv_cache_dtype"] = getattr(view, "speculative_draft_kv_cache_dtype", None)
-            kvd = fn(**kw)[1]
-        else:
-            self.kv_torch_dtype(view)  # compiles the release's code once
-            code, ns = self._kv_code
-            me = types.SimpleNamespace(server_args=view, model=None, dtype=mdt, _record_kv_cache_dtype=lambda *a: None)
-            exec(code, dict(ns), {"self": me})
-            kvd = me.kv_cache_dtype
+        kvd, _ = self.kv_torch_dtype(view, draft=True, model_dtype=getattr(dmc, "dtype", torch.bfloat16))
         layers = getattr(hf, "num_nextn_predict_layers", None) or hf.num_hidden_layers
         D, Dv = dmc.head_dim, getattr(dmc, "v_head_dim", None) or dmc.head_dim
         pool = f"{layers}x{dmc.get_num_kv_heads(attn_tp)}x{D}" + (f"/{Dv}" if Dv != D else "")

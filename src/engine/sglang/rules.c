@@ -2862,9 +2862,9 @@ static const char *draft_model_dtype(const ctx *c, const model_info *m, char *wh
     }
     if (strcmp(dtype, "auto") != 0) {
         const struct dtype_alias *a = dtype_alias(c, dtype);
-        if (a) str_printf(why + strlen(why), size - strlen(why), ", stored as %s on %s (%s)", a->stored, c->gpu->name,
-                          a->cite);
-        return elem_dtype(a ? a->stored : dtype) ? (a ? a->stored : dtype) : NULL;
+        if (!a) return elem_dtype(dtype) ? dtype : NULL;
+        str_printf(why + strlen(why), size - strlen(why), ", stored as %s on %s (%s)", a->stored, c->gpu->name, a->cite);
+        return elem_dtype(a->stored) ? a->stored : NULL;
     }
     if (m->has_quantization) {
         str_printf(why + strlen(why), size - strlen(why), ": the draft's own, which follows its "
