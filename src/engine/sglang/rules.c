@@ -3022,8 +3022,26 @@ static kvc_status resolve_draft_model(const ctx *c, const char *algo)
 
 static const struct spec_row {
     const char *name;
-    int mtp; /* the draft pool holds the model's own MTP layers */
-} SPEC_ALGOS[] = {{"EAGLE", 1}, {"NEXTN", 1}, {"EAGLE3", 0}, {"STANDALONE", 0}, {"NGRAM", 0}};
+    int mtp;      /* the draft pool holds the model's own MTP layers */
+    int separate; /* the draft is a model of its own (--speculative-draft-model-path), with its own pool */
+    int no_kv;    /* the algorithm keeps no draft KV cache */
+} SPEC_ALGOS[] = {{"EAGLE", 1, 0, 0},      {"NEXTN", 1, 0, 0}, {"EAGLE3", 0, 1, 0},
+                  {"STANDALONE", 0, 1, 0}, {"NGRAM", 0, 0, 1}};
+
+/* The SPEC_ALGOS row of `name` (the resolved speculative_algorithm), or NULL. */
+static const struct spec_row *spec_row(const char *name)
+{
+    for (size_t i = 0; i < COUNT_OF(SPEC_ALGOS); i++)
+        if (str_ieq(SPEC_ALGOS[i].name, name)) return &SPEC_ALGOS[i];
+    return NULL;
+}
+
+/* 1 when the resolved speculative algorithm drafts with a separate model. */
+static int separate_draft(const kvc_resolved *out)
+{
+    const struct spec_row *row = spec_row(resolved_value(out, "speculative_algorithm"));
+    return row && row->separate;
+}
 
 static kvc_status resolve_speculative(const ctx *c)
 {
@@ -3034,9 +3052,7 @@ static kvc_status resolve_speculative(const ctx *c)
         setting_set(get(out, "speculative_algorithm"), "", "no speculative decoding: no draft entries");
         return KVC_OK;
     }
-    const struct spec_row *row = NULL;
-    for (size_t i = 0; i < COUNT_OF(SPEC_ALGOS); i++)
-        if (str_ieq(SPEC_ALGOS[i].name, s->value)) row = &SPEC_ALGOS[i];
+    const struct spec_row *row = spec_row(s->value);
     if (!row)
         return diag_set(c->diag, KVC_ERR_CONFIG, &s->origin,
                         "%s %s: kvcheck does not model this speculative algorithm's draft pool", s->flag, s->value);
@@ -3045,7 +3061,7 @@ static kvc_status resolve_speculative(const ctx *c)
         setting_set(get(out, "speculative_algorithm"), row->name,
                     "%s (MTP): the draft pool adds num_nextn_predict_layers = %u entries after the %u target layers",
                     row->name, c->model->num_nextn_predict_layers, c->model->num_hidden_layers);
-    } else if (strcmp(row->name, "NGRAM") == 0) {
+    } else if (row->no_kv) {
         setting_set(get(out, "speculative_algorithm"), row->name, "NGRAM keeps no draft KV cache");
     } else {
         setting_set(get(out, "speculative_algorithm"), row->name, "%s drafts with a separate model", row->name);
@@ -3063,9 +3079,7 @@ static kvc_status resolve_draft(ctx *c)
 {
     const setting *s = &c->set->s[SET_SPEC_DRAFT_KV_DTYPE];
     kvc_setting *v = get(c->out, "speculative_draft_kv_cache_dtype");
-    const char *algo = resolved_value(c->out, "speculative_algorithm");
-    int separate = strcmp(algo, "EAGLE3") == 0 || strcmp(algo, "STANDALONE") == 0; /* resolve_draft_model's */
-    if (!c->out->draft_entries && s->set && separate) {
+    if (!c->out->draft_entries && s->set && separate_draft(c->out)) {
         char from[900];
         from_text(s, from, sizeof from);
         setting_set(v, s->value, "set by %s: the draft model pool's dtype", from);
@@ -3329,8 +3343,7 @@ kvc_status rules_resolve(const gpu_info *gpu, const model_info *model, const dra
     if ((st = check_init(&c))) return st;
     if (c.hybrid && (st = resolve_hybrid(&c))) return st;
     /* the draft worker starts after the target's model runner (its checks come after the target's) */
-    const char *algo = resolved_value(out, "speculative_algorithm");
-    if ((strcmp(algo, "EAGLE3") == 0 || strcmp(algo, "STANDALONE") == 0) && (st = resolve_draft_model(&c, algo)))
+    if (separate_draft(out) && (st = resolve_draft_model(&c, resolved_value(out, "speculative_algorithm"))))
         return st;
     if ((st = resolve_draft(&c))) return st;
     return derive_layouts(model, out, diag);
