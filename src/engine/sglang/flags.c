@@ -5,6 +5,7 @@
  * keys are read by dest. */
 #include "engine/sglang/sglang.h"
 
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -90,16 +91,29 @@ int setting_key_of_dest(const char *dest)
 
 static int deprecated(const sglang_flag_def *def) { return def->action >= SGA_DEPRECATED; }
 
+/* Per release and setting, 1 + the first row (in the parser's order) of a
+ * flag that is not deprecated and sets it; 0: none. Built once: the fix
+ * search asks for flags many times per pair. */
+static uint16_t flag_of[SGLANG_NRELEASES][SET_COUNT];
+static pthread_once_t flag_of_once = PTHREAD_ONCE_INIT;
+
+static void flag_of_build(void)
+{
+    for (unsigned r = 0; r < SGLANG_NRELEASES; r++)
+        for (unsigned i = SGLANG_PARSERS[r].n; i-- > 0;) { /* backwards: the first row wins */
+            uint16_t at = SGLANG_PARSERS[r].order[i];
+            const sglang_flag_def *def = &SGLANG_FLAG_DEFS[SGLANG_FLAG_ROWS[at].def];
+            int key = setting_key_of_dest(def->dest);
+            if (key >= 0 && !deprecated(def)) flag_of[r][key] = (uint16_t)(at + 1);
+        }
+}
+
 const char *setting_flag(setting_key key, unsigned release)
 {
-    if (release >= SGLANG_NRELEASES) return NULL;
-    const sglang_parser_def *p = &SGLANG_PARSERS[release];
-    for (unsigned i = 0; i < p->n; i++) {
-        const sglang_flag_row *row = &SGLANG_FLAG_ROWS[p->order[i]];
-        const sglang_flag_def *def = &SGLANG_FLAG_DEFS[row->def];
-        if (!deprecated(def) && setting_key_of_dest(def->dest) == (int)key) return row->option;
-    }
-    return NULL;
+    if (release >= SGLANG_NRELEASES || (unsigned)key >= SET_COUNT) return NULL;
+    pthread_once(&flag_of_once, flag_of_build);
+    unsigned at = flag_of[release][key];
+    return at ? SGLANG_FLAG_ROWS[at - 1].option : NULL;
 }
 
 /* ------------------------------------------------------------- the list */
