@@ -373,9 +373,11 @@ typedef struct kvc_verdict kvc_verdict;
 
 /* Resolves both workers, compares them field by field, explains each
  * difference and searches the smallest flag sets that make them agree.
- * Returns KVC_ERR_CONFIG when a worker does not resolve (the diag then says
- * which), KVC_ERR_IO when a file a worker names cannot be read, and
- * KVC_ERR_USAGE when the workers run different engines or releases. */
+ * Each side is resolved under its own release (a warning says when they
+ * differ; the verdict then includes whether the decode's release can read
+ * the prefill server's info). Returns KVC_ERR_CONFIG when a worker does not
+ * resolve (the diag then says which), KVC_ERR_IO when a file a worker names
+ * cannot be read, and KVC_ERR_USAGE when the workers run different engines. */
 KVC_API kvc_status kvc_compare(const kvc_worker *prefill, const kvc_worker *decode, kvc_verdict **out, kvc_diag *diag);
 /* Accepts NULL. */
 KVC_API void kvc_verdict_free(kvc_verdict *verdict);

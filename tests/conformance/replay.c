@@ -20,6 +20,7 @@
  * says it does not derive a draft model's pool) is counted apart: never a
  * pass. The table format is tools/sglang-oracle/tables.py's. */
 #include "kvcheck.h"
+#include "tsv.h"
 
 #include <dirent.h>
 #include <stdio.h>
@@ -56,19 +57,6 @@ typedef struct table {
 typedef struct tally {
     unsigned long agree, declined, total, shown;
 } tally;
-
-static unsigned split(char *line, char **f)
-{
-    unsigned n = 0;
-    for (char *p = line; n < MAX_FIELDS;) {
-        f[n++] = p;
-        char *t = strchr(p, '\t');
-        if (!t) break;
-        *t = '\0';
-        p = t + 1;
-    }
-    return n;
-}
 
 /* The GPU kvcheck knows a table's file name by. */
 static const char *gpu_name(const char *file)
@@ -156,22 +144,6 @@ static void add_result(table *t, char **f, unsigned n)
         snprintf(r->decode, sizeof r->decode, "%s", strcmp(f[6], "None") ? f[6] : "");
         snprintf(r->row, sizeof r->row, "%s", f[7]);
     }
-}
-
-/* Expands '4*12,7' into ids[], '.' as 0. */
-static unsigned expand(const char *rle, unsigned *ids, unsigned max)
-{
-    unsigned n = 0;
-    for (const char *p = rle; *p && n < max;) {
-        unsigned id = *p == '.' ? 0 : (unsigned)strtoul(p, NULL, 10);
-        while (*p && *p != '*' && *p != ',') p++;
-        unsigned times = 1;
-        if (*p == '*') times = (unsigned)strtoul(p + 1, NULL, 10);
-        while (*p && *p != ',') p++;
-        if (*p == ',') p++;
-        while (times-- && n < max) ids[n++] = id;
-    }
-    return n;
 }
 
 /* kvcheck says it does not model the pool, or does not derive a draft
@@ -284,7 +256,7 @@ static int replay_file(const char *dir, const char *name, const char *only, tall
     while (fgets(line, sizeof line, f)) {
         line[strcspn(line, "\n")] = '\0';
         if (!line[0] || line[0] == '#') continue;
-        unsigned n = split(line, fl);
+        unsigned n = tsv_split(line, fl, MAX_FIELDS);
         if (strcmp(fl[0], "release") == 0) {
             t.nrel = n - 1;
             for (unsigned i = 1; i < n; i++) snprintf(t.rel[i - 1], sizeof t.rel[0], "%s", fl[i]);
@@ -307,7 +279,7 @@ static int replay_file(const char *dir, const char *name, const char *only, tall
                          fl[6],           x ? fl[7] : fl[6], x ? fl[8] : "-", x ? fl[9] : "-", x ? fl[10] : "-",
                          e ? fl[11] : "-", e ? fl[12] : "-", e ? fl[13] : "-"};
             unsigned ids[MAX_RELEASES];
-            unsigned m = expand(fl[n - 1], ids, MAX_RELEASES);
+            unsigned m = tsv_expand(fl[n - 1], ids, MAX_RELEASES);
             for (unsigned i = 0; i < m && i < t.nrel; i++) {
                 if (!ids[i] || ids[i] >= t.nres || (only && strcmp(only, t.rel[i])) || seen++ % sample) continue;
                 unsigned k = 0;

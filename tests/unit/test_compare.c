@@ -207,6 +207,47 @@ static void test_compare__sglangs_own_checks_by_release_and_transfer(void **stat
     }
 }
 
+/* Each side its own release: before any check the decode must read the
+ * prefill server's info (its query, the prefill's reply), which fails when
+ * the query forms differ (0.5.9 / 0.5.10) or a newer prefill replies with a
+ * field the decode's PrefillServerInfo does not take. */
+static void test_compare__mixed_releases_read_the_prefill_info(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *prefill, *decode;
+        int catches;
+        const char *text;
+    } C[] = {
+        {"0.5.23", "0.5.22", 1, "PrefillServerInfo.__init__() got an unexpected keyword argument 'enable_kv_cache_sharding'"},
+        {"0.5.22", "0.5.17", 1, "PrefillServerInfo.__init__() got an unexpected keyword argument 'decode_allocation_policy'"},
+        {"0.5.16", "0.5.15.post1", 1, "unexpected keyword argument 'enable_dsa_cache_layer_split'"},
+        {"0.5.10", "0.5.9", 1, "\"Failed to get prefill parallel info: 400, Missing inputs for bootstrap server.\"; each request fails"},
+        {"0.5.9", "0.5.10", 1, "\"Failed to get prefill server info: 400, Missing inputs for bootstrap server.\"; it retries"},
+        {"0.5.7", "0.5.8", 1, "Error fetching prefill parallel info from bootstrap: 'prefill_page_size'"},
+        /* an older prefill's reply a newer decode reads; equal layouts: nothing refuses */
+        {"0.5.8", "0.5.7", 0, "SGLang 0.5.7's bootstrap checks nothing of the pair"},
+        {"0.5.17", "0.5.23", 0, "SGLang 0.5.23's bootstrap compares page size (64 = 64) and the KV dtype string (bfloat16 = bfloat16)"},
+        {"0.5.21", "0.5.22", 0, "SGLang 0.5.22's bootstrap compares page size"},
+    };
+    for (size_t i = 0; i < COUNT_OF(C); i++) {
+        kvc_worker *p = worker_make("H200", "deepseek-v3.2", "--disaggregation-mode prefill --kv-cache-dtype bfloat16");
+        kvc_worker *d = worker_make("H200", "deepseek-v3.2", "--disaggregation-mode decode --kv-cache-dtype bfloat16");
+        kvc_verdict *v = NULL;
+        kvc_diag diag;
+        assert_int_equal(kvc_worker_set_release(p, C[i].prefill, &diag), KVC_OK);
+        assert_int_equal(kvc_worker_set_release(d, C[i].decode, &diag), KVC_OK);
+        if (kvc_compare(p, d, &v, &diag) != KVC_OK) fail_msg("case %zu: %s", i, diag.message);
+        if (kvc_verdict_bootstrap_catches(v) != C[i].catches ||
+            strcmp(kvc_verdict_caught_at(v), C[i].catches ? "bootstrap" : "") || !strstr(kvc_verdict_bootstrap(v), C[i].text))
+            fail_msg("case %zu: catches %d at '%s': %s", i, kvc_verdict_bootstrap_catches(v), kvc_verdict_caught_at(v),
+                     kvc_verdict_bootstrap(v));
+        kvc_verdict_free(v);
+        kvc_worker_free(p);
+        kvc_worker_free(d);
+    }
+}
+
 /* DeepSeek-V4's KV caches (main, c4, c128): from 0.5.23 the bootstrap
  * compares their kv_layout strings and refuses a pair whose strings differ;
  * before, the pair passes and fails on the first request. */
@@ -869,6 +910,7 @@ int main(void)
         cmocka_unit_test(test_compare__glm5_next_state_dtypes),
         cmocka_unit_test(test_compare__each_side_is_judged_under_its_own_release),
         cmocka_unit_test(test_compare__sglangs_own_checks_by_release_and_transfer),
+        cmocka_unit_test(test_compare__mixed_releases_read_the_prefill_info),
         cmocka_unit_test(test_compare__dsv4_kv_layouts_by_release),
         cmocka_unit_test(test_compare__mtp_entry_counts),
         cmocka_unit_test(test_compare__transfer_backends),

@@ -241,12 +241,8 @@ class Oracle:
         import torch
         model_dtype = model_dtype or torch.bfloat16
         if self.kvd_mod is not None:
-            fn = self.kvd_mod.configure_kv_cache_dtype
-            kw = dict(server_args_kv_cache_dtype=view.kv_cache_dtype, model=None, model_dtype=model_dtype,
-                      is_draft_worker=draft, is_dflash=False, speculative_draft_attention_backend=None)
-            if "speculative_draft_kv_cache_dtype" in inspect.signature(fn).parameters:
-                kw["speculative_draft_kv_cache_dtype"] = getattr(view, "speculative_draft_kv_cache_dtype", None)
-            return fn(**kw)[1], "mem_cache/kv_cache_dtype.py:configure_kv_cache_dtype"
+            return self._configure_kv_dtype(view, draft, model_dtype)[1], \
+                "mem_cache/kv_cache_dtype.py:configure_kv_cache_dtype"
         path = os.path.join(self.root, "sglang/srt/model_executor/model_runner.py")
         meth, _ = _method(path, "ModelRunner", "configure_kv_cache_dtype")
         if meth is not None:
@@ -267,6 +263,35 @@ class Oracle:
         code, ns = self._kv_code
         exec(code, dict(ns), {"self": me})
         return me.kv_cache_dtype, where
+
+    def _configure_kv_dtype(self, view, draft, model_dtype):
+        """mem_cache/kv_cache_dtype.py's configure_kv_cache_dtype (0.5.16+):
+        (resolved dtype string or None, torch dtype)."""
+        fn = self.kvd_mod.configure_kv_cache_dtype
+        kw = dict(server_args_kv_cache_dtype=view.kv_cache_dtype, model=None, model_dtype=model_dtype,
+                  is_draft_worker=draft, is_dflash=False, speculative_draft_attention_backend=None)
+        if "speculative_draft_kv_cache_dtype" in inspect.signature(fn).parameters:
+            kw["speculative_draft_kv_cache_dtype"] = getattr(view, "speculative_draft_kv_cache_dtype", None)
+        return fn(**kw)
+
+    def kv_cache_dtype_str(self, view):
+        """The target model runner's kv_cache_dtype_str, which PD registers
+        and compares from 0.5.17: the statement of
+        ModelRunner.configure_kv_cache_dtype that sets it, executed with the
+        resolved string configure_kv_cache_dtype returns (model=None: no
+        checkpoint quantization config). None where the release has none."""
+        import torch
+        path = os.path.join(self.root, "sglang/srt/model_executor/model_runner.py")
+        meth, _ = _method(path, "ModelRunner", "configure_kv_cache_dtype")
+        stmt = next((n for n in ast.walk(meth) if isinstance(n, ast.Assign) and
+                     ast.unparse(n.targets[0]) == "self.kv_cache_dtype_str"), None) if meth else None
+        if stmt is None or self.kvd_mod is None:
+            return None
+        me = types.SimpleNamespace(server_args=view)
+        loc = {"self": me, "resolved_kv_cache_dtype": self._configure_kv_dtype(view, False, torch.bfloat16)[0]}
+        # 0.5.23 reads the model group of the resolved args through get_model(); the view has its fields
+        exec(compile(ast.Module([stmt], []), path, "exec"), {"get_model": lambda: view}, loc)
+        return me.kv_cache_dtype_str
 
     def row(self, view, kvd, hf):
         """(kv_cache_dim, bytes per token per layer) of the MLA pool."""
@@ -376,6 +401,7 @@ class Oracle:
     def run(self, model_cfg, argv, spec=False):
         """-> dict: {"ok": {...}} or {"refused": text}."""
         self.cfg = HFConfig(model_cfg)
+        self.view = None  # the resolved server args of an accepted case (pairs.py reads them)
         argv = ["--model-path", "/fake/model"] + argv
         stage = "args"
         out = {}
@@ -413,6 +439,7 @@ class Oracle:
                 if spec:
                     o["draft"] = self.draft(args, view)
             out["ok"] = o
+            self.view = view
         except ArgparseRefusal as e:
             out["refused"] = f"argparse: {e}"
         except OracleBroken as e:

@@ -1,0 +1,40 @@
+/* The conformance tables' common text: tab-separated fields and run-length
+ * coded result ids (tools/sglang-oracle/tables.py, pairs.py). Shared by the
+ * replays. */
+#ifndef KVC_CONFORMANCE_TSV_H
+#define KVC_CONFORMANCE_TSV_H
+
+#include <stdlib.h>
+#include <string.h>
+
+/* Splits `line` at tabs in place into f[0..max-1]; returns the count. */
+static unsigned tsv_split(char *line, char **f, unsigned max)
+{
+    unsigned n = 0;
+    for (char *p = line; n < max;) {
+        f[n++] = p;
+        char *t = strchr(p, '\t');
+        if (!t) break;
+        *t = '\0';
+        p = t + 1;
+    }
+    return n;
+}
+
+/* Expands '4*12,7' into ids[] ('.' as 0); returns the count (at most max). */
+static unsigned tsv_expand(const char *rle, unsigned *ids, unsigned max)
+{
+    unsigned n = 0;
+    for (const char *p = rle; *p && n < max;) {
+        unsigned id = *p == '.' ? 0 : (unsigned)strtoul(p, NULL, 10);
+        while (*p && *p != '*' && *p != ',') p++;
+        unsigned times = 1;
+        if (*p == '*') times = (unsigned)strtoul(p + 1, NULL, 10);
+        while (*p && *p != ',') p++;
+        if (*p == ',') p++;
+        while (times-- && n < max) ids[n++] = id;
+    }
+    return n;
+}
+
+#endif

@@ -1,0 +1,457 @@
+"""PD pairs: the bootstrap between a prefill and a decode worker, run from
+the two releases' own code (each side its own release, in its own process).
+
+usage:
+  pairs.py query REL                  the query REL's decode sends for the prefill server's info (JSON)
+  pairs.py serve REL GPU QUERIES      per prefill case and query (QUERIES: a JSON list), REL's bootstrap
+                                      server's reply (JSON lines)
+  pairs.py receive REL GPU REPLIES... per reply (serve's output) and decode case, what REL's decode does
+                                      with it (JSON lines)
+  pairs.py sweep WORKDIR OUT          all of it for PAIRS below, then OUT (the table, format: write_table)
+
+What runs, per side, from the release's source (disaggregation/):
+  prefill: the worker's resolution (oracle.Oracle.run), the `kv_args.page_size` and
+    `kv_args.kv_cache_dtype_str` statements of prefill.py, the model runner's kv_cache_dtype_str
+    (Oracle.kv_cache_dtype_str), CommonKVManager's registration (register_to_bootstrap /
+    _register_to_bootstrap) into CommonKVBootstrapServer's own __init__ and route handlers
+    (_handle_route_put, then _handle_route_get with the decode's query); HTTP is a function call.
+  decode: the same resolution and decode.py statements, then the release's fetch of the prefill's
+    info and its sanity checks: CommonKVManager.try_ensure_parallel_info up to its last "mismatch"
+    check (0.5.10+), or _get_prefill_parallel_info_from_server and the CommonKVReceiver.__init__
+    statements from that call to the page-size check (0.5.8-0.5.9). A release with no "mismatch"
+    check in common/conn.py (<= 0.5.7) is recorded as checking nothing.
+Stand-ins (not the release's code): one prefill rank (attention TP, CP, DP and PP sizes 1: the
+registration count the server waits for is one); the pool's page size is server_args.page_size (the
+model runner builds its pools with it); kv_layout is None (get_pd_kv_layout gives one for DeepSeek-V4
+pools only: ERAS.md section 5); addresses and ports are placeholders.
+Outcomes: {"pass": true}, {"refused": "<Type>: <message>"} (the decode raises at bootstrap),
+{"no_info": "<the decode's log line>"} (it cannot read the prefill's info and retries),
+{"worker": "<refusal>"} (a worker is refused on its own: the worker tables cover it).
+"""
+import ast, asyncio, contextlib, io, itertools, json, os, subprocess, sys, types, urllib.parse
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+
+MODEL = "DEEPSEEK_V32"
+DTYPES = [None, "fp8_e4m3", "bf16", "bfloat16", "auto"]
+PAGES = [None, 32]
+PREFILL = [(dt, pg, False) for dt in DTYPES for pg in PAGES]
+DECODE = [(dt, pg, hs) for dt in DTYPES for pg in PAGES for hs in (False, True)]
+# (prefill release, decode release, prefill GPU, decode GPU): every release with itself on six GPU
+# pairs, and pairs of releases on H200 (the release before and after each change of the bootstrap)
+GPU_PAIRS = [("H200", "H200"), ("B300", "B300"), ("H200", "B300"), ("B300", "H200"), ("MI300X", "MI355X"),
+             ("MI355X", "MI300X")]
+CROSS = ["0.5.3rc2", "0.5.5", "0.5.7", "0.5.8", "0.5.9", "0.5.10", "0.5.12.post1", "0.5.13", "0.5.16", "0.5.17", "0.5.20", "0.5.21", "0.5.22", "0.5.23"]
+ADDR = "127.0.0.1:8998"
+
+
+def argv(mode, case):
+    dt, page, hs = case
+    a = ["--tp", "8", "--disaggregation-mode", mode]
+    if dt: a += ["--kv-cache-dtype", dt]
+    if page: a += ["--page-size", str(page)]
+    if hs: a += ["--enable-hisparse", "--disable-radix-cache"]
+    return a
+
+
+class Broken(Exception):
+    """The harness cannot run this release's code (never a pass)."""
+
+
+class Bare:
+    """An instance of a release's class without its __init__: the attributes given, and a clear error
+    for any other the code reads."""
+    def __init__(self, **kw):
+        self.__dict__.update(kw)
+
+    def __getattr__(self, name):
+        raise Broken(f"the code reads {name}, which the harness does not provide")
+
+
+def bare(cls, **kw):
+    """A subclass instance of cls (its methods) with only the attributes kw."""
+    sub = type("Bare" + cls.__name__, (Bare, cls), {})
+    sub.__abstractmethods__ = frozenset()  # the class's other methods are never called
+    obj = object.__new__(sub)
+    obj.__dict__.update(kw)
+    return obj
+
+
+class Log:
+    """The release's logger: its error lines (what a user sees of a failed fetch)."""
+    def __init__(self): self.lines = []
+    def _rec(self, msg, *a, **k): self.lines.append(str(msg) % a if a else str(msg))
+    def _skip(self, *a, **k): pass
+    error = warning = exception = _rec
+    info = debug = _skip
+
+
+class Reply:
+    def __init__(self, status, text="", data=None):
+        self.status_code = self.status = status
+        self.text = text if data is None else json.dumps(data)
+        self._data = data
+
+    def json(self):
+        if self._data is None:
+            raise ValueError(f"not JSON: {self.text[:80]}")
+        return self._data
+
+
+class Web:
+    """aiohttp.web as the route handlers use it."""
+    class Application:
+        def __init__(self, *a, **k): self.router = types.SimpleNamespace(add_route=lambda *a, **k: None)
+
+    @staticmethod
+    def Response(text="", status=200, **k): return Reply(status, text)
+
+    @staticmethod
+    def json_response(data, status=200, **k): return Reply(status, data=json.loads(json.dumps(data)))
+
+
+class Request:
+    def __init__(self, payload=None, query=None):
+        self._payload, self.query = payload, query or {}
+
+    async def json(self): return self._payload
+
+
+def tree(path):
+    return ast.parse(open(path, encoding="utf-8").read(), path)
+
+
+def method(path, name):
+    """(class name, FunctionDef) of the first method `name` in the file."""
+    for n in tree(path).body:
+        if isinstance(n, ast.ClassDef):
+            for f in n.body:
+                if isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef)) and f.name == name:
+                    return n.name, f
+    return None, None
+
+
+def has_mismatch_raise(node):
+    """1 when node has an `if` that raises with a "mismatch" message (the bootstrap's sanity checks)."""
+    return any(isinstance(n, ast.If) and "mismatch" in ast.unparse(n) and
+               any(isinstance(r, ast.Raise) for r in ast.walk(n)) for n in ast.walk(node))
+
+
+def function(fn, body, path, g):
+    """Compile fn's signature with `body` (statements of the release's source, lines kept) in globals g."""
+    f = ast.FunctionDef(fn.name, fn.args, body, [], None, None)
+    mod = ast.fix_missing_locations(ast.Module([f], []))
+    exec(compile(mod, path, "exec"), g)
+    return g[fn.name]
+
+
+class Side:
+    """One release on one GPU: its worker resolution and its disaggregation code."""
+
+    def __init__(self, ver, gpu):
+        from oracle import Oracle, load_models, default_model_dir
+        self.ver = ver
+        self.o = Oracle(ver, gpu, os.environ.get("SGLANG_SRC"))
+        self.model = load_models(default_model_dir())[MODEL]
+        self.dis = os.path.join(self.o.root, "sglang/srt/disaggregation")
+        import importlib
+        self.conn = importlib.import_module("sglang.srt.disaggregation.common.conn")
+        self.conn_path = os.path.join(self.dis, "common/conn.py")
+        self.log = Log()
+        self.workers = {}
+        self.conn.logger = self.log
+        self.conn.web = Web
+
+    # ------------------------------------------------------------ a worker
+    def worker(self, mode, case):
+        """(view, kv_args, manager attributes) of the resolved worker, or a refusal string."""
+        if (mode, case) not in self.workers:
+            self.workers[(mode, case)] = self._worker(mode, case)
+        return self.workers[(mode, case)]
+
+    def _worker(self, mode, case):
+        out = self.o.run(self.model, argv(mode, case))
+        if "refused" in out:
+            return out["refused"]
+        view = self.o.view
+        runner = types.SimpleNamespace(kv_cache_dtype_str=self.o.kv_cache_dtype_str(view))
+        me = types.SimpleNamespace(
+            token_to_kv_pool=types.SimpleNamespace(page_size=view.page_size),
+            scheduler=types.SimpleNamespace(enable_hisparse=bool(getattr(view, "enable_hisparse", False)),
+                                            tp_worker=types.SimpleNamespace(model_runner=runner)))
+        kv_args = types.SimpleNamespace(kv_layout=None, state_types=())
+        path = os.path.join(self.dis, f"{mode}.py")
+        for st in sorted((n for n in ast.walk(tree(path)) if isinstance(n, ast.Assign) and
+                          ast.unparse(n.targets[0]) in ("kv_args.page_size", "kv_args.kv_cache_dtype_str")),
+                         key=lambda n: n.lineno):
+            exec(compile(ast.Module([st], []), path, "exec"), {}, {"self": me, "kv_args": kv_args})
+        attrs = {}
+        for st in (n for n in ast.walk(self._manager_init()) if isinstance(n, ast.Assign) and ast.unparse(n.targets[0]) in
+                   ("self.kv_cache_dtype_str", "self.kv_layout", "self.dsv41_spec_layout")):
+            tmp = types.SimpleNamespace()
+            exec(compile(ast.Module([st], []), self.conn_path, "exec"), self.conn.__dict__,
+                 {"self": tmp, "args": kv_args})
+            attrs.update(vars(tmp))
+        return view, kv_args, attrs
+
+    def _manager_init(self):
+        for n in tree(self.conn_path).body:
+            if isinstance(n, ast.ClassDef) and n.name == "CommonKVManager":
+                return next(f for f in n.body if isinstance(f, ast.FunctionDef) and f.name == "__init__")
+        raise Broken("no CommonKVManager")
+
+    # ------------------------------------------------------------ prefill
+    def serve(self, case, queries):
+        """The bootstrap server's reply to each query after the prefill registers: {query: [status, body]}."""
+        w = self.worker("prefill", case)
+        if isinstance(w, str):
+            return {"worker": w}
+        view, kv_args, attrs = w
+        conn = self.conn
+
+        class Server(conn.CommonKVBootstrapServer):
+            def _setup_routes(self): pass
+            def run(self): pass
+
+        with contextlib.redirect_stderr(io.StringIO()):
+            server = Server("127.0.0.1", 8998)
+
+        puts = []
+
+        def put(url, json=None, **k):
+            puts.append(asyncio.run(server._handle_route_put(Request(payload=json))))
+            return puts[-1]
+
+        conn.requests = types.SimpleNamespace(put=put, get=None)
+        reg = next((m for m in ("register_to_bootstrap", "_register_to_bootstrap")
+                    if hasattr(conn.CommonKVManager, m)), None)
+        for name, value in (("get_parallel", types.SimpleNamespace(
+                enable_cp_tp_group_sharing=False, load_balance_method="follow_bootstrap_room",
+                enable_dsa_cache_layer_split=False, enable_kv_cache_sharding=False)),
+                ("get_serving", types.SimpleNamespace(port=30000)),
+                ("get_disagg", types.SimpleNamespace(disaggregation_decode_allocation_policy="early"))):
+            if hasattr(conn, name):
+                setattr(conn, name, lambda v=value: v)
+        mgr = bare(conn.CommonKVManager, kv_args=kv_args, server_args=view, dist_init_addr=None,
+                   bootstrap_host="127.0.0.1", bootstrap_port=8998, attn_tp_size=1, attn_tp_rank=0,
+                   attn_cp_size=1, attn_cp_rank=0, attn_dp_size=1, attn_dp_rank=0, pp_size=1, pp_rank=0,
+                   system_dp_size=1, system_dp_rank=0, local_ip="127.0.0.1", rank_port=17000, **attrs)
+        self.log.lines.clear()
+        getattr(mgr, reg)()
+        if [r.status_code for r in puts] != [200]:
+            raise Broken(f"registration did not reach the server: {self.log.lines}")
+        out = {}
+        for q in queries:
+            query = {k: v[0] for k, v in urllib.parse.parse_qs(q, keep_blank_values=True).items()}
+            r = asyncio.run(server._handle_route_get(Request(query=query)))
+            out[q] = [r.status_code, r._data if r._data is not None else r.text]
+        return {"replies": out}
+
+    # ------------------------------------------------------------- decode
+    def _fetch(self):
+        """(kind, function) that fetches and checks the prefill's info."""
+        if not hasattr(self, "_fetched"):
+            self._fetched = self._find_fetch()
+        return self._fetched
+
+    def _find_fetch(self):
+        _, fn = method(self.conn_path, "try_ensure_parallel_info")
+        if fn is not None:
+            last = max(i for i, st in enumerate(fn.body) if has_mismatch_raise(st))
+            return "info", function(fn, fn.body[:last + 1], self.conn_path, self.conn.__dict__)
+        # <= 0.5.9: the receiver's __init__ fetches, gives up on missing info (the statement after the
+        # fetch), then (0.5.8-0.5.9) checks
+        for n in ast.walk(tree(self.conn_path)):
+            for field in ("body", "orelse"):
+                body = getattr(n, field, None)
+                if not isinstance(body, list):
+                    continue
+                start = next((i for i, st in enumerate(body) if isinstance(st, ast.Assign) and
+                              "_get_prefill_parallel_info_from_server()" in ast.unparse(st)), None)
+                if start is None:
+                    continue
+                end = next((i for i, st in enumerate(body) if i > start and has_mismatch_raise(st)), start + 1)
+                if end < len(body):
+                    fake = ast.FunctionDef("check", ast.arguments([], [ast.arg("self")], None, [], [], None, []),
+                                           [], [], None, None)
+                    return "receiver", function(fake, body[start:end + 1], self.conn_path, self.conn.__dict__)
+        raise Broken("no fetch of the prefill's info in a shape the harness knows")
+
+    def query(self):
+        """The query string the decode's fetch sends."""
+        kind, fn = self._fetch()
+        seen = []
+
+        def get(url, **k):
+            seen.append(url)
+            raise ConnectionError("query only")
+        self.conn.requests = types.SimpleNamespace(get=get)
+        self._run(kind, fn, None)
+        if len(seen) != 1:
+            raise Broken(f"expected one GET, saw {seen}")
+        return urllib.parse.urlsplit(seen[0]).query
+
+    def _run(self, kind, fn, w):
+        if kind == "info":
+            attrs = dict(w[2]) if w else {}
+            mgr = bare(self.conn.CommonKVManager, prefill_info_table={}, kv_args=w[1] if w else None,
+                       server_args=w[0] if w else None, attn_tp_size=1, attn_cp_size=1, is_mla_backend=True,
+                       is_hybrid_mla_backend=False, **attrs)
+            return fn(mgr, ADDR)
+        # the decode's kv_args (decode.py sets page_size from 0.5.8) and the tables the fetch fills
+        self.failed = []
+        mgr = Bare(kv_args=w[1] if w else Bare(),
+                   record_failure=lambda room, msg: (self.failed.append(msg), self.log.lines.append(msg)),
+                   update_status=lambda *a: None, **{f"prefill_{k}_table": {} for k in
+                                                     ("attn_tp_size", "dp_size", "pp_size", "page_size")})
+        recv = bare(self.conn.CommonKVReceiver, bootstrap_addr=ADDR, bootstrap_room=0, kv_mgr=mgr)
+        return fn(recv)
+
+    def receive(self, case, reply):
+        """What this decode does with the prefill server's reply [status, body]."""
+        w = self.worker("decode", case)
+        if isinstance(w, str):
+            return {"worker": w}
+        kind, fn = self._fetch()
+        status, body = reply
+        self.conn.requests = types.SimpleNamespace(
+            get=lambda url, **k: Reply(status, data=body) if isinstance(body, dict) else Reply(status, body))
+        self.log.lines.clear()
+        try:
+            ok = self._run(kind, fn, w)
+        except (Broken, AttributeError, NameError) as e:  # the harness, never the release's verdict
+            raise Broken(f"{type(e).__name__}: {e}") from e
+        except Exception as e:
+            return {"refused": f"{type(e).__name__}: {e}"}
+        if (kind == "info" and ok is False) or (kind == "receiver" and self.failed):
+            return {"no_info": " | ".join(self.log.lines)[:400]}
+        return {"pass": True}
+
+
+# ------------------------------------------------------------------ driver
+def py(*args, out=None):
+    with open(out, "w") if out else contextlib.nullcontext() as f:
+        r = subprocess.run([sys.executable, os.path.abspath(__file__), *args], stdout=f or subprocess.PIPE,
+                           stderr=subprocess.PIPE, text=True)
+    if r.returncode:
+        raise SystemExit(f"pairs.py {' '.join(args)} failed:\n{r.stderr[-2000:]}")
+    return r.stdout
+
+
+def sweep(work, out):
+    """Runs what WORKDIR lacks (a run that stopped resumes), then writes the table."""
+    from concurrent.futures import ThreadPoolExecutor
+    same = releases()
+    combos = [(v, v, pg, dg) for v in same for pg, dg in GPU_PAIRS] + \
+             [(p, d, "H200", "H200") for p in CROSS for d in CROSS if p != d]
+    os.makedirs(work, exist_ok=True)
+    jobs = int(os.environ.get("JOBS", "2"))
+
+    def done(path, lines):
+        return os.path.exists(path) and sum(1 for _ in open(path)) == lines
+
+    qfile = os.path.join(work, "queries.json")
+    if not os.path.exists(qfile):
+        with ThreadPoolExecutor(jobs) as ex:
+            queries = sorted(set(ex.map(lambda v: json.loads(py("query", v)), same)))
+        json.dump(queries, open(qfile, "w"))
+    servers = sorted({(p, pg) for p, _, pg, _ in combos})
+    sfile = lambda p, pg: os.path.join(work, f"serve_{p}_{pg}.jsonl")
+    with ThreadPoolExecutor(jobs) as ex:
+        list(ex.map(lambda s: py("serve", s[0], s[1], qfile, out=sfile(*s)),
+                    [s for s in servers if not done(sfile(*s), len(PREFILL))]))
+    receivers = {}
+    for p, d, pg, dg in combos:
+        receivers.setdefault((d, dg), set()).add(sfile(p, pg))
+    rfile = lambda d, dg: os.path.join(work, f"recv_{d}_{dg}.jsonl")
+    todo = [(k, sorted(v)) for k, v in receivers.items() if not done(rfile(*k), len(v) * len(PREFILL) * len(DECODE))]
+    with ThreadPoolExecutor(jobs) as ex:
+        list(ex.map(lambda r: py("receive", r[0][0], r[0][1], *r[1], out=rfile(*r[0])), todo))
+    write_table(work, combos, out)
+
+
+def releases():
+    src = open(os.path.join(HERE, "../../src/engine/sglang/releases.c")).read()
+    import re
+    return sorted(set(re.findall(r'"(0\.[0-9][0-9.a-z]*)"', src)), key=vkey)
+
+
+def vkey(v):
+    import re
+    return [int(x) if x.isdigit() else x for x in re.split(r"[.]|(?<=\d)(?=[a-z])", v)]
+
+
+def write_table(work, combos, out):
+    """OUT, tab-separated ('#' comments):
+      format  1
+      prefill <i> <kv_cache_dtype> <page_size> <hisparse>   the prefill cases ('-' unset), i from 0
+      decode  <i> <kv_cache_dtype> <page_size> <hisparse>   the decode cases
+      result  <id> pass | refused <text> | no_info <text> | worker
+      pairs   <prefill release> <decode release> <prefill GPU> <decode GPU> <ids>
+    <ids>: the result of every (prefill i, decode j), prefill-major, run-length coded as id or id*count,
+    comma-separated. Each worker's command line: --model-path <MODEL> --tp 8 --disaggregation-mode MODE
+    [--kv-cache-dtype D] [--page-size N] [--enable-hisparse --disable-radix-cache]."""
+    results, lines = {}, []
+
+    def rid(r):
+        if "worker" in r: key = "worker"
+        elif "refused" in r: key = "refused\t" + r["refused"].replace("\t", " ").replace("\n", " ")
+        elif "no_info" in r: key = "no_info\t" + r["no_info"].replace("\t", " ").replace("\n", " ")
+        else: key = "pass"
+        return results.setdefault(key, len(results))
+
+    recv = {}
+    for f in os.listdir(work):
+        if f.startswith("recv_"):
+            for line in open(os.path.join(work, f)):
+                r = json.loads(line)
+                recv[(r["p"], r["pgpu"], r["d"], r["dgpu"], r["pi"], r["di"])] = r["out"]
+    for p, d, pg, dg in combos:
+        ids = [rid(recv[(p, pg, d, dg, i, j)]) for i in range(len(PREFILL)) for j in range(len(DECODE))]
+        runs = [(k, len(list(g))) for k, g in itertools.groupby(ids)]
+        lines.append("\t".join(["pairs", p, d, pg, dg, ",".join(f"{k}*{n}" if n > 1 else str(k) for k, n in runs)]))
+    with open(out, "w") as f:
+        f.write("# SGLang's own PD bootstrap, from tools/sglang-oracle/pairs.py; do not edit\n"
+                f"# model {MODEL}; format: pairs.py write_table\nformat\t1\n")
+        for kind, cases in (("prefill", PREFILL), ("decode", DECODE)):
+            for i, (dt, pg, hs) in enumerate(cases):
+                f.write(f"{kind}\t{i}\t{dt or '-'}\t{pg or '-'}\t{int(hs)}\n")
+        for key, i in sorted(results.items(), key=lambda x: x[1]):
+            f.write(f"result\t{i}\t{key}\n")
+        f.write("\n".join(lines) + "\n")
+
+
+def main():
+    cmd, args = sys.argv[1], sys.argv[2:]
+    if cmd == "sweep":
+        return sweep(args[0], args[1])
+    if cmd == "query":
+        with contextlib.redirect_stdout(io.StringIO()):
+            q = Side(args[0], "H200").query()
+        print(json.dumps(q))
+        return
+    side = Side(args[0], args[1])
+    if cmd == "serve":
+        queries = json.load(open(args[2]))
+        for i, case in enumerate(PREFILL):
+            print(json.dumps({"p": side.ver, "pgpu": args[1], "pi": i, "out": side.serve(case, queries)}))
+        return
+    if cmd == "receive":
+        q = side.query()
+        for f in args[2:]:
+            for line in open(f):
+                s = json.loads(line)
+                for j, case in enumerate(DECODE):
+                    if "worker" in s["out"]:
+                        out = {"worker": s["out"]["worker"]}
+                    else:
+                        out = side.receive(case, s["out"]["replies"][q])
+                    print(json.dumps({"p": s["p"], "pgpu": s["pgpu"], "pi": s["pi"], "d": side.ver,
+                                      "dgpu": args[1], "di": j, "out": out}))
+        return
+    raise SystemExit(__doc__)
+
+
+if __name__ == "__main__":
+    main()
