@@ -217,22 +217,28 @@ static void test_compare__mixed_releases_read_the_prefill_info(void **state)
     static const struct {
         const char *prefill, *decode;
         int catches;
-        const char *text;
+        const char *text, *model; /* NULL: DeepSeek-V3.2 with --kv-cache-dtype bfloat16 */
     } C[] = {
-        {"0.5.23", "0.5.22", 1, "PrefillServerInfo.__init__() got an unexpected keyword argument 'enable_kv_cache_sharding'"},
-        {"0.5.22", "0.5.17", 1, "PrefillServerInfo.__init__() got an unexpected keyword argument 'decode_allocation_policy'"},
-        {"0.5.16", "0.5.15.post1", 1, "unexpected keyword argument 'enable_dsa_cache_layer_split'"},
-        {"0.5.10", "0.5.9", 1, "\"Failed to get prefill parallel info: 400, Missing inputs for bootstrap server.\"; each request fails"},
-        {"0.5.9", "0.5.10", 1, "\"Failed to get prefill server info: 400, Missing inputs for bootstrap server.\"; it retries"},
-        {"0.5.7", "0.5.8", 1, "Error fetching prefill parallel info from bootstrap: 'prefill_page_size'"},
+        {"0.5.23", "0.5.22", 1, "PrefillServerInfo.__init__() got an unexpected keyword argument 'enable_kv_cache_sharding'", NULL},
+        {"0.5.22", "0.5.17", 1, "PrefillServerInfo.__init__() got an unexpected keyword argument 'decode_allocation_policy'", NULL},
+        {"0.5.16", "0.5.15.post1", 1, "unexpected keyword argument 'enable_dsa_cache_layer_split'", NULL},
+        {"0.5.10", "0.5.9", 1, "\"Failed to get prefill parallel info: 400, Missing inputs for bootstrap server.\"; each request fails", NULL},
+        {"0.5.9", "0.5.10", 1, "\"Failed to get prefill server info: 400, Missing inputs for bootstrap server.\"; it retries", NULL},
+        {"0.5.7", "0.5.8", 1, "Error fetching prefill parallel info from bootstrap: 'prefill_page_size'", NULL},
         /* an older prefill's reply a newer decode reads; equal layouts: nothing refuses */
-        {"0.5.8", "0.5.7", 0, "SGLang 0.5.7's bootstrap checks nothing of the pair"},
-        {"0.5.17", "0.5.23", 0, "SGLang 0.5.23's bootstrap compares page size (64 = 64) and the KV dtype string (bfloat16 = bfloat16)"},
-        {"0.5.21", "0.5.22", 0, "SGLang 0.5.22's bootstrap compares page size"},
+        {"0.5.8", "0.5.7", 0, "SGLang 0.5.7's bootstrap checks nothing of the pair", NULL},
+        {"0.5.17", "0.5.23", 0, "SGLang 0.5.23's bootstrap compares page size (64 = 64) and the KV dtype string (bfloat16 = bfloat16)", NULL},
+        {"0.5.21", "0.5.22", 0, "SGLang 0.5.22's bootstrap compares page size", NULL},
+        /* a DeepSeek-V4 pool's kv_layout is sent from 0.5.23 (kv_layout is None for the others, and not sent) */
+        {"0.5.23", "0.5.22", 1, "unexpected keyword argument 'kv_layout'", "tests/unit/models/DSV4_SMALL.json"},
+        {"0.5.23", "0.5.20", 1, "unexpected keyword argument 'kv_layout'", "tests/unit/models/DSV4_SMALL.json"},
     };
     for (size_t i = 0; i < COUNT_OF(C); i++) {
-        kvc_worker *p = worker_make("H200", "deepseek-v3.2", "--disaggregation-mode prefill --kv-cache-dtype bfloat16");
-        kvc_worker *d = worker_make("H200", "deepseek-v3.2", "--disaggregation-mode decode --kv-cache-dtype bfloat16");
+        const char *model = C[i].model ? C[i].model : "deepseek-v3.2", *dtype = C[i].model ? "" : " --kv-cache-dtype bfloat16";
+        char pa[128], da[128];
+        snprintf(pa, sizeof pa, "--disaggregation-mode prefill%s", dtype);
+        snprintf(da, sizeof da, "--disaggregation-mode decode%s", dtype);
+        kvc_worker *p = worker_make("H200", model, pa), *d = worker_make("H200", model, da);
         kvc_verdict *v = NULL;
         kvc_diag diag;
         assert_int_equal(kvc_worker_set_release(p, C[i].prefill, &diag), KVC_OK);

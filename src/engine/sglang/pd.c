@@ -337,41 +337,36 @@ static int checksum_check(const kvc_resolved *p, const kvc_resolved *d, char *st
  * reads named keys; from 0.5.10 it asks with prefill_dp_rank=-1 (an older
  * server answers 400) and builds its PrefillServerInfo from every field of
  * the reply, so a field a newer prefill adds is an unexpected keyword.
- * `reply`: the fields this release's server sends for a DSA pool, in order
- * (0.5.21+ leave out dsv41_spec_layout, 0.5.23+ kv_layout, when None);
- * `takes`: what its decode reads (up to 0.5.9) or accepts (0.5.10+).
+ * `fields`: the keys this release's server replies with and its decode
+ * reads (up to 0.5.9), or its PrefillServerInfo's fields in order (0.5.10+:
+ * the server replies with all of them but those marked '?', which 0.5.21+
+ * send only when set: dsv41_spec_layout (DSpark, which kvcheck does not
+ * model) and, 0.5.23+, kv_layout (a DeepSeek-V4 pool's)).
  * tools/sglang-oracle/pairs.py runs both releases' code for each pair. */
 static const struct info_row {
     const char *since, *until;
     int dataclass; /* 0: named keys, query engine_rank=-1; 1: PrefillServerInfo(**reply), query prefill_dp_rank=-1 */
-    const char *reply, *takes, *cite;
+    const char *fields, *cite;
 } INFO[] = {
     {"0.5.3rc2", "0.5.7", 0, "prefill_attn_tp_size,prefill_dp_size,prefill_pp_size",
-     "prefill_attn_tp_size,prefill_dp_size,prefill_pp_size",
      "sglang 0.5.3rc2: python/sglang/srt/disaggregation/common/conn.py:404-425, :542-560"},
     {"0.5.8", "0.5.9", 0, "prefill_attn_tp_size,prefill_dp_size,prefill_pp_size,prefill_page_size",
-     "prefill_attn_tp_size,prefill_dp_size,prefill_pp_size,prefill_page_size",
      "sglang 0.5.8: python/sglang/srt/disaggregation/common/conn.py:456-478, :600-619"},
-#define INFO_FIELDS "attn_tp_size,attn_cp_size,dp_size,pp_size,page_size,kv_cache_dtype,follow_bootstrap_room"
+#define INFO_FIELDS "attn_tp_size,attn_cp_size,dp_size,pp_size,page_size,kv_cache_dtype,follow_bootstrap_room,"
 #define INFO_RANKS "target_tp_rank,target_tp_ranks,target_cp_ranks,target_pp_ranks,required_dst_info_num,"           \
                    "required_prefill_response_num"
-    {"0.5.10", "0.5.15.post1", 1, INFO_FIELDS "," INFO_RANKS, INFO_FIELDS "," INFO_RANKS,
+    {"0.5.10", "0.5.15.post1", 1, INFO_FIELDS INFO_RANKS,
      "sglang 0.5.10: python/sglang/srt/disaggregation/common/conn.py:48-75, :203-216, :824-862"},
-    {"0.5.16", "0.5.20", 1, INFO_FIELDS ",enable_dsa_cache_layer_split,prefill_http_port," INFO_RANKS,
-     INFO_FIELDS ",enable_dsa_cache_layer_split,prefill_http_port," INFO_RANKS,
+    {"0.5.16", "0.5.20", 1, INFO_FIELDS "enable_dsa_cache_layer_split,prefill_http_port," INFO_RANKS,
      "sglang 0.5.16: python/sglang/srt/disaggregation/common/conn.py:67-105, :447-460, :1578-1618"},
-    {"0.5.21", "0.5.21", 1, INFO_FIELDS ",enable_dsa_cache_layer_split,prefill_http_port," INFO_RANKS,
-     INFO_FIELDS ",enable_dsa_cache_layer_split,dsv41_spec_layout,prefill_http_port," INFO_RANKS,
+    {"0.5.21", "0.5.21", 1, INFO_FIELDS "enable_dsa_cache_layer_split,dsv41_spec_layout?,prefill_http_port," INFO_RANKS,
      "sglang 0.5.21: python/sglang/srt/disaggregation/common/conn.py:95-134, :936-953, :2228-2272"},
     {"0.5.22", "0.5.22", 1,
-     INFO_FIELDS ",enable_dsa_cache_layer_split,decode_allocation_policy,prefill_http_port," INFO_RANKS,
-     INFO_FIELDS ",enable_dsa_cache_layer_split,dsv41_spec_layout,decode_allocation_policy,prefill_http_port,"
-     INFO_RANKS, "sglang 0.5.22: python/sglang/srt/disaggregation/common/conn.py:105-145, :1164-1181, :2776-2821"},
+     INFO_FIELDS "enable_dsa_cache_layer_split,dsv41_spec_layout?,decode_allocation_policy,prefill_http_port," INFO_RANKS,
+     "sglang 0.5.22: python/sglang/srt/disaggregation/common/conn.py:105-145, :1164-1181, :2776-2821"},
     {"0.5.23", NULL, 1,
-     INFO_FIELDS ",enable_dsa_cache_layer_split,decode_allocation_policy,enable_kv_cache_sharding,prefill_http_port,"
-     INFO_RANKS,
-     INFO_FIELDS ",enable_dsa_cache_layer_split,dsv41_spec_layout,kv_layout,decode_allocation_policy,"
-     "enable_kv_cache_sharding,prefill_http_port," INFO_RANKS,
+     INFO_FIELDS "enable_dsa_cache_layer_split,dsv41_spec_layout?,kv_layout?,decode_allocation_policy,"
+                 "enable_kv_cache_sharding,prefill_http_port," INFO_RANKS,
      "sglang 0.5.23: python/sglang/srt/disaggregation/common/conn.py:120-163, :1300-1317, :3188-3237"},
 #undef INFO_FIELDS
 #undef INFO_RANKS
@@ -384,23 +379,30 @@ static const struct info_row *info_of(const kvc_resolved *r)
     return NULL;
 }
 
-/* The first name of comma list `names` that comma list `in` lacks, into
- * `out`; 0 when there is none. */
-static int first_missing(const char *names, const char *in, char *out, size_t size)
+/* 1 when comma list `list` has `name` (`len` bytes), '?' marks ignored. */
+static int listed(const char *list, const char *name, size_t len)
 {
-    for (const char *n = names; *n;) {
-        size_t len = strcspn(n, ",");
-        int found = 0;
-        for (const char *h = in; *h && !found;) {
-            size_t hl = strcspn(h, ",");
-            found = hl == len && strncmp(h, n, len) == 0;
-            h += hl + (h[hl] == ',');
-        }
-        if (!found) {
+    for (const char *h = list; *h;) {
+        size_t hl = strcspn(h, ",");
+        size_t bare = hl && h[hl - 1] == '?' ? hl - 1 : hl;
+        if (bare == len && strncmp(h, name, len) == 0) return 1;
+        h += hl + (h[hl] == ',');
+    }
+    return 0;
+}
+
+/* The first name a server replying `reply` sends (a '?' name only when it
+ * is `set`) that comma list `in` lacks, into `out`; 0 when there is none. */
+static int first_missing(const char *reply, const char *set, const char *in, char *out, size_t size)
+{
+    for (const char *n = reply; *n;) {
+        size_t hl = strcspn(n, ","), len = hl && n[hl - 1] == '?' ? hl - 1 : hl;
+        int sent = len == hl || (set && strlen(set) == len && strncmp(n, set, len) == 0);
+        if (sent && !listed(in, n, len)) {
             str_printf(out, size, "%.*s", (int)len, n);
             return 1;
         }
-        n += len + (n[len] == ',');
+        n += hl + (n[hl] == ',');
     }
     return 0;
 }
@@ -409,14 +411,15 @@ static int first_missing(const char *names, const char *in, char *out, size_t si
 static int info_check(const kvc_resolved *p, const kvc_resolved *d, char *text, size_t size)
 {
     const struct info_row *pi = info_of(p), *di = info_of(d);
+    const char *layout = resolved_value(p, "dsv4_kv_layout")[0] ? "kv_layout" : NULL;
     char name[64], line[200];
     if (!pi || !di || pi == di) return 0;
     if (pi->dataclass != di->dataclass)
         str_printf(line, sizeof line, "Failed to get prefill %s info: 400, Missing inputs for bootstrap server.",
                    di->dataclass ? "server" : "parallel");
-    else if (!di->dataclass && first_missing(di->takes, pi->reply, name, sizeof name))
+    else if (!di->dataclass && first_missing(di->fields, NULL, pi->fields, name, sizeof name))
         str_printf(line, sizeof line, "Error fetching prefill parallel info from bootstrap: '%s'", name);
-    else if (di->dataclass && first_missing(pi->reply, di->takes, name, sizeof name))
+    else if (di->dataclass && first_missing(pi->fields, layout, di->fields, name, sizeof name))
         str_printf(line, sizeof line, "Error fetching prefill server info from bootstrap: PrefillServerInfo.__init__() "
                    "got an unexpected keyword argument '%s'", name);
     else
