@@ -55,8 +55,9 @@ def argv(mode, case):
     return a
 
 
-class Broken(Exception):
-    """The harness cannot run this release's code (never a pass)."""
+class Broken(BaseException):
+    """The harness cannot run this release's code (never a verdict). A BaseException, so the release's own
+    `except Exception` around its fetch cannot take it for a failed fetch."""
 
 
 class Bare:
@@ -94,9 +95,7 @@ class Reply:
         self._data = data
 
     def json(self):
-        if self._data is None:
-            raise ValueError(f"not JSON: {self.text[:80]}")
-        return self._data
+        return self._data if self._data is not None else json.loads(self.text)
 
 
 class Web:
@@ -173,6 +172,8 @@ class Side:
     def _worker(self, mode, case):
         out = self.o.run(self.model, argv(mode, case))
         if "refused" in out:
+            if out["refused"].startswith("oracle: "):
+                raise Broken(out["refused"])
             return out["refused"]
         view = self.o.view
         runner = types.SimpleNamespace(kv_cache_dtype_str=self.o.kv_cache_dtype_str(view))
@@ -325,22 +326,28 @@ class Side:
         except Exception as e:
             return {"refused": f"{type(e).__name__}: {e}"}
         if (kind == "info" and ok is False) or (kind == "receiver" and self.failed):
+            if not self.log.lines:
+                raise Broken("the fetch failed without a log line")
             return {"no_info": " | ".join(self.log.lines)[:400]}
         return {"pass": True}
 
 
 # ------------------------------------------------------------------ driver
 def py(*args, out=None):
-    with open(out, "w") if out else contextlib.nullcontext() as f:
+    """Runs pairs.py ARGS; its output goes to `out` (replaced only when the run succeeds) or is returned."""
+    with open(out + ".tmp", "w") if out else contextlib.nullcontext() as f:
         r = subprocess.run([sys.executable, os.path.abspath(__file__), *args], stdout=f or subprocess.PIPE,
                            stderr=subprocess.PIPE, text=True)
     if r.returncode:
         raise SystemExit(f"pairs.py {' '.join(args)} failed:\n{r.stderr[-2000:]}")
+    if out:
+        os.replace(out + ".tmp", out)
     return r.stdout
 
 
 def sweep(work, out):
-    """Runs what WORKDIR lacks (a run that stopped resumes), then writes the table."""
+    """Runs what WORKDIR lacks (a run that stopped resumes), then writes the table. After a change of the
+    release list or of this file, start from an empty WORKDIR."""
     from concurrent.futures import ThreadPoolExecutor
     same = releases()
     combos = [(v, v, pg, dg) for v in same for pg, dg in GPU_PAIRS] + \
@@ -358,13 +365,16 @@ def sweep(work, out):
         json.dump(queries, open(qfile, "w"))
     servers = sorted({(p, pg) for p, _, pg, _ in combos})
     sfile = lambda p, pg: os.path.join(work, f"serve_{p}_{pg}.jsonl")
+    redo = [s for s in servers if not done(sfile(*s), len(PREFILL))]
     with ThreadPoolExecutor(jobs) as ex:
-        list(ex.map(lambda s: py("serve", s[0], s[1], qfile, out=sfile(*s)),
-                    [s for s in servers if not done(sfile(*s), len(PREFILL))]))
+        list(ex.map(lambda s: py("serve", s[0], s[1], qfile, out=sfile(*s)), redo))
     receivers = {}
     for p, d, pg, dg in combos:
         receivers.setdefault((d, dg), set()).add(sfile(p, pg))
     rfile = lambda d, dg: os.path.join(work, f"recv_{d}_{dg}.jsonl")
+    for key, serves in receivers.items():  # a decode that read a prefill's replies run again reads them again
+        if serves & {sfile(*s) for s in redo} and os.path.exists(rfile(*key)):
+            os.remove(rfile(*key))
     todo = [(k, sorted(v)) for k, v in receivers.items() if not done(rfile(*k), len(v) * len(PREFILL) * len(DECODE))]
     with ThreadPoolExecutor(jobs) as ex:
         list(ex.map(lambda r: py("receive", r[0][0], r[0][1], *r[1], out=rfile(*r[0])), todo))
@@ -395,7 +405,7 @@ def write_table(work, combos, out):
     results, lines = {}, []
 
     def rid(r):
-        if "worker" in r: key = "worker"
+        if "worker" in r: key = "worker\t" + r["worker"].replace("\t", " ").replace("\n", " ")
         elif "refused" in r: key = "refused\t" + r["refused"].replace("\t", " ").replace("\n", " ")
         elif "no_info" in r: key = "no_info\t" + r["no_info"].replace("\t", " ").replace("\n", " ")
         else: key = "pass"
