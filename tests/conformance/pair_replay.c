@@ -122,7 +122,7 @@ int main(int argc, char **argv)
         return 2;
     }
     static char line[1 << 16];
-    char *fl[8];
+    char *fl[8] = {0}; /* gcc 13 cannot see that n bounds every read */
     unsigned long agree = 0, skipped = 0, total = 0, shown = 0;
     int bad = 0, format = 0;
     while (fgets(line, sizeof line, f)) {
