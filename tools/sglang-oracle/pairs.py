@@ -118,7 +118,9 @@ class Request:
 
 
 def tree(path):
-    return ast.parse(open(path, encoding="utf-8").read(), path)
+    """The file's AST, parsed once (oracle.py's cache)."""
+    from oracle import _tree
+    return _tree(path)
 
 
 def method(path, name):
