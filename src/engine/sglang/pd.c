@@ -347,27 +347,33 @@ static const struct info_row {
     const char *since, *until;
     int dataclass; /* 0: named keys, query engine_rank=-1; 1: PrefillServerInfo(**reply), query prefill_dp_rank=-1 */
     const char *fields, *cite;
+    const char *retries; /* 0.5.10+: the decode's loop that retries, then aborts (decode.py) */
 } INFO[] = {
     {"0.5.3rc2", "0.5.7", 0, "prefill_attn_tp_size,prefill_dp_size,prefill_pp_size",
-     "sglang 0.5.3rc2: python/sglang/srt/disaggregation/common/conn.py:404-425, :542-560"},
+     "sglang 0.5.3rc2: python/sglang/srt/disaggregation/common/conn.py:404-425, :542-560", NULL},
     {"0.5.8", "0.5.9", 0, "prefill_attn_tp_size,prefill_dp_size,prefill_pp_size,prefill_page_size",
-     "sglang 0.5.8: python/sglang/srt/disaggregation/common/conn.py:456-478, :600-619"},
+     "sglang 0.5.8: python/sglang/srt/disaggregation/common/conn.py:456-478, :600-619", NULL},
 #define INFO_FIELDS "attn_tp_size,attn_cp_size,dp_size,pp_size,page_size,kv_cache_dtype,follow_bootstrap_room,"
 #define INFO_RANKS "target_tp_rank,target_tp_ranks,target_cp_ranks,target_pp_ranks,required_dst_info_num,"           \
                    "required_prefill_response_num"
     {"0.5.10", "0.5.15.post1", 1, INFO_FIELDS INFO_RANKS,
-     "sglang 0.5.10: python/sglang/srt/disaggregation/common/conn.py:48-75, :203-216, :824-862"},
+     "sglang 0.5.10: python/sglang/srt/disaggregation/common/conn.py:48-75, :203-216, :824-862",
+     "sglang 0.5.10: python/sglang/srt/disaggregation/decode.py:554-594; 0.5.15.post1: :694-734"},
     {"0.5.16", "0.5.20", 1, INFO_FIELDS "enable_dsa_cache_layer_split,prefill_http_port," INFO_RANKS,
-     "sglang 0.5.16: python/sglang/srt/disaggregation/common/conn.py:67-105, :447-460, :1578-1618"},
+     "sglang 0.5.16: python/sglang/srt/disaggregation/common/conn.py:67-105, :447-460, :1578-1618",
+     "sglang 0.5.16: python/sglang/srt/disaggregation/decode.py:770-812; 0.5.17: :806-846; 0.5.20: :944-986"},
     {"0.5.21", "0.5.21", 1, INFO_FIELDS "enable_dsa_cache_layer_split,dsv41_spec_layout?,prefill_http_port," INFO_RANKS,
-     "sglang 0.5.21: python/sglang/srt/disaggregation/common/conn.py:95-134, :936-953, :2228-2272"},
+     "sglang 0.5.21: python/sglang/srt/disaggregation/common/conn.py:95-134, :936-953, :2228-2272",
+     "sglang 0.5.21: python/sglang/srt/disaggregation/decode.py:1079-1121"},
     {"0.5.22", "0.5.22", 1,
      INFO_FIELDS "enable_dsa_cache_layer_split,dsv41_spec_layout?,decode_allocation_policy,prefill_http_port," INFO_RANKS,
-     "sglang 0.5.22: python/sglang/srt/disaggregation/common/conn.py:105-145, :1164-1181, :2776-2821"},
+     "sglang 0.5.22: python/sglang/srt/disaggregation/common/conn.py:105-145, :1164-1181, :2776-2821",
+     "sglang 0.5.22: python/sglang/srt/disaggregation/decode.py:1151-1193"},
     {"0.5.23", NULL, 1,
      INFO_FIELDS "enable_dsa_cache_layer_split,dsv41_spec_layout?,kv_layout?,decode_allocation_policy,"
                  "enable_kv_cache_sharding,prefill_http_port," INFO_RANKS,
-     "sglang 0.5.23: python/sglang/srt/disaggregation/common/conn.py:120-163, :1300-1317, :3188-3237"},
+     "sglang 0.5.23: python/sglang/srt/disaggregation/common/conn.py:120-163, :1300-1317, :3188-3237",
+     "sglang 0.5.23: python/sglang/srt/disaggregation/decode.py:1181-1223"},
 #undef INFO_FIELDS
 #undef INFO_RANKS
 };
@@ -379,30 +385,44 @@ static const struct info_row *info_of(const kvc_resolved *r)
     return NULL;
 }
 
-/* 1 when comma list `list` has `name` (`len` bytes), '?' marks ignored. */
+/* The next field of an INFO list ("a,b?,c": '?' marks a field sent only
+ * when set) at *at: its name (`len` bytes) and whether it is optional;
+ * advances *at, 0 at the end. */
+static int next_field(const char **at, const char **name, size_t *len, int *optional)
+{
+    if (!**at) return 0;
+    size_t n = strcspn(*at, ",");
+    *name = *at;
+    *optional = n && (*at)[n - 1] == '?';
+    *len = n - (size_t)*optional;
+    *at += n + ((*at)[n] == ',');
+    return 1;
+}
+
+/* 1 when INFO list `list` has `name` (`len` bytes). */
 static int listed(const char *list, const char *name, size_t len)
 {
-    for (const char *h = list; *h;) {
-        size_t hl = strcspn(h, ",");
-        size_t bare = hl && h[hl - 1] == '?' ? hl - 1 : hl;
-        if (bare == len && strncmp(h, name, len) == 0) return 1;
-        h += hl + (h[hl] == ',');
-    }
+    const char *f;
+    size_t n;
+    int optional;
+    for (const char *at = list; next_field(&at, &f, &n, &optional);)
+        if (n == len && strncmp(f, name, len) == 0) return 1;
     return 0;
 }
 
-/* The first name a server replying `reply` sends (a '?' name only when it
- * is `set`) that comma list `in` lacks, into `out`; 0 when there is none. */
+/* The first name a server replying `reply` sends (an optional one only when
+ * it is `set`) that INFO list `in` lacks, into `out`; 0 when there is none. */
 static int first_missing(const char *reply, const char *set, const char *in, char *out, size_t size)
 {
-    for (const char *n = reply; *n;) {
-        size_t hl = strcspn(n, ","), len = hl && n[hl - 1] == '?' ? hl - 1 : hl;
-        int sent = len == hl || (set && strlen(set) == len && strncmp(n, set, len) == 0);
-        if (sent && !listed(in, n, len)) {
-            str_printf(out, size, "%.*s", (int)len, n);
+    const char *f;
+    size_t len;
+    int optional;
+    for (const char *at = reply; next_field(&at, &f, &len, &optional);) {
+        int sent = !optional || (set && strlen(set) == len && strncmp(f, set, len) == 0);
+        if (sent && !listed(in, f, len)) {
+            str_printf(out, size, "%.*s", (int)len, f);
             return 1;
         }
-        n += hl + (n[hl] == ',');
     }
     return 0;
 }
@@ -425,13 +445,12 @@ static int info_check(const kvc_resolved *p, const kvc_resolved *d, char *text, 
     else
         return 0;
     str_printf(text, size,
-               "SGLang %s's decode cannot read the info of SGLang %s's prefill bootstrap server: \"%s\"; %s%s; %s)",
+               "SGLang %s's decode cannot read the info of SGLang %s's prefill bootstrap server: \"%s\"; %s (%s%s%s; %s)",
                d->release, p->release, line,
-               di->dataclass ? "it retries, then aborts the requests: \"Could not fetch prefill parallel info from "
-                               "... after N attempts\" (sglang 0.5.17: python/sglang/srt/disaggregation/decode.py:"
-                               "806-846; "
-                             : "each request fails: \"Could not fetch prefill parallel info from bootstrap_addr: ...\" (",
-               di->cite, pi->cite);
+               di->retries ? "it retries, then aborts the requests: \"Could not fetch prefill parallel info from ... "
+                             "after N attempts\""
+                           : "each request fails: \"Could not fetch prefill parallel info from bootstrap_addr: ...\"",
+               di->retries ? di->retries : "", di->retries ? "; " : "", di->cite, pi->cite);
     return 1;
 }
 
