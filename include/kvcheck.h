@@ -394,9 +394,11 @@ KVC_API const char *kvc_verdict_consequence(const kvc_verdict *verdict, unsigned
 /* 1 when the engine's own start-up check refuses the pair; what it compares. */
 KVC_API int kvc_verdict_bootstrap_catches(const kvc_verdict *verdict);
 /* Which of the engine's checks refuses the pair ("bootstrap", "NIXL
- * handshake", "NIXL registration", or "first state transfer": SGLang's
- * Mooncake fails each request there when a hybrid model's linear-layer
- * state slots differ), or "" when none does. */
+ * handshake", "NIXL registration", "first request": SGLang's decode fails
+ * each request when the sides' decode allocation policies differ, "first
+ * transfer", "KV checksum", or "first state transfer": SGLang's Mooncake
+ * fails each request there when a hybrid model's linear-layer state slots
+ * differ), or "" when none does. */
 KVC_API const char *kvc_verdict_caught_at(const kvc_verdict *verdict);
 KVC_API const char *kvc_verdict_bootstrap(const kvc_verdict *verdict);
 /* Fixes, best first. */

@@ -14,7 +14,7 @@
 
 struct cJSON;
 
-#define ENGINE_MAX_SETTINGS 16
+#define ENGINE_MAX_SETTINGS 24
 
 /* Everything kvcheck derived for one worker (opaque in the public API). */
 struct kvc_resolved {

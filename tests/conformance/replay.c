@@ -67,18 +67,6 @@ static const char *gpu_name(const char *file)
     return file;
 }
 
-/* "AssertionError: text" -> "text"; "init: ValueError: text" -> "text";
- * "argparse: text" -> "text" */
-static const char *message_of(const char *refusal)
-{
-    const char *p = refusal;
-    if (strncmp(p, "init: ", 6) == 0) p += 6;
-    if (strncmp(p, "argparse: ", 10) == 0) return p + 10;
-    const char *colon = strstr(p, ": ");
-    if (colon && colon - p < 40 && !memchr(p, ' ', (size_t)(colon - p))) p = colon + 2;
-    return p;
-}
-
 static result *result_at(table *t, size_t id)
 {
     if (id >= t->nres) {
@@ -190,7 +178,7 @@ static int agrees(const table *t, unsigned rel, const char *gpu, const char *mod
     kvc_worker_free(w);
     int ok;
     if (want->refused) {
-        const char *msg = message_of(want->text);
+        const char *msg = tsv_message(want->text);
         /* "argparse exit 2": a refusal recorded without its message */
         ok = (st == KVC_ERR_CONFIG || st == KVC_ERR_USAGE) &&
              (strstr(d.message, msg) != NULL || strncmp(want->text, "argparse exit", 13) == 0);

@@ -1,6 +1,6 @@
-/* The conformance tables' common text: tab-separated fields and run-length
- * coded result ids (tools/sglang-oracle/tables.py, pairs.py). Shared by the
- * replays. */
+/* The conformance tables' common text: tab-separated fields, run-length
+ * coded result ids and SGLang's recorded refusals (tools/sglang-oracle/
+ * tables.py, pairs.py). Shared by the replays. */
 #ifndef KVC_CONFORMANCE_TSV_H
 #define KVC_CONFORMANCE_TSV_H
 
@@ -35,6 +35,18 @@ static unsigned tsv_expand(const char *rle, unsigned *ids, unsigned max)
         while (times-- && n < max) ids[n++] = id;
     }
     return n;
+}
+
+/* SGLang's words in a recorded refusal: "AssertionError: text" -> "text";
+ * "init: ValueError: text" -> "text"; "argparse: text" -> "text". */
+static const char *tsv_message(const char *refusal)
+{
+    const char *p = refusal;
+    if (strncmp(p, "init: ", 6) == 0) p += 6;
+    if (strncmp(p, "argparse: ", 10) == 0) return p + 10;
+    const char *colon = strstr(p, ": ");
+    if (colon && colon - p < 40 && !memchr(p, ' ', (size_t)(colon - p))) p = colon + 2;
+    return p;
 }
 
 #endif

@@ -254,6 +254,59 @@ static void test_compare__mixed_releases_read_the_prefill_info(void **state)
     }
 }
 
+/* From 0.5.22 the decode's receiver fails each request when the prefill
+ * reports another decode allocation policy ("early" from a release
+ * without one); kvcheck offers the other side's policy as the fix. */
+static void test_compare__decode_allocation_policy(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *prefill, *decode, *pargs, *dargs;
+        int catches;
+        const char *text, *fix; /* fix: the first fix's flag and value, NULL for none */
+    } C[] = {
+        {"0.5.23", "0.5.23", "--disaggregation-decode-allocation-policy prefill_complete", "", 1,
+         "SGLang 0.5.23's decode fails each request when it creates its receiver: \"Disaggregation decode allocation "
+         "policy mismatch: prefill=prefill_complete, decode=early. Set --disaggregation-decode-allocation-policy "
+         "identically on both roles.\" (sglang 0.5.22: python/sglang/srt/disaggregation/common/conn.py:2210-2229",
+         "--disaggregation-decode-allocation-policy early"},
+        /* a 0.5.21 prefill sends no policy: the decode takes it as early */
+        {"0.5.21", "0.5.22", "", "--disaggregation-decode-allocation-policy prefill_complete", 1,
+         "policy mismatch: prefill=early, decode=prefill_complete.", "--disaggregation-decode-allocation-policy early"},
+        {"0.5.22", "0.5.23", "--disaggregation-decode-allocation-policy prefill_complete",
+         "--disaggregation-decode-allocation-policy prefill_complete", 0, "it passes", NULL},
+        {"0.5.23", "0.5.23", "--disaggregation-decode-allocation-policy early", "", 0, "it passes", NULL},
+        /* early on both sides, a 0.5.21 prefill's by default */
+        {"0.5.21", "0.5.23", "", "", 0, "it passes", NULL},
+    };
+    for (size_t i = 0; i < COUNT_OF(C); i++) {
+        char pa[256], da[256];
+        snprintf(pa, sizeof pa, "--tp 1 --disaggregation-mode prefill %s", C[i].pargs);
+        snprintf(da, sizeof da, "--tp 1 --disaggregation-mode decode %s", C[i].dargs);
+        kvc_worker *p = worker_make("H200", "deepseek-v3.2", pa), *d = worker_make("H200", "deepseek-v3.2", da);
+        kvc_verdict *v = NULL;
+        kvc_diag diag;
+        assert_int_equal(kvc_worker_set_release(p, C[i].prefill, &diag), KVC_OK);
+        assert_int_equal(kvc_worker_set_release(d, C[i].decode, &diag), KVC_OK);
+        if (kvc_compare(p, d, &v, &diag) != KVC_OK) fail_msg("case %zu: %s", i, diag.message);
+        if (kvc_verdict_bootstrap_catches(v) != C[i].catches ||
+            strcmp(kvc_verdict_caught_at(v), C[i].catches ? "first request" : "") ||
+            !strstr(kvc_verdict_bootstrap(v), C[i].text))
+            fail_msg("case %zu: catches %d at '%s': %s", i, kvc_verdict_bootstrap_catches(v), kvc_verdict_caught_at(v),
+                     kvc_verdict_bootstrap(v));
+        assert_int_equal(kvc_verdict_compatible(v), !C[i].catches); /* the layouts agree: only the policy decides */
+        if (C[i].fix) {
+            char line[512];
+            assert_true(v->nfixes > 0);
+            fix_line(&v->fixes[0], line, sizeof line);
+            assert_string_equal(line, C[i].fix);
+        }
+        kvc_verdict_free(v);
+        kvc_worker_free(p);
+        kvc_worker_free(d);
+    }
+}
+
 /* DeepSeek-V4's KV caches (main, c4, c128): from 0.5.23 the bootstrap
  * compares their kv_layout strings and refuses a pair whose strings differ;
  * before, the pair passes and fails on the first request. */
@@ -917,6 +970,7 @@ int main(void)
         cmocka_unit_test(test_compare__each_side_is_judged_under_its_own_release),
         cmocka_unit_test(test_compare__sglangs_own_checks_by_release_and_transfer),
         cmocka_unit_test(test_compare__mixed_releases_read_the_prefill_info),
+        cmocka_unit_test(test_compare__decode_allocation_policy),
         cmocka_unit_test(test_compare__dsv4_kv_layouts_by_release),
         cmocka_unit_test(test_compare__mtp_entry_counts),
         cmocka_unit_test(test_compare__transfer_backends),

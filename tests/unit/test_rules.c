@@ -368,6 +368,42 @@ static const struct bad {
      "SGLang 0.5.5 builds the plain pool of R + r = 576 torch.float4_e2m1fn_x2 elements a token (576 B, no scales)"},
     {"B200", "deepseek-v3", "--kv-cache-dtype fp4_e2m1 --speculative-algorithm NEXTN", "0.5.9",
      "the draft pool follows it, and kvcheck does not model an FP4 draft pool"},
+    /* --disaggregation-decode-allocation-policy prefill_complete (0.5.22+): what it does not yet support, in
+     * SGLang's order (the messages as the oracle ran them) */
+#define PC "--disaggregation-decode-allocation-policy prefill_complete "
+    {"H200", "deepseek-v3.2", PC "--tp 8 --disaggregation-mode prefill", NULL,
+     "SGLang 0.5.23 refuses to start: --disaggregation-decode-allocation-policy prefill_complete does not yet "
+     "support attention tensor parallelism greater than one (sglang 0.5.22: "
+     "python/sglang/srt/arg_groups/pd_disaggregation_hook.py:205-249"},
+    /* --enable-dp-attention is turned into --attn-dp-size first, so it does not help */
+    {"H200", "deepseek-v3.2", PC "--tp 8 --dp 8 --enable-dp-attention --disaggregation-mode decode", "0.5.22",
+     "does not yet support attention tensor parallelism greater than one ("},
+    {"H200", "deepseek-v3.2", PC "--tp 8 --attn-dp-size 8", NULL,
+     "does not yet support aggregated serving, attention tensor parallelism greater than one ("},
+    {"H200", "deepseek-v3.2", PC "--tp 1 --disaggregation-mode decode --disaggregation-transfer-backend nixl "
+     "--enable-hisparse --disable-radix-cache", NULL, "does not yet support transfer backends other than Mooncake, HiSparse ("},
+    {"H200", "deepseek-v3.2", PC "--tp 2 --pp-size 2 --disaggregation-mode prefill --disaggregation-transfer-backend nixl "
+     "--enable-pdmux", "0.5.22", "does not yet support transfer backends other than Mooncake, pipeline or attention "
+     "context parallelism, attention tensor parallelism greater than one, PD multiplexing or decoupled speculation ("},
+    {"H200", "deepseek-v3.2", PC "--tp 1 --disaggregation-mode decode --decoupled-spec-role null --encoder-only "
+     "--enable-pd-role-switch --disaggregation-decode-host-receive-threshold 0.5", NULL,
+     "does not yet support runtime PD role switching, encoder disaggregation, decode host KV buffering ("},
+    {"H200", "deepseek-v3.2", PC "--tp 1 --disaggregation-mode decode --decoupled-spec-role verifier", NULL,
+     "does not yet support PD multiplexing or decoupled speculation ("},
+    {"H200", "deepseek-v3.2", PC "--tp 1 --disaggregation-mode decode --enable-hierarchical-cache", NULL,
+     "does not yet support decode radix cache or decode HiCache ("},
+    {"H200", "deepseek-v3.2", PC "--tp 1 --disaggregation-mode decode --disaggregation-decode-enable-radix-cache", NULL,
+     "does not yet support decode radix cache or decode HiCache ("},
+    /* the default write policy is write_through */
+    {"H200", "deepseek-v3.2", PC "--tp 1 --disaggregation-mode prefill --enable-hierarchical-cache", NULL,
+     "does not yet support prefill HiCache other than L2 write_back ("},
+    {"H200", "deepseek-v3.2", PC "--tp 1 --disaggregation-mode prefill --enable-hierarchical-cache --hicache-write-policy "
+     "write_back --hicache-storage-backend file", NULL, "does not yet support prefill HiCache other than L2 write_back ("},
+    /* the environment's switches, read as SGLang's EnvBool reads them */
+    {"H200", "deepseek-v3.2", "SGLANG_RUST_SERVER=Yes SGLANG_DISAGG_STAGING_BUFFER=1 python -m sglang.launch_server "
+     PC "--tp 1 --disaggregation-mode prefill", NULL, "does not yet support staging buffers, the Rust bootstrap registry ("},
+    {"H200", "deepseek-v3.2", "SGLANG_RUST_SERVER=maybe python -m sglang.launch_server " PC "--tp 1 --disaggregation-mode "
+     "prefill", NULL, "SGLang 0.5.23 refuses to start: \"maybe\" is not a valid boolean value (SGLANG_RUST_SERVER=maybe"},
 };
 
 static void test_rules__refusals_are_sglangs_own_words(void **state)
@@ -410,6 +446,34 @@ static void test_rules__fp4_check_flags_that_pass(void **state)
         kvc_diag d;
         kvc_status st = resolve_line(OK[i].gpu, "deepseek-v3", OK[i].args, OK[i].release, &r, &d);
         if (st != KVC_OK) fail_msg("case %zu '%s': %s", i, OK[i].args, d.message);
+    }
+}
+
+/* The decode allocation policy (0.5.22+) where prefill_complete is
+ * supported, and its default: the setting the pair check compares. */
+static void test_rules__decode_allocation_policy(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *args, *release, *policy;
+    } OK[] = {
+        /* mooncake_tcp is Mooncake; L2 write_back HiCache on prefill; EnvBool's false */
+        {PC "--tp 1 --disaggregation-mode prefill --disaggregation-transfer-backend mooncake_tcp", NULL, "prefill_complete"},
+        {PC "--tp 1 --disaggregation-mode prefill --enable-hierarchical-cache --hicache-write-policy write_back", "0.5.22",
+         "prefill_complete"},
+        {"SGLANG_RUST_SERVER=No python -m sglang.launch_server " PC "--tp 1 --disaggregation-mode decode", NULL,
+         "prefill_complete"},
+        {"--tp 8 --disaggregation-mode decode", NULL, "early"},
+        {"--disaggregation-decode-allocation-policy early --disaggregation-mode decode", "0.5.22", "early"},
+        /* before 0.5.22 there is no policy */
+        {"--tp 8 --disaggregation-mode decode", "0.5.21", ""},
+    };
+    for (size_t i = 0; i < sizeof OK / sizeof OK[0]; i++) {
+        kvc_resolved r;
+        kvc_diag d;
+        kvc_status st = resolve_line("H200", "deepseek-v3.2", OK[i].args, OK[i].release, &r, &d);
+        if (st != KVC_OK) fail_msg("case %zu '%s': %s", i, OK[i].args, d.message);
+        assert_string_equal(VAL(&r, "decode_alloc_policy"), OK[i].policy);
     }
 }
 
@@ -1229,12 +1293,16 @@ static void test_rules__versions_name_releases(void **state)
     static const char *const NAMES[] = {"kv_cache_dtype",        "dsa_prefill_backend",
                                         "dsa_decode_backend",    "disaggregation_mode",
                                         "transfer_backend",      "kv_checksum",
-                                        "page_size",
+                                        "decode_alloc_policy",   "page_size",
                                         "speculative_algorithm", "speculative_draft_kv_cache_dtype",
                                         "draft_model_pool",      "enable_hisparse",
                                         "parallelism"};
     assert_int_equal(r.nsettings, COUNT_OF(NAMES));
     for (unsigned i = 0; i < r.nsettings; i++) assert_string_equal(r.settings[i].name, NAMES[i]);
+    /* the most a worker shows, a hybrid model's on a PD worker, fit the table with room */
+    assert_int_equal(resolve_line("H200", GLM5_NEXT, "--disaggregation-mode decode", NULL, &r, &d), KVC_OK);
+    assert_true(r.nsettings < ENGINE_MAX_SETTINGS);
+    assert_string_equal(r.settings[r.nsettings - 1].name, "linear_state");
     assert_int_equal(resolved_find(&r, "page_size")->type, KVC_VALUE_UINT);
     assert_int_equal(resolved_find(&r, "page_size")->number, 64);
     assert_int_equal(resolved_find(&r, "enable_hisparse")->type, KVC_VALUE_BOOL);
@@ -1264,6 +1332,7 @@ int main(void)
         cmocka_unit_test(test_rules__truth_table),
         cmocka_unit_test(test_rules__refusals_are_sglangs_own_words),
         cmocka_unit_test(test_rules__fp4_check_flags_that_pass),
+        cmocka_unit_test(test_rules__decode_allocation_policy),
         cmocka_unit_test(test_rules__refusals_point_at_the_flag),
         cmocka_unit_test(test_rules__reasons_say_how_each_value_was_decided),
         cmocka_unit_test(test_rules__entries_count_draft_layers_and_the_indexer),

@@ -198,7 +198,7 @@ class Oracle:
         self.fp4_block = None
         for cls, meth, dsa_too in (("MLATokenToKVPoolFP4", "_create_buffers", False),
                                    ("MLATokenToKVPool", "__init__", True)):
-            fn, _ = _method(path, cls, meth)
+            fn = _method(path, cls, meth)
             for n in ast.walk(fn) if fn is not None else ():
                 if isinstance(n, ast.Assign) and any(isinstance(t, ast.Name) and t.id == "scale_block_size"
                                                      for t in n.targets):
@@ -244,14 +244,14 @@ class Oracle:
             return self._configure_kv_dtype(view, draft, model_dtype)[1], \
                 "mem_cache/kv_cache_dtype.py:configure_kv_cache_dtype"
         path = os.path.join(self.root, "sglang/srt/model_executor/model_runner.py")
-        meth, _ = _method(path, "ModelRunner", "configure_kv_cache_dtype")
+        meth = _method(path, "ModelRunner", "configure_kv_cache_dtype")
         if meth is not None:
             # 0.5.7-0.5.15: the method's body (it reads self.server_args.kv_cache_dtype)
             node = ast.Module(meth.body, [])
             where = f"model_runner.py:{meth.lineno} ModelRunner.configure_kv_cache_dtype"
         else:
             # <= 0.5.6.post2: the if-chain on server_args.kv_cache_dtype inside init_memory_pool
-            meth, _ = _method(path, "ModelRunner", "init_memory_pool")
+            meth = _method(path, "ModelRunner", "init_memory_pool")
             node = _find_kv_dtype_chain(meth)
             where = f"model_runner.py:{node.lineno} (ModelRunner.init_memory_pool)"
         if self._kv_code is None:
@@ -282,7 +282,7 @@ class Oracle:
         checkpoint quantization config). None where the release has none."""
         import torch
         path = os.path.join(self.root, "sglang/srt/model_executor/model_runner.py")
-        meth, _ = _method(path, "ModelRunner", "configure_kv_cache_dtype")
+        meth = _method(path, "ModelRunner", "configure_kv_cache_dtype")
         stmt = next((n for n in ast.walk(meth) if isinstance(n, ast.Assign) and
                      ast.unparse(n.targets[0]) == "self.kv_cache_dtype_str"), None) if meth else None
         if stmt is None or self.kvd_mod is None:
@@ -343,7 +343,7 @@ class Oracle:
         raise or call a _validate_* function, and the calls to _validate_*
         functions (loaded from their defining files). Executed in order with
         the resolved values; see init_checks()."""
-        meth, _ = _method(path, "DeepseekSparseAttnBackend", "__init__")
+        meth = _method(path, "DeepseekSparseAttnBackend", "__init__")
         if meth is None:
             return
         keep, names, imports = [], set(), {}
@@ -661,13 +661,14 @@ def entry_classes(models_dir):
 
 
 def _method(path, cls, name):
-    """(FunctionDef, None) of cls.name in the file at path (source line numbers kept)."""
+    """The FunctionDef (async too) of cls.name in the file at path (source line numbers kept), of the
+    first class that has one when cls is None; None when there is none."""
     for n in _tree(path).body:
-        if isinstance(n, ast.ClassDef) and n.name == cls:
+        if isinstance(n, ast.ClassDef) and cls in (None, n.name):
             for f in n.body:
-                if isinstance(f, ast.FunctionDef) and f.name == name:
-                    return f, f
-    return None, None
+                if isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef)) and f.name == name:
+                    return f
+    return None
 
 
 def _loads(node):

@@ -2,12 +2,13 @@
 the two releases' own code (each side its own release, in its own process).
 
 usage:
-  pairs.py query REL                  the query REL's decode sends for the prefill server's info (JSON)
-  pairs.py serve REL GPU QUERIES      per prefill case and query (QUERIES: a JSON list), REL's bootstrap
-                                      server's reply (JSON lines)
-  pairs.py receive REL GPU REPLIES... per reply (serve's output) and decode case, what REL's decode does
-                                      with it (JSON lines)
-  pairs.py sweep WORKDIR OUT          all of it for PAIRS below, then OUT (the table, format: write_table)
+  pairs.py query REL                        the query REL's decode sends for the prefill server's info (JSON)
+  pairs.py serve SCEN REL GPU QUERIES       per prefill case and query (QUERIES: a JSON list), REL's
+                                            bootstrap server's reply (JSON lines); SCEN: a SCENARIOS name
+  pairs.py receive SCEN REL GPU REPLIES...  per reply (serve's output) and decode case, what REL's decode
+                                            does with it (JSON lines)
+  pairs.py sweep WORKDIR OUT                all of it for SCENARIOS, then OUT (the table, format:
+                                            write_table)
 
 What runs, per side, from the release's source (disaggregation/):
   prefill: the worker's resolution (oracle.Oracle.run), the `kv_args.page_size` and
@@ -19,21 +20,41 @@ What runs, per side, from the release's source (disaggregation/):
     info and its sanity checks: CommonKVManager.try_ensure_parallel_info up to its last "mismatch"
     check (0.5.10+), or _get_prefill_parallel_info_from_server and the CommonKVReceiver.__init__
     statements from that call to the page-size check (0.5.8-0.5.9). A release with no "mismatch"
-    check in common/conn.py (<= 0.5.7) is recorded as checking nothing.
+    check in common/conn.py (<= 0.5.7) is recorded as checking nothing. Then, once the info is in, the
+    CommonKVReceiver.__init__ statements from `self.prefill_info = ...` through `if reason is not None`
+    (0.5.22+: the decode allocation policy), which fail each request.
 Stand-ins (not the release's code): one prefill rank (attention TP, CP, DP and PP sizes 1: the
-registration count the server waits for is one); the pool's page size is server_args.page_size (the
+registration count the server waits for is one); get_parallel() and get_serving() are fixed values
+(only the reply's parallel fields come from them; get_disagg() is the worker's resolved view); the
+pool's page size is server_args.page_size (the
 model runner builds its pools with it); kv_layout is None (get_pd_kv_layout gives one for DeepSeek-V4
 pools only: ERAS.md section 5); addresses and ports are placeholders.
 Outcomes: {"pass": true}, {"refused": "<Type>: <message>"} (the decode raises at bootstrap),
 {"no_info": "<the decode's log line>"} (it cannot read the prefill's info and retries),
-{"worker": "<refusal>"} (a worker is refused on its own: the worker tables cover it).
+{"request": "<reason>"} (the decode's receiver fails each request), {"worker": "<refusal>"} (a worker
+is refused on its own; the table says which side).
 """
 import ast, asyncio, contextlib, io, itertools, json, os, subprocess, sys, types, urllib.parse
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 
-MODEL = "DEEPSEEK_V32"
+# name: (model, prefill's extra flags, decode's extra flags, releases (None: all), releases run against
+# each other on H200). DeepSeek-V3.2 (DSA: the page size is forced to 64) and DeepSeek-V3 (MLA: the page
+# size is the user's, so the bootstrap's page-size check is reached); the decode allocation policy
+# (0.5.22+) on one side or both, at TP 1 (prefill_complete refuses attention TP above one) and at TP 8.
+CROSS = ["0.5.3rc2", "0.5.5", "0.5.7", "0.5.8", "0.5.9", "0.5.10", "0.5.12.post1", "0.5.13", "0.5.16", "0.5.17", "0.5.20", "0.5.21", "0.5.22", "0.5.23"]
+_PC = ["--disaggregation-decode-allocation-policy", "prefill_complete"]
+_POLICY_RELEASES = ["0.5.20", "0.5.21", "0.5.22", "0.5.23"]
+_POLICY_CROSS = ["0.5.21", "0.5.22", "0.5.23"]
+SCENARIOS = {
+    "DEEPSEEK_V32": ("DEEPSEEK_V32", [], [], None, CROSS),
+    "DEEPSEEK_V3": ("DEEPSEEK_V3", [], [], None, CROSS),
+    "POLICY_PREFILL": ("DEEPSEEK_V32", ["--tp", "1"] + _PC, ["--tp", "1"], _POLICY_RELEASES, _POLICY_CROSS),
+    "POLICY_DECODE": ("DEEPSEEK_V32", ["--tp", "1"], ["--tp", "1"] + _PC, _POLICY_RELEASES, _POLICY_CROSS),
+    "POLICY_BOTH": ("DEEPSEEK_V32", ["--tp", "1"] + _PC, ["--tp", "1"] + _PC, _POLICY_RELEASES, _POLICY_CROSS),
+    "POLICY_TP8": ("DEEPSEEK_V32", _PC, _PC, _POLICY_RELEASES, _POLICY_CROSS),
+}
 DTYPES = [None, "fp8_e4m3", "bf16", "bfloat16", "auto"]
 PAGES = [None, 32]
 PREFILL = [(dt, pg, False) for dt in DTYPES for pg in PAGES]
@@ -42,17 +63,16 @@ DECODE = [(dt, pg, hs) for dt in DTYPES for pg in PAGES for hs in (False, True)]
 # pairs, and pairs of releases on H200 (the release before and after each change of the bootstrap)
 GPU_PAIRS = [("H200", "H200"), ("B300", "B300"), ("H200", "B300"), ("B300", "H200"), ("MI300X", "MI355X"),
              ("MI355X", "MI300X")]
-CROSS = ["0.5.3rc2", "0.5.5", "0.5.7", "0.5.8", "0.5.9", "0.5.10", "0.5.12.post1", "0.5.13", "0.5.16", "0.5.17", "0.5.20", "0.5.21", "0.5.22", "0.5.23"]
 ADDR = "127.0.0.1:8998"
 
 
-def argv(mode, case):
+def argv(mode, case, extra=()):
     dt, page, hs = case
     a = ["--tp", "8", "--disaggregation-mode", mode]
     if dt: a += ["--kv-cache-dtype", dt]
     if page: a += ["--page-size", str(page)]
     if hs: a += ["--enable-hisparse", "--disable-radix-cache"]
-    return a
+    return a + list(extra)
 
 
 class Broken(BaseException):
@@ -117,20 +137,7 @@ class Request:
     async def json(self): return self._payload
 
 
-def tree(path):
-    """The file's AST, parsed once (oracle.py's cache)."""
-    from oracle import _tree
-    return _tree(path)
-
-
-def method(path, name):
-    """(class name, FunctionDef) of the first method `name` in the file."""
-    for n in tree(path).body:
-        if isinstance(n, ast.ClassDef):
-            for f in n.body:
-                if isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef)) and f.name == name:
-                    return n.name, f
-    return None, None
+from oracle import _method, _tree as tree  # noqa: E402 (the release files' ASTs, parsed once)
 
 
 def has_mismatch_raise(node):
@@ -150,11 +157,13 @@ def function(fn, body, path, g):
 class Side:
     """One release on one GPU: its worker resolution and its disaggregation code."""
 
-    def __init__(self, ver, gpu):
+    def __init__(self, ver, gpu, scenario="DEEPSEEK_V32"):
         from oracle import Oracle, load_models, default_model_dir
         self.ver = ver
         self.o = Oracle(ver, gpu, os.environ.get("SGLANG_SRC"))
-        self.model = load_models(default_model_dir())[MODEL]
+        model, pextra, dextra = SCENARIOS[scenario][:3]
+        self.model = load_models(default_model_dir())[model]
+        self.extra = {"prefill": pextra, "decode": dextra}
         self.dis = os.path.join(self.o.root, "sglang/srt/disaggregation")
         import importlib
         self.conn = importlib.import_module("sglang.srt.disaggregation.common.conn")
@@ -172,7 +181,7 @@ class Side:
         return self.workers[(mode, case)]
 
     def _worker(self, mode, case):
-        out = self.o.run(self.model, argv(mode, case))
+        out = self.o.run(self.model, argv(mode, case, self.extra[mode]))
         if "refused" in out:
             if out["refused"].startswith("oracle: "):
                 raise Broken(out["refused"])
@@ -190,19 +199,16 @@ class Side:
                          key=lambda n: n.lineno):
             exec(compile(ast.Module([st], []), path, "exec"), {}, {"self": me, "kv_args": kv_args})
         attrs = {}
-        for st in (n for n in ast.walk(self._manager_init()) if isinstance(n, ast.Assign) and ast.unparse(n.targets[0]) in
+        init = _method(self.conn_path, "CommonKVManager", "__init__")
+        if init is None:
+            raise Broken("no CommonKVManager.__init__")
+        for st in (n for n in ast.walk(init) if isinstance(n, ast.Assign) and ast.unparse(n.targets[0]) in
                    ("self.kv_cache_dtype_str", "self.kv_layout", "self.dsv41_spec_layout")):
             tmp = types.SimpleNamespace()
             exec(compile(ast.Module([st], []), self.conn_path, "exec"), self.conn.__dict__,
                  {"self": tmp, "args": kv_args})
             attrs.update(vars(tmp))
         return view, kv_args, attrs
-
-    def _manager_init(self):
-        for n in tree(self.conn_path).body:
-            if isinstance(n, ast.ClassDef) and n.name == "CommonKVManager":
-                return next(f for f in n.body if isinstance(f, ast.FunctionDef) and f.name == "__init__")
-        raise Broken("no CommonKVManager")
 
     # ------------------------------------------------------------ prefill
     def serve(self, case, queries):
@@ -233,7 +239,7 @@ class Side:
                 enable_cp_tp_group_sharing=False, load_balance_method="follow_bootstrap_room",
                 enable_dsa_cache_layer_split=False, enable_kv_cache_sharding=False)),
                 ("get_serving", types.SimpleNamespace(port=30000)),
-                ("get_disagg", types.SimpleNamespace(disaggregation_decode_allocation_policy="early"))):
+                ("get_disagg", view)):
             if hasattr(conn, name):
                 setattr(conn, name, lambda v=value: v)
         mgr = bare(conn.CommonKVManager, kv_args=kv_args, server_args=view, dist_init_addr=None,
@@ -259,10 +265,12 @@ class Side:
         return self._fetched
 
     def _find_fetch(self):
-        _, fn = method(self.conn_path, "try_ensure_parallel_info")
+        fn = _method(self.conn_path, None, "try_ensure_parallel_info")
         if fn is not None:
             last = max(i for i, st in enumerate(fn.body) if has_mismatch_raise(st))
-            return "info", function(fn, fn.body[:last + 1], self.conn_path, self.conn.__dict__)
+            # then the info goes into the table the receiver reads (the rank mapping before it is not run)
+            store = ast.parse(f"self.prefill_info_table[{fn.args.args[1].arg}] = info").body
+            return "info", function(fn, fn.body[:last + 1] + store, self.conn_path, self.conn.__dict__)
         # <= 0.5.9: the receiver's __init__ fetches, gives up on missing info (the statement after the
         # fetch), then (0.5.8-0.5.9) checks
         for n in ast.walk(tree(self.conn_path)):
@@ -280,6 +288,41 @@ class Side:
                                            [], [], None, None)
                     return "receiver", function(fake, body[start:end + 1], self.conn_path, self.conn.__dict__)
         raise Broken("no fetch of the prefill's info in a shape the harness knows")
+
+    def _policy(self):
+        """The receiver's statements that judge the prefill's info once it is in (0.5.22+), or None."""
+        if not hasattr(self, "_judge"):
+            self._judge = None
+            for n in ast.walk(tree(self.conn_path)):
+                body = getattr(n, "body", None)
+                if not isinstance(body, list):
+                    continue
+                start = next((i for i, st in enumerate(body) if isinstance(st, ast.Assign) and
+                              ast.unparse(st.targets[0]) == "self.prefill_info" and
+                              "prefill_info_table[self.bootstrap_addr]" in ast.unparse(st.value)), None)
+                end = next((i for i, st in enumerate(body) if start is not None and i > start and
+                            isinstance(st, ast.If) and ast.unparse(st.test) == "reason is not None"), None)
+                if end is not None:
+                    fake = ast.FunctionDef("judge", ast.arguments([], [ast.arg("self")], None, [], [], None, []),
+                                           [], [], None, None)
+                    self._judge = function(fake, body[start:end + 1], self.conn_path, self.conn.__dict__)
+                    break
+        return self._judge
+
+    def _request(self, view):
+        """What the decode's receiver says of the info in its table: None, or the reason each request fails."""
+        judge = self._policy()
+        if judge is None:
+            return None
+        failed = []
+        kv_mgr = Bare(prefill_info_table=self.info_table, update_status=lambda *a: None,
+                      record_failure=lambda room, msg: failed.append(msg))
+        recv = bare(self.conn.CommonKVReceiver, bootstrap_addr=ADDR, bootstrap_room=0, kv_mgr=kv_mgr)
+        try:
+            judge(recv)
+        except Exception as e:  # nothing there raises in the release: the harness
+            raise Broken(f"the receiver's check raised {type(e).__name__}: {e}") from e
+        return failed[0] if failed else None
 
     def query(self):
         """The query string the decode's fetch sends."""
@@ -301,6 +344,7 @@ class Side:
             mgr = bare(self.conn.CommonKVManager, prefill_info_table={}, kv_args=w[1] if w else None,
                        server_args=w[0] if w else None, attn_tp_size=1, attn_cp_size=1, is_mla_backend=True,
                        is_hybrid_mla_backend=False, **attrs)
+            self.info_table = mgr.prefill_info_table
             return fn(mgr, ADDR)
         # the decode's kv_args (decode.py sets page_size from 0.5.8) and the tables the fetch fills
         self.failed = []
@@ -318,6 +362,8 @@ class Side:
             return {"worker": w}
         kind, fn = self._fetch()
         status, body = reply
+        if hasattr(self.conn, "get_disagg"):
+            self.conn.get_disagg = lambda: w[0]
         self.conn.requests = types.SimpleNamespace(
             get=lambda url, **k: Reply(status, data=body) if isinstance(body, dict) else Reply(status, body))
         self.log.lines.clear()
@@ -331,7 +377,8 @@ class Side:
             if not self.log.lines:
                 raise Broken("the fetch failed without a log line")
             return {"no_info": " | ".join(self.log.lines)[:400]}
-        return {"pass": True}
+        reason = self._request(w[0]) if kind == "info" else None
+        return {"request": reason} if reason else {"pass": True}
 
 
 # ------------------------------------------------------------------ driver
@@ -352,8 +399,10 @@ def sweep(work, out):
     release list or of this file, start from an empty WORKDIR."""
     from concurrent.futures import ThreadPoolExecutor
     same = releases()
-    combos = [(v, v, pg, dg) for v in same for pg, dg in GPU_PAIRS] + \
-             [(p, d, "H200", "H200") for p in CROSS for d in CROSS if p != d]
+    combos = []
+    for name, (_, _, _, only, cross) in SCENARIOS.items():
+        combos += [(name, v, v, pg, dg) for v in (only or same) for pg, dg in GPU_PAIRS]
+        combos += [(name, p, d, "H200", "H200") for p in cross for d in cross if p != d]
     os.makedirs(work, exist_ok=True)
     jobs = int(os.environ.get("JOBS", "2"))
 
@@ -365,21 +414,21 @@ def sweep(work, out):
         with ThreadPoolExecutor(jobs) as ex:
             queries = sorted(set(ex.map(lambda v: json.loads(py("query", v)), same)))
         json.dump(queries, open(qfile, "w"))
-    servers = sorted({(p, pg) for p, _, pg, _ in combos})
-    sfile = lambda p, pg: os.path.join(work, f"serve_{p}_{pg}.jsonl")
+    servers = sorted({(m, p, pg) for m, p, _, pg, _ in combos})
+    sfile = lambda m, p, pg: os.path.join(work, f"serve_{m}_{p}_{pg}.jsonl")
     redo = [s for s in servers if not done(sfile(*s), len(PREFILL))]
     with ThreadPoolExecutor(jobs) as ex:
-        list(ex.map(lambda s: py("serve", s[0], s[1], qfile, out=sfile(*s)), redo))
+        list(ex.map(lambda s: py("serve", *s, qfile, out=sfile(*s)), redo))
     receivers = {}
-    for p, d, pg, dg in combos:
-        receivers.setdefault((d, dg), set()).add(sfile(p, pg))
-    rfile = lambda d, dg: os.path.join(work, f"recv_{d}_{dg}.jsonl")
+    for m, p, d, pg, dg in combos:
+        receivers.setdefault((m, d, dg), set()).add(sfile(m, p, pg))
+    rfile = lambda m, d, dg: os.path.join(work, f"recv_{m}_{d}_{dg}.jsonl")
     for key, serves in receivers.items():  # a decode that read a prefill's replies run again reads them again
         if serves & {sfile(*s) for s in redo} and os.path.exists(rfile(*key)):
             os.remove(rfile(*key))
     todo = [(k, sorted(v)) for k, v in receivers.items() if not done(rfile(*k), len(v) * len(PREFILL) * len(DECODE))]
     with ThreadPoolExecutor(jobs) as ex:
-        list(ex.map(lambda r: py("receive", r[0][0], r[0][1], *r[1], out=rfile(*r[0])), todo))
+        list(ex.map(lambda r: py("receive", *r[0], *r[1], out=rfile(*r[0])), todo))
     write_table(work, combos, out)
 
 
@@ -396,36 +445,43 @@ def vkey(v):
 
 def write_table(work, combos, out):
     """OUT, tab-separated ('#' comments):
-      format  1
-      prefill <i> <kv_cache_dtype> <page_size> <hisparse>   the prefill cases ('-' unset), i from 0
-      decode  <i> <kv_cache_dtype> <page_size> <hisparse>   the decode cases
-      result  <id> pass | refused <text> | no_info <text> | worker
-      pairs   <prefill release> <decode release> <prefill GPU> <decode GPU> <ids>
+      format   2
+      scenario <name> <model> <prefill's extra flags> <decode's extra flags>   ('-': none)
+      prefill  <i> <kv_cache_dtype> <page_size> <hisparse>   the prefill cases ('-' unset), i from 0
+      decode   <i> <kv_cache_dtype> <page_size> <hisparse>   the decode cases
+      result   <id> pass | refused <text> | no_info <text> | request <text> | worker prefill|decode <text>
+      pairs    <scenario> <prefill release> <decode release> <prefill GPU> <decode GPU> <ids>
     <ids>: the result of every (prefill i, decode j), prefill-major, run-length coded as id or id*count,
-    comma-separated. Each worker's command line: --model-path <MODEL> --tp 8 --disaggregation-mode MODE
-    [--kv-cache-dtype D] [--page-size N] [--enable-hisparse --disable-radix-cache]."""
+    comma-separated. <model>: a file of tests/conformance/sglang/models. Each worker's command line:
+    --model-path <model> --tp 8 --disaggregation-mode MODE [--kv-cache-dtype D] [--page-size N]
+    [--enable-hisparse --disable-radix-cache] <the scenario's extra flags for MODE>."""
     results, lines = {}, []
 
-    def rid(r):
-        if "worker" in r: key = "worker\t" + r["worker"].replace("\t", " ").replace("\n", " ")
-        elif "refused" in r: key = "refused\t" + r["refused"].replace("\t", " ").replace("\n", " ")
-        elif "no_info" in r: key = "no_info\t" + r["no_info"].replace("\t", " ").replace("\n", " ")
-        else: key = "pass"
+    def rid(r, side):
+        kind = next((k for k in ("worker", "refused", "no_info", "request") if k in r), "pass")
+        key = kind if kind == "pass" else kind + "\t" + r[kind].replace("\t", " ").replace("\n", " ")
+        if kind == "worker":
+            key = f"worker\t{side}\t" + key[len("worker\t"):]
         return results.setdefault(key, len(results))
 
-    recv = {}
+    recv, refused_prefill = {}, set()
     for f in os.listdir(work):
-        if f.startswith("recv_"):
-            for line in open(os.path.join(work, f)):
-                r = json.loads(line)
-                recv[(r["p"], r["pgpu"], r["d"], r["dgpu"], r["pi"], r["di"])] = r["out"]
-    for p, d, pg, dg in combos:
-        ids = [rid(recv[(p, pg, d, dg, i, j)]) for i in range(len(PREFILL)) for j in range(len(DECODE))]
+        for line in open(os.path.join(work, f)) if f.startswith(("recv_", "serve_")) else ():
+            r = json.loads(line)
+            if f.startswith("serve_") and "worker" in r["out"]:
+                refused_prefill.add((r["m"], r["p"], r["pgpu"], r["pi"]))
+            elif f.startswith("recv_"):
+                recv[(r["m"], r["p"], r["pgpu"], r["d"], r["dgpu"], r["pi"], r["di"])] = r["out"]
+    for m, p, d, pg, dg in combos:
+        ids = [rid(recv[(m, p, pg, d, dg, i, j)], "prefill" if (m, p, pg, i) in refused_prefill else "decode")
+               for i in range(len(PREFILL)) for j in range(len(DECODE))]
         runs = [(k, len(list(g))) for k, g in itertools.groupby(ids)]
-        lines.append("\t".join(["pairs", p, d, pg, dg, ",".join(f"{k}*{n}" if n > 1 else str(k) for k, n in runs)]))
+        lines.append("\t".join(["pairs", m, p, d, pg, dg, ",".join(f"{k}*{n}" if n > 1 else str(k) for k, n in runs)]))
     with open(out, "w") as f:
         f.write("# SGLang's own PD bootstrap, from tools/sglang-oracle/pairs.py; do not edit\n"
-                f"# model {MODEL}; format: pairs.py write_table\nformat\t1\n")
+                "# format: pairs.py write_table\nformat\t2\n")
+        for name, (model, pextra, dextra, _, _) in SCENARIOS.items():
+            f.write(f"scenario\t{name}\t{model}\t{' '.join(pextra) or '-'}\t{' '.join(dextra) or '-'}\n")
         for kind, cases in (("prefill", PREFILL), ("decode", DECODE)):
             for i, (dt, pg, hs) in enumerate(cases):
                 f.write(f"{kind}\t{i}\t{dt or '-'}\t{pg or '-'}\t{int(hs)}\n")
@@ -443,24 +499,27 @@ def main():
             q = Side(args[0], "H200").query()
         print(json.dumps(q))
         return
-    side = Side(args[0], args[1])
+    model, ver, gpu = args[:3]
+    side = Side(ver, gpu, model)
     if cmd == "serve":
-        queries = json.load(open(args[2]))
+        queries = json.load(open(args[3]))
         for i, case in enumerate(PREFILL):
-            print(json.dumps({"p": side.ver, "pgpu": args[1], "pi": i, "out": side.serve(case, queries)}))
+            print(json.dumps({"m": model, "p": side.ver, "pgpu": gpu, "pi": i, "out": side.serve(case, queries)}))
         return
     if cmd == "receive":
         q = side.query()
-        for f in args[2:]:
+        for f in args[3:]:
             for line in open(f):
                 s = json.loads(line)
+                if s["m"] != model:
+                    raise SystemExit(f"{f}: replies for {s['m']}, not {model}")
                 for j, case in enumerate(DECODE):
                     if "worker" in s["out"]:
                         out = {"worker": s["out"]["worker"]}
                     else:
                         out = side.receive(case, s["out"]["replies"][q])
-                    print(json.dumps({"p": s["p"], "pgpu": s["pgpu"], "pi": s["pi"], "d": side.ver,
-                                      "dgpu": args[1], "di": j, "out": out}))
+                    print(json.dumps({"m": model, "p": s["p"], "pgpu": s["pgpu"], "pi": s["pi"], "d": side.ver,
+                                      "dgpu": gpu, "di": j, "out": out}))
         return
     raise SystemExit(__doc__)
 

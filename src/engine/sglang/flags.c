@@ -64,13 +64,24 @@ static const struct dest_key {
     {"disaggregation_enable_kv_checksum", SET_KV_CHECKSUM}, /* 0.5.21+ */
     {"revision", SET_REVISION},
     {"speculative_draft_model_revision", SET_SPEC_DRAFT_REVISION},
+    {"disaggregation_decode_allocation_policy", SET_ALLOC_POLICY}, /* 0.5.22+ */
+    {"enable_pdmux", SET_PDMUX},
+    {"decoupled_spec_role", SET_DECOUPLED_SPEC},
+    {"enable_pd_role_switch", SET_PD_ROLE_SWITCH},
+    {"encoder_only", SET_ENCODER_ONLY},
+    {"language_only", SET_LANGUAGE_ONLY},
+    {"disaggregation_decode_host_receive_threshold", SET_HOST_RECV},
+    {"hicache_storage_backend", SET_HICACHE_STORAGE},
+    {"hicache_write_policy", SET_HICACHE_WRITE},
 };
 
 /* The environment variables that are settings: SGLang's envs that decide a
  * layout kvcheck derives (the linear-attention state's dtypes, sglang
  * 0.5.23: python/sglang/srt/configs/mamba_utils.py:47-107; DeepSeek-V4's
  * compression state, sglang 0.5.14: python/sglang/srt/environ.py:790-792;
- * its KV layout, sglang 0.5.21: python/sglang/srt/environ.py:1539). */
+ * its KV layout, sglang 0.5.21: python/sglang/srt/environ.py:1539), and
+ * those the decode allocation policy prefill_complete refuses (sglang
+ * 0.5.23: python/sglang/srt/environ.py:859, :2160). */
 static const struct env_key {
     const char *name;
     setting_key key;
@@ -80,6 +91,8 @@ static const struct env_key {
     {"SGLANG_DSV4_COMPRESS_STATE_DTYPE", SET_DSV4_STATE_ENV},
     {"SGLANG_OPT_USE_ONLINE_COMPRESS", SET_DSV4_ONLINE_ENV},
     {"SGLANG_DSV4_KV_LAYOUT", SET_DSV4_LAYOUT_ENV},
+    {"SGLANG_DISAGG_STAGING_BUFFER", SET_STAGING_ENV},
+    {"SGLANG_RUST_SERVER", SET_RUST_SERVER_ENV},
 };
 
 int setting_key_of_dest(const char *dest)

@@ -22,6 +22,15 @@ static unsigned add(engine_fix *out, unsigned n, unsigned max, unsigned release,
     return n + 1;
 }
 
+/* A worker's decode allocation policy: early when its release has none
+ * (PrefillServerInfo's default, sglang 0.5.22:
+ * python/sglang/srt/disaggregation/common/conn.py:116). */
+static const char *allocation_policy(const kvc_resolved *r)
+{
+    const char *v = resolved_value(r, "decode_alloc_policy");
+    return v[0] ? v : "early";
+}
+
 unsigned pd_fix_candidates(const kvc_resolved *self, const kvc_resolved *other, engine_fix *out, unsigned max)
 {
     unsigned n = 0;
@@ -38,6 +47,9 @@ unsigned pd_fix_candidates(const kvc_resolved *self, const kvc_resolved *other, 
     const char *transfer = resolved_value(other, "transfer_backend"); /* each side builds its own transfer */
     if (strcmp(transfer, resolved_value(self, "transfer_backend")) != 0)
         n = add(out, n, max, release, SET_TRANSFER_BACKEND, "transfer_backend", transfer);
+    const char *policy = allocation_policy(other); /* 0.5.22+: compared per request */
+    if (strcmp(policy, allocation_policy(self)) != 0)
+        n = add(out, n, max, release, SET_ALLOC_POLICY, "decode_alloc_policy", policy);
     if (!self->model.dsa) {
         n = add(out, n, max, release, SET_KV_CACHE_DTYPE, "kv_cache_dtype", resolved_value(other, "kv_cache_dtype"));
         return add(out, n, max, release, SET_PAGE_SIZE, "page_size", resolved_value(other, "page_size"));
@@ -507,6 +519,25 @@ static int bootstrap_check(const kvc_resolved *p, const kvc_resolved *d, char *c
 typedef int (*pair_check)(const kvc_resolved *p, const kvc_resolved *d, const char *checks, char *stage,
                           size_t stage_size, char *text, size_t size);
 
+/* From 0.5.22 the decode's receiver fails each request whose prefill
+ * server reports another decode allocation policy. Its other refusal,
+ * prefill_complete with a prefill of attention TP, CP or PP above one, is
+ * not reached: such a prefill worker is refused at start-up (rules.c). */
+static int policy_check(const kvc_resolved *p, const kvc_resolved *d, const char *checks, char *stage,
+                        size_t stage_size, char *text, size_t size)
+{
+    const char *pp = allocation_policy(p), *dp = allocation_policy(d);
+    if (!release_in(d, "0.5.22", NULL) || strcmp(pp, dp) == 0) return 0;
+    str_copy(stage, stage_size, "first request");
+    str_printf(text, size,
+               "%s, but SGLang %s's decode fails each request when it creates its receiver: \"Disaggregation decode "
+               "allocation policy mismatch: prefill=%s, decode=%s. Set --disaggregation-decode-allocation-policy "
+               "identically on both roles.\" (sglang 0.5.22: python/sglang/srt/disaggregation/common/conn.py:"
+               "2210-2229; 0.5.23: :2524-2543)",
+               checks, d->release, pp, dp);
+    return 1;
+}
+
 /* Each side builds its KV transfer from its own backend. */
 static int backends_check(const kvc_resolved *p, const kvc_resolved *d, const char *checks, char *stage,
                           size_t stage_size, char *text, size_t size)
@@ -599,7 +630,7 @@ static int hisparse_device_check(const kvc_resolved *p, const kvc_resolved *d, c
 int pd_bootstrap(const kvc_resolved *p, const kvc_resolved *d, char *stage, size_t stage_size, char *text,
                  size_t size)
 {
-    static const pair_check LATER[] = {backends_check, entries_check, hisparse_draft_check, item_length_check,
+    static const pair_check LATER[] = {policy_check, backends_check, entries_check, hisparse_draft_check, item_length_check,
                                        hisparse_device_check};
     char checks[300];
     str_copy(stage, stage_size, "");

@@ -1762,6 +1762,120 @@ static kvc_status resolve_transfer(const ctx *c)
     return KVC_OK;
 }
 
+/* --disaggregation-decode-allocation-policy (0.5.22+; early when unset, sglang
+ * 0.5.23: python/sglang/srt/arg_groups/fields/disagg.py:59-64): pd.c
+ * compares it between the sides. prefill_complete refuses what it does not
+ * yet support, listed in SGLang's order (sglang 0.5.22:
+ * python/sglang/srt/arg_groups/pd_disaggregation_hook.py:205-249; 0.5.23:
+ * :199-243). The width it takes for attention DP is dp_size when
+ * enable_dp_attention, which handle_deprecated_dp_attention has already
+ * turned off (0.5.23: python/sglang/srt/arg_groups/parallel_hook.py:39-61),
+ * so any tp_size above one is refused. */
+static int set_to(const ctx *c, setting_key k, const char *v)
+{
+    return c->set->s[k].set && strcmp(c->set->s[k].value, v) == 0;
+}
+static int number_above(const ctx *c, setting_key k, double limit)
+{
+    return c->set->s[k].set && strtod(c->set->s[k].value, NULL) > limit;
+}
+static int pc_aggregated(const ctx *c) { return !set_to(c, SET_DISAGG_MODE, "prefill") && !set_to(c, SET_DISAGG_MODE, "decode"); }
+static int pc_transfer(const ctx *c)
+{
+    /* mooncake_tcp is rewritten to mooncake first (pd_disaggregation_hook.py:29-45) */
+    const setting *t = &c->set->s[SET_TRANSFER_BACKEND];
+    return t->set && strcmp(t->value, "mooncake") != 0 && strcmp(t->value, "mooncake_tcp") != 0;
+}
+static int pc_parallel(const ctx *c)
+{
+    return number_above(c, SET_PP, 1) || number_above(c, SET_ATTN_CP, 1) || number_above(c, SET_DCP, 1);
+}
+static int pc_attn_tp(const ctx *c) { return number_above(c, SET_TP, 1); }
+static int pc_pdmux(const ctx *c)
+{
+    return c->set->s[SET_PDMUX].set || (c->set->s[SET_DECOUPLED_SPEC].set && !set_to(c, SET_DECOUPLED_SPEC, "null"));
+}
+static int pc_role_switch(const ctx *c) { return c->set->s[SET_PD_ROLE_SWITCH].set; }
+static int pc_encoder(const ctx *c) { return c->set->s[SET_ENCODER_ONLY].set || c->set->s[SET_LANGUAGE_ONLY].set; }
+static int pc_hisparse(const ctx *c) { return c->set->s[SET_HISPARSE].set; }
+static int pc_host_receive(const ctx *c)
+{
+    return c->set->s[SET_HOST_RECV].set && strtod(c->set->s[SET_HOST_RECV].value, NULL) < 1;
+}
+static int pc_decode_cache(const ctx *c)
+{
+    return set_to(c, SET_DISAGG_MODE, "decode") && (c->set->s[SET_DECODE_RADIX].set || c->set->s[SET_HICACHE].set);
+}
+static int pc_prefill_hicache(const ctx *c)
+{
+    /* hicache_write_policy defaults to write_through (0.5.23: arg_groups/fields/memory.py:121-127) */
+    return set_to(c, SET_DISAGG_MODE, "prefill") && c->set->s[SET_HICACHE].set &&
+           (c->set->s[SET_HICACHE_STORAGE].set || !set_to(c, SET_HICACHE_WRITE, "write_back"));
+}
+/* SGLang's EnvBool (0.5.23: python/sglang/srt/environ.py:143-150): -1 when it raises */
+static int env_bool(const setting *s)
+{
+    static const char *const YES[] = {"true", "1", "yes", "y"}, *const NO[] = {"false", "0", "no", "n"};
+    if (!s->set) return 0;
+    for (size_t i = 0; i < COUNT_OF(YES); i++)
+        if (str_ieq(s->value, YES[i])) return 1;
+    for (size_t i = 0; i < COUNT_OF(NO); i++)
+        if (str_ieq(s->value, NO[i])) return 0;
+    return -1;
+}
+static int pc_staging(const ctx *c) { return env_bool(&c->set->s[SET_STAGING_ENV]) == 1; }
+static int pc_rust(const ctx *c) { return env_bool(&c->set->s[SET_RUST_SERVER_ENV]) == 1; }
+
+static const struct prefill_complete_row {
+    int (*unsupported)(const ctx *c);
+    const char *what;
+} PREFILL_COMPLETE[] = {
+    {pc_aggregated, "aggregated serving"},
+    {pc_transfer, "transfer backends other than Mooncake"},
+    {pc_parallel, "pipeline or attention context parallelism"},
+    {pc_attn_tp, "attention tensor parallelism greater than one"},
+    {pc_pdmux, "PD multiplexing or decoupled speculation"},
+    {pc_role_switch, "runtime PD role switching"},
+    {pc_encoder, "encoder disaggregation"},
+    {pc_hisparse, "HiSparse"},
+    {pc_host_receive, "decode host KV buffering"},
+    {pc_decode_cache, "decode radix cache or decode HiCache"},
+    {pc_prefill_hicache, "prefill HiCache other than L2 write_back"},
+    {pc_staging, "staging buffers"},
+    {pc_rust, "the Rust bootstrap registry"},
+};
+
+static kvc_status resolve_allocation_policy(const ctx *c)
+{
+    static const char CITE[] = "sglang 0.5.22: python/sglang/srt/arg_groups/pd_disaggregation_hook.py:205-249; "
+                               "0.5.23: :199-243";
+    const setting *s = &c->set->s[SET_ALLOC_POLICY];
+    kvc_setting *v = get(c->out, "decode_alloc_policy");
+    if (!rel_since(c->rel, "0.5.22")) return KVC_OK; /* no such flag: SGLang's parser refuses it */
+    if (!s->set) { /* shown on PD workers only: a unified worker has no peer to compare it with */
+        if (!pc_aggregated(c))
+            setting_set(v, "early", "not set: SGLang's default (sglang 0.5.22: "
+                        "python/sglang/srt/arg_groups/fields/disagg.py:59-64)");
+        return KVC_OK;
+    }
+    char from[900];
+    from_text(s, from, sizeof from);
+    setting_set(v, s->value, "set by %s", from);
+    setting_origin(v, &s->origin);
+    if (strcmp(s->value, "prefill_complete") != 0) return KVC_OK;
+    for (setting_key k = SET_STAGING_ENV; k <= SET_RUST_SERVER_ENV; k++)
+        if (env_bool(&c->set->s[k]) < 0)
+            return refuse(c, &c->set->s[k], "\"%s\" is not a valid boolean value (%s=%s: sglang 0.5.23: "
+                          "python/sglang/srt/environ.py:143-150)", c->set->s[k].value, c->set->s[k].flag,
+                          c->set->s[k].value);
+    char list[600] = "";
+    for (size_t i = 0; i < COUNT_OF(PREFILL_COMPLETE); i++)
+        if (PREFILL_COMPLETE[i].unsupported(c)) str_join_add(list, sizeof list, ", ", PREFILL_COMPLETE[i].what);
+    if (!list[0]) return KVC_OK;
+    return refuse(c, s, "--disaggregation-decode-allocation-policy prefill_complete does not yet support %s (%s)",
+                  list, CITE);
+}
+
 static kvc_status resolve_mode(const ctx *c)
 {
     const setting *s = &c->set->s[SET_DISAGG_MODE];
@@ -3182,6 +3296,7 @@ static void add_settings(int dsa, int hybrid, int dsv4, kvc_resolved *out)
     resolved_add(out, "disaggregation_mode", KVC_VALUE_TEXT, pair);
     resolved_add(out, "transfer_backend", KVC_VALUE_TEXT, KVC_SETTING_COMPARED | pair | KVC_SETTING_IF_SET);
     resolved_add(out, "kv_checksum", KVC_VALUE_BOOL, pair | KVC_SETTING_IF_SET);
+    resolved_add(out, "decode_alloc_policy", KVC_VALUE_TEXT, pair | KVC_SETTING_IF_SET);
     resolved_add(out, "page_size", KVC_VALUE_UINT, decides);
     resolved_add(out, "speculative_algorithm", KVC_VALUE_TEXT, KVC_SETTING_IF_SET);
     resolved_add(out, "speculative_draft_kv_cache_dtype", KVC_VALUE_TEXT, KVC_SETTING_IF_SET);
@@ -3294,6 +3409,7 @@ kvc_status rules_resolve(const gpu_info *gpu, const model_info *model, const dra
     kvc_status st = check_modelled(&c);
     if (!st) st = resolve_mode(&c);
     if (!st) st = resolve_transfer(&c);
+    if (!st) st = resolve_allocation_policy(&c);
     if (!st && dsv4) return resolve_dsv4(&c, dsv4);
     if (!st) st = resolve_dtype(&c);
     if (st) return st;

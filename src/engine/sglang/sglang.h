@@ -211,6 +211,18 @@ typedef enum setting_key {
     SET_KV_CHECKSUM,         /* --disaggregation-enable-kv-checksum, 0.5.21+ */
     SET_REVISION,            /* --revision: the model's Hugging Face cache snapshot */
     SET_SPEC_DRAFT_REVISION, /* --speculative-draft-model-revision: the draft's */
+    /* --disaggregation-decode-allocation-policy (0.5.22+) and what its prefill_complete refuses */
+    SET_ALLOC_POLICY,
+    SET_PDMUX,               /* --enable-pdmux */
+    SET_DECOUPLED_SPEC,      /* --decoupled-spec-role */
+    SET_PD_ROLE_SWITCH,      /* --enable-pd-role-switch */
+    SET_ENCODER_ONLY,        /* --encoder-only */
+    SET_LANGUAGE_ONLY,       /* --language-only */
+    SET_HOST_RECV,           /* --disaggregation-decode-host-receive-threshold */
+    SET_HICACHE_STORAGE,     /* --hicache-storage-backend */
+    SET_HICACHE_WRITE,       /* --hicache-write-policy */
+    SET_STAGING_ENV,         /* SGLANG_DISAGG_STAGING_BUFFER in the launch's environment */
+    SET_RUST_SERVER_ENV,     /* SGLANG_RUST_SERVER in the launch's environment */
     SET_COUNT
 } setting_key;
 
