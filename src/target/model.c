@@ -53,6 +53,20 @@ static kvc_status get_opt(const cJSON *root, const char *text, const char *file,
     return json_get_uint(item, text, file, key, lo, hi, out, diag);
 }
 
+/* Optional boolean: absent or null keeps the default (false). */
+static kvc_status get_opt_bool(const cJSON *root, const char *text, const char *file, const char *key, int *out,
+                               kvc_diag *diag)
+{
+    const cJSON *item = cJSON_GetObjectItemCaseSensitive(root, key);
+    if (!item || cJSON_IsNull(item)) return KVC_OK;
+    kvc_origin o;
+    origin_set(&o, file, 0, 0, key);
+    json_locate_key(text, key, 0, &o.line, &o.column);
+    if (!cJSON_IsBool(item)) return diag_set(diag, KVC_ERR_CONFIG, &o, "\"%s\" must be true or false", key);
+    *out = cJSON_IsTrue(item);
+    return KVC_OK;
+}
+
 /* Optional name (`item` absent or null keeps `dst`), such as "torch_dtype": a string that fits. */
 static kvc_status get_opt_name(const cJSON *item, const char *text, const char *file, char *dst, size_t size,
                                const char *example, kvc_diag *diag)
@@ -252,13 +266,8 @@ static kvc_status parse_config(const char *parse_text, size_t len, const char *t
         st = get_opt(root, text, file, KV_HEAD_KEYS[i], 1, 65536, &out->num_kv_heads, diag);
     const cJSON *quant = cJSON_GetObjectItemCaseSensitive(root, "quantization_config");
     out->has_quantization = quant && !cJSON_IsNull(quant);
-    const cJSON *sink = cJSON_GetObjectItemCaseSensitive(root, "learnable_sink");
-    if (!st && sink && !cJSON_IsNull(sink)) {
-        origin_set(&o, file, 0, 0, "learnable_sink");
-        json_locate_key(text, "learnable_sink", 0, &o.line, &o.column);
-        if (!cJSON_IsBool(sink)) st = diag_set(diag, KVC_ERR_CONFIG, &o, "\"learnable_sink\" must be true or false");
-        else out->learnable_sink = cJSON_IsTrue(sink);
-    }
+    if (!st) st = get_opt_bool(root, text, file, "learnable_sink", &out->learnable_sink, diag);
+    if (!st) st = get_opt_bool(root, text, file, "index_kpool_compress", &out->index_kpool_compress, diag);
     if (!st && out->index_topk && !out->index_head_dim) {
         origin_set(&o, file, 0, 0, "index_head_dim");
         st = diag_set(diag, KVC_ERR_CONFIG, &o,

@@ -31,6 +31,7 @@ typedef struct model_info {
     uint32_t num_kv_heads;  /* the first of SGLang's KV-head keys the config has (model_config.py); 0: none */
     int has_quantization;   /* "quantization_config" is present */
     uint32_t index_kpool;   /* "index_kpool", 0: absent */
+    int index_kpool_compress; /* "index_kpool_compress": true (the DSA pool keeps a compressed tail) */
     uint32_t kv_lora_rank, qk_rope_head_dim, num_hidden_layers;
     uint32_t num_nextn_predict_layers, index_head_dim;
     /* Linear-attention (KDA) layers of a hybrid config, as the config

@@ -57,12 +57,17 @@ static kvc_worker *worker(const pair_line *l, int side, const worker_case *c, kv
 {
     char model_path[1024], args[1024];
     snprintf(model_path, sizeof model_path, "%s/%s.json", models_dir, l->s->model);
+    /* each case field is at most 31 bytes and a scenario's extra flags 255: the line fits in 1 KiB */
     int n = snprintf(args, sizeof args, "--model-path /fake/model --tp 8 --disaggregation-mode %s", MODE[side]);
     if (strcmp(c->dtype, "-")) n += snprintf(args + n, sizeof args - (size_t)n, " --kv-cache-dtype %s", c->dtype);
     if (strcmp(c->page, "-")) n += snprintf(args + n, sizeof args - (size_t)n, " --page-size %s", c->page);
     if (strcmp(c->hisparse, "1") == 0)
         n += snprintf(args + n, sizeof args - (size_t)n, " --enable-hisparse --disable-radix-cache");
-    if (l->s->extra[side][0]) snprintf(args + n, sizeof args - (size_t)n, " %s", l->s->extra[side]);
+    if (l->s->extra[side][0]) n += snprintf(args + n, sizeof args - (size_t)n, " %s", l->s->extra[side]);
+    if (n >= (int)sizeof args) {
+        snprintf(d->message, sizeof d->message, "pair_replay: a command line longer than %zu bytes", sizeof args);
+        return NULL;
+    }
     kvc_worker *w = kvc_worker_create(MODE[side]);
     if (!w) return NULL;
     kvc_status st = kvc_worker_set_gpu(w, l->gpu[side], d);
@@ -142,13 +147,10 @@ static uint32_t fnv1a(const char *s)
     return h;
 }
 
-/* 1 when kvcheck refuses the worker SGLang refuses (`text`: "SIDE\t<refusal>")
- * with SGLang's message; `why` says how it differs. */
-static int worker_agrees(const pair_line *l, unsigned i, unsigned j, const char *text, char *why, size_t size)
+/* 1 when kvcheck refuses the `side` worker of case `k` that SGLang refuses
+ * with `refusal`, in SGLang's words; `why` says how it differs. */
+static int worker_agrees(const pair_line *l, int side, unsigned k, const char *refusal, char *why, size_t size)
 {
-    int side = strncmp(text, "prefill\t", 8) == 0 ? PREFILL : DECODE;
-    unsigned k = side == PREFILL ? i : j;
-    const char *refusal = strchr(text, '\t') + 1;
     char key[256];
     snprintf(key, sizeof key, "%s|%s|%s|%d|%u", l->s->name, l->release[side], l->gpu[side], side, k);
     uint32_t at = fnv1a(key) & (WORKER_SLOTS - 1);
@@ -167,7 +169,7 @@ static int worker_agrees(const pair_line *l, unsigned i, unsigned j, const char 
     kvc_worker_free(w);
     const char *msg = tsv_message(refusal);
     int ok = (st == KVC_ERR_CONFIG || st == KVC_ERR_USAGE) &&
-             (strstr(d.message, msg) != NULL || strncmp(refusal, "argparse exit", 13) == 0);
+             (tsv_quotes(d.message, msg) || strncmp(refusal, "argparse exit", 13) == 0);
     if (!ok)
         snprintf(why, size, "SGLang refuses the %s worker: %.300s | kvcheck: %s", MODE[side], refusal,
                  st ? d.message : "starts");
@@ -186,14 +188,15 @@ static const scenario *scenario_named(const char *name)
 }
 
 /* The result kinds this replay reads: pass; refused, no_info, request with
- * SGLang's words; worker with its side and SGLang's words. */
+ * SGLang's words; worker with its side and SGLang's words, or both sides'. */
 static int known_result(char **fl, unsigned n)
 {
     if (strcmp(fl[2], "pass") == 0) return n == 3;
     if (strcmp(fl[2], "refused") == 0 || strcmp(fl[2], "no_info") == 0 || strcmp(fl[2], "request") == 0)
         return n == 4 && fl[3][0];
     if (strcmp(fl[2], "worker") == 0)
-        return n == 5 && (strcmp(fl[3], "prefill") == 0 || strcmp(fl[3], "decode") == 0) && fl[4][0];
+        return (n == 5 && (strcmp(fl[3], "prefill") == 0 || strcmp(fl[3], "decode") == 0) && fl[4][0]) ||
+               (n == 6 && strcmp(fl[3], "both") == 0 && fl[4][0] && fl[5][0]);
     return 0;
 }
 
@@ -266,8 +269,8 @@ int main(int argc, char **argv)
                 bad = 1;
             } else {
                 char text[1 << 12];
-                snprintf(text, sizeof text, "%s%s%s%s%s", fl[2], n > 3 ? "\t" : "", n > 3 ? fl[3] : "",
-                         n > 4 ? "\t" : "", n > 4 ? fl[4] : "");
+                snprintf(text, sizeof text, "%s%s%s%s%s%s%s", fl[2], n > 3 ? "\t" : "", n > 3 ? fl[3] : "",
+                         n > 4 ? "\t" : "", n > 4 ? fl[4] : "", n > 5 ? "\t" : "", n > 5 ? fl[5] : "");
                 free(results[id]);
                 results[id] = strdup(text);
             }
@@ -286,12 +289,22 @@ int main(int argc, char **argv)
                 unsigned i = k / ncases[DECODE], j = k % ncases[DECODE];
                 char why[4096];
                 if (!want) {
+                    fprintf(stderr, "%s: a pairs line names result %u, which no result line gives\n", argv[a], ids[k]);
                     bad = 1;
                 } else if (strncmp(want, "worker\t", 7) == 0) {
-                    unsigned long before = workers_total;
-                    if (!worker_agrees(&l, i, j, want + 7, why, sizeof why) && workers_total > before &&
-                        shown++ < SHOW)
-                        show(&l, i, j, why);
+                    /* "worker\tSIDE\ttext" or "worker\tboth\tprefill's\tdecode's" */
+                    char side_name[8], texts[2][1 << 12] = {"", ""};
+                    const char *f1 = want + 7, *f2 = strchr(f1, '\t') + 1, *f3 = strchr(f2, '\t');
+                    snprintf(side_name, sizeof side_name, "%.*s", (int)(f2 - 1 - f1), f1);
+                    int both = strcmp(side_name, "both") == 0, first = strcmp(side_name, "decode") == 0;
+                    snprintf(texts[first], sizeof texts[first], "%.*s", both ? (int)(f3 - f2) : (int)strlen(f2), f2);
+                    if (both) snprintf(texts[DECODE], sizeof texts[DECODE], "%s", f3 + 1);
+                    for (int side = PREFILL; side <= DECODE; side++) {
+                        unsigned long before = workers_total;
+                        if (texts[side][0] && !worker_agrees(&l, side, side == PREFILL ? i : j, texts[side], why,
+                                                             sizeof why) && workers_total > before && shown++ < SHOW)
+                            show(&l, i, j, why);
+                    }
                 } else if (seen++ % sample == 0) {
                     total++;
                     if (pair_agrees(&l, i, j, want, why, sizeof why)) agree++;

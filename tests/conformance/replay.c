@@ -181,7 +181,7 @@ static int agrees(const table *t, unsigned rel, const char *gpu, const char *mod
         const char *msg = tsv_message(want->text);
         /* "argparse exit 2": a refusal recorded without its message */
         ok = (st == KVC_ERR_CONFIG || st == KVC_ERR_USAGE) &&
-             (strstr(d.message, msg) != NULL || strncmp(want->text, "argparse exit", 13) == 0);
+             (tsv_quotes(d.message, msg) || strncmp(want->text, "argparse exit", 13) == 0);
         if (!ok && (st == KVC_ERR_CONFIG || st == KVC_ERR_USAGE) && declines(d.message)) ok = 2;
         if (!ok) snprintf(why, size, "[%s] SGLang refuses: %.300s | kvcheck: %s", args, want->text,
                           st ? d.message : "starts");

@@ -49,4 +49,17 @@ static const char *tsv_message(const char *refusal)
     return p;
 }
 
+/* 1 when `text` quotes SGLang's message `msg` whole: found, and followed by
+ * the end, " (" (kvcheck's citation), a period, a semicolon or a quote, so
+ * that a list kvcheck made longer does not pass. */
+static int tsv_quotes(const char *text, const char *msg)
+{
+    size_t n = strlen(msg);
+    for (const char *at = strstr(text, msg); at; at = strstr(at + 1, msg)) {
+        const char *end = at + n;
+        if (!*end || strncmp(end, " (", 2) == 0 || strchr(".;\"", *end)) return 1;
+    }
+    return 0;
+}
+
 #endif

@@ -402,8 +402,25 @@ static const struct bad {
     /* the environment's switches, read as SGLang's EnvBool reads them */
     {"H200", "deepseek-v3.2", "SGLANG_RUST_SERVER=Yes SGLANG_DISAGG_STAGING_BUFFER=1 python -m sglang.launch_server "
      PC "--tp 1 --disaggregation-mode prefill", NULL, "does not yet support staging buffers, the Rust bootstrap registry ("},
-    {"H200", "deepseek-v3.2", "SGLANG_RUST_SERVER=maybe python -m sglang.launch_server " PC "--tp 1 --disaggregation-mode "
-     "prefill", NULL, "SGLang 0.5.23 refuses to start: \"maybe\" is not a valid boolean value (SGLANG_RUST_SERVER=maybe"},
+    /* the list comes before the fake backend's own refusal (the same hook, later) */
+    {"H200", "deepseek-v3.2", PC "--tp 1 --disaggregation-mode prefill --disaggregation-transfer-backend fake", NULL,
+     "does not yet support transfer backends other than Mooncake ("},
+    /* SGLang compares with one: zero is refused too */
+    {"H200", "deepseek-v3.2", PC "--tp 0 --pp-size 0 --disaggregation-mode prefill", NULL,
+     "does not yet support pipeline or attention context parallelism, attention tensor parallelism greater than one ("},
+    /* a prefill's optimistic prefill: 0 is made 1, below 0 stays off */
+    {"H200", "deepseek-v3.2", PC "--tp 1 --disaggregation-mode prefill --optimistic-prefill-attempts -1", "0.5.22",
+     "SGLang 0.5.22 refuses to start: prefill_complete requires optimistic prefill, but the resolved model/cache "
+     "configuration disabled it. (sglang 0.5.22: python/sglang/srt/arg_groups/serving_hook.py:512-521"},
+    /* the KV manager takes full-attention and DSA pools only */
+    {"H200", GLM5_NEXT, PC "--tp 1 --disaggregation-mode decode", NULL,
+     "SGLang 0.5.23 refuses to start: prefill_complete currently supports full-attention and DSA KV pools only (this "
+     "pool adds the linear layers' mamba state; sglang 0.5.22: python/sglang/srt/disaggregation/common/conn.py:372-379"},
+    {"B200", "tests/unit/models/DSV4_SMALL.json", PC "--tp 1 --disaggregation-mode prefill", NULL,
+     "prefill_complete currently supports full-attention and DSA KV pools only (this pool adds DeepSeek-V4's swa state"},
+    {"H200", "tests/unit/models/DSA_KPOOL_COMPRESS.json", PC "--tp 1 --disaggregation-mode prefill", "0.5.22",
+     "prefill_complete currently supports full-attention and DSA KV pools only (this pool adds the compressed kpool's "
+     "dsa_tail state"},
 };
 
 static void test_rules__refusals_are_sglangs_own_words(void **state)
@@ -463,6 +480,9 @@ static void test_rules__decode_allocation_policy(void **state)
          "prefill_complete"},
         {"SGLANG_RUST_SERVER=No python -m sglang.launch_server " PC "--tp 1 --disaggregation-mode decode", NULL,
          "prefill_complete"},
+        /* a value EnvBool does not take: SGLang warns and reads False */
+        {"SGLANG_RUST_SERVER=Maybe python -m sglang.launch_server " PC "--tp 1 --disaggregation-mode prefill", NULL,
+         "prefill_complete"},
         {"--tp 8 --disaggregation-mode decode", NULL, "early"},
         {"--disaggregation-decode-allocation-policy early --disaggregation-mode decode", "0.5.22", "early"},
         /* before 0.5.22 there is no policy */
@@ -474,7 +494,17 @@ static void test_rules__decode_allocation_policy(void **state)
         kvc_status st = resolve_line("H200", "deepseek-v3.2", OK[i].args, OK[i].release, &r, &d);
         if (st != KVC_OK) fail_msg("case %zu '%s': %s", i, OK[i].args, d.message);
         assert_string_equal(VAL(&r, "decode_alloc_policy"), OK[i].policy);
+        int warned = 0;
+        for (unsigned k = 0; k < r.nwarnings; k++)
+            warned |= strstr(r.warnings[k], "Invalid value for SGLANG_RUST_SERVER: \"maybe\" is not a valid boolean "
+                             "value, using default \"False\"") != NULL;
+        assert_int_equal(warned, strstr(OK[i].args, "=Maybe") != NULL);
     }
+    /* a DSA pool's kpool without compression keeps no tail */
+    kvc_resolved r;
+    kvc_diag d;
+    if (resolve_line("H200", "tests/unit/models/DSA_KPOOL.json", PC "--tp 1 --disaggregation-mode prefill", NULL, &r, &d))
+        fail_msg("%s", d.message);
 }
 
 static void test_rules__refusals_point_at_the_flag(void **state)

@@ -309,10 +309,12 @@ class Side:
                     break
         return self._judge
 
-    def _request(self, view):
+    def _request(self):
         """What the decode's receiver says of the info in its table: None, or the reason each request fails."""
         judge = self._policy()
         if judge is None:
+            if "decode_allocation_policy" in open(self.conn_path).read():
+                raise Broken("the release has a decode allocation policy but no receiver check the harness knows")
             return None
         failed = []
         kv_mgr = Bare(prefill_info_table=self.info_table, update_status=lambda *a: None,
@@ -377,7 +379,7 @@ class Side:
             if not self.log.lines:
                 raise Broken("the fetch failed without a log line")
             return {"no_info": " | ".join(self.log.lines)[:400]}
-        reason = self._request(w[0]) if kind == "info" else None
+        reason = self._request() if kind == "info" else None
         return {"request": reason} if reason else {"pass": True}
 
 
@@ -449,7 +451,8 @@ def write_table(work, combos, out):
       scenario <name> <model> <prefill's extra flags> <decode's extra flags>   ('-': none)
       prefill  <i> <kv_cache_dtype> <page_size> <hisparse>   the prefill cases ('-' unset), i from 0
       decode   <i> <kv_cache_dtype> <page_size> <hisparse>   the decode cases
-      result   <id> pass | refused <text> | no_info <text> | request <text> | worker prefill|decode <text>
+      result   <id> pass | refused <text> | no_info <text> | request <text> | worker prefill|decode <text> |
+               worker both <prefill's text> <decode's text>
       pairs    <scenario> <prefill release> <decode release> <prefill GPU> <decode GPU> <ids>
     <ids>: the result of every (prefill i, decode j), prefill-major, run-length coded as id or id*count,
     comma-separated. <model>: a file of tests/conformance/sglang/models. Each worker's command line:
@@ -457,23 +460,41 @@ def write_table(work, combos, out):
     [--enable-hisparse --disable-radix-cache] <the scenario's extra flags for MODE>."""
     results, lines = {}, []
 
-    def rid(r, side):
+    one = lambda text: text.replace("\t", " ").replace("\n", " ")
+
+    def rid(r, decode_refusal):
         kind = next((k for k in ("worker", "refused", "no_info", "request") if k in r), "pass")
-        key = kind if kind == "pass" else kind + "\t" + r[kind].replace("\t", " ").replace("\n", " ")
-        if kind == "worker":
-            key = f"worker\t{side}\t" + key[len("worker\t"):]
+        key = kind if kind == "pass" else kind + "\t" + one(r[kind])
+        if kind == "worker" and decode_refusal is False:  # the prefill started: the decode is refused
+            key = "worker\tdecode\t" + one(r[kind])
+        elif kind == "worker":
+            key = "worker\tprefill\t" + one(r[kind]) if decode_refusal is None else \
+                  "worker\tboth\t" + one(r[kind]) + "\t" + one(decode_refusal)
         return results.setdefault(key, len(results))
 
-    recv, refused_prefill = {}, set()
-    for f in os.listdir(work):
+    recv, refused_prefill, decode_refusal = {}, set(), {}
+    for f in sorted(os.listdir(work), key=lambda f: not f.startswith("serve_")):  # the prefills first
         for line in open(os.path.join(work, f)) if f.startswith(("recv_", "serve_")) else ():
             r = json.loads(line)
             if f.startswith("serve_") and "worker" in r["out"]:
                 refused_prefill.add((r["m"], r["p"], r["pgpu"], r["pi"]))
             elif f.startswith("recv_"):
                 recv[(r["m"], r["p"], r["pgpu"], r["d"], r["dgpu"], r["pi"], r["di"])] = r["out"]
+                decode = (r["m"], r["d"], r["dgpu"], r["di"])
+                if "decode_worker" in r["out"]:
+                    decode_refusal[decode] = r["out"]["decode_worker"]
+                elif (r["m"], r["p"], r["pgpu"], r["pi"]) not in refused_prefill:  # the decode's own verdict
+                    decode_refusal[decode] = r["out"]["worker"] if "worker" in r["out"] else None
+
+    def decode_of(m, p, pg, d, dg, i, j):
+        """None: the decode starts; its refusal; False: the prefill started (the result is the decode's)."""
+        if (m, p, pg, i) not in refused_prefill:
+            return False
+        if (m, d, dg, j) not in decode_refusal:
+            raise SystemExit(f"no run says whether {m} {d} {dg} decode case {j} starts: run its receive again")
+        return decode_refusal[(m, d, dg, j)]
     for m, p, d, pg, dg in combos:
-        ids = [rid(recv[(m, p, pg, d, dg, i, j)], "prefill" if (m, p, pg, i) in refused_prefill else "decode")
+        ids = [rid(recv[(m, p, pg, d, dg, i, j)], decode_of(m, p, pg, d, dg, i, j))
                for i in range(len(PREFILL)) for j in range(len(DECODE))]
         runs = [(k, len(list(g))) for k, g in itertools.groupby(ids)]
         lines.append("\t".join(["pairs", m, p, d, pg, dg, ",".join(f"{k}*{n}" if n > 1 else str(k) for k, n in runs)]))
@@ -514,8 +535,9 @@ def main():
                 if s["m"] != model:
                     raise SystemExit(f"{f}: replies for {s['m']}, not {model}")
                 for j, case in enumerate(DECODE):
-                    if "worker" in s["out"]:
-                        out = {"worker": s["out"]["worker"]}
+                    if "worker" in s["out"]:  # the decode is resolved all the same: its own refusal, or None
+                        dw = side.worker("decode", case)
+                        out = {"worker": s["out"]["worker"], "decode_worker": dw if isinstance(dw, str) else None}
                     else:
                         out = side.receive(case, s["out"]["replies"][q])
                     print(json.dumps({"m": model, "p": s["p"], "pgpu": s["pgpu"], "pi": s["pi"], "d": side.ver,

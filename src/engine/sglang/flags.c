@@ -73,6 +73,7 @@ static const struct dest_key {
     {"disaggregation_decode_host_receive_threshold", SET_HOST_RECV},
     {"hicache_storage_backend", SET_HICACHE_STORAGE},
     {"hicache_write_policy", SET_HICACHE_WRITE},
+    {"optimistic_prefill_attempts", SET_OPTIMISTIC},
 };
 
 /* The environment variables that are settings: SGLang's envs that decide a

@@ -1775,9 +1775,10 @@ static int set_to(const ctx *c, setting_key k, const char *v)
 {
     return c->set->s[k].set && strcmp(c->set->s[k].value, v) == 0;
 }
-static int number_above(const ctx *c, setting_key k, double limit)
+/* set, to a number other than one (SGLang compares `!= 1`) */
+static int not_one(const ctx *c, setting_key k)
 {
-    return c->set->s[k].set && strtod(c->set->s[k].value, NULL) > limit;
+    return c->set->s[k].set && strtod(c->set->s[k].value, NULL) != 1;
 }
 static int pc_aggregated(const ctx *c) { return !set_to(c, SET_DISAGG_MODE, "prefill") && !set_to(c, SET_DISAGG_MODE, "decode"); }
 static int pc_transfer(const ctx *c)
@@ -1788,9 +1789,9 @@ static int pc_transfer(const ctx *c)
 }
 static int pc_parallel(const ctx *c)
 {
-    return number_above(c, SET_PP, 1) || number_above(c, SET_ATTN_CP, 1) || number_above(c, SET_DCP, 1);
+    return not_one(c, SET_PP) || not_one(c, SET_ATTN_CP) || not_one(c, SET_DCP);
 }
-static int pc_attn_tp(const ctx *c) { return number_above(c, SET_TP, 1); }
+static int pc_attn_tp(const ctx *c) { return not_one(c, SET_TP); }
 static int pc_pdmux(const ctx *c)
 {
     return c->set->s[SET_PDMUX].set || (c->set->s[SET_DECOUPLED_SPEC].set && !set_to(c, SET_DECOUPLED_SPEC, "null"));
@@ -1812,7 +1813,9 @@ static int pc_prefill_hicache(const ctx *c)
     return set_to(c, SET_DISAGG_MODE, "prefill") && c->set->s[SET_HICACHE].set &&
            (c->set->s[SET_HICACHE_STORAGE].set || !set_to(c, SET_HICACHE_WRITE, "write_back"));
 }
-/* SGLang's EnvBool (0.5.23: python/sglang/srt/environ.py:143-150): -1 when it raises */
+/* SGLang's EnvBool (0.5.23: python/sglang/srt/environ.py:143-150): -1 for a
+ * value it does not take, which EnvField.get warns about and reads as the
+ * default, False (environ.py:79-86) */
 static int env_bool(const setting *s)
 {
     static const char *const YES[] = {"true", "1", "yes", "y"}, *const NO[] = {"false", "0", "no", "n"};
@@ -1863,17 +1866,49 @@ static kvc_status resolve_allocation_policy(const ctx *c)
     setting_set(v, s->value, "set by %s", from);
     setting_origin(v, &s->origin);
     if (strcmp(s->value, "prefill_complete") != 0) return KVC_OK;
-    for (setting_key k = SET_STAGING_ENV; k <= SET_RUST_SERVER_ENV; k++)
+    for (setting_key k = SET_STAGING_ENV; k <= SET_RUST_SERVER_ENV; k++) {
+        char lower[64];
+        str_copy(lower, sizeof lower, c->set->s[k].value);
+        for (char *p = lower; *p; p++) *p = (char)((*p >= 'A' && *p <= 'Z') ? *p - 'A' + 'a' : *p);
         if (env_bool(&c->set->s[k]) < 0)
-            return refuse(c, &c->set->s[k], "\"%s\" is not a valid boolean value (%s=%s: sglang 0.5.23: "
-                          "python/sglang/srt/environ.py:143-150)", c->set->s[k].value, c->set->s[k].flag,
-                          c->set->s[k].value);
+            notes_add(c->out->warnings, &c->out->nwarnings, KVC_MAX_NOTES,
+                      "SGLang warns \"Invalid value for %s: \"%s\" is not a valid boolean value, using default "
+                      "\"False\"\" and reads it as off (sglang 0.5.23: python/sglang/srt/environ.py:79-86, :143-150)",
+                      c->set->s[k].flag, lower);
+    }
     char list[600] = "";
     for (size_t i = 0; i < COUNT_OF(PREFILL_COMPLETE); i++)
         if (PREFILL_COMPLETE[i].unsupported(c)) str_join_add(list, sizeof list, ", ", PREFILL_COMPLETE[i].what);
-    if (!list[0]) return KVC_OK;
-    return refuse(c, s, "--disaggregation-decode-allocation-policy prefill_complete does not yet support %s (%s)",
-                  list, CITE);
+    if (list[0])
+        return refuse(c, s, "--disaggregation-decode-allocation-policy prefill_complete does not yet support %s (%s)",
+                      list, CITE);
+    /* 0 is made 1 first (pd_disaggregation_hook.py:49-55); the other ways optimistic prefill goes off, PP and
+     * HiCache, prefill_complete has refused above */
+    const setting *o = &c->set->s[SET_OPTIMISTIC];
+    if (set_to(c, SET_DISAGG_MODE, "prefill") && o->set && strtod(o->value, NULL) < 0)
+        return refuse(c, o, "prefill_complete requires optimistic prefill, but the resolved model/cache configuration "
+                      "disabled it. (sglang 0.5.22: python/sglang/srt/arg_groups/serving_hook.py:512-521; 0.5.23: "
+                      ":533-541)");
+    return KVC_OK;
+}
+
+/* A prefill_complete worker's KV manager takes only full-attention and DSA
+ * pools: the state a hybrid model's linear layers, DeepSeek-V4's SWA
+ * caches or a DSA pool's compressed kpool tail add is refused when it
+ * starts (sglang 0.5.22: python/sglang/srt/disaggregation/common/conn.py:
+ * 372-379; 0.5.23: :417-423; the state types: 0.5.23:
+ * python/sglang/srt/disaggregation/utils.py:1500-1511, :1549, :1623). */
+static kvc_status check_policy_pool(const ctx *c, int dsv4)
+{
+    const char *state = c->hybrid ? "the linear layers' mamba"
+                        : dsv4    ? "DeepSeek-V4's swa"
+                        : c->dsa && c->model->index_kpool > 1 && c->model->index_kpool_compress
+                            ? "the compressed kpool's dsa_tail"
+                            : NULL;
+    if (!state || strcmp(resolved_value(c->out, "decode_alloc_policy"), "prefill_complete") != 0) return KVC_OK;
+    return refuse(c, &c->set->s[SET_ALLOC_POLICY], "prefill_complete currently supports full-attention and DSA KV "
+                  "pools only (this pool adds %s state; sglang 0.5.22: python/sglang/srt/disaggregation/common/"
+                  "conn.py:372-379; 0.5.23: :417-423)", state);
 }
 
 static kvc_status resolve_mode(const ctx *c)
@@ -3408,9 +3443,10 @@ kvc_status rules_resolve(const gpu_info *gpu, const model_info *model, const dra
 
     kvc_status st = check_modelled(&c);
     if (!st) st = resolve_mode(&c);
+    if (!st) st = resolve_allocation_policy(&c); /* before the transfer's own refusal (the hook's order) */
     if (!st) st = resolve_transfer(&c);
-    if (!st) st = resolve_allocation_policy(&c);
-    if (!st && dsv4) return resolve_dsv4(&c, dsv4);
+    if (!st && dsv4) st = resolve_dsv4(&c, dsv4);
+    if (dsv4) return st ? st : check_policy_pool(&c, 1);
     if (!st) st = resolve_dtype(&c);
     if (st) return st;
     c.fp8 = strcmp(c.dtype, "fp8_e4m3") == 0;
@@ -3462,5 +3498,6 @@ kvc_status rules_resolve(const gpu_info *gpu, const model_info *model, const dra
     if (separate_draft(out) && (st = resolve_draft_model(&c, resolved_value(out, "speculative_algorithm"))))
         return st;
     if ((st = resolve_draft(&c))) return st;
-    return derive_layouts(model, out, diag);
+    if ((st = derive_layouts(model, out, diag))) return st;
+    return check_policy_pool(&c, 0);
 }

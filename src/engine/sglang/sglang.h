@@ -221,6 +221,7 @@ typedef enum setting_key {
     SET_HOST_RECV,           /* --disaggregation-decode-host-receive-threshold */
     SET_HICACHE_STORAGE,     /* --hicache-storage-backend */
     SET_HICACHE_WRITE,       /* --hicache-write-policy */
+    SET_OPTIMISTIC,          /* --optimistic-prefill-attempts */
     SET_STAGING_ENV,         /* SGLANG_DISAGG_STAGING_BUFFER in the launch's environment */
     SET_RUST_SERVER_ENV,     /* SGLANG_RUST_SERVER in the launch's environment */
     SET_COUNT
