@@ -154,6 +154,26 @@ def function(fn, body, path, g):
     return g[fn.name]
 
 
+def block(path, g, name, first, last, or_next=False):
+    """A function name(self) of a run of statements of the file at path, in globals g: the first block
+    (a body or an else) with a statement `first` takes, from it through the next one `last` takes (or_next:
+    through the statement after it when none does, if there is one); None when no block has such a run."""
+    for n in ast.walk(tree(path)):
+        for field in ("body", "orelse"):
+            body = getattr(n, field, None)
+            if not isinstance(body, list):
+                continue
+            start = next((i for i, st in enumerate(body) if first(st)), None)
+            if start is None:
+                continue
+            end = next((i for i, st in enumerate(body) if i > start and last(st)), start + 1 if or_next else None)
+            if end is not None and end < len(body):
+                fake = ast.FunctionDef(name, ast.arguments([], [ast.arg("self")], None, [], [], None, []), [], [],
+                                       None, None)
+                return function(fake, body[start:end + 1], path, g)
+    return None
+
+
 class Side:
     """One release on one GPU: its worker resolution and its disaggregation code."""
 
@@ -273,40 +293,22 @@ class Side:
             return "info", function(fn, fn.body[:last + 1] + store, self.conn_path, self.conn.__dict__)
         # <= 0.5.9: the receiver's __init__ fetches, gives up on missing info (the statement after the
         # fetch), then (0.5.8-0.5.9) checks
-        for n in ast.walk(tree(self.conn_path)):
-            for field in ("body", "orelse"):
-                body = getattr(n, field, None)
-                if not isinstance(body, list):
-                    continue
-                start = next((i for i, st in enumerate(body) if isinstance(st, ast.Assign) and
-                              "_get_prefill_parallel_info_from_server()" in ast.unparse(st)), None)
-                if start is None:
-                    continue
-                end = next((i for i, st in enumerate(body) if i > start and has_mismatch_raise(st)), start + 1)
-                if end < len(body):
-                    fake = ast.FunctionDef("check", ast.arguments([], [ast.arg("self")], None, [], [], None, []),
-                                           [], [], None, None)
-                    return "receiver", function(fake, body[start:end + 1], self.conn_path, self.conn.__dict__)
-        raise Broken("no fetch of the prefill's info in a shape the harness knows")
+        check = block(self.conn_path, self.conn.__dict__, "check",
+                      lambda st: isinstance(st, ast.Assign) and
+                      "_get_prefill_parallel_info_from_server()" in ast.unparse(st),
+                      has_mismatch_raise, or_next=True)
+        if check is None:
+            raise Broken("no fetch of the prefill's info in a shape the harness knows")
+        return "receiver", check
 
     def _policy(self):
         """The receiver's statements that judge the prefill's info once it is in (0.5.22+), or None."""
         if not hasattr(self, "_judge"):
-            self._judge = None
-            for n in ast.walk(tree(self.conn_path)):
-                body = getattr(n, "body", None)
-                if not isinstance(body, list):
-                    continue
-                start = next((i for i, st in enumerate(body) if isinstance(st, ast.Assign) and
-                              ast.unparse(st.targets[0]) == "self.prefill_info" and
-                              "prefill_info_table[self.bootstrap_addr]" in ast.unparse(st.value)), None)
-                end = next((i for i, st in enumerate(body) if start is not None and i > start and
-                            isinstance(st, ast.If) and ast.unparse(st.test) == "reason is not None"), None)
-                if end is not None:
-                    fake = ast.FunctionDef("judge", ast.arguments([], [ast.arg("self")], None, [], [], None, []),
-                                           [], [], None, None)
-                    self._judge = function(fake, body[start:end + 1], self.conn_path, self.conn.__dict__)
-                    break
+            self._judge = block(self.conn_path, self.conn.__dict__, "judge",
+                                lambda st: isinstance(st, ast.Assign) and
+                                ast.unparse(st.targets[0]) == "self.prefill_info" and
+                                "prefill_info_table[self.bootstrap_addr]" in ast.unparse(st.value),
+                                lambda st: isinstance(st, ast.If) and ast.unparse(st.test) == "reason is not None")
         return self._judge
 
     def _request(self):
