@@ -20,6 +20,18 @@ static kvc_status compare_under(kvc_worker *p, kvc_worker *d, const char *releas
     return kvc_compare(p, d, v, diag);
 }
 
+/* A prefill and a decode worker of `model` on `gpu`: "--disaggregation-mode
+ * MODE", the flags both sides take, then the side's own. */
+static void pair_make(const char *gpu, const char *model, const char *both, const char *pargs, const char *dargs,
+                      kvc_worker **p, kvc_worker **d)
+{
+    char a[1024];
+    snprintf(a, sizeof a, "--disaggregation-mode prefill %s %s", both, pargs);
+    *p = worker_make(gpu, model, a);
+    snprintf(a, sizeof a, "--disaggregation-mode decode %s %s", both, dargs);
+    *d = worker_make(gpu, model, a);
+}
+
 static kvc_verdict *compare_files(const char *pair, const char *release)
 {
     kvc_worker *wp, *wd;
@@ -234,11 +246,9 @@ static void test_compare__mixed_releases_read_the_prefill_info(void **state)
         {"0.5.23", "0.5.20", 1, "unexpected keyword argument 'kv_layout'", "tests/unit/models/DSV4_SMALL.json"},
     };
     for (size_t i = 0; i < COUNT_OF(C); i++) {
-        const char *model = C[i].model ? C[i].model : "deepseek-v3.2", *dtype = C[i].model ? "" : " --kv-cache-dtype bfloat16";
-        char pa[128], da[128];
-        snprintf(pa, sizeof pa, "--disaggregation-mode prefill%s", dtype);
-        snprintf(da, sizeof da, "--disaggregation-mode decode%s", dtype);
-        kvc_worker *p = worker_make("H200", model, pa), *d = worker_make("H200", model, da);
+        const char *model = C[i].model ? C[i].model : "deepseek-v3.2", *dtype = C[i].model ? "" : "--kv-cache-dtype bfloat16";
+        kvc_worker *p, *d;
+        pair_make("H200", model, dtype, "", "", &p, &d);
         kvc_verdict *v = NULL;
         kvc_diag diag;
         assert_int_equal(kvc_worker_set_release(p, C[i].prefill, &diag), KVC_OK);
@@ -280,10 +290,8 @@ static void test_compare__decode_allocation_policy(void **state)
         {"0.5.21", "0.5.23", "", "", 0, "it passes", NULL},
     };
     for (size_t i = 0; i < COUNT_OF(C); i++) {
-        char pa[256], da[256];
-        snprintf(pa, sizeof pa, "--tp 1 --disaggregation-mode prefill %s", C[i].pargs);
-        snprintf(da, sizeof da, "--tp 1 --disaggregation-mode decode %s", C[i].dargs);
-        kvc_worker *p = worker_make("H200", "deepseek-v3.2", pa), *d = worker_make("H200", "deepseek-v3.2", da);
+        kvc_worker *p, *d;
+        pair_make("H200", "deepseek-v3.2", "--tp 1", C[i].pargs, C[i].dargs, &p, &d);
         kvc_verdict *v = NULL;
         kvc_diag diag;
         assert_int_equal(kvc_worker_set_release(p, C[i].prefill, &diag), KVC_OK);
@@ -526,10 +534,8 @@ static void test_compare__separate_draft_model_pools(void **state)
          "draft_model_pool", "NIXL handshake refuses only a prefill item length longer than decode's"},
     };
     for (size_t i = 0; i < COUNT_OF(C); i++) {
-        char pa[512], da[512];
-        snprintf(pa, sizeof pa, "--disaggregation-mode prefill %s %s", D, C[i].prefill);
-        snprintf(da, sizeof da, "--disaggregation-mode decode %s %s", D, C[i].decode);
-        kvc_worker *p = worker_make("B300", "glm-5.2", pa), *d = worker_make("B300", "glm-5.2", da);
+        kvc_worker *p, *d;
+        pair_make("B300", "glm-5.2", D, C[i].prefill, C[i].decode, &p, &d);
         kvc_verdict *v = NULL;
         kvc_diag diag;
         if (compare_under(p, d, "0.5.23", &v, &diag) != KVC_OK) fail_msg("case %zu: %s", i, diag.message);
@@ -547,10 +553,8 @@ static void test_compare__separate_draft_model_pools(void **state)
     }
     /* a draft dtype on one side: the fix gives the other side the same */
     {
-        char pa[512], da[512];
-        snprintf(pa, sizeof pa, "--disaggregation-mode prefill %s --speculative-draft-kv-cache-dtype bf16", D);
-        snprintf(da, sizeof da, "--disaggregation-mode decode %s", D);
-        kvc_worker *p = worker_make("B300", "glm-5.2", pa), *d = worker_make("B300", "glm-5.2", da);
+        kvc_worker *p, *d;
+        pair_make("B300", "glm-5.2", D, "--speculative-draft-kv-cache-dtype bf16", "", &p, &d);
         kvc_verdict *v = NULL;
         kvc_diag diag;
         assert_int_equal(compare_under(p, d, "0.5.23", &v, &diag), KVC_OK);
@@ -651,10 +655,8 @@ static void test_compare__transfer_backends(void **state)
         {"--disaggregation-transfer-backend mori", "--disaggregation-transfer-backend nixl", 0},
     };
     for (size_t i = 0; i < COUNT_OF(C); i++) {
-        char pa[256], da[256];
-        snprintf(pa, sizeof pa, "--disaggregation-mode prefill %s", C[i].prefill);
-        snprintf(da, sizeof da, "--disaggregation-mode decode %s", C[i].decode);
-        kvc_worker *p = worker_make("B300", "glm-5.2", pa), *d = worker_make("B300", "glm-5.2", da);
+        kvc_worker *p, *d;
+        pair_make("B300", "glm-5.2", "", C[i].prefill, C[i].decode, &p, &d);
         kvc_verdict *v = NULL;
         kvc_diag diag;
         if (compare_under(p, d, "0.5.23", &v, &diag) != KVC_OK) fail_msg("case %zu: %s", i, diag.message);
