@@ -238,6 +238,12 @@ static kvc_setting *get(kvc_resolved *r, const char *name)
     return NULL;
 }
 
+/* 1 when setting `k` was given as `v`. */
+static int set_to(const ctx *c, setting_key k, const char *v)
+{
+    return c->set->s[k].set && strcmp(c->set->s[k].value, v) == 0;
+}
+
 /* SGLang refuses to start: its own message, then where the input came from. */
 static kvc_status refuse(const ctx *c, const setting *s, const char *fmt, ...) KVC_PRINTF(3, 4);
 static kvc_status refuse(const ctx *c, const setting *s, const char *fmt, ...)
@@ -789,8 +795,8 @@ static kvc_status check_hisparse(const ctx *c)
     if (!h->set) return KVC_OK;
     const struct hisparse_rule *r = hisparse_rule(c->rel);
     if (!r) return KVC_OK; /* the release's parser has no such flag */
-    const setting *mode = &c->set->s[SET_DISAGG_MODE], *keep = &c->set->s[SET_DECODE_RADIX];
-    int decode = mode->set && strcmp(mode->value, "decode") == 0, chunk = 0;
+    const setting *keep = &c->set->s[SET_DECODE_RADIX];
+    int decode = set_to(c, SET_DISAGG_MODE, "decode"), chunk = 0;
     for (size_t i = 0; decode && i < COUNT_OF(DECODE_CACHE); i++) {
         const struct decode_cache_rule *k = &DECODE_CACHE[i];
         if (!in_span(c->rel, k->when)) continue;
@@ -1706,7 +1712,7 @@ static kvc_status check_round_robin(const ctx *c)
 {
     int forces_dp = c->defaults && rel_until(c->rel, "0.5.5.post3");
     const setting *mode = &c->set->s[SET_DISAGG_MODE];
-    if (!rel_until(c->rel, "0.5.7") || !mode->set || strcmp(mode->value, "decode") != 0) return KVC_OK;
+    if (!rel_until(c->rel, "0.5.7") || !set_to(c, SET_DISAGG_MODE, "decode")) return KVC_OK;
     unsigned long tp = c->set->s[SET_TP].set ? strtoul(c->set->s[SET_TP].value, NULL, 10) : 1;
     unsigned long dp = c->set->s[SET_DP].set ? strtoul(c->set->s[SET_DP].value, NULL, 10) : 1;
     if (forces_dp) dp = tp;
@@ -1753,9 +1759,7 @@ static kvc_status resolve_transfer(const ctx *c)
     else
         setting_set(v, s->value, "set by %s", from);
     setting_origin(v, &s->origin);
-    const setting *mode = &c->set->s[SET_DISAGG_MODE];
-    if (mode->set && strcmp(mode->value, "prefill") == 0 && strcmp(s->value, "fake") == 0 &&
-        rel_since(c->rel, "0.5.10"))
+    if (set_to(c, SET_DISAGG_MODE, "prefill") && strcmp(s->value, "fake") == 0 && rel_since(c->rel, "0.5.10"))
         return refuse(c, s, "Prefill server does not support 'fake' as the transfer backend (sglang 0.5.10rc0: "
                       "python/sglang/srt/server_args.py:3176-3179; 0.5.23: "
                       "python/sglang/srt/arg_groups/pd_disaggregation_hook.py:145-147)");
@@ -1771,10 +1775,6 @@ static kvc_status resolve_transfer(const ctx *c)
  * enable_dp_attention, which handle_deprecated_dp_attention has already
  * turned off (0.5.23: python/sglang/srt/arg_groups/parallel_hook.py:39-61),
  * so any tp_size above one is refused. */
-static int set_to(const ctx *c, setting_key k, const char *v)
-{
-    return c->set->s[k].set && strcmp(c->set->s[k].value, v) == 0;
-}
 /* set, to a number other than one (SGLang compares `!= 1`) */
 static int not_one(const ctx *c, setting_key k)
 {
@@ -1867,14 +1867,14 @@ static kvc_status resolve_allocation_policy(const ctx *c)
     setting_origin(v, &s->origin);
     if (strcmp(s->value, "prefill_complete") != 0) return KVC_OK;
     for (setting_key k = SET_STAGING_ENV; k <= SET_RUST_SERVER_ENV; k++) {
-        char lower[64];
+        if (env_bool(&c->set->s[k]) >= 0) continue;
+        char lower[64]; /* SGLang's warning shows the value lower-cased */
         str_copy(lower, sizeof lower, c->set->s[k].value);
         for (char *p = lower; *p; p++) *p = (char)((*p >= 'A' && *p <= 'Z') ? *p - 'A' + 'a' : *p);
-        if (env_bool(&c->set->s[k]) < 0)
-            notes_add(c->out->warnings, &c->out->nwarnings, KVC_MAX_NOTES,
-                      "SGLang warns \"Invalid value for %s: \"%s\" is not a valid boolean value, using default "
-                      "\"False\"\" and reads it as off (sglang 0.5.23: python/sglang/srt/environ.py:79-86, :143-150)",
-                      c->set->s[k].flag, lower);
+        notes_add(c->out->warnings, &c->out->nwarnings, KVC_MAX_NOTES,
+                  "SGLang warns \"Invalid value for %s: \"%s\" is not a valid boolean value, using default "
+                  "\"False\"\" and reads it as off (sglang 0.5.23: python/sglang/srt/environ.py:79-86, :143-150)",
+                  c->set->s[k].flag, lower);
     }
     char list[600] = "";
     for (size_t i = 0; i < COUNT_OF(PREFILL_COMPLETE); i++)
