@@ -421,6 +421,84 @@ static const struct bad {
     {"H200", "tests/unit/models/DSA_KPOOL_COMPRESS.json", PC "--tp 1 --disaggregation-mode prefill", "0.5.22",
      "prefill_complete currently supports full-attention and DSA KV pools only (this pool adds the compressed kpool's "
      "dsa_tail state"},
+    /* the decode host receive threshold (0.5.21+): on above 0 in 0.5.21, below 1 after; in [0, 1] (NaN is not) */
+#define HR "--disaggregation-decode-host-receive-threshold "
+    {"H200", "deepseek-v3.2", HR "1.5 --disaggregation-mode decode", "0.5.21",
+     "SGLang 0.5.21 refuses to start: --disaggregation-decode-host-receive-threshold must be between 0 and 1 (sglang "
+     "0.5.21: python/sglang/srt/arg_groups/pd_disaggregation_hook.py:53-69"},
+    {"H200", "deepseek-v3.2", HR "nan --disaggregation-mode decode", NULL,
+     "--disaggregation-decode-host-receive-threshold must be between 0 and 1 ("},
+    {"H200", "deepseek-v3.2", HR "-0.5 --disaggregation-mode prefill", NULL,
+     "--disaggregation-decode-host-receive-threshold must be between 0 and 1 ("},
+    {"H200", "deepseek-v3.2", HR "0.5 --disaggregation-mode decode --enable-hisparse --disable-radix-cache", NULL,
+     "Decode host receive does not yet support HiSparse or role switching ("},
+    {"H200", "deepseek-v3.2", HR "0.5 --disaggregation-mode decode --enable-pd-role-switch", "0.5.21",
+     "Decode host receive does not yet support HiSparse or role switching ("},
+    {"H200", "deepseek-v3.2", HR "0 --disaggregation-mode decode --disaggregation-decode-retraction-backup cpu_tensor",
+     NULL, "Decode host KV buffering requires host_pool retraction ("},
+    /* on, it makes the retraction backup host_pool, which only a decode worker takes */
+    {"H200", "deepseek-v3.2", HR "0 --disaggregation-mode prefill", "0.5.22",
+     "SGLang 0.5.22 refuses to start: --disaggregation-decode-retraction-backup=host_pool is only supported on a PD "
+     "decode server. (host_pool because host receive is on; sglang 0.5.18: python/sglang/srt/server_args.py:8122-8147"},
+    {"H200", "deepseek-v3.2", HR "1 --disaggregation-mode prefill", "0.5.21",
+     "--disaggregation-decode-retraction-backup=host_pool is only supported on a PD decode server. (host_pool because"},
+    {"H200", "deepseek-v3.2", HR "0.5", NULL,
+     "--disaggregation-decode-retraction-backup=host_pool is only supported on a PD decode server. ("},
+    /* Python's float(): underscores, exponents and a signed zero (off in 0.5.21, on after) */
+    {"H200", "deepseek-v3", HR "1_5 --disaggregation-mode decode", NULL,
+     "--disaggregation-decode-host-receive-threshold must be between 0 and 1 ("},
+    {"H200", "deepseek-v3", HR "1e-3 --disaggregation-mode prefill", NULL,
+     "--disaggregation-decode-retraction-backup=host_pool is only supported on a PD decode server. (host_pool"},
+    {"H200", "deepseek-v3", HR "-0.0 --disaggregation-mode prefill", "0.5.22",
+     "--disaggregation-decode-retraction-backup=host_pool is only supported on a PD decode server. (host_pool"},
+    /* host receive makes the backup host_pool over an explicit none */
+    {"H200", "deepseek-v3", HR "0.5 --disaggregation-mode decode --disaggregation-decode-retraction-backup none "
+     "--dcp-size 2", NULL, "--disaggregation-decode-retraction-backup=host_pool does not support --dcp-size > 1. "
+     "(host_pool because host receive is on"},
+    /* HiCache's host pool turned page-first by a Mooncake or NPU MemCache storage backend */
+    {"H200", "deepseek-v3.2", HR "0.5 --disaggregation-mode decode --hicache-storage-backend mooncake", NULL,
+     "SGLang 0.5.23 refuses to start: The resolved HiCache storage layout 'page_first' cannot share the layer_first "
+     "decode host pool used by KV transfer (the mooncake storage backend with the kernel io backend"},
+    {"H200", "deepseek-v3", HR "0.5 --disaggregation-mode decode --hicache-storage-backend npu_memcache "
+     "--hicache-io-backend direct", "0.5.21", "The resolved HiCache storage layout 'page_first_direct' cannot share"},
+    {"H200", "deepseek-v3", HR "0.5 --disaggregation-mode decode --hicache-storage-backend npu_memcache "
+     "--hicache-io-backend direct --enable-unified-memory", NULL,
+     "The resolved HiCache storage layout 'page_first' cannot share"},
+    {"H200", "deepseek-v3", HR "0.5 --disaggregation-mode prefill --enable-hierarchical-cache "
+     "--hicache-storage-backend mooncake", NULL, "The resolved HiCache storage layout 'page_first' cannot share"},
+    /* a DSA decode worker's KV manager: its DSA state is not full KV */
+    {"H200", "deepseek-v3.2", HR "0.5 --disaggregation-mode decode --disaggregation-transfer-backend nixl", NULL,
+     "SGLang 0.5.23 refuses to start: Host receive supports full KV and separate paged SWA pools (when the decode "
+     "worker builds its KV manager: this DSA pool adds DSA state"},
+    {"H200", "deepseek-v3.2", HR "0.25 --disaggregation-mode decode", "0.5.21",
+     "SGLang 0.5.21 refuses to start: Host receive requires KV pools sharing the primary indices ("},
+    {"H200", "deepseek-v3.2", HR "0.25 --disaggregation-mode decode", "0.5.21",
+     "Leave --disaggregation-decode-host-receive-threshold at 0 (SGLang's default: host receive off)"},
+    {"B200", "tests/unit/models/DSV4_SMALL.json", HR "0.5 --disaggregation-mode decode", "0.5.21",
+     "Host receive requires KV pools sharing the primary indices (when the decode worker builds its KV manager: this "
+     "DeepSeek-V4 pool adds SWA state"},
+    /* an MLA or DeepSeek-V4 (0.5.22+) decode worker's KV manager: no transfer backend writes to host memory */
+    {"H200", "deepseek-v3", HR "0.5 --disaggregation-mode decode --disaggregation-transfer-backend nixl", NULL,
+     "SGLang 0.5.23 refuses to start: Transfer backend does not support decode host KV destinations (when the decode "
+     "worker builds its KV manager"},
+    {"B200", "tests/unit/models/DSV4_SMALL.json", HR "0 --disaggregation-mode decode", NULL,
+     "Transfer backend does not support decode host KV destinations ("},
+    /* a hybrid model's decode tree cache: no Mamba state under host_pool */
+    {"B200", "tests/conformance/sglang/models/GLM5_NEXT.json", HR "0.5 --disaggregation-mode decode", NULL,
+     "SGLang 0.5.23 refuses to start: Host-pool retraction does not support Mamba models. (when the decode worker "
+     "builds its tree cache: the linear layers' state is Mamba state; host_pool because host receive is on"},
+    {"B200", "tests/conformance/sglang/models/GLM5_NEXT.json", "--disaggregation-decode-retraction-backup host_pool "
+     "--disaggregation-mode decode", "0.5.20", "SGLang 0.5.20 refuses to start: Host-pool retraction does not support "
+     "Mamba models. (when the decode worker builds its tree cache: the linear layers' state is Mamba state; sglang"},
+    /* the retraction backup host_pool given (0.5.18+) */
+    {"H200", "deepseek-v3.2", "--disaggregation-decode-retraction-backup host_pool --disaggregation-mode prefill", "0.5.18",
+     "SGLang 0.5.18 refuses to start: --disaggregation-decode-retraction-backup=host_pool is only supported on a PD "
+     "decode server. (sglang 0.5.18"},
+    {"H200", "deepseek-v3.2", "--disaggregation-decode-retraction-backup host_pool --disaggregation-mode decode "
+     "--dcp-size 2", NULL, "--disaggregation-decode-retraction-backup=host_pool does not support --dcp-size > 1. ("},
+    {"H200", "deepseek-v3.2", "--disaggregation-decode-retraction-backup host_pool --disaggregation-mode decode "
+     "--enable-priority-scheduling", "0.5.20", "--disaggregation-decode-retraction-backup=host_pool requires "
+     "--disable-priority-preemption when priority scheduling is enabled. ("},
 };
 
 static void test_rules__refusals_are_sglangs_own_words(void **state)
@@ -505,6 +583,55 @@ static void test_rules__decode_allocation_policy(void **state)
     kvc_diag d;
     if (resolve_line("H200", "tests/unit/models/DSA_KPOOL.json", PC "--tp 1 --disaggregation-mode prefill", NULL, &r, &d))
         fail_msg("%s", d.message);
+}
+
+/* The host receive threshold and the host_pool retraction backup where
+ * SGLang starts the worker. */
+static void test_rules__decode_host_receive_off(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *args, *release;
+    } OK[] = {
+        /* off: 0 in 0.5.21, 1 after (the bounds are in range); NaN is never on */
+        {HR "0 --disaggregation-mode decode", "0.5.21"},
+        {HR "1 --disaggregation-mode decode", "0.5.22"},
+        {HR "1.0 --disaggregation-mode prefill --enable-hisparse --disable-radix-cache", NULL},
+        {HR "0.0 --disaggregation-mode prefill --disaggregation-decode-retraction-backup cpu_tensor", "0.5.21"},
+        /* host_pool on a decode worker, with DCP 1 and priority preemption off */
+        {"--disaggregation-decode-retraction-backup host_pool --disaggregation-mode decode --dcp-size 1", "0.5.18"},
+        {"--disaggregation-decode-retraction-backup host_pool --disaggregation-mode decode --enable-priority-scheduling "
+         "--disable-priority-preemption", NULL},
+        {"--disaggregation-decode-retraction-backup cpu_tensor --disaggregation-mode prefill", NULL},
+        /* underscores and exponents as Python reads them: off */
+        {HR "0_1 --disaggregation-mode decode", "0.5.22"}, /* 1.0 */
+        {HR "0e5 --disaggregation-mode decode", "0.5.21"},
+        /* storage backends that keep HiCache's host pool layer_first, or host receive off */
+        {HR "1 --disaggregation-mode decode --hicache-storage-backend mooncake", NULL},
+        {"--disaggregation-mode decode --disaggregation-decode-retraction-backup host_pool --hicache-storage-backend "
+         "mooncake", NULL},
+        {"--disaggregation-mode decode --disaggregation-decode-retraction-backup host_pool --hicache-storage-backend "
+         "mooncake --hicache-io-backend kernel_ascend", "0.5.21"},
+        /* the Mamba check is the host_pool backup's only */
+        {"--disaggregation-mode decode --disaggregation-decode-retraction-backup cpu_tensor", NULL},
+    };
+    for (size_t i = 0; i < sizeof OK / sizeof OK[0]; i++) {
+        kvc_resolved r;
+        kvc_diag d;
+        kvc_status st = resolve_line("H200", "deepseek-v3.2", OK[i].args, OK[i].release, &r, &d);
+        if (st != KVC_OK) fail_msg("case %zu '%s': %s", i, OK[i].args, d.message);
+    }
+    kvc_resolved r;
+    kvc_diag d;
+    /* a hybrid decode worker keeps the cpu_tensor backup */
+    assert_int_equal(resolve_line("B200", "tests/conformance/sglang/models/GLM5_NEXT.json", "--disaggregation-mode "
+                                  "decode --disaggregation-decode-retraction-backup cpu_tensor", NULL, &r, &d), KVC_OK);
+    /* before 0.5.21 (0.5.18 for the backup) SGLang's parser does not know the flag */
+    assert_int_equal(resolve_line("H200", "deepseek-v3.2", HR "0.5 --disaggregation-mode decode", "0.5.20", &r, &d),
+                     KVC_ERR_CONFIG);
+    assert_contains(d.message, "unrecognized arguments: --disaggregation-decode-host-receive-threshold 0.5");
+    assert_int_equal(resolve_line("H200", "deepseek-v3.2", "--disaggregation-decode-retraction-backup host_pool", "0.5.17",
+                                  &r, &d), KVC_ERR_CONFIG);
 }
 
 static void test_rules__refusals_point_at_the_flag(void **state)
@@ -1363,6 +1490,7 @@ int main(void)
         cmocka_unit_test(test_rules__refusals_are_sglangs_own_words),
         cmocka_unit_test(test_rules__fp4_check_flags_that_pass),
         cmocka_unit_test(test_rules__decode_allocation_policy),
+        cmocka_unit_test(test_rules__decode_host_receive_off),
         cmocka_unit_test(test_rules__refusals_point_at_the_flag),
         cmocka_unit_test(test_rules__reasons_say_how_each_value_was_decided),
         cmocka_unit_test(test_rules__entries_count_draft_layers_and_the_indexer),

@@ -22,19 +22,24 @@ What runs, per side, from the release's source (disaggregation/):
     statements from that call to the page-size check (0.5.8-0.5.9). A release with no "mismatch"
     check in common/conn.py (<= 0.5.7) is recorded as checking nothing. Then, once the info is in, the
     CommonKVReceiver.__init__ statements from `self.prefill_info = ...` through `if reason is not None`
-    (0.5.22+: the decode allocation policy), which fail each request.
+    (0.5.22+: the decode allocation policy), which fail each request. A decode whose host receive
+    threshold turns host receive on (0.5.21+) runs decode.py's check of the state types its pool adds,
+    then its check that its KV manager writes to host destinations (Side._host_destination).
 Stand-ins (not the release's code): one prefill rank (attention TP, CP, DP and PP sizes 1: the
 registration count the server waits for is one); get_parallel() and get_serving() are fixed values
 (only the reply's parallel fields come from them; get_disagg() is the worker's resolved view); the
 pool's page size is server_args.page_size (the
 model runner builds its pools with it); kv_layout is None (get_pd_kv_layout gives one for DeepSeek-V4
-pools only: ERAS.md section 5); addresses and ports are placeholders.
+pools only: ERAS.md section 5); addresses and ports are placeholders; the state types a decode's pool adds are StateType.DSA for
+a DSA model (what setup_state_kv_args adds for DSATokenToKVPool: checked) and none for MLA, with no
+sidecar pools; the decode KV manager's supports_host_destination is BaseKVManager's (nothing else
+defines it: checked), and decode.py's host-pool sizing and buffer checks between the two are not run.
 Outcomes: {"pass": true}, {"refused": "<Type>: <message>"} (the decode raises at bootstrap),
 {"no_info": "<the decode's log line>"} (it cannot read the prefill's info and retries),
 {"request": "<reason>"} (the decode's receiver fails each request), {"worker": "<refusal>"} (a worker
 is refused on its own; the table says which side).
 """
-import ast, asyncio, contextlib, io, itertools, json, os, subprocess, sys, types, urllib.parse
+import ast, asyncio, contextlib, io, itertools, json, os, re, subprocess, sys, types, urllib.parse
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
@@ -42,11 +47,17 @@ sys.path.insert(0, HERE)
 # name: (model, prefill's extra flags, decode's extra flags, releases (None: all), releases run against
 # each other on H200). DeepSeek-V3.2 (DSA: the page size is forced to 64) and DeepSeek-V3 (MLA: the page
 # size is the user's, so the bootstrap's page-size check is reached); the decode allocation policy
-# (0.5.22+) on one side or both, at TP 1 (prefill_complete refuses attention TP above one) and at TP 8.
+# (0.5.22+) on one side or both, at TP 1 (prefill_complete refuses attention TP above one) and at TP 8; the
+# decode host receive threshold (0.5.21+; on above 0 in 0.5.21, below 1 after): on for the decode of a
+# DSA and of an MLA model (the prefill's 0 is off in 0.5.21, on after), out of range for the decode (the prefill's 1 is on in 0.5.21,
+# off after), and with the cpu_tensor retraction backup it refuses; the host_pool retraction backup (0.5.18+)
+# on both sides.
 CROSS = ["0.5.3rc2", "0.5.5", "0.5.7", "0.5.8", "0.5.9", "0.5.10", "0.5.12.post1", "0.5.13", "0.5.16", "0.5.17", "0.5.20", "0.5.21", "0.5.22", "0.5.23"]
 _PC = ["--disaggregation-decode-allocation-policy", "prefill_complete"]
 _POLICY_RELEASES = ["0.5.20", "0.5.21", "0.5.22", "0.5.23"]
 _POLICY_CROSS = ["0.5.21", "0.5.22", "0.5.23"]
+_HR = ["--disaggregation-decode-host-receive-threshold"]
+_HP = ["--disaggregation-decode-retraction-backup", "host_pool"]
 SCENARIOS = {
     "DEEPSEEK_V32": ("DEEPSEEK_V32", [], [], None, CROSS),
     "DEEPSEEK_V3": ("DEEPSEEK_V3", [], [], None, CROSS),
@@ -54,6 +65,12 @@ SCENARIOS = {
     "POLICY_DECODE": ("DEEPSEEK_V32", ["--tp", "1"], ["--tp", "1"] + _PC, _POLICY_RELEASES, _POLICY_CROSS),
     "POLICY_BOTH": ("DEEPSEEK_V32", ["--tp", "1"] + _PC, ["--tp", "1"] + _PC, _POLICY_RELEASES, _POLICY_CROSS),
     "POLICY_TP8": ("DEEPSEEK_V32", _PC, _PC, _POLICY_RELEASES, _POLICY_CROSS),
+    "HOST_RECV": ("DEEPSEEK_V32", _HR + ["0"], _HR + ["0.5"], _POLICY_RELEASES, _POLICY_CROSS),
+    "HOST_RECV_MLA": ("DEEPSEEK_V3", _HR + ["0"], _HR + ["0.5"], _POLICY_RELEASES, _POLICY_CROSS),
+    "HOST_RECV_RANGE": ("DEEPSEEK_V32", _HR + ["1"], _HR + ["1.5"], _POLICY_RELEASES, _POLICY_CROSS),
+    "HOST_RECV_CPU": ("DEEPSEEK_V32", [], _HR + ["0.5", "--disaggregation-decode-retraction-backup", "cpu_tensor"],
+                      _POLICY_RELEASES, _POLICY_CROSS),
+    "HOST_POOL": ("DEEPSEEK_V32", _HP, _HP, ["0.5.17", "0.5.18", "0.5.19"] + _POLICY_RELEASES, _POLICY_CROSS),
 }
 DTYPES = [None, "fp8_e4m3", "bf16", "bfloat16", "auto"]
 PAGES = [None, 32]
@@ -207,6 +224,8 @@ class Side:
                 raise Broken(out["refused"])
             return out["refused"]
         view = self.o.view
+        if mode == "decode" and (refusal := self._host_destination(view)):
+            return refusal
         runner = types.SimpleNamespace(kv_cache_dtype_str=self.o.kv_cache_dtype_str(view))
         me = types.SimpleNamespace(
             token_to_kv_pool=types.SimpleNamespace(page_size=view.page_size),
@@ -229,6 +248,64 @@ class Side:
                  {"self": tmp, "args": kv_args})
             attrs.update(vars(tmp))
         return view, kv_args, attrs
+
+    def _host_destination(self, view):
+        """The decode's refusal where host receive (0.5.21+) stops its KV manager's setup, or None: decode.py's
+        own `if` on the state types its pool adds to the transfer, then its `if` on
+        kv_manager.supports_host_destination, run with the worker's resolved view. A DSA pool adds
+        StateType.DSA (the release's setup_state_kv_args does for DSATokenToKVPool: checked), an MLA pool none;
+        the tree cache's sidecar pools are taken as none. The manager's supports_host_destination is
+        BaseKVManager's: nothing else in the release defines it (checked). The host-pool sizing and buffer
+        checks between the two are not run."""
+        path = os.path.join(self.dis, "decode.py")
+        ifs = [n for n in ast.walk(tree(path)) if isinstance(n, ast.If)]
+        gates = [n for n in ifs if "kv_manager.supports_host_destination" in ast.unparse(n.test)]
+        states = [n for n in ifs if "kv_args.state_types" in ast.unparse(n.test) and
+                  "sidecar_pool_specs" in ast.unparse(n.test)]
+        if not gates:
+            if "host_receive_threshold" in open(path).read():
+                raise Broken("decode.py has a host receive threshold but no host-destination check the harness knows")
+            return None
+        if len(gates) != 1 or len(states) != 1:
+            raise Broken(f"decode.py has {len(gates)} host-destination and {len(states)} state-type checks")
+        import importlib
+        base = importlib.import_module("sglang.srt.disaggregation.base.conn")
+        self._check_host_destination_owners()
+        hf = self.o.getcfg()
+        dsa = getattr(self.o.mc, "is_deepseek_nsa", getattr(self.o.mc, "is_deepseek_dsa", None))(hf)
+        setup = next(n for n in ast.walk(tree(os.path.join(self.dis, "utils.py")))
+                     if isinstance(n, ast.FunctionDef) and n.name == "setup_state_kv_args")
+        if dsa and not re.search(r"StateType\.DSA\b", ast.unparse(setup)):
+            raise Broken("setup_state_kv_args adds no StateType.DSA for a DSA pool")
+        g = {"get_disagg": lambda: view, "StateType": base.StateType, "PoolName": None,
+             "kv_args": types.SimpleNamespace(state_types=[base.StateType.DSA] if dsa else []),
+             "self": types.SimpleNamespace(tree_cache=types.SimpleNamespace(sidecar_pool_specs=[])),
+             "kv_manager": types.SimpleNamespace(supports_host_destination=base.BaseKVManager.supports_host_destination)}
+        for gate in states + gates:
+            # the state-type check sits inside decode.py's own `if` on the threshold
+            test = next(n for n in ast.walk(tree(path)) if isinstance(n, ast.If) and gate in n.body) \
+                if gate in states else None
+            code = ast.If(test=test.test, body=[gate], orelse=[]) if test is not None else gate
+            try:
+                exec(compile(ast.fix_missing_locations(ast.Module([code], [])), path, "exec"), g)
+            except ValueError as e:
+                return f"init: ValueError: {e}"
+        return None
+
+    def _check_host_destination_owners(self):
+        """Broken unless BaseKVManager (base/conn.py) is the only code of the release that defines
+        supports_host_destination (decode.py reads it)."""
+        if getattr(self, "_owners_checked", False):
+            return
+        srt = os.path.join(self.o.root, "sglang/srt")
+        for folder, _, files in os.walk(srt):
+            for f in (os.path.join(folder, f) for f in files if f.endswith(".py")):
+                if os.path.relpath(f, self.dis) in ("base/conn.py", "decode.py"):
+                    continue
+                with open(f, errors="replace") as fh:
+                    if "supports_host_destination" in fh.read():
+                        raise Broken(f"{f} defines or sets supports_host_destination")
+        self._owners_checked = True
 
     # ------------------------------------------------------------ prefill
     def serve(self, case, queries):
@@ -438,12 +515,10 @@ def sweep(work, out):
 
 def releases():
     src = open(os.path.join(HERE, "../../src/engine/sglang/releases.c")).read()
-    import re
     return sorted(set(re.findall(r'"(0\.[0-9][0-9.a-z]*)"', src)), key=vkey)
 
 
 def vkey(v):
-    import re
     return [int(x) if x.isdigit() else x for x in re.split(r"[.]|(?<=\d)(?=[a-z])", v)]
 
 

@@ -160,36 +160,45 @@ int py_int(const char *s, char *out, size_t size)
     return ok;
 }
 
-int py_float(const char *s)
+int py_float(const char *s, char *out, size_t size)
 {
     /* float(str): whitespace, a sign, then inf, infinity, nan (any case)
      * or digits[.digits][e[sign]digits] with '_' between digits */
     while (is_space(*s)) s++;
-    if (*s == '-' || *s == '+') s++;
+    strbuf d = {0};
+    if (*s == '-' || *s == '+') sb_putc(&d, *s++);
     static const char *const WORDS[] = {"infinity", "inf", "nan"};
-    for (size_t i = 0; i < COUNT_OF(WORDS); i++) {
+    int ok = 0;
+    for (size_t i = 0; i < COUNT_OF(WORDS) && !ok; i++) {
         size_t n = strlen(WORDS[i]);
         size_t k = 0;
         while (k < n && (s[k] | 0x20) == WORDS[i][k]) k++;
-        if (k == n) {
-            const char *e = s + n;
-            while (is_space(*e)) e++;
-            if (!*e) return 1;
+        if (k < n) continue;
+        const char *e = s + n;
+        while (is_space(*e)) e++;
+        if (*e) continue;
+        sb_puts(&d, WORDS[i]);
+        ok = 1;
+    }
+    if (!ok) {
+        size_t n = digits(&s, &d);
+        if (*s == '.') {
+            sb_putc(&d, *s++);
+            n += digits(&s, &d);
         }
+        ok = n > 0;
+        if (ok && (*s == 'e' || *s == 'E')) {
+            sb_putc(&d, *s++);
+            if (*s == '-' || *s == '+') sb_putc(&d, *s++);
+            ok = digits(&s, &d) > 0;
+        }
+        while (is_space(*s)) s++;
+        ok = ok && !*s;
     }
-    size_t n = digits(&s, NULL);
-    if (*s == '.') {
-        s++;
-        n += digits(&s, NULL);
-    }
-    if (!n) return 0;
-    if (*s == 'e' || *s == 'E') {
-        s++;
-        if (*s == '-' || *s == '+') s++;
-        if (!digits(&s, NULL)) return 0;
-    }
-    while (is_space(*s)) s++;
-    return !*s;
+    ok = ok && !d.oom;
+    if (ok && out) str_printf(out, size, "%s", d.p);
+    free(d.p);
+    return ok;
 }
 
 /* -------------------------------------------------------------- the parse */
@@ -348,7 +357,7 @@ int argparse_check_value(const sglang_flag_def *def, const char *value, strbuf *
             return 0;
         }
         v = num;
-    } else if (def->type == SGT_FLOAT && !py_float(value)) {
+    } else if (def->type == SGT_FLOAT && !py_float(value, NULL, 0)) {
         sb_printf(msg, "argument %s: invalid float value: ", def->names);
         py_repr(msg, value);
         return 0;

@@ -74,6 +74,11 @@ static const struct dest_key {
     {"hicache_storage_backend", SET_HICACHE_STORAGE},
     {"hicache_write_policy", SET_HICACHE_WRITE},
     {"optimistic_prefill_attempts", SET_OPTIMISTIC},
+    {"disaggregation_decode_retraction_backup", SET_RETRACTION_BACKUP}, /* 0.5.18+ */
+    {"enable_priority_scheduling", SET_PRIORITY_SCHED},
+    {"disable_priority_preemption", SET_NO_PREEMPTION},
+    {"hicache_io_backend", SET_HICACHE_IO},
+    {"disaggregation_decode_enable_offload_kvcache", SET_DECODE_OFFLOAD},
 };
 
 /* The environment variables that are settings: SGLang's envs that decide a
@@ -159,6 +164,16 @@ static char *dup_str(const char *s)
     char *p = malloc(n);
     if (p) memcpy(p, s, n);
     return p;
+}
+
+/* A number as the rules read it: an int in decimal, a float without
+ * whitespace and underscores (Python takes 1_000 and " 0.5 "; strtol and
+ * strtod would stop early); any other value as given. */
+static const char *py_number(const sglang_flag_def *def, const char *v, char *num, size_t size)
+{
+    if (def->type == SGT_INT && py_int(v, num, size)) return num;
+    if (def->type == SGT_FLOAT && py_float(v, num, size)) return num;
+    return v;
 }
 
 /* `file` kept once in the list, for its entries to point to. */
@@ -598,7 +613,7 @@ static char *use_value(const flag_use *u, const char *const *words, int *store)
     for (size_t k = 0; k < u->nvalues; k++) {
         const char *v = u->explicit_arg ? u->explicit_arg : words[u->first + k];
         char num[SETTING_VALUE_LEN];
-        if (def->type == SGT_INT && py_int(v, num, sizeof num)) v = num;
+        v = py_number(def, v, num, sizeof num);
         if (k) sb_putc(&sb, ' ');
         sb_puts(&sb, v);
     }
@@ -839,7 +854,7 @@ static kvc_status fold_dump(fold_state *f, const kv_arg *a, unsigned release, kv
     if (a->dump_bool == 2) return KVC_OK; /* null: not set */
     strbuf msg = {0};
     char num[SETTING_VALUE_LEN];
-    const char *value = def->type == SGT_INT && py_int(a->value, num, sizeof num) ? num : a->value;
+    const char *value = py_number(def, a->value, num, sizeof num);
     if (!argparse_check_value(def, a->value, &msg)) {
         kvc_status st = diag_set(diag, KVC_ERR_CONFIG, &o, "SGLang %s's parser would refuse this value: %s",
                                  SGLANG_VERSIONS[release], msg.p ? msg.p : "out of memory");

@@ -1766,6 +1766,106 @@ static kvc_status resolve_transfer(const ctx *c)
     return KVC_OK;
 }
 
+/* --disaggregation-decode-host-receive-threshold (0.5.21+): a decode worker
+ * receives incoming KV into its host retraction pool once device usage
+ * reaches it. On above 0 in 0.5.21 (default 0: sglang 0.5.21:
+ * python/sglang/srt/arg_groups/fields/disagg.py:173-176), below 1 from
+ * 0.5.22 (default 1: 0.5.23: fields/disagg.py:182-185); SGLang compares
+ * the float, so NaN is never on. */
+static int host_receive_on(const ctx *c)
+{
+    const setting *s = &c->set->s[SET_HOST_RECV];
+    if (!s->set || !rel_since(c->rel, "0.5.21")) return 0;
+    double v = strtod(s->value, NULL);
+    return rel_since(c->rel, "0.5.22") ? v < 1 : v > 0;
+}
+
+/* The hook's checks of the threshold, on every worker (sglang 0.5.21:
+ * python/sglang/srt/arg_groups/pd_disaggregation_hook.py:53-69; 0.5.22,
+ * 0.5.23: :64-80). Host receive on also makes the retraction backup
+ * host_pool, whatever was given (none included), which
+ * check_hicache_layout and check_retraction_backup judge later. */
+static kvc_status resolve_host_receive(const ctx *c)
+{
+    static const char CITE[] = "sglang 0.5.21: python/sglang/srt/arg_groups/pd_disaggregation_hook.py:53-69; "
+                               "0.5.23: :64-80";
+    const setting *s = &c->set->s[SET_HOST_RECV];
+    if (!s->set || !rel_since(c->rel, "0.5.21")) return KVC_OK;
+    double v = strtod(s->value, NULL);
+    if (!(v >= 0 && v <= 1))
+        return refuse(c, s, "--disaggregation-decode-host-receive-threshold must be between 0 and 1 (%s)", CITE);
+    if (!host_receive_on(c)) return KVC_OK;
+    if (c->set->s[SET_HISPARSE].set || c->set->s[SET_PD_ROLE_SWITCH].set)
+        return refuse(c, s, "Decode host receive does not yet support HiSparse or role switching (%s)", CITE);
+    if (set_to(c, SET_RETRACTION_BACKUP, "cpu_tensor"))
+        return refuse(c, &c->set->s[SET_RETRACTION_BACKUP], "Decode host KV buffering requires host_pool retraction "
+                      "(%s)", CITE);
+    return KVC_OK;
+}
+
+/* The decode retraction backup host_pool: given (0.5.18+) or set by host
+ * receive (0.5.21+). */
+static int host_pool_backup(const ctx *c)
+{
+    return host_receive_on(c) || set_to(c, SET_RETRACTION_BACKUP, "host_pool");
+}
+
+/* With host receive on, HiCache's host pool must keep the layer_first
+ * layout KV transfer writes; a Mooncake or NPU MemCache storage backend
+ * turns it page-first when HiCache's host path is active: HiCache, decode
+ * KV offload, or a decode worker (its backup is host_pool by then).
+ * handle_hicache, after the PD hook and before the speculative-decoding
+ * hook (sglang 0.5.21: python/sglang/srt/arg_groups/hicache_hook.py:44-75,
+ * :179-203; 0.5.23: :62-94, :197-244, which leaves Mooncake with DCP
+ * above one as it is and turns page_first_direct into page_first under
+ * --enable-unified-memory). */
+static kvc_status check_hicache_layout(const ctx *c)
+{
+    if (!host_receive_on(c)) return KVC_OK;
+    int active = c->set->s[SET_HICACHE].set || c->set->s[SET_DECODE_OFFLOAD].set ||
+                 set_to(c, SET_DISAGG_MODE, "decode");
+    const setting *st = &c->set->s[SET_HICACHE_STORAGE], *dcp = &c->set->s[SET_DCP];
+    int v23 = rel_since(c->rel, "0.5.23");
+    if (!active || !(set_to(c, SET_HICACHE_STORAGE, "mooncake") || set_to(c, SET_HICACHE_STORAGE, "npu_memcache")))
+        return KVC_OK;
+    if (v23 && set_to(c, SET_HICACHE_STORAGE, "mooncake") && dcp->set && strtod(dcp->value, NULL) > 1) return KVC_OK;
+    const char *io = c->set->s[SET_HICACHE_IO].set ? c->set->s[SET_HICACHE_IO].value : "kernel";
+    const char *layout = strcmp(io, "kernel") == 0                    ? "page_first"
+                         : strcmp(io, "direct") != 0                  ? NULL
+                         : v23 && c->set->s[SET_UNIFIED_MEMORY].set   ? "page_first"
+                                                                      : "page_first_direct";
+    if (!layout) return KVC_OK;
+    return refuse(c, st, "The resolved HiCache storage layout '%s' cannot share the layer_first decode host pool used "
+                  "by KV transfer (the %s storage backend with the %s io backend; sglang 0.5.21: python/sglang/srt/"
+                  "arg_groups/hicache_hook.py:44-75, :179-203; 0.5.23: :62-94, :197-244)", layout, st->value, io);
+}
+
+/* --disaggregation-decode-retraction-backup host_pool (0.5.18+), given or
+ * set by host receive: a decode worker's only, and not with DCP or with
+ * priority preemption (sglang 0.5.18: python/sglang/srt/server_args.py:
+ * 8122-8147; 0.5.23: python/sglang/srt/arg_groups/kv_cache_hook.py:351-374,
+ * run after the speculative-decoding hook). */
+static kvc_status check_retraction_backup(const ctx *c)
+{
+    static const char CITE[] = "sglang 0.5.18: python/sglang/srt/server_args.py:8122-8147; 0.5.23: "
+                               "python/sglang/srt/arg_groups/kv_cache_hook.py:351-374";
+    if (!host_pool_backup(c)) return KVC_OK;
+    int by_host_receive = host_receive_on(c);
+    const setting *s = by_host_receive ? &c->set->s[SET_HOST_RECV] : &c->set->s[SET_RETRACTION_BACKUP];
+    const char *by = by_host_receive ? "host_pool because host receive is on; " : "";
+    const setting *dcp = &c->set->s[SET_DCP];
+    if (!set_to(c, SET_DISAGG_MODE, "decode"))
+        return refuse(c, s, "--disaggregation-decode-retraction-backup=host_pool is only supported on a PD decode "
+                      "server. (%s%s)", by, CITE);
+    if (dcp->set && strtod(dcp->value, NULL) > 1)
+        return refuse(c, dcp, "--disaggregation-decode-retraction-backup=host_pool does not support --dcp-size > 1. "
+                      "(%s%s)", by, CITE);
+    if (c->set->s[SET_PRIORITY_SCHED].set && !c->set->s[SET_NO_PREEMPTION].set)
+        return refuse(c, &c->set->s[SET_PRIORITY_SCHED], "--disaggregation-decode-retraction-backup=host_pool requires "
+                      "--disable-priority-preemption when priority scheduling is enabled. (%s%s)", by, CITE);
+    return KVC_OK;
+}
+
 /* --disaggregation-decode-allocation-policy (0.5.22+; early when unset, sglang
  * 0.5.23: python/sglang/srt/arg_groups/fields/disagg.py:59-64): pd.c
  * compares it between the sides. prefill_complete refuses what it does not
@@ -1799,10 +1899,7 @@ static int pc_pdmux(const ctx *c)
 static int pc_role_switch(const ctx *c) { return c->set->s[SET_PD_ROLE_SWITCH].set; }
 static int pc_encoder(const ctx *c) { return c->set->s[SET_ENCODER_ONLY].set || c->set->s[SET_LANGUAGE_ONLY].set; }
 static int pc_hisparse(const ctx *c) { return c->set->s[SET_HISPARSE].set; }
-static int pc_host_receive(const ctx *c)
-{
-    return c->set->s[SET_HOST_RECV].set && strtod(c->set->s[SET_HOST_RECV].value, NULL) < 1;
-}
+static int pc_host_receive(const ctx *c) { return host_receive_on(c); }
 static int pc_decode_cache(const ctx *c)
 {
     return set_to(c, SET_DISAGG_MODE, "decode") && (c->set->s[SET_DECODE_RADIX].set || c->set->s[SET_HICACHE].set);
@@ -1909,6 +2006,58 @@ static kvc_status check_policy_pool(const ctx *c, int dsv4)
     return refuse(c, &c->set->s[SET_ALLOC_POLICY], "prefill_complete currently supports full-attention and DSA KV "
                   "pools only (this pool adds %s state; sglang 0.5.22: python/sglang/srt/disaggregation/common/"
                   "conn.py:372-379; 0.5.23: :417-423)", state);
+}
+
+/* A decode worker's tree cache with the host_pool backup: no Mamba state
+ * (sglang 0.5.18: python/sglang/srt/mem_cache/registry.py:176-178; 0.5.19:
+ * :152-154; 0.5.23: :156-158), which a hybrid model's linear layers keep. */
+static kvc_status check_tree_cache(const ctx *c)
+{
+    if (!c->hybrid || !set_to(c, SET_DISAGG_MODE, "decode") || !host_pool_backup(c)) return KVC_OK;
+    return refuse(c, host_receive_on(c) ? &c->set->s[SET_HOST_RECV] : &c->set->s[SET_RETRACTION_BACKUP],
+                  "Host-pool retraction does not support Mamba models. (when the decode worker builds its tree cache: "
+                  "the linear layers' state is Mamba state%s; sglang 0.5.18: python/sglang/srt/mem_cache/registry.py:"
+                  "176-178; 0.5.23: :156-158)", host_receive_on(c) ? "; host_pool because host receive is on" : "");
+}
+
+/* A decode worker with host receive on stops when it builds its KV
+ * manager. Its KV must be the full KV pool alone (0.5.21) or with a paged
+ * SWA pool (0.5.22+): a DSA pool's index cache is a DSA state (sglang
+ * 0.5.23: python/sglang/srt/disaggregation/utils.py:1702-1736), DeepSeek-V4's
+ * pool an SWA state (:1542-1550), checked at disaggregation/decode.py
+ * 0.5.21:666-672, 0.5.22:662-668, 0.5.23:686-692. Past that, no transfer
+ * backend writes to host destinations: BaseKVManager's
+ * supports_host_destination is False and no manager sets its own (0.5.21:
+ * base/conn.py:124, decode.py:698-704; 0.5.22: :130, :748-754; 0.5.23:
+ * :135, :772-778). */
+static kvc_status check_host_destination(const ctx *c, int dsv4)
+{
+    if (!host_receive_on(c) || !set_to(c, SET_DISAGG_MODE, "decode")) return KVC_OK;
+    const setting *s = &c->set->s[SET_HOST_RECV];
+    const char *off = rel_since(c->rel, "0.5.22") ? "1" : "0";
+    int v21 = !rel_since(c->rel, "0.5.22");
+    if (c->dsa || (dsv4 && v21))
+        return refuse(c, s, "%s (when the decode worker builds its KV manager: this %s pool adds %s state to the KV "
+                      "transfer; sglang 0.5.21: python/sglang/srt/disaggregation/decode.py:666-672; 0.5.22: :662-668; "
+                      "0.5.23: :686-692). Leave --disaggregation-decode-host-receive-threshold at %s (SGLang's default: "
+                      "host receive off)",
+                      v21 ? "Host receive requires KV pools sharing the primary indices"
+                          : "Host receive supports full KV and separate paged SWA pools",
+                      dsv4 ? "DeepSeek-V4" : "DSA", dsv4 ? "SWA" : "DSA", off);
+    return refuse(c, s, "Transfer backend does not support decode host KV destinations (when the decode worker builds "
+                  "its KV manager: no transfer backend of this release writes KV to host memory; the host-pool checks "
+                  "just before, which kvcheck does not model, may stop it first with another message; sglang 0.5.21: "
+                  "python/sglang/srt/disaggregation/decode.py:698-704; 0.5.22: :748-754; 0.5.23: :772-778). Leave "
+                  "--disaggregation-decode-host-receive-threshold at %s (SGLang's default: host receive off)", off);
+}
+
+/* What the worker refuses when it starts: its tree cache, then its KV
+ * manager. */
+static kvc_status check_startup(const ctx *c, int dsv4)
+{
+    kvc_status st = check_tree_cache(c);
+    if (!st) st = check_policy_pool(c, dsv4);
+    return st ? st : check_host_destination(c, dsv4);
 }
 
 static kvc_status resolve_mode(const ctx *c)
@@ -3443,10 +3592,13 @@ kvc_status rules_resolve(const gpu_info *gpu, const model_info *model, const dra
 
     kvc_status st = check_modelled(&c);
     if (!st) st = resolve_mode(&c);
-    if (!st) st = resolve_allocation_policy(&c); /* before the transfer's own refusal (the hook's order) */
+    if (!st) st = resolve_allocation_policy(&c); /* the hook's order */
+    if (!st) st = resolve_host_receive(&c);
     if (!st) st = resolve_transfer(&c);
     if (!st && dsv4) st = resolve_dsv4(&c, dsv4);
-    if (dsv4) return st ? st : check_policy_pool(&c, 1);
+    if (!st && dsv4) st = check_hicache_layout(&c);
+    if (!st && dsv4) st = check_retraction_backup(&c);
+    if (dsv4) return st ? st : check_startup(&c, 1);
     if (!st) st = resolve_dtype(&c);
     if (st) return st;
     c.fp8 = strcmp(c.dtype, "fp8_e4m3") == 0;
@@ -3463,7 +3615,9 @@ kvc_status rules_resolve(const gpu_info *gpu, const model_info *model, const dra
     if ((st = check_round_robin(&c))) return st;
     if ((st = check_hisparse(&c))) return st;
     if ((st = resolve_page_size(&c))) return st;
+    if ((st = check_hicache_layout(&c))) return st;
     if ((st = resolve_speculative(&c))) return st;
+    if ((st = check_retraction_backup(&c))) return st;
     warn_platform(&c);
     if (c.dsa) {
         setting_set(get(out, "dsa_prefill_backend"), c.backend[PREFILL], "%s", c.backend_why[PREFILL]);
@@ -3499,5 +3653,5 @@ kvc_status rules_resolve(const gpu_info *gpu, const model_info *model, const dra
         return st;
     if ((st = resolve_draft(&c))) return st;
     if ((st = derive_layouts(model, out, diag))) return st;
-    return check_policy_pool(&c, 0);
+    return check_startup(&c, 0);
 }

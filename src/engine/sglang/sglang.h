@@ -150,8 +150,9 @@ int argparse_check_value(const sglang_flag_def *def, const char *value, strbuf *
 void py_repr(strbuf *sb, const char *s);
 /* 1 when Python's int() takes `s`; `out` (may be NULL) gets its value in decimal. */
 int py_int(const char *s, char *out, size_t size);
-/* 1 when Python's float() takes `s`. */
-int py_float(const char *s);
+/* 1 when Python's float() takes `s`; `out` (may be NULL) gets it without
+ * whitespace and underscores, a form strtod() reads the same way. */
+int py_float(const char *s, char *out, size_t size);
 /* Up to `max` (at most 8) long options of `idx` closest to `word`'s name
  * (edit distance, '_' as '-', case ignored; within a third of its length),
  * closest first, those at most one edit further than the closest; how many. */
@@ -224,6 +225,12 @@ typedef enum setting_key {
     SET_OPTIMISTIC,          /* --optimistic-prefill-attempts */
     SET_STAGING_ENV,         /* SGLANG_DISAGG_STAGING_BUFFER in the launch's environment */
     SET_RUST_SERVER_ENV,     /* SGLANG_RUST_SERVER in the launch's environment */
+    /* what the decode retraction backup's host_pool and host receive refuse (0.5.18+) */
+    SET_RETRACTION_BACKUP,   /* --disaggregation-decode-retraction-backup */
+    SET_PRIORITY_SCHED,      /* --enable-priority-scheduling */
+    SET_NO_PREEMPTION,       /* --disable-priority-preemption */
+    SET_HICACHE_IO,          /* --hicache-io-backend */
+    SET_DECODE_OFFLOAD,      /* --disaggregation-decode-enable-offload-kvcache */
     SET_COUNT
 } setting_key;
 
