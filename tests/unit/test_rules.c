@@ -477,12 +477,48 @@ static const struct bad {
     {"B200", "tests/unit/models/DSV4_SMALL.json", HR "0.5 --disaggregation-mode decode", "0.5.21",
      "Host receive requires KV pools sharing the primary indices (when the decode worker builds its KV manager: this "
      "DeepSeek-V4 pool adds SWA state"},
-    /* an MLA or DeepSeek-V4 (0.5.22+) decode worker's KV manager: no transfer backend writes to host memory */
+    {"B200", "tests/unit/models/DSV4_SMALL.json", HR "0 --disaggregation-mode decode", "0.5.22",
+     "Host receive supports full KV and separate paged SWA pools (when the decode worker builds its KV manager: this "
+     "DeepSeek-V4 pool adds its c128 layers' request state (DSV4_REQUEST_STATE)"},
+    /* an MLA or c128-less DeepSeek-V4 (0.5.22+) decode worker's KV manager: no transfer backend writes to host memory */
     {"H200", "deepseek-v3", HR "0.5 --disaggregation-mode decode --disaggregation-transfer-backend nixl", NULL,
      "SGLang 0.5.23 refuses to start: Transfer backend does not support decode host KV destinations (when the decode "
      "worker builds its KV manager"},
-    {"B200", "tests/unit/models/DSV4_SMALL.json", HR "0 --disaggregation-mode decode", NULL,
+    {"B200", "tests/unit/models/DSV4_NO_C128.json", HR "0 --disaggregation-mode decode", NULL,
      "Transfer backend does not support decode host KV destinations ("},
+    /* the cache-compatibility checks after host_pool's, in SGLang's order */
+    {"H200", "deepseek-v3", "--disaggregation-mode decode --enable-hierarchical-cache", "0.5.9",
+     "SGLang 0.5.9 refuses to start: The arguments enable-hierarchical-cache and disable-radix-cache are mutually "
+     "exclusive and cannot be used at the same time. Please use only one of them. (sglang 0.5.3rc2"},
+    {"H200", "deepseek-v3.2", "--disaggregation-mode prefill --enable-hierarchical-cache --disable-radix-cache", NULL,
+     "The arguments enable-hierarchical-cache and disable-radix-cache are mutually exclusive"},
+    {"H200", "deepseek-v3", "--disaggregation-mode prefill --disaggregation-decode-enable-offload-kvcache", "0.5.3rc2",
+     "The argument disaggregation-decode-enable-offload-kvcache is only supported for decode side. ("},
+    {"H200", "deepseek-v3", "--disaggregation-mode decode --disaggregation-decode-enable-offload-kvcache", NULL,
+     "The argument disaggregation-decode-enable-offload-kvcache is only supported when hicache-storage-backend is "
+     "provided. ("},
+    {"H200", "deepseek-v3", "--disaggregation-mode decode --disaggregation-decode-enable-offload-kvcache "
+     "--hicache-storage-backend file --disaggregation-decode-retraction-backup host_pool", "0.5.18",
+     "The arguments disaggregation-decode-enable-offload-kvcache and disaggregation-decode-retraction-backup=host_pool "
+     "are mutually exclusive: both build a decode host pool. ("},
+    {"H200", "deepseek-v3", "--disaggregation-mode decode --disaggregation-decode-enable-offload-kvcache "
+     "--hicache-storage-backend file " HR "0.5", NULL,
+     "The arguments disaggregation-decode-enable-offload-kvcache and disaggregation-decode-retraction-backup=host_pool "
+     "are mutually exclusive"},
+    /* which refusal comes first: HiCache's layout before the speculative hook, host_pool before HiSparse's
+     * validation, the optimistic-prefill check after both */
+    {"H200", "deepseek-v3", HR "0.5 --disaggregation-mode decode --hicache-storage-backend mooncake "
+     "--speculative-algorithm STANDALONE --enable-dp-attention --dp 8", NULL,
+     "The resolved HiCache storage layout 'page_first' cannot share"},
+    {"H200", "deepseek-v3.2", "--disaggregation-mode prefill --enable-hisparse --disable-radix-cache "
+     "--disaggregation-decode-retraction-backup host_pool", "0.5.18",
+     "--disaggregation-decode-retraction-backup=host_pool is only supported on a PD decode server. (sglang 0.5.18"},
+    {"H200", "deepseek-v3.2", "--tp 1 --disaggregation-mode prefill --disaggregation-decode-allocation-policy "
+     "prefill_complete --optimistic-prefill-attempts -1 " HR "1.5", NULL,
+     "--disaggregation-decode-host-receive-threshold must be between 0 and 1 ("},
+    {"H200", "deepseek-v3.2", "--tp 1 --disaggregation-mode prefill --disaggregation-decode-allocation-policy "
+     "prefill_complete --optimistic-prefill-attempts -1 --disaggregation-decode-retraction-backup host_pool", NULL,
+     "--disaggregation-decode-retraction-backup=host_pool is only supported on a PD decode server. ("},
     /* a hybrid model's decode tree cache: no Mamba state under host_pool */
     {"B200", "tests/conformance/sglang/models/GLM5_NEXT.json", HR "0.5 --disaggregation-mode decode", NULL,
      "SGLang 0.5.23 refuses to start: Host-pool retraction does not support Mamba models. (when the decode worker "
@@ -612,6 +648,11 @@ static void test_rules__decode_host_receive_off(void **state)
          "mooncake", NULL},
         {"--disaggregation-mode decode --disaggregation-decode-retraction-backup host_pool --hicache-storage-backend "
          "mooncake --hicache-io-backend kernel_ascend", "0.5.21"},
+        /* HiCache with a decode radix cache; decode KV offload with a storage backend */
+        {"--disaggregation-mode decode --enable-hierarchical-cache --disaggregation-decode-enable-radix-cache", NULL},
+        {"--disaggregation-mode decode --disaggregation-decode-enable-offload-kvcache --hicache-storage-backend file",
+         NULL},
+        {"--disaggregation-mode decode --disaggregation-decode-enable-offload-kvcache", "0.5.9"},
         /* the Mamba check is the host_pool backup's only */
         {"--disaggregation-mode decode --disaggregation-decode-retraction-backup cpu_tensor", NULL},
     };

@@ -272,7 +272,10 @@ class Side:
         base = importlib.import_module("sglang.srt.disaggregation.base.conn")
         self._check_host_destination_owners()
         hf = self.o.getcfg()
-        dsa = getattr(self.o.mc, "is_deepseek_nsa", getattr(self.o.mc, "is_deepseek_dsa", None))(hf)
+        is_dsa = getattr(self.o.mc, "is_deepseek_nsa", None) or getattr(self.o.mc, "is_deepseek_dsa", None)
+        if is_dsa is None:
+            raise Broken("model_config has neither is_deepseek_nsa nor is_deepseek_dsa")
+        dsa = is_dsa(hf)
         setup = next(n for n in ast.walk(tree(os.path.join(self.dis, "utils.py")))
                      if isinstance(n, ast.FunctionDef) and n.name == "setup_state_kv_args")
         if dsa and not re.search(r"StateType\.DSA\b", ast.unparse(setup)):

@@ -87,7 +87,9 @@ static const struct dest_key {
  * compression state, sglang 0.5.14: python/sglang/srt/environ.py:790-792;
  * its KV layout, sglang 0.5.21: python/sglang/srt/environ.py:1539), and
  * those the decode allocation policy prefill_complete refuses (sglang
- * 0.5.23: python/sglang/srt/environ.py:859, :2160). */
+ * 0.5.23: python/sglang/srt/environ.py:859, :2160), and the one that
+ * refuses decode KV offload in 0.5.5.post3-0.5.9 (sglang 0.5.9:
+ * python/sglang/srt/environ.py:414, server_args.py:2696-2702). */
 static const struct env_key {
     const char *name;
     setting_key key;
@@ -99,6 +101,7 @@ static const struct env_key {
     {"SGLANG_DSV4_KV_LAYOUT", SET_DSV4_LAYOUT_ENV},
     {"SGLANG_DISAGG_STAGING_BUFFER", SET_STAGING_ENV},
     {"SGLANG_RUST_SERVER", SET_RUST_SERVER_ENV},
+    {"SGLANG_ENABLE_SPEC_V2", SET_SPEC_V2_ENV},
 };
 
 int setting_key_of_dest(const char *dest)

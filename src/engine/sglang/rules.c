@@ -1866,6 +1866,90 @@ static kvc_status check_retraction_backup(const ctx *c)
     return KVC_OK;
 }
 
+/* SGLang's EnvBool: 1 on, 0 off or unset, -1 a value it warns about and
+ * reads as off (sglang 0.5.23: python/sglang/srt/environ.py:79-86). */
+static int env_bool(const setting *s)
+{
+    static const char *const YES[] = {"true", "1", "yes", "y"}, *const NO[] = {"false", "0", "no", "n"};
+    if (!s->set) return 0;
+    for (size_t i = 0; i < COUNT_OF(YES); i++)
+        if (str_ieq(s->value, YES[i])) return 1;
+    for (size_t i = 0; i < COUNT_OF(NO); i++)
+        if (str_ieq(s->value, NO[i])) return 0;
+    return -1;
+}
+
+/* HiCache with the radix cache off: given, or on a PD decode worker
+ * without --disaggregation-decode-enable-radix-cache (DECODE_CACHE). The
+ * other hooks that turn it off (Whisper, --enable-mis, some deterministic
+ * backends) do not apply to the models kvcheck serves. */
+static int hicache_radix_off(const ctx *c)
+{
+    return c->set->s[SET_HICACHE].set &&
+           (c->set->s[SET_DISABLE_RADIX].set ||
+            (set_to(c, SET_DISAGG_MODE, "decode") && !c->set->s[SET_DECODE_RADIX].set));
+}
+static int offload_off_decode(const ctx *c) { return !set_to(c, SET_DISAGG_MODE, "decode"); }
+static int offload_spec_v2(const ctx *c) { return env_bool(&c->set->s[SET_SPEC_V2_ENV]) == 1; }
+static int offload_no_storage(const ctx *c) { return !c->set->s[SET_HICACHE_STORAGE].set; }
+static int offload_host_pool(const ctx *c) { return host_pool_backup(c); }
+
+/* The cache-compatibility checks that follow the host_pool ones, in order
+ * (sglang 0.5.3rc2: python/sglang/srt/server_args.py:1232-1244; 0.5.9:
+ * :2685-2702; 0.5.10: :3402-3416; 0.5.18: :8149-8169; 0.5.23:
+ * python/sglang/srt/arg_groups/kv_cache_hook.py:393-413). */
+static const struct cache_rule {
+    span when;
+    int offload;                  /* a check of decode KV offload: only with it on */
+    setting_key flag;             /* the setting the refusal points at */
+    int (*refused)(const ctx *c);
+    const char *message;
+} CACHE_RULES[] = {
+    {SINCE("0.5.3rc2"), 0, SET_HICACHE, hicache_radix_off,
+     "The arguments enable-hierarchical-cache and disable-radix-cache are mutually exclusive and cannot be used at "
+     "the same time. Please use only one of them."},
+    {SINCE("0.5.3rc2"), 1, SET_DECODE_OFFLOAD, offload_off_decode,
+     "The argument disaggregation-decode-enable-offload-kvcache is only supported for decode side."},
+    {{"0.5.5.post3", "0.5.9"}, 1, SET_SPEC_V2_ENV, offload_spec_v2,
+     "Spec v2 and decode offload kv cache are incompatible and cannot be enabled together."},
+    {SINCE("0.5.10"), 1, SET_DECODE_OFFLOAD, offload_no_storage,
+     "The argument disaggregation-decode-enable-offload-kvcache is only supported when hicache-storage-backend is "
+     "provided."},
+    {SINCE("0.5.18"), 1, SET_DECODE_OFFLOAD, offload_host_pool,
+     "The arguments disaggregation-decode-enable-offload-kvcache and disaggregation-decode-retraction-backup=host_pool "
+     "are mutually exclusive: both build a decode host pool."},
+};
+
+static kvc_status check_cache_compatibility(const ctx *c)
+{
+    kvc_status st = check_retraction_backup(c);
+    for (size_t i = 0; !st && i < COUNT_OF(CACHE_RULES); i++) {
+        const struct cache_rule *r = &CACHE_RULES[i];
+        if (!in_span(c->rel, r->when) || (r->offload && !c->set->s[SET_DECODE_OFFLOAD].set) || !r->refused(c)) continue;
+        st = refuse(c, &c->set->s[r->flag], "%s (sglang 0.5.3rc2: python/sglang/srt/server_args.py:1232-1244; 0.5.10: "
+                    ":3402-3416; 0.5.18: :8149-8169; 0.5.23: python/sglang/srt/arg_groups/kv_cache_hook.py:393-413)",
+                    r->message);
+    }
+    return st;
+}
+
+/* prefill_complete on a prefill worker needs optimistic prefill: checked
+ * with the other validations, late in the hooks (sglang 0.5.22:
+ * python/sglang/srt/arg_groups/serving_hook.py:512-521; 0.5.23: :533-541).
+ * 0 is made 1 first (pd_disaggregation_hook.py:49-55); the other ways
+ * optimistic prefill goes off, PP and HiCache, prefill_complete refuses
+ * earlier. */
+static kvc_status check_optimistic_prefill(const ctx *c)
+{
+    const setting *o = &c->set->s[SET_OPTIMISTIC];
+    if (!rel_since(c->rel, "0.5.22") || !set_to(c, SET_ALLOC_POLICY, "prefill_complete") ||
+        !set_to(c, SET_DISAGG_MODE, "prefill") || !o->set || strtod(o->value, NULL) >= 0)
+        return KVC_OK;
+    return refuse(c, o, "prefill_complete requires optimistic prefill, but the resolved model/cache configuration "
+                  "disabled it. (sglang 0.5.22: python/sglang/srt/arg_groups/serving_hook.py:512-521; 0.5.23: "
+                  ":533-541)");
+}
+
 /* --disaggregation-decode-allocation-policy (0.5.22+; early when unset, sglang
  * 0.5.23: python/sglang/srt/arg_groups/fields/disagg.py:59-64): pd.c
  * compares it between the sides. prefill_complete refuses what it does not
@@ -1913,16 +1997,6 @@ static int pc_prefill_hicache(const ctx *c)
 /* SGLang's EnvBool (0.5.23: python/sglang/srt/environ.py:143-150): -1 for a
  * value it does not take, which EnvField.get warns about and reads as the
  * default, False (environ.py:79-86) */
-static int env_bool(const setting *s)
-{
-    static const char *const YES[] = {"true", "1", "yes", "y"}, *const NO[] = {"false", "0", "no", "n"};
-    if (!s->set) return 0;
-    for (size_t i = 0; i < COUNT_OF(YES); i++)
-        if (str_ieq(s->value, YES[i])) return 1;
-    for (size_t i = 0; i < COUNT_OF(NO); i++)
-        if (str_ieq(s->value, NO[i])) return 0;
-    return -1;
-}
 static int pc_staging(const ctx *c) { return env_bool(&c->set->s[SET_STAGING_ENV]) == 1; }
 static int pc_rust(const ctx *c) { return env_bool(&c->set->s[SET_RUST_SERVER_ENV]) == 1; }
 
@@ -1979,13 +2053,6 @@ static kvc_status resolve_allocation_policy(const ctx *c)
     if (list[0])
         return refuse(c, s, "--disaggregation-decode-allocation-policy prefill_complete does not yet support %s (%s)",
                       list, CITE);
-    /* 0 is made 1 first (pd_disaggregation_hook.py:49-55); the other ways optimistic prefill goes off, PP and
-     * HiCache, prefill_complete has refused above */
-    const setting *o = &c->set->s[SET_OPTIMISTIC];
-    if (set_to(c, SET_DISAGG_MODE, "prefill") && o->set && strtod(o->value, NULL) < 0)
-        return refuse(c, o, "prefill_complete requires optimistic prefill, but the resolved model/cache configuration "
-                      "disabled it. (sglang 0.5.22: python/sglang/srt/arg_groups/serving_hook.py:512-521; 0.5.23: "
-                      ":533-541)");
     return KVC_OK;
 }
 
@@ -2014,36 +2081,43 @@ static kvc_status check_policy_pool(const ctx *c, int dsv4)
 static kvc_status check_tree_cache(const ctx *c)
 {
     if (!c->hybrid || !set_to(c, SET_DISAGG_MODE, "decode") || !host_pool_backup(c)) return KVC_OK;
-    return refuse(c, host_receive_on(c) ? &c->set->s[SET_HOST_RECV] : &c->set->s[SET_RETRACTION_BACKUP],
+    int by = host_receive_on(c);
+    return refuse(c, &c->set->s[by ? SET_HOST_RECV : SET_RETRACTION_BACKUP],
                   "Host-pool retraction does not support Mamba models. (when the decode worker builds its tree cache: "
                   "the linear layers' state is Mamba state%s; sglang 0.5.18: python/sglang/srt/mem_cache/registry.py:"
-                  "176-178; 0.5.23: :156-158)", host_receive_on(c) ? "; host_pool because host receive is on" : "");
+                  "176-178; 0.5.23: :156-158)", by ? "; host_pool because host receive is on" : "");
 }
 
 /* A decode worker with host receive on stops when it builds its KV
  * manager. Its KV must be the full KV pool alone (0.5.21) or with a paged
  * SWA pool (0.5.22+): a DSA pool's index cache is a DSA state (sglang
- * 0.5.23: python/sglang/srt/disaggregation/utils.py:1702-1736), DeepSeek-V4's
- * pool an SWA state (:1542-1550), checked at disaggregation/decode.py
+ * 0.5.23: python/sglang/srt/disaggregation/utils.py:1702-1736);
+ * DeepSeek-V4's pool adds an SWA state (:1542-1550) and, with c128 layers,
+ * their request-scoped DSV4_REQUEST_STATE (:1587-1598; mem_cache/
+ * deepseek_v4_memory_pool.py:1762); checked at disaggregation/decode.py
  * 0.5.21:666-672, 0.5.22:662-668, 0.5.23:686-692. Past that, no transfer
  * backend writes to host destinations: BaseKVManager's
- * supports_host_destination is False and no manager sets its own (0.5.21:
+ * supports_host_destination is False and nothing else defines it (0.5.21:
  * base/conn.py:124, decode.py:698-704; 0.5.22: :130, :748-754; 0.5.23:
  * :135, :772-778). */
 static kvc_status check_host_destination(const ctx *c, int dsv4)
 {
     if (!host_receive_on(c) || !set_to(c, SET_DISAGG_MODE, "decode")) return KVC_OK;
     const setting *s = &c->set->s[SET_HOST_RECV];
-    const char *off = rel_since(c->rel, "0.5.22") ? "1" : "0";
     int v21 = !rel_since(c->rel, "0.5.22");
-    if (c->dsa || (dsv4 && v21))
-        return refuse(c, s, "%s (when the decode worker builds its KV manager: this %s pool adds %s state to the KV "
-                      "transfer; sglang 0.5.21: python/sglang/srt/disaggregation/decode.py:666-672; 0.5.22: :662-668; "
-                      "0.5.23: :686-692). Leave --disaggregation-decode-host-receive-threshold at %s (SGLang's default: "
-                      "host receive off)",
+    const char *off = v21 ? "0" : "1";
+    const char *state = c->dsa                                 ? "this DSA pool adds DSA state"
+                        : dsv4 && v21                          ? "this DeepSeek-V4 pool adds SWA state"
+                        : dsv4 && c->model->compress_128 > 0   ? "this DeepSeek-V4 pool adds its c128 layers' "
+                                                                 "request state (DSV4_REQUEST_STATE)"
+                                                               : NULL;
+    if (state)
+        return refuse(c, s, "%s (when the decode worker builds its KV manager: %s to the KV transfer; sglang 0.5.21: "
+                      "python/sglang/srt/disaggregation/decode.py:666-672; 0.5.22: :662-668; 0.5.23: :686-692). Leave "
+                      "--disaggregation-decode-host-receive-threshold at %s (SGLang's default: host receive off)",
                       v21 ? "Host receive requires KV pools sharing the primary indices"
                           : "Host receive supports full KV and separate paged SWA pools",
-                      dsv4 ? "DeepSeek-V4" : "DSA", dsv4 ? "SWA" : "DSA", off);
+                      state, off);
     return refuse(c, s, "Transfer backend does not support decode host KV destinations (when the decode worker builds "
                   "its KV manager: no transfer backend of this release writes KV to host memory; the host-pool checks "
                   "just before, which kvcheck does not model, may stop it first with another message; sglang 0.5.21: "
@@ -3597,7 +3671,8 @@ kvc_status rules_resolve(const gpu_info *gpu, const model_info *model, const dra
     if (!st) st = resolve_transfer(&c);
     if (!st && dsv4) st = resolve_dsv4(&c, dsv4);
     if (!st && dsv4) st = check_hicache_layout(&c);
-    if (!st && dsv4) st = check_retraction_backup(&c);
+    if (!st && dsv4) st = check_cache_compatibility(&c);
+    if (!st && dsv4) st = check_optimistic_prefill(&c);
     if (dsv4) return st ? st : check_startup(&c, 1);
     if (!st) st = resolve_dtype(&c);
     if (st) return st;
@@ -3611,13 +3686,14 @@ kvc_status rules_resolve(const gpu_info *gpu, const model_info *model, const dra
     if ((st = resolve_attention(&c))) return st;
     if ((st = check_mha_default(&c))) return st;
     if ((st = check_kv4(&c, 0))) return st;
+    if ((st = check_hicache_layout(&c))) return st; /* handle_hicache: before the speculative hook */
     if ((st = check_standalone_dp(&c))) return st;
     if ((st = check_round_robin(&c))) return st;
-    if ((st = check_hisparse(&c))) return st;
     if ((st = resolve_page_size(&c))) return st;
-    if ((st = check_hicache_layout(&c))) return st;
     if ((st = resolve_speculative(&c))) return st;
-    if ((st = check_retraction_backup(&c))) return st;
+    if ((st = check_cache_compatibility(&c))) return st;
+    if ((st = check_hisparse(&c))) return st; /* HiSparse's validation: after the hooks */
+    if ((st = check_optimistic_prefill(&c))) return st;
     warn_platform(&c);
     if (c.dsa) {
         setting_set(get(out, "dsa_prefill_backend"), c.backend[PREFILL], "%s", c.backend_why[PREFILL]);

@@ -231,6 +231,7 @@ typedef enum setting_key {
     SET_NO_PREEMPTION,       /* --disable-priority-preemption */
     SET_HICACHE_IO,          /* --hicache-io-backend */
     SET_DECODE_OFFLOAD,      /* --disaggregation-decode-enable-offload-kvcache */
+    SET_SPEC_V2_ENV,         /* SGLANG_ENABLE_SPEC_V2 in the launch's environment (0.5.5.post3-0.5.9's offload check) */
     SET_COUNT
 } setting_key;
 
