@@ -127,7 +127,7 @@ static const struct bad {
      "Hierarchical sparse attention currently requires --disable-radix-cache."},
     /* a decode worker runs a chunk cache unless told to keep the radix cache, which HiSparse refuses */
     {"B300", "glm-5.2", "--enable-hisparse --disaggregation-mode decode --disaggregation-decode-enable-radix-cache", "0.5.12",
-     "--disaggregation-decode-enable-radix-cache is incompatible with --enable-hisparse (sglang 0.5.12"},
+     "--disaggregation-decode-enable-radix-cache is incompatible with --enable-hisparse (sglang 0.5.11: python/sglang/srt/server_args.py:3738-3762; 0.5.12"},
     {"H200", "deepseek-v3", "--enable-hisparse --disable-radix-cache", NULL,
      "--enable-hisparse is only supported for DSA (DeepSeek Sparse Attention) models (e.g., DeepSeek V3.2, GLM-5), "
      "DeepSeek V4, and MiniMax M3 now. "},
@@ -505,6 +505,13 @@ static const struct bad {
      "--hicache-storage-backend file " HR "0.5", NULL,
      "The arguments disaggregation-decode-enable-offload-kvcache and disaggregation-decode-retraction-backup=host_pool "
      "are mutually exclusive"},
+    /* the PD step refuses the decode radix cache with HiSparse before the cache checks */
+    {"H200", "deepseek-v3.2", "--disaggregation-mode decode --disaggregation-decode-enable-radix-cache --enable-hisparse "
+     "--disable-radix-cache --disaggregation-decode-enable-offload-kvcache", NULL,
+     "--disaggregation-decode-enable-radix-cache is incompatible with --enable-hisparse ("},
+    {"H200", "deepseek-v3.2", "--disaggregation-mode decode --disaggregation-decode-enable-radix-cache --enable-hisparse "
+     "--disable-radix-cache --disaggregation-transfer-backend nixl", "0.5.11",
+     "SGLang 0.5.11 refuses to start: --disaggregation-decode-enable-radix-cache is incompatible with --enable-hisparse"},
     /* which refusal comes first: HiCache's layout before the speculative hook, host_pool before HiSparse's
      * validation, the optimistic-prefill check after both */
     {"H200", "deepseek-v3", HR "0.5 --disaggregation-mode decode --hicache-storage-backend mooncake "
@@ -650,6 +657,9 @@ static void test_rules__decode_host_receive_off(void **state)
          "mooncake --hicache-io-backend kernel_ascend", "0.5.21"},
         /* HiCache with a decode radix cache; decode KV offload with a storage backend */
         {"--disaggregation-mode decode --enable-hierarchical-cache --disaggregation-decode-enable-radix-cache", NULL},
+        /* the decode radix cache is kept over --disable-radix-cache */
+        {"--disaggregation-mode decode --enable-hierarchical-cache --disaggregation-decode-enable-radix-cache "
+         "--disable-radix-cache", "0.5.12"},
         {"--disaggregation-mode decode --disaggregation-decode-enable-offload-kvcache --hicache-storage-backend file",
          NULL},
         {"--disaggregation-mode decode --disaggregation-decode-enable-offload-kvcache", "0.5.9"},

@@ -700,16 +700,17 @@ static const struct hisparse_model_rule {
 };
 
 /* A decode worker runs a chunk cache, not a radix cache, unless
- * --disaggregation-decode-enable-radix-cache (0.5.12+) keeps the radix
- * cache, which HiSparse refuses. */
+ * --disaggregation-decode-enable-radix-cache (0.5.11+) keeps the radix
+ * cache (over --disable-radix-cache too), which the PD step refuses with
+ * HiSparse, before the other hooks. */
 static const struct decode_cache_rule {
     span when;
     const char *hisparse_message; /* NULL: the release has no such flag */
     const char *cite;
 } DECODE_CACHE[] = {
-    {UNTIL("0.5.11"), NULL, "sglang 0.5.3rc2: python/sglang/srt/server_args.py:1192-1193"},
-    {SINCE("0.5.12"), "--disaggregation-decode-enable-radix-cache is incompatible with --enable-hisparse",
-     "sglang 0.5.12: python/sglang/srt/server_args.py:4044-4072; sglang 0.5.23: "
+    {UNTIL("0.5.10.post1"), NULL, "sglang 0.5.3rc2: python/sglang/srt/server_args.py:1192-1193"},
+    {SINCE("0.5.11"), "--disaggregation-decode-enable-radix-cache is incompatible with --enable-hisparse",
+     "sglang 0.5.11: python/sglang/srt/server_args.py:3738-3762; 0.5.12: :4044-4072; sglang 0.5.23: "
      "python/sglang/srt/arg_groups/pd_disaggregation_hook.py:96-127"},
 };
 
@@ -789,20 +790,28 @@ static kvc_status hisparse_dtype(const ctx *c, const struct hisparse_rule *r)
     return KVC_OK;
 }
 
+/* The PD step's refusal of the decode radix cache with HiSparse (DECODE_CACHE). */
+static kvc_status check_decode_radix(const ctx *c)
+{
+    const setting *keep = &c->set->s[SET_DECODE_RADIX];
+    if (!keep->set || !c->set->s[SET_HISPARSE].set || !set_to(c, SET_DISAGG_MODE, "decode")) return KVC_OK;
+    for (size_t i = 0; i < COUNT_OF(DECODE_CACHE); i++) {
+        const struct decode_cache_rule *k = &DECODE_CACHE[i];
+        if (in_span(c->rel, k->when) && k->hisparse_message)
+            return refuse(c, keep, "%s (%s)", k->hisparse_message, k->cite);
+    }
+    return KVC_OK;
+}
+
 static kvc_status check_hisparse(const ctx *c)
 {
     const setting *h = &c->set->s[SET_HISPARSE];
     if (!h->set) return KVC_OK;
     const struct hisparse_rule *r = hisparse_rule(c->rel);
     if (!r) return KVC_OK; /* the release's parser has no such flag */
-    const setting *keep = &c->set->s[SET_DECODE_RADIX];
-    int decode = set_to(c, SET_DISAGG_MODE, "decode"), chunk = 0;
-    for (size_t i = 0; decode && i < COUNT_OF(DECODE_CACHE); i++) {
-        const struct decode_cache_rule *k = &DECODE_CACHE[i];
-        if (!in_span(c->rel, k->when)) continue;
-        if (keep->set && k->hisparse_message) return refuse(c, keep, "%s (%s)", k->hisparse_message, k->cite);
-        chunk = !keep->set;
-    }
+    /* a decode worker without the decode radix cache runs a chunk cache (the decode radix cache with HiSparse
+     * check_decode_radix has refused) */
+    int chunk = set_to(c, SET_DISAGG_MODE, "decode") && !c->set->s[SET_DECODE_RADIX].set;
     for (size_t i = 0; !c->dsa && i < COUNT_OF(HISPARSE_MODEL); i++)
         if (in_span(c->rel, HISPARSE_MODEL[i].when))
             return refuse(c, h, "%s (%s)", HISPARSE_MODEL[i].message, HISPARSE_MODEL[i].cite);
@@ -1879,15 +1888,16 @@ static int env_bool(const setting *s)
     return -1;
 }
 
-/* HiCache with the radix cache off: given, or on a PD decode worker
- * without --disaggregation-decode-enable-radix-cache (DECODE_CACHE). The
- * other hooks that turn it off (Whisper, --enable-mis, some deterministic
- * backends) do not apply to the models kvcheck serves. */
+/* HiCache with the radix cache off: on a PD decode worker unless
+ * --disaggregation-decode-enable-radix-cache keeps it (over
+ * --disable-radix-cache too: DECODE_CACHE), elsewhere when given. Not
+ * modelled: the other hooks that turn it off (--enable-mis, Whisper,
+ * deterministic inference on backends DeepSeek models do not use). */
 static int hicache_radix_off(const ctx *c)
 {
-    return c->set->s[SET_HICACHE].set &&
-           (c->set->s[SET_DISABLE_RADIX].set ||
-            (set_to(c, SET_DISAGG_MODE, "decode") && !c->set->s[SET_DECODE_RADIX].set));
+    if (!c->set->s[SET_HICACHE].set) return 0;
+    if (set_to(c, SET_DISAGG_MODE, "decode")) return !c->set->s[SET_DECODE_RADIX].set;
+    return c->set->s[SET_DISABLE_RADIX].set;
 }
 static int offload_off_decode(const ctx *c) { return !set_to(c, SET_DISAGG_MODE, "decode"); }
 static int offload_spec_v2(const ctx *c) { return env_bool(&c->set->s[SET_SPEC_V2_ENV]) == 1; }
@@ -1903,21 +1913,30 @@ static const struct cache_rule {
     int offload;                  /* a check of decode KV offload: only with it on */
     setting_key flag;             /* the setting the refusal points at */
     int (*refused)(const ctx *c);
-    const char *message;
+    const char *message, *cite;
 } CACHE_RULES[] = {
     {SINCE("0.5.3rc2"), 0, SET_HICACHE, hicache_radix_off,
      "The arguments enable-hierarchical-cache and disable-radix-cache are mutually exclusive and cannot be used at "
-     "the same time. Please use only one of them."},
+     "the same time. Please use only one of them.",
+     "sglang 0.5.3rc2: python/sglang/srt/server_args.py:1232-1236; 0.5.18: :8149-8153; 0.5.23: "
+     "python/sglang/srt/arg_groups/kv_cache_hook.py:393-397"},
     {SINCE("0.5.3rc2"), 1, SET_DECODE_OFFLOAD, offload_off_decode,
-     "The argument disaggregation-decode-enable-offload-kvcache is only supported for decode side."},
+     "The argument disaggregation-decode-enable-offload-kvcache is only supported for decode side.",
+     "sglang 0.5.3rc2: python/sglang/srt/server_args.py:1238-1244; 0.5.18: :8155-8159; 0.5.23: "
+     "python/sglang/srt/arg_groups/kv_cache_hook.py:399-403"},
     {{"0.5.5.post3", "0.5.9"}, 1, SET_SPEC_V2_ENV, offload_spec_v2,
-     "Spec v2 and decode offload kv cache are incompatible and cannot be enabled together."},
+     "Spec v2 and decode offload kv cache are incompatible and cannot be enabled together.",
+     "sglang 0.5.9: python/sglang/srt/server_args.py:2696-2702"},
     {SINCE("0.5.10"), 1, SET_DECODE_OFFLOAD, offload_no_storage,
      "The argument disaggregation-decode-enable-offload-kvcache is only supported when hicache-storage-backend is "
-     "provided."},
+     "provided.",
+     "sglang 0.5.10: python/sglang/srt/server_args.py:3413-3416; 0.5.18: :8160-8163; 0.5.23: "
+     "python/sglang/srt/arg_groups/kv_cache_hook.py:404-407"},
     {SINCE("0.5.18"), 1, SET_DECODE_OFFLOAD, offload_host_pool,
      "The arguments disaggregation-decode-enable-offload-kvcache and disaggregation-decode-retraction-backup=host_pool "
-     "are mutually exclusive: both build a decode host pool."},
+     "are mutually exclusive: both build a decode host pool.",
+     "sglang 0.5.18: python/sglang/srt/server_args.py:8164-8169; 0.5.23: "
+     "python/sglang/srt/arg_groups/kv_cache_hook.py:408-413"},
 };
 
 static kvc_status check_cache_compatibility(const ctx *c)
@@ -1926,9 +1945,7 @@ static kvc_status check_cache_compatibility(const ctx *c)
     for (size_t i = 0; !st && i < COUNT_OF(CACHE_RULES); i++) {
         const struct cache_rule *r = &CACHE_RULES[i];
         if (!in_span(c->rel, r->when) || (r->offload && !c->set->s[SET_DECODE_OFFLOAD].set) || !r->refused(c)) continue;
-        st = refuse(c, &c->set->s[r->flag], "%s (sglang 0.5.3rc2: python/sglang/srt/server_args.py:1232-1244; 0.5.10: "
-                    ":3402-3416; 0.5.18: :8149-8169; 0.5.23: python/sglang/srt/arg_groups/kv_cache_hook.py:393-413)",
-                    r->message);
+        st = refuse(c, &c->set->s[r->flag], "%s (%s)", r->message, r->cite);
     }
     return st;
 }
@@ -3668,6 +3685,7 @@ kvc_status rules_resolve(const gpu_info *gpu, const model_info *model, const dra
     if (!st) st = resolve_mode(&c);
     if (!st) st = resolve_allocation_policy(&c); /* the hook's order */
     if (!st) st = resolve_host_receive(&c);
+    if (!st) st = check_decode_radix(&c);
     if (!st) st = resolve_transfer(&c);
     if (!st && dsv4) st = resolve_dsv4(&c, dsv4);
     if (!st && dsv4) st = check_hicache_layout(&c);
