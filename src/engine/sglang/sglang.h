@@ -187,7 +187,7 @@ typedef enum setting_key {
     SET_LOAD_BALANCE,        /* --load-balance-method */
     SET_PREFILL_RR,          /* --prefill-round-robin-balance (stores nothing in 0.5.8-0.5.19) */
     SET_ATTN_DP_SIZE,        /* --attn-dp-size, 0.5.22+ (what --enable-dp-attention's warning points to) */
-    SET_DECODE_RADIX,        /* --disaggregation-decode-enable-radix-cache, 0.5.12+ */
+    SET_DECODE_RADIX,        /* --disaggregation-decode-enable-radix-cache, 0.5.11+ */
     SET_MAMBA_SSM,           /* --mamba-ssm-dtype */
     SET_MAMBA_SSM_ENV,       /* SGLANG_MAMBA_SSM_DTYPE in the launch's environment */
     SET_MAMBA_CONV_ENV,      /* SGLANG_MAMBA_CONV_DTYPE in the launch's environment */
