@@ -52,6 +52,34 @@ static void test_args__program_words_are_skipped_and_values_taken(void **state)
     assert_false(s->s[SET_DISABLE_RADIX].set);
 }
 
+/* Flags given alone: leading NAME=value words are the environment; other
+ * words before the first flag that name no launcher are warned about. */
+static void test_args__words_before_the_flags_are_never_dropped(void **state)
+{
+    (void)state;
+    kvc_status st;
+    kvc_diag d;
+    settings *s = fold_line_in("0.5.9", "SGLANG_ENABLE_SPEC_V2=1 _X9=a=b --page-size 32", &st, &d);
+    assert_int_equal(st, KVC_OK);
+    assert_true(s->s[SET_SPEC_V2_ENV].set);
+    assert_string_equal(s->s[SET_SPEC_V2_ENV].value, "1");
+    assert_int_equal(s->nignored, 1); /* _X9: an environment variable kvcheck models none of */
+    assert_contains(s->ignored[0], "_X9=a=b");
+    assert_int_equal(s->nwarnings, 0);
+    s = fold_line("./serve.sh 9A=1 --page-size 32", &st, &d);
+    assert_int_equal(st, KVC_OK);
+    assert_string_equal(s->s[SET_PAGE_SIZE].value, "32");
+    assert_int_equal(s->nwarnings, 1);
+    assert_string_equal(s->warnings[0], "--args:1:1: './serve.sh 9A=1' before the first flag is no launcher kvcheck "
+                        "knows (python3 -m sglang.launch_server, sglang serve, python3 -m dynamo.sglang): the flags "
+                        "after it are read as SGLang's");
+    /* an assignment after the program is the program's argument, not the environment */
+    s = fold_line("./serve.sh SGLANG_ENABLE_SPEC_V2=1 --page-size 32", &st, &d);
+    assert_int_equal(st, KVC_OK);
+    assert_false(s->s[SET_SPEC_V2_ENV].set);
+    assert_contains(s->warnings[0], "'./serve.sh SGLANG_ENABLE_SPEC_V2=1'");
+}
+
 static void test_args__quotes_escapes_and_continuations(void **state)
 {
     (void)state;
@@ -467,6 +495,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_args__program_words_are_skipped_and_values_taken),
+        cmocka_unit_test(test_args__words_before_the_flags_are_never_dropped),
         cmocka_unit_test(test_args__quotes_escapes_and_continuations),
         cmocka_unit_test(test_args__underscores_are_refused_and_nsa_aliases_read_per_release),
         cmocka_unit_test(test_args__later_flags_win),

@@ -512,6 +512,52 @@ static const struct bad {
     {"H200", "deepseek-v3.2", "--disaggregation-mode decode --disaggregation-decode-enable-radix-cache --enable-hisparse "
      "--disable-radix-cache --disaggregation-transfer-backend nixl", "0.5.11",
      "SGLang 0.5.11 refuses to start: --disaggregation-decode-enable-radix-cache is incompatible with --enable-hisparse"},
+    /* the decode radix cache's transfer backends and speculative decoding, per release */
+#define DR "--disaggregation-mode decode --disaggregation-decode-enable-radix-cache "
+    {"H200", "deepseek-v3.2", DR, "0.5.11", "SGLang 0.5.11 refuses to start: --disaggregation-decode-enable-radix-cache "
+     "currently requires --disaggregation-transfer-backend nixl (sglang 0.5.11: python/sglang/srt/server_args.py:3746"},
+    {"H200", "deepseek-v3.2", DR "--disaggregation-transfer-backend ascend", "0.5.12",
+     "--disaggregation-decode-enable-radix-cache currently requires --disaggregation-transfer-backend in ('nixl', "
+     "'mooncake'), but got 'ascend' ("},
+    {"H200", "deepseek-v3.2", DR "--disaggregation-transfer-backend fake", "0.5.13.post1", "but got 'fake' ("},
+    {"H200", "deepseek-v3.2", DR "--disaggregation-transfer-backend fake --speculative-algorithm NEXTN", "0.5.14",
+     "--disaggregation-decode-enable-radix-cache is incompatible with --disaggregation-transfer-backend fake ("},
+    {"H200", "deepseek-v3.2", DR "--disaggregation-transfer-backend fake", NULL,
+     "--disaggregation-decode-enable-radix-cache is incompatible with --disaggregation-transfer-backend fake ("},
+    {"H200", "deepseek-v3.2", DR "--disaggregation-transfer-backend nixl --speculative-algorithm NEXTN", "0.5.11",
+     "--disaggregation-decode-enable-radix-cache is incompatible with speculative decoding (--speculative-algorithm "
+     "NEXTN) ("},
+    {"H200", "deepseek-v3.2", DR "--speculative-algorithm nextn", "0.5.20",
+     "incompatible with speculative decoding (--speculative-algorithm nextn) ("},
+    {"H200", "deepseek-v3.2", DR "--speculative-algorithm EAGLE", "0.5.22",
+     "incompatible with speculative decoding (--speculative-algorithm EAGLE) (sglang 0.5.21"},
+    {"H200", "deepseek-v3.2", DR "--speculative-algorithm dspark", "0.5.21",
+     "incompatible with speculative decoding (--speculative-algorithm dspark) ("},
+    /* 0.5.23 checks it in the speculative hook, upper-cased: before STANDALONE's DP refusal */
+    {"H200", "deepseek-v3.2", DR "--speculative-algorithm standalone --enable-dp-attention --dp 8", NULL,
+     "incompatible with speculative decoding (--speculative-algorithm STANDALONE) (sglang 0.5.23: "
+     "python/sglang/srt/arg_groups/speculative_hook.py:162-173"},
+    {"H200", "deepseek-v3.2", DR "--enable-hisparse --speculative-algorithm NEXTN --disaggregation-transfer-backend fake",
+     "0.5.18", "--disaggregation-decode-enable-radix-cache is incompatible with --enable-hisparse ("},
+    /* decode context parallelism on a decode worker: the transfer backends that relayout its KV, no radix cache or
+     * HiCache (0.5.17-0.5.20), before the decode radix cache's own checks; below one after the PD step */
+    {"H200", "deepseek-v3.2", DR "--dcp-size 2 --disaggregation-transfer-backend ascend", "0.5.18",
+     "PD decode DCP requires --disaggregation-transfer-backend mooncake or nixl, got 'ascend'. (sglang 0.5.17"},
+    {"H200", "deepseek-v3.2", "--disaggregation-mode decode --dcp-size 2 --disaggregation-transfer-backend ascend",
+     "0.5.21", "PD decode DCP requires --disaggregation-transfer-backend mooncake, nixl, or fake for synthetic "
+     "benchmarking, got 'ascend'. ("},
+    {"H200", "deepseek-v3.2", "--disaggregation-mode decode --dcp-size 2 --disaggregation-transfer-backend fake",
+     "0.5.17", "got 'fake'. ("},
+    {"H200", "deepseek-v3.2", DR "--dcp-size 2 --enable-hisparse", "0.5.20",
+     "PD decode DCP currently requires chunk cache; --disaggregation-decode-enable-radix-cache is not supported. ("},
+    {"H200", "deepseek-v3.2", "--disaggregation-mode decode --dcp-size 2 --enable-hierarchical-cache", "0.5.19",
+     "PD decode DCP currently requires chunk cache; --enable-hierarchical-cache is not supported. ("},
+    {"H200", "deepseek-v3.2", "--dcp-size 0 --kv-cache-dtype fp8_e5m2", NULL,
+     "SGLang 0.5.23 refuses to start: Decode context parallel size (--dcp-size / --decode-context-parallel-size) must "
+     "be >= 1, but got dcp_size=0. ("},
+    {"H200", "deepseek-v3.2", DR "--dcp-size -1 --disaggregation-transfer-backend fake", "0.5.15",
+     "--disaggregation-decode-enable-radix-cache is incompatible with --disaggregation-transfer-backend fake ("},
+#undef DR
     /* which refusal comes first: HiCache's layout before the speculative hook, host_pool before HiSparse's
      * validation, the optimistic-prefill check after both */
     {"H200", "deepseek-v3", HR "0.5 --disaggregation-mode decode --hicache-storage-backend mooncake "
@@ -537,8 +583,22 @@ static const struct bad {
     {"H200", "deepseek-v3.2", "--disaggregation-decode-retraction-backup host_pool --disaggregation-mode prefill", "0.5.18",
      "SGLang 0.5.18 refuses to start: --disaggregation-decode-retraction-backup=host_pool is only supported on a PD "
      "decode server. (sglang 0.5.18"},
-    {"H200", "deepseek-v3.2", "--disaggregation-decode-retraction-backup host_pool --disaggregation-mode decode "
+    {"H200", "deepseek-v3", "--disaggregation-decode-retraction-backup host_pool --disaggregation-mode decode "
      "--dcp-size 2", NULL, "--disaggregation-decode-retraction-backup=host_pool does not support --dcp-size > 1. ("},
+    {"H200", "deepseek-v3.2", "--disaggregation-decode-retraction-backup host_pool --disaggregation-mode decode "
+     "--dcp-size 2", "0.5.21", "--disaggregation-decode-retraction-backup=host_pool does not support --dcp-size > 1. ("},
+    /* DSA with DCP (0.5.22+): the DeepSeek family's refusals come before the dtype's and the backup's */
+    {"H200", "deepseek-v3.2", "--disaggregation-decode-retraction-backup host_pool --disaggregation-mode decode "
+     "--dcp-size 2 --kv-cache-dtype fp8_e5m2", NULL, "SGLang 0.5.23 refuses to start: DSA DCP does not support PD "
+     "disaggregation. (sglang 0.5.22: python/sglang/srt/arg_groups/model_overrides/deepseek_v2.py:18-33"},
+    {"B200", "glm-5.2", "--dcp-size 2 --enable-hierarchical-cache --disaggregation-mode prefill", "0.5.22",
+     "DSA DCP does not support HiSparse or HiCache. ("},
+    {"B200", "deepseek-v3.2", "--dcp-size 2 --speculative-algorithm EAGLE --speculative-eagle-topk 2 "
+     "--speculative-num-steps 2 --speculative-num-draft-tokens 4", NULL, "DSA DCP requires --speculative-eagle-topk 1. ("},
+    /* ... and its trtllm, as if given, meets GLM's learnable-sink check */
+    {"H200", "tests/conformance/sglang/models/GLM5_SINK.json", "--dcp-size 2", NULL,
+     "GlmMoeDsaForCausalLM uses learnable attention sinks and requires --dsa-prefill-backend 'flashmla_sparse'; got "
+     "'trtllm' ("},
     {"H200", "deepseek-v3.2", "--disaggregation-decode-retraction-backup host_pool --disaggregation-mode decode "
      "--enable-priority-scheduling", "0.5.20", "--disaggregation-decode-retraction-backup=host_pool requires "
      "--disable-priority-preemption when priority scheduling is enabled. ("},
@@ -663,6 +723,21 @@ static void test_rules__decode_host_receive_off(void **state)
         {"--disaggregation-mode decode --disaggregation-decode-enable-offload-kvcache --hicache-storage-backend file",
          NULL},
         {"--disaggregation-mode decode --disaggregation-decode-enable-offload-kvcache", "0.5.9"},
+        /* the decode radix cache with the transfer backends each release takes, and with MTP in 0.5.23 (NEXTN is
+         * EAGLE there) */
+        {"--disaggregation-mode decode --disaggregation-decode-enable-radix-cache --disaggregation-transfer-backend "
+         "nixl", "0.5.11"},
+        {"--disaggregation-mode decode --disaggregation-decode-enable-radix-cache --disaggregation-transfer-backend "
+         "mooncake_tcp", "0.5.13"},
+        {"--disaggregation-mode decode --disaggregation-decode-enable-radix-cache --disaggregation-transfer-backend "
+         "ascend", "0.5.14"},
+        {"--disaggregation-mode decode --disaggregation-decode-enable-radix-cache --speculative-algorithm nextn", NULL},
+        {"--disaggregation-mode decode --disaggregation-decode-enable-radix-cache --speculative-algorithm EAGLE", NULL},
+        /* a prefill worker's radix cache is its own; DCP 1 checks nothing */
+        {"--disaggregation-mode prefill --disaggregation-decode-enable-radix-cache --speculative-algorithm NEXTN",
+         "0.5.18"},
+        {"--disaggregation-mode decode --dcp-size 1 --disaggregation-transfer-backend ascend "
+         "--disaggregation-decode-enable-radix-cache --enable-hierarchical-cache", "0.5.18"},
         /* the Mamba check is the host_pool backup's only */
         {"--disaggregation-mode decode --disaggregation-decode-retraction-backup cpu_tensor", NULL},
     };
@@ -836,6 +911,44 @@ static void test_rules__parallelism_never_changes_the_layout(void **state)
     assert_string_equal(VAL(&a, "parallelism"), "tp 8, dp 2, dp-attention");
     assert_contains(resolved_find(&a, "parallelism")->reason, "does not change MLA bytes");
     assert_memory_equal(&a.kv, &b.kv, sizeof a.kv);
+}
+
+/* Decode context parallelism above one: not modelled, so a PD worker is
+ * declined (the pair cannot be judged) and a unified worker warned; where
+ * the release has no --dcp-size, its parser refuses it. */
+static void test_rules__dcp_declines_pd_workers(void **state)
+{
+    (void)state;
+    kvc_resolved r;
+    kvc_diag d;
+    assert_int_equal(resolve_line("H200", "deepseek-v3", "--disaggregation-mode decode --dcp-size 2", NULL, &r, &d),
+                     KVC_ERR_CONFIG);
+    assert_contains(d.message, "--dcp-size 2: kvcheck does not model decode context parallelism's pages");
+    assert_contains(d.message, "so kvcheck cannot judge this PD worker");
+    assert_null(strstr(d.message, "refuses to start"));
+    assert_int_equal(resolve_line("H200", "deepseek-v3.2", "--disaggregation-mode prefill --dcp-size 4", "0.5.15", &r, &d),
+                     KVC_ERR_CONFIG);
+    assert_contains(d.message, "cannot judge this PD worker");
+    assert_int_equal(resolve_line("H200", "deepseek-v3.2", "--disaggregation-mode decode --dcp-size 2", "0.5.21", &r, &d),
+                     KVC_ERR_CONFIG);
+    assert_contains(d.message, "cannot judge this PD worker");
+    /* a unified DSA worker: from 0.5.22 DCP makes the unset DSA backends trtllm (raw FP8 rows on H200) */
+    assert_int_equal(resolve_line("H200", "deepseek-v3.2", "--dcp-size 2 --kv-cache-dtype fp8_e4m3", "0.5.21", &r, &d),
+                     KVC_OK);
+    assert_string_equal(r.row.value, "fp8_flashmla");
+    assert_int_equal(resolve_line("H200", "deepseek-v3.2", "--dcp-size 2 --kv-cache-dtype fp8_e4m3", NULL, &r, &d),
+                     KVC_OK);
+    assert_string_equal(r.row.value, "fp8_raw");
+    assert_string_equal(VAL(&r, "dsa_decode_backend"), "trtllm");
+    assert_contains(resolved_find(&r, "dsa_prefill_backend")->reason, "set by --dcp-size");
+    assert_int_equal(resolve_line("H200", "deepseek-v3.2", "--dcp-size 2", NULL, &r, &d), KVC_OK);
+    int warned = 0;
+    for (unsigned k = 0; k < r.nwarnings; k++)
+        warned |= strstr(r.warnings[k], "--dcp-size 2: kvcheck does not model decode context parallelism's pages") != NULL;
+    assert_true(warned);
+    assert_int_equal(resolve_line("H200", "deepseek-v3.2", "--disaggregation-mode decode --dcp-size 2", "0.5.14", &r, &d),
+                     KVC_ERR_CONFIG);
+    assert_contains(d.message, "unrecognized arguments: --dcp-size 2");
 }
 
 static void test_rules__odd_platforms_are_warned(void **state)
@@ -1525,7 +1638,7 @@ static void test_rules__eras_group_releases_with_the_same_rules(void **state)
         const char *release, *era;
     } E[] = {{"0.5.23", "0.5.23"}, {"0.5.22", "0.5.22"}, {"0.5.21", "0.5.21"}, {"0.5.15.post1", "0.5.14"}, {"0.5.14", "0.5.14"},
              {"0.5.10.post1", "0.5.10"}, {"0.5.8.post1", "0.5.8"}, {"0.5.3", "0.5.3rc2"}, {"0.5.9", "0.5.9"},
-             {"0.5.20", "0.5.20"}, {"0.5.3.post3", "0.5.3.post2"}};
+             {"0.5.20", "0.5.20"}, {"0.5.3.post3", "0.5.3.post2"}, {"0.5.6", "0.5.5.post3"}, {"0.5.5.post2", "0.5.4.post3"}};
     for (size_t i = 0; i < COUNT_OF(E); i++) {
         int k = engine_release_index(engine_default(), E[i].release);
         assert_true(k >= 0);
@@ -1548,6 +1661,7 @@ int main(void)
         cmocka_unit_test(test_rules__draft_entries_have_their_own_layout),
         cmocka_unit_test(test_rules__fp4_pools_keep_their_scales_in_a_second_buffer),
         cmocka_unit_test(test_rules__parallelism_never_changes_the_layout),
+        cmocka_unit_test(test_rules__dcp_declines_pd_workers),
         cmocka_unit_test(test_rules__odd_platforms_are_warned),
         cmocka_unit_test(test_rules__index_head_dim_must_be_128),
         cmocka_unit_test(test_rules__unmodelled_architectures_are_refused),

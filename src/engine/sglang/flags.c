@@ -5,6 +5,7 @@
  * keys are read by dest. */
 #include "engine/sglang/sglang.h"
 
+#include <ctype.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -516,6 +517,28 @@ static int take_dynamo_flag(word_stream *s, arglist *list, kvc_status *st, kvc_d
     return 1;
 }
 
+/* 1 when `w` is a shell assignment, NAME=value. Pure. */
+static int is_assignment(const char *w)
+{
+    if (!(isalpha((unsigned char)w[0]) || w[0] == '_')) return 0;
+    size_t n = 1;
+    while (isalnum((unsigned char)w[n]) || w[n] == '_') n++;
+    return w[n] == '=';
+}
+
+/* Words before the first flag that name no launcher: the flags after them
+ * are read, and the words named in a warning. */
+static kvc_status warn_program(arglist *list, const char *const *program, size_t n, const kvc_origin *at,
+                               kvc_diag *diag)
+{
+    char text[400] = "", where[KVC_PATH_LEN];
+    for (size_t i = 0; i < n; i++) str_join_add(text, sizeof text, " ", program[i]);
+    origin_format(at, where, sizeof where);
+    return warn(list, diag, "%s: '%s' before the first flag is no launcher kvcheck knows (python3 -m "
+                "sglang.launch_server, sglang serve, python3 -m dynamo.sglang): the flags after it are read as "
+                "SGLang's", where, text);
+}
+
 kvc_status args_parse_words(arglist *list, const word_list *words, kvc_diag *diag)
 {
     option_index any;
@@ -529,6 +552,13 @@ kvc_status args_parse_words(arglist *list, const word_list *words, kvc_diag *dia
     while (!st && stream_more(&s)) {
         if ((st = stream_split(&s, list, 1, diag))) break;
         if (is_flag_word(&any, stream_peek(&s))) break;
+        if (!nprogram && is_assignment(stream_peek(&s))) { /* "NAME=value --flags": the shell's environment */
+            kvc_origin o;
+            stream_origin(&s, &o);
+            st = args_push(list, ARG_ENV, stream_peek(&s), NULL, &o, diag);
+            stream_next(&s);
+            continue;
+        }
         before = last;
         last = stream_peek(&s);
         stream_origin(&s, &last_origin);
@@ -538,6 +568,7 @@ kvc_status args_parse_words(arglist *list, const word_list *words, kvc_diag *dia
     }
     const struct launcher *l = st ? NULL : launcher_of(program, nprogram);
     if (l) st = args_push(list, ARG_PROGRAM, l->name, l->since, &first_origin, diag);
+    else if (!st && nprogram) st = warn_program(list, program, nprogram, &first_origin, diag);
     if (!st && before && last[0] != '-' && strcmp(before, "serve") == 0)
         st = args_push(list, ARG_SERVE_MODEL, last, NULL, &last_origin, diag);
     while (!st && stream_more(&s)) {

@@ -9,6 +9,7 @@
  * size, the row width. */
 #include "engine/sglang/sglang.h"
 
+#include <ctype.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -580,16 +581,64 @@ static void set_side(ctx *c, int side, const char *value, const char *fmt, ...)
     c->backend_from[side] = NULL;
 }
 
+/* --dcp-size, 1 when not given. */
+static long dcp_size(const ctx *c)
+{
+    const setting *s = &c->set->s[SET_DCP];
+    return s->set ? strtol(s->value, NULL, 10) : 1;
+}
+
+/* DSA with decode context parallelism (0.5.22+): the DeepSeek family's
+ * overrides refuse, in this order, HiSparse or HiCache, PD and an EAGLE
+ * top-k other than 1, then make each unset DSA backend trtllm, as if
+ * given, on every platform (resolve_backends). */
+static const char DSA_DCP_CITE[] = "sglang 0.5.22: python/sglang/srt/arg_groups/model_overrides/deepseek_v2.py:18-33, "
+                                   "called at :99-100, before the family's other defaults; 0.5.23: the same lines";
+static int dsa_dcp(const ctx *c) { return c->defaults && rel_since(c->rel, "0.5.22") && dcp_size(c) > 1; }
+static int dcp_cache(const ctx *c) { return c->set->s[SET_HISPARSE].set || c->set->s[SET_HICACHE].set; }
+static int dcp_pd(const ctx *c) { return c->set->s[SET_DISAGG_MODE].set && !set_to(c, SET_DISAGG_MODE, "null"); }
+static int dcp_topk(const ctx *c)
+{
+    const setting *k = &c->set->s[SET_SPEC_EAGLE_TOPK];
+    return k->set && strtol(k->value, NULL, 10) != 1;
+}
+static const struct dsa_dcp_rule {
+    int (*refused)(const ctx *c);
+    setting_key flag; /* the setting the refusal points at */
+    const char *message;
+} DSA_DCP[] = {
+    {dcp_cache, SET_DCP, "DSA DCP does not support HiSparse or HiCache."},
+    {dcp_pd, SET_DISAGG_MODE, "DSA DCP does not support PD disaggregation."},
+    {dcp_topk, SET_SPEC_EAGLE_TOPK, "DSA DCP requires --speculative-eagle-topk 1."},
+};
+
+static kvc_status check_dsa_dcp(const ctx *c)
+{
+    for (size_t i = 0; dsa_dcp(c) && i < COUNT_OF(DSA_DCP); i++)
+        if (DSA_DCP[i].refused(c))
+            return refuse(c, &c->set->s[DSA_DCP[i].flag], "%s (%s)", DSA_DCP[i].message, DSA_DCP_CITE);
+    return KVC_OK;
+}
+
 static kvc_status resolve_backends(ctx *c)
 {
     const setting *flag[2] = {&c->set->s[SET_PREFILL_BACKEND], &c->set->s[SET_DECODE_BACKEND]};
+    const setting *dcp = &c->set->s[SET_DCP];
     for (int i = 0; i < 2; i++) {
         c->user_set[i] = flag[i]->set;
+        char from[900];
         if (flag[i]->set) {
-            char from[900];
             from_text(flag[i], from, sizeof from);
             set_side(c, i, flag[i]->value, "set by %s", from);
             c->backend_from[i] = &flag[i]->origin;
+        } else if (dsa_dcp(c)) {
+            /* as if given: the defaults below leave it, the learnable-sink check refuses it */
+            from_text(dcp, from, sizeof from);
+            set_side(c, i, "trtllm", "set by %s: DSA with decode context parallelism makes an unset DSA backend "
+                     "trtllm (%s)", from, DSA_DCP_CITE);
+            c->user_set[i] = 1;
+            flag[i] = dcp;
+            c->backend_from[i] = &dcp->origin;
         } else {
             set_side(c, i, "", "not set");
             for (size_t k = 0; k < COUNT_OF(FIELD_DEFAULTS); k++)
@@ -699,19 +748,78 @@ static const struct hisparse_model_rule {
      "sglang 0.5.21: python/sglang/srt/arg_groups/hisparse_hook.py:95-99"},
 };
 
-/* A decode worker runs a chunk cache, not a radix cache, unless
- * --disaggregation-decode-enable-radix-cache (0.5.11+) keeps the radix
- * cache (over --disable-radix-cache too), which the PD step refuses with
- * HiSparse, before the other hooks. */
-static const struct decode_cache_rule {
+/* The PD step's refusals on a decode worker, in its order: decode context
+ * parallelism (DCP) above one with a transfer backend that cannot relayout
+ * its KV (0.5.17+) or with a radix cache or HiCache (0.5.17-0.5.20); then
+ * the decode radix cache, which a decode worker runs only when
+ * --disaggregation-decode-enable-radix-cache (0.5.11+) keeps it (over
+ * --disable-radix-cache too; a chunk cache otherwise), with HiSparse, with
+ * the transfer backends it does not take, and with speculative decoding
+ * (in 0.5.23 the speculative hook checks that, once NEXTN is EAGLE). */
+enum pd_test {
+    PD_DCP_TRANSFER,     /* DCP above one and a transfer backend not in `names` */
+    PD_DCP_RADIX,        /* DCP above one and the decode radix cache */
+    PD_DCP_HICACHE,      /* DCP above one and HiCache */
+    PD_RADIX_HISPARSE,   /* the decode radix cache and HiSparse */
+    PD_RADIX_TRANSFER,   /* the decode radix cache and a transfer backend not in `names` */
+    PD_RADIX_NO_TRANSFER, /* the decode radix cache and a transfer backend in `names` */
+    PD_RADIX_SPEC,       /* the decode radix cache and an algorithm, as given, not in `names` */
+    PD_RADIX_SPEC_RESOLVED, /* the same, of the algorithm upper-cased and NEXTN made EAGLE */
+};
+static const struct pd_decode_rule {
     span when;
-    const char *hisparse_message; /* NULL: the release has no such flag */
+    enum pd_test test;
+    const char *names;   /* space-separated transfer backends or algorithms */
+    setting_key flag;    /* the setting the refusal points at, when given */
+    const char *message; /* SGLang's, {backend} and {algorithm} filled in */
     const char *cite;
-} DECODE_CACHE[] = {
-    {UNTIL("0.5.10.post1"), NULL, "sglang 0.5.3rc2: python/sglang/srt/server_args.py:1192-1193"},
-    {SINCE("0.5.11"), "--disaggregation-decode-enable-radix-cache is incompatible with --enable-hisparse",
+} PD_DECODE[] = {
+    {FROM_TO("0.5.17", "0.5.18"), PD_DCP_TRANSFER, "mooncake nixl", SET_TRANSFER_BACKEND,
+     "PD decode DCP requires --disaggregation-transfer-backend mooncake or nixl, got '{backend}'.",
+     "sglang 0.5.17: python/sglang/srt/arg_groups/pd_disaggregation_hook.py:37-43; 0.5.18: :37-43"},
+    {FROM_TO("0.5.19", "0.5.21"), PD_DCP_TRANSFER, "mooncake nixl fake", SET_TRANSFER_BACKEND,
+     "PD decode DCP requires --disaggregation-transfer-backend mooncake, nixl, or fake for synthetic benchmarking, "
+     "got '{backend}'.",
+     "sglang 0.5.19: python/sglang/srt/arg_groups/pd_disaggregation_hook.py:53-65; 0.5.21: :71-83"},
+    {SINCE("0.5.22"), PD_DCP_TRANSFER, "mooncake nixl mori ascend fake", SET_TRANSFER_BACKEND,
+     "PD decode DCP requires --disaggregation-transfer-backend mooncake, nixl, mori, ascend, or fake for synthetic "
+     "benchmarking, got '{backend}'.",
+     "sglang 0.5.22: python/sglang/srt/arg_groups/pd_disaggregation_hook.py:82-96; 0.5.23: :82-96"},
+    {FROM_TO("0.5.17", "0.5.20"), PD_DCP_RADIX, NULL, SET_DECODE_RADIX,
+     "PD decode DCP currently requires chunk cache; --disaggregation-decode-enable-radix-cache is not supported.",
+     "sglang 0.5.17: python/sglang/srt/arg_groups/pd_disaggregation_hook.py:44-48; 0.5.20: :66-70"},
+    {FROM_TO("0.5.17", "0.5.20"), PD_DCP_HICACHE, NULL, SET_HICACHE,
+     "PD decode DCP currently requires chunk cache; --enable-hierarchical-cache is not supported.",
+     "sglang 0.5.17: python/sglang/srt/arg_groups/pd_disaggregation_hook.py:49-53; 0.5.20: :71-75"},
+    {SINCE("0.5.11"), PD_RADIX_HISPARSE, NULL, SET_DECODE_RADIX,
+     "--disaggregation-decode-enable-radix-cache is incompatible with --enable-hisparse",
      "sglang 0.5.11: python/sglang/srt/server_args.py:3738-3762; 0.5.12: :4044-4072; sglang 0.5.23: "
      "python/sglang/srt/arg_groups/pd_disaggregation_hook.py:96-127"},
+    {FROM_TO("0.5.11", "0.5.11"), PD_RADIX_TRANSFER, "nixl", SET_TRANSFER_BACKEND,
+     "--disaggregation-decode-enable-radix-cache currently requires --disaggregation-transfer-backend nixl",
+     "sglang 0.5.11: python/sglang/srt/server_args.py:3746-3750"},
+    {FROM_TO("0.5.12", "0.5.13.post1"), PD_RADIX_TRANSFER, "nixl mooncake", SET_TRANSFER_BACKEND,
+     "--disaggregation-decode-enable-radix-cache currently requires --disaggregation-transfer-backend in ('nixl', "
+     "'mooncake'), but got '{backend}'",
+     "sglang 0.5.12: python/sglang/srt/server_args.py:4051-4057; 0.5.13: "
+     "python/sglang/srt/arg_groups/pd_disaggregation_hook.py:34-40"},
+    {SINCE("0.5.14"), PD_RADIX_NO_TRANSFER, "fake", SET_TRANSFER_BACKEND,
+     "--disaggregation-decode-enable-radix-cache is incompatible with --disaggregation-transfer-backend fake",
+     "sglang 0.5.14: python/sglang/srt/arg_groups/pd_disaggregation_hook.py:36-40; 0.5.23: :105-109"},
+    {FROM_TO("0.5.11", "0.5.20"), PD_RADIX_SPEC, "", SET_SPEC_ALGO,
+     "--disaggregation-decode-enable-radix-cache is incompatible with speculative decoding (--speculative-algorithm "
+     "{algorithm})",
+     "sglang 0.5.11: python/sglang/srt/server_args.py:3751-3756; 0.5.14: "
+     "python/sglang/srt/arg_groups/pd_disaggregation_hook.py:41-46; 0.5.20: :89-94"},
+    {FROM_TO("0.5.21", "0.5.22"), PD_RADIX_SPEC, "DSPARK", SET_SPEC_ALGO,
+     "--disaggregation-decode-enable-radix-cache is incompatible with speculative decoding (--speculative-algorithm "
+     "{algorithm})",
+     "sglang 0.5.21: python/sglang/srt/arg_groups/pd_disaggregation_hook.py:97-102; 0.5.22: :110-115"},
+    {SINCE("0.5.23"), PD_RADIX_SPEC_RESOLVED, "DSPARK EAGLE EAGLE3", SET_SPEC_ALGO,
+     "--disaggregation-decode-enable-radix-cache is incompatible with speculative decoding (--speculative-algorithm "
+     "{algorithm})",
+     "sglang 0.5.23: python/sglang/srt/arg_groups/speculative_hook.py:162-173, once the algorithm is upper-cased "
+     "(:138-143) and NEXTN made EAGLE (:151-160, :109-116)"},
 };
 
 static const struct hisparse_rule *hisparse_rule(unsigned rel)
@@ -790,15 +898,101 @@ static kvc_status hisparse_dtype(const ctx *c, const struct hisparse_rule *r)
     return KVC_OK;
 }
 
-/* The PD step's refusal of the decode radix cache with HiSparse (DECODE_CACHE). */
-static kvc_status check_decode_radix(const ctx *c)
+/* The transfer backend the PD step compares: mooncake when unset, and
+ * mooncake_tcp is mooncake by then (resolve_transfer). */
+static const char *transfer_of(const ctx *c)
 {
-    const setting *keep = &c->set->s[SET_DECODE_RADIX];
-    if (!keep->set || !c->set->s[SET_HISPARSE].set || !set_to(c, SET_DISAGG_MODE, "decode")) return KVC_OK;
-    for (size_t i = 0; i < COUNT_OF(DECODE_CACHE); i++) {
-        const struct decode_cache_rule *k = &DECODE_CACHE[i];
-        if (in_span(c->rel, k->when) && k->hisparse_message)
-            return refuse(c, keep, "%s (%s)", k->hisparse_message, k->cite);
+    const setting *s = &c->set->s[SET_TRANSFER_BACKEND];
+    return !s->set || strcmp(s->value, "mooncake_tcp") == 0 ? "mooncake" : s->value;
+}
+
+/* The speculative algorithm as the 0.5.23 hook compares it: upper-cased,
+ * NEXTN made EAGLE (a Gemma 4 draft's promotion does not apply to the
+ * models kvcheck serves). */
+static void spec_resolved(const char *given, char *out, size_t size)
+{
+    str_copy(out, size, given);
+    for (char *p = out; *p; p++) *p = (char)toupper((unsigned char)*p);
+    if (strcmp(out, "NEXTN") == 0) str_copy(out, size, "EAGLE");
+}
+
+/* 1 when a decode worker meets the rule's test. Pure. */
+static int pd_fails(const ctx *c, const struct pd_decode_rule *r, const char *algorithm)
+{
+    int radix = c->set->s[SET_DECODE_RADIX].set, dcp = dcp_size(c) > 1;
+    switch (r->test) {
+    case PD_DCP_TRANSFER: return dcp && !word_in(transfer_of(c), r->names);
+    case PD_DCP_RADIX: return dcp && radix;
+    case PD_DCP_HICACHE: return dcp && c->set->s[SET_HICACHE].set;
+    case PD_RADIX_HISPARSE: return radix && c->set->s[SET_HISPARSE].set;
+    case PD_RADIX_TRANSFER: return radix && !word_in(transfer_of(c), r->names);
+    case PD_RADIX_NO_TRANSFER: return radix && word_in(transfer_of(c), r->names);
+    case PD_RADIX_SPEC:
+    case PD_RADIX_SPEC_RESOLVED: return radix && c->set->s[SET_SPEC_ALGO].set && !word_in(algorithm, r->names);
+    }
+    return 0;
+}
+
+/* --dcp-size below one, refused after the PD step and before the model's
+ * own adjustments (sglang 0.5.15: python/sglang/srt/server_args.py:
+ * 2839-2844; 0.5.18: :3984-3989; 0.5.19:
+ * python/sglang/srt/arg_groups/parallel_hook.py:130-135; 0.5.23: :243-248). */
+static kvc_status check_dcp_size(const ctx *c)
+{
+    if (dcp_size(c) >= 1) return KVC_OK;
+    return refuse(c, &c->set->s[SET_DCP], "Decode context parallel size (--dcp-size / --decode-context-parallel-size) "
+                  "must be >= 1, but got dcp_size=%ld. (sglang 0.5.15: python/sglang/srt/server_args.py:2839-2844; "
+                  "0.5.19: python/sglang/srt/arg_groups/parallel_hook.py:130-135; 0.5.23: :243-248)", dcp_size(c));
+}
+
+/* Decode context parallelism above one, past SGLang's start-up checks:
+ * its allocator's page is page_size x dcp tokens spread over the DCP ranks
+ * (sglang 0.5.23: python/sglang/srt/mem_cache/allocation_sizing.py:23-26),
+ * and PD moves KV between DCP layouts token by token, refusing at transfer
+ * time all but the same DCP size on both sides or a prefill without DCP
+ * feeding an MLA decode with it (sglang 0.5.17:
+ * python/sglang/srt/disaggregation/common/conn.py:276-294; 0.5.23:
+ * :531-548; before 0.5.17 PD has no DCP code). kvcheck models none of it:
+ * a PD worker is declined, a unified worker warned. */
+static kvc_status decline_dcp(const ctx *c)
+{
+    static const char WHAT[] = "kvcheck does not model decode context parallelism's pages: SGLang's allocator page "
+                               "is page_size x dcp_size tokens spread over the DCP ranks (sglang 0.5.23: python/sglang/"
+                               "srt/mem_cache/allocation_sizing.py:23-26), and its DCP checks past the PD step and "
+                               "DSA's are not run";
+    const setting *dcp = &c->set->s[SET_DCP];
+    if (dcp_size(c) <= 1) return KVC_OK;
+    if (set_to(c, SET_DISAGG_MODE, "prefill") || set_to(c, SET_DISAGG_MODE, "decode"))
+        return diag_set(c->diag, KVC_ERR_CONFIG, &dcp->origin,
+                        "%s %s: %s; PD moves KV between DCP layouts token by token and refuses, when the first "
+                        "request is sent, all but the same DCP size on both sides or a prefill without DCP feeding an "
+                        "MLA decode with it (sglang 0.5.23: python/sglang/srt/disaggregation/common/conn.py:531-548; "
+                        "before 0.5.17 PD has no DCP code), so kvcheck cannot judge this PD worker",
+                        dcp->flag, dcp->value, WHAT);
+    notes_add(c->out->warnings, &c->out->nwarnings, KVC_MAX_NOTES, "%s %s: %s; the row per token is SGLang's, not "
+              "which tokens each rank's pages hold", dcp->flag, dcp->value, WHAT);
+    return KVC_OK;
+}
+
+/* PD_DECODE's rules, those of the PD step (`spec_hook` 0) or the one the
+ * speculative hook runs (1). */
+static kvc_status check_pd_decode(const ctx *c, int spec_hook)
+{
+    if (!set_to(c, SET_DISAGG_MODE, "decode")) return KVC_OK;
+    const setting *algo = &c->set->s[SET_SPEC_ALGO];
+    char resolved[KVC_NAME_LEN];
+    spec_resolved(algo->set ? algo->value : "", resolved, sizeof resolved);
+    for (size_t i = 0; i < COUNT_OF(PD_DECODE); i++) {
+        const struct pd_decode_rule *r = &PD_DECODE[i];
+        int resolves = r->test == PD_RADIX_SPEC_RESOLVED;
+        const char *algorithm = resolves ? resolved : algo->value;
+        if (!in_span(c->rel, r->when) || resolves != spec_hook || !pd_fails(c, r, algorithm)) continue;
+        const setting *at = &c->set->s[r->flag];
+        if (!at->set) at = &c->set->s[r->test <= PD_DCP_HICACHE ? SET_DCP : SET_DECODE_RADIX];
+        char msg[400];
+        const char *const f[][2] = {{"backend", transfer_of(c)}, {"algorithm", algorithm}};
+        sglang_expand(r->message, f, COUNT_OF(f), msg, sizeof msg);
+        return refuse(c, at, "%s (%s)", msg, r->cite);
     }
     return KVC_OK;
 }
@@ -810,7 +1004,7 @@ static kvc_status check_hisparse(const ctx *c)
     const struct hisparse_rule *r = hisparse_rule(c->rel);
     if (!r) return KVC_OK; /* the release's parser has no such flag */
     /* a decode worker without the decode radix cache runs a chunk cache (the decode radix cache with HiSparse
-     * check_decode_radix has refused) */
+     * check_pd_decode has refused) */
     int chunk = set_to(c, SET_DISAGG_MODE, "decode") && !c->set->s[SET_DECODE_RADIX].set;
     for (size_t i = 0; !c->dsa && i < COUNT_OF(HISPARSE_MODEL); i++)
         if (in_span(c->rel, HISPARSE_MODEL[i].when))
@@ -1833,11 +2027,11 @@ static kvc_status check_hicache_layout(const ctx *c)
     if (!host_receive_on(c)) return KVC_OK;
     int active = c->set->s[SET_HICACHE].set || c->set->s[SET_DECODE_OFFLOAD].set ||
                  set_to(c, SET_DISAGG_MODE, "decode");
-    const setting *st = &c->set->s[SET_HICACHE_STORAGE], *dcp = &c->set->s[SET_DCP];
+    const setting *st = &c->set->s[SET_HICACHE_STORAGE];
     int v23 = rel_since(c->rel, "0.5.23");
     if (!active || !(set_to(c, SET_HICACHE_STORAGE, "mooncake") || set_to(c, SET_HICACHE_STORAGE, "npu_memcache")))
         return KVC_OK;
-    if (v23 && set_to(c, SET_HICACHE_STORAGE, "mooncake") && dcp->set && strtod(dcp->value, NULL) > 1) return KVC_OK;
+    if (v23 && set_to(c, SET_HICACHE_STORAGE, "mooncake") && dcp_size(c) > 1) return KVC_OK;
     const char *io = c->set->s[SET_HICACHE_IO].set ? c->set->s[SET_HICACHE_IO].value : "kernel";
     const char *layout = strcmp(io, "kernel") == 0                    ? "page_first"
                          : strcmp(io, "direct") != 0                  ? NULL
@@ -1866,7 +2060,7 @@ static kvc_status check_retraction_backup(const ctx *c)
     if (!set_to(c, SET_DISAGG_MODE, "decode"))
         return refuse(c, s, "--disaggregation-decode-retraction-backup=host_pool is only supported on a PD decode "
                       "server. (%s%s)", by, CITE);
-    if (dcp->set && strtod(dcp->value, NULL) > 1)
+    if (dcp_size(c) > 1)
         return refuse(c, dcp, "--disaggregation-decode-retraction-backup=host_pool does not support --dcp-size > 1. "
                       "(%s%s)", by, CITE);
     if (c->set->s[SET_PRIORITY_SCHED].set && !c->set->s[SET_NO_PREEMPTION].set)
@@ -1890,7 +2084,7 @@ static int env_bool(const setting *s)
 
 /* HiCache with the radix cache off: on a PD decode worker unless
  * --disaggregation-decode-enable-radix-cache keeps it (over
- * --disable-radix-cache too: DECODE_CACHE), elsewhere when given. Not
+ * --disable-radix-cache too: PD_DECODE), elsewhere when given. Not
  * modelled: the other hooks that turn it off (--enable-mis, Whisper,
  * deterministic inference on backends DeepSeek models do not use). */
 static int hicache_radix_off(const ctx *c)
@@ -2993,10 +3187,11 @@ static void warn_platform(const ctx *c)
 #define RULE_SPANS(X)                                                                                                  \
     X(ARCHS, dsa) X(ARCHS, defaults) X(DSA_DTYPE, when) X(FIELD_DEFAULTS, when) X(DEFAULTS, when) X(CHECKS, when)      \
     X(HISPARSE, when) X(PAGES, when) X(RAW, when) X(BACKENDS, offered) X(INIT, when) X(ATTN_DEFAULTS, when)            \
-    X(ATTN_RULES, when) X(DTYPE_BACKENDS, when) X(HISPARSE_MODEL, when) X(DECODE_CACHE, when) X(DRAFT_ARCHS, when)     \
+    X(ATTN_RULES, when) X(DTYPE_BACKENDS, when) X(HISPARSE_MODEL, when) X(PD_DECODE, when) X(DRAFT_ARCHS, when)     \
     X(HYBRID, when) X(MHA_DEFAULTS, when) X(DTYPE_ALIASES, when) X(KV4, when) X(DTYPE_REFUSALS, when)              \
     X(MLA_DEFAULTS, when) X(NVFP4_PREFILL, when) X(DSV4_ARCHES, when) X(DSV4_DTYPE, when) X(DSV4_SPEC, when)        \
-    X(DSV4_PD_PP, when) X(DSV4_BACKENDS, when) X(DSV4_BACKEND_RULES, when) X(DSV4_LAYOUTS, when) X(DSV4_FP4_INDEXER, when)
+    X(DSV4_PD_PP, when) X(DSV4_BACKENDS, when) X(DSV4_BACKEND_RULES, when) X(DSV4_LAYOUTS, when)                    \
+    X(DSV4_FP4_INDEXER, when) X(CACHE_RULES, when)
 
 /* Puts up to `max` of the tables' spans in `out`; returns how many there are. */
 static size_t rule_spans(const span **out, size_t max)
@@ -3685,13 +3880,17 @@ kvc_status rules_resolve(const gpu_info *gpu, const model_info *model, const dra
     if (!st) st = resolve_mode(&c);
     if (!st) st = resolve_allocation_policy(&c); /* the hook's order */
     if (!st) st = resolve_host_receive(&c);
-    if (!st) st = check_decode_radix(&c);
+    if (!st) st = check_pd_decode(&c, 0);
     if (!st) st = resolve_transfer(&c);
+    if (!st) st = check_dcp_size(&c);
     if (!st && dsv4) st = resolve_dsv4(&c, dsv4);
     if (!st && dsv4) st = check_hicache_layout(&c);
+    if (!st && dsv4) st = check_pd_decode(&c, 1);
     if (!st && dsv4) st = check_cache_compatibility(&c);
     if (!st && dsv4) st = check_optimistic_prefill(&c);
-    if (dsv4) return st ? st : check_startup(&c, 1);
+    if (!st && dsv4) st = check_startup(&c, 1);
+    if (dsv4) return st ? st : decline_dcp(&c);
+    if (!st) st = check_dsa_dcp(&c);
     if (!st) st = resolve_dtype(&c);
     if (st) return st;
     c.fp8 = strcmp(c.dtype, "fp8_e4m3") == 0;
@@ -3705,6 +3904,7 @@ kvc_status rules_resolve(const gpu_info *gpu, const model_info *model, const dra
     if ((st = check_mha_default(&c))) return st;
     if ((st = check_kv4(&c, 0))) return st;
     if ((st = check_hicache_layout(&c))) return st; /* handle_hicache: before the speculative hook */
+    if ((st = check_pd_decode(&c, 1))) return st; /* 0.5.23's speculative hook */
     if ((st = check_standalone_dp(&c))) return st;
     if ((st = check_round_robin(&c))) return st;
     if ((st = resolve_page_size(&c))) return st;
@@ -3747,5 +3947,6 @@ kvc_status rules_resolve(const gpu_info *gpu, const model_info *model, const dra
         return st;
     if ((st = resolve_draft(&c))) return st;
     if ((st = derive_layouts(model, out, diag))) return st;
-    return check_startup(&c, 0);
+    if ((st = check_startup(&c, 0))) return st;
+    return decline_dcp(&c);
 }
