@@ -1974,12 +1974,21 @@ static kvc_status resolve_transfer(const ctx *c)
  * reaches it. On above 0 in 0.5.21 (default 0: sglang 0.5.21:
  * python/sglang/srt/arg_groups/fields/disagg.py:173-176), below 1 from
  * 0.5.22 (default 1: 0.5.23: fields/disagg.py:182-185); SGLang compares
- * the float, so NaN is never on. */
-static int host_receive_on(const ctx *c)
+ * the float, so NaN is never on. 1 with the value when given to a release
+ * that has it. */
+static int host_receive_threshold(const ctx *c, double *v)
 {
     const setting *s = &c->set->s[SET_HOST_RECV];
     if (!s->set || !rel_since(c->rel, "0.5.21")) return 0;
-    double v = strtod(s->value, NULL);
+    *v = strtod(s->value, NULL);
+    return 1;
+}
+
+/* Host receive is on. */
+static int host_receive_on(const ctx *c)
+{
+    double v;
+    if (!host_receive_threshold(c, &v)) return 0;
     return rel_since(c->rel, "0.5.22") ? v < 1 : v > 0;
 }
 
@@ -1993,8 +2002,8 @@ static kvc_status resolve_host_receive(const ctx *c)
     static const char CITE[] = "sglang 0.5.21: python/sglang/srt/arg_groups/pd_disaggregation_hook.py:53-69; "
                                "0.5.23: :64-80";
     const setting *s = &c->set->s[SET_HOST_RECV];
-    if (!s->set || !rel_since(c->rel, "0.5.21")) return KVC_OK;
-    double v = strtod(s->value, NULL);
+    double v;
+    if (!host_receive_threshold(c, &v)) return KVC_OK;
     if (!(v >= 0 && v <= 1))
         return refuse(c, s, "--disaggregation-decode-host-receive-threshold must be between 0 and 1 (%s)", CITE);
     if (!host_receive_on(c)) return KVC_OK;

@@ -225,7 +225,8 @@ typedef enum setting_key {
     SET_OPTIMISTIC,          /* --optimistic-prefill-attempts */
     SET_STAGING_ENV,         /* SGLANG_DISAGG_STAGING_BUFFER in the launch's environment */
     SET_RUST_SERVER_ENV,     /* SGLANG_RUST_SERVER in the launch's environment */
-    /* what the decode retraction backup's host_pool and host receive refuse (0.5.18+) */
+    /* what SGLang's cache checks read: the decode retraction backup's host_pool and host receive (0.5.18+),
+     * HiCache's io backend, decode KV offload, spec v2 */
     SET_RETRACTION_BACKUP,   /* --disaggregation-decode-retraction-backup */
     SET_PRIORITY_SCHED,      /* --enable-priority-scheduling */
     SET_NO_PREEMPTION,       /* --disable-priority-preemption */
