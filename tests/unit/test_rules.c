@@ -558,6 +558,43 @@ static const struct bad {
     {"H200", "deepseek-v3.2", DR "--dcp-size -1 --disaggregation-transfer-backend fake", "0.5.15",
      "--disaggregation-decode-enable-radix-cache is incompatible with --disaggregation-transfer-backend fake ("},
 #undef DR
+    /* EAGLE's parameters: all three or none; a top-k above 1 on pages above one token needs a tree-drafting
+     * backend, and NGRAM's top-k is its BFS breadth (10 unless given) */
+    {"H200", "deepseek-v3.2", "--speculative-algorithm NEXTN --speculative-eagle-topk 1", "0.5.12",
+     "SGLang 0.5.12 refuses to start: AssertionError, with no message: --speculative-eagle-topk is given without "
+     "--speculative-num-steps"},
+    {"H200", "deepseek-v3.2", "--speculative-algorithm EAGLE --speculative-num-draft-tokens 4", NULL,
+     "AssertionError, with no message: --speculative-num-draft-tokens is given without --speculative-num-steps"},
+    {"B200", "deepseek-v3", "--speculative-algorithm EAGLE --speculative-num-steps 2", "0.5.9",
+     "TypeError: '>' not supported between instances of 'NoneType' and 'int' (--speculative-num-steps is given"},
+    {"B200", "glm-5.2", "--speculative-algorithm NEXTN --speculative-eagle-topk 2 --speculative-num-steps 2 "
+     "--speculative-num-draft-tokens 4", NULL, "speculative_eagle_topk > 1 with page_size > 1 is only supported on "
+     "('flashinfer', 'fa3', 'triton'); got attention_backend='dsa'. Use page_size == 1 or one of those backends. ("},
+    {"B200", "glm-5.2", "--speculative-algorithm NEXTN --speculative-eagle-topk 2 --speculative-num-steps 2 "
+     "--speculative-num-draft-tokens 4", "0.5.12", "speculative_eagle_topk > 1 with page_size > 1 is unstable and "
+     "produces incorrect results for paged attention backends. This combination is only supported for the "
+     "'flashinfer' backend. (sglang 0.5.6"},
+    {"B200", "deepseek-v3", "--speculative-algorithm EAGLE --speculative-eagle-topk 4 --speculative-num-steps 3 "
+     "--speculative-num-draft-tokens 8", "0.5.20", "got attention_backend='trtllm_mla'. Use page_size == 1 or one of"},
+    {"B300", "glm-5.2", "--speculative-algorithm NGRAM", NULL, "speculative_eagle_topk(10) > 1 with page_size(64) > 1 "
+     "is unstable and produces incorrect results for paged attention backends. This combination is only supported "
+     "for the 'flashinfer' backend. ("},
+    {"H200", "deepseek-v3", "--speculative-algorithm EAGLE --speculative-eagle-topk 4 --speculative-num-steps 3 "
+     "--speculative-num-draft-tokens 8 --page-size 64", "0.5.9", "and kvcheck does not know which backend SGLang picks "
+     "for DeepseekV3ForCausalLM on H200; give --attention-backend"},
+    /* HYV4, a pooled indexer and TileLang FP8 refuse DCP; 0.5.15-0.5.16 refuse it with speculative decoding on CUDA */
+    {"H200", "deepseek-v3.2", "--dcp-size 2 --dsa-prefill-backend tilelang --dsa-decode-backend tilelang "
+     "--kv-cache-dtype fp8_e4m3", NULL, "CUDA TileLang FP8 KV does not support --dcp-size > 1. (sglang 0.5.22"},
+    {"H200", "tests/unit/models/HYV4.json", "--dcp-size 2 --enable-hisparse", NULL,
+     "SGLang 0.5.23 refuses to start: --dcp-size > 1 is not supported for HYV4 because decode context parallelism "
+     "gathers query heads across DCP ranks but does not provide single-owner semantics for learnable attention sinks. "
+     "Got architecture='HYV4ForCausalLM' and dcp_size=2. (sglang 0.5.20"},
+    {"H200", "tests/unit/models/HYV4.json", "--dcp-size 4", "0.5.20", "dcp_size=4. (sglang 0.5.20"},
+    {"B200", "tests/unit/models/DSA_KPOOL.json", "--dcp-size 2", NULL, "--dcp-size > 1 is not supported for DSA with "
+     "index_kpool=4: a pooled index key spans positions owned by different DCP ranks. (sglang 0.5.22"},
+    {"H200", "deepseek-v3.2", "--dcp-size 2 --speculative-algorithm NEXTN", "0.5.15.post1",
+     "Decode context parallel (--dcp-size / --decode-context-parallel-size > 1) on CUDA platform does not support any "
+     "speculative algorithm, but got dcp_size=2 on a CUDA platform with speculative decoding enabled. ("},
     /* which refusal comes first: HiCache's layout before the speculative hook, host_pool before HiSparse's
      * validation, the optimistic-prefill check after both */
     {"H200", "deepseek-v3", HR "0.5 --disaggregation-mode decode --hicache-storage-backend mooncake "
@@ -626,7 +663,8 @@ static void test_rules__fp4_check_flags_that_pass(void **state)
     } OK[] = {
         /* no native NVFP4 off SM100: host tiers and a draft backend are not checked */
         {"GB10", "--kv-cache-dtype nvfp4 --enable-hierarchical-cache --enable-lmcache", NULL},
-        {"RTX PRO 6000", "--kv-cache-dtype nvfp4 --speculative-algorithm NGRAM", "0.5.21"},
+        {"RTX PRO 6000", "--kv-cache-dtype nvfp4 --speculative-algorithm NGRAM --speculative-ngram-max-bfs-breadth 1",
+         "0.5.21"},
         /* the dequant dtype chooses the prefill backend: an attention backend no row names is not refused */
         {"GB10", "--kv-cache-dtype nvfp4 --prefill-kv-cache-dequant-dtype fp8_e4m3 --attention-backend triton", NULL},
         {"GB10", "--kv-cache-dtype nvfp4 --prefill-kv-cache-dequant-dtype fp8_e4m3 --prefill-attention-backend "
@@ -822,7 +860,8 @@ static void test_rules__entries_count_draft_layers_and_the_indexer(void **state)
     assert_int_equal(r.indexer.page_bytes, 8448);
     assert_int_equal(r.kv_bytes_per_token_all, 79 * 576);
     assert_int_equal(r.indexer_bytes_per_token_all, 79 * 132);
-    assert_int_equal(resolve_line("B300", "glm-5.2", "--speculative-algorithm NGRAM", NULL, &r, &d), KVC_OK);
+    assert_int_equal(resolve_line("B300", "glm-5.2", "--speculative-algorithm NGRAM --speculative-ngram-max-bfs-breadth 1",
+                                  NULL, &r, &d), KVC_OK);
     assert_int_equal(r.kv_entries, 78);
     assert_int_equal(resolve_line("B300", "glm-5.2", "--speculative-algorithm EAGLE3", NULL, &r, &d), KVC_OK);
     assert_int_equal(r.kv_entries, 78);
@@ -1224,7 +1263,8 @@ static void test_rules__mha_checks_that_pass_leave_the_model_class_refusal(void 
         {"RTX PRO 6000", "", "0.5.7", 0},                                 /* SM100 only again */
         {"B200", "--speculative-algorithm NEXTN", "0.5.8", 0},            /* not with an auto-chosen topk */
         {"RTX PRO 6000", "--attention-backend flashinfer", "0.5.6.post1", 1},
-        {"B200", "--speculative-algorithm NEXTN --speculative-eagle-topk 1", "0.5.6.post1", 1},
+        {"B200", "--speculative-algorithm NEXTN --speculative-eagle-topk 1 --speculative-num-steps 1 "
+                 "--speculative-num-draft-tokens 2", "0.5.6.post1", 1},
         /* KV4: trtllm_mha is in KV4's MHA list; an attention backend given is not modelled */
         {"B200", "--kv-cache-dtype fp4_e2m1", "0.5.8", 0},
         {"H200", "--kv-cache-dtype fp4_e2m1 --attention-backend triton", "0.5.8", 1},
@@ -1636,7 +1676,7 @@ static void test_rules__eras_group_releases_with_the_same_rules(void **state)
     /* the eras tools/sglang-oracle/ERAS.md found by reading and by diffing the oracle's tables */
     static const struct {
         const char *release, *era;
-    } E[] = {{"0.5.23", "0.5.23"}, {"0.5.22", "0.5.22"}, {"0.5.21", "0.5.21"}, {"0.5.15.post1", "0.5.14"}, {"0.5.14", "0.5.14"},
+    } E[] = {{"0.5.23", "0.5.23"}, {"0.5.22", "0.5.22"}, {"0.5.21", "0.5.21"}, {"0.5.15.post1", "0.5.15"}, {"0.5.14", "0.5.14"},
              {"0.5.10.post1", "0.5.10"}, {"0.5.8.post1", "0.5.8"}, {"0.5.3", "0.5.3rc2"}, {"0.5.9", "0.5.9"},
              {"0.5.20", "0.5.20"}, {"0.5.3.post3", "0.5.3.post2"}, {"0.5.6", "0.5.5.post3"}, {"0.5.5.post2", "0.5.4.post3"}};
     for (size_t i = 0; i < COUNT_OF(E); i++) {

@@ -245,6 +245,13 @@ static int set_to(const ctx *c, setting_key k, const char *v)
     return c->set->s[k].set && strcmp(c->set->s[k].value, v) == 0;
 }
 
+/* --dcp-size, 1 when not given. */
+static long dcp_size(const ctx *c)
+{
+    const setting *s = &c->set->s[SET_DCP];
+    return s->set ? strtol(s->value, NULL, 10) : 1;
+}
+
 /* SGLang refuses to start: its own message, then where the input came from. */
 static kvc_status refuse(const ctx *c, const setting *s, const char *fmt, ...) KVC_PRINTF(3, 4);
 static kvc_status refuse(const ctx *c, const setting *s, const char *fmt, ...)
@@ -529,29 +536,32 @@ static const struct backend_check {
     int fp8_only;    /* only with fp8_e4m3 */
     int unless_both; /* refused unless both sides use it */
     int hisparse;    /* only with --enable-hisparse */
+    int dcp;         /* only with --dcp-size above 1 */
     const char *message;
     const char *cite;
 } CHECKS[] = {
     /* HiSparse's arm checks TileLang before the shared backend checks */
-    {SINCE("0.5.22"), "tilelang", 1, 1, 0, 1, "CUDA TileLang FP8 KV does not support HiSparse.",
+    {SINCE("0.5.22"), "tilelang", 1, 1, 0, 1, 0, "CUDA TileLang FP8 KV does not support HiSparse.",
      "sglang 0.5.23: python/sglang/srt/arg_groups/overrides.py:686-692"},
-    {FROM_TO("0.5.17", "0.5.19"), "tilelang", 1, 1, 0, 0,
+    {FROM_TO("0.5.17", "0.5.19"), "tilelang", 1, 1, 0, 0, 0,
      "The tilelang DSA prefill/decode kernels only support an fp8_e4m3 KV cache on ROCm/HIP; on CUDA they require a "
      "bfloat16 KV cache. Use --kv-cache-dtype bfloat16 with the tilelang backend, or keep --kv-cache-dtype fp8_e4m3 and "
      "pick an fp8-capable DSA backend (flashmla_kv on Hopper, trtllm on Blackwell).",
      "sglang 0.5.17: python/sglang/srt/arg_groups/overrides.py:1554-1575"},
-    {SINCE("0.5.20"), "triton", 1, 0, 0, 0,
+    {SINCE("0.5.20"), "triton", 1, 0, 0, 0, 0,
      "The triton DSA backend is only supported on ROCm/HIP. Pick an alternative DSA backend for CUDA (flashmla_kv on "
      "Hopper, trtllm on Blackwell).",
      "sglang 0.5.20: python/sglang/srt/arg_groups/overrides.py:621-635"},
-    {FROM_TO("0.5.20", "0.5.21"), "tilelang", 1, 1, 0, 0,
+    {FROM_TO("0.5.20", "0.5.21"), "tilelang", 1, 1, 0, 0, 0,
      "The tilelang DSA prefill/decode kernels only support an fp8_e4m3 KV cache on ROCm/HIP; on CUDA they require a "
      "bfloat16 KV cache. Use --kv-cache-dtype bfloat16, or keep --kv-cache-dtype fp8_e4m3 and pick an fp8-capable DSA "
      "backend (flashmla_kv on Hopper, trtllm on Blackwell).",
      "sglang 0.5.20: python/sglang/srt/arg_groups/overrides.py:637-647"},
-    {SINCE("0.5.22"), "tilelang", 1, 1, 1, 0,
+    {SINCE("0.5.22"), "tilelang", 1, 1, 1, 0, 0,
      "CUDA TileLang FP8 KV requires both DSA backends to be tilelang; raw and scaled FP8 KV layouts cannot be mixed.",
      "sglang 0.5.23: python/sglang/srt/arg_groups/overrides.py:560-567"},
+    {SINCE("0.5.22"), "tilelang", 1, 1, 0, 0, 1, "CUDA TileLang FP8 KV does not support --dcp-size > 1.",
+     "sglang 0.5.22: python/sglang/srt/arg_groups/overrides.py:552-553; 0.5.23: :576-577"},
 };
 
 static kvc_status run_checks(const ctx *c, int hisparse_arm)
@@ -559,7 +569,7 @@ static kvc_status run_checks(const ctx *c, int hisparse_arm)
     for (size_t i = 0; i < COUNT_OF(CHECKS); i++) {
         const struct backend_check *k = &CHECKS[i];
         if (!in_span(c->rel, k->when) || (k->cuda_only && c->gpu->hip) || (k->fp8_only && !c->fp8)) continue;
-        if (k->hisparse && !hisparse_arm) continue;
+        if ((k->hisparse && !hisparse_arm) || (k->dcp && dcp_size(c) <= 1)) continue;
         int p = strcmp(c->backend[PREFILL], k->backend) == 0, d = strcmp(c->backend[DECODE], k->backend) == 0;
         if (k->unless_both ? (p || d) && !(p && d) : (p || d)) {
             int side = p ? PREFILL : DECODE;
@@ -581,42 +591,63 @@ static void set_side(ctx *c, int side, const char *value, const char *fmt, ...)
     c->backend_from[side] = NULL;
 }
 
-/* --dcp-size, 1 when not given. */
-static long dcp_size(const ctx *c)
-{
-    const setting *s = &c->set->s[SET_DCP];
-    return s->set ? strtol(s->value, NULL, 10) : 1;
-}
-
-/* DSA with decode context parallelism (0.5.22+): the DeepSeek family's
- * overrides refuse, in this order, HiSparse or HiCache, PD and an EAGLE
- * top-k other than 1, then make each unset DSA backend trtllm, as if
- * given, on every platform (resolve_backends). */
+/* Decode context parallelism in the DeepSeek family's overrides, in
+ * order: HYV4 refuses it (0.5.20+); from 0.5.22 a DSA model refuses it
+ * with HiSparse or HiCache, PD and an EAGLE top-k other than 1, makes each
+ * unset DSA backend trtllm, as if given, on every platform
+ * (resolve_backends), and refuses it with a pooled indexer (index_kpool
+ * above 1) where its page is 64 x index_kpool. */
 static const char DSA_DCP_CITE[] = "sglang 0.5.22: python/sglang/srt/arg_groups/model_overrides/deepseek_v2.py:18-33, "
                                    "called at :99-100, before the family's other defaults; 0.5.23: the same lines";
 static int dsa_dcp(const ctx *c) { return c->defaults && rel_since(c->rel, "0.5.22") && dcp_size(c) > 1; }
-static int dcp_cache(const ctx *c) { return c->set->s[SET_HISPARSE].set || c->set->s[SET_HICACHE].set; }
-static int dcp_pd(const ctx *c) { return c->set->s[SET_DISAGG_MODE].set && !set_to(c, SET_DISAGG_MODE, "null"); }
+static int dcp_hyv4(const ctx *c) { return strncmp(c->model->architecture, "HYV4ForCausalLM", 15) == 0; }
+static int dcp_cache(const ctx *c) { return dsa_dcp(c) && (c->set->s[SET_HISPARSE].set || c->set->s[SET_HICACHE].set); }
+static int dcp_pd(const ctx *c)
+{
+    return dsa_dcp(c) && c->set->s[SET_DISAGG_MODE].set && !set_to(c, SET_DISAGG_MODE, "null");
+}
 static int dcp_topk(const ctx *c)
 {
     const setting *k = &c->set->s[SET_SPEC_EAGLE_TOPK];
-    return k->set && strtol(k->value, NULL, 10) != 1;
+    return dsa_dcp(c) && k->set && strtol(k->value, NULL, 10) != 1;
 }
+static int dcp_kpool(const ctx *c) { return dsa_dcp(c) && c->model->index_kpool > 1; }
 static const struct dsa_dcp_rule {
+    span when;
     int (*refused)(const ctx *c);
-    setting_key flag; /* the setting the refusal points at */
-    const char *message;
+    setting_key flag;    /* the setting the refusal points at */
+    const char *message; /* SGLang's, {arch} {dcp} {kpool} filled in */
+    const char *cite;
 } DSA_DCP[] = {
-    {dcp_cache, SET_DCP, "DSA DCP does not support HiSparse or HiCache."},
-    {dcp_pd, SET_DISAGG_MODE, "DSA DCP does not support PD disaggregation."},
-    {dcp_topk, SET_SPEC_EAGLE_TOPK, "DSA DCP requires --speculative-eagle-topk 1."},
+    {SINCE("0.5.20"), dcp_hyv4, SET_DCP,
+     "--dcp-size > 1 is not supported for HYV4 because decode context parallelism gathers query heads across DCP "
+     "ranks but does not provide single-owner semantics for learnable attention sinks. Got architecture='{arch}' and "
+     "dcp_size={dcp}.",
+     "sglang 0.5.20: python/sglang/srt/arg_groups/model_overrides/deepseek_v2.py:55-62; 0.5.21: :48-55; 0.5.23: "
+     ":69-76"},
+    {SINCE("0.5.22"), dcp_cache, SET_DCP, "DSA DCP does not support HiSparse or HiCache.", DSA_DCP_CITE},
+    {SINCE("0.5.22"), dcp_pd, SET_DISAGG_MODE, "DSA DCP does not support PD disaggregation.", DSA_DCP_CITE},
+    {SINCE("0.5.22"), dcp_topk, SET_SPEC_EAGLE_TOPK, "DSA DCP requires --speculative-eagle-topk 1.", DSA_DCP_CITE},
+    {SINCE("0.5.22"), dcp_kpool, SET_DCP,
+     "--dcp-size > 1 is not supported for DSA with index_kpool={kpool}: a pooled index key spans positions owned by "
+     "different DCP ranks.",
+     "sglang 0.5.22: python/sglang/srt/arg_groups/model_overrides/deepseek_v2.py:164-169; 0.5.23: :163-168, where "
+     "the page is 64 x index_kpool (on ROCm with aiter's preshuffle paged-MQA path)"},
 };
 
 static kvc_status check_dsa_dcp(const ctx *c)
 {
-    for (size_t i = 0; dsa_dcp(c) && i < COUNT_OF(DSA_DCP); i++)
-        if (DSA_DCP[i].refused(c))
-            return refuse(c, &c->set->s[DSA_DCP[i].flag], "%s (%s)", DSA_DCP[i].message, DSA_DCP_CITE);
+    if (dcp_size(c) <= 1) return KVC_OK;
+    for (size_t i = 0; i < COUNT_OF(DSA_DCP); i++) {
+        const struct dsa_dcp_rule *r = &DSA_DCP[i];
+        if (!in_span(c->rel, r->when) || !r->refused(c)) continue;
+        char dcp[24], kpool[16], msg[400];
+        str_printf(dcp, sizeof dcp, "%ld", dcp_size(c));
+        str_printf(kpool, sizeof kpool, "%u", c->model->index_kpool);
+        const char *const f[][2] = {{"arch", c->model->architecture}, {"dcp", dcp}, {"kpool", kpool}};
+        sglang_expand(r->message, f, COUNT_OF(f), msg, sizeof msg);
+        return refuse(c, &c->set->s[r->flag], "%s (%s)", msg, r->cite);
+    }
     return KVC_OK;
 }
 
@@ -794,7 +825,7 @@ static const struct pd_decode_rule {
     {SINCE("0.5.11"), PD_RADIX_HISPARSE, NULL, SET_DECODE_RADIX,
      "--disaggregation-decode-enable-radix-cache is incompatible with --enable-hisparse",
      "sglang 0.5.11: python/sglang/srt/server_args.py:3738-3762; 0.5.12: :4044-4072; sglang 0.5.23: "
-     "python/sglang/srt/arg_groups/pd_disaggregation_hook.py:96-127"},
+     "python/sglang/srt/arg_groups/pd_disaggregation_hook.py:98-127"},
     {FROM_TO("0.5.11", "0.5.11"), PD_RADIX_TRANSFER, "nixl", SET_TRANSFER_BACKEND,
      "--disaggregation-decode-enable-radix-cache currently requires --disaggregation-transfer-backend nixl",
      "sglang 0.5.11: python/sglang/srt/server_args.py:3746-3750"},
@@ -933,21 +964,44 @@ static int pd_fails(const ctx *c, const struct pd_decode_rule *r, const char *al
     return 0;
 }
 
-/* --dcp-size below one, refused after the PD step and before the model's
- * own adjustments (sglang 0.5.15: python/sglang/srt/server_args.py:
- * 2839-2844; 0.5.18: :3984-3989; 0.5.19:
- * python/sglang/srt/arg_groups/parallel_hook.py:130-135; 0.5.23: :243-248). */
+/* SGLang's validation of --dcp-size, after the PD step and before the
+ * model's own adjustments (DCP_VALIDATION). */
+static int dcp_below_one(const ctx *c) { return dcp_size(c) < 1; }
+static int dcp_cuda_spec(const ctx *c) { return dcp_size(c) > 1 && !c->gpu->hip && c->set->s[SET_SPEC_ALGO].set; }
+static const struct dcp_rule {
+    span when;
+    int (*refused)(const ctx *c);
+    const char *message; /* SGLang's, {dcp} filled in */
+    const char *cite;
+} DCP_VALIDATION[] = {
+    {SINCE("0.5.15"), dcp_below_one,
+     "Decode context parallel size (--dcp-size / --decode-context-parallel-size) must be >= 1, but got "
+     "dcp_size={dcp}.",
+     "sglang 0.5.15: python/sglang/srt/server_args.py:2839-2844; 0.5.19: "
+     "python/sglang/srt/arg_groups/parallel_hook.py:130-135; 0.5.23: :243-248"},
+    {FROM_TO("0.5.15", "0.5.16"), dcp_cuda_spec,
+     "Decode context parallel (--dcp-size / --decode-context-parallel-size > 1) on CUDA platform does not support "
+     "any speculative algorithm, but got dcp_size={dcp} on a CUDA platform with speculative decoding enabled.",
+     "sglang 0.5.15: python/sglang/srt/server_args.py:2845-2857; 0.5.16: :3159-3171"},
+};
+
 static kvc_status check_dcp_size(const ctx *c)
 {
-    if (dcp_size(c) >= 1) return KVC_OK;
-    return refuse(c, &c->set->s[SET_DCP], "Decode context parallel size (--dcp-size / --decode-context-parallel-size) "
-                  "must be >= 1, but got dcp_size=%ld. (sglang 0.5.15: python/sglang/srt/server_args.py:2839-2844; "
-                  "0.5.19: python/sglang/srt/arg_groups/parallel_hook.py:130-135; 0.5.23: :243-248)", dcp_size(c));
+    for (size_t i = 0; i < COUNT_OF(DCP_VALIDATION); i++) {
+        const struct dcp_rule *r = &DCP_VALIDATION[i];
+        if (!in_span(c->rel, r->when) || !r->refused(c)) continue;
+        char dcp[24], msg[400];
+        str_printf(dcp, sizeof dcp, "%ld", dcp_size(c));
+        const char *const f[][2] = {{"dcp", dcp}};
+        sglang_expand(r->message, f, COUNT_OF(f), msg, sizeof msg);
+        return refuse(c, &c->set->s[SET_DCP], "%s (%s)", msg, r->cite);
+    }
+    return KVC_OK;
 }
 
 /* Decode context parallelism above one, past SGLang's start-up checks:
  * its allocator's page is page_size x dcp tokens spread over the DCP ranks
- * (sglang 0.5.23: python/sglang/srt/mem_cache/allocation_sizing.py:23-26),
+ * (sglang 0.5.23: python/sglang/srt/mem_cache/allocation_sizing.py:22-25),
  * and PD moves KV between DCP layouts token by token, refusing at transfer
  * time all but the same DCP size on both sides or a prefill without DCP
  * feeding an MLA decode with it (sglang 0.5.17:
@@ -958,8 +1012,8 @@ static kvc_status decline_dcp(const ctx *c)
 {
     static const char WHAT[] = "kvcheck does not model decode context parallelism's pages: SGLang's allocator page "
                                "is page_size x dcp_size tokens spread over the DCP ranks (sglang 0.5.23: python/sglang/"
-                               "srt/mem_cache/allocation_sizing.py:23-26), and its DCP checks past the PD step and "
-                               "DSA's are not run";
+                               "srt/mem_cache/allocation_sizing.py:22-25), and SGLang's DCP checks beyond the PD "
+                               "step's, its validation's and the DeepSeek family's are not run";
     const setting *dcp = &c->set->s[SET_DCP];
     if (dcp_size(c) <= 1) return KVC_OK;
     if (set_to(c, SET_DISAGG_MODE, "prefill") || set_to(c, SET_DISAGG_MODE, "decode"))
@@ -3200,7 +3254,7 @@ static void warn_platform(const ctx *c)
     X(HYBRID, when) X(MHA_DEFAULTS, when) X(DTYPE_ALIASES, when) X(KV4, when) X(DTYPE_REFUSALS, when)              \
     X(MLA_DEFAULTS, when) X(NVFP4_PREFILL, when) X(DSV4_ARCHES, when) X(DSV4_DTYPE, when) X(DSV4_SPEC, when)        \
     X(DSV4_PD_PP, when) X(DSV4_BACKENDS, when) X(DSV4_BACKEND_RULES, when) X(DSV4_LAYOUTS, when)                    \
-    X(DSV4_FP4_INDEXER, when) X(CACHE_RULES, when)
+    X(DSV4_FP4_INDEXER, when) X(CACHE_RULES, when) X(DSA_DCP, when) X(DCP_VALIDATION, when)
 
 /* Puts up to `max` of the tables' spans in `out`; returns how many there are. */
 static size_t rule_spans(const span **out, size_t max)
@@ -3618,8 +3672,9 @@ static const struct spec_row {
     int mtp;      /* the draft pool holds the model's own MTP layers */
     int separate; /* the draft is a model of its own (--speculative-draft-model-path), with its own pool */
     int no_kv;    /* the algorithm keeps no draft KV cache */
-} SPEC_ALGOS[] = {{"EAGLE", 1, 0, 0},      {"NEXTN", 1, 0, 0}, {"EAGLE3", 0, 1, 0},
-                  {"STANDALONE", 0, 1, 0}, {"NGRAM", 0, 0, 1}};
+    int eagle;    /* SGLang checks EAGLE's parameters (is_eagle() or is_standalone()) */
+} SPEC_ALGOS[] = {{"EAGLE", 1, 0, 0, 1},      {"NEXTN", 1, 0, 0, 1}, {"EAGLE3", 0, 1, 0, 1},
+                  {"STANDALONE", 0, 1, 0, 1}, {"NGRAM", 0, 0, 1, 0}};
 
 /* The SPEC_ALGOS row of `name` (the resolved speculative_algorithm), or NULL. */
 static const struct spec_row *spec_row(const char *name)
@@ -3634,6 +3689,114 @@ static int separate_draft(const kvc_resolved *out)
 {
     const struct spec_row *row = spec_row(resolved_value(out, "speculative_algorithm"));
     return row && row->separate;
+}
+
+/* SGLang's checks of EAGLE's parameters (EAGLE, EAGLE3, NEXTN,
+ * STANDALONE), in its speculative hook once the page size is resolved.
+ * Without --speculative-num-steps (and, from 0.5.14, without
+ * --speculative-adaptive) SGLang picks all three parameters, asserting the
+ * other two were not given; it picks top-k 1 for every model kvcheck serves
+ * (sglang 0.5.23: python/sglang/srt/arg_groups/speculative_hook.py:
+ * 1430-1460); --speculative-num-steps without a top-k fails its comparison
+ * with 1. A top-k above 1 (NGRAM's is its BFS breadth) with pages above
+ * one token needs an attention backend that drafts a tree per page
+ * (PAGE_TREE). */
+static const char EAGLE_ASSERT_CITE[] = "sglang 0.5.3rc2: python/sglang/srt/server_args.py:1088-1092; 0.5.12: "
+                                        ":3807-3811; 0.5.13: python/sglang/srt/arg_groups/speculative_hook.py:"
+                                        "340-344; 0.5.14 on, not with --speculative-adaptive: 0.5.16: :555-562; "
+                                        "0.5.23: :1159-1163";
+static const char EAGLE_TOPK_CITE[] = "sglang 0.5.3rc2: python/sglang/srt/server_args.py:1118-1125; 0.5.23: "
+                                      "python/sglang/srt/arg_groups/speculative_hook.py:1273-1282";
+static const char PAGE_TREE_UNSTABLE[] = "speculative_eagle_topk > 1 with page_size > 1 is unstable and produces "
+                                         "incorrect results for paged attention backends. This combination is only "
+                                         "supported for the 'flashinfer' backend.";
+static const struct page_tree_rule {
+    span when;
+    int ngram;            /* NGRAM's check (its top-k is --speculative-ngram-max-bfs-breadth), else EAGLE's */
+    const char *backends; /* the attention backends that take it */
+    const char *message;  /* SGLang's, {backend} the attention backend as Python prints it, {topk} {page} */
+    const char *cite;
+} PAGE_TREE[] = {
+    {UNTIL("0.5.5.post3"), 0, "flashinfer", PAGE_TREE_UNSTABLE,
+     "sglang 0.5.3rc2: python/sglang/srt/server_args.py:1118-1125; 0.5.5: :1606-1613"},
+    {FROM_TO("0.5.6", "0.5.12.post1"), 0, "flashinfer fa3", PAGE_TREE_UNSTABLE,
+     "sglang 0.5.6: python/sglang/srt/server_args.py:1752-1759; 0.5.9: :2452-2459; 0.5.12: :3837-3844"},
+    {SINCE("0.5.13"), 0, "flashinfer fa3 triton",
+     "speculative_eagle_topk > 1 with page_size > 1 is only supported on ('flashinfer', 'fa3', 'triton'); got "
+     "attention_backend={backend}. Use page_size == 1 or one of those backends.",
+     "sglang 0.5.13: python/sglang/srt/arg_groups/speculative_hook.py:377-386; 0.5.16: :639-648; 0.5.23: "
+     ":1273-1282"},
+    {SINCE("0.5.3rc2"), 1, "flashinfer",
+     "speculative_eagle_topk({topk}) > 1 with page_size({page}) > 1 is unstable and produces incorrect results for "
+     "paged attention backends. This combination is only supported for the 'flashinfer' backend.",
+     "sglang 0.5.3rc2: python/sglang/srt/server_args.py:1146-1156; 0.5.9: :2485-2495; 0.5.13: "
+     "python/sglang/srt/arg_groups/speculative_hook.py:432-442; 0.5.23: :1356-1366"},
+};
+
+/* The attention backend SGLang's speculative hook reads: the one given, a
+ * DSA model's own (nsa up to 0.5.12.post1, dsa after), the default
+ * ATTN_DEFAULTS names; NULL (Python's None) when only
+ * --prefill/--decode-attention-backend are given; "" when kvcheck does not
+ * know it. */
+static const char *hook_attention_backend(const ctx *c)
+{
+    const setting *a = &c->set->s[SET_ATTENTION_BACKEND];
+    const struct attn_default *dflt;
+    if (a->set) return a->value;
+    if (c->dsa && c->defaults) return rel_until(c->rel, "0.5.12.post1") ? "nsa" : "dsa";
+    if (c->set->s[SET_PREFILL_ATTENTION_BACKEND].set || c->set->s[SET_DECODE_ATTENTION_BACKEND].set) return NULL;
+    return attn_backend(c, &dflt);
+}
+
+static kvc_status check_spec_params(const ctx *c)
+{
+    const setting *algo = &c->set->s[SET_SPEC_ALGO], *topk = &c->set->s[SET_SPEC_EAGLE_TOPK];
+    const setting *steps = &c->set->s[SET_SPEC_NUM_STEPS], *tokens = &c->set->s[SET_SPEC_DRAFT_TOKENS];
+    const setting *breadth = &c->set->s[SET_NGRAM_BREADTH];
+    const struct spec_row *row = algo->set ? spec_row(algo->value) : NULL;
+    if (!row) return KVC_OK;
+    int ngram = !row->eagle;
+    if (!ngram) {
+        int adaptive = c->set->s[SET_SPEC_ADAPTIVE].set && rel_since(c->rel, "0.5.14");
+        if (!steps->set && !adaptive && (topk->set || tokens->set))
+            return refuse(c, topk->set ? topk : tokens,
+                          "AssertionError, with no message: %s is given without --speculative-num-steps, which "
+                          "SGLang then picks with --speculative-eagle-topk and --speculative-num-draft-tokens (%s); "
+                          "give all three or none",
+                          topk->set ? topk->flag : tokens->flag, EAGLE_ASSERT_CITE);
+        if (steps->set && !topk->set)
+            return refuse(c, steps,
+                          "TypeError: '>' not supported between instances of 'NoneType' and 'int' (%s is given "
+                          "without --speculative-eagle-topk, which SGLang then compares with 1: %s); give all three "
+                          "or none",
+                          steps->flag, EAGLE_TOPK_CITE);
+    }
+    /* NGRAM's top-k is its BFS breadth; EAGLE's, unless given, is the 1 SGLang picks */
+    const setting *at = ngram ? breadth : topk;
+    const char *k = at->set ? at->value : ngram ? NGRAM_BREADTH_DEFAULT : "1";
+    unsigned page = (unsigned)get(c->out, "page_size")->number;
+    if (strtol(k, NULL, 10) <= 1 || page <= 1) return KVC_OK;
+    if (!at->set) at = algo;
+    const char *backend = hook_attention_backend(c);
+    for (size_t i = 0; i < COUNT_OF(PAGE_TREE); i++) {
+        const struct page_tree_rule *r = &PAGE_TREE[i];
+        if (!in_span(c->rel, r->when) || r->ngram != ngram) continue;
+        if (backend && !backend[0])
+            return diag_set(c->diag, KVC_ERR_CONFIG, &at->origin,
+                            "%s with a top-k of %s and a page of %u tokens: SGLang %s refuses it unless the attention "
+                            "backend is one of %s (%s), and kvcheck does not know which backend SGLang picks for %s "
+                            "on %s; give --attention-backend",
+                            row->name, k, page, SGLANG_VERSIONS[c->rel], r->backends, r->cite,
+                            c->model->architecture, c->gpu->name);
+        if (backend && word_in(backend, r->backends)) return KVC_OK;
+        char repr[KVC_NAME_LEN + 2] = "None", num[16], msg[400];
+        if (backend) str_printf(repr, sizeof repr, "'%s'", backend);
+        str_printf(num, sizeof num, "%u", page);
+        const char *const f[][2] = {{"backend", repr}, {"topk", k}, {"page", num}};
+        sglang_expand(r->message, f, COUNT_OF(f), msg, sizeof msg);
+        return refuse(c, at, "%s (%s; the page is %u tokens)", msg, r->cite, page);
+    }
+    return KVC_OK;
 }
 
 static kvc_status resolve_speculative(const ctx *c)
@@ -3917,6 +4080,7 @@ kvc_status rules_resolve(const gpu_info *gpu, const model_info *model, const dra
     if ((st = check_standalone_dp(&c))) return st;
     if ((st = check_round_robin(&c))) return st;
     if ((st = resolve_page_size(&c))) return st;
+    if ((st = check_spec_params(&c))) return st;
     if ((st = resolve_speculative(&c))) return st;
     if ((st = check_cache_compatibility(&c))) return st;
     if ((st = check_hisparse(&c))) return st; /* HiSparse's validation: after the hooks */
