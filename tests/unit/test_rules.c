@@ -582,6 +582,17 @@ static const struct bad {
     {"H200", "deepseek-v3", "--speculative-algorithm EAGLE --speculative-eagle-topk 4 --speculative-num-steps 3 "
      "--speculative-num-draft-tokens 8 --page-size 64", "0.5.9", "and kvcheck does not know which backend SGLang picks "
      "for DeepseekV3ForCausalLM on H200; give --attention-backend"},
+    /* up to 0.5.7 SGLang picks top-k 4 for architectures off its list; NGRAM refuses attention DP */
+    {"H200", "tests/conformance/sglang/models/LONGCAT_FLASH.json", "--page-size 64 --speculative-algorithm NEXTN",
+     "0.5.3rc2", "This combination is only supported for the 'flashinfer' backend. (sglang 0.5.3rc2: python/sglang/"
+     "srt/server_args.py:1118-1125; 0.5.5: :1606-1613; the page is 64 tokens; the top-k is SGLang's own pick for "
+     "LongcatFlashForCausalLM (sglang 0.5.3rc2"},
+    {"H200", "deepseek-v3", "--dp 8 --enable-dp-attention --speculative-algorithm NGRAM "
+     "--speculative-ngram-max-bfs-breadth 1", NULL, "SGLang 0.5.23 refuses to start: Currently ngram speculative "
+     "decoding does not support dp attention. (attention DP size 8; sglang 0.5.3rc2"},
+    /* adaptive speculative decoding is not modelled: declined, not judged */
+    {"B200", "glm-5.2", "--speculative-algorithm EAGLE --speculative-num-steps 3 --speculative-adaptive", NULL,
+     "--speculative-adaptive: kvcheck does not model SGLang's adaptive speculative decoding"},
     /* HYV4, a pooled indexer and TileLang FP8 refuse DCP; 0.5.15-0.5.16 refuse it with speculative decoding on CUDA */
     {"H200", "deepseek-v3.2", "--dcp-size 2 --dsa-prefill-backend tilelang --dsa-decode-backend tilelang "
      "--kv-cache-dtype fp8_e4m3", NULL, "CUDA TileLang FP8 KV does not support --dcp-size > 1. (sglang 0.5.22"},
@@ -776,6 +787,11 @@ static void test_rules__decode_host_receive_off(void **state)
          "0.5.18"},
         {"--disaggregation-mode decode --dcp-size 1 --disaggregation-transfer-backend ascend "
          "--disaggregation-decode-enable-radix-cache --enable-hierarchical-cache", "0.5.18"},
+        /* a top-k above 1 on the tree-drafting backends SGLang settles on: equal prefill and decode backends */
+        {"--speculative-algorithm EAGLE --speculative-eagle-topk 2 --speculative-num-steps 2 "
+         "--speculative-num-draft-tokens 4 --prefill-attention-backend fa3 --decode-attention-backend fa3", "0.5.13"},
+        {"--speculative-algorithm NGRAM --prefill-attention-backend flashinfer --decode-attention-backend flashinfer",
+         NULL},
         /* the Mamba check is the host_pool backup's only */
         {"--disaggregation-mode decode --disaggregation-decode-retraction-backup cpu_tensor", NULL},
     };

@@ -3733,20 +3733,58 @@ static const struct page_tree_rule {
      "python/sglang/srt/arg_groups/speculative_hook.py:432-442; 0.5.23: :1356-1366"},
 };
 
-/* The attention backend SGLang's speculative hook reads: the one given, a
- * DSA model's own (nsa up to 0.5.12.post1, dsa after), the default
- * ATTN_DEFAULTS names; NULL (Python's None) when only
- * --prefill/--decode-attention-backend are given; "" when kvcheck does not
- * know it. */
+/* The attention backend SGLang's speculative hook reads, or NULL (Python's
+ * None), or "" when kvcheck does not know it. From 0.5.4.post1 SGLang
+ * settles it first: equal --prefill- and --decode-attention-backend win,
+ * then --attention-backend; a DSA model of the DeepSeek family with no
+ * attention flag runs its own (nsa up to 0.5.12.post1, dsa after; on ROCm
+ * not known here); otherwise SGLang's platform default, which kvcheck
+ * knows only where ATTN_DEFAULTS names it (sglang 0.5.5.post3:
+ * python/sglang/srt/server_args.py:1160-1210; 0.5.23:
+ * python/sglang/srt/arg_groups/overrides.py:1126-1140). Before, it is
+ * None unless given (or a DSA model's). */
 static const char *hook_attention_backend(const ctx *c)
 {
-    const setting *a = &c->set->s[SET_ATTENTION_BACKEND];
+    const setting *a = &c->set->s[SET_ATTENTION_BACKEND], *p = &c->set->s[SET_PREFILL_ATTENTION_BACKEND],
+                  *d = &c->set->s[SET_DECODE_ATTENTION_BACKEND];
     const struct attn_default *dflt;
+    int settled = rel_since(c->rel, "0.5.4.post1");
+    if (settled && p->set && d->set && strcmp(p->value, d->value) == 0) return p->value;
     if (a->set) return a->value;
-    if (c->dsa && c->defaults) return rel_until(c->rel, "0.5.12.post1") ? "nsa" : "dsa";
-    if (c->set->s[SET_PREFILL_ATTENTION_BACKEND].set || c->set->s[SET_DECODE_ATTENTION_BACKEND].set) return NULL;
-    return attn_backend(c, &dflt);
+    if (p->set || d->set) return settled ? "" : NULL;
+    if (c->dsa && c->defaults) return c->gpu->hip ? "" : rel_until(c->rel, "0.5.12.post1") ? "nsa" : "dsa";
+    return settled ? attn_backend(c, &dflt) : NULL;
 }
+
+/* SGLang's automatic EAGLE parameters up to 0.5.7: (3, 1, 4) for the
+ * architectures listed, (5, 4, 8), top-k 4, for the others (0.5.8 made
+ * that (3, 1, 4)); STANDALONE always (3, 1, 4). */
+static const struct auto_topk_row {
+    span when;
+    const char *top1; /* the architectures that get top-k 1 */
+} AUTO_TOPK[] = {
+    {UNTIL("0.5.6"), "DeepseekV32ForCausalLM DeepseekV3ForCausalLM DeepseekV2ForCausalLM"},
+    {FROM_TO("0.5.6.post1", "0.5.6.post1"), "DeepseekV32ForCausalLM DeepseekV3ForCausalLM DeepseekV2ForCausalLM "
+                                            "MistralLarge3ForCausalLM"},
+    {FROM_TO("0.5.6.post2", "0.5.7"), "DeepseekV32ForCausalLM DeepseekV3ForCausalLM DeepseekV2ForCausalLM "
+                                      "MistralLarge3ForCausalLM PixtralForConditionalGeneration"},
+};
+static const char AUTO_TOPK_CITE[] = "sglang 0.5.3rc2: python/sglang/srt/server_args.py:3301-3330; 0.5.7: :5151-5183";
+
+/* The top-k SGLang picks when --speculative-num-steps is not given. */
+static const char *auto_topk(const ctx *c, const struct spec_row *row)
+{
+    for (size_t i = 0; i < COUNT_OF(AUTO_TOPK); i++)
+        if (in_span(c->rel, AUTO_TOPK[i].when))
+            return strcmp(row->name, "STANDALONE") == 0 || word_in(c->model->architecture, AUTO_TOPK[i].top1) ? "1"
+                                                                                                                : "4";
+    return "1";
+}
+
+static const char NGRAM_DP_CITE[] = "sglang 0.5.3rc2: python/sglang/srt/server_args.py:1157-1161; 0.5.23: "
+                                    "python/sglang/srt/arg_groups/speculative_hook.py:1367-1371";
+static kvc_status check_page_tree(const ctx *c, const struct spec_row *row, const setting *at, const char *k,
+                                  unsigned page, const char *why);
 
 static kvc_status check_spec_params(const ctx *c)
 {
@@ -3756,9 +3794,15 @@ static kvc_status check_spec_params(const ctx *c)
     const struct spec_row *row = algo->set ? spec_row(algo->value) : NULL;
     if (!row) return KVC_OK;
     int ngram = !row->eagle;
+    const setting *adaptive = &c->set->s[SET_SPEC_ADAPTIVE];
+    if (!ngram && adaptive->set)
+        return diag_set(c->diag, KVC_ERR_CONFIG, &adaptive->origin,
+                        "%s: kvcheck does not model SGLang's adaptive speculative decoding (which algorithms, top-k, "
+                        "DP attention and draft layers keep it on, its candidate steps, and the parameters it picks), "
+                        "so it cannot judge this worker's speculative parameters; leave it out to check the rest",
+                        adaptive->flag);
     if (!ngram) {
-        int adaptive = c->set->s[SET_SPEC_ADAPTIVE].set && rel_since(c->rel, "0.5.14");
-        if (!steps->set && !adaptive && (topk->set || tokens->set))
+        if (!steps->set && (topk->set || tokens->set))
             return refuse(c, topk->set ? topk : tokens,
                           "AssertionError, with no message: %s is given without --speculative-num-steps, which "
                           "SGLang then picks with --speculative-eagle-topk and --speculative-num-draft-tokens (%s); "
@@ -3771,12 +3815,30 @@ static kvc_status check_spec_params(const ctx *c)
                           "or none",
                           steps->flag, EAGLE_TOPK_CITE);
     }
-    /* NGRAM's top-k is its BFS breadth; EAGLE's, unless given, is the 1 SGLang picks */
+    /* NGRAM's top-k is its BFS breadth; EAGLE's, unless given, the one SGLang picks */
     const setting *at = ngram ? breadth : topk;
-    const char *k = at->set ? at->value : ngram ? NGRAM_BREADTH_DEFAULT : "1";
+    const char *k = at->set ? at->value : ngram ? NGRAM_BREADTH_DEFAULT : auto_topk(c, row);
     unsigned page = (unsigned)get(c->out, "page_size")->number;
-    if (strtol(k, NULL, 10) <= 1 || page <= 1) return KVC_OK;
-    if (!at->set) at = algo;
+    char why[300] = "";
+    if (!at->set && ngram)
+        str_copy(why, sizeof why, "; NGRAM's top-k is --speculative-ngram-max-bfs-breadth, 10 unless given");
+    else if (!at->set)
+        str_printf(why, sizeof why, "; the top-k is SGLang's own pick for %s (%s)", c->model->architecture,
+                   AUTO_TOPK_CITE);
+    kvc_status st = strtol(k, NULL, 10) > 1 && page > 1 ? check_page_tree(c, row, at->set ? at : algo, k, page, why)
+                                                        : KVC_OK;
+    if (!st && ngram && attention_dp(c) > 1)
+        return refuse(c, algo, "Currently ngram speculative decoding does not support dp attention. (attention DP size "
+                      "%lu; %s)", attention_dp(c), NGRAM_DP_CITE);
+    return st;
+}
+
+/* PAGE_TREE's check of a top-k `k` above 1 with a page of `page` tokens;
+ * `why` says where the top-k came from. */
+static kvc_status check_page_tree(const ctx *c, const struct spec_row *row, const setting *at, const char *k,
+                                  unsigned page, const char *why)
+{
+    int ngram = !row->eagle;
     const char *backend = hook_attention_backend(c);
     for (size_t i = 0; i < COUNT_OF(PAGE_TREE); i++) {
         const struct page_tree_rule *r = &PAGE_TREE[i];
@@ -3794,7 +3856,7 @@ static kvc_status check_spec_params(const ctx *c)
         str_printf(num, sizeof num, "%u", page);
         const char *const f[][2] = {{"backend", repr}, {"topk", k}, {"page", num}};
         sglang_expand(r->message, f, COUNT_OF(f), msg, sizeof msg);
-        return refuse(c, at, "%s (%s; the page is %u tokens)", msg, r->cite, page);
+        return refuse(c, at, "%s (%s; the page is %u tokens%s)", msg, r->cite, page, why);
     }
     return KVC_OK;
 }
