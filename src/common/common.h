@@ -168,6 +168,7 @@ typedef struct word_list {
     const char *file;                /* where they were written ("--args", a file) */
     const unsigned *lines, *columns; /* per word (0: not known); NULL: none known */
     int elements;                    /* 1: a worker file's list, word i named "args[i]" */
+    const unsigned char *assign;     /* per word: 1 when a shell split it as NAME=value; NULL: a list's words */
 } word_list;
 /* Where word i starts. */
 void word_origin(const word_list *list, size_t i, kvc_origin *out);

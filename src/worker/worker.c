@@ -250,7 +250,12 @@ static kvc_status add_line(kvc_worker *w, const char *line, const char *origin, 
     if (st || n) return st;
     shell_words words;
     RETURN_IF_ERROR(shell_split(line, origin, &words, diag));
-    word_list list = {.words = words.words, .n = words.n, .file = origin, .lines = words.lines, .columns = words.columns};
+    word_list list = {.words = words.words,
+                      .n = words.n,
+                      .file = origin,
+                      .lines = words.lines,
+                      .columns = words.columns,
+                      .assign = words.assign};
     st = worker_add_words(w, &list, diag);
     shell_words_free(&words);
     return st;

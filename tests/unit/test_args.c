@@ -11,7 +11,8 @@ static kvc_status args_parse_line(arglist *list, const char *line, const char *o
 {
     shell_words w;
     kvc_status st = shell_split(line, origin, &w, d);
-    word_list words = {.words = w.words, .n = w.n, .file = origin, .lines = w.lines, .columns = w.columns};
+    word_list words = {
+        .words = w.words, .n = w.n, .file = origin, .lines = w.lines, .columns = w.columns, .assign = w.assign};
     if (!st) st = args_parse_words(list, &words, d);
     shell_words_free(&w);
     return st;
@@ -78,6 +79,20 @@ static void test_args__words_before_the_flags_are_never_dropped(void **state)
     assert_int_equal(st, KVC_OK);
     assert_false(s->s[SET_SPEC_V2_ENV].set);
     assert_contains(s->warnings[0], "'./serve.sh SGLANG_ENABLE_SPEC_V2=1'");
+    /* a quoted name is no assignment, and a worker file's list holds argv words, not shell text: both warned */
+    s = fold_line("\"SGLANG_ENABLE_SPEC_V2\"=1 --page-size 32", &st, &d);
+    assert_int_equal(st, KVC_OK);
+    assert_false(s->s[SET_SPEC_V2_ENV].set);
+    assert_contains(s->warnings[0], "'SGLANG_ENABLE_SPEC_V2=1' before the first flag is no launcher");
+    char *words[] = {"SGLANG_ENABLE_SPEC_V2=1", "--page-size", "32"};
+    word_list list = {.words = words, .n = 3, .file = "w.json", .elements = 1};
+    arglist cli = {0}, cfg = {0};
+    assert_int_equal(args_parse_words(&cli, &list, &d), KVC_OK);
+    assert_int_equal(settings_build(&cfg, &cli, ".", 0, s, &d), KVC_OK);
+    arglist_free(&cli);
+    assert_false(s->s[SET_SPEC_V2_ENV].set);
+    assert_string_equal(s->s[SET_PAGE_SIZE].value, "32");
+    assert_contains(s->warnings[0], "'SGLANG_ENABLE_SPEC_V2=1' before the first flag is no launcher");
 }
 
 static void test_args__quotes_escapes_and_continuations(void **state)

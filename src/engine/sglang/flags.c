@@ -5,7 +5,6 @@
  * keys are read by dest. */
 #include "engine/sglang/sglang.h"
 
-#include <ctype.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -340,6 +339,13 @@ static void stream_origin(const word_stream *s, kvc_origin *out)
     else word_origin(s->list, s->i, out);
 }
 
+/* 1 when the shell that split the next word read it as NAME=value. */
+static int stream_assign(const word_stream *s)
+{
+    if (s->j < s->split.n) return s->split.assign[s->j];
+    return s->list->assign && s->list->assign[s->i];
+}
+
 static void stream_next(word_stream *s)
 {
     if (s->j < s->split.n) s->j++; /* the split's words live until the next split or the end */
@@ -520,15 +526,6 @@ static int take_dynamo_flag(word_stream *s, arglist *list, kvc_status *st, kvc_d
     return 1;
 }
 
-/* 1 when `w` is a shell assignment, NAME=value. Pure. */
-static int is_assignment(const char *w)
-{
-    if (!(isalpha((unsigned char)w[0]) || w[0] == '_')) return 0;
-    size_t n = 1;
-    while (isalnum((unsigned char)w[n]) || w[n] == '_') n++;
-    return w[n] == '=';
-}
-
 /* Words before the first flag that name no launcher: the flags after them
  * are read, and the words named in a warning. */
 static kvc_status warn_program(arglist *list, const char *const *program, size_t n, const kvc_origin *at,
@@ -555,7 +552,7 @@ kvc_status args_parse_words(arglist *list, const word_list *words, kvc_diag *dia
     while (!st && stream_more(&s)) {
         if ((st = stream_split(&s, list, 1, diag))) break;
         if (is_flag_word(&any, stream_peek(&s))) break;
-        if (!nprogram && is_assignment(stream_peek(&s))) { /* "NAME=value --flags": the shell's environment */
+        if (!nprogram && stream_assign(&s)) { /* "NAME=value --flags": the shell's environment */
             kvc_origin o;
             stream_origin(&s, &o);
             st = args_push(list, ARG_ENV, stream_peek(&s), NULL, &o, diag);
