@@ -600,7 +600,10 @@ static void set_side(ctx *c, int side, const char *value, const char *fmt, ...)
 static const char DSA_DCP_CITE[] = "sglang 0.5.22: python/sglang/srt/arg_groups/model_overrides/deepseek_v2.py:18-33, "
                                    "called at :99-100, before the family's other defaults; 0.5.23: the same lines";
 static int dsa_dcp(const ctx *c) { return c->defaults && rel_since(c->rel, "0.5.22") && dcp_size(c) > 1; }
-static int dcp_hyv4(const ctx *c) { return strncmp(c->model->architecture, "HYV4ForCausalLM", 15) == 0; }
+static int dcp_hyv4(const ctx *c)
+{
+    return dcp_size(c) > 1 && strncmp(c->model->architecture, "HYV4ForCausalLM", 15) == 0;
+}
 static int dcp_cache(const ctx *c) { return dsa_dcp(c) && (c->set->s[SET_HISPARSE].set || c->set->s[SET_HICACHE].set); }
 static int dcp_pd(const ctx *c)
 {
@@ -612,13 +615,32 @@ static int dcp_topk(const ctx *c)
     return dsa_dcp(c) && k->set && strtol(k->value, NULL, 10) != 1;
 }
 static int dcp_kpool(const ctx *c) { return dsa_dcp(c) && c->model->index_kpool > 1; }
-static const struct dsa_dcp_rule {
+/* A refusal of SGLang's about decode context parallelism (DSA_DCP,
+ * DCP_VALIDATION), checked in table order by run_dcp_rules. */
+struct dcp_rule {
     span when;
     int (*refused)(const ctx *c);
     setting_key flag;    /* the setting the refusal points at */
     const char *message; /* SGLang's, {arch} {dcp} {kpool} filled in */
     const char *cite;
-} DSA_DCP[] = {
+};
+
+static kvc_status run_dcp_rules(const ctx *c, const struct dcp_rule *rules, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        const struct dcp_rule *r = &rules[i];
+        if (!in_span(c->rel, r->when) || !r->refused(c)) continue;
+        char dcp[24], kpool[16], msg[400];
+        str_printf(dcp, sizeof dcp, "%ld", dcp_size(c));
+        str_printf(kpool, sizeof kpool, "%u", c->model->index_kpool);
+        const char *const f[][2] = {{"arch", c->model->architecture}, {"dcp", dcp}, {"kpool", kpool}};
+        sglang_expand(r->message, f, COUNT_OF(f), msg, sizeof msg);
+        return refuse(c, &c->set->s[r->flag], "%s (%s)", msg, r->cite);
+    }
+    return KVC_OK;
+}
+
+static const struct dcp_rule DSA_DCP[] = {
     {SINCE("0.5.20"), dcp_hyv4, SET_DCP,
      "--dcp-size > 1 is not supported for HYV4 because decode context parallelism gathers query heads across DCP "
      "ranks but does not provide single-owner semantics for learnable attention sinks. Got architecture='{arch}' and "
@@ -634,22 +656,6 @@ static const struct dsa_dcp_rule {
      "sglang 0.5.22: python/sglang/srt/arg_groups/model_overrides/deepseek_v2.py:164-169; 0.5.23: :163-168, where "
      "the page is 64 x index_kpool (on ROCm with aiter's preshuffle paged-MQA path)"},
 };
-
-static kvc_status check_dsa_dcp(const ctx *c)
-{
-    if (dcp_size(c) <= 1) return KVC_OK;
-    for (size_t i = 0; i < COUNT_OF(DSA_DCP); i++) {
-        const struct dsa_dcp_rule *r = &DSA_DCP[i];
-        if (!in_span(c->rel, r->when) || !r->refused(c)) continue;
-        char dcp[24], kpool[16], msg[400];
-        str_printf(dcp, sizeof dcp, "%ld", dcp_size(c));
-        str_printf(kpool, sizeof kpool, "%u", c->model->index_kpool);
-        const char *const f[][2] = {{"arch", c->model->architecture}, {"dcp", dcp}, {"kpool", kpool}};
-        sglang_expand(r->message, f, COUNT_OF(f), msg, sizeof msg);
-        return refuse(c, &c->set->s[r->flag], "%s (%s)", msg, r->cite);
-    }
-    return KVC_OK;
-}
 
 static kvc_status resolve_backends(ctx *c)
 {
@@ -797,6 +803,8 @@ enum pd_test {
     PD_RADIX_SPEC,       /* the decode radix cache and an algorithm, as given, not in `names` */
     PD_RADIX_SPEC_RESOLVED, /* the same, of the algorithm upper-cased and NEXTN made EAGLE */
 };
+static const char RADIX_SPEC_MESSAGE[] = "--disaggregation-decode-enable-radix-cache is incompatible with speculative "
+                                         "decoding (--speculative-algorithm {algorithm})";
 static const struct pd_decode_rule {
     span when;
     enum pd_test test;
@@ -838,17 +846,14 @@ static const struct pd_decode_rule {
      "--disaggregation-decode-enable-radix-cache is incompatible with --disaggregation-transfer-backend fake",
      "sglang 0.5.14: python/sglang/srt/arg_groups/pd_disaggregation_hook.py:36-40; 0.5.23: :105-109"},
     {FROM_TO("0.5.11", "0.5.20"), PD_RADIX_SPEC, "", SET_SPEC_ALGO,
-     "--disaggregation-decode-enable-radix-cache is incompatible with speculative decoding (--speculative-algorithm "
-     "{algorithm})",
+     RADIX_SPEC_MESSAGE,
      "sglang 0.5.11: python/sglang/srt/server_args.py:3751-3756; 0.5.14: "
      "python/sglang/srt/arg_groups/pd_disaggregation_hook.py:41-46; 0.5.20: :89-94"},
     {FROM_TO("0.5.21", "0.5.22"), PD_RADIX_SPEC, "DSPARK", SET_SPEC_ALGO,
-     "--disaggregation-decode-enable-radix-cache is incompatible with speculative decoding (--speculative-algorithm "
-     "{algorithm})",
+     RADIX_SPEC_MESSAGE,
      "sglang 0.5.21: python/sglang/srt/arg_groups/pd_disaggregation_hook.py:97-102; 0.5.22: :110-115"},
     {SINCE("0.5.23"), PD_RADIX_SPEC_RESOLVED, "DSPARK EAGLE EAGLE3", SET_SPEC_ALGO,
-     "--disaggregation-decode-enable-radix-cache is incompatible with speculative decoding (--speculative-algorithm "
-     "{algorithm})",
+     RADIX_SPEC_MESSAGE,
      "sglang 0.5.23: python/sglang/srt/arg_groups/speculative_hook.py:162-173, once the algorithm is upper-cased "
      "(:138-143) and NEXTN made EAGLE (:151-160, :109-116)"},
 };
@@ -968,36 +973,17 @@ static int pd_fails(const ctx *c, const struct pd_decode_rule *r, const char *al
  * model's own adjustments (DCP_VALIDATION). */
 static int dcp_below_one(const ctx *c) { return dcp_size(c) < 1; }
 static int dcp_cuda_spec(const ctx *c) { return dcp_size(c) > 1 && !c->gpu->hip && c->set->s[SET_SPEC_ALGO].set; }
-static const struct dcp_rule {
-    span when;
-    int (*refused)(const ctx *c);
-    const char *message; /* SGLang's, {dcp} filled in */
-    const char *cite;
-} DCP_VALIDATION[] = {
-    {SINCE("0.5.15"), dcp_below_one,
+static const struct dcp_rule DCP_VALIDATION[] = {
+    {SINCE("0.5.15"), dcp_below_one, SET_DCP,
      "Decode context parallel size (--dcp-size / --decode-context-parallel-size) must be >= 1, but got "
      "dcp_size={dcp}.",
      "sglang 0.5.15: python/sglang/srt/server_args.py:2839-2844; 0.5.19: "
      "python/sglang/srt/arg_groups/parallel_hook.py:130-135; 0.5.23: :243-248"},
-    {FROM_TO("0.5.15", "0.5.16"), dcp_cuda_spec,
+    {FROM_TO("0.5.15", "0.5.16"), dcp_cuda_spec, SET_DCP,
      "Decode context parallel (--dcp-size / --decode-context-parallel-size > 1) on CUDA platform does not support "
      "any speculative algorithm, but got dcp_size={dcp} on a CUDA platform with speculative decoding enabled.",
      "sglang 0.5.15: python/sglang/srt/server_args.py:2845-2857; 0.5.16: :3159-3171"},
 };
-
-static kvc_status check_dcp_size(const ctx *c)
-{
-    for (size_t i = 0; i < COUNT_OF(DCP_VALIDATION); i++) {
-        const struct dcp_rule *r = &DCP_VALIDATION[i];
-        if (!in_span(c->rel, r->when) || !r->refused(c)) continue;
-        char dcp[24], msg[400];
-        str_printf(dcp, sizeof dcp, "%ld", dcp_size(c));
-        const char *const f[][2] = {{"dcp", dcp}};
-        sglang_expand(r->message, f, COUNT_OF(f), msg, sizeof msg);
-        return refuse(c, &c->set->s[SET_DCP], "%s (%s)", msg, r->cite);
-    }
-    return KVC_OK;
-}
 
 /* Decode context parallelism above one, past SGLang's start-up checks:
  * its allocator's page is page_size x dcp tokens spread over the DCP ranks
@@ -4116,7 +4102,7 @@ kvc_status rules_resolve(const gpu_info *gpu, const model_info *model, const dra
     if (!st) st = resolve_host_receive(&c);
     if (!st) st = check_pd_decode(&c, 0);
     if (!st) st = resolve_transfer(&c);
-    if (!st) st = check_dcp_size(&c);
+    if (!st) st = run_dcp_rules(&c, DCP_VALIDATION, COUNT_OF(DCP_VALIDATION));
     if (!st && dsv4) st = resolve_dsv4(&c, dsv4);
     if (!st && dsv4) st = check_hicache_layout(&c);
     if (!st && dsv4) st = check_pd_decode(&c, 1);
@@ -4124,7 +4110,7 @@ kvc_status rules_resolve(const gpu_info *gpu, const model_info *model, const dra
     if (!st && dsv4) st = check_optimistic_prefill(&c);
     if (!st && dsv4) st = check_startup(&c, 1);
     if (dsv4) return st ? st : decline_dcp(&c);
-    if (!st) st = check_dsa_dcp(&c);
+    if (!st) st = run_dcp_rules(&c, DSA_DCP, COUNT_OF(DSA_DCP)); /* the DeepSeek family's, before the dtype */
     if (!st) st = resolve_dtype(&c);
     if (st) return st;
     c.fp8 = strcmp(c.dtype, "fp8_e4m3") == 0;
