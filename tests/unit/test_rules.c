@@ -9,6 +9,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* DeepSeek-V3's config with its attention heads, which SGLang's ROCm default reads */
+#define V3_HEADS "tests/conformance/sglang/models/DEEPSEEK_V3.json"
+
 static const struct row {
     const char *gpu, *model, *args;
     const char *release; /* NULL: the default (newest) */
@@ -56,6 +59,25 @@ static const struct row {
     {"B300", "glm-5.2", "--page-size 32", NULL, "fp8_e4m3", "trtllm", "trtllm", "fp8_raw", 576, 64},
     /* non-DSA MLA: R + r elements of the KV dtype, page size as given, auto stays auto */
     {"H200", "deepseek-v3", "", NULL, "auto", "", "", "bf16", 1152, 1},
+    /* attention backends' page constraints, each on the page the one before left (sglang 0.5.23:
+     * arg_groups/overrides.py:1143-1199) */
+    {"H200", "deepseek-v3", "--attention-backend flashmla", NULL, "auto", "", "", "bf16", 1152, 64},
+    {"H200", "deepseek-v3", "--decode-attention-backend flashmla --page-size 16", "0.5.3rc2", "auto", "", "", "bf16", 1152, 64},
+    {"H200", "deepseek-v3", "--attention-backend cutlass_mla --page-size 32", "0.5.13", "auto", "", "", "bf16", 1152, 128},
+    {"B200", "deepseek-v3", "--attention-backend cutlass_mla --decode-attention-backend trtllm_mla", "0.5.13", "auto", "", "", "bf16", 1152, 64},
+    {"H200", "deepseek-v3", "--prefill-attention-backend hpc_ops", "0.5.21", "auto", "", "", "bf16", 1152, 64},
+    {"H200", "deepseek-v3", "--prefill-attention-backend fa4", "0.5.5", "auto", "", "", "bf16", 1152, 128},
+    {"H200", "deepseek-v3", "--prefill-attention-backend fa4", "0.5.5.post1", "auto", "", "", "bf16", 1152, 1},
+    /* ROCm's default page under aiter's SHUFFLE layout (0.5.13+), compared lower-cased */
+    {"MI300X", V3_HEADS, "SGLANG_AITER_KV_CACHE_LAYOUT=Vectorized_5D --tp-size 8", "0.5.13", "auto", "", "", "bf16", 1152, 64},
+    {"MI300X", V3_HEADS, "SGLANG_AITER_KV_CACHE_LAYOUT=vectorized_5d --tp-size 8", "0.5.12", "auto", "", "", "bf16", 1152, 1},
+    {"H200", V3_HEADS, "SGLANG_AITER_KV_CACHE_LAYOUT=vectorized_5d", NULL, "auto", "", "", "bf16", 1152, 1},
+    /* SGLang's platform default MLA backend meets the speculative page-tree check: fa3 on Hopper takes a top-k of
+     * 4 on pages of 64 tokens, and so does triton on ROCm where a rank keeps neither 16 nor 128 KV heads */
+    {"H200", "deepseek-v3", "--speculative-algorithm EAGLE --speculative-eagle-topk 4 --speculative-num-steps 3 "
+     "--speculative-num-draft-tokens 8 --page-size 64", "0.5.9", "auto", "", "", "bf16", 1152, 64},
+    {"MI300X", V3_HEADS, "--speculative-algorithm EAGLE --speculative-eagle-topk 2 --speculative-num-steps 3 "
+     "--speculative-num-draft-tokens 8 --page-size 16 --tp-size 4", "0.5.16", "auto", "", "", "bf16", 1152, 16},
     {"B200", "deepseek-v3", "--kv-cache-dtype fp8_e4m3 --page-size 64", NULL, "fp8_e4m3", "", "", "fp8_raw", 576, 64},
     {"H200", "deepseek-v3", "--kv-cache-dtype fp8_e5m2 --page-size 16", NULL, "fp8_e5m2", "", "", "fp8_e5m2_raw", 576, 16},
     /* ROCm stores fp8_e5m2 as its native fp8 from 0.5.6.post2: e4m3fn on MI355X, scaled rows for a DSA pool */
@@ -148,7 +170,7 @@ static const struct bad {
      "TensorRT-LLM MLA backend only supports kv-cache-dtype of fp8_e4m3, fp4_e2m1, or auto."},
     {"B200", "deepseek-v3", "--kv-cache-dtype bf16", "0.5.4", "TensorRT-LLM MLA backend only supports kv-cache-dtype of fp8_e4m3 or auto."},
     {"B200", "deepseek-v3", "--decode-attention-backend trtllm_mla --prefill-attention-backend fa4 --kv-cache-dtype bfloat16",
-     NULL, "(trtllm_mla: the attention backend given; sglang 0.5.23"},
+     NULL, "(trtllm_mla: given by --decode-attention-backend; sglang 0.5.23"},
     {"H200", "deepseek-v3", "--attention-backend trtllm_mla", NULL,
      "TRTLLM MLA backend is only supported on Blackwell GPUs (SM100/SM12x). Please use a different backend."},
     {"H200", "deepseek-v3", "--attention-backend trtllm_mla", "0.5.8",
@@ -228,7 +250,7 @@ static const struct bad {
     {"H200", "deepseek-v3", "--kv-cache-dtype fp4_e2m1 --attention-backend fa3", "0.5.12",
      "KV4 MLA expects attention_backend to be one of ['cutlass_mla', 'flashinfer', 'trtllm_mla', 'flashmla'], but got fa3"},
     {"H200", "deepseek-v3", "--kv-cache-dtype fp4_e2m1", "0.5.12",
-     "but got fa3 (fa3: SGLang's default attention backend for MLA models on H200, sglang 0.5.9"},
+     "but got fa3 (fa3: SGLang's default attention backend for MLA models on H200, sglang 0.5.4.post1"},
     {"GB10", "deepseek-v3", "--kv-cache-dtype fp4_e2m1", "0.5.7", "but got triton (triton: SGLang's default"},
     {"H200", "deepseek-v3", "--kv-cache-dtype fp4_e2m1 --prefill-attention-backend fa4", "0.5.12",
      "kvcheck does not model the attention backend SGLang picks for DeepseekV3ForCausalLM on H200 here; pass "
@@ -579,9 +601,25 @@ static const struct bad {
     {"B300", "glm-5.2", "--speculative-algorithm NGRAM", NULL, "speculative_eagle_topk(10) > 1 with page_size(64) > 1 "
      "is unstable and produces incorrect results for paged attention backends. This combination is only supported "
      "for the 'flashinfer' backend. ("},
-    {"H200", "deepseek-v3", "--speculative-algorithm EAGLE --speculative-eagle-topk 4 --speculative-num-steps 3 "
-     "--speculative-num-draft-tokens 8 --page-size 64", "0.5.9", "and kvcheck does not know which backend SGLang picks "
-     "for DeepseekV3ForCausalLM on H200; give --attention-backend"},
+    {"MI300X", V3_HEADS, "--speculative-algorithm EAGLE --speculative-eagle-topk 2 --speculative-num-steps 3 "
+     "--speculative-num-draft-tokens 8 --page-size 16 --tp-size 8", "0.5.16", "speculative_eagle_topk > 1 with "
+     "page_size > 1 is only supported on ('flashinfer', 'fa3', 'triton'); got attention_backend='aiter'. Use "
+     "page_size == 1 or one of those backends. ("},
+    {"MI300X", "deepseek-v3", "--speculative-algorithm EAGLE --speculative-eagle-topk 2 --speculative-num-steps 3 "
+     "--speculative-num-draft-tokens 8 --page-size 16", "0.5.16", "and kvcheck does not know which backend SGLang "
+     "picks for DeepseekV3ForCausalLM on MI300X; give --attention-backend"}, /* the config names no KV heads */
+    {"RTX PRO 6000", "deepseek-v3", "--speculative-algorithm NEXTN --speculative-eagle-topk 2 --speculative-num-steps "
+     "3 --speculative-num-draft-tokens 8 --page-size 16 --decode-attention-backend triton", "0.5.9",
+     "This combination is only supported for the 'flashinfer' backend. (sglang 0.5.6"},
+    /* attention backends: FA4 serves prefill only up to 0.5.7; the ones whose checks kvcheck does not model are
+     * declined */
+    {"H200", "deepseek-v3", "--decode-attention-backend fa4", "0.5.7", "SGLang 0.5.7 refuses to start: FA4 backend is "
+     "only supported for prefill. Please use `--prefill-attention-backend fa4` instead. (fa4: given by "
+     "--decode-attention-backend; sglang 0.5.4"},
+    {"B200", "deepseek-v3", "--attention-backend cutedsl_mla", "0.5.13", "--attention-backend cutedsl_mla: kvcheck "
+     "does not model SGLang 0.5.13's start-up checks of this attention backend for MLA models"},
+    {"B200", "deepseek-v3", "--prefill-attention-backend trtllm_mha --kv-cache-dtype fp8_e4m3", NULL,
+     "--prefill-attention-backend trtllm_mha: kvcheck does not model SGLang 0.5.23's start-up checks"},
     /* up to 0.5.7 SGLang picks top-k 4 for architectures off its list; NGRAM refuses attention DP */
     {"H200", "tests/conformance/sglang/models/LONGCAT_FLASH.json", "--page-size 64 --speculative-algorithm NEXTN",
      "0.5.3rc2", "This combination is only supported for the 'flashinfer' backend. (sglang 0.5.3rc2: python/sglang/"
@@ -1694,7 +1732,8 @@ static void test_rules__eras_group_releases_with_the_same_rules(void **state)
         const char *release, *era;
     } E[] = {{"0.5.23", "0.5.23"}, {"0.5.22", "0.5.22"}, {"0.5.21", "0.5.21"}, {"0.5.15.post1", "0.5.15"}, {"0.5.14", "0.5.14"},
              {"0.5.10.post1", "0.5.10"}, {"0.5.8.post1", "0.5.8"}, {"0.5.3", "0.5.3rc2"}, {"0.5.9", "0.5.9"},
-             {"0.5.20", "0.5.20"}, {"0.5.3.post3", "0.5.3.post2"}, {"0.5.6", "0.5.5.post3"}, {"0.5.5.post2", "0.5.4.post3"}};
+             {"0.5.20", "0.5.20"}, {"0.5.3.post3", "0.5.3.post2"}, {"0.5.6", "0.5.5.post3"}, {"0.5.5.post2", "0.5.5.post1"},
+             {"0.5.5", "0.5.4.post3"}};
     for (size_t i = 0; i < COUNT_OF(E); i++) {
         int k = engine_release_index(engine_default(), E[i].release);
         assert_true(k >= 0);

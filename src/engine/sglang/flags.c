@@ -105,6 +105,7 @@ static const struct env_key {
     {"SGLANG_DISAGG_STAGING_BUFFER", SET_STAGING_ENV},
     {"SGLANG_RUST_SERVER", SET_RUST_SERVER_ENV},
     {"SGLANG_ENABLE_SPEC_V2", SET_SPEC_V2_ENV},
+    {"SGLANG_AITER_KV_CACHE_LAYOUT", SET_AITER_LAYOUT_ENV},
 };
 
 int setting_key_of_dest(const char *dest)

@@ -200,6 +200,8 @@ enum { PREFILL, DECODE };
 static const char *const SIDE[2] = {"prefill", "decode"};
 
 /* One resolution in progress. */
+#define MAX_ATTN 4 /* attention backends whose rules one worker meets */
+
 typedef struct ctx {
     unsigned rel;
     const gpu_info *gpu;
@@ -216,9 +218,18 @@ typedef struct ctx {
     char backend_why[2][KVC_REASON_LEN];
     const kvc_origin *backend_from[2]; /* the flag that set the backend; NULL when a default or rule did */
     const struct hybrid_row *hybrid;   /* the model's DSA + linear-attention split, or NULL */
-    const struct attn_rule *attn;      /* the MLA attention backend's rules that apply, or NULL */
-    char attn_why[KVC_REASON_LEN];     /* how that backend was chosen */
+    const struct attn_rule *attn[MAX_ATTN]; /* the attention backends' rules that apply, in SGLang's order */
+    char attn_why[MAX_ATTN][KVC_REASON_LEN]; /* how each backend was chosen */
+    unsigned nattn;
 } ctx;
+
+/* Room in `c` for one more attention backend's rules: its `why`. */
+static char *add_attn(ctx *c, const struct attn_rule *r)
+{
+    unsigned i = c->nattn < MAX_ATTN ? c->nattn++ : MAX_ATTN - 1;
+    c->attn[i] = r;
+    return c->attn_why[i];
+}
 
 /* " (from --kv-cache-dtype at prefill.json:4:5)" */
 static void from_text(const setting *s, char *out, size_t size)
@@ -246,6 +257,13 @@ static int set_to(const ctx *c, setting_key k, const char *v)
 }
 
 /* --dcp-size, 1 when not given. */
+/* A size flag's value (--tp-size, --dp-size, ...), 1 unless given. Pure. */
+static unsigned long size_of(const ctx *c, setting_key k)
+{
+    const setting *s = &c->set->s[k];
+    return s->set ? strtoul(s->value, NULL, 10) : 1;
+}
+
 static long dcp_size(const ctx *c)
 {
     const setting *s = &c->set->s[SET_DCP];
@@ -1094,14 +1112,19 @@ static const struct attn_default {
      "sglang 0.5.23: python/sglang/srt/arg_groups/model_overrides/deepseek_v2.py:178-189"},
 };
 
-/* What an attention backend asks of the worker once chosen (by a flag or a
- * default), in SGLang's order: the GPUs it runs on (CUDA compute capability
- * majors), the page sizes it keeps (any other becomes `page`), the
- * --kv-cache-dtype strings it accepts. */
+/* What an attention backend asks of the worker once chosen (by
+ * --attention-backend, --decode-attention-backend or a default), in
+ * SGLang's order, each check skipped where its field is NULL: the GPUs it
+ * runs on (CUDA compute capability majors), the page sizes it keeps (any
+ * other becomes `page`), the --kv-cache-dtype strings it accepts. The rows
+ * are in the order of SGLang's page constraints: each that applies takes
+ * the page size the one before left. */
+enum attn_sides { ON_ATTENTION = 1, ON_DECODE = 2, ON_PREFILL = 4 }; /* the flags that name a backend */
 static const struct attn_rule {
     span when;
     const char *backend;
-    const char *majors; /* space-separated */
+    unsigned sides;     /* enum attn_sides: the flags (or the default) that bring the row in */
+    const char *majors; /* space-separated; "": SGLang refuses it on every GPU */
     const char *platform_message;
     const char *pages; /* space-separated */
     unsigned page;
@@ -1109,29 +1132,43 @@ static const struct attn_rule {
     const char *dtype_message;
     const char *cite;
 } ATTN_RULES[] = {
-    {UNTIL("0.5.4.post2"), "trtllm_mla", "10",
+    {SINCE("0.5.3rc2"), "flashmla", ON_ATTENTION | ON_DECODE, NULL, NULL, "64", 64, NULL, NULL,
+     "sglang 0.5.3rc2: python/sglang/srt/server_args.py:876-884; 0.5.14: :4523-4531; 0.5.15: "
+     "python/sglang/srt/arg_groups/overrides.py:1526-1533; 0.5.23: :1147-1154"},
+    {UNTIL("0.5.19"), "cutlass_mla", ON_ATTENTION | ON_DECODE, NULL, NULL, "128", 128, NULL, NULL,
+     "sglang 0.5.3rc2: python/sglang/srt/server_args.py:885-893; 0.5.14: :4532-4540; 0.5.15: "
+     "python/sglang/srt/arg_groups/overrides.py:1534-1541; 0.5.19: :1142-1149"},
+    {UNTIL("0.5.4.post2"), "trtllm_mla", ON_ATTENTION | ON_DECODE, "10",
      "TRTLLM MLA backend is only supported on Blackwell GPUs (SM100). Please use a different backend.", "32 64", 64,
      "fp8_e4m3 auto", "TensorRT-LLM MLA backend only supports kv-cache-dtype of fp8_e4m3 or auto.",
      "sglang 0.5.3: python/sglang/srt/server_args.py:894-912"},
-    {FROM_TO("0.5.4.post3", "0.5.6.post2"), "trtllm_mla", "10 12",
+    {FROM_TO("0.5.4.post3", "0.5.6.post2"), "trtllm_mla", ON_ATTENTION | ON_DECODE, "10 12",
      "TRTLLM MLA backend is only supported on Blackwell GPUs (SM100). Please use a different backend.", "32 64", 64,
      "fp8_e4m3 fp4_e2m1 auto", "TensorRT-LLM MLA backend only supports kv-cache-dtype of fp8_e4m3, fp4_e2m1, or auto.",
      "sglang 0.5.5: python/sglang/srt/server_args.py:1216-1234"},
-    {FROM_TO("0.5.7", "0.5.8.post1"), "trtllm_mla", "10 12",
+    {FROM_TO("0.5.7", "0.5.8.post1"), "trtllm_mla", ON_ATTENTION | ON_DECODE, "10 12",
      "TRTLLM MLA backend is only supported on Blackwell GPUs (SM100). Please use a different backend.", "32 64", 64,
      "fp8_e4m3 fp4_e2m1 bf16 auto",
      "TensorRT-LLM MLA backend only supports kv-cache-dtype of fp8_e4m3, fp4_e2m1, bf16, or auto.",
      "sglang 0.5.8: python/sglang/srt/server_args.py:1736-1754"},
-    {FROM_TO("0.5.9", "0.5.20"), "trtllm_mla", "10 12",
+    {FROM_TO("0.5.9", "0.5.20"), "trtllm_mla", ON_ATTENTION | ON_DECODE, "10 12",
      "TRTLLM MLA backend is only supported on Blackwell GPUs (SM100/SM12x). Please use a different backend.", "32 64",
      64, "fp8_e4m3 fp4_e2m1 bf16 auto",
      "TensorRT-LLM MLA backend only supports kv-cache-dtype of fp8_e4m3, fp4_e2m1, bf16, or auto.",
      "sglang 0.5.9: python/sglang/srt/server_args.py:1874-1892; sglang 0.5.20: "
      "python/sglang/srt/arg_groups/overrides.py:1189-1263"},
-    {SINCE("0.5.21"), "trtllm_mla", "10 12",
+    {SINCE("0.5.21"), "trtllm_mla", ON_ATTENTION | ON_DECODE, "10 12",
      "TRTLLM MLA backend is only supported on Blackwell GPUs (SM100/SM12x). Please use a different backend.", "32 64",
      64, "fp8_e4m3 bf16 auto", "TensorRT-LLM MLA backend only supports kv-cache-dtype of fp8_e4m3, bf16, or auto.",
      "sglang 0.5.23: python/sglang/srt/arg_groups/overrides.py:1155-1218"},
+    {FROM_TO("0.5.4", "0.5.7"), "fa4", ON_ATTENTION | ON_DECODE, "",
+     "FA4 backend is only supported for prefill. Please use `--prefill-attention-backend fa4` instead.", NULL, 0, NULL,
+     NULL, "sglang 0.5.4: python/sglang/srt/server_args.py:1143-1146; 0.5.5: :1259-1262; 0.5.7: :1647-1650"},
+    {FROM_TO("0.5.4", "0.5.5"), "fa4", ON_PREFILL, NULL, NULL, "128", 128, NULL, NULL,
+     "sglang 0.5.4: python/sglang/srt/server_args.py:1147-1152; 0.5.5: :1263-1268 (from 0.5.5.post1 for MHA models "
+     "only)"},
+    {SINCE("0.5.17"), "hpc_ops", ON_ATTENTION | ON_DECODE | ON_PREFILL, NULL, NULL, "64", 64, NULL, NULL,
+     "sglang 0.5.17: python/sglang/srt/arg_groups/overrides.py:2095-2104; 0.5.23: :1188-1197"},
 };
 
 /* A KV dtype that only some prefill attention backends read: refused with
@@ -1175,12 +1212,47 @@ static const setting *dequant_given(const ctx *c)
 
 static kvc_status check_kv4(ctx *c, int hook);
 
+/* Attention backends whose start-up checks for an MLA model kvcheck does
+ * not model (the GPUs each side runs on, the sides they serve, the KV
+ * dtypes they take or set, the page sizes they force; found by SGLang's own
+ * code: tools/sglang-oracle), unless the KV dtype is one of `except`:
+ * trtllm_mha with the FP4 dtypes whose checks KV4 models. */
+static const struct unmodelled_attn {
+    span when;
+    const char *backends; /* space-separated */
+    const char *except;   /* KV dtypes, space-separated; NULL: none */
+} UNMODELLED_ATTN[] = {
+    {SINCE("0.5.3rc2"), "cutedsl_mla tokenspeed_mla intel_xpu", NULL},
+    {UNTIL("0.5.20"), "trtllm_mha", NULL},
+    {SINCE("0.5.21"), "trtllm_mha", "nvfp4 fp4_mx_block16"},
+};
+
+/* Declines a worker whose attention backend (`attention`, or a side's
+ * flag) is in UNMODELLED_ATTN. */
+static kvc_status decline_attention(const ctx *c, const char *attention)
+{
+    const setting *a = &c->set->s[SET_ATTENTION_BACKEND];
+    const setting *const sides[] = {&c->set->s[SET_DECODE_ATTENTION_BACKEND], &c->set->s[SET_PREFILL_ATTENTION_BACKEND]};
+    for (size_t i = 0; i < COUNT_OF(UNMODELLED_ATTN); i++) {
+        const struct unmodelled_attn *r = &UNMODELLED_ATTN[i];
+        if (!in_span(c->rel, r->when) || (r->except && word_in(c->dtype, r->except))) continue;
+        const setting *by = attention[0] && word_in(attention, r->backends) ? a : NULL;
+        for (size_t k = 0; !by && k < COUNT_OF(sides); k++)
+            if (sides[k]->set && word_in(sides[k]->value, r->backends)) by = sides[k];
+        if (by)
+            return diag_set(c->diag, KVC_ERR_CONFIG, &by->origin,
+                            "%s %s: kvcheck does not model SGLang %s's start-up checks of this attention backend for "
+                            "MLA models (the GPUs and sides it serves, the KV dtypes it takes, the page size it "
+                            "forces), so it cannot judge this worker", by->flag, by->value, SGLANG_VERSIONS[c->rel]);
+    }
+    return KVC_OK;
+}
+
 static kvc_status resolve_attention(ctx *c)
 {
     const struct attn_default *dflt;
     const char *backend = attn_backend(c, &dflt);
-    const char *decode = c->set->s[SET_DECODE_ATTENTION_BACKEND].value;
-    const setting *prefill = &c->set->s[SET_PREFILL_ATTENTION_BACKEND];
+    const setting *a = &c->set->s[SET_ATTENTION_BACKEND], *prefill = &c->set->s[SET_PREFILL_ATTENTION_BACKEND];
     const char *for_prefill = prefill->set ? prefill->value : backend;
     /* a prefill dequant dtype given chooses the prefill backend instead (kv4_sides) */
     for (size_t i = 0; i < COUNT_OF(DTYPE_BACKENDS) && !dequant_given(c); i++) {
@@ -1196,30 +1268,34 @@ static kvc_status resolve_attention(ctx *c)
     }
     kvc_status st = check_kv4(c, 1);
     if (st) return st;
-    /* a DSA model runs SGLang's DSA attention backend; inside the family guard the DSA dtype assertion has
-     * refused an NVFP4 worker before, outside it the NVFP4 prefill checks above hold as for any model */
-    if (c->dsa) return KVC_OK;
-    for (size_t i = 0; i < COUNT_OF(ATTN_RULES) && !c->attn; i++) {
-        const struct attn_rule *r = &ATTN_RULES[i];
-        if (in_span(c->rel, r->when) && (strcmp(backend, r->backend) == 0 ||
-                                         (c->set->s[SET_DECODE_ATTENTION_BACKEND].set && strcmp(decode, r->backend) == 0)))
-            c->attn = r;
-    }
-    if (!c->attn) return KVC_OK;
-    if (dflt)
-        str_printf(c->attn_why, sizeof c->attn_why, "%s: SGLang's default attention backend for %s on SM%u0 (%s)",
-                   c->attn->backend, c->model->architecture, dflt->major, dflt->cite);
-    else
-        str_printf(c->attn_why, sizeof c->attn_why, "%s: the attention backend given", c->attn->backend);
+    /* a DSA model runs SGLang's DSA attention backend unless a flag names another (inside the family guard the
+     * DSA dtype assertion has refused an NVFP4 worker before, outside it the NVFP4 prefill checks above hold as
+     * for any model); the backends named meet their own checks as for any model */
+    if (c->dsa) backend = a->set ? a->value : "";
     char major[8];
     str_printf(major, sizeof major, "%u", c->gpu->major);
-    const setting *flag = &c->set->s[SET_ATTENTION_BACKEND];
-    if (c->gpu->hip || !word_in(major, c->attn->majors))
-        return refuse(c, flag->set ? flag : NULL, "%s (%s; %s)", c->attn->platform_message, c->attn_why,
-                      c->attn->cite);
-    if (!word_in(c->dtype, c->attn->dtypes))
-        return refuse(c, &c->set->s[SET_KV_CACHE_DTYPE], "%s (%s; %s)", c->attn->dtype_message, c->attn_why,
-                      c->attn->cite);
+    st = decline_attention(c, backend);
+    if (st) return st;
+    const setting *d = &c->set->s[SET_DECODE_ATTENTION_BACKEND];
+    for (size_t i = 0; i < COUNT_OF(ATTN_RULES); i++) {
+        const struct attn_rule *r = &ATTN_RULES[i];
+        const setting *by = (r->sides & ON_ATTENTION) && strcmp(backend, r->backend) == 0 ? a
+                            : (r->sides & ON_DECODE) && d->set && strcmp(d->value, r->backend) == 0 ? d
+                            : (r->sides & ON_PREFILL) && prefill->set && strcmp(prefill->value, r->backend) == 0
+                                ? prefill
+                                                                                                    : NULL;
+        if (!in_span(c->rel, r->when) || !by) continue;
+        char *why = add_attn(c, r);
+        if (!by->set)
+            str_printf(why, KVC_REASON_LEN, "%s: SGLang's default attention backend for %s on SM%u0 (%s)", r->backend,
+                       c->model->architecture, dflt->major, dflt->cite);
+        else
+            str_printf(why, KVC_REASON_LEN, "%s: given by %s", r->backend, by->flag);
+        if (r->majors && (c->gpu->hip || !word_in(major, r->majors)))
+            return refuse(c, by->set ? by : NULL, "%s (%s; %s)", r->platform_message, why, r->cite);
+        if (r->dtypes && !word_in(c->dtype, r->dtypes))
+            return refuse(c, &c->set->s[SET_KV_CACHE_DTYPE], "%s (%s; %s)", r->dtype_message, why, r->cite);
+    }
     return KVC_OK;
 }
 
@@ -1561,21 +1637,55 @@ static void fp4_pool_text(const ctx *c, char *out, size_t size)
 }
 
 /* The MLA attention backend SGLang picks when neither a flag nor a model's
- * own default chose one, as KV4's check reads it (CUDA; major 0: any
- * other GPU). */
+ * own default chose one (get_default_attn_backend's MLA branch, the same
+ * from 0.5.4.post1 on): first match. `heads`: on ROCm, the KV heads a rank
+ * keeps (the config's over --tp-size) that aiter takes; NULL: any. */
 static const struct mla_default_row {
     span when;
-    unsigned major;
+    int hip;
+    unsigned major; /* CUDA compute capability major; 0: any */
+    const char *heads;
     const char *backend;
 } MLA_DEFAULTS[] = {
-    {SINCE("0.5.7"), 9, "fa3"},
-    {SINCE("0.5.7"), 10, "flashinfer"},
-    {SINCE("0.5.7"), 0, "triton"},
+    {SINCE("0.5.4.post1"), 0, 9, NULL, "fa3"},
+    {SINCE("0.5.4.post1"), 0, 10, NULL, "flashinfer"},
+    {SINCE("0.5.4.post1"), 0, 0, NULL, "triton"},
+    {SINCE("0.5.4.post1"), 1, 0, "16 128", "aiter"},
+    {SINCE("0.5.4.post1"), 1, 0, NULL, "triton"},
 };
-static const char MLA_DEFAULTS_CITE[] = "sglang 0.5.9: python/sglang/srt/server_args.py:1819-1832; sglang 0.5.16: "
-                                        "python/sglang/srt/server_args.py:4934-4949; sglang 0.5.20: "
+static const char MLA_DEFAULTS_CITE[] = "sglang 0.5.4.post1: python/sglang/srt/server_args.py:1087-1101; sglang 0.5.9: "
+                                        ":1819-1832; sglang 0.5.16: :4934-4949; sglang 0.5.20: "
                                         "python/sglang/srt/arg_groups/model_override_base.py:353-368; sglang 0.5.23: "
                                         ":335-351";
+
+/* The KV heads a rank keeps, as SGLang's default picks them
+ * (model_config.get_num_kv_heads(tp_size)), or 0 when the config names no
+ * heads. Pure. */
+static uint64_t kv_heads_per_rank(const ctx *c)
+{
+    const model_info *m = c->model;
+    uint64_t kv_heads = m->num_kv_heads ? m->num_kv_heads : m->num_attention_heads;
+    unsigned long tp = size_of(c, SET_TP);
+    uint64_t heads = tp ? kv_heads / tp : kv_heads;
+    return !kv_heads ? 0 : heads ? heads : 1;
+}
+
+/* SGLang's default MLA attention backend for this worker, or "" where
+ * kvcheck cannot tell (before 0.5.4.post1, where the hooks that read it
+ * see None; on ROCm when the config names no KV heads). Pure. */
+static const char *mla_default(const ctx *c)
+{
+    char heads[24];
+    uint64_t n = kv_heads_per_rank(c);
+    str_printf(heads, sizeof heads, "%llu", (unsigned long long)n);
+    for (size_t i = 0; i < COUNT_OF(MLA_DEFAULTS); i++) {
+        const struct mla_default_row *r = &MLA_DEFAULTS[i];
+        if (!in_span(c->rel, r->when) || r->hip != c->gpu->hip || (r->major && r->major != c->gpu->major)) continue;
+        if (r->heads && !n) return "";
+        if (!r->heads || word_in(heads, r->heads)) return r->backend;
+    }
+    return "";
+}
 
 /* The attention backend KV4's check sees, and into `why` how it was
  * chosen: the flag, SGLang's default for the model (attn_backend), else its
@@ -1587,12 +1697,9 @@ static const char *kv4_attention_backend(const ctx *c, char *why, size_t size)
     if (dflt) str_printf(why, size, "SGLang's default attention backend for %s on SM%u0, %s", c->model->architecture,
                          dflt->major, dflt->cite);
     else str_printf(why, size, "the attention backend given");
-    for (size_t i = 0; !b[0] && i < COUNT_OF(MLA_DEFAULTS); i++)
-        if (in_span(c->rel, MLA_DEFAULTS[i].when) && (!MLA_DEFAULTS[i].major || MLA_DEFAULTS[i].major == c->gpu->major)) {
-            b = MLA_DEFAULTS[i].backend;
-            str_printf(why, size, "SGLang's default attention backend for MLA models on %s, %s", c->gpu->name,
-                       MLA_DEFAULTS_CITE);
-        }
+    if (!b[0] && (b = mla_default(c))[0])
+        str_printf(why, size, "SGLang's default attention backend for MLA models on %s, %s", c->gpu->name,
+                   MLA_DEFAULTS_CITE);
     return b;
 }
 
@@ -1623,7 +1730,7 @@ static const char SIDES_CITE[] = "sglang 0.5.21: python/sglang/srt/arg_groups/ov
 /* trtllm_mha's GPUs, and the page sizes it keeps (any other becomes 64),
  * for the sides kv4_sides resolves. */
 static const struct attn_rule TRTLLM_MHA = {
-    SINCE("0.5.21"), "trtllm_mha", "9 10 12", NULL, "16 32 64 128", 64, NULL, NULL,
+    SINCE("0.5.21"), "trtllm_mha", ON_ATTENTION | ON_DECODE | ON_PREFILL, "9 10 12", NULL, "16 32 64 128", 64, NULL, NULL,
     "sglang 0.5.21: python/sglang/srt/arg_groups/overrides.py:1110-1118; sglang 0.5.23: :1174-1187"};
 
 /* The attention backends KV4's checks see from 0.5.21. */
@@ -1821,9 +1928,8 @@ static kvc_status check_kv4(ctx *c, int hook)
             if (strcmp(sides.side[side], TRTLLM_MHA.backend) != 0) break;
             if (c->gpu->hip || !word_in(cc, TRTLLM_MHA.majors))
                 return refuse(c, flag_of(c, side), "%s (%s; %s)", k->message, sides.why, k->cite);
-            c->attn = &TRTLLM_MHA; /* its page sizes */
-            str_printf(c->attn_why, sizeof c->attn_why, "%s is the %s attention backend%s", TRTLLM_MHA.backend,
-                       k->backends, sides.nvfp4 ? " SGLang sets for --kv-cache-dtype nvfp4" : "");
+            str_printf(add_attn(c, &TRTLLM_MHA), KVC_REASON_LEN, "%s is the %s attention backend%s", /* its pages */
+                       TRTLLM_MHA.backend, k->backends, sides.nvfp4 ? " SGLang sets for --kv-cache-dtype nvfp4" : "");
             break;
         }
         case K_PREFILL_CP: {
@@ -1956,8 +2062,8 @@ static kvc_status check_round_robin(const ctx *c)
     int forces_dp = c->defaults && rel_until(c->rel, "0.5.5.post3");
     const setting *mode = &c->set->s[SET_DISAGG_MODE];
     if (!rel_until(c->rel, "0.5.7") || !set_to(c, SET_DISAGG_MODE, "decode")) return KVC_OK;
-    unsigned long tp = c->set->s[SET_TP].set ? strtoul(c->set->s[SET_TP].value, NULL, 10) : 1;
-    unsigned long dp = c->set->s[SET_DP].set ? strtoul(c->set->s[SET_DP].value, NULL, 10) : 1;
+    unsigned long tp = size_of(c, SET_TP);
+    unsigned long dp = size_of(c, SET_DP);
     if (forces_dp) dp = tp;
     if (dp <= 1 || c->set->s[SET_PREFILL_RR].set) return KVC_OK;
     return refuse(c, mode,
@@ -2430,6 +2536,14 @@ static const struct page_rule {
      "paged-MQA path"},
 };
 
+/* ROCm's aiter SHUFFLE layout asked for in the launch's environment
+ * (0.5.13+; SGLang compares the value lower-cased). Pure. */
+static int vectorized_5d(const ctx *c)
+{
+    const setting *e = &c->set->s[SET_AITER_LAYOUT_ENV];
+    return e->set && c->gpu->hip && rel_since(c->rel, "0.5.13") && str_ieq(e->value, "vectorized_5d");
+}
+
 static kvc_status resolve_page_size(const ctx *c)
 {
     const setting *s = &c->set->s[SET_PAGE_SIZE];
@@ -2447,10 +2561,29 @@ static kvc_status resolve_page_size(const ctx *c)
     const struct page_rule *rule = NULL;
     for (size_t i = 0; c->defaults && i < COUNT_OF(PAGES) && !rule; i++)
         if (in_span(c->rel, PAGES[i].when) && PAGES[i].hip == c->gpu->hip) rule = &PAGES[i];
+    unsigned long page = !rule ? (s->set ? given : 1)
+                         : rule->page ? rule->page : 64 * (c->model->index_kpool ? c->model->index_kpool : 1);
+    /* then the attention backends' page constraints, each on the page the one before left */
+    int forced = -1;
+    for (unsigned i = 0; i < c->nattn; i++) {
+        char num[24];
+        str_printf(num, sizeof num, "%lu", page);
+        if (c->attn[i]->pages && !word_in(num, c->attn[i]->pages)) {
+            page = c->attn[i]->page;
+            forced = (int)i;
+        }
+    }
+    char num[24], passed[64] = "";
+    str_printf(num, sizeof num, "%lu", page);
+    if (forced >= 0) {
+        const struct attn_rule *r = c->attn[forced];
+        if (s->set) str_printf(passed, sizeof passed, "; you passed %lu", given);
+        setting_set(v, num, "%s takes page sizes %s only (%s)%s%s. %s", r->backend, r->pages, r->cite, passed,
+                    rule ? ", after the DSA page" : "", c->attn_why[forced]);
+        return KVC_OK;
+    }
     if (rule) {
-        unsigned page = rule->page ? rule->page : 64 * (c->model->index_kpool ? c->model->index_kpool : 1);
-        char num[16], msg[200], passed[64] = "";
-        str_printf(num, sizeof num, "%u", page);
+        char msg[200];
         const char *const f[][2] = {{"page", num}};
         sglang_expand(rule->message, f, COUNT_OF(f), msg, sizeof msg);
         if (s->set && given != page) str_printf(passed, sizeof passed, " (you passed %lu)", given);
@@ -2459,20 +2592,16 @@ static kvc_status resolve_page_size(const ctx *c)
             notes_add(c->out->warnings, &c->out->nwarnings, KVC_MAX_NOTES,
                       "on ROCm without aiter's preshuffle paged-MQA path (SGLANG_USE_AITER unset or 0, "
                       "SGLANG_DSA_HIP_DISABLE_PRESHUFFLE=1, or Triton < 3.5 without "
-                      "AITER_ENABLE_AOT_GLUON_PA_MQA_LOGITS=1) SGLang %s forces page size 1, not %u",
+                      "AITER_ENABLE_AOT_GLUON_PA_MQA_LOGITS=1) SGLang %s forces page size 1, not %lu",
                       SGLANG_VERSIONS[c->rel], page);
-        return KVC_OK;
-    }
-    if (c->attn && !(s->set && word_in(s->value, c->attn->pages))) {
-        char num[16], passed[64] = "";
-        str_printf(num, sizeof num, "%u", c->attn->page);
-        if (s->set) str_printf(passed, sizeof passed, "; you passed %lu", given);
-        setting_set(v, num, "%s takes page sizes %s only (%s)%s. %s", c->attn->backend, c->attn->pages, c->attn->cite,
-                    passed, c->attn_why);
         return KVC_OK;
     }
     if (s->set) setting_set(v, s->value, "set by %s", from);
     if (s->set) setting_origin(v, &s->origin);
+    else if (vectorized_5d(c))
+        setting_set(v, "64", "SGLang's default page size on ROCm with SGLANG_AITER_KV_CACHE_LAYOUT=vectorized_5d "
+                    "(sglang 0.5.13: python/sglang/srt/server_args.py:3162-3179; 0.5.23: "
+                    "python/sglang/srt/arg_groups/overrides.py:1341-1362)");
     else setting_set(v, "1", "SGLang's default page size");
     return KVC_OK;
 }
@@ -3236,7 +3365,8 @@ static void warn_platform(const ctx *c)
 #define RULE_SPANS(X)                                                                                                  \
     X(ARCHS, dsa) X(ARCHS, defaults) X(DSA_DTYPE, when) X(FIELD_DEFAULTS, when) X(DEFAULTS, when) X(CHECKS, when)      \
     X(HISPARSE, when) X(PAGES, when) X(RAW, when) X(BACKENDS, offered) X(INIT, when) X(ATTN_DEFAULTS, when)            \
-    X(ATTN_RULES, when) X(DTYPE_BACKENDS, when) X(HISPARSE_MODEL, when) X(PD_DECODE, when) X(DRAFT_ARCHS, when)     \
+    X(ATTN_RULES, when) X(UNMODELLED_ATTN, when) X(DTYPE_BACKENDS, when) X(HISPARSE_MODEL, when) X(PD_DECODE, when)    \
+    X(DRAFT_ARCHS, when)                                                                                               \
     X(HYBRID, when) X(MHA_DEFAULTS, when) X(DTYPE_ALIASES, when) X(KV4, when) X(DTYPE_REFUSALS, when)              \
     X(MLA_DEFAULTS, when) X(NVFP4_PREFILL, when) X(DSV4_ARCHES, when) X(DSV4_DTYPE, when) X(DSV4_SPEC, when)        \
     X(DSV4_PD_PP, when) X(DSV4_BACKENDS, when) X(DSV4_BACKEND_RULES, when) X(DSV4_LAYOUTS, when)                    \
@@ -3355,8 +3485,8 @@ static const struct state_dtype *resolve_state_dtype(const ctx *c, const char *n
 static unsigned long attention_dp(const ctx *c)
 {
     const settings *set = c->set;
-    unsigned long tp = set->s[SET_TP].set ? strtoul(set->s[SET_TP].value, NULL, 10) : 1;
-    unsigned long dp = set->s[SET_DP].set ? strtoul(set->s[SET_DP].value, NULL, 10) : 1;
+    unsigned long tp = size_of(c, SET_TP);
+    unsigned long dp = size_of(c, SET_DP);
     int forced = c->defaults && rel_until(c->rel, "0.5.7");
     if (forced && rel_until(c->rel, "0.5.5.post3")) dp = tp;
     if (set->s[SET_ATTN_DP_SIZE].set) return strtoul(set->s[SET_ATTN_DP_SIZE].value, NULL, 10);
@@ -3370,11 +3500,10 @@ static unsigned long attention_dp(const ctx *c)
  * itself. */
 static unsigned long attention_tp(const ctx *c, int with_cp)
 {
-    const settings *set = c->set;
-    unsigned long tp = set->s[SET_TP].set ? strtoul(set->s[SET_TP].value, NULL, 10) : 1;
+    unsigned long tp = size_of(c, SET_TP);
     unsigned long dp = attention_dp(c);
     if (dp > 1 && tp % dp == 0) tp /= dp;
-    unsigned long cp = set->s[SET_ATTN_CP].set ? strtoul(set->s[SET_ATTN_CP].value, NULL, 10) : 1;
+    unsigned long cp = size_of(c, SET_ATTN_CP);
     if (with_cp && rel_since(c->rel, "0.5.9") && cp > 1 && tp % cp == 0) tp /= cp;
     return tp == 0 || tp > 65536 ? 1 : tp;
 }
@@ -3723,12 +3852,13 @@ static const struct page_tree_rule {
  * None), or "" when kvcheck does not know it. From 0.5.4.post1 SGLang
  * settles it first: equal --prefill- and --decode-attention-backend win,
  * then --attention-backend; a DSA model of the DeepSeek family with no
- * attention flag runs its own (nsa up to 0.5.12.post1, dsa after; on ROCm
- * not known here); otherwise SGLang's platform default, which kvcheck
- * knows only where ATTN_DEFAULTS names it (sglang 0.5.5.post3:
- * python/sglang/srt/server_args.py:1160-1210; 0.5.23:
- * python/sglang/srt/arg_groups/overrides.py:1126-1140). Before, it is
- * None unless given (or a DSA model's). */
+ * attention flag runs its own (nsa up to 0.5.12.post1, dsa after);
+ * otherwise the model's default (ATTN_DEFAULTS), else SGLang's platform
+ * default for MLA models (MLA_DEFAULTS), also when only one of the
+ * prefill/decode backends is given (sglang 0.5.5:
+ * python/sglang/srt/server_args.py:1124-1130; 0.5.23:
+ * python/sglang/srt/arg_groups/overrides.py:1126-1140). Before
+ * 0.5.4.post1 it is None unless given (or a DSA model's). */
 static const char *hook_attention_backend(const ctx *c)
 {
     const setting *a = &c->set->s[SET_ATTENTION_BACKEND], *p = &c->set->s[SET_PREFILL_ATTENTION_BACKEND],
@@ -3737,9 +3867,10 @@ static const char *hook_attention_backend(const ctx *c)
     int settled = rel_since(c->rel, "0.5.4.post1");
     if (settled && p->set && d->set && strcmp(p->value, d->value) == 0) return p->value;
     if (a->set) return a->value;
-    if (p->set || d->set) return settled ? "" : NULL;
-    if (c->dsa && c->defaults) return c->gpu->hip ? "" : rel_until(c->rel, "0.5.12.post1") ? "nsa" : "dsa";
-    return settled ? attn_backend(c, &dflt) : NULL;
+    if (c->dsa && c->defaults && !p->set && !d->set) return rel_until(c->rel, "0.5.12.post1") ? "nsa" : "dsa";
+    if (!settled) return NULL;
+    const char *b = attn_backend(c, &dflt);
+    return b[0] ? b : mla_default(c);
 }
 
 /* SGLang's automatic EAGLE parameters up to 0.5.7: (3, 1, 4) for the

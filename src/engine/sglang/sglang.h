@@ -233,6 +233,7 @@ typedef enum setting_key {
     SET_HICACHE_IO,          /* --hicache-io-backend */
     SET_DECODE_OFFLOAD,      /* --disaggregation-decode-enable-offload-kvcache */
     SET_SPEC_V2_ENV,         /* SGLANG_ENABLE_SPEC_V2 in the launch's environment (0.5.5.post3-0.5.9's offload check) */
+    SET_AITER_LAYOUT_ENV,    /* SGLANG_AITER_KV_CACHE_LAYOUT in the launch's environment (ROCm's default page, 0.5.13+) */
     /* what SGLang's checks of EAGLE's parameters read, beside --speculative-eagle-topk */
     SET_SPEC_NUM_STEPS,      /* --speculative-num-steps */
     SET_SPEC_DRAFT_TOKENS,   /* --speculative-num-draft-tokens */
