@@ -4,8 +4,9 @@
  * user's launch flags take. Prints agreement per release and the first
  * disagreements; exits 1 on any.
  *
- * usage: replay [--known FILE] [--sample N] DIR [RELEASE]
+ * usage: replay [--known FILE] [--sample N] [--models DIR] DIR [RELEASE]
  *   RELEASE       replay only that one
+ *   --models DIR  the model configs the tables name (default DIR/models)
  *   --known FILE  "release count" lines: the differences still open per
  *                 release; more than that fails, fewer says to lower it
  *   --sample N    every N-th case only (the sanitizer build)
@@ -222,13 +223,15 @@ static int agrees(const table *t, unsigned rel, const char *gpu, const char *mod
 }
 
 static unsigned long sample = 1, seen;
+static const char *models_dir; /* --models, or NULL: DIR/models */
 
 static int replay_file(const char *dir, const char *name, const char *only, tally *tallies, char rels[][24],
                        unsigned *nrels)
 {
     char path[1024], models[1024];
     snprintf(path, sizeof path, "%s/%s", dir, name);
-    snprintf(models, sizeof models, "%s/models", dir);
+    if (models_dir) snprintf(models, sizeof models, "%s", models_dir);
+    else snprintf(models, sizeof models, "%s/models", dir);
     FILE *f = fopen(path, "r");
     if (!f) {
         perror(path);
@@ -311,13 +314,14 @@ int main(int argc, char **argv)
     for (; a + 1 < argc && argv[a][0] == '-'; a += 2) {
         if (strcmp(argv[a], "--known") == 0) known = argv[a + 1];
         else if (strcmp(argv[a], "--sample") == 0) sample = strtoul(argv[a + 1], NULL, 10);
+        else if (strcmp(argv[a], "--models") == 0) models_dir = argv[a + 1];
         else break;
     }
     if (sample < 1) sample = 1;
     argc -= a - 1;
     argv += a - 1;
     if (argc < 2) {
-        fprintf(stderr, "usage: replay DIR [RELEASE]\n");
+        fprintf(stderr, "usage: replay [--known FILE] [--sample N] [--models DIR] DIR [RELEASE]\n");
         return 2;
     }
     const char *dir = argv[1], *only = argc > 2 ? argv[2] : NULL;
@@ -356,7 +360,7 @@ int main(int argc, char **argv)
         declined += tallies[k].declined;
         total += tallies[k].total;
     }
-    printf("all releases: %lu/%lu cases agree with SGLang's own code; %lu declined (kvcheck refuses them as pools "
+    printf("all releases: %lu/%lu cases agree with SGLang's own code; %lu declined (kvcheck refuses them as inputs "
            "it does not model); %lu differ\n",
            agree, total, declined, total - agree - declined);
     if (!known) return bad || agree + declined != total || !total;

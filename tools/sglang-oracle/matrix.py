@@ -1,6 +1,11 @@
 """Run one release's own code over the matrix of worker settings, for one GPU.
 
-usage: python3 matrix.py VERSION GPU [--models DIR] [--limit N] > VERSION_GPU.jsonl
+usage: python3 matrix.py VERSION GPU [--models DIR] [--limit N] [--attention] > VERSION_GPU.jsonl
+
+--attention runs attention_cases() instead (the attention backend named by
+each flag, and the speculative page-tree check against SGLang's platform
+default); sweep.sh writes their tables to tests/conformance/sglang/attention
+with ATTENTION=1.
 
 Every release runs the same case list (cases() below; it does not depend on
 the release or GPU), so a case a release's parser cannot take is recorded as
@@ -154,6 +159,30 @@ def cases():
     return uniq
 
 
+# every --attention-backend choice of any release (flags.py), for the attention-backend cases
+ATTENTION = ["triton", "torch_native", "flex_attention", "fa3", "fa4", "flashinfer", "flashmla", "trtllm_mla",
+             "cutedsl_mla", "tokenspeed_mla", "trtllm_mha", "hpc_ops", "aiter", "wave", "intel_amx", "ascend",
+             "intel_xpu", "cutlass_mla", "dual_chunk_flash_attn"]
+EAGLE_TREE = "--speculative-eagle-topk 2 --speculative-num-steps 3 --speculative-num-draft-tokens 8"
+
+
+def attention_cases():
+    out = []
+    for m in ("DEEPSEEK_V3", "DEEPSEEK_V32", "LONGCAT_FLASH"):
+        for b in ATTENTION:
+            for flag in ("--attention-backend", "--decode-attention-backend", "--prefill-attention-backend"):
+                for dt, page in ((None, None), ("fp8_e4m3", None), (None, 32)):
+                    out.append(case(m, dt, None, None, None, page=page, par=f"{flag} {b}"))
+        for b in ("flashmla", "cutlass_mla", "trtllm_mla", "hpc_ops"):
+            out.append(case(m, None, None, None, "prefill", par=f"--attention-backend {b} --decode-attention-backend fa3"))
+        # top-k above 1 on pages above one token: SGLang's attention backend, its platform default included
+        for page in (16, 64):
+            for par in ("", " --tp 4", " --prefill-attention-backend flashinfer", " --decode-attention-backend triton",
+                        " --attention-backend flashinfer"):
+                out.append(case(m, None, None, None, None, spec="EAGLE", page=page, par=EAGLE_TREE + par))
+    return out
+
+
 def argv(c, pflag, dflag):
     model, dt, pb, db, mode, hs, radix, spec, draft, page, dmodel, dab, par = c
     a = ["--tp", "8"]
@@ -177,12 +206,13 @@ DRAFT_PATH = "/fake/draft/"
 
 def main():
     ver, gpu = sys.argv[1], sys.argv[2]
-    model_dir, limit = None, None
+    model_dir, limit, attention = None, None, False
     rest = sys.argv[3:]
     while rest:
         k = rest.pop(0)
         if k == "--models": model_dir = rest.pop(0)
         elif k == "--limit": limit = int(rest.pop(0))
+        elif k == "--attention": attention = True
     from oracle import Oracle, load_models, default_model_dir
     models = load_models(model_dir or default_model_dir())
     t0 = time.time()
@@ -191,7 +221,8 @@ def main():
                                  "init_lines": getattr(o, "init_lines", [])}), flush=True)
     for name in DRAFT_MODELS:
         o.add_draft(DRAFT_PATH + name, models[name])
-    cs = cases()[:limit] if limit else cases()
+    cs = attention_cases() if attention else cases()
+    cs = cs[:limit] if limit else cs
     for c in cs:
         r = o.run(models[c[0]], argv(c, o.pflag, o.dflag), spec=bool(c[7]))
         r.update(v=ver, gpu=gpu, case=list(c))

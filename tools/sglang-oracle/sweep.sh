@@ -12,6 +12,8 @@
 #   GPUS     default "H200 B200 B300 RTX6000 GB10 MI300X MI325X MI355X"
 #   OUT      where tables.py writes (default tests/conformance/sglang of this tree)
 #   NOTABLES=1  stop after the matrix runs
+#   ATTENTION=1 run matrix.py --attention instead (OUT default
+#               tests/conformance/sglang/attention, runs under WORKDIR/out-attention)
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "$here/../.." && pwd)
@@ -20,7 +22,11 @@ mkdir -p "$work" && work=$(cd "$work" && pwd)
 PYTHON=${PYTHON:-python3.11}
 JOBS=${JOBS:-2}
 GPUS=${GPUS:-"H200 B200 B300 RTX6000 GB10 MI300X MI325X MI355X"}
-OUT=${OUT:-$repo/tests/conformance/sglang}
+if [ -n "${ATTENTION:-}" ]; then
+  OUT=${OUT:-$repo/tests/conformance/sglang/attention}; runs=out-attention; only=--attention
+else
+  OUT=${OUT:-$repo/tests/conformance/sglang}; runs=out; only=
+fi
 if [ $# -gt 0 ]; then
   versions="$*"
 else
@@ -35,7 +41,7 @@ fi
 py=$work/venv/bin/python
 
 # 2. releases: the wheel's .py files under $work/src/<version>/sglang/
-mkdir -p "$work/whl" "$work/src" "$work/out"
+mkdir -p "$work/whl" "$work/src" "$work/$runs"
 for v in $versions; do
   [ -d "$work/src/$v/sglang" ] && continue
   whl=$(ls "$work/whl"/sglang-"$v"-*.whl 2>/dev/null | head -1 || true)
@@ -58,8 +64,8 @@ done
 export SGLANG_SRC=$work/src
 unset PYTHONDONTWRITEBYTECODE   # byte-compile the release trees once
 for v in $versions; do for g in $GPUS; do echo "$v $g"; done; done |
-  xargs -P "$JOBS" -L 1 sh -c 'nice -n 10 "$0" "$1/matrix.py" "$3" "$4" > "$2/out/$3_$4.jsonl" 2> "$2/out/$3_$4.err" || echo "FAILED $3 $4"' "$py" "$here" "$work"
-grep -h DONE "$work"/out/*.err | awk '{n++; s+=$6} END {print n " runs, " s " s of CPU"}'
+  xargs -P "$JOBS" -L 1 sh -c 'nice -n 10 "$0" "$1/matrix.py" "$5" "$6" $4 > "$2/$3/$5_$6.jsonl" 2> "$2/$3/$5_$6.err" || echo "FAILED $5 $6"' "$py" "$here" "$work" "$runs" "$only"
+grep -h DONE "$work/$runs"/*.err | awk '{n++; s+=$6} END {print n " runs, " s " s of CPU"}'
 
 # 4. the tables
-[ -n "${NOTABLES:-}" ] || "$py" "$here/tables.py" "$work/out" "$OUT"
+[ -n "${NOTABLES:-}" ] || "$py" "$here/tables.py" "$work/$runs" "$OUT"
