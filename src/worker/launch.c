@@ -1,7 +1,8 @@
 /* Engine launches in shell text, unwrapped from what users put around
  * them: environment assignments (NAME=value, export, env), nohup, exec,
- * sudo, and `docker run [options] IMAGE`, whose own options are skipped
- * by a table of the ones that take a value. */
+ * sudo, `docker run [options] IMAGE`, srun, `uv run`, numactl, taskset and
+ * timeout, whose own options are skipped by tables of the ones that take a
+ * value. */
 #include "worker/worker.h"
 
 #include <stdint.h>
@@ -25,29 +26,108 @@ static const char *const DOCKER_VALUED[] = {
     "--oom-score-adj", "--pid", "--pids-limit", "--platform", "--publish", "-p", "--pull", "--restart", "--runtime",
     "--security-opt", "--shm-size", "--stop-signal", "--stop-timeout", "--storage-opt", "--sysctl", "--tmpfs",
     "--ulimit", "--user", "-u", "--userns", "--uts", "--volume", "-v", "--volume-driver", "--volumes-from",
-    "--workdir", "-w",
+    "--workdir", "-w", NULL,
 };
 static const char *const DOCKER_SWITCHES[] = {
     "--detach", "-d", "--interactive", "-i", "--tty", "-t", "--rm", "--privileged", "--init", "--publish-all", "-P",
     "--read-only", "--sig-proxy", "--oom-kill-disable", "--no-healthcheck", "--disable-content-trust", "--quiet",
-    "-q", "--use-api-socket",
+    "-q", "--use-api-socket", NULL,
 };
-/* Single-letter switches that may be written together ("-it", "-dit"). */
-static const char DOCKER_SHORT_SWITCHES[] = "dtiPq";
 
-static int in_table(const char *const *table, size_t n, const char *w, size_t len)
+/* Slurm's srun (srun(1), Slurm 24.05), with pyxis's --container-* options;
+ * options whose value is optional (--exclusive, --immediate, -K) are
+ * switches unless written OPT=VALUE. */
+static const char *const SRUN_VALUED[] = {
+    "--account", "-A", "--acctg-freq", "--begin", "-b", "--chdir", "-D", "--cluster-constraint", "--clusters", "-M",
+    "--comment", "--constraint", "-C", "--container", "--container-image", "--container-mounts", "--container-name",
+    "--container-workdir", "--container-env", "--container-save", "--core-spec", "-S", "--cores-per-socket",
+    "--cpu-bind", "--cpu-freq", "--cpus-per-gpu", "--cpus-per-task", "-c", "--deadline", "--delay-boot",
+    "--dependency", "-d", "--distribution", "-m", "--epilog", "--error", "-e", "--exclude", "-x", "--export",
+    "--extra-node-info", "-B", "--gid", "--gpu-bind", "--gpu-freq", "--gpus", "-G", "--gpus-per-node",
+    "--gpus-per-socket", "--gpus-per-task", "--gres", "--gres-flags", "--het-group", "--hint", "--input", "-i",
+    "--job-name", "-J", "--jobid", "--licenses", "-L", "--mail-type", "--mail-user", "--mcs-label", "--mem",
+    "--mem-bind", "--mem-per-cpu", "--mem-per-gpu", "--mincpus", "--mpi", "--network", "--nodefile", "-F",
+    "--nodelist", "-w", "--nodes", "-N", "--ntasks", "-n", "--ntasks-per-core", "--ntasks-per-gpu",
+    "--ntasks-per-node", "--ntasks-per-socket", "--open-mode", "--output", "-o", "--partition", "-p", "--power",
+    "--prefer", "--prolog", "--qos", "-q", "--reservation", "--signal", "--slurmd-debug", "--sockets-per-node",
+    "--switches", "--task-epilog", "--task-prolog", "--thread-spec", "--threads-per-core", "--time", "-t",
+    "--time-min", "--tmp", "--uid", "--wait", "-W", "--wckey", NULL,
+};
+static const char *const SRUN_SWITCHES[] = {
+    "--label", "-l", "--unbuffered", "-u", "--quiet", "-Q", "--verbose", "-v", "--exclusive", "--overlap", "--pty",
+    "--disable-status", "-X", "--kill-on-bad-exit", "-K", "--no-allocate", "-Z", "--oversubscribe", "-s",
+    "--preserve-env", "-E", "--hold", "-H", "--immediate", "-I", "--no-kill", "-k", "--multi-prog", "--contiguous",
+    "--spread-job", "--use-min-nodes", "--test-only", "--exact", "--whole", "--overcommit", "-O",
+    "--container-remap-root", "--no-container-remap-root", "--container-mount-home", "--no-container-mount-home",
+    "--container-writable", "--container-readonly", "--container-entrypoint", "--no-container-entrypoint", NULL,
+};
+
+/* uv run (uv 0.8, uv run --help). */
+static const char *const UV_VALUED[] = {
+    "--with", "--with-editable", "--with-requirements", "--python", "-p", "--project", "--directory", "--env-file",
+    "--extra", "--group", "--only-group", "--no-group", "--package", "--index", "--default-index", "--index-url",
+    "-i", "--extra-index-url", "--find-links", "-f", "--config-file", "--cache-dir", "--color", "--index-strategy",
+    "--keyring-provider", "--resolution", "--prerelease", "--link-mode", "--python-platform", "--refresh-package",
+    "--reinstall-package", "--upgrade-package", "-P", "--exclude-newer", "--no-binary-package", "--no-build-package",
+    "--config-setting", "-C", "--allow-insecure-host", "--fork-strategy", "--no-extra", NULL,
+};
+static const char *const UV_SWITCHES[] = {
+    "--no-sync", "--frozen", "--locked", "--isolated", "--no-project", "--all-extras", "--dev", "--no-dev",
+    "--all-groups", "--no-default-groups", "--active", "--no-active", "--offline", "--quiet", "-q", "--verbose", "-v",
+    "--no-cache", "-n", "--upgrade", "-U", "--reinstall", "--compile-bytecode", "--exact", "--no-editable",
+    "--no-env-file", "--all-packages", "--no-config", "--native-tls", "--no-progress", "--refresh",
+    "--no-build-isolation", "--no-build", "--no-binary", "--no-sources", "--managed-python", "--no-managed-python",
+    "--no-python-downloads", NULL,
+};
+
+/* numactl(8), taskset(1) and timeout(1) (util-linux, coreutils). */
+static const char *const NUMACTL_VALUED[] = {"--interleave", "-i", "--preferred", "-p", "--membind", "-m",
+                                             "--cpunodebind", "-N", "--physcpubind", "-C", "--preferred-many", "-P",
+                                             "--weighted-interleave", "-w", NULL};
+static const char *const NUMACTL_SWITCHES[] = {"--all", "-a", "--localalloc", "-l", "--balancing", "-b", NULL};
+static const char *const TASKSET_SWITCHES[] = {"--all-tasks", "-a", "--cpu-list", "-c", NULL};
+static const char *const TIMEOUT_VALUED[] = {"--signal", "-s", "--kill-after", "-k", NULL};
+static const char *const TIMEOUT_SWITCHES[] = {"--preserve-status", "--foreground", "--verbose", "-v", NULL};
+
+static int in_table(const char *const *table, const char *w, size_t len)
 {
-    for (size_t i = 0; i < n; i++)
+    for (size_t i = 0; table && table[i]; i++)
         if (strlen(table[i]) == len && strncmp(table[i], w, len) == 0) return 1;
     return 0;
 }
 
-/* Programs run in front of the engine's: how many words of options follow
- * them (-1: every following word that starts with '-'). */
+/* Programs run in front of the engine's (after `sub`, their subcommand,
+ * when they have one). With `valued`, their options are read by tables:
+ * `valued` take a value (the next word, or after '='; a short one also
+ * written -xVALUE), `switches` take none, `shorts` are single-letter
+ * switches that may be written together ("-it"), and an option in neither
+ * is refused rather than guessed. Without, `options` says how many words of
+ * options follow (-1: every following word that starts with '-'). Then
+ * `positional` words (timeout's duration, taskset's mask, docker's image)
+ * come before the program. */
 static const struct wrapper {
-    const char *name;
+    const char *name, *sub;
     int options;
-} WRAPPERS[] = {{"nohup", 0}, {"exec", 0}, {"command", 0}, {"env", -1}, {"sudo", -1}, {"stdbuf", -1}};
+    const char *const *valued, *const *switches;
+    const char *shorts;
+    unsigned positional;
+    int docker;            /* docker/podman run: -e/--env are the launch's environment, the positional word its image */
+    const char *image_opt; /* the option whose value is the image (srun's pyxis --container-image), or NULL */
+} WRAPPERS[] = {
+    {"nohup", NULL, 0, NULL, NULL, NULL, 0, 0, NULL},
+    {"exec", NULL, 0, NULL, NULL, NULL, 0, 0, NULL},
+    {"command", NULL, 0, NULL, NULL, NULL, 0, 0, NULL},
+    {"env", NULL, -1, NULL, NULL, NULL, 0, 0, NULL},
+    {"sudo", NULL, -1, NULL, NULL, NULL, 0, 0, NULL},
+    {"stdbuf", NULL, -1, NULL, NULL, NULL, 0, 0, NULL},
+    {"docker", "run", 0, DOCKER_VALUED, DOCKER_SWITCHES, "dtiPq", 1, 1, NULL},
+    {"podman", "run", 0, DOCKER_VALUED, DOCKER_SWITCHES, "dtiPq", 1, 1, NULL},
+    {"srun", NULL, 0, SRUN_VALUED, SRUN_SWITCHES, "luQvXKZsEHIkO", 0, 0, "--container-image"},
+    {"uv", "run", 0, UV_VALUED, UV_SWITCHES, "qvnU", 0, 0, NULL},
+    {"numactl", NULL, 0, NUMACTL_VALUED, NUMACTL_SWITCHES, "alb", 0, 0, NULL},
+    {"taskset", NULL, 0, NULL, TASKSET_SWITCHES, "ac", 1, 0, NULL},
+    {"timeout", NULL, 0, TIMEOUT_VALUED, TIMEOUT_SWITCHES, "v", 1, 0, NULL},
+};
 
 static kvc_status env_add(launch *l, const shell_words *w, size_t i, size_t skip, kvc_diag *diag)
 {
@@ -58,36 +138,42 @@ static kvc_status env_add(launch *l, const shell_words *w, size_t i, size_t skip
     return KVC_OK;
 }
 
-/* `docker run` (or podman's) options from word *i; leaves *i at the image. */
-static kvc_status docker_options(launch *l, const shell_words *w, size_t *i, size_t end, const char *file,
-                                 kvc_diag *diag)
+/* The options of wrapper `p` (by its tables) from word *i; leaves *i after
+ * them. */
+static kvc_status wrapper_options(const struct wrapper *p, launch *l, const shell_words *w, size_t *i, size_t end,
+                                  const char *file, kvc_diag *diag)
 {
-    while (*i < end && w->words[*i][0] == '-') {
+    while (*i < end && w->words[*i][0] == '-' && w->words[*i][1]) {
         const char *o = w->words[*i];
         size_t len = strcspn(o, "=");
-        int env = (len == 2 && o[1] == 'e') || (len == 5 && strncmp(o, "--env", 5) == 0);
+        int env = p->docker && ((len == 2 && o[1] == 'e') || (len == 5 && strncmp(o, "--env", 5) == 0));
+        if (p->image_opt && strlen(p->image_opt) == len && strncmp(o, p->image_opt, len) == 0) {
+            l->image = o[len] == '=' ? *i : *i + 1 < end ? *i + 1 : SIZE_MAX;
+            l->image_skip = o[len] == '=' ? len + 1 : 0;
+        }
         if (strcmp(o, "--") == 0) {
             (*i)++;
             break;
         }
-        if (o[len] == '=' || in_table(DOCKER_SWITCHES, COUNT_OF(DOCKER_SWITCHES), o, len)) {
+        if (o[len] == '=' || in_table(p->switches, o, len)) {
             if (env && o[len] == '=') RETURN_IF_ERROR(env_add(l, w, *i, len + 1, diag));
             (*i)++;
             continue;
         }
-        if (in_table(DOCKER_VALUED, COUNT_OF(DOCKER_VALUED), o, len)) {
+        if (in_table(p->valued, o, len)) {
             kvc_origin at;
             origin_set(&at, file, w->lines[*i], w->columns[*i], "");
-            RETURN_ERROR_IF(*i + 1 >= end, diag, KVC_ERR_CONFIG, &at, "docker run's option %s has no value", o);
+            RETURN_ERROR_IF(*i + 1 >= end, diag, KVC_ERR_CONFIG, &at, "%s%s%s's option %s has no value", p->name,
+                            p->sub ? " " : "", p->sub ? p->sub : "", o);
             if (env) RETURN_IF_ERROR(env_add(l, w, *i + 1, 0, diag));
             *i += 2;
             continue;
         }
-        if (o[1] != '-' && strspn(o + 1, DOCKER_SHORT_SWITCHES) == strlen(o + 1)) { /* -it */
+        if (o[1] != '-' && p->shorts && strspn(o + 1, p->shorts) == strlen(o + 1)) { /* -it */
             (*i)++;
             continue;
         }
-        if (o[1] != '-' && in_table(DOCKER_VALUED, COUNT_OF(DOCKER_VALUED), o, 2)) { /* -v/a:/b */
+        if (o[1] != '-' && in_table(p->valued, o, 2)) { /* -v/a:/b */
             if (env) RETURN_IF_ERROR(env_add(l, w, *i, 2, diag));
             (*i)++;
             continue;
@@ -95,9 +181,10 @@ static kvc_status docker_options(launch *l, const shell_words *w, size_t *i, siz
         kvc_origin at;
         origin_set(&at, file, w->lines[*i], w->columns[*i], "");
         return diag_set(diag, KVC_ERR_CONFIG, &at,
-                        "docker run option '%s' is not one kvcheck knows, so it cannot tell whether the next word is "
-                        "its value or the image: write it as %.*s=VALUE, or as a switch",
-                        o, (int)len, o);
+                        "%s%s%s option '%s' is not one kvcheck knows, so it cannot tell whether the next word is "
+                        "its value or %s: write it as %.*s=VALUE, or as a switch",
+                        p->name, p->sub ? " " : "", p->sub ? p->sub : "", o,
+                        p->docker ? "the image" : "what it runs", (int)len, o);
     }
     return KVC_OK;
 }
@@ -119,17 +206,19 @@ static kvc_status unwrap(const shell_script *s, const shell_command *c, launch *
                 if (w->assign[i]) RETURN_IF_ERROR(env_add(exports, w, i, 0, diag));
             break;
         }
-        if ((strcmp(word, "docker") == 0 || strcmp(word, "podman") == 0) && i + 1 < end &&
-            strcmp(w->words[i + 1], "run") == 0) {
-            i += 2;
-            RETURN_IF_ERROR(docker_options(l, w, &i, end, file, diag));
-            if (i < end) l->image = i++;
-            continue;
-        }
         size_t k = 0;
-        while (k < COUNT_OF(WRAPPERS) && strcmp(WRAPPERS[k].name, word) != 0) k++;
+        while (k < COUNT_OF(WRAPPERS) &&
+               (strcmp(WRAPPERS[k].name, word) != 0 ||
+                (WRAPPERS[k].sub && (i + 1 >= end || strcmp(w->words[i + 1], WRAPPERS[k].sub) != 0))))
+            k++;
         if (k == COUNT_OF(WRAPPERS)) break;
-        for (i++; WRAPPERS[k].options && i < end && w->words[i][0] == '-' && !w->assign[i];) i++;
+        const struct wrapper *p = &WRAPPERS[k];
+        i += p->sub ? 2 : 1;
+        if (p->valued || p->switches) RETURN_IF_ERROR(wrapper_options(p, l, w, &i, end, file, diag));
+        else
+            for (; p->options && i < end && w->words[i][0] == '-' && !w->assign[i];) i++;
+        if (p->docker && i < end) l->image = i;
+        i = end - i > p->positional ? i + p->positional : end;
     }
     l->program = i;
     l->end = end;

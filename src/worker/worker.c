@@ -206,11 +206,12 @@ kvc_status worker_add_launch(kvc_worker *w, const shell_script *s, const launch 
         RETURN_IF_ERROR(worker_add_env(w, l->env[i].text, &o, diag));
     }
     char version[KVC_NAME_LEN];
-    if (l->image != SIZE_MAX && worker_image_release(w, s->words.words[l->image], version, sizeof version)) {
+    const char *image = l->image != SIZE_MAX ? s->words.words[l->image] + l->image_skip : NULL;
+    if (image && worker_image_release(w, image, version, sizeof version)) {
         origin_set(&o, file, s->words.lines[l->image], s->words.columns[l->image], "");
         char at[KVC_PATH_LEN], from[KVC_PATH_LEN];
         origin_format(&o, at, sizeof at);
-        str_printf(from, sizeof from, "%s (image %s)", at, s->words.words[l->image]);
+        str_printf(from, sizeof from, "%s (image %s)", at, image);
         RETURN_IF_ERROR(set_release(w, version, from, diag));
     }
     word_list list = {.words = s->words.words + l->program,

@@ -37,7 +37,8 @@ typedef struct launch_env {
 typedef struct launch {
     size_t command;      /* index into the script's commands */
     size_t program, end; /* the engine's program and flags: words [program, end) */
-    size_t image;        /* the word of a `docker run` image, or SIZE_MAX */
+    size_t image;        /* the word of a `docker run` image (or srun's --container-image), or SIZE_MAX */
+    size_t image_skip;   /* where the image starts in that word (after "--container-image=") */
     launch_env *env;     /* earlier exports, the command's own, env's and docker's -e */
     size_t nenv;
 } launch;

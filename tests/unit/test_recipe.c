@@ -121,6 +121,48 @@ static void test_recipe__launches_unwrapped(void **state)
     shell_script_free(&s);
 }
 
+/* Cluster and process wrappers: srun (with pyxis's image), uv run, numactl,
+ * taskset and timeout, each with its options read by its own tables. */
+static void test_recipe__cluster_wrappers_unwrapped(void **state)
+{
+    (void)state;
+    shell_script s;
+    launch *l;
+    kvc_status st;
+    kvc_diag d;
+    size_t n = launches_of("srun -N 1 --gres=gpu:8 --container-image lmsysorg/sglang:v0.5.20-cu130 -lu --mpi pmix "
+                           "python3 -m sglang.launch_server --a 1\n"
+                           "srun --container-image=lmsysorg/sglang:v0.5.9 uv run --with sglang -q -- python -m "
+                           "sglang.launch_server --b\n"
+                           "numactl --cpunodebind=0 -m 0 taskset -c 0-7 timeout -s KILL 3600 sglang serve M --c\n"
+                           "taskset 0xff timeout 1h python3 -m sglang.launch_server --d\n"
+                           "uv pip install sglang\n",
+                           &s, &l, &st, &d);
+    assert_int_equal(st, KVC_OK);
+    assert_int_equal(n, 4);
+    assert_string_equal(s.words.words[l[0].program], "python3");
+    assert_string_equal(s.words.words[l[0].image] + l[0].image_skip, "lmsysorg/sglang:v0.5.20-cu130");
+    assert_string_equal(s.words.words[l[1].program], "python");
+    assert_string_equal(s.words.words[l[1].image] + l[1].image_skip, "lmsysorg/sglang:v0.5.9");
+    assert_string_equal(s.words.words[l[2].program], "sglang");
+    assert_int_equal(l[2].image, SIZE_MAX);
+    assert_string_equal(s.words.words[l[3].program], "python3");
+    launches_free(l, n);
+    shell_script_free(&s);
+    /* an option no table knows is refused, at its position: its value and the program cannot be told apart */
+    launches_of("srun --frobnicate 2 python3 -m sglang.launch_server --a 1\n", &s, &l, &st, &d);
+    assert_int_equal(st, KVC_ERR_CONFIG);
+    assert_int_equal(d.column, 6);
+    assert_string_equal(d.message, "srun option '--frobnicate' is not one kvcheck knows, so it cannot tell whether "
+                                   "the next word is its value or what it runs: write it as --frobnicate=VALUE, or as "
+                                   "a switch");
+    shell_script_free(&s);
+    launches_of("uv run --python\n", &s, &l, &st, &d);
+    assert_int_equal(st, KVC_ERR_CONFIG);
+    assert_string_equal(d.message, "uv run's option --python has no value");
+    shell_script_free(&s);
+}
+
 static void test_recipe__flag_line_after_a_lost_continuation_is_refused(void **state)
 {
     (void)state;
@@ -407,6 +449,7 @@ int main(void)
         cmocka_unit_test(test_recipe__script_cut_into_commands),
         cmocka_unit_test(test_recipe__script_errors_have_positions),
         cmocka_unit_test(test_recipe__launches_unwrapped),
+        cmocka_unit_test(test_recipe__cluster_wrappers_unwrapped),
         cmocka_unit_test(test_recipe__flag_line_after_a_lost_continuation_is_refused),
         cmocka_unit_test(test_recipe__image_tags_name_releases),
         cmocka_unit_test(test_recipe__script_workers_and_roles),
