@@ -68,6 +68,10 @@ static const struct row {
     {"H200", "deepseek-v3", "--prefill-attention-backend hpc_ops", "0.5.21", "auto", "", "", "bf16", 1152, 64},
     {"H200", "deepseek-v3", "--prefill-attention-backend fa4", "0.5.5", "auto", "", "", "bf16", 1152, 128},
     {"H200", "deepseek-v3", "--prefill-attention-backend fa4", "0.5.5.post1", "auto", "", "", "bf16", 1152, 1},
+    /* equal prefill and decode flags replace --attention-backend from 0.5.4.post1 */
+    {"H200", "deepseek-v3", "--attention-backend flashmla --prefill-attention-backend fa3 --decode-attention-backend fa3", "0.5.4.post1", "auto", "", "", "bf16", 1152, 1},
+    {"H200", "deepseek-v3", "--attention-backend flashmla --prefill-attention-backend fa3 --decode-attention-backend fa3", "0.5.4", "auto", "", "", "bf16", 1152, 64},
+    {"H200", "deepseek-v3.2", "--attention-backend cutlass_mla --prefill-attention-backend fa3 --decode-attention-backend fa3", "0.5.9", "bfloat16", "flashmla_sparse", "fa3", "bf16", 1152, 64},
     /* ROCm's default page under aiter's SHUFFLE layout (0.5.13+), compared lower-cased */
     {"MI300X", V3_HEADS, "SGLANG_AITER_KV_CACHE_LAYOUT=Vectorized_5D --tp-size 8", "0.5.13", "auto", "", "", "bf16", 1152, 64},
     {"MI300X", V3_HEADS, "SGLANG_AITER_KV_CACHE_LAYOUT=vectorized_5d --tp-size 8", "0.5.12", "auto", "", "", "bf16", 1152, 1},
@@ -611,6 +615,21 @@ static const struct bad {
     {"RTX PRO 6000", "deepseek-v3", "--speculative-algorithm NEXTN --speculative-eagle-topk 2 --speculative-num-steps "
      "3 --speculative-num-draft-tokens 8 --page-size 16 --decode-attention-backend triton", "0.5.9",
      "This combination is only supported for the 'flashinfer' backend. (sglang 0.5.6"},
+    /* fa3 keeps no fp8_e5m2 KV: SGLang runs triton, which the page-tree check takes only from 0.5.13 */
+    {"H200", V3_HEADS, "--kv-cache-dtype fp8_e5m2 --speculative-algorithm EAGLE --speculative-eagle-topk 2 "
+     "--speculative-num-steps 3 --speculative-num-draft-tokens 8 --page-size 16", "0.5.12.post1",
+     "This combination is only supported for the 'flashinfer' backend. (sglang 0.5.6"},
+    /* Flex Attention refuses speculative decoding; deterministic inference is declined */
+    {"H200", "deepseek-v3", "--attention-backend flex_attention --speculative-algorithm EAGLE --speculative-num-steps 1 "
+     "--speculative-eagle-topk 1 --speculative-num-draft-tokens 2", "0.5.9", "SGLang 0.5.9 refuses to start: "
+     "AssertionError: Speculative decoding is currently not supported with Flex Attention backend (sglang 0.5.3rc2"},
+    {"B200", "deepseek-v3", "--enable-deterministic-inference", NULL, "--enable-deterministic-inference: kvcheck does "
+     "not model SGLang 0.5.23's deterministic-inference checks"},
+    {"H200", "deepseek-v3", "--speculative-algorithm EAGLE --speculative-eagle-topk 1 --speculative-num-steps 1 "
+     "--speculative-num-draft-tokens 2 --speculative-draft-attention-backend trtllm_mha", "0.5.17",
+     "--speculative-draft-attention-backend trtllm_mha: kvcheck does not model SGLang 0.5.17's start-up checks"},
+    {"H200", "deepseek-v3", "--attention-backend dual_chunk_flash_attn --enable-hierarchical-cache", "0.5.19",
+     "--attention-backend dual_chunk_flash_attn: kvcheck does not model"},
     /* attention backends: FA4 serves prefill only up to 0.5.7; the ones whose checks kvcheck does not model are
      * declined */
     {"H200", "deepseek-v3", "--decode-attention-backend fa4", "0.5.7", "SGLang 0.5.7 refuses to start: FA4 backend is "

@@ -175,11 +175,26 @@ def attention_cases():
                     out.append(case(m, dt, None, None, None, page=page, par=f"{flag} {b}"))
         for b in ("flashmla", "cutlass_mla", "trtllm_mla", "hpc_ops"):
             out.append(case(m, None, None, None, "prefill", par=f"--attention-backend {b} --decode-attention-backend fa3"))
+        # equal prefill and decode flags replace --attention-backend (0.5.4.post1+)
+        for b in ("flashmla", "cutlass_mla", "trtllm_mla", "fa4", "hpc_ops"):
+            out.append(case(m, None, None, None, None,
+                            par=f"--attention-backend {b} --prefill-attention-backend fa3 --decode-attention-backend fa3"))
+        # flex_attention refuses speculative decoding; the draft's trtllm_mha forces the page (0.5.17+);
+        # dual_chunk_flash_attn turns the radix cache off
+        out.append(case(m, None, None, None, None, spec="EAGLE",
+                        par="--attention-backend flex_attention --speculative-eagle-topk 1 --speculative-num-steps 1 "
+                            "--speculative-num-draft-tokens 2"))
+        out.append(case(m, None, None, None, None, spec="EAGLE", dab="trtllm_mha",
+                        par="--speculative-eagle-topk 1 --speculative-num-steps 1 --speculative-num-draft-tokens 2"))
+        out.append(case(m, None, None, None, None,
+                        par="--attention-backend dual_chunk_flash_attn --enable-hierarchical-cache"))
         # top-k above 1 on pages above one token: SGLang's attention backend, its platform default included
         for page in (16, 64):
             for par in ("", " --tp 4", " --prefill-attention-backend flashinfer", " --decode-attention-backend triton",
                         " --attention-backend flashinfer"):
                 out.append(case(m, None, None, None, None, spec="EAGLE", page=page, par=EAGLE_TREE + par))
+            # fa3 keeps no fp8_e5m2 KV: SGLang runs triton instead (0.5.4.post1+)
+            out.append(case(m, "fp8_e5m2", None, None, None, spec="EAGLE", page=page, par=EAGLE_TREE))
     return out
 
 

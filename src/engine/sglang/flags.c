@@ -45,6 +45,8 @@ static const struct dest_key {
     {"speculative_num_steps", SET_SPEC_NUM_STEPS},
     {"speculative_num_draft_tokens", SET_SPEC_DRAFT_TOKENS},
     {"speculative_adaptive", SET_SPEC_ADAPTIVE},
+    {"enable_deterministic_inference", SET_DETERMINISTIC},
+    {"rl_on_policy_target", SET_RL_ON_POLICY},
     {"dcp_size", SET_DCP},
     {"load_balance_method", SET_LOAD_BALANCE},
     {"prefill_round_robin_balance", SET_PREFILL_RR},

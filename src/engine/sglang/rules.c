@@ -223,7 +223,9 @@ typedef struct ctx {
     unsigned nattn;
 } ctx;
 
-/* Room in `c` for one more attention backend's rules: its `why`. */
+/* Room in `c` for one more attention backend's rules: its `why`. Each of
+ * the three attention flags names one backend, plus the trtllm_mha side
+ * KV4 sets: MAX_ATTN is never passed. */
 static char *add_attn(ctx *c, const struct attn_rule *r)
 {
     unsigned i = c->nattn < MAX_ATTN ? c->nattn++ : MAX_ATTN - 1;
@@ -256,7 +258,6 @@ static int set_to(const ctx *c, setting_key k, const char *v)
     return c->set->s[k].set && strcmp(c->set->s[k].value, v) == 0;
 }
 
-/* --dcp-size, 1 when not given. */
 /* A size flag's value (--tp-size, --dp-size, ...), 1 unless given. Pure. */
 static unsigned long size_of(const ctx *c, setting_key k)
 {
@@ -264,6 +265,7 @@ static unsigned long size_of(const ctx *c, setting_key k)
     return s->set ? strtoul(s->value, NULL, 10) : 1;
 }
 
+/* --dcp-size, 1 when not given; signed, for the values below one SGLang refuses. */
 static long dcp_size(const ctx *c)
 {
     const setting *s = &c->set->s[SET_DCP];
@@ -1189,6 +1191,19 @@ static const struct dtype_backend_rule {
      "sglang 0.5.21: python/sglang/srt/arg_groups/kv_cache_hook.py:46-56"},
 };
 
+/* The flag SGLang's attention_backend comes from, or NULL: from 0.5.4.post1
+ * equal --prefill- and --decode-attention-backend replace it (sglang 0.5.5:
+ * python/sglang/srt/server_args.py:1124-1127; 0.5.23:
+ * python/sglang/srt/arg_groups/overrides.py:1128-1131), else
+ * --attention-backend. Pure. */
+static const setting *attention_flag(const ctx *c)
+{
+    const setting *a = &c->set->s[SET_ATTENTION_BACKEND], *p = &c->set->s[SET_PREFILL_ATTENTION_BACKEND],
+                  *d = &c->set->s[SET_DECODE_ATTENTION_BACKEND];
+    if (rel_since(c->rel, "0.5.4.post1") && p->set && d->set && strcmp(p->value, d->value) == 0) return p;
+    return a->set ? a : NULL;
+}
+
 /* The attention backend a worker outside DSA runs: its flag, or SGLang's
  * default for it; "" when neither names one. Pure. */
 static const char *attn_backend(const ctx *c, const struct attn_default **dflt)
@@ -1218,45 +1233,72 @@ static kvc_status check_kv4(ctx *c, int hook);
 
 /* Attention backends whose start-up checks for an MLA model kvcheck does
  * not model (the GPUs each side runs on, the sides they serve, the KV
- * dtypes they take or set, the page sizes they force; found by SGLang's own
- * code: tools/sglang-oracle), unless the KV dtype is one of `except`:
- * trtllm_mha with the FP4 dtypes whose checks KV4 models. */
+ * dtypes they take or set, the page sizes or caches they change; found by
+ * SGLang's own code: tools/sglang-oracle), named by the attention flags or,
+ * with `draft`, by --speculative-draft-attention-backend, unless the KV
+ * dtype is one of `except`: trtllm_mha with the FP4 dtypes whose checks KV4
+ * models. */
 static const struct unmodelled_attn {
     span when;
     const char *backends; /* space-separated */
-    const char *except;   /* KV dtypes, space-separated; NULL: none */
+    int draft;
+    const char *except; /* KV dtypes, space-separated; NULL: none */
 } UNMODELLED_ATTN[] = {
-    {SINCE("0.5.3rc2"), "cutedsl_mla tokenspeed_mla intel_xpu", NULL},
-    {UNTIL("0.5.20"), "trtllm_mha", NULL},
-    {SINCE("0.5.21"), "trtllm_mha", "nvfp4 fp4_mx_block16"},
+    {SINCE("0.5.3rc2"), "cutedsl_mla tokenspeed_mla intel_xpu", 0, NULL},
+    {UNTIL("0.5.19"), "dual_chunk_flash_attn", 0, NULL}, /* turns the radix cache off */
+    {UNTIL("0.5.20"), "trtllm_mha", 0, NULL},
+    {SINCE("0.5.21"), "trtllm_mha", 0, "nvfp4 fp4_mx_block16"},
+    {FROM_TO("0.5.17", "0.5.20"), "trtllm_mha", 1, NULL}, /* the draft's, in trtllm_mha's page constraint */
+    {SINCE("0.5.21"), "trtllm_mha", 1, "nvfp4 fp4_mx_block16"},
 };
 
-/* Declines a worker whose attention backend (`attention`, or a side's
- * flag) is in UNMODELLED_ATTN. */
-static kvc_status decline_attention(const ctx *c, const char *attention)
+/* Declines a worker that asks for deterministic inference (whose attention
+ * backend checks kvcheck does not model), or whose attention backend
+ * (`named`, from the flag `af`, or a side's or the draft's flag) is in
+ * UNMODELLED_ATTN. */
+static kvc_status decline_attention(const ctx *c, const setting *af, const char *named)
 {
-    const setting *a = &c->set->s[SET_ATTENTION_BACKEND];
-    const setting *const sides[] = {&c->set->s[SET_DECODE_ATTENTION_BACKEND], &c->set->s[SET_PREFILL_ATTENTION_BACKEND]};
+    const setting *det = &c->set->s[SET_DETERMINISTIC], *rl = &c->set->s[SET_RL_ON_POLICY];
+    if (det->set || rl->set)
+        return diag_set(c->diag, KVC_ERR_CONFIG, det->set ? &det->origin : &rl->origin,
+                        "%s: kvcheck does not model SGLang %s's deterministic-inference checks (the attention backend "
+                        "it picks, the ones it refuses, the radix cache it needs), so it cannot judge this worker",
+                        det->set ? det->flag : rl->flag, SGLANG_VERSIONS[c->rel]);
+    const setting *const sides[] = {&c->set->s[SET_DECODE_ATTENTION_BACKEND],
+                                    &c->set->s[SET_PREFILL_ATTENTION_BACKEND], &c->set->s[SET_SPEC_DRAFT_ATTN]};
     for (size_t i = 0; i < COUNT_OF(UNMODELLED_ATTN); i++) {
         const struct unmodelled_attn *r = &UNMODELLED_ATTN[i];
         if (!in_span(c->rel, r->when) || (r->except && word_in(c->dtype, r->except))) continue;
-        const setting *by = attention[0] && word_in(attention, r->backends) ? a : NULL;
-        for (size_t k = 0; !by && k < COUNT_OF(sides); k++)
+        const setting *by = !r->draft && af && word_in(named, r->backends) ? af : NULL;
+        for (size_t k = r->draft ? 2 : 0; !by && k < (r->draft ? 3 : 2); k++)
             if (sides[k]->set && word_in(sides[k]->value, r->backends)) by = sides[k];
         if (by)
             return diag_set(c->diag, KVC_ERR_CONFIG, &by->origin,
                             "%s %s: kvcheck does not model SGLang %s's start-up checks of this attention backend for "
-                            "MLA models (the GPUs and sides it serves, the KV dtypes it takes, the page size it "
-                            "forces), so it cannot judge this worker", by->flag, by->value, SGLANG_VERSIONS[c->rel]);
+                            "MLA models (the GPUs and sides it serves, the KV dtypes it takes, the page size or cache "
+                            "it changes), so it cannot judge this worker",
+                            by->flag, by->value, SGLANG_VERSIONS[c->rel]);
     }
     return KVC_OK;
+}
+
+/* The flag that brings ATTN_RULES row `r` in (the settled attention flag
+ * `af`, or the side flags the row names), or the unset --attention-backend
+ * when the model's default `named` is its backend; NULL: none. Pure. */
+static const setting *rule_flag(const ctx *c, const struct attn_rule *r, const setting *af, const char *named)
+{
+    const setting *d = &c->set->s[SET_DECODE_ATTENTION_BACKEND], *p = &c->set->s[SET_PREFILL_ATTENTION_BACKEND];
+    if ((r->sides & ON_ATTENTION) && strcmp(named, r->backend) == 0) return af ? af : &c->set->s[SET_ATTENTION_BACKEND];
+    if ((r->sides & ON_DECODE) && d->set && strcmp(d->value, r->backend) == 0) return d;
+    if ((r->sides & ON_PREFILL) && p->set && strcmp(p->value, r->backend) == 0) return p;
+    return NULL;
 }
 
 static kvc_status resolve_attention(ctx *c)
 {
     const struct attn_default *dflt;
     const char *backend = attn_backend(c, &dflt);
-    const setting *a = &c->set->s[SET_ATTENTION_BACKEND], *prefill = &c->set->s[SET_PREFILL_ATTENTION_BACKEND];
+    const setting *prefill = &c->set->s[SET_PREFILL_ATTENTION_BACKEND];
     const char *for_prefill = prefill->set ? prefill->value : backend;
     /* a prefill dequant dtype given chooses the prefill backend instead (kv4_sides) */
     for (size_t i = 0; i < COUNT_OF(DTYPE_BACKENDS) && !dequant_given(c); i++) {
@@ -1272,22 +1314,22 @@ static kvc_status resolve_attention(ctx *c)
     }
     kvc_status st = check_kv4(c, 1);
     if (st) return st;
-    /* a DSA model runs SGLang's DSA attention backend unless a flag names another (inside the family guard the
-     * DSA dtype assertion has refused an NVFP4 worker before, outside it the NVFP4 prefill checks above hold as
-     * for any model); the backends named meet their own checks as for any model */
-    if (c->dsa) backend = a->set ? a->value : "";
+    /* the attention backend SGLang settles (attention_flag), else the model's default; a DSA model runs SGLang's
+     * DSA attention backend unless a flag names another (inside the family guard the DSA dtype assertion has
+     * refused an NVFP4 worker before, outside it the NVFP4 prefill checks above hold as for any model); the
+     * backends named meet their own checks as for any model */
+    const setting *af = attention_flag(c);
+    const char *named = af ? af->value : c->dsa ? "" : backend;
+    if ((st = decline_attention(c, af, named))) return st;
+    if (strcmp(named, "flex_attention") == 0 && c->set->s[SET_SPEC_ALGO].set)
+        return refuse(c, af, "AssertionError: Speculative decoding is currently not supported with Flex Attention "
+                      "backend (sglang 0.5.3rc2: python/sglang/srt/server_args.py:861-868; 0.5.13: :2858-2866; "
+                      "0.5.23: python/sglang/srt/arg_groups/attention_hook.py:145-163)");
     char major[8];
     str_printf(major, sizeof major, "%u", c->gpu->major);
-    st = decline_attention(c, backend);
-    if (st) return st;
-    const setting *d = &c->set->s[SET_DECODE_ATTENTION_BACKEND];
     for (size_t i = 0; i < COUNT_OF(ATTN_RULES); i++) {
         const struct attn_rule *r = &ATTN_RULES[i];
-        const setting *by = (r->sides & ON_ATTENTION) && strcmp(backend, r->backend) == 0 ? a
-                            : (r->sides & ON_DECODE) && d->set && strcmp(d->value, r->backend) == 0 ? d
-                            : (r->sides & ON_PREFILL) && prefill->set && strcmp(prefill->value, r->backend) == 0
-                                ? prefill
-                                                                                                    : NULL;
+        const setting *by = rule_flag(c, r, af, named);
         if (!in_span(c->rel, r->when) || !by) continue;
         char *why = add_attn(c, r);
         if (!by->set)
@@ -2567,23 +2609,27 @@ static kvc_status resolve_page_size(const ctx *c)
         if (in_span(c->rel, PAGES[i].when) && PAGES[i].hip == c->gpu->hip) rule = &PAGES[i];
     unsigned long page = !rule ? (s->set ? given : 1)
                          : rule->page ? rule->page : 64 * (c->model->index_kpool ? c->model->index_kpool : 1);
-    /* then the attention backends' page constraints, each on the page the one before left */
+    /* then the attention backends' page constraints, each on the page the one before left; `earlier` names
+     * the ones before the last that changed it */
     int forced = -1;
+    char earlier[200] = "";
     for (unsigned i = 0; i < c->nattn; i++) {
         char num[24];
         str_printf(num, sizeof num, "%lu", page);
-        if (c->attn[i]->pages && !word_in(num, c->attn[i]->pages)) {
-            page = c->attn[i]->page;
-            forced = (int)i;
-        }
+        if (!c->attn[i]->pages || word_in(num, c->attn[i]->pages)) continue;
+        if (forced >= 0)
+            str_printf(earlier + strlen(earlier), sizeof earlier - strlen(earlier), "%s made it %lu, then ",
+                       c->attn[forced]->backend, page);
+        page = c->attn[i]->page;
+        forced = (int)i;
     }
     char num[24], passed[64] = "";
     str_printf(num, sizeof num, "%lu", page);
     if (forced >= 0) {
         const struct attn_rule *r = c->attn[forced];
         if (s->set) str_printf(passed, sizeof passed, "; you passed %lu", given);
-        setting_set(v, num, "%s takes page sizes %s only (%s)%s%s. %s", r->backend, r->pages, r->cite, passed,
-                    rule ? ", after the DSA page" : "", c->attn_why[forced]);
+        setting_set(v, num, "%s%s takes page sizes %s only (%s)%s%s. %s", earlier, r->backend, r->pages, r->cite,
+                    passed, rule ? ", after the DSA page" : "", c->attn_why[forced]);
         return KVC_OK;
     }
     if (rule) {
@@ -3853,28 +3899,30 @@ static const struct page_tree_rule {
 };
 
 /* The attention backend SGLang's speculative hook reads, or NULL (Python's
- * None), or "" when kvcheck does not know it. From 0.5.4.post1 SGLang
- * settles it first: equal --prefill- and --decode-attention-backend win,
- * then --attention-backend; a DSA model of the DeepSeek family with no
- * attention flag runs its own (nsa up to 0.5.12.post1, dsa after);
- * otherwise the model's default (ATTN_DEFAULTS), else SGLang's platform
+ * None), or "" when kvcheck does not know it: the flag it comes from
+ * (attention_flag); a DSA model of the DeepSeek family with no attention
+ * flag runs its own (nsa up to 0.5.12.post1, dsa after); otherwise, from
+ * 0.5.4.post1, the model's default (ATTN_DEFAULTS), else SGLang's platform
  * default for MLA models (MLA_DEFAULTS), also when only one of the
  * prefill/decode backends is given (sglang 0.5.5:
  * python/sglang/srt/server_args.py:1124-1130; 0.5.23:
- * python/sglang/srt/arg_groups/overrides.py:1126-1140). Before
- * 0.5.4.post1 it is None unless given (or a DSA model's). */
+ * python/sglang/srt/arg_groups/overrides.py:1126-1140); before, None. fa3
+ * with --kv-cache-dtype fp8_e5m2 becomes triton first (sglang 0.5.4.post1:
+ * python/sglang/srt/server_args.py:1179-1184; 0.5.23:
+ * python/sglang/srt/arg_groups/overrides.py:1262-1270). */
 static const char *hook_attention_backend(const ctx *c)
 {
-    const setting *a = &c->set->s[SET_ATTENTION_BACKEND], *p = &c->set->s[SET_PREFILL_ATTENTION_BACKEND],
-                  *d = &c->set->s[SET_DECODE_ATTENTION_BACKEND];
+    const setting *p = &c->set->s[SET_PREFILL_ATTENTION_BACKEND], *d = &c->set->s[SET_DECODE_ATTENTION_BACKEND];
+    const setting *flag = attention_flag(c);
     const struct attn_default *dflt;
-    int settled = rel_since(c->rel, "0.5.4.post1");
-    if (settled && p->set && d->set && strcmp(p->value, d->value) == 0) return p->value;
-    if (a->set) return a->value;
-    if (c->dsa && c->defaults && !p->set && !d->set) return rel_until(c->rel, "0.5.12.post1") ? "nsa" : "dsa";
-    if (!settled) return NULL;
-    const char *b = attn_backend(c, &dflt);
-    return b[0] ? b : mla_default(c);
+    const char *b;
+    if (flag) b = flag->value;
+    else if (c->dsa && c->defaults && !p->set && !d->set) b = rel_until(c->rel, "0.5.12.post1") ? "nsa" : "dsa";
+    else if (!rel_since(c->rel, "0.5.4.post1")) return NULL;
+    else if (!(b = attn_backend(c, &dflt))[0]) b = mla_default(c);
+    /* FA3 keeps no fp8_e5m2 KV: SGLang falls back to triton before the hook */
+    if (rel_since(c->rel, "0.5.4.post1") && strcmp(b, "fa3") == 0 && strcmp(c->dtype, "fp8_e5m2") == 0) b = "triton";
+    return b;
 }
 
 /* SGLang's automatic EAGLE parameters up to 0.5.7: (3, 1, 4) for the
@@ -3940,12 +3988,15 @@ static kvc_status check_spec_params(const ctx *c)
     const setting *at = ngram ? breadth : topk;
     const char *k = at->set ? at->value : ngram ? NGRAM_BREADTH_DEFAULT : auto_topk(c, row);
     unsigned page = (unsigned)get(c->out, "page_size")->number;
-    char why[300] = "";
+    char why[500] = "";
     if (!at->set && ngram)
         str_copy(why, sizeof why, "; NGRAM's top-k is --speculative-ngram-max-bfs-breadth, 10 unless given");
     else if (!at->set)
         str_printf(why, sizeof why, "; the top-k is SGLang's own pick for %s (%s)", c->model->architecture,
                    AUTO_TOPK_CITE);
+    if (c->defaults && c->gpu->hip && rel_since(c->rel, "0.5.12"))
+        str_printf(why + strlen(why), sizeof why - strlen(why), "; a DSA page on ROCm is %u tokens only with aiter's "
+                   "preshuffle paged-MQA path, else 1, which this check passes", page);
     kvc_status st = strtol(k, NULL, 10) > 1 && page > 1 ? check_page_tree(c, row, at->set ? at : algo, k, page, why)
                                                         : KVC_OK;
     if (!st && ngram && attention_dp(c) > 1)

@@ -238,6 +238,8 @@ typedef enum setting_key {
     SET_SPEC_NUM_STEPS,      /* --speculative-num-steps */
     SET_SPEC_DRAFT_TOKENS,   /* --speculative-num-draft-tokens */
     SET_SPEC_ADAPTIVE,       /* --speculative-adaptive */
+    SET_DETERMINISTIC,       /* --enable-deterministic-inference */
+    SET_RL_ON_POLICY,        /* --rl-on-policy-target (turns deterministic inference on) */
     SET_COUNT
 } setting_key;
 
