@@ -69,7 +69,8 @@ static const char *const UV_VALUED[] = {
     "-i", "--extra-index-url", "--find-links", "-f", "--config-file", "--cache-dir", "--color", "--index-strategy",
     "--keyring-provider", "--resolution", "--prerelease", "--link-mode", "--python-platform", "--refresh-package",
     "--reinstall-package", "--upgrade-package", "-P", "--exclude-newer", "--no-binary-package", "--no-build-package",
-    "--config-setting", "-C", "--allow-insecure-host", "--fork-strategy", "--no-extra", NULL,
+    "--config-setting", "-C", "--allow-insecure-host", "--fork-strategy", "--no-extra", "--python-preference",
+    NULL,
 };
 static const char *const UV_SWITCHES[] = {
     "--no-sync", "--frozen", "--locked", "--isolated", "--no-project", "--all-extras", "--dev", "--no-dev",
@@ -77,15 +78,17 @@ static const char *const UV_SWITCHES[] = {
     "--no-cache", "-n", "--upgrade", "-U", "--reinstall", "--compile-bytecode", "--exact", "--no-editable",
     "--no-env-file", "--all-packages", "--no-config", "--native-tls", "--no-progress", "--refresh",
     "--no-build-isolation", "--no-build", "--no-binary", "--no-sources", "--managed-python", "--no-managed-python",
-    "--no-python-downloads", NULL,
+    "--no-python-downloads", "--no-index", "--only-dev", "--script", "-s", "--gui-script", "--preview",
+    "--no-preview", NULL,
 };
 
 /* numactl(8), taskset(1) and timeout(1) (util-linux, coreutils). */
 static const char *const NUMACTL_VALUED[] = {"--interleave", "-i", "--preferred", "-p", "--membind", "-m",
-                                             "--cpunodebind", "-N", "--physcpubind", "-C", "--preferred-many", "-P",
-                                             "--weighted-interleave", "-w", NULL};
-static const char *const NUMACTL_SWITCHES[] = {"--all", "-a", "--localalloc", "-l", "--balancing", "-b", NULL};
-static const char *const TASKSET_SWITCHES[] = {"--all-tasks", "-a", "--cpu-list", "-c", NULL};
+                                             "--cpunodebind", "-N", "--cpubind", "-c", "--physcpubind", "-C",
+                                             "--preferred-many", "-P", "--weighted-interleave", "-w", NULL};
+static const char *const NUMACTL_SWITCHES[] = {"--all", "-a", "--localalloc", "-l", "--balancing", "-b",
+                                               "--hardware", "-H", "--show", "-s", NULL};
+static const char *const TASKSET_SWITCHES[] = {"--all-tasks", "-a", "--cpu-list", "-c", "--pid", "-p", NULL};
 static const char *const TIMEOUT_VALUED[] = {"--signal", "-s", "--kill-after", "-k", NULL};
 static const char *const TIMEOUT_SWITCHES[] = {"--preserve-status", "--foreground", "--verbose", "-v", NULL};
 
@@ -112,21 +115,25 @@ static const struct wrapper {
     const char *shorts;
     unsigned positional;
     int docker;            /* docker/podman run: -e/--env are the launch's environment, the positional word its image */
-    const char *image_opt; /* the option whose value is the image (srun's pyxis --container-image), or NULL */
+    const char *image_opt;  /* the option whose value is the image (srun's pyxis --container-image), or NULL */
+    const char *export_opt; /* the option that exports variables (srun --export): NAME=value in it is refused */
 } WRAPPERS[] = {
-    {"nohup", NULL, 0, NULL, NULL, NULL, 0, 0, NULL},
-    {"exec", NULL, 0, NULL, NULL, NULL, 0, 0, NULL},
-    {"command", NULL, 0, NULL, NULL, NULL, 0, 0, NULL},
-    {"env", NULL, -1, NULL, NULL, NULL, 0, 0, NULL},
-    {"sudo", NULL, -1, NULL, NULL, NULL, 0, 0, NULL},
-    {"stdbuf", NULL, -1, NULL, NULL, NULL, 0, 0, NULL},
-    {"docker", "run", 0, DOCKER_VALUED, DOCKER_SWITCHES, "dtiPq", 1, 1, NULL},
-    {"podman", "run", 0, DOCKER_VALUED, DOCKER_SWITCHES, "dtiPq", 1, 1, NULL},
-    {"srun", NULL, 0, SRUN_VALUED, SRUN_SWITCHES, "luQvXKZsEHIkO", 0, 0, "--container-image"},
-    {"uv", "run", 0, UV_VALUED, UV_SWITCHES, "qvnU", 0, 0, NULL},
-    {"numactl", NULL, 0, NUMACTL_VALUED, NUMACTL_SWITCHES, "alb", 0, 0, NULL},
-    {"taskset", NULL, 0, NULL, TASKSET_SWITCHES, "ac", 1, 0, NULL},
-    {"timeout", NULL, 0, TIMEOUT_VALUED, TIMEOUT_SWITCHES, "v", 1, 0, NULL},
+    {.name = "nohup"},
+    {.name = "exec"},
+    {.name = "command"},
+    {.name = "env", .options = -1},
+    {.name = "sudo", .options = -1},
+    {.name = "stdbuf", .options = -1},
+    {.name = "docker", .sub = "run", .valued = DOCKER_VALUED, .switches = DOCKER_SWITCHES, .shorts = "dtiPq",
+     .positional = 1, .docker = 1},
+    {.name = "podman", .sub = "run", .valued = DOCKER_VALUED, .switches = DOCKER_SWITCHES, .shorts = "dtiPq",
+     .positional = 1, .docker = 1},
+    {.name = "srun", .valued = SRUN_VALUED, .switches = SRUN_SWITCHES, .shorts = "luQvXKZsEHIkO",
+     .image_opt = "--container-image", .export_opt = "--export"},
+    {.name = "uv", .sub = "run", .valued = UV_VALUED, .switches = UV_SWITCHES, .shorts = "qvnUs"},
+    {.name = "numactl", .valued = NUMACTL_VALUED, .switches = NUMACTL_SWITCHES, .shorts = "albHs"},
+    {.name = "taskset", .switches = TASKSET_SWITCHES, .shorts = "acp", .positional = 1},
+    {.name = "timeout", .valued = TIMEOUT_VALUED, .switches = TIMEOUT_SWITCHES, .shorts = "v", .positional = 1},
 };
 
 static kvc_status env_add(launch *l, const shell_words *w, size_t i, size_t skip, kvc_diag *diag)
@@ -155,6 +162,15 @@ static kvc_status wrapper_options(const struct wrapper *p, launch *l, const shel
             (*i)++;
             break;
         }
+        if (p->export_opt && strlen(p->export_opt) == len && strncmp(o, p->export_opt, len) == 0) {
+            const char *v = o[len] == '=' ? o + len + 1 : *i + 1 < end ? w->words[*i + 1] : "";
+            kvc_origin at;
+            origin_set(&at, file, w->lines[*i], w->columns[*i], "");
+            RETURN_ERROR_IF(strchr(v, '='), diag, KVC_ERR_CONFIG, &at,
+                            "%s %s with NAME=value: kvcheck does not read the variables %s exports; write them "
+                            "before %s (NAME=value %s ...), where a shell gives them to the launch",
+                            p->name, p->export_opt, p->name, p->name, p->name);
+        }
         if (o[len] == '=' || in_table(p->switches, o, len)) {
             if (env && o[len] == '=') RETURN_IF_ERROR(env_add(l, w, *i, len + 1, diag));
             (*i)++;
@@ -182,7 +198,7 @@ static kvc_status wrapper_options(const struct wrapper *p, launch *l, const shel
         origin_set(&at, file, w->lines[*i], w->columns[*i], "");
         return diag_set(diag, KVC_ERR_CONFIG, &at,
                         "%s%s%s option '%s' is not one kvcheck knows, so it cannot tell whether the next word is "
-                        "its value or %s: write it as %.*s=VALUE, or as a switch",
+                        "its value or %s: if it takes a value, write it as %.*s=VALUE",
                         p->name, p->sub ? " " : "", p->sub ? p->sub : "", o,
                         p->docker ? "the image" : "what it runs", (int)len, o);
     }
@@ -217,7 +233,10 @@ static kvc_status unwrap(const shell_script *s, const shell_command *c, launch *
         if (p->valued || p->switches) RETURN_IF_ERROR(wrapper_options(p, l, w, &i, end, file, diag));
         else
             for (; p->options && i < end && w->words[i][0] == '-' && !w->assign[i];) i++;
-        if (p->docker && i < end) l->image = i;
+        if (p->docker && i < end) {
+            l->image = i;
+            l->image_skip = 0;
+        }
         i = end - i > p->positional ? i + p->positional : end;
     }
     l->program = i;
@@ -242,6 +261,16 @@ static kvc_status copy_env(launch *to, const launch *from, kvc_diag *diag)
     return KVC_OK;
 }
 
+/* 1 when words [from, end) hold the engine's launch, or any word names the
+ * engine ("uv run -m sglang.launch_server"): a wrapper option kvcheck does
+ * not know must then be refused, not the command passed over. */
+static int names_engine(const engine_def *e, const char *const *words, size_t from, size_t end)
+{
+    for (size_t k = from; k < end; k++)
+        if (e->launch_words(words + k, end - k) || strstr(words[k], e->words.image)) return 1;
+    return 0;
+}
+
 kvc_status launch_find(const shell_script *s, const engine_def *e, const char *file, launch **out, size_t *nout,
                        kvc_diag *diag)
 {
@@ -254,8 +283,13 @@ kvc_status launch_find(const shell_script *s, const engine_def *e, const char *f
         const shell_command *cmd = &s->commands[c];
         launch l = {.command = c, .image = SIZE_MAX};
         st = copy_env(&l, &exports, diag);
-        if (!st) st = unwrap(s, cmd, &l, &exports, file, diag);
         const char *const *words = (const char *const *)s->words.words;
+        if (!st) st = unwrap(s, cmd, &l, &exports, file, diag);
+        if (st == KVC_ERR_CONFIG && !names_engine(e, words, cmd->first, cmd->first + cmd->n)) {
+            st = KVC_OK; /* a wrapper's option kvcheck does not know, on a line that runs no engine */
+            kvc_diag_clear(diag);
+            l.program = l.end = cmd->first + cmd->n;
+        }
         if (!st && l.program < l.end && e->launch_words(words + l.program, l.end - l.program)) {
             launch *grown = realloc(found, (n + 1) * sizeof *grown);
             if (!grown) st = diag_set(diag, KVC_ERR_NOMEM, NULL, "out of memory");

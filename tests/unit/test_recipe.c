@@ -136,7 +136,9 @@ static void test_recipe__cluster_wrappers_unwrapped(void **state)
                            "sglang.launch_server --b\n"
                            "numactl --cpunodebind=0 -m 0 taskset -c 0-7 timeout -s KILL 3600 sglang serve M --c\n"
                            "taskset 0xff timeout 1h python3 -m sglang.launch_server --d\n"
-                           "uv pip install sglang\n",
+                           "uv pip install sglang\n"
+                           /* lines that run no engine: an option no table knows passes them over */
+                           "numactl --hardware > topo.txt\ntaskset -cp 0-63 $$\nuv run --frobnicate pytest\n",
                            &s, &l, &st, &d);
     assert_int_equal(st, KVC_OK);
     assert_int_equal(n, 4);
@@ -154,10 +156,30 @@ static void test_recipe__cluster_wrappers_unwrapped(void **state)
     assert_int_equal(st, KVC_ERR_CONFIG);
     assert_int_equal(d.column, 6);
     assert_string_equal(d.message, "srun option '--frobnicate' is not one kvcheck knows, so it cannot tell whether "
-                                   "the next word is its value or what it runs: write it as --frobnicate=VALUE, or as "
-                                   "a switch");
+                                   "the next word is its value or what it runs: if it takes a value, write it as "
+                                   "--frobnicate=VALUE");
     shell_script_free(&s);
-    launches_of("uv run --python\n", &s, &l, &st, &d);
+    /* ... and so is one on a line that names the engine without a launch kvcheck reads */
+    launches_of("uv run -m sglang.launch_server --tp 8\n", &s, &l, &st, &d);
+    assert_int_equal(st, KVC_ERR_CONFIG);
+    assert_contains(d.message, "uv run option '-m' is not one kvcheck knows");
+    shell_script_free(&s);
+    /* srun's exported variables are not read: refused, not dropped */
+    launches_of("srun --export=ALL,SGLANG_AITER_KV_CACHE_LAYOUT=vectorized_5d python3 -m sglang.launch_server\n", &s,
+                &l, &st, &d);
+    assert_int_equal(st, KVC_ERR_CONFIG);
+    assert_contains(d.message, "srun --export with NAME=value: kvcheck does not read the variables srun exports");
+    shell_script_free(&s);
+    assert_int_equal(launches_of("srun --export ALL python3 -m sglang.launch_server\n", &s, &l, &st, &d), 1);
+    launches_free(l, 1);
+    shell_script_free(&s);
+    /* docker's image inside srun's: the inner one, read from its start */
+    assert_int_equal(launches_of("srun --container-image=lmsysorg/sglang:v0.5.9 docker run lmsysorg/sglang:v0.5.10 "
+                                 "python3 -m sglang.launch_server\n", &s, &l, &st, &d), 1);
+    assert_string_equal(s.words.words[l[0].image] + l[0].image_skip, "lmsysorg/sglang:v0.5.10");
+    launches_free(l, 1);
+    shell_script_free(&s);
+    launches_of("uv run --with sglang --python\n", &s, &l, &st, &d);
     assert_int_equal(st, KVC_ERR_CONFIG);
     assert_string_equal(d.message, "uv run's option --python has no value");
     shell_script_free(&s);
