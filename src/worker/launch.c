@@ -100,11 +100,11 @@ static int in_table(const char *const *table, const char *w, size_t len)
 }
 
 /* Programs run in front of the engine's (after `sub`, their subcommand,
- * when they have one). With `valued`, their options are read by tables:
+ * when they have one). With tables, their options are read by them:
  * `valued` take a value (the next word, or after '='; a short one also
- * written -xVALUE), `switches` take none, `shorts` are single-letter
- * switches that may be written together ("-it"), and an option in neither
- * is refused rather than guessed. Without, `options` says how many words of
+ * written -xVALUE), `switches` take none (single-letter ones may be written
+ * together, "-it"), and an option in neither is refused rather than
+ * guessed. Without, `options` says how many words of
  * options follow (-1: every following word that starts with '-'). Then
  * `positional` words (timeout's duration, taskset's mask, docker's image)
  * come before the program. */
@@ -112,7 +112,6 @@ static const struct wrapper {
     const char *name, *sub;
     int options;
     const char *const *valued, *const *switches;
-    const char *shorts;
     unsigned positional;
     int docker;            /* docker/podman run: -e/--env are the launch's environment, the positional word its image */
     const char *image_opt;  /* the option whose value is the image (srun's pyxis --container-image), or NULL */
@@ -124,16 +123,16 @@ static const struct wrapper {
     {.name = "env", .options = -1},
     {.name = "sudo", .options = -1},
     {.name = "stdbuf", .options = -1},
-    {.name = "docker", .sub = "run", .valued = DOCKER_VALUED, .switches = DOCKER_SWITCHES, .shorts = "dtiPq",
-     .positional = 1, .docker = 1},
-    {.name = "podman", .sub = "run", .valued = DOCKER_VALUED, .switches = DOCKER_SWITCHES, .shorts = "dtiPq",
-     .positional = 1, .docker = 1},
-    {.name = "srun", .valued = SRUN_VALUED, .switches = SRUN_SWITCHES, .shorts = "luQvXKZsEHIkO",
-     .image_opt = "--container-image", .export_opt = "--export"},
-    {.name = "uv", .sub = "run", .valued = UV_VALUED, .switches = UV_SWITCHES, .shorts = "qvnUs"},
-    {.name = "numactl", .valued = NUMACTL_VALUED, .switches = NUMACTL_SWITCHES, .shorts = "albHs"},
-    {.name = "taskset", .switches = TASKSET_SWITCHES, .shorts = "acp", .positional = 1},
-    {.name = "timeout", .valued = TIMEOUT_VALUED, .switches = TIMEOUT_SWITCHES, .shorts = "v", .positional = 1},
+    {.name = "docker", .sub = "run", .valued = DOCKER_VALUED, .switches = DOCKER_SWITCHES, .positional = 1,
+     .docker = 1},
+    {.name = "podman", .sub = "run", .valued = DOCKER_VALUED, .switches = DOCKER_SWITCHES, .positional = 1,
+     .docker = 1},
+    {.name = "srun", .valued = SRUN_VALUED, .switches = SRUN_SWITCHES, .image_opt = "--container-image",
+     .export_opt = "--export"},
+    {.name = "uv", .sub = "run", .valued = UV_VALUED, .switches = UV_SWITCHES},
+    {.name = "numactl", .valued = NUMACTL_VALUED, .switches = NUMACTL_SWITCHES},
+    {.name = "taskset", .switches = TASKSET_SWITCHES, .positional = 1},
+    {.name = "timeout", .valued = TIMEOUT_VALUED, .switches = TIMEOUT_SWITCHES, .positional = 1},
 };
 
 static kvc_status env_add(launch *l, const shell_words *w, size_t i, size_t skip, kvc_diag *diag)
@@ -143,6 +142,17 @@ static kvc_status env_add(launch *l, const shell_words *w, size_t i, size_t skip
     l->env = e;
     l->env[l->nenv++] = (launch_env){w->words[i] + skip, w->lines[i], w->columns[i]};
     return KVC_OK;
+}
+
+/* 1 when `o` is single-letter switches of `p` written together ("-it"). */
+static int short_switches(const struct wrapper *p, const char *o)
+{
+    if (o[1] == '-') return 0;
+    for (const char *k = o + 1; *k; k++) {
+        const char sw[3] = {'-', *k, 0};
+        if (!in_table(p->switches, sw, 2)) return 0;
+    }
+    return 1;
 }
 
 /* The options of wrapper `p` (by its tables) from word *i; leaves *i after
@@ -185,7 +195,7 @@ static kvc_status wrapper_options(const struct wrapper *p, launch *l, const shel
             *i += 2;
             continue;
         }
-        if (o[1] != '-' && p->shorts && strspn(o + 1, p->shorts) == strlen(o + 1)) { /* -it */
+        if (short_switches(p, o)) { /* -it */
             (*i)++;
             continue;
         }

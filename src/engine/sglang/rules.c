@@ -1204,13 +1204,15 @@ static const setting *attention_flag(const ctx *c)
     return a->set ? a : NULL;
 }
 
-/* The attention backend a worker outside DSA runs: its flag, or SGLang's
- * default for it; "" when neither names one. Pure. */
+/* The attention backend a worker outside DSA runs: its flag
+ * (attention_flag), or SGLang's default for the model when no attention
+ * flag is given; "" when neither names one. Pure. */
 static const char *attn_backend(const ctx *c, const struct attn_default **dflt)
 {
-    const setting *a = &c->set->s[SET_ATTENTION_BACKEND], *d = &c->set->s[SET_DECODE_ATTENTION_BACKEND];
+    const setting *af = attention_flag(c);
     *dflt = NULL;
-    if (a->set || d->set || c->set->s[SET_PREFILL_ATTENTION_BACKEND].set) return a->set ? a->value : "";
+    if (af) return af->value;
+    if (c->set->s[SET_DECODE_ATTENTION_BACKEND].set || c->set->s[SET_PREFILL_ATTENTION_BACKEND].set) return "";
     for (size_t i = 0; i < COUNT_OF(ATTN_DEFAULTS); i++) {
         const struct attn_default *r = &ATTN_DEFAULTS[i];
         if (in_span(c->rel, r->when) && !c->gpu->hip && c->gpu->major == r->major &&
@@ -1264,14 +1266,16 @@ static kvc_status decline_attention(const ctx *c, const setting *af, const char 
                         "%s: kvcheck does not model SGLang %s's deterministic-inference checks (the attention backend "
                         "it picks, the ones it refuses, the radix cache it needs), so it cannot judge this worker",
                         det->set ? det->flag : rl->flag, SGLANG_VERSIONS[c->rel]);
-    const setting *const sides[] = {&c->set->s[SET_DECODE_ATTENTION_BACKEND],
-                                    &c->set->s[SET_PREFILL_ATTENTION_BACKEND], &c->set->s[SET_SPEC_DRAFT_ATTN]};
+    /* the flags a row reads: the draft's, or the settled attention flag and both sides' */
+    const setting *const draft[] = {&c->set->s[SET_SPEC_DRAFT_ATTN]};
+    const setting *const sides[] = {&c->set->s[SET_DECODE_ATTENTION_BACKEND], &c->set->s[SET_PREFILL_ATTENTION_BACKEND]};
     for (size_t i = 0; i < COUNT_OF(UNMODELLED_ATTN); i++) {
         const struct unmodelled_attn *r = &UNMODELLED_ATTN[i];
         if (!in_span(c->rel, r->when) || (r->except && word_in(c->dtype, r->except))) continue;
         const setting *by = !r->draft && af && word_in(named, r->backends) ? af : NULL;
-        for (size_t k = r->draft ? 2 : 0; !by && k < (r->draft ? 3 : 2); k++)
-            if (sides[k]->set && word_in(sides[k]->value, r->backends)) by = sides[k];
+        const setting *const *flags = r->draft ? draft : sides;
+        for (size_t k = 0; !by && k < (r->draft ? COUNT_OF(draft) : COUNT_OF(sides)); k++)
+            if (flags[k]->set && word_in(flags[k]->value, r->backends)) by = flags[k];
         if (by)
             return diag_set(c->diag, KVC_ERR_CONFIG, &by->origin,
                             "%s %s: kvcheck does not model SGLang %s's start-up checks of this attention backend for "
@@ -1319,7 +1323,7 @@ static kvc_status resolve_attention(ctx *c)
      * refused an NVFP4 worker before, outside it the NVFP4 prefill checks above hold as for any model); the
      * backends named meet their own checks as for any model */
     const setting *af = attention_flag(c);
-    const char *named = af ? af->value : c->dsa ? "" : backend;
+    const char *named = !c->dsa ? backend : af ? af->value : "";
     if ((st = decline_attention(c, af, named))) return st;
     if (strcmp(named, "flex_attention") == 0 && c->set->s[SET_SPEC_ALGO].set)
         return refuse(c, af, "AssertionError: Speculative decoding is currently not supported with Flex Attention "
@@ -1704,16 +1708,20 @@ static const char MLA_DEFAULTS_CITE[] = "sglang 0.5.4.post1: python/sglang/srt/s
                                         "python/sglang/srt/arg_groups/model_override_base.py:353-368; sglang 0.5.23: "
                                         ":335-351";
 
-/* The KV heads a rank keeps, as SGLang's default picks them
- * (model_config.get_num_kv_heads(tp_size)), or 0 when the config names no
- * heads. Pure. */
-static uint64_t kv_heads_per_rank(const ctx *c)
+/* A model's KV heads, as SGLang counts them (model_config.py
+ * get_total_num_kv_heads: the first KV-head key, else
+ * num_attention_heads); 0 when the config names none. Pure. */
+static uint64_t total_kv_heads(const model_info *m)
 {
-    const model_info *m = c->model;
-    uint64_t kv_heads = m->num_kv_heads ? m->num_kv_heads : m->num_attention_heads;
-    unsigned long tp = size_of(c, SET_TP);
-    uint64_t heads = tp ? kv_heads / tp : kv_heads;
-    return !kv_heads ? 0 : heads ? heads : 1;
+    return m->num_kv_heads ? m->num_kv_heads : m->num_attention_heads;
+}
+
+/* The KV heads one of `tp` ranks keeps: at least one
+ * (model_config.get_num_kv_heads). Pure. */
+static uint64_t kv_heads_per_rank(uint64_t total, unsigned long tp)
+{
+    uint64_t heads = tp ? total / tp : total;
+    return heads ? heads : 1;
 }
 
 /* SGLang's default MLA attention backend for this worker, or "" where
@@ -1722,7 +1730,7 @@ static uint64_t kv_heads_per_rank(const ctx *c)
 static const char *mla_default(const ctx *c)
 {
     char heads[24];
-    uint64_t n = kv_heads_per_rank(c);
+    uint64_t total = total_kv_heads(c->model), n = total ? kv_heads_per_rank(total, size_of(c, SET_TP)) : 0;
     str_printf(heads, sizeof heads, "%llu", (unsigned long long)n);
     for (size_t i = 0; i < COUNT_OF(MLA_DEFAULTS); i++) {
         const struct mla_default_row *r = &MLA_DEFAULTS[i];
@@ -3788,8 +3796,7 @@ static kvc_status resolve_draft_model(const ctx *c, const char *algo)
     if (dcp->set && strtoul(dcp->value, NULL, 10) > 1)
         return draft_underived(c, algo, "--dcp-size multiplies its page (0.5.17+), which kvcheck does not model");
     unsigned long tp = attention_tp(c, 1);
-    uint64_t kv_heads = m->num_kv_heads ? m->num_kv_heads : m->num_attention_heads;
-    uint64_t heads = kv_heads / tp ? kv_heads / tp : 1;
+    uint64_t kv_heads = total_kv_heads(m), heads = kv_heads_per_rank(kv_heads, tp);
     uint64_t D = m->head_dim ? m->head_dim : m->num_attention_heads ? m->hidden_size / m->num_attention_heads : 0;
     /* the V width is the config's v_head_dim from 0.5.11 (sglang 0.5.11:
      * python/sglang/srt/model_executor/model_runner_kv_cache_mixin.py:559), else head_dim */
