@@ -4,12 +4,14 @@
  * user's launch flags take. Prints agreement per release and the first
  * disagreements; exits 1 on any.
  *
- * usage: replay [--known FILE] [--sample N] [--models DIR] DIR [RELEASE]
+ * usage: replay [--known FILE] [--sample N] [--models DIR] [--declined] DIR [RELEASE]
  *   RELEASE       replay only that one
  *   --models DIR  the model configs the tables name (default DIR/models)
  *   --known FILE  "release count" lines: the differences still open per
  *                 release; more than that fails, fewer says to lower it
  *   --sample N    every N-th case only (the sanitizer build)
+ *   --declined    print every declined case's message (to group them: the
+ *                 inputs still to model)
  *
  * A case agrees when kvcheck refuses what SGLang refuses, with SGLang's
  * message in its own, and otherwise resolves SGLang's KV dtype, page size
@@ -184,10 +186,12 @@ static int agrees(const table *t, unsigned rel, const char *gpu, const char *mod
         ok = (st == KVC_ERR_CONFIG || st == KVC_ERR_USAGE) &&
              (tsv_quotes(d.message, msg) || strncmp(want->text, "argparse exit", 13) == 0);
         if (!ok && (st == KVC_ERR_CONFIG || st == KVC_ERR_USAGE) && declines(d.message)) ok = 2;
+        if (ok == 2) snprintf(why, size, "%.1000s", d.message);
         if (!ok) snprintf(why, size, "[%s] SGLang refuses: %.300s | kvcheck: %s", args, want->text,
                           st ? d.message : "starts");
     } else if (st) {
         ok = declines(d.message) ? 2 : 0;
+        if (ok == 2) snprintf(why, size, "%.1000s", d.message);
         if (!ok)
             snprintf(why, size, "[%s] SGLang starts (%s page %s %s/%s row %s) | kvcheck refuses: %.400s", args,
                      want->dtype, want->page, want->prefill, want->decode, want->row, d.message);
@@ -223,6 +227,7 @@ static int agrees(const table *t, unsigned rel, const char *gpu, const char *mod
 }
 
 static unsigned long sample = 1, seen;
+static int show_declined; /* --declined */
 static const char *models_dir; /* --models, or NULL: DIR/models */
 
 static int replay_file(const char *dir, const char *name, const char *only, tally *tallies, char rels[][24],
@@ -279,7 +284,10 @@ static int replay_file(const char *dir, const char *name, const char *only, tall
                 tallies[k].total++;
                 int ok = agrees(&t, i, gpu, models, &in, &t.res[ids[i]], why, sizeof why);
                 if (ok == 1) tallies[k].agree++;
-                else if (ok == 2) tallies[k].declined++;
+                else if (ok == 2) {
+                    tallies[k].declined++;
+                    if (show_declined) printf("  declined %s %s %s: %s\n", t.rel[i], gpu, in.model, why);
+                }
                 else if (tallies[k].shown++ < SHOW_PER_RELEASE)
                     printf("  %s %s %s: %s\n", t.rel[i], gpu, in.model, why);
             }
@@ -312,7 +320,10 @@ int main(int argc, char **argv)
     const char *known = NULL;
     int a = 1;
     for (; a + 1 < argc && argv[a][0] == '-'; a += 2) {
-        if (strcmp(argv[a], "--known") == 0) known = argv[a + 1];
+        if (strcmp(argv[a], "--declined") == 0) {
+            show_declined = 1;
+            a--;
+        } else if (strcmp(argv[a], "--known") == 0) known = argv[a + 1];
         else if (strcmp(argv[a], "--sample") == 0) sample = strtoul(argv[a + 1], NULL, 10);
         else if (strcmp(argv[a], "--models") == 0) models_dir = argv[a + 1];
         else break;
@@ -321,7 +332,7 @@ int main(int argc, char **argv)
     argc -= a - 1;
     argv += a - 1;
     if (argc < 2) {
-        fprintf(stderr, "usage: replay [--known FILE] [--sample N] [--models DIR] DIR [RELEASE]\n");
+        fprintf(stderr, "usage: replay [--known FILE] [--sample N] [--models DIR] [--declined] DIR [RELEASE]\n");
         return 2;
     }
     const char *dir = argv[1], *only = argc > 2 ? argv[2] : NULL;

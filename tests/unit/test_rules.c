@@ -65,7 +65,18 @@ static const struct row {
     {"H200", "deepseek-v3", "--decode-attention-backend flashmla --page-size 16", "0.5.3rc2", "auto", "", "", "bf16", 1152, 64},
     {"H200", "deepseek-v3", "--attention-backend cutlass_mla --page-size 32", "0.5.13", "auto", "", "", "bf16", 1152, 128},
     {"B200", "deepseek-v3", "--attention-backend cutlass_mla --decode-attention-backend trtllm_mla", "0.5.13", "auto", "", "", "bf16", 1152, 64},
-    {"H200", "deepseek-v3", "--prefill-attention-backend hpc_ops", "0.5.21", "auto", "", "", "bf16", 1152, 64},
+    /* LMCache alone, and before 0.5.21 with HiCache (no LMCache checks there) */
+    {"H200", "deepseek-v3", "--enable-lmcache", NULL, "auto", "", "", "bf16", 1152, 1},
+    {"H200", "deepseek-v3", "--enable-lmcache --enable-hierarchical-cache", "0.5.20", "auto", "", "", "bf16", 1152, 1},
+    /* the backends whose start-up checks 0.5.12-0.5.13 added (Blackwell, pages of 32 or 64), Intel XPU's pages,
+     * fa3 with fp8_e5m2 made triton, so its GPU check at model init does not run */
+    {"B200", "deepseek-v3", "--attention-backend cutedsl_mla", "0.5.13", "auto", "", "", "bf16", 1152, 64},
+    {"B200", "deepseek-v3", "--attention-backend tokenspeed_mla --kv-cache-dtype fp8_e4m3", "0.5.20", "fp8_e4m3", "",
+     "", "fp8_raw", 576, 64},
+    {"H200", "deepseek-v3", "--decode-attention-backend intel_xpu", "0.5.15", "auto", "", "", "bf16", 1152, 128},
+    {"H200", "deepseek-v3", "--attention-backend intel_xpu --page-size 16", "0.5.8", "auto", "", "", "bf16", 1152, 128},
+    {"B200", "deepseek-v3", "--attention-backend fa3 --kv-cache-dtype fp8_e5m2", NULL, "fp8_e5m2", "", "",
+     "fp8_e5m2_raw", 576, 1},
     {"H200", "deepseek-v3", "--prefill-attention-backend fa4", "0.5.5", "auto", "", "", "bf16", 1152, 128},
     {"H200", "deepseek-v3", "--prefill-attention-backend fa4", "0.5.5.post1", "auto", "", "", "bf16", 1152, 1},
     /* equal prefill and decode flags replace --attention-backend from 0.5.4.post1 */
@@ -102,12 +113,9 @@ static const struct row {
     {"B200", "deepseek-v3", "--kv-cache-dtype fp4_e2m1", "0.5.9", "fp4_e2m1", "", "", "fp4_mx16", 288, 64},
     {"H200", "deepseek-v3", "--kv-cache-dtype fp4_e2m1 --attention-backend flashinfer", "0.5.15.post1", "fp4_e2m1", "", "", "fp4_mx16", 288, 1},
     {"GB10", "deepseek-v3", "--kv-cache-dtype nvfp4 --attention-backend flashinfer", "0.5.20", "nvfp4", "", "", "fp4_mx16", 288, 1},
-    /* from 0.5.21 NVFP4 sets prefill flashinfer (an FP8 workspace) and decode trtllm_mha off SM100: SGLang's
-     * KV4 checks pass a pair that differs, and trtllm_mha makes page size 1 into 64 */
-    {"RTX PRO 6000", "deepseek-v3", "--kv-cache-dtype nvfp4", NULL, "nvfp4", "", "", "fp4_mx16", 288, 64},
+    /* from 0.5.21 an MLA model keeps FP4 with an MLA attention backend given (NVFP4's own pick, trtllm_mha, its
+     * model runner refuses: test_rules__refusals_are_sglangs_own_words) */
     {"B200", "deepseek-v3", "--kv-cache-dtype fp4_mx_block16 --attention-backend flashinfer", NULL, "fp4_mx_block16", "", "", "fp4_mx16", 288, 1},
-    {"B200", "deepseek-v3", "--kv-cache-dtype fp4_mx_block16 --prefill-attention-backend flashinfer "
-     "--decode-attention-backend trtllm_mha --page-size 16", NULL, "fp4_mx_block16", "", "", "fp4_mx16", 288, 16},
     /* mxfp8 is float8_e4m3fn: fp8_e4m3's pools, raw for plain MLA and scaled for DSA (SM100+ only) */
     {"RTX PRO 6000", "deepseek-v3", "--kv-cache-dtype mxfp8", NULL, "mxfp8", "", "", "fp8_raw", 576, 1},
     {"B200", "tests/conformance/sglang/models/GLM5_NEXTN.json", "--kv-cache-dtype mxfp8", NULL, "mxfp8", "", "", "fp8_flashmla", 656, 1},
@@ -628,17 +636,70 @@ static const struct bad {
     {"H200", "deepseek-v3", "--speculative-algorithm EAGLE --speculative-eagle-topk 1 --speculative-num-steps 1 "
      "--speculative-num-draft-tokens 2 --speculative-draft-attention-backend trtllm_mha", "0.5.17",
      "--speculative-draft-attention-backend trtllm_mha: kvcheck does not model SGLang 0.5.17's start-up checks"},
+    /* dual_chunk_flash_attn turns the radix cache off, which HiCache needs */
     {"H200", "deepseek-v3", "--attention-backend dual_chunk_flash_attn --enable-hierarchical-cache", "0.5.19",
-     "--attention-backend dual_chunk_flash_attn: kvcheck does not model"},
+     "The arguments enable-hierarchical-cache and disable-radix-cache are mutually exclusive"},
     /* attention backends: FA4 serves prefill only up to 0.5.7; the ones whose checks kvcheck does not model are
      * declined */
     {"H200", "deepseek-v3", "--decode-attention-backend fa4", "0.5.7", "SGLang 0.5.7 refuses to start: FA4 backend is "
      "only supported for prefill. Please use `--prefill-attention-backend fa4` instead. (fa4: given by "
      "--decode-attention-backend; sglang 0.5.4"},
-    {"B200", "deepseek-v3", "--attention-backend cutedsl_mla", "0.5.13", "--attention-backend cutedsl_mla: kvcheck "
-     "does not model SGLang 0.5.13's start-up checks of this attention backend for MLA models"},
+    {"H200", "deepseek-v3", "--attention-backend cutedsl_mla", "0.5.13", "SGLang 0.5.13 refuses to start: CuteDSL MLA "
+     "backend is only supported on Blackwell GPUs (SM100). Please use a different backend. (cutedsl_mla: given by "
+     "--attention-backend"},
+    {"B200", "deepseek-v3", "--attention-backend cutedsl_mla --prefill-attention-backend cutedsl_mla", "0.5.15",
+     "CuteDSL MLA only supports decoding for now"},
+    {"B200", "deepseek-v3", "--decode-attention-backend tokenspeed_mla", "0.5.20",
+     "tokenspeed_mla backend requires kv-cache-dtype=fp8_e4m3, got auto."},
+    {"H200", "deepseek-v3", "--attention-backend tokenspeed_mla --kv-cache-dtype fp8_e4m3", "0.5.12",
+     "tokenspeed_mla backend is only supported on Blackwell GPUs (SM100/SM12x)."},
+    {"B200", "deepseek-v3", "--attention-backend tokenspeed_mla", NULL, "--attention-backend tokenspeed_mla: kvcheck "
+     "does not model SGLang 0.5.23's start-up checks of this attention backend"},
+    {"H200", "deepseek-v3", "--attention-backend intel_xpu", "0.5.15", "intel_xpu backend is only supported on decode "
+     "for MLA models"},
+    /* trtllm_mha's checks of the GPU each side runs on, then its model runner refuses it for an MLA model */
+    {"H200", "deepseek-v3", "--attention-backend trtllm_mha", "0.5.9", "TRTLLM MHA backend is only supported on "
+     "Blackwell GPUs (SM100). Please use a different backend."},
+    {"H200", "deepseek-v3", "--decode-attention-backend trtllm_mha --attention-backend trtllm_mha", "0.5.15",
+     "TRTLLM MHA backend for prefill is only supported on Blackwell GPUs (SM100)."},
+    {"MI300X", "deepseek-v3", "--decode-attention-backend trtllm_mha", "0.5.19", "TRTLLM MHA backend for decode is "
+     "only supported on Hopper (SM90), Blackwell (SM100) and (SM120) GPUs."},
+    {"RTX PRO 6000", "deepseek-v3", "--prefill-attention-backend trtllm_mha --kv-cache-dtype fp8_e4m3", "0.5.19",
+     "TRTLLM FMHAv2 prefill on SM120 does not support fp8_e4m3 KV cache or skip-softmax."},
     {"B200", "deepseek-v3", "--prefill-attention-backend trtllm_mha --kv-cache-dtype fp8_e4m3", NULL,
-     "--prefill-attention-backend trtllm_mha: kvcheck does not model SGLang 0.5.23's start-up checks"},
+     "SGLang 0.5.23 refuses to start: ValueError: trtllm_mha backend can only be used with non-MLA models. (when the "
+     "model runner builds the prefill attention backend trtllm_mha for DeepseekV3ForCausalLM, an MLA model, on B200"},
+    {"H200", "deepseek-v3", "--attention-backend trtllm_mha --speculative-algorithm EAGLE", "0.5.20",
+     "--attention-backend trtllm_mha: kvcheck does not model SGLang 0.5.20's start-up checks"},
+    /* NVFP4 picks trtllm_mha for decode off SM100 (and both sides on it): refused for an MLA model */
+    {"RTX PRO 6000", "deepseek-v3", "--kv-cache-dtype nvfp4", NULL, "trtllm_mha backend can only be used with non-MLA "
+     "models. (when the model runner builds the decode attention backend trtllm_mha for DeepseekV3ForCausalLM, an "
+     "MLA model, on RTX PRO 6000: prefill flashinfer and decode trtllm_mha, set by SGLang 0.5.23 for --kv-cache-dtype "
+     "nvfp4"},
+    /* LMCache's checks (0.5.21+), in SGLang's order: a PD decode worker without the decode radix cache meets the
+     * radix check before the PD one */
+    {"H200", "deepseek-v3", "--enable-lmcache --enable-hierarchical-cache", "0.5.21",
+     "ValueError: --enable-lmcache and --enable-hierarchical-cache are mutually exclusive"},
+    {"H200", "deepseek-v3", "--enable-lmcache --disaggregation-mode decode", NULL,
+     "ValueError: --enable-lmcache requires radix cache to be enabled"},
+    {"H200", "deepseek-v3", "--enable-lmcache --disaggregation-mode prefill", NULL,
+     "LMCacheUnifiedRadixCache currently supports colocated prefill/decode scheduling only"},
+    {"H200", "deepseek-v3", "--enable-lmcache --enable-dp-attention --dp 8", "0.5.22",
+     "LMCacheUnifiedRadixCache does not yet support DP attention"},
+    {"H200", "deepseek-v3", "--enable-lmcache --hicache-host-memory-mode buffer_only", NULL,
+     "--hicache-host-memory-mode=buffer_only is a HiCache-only mode"},
+    {"H200", "deepseek-v3", "--enable-lmcache --enable-streaming-session", NULL,
+     "LMCacheUnifiedRadixCache does not yet support streaming sessions"},
+    /* the model runner's own checks: its MLA list up to 0.5.4, the factories' GPU and model checks */
+    {"H200", "deepseek-v3", "--attention-backend torch_native", "0.5.4", "SGLang 0.5.4 refuses to start: ValueError: "
+     "Invalid attention backend for MLA: torch_native (when the model runner starts"},
+    {"H200", "deepseek-v3", "--prefill-attention-backend flex_attention --decode-attention-backend flex_attention",
+     "0.5.3", "Invalid attention backend for MLA: flex_attention"},
+    {"B200", "deepseek-v3", "--attention-backend fa3", NULL, "AssertionError: FlashAttention v3 Backend requires "
+     "SM>=80 and SM<=90. Please use `--attention-backend flashinfer`. (when the model runner builds the decode "
+     "attention backend fa3"},
+    {"H200", "deepseek-v3", "--prefill-attention-backend hpc_ops", "0.5.21", "hpc_ops backend can only be used with "
+     "non-MLA models. (when the model runner builds the prefill attention backend hpc_ops"},
     /* up to 0.5.7 SGLang picks top-k 4 for architectures off its list; NGRAM refuses attention DP */
     {"H200", "tests/conformance/sglang/models/LONGCAT_FLASH.json", "--page-size 64 --speculative-algorithm NEXTN",
      "0.5.3rc2", "This combination is only supported for the 'flashinfer' backend. (sglang 0.5.3rc2: python/sglang/"
@@ -726,30 +787,37 @@ static void test_rules__refusals_are_sglangs_own_words(void **state)
 static void test_rules__fp4_check_flags_that_pass(void **state)
 {
     (void)state;
+    /* `init`: the argument checks pass, and the model runner then refuses the trtllm_mha decode backend NVFP4
+     * sets (or the flag names) for DeepSeek V3, an MLA model */
+    static const char INIT[] = "ValueError: trtllm_mha backend can only be used with non-MLA models. (when the model "
+                               "runner builds the decode attention backend trtllm_mha";
     static const struct {
         const char *gpu, *args, *release;
+        int init;
     } OK[] = {
         /* no native NVFP4 off SM100: host tiers and a draft backend are not checked */
-        {"GB10", "--kv-cache-dtype nvfp4 --enable-hierarchical-cache --enable-lmcache", NULL},
+        {"GB10", "--kv-cache-dtype nvfp4 --enable-hierarchical-cache", NULL, 1},
         {"RTX PRO 6000", "--kv-cache-dtype nvfp4 --speculative-algorithm NGRAM --speculative-ngram-max-bfs-breadth 1",
-         "0.5.21"},
+         "0.5.21", 1},
         /* the dequant dtype chooses the prefill backend: an attention backend no row names is not refused */
-        {"GB10", "--kv-cache-dtype nvfp4 --prefill-kv-cache-dequant-dtype fp8_e4m3 --attention-backend triton", NULL},
+        {"GB10", "--kv-cache-dtype nvfp4 --prefill-kv-cache-dequant-dtype fp8_e4m3 --attention-backend triton", NULL, 1},
         {"GB10", "--kv-cache-dtype nvfp4 --prefill-kv-cache-dequant-dtype fp8_e4m3 --prefill-attention-backend "
-                 "flashinfer", "0.5.22"},
+                 "flashinfer", "0.5.22", 1},
         /* "auto" is the default, with any KV dtype */
-        {"B200", "--kv-cache-dtype fp8_e4m3 --prefill-kv-cache-dequant-dtype auto", NULL},
+        {"B200", "--kv-cache-dtype fp8_e4m3 --prefill-kv-cache-dequant-dtype auto", NULL, 0},
         /* differing sides only warn; context parallelism is refused with trtllm_mha prefill only */
         {"H200", "--kv-cache-dtype fp4_mx_block16 --prefill-attention-backend flashinfer --decode-attention-backend "
-                 "trtllm_mha --attn-cp-size 2", NULL},
+                 "trtllm_mha --attn-cp-size 2", NULL, 1},
         /* unified memory is refused only from 0.5.21 */
-        {"B200", "--kv-cache-dtype fp4_mx_block16 --attention-backend flashinfer --enable-unified-memory", "0.5.20"},
+        {"B200", "--kv-cache-dtype fp4_mx_block16 --attention-backend flashinfer --enable-unified-memory", "0.5.20", 0},
     };
     for (size_t i = 0; i < sizeof OK / sizeof OK[0]; i++) {
         kvc_resolved r;
         kvc_diag d;
         kvc_status st = resolve_line(OK[i].gpu, "deepseek-v3", OK[i].args, OK[i].release, &r, &d);
-        if (st != KVC_OK) fail_msg("case %zu '%s': %s", i, OK[i].args, d.message);
+        if (!OK[i].init && st != KVC_OK) fail_msg("case %zu '%s': %s", i, OK[i].args, d.message);
+        if (OK[i].init && (st != KVC_ERR_CONFIG || !strstr(d.message, INIT)))
+            fail_msg("case %zu '%s': status %d: %s", i, OK[i].args, st, st ? d.message : "passes");
     }
 }
 
@@ -1583,7 +1651,12 @@ static void test_rules__separate_draft_model_pools(void **state)
         /* fa3 checks the GPU when the draft runner starts */
         {"0.5.23", "B300", "glm-5.2", "--tp 8 --speculative-draft-attention-backend fa3", NULL, 0,
          "AssertionError: FlashAttention v3 Backend requires SM>=80 and SM<=90. Please use `--attention-backend "
-         "flashinfer`. (at draft model init, on B300"},
+         "flashinfer`. (at draft model init: the EAGLE3 draft LlamaForCausalLMEagle3, an MHA model, runs its attention "
+         "backend fa3 on B300"},
+        /* without its own, the draft runs the target's: SM100's default for DeepSeek V3, an MLA backend */
+        {"0.5.23", "B200", "deepseek-v3", "--tp 8", NULL, 0,
+         "ValueError: trtllm_mla backend can only be used with MLA models. (at draft model init: the EAGLE3 draft "
+         "LlamaForCausalLMEagle3, an MHA model, runs the target's attention backend trtllm_mla on B200"},
         {"0.5.23", "H200", "glm-5.2", "--tp 8 --speculative-draft-attention-backend fa3", "bfloat16 1x1x128: 16384 B/page",
          80, NULL},
         /* STANDALONE and an attention-DP size above 1: DSA forces DP attention with dp = tp up to 0.5.5.post3, with

@@ -171,7 +171,7 @@ def attention_cases():
     for m in ("DEEPSEEK_V3", "DEEPSEEK_V32", "LONGCAT_FLASH"):
         for b in ATTENTION:
             for flag in ("--attention-backend", "--decode-attention-backend", "--prefill-attention-backend"):
-                for dt, page in ((None, None), ("fp8_e4m3", None), (None, 32)):
+                for dt, page in ((None, None), ("fp8_e4m3", None), ("fp8_e5m2", None), (None, 32)):
                     out.append(case(m, dt, None, None, None, page=page, par=f"{flag} {b}"))
         for b in ("flashmla", "cutlass_mla", "trtllm_mla", "hpc_ops"):
             out.append(case(m, None, None, None, "prefill", par=f"--attention-backend {b} --decode-attention-backend fa3"))
@@ -188,6 +188,10 @@ def attention_cases():
                         par="--speculative-eagle-topk 1 --speculative-num-steps 1 --speculative-num-draft-tokens 2"))
         out.append(case(m, None, None, None, None,
                         par="--attention-backend dual_chunk_flash_attn --enable-hierarchical-cache"))
+        out.append(case(m, None, None, None, None, hs=True, radix=False, par="--attention-backend dual_chunk_flash_attn"))
+        # a decode side beside another prefill backend: its page, its checks, the two backends the model runner builds
+        for b in ("cutedsl_mla", "tokenspeed_mla", "trtllm_mha", "intel_xpu", "hpc_ops", "fa3", "flashmla"):
+            out.append(case(m, None, None, None, None, par=f"--decode-attention-backend {b} --prefill-attention-backend flashinfer"))
         # top-k above 1 on pages above one token: SGLang's attention backend, its platform default included
         for page in (16, 64):
             for par in ("", " --tp 4", " --prefill-attention-backend flashinfer", " --decode-attention-backend triton",

@@ -425,6 +425,7 @@ class Oracle:
                 if not hasattr(view, "dsa_prefill_backend"):
                     view = _Alias(view)
                 stage = "init"
+                sa = self.runner_args(args, view)
                 hf = self.getcfg()
                 self.model_class(types.SimpleNamespace(  # the ModelConfig fields it reads
                     hf_config=hf, hf_text_config=hf, is_generation=True, is_multimodal=False, quantization=None,
@@ -436,6 +437,7 @@ class Oracle:
                     o["row"], o["scale_row"] = fp4
                 o["torch_dtype"] = kvd.name
                 self.init_checks(view, kvd, dim, hf)
+                self.build_backends(args, sa)
                 if spec:
                     o["draft"] = self.draft(args, view)
             out["ok"] = o
@@ -520,31 +522,99 @@ class Oracle:
                 return [compile(ast.Module([x], []), path, "exec") for x in sts], ns
         return None
 
+    def _registry(self):
+        """{backend: the release's factory function node} of
+        layers/attention/attention_registry.py (@register_attention_backend)."""
+        if getattr(self, "_reg", None) is None:
+            path = os.path.join(self.root, "sglang/srt/layers/attention/attention_registry.py")
+            self._reg = {dec.args[0].value: fn for fn in (_tree(path).body if os.path.exists(path) else ())
+                         if isinstance(fn, ast.FunctionDef) for dec in fn.decorator_list
+                         if isinstance(dec, ast.Call) and dec.args and isinstance(dec.args[0], ast.Constant)}
+        return self._reg
+
     def _factory_checks(self, backend):
         """The refusing statements of the release's attention-backend factory
         for `backend` (layers/attention/attention_registry.py,
         @register_attention_backend(backend)): its asserts and raises at
-        function level or under `if not _is_musa:`, with the imports and the
+        function level or under `if not _is_musa:`, the `if` statements at
+        that level whose body starts with a raise, with the imports and the
         device-capability assignments ahead of them; None without any."""
         path = os.path.join(self.root, "sglang/srt/layers/attention/attention_registry.py")
-        if not os.path.exists(path):
+        fn = self._registry().get(backend)
+        if fn is None:
             return None
-        for fn in _tree(path).body:
-            if not (isinstance(fn, ast.FunctionDef) and any(
-                    isinstance(dec, ast.Call) and dec.args and getattr(dec.args[0], "value", None) == backend
-                    for dec in fn.decorator_list)):
-                continue
-            flat = []
-            for st in fn.body:
-                flat += st.body if isinstance(st, ast.If) and ast.unparse(st.test) == "not _is_musa" else [st]
-            keep = [st for st in flat if isinstance(st, (ast.Assert, ast.Raise, ast.Import)) or
-                    isinstance(st, ast.Assign) and all(isinstance(t, (ast.Name, ast.Tuple)) for t in st.targets)
-                    and "get_device_capability" in ast.unparse(st.value)]
-            if not any(isinstance(st, (ast.Assert, ast.Raise)) for st in keep):
-                return None
-            ns = load_defs(path, set().union(*(_loads(x) for x in keep)) | {"torch"}, self.root)
-            return [compile(ast.Module([x], []), path, "exec") for x in keep], ns
-        return None
+        flat = []
+        for st in fn.body:
+            flat += st.body if isinstance(st, ast.If) and ast.unparse(st.test) == "not _is_musa" else [st]
+        refusing = lambda st: isinstance(st, (ast.Assert, ast.Raise)) or (
+            isinstance(st, ast.If) and isinstance(st.body[0], ast.Raise))
+        keep = [st for st in flat if refusing(st) or isinstance(st, ast.Import) or
+                isinstance(st, ast.Assign) and all(isinstance(t, (ast.Name, ast.Tuple)) for t in st.targets)
+                and "get_device_capability" in ast.unparse(st.value)]
+        if not any(refusing(st) for st in keep):
+            return None
+        ns = load_defs(path, set().union(*(_loads(x) for x in keep)) | {"torch"}, self.root)
+        return [compile(ast.Module([x], []), path, "exec") for x in keep], ns
+
+    def _adjust_stmts(self):
+        """ModelRunner.model_specific_adjustment's statements that settle the
+        attention backend at model init (releases that pick it there, up to
+        0.5.4): its top-level `if`s whose test reads an attention backend
+        flag and which assign server_args.attention_backend or raise (the
+        equal-sides override, the default or the "Invalid attention backend
+        for MLA" check, fa3 with fp8_e5m2). () where the release has none."""
+        path = os.path.join(self.root, "sglang/srt/model_executor/model_runner.py")
+        fn = _method(path, "ModelRunner", "model_specific_adjustment") if os.path.exists(path) else None
+        if fn is None or "Invalid attention backend for MLA" not in ast.unparse(fn):
+            return ()
+        keep = [st for st in fn.body if isinstance(st, ast.If) and "attention_backend" in ast.unparse(st.test)
+                and any(isinstance(n, ast.Raise) or isinstance(n, ast.Assign) and
+                        ast.unparse(n.targets[0]) == "server_args.attention_backend" for n in ast.walk(st))]
+        ns = load_defs(path, set().union(*(_loads(x) for x in keep)), self.root)
+        return [compile(ast.Module([x], []), path, "exec") for x in keep], ns
+
+    def runner_args(self, args, view):
+        """The server args the model runner reads: up to 0.5.4 after
+        model_specific_adjustment's attention statements (_adjust_stmts),
+        which ModelRunner.__init__ runs before it loads the model (sglang
+        0.5.4: model_executor/model_runner.py:291, 318); else `view`."""
+        if getattr(self, "_adjust", None) is None:
+            self._adjust = self._adjust_stmts()
+        if not self._adjust:
+            return view
+        sa = copy.copy(args)  # the statements assign to it
+        self._run_stmts(self._adjust, {"self": self._runner(args, sa), "server_args": sa})
+        return sa
+
+    def _runner(self, args, sa):
+        """The target model runner's fields the attention statements read."""
+        try:
+            mc = self.mc.ModelConfig.from_server_args(args, model_path="/fake/model")
+        except BaseException as e:
+            raise OracleBroken(f"ModelConfig: {type(e).__name__}: {e}") from e
+        return types.SimpleNamespace(use_mla_backend=getattr(mc.attention_arch, "name", "") == "MLA",
+                                     model_config=mc, server_args=sa, tp_size=sa.tp_size, is_multimodal=False,
+                                     mem_fraction_static=0.9)
+
+    def build_backends(self, args, sa):
+        """The attention backends the model runner builds after the KV pool
+        (the prefill and the decode one, each the side's flag else
+        attention_backend; one when they are equal): a backend the release's
+        registry lacks is _get_attention_backend_from_str's "Invalid
+        attention backend" refusal, else the factory's own checks
+        (_factory_checks) run with the target's runner."""
+        runner = self._runner(args, sa)
+        pre = sa.prefill_attention_backend or sa.attention_backend
+        dec = sa.decode_attention_backend or sa.attention_backend
+        spec = types.SimpleNamespace(speculative_algorithm=sa.speculative_algorithm)
+        par = types.SimpleNamespace(dcp_enabled=False)
+        for b in ([dec, pre] if dec != pre else [pre]):
+            if b not in self._registry():
+                raise ValueError(f"Invalid attention backend: {b}")
+            found = self._factory_checks(b)
+            if found:
+                found = (found[0], dict(found[1], get_spec=lambda: spec, get_parallel=lambda: par))
+            self._run_stmts(found, {"runner": runner})
 
     @staticmethod
     def _run_stmts(found, loc):
@@ -602,7 +672,8 @@ class Oracle:
             self._run_stmts(self._dsa_assert, {"self": types.SimpleNamespace(), "model_runner": mr})
         else:
             runner = types.SimpleNamespace(use_mla_backend=getattr(dmc.attention_arch, "name", "") == "MLA",
-                                           model_config=types.SimpleNamespace(is_encoder_decoder=False, hf_config=hf))
+                                           model_config=types.SimpleNamespace(is_encoder_decoder=False, hf_config=hf),
+                                           server_args=view)
             self._run_stmts(self._factory_checks(dback), {"runner": runner})
         # the draft runner's KV dtype: the release's code with the draft model's dtype
         # (model=None: a checkpoint quant config's kv_cache_quant_algo is not seen)

@@ -77,6 +77,9 @@ static const struct dest_key {
     {"language_only", SET_LANGUAGE_ONLY},
     {"disaggregation_decode_host_receive_threshold", SET_HOST_RECV},
     {"hicache_storage_backend", SET_HICACHE_STORAGE},
+    {"enable_streaming_session", SET_STREAMING_SESSION},
+    {"enable_unified_cache_external_linker", SET_EXTERNAL_LINKER},
+    {"hicache_host_memory_mode", SET_HICACHE_HOST_MODE},
     {"hicache_write_policy", SET_HICACHE_WRITE},
     {"optimistic_prefill_attempts", SET_OPTIMISTIC},
     {"disaggregation_decode_retraction_backup", SET_RETRACTION_BACKUP}, /* 0.5.18+ */

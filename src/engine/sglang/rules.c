@@ -223,9 +223,9 @@ typedef struct ctx {
     unsigned nattn;
 } ctx;
 
-/* Room in `c` for one more attention backend's rules: its `why`. Each of
- * the three attention flags names one backend, plus the trtllm_mha side
- * KV4 sets: MAX_ATTN is never passed. */
+/* Room in `c` for one more attention backend's page rule: its `why`. Each
+ * of the three attention flags names one backend with a page rule, plus
+ * the trtllm_mha side KV4 sets: MAX_ATTN is never passed. */
 static char *add_attn(ctx *c, const struct attn_rule *r)
 {
     unsigned i = c->nattn < MAX_ATTN ? c->nattn++ : MAX_ATTN - 1;
@@ -1057,6 +1057,8 @@ static kvc_status check_pd_decode(const ctx *c, int spec_hook)
     return KVC_OK;
 }
 
+static int radix_cache_off(const ctx *c);
+
 static kvc_status check_hisparse(const ctx *c)
 {
     const setting *h = &c->set->s[SET_HISPARSE];
@@ -1069,7 +1071,7 @@ static kvc_status check_hisparse(const ctx *c)
     for (size_t i = 0; !c->dsa && i < COUNT_OF(HISPARSE_MODEL); i++)
         if (in_span(c->rel, HISPARSE_MODEL[i].when))
             return refuse(c, h, "%s (%s)", HISPARSE_MODEL[i].message, HISPARSE_MODEL[i].cite);
-    if (!c->set->s[SET_DISABLE_RADIX].set && !chunk)
+    if (!radix_cache_off(c) && !chunk)
         return refuse(c, h, "Hierarchical sparse attention currently requires --disable-radix-cache. (%s): add that flag",
                       r->cite);
     const char *flag = rel_since(c->rel, "0.5.13") ? "--dsa" : "--nsa";
@@ -1120,8 +1122,22 @@ static const struct attn_default {
  * runs on (CUDA compute capability majors), the page sizes it keeps (any
  * other becomes `page`), the --kv-cache-dtype strings it accepts. The rows
  * are in the order of SGLang's page constraints: each that applies takes
- * the page size the one before left. */
-enum attn_sides { ON_ATTENTION = 1, ON_DECODE = 2, ON_PREFILL = 4 }; /* the flags that name a backend */
+ * the page size the one before left. A row holds for the KV dtypes
+ * `only_dtypes` (NULL: any) but `not_dtypes`. */
+/* trtllm_mha's side checks' messages (from 0.5.19: sglang 0.5.23: python/sglang/srt/arg_groups/attention_hook.py:200-227), and the
+ * KV dtypes whose trtllm_mha sides KV4's rules resolve from 0.5.21 (check_kv4) */
+static const char TRTLLM_MHA_PREFILL[] = "TRTLLM MHA backend for prefill requires Hopper (SM90), Blackwell (SM100), or "
+                                         "SM120 GPUs. Please use a different prefill backend.";
+static const char TRTLLM_MHA_DECODE[] = "TRTLLM MHA backend for decode is only supported on Hopper (SM90), Blackwell "
+                                        "(SM100) and (SM120) GPUs. Please use a different decode backend.";
+static const char KV4_FP4[] = "nvfp4 fp4_mx_block16";
+enum attn_sides {
+    ON_ATTENTION = 1,    /* the settled attention backend (attention_flag), or the model's default */
+    ON_DECODE = 2,       /* --decode-attention-backend */
+    ON_PREFILL = 4,      /* --prefill-attention-backend */
+    ON_PREFILL_SIDE = 8, /* the backend prefill runs: --prefill-attention-backend, else the attention backend */
+    ON_DECODE_SIDE = 16, /* the backend decode runs: --decode-attention-backend, else the attention backend */
+};
 static const struct attn_rule {
     span when;
     const char *backend;
@@ -1130,51 +1146,109 @@ static const struct attn_rule {
     const char *platform_message;
     const char *pages; /* space-separated */
     unsigned page;
-    const char *dtypes; /* space-separated */
-    const char *dtype_message;
+    const char *dtypes;        /* space-separated */
+    const char *dtype_message; /* {dtype}: the KV dtype */
     const char *cite;
+    const char *only_dtypes, *not_dtypes; /* space-separated; NULL: none */
 } ATTN_RULES[] = {
     {SINCE("0.5.3rc2"), "flashmla", ON_ATTENTION | ON_DECODE, NULL, NULL, "64", 64, NULL, NULL,
      "sglang 0.5.3rc2: python/sglang/srt/server_args.py:876-884; 0.5.14: :4523-4531; 0.5.15: "
-     "python/sglang/srt/arg_groups/overrides.py:1526-1533; 0.5.23: :1147-1154"},
+     "python/sglang/srt/arg_groups/overrides.py:1526-1533; 0.5.23: :1147-1154", NULL, NULL},
     {UNTIL("0.5.19"), "cutlass_mla", ON_ATTENTION | ON_DECODE, NULL, NULL, "128", 128, NULL, NULL,
      "sglang 0.5.3rc2: python/sglang/srt/server_args.py:885-893; 0.5.14: :4532-4540; 0.5.15: "
-     "python/sglang/srt/arg_groups/overrides.py:1534-1541; 0.5.19: :1142-1149"},
+     "python/sglang/srt/arg_groups/overrides.py:1534-1541; 0.5.19: :1142-1149", NULL, NULL},
     {UNTIL("0.5.4.post1"), "trtllm_mla", ON_ATTENTION | ON_DECODE, "10",
      "TRTLLM MLA backend is only supported on Blackwell GPUs (SM100). Please use a different backend.", "32 64", 64,
      "fp8_e4m3 auto", "TensorRT-LLM MLA backend only supports kv-cache-dtype of fp8_e4m3 or auto.",
-     "sglang 0.5.3: python/sglang/srt/server_args.py:894-912"},
+     "sglang 0.5.3: python/sglang/srt/server_args.py:894-912", NULL, NULL},
     {FROM_TO("0.5.4.post2", "0.5.4.post2"), "trtllm_mla", ON_ATTENTION | ON_DECODE, "10 12",
      "TRTLLM MLA backend is only supported on Blackwell GPUs (SM100). Please use a different backend.", "32 64", 64,
      "fp8_e4m3 auto", "TensorRT-LLM MLA backend only supports kv-cache-dtype of fp8_e4m3 or auto.",
-     "sglang 0.5.4.post2: python/sglang/srt/server_args.py:1192-1210 (is_blackwell_supported)"},
+     "sglang 0.5.4.post2: python/sglang/srt/server_args.py:1192-1210 (is_blackwell_supported)", NULL, NULL},
     {FROM_TO("0.5.4.post3", "0.5.6.post2"), "trtllm_mla", ON_ATTENTION | ON_DECODE, "10 12",
      "TRTLLM MLA backend is only supported on Blackwell GPUs (SM100). Please use a different backend.", "32 64", 64,
      "fp8_e4m3 fp4_e2m1 auto", "TensorRT-LLM MLA backend only supports kv-cache-dtype of fp8_e4m3, fp4_e2m1, or auto.",
-     "sglang 0.5.5: python/sglang/srt/server_args.py:1216-1234"},
+     "sglang 0.5.5: python/sglang/srt/server_args.py:1216-1234", NULL, NULL},
     {FROM_TO("0.5.7", "0.5.8.post1"), "trtllm_mla", ON_ATTENTION | ON_DECODE, "10 12",
      "TRTLLM MLA backend is only supported on Blackwell GPUs (SM100). Please use a different backend.", "32 64", 64,
      "fp8_e4m3 fp4_e2m1 bf16 auto",
      "TensorRT-LLM MLA backend only supports kv-cache-dtype of fp8_e4m3, fp4_e2m1, bf16, or auto.",
-     "sglang 0.5.8: python/sglang/srt/server_args.py:1736-1754"},
+     "sglang 0.5.8: python/sglang/srt/server_args.py:1736-1754", NULL, NULL},
     {FROM_TO("0.5.9", "0.5.20"), "trtllm_mla", ON_ATTENTION | ON_DECODE, "10 12",
      "TRTLLM MLA backend is only supported on Blackwell GPUs (SM100/SM12x). Please use a different backend.", "32 64",
      64, "fp8_e4m3 fp4_e2m1 bf16 auto",
      "TensorRT-LLM MLA backend only supports kv-cache-dtype of fp8_e4m3, fp4_e2m1, bf16, or auto.",
      "sglang 0.5.9: python/sglang/srt/server_args.py:1874-1892; sglang 0.5.20: "
-     "python/sglang/srt/arg_groups/overrides.py:1189-1263"},
+     "python/sglang/srt/arg_groups/overrides.py:1189-1263", NULL, NULL},
     {SINCE("0.5.21"), "trtllm_mla", ON_ATTENTION | ON_DECODE, "10 12",
      "TRTLLM MLA backend is only supported on Blackwell GPUs (SM100/SM12x). Please use a different backend.", "32 64",
      64, "fp8_e4m3 bf16 auto", "TensorRT-LLM MLA backend only supports kv-cache-dtype of fp8_e4m3, bf16, or auto.",
-     "sglang 0.5.23: python/sglang/srt/arg_groups/overrides.py:1155-1218"},
+     "sglang 0.5.23: python/sglang/srt/arg_groups/overrides.py:1155-1218", NULL, NULL},
+    {FROM_TO("0.5.12", "0.5.22"), "tokenspeed_mla", ON_ATTENTION | ON_DECODE, "10 12",
+     "tokenspeed_mla backend is only supported on Blackwell GPUs (SM100/SM12x).", "32 64", 64, "fp8_e4m3",
+     "tokenspeed_mla backend requires kv-cache-dtype=fp8_e4m3, got {dtype}.",
+     "sglang 0.5.12: python/sglang/srt/server_args.py:2733-2752; 0.5.14: :4561-4580; 0.5.15: "
+     "python/sglang/srt/arg_groups/overrides.py:1603-1617; 0.5.22: :1168-1182", NULL, NULL},
+    /* the assertion comes first: a prefill side naming it is refused whatever the GPU */
+    {SINCE("0.5.13"), "cutedsl_mla", ON_PREFILL, "", "CuteDSL MLA only supports decoding for now", NULL,
+     0, NULL, NULL,
+     "sglang 0.5.13: python/sglang/srt/server_args.py:2941-2943; 0.5.15: "
+     "python/sglang/srt/arg_groups/overrides.py:1642-1644; 0.5.23: :1241-1243", NULL, NULL},
+    {SINCE("0.5.13"), "cutedsl_mla", ON_ATTENTION | ON_DECODE, "10",
+     "CuteDSL MLA backend is only supported on Blackwell GPUs (SM100). Please use a different backend.",
+     "32 64", 64, "fp8_e4m3 bf16 bfloat16 auto",
+     "CuteDSL MLA backend only supports kv-cache-dtype of fp8_e4m3, bf16, or auto.",
+     "sglang 0.5.13: python/sglang/srt/server_args.py:2936-2963; 0.5.15: "
+     "python/sglang/srt/arg_groups/overrides.py:1560-1569, :1636-1659; 0.5.23: :1164-1173, :1235-1258", NULL, NULL},
+    /* trtllm_mha's platform checks; its pages are not modelled: SGLang's model runner refuses it for an MLA model
+     * (FACTORY_RULES), and with speculative decoding its top-k check (UNMODELLED_ATTN) */
+    {UNTIL("0.5.9"), "trtllm_mha", ON_ATTENTION | ON_DECODE | ON_PREFILL, "10",
+     "TRTLLM MHA backend is only supported on Blackwell GPUs (SM100). Please use a different backend.", NULL,
+     0, NULL, NULL, "sglang 0.5.3rc2: python/sglang/srt/server_args.py:914-922; 0.5.9: :1894-1902", NULL, NULL},
+    {FROM_TO("0.5.10", "0.5.18"), "trtllm_mha", ON_PREFILL_SIDE, "10",
+     "TRTLLM MHA backend for prefill is only supported on Blackwell GPUs (SM100). Please use a different "
+     "prefill backend.",
+     NULL, 0, NULL, NULL,
+     "sglang 0.5.10: python/sglang/srt/server_args.py:2367-2376; 0.5.13: :2971-2979; 0.5.15: :4452-4456", NULL, NULL},
+    {FROM_TO("0.5.19", "0.5.20"), "trtllm_mha", ON_PREFILL_SIDE, "9 10 12", TRTLLM_MHA_PREFILL, NULL, 0, NULL, NULL,
+     "sglang 0.5.19: python/sglang/srt/arg_groups/attention_hook.py:132-139; 0.5.20: :130-137", NULL, NULL},
+    {SINCE("0.5.21"), "trtllm_mha", ON_PREFILL_SIDE, "9 10 12", TRTLLM_MHA_PREFILL, NULL, 0, NULL, NULL,
+     "sglang 0.5.21: python/sglang/srt/arg_groups/attention_hook.py:130-137; 0.5.23: :199-206", .not_dtypes = KV4_FP4},
+    /* SGLANG_SKIP_SOFTMAX_PREFILL_THRESHOLD_SCALE_FACTOR > 0 refuses it too: kvcheck does not read that variable */
+    {SINCE("0.5.19"), "trtllm_mha", ON_PREFILL_SIDE, "9 10",
+     "TRTLLM FMHAv2 prefill on SM120 does not support fp8_e4m3 KV cache or skip-softmax.", NULL, 0, NULL,
+     NULL, "sglang 0.5.19: python/sglang/srt/arg_groups/attention_hook.py:140-154; 0.5.23: :207-221",
+     .only_dtypes = "fp8_e4m3"},
+    {FROM_TO("0.5.10", "0.5.20"), "trtllm_mha", ON_DECODE_SIDE, "9 10 12", TRTLLM_MHA_DECODE, NULL, 0, NULL, NULL,
+     "sglang 0.5.10: python/sglang/srt/server_args.py:2378-2389; 0.5.15: :4457-4462; 0.5.19: "
+     "python/sglang/srt/arg_groups/attention_hook.py:155-160", NULL, NULL},
+    {SINCE("0.5.21"), "trtllm_mha", ON_DECODE_SIDE, "9 10 12", TRTLLM_MHA_DECODE, NULL, 0, NULL, NULL,
+     "sglang 0.5.21: python/sglang/srt/arg_groups/attention_hook.py:153-158; 0.5.23: :222-227", .not_dtypes = KV4_FP4},
+    /* Intel XPU's, for MLA models; the platform it runs on is not checked here */
+    {FROM_TO("0.5.4", "0.5.10.post1"), "intel_xpu", ON_ATTENTION, NULL, NULL, "32 64 128", 128, NULL, NULL,
+     "sglang 0.5.4: python/sglang/srt/server_args.py:1137-1142; 0.5.4.post1: :1229-1234", NULL, NULL},
+    {FROM_TO("0.5.11", "0.5.19"), "intel_xpu", ON_PREFILL_SIDE, "",
+     "intel_xpu backend is only supported on decode for MLA models, please set --decode-attention-backend to "
+     "intel_xpu and do not set --attention-backend or --prefill-attention-backend to intel_xpu for prefill instead "
+     "use triton.",
+     NULL, 0, NULL, NULL,
+     "sglang 0.5.11: python/sglang/srt/server_args.py:2696-2700; 0.5.15: :4477-4480; 0.5.19: "
+     "python/sglang/srt/arg_groups/attention_hook.py:206-209",
+     NULL, NULL},
+    {FROM_TO("0.5.11", "0.5.19"), "intel_xpu", ON_DECODE_SIDE, NULL, NULL, "16 32 64 128", 128, NULL, NULL,
+     "sglang 0.5.11: python/sglang/srt/server_args.py:2702-2714; 0.5.15: "
+     "python/sglang/srt/arg_groups/overrides.py:1722-1733; 0.5.19: :1344-1355",
+     NULL, NULL},
+    {SINCE("0.5.20"), "intel_xpu", ON_PREFILL_SIDE | ON_DECODE_SIDE, NULL, NULL, "16 32 64 128", 128, NULL, NULL,
+     "sglang 0.5.20: python/sglang/srt/arg_groups/overrides.py:1379-1392; 0.5.23: :1323-1337", NULL, NULL},
     {FROM_TO("0.5.4", "0.5.7"), "fa4", ON_ATTENTION | ON_DECODE, "",
      "FA4 backend is only supported for prefill. Please use `--prefill-attention-backend fa4` instead.", NULL, 0, NULL,
-     NULL, "sglang 0.5.4: python/sglang/srt/server_args.py:1143-1146; 0.5.5: :1259-1262; 0.5.7: :1647-1650"},
+     NULL, "sglang 0.5.4: python/sglang/srt/server_args.py:1143-1146; 0.5.5: :1259-1262; 0.5.7: :1647-1650", NULL, NULL},
     {FROM_TO("0.5.4", "0.5.5"), "fa4", ON_PREFILL, NULL, NULL, "128", 128, NULL, NULL,
      "sglang 0.5.4: python/sglang/srt/server_args.py:1147-1152; 0.5.5: :1263-1268 (from 0.5.5.post1 for MHA models "
-     "only)"},
+     "only)", NULL, NULL},
     {SINCE("0.5.17"), "hpc_ops", ON_ATTENTION | ON_DECODE | ON_PREFILL, NULL, NULL, "64", 64, NULL, NULL,
-     "sglang 0.5.17: python/sglang/srt/arg_groups/overrides.py:2095-2104; 0.5.23: :1188-1197"},
+     "sglang 0.5.17: python/sglang/srt/arg_groups/overrides.py:2095-2104; 0.5.23: :1188-1197", NULL, NULL},
 };
 
 /* A KV dtype that only some prefill attention backends read: refused with
@@ -1202,6 +1276,17 @@ static const setting *attention_flag(const ctx *c)
                   *d = &c->set->s[SET_DECODE_ATTENTION_BACKEND];
     if (rel_since(c->rel, "0.5.4.post1") && p->set && d->set && strcmp(p->value, d->value) == 0) return p;
     return a->set ? a : NULL;
+}
+
+/* --disable-radix-cache, or up to 0.5.19 the attention backend
+ * dual_chunk_flash_attn, which turns the radix cache off (sglang 0.5.3rc2:
+ * python/sglang/srt/server_args.py:930-935; 0.5.14: :4720-4725; 0.5.19:
+ * python/sglang/srt/arg_groups/attention_hook.py:215-229). Pure. */
+static int radix_cache_off(const ctx *c)
+{
+    const setting *af = attention_flag(c);
+    return c->set->s[SET_DISABLE_RADIX].set ||
+           (af && strcmp(af->value, "dual_chunk_flash_attn") == 0 && rel_until(c->rel, "0.5.19"));
 }
 
 /* The attention backend a worker outside DSA runs: its flag
@@ -1238,30 +1323,34 @@ static kvc_status check_kv4(ctx *c, int hook);
  * dtypes they take or set, the page sizes or caches they change; found by
  * SGLang's own code: tools/sglang-oracle), named by the attention flags or,
  * with `draft`, by --speculative-draft-attention-backend, unless the KV
- * dtype is one of `except`: trtllm_mha with the FP4 dtypes whose checks KV4
- * models. */
+ * dtype is one of `except` (trtllm_mha with the FP4 dtypes whose checks KV4
+ * models); with `spec`, only with a --speculative-algorithm. An `early`
+ * row is a rename of the first stage (_handle_deprecated_args), which may
+ * set the KV dtype: declined before the dtype is resolved. */
 static const struct unmodelled_attn {
     span when;
     const char *backends; /* space-separated */
-    int draft;
+    int draft, spec;
     const char *except; /* KV dtypes, space-separated; NULL: none */
+    int early;
 } UNMODELLED_ATTN[] = {
-    {SINCE("0.5.3rc2"), "cutedsl_mla tokenspeed_mla intel_xpu", 0, NULL},
-    {UNTIL("0.5.19"), "dual_chunk_flash_attn", 0, NULL}, /* turns the radix cache off */
-    {UNTIL("0.5.20"), "trtllm_mha", 0, NULL},
-    {SINCE("0.5.21"), "trtllm_mha", 0, "nvfp4 fp4_mx_block16"},
-    {FROM_TO("0.5.17", "0.5.20"), "trtllm_mha", 1, NULL}, /* the draft's, in trtllm_mha's page constraint */
-    {SINCE("0.5.21"), "trtllm_mha", 1, "nvfp4 fp4_mx_block16"},
+    /* 0.5.23 renames it cutedsl_mla (prefill: trtllm_mla) and sets --kv-cache-dtype fp8_e4m3 */
+    {SINCE("0.5.23"), "tokenspeed_mla", 0, 0, NULL, 1}, /* sglang 0.5.23: python/sglang/srt/arg_groups/serving_hook.py:303-335 */
+    /* its top-k check for speculative decoding (sglang 0.5.3rc2: python/sglang/srt/server_args.py:1099-1107) */
+    {UNTIL("0.5.20"), "trtllm_mha", 0, 1, NULL, 0},
+    {SINCE("0.5.21"), "trtllm_mha", 0, 1, KV4_FP4, 0},
+    {FROM_TO("0.5.17", "0.5.20"), "trtllm_mha", 1, 0, NULL, 0}, /* the draft's, in trtllm_mha's page constraint */
+    {SINCE("0.5.21"), "trtllm_mha", 1, 0, KV4_FP4, 0},
 };
 
 /* Declines a worker that asks for deterministic inference (whose attention
  * backend checks kvcheck does not model), or whose attention backend
  * (`named`, from the flag `af`, or a side's or the draft's flag) is in
- * UNMODELLED_ATTN. */
-static kvc_status decline_attention(const ctx *c, const setting *af, const char *named)
+ * UNMODELLED_ATTN: the `early` rows only, or the others. */
+static kvc_status decline_attention(const ctx *c, const setting *af, const char *named, int early)
 {
     const setting *det = &c->set->s[SET_DETERMINISTIC], *rl = &c->set->s[SET_RL_ON_POLICY];
-    if (det->set || rl->set)
+    if (!early && (det->set || rl->set))
         return diag_set(c->diag, KVC_ERR_CONFIG, det->set ? &det->origin : &rl->origin,
                         "%s: kvcheck does not model SGLang %s's deterministic-inference checks (the attention backend "
                         "it picks, the ones it refuses, the radix cache it needs), so it cannot judge this worker",
@@ -1271,7 +1360,9 @@ static kvc_status decline_attention(const ctx *c, const setting *af, const char 
     const setting *const sides[] = {&c->set->s[SET_DECODE_ATTENTION_BACKEND], &c->set->s[SET_PREFILL_ATTENTION_BACKEND]};
     for (size_t i = 0; i < COUNT_OF(UNMODELLED_ATTN); i++) {
         const struct unmodelled_attn *r = &UNMODELLED_ATTN[i];
-        if (!in_span(c->rel, r->when) || (r->except && word_in(c->dtype, r->except))) continue;
+        if (!in_span(c->rel, r->when) || r->early != early || (r->except && word_in(c->dtype, r->except)) ||
+            (r->spec && !c->set->s[SET_SPEC_ALGO].set))
+            continue;
         const setting *by = !r->draft && af && word_in(named, r->backends) ? af : NULL;
         const setting *const *flags = r->draft ? draft : sides;
         for (size_t k = 0; !by && k < (r->draft ? COUNT_OF(draft) : COUNT_OF(sides)); k++)
@@ -1288,13 +1379,17 @@ static kvc_status decline_attention(const ctx *c, const setting *af, const char 
 
 /* The flag that brings ATTN_RULES row `r` in (the settled attention flag
  * `af`, or the side flags the row names), or the unset --attention-backend
- * when the model's default `named` is its backend; NULL: none. Pure. */
+ * when the model's default `named` is its backend; NULL: none. A side runs
+ * its flag's backend, else the attention backend. Pure. */
 static const setting *rule_flag(const ctx *c, const struct attn_rule *r, const setting *af, const char *named)
 {
     const setting *d = &c->set->s[SET_DECODE_ATTENTION_BACKEND], *p = &c->set->s[SET_PREFILL_ATTENTION_BACKEND];
-    if ((r->sides & ON_ATTENTION) && strcmp(named, r->backend) == 0) return af ? af : &c->set->s[SET_ATTENTION_BACKEND];
+    const setting *attention = af ? af : &c->set->s[SET_ATTENTION_BACKEND];
+    if ((r->sides & ON_ATTENTION) && strcmp(named, r->backend) == 0) return attention;
     if ((r->sides & ON_DECODE) && d->set && strcmp(d->value, r->backend) == 0) return d;
     if ((r->sides & ON_PREFILL) && p->set && strcmp(p->value, r->backend) == 0) return p;
+    if ((r->sides & ON_PREFILL_SIDE) && strcmp(p->set ? p->value : named, r->backend) == 0) return p->set ? p : attention;
+    if ((r->sides & ON_DECODE_SIDE) && strcmp(d->set ? d->value : named, r->backend) == 0) return d->set ? d : attention;
     return NULL;
 }
 
@@ -1324,7 +1419,7 @@ static kvc_status resolve_attention(ctx *c)
      * backends named meet their own checks as for any model */
     const setting *af = attention_flag(c);
     const char *named = !c->dsa ? backend : af ? af->value : "";
-    if ((st = decline_attention(c, af, named))) return st;
+    if ((st = decline_attention(c, af, named, 0))) return st;
     if (strcmp(named, "flex_attention") == 0 && c->set->s[SET_SPEC_ALGO].set)
         return refuse(c, af, "AssertionError: Speculative decoding is currently not supported with Flex Attention "
                       "backend (sglang 0.5.3rc2: python/sglang/srt/server_args.py:861-868; 0.5.13: :2858-2866; "
@@ -1334,8 +1429,10 @@ static kvc_status resolve_attention(ctx *c)
     for (size_t i = 0; i < COUNT_OF(ATTN_RULES); i++) {
         const struct attn_rule *r = &ATTN_RULES[i];
         const setting *by = rule_flag(c, r, af, named);
-        if (!in_span(c->rel, r->when) || !by) continue;
-        char *why = add_attn(c, r);
+        if (!in_span(c->rel, r->when) || !by || (r->only_dtypes && !word_in(c->dtype, r->only_dtypes)) ||
+            (r->not_dtypes && word_in(c->dtype, r->not_dtypes)))
+            continue;
+        char own[KVC_REASON_LEN], *why = r->pages ? add_attn(c, r) : own; /* the page rules keep theirs */
         if (!by->set)
             str_printf(why, KVC_REASON_LEN, "%s: SGLang's default attention backend for %s on SM%u0 (%s)", r->backend,
                        c->model->architecture, dflt->major, dflt->cite);
@@ -1343,8 +1440,12 @@ static kvc_status resolve_attention(ctx *c)
             str_printf(why, KVC_REASON_LEN, "%s: given by %s", r->backend, by->flag);
         if (r->majors && (c->gpu->hip || !word_in(major, r->majors)))
             return refuse(c, by->set ? by : NULL, "%s (%s; %s)", r->platform_message, why, r->cite);
-        if (r->dtypes && !word_in(c->dtype, r->dtypes))
-            return refuse(c, &c->set->s[SET_KV_CACHE_DTYPE], "%s (%s; %s)", r->dtype_message, why, r->cite);
+        if (r->dtypes && !word_in(c->dtype, r->dtypes)) {
+            char msg[300];
+            const char *const f[][2] = {{"dtype", c->dtype}};
+            sglang_expand(r->dtype_message, f, COUNT_OF(f), msg, sizeof msg);
+            return refuse(c, &c->set->s[SET_KV_CACHE_DTYPE], "%s (%s; %s)", msg, why, r->cite);
+        }
     }
     return KVC_OK;
 }
@@ -1785,7 +1886,7 @@ static const char SIDES_CITE[] = "sglang 0.5.21: python/sglang/srt/arg_groups/ov
  * for the sides kv4_sides resolves. */
 static const struct attn_rule TRTLLM_MHA = {
     SINCE("0.5.21"), "trtllm_mha", ON_ATTENTION | ON_DECODE | ON_PREFILL, "9 10 12", NULL, "16 32 64 128", 64, NULL, NULL,
-    "sglang 0.5.21: python/sglang/srt/arg_groups/overrides.py:1110-1118; sglang 0.5.23: :1174-1187"};
+    "sglang 0.5.21: python/sglang/srt/arg_groups/overrides.py:1110-1118; sglang 0.5.23: :1174-1187", NULL, NULL};
 
 /* The attention backends KV4's checks see from 0.5.21. */
 struct kv4_sides {
@@ -2293,14 +2394,15 @@ static int env_bool(const setting *s)
 
 /* HiCache with the radix cache off: on a PD decode worker unless
  * --disaggregation-decode-enable-radix-cache keeps it (over
- * --disable-radix-cache too: PD_DECODE), elsewhere when given. Not
- * modelled: the other hooks that turn it off (--enable-mis, Whisper,
- * deterministic inference on backends DeepSeek models do not use). */
+ * --disable-radix-cache too: PD_DECODE), elsewhere when given or turned off
+ * by the attention backend (radix_cache_off). Not modelled: the other hooks
+ * that turn it off (--enable-mis, Whisper, deterministic inference on
+ * backends DeepSeek models do not use). */
 static int hicache_radix_off(const ctx *c)
 {
     if (!c->set->s[SET_HICACHE].set) return 0;
     if (set_to(c, SET_DISAGG_MODE, "decode")) return !c->set->s[SET_DECODE_RADIX].set;
-    return c->set->s[SET_DISABLE_RADIX].set;
+    return radix_cache_off(c);
 }
 static int offload_off_decode(const ctx *c) { return !set_to(c, SET_DISAGG_MODE, "decode"); }
 static int offload_spec_v2(const ctx *c) { return env_bool(&c->set->s[SET_SPEC_V2_ENV]) == 1; }
@@ -2342,6 +2444,45 @@ static const struct cache_rule {
      "python/sglang/srt/arg_groups/kv_cache_hook.py:408-413"},
 };
 
+static unsigned long attention_dp(const ctx *c);
+
+/* LMCache's checks from 0.5.21, in SGLang's order after the ones above
+ * (sglang 0.5.21: python/sglang/srt/arg_groups/kv_cache_hook.py:433-474;
+ * 0.5.23: :433-474); each refuses --enable-lmcache with what it names. */
+static int lmc_hicache(const ctx *c) { return c->set->s[SET_HICACHE].set; }
+static int lmc_linker(const ctx *c) { return c->set->s[SET_EXTERNAL_LINKER].set; }
+static int lmc_radix_off(const ctx *c)
+{
+    return set_to(c, SET_DISAGG_MODE, "decode") ? !c->set->s[SET_DECODE_RADIX].set : radix_cache_off(c);
+}
+static int lmc_spec(const ctx *c) { return c->set->s[SET_SPEC_ALGO].set; }
+static int lmc_dp_attention(const ctx *c) { return attention_dp(c) > 1; }
+static int lmc_dcp(const ctx *c) { return size_of(c, SET_DCP) > 1; }
+static int lmc_streaming(const ctx *c) { return c->set->s[SET_STREAMING_SESSION].set; }
+static int lmc_buffer_only(const ctx *c) { return set_to(c, SET_HICACHE_HOST_MODE, "buffer_only"); }
+static int lmc_pd(const ctx *c) { return c->set->s[SET_DISAGG_MODE].set && !set_to(c, SET_DISAGG_MODE, "null"); }
+static const struct lmcache_rule {
+    span when;
+    int (*refused)(const ctx *c);
+    const char *message;
+} LMCACHE_RULES[] = {
+    {SINCE("0.5.21"), lmc_hicache, "ValueError: --enable-lmcache and --enable-hierarchical-cache are mutually exclusive"},
+    {SINCE("0.5.21"), lmc_linker,
+     "ValueError: --enable-lmcache and --enable-unified-cache-external-linker are mutually exclusive"},
+    {SINCE("0.5.21"), lmc_radix_off, "ValueError: --enable-lmcache requires radix cache to be enabled"},
+    {SINCE("0.5.21"), lmc_spec, "NotImplementedError: LMCacheUnifiedRadixCache does not yet support speculative decoding"},
+    {SINCE("0.5.21"), lmc_dp_attention, "NotImplementedError: LMCacheUnifiedRadixCache does not yet support DP attention"},
+    {SINCE("0.5.21"), lmc_dcp,
+     "NotImplementedError: --enable-lmcache with --dcp-size > 1 is not supported: LMCache has no DCP-aware index "
+     "translation"},
+    {SINCE("0.5.21"), lmc_streaming, "NotImplementedError: LMCacheUnifiedRadixCache does not yet support streaming sessions"},
+    {SINCE("0.5.21"), lmc_buffer_only, "ValueError: --hicache-host-memory-mode=buffer_only is a HiCache-only mode"},
+    {SINCE("0.5.21"), lmc_pd,
+     "NotImplementedError: LMCacheUnifiedRadixCache currently supports colocated prefill/decode scheduling only"},
+};
+static const char LMCACHE_CITE[] = "sglang 0.5.21: python/sglang/srt/arg_groups/kv_cache_hook.py:433-474; 0.5.23: "
+                                   ":433-474";
+
 static kvc_status check_cache_compatibility(const ctx *c)
 {
     kvc_status st = check_retraction_backup(c);
@@ -2350,6 +2491,9 @@ static kvc_status check_cache_compatibility(const ctx *c)
         if (!in_span(c->rel, r->when) || (r->offload && !c->set->s[SET_DECODE_OFFLOAD].set) || !r->refused(c)) continue;
         st = refuse(c, &c->set->s[r->flag], "%s (%s)", r->message, r->cite);
     }
+    for (size_t i = 0; !st && c->set->s[SET_LMCACHE].set && i < COUNT_OF(LMCACHE_RULES); i++)
+        if (in_span(c->rel, LMCACHE_RULES[i].when) && LMCACHE_RULES[i].refused(c))
+            st = refuse(c, &c->set->s[SET_LMCACHE], "%s (%s)", LMCACHE_RULES[i].message, LMCACHE_CITE);
     return st;
 }
 
@@ -2900,6 +3044,135 @@ static kvc_status check_init(const ctx *c)
     return KVC_OK;
 }
 
+/* ------------------------------------- model init: the attention backends */
+
+/* Up to 0.5.4 the model runner settles the attention backend when it
+ * starts, before it loads the model (ModelRunner.model_specific_adjustment):
+ * equal --prefill- and --decode-attention-backend replace it, and an MLA
+ * model's backend given outside its list is refused. */
+static const struct runner_list {
+    span when;
+    const char *backends; /* space-separated */
+    const char *cite;
+} MLA_RUNNER_BACKENDS[] = {
+    {UNTIL("0.5.4"), "aiter flashinfer fa3 fa4 triton flashmla cutlass_mla trtllm_mla ascend nsa",
+     "sglang 0.5.3rc2: python/sglang/srt/model_executor/model_runner.py:156-167, :268, :485-490, :553-562; 0.5.4: "
+     ":160-171, :291, :526-531, :595-604"},
+};
+
+/* The attention backends' factories, which a model runner calls once its
+ * KV pool exists (the target's for its decode backend, then the prefill one
+ * where they differ; a separate draft's for its own): their refusals of an
+ * MLA or an MHA model (`runner`). `majors`: the CUDA compute capability
+ * majors it is built on (ROCm reports its own: MI300X 9); NULL: none. */
+enum runner_kind { MLA_RUNNER = 1, MHA_RUNNER = 2 };
+static const struct factory_rule {
+    span when;
+    const char *backend;
+    unsigned runner;    /* enum runner_kind */
+    const char *majors; /* space-separated; NULL: refused on every GPU */
+    const char *message;
+    const char *cite;
+} FACTORY_RULES[] = {
+    {SINCE("0.5.3rc2"), "fa3", MLA_RUNNER, "9",
+     "AssertionError: FlashAttention v3 Backend requires SM>=80 and SM<=90. Please use `--attention-backend "
+     "flashinfer`.",
+     "sglang 0.5.3rc2: python/sglang/srt/layers/attention/attention_registry.py:115-125; 0.5.11: :127-135; 0.5.23: "
+     ":238-246"},
+    {SINCE("0.5.3rc2"), "fa3", MHA_RUNNER, "8 9",
+     "AssertionError: FlashAttention v3 Backend requires SM>=80 and SM<=90. Please use `--attention-backend "
+     "flashinfer`.",
+     "sglang 0.5.3rc2: python/sglang/srt/layers/attention/attention_registry.py:115-125; 0.5.11: :127-135; 0.5.23: "
+     ":238-246"},
+    {SINCE("0.5.3rc2"), "trtllm_mha", MLA_RUNNER, NULL,
+     "ValueError: trtllm_mha backend can only be used with non-MLA models.",
+     "sglang 0.5.3rc2: python/sglang/srt/layers/attention/attention_registry.py:147-150; 0.5.17: :251-254; 0.5.23: "
+     ":277-280"},
+    {SINCE("0.5.17"), "hpc_ops", MLA_RUNNER, NULL, "ValueError: hpc_ops backend can only be used with non-MLA models.",
+     "sglang 0.5.17: python/sglang/srt/layers/attention/attention_registry.py:260-263; 0.5.23: :286-289"},
+    {SINCE("0.5.3rc2"), "trtllm_mla", MHA_RUNNER, NULL, "ValueError: trtllm_mla backend can only be used with MLA models.",
+     "sglang 0.5.3rc2: python/sglang/srt/layers/attention/attention_registry.py:39-42; 0.5.23: :94-97"},
+    {FROM_TO("0.5.12", "0.5.22"), "tokenspeed_mla", MHA_RUNNER, NULL,
+     "ValueError: tokenspeed_mla backend can only be used with MLA models.",
+     "sglang 0.5.12: python/sglang/srt/layers/attention/attention_registry.py:65-68; 0.5.22: :112-115"},
+    {SINCE("0.5.13"), "cutedsl_mla", MHA_RUNNER, NULL,
+     "ValueError: cutedsl_mla backend can only be used with MLA models.",
+     "sglang 0.5.13: python/sglang/srt/layers/attention/attention_registry.py:77-80; 0.5.23: :118-121"},
+    {FROM_TO("0.5.3rc2", "0.5.3"), "fa4", MHA_RUNNER, NULL, "AssertionError",
+     "sglang 0.5.3rc2: python/sglang/srt/layers/attention/attention_registry.py:130-132"},
+    /* a draft runner always runs speculative decoding, which this factory refuses for an MHA model */
+    {SINCE("0.5.17"), "hpc_ops", MHA_RUNNER, NULL, "ValueError: hpc_ops backend does not support speculative "
+     "decoding for now.",
+     "sglang 0.5.17: python/sglang/srt/layers/attention/attention_registry.py:260-271; 0.5.23: :286-297"},
+};
+
+/* The factory row that refuses `backend` on a runner of kind `runner`, or NULL. Pure. */
+static const struct factory_rule *factory_refusal(const ctx *c, const char *backend, unsigned runner)
+{
+    char major[8];
+    str_printf(major, sizeof major, "%u", c->gpu->major);
+    for (size_t i = 0; i < COUNT_OF(FACTORY_RULES); i++) {
+        const struct factory_rule *r = &FACTORY_RULES[i];
+        if (in_span(c->rel, r->when) && r->runner == runner && strcmp(backend, r->backend) == 0 &&
+            (!r->majors || !word_in(major, r->majors)))
+            return r;
+    }
+    return NULL;
+}
+static const char BUILD_CITE[] = "sglang 0.5.3rc2: python/sglang/srt/model_executor/model_runner.py:1744-1794; "
+                                 "0.5.23: python/sglang/srt/model_executor/model_runner_components/"
+                                 "attention_backend_setup.py:211-281";
+
+/* The attention backend flag the model runner reads: equal prefill and
+ * decode flags (attention_flag from 0.5.4.post1, the model runner before),
+ * else --attention-backend; NULL when none is given (SGLang's default,
+ * which these checks never refuse). Pure. */
+static const setting *runner_attention(const ctx *c)
+{
+    const setting *p = &c->set->s[SET_PREFILL_ATTENTION_BACKEND], *d = &c->set->s[SET_DECODE_ATTENTION_BACKEND],
+                  *a = &c->set->s[SET_ATTENTION_BACKEND];
+    if (p->set && d->set && strcmp(p->value, d->value) == 0) return p;
+    return a->set ? a : NULL;
+}
+
+/* 1 when the release takes the model as MLA (its model runner's
+ * use_mla_backend): a model it serves with an MLA config. Pure. */
+static int runs_mla(const ctx *c) { return c->model->kv_lora_rank && !unserved(c->model->architecture, c->rel); }
+
+/* Up to 0.5.4: the MLA list of the model runner's start (MLA_RUNNER_BACKENDS). */
+static kvc_status check_runner_attention(const ctx *c)
+{
+    const setting *a = runner_attention(c);
+    for (size_t i = 0; a && runs_mla(c) && i < COUNT_OF(MLA_RUNNER_BACKENDS); i++)
+        if (in_span(c->rel, MLA_RUNNER_BACKENDS[i].when) && !word_in(a->value, MLA_RUNNER_BACKENDS[i].backends))
+            return refuse(c, a, "ValueError: Invalid attention backend for MLA: %s (when the model runner starts; %s)",
+                          a->value, MLA_RUNNER_BACKENDS[i].cite);
+    return KVC_OK;
+}
+
+/* The backends the model runner builds (each side's flag, else the one
+ * SGLang set for the side: the KV4 sides, kv4_sides; else the attention
+ * backend, which fa3 with --kv-cache-dtype fp8_e5m2 has made triton),
+ * decode first, through their factories (FACTORY_RULES). */
+static kvc_status check_attention_build(const ctx *c)
+{
+    struct kv4_sides sides;
+    kv4_sides(c, &sides);
+    static const int ORDER[] = {DECODE, PREFILL};
+    const setting *flags[2] = {&c->set->s[SET_PREFILL_ATTENTION_BACKEND], &c->set->s[SET_DECODE_ATTENTION_BACKEND]};
+    for (size_t k = 0; runs_mla(c) && k < COUNT_OF(ORDER); k++) {
+        int side = ORDER[k];
+        const char *b = sides.side[side];
+        if (!flags[side]->set && strcmp(b, "fa3") == 0 && strcmp(c->dtype, "fp8_e5m2") == 0) b = "triton";
+        const struct factory_rule *r = factory_refusal(c, b, MLA_RUNNER);
+        if (r)
+            return refuse(c, flag_of(c, side), "%s (when the model runner builds the %s attention backend %s for %s, "
+                          "an MLA model, on %s: %s; %s; %s)", r->message, SIDE[side], b, c->model->architecture,
+                          c->gpu->name, sides.why, r->cite, BUILD_CITE);
+    }
+    return KVC_OK;
+}
+
 /* ----------------------------------------------------- fix suggestions */
 
 /* The DSA backends: the releases whose parser offers them (ERAS.md §3.1)
@@ -3424,7 +3697,7 @@ static void warn_platform(const ctx *c)
     X(ARCHS, dsa) X(ARCHS, defaults) X(DSA_DTYPE, when) X(FIELD_DEFAULTS, when) X(DEFAULTS, when) X(CHECKS, when)      \
     X(HISPARSE, when) X(PAGES, when) X(RAW, when) X(BACKENDS, offered) X(INIT, when) X(ATTN_DEFAULTS, when)            \
     X(ATTN_RULES, when) X(UNMODELLED_ATTN, when) X(DTYPE_BACKENDS, when) X(HISPARSE_MODEL, when) X(PD_DECODE, when)    \
-    X(DRAFT_ARCHS, when)                                                                                               \
+    X(DRAFT_ARCHS, when) X(MLA_RUNNER_BACKENDS, when) X(FACTORY_RULES, when) X(LMCACHE_RULES, when)                                           \
     X(HYBRID, when) X(MHA_DEFAULTS, when) X(DTYPE_ALIASES, when) X(KV4, when) X(DTYPE_REFUSALS, when)              \
     X(MLA_DEFAULTS, when) X(NVFP4_PREFILL, when) X(DSV4_ARCHES, when) X(DSV4_DTYPE, when) X(DSV4_SPEC, when)        \
     X(DSV4_PD_PP, when) X(DSV4_BACKENDS, when) X(DSV4_BACKEND_RULES, when) X(DSV4_LAYOUTS, when)                    \
@@ -3442,7 +3715,7 @@ static size_t rule_spans(const span **out, size_t max)
     return n;
 }
 
-#define SIG_BITS 256
+#define SIG_BITS 512
 
 /* The rows of every table that hold for `rel`, as bits; returns how many
  * rows there are (SIG_BITS fit). */
@@ -3738,6 +4011,22 @@ static kvc_status check_standalone_dp(const ctx *c)
                                : "");
 }
 
+/* The attention backend of the process's server args, which a draft runner
+ * builds unless given its own, or NULL (Python's None): the settled flag
+ * (attention_flag, fa3 with fp8_e5m2 made triton from 0.5.4.post1), the DSA
+ * backend of a DSA model of the DeepSeek family, the model's default
+ * (ATTN_DEFAULTS), else from 0.5.4.post1 SGLang's MLA default
+ * (hook_attention_backend). */
+static const char *hook_attention_backend(const ctx *c);
+
+static const char *process_attention_backend(const ctx *c)
+{
+    const struct attn_default *dflt;
+    if (attention_flag(c) || c->defaults) return hook_attention_backend(c);
+    const char *b = attn_backend(c, &dflt);
+    return dflt ? b : hook_attention_backend(c);
+}
+
 /* The separate draft model's pool (EAGLE3, STANDALONE): the draft runner
  * builds it from the draft's own config (tools/sglang-oracle/DRAFT_POOL.md
  * §1; sglang 0.5.23: python/sglang/srt/mem_cache/kv_cache_configurator.py:
@@ -3778,18 +4067,21 @@ static kvc_status resolve_draft_model(const ctx *c, const char *algo)
                       algo, m->architecture, nsa ? "nsa" : "dsa", nsa ? "0.5.3rc2" : "0.5.13",
                       nsa ? "nsa_backend.py:162" : "dsa_backend.py:307");
     }
+    /* the draft runner builds its own attention backend (the draft's flag, else the process's): its factory's
+     * checks, for the draft's kind of model */
+    const setting *dab = &set->s[SET_SPEC_DRAFT_ATTN];
+    const char *backend = dab->set ? dab->value : process_attention_backend(c);
+    const struct factory_rule *f = backend ? factory_refusal(c, backend, m->kv_lora_rank ? MLA_RUNNER : MHA_RUNNER) : NULL;
+    if (f)
+        return refuse(c, dab->set ? dab : attention_flag(c), "%s (at draft model init: the %s draft %s, an %s model, "
+                      "runs %s attention backend %s on %s; %s)", f->message, algo, m->architecture,
+                      m->kv_lora_rank ? "MLA" : "MHA", dab->set ? "its" : "the target's", backend, c->gpu->name,
+                      f->cite);
     char why[700];
     if (m->kv_lora_rank) {
         str_printf(why, sizeof why, "%s is an MLA model: kvcheck derives MHA draft pools only", m->architecture);
         return draft_underived(c, algo, why);
     }
-    /* fa3's start-up check of the GPU, for an MHA runner (sglang 0.5.3rc2:
-     * python/sglang/srt/layers/attention/attention_registry.py:119-123; 0.5.23: :241-246) */
-    const setting *dab = &set->s[SET_SPEC_DRAFT_ATTN];
-    if (dab->set && strcmp(dab->value, "fa3") == 0 && !c->gpu->hip && c->gpu->major != 8 && c->gpu->major != 9)
-        return refuse(c, dab, "AssertionError: FlashAttention v3 Backend requires SM>=80 and SM<=90. Please use "
-                      "`--attention-backend flashinfer`. (at draft model init, on %s: sglang 0.5.23: "
-                      "python/sglang/srt/layers/attention/attention_registry.py:241-246)", c->gpu->name);
     const setting *dcp = &set->s[SET_DCP];
     const char *dtype = draft_model_dtype(c, m, why, sizeof why);
     if (!dtype) return draft_underived(c, algo, why);
@@ -4210,6 +4502,9 @@ static void resolve_hisparse_setting(const setting *s, kvc_resolved *out)
 
 static kvc_status check_modelled(const ctx *c)
 {
+    const setting *af = attention_flag(c);
+    kvc_status st = decline_attention(c, af, af ? af->value : "", 1);
+    if (st) return st;
     for (size_t i = 0; !dsv4_row(c->model->architecture, c->rel) && i < COUNT_OF(UNMODELLED); i++)
         if (strcmp(UNMODELLED[i].arch, c->model->architecture) == 0) {
             kvc_origin o;
@@ -4338,6 +4633,7 @@ kvc_status rules_resolve(const gpu_info *gpu, const model_info *model, const dra
                 notes_add(out->warnings, &out->nwarnings, KVC_MAX_NOTES, "%s has no effect: SGLang %s does not take "
                           "%s as a DSA model", set->s[k].flag, SGLANG_VERSIONS[release], model->architecture);
     }
+    if ((st = check_runner_attention(&c))) return st; /* ModelRunner.__init__, before it loads the model */
     if ((st = check_model_class(&c))) return st;
     if ((st = check_dtype_mapping(&c, c.dtype, &set->s[SET_KV_CACHE_DTYPE]))) return st;
     const struct dtype_row *t = torch_row(&c, c.dtype);
@@ -4355,6 +4651,7 @@ kvc_status rules_resolve(const gpu_info *gpu, const model_info *model, const dra
         decide_row(&c, c.dtype, c.dsa, &out->row);
     }
     if ((st = check_init(&c))) return st;
+    if ((st = check_attention_build(&c))) return st;
     if (c.hybrid && (st = resolve_hybrid(&c))) return st;
     /* the draft worker starts after the target's model runner (its checks come after the target's) */
     if (separate_draft(out) && (st = resolve_draft_model(&c, resolved_value(out, "speculative_algorithm"))))

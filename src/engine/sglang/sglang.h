@@ -240,6 +240,10 @@ typedef enum setting_key {
     SET_SPEC_ADAPTIVE,       /* --speculative-adaptive */
     SET_DETERMINISTIC,       /* --enable-deterministic-inference */
     SET_RL_ON_POLICY,        /* --rl-on-policy-target (turns deterministic inference on) */
+    /* what SGLang's LMCache checks read beside the caches and parallelism (0.5.21+) */
+    SET_STREAMING_SESSION,   /* --enable-streaming-session */
+    SET_EXTERNAL_LINKER,     /* --enable-unified-cache-external-linker */
+    SET_HICACHE_HOST_MODE,   /* --hicache-host-memory-mode */
     SET_COUNT
 } setting_key;
 
