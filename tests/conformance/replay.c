@@ -106,6 +106,7 @@ static int draft_pool_agrees(const kvc_resolved *r, const result *want, char *go
 {
     static const struct { const char *torch, *kvcheck; } NAMES[] = {
         {"float8_e4m3fn", "fp8_e4m3"}, {"float8_e4m3fnuz", "fp8_e4m3fnuz"}, {"float8_e5m2", "fp8_e5m2"},
+        {"float8_e5m2fnuz", "fp8_e5m2fnuz"},
         {"bfloat16", "bfloat16"},      {"float16", "float16"},           {"float32", "float32"}};
     const kvc_setting *pool = kvc_resolved_find(r, "draft_model_pool");
     snprintf(got, size, "%s", pool && pool->value[0] ? pool->value : "-");

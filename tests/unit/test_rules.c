@@ -77,6 +77,9 @@ static const struct row {
     {"H200", "deepseek-v3", "--attention-backend intel_xpu --page-size 16", "0.5.8", "auto", "", "", "bf16", 1152, 128},
     {"B200", "deepseek-v3", "--attention-backend fa3 --kv-cache-dtype fp8_e5m2", NULL, "fp8_e5m2", "", "",
      "fp8_e5m2_raw", 576, 1},
+    /* equal side flags: up to 0.5.17 the model runner builds the attention backend they settle, triton here */
+    {"B200", "deepseek-v3", "--prefill-attention-backend fa3 --decode-attention-backend fa3 --kv-cache-dtype fp8_e5m2",
+     "0.5.17", "fp8_e5m2", "", "", "fp8_e5m2_raw", 576, 1},
     {"H200", "deepseek-v3", "--prefill-attention-backend fa4", "0.5.5", "auto", "", "", "bf16", 1152, 128},
     {"H200", "deepseek-v3", "--prefill-attention-backend fa4", "0.5.5.post1", "auto", "", "", "bf16", 1152, 1},
     /* equal prefill and decode flags replace --attention-backend from 0.5.4.post1 */
@@ -668,12 +671,13 @@ static const struct bad {
      "TRTLLM FMHAv2 prefill on SM120 does not support fp8_e4m3 KV cache or skip-softmax."},
     {"B200", "deepseek-v3", "--prefill-attention-backend trtllm_mha --kv-cache-dtype fp8_e4m3", NULL,
      "SGLang 0.5.23 refuses to start: ValueError: trtllm_mha backend can only be used with non-MLA models. (when the "
-     "model runner builds the prefill attention backend trtllm_mha for DeepseekV3ForCausalLM, an MLA model, on B200"},
+     "model runner builds the prefill side's attention backend trtllm_mha for DeepseekV3ForCausalLM, an MLA model, on "
+     "B200"},
     {"H200", "deepseek-v3", "--attention-backend trtllm_mha --speculative-algorithm EAGLE", "0.5.20",
      "--attention-backend trtllm_mha: kvcheck does not model SGLang 0.5.20's start-up checks"},
     /* NVFP4 picks trtllm_mha for decode off SM100 (and both sides on it): refused for an MLA model */
     {"RTX PRO 6000", "deepseek-v3", "--kv-cache-dtype nvfp4", NULL, "trtllm_mha backend can only be used with non-MLA "
-     "models. (when the model runner builds the decode attention backend trtllm_mha for DeepseekV3ForCausalLM, an "
+     "models. (when the model runner builds the decode side's attention backend trtllm_mha for DeepseekV3ForCausalLM, an "
      "MLA model, on RTX PRO 6000: prefill flashinfer and decode trtllm_mha, set by SGLang 0.5.23 for --kv-cache-dtype "
      "nvfp4"},
     /* LMCache's checks (0.5.21+), in SGLang's order: a PD decode worker without the decode radix cache meets the
@@ -696,10 +700,17 @@ static const struct bad {
     {"H200", "deepseek-v3", "--prefill-attention-backend flex_attention --decode-attention-backend flex_attention",
      "0.5.3", "Invalid attention backend for MLA: flex_attention"},
     {"B200", "deepseek-v3", "--attention-backend fa3", NULL, "AssertionError: FlashAttention v3 Backend requires "
-     "SM>=80 and SM<=90. Please use `--attention-backend flashinfer`. (when the model runner builds the decode "
+     "SM>=80 and SM<=90. Please use `--attention-backend flashinfer`. (when the model runner builds the prefill side's "
      "attention backend fa3"},
     {"H200", "deepseek-v3", "--prefill-attention-backend hpc_ops", "0.5.21", "hpc_ops backend can only be used with "
-     "non-MLA models. (when the model runner builds the prefill attention backend hpc_ops"},
+     "non-MLA models. (when the model runner builds the prefill side's attention backend hpc_ops"},
+    /* from 0.5.18 equal side flags build the prefill side's string, which fp8_e5m2 does not change */
+    {"B200", "deepseek-v3", "--prefill-attention-backend fa3 --decode-attention-backend fa3 --kv-cache-dtype fp8_e5m2",
+     "0.5.18", "FlashAttention v3 Backend requires SM>=80 and SM<=90. Please use `--attention-backend flashinfer`. "
+     "(when the model runner builds the prefill side's attention backend fa3"},
+    /* trtllm_mha's prefill context parallelism off SM100 (0.5.19+), before the model runner */
+    {"H200", "deepseek-v3", "--attention-backend trtllm_mha --attn-cp-size 2", "0.5.21", "Prefill context parallelism "
+     "with the TRTLLM MHA prefill backend requires SM100"},
     /* up to 0.5.7 SGLang picks top-k 4 for architectures off its list; NGRAM refuses attention DP */
     {"H200", "tests/conformance/sglang/models/LONGCAT_FLASH.json", "--page-size 64 --speculative-algorithm NEXTN",
      "0.5.3rc2", "This combination is only supported for the 'flashinfer' backend. (sglang 0.5.3rc2: python/sglang/"
@@ -790,7 +801,7 @@ static void test_rules__fp4_check_flags_that_pass(void **state)
     /* `init`: the argument checks pass, and the model runner then refuses the trtllm_mha decode backend NVFP4
      * sets (or the flag names) for DeepSeek V3, an MLA model */
     static const char INIT[] = "ValueError: trtllm_mha backend can only be used with non-MLA models. (when the model "
-                               "runner builds the decode attention backend trtllm_mha";
+                               "runner builds the decode side's attention backend trtllm_mha";
     static const struct {
         const char *gpu, *args, *release;
         int init;
@@ -1657,6 +1668,20 @@ static void test_rules__separate_draft_model_pools(void **state)
         {"0.5.23", "B200", "deepseek-v3", "--tp 8", NULL, 0,
          "ValueError: trtllm_mla backend can only be used with MLA models. (at draft model init: the EAGLE3 draft "
          "LlamaForCausalLMEagle3, an MHA model, runs the target's attention backend trtllm_mla on B200"},
+        /* the target's two sides where they differ, decode first; fa3 made triton by fp8_e5m2 up to 0.5.4 too */
+        {"0.5.9", "B200", "deepseek-v3", "--tp 8 --attention-backend flashinfer --decode-attention-backend trtllm_mla",
+         NULL, 0, "trtllm_mla backend can only be used with MLA models. (at draft model init: the EAGLE3 draft "
+         "LlamaForCausalLMEagle3, an MHA model, runs the target's attention backend trtllm_mla on B200"},
+        {"0.5.4", "B200", "deepseek-v3", "--tp 8 --attention-backend fa3 --kv-cache-dtype fp8_e5m2",
+         "fp8_e5m2 1x1x128: 128 B/page", 63, NULL},
+        /* ROCm's fp8_e5m2 is e5m2fnuz up to 0.5.6.post1 */
+        {"0.5.5", "MI300X", "deepseek-v3", "--tp 8 --kv-cache-dtype fp8_e5m2", "fp8_e5m2fnuz 1x1x128: 128 B/page", 63,
+         NULL},
+        /* its own: 0.5.23 renames tokenspeed_mla cutedsl_mla; hpc_ops refuses speculative decoding */
+        {"0.5.23", "B200", "deepseek-v3", "--tp 8 --speculative-draft-attention-backend tokenspeed_mla", NULL, 0,
+         "ValueError: cutedsl_mla backend can only be used with MLA models. (at draft model init"},
+        {"0.5.23", "H200", "deepseek-v3", "--tp 8 --speculative-draft-attention-backend hpc_ops", NULL, 0,
+         "ValueError: hpc_ops backend does not support speculative decoding for now."},
         {"0.5.23", "H200", "glm-5.2", "--tp 8 --speculative-draft-attention-backend fa3", "bfloat16 1x1x128: 16384 B/page",
          80, NULL},
         /* STANDALONE and an attention-DP size above 1: DSA forces DP attention with dp = tp up to 0.5.5.post3, with

@@ -189,6 +189,18 @@ def attention_cases():
         out.append(case(m, None, None, None, None,
                         par="--attention-backend dual_chunk_flash_attn --enable-hierarchical-cache"))
         out.append(case(m, None, None, None, None, hs=True, radix=False, par="--attention-backend dual_chunk_flash_attn"))
+        # equal sides (built as the attention backend up to 0.5.17, which fp8_e5m2 makes triton), trtllm_mha's
+        # prefill context parallelism
+        out.append(case(m, "fp8_e5m2", None, None, None,
+                        par="--prefill-attention-backend fa3 --decode-attention-backend fa3"))
+        out.append(case(m, None, None, None, None, par="--attention-backend trtllm_mha --attn-cp-size 2"))
+        # a separate MHA draft builds its own backend, else the target's (both sides where they differ)
+        for dab, dt, par in ((None, None, None), (None, None, "--attention-backend flashinfer --decode-attention-backend "
+                                                               "trtllm_mla"),
+                             (None, "fp8_e5m2", "--attention-backend fa3"), ("trtllm_mla", None, None),
+                             ("cutedsl_mla", None, None), ("tokenspeed_mla", None, None), ("hpc_ops", None, None),
+                             ("fa3", None, None)):
+            out.append(case(m, dt, None, None, None, spec="EAGLE3", dmodel="EAGLE3_LLAMA", dab=dab, par=par))
         # a decode side beside another prefill backend: its page, its checks, the two backends the model runner builds
         for b in ("cutedsl_mla", "tokenspeed_mla", "trtllm_mha", "intel_xpu", "hpc_ops", "fa3", "flashmla"):
             out.append(case(m, None, None, None, None, par=f"--decode-attention-backend {b} --prefill-attention-backend flashinfer"))
@@ -199,6 +211,10 @@ def attention_cases():
                 out.append(case(m, None, None, None, None, spec="EAGLE", page=page, par=EAGLE_TREE + par))
             # fa3 keeps no fp8_e5m2 KV: SGLang runs triton instead (0.5.4.post1+)
             out.append(case(m, "fp8_e5m2", None, None, None, spec="EAGLE", page=page, par=EAGLE_TREE))
+            # NGRAM (no draft model): its own top-k default, its BFS breadth, the same page-tree check
+            for par in ("", "--attention-backend flashinfer", "--attention-backend triton",
+                        "--speculative-ngram-max-bfs-breadth 1"):
+                out.append(case(m, None, None, None, None, spec="NGRAM", page=page, par=par or None))
     return out
 
 

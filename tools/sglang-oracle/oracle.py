@@ -22,7 +22,7 @@ Stages, each the release's own code where the release has it:
   4. speculative decoding: the draft model config (ModelConfig with
      is_draft_model=True), the draft worker's KV torch dtype and row.
 """
-import argparse, ast, builtins, contextlib, copy, inspect, io, json, logging, os, sys, textwrap, types
+import argparse, ast, builtins, contextlib, copy, inspect, io, json, logging, os, re, sys, textwrap, types
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
@@ -402,6 +402,7 @@ class Oracle:
         """-> dict: {"ok": {...}} or {"refused": text}."""
         self.cfg = HFConfig(model_cfg)
         self.view = None  # the resolved server args of an accepted case (pairs.py reads them)
+        self.runner_view = None
         argv = ["--model-path", "/fake/model"] + argv
         stage = "args"
         out = {}
@@ -438,7 +439,8 @@ class Oracle:
                 o["torch_dtype"] = kvd.name
                 self.init_checks(view, kvd, dim, hf)
                 self.build_backends(args, sa)
-                if spec:
+                self.runner_view = sa  # what a draft runner reads of the process's server args (draft_model)
+                if spec and getattr(view, "speculative_algorithm", None) != "NGRAM":  # NGRAM runs no draft model
                     o["draft"] = self.draft(args, view)
             out["ok"] = o
             self.view = view
@@ -596,25 +598,44 @@ class Oracle:
                                      model_config=mc, server_args=sa, tp_size=sa.tp_size, is_multimodal=False,
                                      mem_fraction_static=0.9)
 
-    def build_backends(self, args, sa):
-        """The attention backends the model runner builds after the KV pool
-        (the prefill and the decode one, each the side's flag else
-        attention_backend; one when they are equal): a backend the release's
-        registry lacks is _get_attention_backend_from_str's "Invalid
-        attention backend" refusal, else the factory's own checks
-        (_factory_checks) run with the target's runner."""
-        runner = self._runner(args, sa)
+    def built(self, sa):
+        """The attention backends a model runner builds, in its order: the
+        decode and the prefill one (each the side's flag else
+        attention_backend) where they differ, else one: attention_backend
+        where the release builds it (up to 0.5.17: "server_args.attention_backend"
+        in that call), else the prefill side."""
         pre = sa.prefill_attention_backend or sa.attention_backend
         dec = sa.decode_attention_backend or sa.attention_backend
-        spec = types.SimpleNamespace(speculative_algorithm=sa.speculative_algorithm)
-        par = types.SimpleNamespace(dcp_enabled=False)
-        for b in ([dec, pre] if dec != pre else [pre]):
-            if b not in self._registry():
-                raise ValueError(f"Invalid attention backend: {b}")
-            found = self._factory_checks(b)
-            if found:
-                found = (found[0], dict(found[1], get_spec=lambda: spec, get_parallel=lambda: par))
-            self._run_stmts(found, {"runner": runner})
+        if dec != pre:
+            return [dec, pre]
+        if getattr(self, "_builds_whole", None) is None:
+            path = os.path.join(self.root, "sglang/srt/model_executor/model_runner_components/attention_backend_setup.py")
+            if not os.path.exists(path):
+                path = os.path.join(self.root, "sglang/srt/model_executor/model_runner.py")
+            self._builds_whole = re.search(r"backend_str=model_runner\.server_args\.attention_backend|"
+                                           r"_get_attention_backend_from_str\(\s*self\.server_args\.attention_backend",
+                                           open(path).read()) is not None
+        return [sa.attention_backend if self._builds_whole else pre]
+
+    def check_backend(self, b, runner, sa):
+        """One backend a runner builds: a name the release's registry lacks is
+        _get_attention_backend_from_str's "Invalid attention backend"
+        refusal, else the factory's own checks (_factory_checks) run."""
+        if b not in self._registry():
+            raise ValueError(f"Invalid attention backend: {b}")
+        found = self._factory_checks(b)
+        if found:
+            spec = types.SimpleNamespace(speculative_algorithm=sa.speculative_algorithm)
+            par = types.SimpleNamespace(dcp_enabled=False)
+            found = (found[0], dict(found[1], get_spec=lambda: spec, get_parallel=lambda: par))
+        self._run_stmts(found, {"runner": runner})
+
+    def build_backends(self, args, sa):
+        """The attention backends the target's model runner builds after the
+        KV pool (built), each through check_backend."""
+        runner = self._runner(args, sa)
+        for b in self.built(sa):
+            self.check_backend(b, runner, sa)
 
     @staticmethod
     def _run_stmts(found, loc):
@@ -658,8 +679,12 @@ class Oracle:
                                         "EAGLE3 currently only supports 1 layer")
             self._run_stmts(found, {"self": types.SimpleNamespace(config=hf)})
         # the draft runner's attention backend (model_runner._get_attention_backend): its own
-        # flag (0.5.7+), else the server's
-        dback = getattr(view, "speculative_draft_attention_backend", None) or view.attention_backend
+        # flag (0.5.7+), else what the process's server args build (built: the target's model runner
+        # has settled them up to 0.5.4)
+        sa = self.runner_view or view
+        own = getattr(view, "speculative_draft_attention_backend", None)
+        dbacks = [own] if own else self.built(sa)
+        dback = dbacks[0]
         if dback in ("nsa", "dsa"):
             if self._dsa_assert is None:
                 att = os.path.join(self.root, "sglang/srt/layers/attention")
@@ -674,7 +699,8 @@ class Oracle:
             runner = types.SimpleNamespace(use_mla_backend=getattr(dmc.attention_arch, "name", "") == "MLA",
                                            model_config=types.SimpleNamespace(is_encoder_decoder=False, hf_config=hf),
                                            server_args=view)
-            self._run_stmts(self._factory_checks(dback), {"runner": runner})
+            for b in dbacks:
+                self.check_backend(b, runner, view)
         # the draft runner's KV dtype: the release's code with the draft model's dtype
         # (model=None: a checkpoint quant config's kv_cache_quant_algo is not seen)
         kvd, _ = self.kv_torch_dtype(view, draft=True, model_dtype=getattr(dmc, "dtype", torch.bfloat16))

@@ -346,6 +346,18 @@ static int fp8_is_fnuz(const ctx *c)
     return c->gpu->major == 9 && c->gpu->minor == 4;
 }
 
+/* The name of FP8 dtype `d` ("fp8_e4m3", "fp8_e5m2") as this GPU stores
+ * it: e4m3fnuz where fp8_is_fnuz; e5m2fnuz on ROCm up to 0.5.6.post1,
+ * where later releases store fp8_e5m2 as the platform's fp8_e4m3
+ * (DTYPE_ALIASES; sglang 0.5.5: python/sglang/srt/model_executor/
+ * model_runner.py:1522-1526); else `d`. Pure. */
+static const char *fp8_stored_name(const ctx *c, const char *d)
+{
+    if (strcmp(d, "fp8_e4m3") == 0 && fp8_is_fnuz(c)) return "fp8_e4m3fnuz";
+    if (strcmp(d, "fp8_e5m2") == 0 && c->gpu->hip && rel_until(c->rel, "0.5.6.post1")) return "fp8_e5m2fnuz";
+    return d;
+}
+
 static kvc_status resolve_dtype(ctx *c)
 {
     const setting *s = &c->set->s[SET_KV_CACHE_DTYPE];
@@ -1360,8 +1372,9 @@ static kvc_status decline_attention(const ctx *c, const setting *af, const char 
     const setting *const sides[] = {&c->set->s[SET_DECODE_ATTENTION_BACKEND], &c->set->s[SET_PREFILL_ATTENTION_BACKEND]};
     for (size_t i = 0; i < COUNT_OF(UNMODELLED_ATTN); i++) {
         const struct unmodelled_attn *r = &UNMODELLED_ATTN[i];
-        if (!in_span(c->rel, r->when) || r->early != early || (r->except && word_in(c->dtype, r->except)) ||
-            (r->spec && !c->set->s[SET_SPEC_ALGO].set))
+        /* early: the KV dtype is not resolved yet (c->dtype NULL) */
+        if (!in_span(c->rel, r->when) || r->early != early ||
+            (r->except && c->dtype && word_in(c->dtype, r->except)) || (r->spec && !c->set->s[SET_SPEC_ALGO].set))
             continue;
         const setting *by = !r->draft && af && word_in(named, r->backends) ? af : NULL;
         const setting *const *flags = r->draft ? draft : sides;
@@ -1664,12 +1677,13 @@ static const struct kv4_rule {
      "TRTLLM MHA backend for decode is only supported on Hopper (SM90), Blackwell (SM100) and (SM120) GPUs. Please "
      "use a different decode backend.",
      "decode", "sglang 0.5.21: python/sglang/srt/arg_groups/attention_hook.py:153-158; sglang 0.5.23: :222-227"},
-    {SINCE("0.5.21"), "nvfp4 fp4_mx_block16", K_PREFILL_CP,
+    {SINCE("0.5.19"), NULL, K_PREFILL_CP,
      "Prefill context parallelism with the TRTLLM MHA prefill backend requires SM100 (trtllm-gen context kernel): "
      "the SM90/SM120 fmha_v2 prefill path does not implement CP shard masking.",
      NULL,
-     "sglang 0.5.21: python/sglang/srt/arg_groups/attention_hook.py:159-166; sglang 0.5.22: :227-234; sglang "
-     "0.5.23: :228-237"},
+     "sglang 0.5.19: python/sglang/srt/arg_groups/attention_hook.py:161-170 (and --enable-prefill-context-parallel, "
+     "which kvcheck does not read, to 0.5.20); sglang 0.5.21: :159-166; sglang 0.5.22: :227-234; sglang 0.5.23: "
+     ":228-237"},
     {SINCE("0.5.16"), "mxfp8", K_NOT_BLACKWELL,
      "--kv-cache-dtype mxfp8 requires an SM100+ (Blackwell) GPU for the block-scaled operands used by the FA4 MXFP8 "
      "attention path.",
@@ -2899,7 +2913,7 @@ static const char *torch_name(const ctx *c)
 {
     const char *d = stored_dtype(c, c->dtype);
     if (strcmp(d, "fp8_e4m3") == 0) return fp8_is_fnuz(c) ? "torch.float8_e4m3fnuz" : "torch.float8_e4m3fn";
-    if (strcmp(d, "fp8_e5m2") == 0) return "torch.float8_e5m2";
+    if (strcmp(d, "fp8_e5m2") == 0) return strcmp(fp8_stored_name(c, d), d) ? "torch.float8_e5m2fnuz" : "torch.float8_e5m2";
     if (strcmp(d, "bf16") == 0 || strcmp(d, "bfloat16") == 0) return "torch.bfloat16";
     if (strcmp(d, "float16") == 0) return "torch.float16";
     return "torch.float32";
@@ -3098,8 +3112,14 @@ static const struct factory_rule {
     {SINCE("0.5.13"), "cutedsl_mla", MHA_RUNNER, NULL,
      "ValueError: cutedsl_mla backend can only be used with MLA models.",
      "sglang 0.5.13: python/sglang/srt/layers/attention/attention_registry.py:77-80; 0.5.23: :118-121"},
-    {FROM_TO("0.5.3rc2", "0.5.3"), "fa4", MHA_RUNNER, NULL, "AssertionError",
-     "sglang 0.5.3rc2: python/sglang/srt/layers/attention/attention_registry.py:130-132"},
+    {FROM_TO("0.5.3rc2", "0.5.3"), "fa4", MHA_RUNNER, NULL,
+     "AssertionError: FlashAttention v4 Support is at an early stage, only MLA model supported now",
+     "sglang 0.5.3rc2: python/sglang/srt/layers/attention/attention_registry.py:130-134; 0.5.3: :130-134"},
+    /* 0.5.23 renames the draft's tokenspeed_mla cutedsl_mla before anything else */
+    {SINCE("0.5.23"), "tokenspeed_mla", MHA_RUNNER, NULL,
+     "ValueError: cutedsl_mla backend can only be used with MLA models.",
+     "sglang 0.5.23: python/sglang/srt/arg_groups/serving_hook.py:303-320; "
+     "python/sglang/srt/layers/attention/attention_registry.py:118-121"},
     /* a draft runner always runs speculative decoding, which this factory refuses for an MHA model */
     {SINCE("0.5.17"), "hpc_ops", MHA_RUNNER, NULL, "ValueError: hpc_ops backend does not support speculative "
      "decoding for now.",
@@ -3150,25 +3170,95 @@ static kvc_status check_runner_attention(const ctx *c)
     return KVC_OK;
 }
 
-/* The backends the model runner builds (each side's flag, else the one
- * SGLang set for the side: the KV4 sides, kv4_sides; else the attention
- * backend, which fa3 with --kv-cache-dtype fp8_e5m2 has made triton),
- * decode first, through their factories (FACTORY_RULES). */
+static const char *hook_attention_backend(const ctx *c);
+
+/* The attention backend the model runner reads (server_args.attention_backend
+ * once settled): the flag it settles on (runner_attention), else SGLang's
+ * default (the DSA backend, the model's, the platform's:
+ * the model's (ATTN_DEFAULTS, in the server args from 0.5.3.post2), the
+ * platform's: hook_attention_backend; "" where kvcheck does not know it,
+ * which no factory refuses), fa3 with --kv-cache-dtype fp8_e5m2 made triton, in the
+ * server args from 0.5.4.post1 and when the model runner starts before
+ * (sglang 0.5.4: python/sglang/srt/model_executor/model_runner.py:611-619).
+ * Pure. */
+static const char *runner_backend(const ctx *c)
+{
+    const setting *a = runner_attention(c);
+    const struct attn_default *dflt = NULL;
+    const char *b = a ? a->value : c->defaults ? hook_attention_backend(c) : attn_backend(c, &dflt);
+    if (!a && !c->defaults && !dflt) b = hook_attention_backend(c);
+    if (!b) return "";
+    return strcmp(b, "fa3") == 0 && strcmp(c->dtype, "fp8_e5m2") == 0 ? "triton" : b;
+}
+
+/* The attention backends a model runner builds, in its order, into `b`
+ * (with `side` the side each is, -1 for the attention backend itself):
+ * the decode and the prefill one where they differ (each side's flag, or
+ * the side SGLang's NVFP4 rows set: kv4_sides; else the attention backend,
+ * runner_backend), else the one: up to 0.5.17 the attention backend, from
+ * 0.5.18 the prefill side (sglang 0.5.17: python/sglang/srt/model_executor/
+ * model_runner_components/attention_backend_setup.py:218-223; 0.5.18:
+ * :229-234). Returns how many; `sides` says how they were chosen. */
+static unsigned built_backends(const ctx *c, struct kv4_sides *sides, const char *b[2], int side[2])
+{
+    const setting *flags[2] = {&c->set->s[SET_PREFILL_ATTENTION_BACKEND], &c->set->s[SET_DECODE_ATTENTION_BACKEND]};
+    const char *attention = runner_backend(c), *s[2];
+    kv4_sides(c, sides);
+    for (int k = PREFILL; k <= DECODE; k++)
+        s[k] = sides->nvfp4 ? sides->side[k] : flags[k]->set ? flags[k]->value : attention;
+    if (strcmp(s[PREFILL], s[DECODE]) != 0) {
+        b[0] = s[DECODE], side[0] = DECODE;
+        b[1] = s[PREFILL], side[1] = PREFILL;
+        return 2;
+    }
+    int whole = rel_until(c->rel, "0.5.17") && !sides->nvfp4;
+    b[0] = whole ? attention : s[PREFILL];
+    side[0] = whole ? -1 : PREFILL;
+    return 1;
+}
+
+/* 1 when the release's parser offers `backend` for --attention-backend:
+ * its registry's names (ATTENTION_BACKENDS), which the draft's own flag,
+ * taking any string, is not checked against until its runner builds it
+ * (sglang 0.5.7: python/sglang/srt/model_executor/model_runner.py
+ * _get_attention_backend_from_str). Pure. */
+static int offered_backend(unsigned rel, const char *backend)
+{
+    const sglang_parser_def *p = &SGLANG_PARSERS[rel];
+    for (unsigned i = 0; i < p->n; i++) {
+        const sglang_flag_row *row = &SGLANG_FLAG_ROWS[p->order[i]];
+        if (strcmp(row->option, "--attention-backend") != 0) continue;
+        const char *const *ch = SGLANG_CHOICES[SGLANG_FLAG_DEFS[row->def].choices];
+        for (size_t k = 0; ch && ch[k]; k++)
+            if (strcmp(ch[k], backend) == 0) return 1;
+        return 0;
+    }
+    return 1; /* no such flag: nothing to compare with */
+}
+
+/* The flag that chose built backend `side` (-1: the attention backend,
+ * which equal side flags settle). Pure. */
+static const setting *built_flag(const ctx *c, int side)
+{
+    const setting *a = runner_attention(c);
+    return side < 0 && a ? a : flag_of(c, side);
+}
+
+/* The backends the target's model runner builds (built_backends) through
+ * their factories (FACTORY_RULES). */
 static kvc_status check_attention_build(const ctx *c)
 {
     struct kv4_sides sides;
-    kv4_sides(c, &sides);
-    static const int ORDER[] = {DECODE, PREFILL};
-    const setting *flags[2] = {&c->set->s[SET_PREFILL_ATTENTION_BACKEND], &c->set->s[SET_DECODE_ATTENTION_BACKEND]};
-    for (size_t k = 0; runs_mla(c) && k < COUNT_OF(ORDER); k++) {
-        int side = ORDER[k];
-        const char *b = sides.side[side];
-        if (!flags[side]->set && strcmp(b, "fa3") == 0 && strcmp(c->dtype, "fp8_e5m2") == 0) b = "triton";
-        const struct factory_rule *r = factory_refusal(c, b, MLA_RUNNER);
+    const char *b[2];
+    int side[2];
+    unsigned n = runs_mla(c) ? built_backends(c, &sides, b, side) : 0;
+    for (unsigned k = 0; k < n; k++) {
+        const struct factory_rule *r = factory_refusal(c, b[k], MLA_RUNNER);
         if (r)
-            return refuse(c, flag_of(c, side), "%s (when the model runner builds the %s attention backend %s for %s, "
-                          "an MLA model, on %s: %s; %s; %s)", r->message, SIDE[side], b, c->model->architecture,
-                          c->gpu->name, sides.why, r->cite, BUILD_CITE);
+            return refuse(c, built_flag(c, side[k]), "%s (when the model runner builds the %s%s attention backend %s "
+                          "for %s, an MLA model, on %s: %s; %s; %s)", r->message, side[k] < 0 ? "" : SIDE[side[k]],
+                          side[k] < 0 ? "" : " side's", b[k], c->model->architecture, c->gpu->name, sides.why,
+                          r->cite, BUILD_CITE);
     }
     return KVC_OK;
 }
@@ -4011,22 +4101,6 @@ static kvc_status check_standalone_dp(const ctx *c)
                                : "");
 }
 
-/* The attention backend of the process's server args, which a draft runner
- * builds unless given its own, or NULL (Python's None): the settled flag
- * (attention_flag, fa3 with fp8_e5m2 made triton from 0.5.4.post1), the DSA
- * backend of a DSA model of the DeepSeek family, the model's default
- * (ATTN_DEFAULTS), else from 0.5.4.post1 SGLang's MLA default
- * (hook_attention_backend). */
-static const char *hook_attention_backend(const ctx *c);
-
-static const char *process_attention_backend(const ctx *c)
-{
-    const struct attn_default *dflt;
-    if (attention_flag(c) || c->defaults) return hook_attention_backend(c);
-    const char *b = attn_backend(c, &dflt);
-    return dflt ? b : hook_attention_backend(c);
-}
-
 /* The separate draft model's pool (EAGLE3, STANDALONE): the draft runner
  * builds it from the draft's own config (tools/sglang-oracle/DRAFT_POOL.md
  * §1; sglang 0.5.23: python/sglang/srt/mem_cache/kv_cache_configurator.py:
@@ -4067,16 +4141,24 @@ static kvc_status resolve_draft_model(const ctx *c, const char *algo)
                       algo, m->architecture, nsa ? "nsa" : "dsa", nsa ? "0.5.3rc2" : "0.5.13",
                       nsa ? "nsa_backend.py:162" : "dsa_backend.py:307");
     }
-    /* the draft runner builds its own attention backend (the draft's flag, else the process's): its factory's
+    /* the draft runner builds its own attention backend, else the process's (built_backends): their factories'
      * checks, for the draft's kind of model */
     const setting *dab = &set->s[SET_SPEC_DRAFT_ATTN];
-    const char *backend = dab->set ? dab->value : process_attention_backend(c);
-    const struct factory_rule *f = backend ? factory_refusal(c, backend, m->kv_lora_rank ? MLA_RUNNER : MHA_RUNNER) : NULL;
-    if (f)
-        return refuse(c, dab->set ? dab : attention_flag(c), "%s (at draft model init: the %s draft %s, an %s model, "
-                      "runs %s attention backend %s on %s; %s)", f->message, algo, m->architecture,
-                      m->kv_lora_rank ? "MLA" : "MHA", dab->set ? "its" : "the target's", backend, c->gpu->name,
-                      f->cite);
+    struct kv4_sides sides;
+    const char *backend[2] = {dab->value, NULL};
+    int side[2] = {-1, -1};
+    unsigned n = dab->set ? 1 : built_backends(c, &sides, backend, side);
+    if (dab->set && !offered_backend(c->rel, dab->value))
+        return refuse(c, dab, "ValueError: Invalid attention backend: %s (at draft model init: SGLang %s has no such "
+                      "attention backend)", dab->value, SGLANG_VERSIONS[c->rel]);
+    for (unsigned k = 0; k < n; k++) {
+        const struct factory_rule *f = factory_refusal(c, backend[k], m->kv_lora_rank ? MLA_RUNNER : MHA_RUNNER);
+        if (f)
+            return refuse(c, dab->set ? dab : built_flag(c, side[k]), "%s (at draft model init: the %s draft %s, an %s "
+                          "model, runs %s attention backend %s on %s; %s)", f->message, algo, m->architecture,
+                          m->kv_lora_rank ? "MLA" : "MHA", dab->set ? "its" : "the target's", backend[k],
+                          c->gpu->name, f->cite);
+    }
     char why[700];
     if (m->kv_lora_rank) {
         str_printf(why, sizeof why, "%s is an MLA model: kvcheck derives MHA draft pools only", m->architecture);
@@ -4106,8 +4188,8 @@ static kvc_status resolve_draft_model(const ctx *c, const char *algo)
     char dims[64], v[32] = "";
     if (Dv != D) str_printf(v, sizeof v, "/%llu", (unsigned long long)Dv);
     str_printf(dims, sizeof dims, "%ux%llux%llu%s", layers, (unsigned long long)heads, (unsigned long long)D, v);
-    /* FP8 is e4m3fnuz where the platform's is (the bytes of one side read as the other's differ) */
-    const char *name = strcmp(e->same, "fp8_e4m3") == 0 && fp8_is_fnuz(c) ? "fp8_e4m3fnuz" : e->same;
+    /* FP8 is fnuz where the platform's is (the bytes of one side read as the other's differ) */
+    const char *name = fp8_stored_name(c, e->same);
     if (Dv == D)
         str_printf(pool, sizeof pool, "%s %s: %llu B/page", name, dims, (unsigned long long)item[0]);
     else
@@ -4117,8 +4199,9 @@ static kvc_status resolve_draft_model(const ctx *c, const char *algo)
                 "%s (%s, MHA): layers x KV heads (%llu over attention TP %lu, at least 1) x head_dim (sglang "
                 "0.5.23: python/sglang/srt/mem_cache/memory_pool.py:2657-2693); dtype: %s%s",
                 m->name, m->architecture, (unsigned long long)kv_heads, tp, why,
-                name == e->same ? "" : "; float8_e4m3fnuz on this GPU (sglang 0.5.9: "
-                                       "python/sglang/srt/layers/quantization/fp8_kernel.py:90-98)");
+                name == e->same ? "" : "; its fnuz variant on this GPU (sglang 0.5.5: python/sglang/srt/model_executor/"
+                                       "model_runner.py:1522-1530; 0.5.9: python/sglang/srt/layers/quantization/"
+                                       "fp8_kernel.py:90-98)");
     setting_origin(get(out, "draft_model_pool"), &path->origin);
     kvc_setting *par = get(out, "parallelism");
     char value[KVC_NAME_LEN], reason[KVC_REASON_LEN];
