@@ -2406,18 +2406,19 @@ static int env_bool(const setting *s)
     return -1;
 }
 
-/* HiCache with the radix cache off: on a PD decode worker unless
+/* The radix cache off, as the cache checks (HiCache's, LMCache's) see it:
+ * on a PD decode worker unless
  * --disaggregation-decode-enable-radix-cache keeps it (over
  * --disable-radix-cache too: PD_DECODE), elsewhere when given or turned off
  * by the attention backend (radix_cache_off). Not modelled: the other hooks
  * that turn it off (--enable-mis, Whisper, deterministic inference on
  * backends DeepSeek models do not use). */
-static int hicache_radix_off(const ctx *c)
+static int worker_radix_off(const ctx *c)
 {
-    if (!c->set->s[SET_HICACHE].set) return 0;
     if (set_to(c, SET_DISAGG_MODE, "decode")) return !c->set->s[SET_DECODE_RADIX].set;
     return radix_cache_off(c);
 }
+static int hicache_radix_off(const ctx *c) { return c->set->s[SET_HICACHE].set && worker_radix_off(c); }
 static int offload_off_decode(const ctx *c) { return !set_to(c, SET_DISAGG_MODE, "decode"); }
 static int offload_spec_v2(const ctx *c) { return env_bool(&c->set->s[SET_SPEC_V2_ENV]) == 1; }
 static int offload_no_storage(const ctx *c) { return !c->set->s[SET_HICACHE_STORAGE].set; }
@@ -2465,10 +2466,6 @@ static unsigned long attention_dp(const ctx *c);
  * 0.5.23: :433-474); each refuses --enable-lmcache with what it names. */
 static int lmc_hicache(const ctx *c) { return c->set->s[SET_HICACHE].set; }
 static int lmc_linker(const ctx *c) { return c->set->s[SET_EXTERNAL_LINKER].set; }
-static int lmc_radix_off(const ctx *c)
-{
-    return set_to(c, SET_DISAGG_MODE, "decode") ? !c->set->s[SET_DECODE_RADIX].set : radix_cache_off(c);
-}
 static int lmc_spec(const ctx *c) { return c->set->s[SET_SPEC_ALGO].set; }
 static int lmc_dp_attention(const ctx *c) { return attention_dp(c) > 1; }
 static int lmc_dcp(const ctx *c) { return size_of(c, SET_DCP) > 1; }
@@ -2483,7 +2480,7 @@ static const struct lmcache_rule {
     {SINCE("0.5.21"), lmc_hicache, "ValueError: --enable-lmcache and --enable-hierarchical-cache are mutually exclusive"},
     {SINCE("0.5.21"), lmc_linker,
      "ValueError: --enable-lmcache and --enable-unified-cache-external-linker are mutually exclusive"},
-    {SINCE("0.5.21"), lmc_radix_off, "ValueError: --enable-lmcache requires radix cache to be enabled"},
+    {SINCE("0.5.21"), worker_radix_off, "ValueError: --enable-lmcache requires radix cache to be enabled"},
     {SINCE("0.5.21"), lmc_spec, "NotImplementedError: LMCacheUnifiedRadixCache does not yet support speculative decoding"},
     {SINCE("0.5.21"), lmc_dp_attention, "NotImplementedError: LMCacheUnifiedRadixCache does not yet support DP attention"},
     {SINCE("0.5.21"), lmc_dcp,
@@ -3080,6 +3077,10 @@ static const struct runner_list {
  * MLA or an MHA model (`runner`). `majors`: the CUDA compute capability
  * majors it is built on (ROCm reports its own: MI300X 9); NULL: none. */
 enum runner_kind { MLA_RUNNER = 1, MHA_RUNNER = 2 };
+static const char FA3_MESSAGE[] = "AssertionError: FlashAttention v3 Backend requires SM>=80 and SM<=90. Please use "
+                                  "`--attention-backend flashinfer`.";
+static const char FA3_CITE[] = "sglang 0.5.3rc2: python/sglang/srt/layers/attention/attention_registry.py:115-125; "
+                               "0.5.11: :127-135; 0.5.23: :238-246";
 static const struct factory_rule {
     span when;
     const char *backend;
@@ -3088,16 +3089,9 @@ static const struct factory_rule {
     const char *message;
     const char *cite;
 } FACTORY_RULES[] = {
-    {SINCE("0.5.3rc2"), "fa3", MLA_RUNNER, "9",
-     "AssertionError: FlashAttention v3 Backend requires SM>=80 and SM<=90. Please use `--attention-backend "
-     "flashinfer`.",
-     "sglang 0.5.3rc2: python/sglang/srt/layers/attention/attention_registry.py:115-125; 0.5.11: :127-135; 0.5.23: "
-     ":238-246"},
-    {SINCE("0.5.3rc2"), "fa3", MHA_RUNNER, "8 9",
-     "AssertionError: FlashAttention v3 Backend requires SM>=80 and SM<=90. Please use `--attention-backend "
-     "flashinfer`.",
-     "sglang 0.5.3rc2: python/sglang/srt/layers/attention/attention_registry.py:115-125; 0.5.11: :127-135; 0.5.23: "
-     ":238-246"},
+    /* one assertion: (major == 8 and not MLA) or major == 9 */
+    {SINCE("0.5.3rc2"), "fa3", MLA_RUNNER, "9", FA3_MESSAGE, FA3_CITE},
+    {SINCE("0.5.3rc2"), "fa3", MHA_RUNNER, "8 9", FA3_MESSAGE, FA3_CITE},
     {SINCE("0.5.3rc2"), "trtllm_mha", MLA_RUNNER, NULL,
      "ValueError: trtllm_mha backend can only be used with non-MLA models.",
      "sglang 0.5.3rc2: python/sglang/srt/layers/attention/attention_registry.py:147-150; 0.5.17: :251-254; 0.5.23: "
@@ -3174,19 +3168,21 @@ static const char *hook_attention_backend(const ctx *c);
 
 /* The attention backend the model runner reads (server_args.attention_backend
  * once settled): the flag it settles on (runner_attention), else SGLang's
- * default (the DSA backend, the model's, the platform's:
- * the model's (ATTN_DEFAULTS, in the server args from 0.5.3.post2), the
- * platform's: hook_attention_backend; "" where kvcheck does not know it,
- * which no factory refuses), fa3 with --kv-cache-dtype fp8_e5m2 made triton, in the
- * server args from 0.5.4.post1 and when the model runner starts before
+ * default: outside the DSA family guard the model's (ATTN_DEFAULTS, in the
+ * server args from 0.5.3.post2), else the DSA backend or the platform's
+ * (hook_attention_backend; "" where kvcheck does not know it, which no
+ * factory refuses). fa3 with --kv-cache-dtype fp8_e5m2 is made triton, in
+ * the server args from 0.5.4.post1 and when the model runner starts before
  * (sglang 0.5.4: python/sglang/srt/model_executor/model_runner.py:611-619).
  * Pure. */
 static const char *runner_backend(const ctx *c)
 {
     const setting *a = runner_attention(c);
     const struct attn_default *dflt = NULL;
-    const char *b = a ? a->value : c->defaults ? hook_attention_backend(c) : attn_backend(c, &dflt);
-    if (!a && !c->defaults && !dflt) b = hook_attention_backend(c);
+    const char *b;
+    if (a) b = a->value;
+    else if (!c->defaults && attn_backend(c, &dflt) && dflt) b = dflt->backend;
+    else b = hook_attention_backend(c);
     if (!b) return "";
     return strcmp(b, "fa3") == 0 && strcmp(c->dtype, "fp8_e5m2") == 0 ? "triton" : b;
 }
