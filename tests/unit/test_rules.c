@@ -144,6 +144,7 @@ static void test_rules__truth_table(void **state)
 }
 
 #define GLM5_NEXT "tests/conformance/sglang/models/GLM5_NEXT.json"
+#define EAGLE1 "--speculative-eagle-topk 1 --speculative-num-steps 1 --speculative-num-draft-tokens 2"
 
 static const struct bad {
     const char *gpu, *model, *args, *release, *message;
@@ -708,6 +709,60 @@ static const struct bad {
     {"B200", "deepseek-v3", "--prefill-attention-backend fa3 --decode-attention-backend fa3 --kv-cache-dtype fp8_e5m2",
      "0.5.18", "FlashAttention v3 Backend requires SM>=80 and SM<=90. Please use `--attention-backend flashinfer`. "
      "(when the model runner builds the prefill side's attention backend fa3"},
+    /* trtllm_mla's factory refuses it as the decode side with decode context parallelism and speculative decoding
+     * (0.5.17+): SM100's default, the decode flag, each release's message; before 0.5.17 the server args refuse
+     * DCP with any speculative algorithm on CUDA */
+    {"B200", "deepseek-v3", "--dcp-size 2 --speculative-algorithm EAGLE --speculative-eagle-topk 1 "
+     "--speculative-num-steps 1 --speculative-num-draft-tokens 2", "0.5.17", "SGLang 0.5.17 refuses to start: "
+     "ValueError: trtllm_mla cannot serve decode context parallelism with speculative decoding: it does not forward "
+     "the cyclic DCP metadata to its decode kernel and returns no rank-local LSE for the cross-rank merge. Select "
+     "cutedsl_mla or tokenspeed_mla. (when the model runner builds the attention backend trtllm_mla for "
+     "DeepseekV3ForCausalLM, an MLA model, on B200; the decode side is trtllm_mla, with --dcp-size above 1 and "
+     "speculative decoding: "},
+    {"B200", "deepseek-v3", "--dcp-size 2 --speculative-algorithm NGRAM --decode-attention-backend trtllm_mla "
+     "--prefill-attention-backend flashinfer", NULL, "merge. Select cutedsl_mla. (when the model runner builds the "
+     "decode side's attention backend trtllm_mla"},
+    {"B200", "deepseek-v3", "--dcp-size 2 --speculative-algorithm EAGLE --speculative-eagle-topk 1 "
+     "--speculative-num-steps 1 --speculative-num-draft-tokens 2", "0.5.16", "Decode context parallel (--dcp-size / "
+     "--decode-context-parallel-size > 1) on CUDA platform does not support any speculative algorithm"},
+    /* up to 0.5.13.post1 HiCache's kernel io backend sets an unset decode side (0.5.8+: with fa3), so the model
+     * runner builds the decode side's flashinfer on SM100 and then refuses the prefill side's fa3 */
+    {"B200", "deepseek-v3", "--attention-backend fa3 --enable-hierarchical-cache", "0.5.12", "Please use "
+     "`--attention-backend flashinfer`. (when the model runner builds the prefill side's attention backend fa3 for "
+     "DeepseekV3ForCausalLM, an MLA model, on B200: prefill fa3 and decode flashinfer, which HiCache's kernel io "
+     "backend sets for an unset decode side on B200 (sglang 0.5.8: python/sglang/srt/server_args.py:2050-2100"},
+    {"B200", "deepseek-v3", "--attention-backend fa3 --enable-hierarchical-cache --hicache-mem-layout "
+     "page_first_direct", "0.5.12", "(when the model runner builds the attention backend fa3 for "
+     "DeepseekV3ForCausalLM, an MLA model, on B200: prefill fa3 and decode fa3;"},
+    {"B200", "deepseek-v3", "--attention-backend fa3 --disaggregation-mode decode "
+     "--disaggregation-decode-enable-offload-kvcache --hicache-storage-backend file", "0.5.7", "prefill fa3 and "
+     "decode flashinfer, which HiCache's kernel io backend sets for an unset decode side on B200 (sglang 0.5.6.post2"},
+    {"B200", "deepseek-v3", "--attention-backend fa3 --disaggregation-mode decode "
+     "--disaggregation-decode-enable-offload-kvcache --hicache-storage-backend file", "0.5.5", "prefill fa3 and "
+     "decode fa3;"},
+    /* the EAGLE draft worker builds a multi-step decode backend (more than one step; up to 0.5.3.post1 always) and
+     * a draft-extend one (the prefill side, or the decode side in decode mode) from its own list */
+    {"B200", "deepseek-v3", "--attention-backend cutlass_mla --speculative-algorithm EAGLE", "0.5.19",
+     "SGLang 0.5.19 refuses to start: ValueError: EAGLE is not supported in decode attention backend cutlass_mla "
+     "(when the EAGLE draft worker builds its multi-step decode backend from the decode side, cutlass_mla; the draft "
+     "worker's backends are aiter ascend cutedsl_mla dsa dsv4 fa3 fa4 flashinfer flashmla hybrid_linear_attn "
+     "intel_amx nsa tokenspeed_mla triton trtllm_mha trtllm_mla; sglang 0.5.16: python/sglang/srt/speculative/"
+     "draft_utils.py:28-103; 0.5.19: :42-157)"},
+    {"B200", "deepseek-v3", "--prefill-attention-backend torch_native --decode-attention-backend flashinfer "
+     "--speculative-algorithm NEXTN " EAGLE1, "0.5.12", "EAGLE is not supported in attention backend torch_native "
+     "(when the NEXTN draft worker builds its draft-extend backend from the prefill side, torch_native;"},
+    {"B200", "deepseek-v3", "--decode-attention-backend cutlass_mla --prefill-attention-backend flashinfer "
+     "--speculative-attention-mode decode --speculative-algorithm NEXTN " EAGLE1, "0.5.12", "EAGLE is not "
+     "supported in attention backend cutlass_mla (when the NEXTN draft worker builds its draft-extend backend from "
+     "the decode side (--speculative-attention-mode decode), cutlass_mla;"},
+    {"B200", "deepseek-v3", "--decode-attention-backend cutlass_mla --prefill-attention-backend flashinfer "
+     "--speculative-algorithm NEXTN " EAGLE1, "0.5.3rc2", "EAGLE is not supported in decode attention backend "
+     "cutlass_mla (when the NEXTN draft worker builds its multi-step decode backend"},
+    {"H200", "deepseek-v3", "--speculative-algorithm NEXTN --speculative-draft-attention-backend torch_native",
+     "0.5.12", "EAGLE is not supported in decode attention backend torch_native (when the NEXTN draft worker builds "
+     "its multi-step decode backend from --speculative-draft-attention-backend, torch_native;"},
+    {"H200", "deepseek-v3.2", "--speculative-algorithm NEXTN", "0.5.3.post3", "EAGLE is not supported in decode "
+     "attention backend nsa"},
     /* trtllm_mha's prefill context parallelism off SM100 (0.5.19+), before the model runner */
     {"H200", "deepseek-v3", "--attention-backend trtllm_mha --attn-cp-size 2", "0.5.21", "Prefill context parallelism "
      "with the TRTLLM MHA prefill backend requires SM100"},
@@ -790,6 +845,36 @@ static void test_rules__refusals_are_sglangs_own_words(void **state)
         kvc_status st = resolve_line(BAD[i].gpu, BAD[i].model, BAD[i].args, BAD[i].release, &r, &d);
         if (st != KVC_ERR_CONFIG) fail_msg("case %zu '%s': status %d (%s)", i, BAD[i].args, st, d.message);
         if (!strstr(d.message, BAD[i].message)) fail_msg("case %zu: %s", i, d.message);
+    }
+}
+
+/* Model-runner and draft-worker builds SGLang starts: HiCache's decode side
+ * settles equal sides before the attention checks up to 0.5.7 (flashinfer
+ * on both, fa3 unbuilt on B200); one step builds no multi-step decode
+ * backend from 0.5.3.post2; the draft's own backend from the draft worker's
+ * list; DCP with speculative decoding off trtllm_mla's decode side. */
+static void test_rules__attention_builds_that_pass(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *gpu, *model, *args, *release;
+    } OK[] = {
+        {"B200", "deepseek-v3", "--enable-hierarchical-cache --attention-backend fa3 --prefill-attention-backend "
+         "flashinfer", "0.5.5"},
+        {"B200", "deepseek-v3", "--decode-attention-backend cutlass_mla --prefill-attention-backend flashinfer "
+         "--speculative-algorithm NEXTN " EAGLE1, "0.5.3.post2"},
+        {"B200", "deepseek-v3", "--attention-backend cutlass_mla --speculative-algorithm NEXTN "
+         "--speculative-draft-attention-backend flashinfer", "0.5.12"},
+        {"B200", "deepseek-v3", "--dcp-size 2 --decode-attention-backend cutedsl_mla --prefill-attention-backend "
+         "trtllm_mla --speculative-algorithm EAGLE " EAGLE1, "0.5.17"},
+        {"B200", "deepseek-v3", "--dcp-size 2 --decode-attention-backend flashinfer --prefill-attention-backend "
+         "trtllm_mla --speculative-algorithm EAGLE " EAGLE1, NULL},
+    };
+    for (size_t i = 0; i < sizeof OK / sizeof OK[0]; i++) {
+        kvc_resolved r;
+        kvc_diag d;
+        if (resolve_line(OK[i].gpu, OK[i].model, OK[i].args, OK[i].release, &r, &d) != KVC_OK)
+            fail_msg("case %zu '%s': %s", i, OK[i].args, d.message);
     }
 }
 
@@ -1048,9 +1133,10 @@ static void test_rules__draft_entries_have_their_own_layout(void **state)
                                   NULL, &r, &d), KVC_OK);
     assert_string_equal(r.kv.name, "fp8_raw");
     assert_string_equal(r.draft.name, "bf16");
-    /* 0.5.3rc2-0.5.3.post3 do not take the MTP draft's DeepseekV3ForCausalLMNextN as DSA: plain rows */
-    assert_int_equal(resolve_line("H200", "deepseek-v3.2", "--kv-cache-dtype fp8_e4m3 --speculative-algorithm EAGLE", "0.5.3",
-                                  &r, &d), KVC_OK);
+    /* 0.5.3rc2-0.5.3.post3 do not take the MTP draft's DeepseekV3ForCausalLMNextN as DSA: plain rows (with an
+     * attention backend the draft worker builds: it has none for the default nsa) */
+    assert_int_equal(resolve_line("H200", "deepseek-v3.2", "--kv-cache-dtype fp8_e4m3 --speculative-algorithm EAGLE "
+                                  "--attention-backend flashinfer", "0.5.3", &r, &d), KVC_OK);
     assert_string_equal(r.kv.name, "fp8_flashmla");
     assert_string_equal(r.draft.name, "fp8_raw");
     assert_contains(r.draft_row.reason, "not a DSA model in this release");
@@ -1889,6 +1975,7 @@ int main(void)
         cmocka_unit_test(test_rules__separate_draft_model_pools),
         cmocka_unit_test(test_rules__versions_name_releases),
         cmocka_unit_test(test_rules__eras_group_releases_with_the_same_rules),
+        cmocka_unit_test(test_rules__attention_builds_that_pass),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

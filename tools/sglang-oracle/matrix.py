@@ -164,6 +164,7 @@ ATTENTION = ["triton", "torch_native", "flex_attention", "fa3", "fa4", "flashinf
              "cutedsl_mla", "tokenspeed_mla", "trtllm_mha", "hpc_ops", "aiter", "wave", "intel_amx", "ascend",
              "intel_xpu", "cutlass_mla", "dual_chunk_flash_attn"]
 EAGLE_TREE = "--speculative-eagle-topk 2 --speculative-num-steps 3 --speculative-num-draft-tokens 8"
+EAGLE_ONE = "--speculative-eagle-topk 1 --speculative-num-steps 1 --speculative-num-draft-tokens 2"
 
 
 def attention_cases():
@@ -182,10 +183,9 @@ def attention_cases():
         # flex_attention refuses speculative decoding; the draft's trtllm_mha forces the page (0.5.17+);
         # dual_chunk_flash_attn turns the radix cache off
         out.append(case(m, None, None, None, None, spec="EAGLE",
-                        par="--attention-backend flex_attention --speculative-eagle-topk 1 --speculative-num-steps 1 "
-                            "--speculative-num-draft-tokens 2"))
+                        par="--attention-backend flex_attention " + EAGLE_ONE))
         out.append(case(m, None, None, None, None, spec="EAGLE", dab="trtllm_mha",
-                        par="--speculative-eagle-topk 1 --speculative-num-steps 1 --speculative-num-draft-tokens 2"))
+                        par=EAGLE_ONE))
         out.append(case(m, None, None, None, None,
                         par="--attention-backend dual_chunk_flash_attn --enable-hierarchical-cache"))
         out.append(case(m, None, None, None, None, hs=True, radix=False, par="--attention-backend dual_chunk_flash_attn"))
@@ -204,6 +204,38 @@ def attention_cases():
         # a decode side beside another prefill backend: its page, its checks, the two backends the model runner builds
         for b in ("cutedsl_mla", "tokenspeed_mla", "trtllm_mha", "intel_xpu", "hpc_ops", "fa3", "flashmla"):
             out.append(case(m, None, None, None, None, par=f"--decode-attention-backend {b} --prefill-attention-backend flashinfer"))
+        # decode context parallelism with speculative decoding: trtllm_mla's factory refuses it as the decode side
+        # (0.5.17+), SGLang's default on SM100 included
+        for par in ("", "--decode-attention-backend trtllm_mla --prefill-attention-backend flashinfer",
+                    "--decode-attention-backend flashinfer --prefill-attention-backend trtllm_mla",
+                    "--decode-attention-backend cutedsl_mla --prefill-attention-backend trtllm_mla",
+                    "--attention-backend trtllm_mla --prefill-attention-backend fa3 --decode-attention-backend fa3"):
+            for spec, sp in ((None, ""), ("EAGLE", " " + EAGLE_ONE), ("NGRAM", "")):
+                out.append(case(m, None, None, None, None, spec=spec, par=f"--dcp-size 2 {par}{sp}"))
+        # up to 0.5.13.post1 HiCache's kernel io backend sets an unset decode side (0.5.8+: where the attention
+        # backend is fa3), which the model runner builds
+        for par in ("--attention-backend fa3", "--attention-backend fa3 --hicache-io-backend direct",
+                    "--attention-backend fa3 --hicache-mem-layout page_first_direct", "--attention-backend flashmla",
+                    None, "--attention-backend fa3 --prefill-attention-backend flashinfer"):
+            out.append(case(m, None, None, None, None, par=f"--enable-hierarchical-cache {par or ''}".strip()))
+        out.append(case(m, None, None, None, None, spec="EAGLE3", dmodel="EAGLE3_LLAMA", par="--enable-hierarchical-cache"))
+        out.append(case(m, None, None, None, "decode", par="--attention-backend fa3 "
+                        "--disaggregation-decode-enable-offload-kvcache --hicache-storage-backend file"))
+        # the EAGLE draft worker's multi-step decode and draft-extend backends: the attention backend, a side (one
+        # step builds no decode backend from 0.5.3.post2; the extend follows --speculative-attention-mode), the
+        # draft's own backend, a separate draft
+        for b in ATTENTION:
+            out.append(case(m, None, None, None, None, spec="EAGLE", par=f"--attention-backend {b}"))
+        for b in ("cutlass_mla", "torch_native", "tokenspeed_mla"):
+            for sp in ("", " " + EAGLE_ONE, " --speculative-attention-mode decode " + EAGLE_ONE):
+                out.append(case(m, None, None, None, None, spec="NEXTN",
+                                par=f"--decode-attention-backend {b} --prefill-attention-backend flashinfer{sp}"))
+            out.append(case(m, None, None, None, None, spec="NEXTN",
+                            par=f"--prefill-attention-backend {b} --decode-attention-backend flashinfer " + EAGLE_ONE))
+        for dab, par in (("cutlass_mla", None), ("flashinfer", "--attention-backend cutlass_mla"), ("fa3", None),
+                         ("trtllm_mha", EAGLE_ONE), ("bogus", None)):
+            out.append(case(m, None, None, None, None, spec="NEXTN", dab=dab, par=par))
+        out.append(case(m, None, None, None, None, spec="EAGLE3", dmodel="EAGLE3_LLAMA", par="--attention-backend cutlass_mla"))
         # top-k above 1 on pages above one token: SGLang's attention backend, its platform default included
         for page in (16, 64):
             for par in ("", " --tp 4", " --prefill-attention-backend flashinfer", " --decode-attention-backend triton",

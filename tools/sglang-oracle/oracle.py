@@ -20,7 +20,10 @@ Stages, each the release's own code where the release has it:
      DeepseekSparseAttnBackend.__init__ that refuse a configuration
      (executed from the release's source, see init_checks()).
   4. speculative decoding: the draft model config (ModelConfig with
-     is_draft_model=True), the draft worker's KV torch dtype and row.
+     is_draft_model=True), the draft worker's KV torch dtype and row; for
+     the EAGLE workers (EAGLE, EAGLE3, NEXTN, STANDALONE) the backends the
+     draft worker builds (draft_worker(): an MTP draft's own backend through
+     the registry, then DraftBackendFactory's decode and draft-extend maps).
 """
 import argparse, ast, builtins, contextlib, copy, inspect, io, json, logging, os, re, sys, textwrap, types
 
@@ -442,6 +445,8 @@ class Oracle:
                 self.runner_view = sa  # what a draft runner reads of the process's server args (draft_model)
                 if spec and getattr(view, "speculative_algorithm", None) != "NGRAM":  # NGRAM runs no draft model
                     o["draft"] = self.draft(args, view)
+                    if str(view.speculative_algorithm).split(".")[-1] in ("EAGLE", "EAGLE3", "NEXTN", "STANDALONE"):
+                        self.draft_worker(args, view)
             out["ok"] = o
             self.view = view
         except ArgparseRefusal as e:
@@ -548,11 +553,16 @@ class Oracle:
         flat = []
         for st in fn.body:
             flat += st.body if isinstance(st, ast.If) and ast.unparse(st.test) == "not _is_musa" else [st]
-        refusing = lambda st: isinstance(st, (ast.Assert, ast.Raise)) or (
-            isinstance(st, ast.If) and isinstance(st.body[0], ast.Raise))
+        def refusing(st):  # an assert, a raise, or an `if` that starts with one or holds only those and assignments
+            if isinstance(st, (ast.Assert, ast.Raise)):
+                return True
+            return isinstance(st, ast.If) and (isinstance(st.body[0], ast.Raise) or any(refusing(x) for x in st.body)
+                                               and all(refusing(x) or isinstance(x, ast.Assign) for x in st.body))
+        read = set().union(*(_loads(st) for st in flat if refusing(st)))
+        names = lambda st: {n.id for t in st.targets for n in ast.walk(t) if isinstance(n, ast.Name)}
         keep = [st for st in flat if refusing(st) or isinstance(st, ast.Import) or
                 isinstance(st, ast.Assign) and all(isinstance(t, (ast.Name, ast.Tuple)) for t in st.targets)
-                and "get_device_capability" in ast.unparse(st.value)]
+                and ("get_device_capability" in ast.unparse(st.value) or names(st) & read)]
         if not any(refusing(st) for st in keep):
             return None
         ns = load_defs(path, set().union(*(_loads(x) for x in keep)) | {"torch"}, self.root)
@@ -626,7 +636,7 @@ class Oracle:
         found = self._factory_checks(b)
         if found:
             spec = types.SimpleNamespace(speculative_algorithm=sa.speculative_algorithm)
-            par = types.SimpleNamespace(dcp_enabled=False)
+            par = types.SimpleNamespace(dcp_enabled=(getattr(sa, "dcp_size", 1) or 1) > 1)
             found = (found[0], dict(found[1], get_spec=lambda: spec, get_parallel=lambda: par))
         self._run_stmts(found, {"runner": runner})
 
@@ -683,9 +693,15 @@ class Oracle:
         # has settled them up to 0.5.4)
         sa = self.runner_view or view
         own = getattr(view, "speculative_draft_attention_backend", None)
-        dbacks = [own] if own else self.built(sa)
-        dback = dbacks[0]
-        if dback in ("nsa", "dsa"):
+        # in its order (decode, then prefill where they differ): the DSA backend's constructor asserts a
+        # DSA draft, every other backend's factory runs its checks
+        runner = types.SimpleNamespace(use_mla_backend=getattr(dmc.attention_arch, "name", "") == "MLA",
+                                       model_config=types.SimpleNamespace(is_encoder_decoder=False, hf_config=hf),
+                                       server_args=view)
+        for b in [own] if own else self.built(sa):
+            if b not in ("nsa", "dsa"):
+                self.check_backend(b, runner, view)
+                continue
             if self._dsa_assert is None:
                 att = os.path.join(self.root, "sglang/srt/layers/attention")
                 self._dsa_assert = (
@@ -695,12 +711,6 @@ class Oracle:
                                            ("hf_config", "self.use_nsa")))
             mr = types.SimpleNamespace(model_config=types.SimpleNamespace(hf_config=hf))
             self._run_stmts(self._dsa_assert, {"self": types.SimpleNamespace(), "model_runner": mr})
-        else:
-            runner = types.SimpleNamespace(use_mla_backend=getattr(dmc.attention_arch, "name", "") == "MLA",
-                                           model_config=types.SimpleNamespace(is_encoder_decoder=False, hf_config=hf),
-                                           server_args=view)
-            for b in dbacks:
-                self.check_backend(b, runner, view)
         # the draft runner's KV dtype: the release's code with the draft model's dtype
         # (model=None: a checkpoint quant config's kv_cache_quant_algo is not seen)
         kvd, _ = self.kv_torch_dtype(view, draft=True, model_dtype=getattr(dmc, "dtype", torch.bfloat16))
@@ -708,6 +718,65 @@ class Oracle:
         D, Dv = dmc.head_dim, getattr(dmc, "v_head_dim", None) or dmc.head_dim
         pool = f"{layers}x{dmc.get_num_kv_heads(attn_tp)}x{D}" + (f"/{Dv}" if Dv != D else "")
         return {"arch": hf.architectures[0], "torch_dtype": kvd.name, "pool": pool}
+
+
+    def _draft_factory(self):
+        """The EAGLE draft worker's backend factory (speculative/draft_utils.py, or
+        eagle_worker.py's methods up to 0.5.3.post1): for its decode and its
+        draft-extend backend, the names its map takes, its error template and
+        the early return of the decode one (compiled, or None); whether it reads
+        the draft's own backend (draft_attn_backend)."""
+        sp = os.path.join(self.root, "sglang/srt/speculative")
+        path = os.path.join(sp, "draft_utils.py")
+        if not os.path.exists(path):
+            path = os.path.join(sp, "eagle_worker.py")
+        fns = {n.name.lstrip("_"): n for n in ast.walk(_tree(path)) if isinstance(n, ast.FunctionDef)}
+        out = {}
+        for kind in ("create_decode_backend", "create_draft_extend_backend"):
+            fn = fns[kind]
+            keys = {k.value for d in ast.walk(fn) if isinstance(d, ast.Dict) for k in d.keys
+                    if isinstance(k, ast.Constant)}
+            template = next(a.value for c in ast.walk(fn) if isinstance(c, ast.Call) and
+                            ast.unparse(c.func).endswith("_create_backend") for a in c.args
+                            if isinstance(a, ast.Constant) and "{backend_type}" in str(a.value))
+            early = next((compile(ast.Expression(st.test), path, "eval") for st in fn.body if isinstance(st, ast.If)
+                          and "speculative_num_steps" in ast.unparse(st.test)), None)
+            out[kind] = (keys, template, early)
+        out["own"] = "draft_attn_backend" in ast.unparse(fns["create_backend"])
+        return out
+
+    def draft_worker(self, args, view):
+        """The EAGLE draft worker's attention backends. A draft of the target's
+        own layers (MTP) with a backend of its own builds it first, through
+        the registry and its factory (check_backend; a separate draft's model
+        runner does so in draft_model, and without one the draft builds the
+        target's backends, which the target's runner did). Then, built after
+        its model runner (EAGLEWorker.init_attention_backend, DraftBackendFactory): a
+        multi-step decode backend unless the early return holds, then a
+        draft-extend one, each the draft's own backend (where the factory
+        reads it), else the side's (decode; for the draft extend the prefill
+        side unless speculative_attention_mode is decode), else the attention
+        backend, from the settled args (runner_view); a name outside the
+        factory's map is its ValueError."""
+        if getattr(self, "_dfac", None) is None:
+            self._dfac = self._draft_factory()
+        f, sa = self._dfac, self.runner_view
+        own_flag = getattr(view, "speculative_draft_attention_backend", None)
+        if own_flag and getattr(view, "speculative_draft_model_path", None) not in self.drafts:
+            self.check_backend(own_flag, self._runner(args, sa), view)
+        pre = sa.prefill_attention_backend or sa.attention_backend
+        dec = sa.decode_attention_backend or sa.attention_backend
+        own = getattr(view, "speculative_draft_attention_backend", None) if f["own"] else None
+        mode = getattr(view, "speculative_attention_mode", "prefill")
+        for kind, side in (("create_decode_backend", dec),
+                           ("create_draft_extend_backend", dec if mode == "decode" else pre)):
+            keys, template, early = f[kind]
+            if early is not None and eval(early, {}, {"self": types.SimpleNamespace(
+                    speculative_num_steps=view.speculative_num_steps)}):
+                continue
+            backend = own or side
+            if backend not in keys:
+                raise ValueError(template.format(backend_type=backend))
 
 
 class OracleBroken(Exception):

@@ -58,6 +58,7 @@ static const struct dest_key {
     {"enable_hierarchical_cache", SET_HICACHE},
     {"enable_lmcache", SET_LMCACHE},
     {"speculative_draft_attention_backend", SET_SPEC_DRAFT_ATTN},
+    {"speculative_attention_mode", SET_SPEC_ATTN_MODE},
     {"speculative_ngram_max_bfs_breadth", SET_NGRAM_BREADTH},
     {"attn_cp_size", SET_ATTN_CP},
     {"pipeline_parallel_size", SET_PP}, /* <= 0.5.13 */
@@ -86,6 +87,7 @@ static const struct dest_key {
     {"enable_priority_scheduling", SET_PRIORITY_SCHED},
     {"disable_priority_preemption", SET_NO_PREEMPTION},
     {"hicache_io_backend", SET_HICACHE_IO},
+    {"hicache_mem_layout", SET_HICACHE_LAYOUT},
     {"disaggregation_decode_enable_offload_kvcache", SET_DECODE_OFFLOAD},
 };
 

@@ -897,9 +897,11 @@ static const struct hisparse_rule *hisparse_rule(unsigned rel)
     return NULL;
 }
 
+/* 1 when `word` is one of the space-separated words of `list` ("" never is). Pure. */
 static int word_in(const char *word, const char *list)
 {
     size_t n = strlen(word);
+    if (n == 0) return 0;
     for (const char *p = list; (p = strstr(p, word)) != NULL; p += n)
         if ((p == list || p[-1] == ' ') && (p[n] == ' ' || p[n] == '\0')) return 1;
     return 0;
@@ -3075,8 +3077,22 @@ static const struct runner_list {
  * KV pool exists (the target's for its decode backend, then the prefill one
  * where they differ; a separate draft's for its own): their refusals of an
  * MLA or an MHA model (`runner`). `majors`: the CUDA compute capability
- * majors it is built on (ROCm reports its own: MI300X 9); NULL: none. */
+ * majors it is built on (ROCm reports its own: MI300X 9); NULL: none.
+ * `applies`: where the refusal needs more than the backend, the condition
+ * (given the decode side, `decode`), `because` says it in words and
+ * `blame` is the setting that made it; NULL: none. */
 enum runner_kind { MLA_RUNNER = 1, MHA_RUNNER = 2 };
+/* trtllm_mla's factory, when the decode side is trtllm_mla, with decode context parallelism and speculative
+ * decoding. Pure. */
+static int dcp_spec_decode(const ctx *c, const char *decode)
+{
+    return strcmp(decode, "trtllm_mla") == 0 && dcp_size(c) > 1 && c->set->s[SET_SPEC_ALGO].set;
+}
+#define TRTLLM_MLA_DCP                                                                                                 \
+    "ValueError: trtllm_mla cannot serve decode context parallelism with speculative decoding: it does not forward "   \
+    "the cyclic DCP metadata to its decode kernel and returns no rank-local LSE for the cross-rank merge. Select "     \
+    "cutedsl_mla"
+static const char DCP_SPEC[] = "; the decode side is trtllm_mla, with --dcp-size above 1 and speculative decoding";
 static const char FA3_MESSAGE[] = "AssertionError: FlashAttention v3 Backend requires SM>=80 and SM<=90. Please use "
                                   "`--attention-backend flashinfer`.";
 static const char FA3_CITE[] = "sglang 0.5.3rc2: python/sglang/srt/layers/attention/attention_registry.py:115-125; "
@@ -3088,47 +3104,57 @@ static const struct factory_rule {
     const char *majors; /* space-separated; NULL: refused on every GPU */
     const char *message;
     const char *cite;
+    int (*applies)(const ctx *c, const char *decode);
+    const char *because;
+    int blame;
 } FACTORY_RULES[] = {
     /* one assertion: (major == 8 and not MLA) or major == 9 */
-    {SINCE("0.5.3rc2"), "fa3", MLA_RUNNER, "9", FA3_MESSAGE, FA3_CITE},
-    {SINCE("0.5.3rc2"), "fa3", MHA_RUNNER, "8 9", FA3_MESSAGE, FA3_CITE},
+    {SINCE("0.5.3rc2"), "fa3", MLA_RUNNER, "9", FA3_MESSAGE, FA3_CITE, NULL, NULL, 0},
+    {SINCE("0.5.3rc2"), "fa3", MHA_RUNNER, "8 9", FA3_MESSAGE, FA3_CITE, NULL, NULL, 0},
     {SINCE("0.5.3rc2"), "trtllm_mha", MLA_RUNNER, NULL,
      "ValueError: trtllm_mha backend can only be used with non-MLA models.",
      "sglang 0.5.3rc2: python/sglang/srt/layers/attention/attention_registry.py:147-150; 0.5.17: :251-254; 0.5.23: "
-     ":277-280"},
+     ":277-280", NULL, NULL, 0},
     {SINCE("0.5.17"), "hpc_ops", MLA_RUNNER, NULL, "ValueError: hpc_ops backend can only be used with non-MLA models.",
-     "sglang 0.5.17: python/sglang/srt/layers/attention/attention_registry.py:260-263; 0.5.23: :286-289"},
+     "sglang 0.5.17: python/sglang/srt/layers/attention/attention_registry.py:260-263; 0.5.23: :286-289", NULL, NULL, 0},
     {SINCE("0.5.3rc2"), "trtllm_mla", MHA_RUNNER, NULL, "ValueError: trtllm_mla backend can only be used with MLA models.",
-     "sglang 0.5.3rc2: python/sglang/srt/layers/attention/attention_registry.py:39-42; 0.5.23: :94-97"},
+     "sglang 0.5.3rc2: python/sglang/srt/layers/attention/attention_registry.py:39-42; 0.5.23: :94-97", NULL, NULL, 0},
     {FROM_TO("0.5.12", "0.5.22"), "tokenspeed_mla", MHA_RUNNER, NULL,
      "ValueError: tokenspeed_mla backend can only be used with MLA models.",
-     "sglang 0.5.12: python/sglang/srt/layers/attention/attention_registry.py:65-68; 0.5.22: :112-115"},
+     "sglang 0.5.12: python/sglang/srt/layers/attention/attention_registry.py:65-68; 0.5.22: :112-115", NULL, NULL, 0},
     {SINCE("0.5.13"), "cutedsl_mla", MHA_RUNNER, NULL,
      "ValueError: cutedsl_mla backend can only be used with MLA models.",
-     "sglang 0.5.13: python/sglang/srt/layers/attention/attention_registry.py:77-80; 0.5.23: :118-121"},
+     "sglang 0.5.13: python/sglang/srt/layers/attention/attention_registry.py:77-80; 0.5.23: :118-121", NULL, NULL, 0},
     {FROM_TO("0.5.3rc2", "0.5.3"), "fa4", MHA_RUNNER, NULL,
      "AssertionError: FlashAttention v4 Support is at an early stage, only MLA model supported now",
-     "sglang 0.5.3rc2: python/sglang/srt/layers/attention/attention_registry.py:130-134; 0.5.3: :130-134"},
+     "sglang 0.5.3rc2: python/sglang/srt/layers/attention/attention_registry.py:130-134; 0.5.3: :130-134", NULL, NULL, 0},
     /* 0.5.23 renames the draft's tokenspeed_mla cutedsl_mla before anything else */
     {SINCE("0.5.23"), "tokenspeed_mla", MHA_RUNNER, NULL,
      "ValueError: cutedsl_mla backend can only be used with MLA models.",
      "sglang 0.5.23: python/sglang/srt/arg_groups/serving_hook.py:303-320; "
-     "python/sglang/srt/layers/attention/attention_registry.py:118-121"},
+     "python/sglang/srt/layers/attention/attention_registry.py:118-121", NULL, NULL, 0},
     /* a draft runner always runs speculative decoding, which this factory refuses for an MHA model */
     {SINCE("0.5.17"), "hpc_ops", MHA_RUNNER, NULL, "ValueError: hpc_ops backend does not support speculative "
      "decoding for now.",
-     "sglang 0.5.17: python/sglang/srt/layers/attention/attention_registry.py:260-271; 0.5.23: :286-297"},
+     "sglang 0.5.17: python/sglang/srt/layers/attention/attention_registry.py:260-271; 0.5.23: :286-297", NULL, NULL, 0},
+    {FROM_TO("0.5.17", "0.5.22"), "trtllm_mla", MLA_RUNNER, NULL, TRTLLM_MLA_DCP " or tokenspeed_mla.",
+     "sglang 0.5.17: python/sglang/srt/layers/attention/attention_registry.py:73-84; 0.5.19: :81-90; 0.5.22: "
+     ":98-106", dcp_spec_decode, DCP_SPEC, SET_DCP},
+    {SINCE("0.5.23"), "trtllm_mla", MLA_RUNNER, NULL, TRTLLM_MLA_DCP ".",
+     "sglang 0.5.23: python/sglang/srt/layers/attention/attention_registry.py:98-106", dcp_spec_decode, DCP_SPEC, SET_DCP},
 };
 
-/* The factory row that refuses `backend` on a runner of kind `runner`, or NULL. Pure. */
-static const struct factory_rule *factory_refusal(const ctx *c, const char *backend, unsigned runner)
+/* The factory row that refuses `backend` on a runner of kind `runner`
+ * whose decode side is `decode`, or NULL. Pure. */
+static const struct factory_rule *factory_refusal(const ctx *c, const char *backend, unsigned runner,
+                                                  const char *decode)
 {
     char major[8];
     str_printf(major, sizeof major, "%u", c->gpu->major);
     for (size_t i = 0; i < COUNT_OF(FACTORY_RULES); i++) {
         const struct factory_rule *r = &FACTORY_RULES[i];
         if (in_span(c->rel, r->when) && r->runner == runner && strcmp(backend, r->backend) == 0 &&
-            (!r->majors || !word_in(major, r->majors)))
+            (!r->majors || !word_in(major, r->majors)) && (!r->applies || r->applies(c, decode)))
             return r;
     }
     return NULL;
@@ -3137,15 +3163,21 @@ static const char BUILD_CITE[] = "sglang 0.5.3rc2: python/sglang/srt/model_execu
                                  "0.5.23: python/sglang/srt/model_executor/model_runner_components/"
                                  "attention_backend_setup.py:211-281";
 
+struct hicache_decode_row;
+static const char *hicache_decode(const ctx *c, const char *attention, const struct hicache_decode_row **row);
+
 /* The attention backend flag the model runner reads: equal prefill and
- * decode flags (attention_flag from 0.5.4.post1, the model runner before),
- * else --attention-backend; NULL when none is given (SGLang's default,
- * which these checks never refuse). Pure. */
+ * decode flags (attention_flag from 0.5.4.post1, the model runner before;
+ * in 0.5.4.post1-0.5.7 the decode side HiCache sets before, hicache_decode
+ * with no attention backend yet), else --attention-backend; NULL when none
+ * is given (SGLang's default, which these checks never refuse). Pure. */
 static const setting *runner_attention(const ctx *c)
 {
     const setting *p = &c->set->s[SET_PREFILL_ATTENTION_BACKEND], *d = &c->set->s[SET_DECODE_ATTENTION_BACKEND],
                   *a = &c->set->s[SET_ATTENTION_BACKEND];
-    if (p->set && d->set && strcmp(p->value, d->value) == 0) return p;
+    const struct hicache_decode_row *row;
+    const char *decode = d->set ? d->value : hicache_decode(c, "", &row);
+    if (p->set && decode && strcmp(p->value, decode) == 0) return p;
     return a->set ? a : NULL;
 }
 
@@ -3187,30 +3219,128 @@ static const char *runner_backend(const ctx *c)
     return strcmp(b, "fa3") == 0 && strcmp(c->dtype, "fp8_e5m2") == 0 ? "triton" : b;
 }
 
-/* The attention backends a model runner builds, in its order, into `b`
- * (with `side` the side each is, -1 for the attention backend itself):
- * the decode and the prefill one where they differ (each side's flag, or
- * the side SGLang's NVFP4 rows set: kv4_sides; else the attention backend,
- * runner_backend), else the one: up to 0.5.17 the attention backend, from
- * 0.5.18 the prefill side (sglang 0.5.17: python/sglang/srt/model_executor/
- * model_runner_components/attention_backend_setup.py:218-223; 0.5.18:
- * :229-234). Returns how many; `sides` says how they were chosen. */
-static unsigned built_backends(const ctx *c, struct kv4_sides *sides, const char *b[2], int side[2])
+/* Up to 0.5.13.post1, HiCache (from 0.5.6.post2 decode KV offload too)
+ * with the kernel io backend gives an unset decode side a backend that io
+ * serves: up to 0.5.7 whatever the attention backend is (before the
+ * attention checks, so equal sides follow: runner_attention), from 0.5.8
+ * where it is fa3 (after them); for an MLA model flashinfer on SM100
+ * (is_sm100_supported), else triton. The io backend is kernel unless given
+ * otherwise or the layout is page_first_direct. */
+static const struct hicache_decode_row {
+    span when;
+    int offload;  /* decode KV offload counts as HiCache */
+    int fa3_only; /* only where the attention backend is fa3 */
+    const char *cite;
+} HICACHE_DECODE[] = {
+    {FROM_TO("0.5.4.post1", "0.5.6.post1"), 0, 0,
+     "sglang 0.5.4.post1: python/sglang/srt/server_args.py:1380-1415; 0.5.6.post1: :1652-1687"},
+    {FROM_TO("0.5.6.post2", "0.5.7"), 1, 0, "sglang 0.5.6.post2: python/sglang/srt/server_args.py:1682-1720; 0.5.7: "
+                                            ":1922-1960"},
+    {FROM_TO("0.5.8", "0.5.13.post1"), 1, 1, "sglang 0.5.8: python/sglang/srt/server_args.py:2050-2100; 0.5.10: "
+                                             ":2929-2957; 0.5.13.post1: :3827-3860"},
+};
+
+/* The decode side HiCache sets (HICACHE_DECODE) given the attention
+ * backend, or NULL, with its row in `row`. Pure. */
+static const char *hicache_decode(const ctx *c, const char *attention, const struct hicache_decode_row **row)
+{
+    const setting *io = &c->set->s[SET_HICACHE_IO];
+    if (c->set->s[SET_DECODE_ATTENTION_BACKEND].set || (io->set && strcmp(io->value, "kernel") != 0) ||
+        set_to(c, SET_HICACHE_LAYOUT, "page_first_direct"))
+        return NULL;
+    for (size_t i = 0; i < COUNT_OF(HICACHE_DECODE); i++) {
+        const struct hicache_decode_row *r = &HICACHE_DECODE[i];
+        if (in_span(c->rel, r->when) &&
+            (c->set->s[SET_HICACHE].set || (r->offload && c->set->s[SET_DECODE_OFFLOAD].set)) &&
+            (!r->fa3_only || strcmp(attention, "fa3") == 0)) {
+            *row = r;
+            return cuda_major(c, 10) ? "flashinfer" : "triton";
+        }
+    }
+    return NULL;
+}
+
+/* The EAGLE draft worker's attention backends (EAGLE, EAGLE3, NEXTN,
+ * STANDALONE), built once its model runner is: a multi-step decode backend
+ * (with more than one step) and then a draft-extend backend, each from the
+ * backends its factory knows (DraftBackendFactory, the same list for
+ * both; up to 0.5.3.post1 the decode one with one step too): the draft's
+ * own (--speculative-draft-attention-backend, 0.5.7+), else the side's (the decode side for the decode backend; for the draft
+ * extend the prefill side, or the decode side with
+ * --speculative-attention-mode decode), else the attention backend. */
+static const struct draft_worker_row {
+    span when;
+    const char *backends; /* space-separated */
+    const char *cite;
+    int one_step_decode; /* the decode backend is built with one step too */
+} DRAFT_WORKER_BACKENDS[] = {
+    {UNTIL("0.5.3.post1"), "aiter fa3 flashinfer flashmla hybrid_linear_attn triton trtllm_mha trtllm_mla",
+     "sglang 0.5.3rc2: python/sglang/srt/speculative/eagle_worker.py:202-260; 0.5.3.post1: :202-260", 1},
+    {FROM_TO("0.5.3.post2", "0.5.3.post3"), "aiter fa3 flashinfer flashmla hybrid_linear_attn triton trtllm_mha "
+     "trtllm_mla", "sglang 0.5.3.post2: python/sglang/srt/speculative/draft_utils.py:22-83; 0.5.3.post3: :22-83", 0},
+    {FROM_TO("0.5.4", "0.5.4.post1"), "aiter fa3 flashinfer flashmla hybrid_linear_attn nsa triton trtllm_mha trtllm_mla",
+     "sglang 0.5.4: python/sglang/srt/speculative/draft_utils.py:22-85", 0},
+    {FROM_TO("0.5.4.post2", "0.5.9"), "aiter ascend fa3 flashinfer flashmla hybrid_linear_attn nsa triton trtllm_mha "
+     "trtllm_mla", "sglang 0.5.4.post2: python/sglang/srt/speculative/draft_utils.py:22-87; 0.5.9: :23-92", 0},
+    {FROM_TO("0.5.10", "0.5.11"), "aiter ascend fa3 fa4 flashinfer flashmla hybrid_linear_attn nsa triton trtllm_mha "
+     "trtllm_mla", "sglang 0.5.10: python/sglang/srt/speculative/draft_utils.py:23-94", 0},
+    {FROM_TO("0.5.12", "0.5.12.post1"), "aiter ascend dsv4 fa3 fa4 flashinfer flashmla hybrid_linear_attn nsa "
+     "tokenspeed_mla triton trtllm_mha trtllm_mla", "sglang 0.5.12: python/sglang/srt/speculative/draft_utils.py:23-98", 0},
+    {FROM_TO("0.5.13", "0.5.15.post1"), "aiter ascend cutedsl_mla dsa dsv4 fa3 fa4 flashinfer flashmla "
+     "hybrid_linear_attn nsa tokenspeed_mla triton trtllm_mha trtllm_mla",
+     "sglang 0.5.13: python/sglang/srt/speculative/draft_utils.py:23-103; 0.5.15.post1: :25-106", 0},
+    {FROM_TO("0.5.16", "0.5.19"), "aiter ascend cutedsl_mla dsa dsv4 fa3 fa4 flashinfer flashmla hybrid_linear_attn "
+     "intel_amx nsa tokenspeed_mla triton trtllm_mha trtllm_mla",
+     "sglang 0.5.16: python/sglang/srt/speculative/draft_utils.py:28-103; 0.5.19: :42-157", 0},
+    {FROM_TO("0.5.20", "0.5.22"), "aiter ascend cutedsl_mla dsa dsv4 fa3 fa4 flashinfer flashmla hybrid_linear_attn "
+     "intel_amx intel_xpu nsa tokenspeed_mla triton trtllm_mha trtllm_mla",
+     "sglang 0.5.20: python/sglang/srt/speculative/draft_utils.py:47-170", 0},
+    {SINCE("0.5.23"), "aiter ascend cutedsl_mla dsa dsv4 fa3 fa4 flashinfer flashmla hybrid_linear_attn intel_amx "
+     "intel_xpu nsa triton trtllm_mha trtllm_mla", "sglang 0.5.23: python/sglang/srt/speculative/draft_utils.py:47-168", 0},
+};
+
+/* The attention backends a model runner builds, in its order. */
+struct built {
+    unsigned n;
+    const char *backend[2];
+    int side[2];            /* the side each is, -1 for the attention backend itself */
+    const char *prefill;    /* the sides, which factories read (get_attention_backends) */
+    const char *decode;
+    struct kv4_sides sides; /* how the sides were chosen */
+};
+
+/* The decode and the prefill backend where the sides differ (each side's
+ * flag, or the side SGLang's NVFP4 rows or HiCache set: kv4_sides,
+ * hicache_decode; else the attention backend, runner_backend), else the
+ * one: up to 0.5.17 the attention backend, from 0.5.18 the prefill side
+ * (sglang 0.5.17: python/sglang/srt/model_executor/model_runner_components/
+ * attention_backend_setup.py:218-223; 0.5.18: :229-234). */
+static void built_backends(const ctx *c, struct built *out)
 {
     const setting *flags[2] = {&c->set->s[SET_PREFILL_ATTENTION_BACKEND], &c->set->s[SET_DECODE_ATTENTION_BACKEND]};
     const char *attention = runner_backend(c), *s[2];
-    kv4_sides(c, sides);
+    kv4_sides(c, &out->sides);
     for (int k = PREFILL; k <= DECODE; k++)
-        s[k] = sides->nvfp4 ? sides->side[k] : flags[k]->set ? flags[k]->value : attention;
-    if (strcmp(s[PREFILL], s[DECODE]) != 0) {
-        b[0] = s[DECODE], side[0] = DECODE;
-        b[1] = s[PREFILL], side[1] = PREFILL;
-        return 2;
+        s[k] = out->sides.nvfp4 ? out->sides.side[k] : flags[k]->set ? flags[k]->value : attention;
+    const struct hicache_decode_row *row;
+    const char *hd = hicache_decode(c, attention, &row);
+    if (hd) {
+        s[DECODE] = hd;
+        str_printf(out->sides.why, sizeof out->sides.why, "prefill %s and decode %s, which HiCache's kernel io "
+                   "backend sets for an unset decode side on %s (%s)", s[PREFILL], hd, c->gpu->name, row->cite);
     }
-    int whole = rel_until(c->rel, "0.5.17") && !sides->nvfp4;
-    b[0] = whole ? attention : s[PREFILL];
-    side[0] = whole ? -1 : PREFILL;
-    return 1;
+    out->prefill = s[PREFILL];
+    out->decode = s[DECODE];
+    if (strcmp(s[PREFILL], s[DECODE]) != 0) {
+        out->n = 2;
+        out->backend[0] = s[DECODE], out->side[0] = DECODE;
+        out->backend[1] = s[PREFILL], out->side[1] = PREFILL;
+        return;
+    }
+    int whole = rel_until(c->rel, "0.5.17") && !out->sides.nvfp4;
+    out->n = 1;
+    out->backend[0] = whole ? attention : s[PREFILL];
+    out->side[0] = whole ? -1 : PREFILL;
 }
 
 /* 1 when the release's parser offers `backend` for --attention-backend:
@@ -3244,17 +3374,17 @@ static const setting *built_flag(const ctx *c, int side)
  * their factories (FACTORY_RULES). */
 static kvc_status check_attention_build(const ctx *c)
 {
-    struct kv4_sides sides;
-    const char *b[2];
-    int side[2];
-    unsigned n = runs_mla(c) ? built_backends(c, &sides, b, side) : 0;
-    for (unsigned k = 0; k < n; k++) {
-        const struct factory_rule *r = factory_refusal(c, b[k], MLA_RUNNER);
+    struct built b = {0};
+    if (runs_mla(c)) built_backends(c, &b);
+    for (unsigned k = 0; k < b.n; k++) {
+        const struct factory_rule *r = factory_refusal(c, b.backend[k], MLA_RUNNER, b.decode);
+        int side = b.side[k];
         if (r)
-            return refuse(c, built_flag(c, side[k]), "%s (when the model runner builds the %s%s attention backend %s "
-                          "for %s, an MLA model, on %s: %s; %s; %s)", r->message, side[k] < 0 ? "" : SIDE[side[k]],
-                          side[k] < 0 ? "" : " side's", b[k], c->model->architecture, c->gpu->name, sides.why,
-                          r->cite, BUILD_CITE);
+            return refuse(c, r->applies ? &c->set->s[r->blame] : built_flag(c, side),
+                          "%s (when the model runner builds the %s%sattention backend %s for %s, an MLA model, "
+                          "on %s%s: %s; %s; %s)", r->message, side < 0 ? "" : SIDE[side], side < 0 ? "" : " side's ",
+                          b.backend[k], c->model->architecture, c->gpu->name, r->applies ? r->because : "",
+                          b.sides.why, r->cite, BUILD_CITE);
     }
     return KVC_OK;
 }
@@ -3783,8 +3913,9 @@ static void warn_platform(const ctx *c)
     X(ARCHS, dsa) X(ARCHS, defaults) X(DSA_DTYPE, when) X(FIELD_DEFAULTS, when) X(DEFAULTS, when) X(CHECKS, when)      \
     X(HISPARSE, when) X(PAGES, when) X(RAW, when) X(BACKENDS, offered) X(INIT, when) X(ATTN_DEFAULTS, when)            \
     X(ATTN_RULES, when) X(UNMODELLED_ATTN, when) X(DTYPE_BACKENDS, when) X(HISPARSE_MODEL, when) X(PD_DECODE, when)    \
-    X(DRAFT_ARCHS, when) X(MLA_RUNNER_BACKENDS, when) X(FACTORY_RULES, when) X(LMCACHE_RULES, when)                                           \
-    X(HYBRID, when) X(MHA_DEFAULTS, when) X(DTYPE_ALIASES, when) X(KV4, when) X(DTYPE_REFUSALS, when)              \
+    X(DRAFT_ARCHS, when) X(MLA_RUNNER_BACKENDS, when) X(FACTORY_RULES, when) X(LMCACHE_RULES, when)                \
+    X(HICACHE_DECODE, when) X(DRAFT_WORKER_BACKENDS, when) X(HYBRID, when) X(MHA_DEFAULTS, when)                   \
+    X(DTYPE_ALIASES, when) X(KV4, when) X(DTYPE_REFUSALS, when)                                                        \
     X(MLA_DEFAULTS, when) X(NVFP4_PREFILL, when) X(DSV4_ARCHES, when) X(DSV4_DTYPE, when) X(DSV4_SPEC, when)        \
     X(DSV4_PD_PP, when) X(DSV4_BACKENDS, when) X(DSV4_BACKEND_RULES, when) X(DSV4_LAYOUTS, when)                    \
     X(DSV4_FP4_INDEXER, when) X(CACHE_RULES, when) X(DSA_DCP, when) X(DCP_VALIDATION, when)
@@ -4058,6 +4189,31 @@ static const char *draft_model_dtype(const ctx *c, const model_info *m, char *wh
     return elem_dtype(model) ? model : NULL;
 }
 
+/* A draft model runner's attention backends: its own
+ * (--speculative-draft-attention-backend, 0.5.7+), else the process's
+ * (built_backends), through the registry and their factories' checks, for
+ * a draft `arch` of kind `runner` (sglang 0.5.7: python/sglang/srt/
+ * model_executor/model_runner.py:1591-1601). */
+static kvc_status check_draft_runner(const ctx *c, const char *algo, const char *arch, unsigned runner)
+{
+    const setting *dab = &c->set->s[SET_SPEC_DRAFT_ATTN];
+    struct built run = {0};
+    built_backends(c, &run);
+    if (dab->set) run.n = 1, run.backend[0] = dab->value, run.side[0] = -1;
+    if (dab->set && !offered_backend(c->rel, dab->value))
+        return refuse(c, dab, "ValueError: Invalid attention backend: %s (at draft model init: SGLang %s has no such "
+                      "attention backend)", dab->value, SGLANG_VERSIONS[c->rel]);
+    for (unsigned k = 0; k < run.n; k++) {
+        const struct factory_rule *f = factory_refusal(c, run.backend[k], runner, run.decode);
+        if (f)
+            return refuse(c, dab->set ? dab : built_flag(c, run.side[k]), "%s (at draft model init: the %s draft %s, an "
+                          "%s model, runs %s attention backend %s on %s; %s)", f->message, algo, arch,
+                          runner == MLA_RUNNER ? "MLA" : "MHA", dab->set ? "its" : "the target's", run.backend[k],
+                          c->gpu->name, f->cite);
+    }
+    return KVC_OK;
+}
+
 /* A separate draft model's pool kvcheck does not derive (`why`). A PD
  * worker sends it after the target's (sglang 0.5.23:
  * python/sglang/srt/disaggregation/prefill.py:301-325), so a pair could not
@@ -4137,24 +4293,8 @@ static kvc_status resolve_draft_model(const ctx *c, const char *algo)
                       algo, m->architecture, nsa ? "nsa" : "dsa", nsa ? "0.5.3rc2" : "0.5.13",
                       nsa ? "nsa_backend.py:162" : "dsa_backend.py:307");
     }
-    /* the draft runner builds its own attention backend, else the process's (built_backends): their factories'
-     * checks, for the draft's kind of model */
-    const setting *dab = &set->s[SET_SPEC_DRAFT_ATTN];
-    struct kv4_sides sides;
-    const char *backend[2] = {dab->value, NULL};
-    int side[2] = {-1, -1};
-    unsigned n = dab->set ? 1 : built_backends(c, &sides, backend, side);
-    if (dab->set && !offered_backend(c->rel, dab->value))
-        return refuse(c, dab, "ValueError: Invalid attention backend: %s (at draft model init: SGLang %s has no such "
-                      "attention backend)", dab->value, SGLANG_VERSIONS[c->rel]);
-    for (unsigned k = 0; k < n; k++) {
-        const struct factory_rule *f = factory_refusal(c, backend[k], m->kv_lora_rank ? MLA_RUNNER : MHA_RUNNER);
-        if (f)
-            return refuse(c, dab->set ? dab : built_flag(c, side[k]), "%s (at draft model init: the %s draft %s, an %s "
-                          "model, runs %s attention backend %s on %s; %s)", f->message, algo, m->architecture,
-                          m->kv_lora_rank ? "MLA" : "MHA", dab->set ? "its" : "the target's", backend[k],
-                          c->gpu->name, f->cite);
-    }
+    kvc_status st = check_draft_runner(c, algo, m->architecture, m->kv_lora_rank ? MLA_RUNNER : MHA_RUNNER);
+    if (st) return st;
     char why[700];
     if (m->kv_lora_rank) {
         str_printf(why, sizeof why, "%s is an MLA model: kvcheck derives MHA draft pools only", m->architecture);
@@ -4433,6 +4573,53 @@ static kvc_status resolve_speculative(const ctx *c)
         setting_set(get(out, "speculative_algorithm"), row->name, "NGRAM keeps no draft KV cache");
     } else {
         setting_set(get(out, "speculative_algorithm"), row->name, "%s drafts with a separate model", row->name);
+    }
+    return KVC_OK;
+}
+
+/* The draft worker's attention backends (DRAFT_WORKER_BACKENDS). */
+static kvc_status check_draft_worker(const ctx *c)
+{
+    const setting *algo = &c->set->s[SET_SPEC_ALGO], *own = &c->set->s[SET_SPEC_DRAFT_ATTN];
+    const struct spec_row *spec = algo->set ? spec_row(algo->value) : NULL;
+    const struct draft_worker_row *row = NULL;
+    for (size_t i = 0; i < COUNT_OF(DRAFT_WORKER_BACKENDS); i++)
+        if (in_span(c->rel, DRAFT_WORKER_BACKENDS[i].when)) row = &DRAFT_WORKER_BACKENDS[i];
+    if (!spec || !spec->eagle || !row) return KVC_OK;
+    /* a draft of the model's own layers (MTP) builds its own backend through the registry first; without one,
+     * the target's, which its model runner has built */
+    kvc_status st;
+    if (!spec->separate && own->set &&
+        (st = check_draft_runner(c, algo->value, draft_arch(c->model->architecture, c->rel),
+                                 runs_mla(c) ? MLA_RUNNER : MHA_RUNNER)))
+        return st;
+    struct built b = {0};
+    built_backends(c, &b);
+    const setting *steps = &c->set->s[SET_SPEC_NUM_STEPS];
+    /* unless given, SGLang picks 3 or 5 steps (auto_choose_speculative_params) */
+    int multi_step = row->one_step_decode || !steps->set || strtol(steps->value, NULL, 10) > 1;
+    const char *extend_side = set_to(c, SET_SPEC_ATTN_MODE, "decode") ? b.decode : b.prefill;
+    const struct {
+        int built;
+        const char *backend, *what, *side;
+    } made[] = {{multi_step, own->set ? own->value : b.decode, "decode ", "the decode side"},
+                {1, own->set ? own->value : extend_side, "",
+                 set_to(c, SET_SPEC_ATTN_MODE, "decode") ? "the decode side (--speculative-attention-mode decode)"
+                                                          : "the prefill side"}};
+    for (size_t k = 0; k < COUNT_OF(made); k++) {
+        /* "": a default kvcheck does not name, one of fa3, flashinfer, triton, aiter, ascend (the model runner's
+         * up to 0.5.4: sglang 0.5.3rc2: python/sglang/srt/model_executor/model_runner.py:504-550) or, later, those
+         * and the server args' trtllm_mla/trtllm_mha, all in every release's list (the conformance tables' default
+         * cases agree) */
+        if (!made[k].built || !made[k].backend[0] || word_in(made[k].backend, row->backends)) continue;
+        const setting *side = flag_of(c, k == 0 || set_to(c, SET_SPEC_ATTN_MODE, "decode") ? DECODE : PREFILL);
+        return refuse(c, own->set ? own : side->set && side != &c->set->s[SET_KV_CACHE_DTYPE] ? side : algo,
+                      "ValueError: EAGLE is not supported in %sattention backend %s (when the %s draft worker builds "
+                      "its %s backend from %s, %s; the draft worker's backends are %s; %s); %s", made[k].what,
+                      made[k].backend, algo->value, k == 0 ? "multi-step decode" : "draft-extend",
+                      own->set ? own->flag : made[k].side, made[k].backend, row->backends, row->cite,
+                      rel_since(c->rel, "0.5.7") ? "give the draft one of them with --speculative-draft-attention-backend"
+                                                 : "choose an attention backend among them");
     }
     return KVC_OK;
 }
@@ -4735,6 +4922,7 @@ kvc_status rules_resolve(const gpu_info *gpu, const model_info *model, const dra
     /* the draft worker starts after the target's model runner (its checks come after the target's) */
     if (separate_draft(out) && (st = resolve_draft_model(&c, resolved_value(out, "speculative_algorithm"))))
         return st;
+    if ((st = check_draft_worker(&c))) return st;
     if ((st = resolve_draft(&c))) return st;
     if ((st = derive_layouts(model, out, diag))) return st;
     if ((st = check_startup(&c, 0))) return st;

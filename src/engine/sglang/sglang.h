@@ -244,6 +244,8 @@ typedef enum setting_key {
     SET_STREAMING_SESSION,   /* --enable-streaming-session */
     SET_EXTERNAL_LINKER,     /* --enable-unified-cache-external-linker */
     SET_HICACHE_HOST_MODE,   /* --hicache-host-memory-mode */
+    SET_HICACHE_LAYOUT,      /* --hicache-mem-layout (up to 0.5.13.post1 it decides HiCache's io backend) */
+    SET_SPEC_ATTN_MODE,      /* --speculative-attention-mode: the side the draft-extend backend follows */
     SET_COUNT
 } setting_key;
 
