@@ -3078,9 +3078,8 @@ static const struct runner_list {
  * where they differ; a separate draft's for its own): their refusals of an
  * MLA or an MHA model (`runner`). `majors`: the CUDA compute capability
  * majors it is built on (ROCm reports its own: MI300X 9); NULL: none.
- * `applies`: where the refusal needs more than the backend, the condition
- * (given the decode side, `decode`), `because` says it in words and
- * `blame` is the setting that made it; NULL: none. */
+ * `cond`: where the refusal needs more than the backend, its condition;
+ * NULL: none. */
 enum runner_kind { MLA_RUNNER = 1, MHA_RUNNER = 2 };
 /* trtllm_mla's factory, when the decode side is trtllm_mla, with decode context parallelism and speculative
  * decoding. Pure. */
@@ -3092,7 +3091,15 @@ static int dcp_spec_decode(const ctx *c, const char *decode)
     "ValueError: trtllm_mla cannot serve decode context parallelism with speculative decoding: it does not forward "   \
     "the cyclic DCP metadata to its decode kernel and returns no rank-local LSE for the cross-rank merge. Select "     \
     "cutedsl_mla"
-static const char DCP_SPEC[] = "; the decode side is trtllm_mla, with --dcp-size above 1 and speculative decoding";
+/* A factory refusal's condition beyond the backend: `applies` (given the
+ * decode side), `because` in words, `blame` the setting that made it. */
+struct factory_cond {
+    int (*applies)(const ctx *c, const char *decode);
+    const char *because;
+    int blame;
+};
+static const struct factory_cond DCP_SPEC = {
+    dcp_spec_decode, "; the decode side is trtllm_mla, with --dcp-size above 1 and speculative decoding", SET_DCP};
 static const char FA3_MESSAGE[] = "AssertionError: FlashAttention v3 Backend requires SM>=80 and SM<=90. Please use "
                                   "`--attention-backend flashinfer`.";
 static const char FA3_CITE[] = "sglang 0.5.3rc2: python/sglang/srt/layers/attention/attention_registry.py:115-125; "
@@ -3104,44 +3111,42 @@ static const struct factory_rule {
     const char *majors; /* space-separated; NULL: refused on every GPU */
     const char *message;
     const char *cite;
-    int (*applies)(const ctx *c, const char *decode);
-    const char *because;
-    int blame;
+    const struct factory_cond *cond;
 } FACTORY_RULES[] = {
     /* one assertion: (major == 8 and not MLA) or major == 9 */
-    {SINCE("0.5.3rc2"), "fa3", MLA_RUNNER, "9", FA3_MESSAGE, FA3_CITE, NULL, NULL, 0},
-    {SINCE("0.5.3rc2"), "fa3", MHA_RUNNER, "8 9", FA3_MESSAGE, FA3_CITE, NULL, NULL, 0},
+    {SINCE("0.5.3rc2"), "fa3", MLA_RUNNER, "9", FA3_MESSAGE, FA3_CITE, NULL},
+    {SINCE("0.5.3rc2"), "fa3", MHA_RUNNER, "8 9", FA3_MESSAGE, FA3_CITE, NULL},
     {SINCE("0.5.3rc2"), "trtllm_mha", MLA_RUNNER, NULL,
      "ValueError: trtllm_mha backend can only be used with non-MLA models.",
      "sglang 0.5.3rc2: python/sglang/srt/layers/attention/attention_registry.py:147-150; 0.5.17: :251-254; 0.5.23: "
-     ":277-280", NULL, NULL, 0},
+     ":277-280", NULL},
     {SINCE("0.5.17"), "hpc_ops", MLA_RUNNER, NULL, "ValueError: hpc_ops backend can only be used with non-MLA models.",
-     "sglang 0.5.17: python/sglang/srt/layers/attention/attention_registry.py:260-263; 0.5.23: :286-289", NULL, NULL, 0},
+     "sglang 0.5.17: python/sglang/srt/layers/attention/attention_registry.py:260-263; 0.5.23: :286-289", NULL},
     {SINCE("0.5.3rc2"), "trtllm_mla", MHA_RUNNER, NULL, "ValueError: trtllm_mla backend can only be used with MLA models.",
-     "sglang 0.5.3rc2: python/sglang/srt/layers/attention/attention_registry.py:39-42; 0.5.23: :94-97", NULL, NULL, 0},
+     "sglang 0.5.3rc2: python/sglang/srt/layers/attention/attention_registry.py:39-42; 0.5.23: :94-97", NULL},
     {FROM_TO("0.5.12", "0.5.22"), "tokenspeed_mla", MHA_RUNNER, NULL,
      "ValueError: tokenspeed_mla backend can only be used with MLA models.",
-     "sglang 0.5.12: python/sglang/srt/layers/attention/attention_registry.py:65-68; 0.5.22: :112-115", NULL, NULL, 0},
+     "sglang 0.5.12: python/sglang/srt/layers/attention/attention_registry.py:65-68; 0.5.22: :112-115", NULL},
     {SINCE("0.5.13"), "cutedsl_mla", MHA_RUNNER, NULL,
      "ValueError: cutedsl_mla backend can only be used with MLA models.",
-     "sglang 0.5.13: python/sglang/srt/layers/attention/attention_registry.py:77-80; 0.5.23: :118-121", NULL, NULL, 0},
+     "sglang 0.5.13: python/sglang/srt/layers/attention/attention_registry.py:77-80; 0.5.23: :118-121", NULL},
     {FROM_TO("0.5.3rc2", "0.5.3"), "fa4", MHA_RUNNER, NULL,
      "AssertionError: FlashAttention v4 Support is at an early stage, only MLA model supported now",
-     "sglang 0.5.3rc2: python/sglang/srt/layers/attention/attention_registry.py:130-134; 0.5.3: :130-134", NULL, NULL, 0},
+     "sglang 0.5.3rc2: python/sglang/srt/layers/attention/attention_registry.py:130-134; 0.5.3: :130-134", NULL},
     /* 0.5.23 renames the draft's tokenspeed_mla cutedsl_mla before anything else */
     {SINCE("0.5.23"), "tokenspeed_mla", MHA_RUNNER, NULL,
      "ValueError: cutedsl_mla backend can only be used with MLA models.",
      "sglang 0.5.23: python/sglang/srt/arg_groups/serving_hook.py:303-320; "
-     "python/sglang/srt/layers/attention/attention_registry.py:118-121", NULL, NULL, 0},
+     "python/sglang/srt/layers/attention/attention_registry.py:118-121", NULL},
     /* a draft runner always runs speculative decoding, which this factory refuses for an MHA model */
     {SINCE("0.5.17"), "hpc_ops", MHA_RUNNER, NULL, "ValueError: hpc_ops backend does not support speculative "
      "decoding for now.",
-     "sglang 0.5.17: python/sglang/srt/layers/attention/attention_registry.py:260-271; 0.5.23: :286-297", NULL, NULL, 0},
+     "sglang 0.5.17: python/sglang/srt/layers/attention/attention_registry.py:260-271; 0.5.23: :286-297", NULL},
     {FROM_TO("0.5.17", "0.5.22"), "trtllm_mla", MLA_RUNNER, NULL, TRTLLM_MLA_DCP " or tokenspeed_mla.",
      "sglang 0.5.17: python/sglang/srt/layers/attention/attention_registry.py:73-84; 0.5.19: :81-90; 0.5.22: "
-     ":98-106", dcp_spec_decode, DCP_SPEC, SET_DCP},
+     ":98-106", &DCP_SPEC},
     {SINCE("0.5.23"), "trtllm_mla", MLA_RUNNER, NULL, TRTLLM_MLA_DCP ".",
-     "sglang 0.5.23: python/sglang/srt/layers/attention/attention_registry.py:98-106", dcp_spec_decode, DCP_SPEC, SET_DCP},
+     "sglang 0.5.23: python/sglang/srt/layers/attention/attention_registry.py:98-106", &DCP_SPEC},
 };
 
 /* The factory row that refuses `backend` on a runner of kind `runner`
@@ -3154,7 +3159,7 @@ static const struct factory_rule *factory_refusal(const ctx *c, const char *back
     for (size_t i = 0; i < COUNT_OF(FACTORY_RULES); i++) {
         const struct factory_rule *r = &FACTORY_RULES[i];
         if (in_span(c->rel, r->when) && r->runner == runner && strcmp(backend, r->backend) == 0 &&
-            (!r->majors || !word_in(major, r->majors)) && (!r->applies || r->applies(c, decode)))
+            (!r->majors || !word_in(major, r->majors)) && (!r->cond || r->cond->applies(c, decode)))
             return r;
     }
     return NULL;
@@ -3380,10 +3385,10 @@ static kvc_status check_attention_build(const ctx *c)
         const struct factory_rule *r = factory_refusal(c, b.backend[k], MLA_RUNNER, b.decode);
         int side = b.side[k];
         if (r)
-            return refuse(c, r->applies ? &c->set->s[r->blame] : built_flag(c, side),
+            return refuse(c, r->cond ? &c->set->s[r->cond->blame] : built_flag(c, side),
                           "%s (when the model runner builds the %s%sattention backend %s for %s, an MLA model, "
                           "on %s%s: %s; %s; %s)", r->message, side < 0 ? "" : SIDE[side], side < 0 ? "" : " side's ",
-                          b.backend[k], c->model->architecture, c->gpu->name, r->applies ? r->because : "",
+                          b.backend[k], c->model->architecture, c->gpu->name, r->cond ? r->cond->because : "",
                           b.sides.why, r->cite, BUILD_CITE);
     }
     return KVC_OK;
