@@ -73,6 +73,13 @@ static const struct row {
     {"B200", "deepseek-v3", "--attention-backend cutedsl_mla", "0.5.13", "auto", "", "", "bf16", 1152, 64},
     {"B200", "deepseek-v3", "--attention-backend tokenspeed_mla --kv-cache-dtype fp8_e4m3", "0.5.20", "fp8_e4m3", "",
      "", "fp8_raw", 576, 64},
+    /* 0.5.23 reads tokenspeed_mla as cutedsl_mla (prefill side: trtllm_mla) and, on the attention backend or
+     * the decode side, sets fp8_e4m3 over the dtype given */
+    {"B200", "deepseek-v3", "--attention-backend tokenspeed_mla", NULL, "fp8_e4m3", "", "", "fp8_raw", 576, 64},
+    {"B200", "deepseek-v3", "--decode-attention-backend tokenspeed_mla --kv-cache-dtype bf16", NULL, "fp8_e4m3", "",
+     "", "fp8_raw", 576, 64},
+    {"B200", "deepseek-v3", "--prefill-attention-backend tokenspeed_mla --decode-attention-backend flashinfer", NULL,
+     "auto", "", "", "bf16", 1152, 1},
     {"H200", "deepseek-v3", "--decode-attention-backend intel_xpu", "0.5.15", "auto", "", "", "bf16", 1152, 128},
     {"H200", "deepseek-v3", "--attention-backend intel_xpu --page-size 16", "0.5.8", "auto", "", "", "bf16", 1152, 128},
     {"B200", "deepseek-v3", "--attention-backend fa3 --kv-cache-dtype fp8_e5m2", NULL, "fp8_e5m2", "", "",
@@ -637,9 +644,19 @@ static const struct bad {
      "AssertionError: Speculative decoding is currently not supported with Flex Attention backend (sglang 0.5.3rc2"},
     {"B200", "deepseek-v3", "--enable-deterministic-inference", NULL, "--enable-deterministic-inference: kvcheck does "
      "not model SGLang 0.5.23's deterministic-inference checks"},
+    /* the MTP draft's own trtllm_mha: its factory refuses it for an MLA model; trtllm_mha keeps a top-k of 1 */
     {"H200", "deepseek-v3", "--speculative-algorithm EAGLE --speculative-eagle-topk 1 --speculative-num-steps 1 "
      "--speculative-num-draft-tokens 2 --speculative-draft-attention-backend trtllm_mha", "0.5.17",
-     "--speculative-draft-attention-backend trtllm_mha: kvcheck does not model SGLang 0.5.17's start-up checks"},
+     "ValueError: trtllm_mha backend can only be used with non-MLA models. (at draft model init: the EAGLE draft "
+     "DeepseekV3ForCausalLMNextN, an MLA model, runs its attention backend trtllm_mha on H200;"},
+    {"B200", "deepseek-v3", "--decode-attention-backend trtllm_mha --speculative-algorithm EAGLE "
+     "--speculative-eagle-topk 2 --speculative-num-steps 3 --speculative-num-draft-tokens 8", "0.5.14",
+     "ValueError: trtllm_mha backend only supports topk = 1 for speculative decoding. (--decode-attention-backend "
+     "trtllm_mha; the top-k is 2; sglang 0.5.3rc2: python/sglang/srt/server_args.py:1099-1107;"},
+    {"B200", "tests/conformance/sglang/models/LONGCAT_FLASH.json", "--attention-backend trtllm_mha "
+     "--speculative-algorithm EAGLE", "0.5.7", "ValueError: trtllm_mha backend only supports topk = 1 for speculative "
+     "decoding. (--attention-backend trtllm_mha; the top-k is 4; the top-k is SGLang's own pick for "
+     "LongcatFlashForCausalLM"},
     /* dual_chunk_flash_attn turns the radix cache off, which HiCache needs */
     {"H200", "deepseek-v3", "--attention-backend dual_chunk_flash_attn --enable-hierarchical-cache", "0.5.19",
      "The arguments enable-hierarchical-cache and disable-radix-cache are mutually exclusive"},
@@ -657,8 +674,12 @@ static const struct bad {
      "tokenspeed_mla backend requires kv-cache-dtype=fp8_e4m3, got auto."},
     {"H200", "deepseek-v3", "--attention-backend tokenspeed_mla --kv-cache-dtype fp8_e4m3", "0.5.12",
      "tokenspeed_mla backend is only supported on Blackwell GPUs (SM100/SM12x)."},
-    {"B200", "deepseek-v3", "--attention-backend tokenspeed_mla", NULL, "--attention-backend tokenspeed_mla: kvcheck "
-     "does not model SGLang 0.5.23's start-up checks of this attention backend"},
+    {"B200", "deepseek-v3", "--attention-backend dsv4", NULL, "--attention-backend dsv4: kvcheck does not model "
+     "SGLang 0.5.23's start-up checks of this attention backend for MLA models"},
+    /* 0.5.23's tokenspeed_mla is cutedsl_mla, decode-only, with speculative decoding's draft extend on the decode
+     * side (--speculative-attention-mode decode, which it sets) */
+    {"H200", "deepseek-v3", "--attention-backend tokenspeed_mla", NULL, "SGLang 0.5.23 refuses to start: CuteDSL MLA backend is only "
+     "supported on Blackwell GPUs (SM100). Please use a different backend."},
     {"H200", "deepseek-v3", "--attention-backend intel_xpu", "0.5.15", "intel_xpu backend is only supported on decode "
      "for MLA models"},
     /* trtllm_mha's checks of the GPU each side runs on, then its model runner refuses it for an MLA model */
@@ -674,8 +695,10 @@ static const struct bad {
      "SGLang 0.5.23 refuses to start: ValueError: trtllm_mha backend can only be used with non-MLA models. (when the "
      "model runner builds the prefill side's attention backend trtllm_mha for DeepseekV3ForCausalLM, an MLA model, on "
      "B200"},
+    /* with speculative decoding SGLang picks top-k 1 for DeepSeek V3, which trtllm_mha's top-k check passes */
     {"H200", "deepseek-v3", "--attention-backend trtllm_mha --speculative-algorithm EAGLE", "0.5.20",
-     "--attention-backend trtllm_mha: kvcheck does not model SGLang 0.5.20's start-up checks"},
+     "SGLang 0.5.20 refuses to start: ValueError: trtllm_mha backend can only be used with non-MLA models. (when the "
+     "model runner builds the prefill side's attention backend trtllm_mha"},
     /* NVFP4 picks trtllm_mha for decode off SM100 (and both sides on it): refused for an MLA model */
     {"RTX PRO 6000", "deepseek-v3", "--kv-cache-dtype nvfp4", NULL, "trtllm_mha backend can only be used with non-MLA "
      "models. (when the model runner builds the decode side's attention backend trtllm_mha for DeepseekV3ForCausalLM, an "
@@ -761,8 +784,31 @@ static const struct bad {
     {"H200", "deepseek-v3", "--speculative-algorithm NEXTN --speculative-draft-attention-backend torch_native",
      "0.5.12", "EAGLE is not supported in decode attention backend torch_native (when the NEXTN draft worker builds "
      "its multi-step decode backend from --speculative-draft-attention-backend, torch_native;"},
-    {"H200", "deepseek-v3.2", "--speculative-algorithm NEXTN", "0.5.3.post3", "EAGLE is not supported in decode "
-     "attention backend nsa"},
+    /* the MTP draft's runner builds the target's nsa for its renamed config, not DSA before 0.5.4 */
+    {"H200", "deepseek-v3.2", "--speculative-algorithm NEXTN", "0.5.3.post3", "AssertionError: NSA backend only "
+     "supports DeepSeek NSA (at draft model init: the NEXTN draft DeepseekV3ForCausalLMNextN, which SGLang 0.5.3.post3 "
+     "does not take as a DSA model, runs the target's attention backend nsa;"},
+    /* the DSA backend asserts a DSA model: the target's, an MTP draft's own backend, a separate draft's side */
+    {"H200", "deepseek-v3", "--attention-backend nsa", "0.5.9", "AssertionError: NSA backend only supports DeepSeek "
+     "NSA (when the model runner builds the attention backend nsa for DeepseekV3ForCausalLM, which SGLang 0.5.9 does "
+     "not take as a DSA model"},
+    {"H200", "deepseek-v3", "--decode-attention-backend dsa --prefill-attention-backend fa3", "0.5.18",
+     "AssertionError: DSA backend only supports DeepSeek DSA (when the model runner builds the decode side's "
+     "attention backend dsa"},
+    {"H200", "deepseek-v3", "--speculative-algorithm NEXTN --speculative-draft-attention-backend nsa", "0.5.9",
+     "NSA backend only supports DeepSeek NSA (at draft model init: the NEXTN draft DeepseekV3ForCausalLMNextN, which "
+     "SGLang 0.5.9 does not take as a DSA model, runs its attention backend nsa;"},
+    /* zero steps build the decode backend up to 0.5.13.post1 (its early return is == 1), not from 0.5.14 (<= 1) */
+    {"B200", "deepseek-v3", "--attention-backend cutlass_mla --speculative-algorithm EAGLE --speculative-num-steps 0 "
+     "--speculative-eagle-topk 1 --speculative-num-draft-tokens 1", "0.5.9", "EAGLE is not supported in decode "
+     "attention backend cutlass_mla"},
+    {"B200", "deepseek-v3", "--attention-backend cutlass_mla --speculative-algorithm EAGLE --speculative-num-steps 0 "
+     "--speculative-eagle-topk 1 --speculative-num-draft-tokens 1", "0.5.14", "EAGLE is not supported in attention "
+     "backend cutlass_mla (when the EAGLE draft worker builds its draft-extend backend"},
+    /* 0.5.4.post1-0.5.7: HiCache's decode side comes before the attention checks, which read it */
+    {"H200", "deepseek-v3", "--enable-hierarchical-cache --attention-backend flashmla --prefill-attention-backend "
+     "triton --page-size 64 --speculative-algorithm EAGLE --speculative-eagle-topk 2 --speculative-num-steps 3 "
+     "--speculative-num-draft-tokens 8", "0.5.5", "speculative_eagle_topk > 1 with page_size > 1 is unstable"},
     /* trtllm_mha's prefill context parallelism off SM100 (0.5.19+), before the model runner */
     {"H200", "deepseek-v3", "--attention-backend trtllm_mha --attn-cp-size 2", "0.5.21", "Prefill context parallelism "
      "with the TRTLLM MHA prefill backend requires SM100"},
@@ -835,6 +881,32 @@ static const struct bad {
      "--enable-priority-scheduling", "0.5.20", "--disaggregation-decode-retraction-backup=host_pool requires "
      "--disable-priority-preemption when priority scheduling is enabled. ("},
 };
+
+/* The DSA backend's assertion and the draft worker's refusals, at the flag
+ * that chose the backend: a side, the draft's own, or for SGLang's default
+ * the algorithm (column 1 of "--speculative-algorithm ..."). */
+static void test_rules__draft_refusals_at_the_flag(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *gpu, *model, *args, *release;
+        unsigned column;
+    } C[] = {
+        {"H200", "deepseek-v3.2", "--speculative-algorithm NEXTN", "0.5.3.post3", 1},
+        {"H200", "deepseek-v3", "--speculative-algorithm NEXTN --speculative-draft-attention-backend nsa", "0.5.9", 31},
+        {"H200", "deepseek-v3", "--tp 8 --decode-attention-backend dsa --prefill-attention-backend fa3", "0.5.18", 8},
+        {"B200", "deepseek-v3", "--tp 8 --attention-backend cutlass_mla --speculative-algorithm EAGLE "
+         "--speculative-num-steps 0 --speculative-eagle-topk 1 --speculative-num-draft-tokens 1", "0.5.9", 8},
+    };
+    for (size_t i = 0; i < COUNT_OF(C); i++) {
+        kvc_resolved r;
+        kvc_diag d;
+        if (resolve_line(C[i].gpu, C[i].model, C[i].args, C[i].release, &r, &d) != KVC_ERR_CONFIG)
+            fail_msg("case %zu '%s' was judged", i, C[i].args);
+        assert_string_equal(d.file, "--args");
+        if (d.column != C[i].column) fail_msg("case %zu: column %u: %s", i, d.column, d.message);
+    }
+}
 
 static void test_rules__refusals_are_sglangs_own_words(void **state)
 {
@@ -1734,11 +1806,22 @@ static void test_rules__separate_draft_model_pools(void **state)
          "bfloat16 1x1x128: 16384 B/page", 80, "--speculative-draft-kv-cache-dtype bf16"},
         /* MLA without DSA keeps the string auto: the draft model's own dtype (page size 1) */
         {"0.5.23", "H200", "deepseek-v3", "--tp 8", "bfloat16 1x1x128: 256 B/page", 63, "torch_dtype"},
+        /* the draft's trtllm_mha keeps pages of 16-128 tokens, else 64 (0.5.17+): the target's page too */
+        {"0.5.17", "H200", "deepseek-v3", "--tp 8 --speculative-draft-attention-backend trtllm_mha",
+         "bfloat16 1x1x128: 16384 B/page", 63, NULL},
+        {"0.5.16", "H200", "deepseek-v3", "--tp 8 --speculative-draft-attention-backend trtllm_mha",
+         "bfloat16 1x1x128: 256 B/page", 63, NULL},
         {"0.5.23", "H200", "deepseek-v3", "--tp 8 --dtype float32", "float32 1x1x128: 512 B/page", 63, "(--dtype)"},
         /* the DSA backend asserts its model is DSA */
         {"0.5.23", "B300", "glm-5.2", "--tp 8", NULL, 0,
          "SGLang 0.5.23 refuses to start: AssertionError: DSA backend only supports DeepSeek DSA (at draft model init"},
         {"0.5.12", "B300", "glm-5.2", "--tp 8", NULL, 0, "AssertionError: NSA backend only supports DeepSeek NSA"},
+        /* ... also where a flag sets a side to it: the target's sides, decode first */
+        {"0.5.9", "H200", "deepseek-v3.2", "--tp 8 --decode-attention-backend nsa --prefill-attention-backend flashmla",
+         NULL, 0, "NSA backend only supports DeepSeek NSA (at draft model init: the EAGLE3 draft LlamaForCausalLMEagle3, "
+         "which SGLang 0.5.9 does not take as a DSA model, runs the target's attention backend nsa; sglang 0.5.3rc2: "
+         "python/sglang/srt/layers/attention/nsa_backend.py:161-162; 0.5.12: :317-318); give the draft its own with "
+         "--speculative-draft-attention-backend"},
         /* ROCm's FP8: e4m3fnuz on MI300X/MI325X, e4m3fn on MI355X (and --speculative-draft-kv-cache-dtype
          * fp8_e5m2 is the platform's FP8 there) */
         {"0.5.23", "MI300X", "deepseek-v3.2", "--tp 8 --kv-cache-dtype fp8_e4m3 --speculative-draft-attention-backend "
@@ -1950,6 +2033,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_rules__truth_table),
         cmocka_unit_test(test_rules__refusals_are_sglangs_own_words),
+        cmocka_unit_test(test_rules__draft_refusals_at_the_flag),
         cmocka_unit_test(test_rules__fp4_check_flags_that_pass),
         cmocka_unit_test(test_rules__decode_allocation_policy),
         cmocka_unit_test(test_rules__decode_host_receive_off),

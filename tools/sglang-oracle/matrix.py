@@ -199,7 +199,7 @@ def attention_cases():
                                                                "trtllm_mla"),
                              (None, "fp8_e5m2", "--attention-backend fa3"), ("trtllm_mla", None, None),
                              ("cutedsl_mla", None, None), ("tokenspeed_mla", None, None), ("hpc_ops", None, None),
-                             ("fa3", None, None)):
+                             ("fa3", None, None), ("trtllm_mha", None, None), ("trtllm_mha", None, "--page-size 256")):
             out.append(case(m, dt, None, None, None, spec="EAGLE3", dmodel="EAGLE3_LLAMA", dab=dab, par=par))
         # a decode side beside another prefill backend: its page, its checks, the two backends the model runner builds
         for b in ("cutedsl_mla", "tokenspeed_mla", "trtllm_mha", "intel_xpu", "hpc_ops", "fa3", "flashmla"):
@@ -236,10 +236,37 @@ def attention_cases():
                          ("trtllm_mha", EAGLE_ONE), ("bogus", None)):
             out.append(case(m, None, None, None, None, spec="NEXTN", dab=dab, par=par))
         out.append(case(m, None, None, None, None, spec="EAGLE3", dmodel="EAGLE3_LLAMA", par="--attention-backend cutlass_mla"))
+        # the DSA backend asserts its model runner's model is DSA: the target's (a side or the attention backend
+        # set to it), a separate draft's (the target's sides, or its own), an MTP draft's (its renamed config)
+        for b in ("nsa", "dsa"):
+            for flag in ("--attention-backend", "--decode-attention-backend", "--prefill-attention-backend"):
+                out.append(case(m, None, None, None, None, spec="EAGLE3", dmodel="EAGLE3_LLAMA", par=f"{flag} {b}"))
+            out.append(case(m, None, None, None, None, spec="NEXTN", dab=b))
+            out.append(case(m, None, None, None, None, spec="EAGLE3", dmodel="EAGLE3_LLAMA", dab=b))
+        # HiCache's decode side: the server-args checks after it see it (0.5.4.post1-0.5.7: the equal-sides
+        # override, the page rules, the page-tree check, KV4); up to 0.5.4 the model runner sets it
+        for spec, par in ((None, "--attention-backend flashmla --prefill-attention-backend triton"),
+                          (None, "--attention-backend flashmla --prefill-attention-backend flashinfer"),
+                          ("EAGLE", "--attention-backend flashmla --prefill-attention-backend triton --page-size 64 "
+                                    + EAGLE_TREE),
+                          (None, "--kv-cache-dtype fp4_e2m1 --attention-backend triton"),
+                          ("NEXTN", "--attention-backend cutlass_mla --prefill-attention-backend flashinfer"),
+                          ("NEXTN", "--attention-backend cutlass_mla --prefill-attention-backend triton")):
+            out.append(case(m, None, None, None, None, spec=spec, par="--enable-hierarchical-cache " + par))
+        # the multi-layer EAGLE worker builds no multi-step decode backend; zero steps build one up to 0.5.13.post1
+        out.append(case(m, None, None, None, None, spec="EAGLE",
+                        par="--enable-multi-layer-eagle --decode-attention-backend cutlass_mla "
+                            "--prefill-attention-backend flashinfer"))
+        for steps in (0, 1):
+            out.append(case(m, None, None, None, None, spec="EAGLE",
+                            par=f"--attention-backend cutlass_mla --speculative-eagle-topk 1 --speculative-num-steps "
+                                f"{steps} --speculative-num-draft-tokens {steps + 1}"))
         # top-k above 1 on pages above one token: SGLang's attention backend, its platform default included
         for page in (16, 64):
             for par in ("", " --tp 4", " --prefill-attention-backend flashinfer", " --decode-attention-backend triton",
-                        " --attention-backend flashinfer"):
+                        " --attention-backend flashinfer", " --decode-attention-backend trtllm_mha",
+                        " --attention-backend trtllm_mha --prefill-attention-backend flashinfer "
+                        "--decode-attention-backend fa3"):
                 out.append(case(m, None, None, None, None, spec="EAGLE", page=page, par=EAGLE_TREE + par))
             # fa3 keeps no fp8_e5m2 KV: SGLang runs triton instead (0.5.4.post1+)
             out.append(case(m, "fp8_e5m2", None, None, None, spec="EAGLE", page=page, par=EAGLE_TREE))

@@ -574,14 +574,23 @@ class Oracle:
         0.5.4): its top-level `if`s whose test reads an attention backend
         flag and which assign server_args.attention_backend or raise (the
         equal-sides override, the default or the "Invalid attention backend
-        for MLA" check, fa3 with fp8_e5m2). () where the release has none."""
+        for MLA" check, fa3 with fp8_e5m2), and HiCache's, which gives an
+        unset decode side a backend its kernel io serves (sglang 0.5.4:
+        model_executor/model_runner.py:650-669). () where the release has
+        none."""
         path = os.path.join(self.root, "sglang/srt/model_executor/model_runner.py")
         fn = _method(path, "ModelRunner", "model_specific_adjustment") if os.path.exists(path) else None
         if fn is None or "Invalid attention backend for MLA" not in ast.unparse(fn):
             return ()
-        keep = [st for st in fn.body if isinstance(st, ast.If) and "attention_backend" in ast.unparse(st.test)
-                and any(isinstance(n, ast.Raise) or isinstance(n, ast.Assign) and
-                        ast.unparse(n.targets[0]) == "server_args.attention_backend" for n in ast.walk(st))]
+
+        def assigns(st, target):
+            return any(isinstance(n, ast.Assign) and ast.unparse(n.targets[0]) == target for n in ast.walk(st))
+
+        keep = [st for st in fn.body if isinstance(st, ast.If) and (
+                "attention_backend" in ast.unparse(st.test) and
+                (assigns(st, "server_args.attention_backend") or any(isinstance(n, ast.Raise) for n in ast.walk(st)))
+                or "enable_hierarchical_cache" in ast.unparse(st.test) and
+                assigns(st, "server_args.decode_attention_backend"))]
         ns = load_defs(path, set().union(*(_loads(x) for x in keep)), self.root)
         return [compile(ast.Module([x], []), path, "exec") for x in keep], ns
 
@@ -598,10 +607,11 @@ class Oracle:
         self._run_stmts(self._adjust, {"self": self._runner(args, sa), "server_args": sa})
         return sa
 
-    def _runner(self, args, sa):
-        """The target model runner's fields the attention statements read."""
+    def _runner(self, args, sa, draft=False):
+        """The target's (draft: its MTP draft's) model runner's fields the
+        attention statements read."""
         try:
-            mc = self.mc.ModelConfig.from_server_args(args, model_path="/fake/model")
+            mc = self.mc.ModelConfig.from_server_args(args, model_path="/fake/model", is_draft_model=draft)
         except BaseException as e:
             raise OracleBroken(f"ModelConfig: {type(e).__name__}: {e}") from e
         return types.SimpleNamespace(use_mla_backend=getattr(mc.attention_arch, "name", "") == "MLA",
@@ -630,7 +640,10 @@ class Oracle:
     def check_backend(self, b, runner, sa):
         """One backend a runner builds: a name the release's registry lacks is
         _get_attention_backend_from_str's "Invalid attention backend"
-        refusal, else the factory's own checks (_factory_checks) run."""
+        refusal, else the factory's own checks (_factory_checks) run; the DSA
+        (NSA) backend's constructor then asserts that the runner's model is
+        DSA ("only supports DeepSeek DSA", run from the release's source on
+        the runner's hf_config)."""
         if b not in self._registry():
             raise ValueError(f"Invalid attention backend: {b}")
         found = self._factory_checks(b)
@@ -639,6 +652,17 @@ class Oracle:
             par = types.SimpleNamespace(dcp_enabled=(getattr(sa, "dcp_size", 1) or 1) > 1)
             found = (found[0], dict(found[1], get_spec=lambda: spec, get_parallel=lambda: par))
         self._run_stmts(found, {"runner": runner})
+        if b not in ("nsa", "dsa"):
+            return
+        if self._dsa_assert is None:
+            att = os.path.join(self.root, "sglang/srt/layers/attention")
+            self._dsa_assert = (
+                self._release_stmts(os.path.join(att, "dsa_backend.py"), "only supports DeepSeek DSA",
+                                    ("hf_config", "self.use_dsa"))
+                or self._release_stmts(os.path.join(att, "nsa_backend.py"), "only supports DeepSeek NSA",
+                                       ("hf_config", "self.use_nsa")))
+        mr = types.SimpleNamespace(model_config=types.SimpleNamespace(hf_config=runner.model_config.hf_config))
+        self._run_stmts(self._dsa_assert, {"self": types.SimpleNamespace(), "model_runner": mr})
 
     def build_backends(self, args, sa):
         """The attention backends the target's model runner builds after the
@@ -693,24 +717,12 @@ class Oracle:
         # has settled them up to 0.5.4)
         sa = self.runner_view or view
         own = getattr(view, "speculative_draft_attention_backend", None)
-        # in its order (decode, then prefill where they differ): the DSA backend's constructor asserts a
-        # DSA draft, every other backend's factory runs its checks
+        # in its order (decode, then prefill where they differ), each through check_backend
         runner = types.SimpleNamespace(use_mla_backend=getattr(dmc.attention_arch, "name", "") == "MLA",
                                        model_config=types.SimpleNamespace(is_encoder_decoder=False, hf_config=hf),
                                        server_args=view)
         for b in [own] if own else self.built(sa):
-            if b not in ("nsa", "dsa"):
-                self.check_backend(b, runner, view)
-                continue
-            if self._dsa_assert is None:
-                att = os.path.join(self.root, "sglang/srt/layers/attention")
-                self._dsa_assert = (
-                    self._release_stmts(os.path.join(att, "dsa_backend.py"), "only supports DeepSeek DSA",
-                                        ("hf_config", "self.use_dsa"))
-                    or self._release_stmts(os.path.join(att, "nsa_backend.py"), "only supports DeepSeek NSA",
-                                           ("hf_config", "self.use_nsa")))
-            mr = types.SimpleNamespace(model_config=types.SimpleNamespace(hf_config=hf))
-            self._run_stmts(self._dsa_assert, {"self": types.SimpleNamespace(), "model_runner": mr})
+            self.check_backend(b, runner, view)
         # the draft runner's KV dtype: the release's code with the draft model's dtype
         # (model=None: a checkpoint quant config's kv_cache_quant_algo is not seen)
         kvd, _ = self.kv_torch_dtype(view, draft=True, model_dtype=getattr(dmc, "dtype", torch.bfloat16))
@@ -747,12 +759,12 @@ class Oracle:
 
     def draft_worker(self, args, view):
         """The EAGLE draft worker's attention backends. A draft of the target's
-        own layers (MTP) with a backend of its own builds it first, through
-        the registry and its factory (check_backend; a separate draft's model
-        runner does so in draft_model, and without one the draft builds the
-        target's backends, which the target's runner did). Then, built after
+        own layers (MTP) has its model runner build its own backend, else the
+        target's, with the draft's model config, each through check_backend (a
+        separate draft's model runner does so in draft_model). Then, built after
         its model runner (EAGLEWorker.init_attention_backend, DraftBackendFactory): a
-        multi-step decode backend unless the early return holds, then a
+        multi-step decode backend unless the early return holds (or the
+        worker is the multi-layer one), then a
         draft-extend one, each the draft's own backend (where the factory
         reads it), else the side's (decode; for the draft extend the prefill
         side unless speculative_attention_mode is decode), else the attention
@@ -762,8 +774,10 @@ class Oracle:
             self._dfac = self._draft_factory()
         f, sa = self._dfac, self.runner_view
         own_flag = getattr(view, "speculative_draft_attention_backend", None)
-        if own_flag and getattr(view, "speculative_draft_model_path", None) not in self.drafts:
-            self.check_backend(own_flag, self._runner(args, sa), view)
+        if getattr(view, "speculative_draft_model_path", None) not in self.drafts:
+            runner = self._runner(args, sa, draft=True)
+            for b in [own_flag] if own_flag else self.built(sa):
+                self.check_backend(b, runner, view)
         pre = sa.prefill_attention_backend or sa.attention_backend
         dec = sa.decode_attention_backend or sa.attention_backend
         own = getattr(view, "speculative_draft_attention_backend", None) if f["own"] else None
@@ -771,6 +785,10 @@ class Oracle:
         for kind, side in (("create_decode_backend", dec),
                            ("create_draft_extend_backend", dec if mode == "decode" else pre)):
             keys, template, early = f[kind]
+            # MultiLayerEagleWorker builds draft-extend backends only (sglang 0.5.7:
+            # python/sglang/srt/speculative/multi_layer_eagle_worker.py:191-204)
+            if kind == "create_decode_backend" and getattr(view, "enable_multi_layer_eagle", False):
+                continue
             if early is not None and eval(early, {}, {"self": types.SimpleNamespace(
                     speculative_num_steps=view.speculative_num_steps)}):
                 continue

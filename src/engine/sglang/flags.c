@@ -59,6 +59,7 @@ static const struct dest_key {
     {"enable_lmcache", SET_LMCACHE},
     {"speculative_draft_attention_backend", SET_SPEC_DRAFT_ATTN},
     {"speculative_attention_mode", SET_SPEC_ATTN_MODE},
+    {"enable_multi_layer_eagle", SET_MULTI_LAYER_EAGLE},
     {"speculative_ngram_max_bfs_breadth", SET_NGRAM_BREADTH},
     {"attn_cp_size", SET_ATTN_CP},
     {"pipeline_parallel_size", SET_PP}, /* <= 0.5.13 */

@@ -10,6 +10,7 @@
 #include "engine/sglang/sglang.h"
 
 #include <ctype.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -221,6 +222,7 @@ typedef struct ctx {
     const struct attn_rule *attn[MAX_ATTN]; /* the attention backends' rules that apply, in SGLang's order */
     char attn_why[MAX_ATTN][KVC_REASON_LEN]; /* how each backend was chosen */
     unsigned nattn;
+    setting decode; /* the decode side the server args' attention checks read (settle_decode) */
 } ctx;
 
 /* Room in `c` for one more attention backend's page rule: its `why`. Each
@@ -1151,6 +1153,7 @@ enum attn_sides {
     ON_PREFILL = 4,      /* --prefill-attention-backend */
     ON_PREFILL_SIDE = 8, /* the backend prefill runs: --prefill-attention-backend, else the attention backend */
     ON_DECODE_SIDE = 16, /* the backend decode runs: --decode-attention-backend, else the attention backend */
+    ON_DRAFT = 32,       /* --speculative-draft-attention-backend */
 };
 static const struct attn_rule {
     span when;
@@ -1214,8 +1217,11 @@ static const struct attn_rule {
      "CuteDSL MLA backend only supports kv-cache-dtype of fp8_e4m3, bf16, or auto.",
      "sglang 0.5.13: python/sglang/srt/server_args.py:2936-2963; 0.5.15: "
      "python/sglang/srt/arg_groups/overrides.py:1560-1569, :1636-1659; 0.5.23: :1164-1173, :1235-1258", NULL, NULL},
-    /* trtllm_mha's platform checks; its pages are not modelled: SGLang's model runner refuses it for an MLA model
-     * (FACTORY_RULES), and with speculative decoding its top-k check (UNMODELLED_ATTN) */
+    /* trtllm_mha's pages where the draft runs it (0.5.17+): the target's sides' are not modelled, SGLang's model
+     * runner refusing trtllm_mha for an MLA model (FACTORY_RULES) */
+    {SINCE("0.5.17"), "trtllm_mha", ON_DRAFT, NULL, NULL, "16 32 64 128", 64, NULL, NULL,
+     "sglang 0.5.17: python/sglang/srt/arg_groups/overrides.py:2081-2093; 0.5.23: :1174-1187", NULL, NULL},
+    /* trtllm_mha's platform checks */
     {UNTIL("0.5.9"), "trtllm_mha", ON_ATTENTION | ON_DECODE | ON_PREFILL, "10",
      "TRTLLM MHA backend is only supported on Blackwell GPUs (SM100). Please use a different backend.", NULL,
      0, NULL, NULL, "sglang 0.5.3rc2: python/sglang/srt/server_args.py:914-922; 0.5.9: :1894-1902", NULL, NULL},
@@ -1279,6 +1285,10 @@ static const struct dtype_backend_rule {
      "sglang 0.5.21: python/sglang/srt/arg_groups/kv_cache_hook.py:46-56"},
 };
 
+/* --decode-attention-backend as SGLang's attention checks read it: the
+ * user's, or the side HiCache sets before them (settle_decode). Pure. */
+static const setting *decode_flag(const ctx *c) { return &c->decode; }
+
 /* The flag SGLang's attention_backend comes from, or NULL: from 0.5.4.post1
  * equal --prefill- and --decode-attention-backend replace it (sglang 0.5.5:
  * python/sglang/srt/server_args.py:1124-1127; 0.5.23:
@@ -1287,7 +1297,7 @@ static const struct dtype_backend_rule {
 static const setting *attention_flag(const ctx *c)
 {
     const setting *a = &c->set->s[SET_ATTENTION_BACKEND], *p = &c->set->s[SET_PREFILL_ATTENTION_BACKEND],
-                  *d = &c->set->s[SET_DECODE_ATTENTION_BACKEND];
+                  *d = decode_flag(c);
     if (rel_since(c->rel, "0.5.4.post1") && p->set && d->set && strcmp(p->value, d->value) == 0) return p;
     return a->set ? a : NULL;
 }
@@ -1311,6 +1321,7 @@ static const char *attn_backend(const ctx *c, const struct attn_default **dflt)
     const setting *af = attention_flag(c);
     *dflt = NULL;
     if (af) return af->value;
+    /* the model's default comes before HiCache's decode side (0.5.5: server_args.py:588-592): the flags given */
     if (c->set->s[SET_DECODE_ATTENTION_BACKEND].set || c->set->s[SET_PREFILL_ATTENTION_BACKEND].set) return "";
     for (size_t i = 0; i < COUNT_OF(ATTN_DEFAULTS); i++) {
         const struct attn_default *r = &ATTN_DEFAULTS[i];
@@ -1338,46 +1349,37 @@ static kvc_status check_kv4(ctx *c, int hook);
  * SGLang's own code: tools/sglang-oracle), named by the attention flags or,
  * with `draft`, by --speculative-draft-attention-backend, unless the KV
  * dtype is one of `except` (trtllm_mha with the FP4 dtypes whose checks KV4
- * models); with `spec`, only with a --speculative-algorithm. An `early`
- * row is a rename of the first stage (_handle_deprecated_args), which may
- * set the KV dtype: declined before the dtype is resolved. */
+ * models). */
 static const struct unmodelled_attn {
     span when;
     const char *backends; /* space-separated */
-    int draft, spec;
+    int draft;
     const char *except; /* KV dtypes, space-separated; NULL: none */
-    int early;
 } UNMODELLED_ATTN[] = {
-    /* 0.5.23 renames it cutedsl_mla (prefill: trtllm_mla) and sets --kv-cache-dtype fp8_e4m3 */
-    {SINCE("0.5.23"), "tokenspeed_mla", 0, 0, NULL, 1}, /* sglang 0.5.23: python/sglang/srt/arg_groups/serving_hook.py:303-335 */
-    /* its top-k check for speculative decoding (sglang 0.5.3rc2: python/sglang/srt/server_args.py:1099-1107) */
-    {UNTIL("0.5.20"), "trtllm_mha", 0, 1, NULL, 0},
-    {SINCE("0.5.21"), "trtllm_mha", 0, 1, KV4_FP4, 0},
-    {FROM_TO("0.5.17", "0.5.20"), "trtllm_mha", 1, 0, NULL, 0}, /* the draft's, in trtllm_mha's page constraint */
-    {SINCE("0.5.21"), "trtllm_mha", 1, 0, KV4_FP4, 0},
+    /* other models' backends, whose constructors (which the oracle does not run) meet an MLA model's config:
+     * DeepSeek-V4's (compressed: its deprecated alias), Qwen's sparse attention, MiniCPM's, LLaDA2's */
+    {EVER, "dsv4 compressed qsa minicpm_flashattn minicpm_flashinfer llada2_cfg_flashinfer", 0, NULL},
+    {EVER, "dsv4 compressed qsa minicpm_flashattn minicpm_flashinfer llada2_cfg_flashinfer", 1, NULL},
 };
 
 /* Declines a worker that asks for deterministic inference (whose attention
  * backend checks kvcheck does not model), or whose attention backend
  * (`named`, from the flag `af`, or a side's or the draft's flag) is in
- * UNMODELLED_ATTN: the `early` rows only, or the others. */
-static kvc_status decline_attention(const ctx *c, const setting *af, const char *named, int early)
+ * UNMODELLED_ATTN. */
+static kvc_status decline_attention(const ctx *c, const setting *af, const char *named)
 {
     const setting *det = &c->set->s[SET_DETERMINISTIC], *rl = &c->set->s[SET_RL_ON_POLICY];
-    if (!early && (det->set || rl->set))
+    if (det->set || rl->set)
         return diag_set(c->diag, KVC_ERR_CONFIG, det->set ? &det->origin : &rl->origin,
                         "%s: kvcheck does not model SGLang %s's deterministic-inference checks (the attention backend "
                         "it picks, the ones it refuses, the radix cache it needs), so it cannot judge this worker",
                         det->set ? det->flag : rl->flag, SGLANG_VERSIONS[c->rel]);
     /* the flags a row reads: the draft's, or the settled attention flag and both sides' */
     const setting *const draft[] = {&c->set->s[SET_SPEC_DRAFT_ATTN]};
-    const setting *const sides[] = {&c->set->s[SET_DECODE_ATTENTION_BACKEND], &c->set->s[SET_PREFILL_ATTENTION_BACKEND]};
+    const setting *const sides[] = {decode_flag(c), &c->set->s[SET_PREFILL_ATTENTION_BACKEND]};
     for (size_t i = 0; i < COUNT_OF(UNMODELLED_ATTN); i++) {
         const struct unmodelled_attn *r = &UNMODELLED_ATTN[i];
-        /* early: the KV dtype is not resolved yet (c->dtype NULL) */
-        if (!in_span(c->rel, r->when) || r->early != early ||
-            (r->except && c->dtype && word_in(c->dtype, r->except)) || (r->spec && !c->set->s[SET_SPEC_ALGO].set))
-            continue;
+        if (!in_span(c->rel, r->when) || (r->except && word_in(c->dtype, r->except))) continue;
         const setting *by = !r->draft && af && word_in(named, r->backends) ? af : NULL;
         const setting *const *flags = r->draft ? draft : sides;
         for (size_t k = 0; !by && k < (r->draft ? COUNT_OF(draft) : COUNT_OF(sides)); k++)
@@ -1398,13 +1400,15 @@ static kvc_status decline_attention(const ctx *c, const setting *af, const char 
  * its flag's backend, else the attention backend. Pure. */
 static const setting *rule_flag(const ctx *c, const struct attn_rule *r, const setting *af, const char *named)
 {
-    const setting *d = &c->set->s[SET_DECODE_ATTENTION_BACKEND], *p = &c->set->s[SET_PREFILL_ATTENTION_BACKEND];
+    const setting *d = decode_flag(c), *p = &c->set->s[SET_PREFILL_ATTENTION_BACKEND];
     const setting *attention = af ? af : &c->set->s[SET_ATTENTION_BACKEND];
     if ((r->sides & ON_ATTENTION) && strcmp(named, r->backend) == 0) return attention;
     if ((r->sides & ON_DECODE) && d->set && strcmp(d->value, r->backend) == 0) return d;
     if ((r->sides & ON_PREFILL) && p->set && strcmp(p->value, r->backend) == 0) return p;
     if ((r->sides & ON_PREFILL_SIDE) && strcmp(p->set ? p->value : named, r->backend) == 0) return p->set ? p : attention;
     if ((r->sides & ON_DECODE_SIDE) && strcmp(d->set ? d->value : named, r->backend) == 0) return d->set ? d : attention;
+    const setting *draft = &c->set->s[SET_SPEC_DRAFT_ATTN];
+    if ((r->sides & ON_DRAFT) && draft->set && strcmp(draft->value, r->backend) == 0) return draft;
     return NULL;
 }
 
@@ -1434,7 +1438,7 @@ static kvc_status resolve_attention(ctx *c)
      * backends named meet their own checks as for any model */
     const setting *af = attention_flag(c);
     const char *named = !c->dsa ? backend : af ? af->value : "";
-    if ((st = decline_attention(c, af, named, 0))) return st;
+    if ((st = decline_attention(c, af, named))) return st;
     if (strcmp(named, "flex_attention") == 0 && c->set->s[SET_SPEC_ALGO].set)
         return refuse(c, af, "AssertionError: Speculative decoding is currently not supported with Flex Attention "
                       "backend (sglang 0.5.3rc2: python/sglang/srt/server_args.py:861-868; 0.5.13: :2858-2866; "
@@ -1919,7 +1923,7 @@ static int native_prefill(const struct nvfp4_prefill_row *r) { return strcmp(r->
 /* The sides a release's SGLang resolves before its KV4 checks. Pure. */
 static void kv4_sides(const ctx *c, struct kv4_sides *s)
 {
-    const setting *p = &c->set->s[SET_PREFILL_ATTENTION_BACKEND], *d = &c->set->s[SET_DECODE_ATTENTION_BACKEND];
+    const setting *p = &c->set->s[SET_PREFILL_ATTENTION_BACKEND], *d = decode_flag(c);
     const struct attn_default *dflt;
     const char *given = p->set ? p->value : attn_backend(c, &dflt);
     memset(s, 0, sizeof *s);
@@ -1969,7 +1973,7 @@ static int native(const ctx *c, const struct kv4_sides *s)
 static const setting *flag_of(const ctx *c, int side)
 {
     const setting *f = side == PREFILL ? &c->set->s[SET_PREFILL_ATTENTION_BACKEND]
-                       : side == DECODE ? &c->set->s[SET_DECODE_ATTENTION_BACKEND] : NULL;
+                       : side == DECODE ? decode_flag(c) : NULL;
     if (f && f->set) return f;
     if (c->set->s[SET_ATTENTION_BACKEND].set) return &c->set->s[SET_ATTENTION_BACKEND];
     return &c->set->s[SET_KV_CACHE_DTYPE];
@@ -2035,7 +2039,7 @@ static kvc_status check_kv4(ctx *c, int hook)
             if (c->gpu->hip || unserved(c->model->architecture, c->rel)) break;
             char why[400];
             const char *both = kv4_attention_backend(c, why, sizeof why);
-            const setting *p = &c->set->s[SET_PREFILL_ATTENTION_BACKEND], *d = &c->set->s[SET_DECODE_ATTENTION_BACKEND];
+            const setting *p = &c->set->s[SET_PREFILL_ATTENTION_BACKEND], *d = decode_flag(c);
             const char *prefill = p->set ? p->value : both, *decode = d->set ? d->value : both;
             if (prefill[0] && decode[0] && strcmp(prefill, decode) != 0 && strcmp(prefill, "fa4") != 0) {
                 warn_kv4_sides(c, prefill, decode, k->cite);
@@ -2087,7 +2091,7 @@ static kvc_status check_kv4(ctx *c, int hook)
             break;
         }
         case K_DECODE_GIVEN: {
-            const setting *d = &c->set->s[SET_DECODE_ATTENTION_BACKEND];
+            const setting *d = decode_flag(c);
             if (sides.nvfp4 && d->set && !word_in(d->value, k->backends))
                 return refuse_with(c, d, k, d->value, d->value, &sides);
             break;
@@ -3133,11 +3137,6 @@ static const struct factory_rule {
     {FROM_TO("0.5.3rc2", "0.5.3"), "fa4", MHA_RUNNER, NULL,
      "AssertionError: FlashAttention v4 Support is at an early stage, only MLA model supported now",
      "sglang 0.5.3rc2: python/sglang/srt/layers/attention/attention_registry.py:130-134; 0.5.3: :130-134", NULL},
-    /* 0.5.23 renames the draft's tokenspeed_mla cutedsl_mla before anything else */
-    {SINCE("0.5.23"), "tokenspeed_mla", MHA_RUNNER, NULL,
-     "ValueError: cutedsl_mla backend can only be used with MLA models.",
-     "sglang 0.5.23: python/sglang/srt/arg_groups/serving_hook.py:303-320; "
-     "python/sglang/srt/layers/attention/attention_registry.py:118-121", NULL},
     /* a draft runner always runs speculative decoding, which this factory refuses for an MHA model */
     {SINCE("0.5.17"), "hpc_ops", MHA_RUNNER, NULL, "ValueError: hpc_ops backend does not support speculative "
      "decoding for now.",
@@ -3168,21 +3167,16 @@ static const char BUILD_CITE[] = "sglang 0.5.3rc2: python/sglang/srt/model_execu
                                  "0.5.23: python/sglang/srt/model_executor/model_runner_components/"
                                  "attention_backend_setup.py:211-281";
 
-struct hicache_decode_row;
-static const char *hicache_decode(const ctx *c, const char *attention, const struct hicache_decode_row **row);
-
 /* The attention backend flag the model runner reads: equal prefill and
- * decode flags (attention_flag from 0.5.4.post1, the model runner before;
- * in 0.5.4.post1-0.5.7 the decode side HiCache sets before, hicache_decode
- * with no attention backend yet), else --attention-backend; NULL when none
- * is given (SGLang's default, which these checks never refuse). Pure. */
+ * decode flags (attention_flag from 0.5.4.post1, the model runner before,
+ * reading the decode side HiCache sets first in 0.5.4.post1-0.5.7:
+ * decode_flag), else --attention-backend; NULL when none is given
+ * (SGLang's default, which these checks never refuse). Pure. */
 static const setting *runner_attention(const ctx *c)
 {
-    const setting *p = &c->set->s[SET_PREFILL_ATTENTION_BACKEND], *d = &c->set->s[SET_DECODE_ATTENTION_BACKEND],
+    const setting *p = &c->set->s[SET_PREFILL_ATTENTION_BACKEND], *d = decode_flag(c),
                   *a = &c->set->s[SET_ATTENTION_BACKEND];
-    const struct hicache_decode_row *row;
-    const char *decode = d->set ? d->value : hicache_decode(c, "", &row);
-    if (p->set && decode && strcmp(p->value, decode) == 0) return p;
+    if (p->set && d->set && strcmp(p->value, d->value) == 0) return p;
     return a->set ? a : NULL;
 }
 
@@ -3226,23 +3220,28 @@ static const char *runner_backend(const ctx *c)
 
 /* Up to 0.5.13.post1, HiCache (from 0.5.6.post2 decode KV offload too)
  * with the kernel io backend gives an unset decode side a backend that io
- * serves: up to 0.5.7 whatever the attention backend is (before the
- * attention checks, so equal sides follow: runner_attention), from 0.5.8
- * where it is fa3 (after them); for an MLA model flashinfer on SM100
- * (is_sm100_supported), else triton. The io backend is kernel unless given
- * otherwise or the layout is page_first_direct. */
+ * serves: up to 0.5.4 the model runner does, after its equal-sides
+ * override; 0.5.4.post1-0.5.7 the server args do, whatever the attention
+ * backend, before the attention checks (which read it: settle_decode);
+ * from 0.5.8 where the attention backend is fa3, after them. For an MLA
+ * model flashinfer on SM100 (is_sm100_supported), else triton. The io
+ * backend is kernel unless given otherwise or the layout is
+ * page_first_direct. */
 static const struct hicache_decode_row {
     span when;
-    int offload;  /* decode KV offload counts as HiCache */
-    int fa3_only; /* only where the attention backend is fa3 */
+    int offload;       /* decode KV offload counts as HiCache */
+    int fa3_only;      /* only where the attention backend is fa3 */
+    int before_checks; /* before the server args' attention checks */
     const char *cite;
 } HICACHE_DECODE[] = {
-    {FROM_TO("0.5.4.post1", "0.5.6.post1"), 0, 0,
-     "sglang 0.5.4.post1: python/sglang/srt/server_args.py:1380-1415; 0.5.6.post1: :1652-1687"},
-    {FROM_TO("0.5.6.post2", "0.5.7"), 1, 0, "sglang 0.5.6.post2: python/sglang/srt/server_args.py:1682-1720; 0.5.7: "
-                                            ":1922-1960"},
-    {FROM_TO("0.5.8", "0.5.13.post1"), 1, 1, "sglang 0.5.8: python/sglang/srt/server_args.py:2050-2100; 0.5.10: "
-                                             ":2929-2957; 0.5.13.post1: :3827-3860"},
+    {UNTIL("0.5.4"), 0, 0, 0, "sglang 0.5.3rc2: python/sglang/srt/model_executor/model_runner.py:604-623; 0.5.4: "
+                              ":650-669"},
+    {FROM_TO("0.5.4.post1", "0.5.6.post1"), 0, 0, 1,
+     "sglang 0.5.4.post1: python/sglang/srt/server_args.py:1380-1415; 0.5.5: :592-596; 0.5.6.post1: :1652-1687"},
+    {FROM_TO("0.5.6.post2", "0.5.7"), 1, 0, 1, "sglang 0.5.6.post2: python/sglang/srt/server_args.py:1682-1720; 0.5.7: "
+                                               ":1922-1960"},
+    {FROM_TO("0.5.8", "0.5.13.post1"), 1, 1, 0, "sglang 0.5.8: python/sglang/srt/server_args.py:2050-2100; 0.5.10: "
+                                                ":2929-2957; 0.5.13.post1: :3827-3860"},
 };
 
 /* The decode side HiCache sets (HICACHE_DECODE) given the attention
@@ -3265,11 +3264,27 @@ static const char *hicache_decode(const ctx *c, const char *attention, const str
     return NULL;
 }
 
+/* The decode side the server args' attention checks read (decode_flag):
+ * the flag, or the one HiCache sets before them (HICACHE_DECODE), as if
+ * given where the HiCache flag was. */
+static void settle_decode(ctx *c)
+{
+    c->decode = c->set->s[SET_DECODE_ATTENTION_BACKEND];
+    const struct hicache_decode_row *row;
+    const char *hd = hicache_decode(c, "", &row);
+    if (!hd || !row->before_checks) return;
+    const setting *by = c->set->s[SET_HICACHE].set ? &c->set->s[SET_HICACHE] : &c->set->s[SET_DECODE_OFFLOAD];
+    c->decode.set = 1;
+    c->decode.origin = by->origin;
+    str_copy(c->decode.value, sizeof c->decode.value, hd);
+    str_printf(c->decode.origin.where, sizeof c->decode.origin.where, "which %s sets", by->flag);
+}
+
 /* The EAGLE draft worker's attention backends (EAGLE, EAGLE3, NEXTN,
  * STANDALONE), built once its model runner is: a multi-step decode backend
  * (with more than one step) and then a draft-extend backend, each from the
  * backends its factory knows (DraftBackendFactory, the same list for
- * both; up to 0.5.3.post1 the decode one with one step too): the draft's
+ * both; DECODE_SKIP says when no decode one is built): the draft's
  * own (--speculative-draft-attention-backend, 0.5.7+), else the side's (the decode side for the decode backend; for the draft
  * extend the prefill side, or the decode side with
  * --speculative-attention-mode decode), else the attention backend. */
@@ -3277,32 +3292,54 @@ static const struct draft_worker_row {
     span when;
     const char *backends; /* space-separated */
     const char *cite;
-    int one_step_decode; /* the decode backend is built with one step too */
 } DRAFT_WORKER_BACKENDS[] = {
     {UNTIL("0.5.3.post1"), "aiter fa3 flashinfer flashmla hybrid_linear_attn triton trtllm_mha trtllm_mla",
-     "sglang 0.5.3rc2: python/sglang/srt/speculative/eagle_worker.py:202-260; 0.5.3.post1: :202-260", 1},
+     "sglang 0.5.3rc2: python/sglang/srt/speculative/eagle_worker.py:202-260; 0.5.3.post1: :202-260"},
     {FROM_TO("0.5.3.post2", "0.5.3.post3"), "aiter fa3 flashinfer flashmla hybrid_linear_attn triton trtllm_mha "
-     "trtllm_mla", "sglang 0.5.3.post2: python/sglang/srt/speculative/draft_utils.py:22-83; 0.5.3.post3: :22-83", 0},
+     "trtllm_mla", "sglang 0.5.3.post2: python/sglang/srt/speculative/draft_utils.py:22-83; 0.5.3.post3: :22-83"},
     {FROM_TO("0.5.4", "0.5.4.post1"), "aiter fa3 flashinfer flashmla hybrid_linear_attn nsa triton trtllm_mha trtllm_mla",
-     "sglang 0.5.4: python/sglang/srt/speculative/draft_utils.py:22-85", 0},
+     "sglang 0.5.4: python/sglang/srt/speculative/draft_utils.py:22-85"},
     {FROM_TO("0.5.4.post2", "0.5.9"), "aiter ascend fa3 flashinfer flashmla hybrid_linear_attn nsa triton trtllm_mha "
-     "trtllm_mla", "sglang 0.5.4.post2: python/sglang/srt/speculative/draft_utils.py:22-87; 0.5.9: :23-92", 0},
+     "trtllm_mla", "sglang 0.5.4.post2: python/sglang/srt/speculative/draft_utils.py:22-87; 0.5.9: :23-92"},
     {FROM_TO("0.5.10", "0.5.11"), "aiter ascend fa3 fa4 flashinfer flashmla hybrid_linear_attn nsa triton trtllm_mha "
-     "trtllm_mla", "sglang 0.5.10: python/sglang/srt/speculative/draft_utils.py:23-94", 0},
+     "trtllm_mla", "sglang 0.5.10: python/sglang/srt/speculative/draft_utils.py:23-94"},
     {FROM_TO("0.5.12", "0.5.12.post1"), "aiter ascend dsv4 fa3 fa4 flashinfer flashmla hybrid_linear_attn nsa "
-     "tokenspeed_mla triton trtllm_mha trtllm_mla", "sglang 0.5.12: python/sglang/srt/speculative/draft_utils.py:23-98", 0},
+     "tokenspeed_mla triton trtllm_mha trtllm_mla", "sglang 0.5.12: python/sglang/srt/speculative/draft_utils.py:23-98"},
     {FROM_TO("0.5.13", "0.5.15.post1"), "aiter ascend cutedsl_mla dsa dsv4 fa3 fa4 flashinfer flashmla "
      "hybrid_linear_attn nsa tokenspeed_mla triton trtllm_mha trtllm_mla",
-     "sglang 0.5.13: python/sglang/srt/speculative/draft_utils.py:23-103; 0.5.15.post1: :25-106", 0},
+     "sglang 0.5.13: python/sglang/srt/speculative/draft_utils.py:23-103; 0.5.15.post1: :25-106"},
     {FROM_TO("0.5.16", "0.5.19"), "aiter ascend cutedsl_mla dsa dsv4 fa3 fa4 flashinfer flashmla hybrid_linear_attn "
      "intel_amx nsa tokenspeed_mla triton trtllm_mha trtllm_mla",
-     "sglang 0.5.16: python/sglang/srt/speculative/draft_utils.py:28-103; 0.5.19: :42-157", 0},
+     "sglang 0.5.16: python/sglang/srt/speculative/draft_utils.py:28-103; 0.5.19: :42-157"},
     {FROM_TO("0.5.20", "0.5.22"), "aiter ascend cutedsl_mla dsa dsv4 fa3 fa4 flashinfer flashmla hybrid_linear_attn "
      "intel_amx intel_xpu nsa tokenspeed_mla triton trtllm_mha trtllm_mla",
-     "sglang 0.5.20: python/sglang/srt/speculative/draft_utils.py:47-170", 0},
+     "sglang 0.5.20: python/sglang/srt/speculative/draft_utils.py:47-170"},
     {SINCE("0.5.23"), "aiter ascend cutedsl_mla dsa dsv4 fa3 fa4 flashinfer flashmla hybrid_linear_attn intel_amx "
-     "intel_xpu nsa triton trtllm_mha trtllm_mla", "sglang 0.5.23: python/sglang/srt/speculative/draft_utils.py:47-168", 0},
+     "intel_xpu nsa triton trtllm_mha trtllm_mla", "sglang 0.5.23: python/sglang/srt/speculative/draft_utils.py:47-168"},
 };
+
+/* The step counts for which the draft worker builds no multi-step decode
+ * backend (its factory's early return): none up to 0.5.3.post1, one step
+ * to 0.5.13.post1, at most one from 0.5.14. */
+static const struct decode_skip_row {
+    span when;
+    long below, upto; /* skipped: below < steps <= upto */
+    const char *cite;
+} DECODE_SKIP[] = {
+    {UNTIL("0.5.3.post1"), 0, 0, "sglang 0.5.3rc2: python/sglang/srt/speculative/eagle_worker.py:195, 214-234"},
+    {FROM_TO("0.5.3.post2", "0.5.13.post1"), 0, 1,
+     "sglang 0.5.3.post2: python/sglang/srt/speculative/draft_utils.py:35; 0.5.13.post1: :40"},
+    {SINCE("0.5.14"), LONG_MIN, 1, "sglang 0.5.14: python/sglang/srt/speculative/draft_utils.py:41; 0.5.23: :86"},
+};
+
+/* 1 when the draft worker builds no decode backend for `steps`
+ * (DECODE_SKIP). Pure. */
+static int decode_skipped(unsigned rel, long steps)
+{
+    for (size_t i = 0; i < COUNT_OF(DECODE_SKIP); i++)
+        if (in_span(rel, DECODE_SKIP[i].when)) return DECODE_SKIP[i].below < steps && steps <= DECODE_SKIP[i].upto;
+    return 0;
+}
 
 /* The attention backends a model runner builds, in its order. */
 struct built {
@@ -3322,7 +3359,7 @@ struct built {
  * attention_backend_setup.py:218-223; 0.5.18: :229-234). */
 static void built_backends(const ctx *c, struct built *out)
 {
-    const setting *flags[2] = {&c->set->s[SET_PREFILL_ATTENTION_BACKEND], &c->set->s[SET_DECODE_ATTENTION_BACKEND]};
+    const setting *flags[2] = {&c->set->s[SET_PREFILL_ATTENTION_BACKEND], decode_flag(c)};
     const char *attention = runner_backend(c), *s[2];
     kv4_sides(c, &out->sides);
     for (int k = PREFILL; k <= DECODE; k++)
@@ -3375,8 +3412,34 @@ static const setting *built_flag(const ctx *c, int side)
     return side < 0 && a ? a : flag_of(c, side);
 }
 
+/* The DSA attention backend's constructor asserts that its model runner's
+ * model is DSA (is_deepseek_nsa / is_deepseek_dsa on the runner's config:
+ * ARCHS' dsa spans; an MTP draft's config renamed, DRAFT_ARCHS). The
+ * registry names it nsa, from 0.5.13 dsa too (nsa an alias). */
+static const struct dsa_assert_row {
+    span when;
+    const char *message;
+    const char *cite;
+} DSA_ASSERT[] = {
+    {UNTIL("0.5.12.post1"), "AssertionError: NSA backend only supports DeepSeek NSA",
+     "sglang 0.5.3rc2: python/sglang/srt/layers/attention/nsa_backend.py:161-162; 0.5.12: :317-318"},
+    {SINCE("0.5.13"), "AssertionError: DSA backend only supports DeepSeek DSA",
+     "sglang 0.5.13: python/sglang/srt/layers/attention/dsa_backend.py:306-307, attention_registry.py:109-124; "
+     "0.5.23: dsa_backend.py:527-528"},
+};
+
+/* The DSA_ASSERT row refusing `backend` for a runner whose model is not
+ * DSA (`model_dsa` 0), or NULL. Pure. */
+static const struct dsa_assert_row *dsa_refusal(unsigned rel, const char *backend, int model_dsa)
+{
+    if (model_dsa || !word_in(backend, "nsa dsa")) return NULL;
+    for (size_t i = 0; i < COUNT_OF(DSA_ASSERT); i++)
+        if (in_span(rel, DSA_ASSERT[i].when)) return &DSA_ASSERT[i];
+    return NULL;
+}
+
 /* The backends the target's model runner builds (built_backends) through
- * their factories (FACTORY_RULES). */
+ * their factories (FACTORY_RULES), the DSA backend's assertion after. */
 static kvc_status check_attention_build(const ctx *c)
 {
     struct built b = {0};
@@ -3390,6 +3453,12 @@ static kvc_status check_attention_build(const ctx *c)
                           "on %s%s: %s; %s; %s)", r->message, side < 0 ? "" : SIDE[side], side < 0 ? "" : " side's ",
                           b.backend[k], c->model->architecture, c->gpu->name, r->cond ? r->cond->because : "",
                           b.sides.why, r->cite, BUILD_CITE);
+        const struct dsa_assert_row *a = dsa_refusal(c->rel, b.backend[k], c->dsa);
+        if (a)
+            return refuse(c, built_flag(c, side), "%s (when the model runner builds the %s%sattention backend %s "
+                          "for %s, which SGLang %s does not take as a DSA model: %s; %s)", a->message,
+                          side < 0 ? "" : SIDE[side], side < 0 ? "" : " side's ", b.backend[k],
+                          c->model->architecture, SGLANG_VERSIONS[c->rel], b.sides.why, a->cite);
     }
     return KVC_OK;
 }
@@ -4196,10 +4265,11 @@ static const char *draft_model_dtype(const ctx *c, const model_info *m, char *wh
 
 /* A draft model runner's attention backends: its own
  * (--speculative-draft-attention-backend, 0.5.7+), else the process's
- * (built_backends), through the registry and their factories' checks, for
- * a draft `arch` of kind `runner` (sglang 0.5.7: python/sglang/srt/
- * model_executor/model_runner.py:1591-1601). */
-static kvc_status check_draft_runner(const ctx *c, const char *algo, const char *arch, unsigned runner)
+ * (built_backends), through the registry, their factories' checks and the
+ * DSA backend's assertion, for a draft `arch` of kind `runner`, DSA or not
+ * (`dsa`) (sglang 0.5.7: python/sglang/srt/model_executor/model_runner.py:
+ * 1591-1601). */
+static kvc_status check_draft_runner(const ctx *c, const char *algo, const char *arch, unsigned runner, int dsa)
 {
     const setting *dab = &c->set->s[SET_SPEC_DRAFT_ATTN];
     struct built run = {0};
@@ -4209,12 +4279,23 @@ static kvc_status check_draft_runner(const ctx *c, const char *algo, const char 
         return refuse(c, dab, "ValueError: Invalid attention backend: %s (at draft model init: SGLang %s has no such "
                       "attention backend)", dab->value, SGLANG_VERSIONS[c->rel]);
     for (unsigned k = 0; k < run.n; k++) {
+        const setting *by = dab->set ? dab : built_flag(c, run.side[k]);
+        if (!by->set) /* SGLang's default: the flags that bring the draft in */
+            by = c->set->s[SET_SPEC_DRAFT_MODEL].set ? &c->set->s[SET_SPEC_DRAFT_MODEL] : &c->set->s[SET_SPEC_ALGO];
+        const char *whose = dab->set ? "its" : "the target's";
         const struct factory_rule *f = factory_refusal(c, run.backend[k], runner, run.decode);
         if (f)
-            return refuse(c, dab->set ? dab : built_flag(c, run.side[k]), "%s (at draft model init: the %s draft %s, an "
-                          "%s model, runs %s attention backend %s on %s; %s)", f->message, algo, arch,
-                          runner == MLA_RUNNER ? "MLA" : "MHA", dab->set ? "its" : "the target's", run.backend[k],
-                          c->gpu->name, f->cite);
+            return refuse(c, by, "%s (at draft model init: the %s draft %s, an %s model, runs %s attention backend %s "
+                          "on %s; %s)", f->message, algo, arch, runner == MLA_RUNNER ? "MLA" : "MHA", whose,
+                          run.backend[k], c->gpu->name, f->cite);
+        const struct dsa_assert_row *a = dsa_refusal(c->rel, run.backend[k], dsa);
+        if (a)
+            return refuse(c, by, "%s (at draft model init: the %s draft %s, which SGLang %s does not take as a DSA "
+                          "model, runs %s attention backend %s; %s)%s", a->message, algo, arch,
+                          SGLANG_VERSIONS[c->rel], whose, run.backend[k], a->cite,
+                          !dab->set && rel_since(c->rel, "0.5.7")
+                              ? "; give the draft its own with --speculative-draft-attention-backend"
+                              : "");
     }
     return KVC_OK;
 }
@@ -4283,22 +4364,9 @@ static kvc_status resolve_draft_model(const ctx *c, const char *algo)
         return refuse(c, path, "ValueError: EAGLE3 currently only supports 1 layer (at draft model init: %s has %u; "
                       "sglang 0.5.3rc2: python/sglang/srt/models/llama_eagle3.py:193-194; 0.5.11: :212-213)",
                       m->name, layers);
-    /* the draft runs the process's attention backend unless it is given its own (0.5.7+): the DSA one, which
-     * asserts its model is DSA */
-    int draft_dsa = m->index_topk && arch_dsa(draft_arch(m->architecture, c->rel), c->rel);
-    int process_dsa = c->dsa && c->defaults && !set->s[SET_ATTENTION_BACKEND].set &&
-                      !set->s[SET_PREFILL_ATTENTION_BACKEND].set && !set->s[SET_DECODE_ATTENTION_BACKEND].set;
-    if (process_dsa && !draft_dsa && !set->s[SET_SPEC_DRAFT_ATTN].set) {
-        int nsa = rel_until(c->rel, "0.5.12.post1");
-        return refuse(c, path,
-                      "AssertionError: %s (at draft model init: the %s draft %s runs the target's %s attention "
-                      "backend; sglang %s: python/sglang/srt/layers/attention/%s); give it its own with "
-                      "--speculative-draft-attention-backend (0.5.7+)",
-                      nsa ? "NSA backend only supports DeepSeek NSA" : "DSA backend only supports DeepSeek DSA",
-                      algo, m->architecture, nsa ? "nsa" : "dsa", nsa ? "0.5.3rc2" : "0.5.13",
-                      nsa ? "nsa_backend.py:162" : "dsa_backend.py:307");
-    }
-    kvc_status st = check_draft_runner(c, algo, m->architecture, m->kv_lora_rank ? MLA_RUNNER : MHA_RUNNER);
+    const char *arch = draft_arch(m->architecture, c->rel);
+    kvc_status st = check_draft_runner(c, algo, m->architecture, m->kv_lora_rank ? MLA_RUNNER : MHA_RUNNER,
+                                       m->index_topk && arch_dsa(arch, c->rel));
     if (st) return st;
     char why[700];
     if (m->kv_lora_rank) {
@@ -4478,6 +4546,54 @@ static const char NGRAM_DP_CITE[] = "sglang 0.5.3rc2: python/sglang/srt/server_a
 static kvc_status check_page_tree(const ctx *c, const struct spec_row *row, const setting *at, const char *k,
                                   unsigned page, const char *why);
 
+/* trtllm_mha keeps a top-k of 1 only: the EAGLE family's check once SGLang
+ * has picked the parameters, of the attention backend and both side flags
+ * up to 0.5.14, of the sides (a side's flag, else the attention backend:
+ * attention_backends_of) from 0.5.15. */
+static const struct trtllm_topk_row {
+    span when;
+    int sides; /* reads the sides, not the three flags */
+    const char *cite;
+} TRTLLM_MHA_TOPK[] = {
+    {UNTIL("0.5.14"), 0, "sglang 0.5.3rc2: python/sglang/srt/server_args.py:1099-1107; 0.5.12.post1: :3818-3826; "
+                         "0.5.13: python/sglang/srt/arg_groups/speculative_hook.py:353-361; 0.5.14: :331-339"},
+    {SINCE("0.5.15"), 1, "sglang 0.5.15: python/sglang/srt/arg_groups/speculative_hook.py:390-394; 0.5.23: "
+                         ":1176-1180"},
+};
+
+/* The flag that names trtllm_mha where TRTLLM_MHA_TOPK's row `r` looks
+ * (the KV dtype's where SGLang's NVFP4 rows set a side to it), or NULL. Pure. */
+static const setting *trtllm_mha_named(const ctx *c, const struct trtllm_topk_row *r)
+{
+    const char *mha = TRTLLM_MHA.backend;
+    if (r->sides) {
+        struct kv4_sides sides;
+        kv4_sides(c, &sides);
+        for (int k = PREFILL; k <= DECODE; k++)
+            if (strcmp(sides.side[k], mha) == 0) return flag_of(c, k);
+        return NULL;
+    }
+    const char *attention = hook_attention_backend(c);
+    const setting *p = &c->set->s[SET_PREFILL_ATTENTION_BACKEND], *d = decode_flag(c);
+    if (attention && strcmp(attention, mha) == 0) return flag_of(c, -1);
+    if (d->set && strcmp(d->value, mha) == 0) return d;
+    return p->set && strcmp(p->value, mha) == 0 ? p : NULL;
+}
+
+/* TRTLLM_MHA_TOPK's check of the top-k `k` (given, else SGLang's pick: `why`). */
+static kvc_status check_trtllm_mha_topk(const ctx *c, const char *k, const char *why)
+{
+    for (size_t i = 0; i < COUNT_OF(TRTLLM_MHA_TOPK); i++) {
+        const struct trtllm_topk_row *r = &TRTLLM_MHA_TOPK[i];
+        const setting *by = in_span(c->rel, r->when) && strtol(k, NULL, 10) > 1 ? trtllm_mha_named(c, r) : NULL;
+        if (by)
+            return refuse(c, by, "ValueError: trtllm_mha backend only supports topk = 1 for speculative decoding. "
+                          "(%s %s; the top-k is %s%s; %s)", by->flag, by->value[0] ? by->value : TRTLLM_MHA.backend,
+                          k, why, r->cite);
+    }
+    return KVC_OK;
+}
+
 static kvc_status check_spec_params(const ctx *c)
 {
     const setting *algo = &c->set->s[SET_SPEC_ALGO], *topk = &c->set->s[SET_SPEC_EAGLE_TOPK];
@@ -4520,8 +4636,8 @@ static kvc_status check_spec_params(const ctx *c)
     if (c->defaults && c->gpu->hip && rel_since(c->rel, "0.5.12"))
         str_printf(why + strlen(why), sizeof why - strlen(why), "; a DSA page on ROCm is %u tokens only with aiter's "
                    "preshuffle paged-MQA path, else 1, which this check passes", page);
-    kvc_status st = strtol(k, NULL, 10) > 1 && page > 1 ? check_page_tree(c, row, at->set ? at : algo, k, page, why)
-                                                        : KVC_OK;
+    kvc_status st = ngram ? KVC_OK : check_trtllm_mha_topk(c, k, why);
+    if (!st && strtol(k, NULL, 10) > 1 && page > 1) st = check_page_tree(c, row, at->set ? at : algo, k, page, why);
     if (!st && ngram && attention_dp(c) > 1)
         return refuse(c, algo, "Currently ngram speculative decoding does not support dp attention. (attention DP size "
                       "%lu; %s)", attention_dp(c), NGRAM_DP_CITE);
@@ -4591,18 +4707,27 @@ static kvc_status check_draft_worker(const ctx *c)
     for (size_t i = 0; i < COUNT_OF(DRAFT_WORKER_BACKENDS); i++)
         if (in_span(c->rel, DRAFT_WORKER_BACKENDS[i].when)) row = &DRAFT_WORKER_BACKENDS[i];
     if (!spec || !spec->eagle || !row) return KVC_OK;
-    /* a draft of the model's own layers (MTP) builds its own backend through the registry first; without one,
-     * the target's, which its model runner has built */
+    /* a draft of the model's own layers (MTP) has its model runner build its own backend, else the target's (whose
+     * factories the target's runner has run: an MHA target's are not modelled), with the draft's model config */
+    const char *arch = draft_arch(c->model->architecture, c->rel);
     kvc_status st;
-    if (!spec->separate && own->set &&
-        (st = check_draft_runner(c, algo->value, draft_arch(c->model->architecture, c->rel),
-                                 runs_mla(c) ? MLA_RUNNER : MHA_RUNNER)))
+    if (!spec->separate && (own->set || runs_mla(c)) &&
+        (st = check_draft_runner(c, algo->value, arch, runs_mla(c) ? MLA_RUNNER : MHA_RUNNER,
+                                 c->model->index_topk && arch_dsa(arch, c->rel))))
         return st;
+    const setting *multi = &c->set->s[SET_MULTI_LAYER_EAGLE];
+    if (multi->set)
+        return diag_set(c->diag, KVC_ERR_CONFIG, &multi->origin,
+                        "%s: kvcheck does not model SGLang's multi-layer EAGLE worker (a draft model runner per step, "
+                        "each building draft-extend backends only, and the draft KV entries they keep; sglang 0.5.7: "
+                        "python/sglang/srt/speculative/multi_layer_eagle_worker.py:191-204), so it cannot judge this "
+                        "worker",
+                        multi->flag);
     struct built b = {0};
     built_backends(c, &b);
     const setting *steps = &c->set->s[SET_SPEC_NUM_STEPS];
     /* unless given, SGLang picks 3 or 5 steps (auto_choose_speculative_params) */
-    int multi_step = row->one_step_decode || !steps->set || strtol(steps->value, NULL, 10) > 1;
+    int multi_step = !steps->set || !decode_skipped(c->rel, strtol(steps->value, NULL, 10));
     const char *extend_side = set_to(c, SET_SPEC_ATTN_MODE, "decode") ? b.decode : b.prefill;
     const struct {
         int built;
@@ -4773,9 +4898,6 @@ static void resolve_hisparse_setting(const setting *s, kvc_resolved *out)
 
 static kvc_status check_modelled(const ctx *c)
 {
-    const setting *af = attention_flag(c);
-    kvc_status st = decline_attention(c, af, af ? af->value : "", 1);
-    if (st) return st;
     for (size_t i = 0; !dsv4_row(c->model->architecture, c->rel) && i < COUNT_OF(UNMODELLED); i++)
         if (strcmp(UNMODELLED[i].arch, c->model->architecture) == 0) {
             kvc_origin o;
@@ -4827,8 +4949,91 @@ static kvc_status check_model_class(const ctx *c)
                     c->model->architecture, row->since, row->cite, row->since, hedge);
 }
 
+/* SGLang's first stage renames deprecated attention backends in the four
+ * attention flags (_handle_deprecated_args): tokenspeed_mla becomes
+ * cutedsl_mla, on the prefill side (cutedsl_mla being decode-only)
+ * trtllm_mla; named by --attention-backend or the decode side, it also sets
+ * --kv-cache-dtype fp8_e4m3 and, with a speculative algorithm, a
+ * --speculative-attention-mode of prefill to decode. */
+static const struct backend_alias {
+    span when;
+    const char *old, *renamed, *prefill; /* prefill: what the prefill side becomes */
+    const char *cite;
+} BACKEND_ALIASES[] = {
+    {SINCE("0.5.23"), "tokenspeed_mla", "cutedsl_mla", "trtllm_mla",
+     "sglang 0.5.23: python/sglang/srt/arg_groups/serving_hook.py:303-335"},
+};
+static const setting_key ALIASED[] = {SET_ATTENTION_BACKEND, SET_DECODE_ATTENTION_BACKEND,
+                                      SET_PREFILL_ATTENTION_BACKEND, SET_SPEC_DRAFT_ATTN};
+
+/* The BACKEND_ALIASES row renaming one of `set`'s attention flags, or NULL. Pure. */
+static const struct backend_alias *backend_alias(const settings *set, unsigned rel)
+{
+    for (size_t i = 0; i < COUNT_OF(BACKEND_ALIASES); i++)
+        for (size_t k = 0; in_span(rel, BACKEND_ALIASES[i].when) && k < COUNT_OF(ALIASED); k++)
+            if (set->s[ALIASED[k]].set && strcmp(set->s[ALIASED[k]].value, BACKEND_ALIASES[i].old) == 0)
+                return &BACKEND_ALIASES[i];
+    return NULL;
+}
+
+/* Sets `s` to `value` as SGLang's rename `a` of the flag `by` does. */
+static void alias_set(setting *s, setting_key key, const char *value, const setting *by, unsigned rel)
+{
+    const char *flag = setting_flag(key, rel);
+    s->set = 1;
+    str_copy(s->value, sizeof s->value, value);
+    str_copy(s->flag, sizeof s->flag, flag ? flag : "");
+    s->origin = by->origin;
+    str_printf(s->origin.where, sizeof s->origin.where, "which %s %s sets", by->flag, by->value);
+}
+
+/* `set` with row `a`'s renames applied, saying so among its warnings. */
+static void apply_alias(settings *set, const struct backend_alias *a, unsigned rel)
+{
+    const setting *implied = NULL; /* the flag that asks for FP8 KV */
+    for (size_t k = 0; k < COUNT_OF(ALIASED); k++) {
+        setting *s = &set->s[ALIASED[k]];
+        if (!s->set || strcmp(s->value, a->old) != 0) continue;
+        int prefill = ALIASED[k] == SET_PREFILL_ATTENTION_BACKEND;
+        notes_add(set->warnings, &set->nwarnings, SETTINGS_MAX_WARNINGS, "%s %s: SGLang %s reads it as %s, a deprecated "
+                  "alias (%s)", s->flag, a->old, SGLANG_VERSIONS[rel], prefill ? a->prefill : a->renamed, a->cite);
+        if (!implied && (ALIASED[k] == SET_ATTENTION_BACKEND || ALIASED[k] == SET_DECODE_ATTENTION_BACKEND))
+            implied = s;
+        str_copy(s->value, sizeof s->value, prefill ? a->prefill : a->renamed);
+    }
+    if (!implied) return;
+    setting by = *implied;
+    str_copy(by.value, sizeof by.value, a->old);
+    setting *dtype = &set->s[SET_KV_CACHE_DTYPE], *mode = &set->s[SET_SPEC_ATTN_MODE];
+    if (!dtype->set || strcmp(dtype->value, "fp8_e4m3") != 0) {
+        notes_add(set->warnings, &set->nwarnings, SETTINGS_MAX_WARNINGS, "%s %s: SGLang %s sets --kv-cache-dtype fp8_e4m3%s "
+                  "(%s)", by.flag, a->old, SGLANG_VERSIONS[rel], dtype->set ? ", replacing the one given" : "",
+                  a->cite);
+        alias_set(dtype, SET_KV_CACHE_DTYPE, "fp8_e4m3", &by, rel);
+    }
+    if (set->s[SET_SPEC_ALGO].set && (!mode->set || strcmp(mode->value, "prefill") == 0))
+        alias_set(mode, SET_SPEC_ATTN_MODE, "decode", &by, rel);
+}
+
+static kvc_status resolve_settings(const gpu_info *gpu, const model_info *model, const draft_model *draft,
+                                   const settings *set, unsigned release, kvc_resolved *out, kvc_diag *diag);
+
 kvc_status rules_resolve(const gpu_info *gpu, const model_info *model, const draft_model *draft, const settings *set,
                          unsigned release, kvc_resolved *out, kvc_diag *diag)
+{
+    const struct backend_alias *a = backend_alias(set, release);
+    if (!a) return resolve_settings(gpu, model, draft, set, release, out, diag);
+    settings *renamed = malloc(sizeof *renamed);
+    if (!renamed) return diag_set(diag, KVC_ERR_NOMEM, NULL, "out of memory");
+    memcpy(renamed, set, sizeof *renamed);
+    apply_alias(renamed, a, release);
+    kvc_status st = resolve_settings(gpu, model, draft, renamed, release, out, diag);
+    free(renamed);
+    return st;
+}
+
+static kvc_status resolve_settings(const gpu_info *gpu, const model_info *model, const draft_model *draft,
+                                   const settings *set, unsigned release, kvc_resolved *out, kvc_diag *diag)
 {
     memset(out, 0, sizeof *out);
     str_copy(out->engine, sizeof out->engine, "sglang");
@@ -4839,6 +5044,7 @@ kvc_status rules_resolve(const gpu_info *gpu, const model_info *model, const dra
     out->gpu = *gpu;
     out->model = *model;
     ctx c = {.rel = release, .gpu = gpu, .model = model, .draft = draft, .set = set, .out = out, .diag = diag};
+    settle_decode(&c);
     c.dsa = model->index_topk && arch_dsa(model->architecture, release);
     c.defaults = c.dsa && arch_defaults(model->architecture, release);
     out->model.dsa = c.dsa;

@@ -246,6 +246,7 @@ typedef enum setting_key {
     SET_HICACHE_HOST_MODE,   /* --hicache-host-memory-mode */
     SET_HICACHE_LAYOUT,      /* --hicache-mem-layout (up to 0.5.13.post1 it decides HiCache's io backend) */
     SET_SPEC_ATTN_MODE,      /* --speculative-attention-mode: the side the draft-extend backend follows */
+    SET_MULTI_LAYER_EAGLE,   /* --enable-multi-layer-eagle: the multi-layer EAGLE worker */
     SET_COUNT
 } setting_key;
 
