@@ -644,6 +644,14 @@ static const struct bad {
      "AssertionError: Speculative decoding is currently not supported with Flex Attention backend (sglang 0.5.3rc2"},
     {"B200", "deepseek-v3", "--enable-deterministic-inference", NULL, "--enable-deterministic-inference: kvcheck does "
      "not model SGLang 0.5.23's deterministic-inference checks"},
+    /* without --speculative-num-steps SGLang drafts 3 or 5 steps: one step builds no decode backend (0.5.3.post2+) */
+    {"B200", "deepseek-v3", "--decode-attention-backend cutlass_mla --prefill-attention-backend flashinfer "
+     "--speculative-algorithm EAGLE", "0.5.19", "multi-step decode backend from the decode side, cutlass_mla, for the 3 "
+     "or 5 steps SGLang picks without --speculative-num-steps;"},
+    {"B200", "deepseek-v3", "--decode-attention-backend cutlass_mla --prefill-attention-backend flashinfer "
+     "--speculative-algorithm EAGLE", "0.5.19", "; give the draft one of them with --speculative-draft-attention-backend, "
+     "or draft one step, which builds no decode backend (--speculative-eagle-topk 1 --speculative-num-steps 1 "
+     "--speculative-num-draft-tokens 2)"},
     /* the MTP draft's own trtllm_mha: its factory refuses it for an MLA model; trtllm_mha keeps a top-k of 1 */
     {"H200", "deepseek-v3", "--speculative-algorithm EAGLE --speculative-eagle-topk 1 --speculative-num-steps 1 "
      "--speculative-num-draft-tokens 2 --speculative-draft-attention-backend trtllm_mha", "0.5.17",
@@ -767,7 +775,8 @@ static const struct bad {
      * a draft-extend one (the prefill side, or the decode side in decode mode) from its own list */
     {"B200", "deepseek-v3", "--attention-backend cutlass_mla --speculative-algorithm EAGLE", "0.5.19",
      "SGLang 0.5.19 refuses to start: ValueError: EAGLE is not supported in decode attention backend cutlass_mla "
-     "(when the EAGLE draft worker builds its multi-step decode backend from the decode side, cutlass_mla; the draft "
+     "(when the EAGLE draft worker builds its multi-step decode backend from the decode side, cutlass_mla, for the 3 "
+     "or 5 steps SGLang picks without --speculative-num-steps; the draft "
      "worker's backends are aiter ascend cutedsl_mla dsa dsv4 fa3 fa4 flashinfer flashmla hybrid_linear_attn "
      "intel_amx nsa tokenspeed_mla triton trtllm_mha trtllm_mla; sglang 0.5.16: python/sglang/srt/speculative/"
      "draft_utils.py:28-103; 0.5.19: :42-157)"},
@@ -783,7 +792,7 @@ static const struct bad {
      "cutlass_mla (when the NEXTN draft worker builds its multi-step decode backend"},
     {"H200", "deepseek-v3", "--speculative-algorithm NEXTN --speculative-draft-attention-backend torch_native",
      "0.5.12", "EAGLE is not supported in decode attention backend torch_native (when the NEXTN draft worker builds "
-     "its multi-step decode backend from --speculative-draft-attention-backend, torch_native;"},
+     "its multi-step decode backend from --speculative-draft-attention-backend, torch_native, for the 3 or 5 steps"},
     /* the MTP draft's runner builds the target's nsa for its renamed config, not DSA before 0.5.4 */
     {"H200", "deepseek-v3.2", "--speculative-algorithm NEXTN", "0.5.3.post3", "AssertionError: NSA backend only "
      "supports DeepSeek NSA (at draft model init: the NEXTN draft DeepseekV3ForCausalLMNextN, which SGLang 0.5.3.post3 "

@@ -4743,13 +4743,22 @@ static kvc_status check_draft_worker(const ctx *c)
          * cases agree) */
         if (!made[k].built || !made[k].backend[0] || word_in(made[k].backend, row->backends)) continue;
         const setting *side = flag_of(c, k == 0 || set_to(c, SET_SPEC_ATTN_MODE, "decode") ? DECODE : PREFILL);
+        /* the decode backend: SGLang's own step count, and the one step that builds none where the draft-extend
+         * backend is in the list */
+        int one_step = k == 0 && decode_skipped(c->rel, 1) &&
+                       (!made[1].backend[0] || word_in(made[1].backend, row->backends));
         return refuse(c, own->set ? own : side->set && side != &c->set->s[SET_KV_CACHE_DTYPE] ? side : algo,
                       "ValueError: EAGLE is not supported in %sattention backend %s (when the %s draft worker builds "
-                      "its %s backend from %s, %s; the draft worker's backends are %s; %s); %s", made[k].what,
+                      "its %s backend from %s, %s%s; the draft worker's backends are %s; %s); %s%s", made[k].what,
                       made[k].backend, algo->value, k == 0 ? "multi-step decode" : "draft-extend",
-                      own->set ? own->flag : made[k].side, made[k].backend, row->backends, row->cite,
+                      own->set ? own->flag : made[k].side, made[k].backend,
+                      k == 0 && !steps->set ? ", for the 3 or 5 steps SGLang picks without --speculative-num-steps" : "",
+                      row->backends, row->cite,
                       rel_since(c->rel, "0.5.7") ? "give the draft one of them with --speculative-draft-attention-backend"
-                                                 : "choose an attention backend among them");
+                                                 : "choose an attention backend among them",
+                      one_step ? ", or draft one step, which builds no decode backend (--speculative-eagle-topk 1 "
+                                 "--speculative-num-steps 1 --speculative-num-draft-tokens 2)"
+                               : "");
     }
     return KVC_OK;
 }
