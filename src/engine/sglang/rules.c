@@ -1439,6 +1439,15 @@ static kvc_status resolve_attention(ctx *c)
     const setting *af = attention_flag(c);
     const char *named = !c->dsa ? backend : af ? af->value : "";
     if ((st = decline_attention(c, af, named))) return st;
+    /* trtllm_mha's page rule reads the attention backend (sglang 0.5.23: python/sglang/srt/arg_groups/
+     * overrides.py:1174-1187), which no side builds when both are set to others: not modelled */
+    const setting *d = decode_flag(c), *p = &c->set->s[SET_PREFILL_ATTENTION_BACKEND];
+    if (af && strcmp(af->value, "trtllm_mha") == 0 && p->set && d->set && strcmp(p->value, af->value) != 0 &&
+        strcmp(d->value, af->value) != 0)
+        return diag_set(c->diag, KVC_ERR_CONFIG, &af->origin,
+                        "%s %s with both sides set to other backends: kvcheck does not model the page size SGLang %s's "
+                        "trtllm_mha page rule then sets, so it cannot judge this worker",
+                        af->flag, af->value, SGLANG_VERSIONS[c->rel]);
     if (strcmp(named, "flex_attention") == 0 && c->set->s[SET_SPEC_ALGO].set)
         return refuse(c, af, "AssertionError: Speculative decoding is currently not supported with Flex Attention "
                       "backend (sglang 0.5.3rc2: python/sglang/srt/server_args.py:861-868; 0.5.13: :2858-2866; "
