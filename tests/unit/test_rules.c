@@ -684,6 +684,9 @@ static const struct bad {
      "tokenspeed_mla backend is only supported on Blackwell GPUs (SM100/SM12x)."},
     {"B200", "deepseek-v3", "--attention-backend dsv4", NULL, "--attention-backend dsv4: kvcheck does not model "
      "SGLang 0.5.23's start-up checks of this attention backend for MLA models"},
+    {"B200", "deepseek-v3", "--speculative-algorithm NEXTN --speculative-draft-attention-backend qsa", NULL,
+     "--speculative-draft-attention-backend qsa: kvcheck does not model SGLang 0.5.23's start-up checks of this "
+     "attention backend for MLA models"},
     /* 0.5.23's tokenspeed_mla is cutedsl_mla, decode-only, with speculative decoding's draft extend on the decode
      * side (--speculative-attention-mode decode, which it sets) */
     {"H200", "deepseek-v3", "--attention-backend tokenspeed_mla", NULL, "SGLang 0.5.23 refuses to start: CuteDSL MLA backend is only "

@@ -195,6 +195,13 @@ static const char *draft_arch(const char *target, unsigned rel)
     return target;
 }
 
+/* 1 when the release takes a draft of config `m` as DSA: its draft config's
+ * architecture (draft_arch) is. Pure. */
+static int draft_dsa(const model_info *m, unsigned rel)
+{
+    return m->index_topk && arch_dsa(draft_arch(m->architecture, rel), rel);
+}
+
 /* ------------------------------------------------------------- contexts */
 
 enum { PREFILL, DECODE };
@@ -1346,20 +1353,15 @@ static kvc_status check_kv4(ctx *c, int hook);
 /* Attention backends whose start-up checks for an MLA model kvcheck does
  * not model (the GPUs each side runs on, the sides they serve, the KV
  * dtypes they take or set, the page sizes or caches they change; found by
- * SGLang's own code: tools/sglang-oracle), named by the attention flags or,
- * with `draft`, by --speculative-draft-attention-backend, unless the KV
- * dtype is one of `except` (trtllm_mha with the FP4 dtypes whose checks KV4
- * models). */
+ * SGLang's own code: tools/sglang-oracle), named by an attention flag or
+ * --speculative-draft-attention-backend. */
 static const struct unmodelled_attn {
     span when;
     const char *backends; /* space-separated */
-    int draft;
-    const char *except; /* KV dtypes, space-separated; NULL: none */
 } UNMODELLED_ATTN[] = {
     /* other models' backends, whose constructors (which the oracle does not run) meet an MLA model's config:
      * DeepSeek-V4's (compressed: its deprecated alias), Qwen's sparse attention, MiniCPM's, LLaDA2's */
-    {EVER, "dsv4 compressed qsa minicpm_flashattn minicpm_flashinfer llada2_cfg_flashinfer", 0, NULL},
-    {EVER, "dsv4 compressed qsa minicpm_flashattn minicpm_flashinfer llada2_cfg_flashinfer", 1, NULL},
+    {EVER, "dsv4 compressed qsa minicpm_flashattn minicpm_flashinfer llada2_cfg_flashinfer"},
 };
 
 /* Declines a worker that asks for deterministic inference (whose attention
@@ -1374,15 +1376,14 @@ static kvc_status decline_attention(const ctx *c, const setting *af, const char 
                         "%s: kvcheck does not model SGLang %s's deterministic-inference checks (the attention backend "
                         "it picks, the ones it refuses, the radix cache it needs), so it cannot judge this worker",
                         det->set ? det->flag : rl->flag, SGLANG_VERSIONS[c->rel]);
-    /* the flags a row reads: the draft's, or the settled attention flag and both sides' */
-    const setting *const draft[] = {&c->set->s[SET_SPEC_DRAFT_ATTN]};
-    const setting *const sides[] = {decode_flag(c), &c->set->s[SET_PREFILL_ATTENTION_BACKEND]};
+    /* the flags a row reads beside the settled attention flag: both sides' and the draft's */
+    const setting *const flags[] = {decode_flag(c), &c->set->s[SET_PREFILL_ATTENTION_BACKEND],
+                                    &c->set->s[SET_SPEC_DRAFT_ATTN]};
     for (size_t i = 0; i < COUNT_OF(UNMODELLED_ATTN); i++) {
         const struct unmodelled_attn *r = &UNMODELLED_ATTN[i];
-        if (!in_span(c->rel, r->when) || (r->except && word_in(c->dtype, r->except))) continue;
-        const setting *by = !r->draft && af && word_in(named, r->backends) ? af : NULL;
-        const setting *const *flags = r->draft ? draft : sides;
-        for (size_t k = 0; !by && k < (r->draft ? COUNT_OF(draft) : COUNT_OF(sides)); k++)
+        if (!in_span(c->rel, r->when)) continue;
+        const setting *by = af && word_in(named, r->backends) ? af : NULL;
+        for (size_t k = 0; !by && k < COUNT_OF(flags); k++)
             if (flags[k]->set && word_in(flags[k]->value, r->backends)) by = flags[k];
         if (by)
             return diag_set(c->diag, KVC_ERR_CONFIG, &by->origin,
@@ -4373,9 +4374,8 @@ static kvc_status resolve_draft_model(const ctx *c, const char *algo)
         return refuse(c, path, "ValueError: EAGLE3 currently only supports 1 layer (at draft model init: %s has %u; "
                       "sglang 0.5.3rc2: python/sglang/srt/models/llama_eagle3.py:193-194; 0.5.11: :212-213)",
                       m->name, layers);
-    const char *arch = draft_arch(m->architecture, c->rel);
     kvc_status st = check_draft_runner(c, algo, m->architecture, m->kv_lora_rank ? MLA_RUNNER : MHA_RUNNER,
-                                       m->index_topk && arch_dsa(arch, c->rel));
+                                       draft_dsa(m, c->rel));
     if (st) return st;
     char why[700];
     if (m->kv_lora_rank) {
@@ -4718,11 +4718,10 @@ static kvc_status check_draft_worker(const ctx *c)
     if (!spec || !spec->eagle || !row) return KVC_OK;
     /* a draft of the model's own layers (MTP) has its model runner build its own backend, else the target's (whose
      * factories the target's runner has run: an MHA target's are not modelled), with the draft's model config */
-    const char *arch = draft_arch(c->model->architecture, c->rel);
     kvc_status st;
     if (!spec->separate && (own->set || runs_mla(c)) &&
-        (st = check_draft_runner(c, algo->value, arch, runs_mla(c) ? MLA_RUNNER : MHA_RUNNER,
-                                 c->model->index_topk && arch_dsa(arch, c->rel))))
+        (st = check_draft_runner(c, algo->value, draft_arch(c->model->architecture, c->rel),
+                                 runs_mla(c) ? MLA_RUNNER : MHA_RUNNER, draft_dsa(c->model, c->rel))))
         return st;
     const setting *multi = &c->set->s[SET_MULTI_LAYER_EAGLE];
     if (multi->set)
@@ -4814,8 +4813,7 @@ static kvc_status resolve_draft(ctx *c)
     } else {
         setting_set(v, "", "not set: the draft pool follows --kv-cache-dtype");
     }
-    const char *arch = draft_arch(c->model->architecture, c->rel);
-    decide_row(c, dtype, c->model->index_topk && arch_dsa(arch, c->rel), &c->out->draft_row);
+    decide_row(c, dtype, draft_dsa(c->model, c->rel), &c->out->draft_row);
     return KVC_OK;
 }
 
