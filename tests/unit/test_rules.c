@@ -12,6 +12,8 @@
 /* DeepSeek-V3's config with its attention heads, which SGLang's ROCm default reads */
 #define V3_HEADS "tests/conformance/sglang/models/DEEPSEEK_V3.json"
 
+/* trtllm_mha named by --attention-backend, both sides set to other backends */
+#define TRTLLM_MHA_UNBUILT "--attention-backend trtllm_mha --prefill-attention-backend fa4 --decode-attention-backend flashinfer"
 static const struct row {
     const char *gpu, *model, *args;
     const char *release; /* NULL: the default (newest) */
@@ -117,6 +119,13 @@ static const struct row {
     {"B200", "deepseek-v3", "--attention-backend flashinfer --kv-cache-dtype bfloat16", NULL, "bfloat16", "", "", "bf16", 1152, 1},
     {"B200", "deepseek-v3", "--prefill-attention-backend fa4 --kv-cache-dtype bfloat16", NULL, "bfloat16", "", "", "bf16", 1152, 1},
     {"RTX PRO 6000", "deepseek-v3", "--attention-backend trtllm_mla --kv-cache-dtype fp8_e4m3", NULL, "fp8_e4m3", "", "", "fp8_raw", 576, 64},
+    /* trtllm_mha's page rule reads --attention-backend even where both sides are set to others and no side builds
+     * it: pages 16 32 64 to 0.5.16, 128 too from 0.5.17 */
+    {"B200", "deepseek-v3", TRTLLM_MHA_UNBUILT " --kv-cache-dtype bfloat16 --page-size 128", "0.5.16", "bfloat16", "",
+     "", "bf16", 1152, 64},
+    {"B200", "deepseek-v3", TRTLLM_MHA_UNBUILT " --kv-cache-dtype bfloat16 --page-size 128", NULL, "bfloat16", "", "",
+     "bf16", 1152, 128},
+    {"B200", "deepseek-v3", TRTLLM_MHA_UNBUILT " --kv-cache-dtype bfloat16", NULL, "bfloat16", "", "", "bf16", 1152, 64},
     /* FP4 on CUDA: packed E2M1 rows (R + r) / 2 bytes, their scales apart (fp4_mx16_scales); no KV4 check before
      * 0.5.7, then the MLA attention backend must be one SGLang lists (trtllm_mla, SM100's default, is) */
     {"H200", "deepseek-v3", "--kv-cache-dtype fp4_e2m1", "0.5.5", "fp4_e2m1", "", "", "fp4_mx16", 288, 1},
@@ -181,6 +190,11 @@ static const struct bad {
      "DeepSeek V4 now. "},
     {"H200", "deepseek-v3", "--enable-hisparse --disable-radix-cache", "0.5.10",
      "--enable-hisparse is only supported for DSA (DeepSeek Sparse Attention) models now(e.g., DeepSeek V3.2, GLM-5). "},
+    /* trtllm_mha named by --attention-backend alone (no side builds it): the page of 64 it sets meets the top-k check */
+    {"B200", "deepseek-v3", TRTLLM_MHA_UNBUILT " --speculative-algorithm EAGLE --speculative-eagle-topk 2 "
+     "--speculative-num-steps 3 --speculative-num-draft-tokens 8", NULL,
+     "speculative_eagle_topk > 1 with page_size > 1 is only supported on ('flashinfer', 'fa3', 'triton'); got "
+     "attention_backend='trtllm_mha'. Use page_size == 1 or one of those backends."},
     /* the trtllm_mla attention backend (DeepSeek V3/R1's default on SM100): KV dtypes and GPUs */
     {"B200", "deepseek-v3", "--kv-cache-dtype bfloat16", NULL,
      "TensorRT-LLM MLA backend only supports kv-cache-dtype of fp8_e4m3, bf16, or auto. (trtllm_mla: SGLang's "

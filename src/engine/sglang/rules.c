@@ -1224,10 +1224,14 @@ static const struct attn_rule {
      "CuteDSL MLA backend only supports kv-cache-dtype of fp8_e4m3, bf16, or auto.",
      "sglang 0.5.13: python/sglang/srt/server_args.py:2936-2963; 0.5.15: "
      "python/sglang/srt/arg_groups/overrides.py:1560-1569, :1636-1659; 0.5.23: :1164-1173, :1235-1258", NULL, NULL},
-    /* trtllm_mha's pages where the draft runs it (0.5.17+): the target's sides' are not modelled, SGLang's model
-     * runner refusing trtllm_mha for an MLA model (FACTORY_RULES) */
-    {SINCE("0.5.17"), "trtllm_mha", ON_DRAFT, NULL, NULL, "16 32 64 128", 64, NULL, NULL,
-     "sglang 0.5.17: python/sglang/srt/arg_groups/overrides.py:2081-2093; 0.5.23: :1174-1187", NULL, NULL},
+    /* trtllm_mha's pages, read on the attention backend even where both sides are set to others (no side builds it
+     * then), and from 0.5.17 on the draft's flag; a side that builds it is refused for an MLA model by SGLang's
+     * model runner later (FACTORY_RULES), after the checks this page size reaches */
+    {UNTIL("0.5.16"), "trtllm_mha", ON_ATTENTION | ON_DECODE | ON_PREFILL, NULL, NULL, "16 32 64", 64, NULL, NULL,
+     "sglang 0.5.3rc2: python/sglang/srt/server_args.py:914-928; 0.5.14: :4609-4642; 0.5.15: "
+     "python/sglang/srt/arg_groups/overrides.py:1570-1579; 0.5.16: :1732-1741", NULL, NULL},
+    {SINCE("0.5.17"), "trtllm_mha", ON_ATTENTION | ON_DECODE | ON_PREFILL | ON_DRAFT, NULL, NULL, "16 32 64 128", 64,
+     NULL, NULL, "sglang 0.5.17: python/sglang/srt/arg_groups/overrides.py:2081-2093; 0.5.23: :1174-1187", NULL, NULL},
     /* trtllm_mha's platform checks */
     {UNTIL("0.5.9"), "trtllm_mha", ON_ATTENTION | ON_DECODE | ON_PREFILL, "10",
      "TRTLLM MHA backend is only supported on Blackwell GPUs (SM100). Please use a different backend.", NULL,
@@ -1440,15 +1444,6 @@ static kvc_status resolve_attention(ctx *c)
     const setting *af = attention_flag(c);
     const char *named = !c->dsa ? backend : af ? af->value : "";
     if ((st = decline_attention(c, af, named))) return st;
-    /* trtllm_mha's page rule reads the attention backend (sglang 0.5.23: python/sglang/srt/arg_groups/
-     * overrides.py:1174-1187), which no side builds when both are set to others: not modelled */
-    const setting *d = decode_flag(c), *p = &c->set->s[SET_PREFILL_ATTENTION_BACKEND];
-    if (af && strcmp(af->value, "trtllm_mha") == 0 && p->set && d->set && strcmp(p->value, af->value) != 0 &&
-        strcmp(d->value, af->value) != 0)
-        return diag_set(c->diag, KVC_ERR_CONFIG, &af->origin,
-                        "%s %s with both sides set to other backends: kvcheck does not model the page size SGLang %s's "
-                        "trtllm_mha page rule then sets, so it cannot judge this worker",
-                        af->flag, af->value, SGLANG_VERSIONS[c->rel]);
     if (strcmp(named, "flex_attention") == 0 && c->set->s[SET_SPEC_ALGO].set)
         return refuse(c, af, "AssertionError: Speculative decoding is currently not supported with Flex Attention "
                       "backend (sglang 0.5.3rc2: python/sglang/srt/server_args.py:861-868; 0.5.13: :2858-2866; "
