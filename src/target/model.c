@@ -80,6 +80,24 @@ static kvc_status get_opt_name(const cJSON *item, const char *text, const char *
     return copy_name(dst, size, item->valuestring, &o, file, item->string, diag);
 }
 
+/* The key of a quantization config (or of its "quantization" section, as
+ * ModelOpt writes it) that asks for a KV dtype, with its value where a
+ * string ("kv_cache_quant_algo FP8"); null ones ask for none. */
+static void kv_quant_of(const cJSON *quant, char *out, size_t size)
+{
+    static const char *const KEYS[] = {"kv_cache_quant_algo", "kv_cache_scheme"};
+    const cJSON *sections[] = {quant, cJSON_GetObjectItemCaseSensitive(quant, "quantization")};
+    out[0] = '\0';
+    for (size_t s = 0; s < 2; s++)
+        for (size_t k = 0; cJSON_IsObject(sections[s]) && k < 2; k++) {
+            const cJSON *v = cJSON_GetObjectItemCaseSensitive(sections[s], KEYS[k]);
+            if (!v || cJSON_IsNull(v)) continue;
+            snprintf(out, size, "%s%s%.40s", KEYS[k], cJSON_IsString(v) ? " " : "",
+                     cJSON_IsString(v) ? v->valuestring : "");
+            return;
+        }
+}
+
 /* A config error at top-level key `key`. */
 static kvc_status key_error(const char *text, const char *file, const char *key, kvc_diag *diag, const char *what)
 {
@@ -248,13 +266,13 @@ static kvc_status parse_config(const char *parse_text, size_t len, const char *t
     const cJSON *topk_item = cJSON_GetObjectItemCaseSensitive(root, "index_topk");
     int has_topk = topk_item && !cJSON_IsNull(topk_item);
     if (!st) st = get_opt(root, text, file, "index_topk", 1, 1u << 24, &topk, diag);
-    const cJSON *dtype = cJSON_GetObjectItemCaseSensitive(root, "torch_dtype");
-    if (!dtype) dtype = cJSON_GetObjectItemCaseSensitive(root, "dtype");
+    /* transformers keeps "dtype" where both are given (4.57.1: configuration_utils.py:264-268) */
+    const cJSON *dtype = cJSON_GetObjectItemCaseSensitive(root, "dtype");
+    if (!dtype || cJSON_IsNull(dtype)) dtype = cJSON_GetObjectItemCaseSensitive(root, "torch_dtype");
     if (!st) st = get_opt_name(dtype, text, file, out->torch_dtype, sizeof out->torch_dtype, "bfloat16", diag);
     if (!st)
         st = get_opt_name(cJSON_GetObjectItemCaseSensitive(root, "model_type"), text, file, out->model_type,
                           sizeof out->model_type, "deepseek_v4", diag);
-    if (!out->torch_dtype[0]) str_copy(out->torch_dtype, sizeof out->torch_dtype, "bfloat16");
     /* Whether the architecture is DSA depends on the engine release: its rules decide. */
     out->index_topk = has_topk ? (topk ? topk : 1) : 0;
     if (!st) st = get_opt(root, text, file, "index_kpool", 1, 1024, &out->index_kpool, diag);
@@ -266,6 +284,7 @@ static kvc_status parse_config(const char *parse_text, size_t len, const char *t
         st = get_opt(root, text, file, KV_HEAD_KEYS[i], 1, 65536, &out->num_kv_heads, diag);
     const cJSON *quant = cJSON_GetObjectItemCaseSensitive(root, "quantization_config");
     out->has_quantization = quant && !cJSON_IsNull(quant);
+    kv_quant_of(quant, out->kv_quant, sizeof out->kv_quant);
     if (!st) st = get_opt_bool(root, text, file, "learnable_sink", &out->learnable_sink, diag);
     if (!st) st = get_opt_bool(root, text, file, "index_kpool_compress", &out->index_kpool_compress, diag);
     if (!st && out->index_topk && !out->index_head_dim) {

@@ -21,7 +21,7 @@ kvc_status gpu_parse(const char *text, gpu_info *out, const kvc_origin *origin, 
 typedef struct model_info {
     char name[KVC_PATH_LEN];         /* a preset, or the model's directory or file name, whole */
     char architecture[KVC_NAME_LEN]; /* longer names are refused with the limit */
-    char torch_dtype[KVC_NAME_LEN];
+    char torch_dtype[KVC_NAME_LEN];  /* "dtype", else "torch_dtype"; "": neither (SGLang: float32) */
     char model_type[KVC_NAME_LEN];   /* "model_type"; "": absent */
     int dsa;                /* the engine's judgement under a release (set by its rules, 0 here) */
     uint32_t index_topk;    /* 0: the config has none */
@@ -30,6 +30,9 @@ typedef struct model_info {
     uint32_t hidden_size, num_attention_heads, head_dim, v_head_dim;
     uint32_t num_kv_heads;  /* the first of SGLang's KV-head keys the config has (model_config.py); 0: none */
     int has_quantization;   /* "quantization_config" is present */
+    /* the key of "quantization_config" (or of its "quantization") that asks for a KV dtype, and its value where a
+     * string: "kv_cache_quant_algo FP8", "kv_cache_scheme"; "": none */
+    char kv_quant[KVC_NAME_LEN];
     uint32_t index_kpool;   /* "index_kpool", 0: absent */
     int index_kpool_compress; /* "index_kpool_compress": true (the DSA pool keeps a compressed tail) */
     uint32_t kv_lora_rank, qk_rope_head_dim, num_hidden_layers;

@@ -41,6 +41,7 @@ typedef struct result {
     char draft_row[16]; /* "extra" draft_row=N: the draft pool's bytes per token, "" when none */
     char scale_row[16]; /* "extra" scale_row=N: the separate scale buffer's bytes per token, "" when none */
     char draft_torch[32], draft_pool[48]; /* "extra" draft_torch, draft_pool: a separate draft model's pool */
+    char torch[32];                       /* "extra" torch: the pool's torch dtype, "" when not recorded */
 } result;
 
 /* One case's inputs ('-' unset). */
@@ -96,6 +97,22 @@ static void add_extra(table *t, char **f, unsigned n)
         else if (strncmp(f[i], "draft_torch=", 12) == 0)
             snprintf(r->draft_torch, sizeof r->draft_torch, "%s", f[i] + 12);
         else if (strncmp(f[i], "draft_pool=", 11) == 0) snprintf(r->draft_pool, sizeof r->draft_pool, "%s", f[i] + 11);
+        else if (strncmp(f[i], "torch=", 6) == 0) snprintf(r->torch, sizeof r->torch, "%s", f[i] + 6);
+}
+
+/* 1 when the target's layout holds the elements of torch dtype `torch`
+ * (its first field: the values), or the oracle recorded none. */
+static int torch_agrees(const kvc_layout *layout, const char *torch)
+{
+    static const struct { const char *torch; kvc_elem elem; } ELEMS[] = {
+        {"bfloat16", KVC_ELEM_BF16},        {"float16", KVC_ELEM_F16},          {"float32", KVC_ELEM_F32},
+        {"float8_e4m3fn", KVC_ELEM_E4M3},   {"float8_e4m3fnuz", KVC_ELEM_E4M3}, {"float8_e5m2", KVC_ELEM_E5M2},
+        {"float8_e5m2fnuz", KVC_ELEM_E5M2}, {"float4_e2m1fn_x2", KVC_ELEM_E2M1X2}};
+    if (!torch[0]) return 1;
+    const kvc_field *f = kvc_layout_field_count(layout) ? kvc_layout_field_at(layout, 0) : NULL;
+    for (size_t i = 0; i < sizeof ELEMS / sizeof ELEMS[0]; i++)
+        if (strcmp(ELEMS[i].torch, torch) == 0) return f && f->elem == ELEMS[i].elem;
+    return 0;
 }
 
 /* A separate draft model's pool as kvcheck resolved it ("fp8_e4m3 1x1x128:
@@ -211,16 +228,17 @@ static int agrees(const table *t, unsigned rel, const char *gpu, const char *mod
         ok = strcmp(dtype, want->dtype) == 0 && strcmp(page, want->page) == 0 && strcmp(row, want->row) == 0 &&
              (!pb || (strcmp(pb->value, want->prefill) == 0 && strcmp(db->value, want->decode) == 0)) &&
              (!want->draft_row[0] || strcmp(draft_row, want->draft_row) == 0) &&
-             strcmp(scale_row, want->scale_row) == 0 && pool_ok;
+             strcmp(scale_row, want->scale_row) == 0 && torch_agrees(kvc_resolved_layout(r), want->torch) && pool_ok;
         if (ok && pool_ok == 2) ok = 2;
         if (!ok)
             snprintf(why, size,
-                     "[%s] SGLang: %s page %s %s/%s row %s scales %s draft %s draft model %s %s | kvcheck: %s page "
-                     "%s %s/%s row %s scales %s draft %s draft model %s",
-                     args, want->dtype, want->page, want->prefill, want->decode, want->row,
+                     "[%s] SGLang: %s page %s %s/%s row %s (%s) scales %s draft %s draft model %s %s | kvcheck: %s "
+                     "page %s %s/%s row %s (%s) scales %s draft %s draft model %s",
+                     args, want->dtype, want->page, want->prefill, want->decode, want->row, want->torch,
                      want->scale_row[0] ? want->scale_row : "-", want->draft_row[0] ? want->draft_row : "-",
                      want->draft_torch[0] ? want->draft_torch : "-", want->draft_pool[0] ? want->draft_pool : "-", dtype,
-                     page, pb ? pb->value : "-", db ? db->value : "-", row, scale_row[0] ? scale_row : "-",
+                     page, pb ? pb->value : "-", db ? db->value : "-", row, kvc_layout_name(kvc_resolved_layout(r)),
+                     scale_row[0] ? scale_row : "-",
                      draft_row[0] ? draft_row : "-", pool);
     }
     kvc_resolved_free(r);

@@ -12,6 +12,7 @@
 /* DeepSeek-V3's config with its attention heads, which SGLang's ROCm default reads */
 #define V3_HEADS "tests/conformance/sglang/models/DEEPSEEK_V3.json"
 
+#define MODELS "tests/conformance/sglang/models/"
 /* trtllm_mha named by --attention-backend, both sides set to other backends */
 #define TRTLLM_MHA_UNBUILT "--attention-backend trtllm_mha --prefill-attention-backend fa4 --decode-attention-backend flashinfer"
 static const struct row {
@@ -126,6 +127,16 @@ static const struct row {
     {"B200", "deepseek-v3", TRTLLM_MHA_UNBUILT " --kv-cache-dtype bfloat16 --page-size 128", NULL, "bfloat16", "", "",
      "bf16", 1152, 128},
     {"B200", "deepseek-v3", TRTLLM_MHA_UNBUILT " --kv-cache-dtype bfloat16", NULL, "bfloat16", "", "", "bf16", 1152, 64},
+    /* auto is the model's dtype: --dtype, else the config's ("dtype" over "torch_dtype"), float32 or none run as
+     * float16; SGLang runs Mistral-Large-3's architecture in bfloat16 whatever --dtype says (0.5.6.post1+) */
+    {"H200", "deepseek-v3", "--dtype float16", NULL, "auto", "", "", "fp16", 1152, 1},
+    {"H200", "deepseek-v3", "--dtype float", NULL, "auto", "", "", "fp32", 2304, 1},
+    {"H200", MODELS "DEEPSEEK_V3_NODTYPE.json", "", NULL, "auto", "", "", "fp16", 1152, 1},
+    {"H200", MODELS "DEEPSEEK_V3_DTYPE_KEY.json", "", NULL, "auto", "", "", "fp16", 1152, 1},
+    {"H200", MODELS "DEEPSEEK_V32_FP32.json", "", "0.5.3", "auto", "flashmla_prefill", "fa3", "fp16", 1152, 64},
+    {"H200", MODELS "MISTRAL_LARGE3.json", "--dtype float16", NULL, "auto", "", "", "bf16", 1152, 1},
+    {"H200", MODELS "MISTRAL_LARGE3_DSA.json", "", "0.5.6.post1", "bfloat16", "flashmla_sparse", "fa3", "bf16", 1152,
+     64},
     /* FP4 on CUDA: packed E2M1 rows (R + r) / 2 bytes, their scales apart (fp4_mx16_scales); no KV4 check before
      * 0.5.7, then the MLA attention backend must be one SGLang lists (trtllm_mla, SM100's default, is) */
     {"H200", "deepseek-v3", "--kv-cache-dtype fp4_e2m1", "0.5.5", "fp4_e2m1", "", "", "fp4_mx16", 288, 1},
@@ -190,6 +201,9 @@ static const struct bad {
      "DeepSeek V4 now. "},
     {"H200", "deepseek-v3", "--enable-hisparse --disable-radix-cache", "0.5.10",
      "--enable-hisparse is only supported for DSA (DeepSeek Sparse Attention) models now(e.g., DeepSeek V3.2, GLM-5). "},
+    /* no model class for Mistral-Large-3 before 0.5.6.post1 */
+    {"H200", MODELS "MISTRAL_LARGE3.json", "", "0.5.6",
+     "Cannot find model module. 'MistralLarge3ForCausalLM' is not a registered model in the Transformers library"},
     /* trtllm_mha named by --attention-backend alone (no side builds it): the page of 64 it sets meets the top-k check */
     {"B200", "deepseek-v3", TRTLLM_MHA_UNBUILT " --speculative-algorithm EAGLE --speculative-eagle-topk 2 "
      "--speculative-num-steps 3 --speculative-num-draft-tokens 8", NULL,
@@ -1385,6 +1399,46 @@ static void test_rules__unmodelled_architectures_are_refused(void **state)
     }
 }
 
+/* An MLA config under a name SGLang does not list as MLA (in that release), a config dtype outside SGLang's table,
+ * and a quantization config that asks for a KV dtype, the last two with --kv-cache-dtype auto: refused as unjudged,
+ * never judged as MLA or guessed. */
+static void test_rules__unjudged_architectures_and_model_dtypes(void **state)
+{
+    (void)state;
+    static const char FP8_KV[] = ",\"quantization_config\":{\"quant_method\":\"modelopt\",\"kv_cache_quant_algo\":\"FP8\"}";
+    static const char NULL_KV[] = ",\"quantization_config\":{\"quantization\":{\"kv_cache_quant_algo\":null}}";
+    static const struct {
+        const char *arch, *dtype, *extra, *release, *args, *message; /* message NULL: resolves */
+    } C[] = {
+        {"FooForCausalLM", "bfloat16", "", NULL, "", "SGLang 0.5.23 does not run this architecture as an MLA model"},
+        {"Glm4MoeLiteForCausalLM", "bfloat16", "", "0.5.7", "", "SGLang 0.5.7 does not run this architecture as an MLA"},
+        {"Glm4MoeLiteForCausalLM", "bfloat16", "", "0.5.8", "", NULL},
+        {"DeepseekV3ForCausalLM", "float8_e4m3fn", "", NULL, "",
+         "the config's dtype float8_e4m3fn, which SGLang's table does not name"},
+        {"DeepseekV3ForCausalLM", "float8_e4m3fn", "", NULL, "--dtype bfloat16", NULL},
+        {"DeepseekV3ForCausalLM", "float8_e4m3fn", "", NULL, "--kv-cache-dtype bfloat16", NULL},
+        {"DeepseekV3ForCausalLM", "bfloat16", FP8_KV, NULL, "",
+         "quantization_config naming kv_cache_quant_algo FP8: SGLang takes the KV dtype from the quantization"},
+        {"DeepseekV3ForCausalLM", "bfloat16", FP8_KV, NULL, "--kv-cache-dtype fp8_e4m3", NULL},
+        {"DeepseekV3ForCausalLM", "bfloat16", NULL_KV, NULL, "", NULL},
+    };
+    for (size_t i = 0; i < COUNT_OF(C); i++) {
+        char json[400];
+        snprintf(json, sizeof json,
+                 "{\"architectures\":[\"%s\"],\"kv_lora_rank\":512,\"qk_rope_head_dim\":64,"
+                 "\"num_hidden_layers\":2,\"torch_dtype\":\"%s\"%s}",
+                 C[i].arch, C[i].dtype, C[i].extra);
+        kvc_resolved r;
+        kvc_diag d;
+        kvc_status st = resolve_line("H200", temp_file(".json", json), C[i].args, C[i].release, &r, &d);
+        if (!C[i].message && st != KVC_OK) fail_msg("case %zu: %s", i, d.message);
+        if (C[i].message) {
+            assert_int_equal(st, KVC_ERR_CONFIG);
+            assert_contains(d.message, C[i].message);
+        }
+    }
+}
+
 #define DSV4 "tests/unit/models/DSV4_SMALL.json"
 
 /* DeepSeek-V4 in 0.5.12-0.5.19 on CUDA: fp8_e4m3 MODEL1 rows (584 B) in
@@ -1831,13 +1885,13 @@ static void test_rules__separate_draft_model_pools(void **state)
          "--tp 8 --speculative-draft-attention-backend flashinfer --speculative-draft-kv-cache-dtype bf16",
          "bfloat16 1x1x128: 16384 B/page", 80, "--speculative-draft-kv-cache-dtype bf16"},
         /* MLA without DSA keeps the string auto: the draft model's own dtype (page size 1) */
-        {"0.5.23", "H200", "deepseek-v3", "--tp 8", "bfloat16 1x1x128: 256 B/page", 63, "torch_dtype"},
+        {"0.5.23", "H200", "deepseek-v3", "--tp 8", "bfloat16 1x1x128: 256 B/page", 63, "the draft model's dtype, bfloat16 (the config's dtype)"},
         /* the draft's trtllm_mha keeps pages of 16-128 tokens, else 64 (0.5.17+): the target's page too */
         {"0.5.17", "H200", "deepseek-v3", "--tp 8 --speculative-draft-attention-backend trtllm_mha",
          "bfloat16 1x1x128: 16384 B/page", 63, NULL},
         {"0.5.16", "H200", "deepseek-v3", "--tp 8 --speculative-draft-attention-backend trtllm_mha",
          "bfloat16 1x1x128: 256 B/page", 63, NULL},
-        {"0.5.23", "H200", "deepseek-v3", "--tp 8 --dtype float32", "float32 1x1x128: 512 B/page", 63, "(--dtype)"},
+        {"0.5.23", "H200", "deepseek-v3", "--tp 8 --dtype float32", "float32 1x1x128: 512 B/page", 63, "(given by --dtype float32)"},
         /* the DSA backend asserts its model is DSA */
         {"0.5.23", "B300", "glm-5.2", "--tp 8", NULL, 0,
          "SGLang 0.5.23 refuses to start: AssertionError: DSA backend only supports DeepSeek DSA (at draft model init"},
@@ -2073,6 +2127,7 @@ int main(void)
         cmocka_unit_test(test_rules__odd_platforms_are_warned),
         cmocka_unit_test(test_rules__index_head_dim_must_be_128),
         cmocka_unit_test(test_rules__unmodelled_architectures_are_refused),
+        cmocka_unit_test(test_rules__unjudged_architectures_and_model_dtypes),
         cmocka_unit_test(test_rules__dsv4_resolves_to_model1_pages_of_256),
         cmocka_unit_test(test_rules__dsv4_refusals),
         cmocka_unit_test(test_rules__dsv4_backends_and_layouts),

@@ -1,6 +1,10 @@
 """Run one release's own code over the matrix of worker settings, for one GPU.
 
-usage: python3 matrix.py VERSION GPU [--models DIR] [--limit N] [--attention] > VERSION_GPU.jsonl
+usage: python3 matrix.py VERSION GPU [--models DIR] [--limit N] [--attention] [--reuse OLD.jsonl] > VERSION_GPU.jsonl
+
+--reuse copies the ROW of every case OLD.jsonl (an earlier run of the same
+release and GPU) holds and runs only the others: for a matrix that gained
+cases, where nothing the old cases meet has changed in the oracle since.
 
 --attention runs attention_cases() instead (the attention backend named by
 each flag, and the speculative page-tree check against SGLang's platform
@@ -39,6 +43,12 @@ DRAFT = [None, "auto", "fp8_e5m2", "fp8_e4m3", "bf16", "bfloat16"]
 DRAFT_MODELS = ["EAGLE3_LLAMA", "EAGLE3_LLAMA_2L", "LLAMA_DRAFT"]
 DRAFT_BACKENDS = [None, "flashinfer", "fa3", "triton"]
 PARALLEL = [None, "--dp 8", "--enable-dp-attention --dp 8", "--attn-dp-size 8"]
+# the model's dtype, which --kv-cache-dtype auto takes: configs with another dtype (or none), and Mistral-Large-3's
+# architecture (SGLang runs it in bfloat16 whatever --dtype says) on DeepSeek-V3's and -V3.2's dimensions
+DTYPE_MODELS = ["DEEPSEEK_V3_FP16", "DEEPSEEK_V3_NODTYPE", "DEEPSEEK_V3_DTYPE_KEY", "DEEPSEEK_V32_FP32",
+                "MISTRAL_LARGE3", "MISTRAL_LARGE3_DSA"]
+MODEL_DTYPE_FLAGS = [None, "--dtype auto", "--dtype half", "--dtype float16", "--dtype bfloat16", "--dtype float",
+                     "--dtype float32"]
 PAIR_SAMPLE = int(os.environ.get("ORACLE_PAIR_SAMPLE", "3"))   # keep 1 in N of the pb != db pairs
 
 
@@ -151,6 +161,17 @@ def cases():
             for mode in MODES:
                 for par in PARALLEL[1:]:
                     out.append(case(m, dt, None, None, mode, par=par))
+    # 9. the model's dtype; Mistral-Large-3's architecture with one side / equal backend pairs
+    for m in ["DEEPSEEK_V3", "DEEPSEEK_V32"] + DTYPE_MODELS:
+        for dt in (None, "auto", "bfloat16", "fp8_e4m3"):
+            for par in MODEL_DTYPE_FLAGS:
+                for mode in MODES:
+                    out.append(case(m, dt, None, None, mode, par=par))
+    for m in DTYPE_MODELS[4:]:
+        for dt in (None, "bfloat16", "fp8_e4m3"):
+            for pb, db in [(b, None) for b in MODERN] + [(None, b) for b in MODERN] + [(b, b) for b in MODERN]:
+                for mode in MODES:
+                    out.append(case(m, dt, pb, db, mode, False))
     seen, uniq = set(), []
     for c in out:
         if c not in seen:
@@ -300,13 +321,14 @@ DRAFT_PATH = "/fake/draft/"
 
 def main():
     ver, gpu = sys.argv[1], sys.argv[2]
-    model_dir, limit, attention = None, None, False
+    model_dir, limit, attention, reuse = None, None, False, None
     rest = sys.argv[3:]
     while rest:
         k = rest.pop(0)
         if k == "--models": model_dir = rest.pop(0)
         elif k == "--limit": limit = int(rest.pop(0))
         elif k == "--attention": attention = True
+        elif k == "--reuse": reuse = rest.pop(0)
     from oracle import Oracle, load_models, default_model_dir
     models = load_models(model_dir or default_model_dir())
     t0 = time.time()
@@ -317,11 +339,21 @@ def main():
         o.add_draft(DRAFT_PATH + name, models[name])
     cs = attention_cases() if attention else cases()
     cs = cs[:limit] if limit else cs
+    old = {}
+    for line in open(reuse) if reuse else ():
+        if line.startswith("ROW "):
+            old[tuple(json.loads(line[4:])["case"])] = line.rstrip("\n")
+    ran = 0
     for c in cs:
+        if c in old:
+            print(old[c])
+            continue
         r = o.run(models[c[0]], argv(c, o.pflag, o.dflag), spec=bool(c[7]))
         r.update(v=ver, gpu=gpu, case=list(c))
         print("ROW " + json.dumps(r, default=str))
-    print(f"DONE {ver} {gpu} {len(cs)} rows {time.time() - t0:.1f}s", file=sys.stderr)
+        ran += 1
+    print(f"DONE {ver} {gpu} {len(cs)} rows {time.time() - t0:.1f}s ({ran} run, {len(cs) - ran} reused)",
+          file=sys.stderr)
 
 
 if __name__ == "__main__":

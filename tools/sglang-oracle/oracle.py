@@ -61,9 +61,15 @@ STUBS = {"torch", "triton", "sgl_kernel", "flashinfer", "vllm", "transformers", 
 
 
 class HFConfig:
-    """Stands in for transformers' PretrainedConfig: the config.json fields as attributes."""
+    """Stands in for transformers' PretrainedConfig: the config.json fields as
+    attributes, `dtype` and `torch_dtype` one value as in transformers >=
+    4.56 (every release pins 4.57+): "dtype" where both are given (4.57.1:
+    configuration_utils.py:264-268)."""
     def __init__(self, d):
         self.__dict__.update(copy.deepcopy(d))
+        dt = d.get("dtype") if d.get("dtype") is not None else d.get("torch_dtype")
+        if dt is not None:
+            self.dtype = self.torch_dtype = dt
     def to_dict(self): return copy.deepcopy(self.__dict__)
     def get_text_config(self, **k): return self
     def __repr__(self): return f"HFConfig({self.architectures})"
@@ -434,7 +440,7 @@ class Oracle:
                 self.model_class(types.SimpleNamespace(  # the ModelConfig fields it reads
                     hf_config=hf, hf_text_config=hf, is_generation=True, is_multimodal=False, quantization=None,
                     model_impl=getattr(view, "model_impl", "auto"), model_path="/fake/model", revision=None))
-                kvd, _ = self.kv_torch_dtype(view)
+                kvd, _ = self.kv_torch_dtype(view, model_dtype=self.model_dtype(sa))
                 dim, o["row"] = self.row(view, kvd, hf)
                 fp4 = self.fp4_pool(kvd, hf, dim)
                 if fp4:
@@ -498,13 +504,9 @@ class Oracle:
     # weight loading (so a checkpoint's kv_cache_quant_algo), the attention-TP
     # computation (the releases' formula, below).
     def add_draft(self, path, cfg):
-        """Serve cfg (config.json fields) for the draft model path `path`, with
-        what transformers' config class adds: `dtype` from `torch_dtype`
-        (transformers >= 4.56; 0.5.8+ read that one)."""
-        cfg = dict(cfg)
-        if "torch_dtype" in cfg:
-            cfg.setdefault("dtype", cfg["torch_dtype"])
-        self.drafts[path] = cfg
+        """Serve cfg (config.json fields) for the draft model path `path`
+        (HFConfig adds what transformers' config class does)."""
+        self.drafts[path] = dict(cfg)
 
     def _release_stmts(self, path, msg, ahead_names=()):
         """The release's own statement (in any function body) whose source has
@@ -606,6 +608,15 @@ class Oracle:
         sa = copy.copy(args)  # the statements assign to it
         self._run_stmts(self._adjust, {"self": self._runner(args, sa), "server_args": sa})
         return sa
+
+    def model_dtype(self, sa):
+        """The dtype the release runs the target model in: its ModelConfig's
+        (_get_and_verify_dtype over --dtype, as the server args resolved it,
+        and the config's dtype)."""
+        try:
+            return self.mc.ModelConfig.from_server_args(sa, model_path="/fake/model").dtype
+        except BaseException as e:
+            raise OracleBroken(f"ModelConfig: {type(e).__name__}: {e}") from e
 
     def _runner(self, args, sa, draft=False):
         """The target's (draft: its MTP draft's) model runner's fields the

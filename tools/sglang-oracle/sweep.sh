@@ -14,6 +14,8 @@
 #   NOTABLES=1  stop after the matrix runs
 #   ATTENTION=1 run matrix.py --attention instead (OUT default
 #               tests/conformance/sglang/attention, runs under WORKDIR/out-attention)
+#   REUSE=1     keep the earlier run's rows of the cases it has (matrix.py
+#               --reuse) and run only the new ones
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "$here/../.." && pwd)
@@ -64,7 +66,10 @@ done
 export SGLANG_SRC=$work/src
 unset PYTHONDONTWRITEBYTECODE   # byte-compile the release trees once
 for v in $versions; do for g in $GPUS; do echo "$v $g"; done; done |
-  xargs -P "$JOBS" -L 1 sh -c 'nice -n 10 "$0" "$1/matrix.py" "$5" "$6" $4 > "$2/$3/$5_$6.jsonl" 2> "$2/$3/$5_$6.err" || echo "FAILED $5 $6"' "$py" "$here" "$work" "$runs" "$only"
+  xargs -P "$JOBS" -L 1 sh -c 'f="$2/$3/$6_$7"; r=
+    if [ -n "$5" ] && [ -s "$f.jsonl" ]; then mv "$f.jsonl" "$f.prev" && r="--reuse $f.prev"; fi
+    nice -n 10 "$0" "$1/matrix.py" "$6" "$7" $4 $r > "$f.jsonl" 2> "$f.err" || echo "FAILED $6 $7"' \
+    "$py" "$here" "$work" "$runs" "$only" "${REUSE:-}"
 grep -h DONE "$work/$runs"/*.err | awk '{n++; s+=$6} END {print n " runs, " s " s of CPU"}'
 
 # 4. the tables

@@ -30,6 +30,17 @@ typedef struct span {
 static int in_span(unsigned rel, span s) { return sglang_release_in(rel, s.since, s.until); }
 static int rel_since(unsigned rel, const char *v) { return sglang_release_in(rel, v, NULL); }
 static int rel_until(unsigned rel, const char *v) { return sglang_release_in(rel, NULL, v); }
+
+/* 1 when `word` is one of the space-separated words of `list` ("" never is). Pure. */
+static int word_in(const char *word, const char *list)
+{
+    size_t n = strlen(word);
+    if (n == 0) return 0;
+    for (const char *p = list; (p = strstr(p, word)) != NULL; p += n)
+        if ((p == list || p[-1] == ' ') && (p[n] == ' ' || p[n] == '\0')) return 1;
+    return 0;
+}
+
 /* -------------------------------------------------------- architectures */
 
 /* Which architectures[0] a release takes as DSA (is_deepseek_nsa /
@@ -52,8 +63,9 @@ static const struct arch_row {
      * python/sglang/srt/server_args.py:1787-1795). Either way it gets the DSA defaults. */
     {"DeepseekV32ForCausalLM", EVER, EVER, "hf_transformers_utils.py _load_deepseek_v32_model; 0.5.12 guard"},
     {"DeepseekV3ForCausalLMNextN", SINCE("0.5.4"), UNTIL("0.5.6.post2"), "sglang 0.5.4: model_config.py"},
-    {"MistralLarge3ForCausalLM", SINCE("0.5.7"), SINCE("0.5.7"), "sglang 0.5.7: model_config.py"},
-    {"PixtralForConditionalGeneration", SINCE("0.5.7"), SINCE("0.5.7"), "sglang 0.5.7: model_config.py"},
+    /* sglang 0.5.6.post1: python/sglang/srt/configs/model_config.py:53-65; guard python/sglang/srt/server_args.py:959-963 */
+    {"MistralLarge3ForCausalLM", SINCE("0.5.6.post1"), SINCE("0.5.6.post1"), "sglang 0.5.6.post1: model_config.py"},
+    {"PixtralForConditionalGeneration", SINCE("0.5.6.post1"), SINCE("0.5.6.post1"), "sglang 0.5.6.post1: model_config.py"},
     {"GlmMoeDsaForCausalLM", SINCE("0.5.9"), SINCE("0.5.9"), "sglang 0.5.9: model_config.py"},
     {"GlmMoeDsaForCausalLMNextN", SINCE("0.5.16"), NEVER, "sglang 0.5.16: model_config.py; not in the guard"},
     {"LongcatFlashForCausalLM", SINCE("0.5.16"), SINCE("0.5.16"), "sglang 0.5.16: model_config.py"},
@@ -66,6 +78,48 @@ static const struct arch_row {
     {"HYV4ForCausalLMNextN", SINCE("0.5.20"), SINCE("0.5.20"), "sglang 0.5.20: model_config.py"},
 };
 
+/* The architectures SGLang runs as MLA models (ModelConfig._derive_model_shapes'
+ * first MLA branch, the release that first lists each; sglang 0.5.3rc2:
+ * python/sglang/srt/configs/model_config.py:296-305; 0.5.23: :1367-1396).
+ * SGLang reads the names anywhere in "architectures", kvcheck reads the first.
+ * A config with MLA fields under another name SGLang runs with another
+ * attention, or its other MLA branches (MiniCPM3, DeepSeek-VL2, Kimi-VL,
+ * Kimi Linear, Bailing, Sarvam), which kvcheck does not model, or refuses at
+ * model load. */
+static const struct mla_arch_row {
+    const char *arch;
+    const char *since; /* NULL: every release */
+} MLA_ARCHS[] = {
+    {"DeepseekV2ForCausalLM", NULL}, {"DeepseekV32ForCausalLM", NULL}, {"DeepseekV3ForCausalLM", NULL},
+    {"DeepseekV3ForCausalLMNextN", NULL}, {"LongcatFlashForCausalLM", NULL}, {"LongcatFlashForCausalLMNextN", NULL},
+    {"DotsVLMForCausalLM", NULL},
+    /* sglang 0.5.6.post1: python/sglang/srt/configs/model_config.py:339-341 */
+    {"MistralLarge3ForCausalLM", "0.5.6.post1"}, {"PixtralForConditionalGeneration", "0.5.6.post1"},
+    {"MistralLarge3ForCausalLMEagle", "0.5.6.post1"},
+    {"Glm4MoeLiteForCausalLM", "0.5.8"},           /* 0.5.8: :387 */
+    {"GlmMoeDsaForCausalLM", "0.5.9"},             /* 0.5.9: :423 */
+    {"KimiK25ForConditionalGeneration", "0.5.9"},  /* 0.5.9: :430 */
+    {"Eagle3DeepseekV2ForCausalLM", "0.5.12"},     /* 0.5.12: :616 */
+    {"Glm4MoeLiteForCausalLMNextN", "0.5.13"},     /* 0.5.13: :620 */
+    {"GlmMoeDsaForCausalLMNextN", "0.5.16"},       /* 0.5.16: :796 */
+    {"Dots3NoteForCausalLM", "0.5.19"},            /* 0.5.19: :936-937 */
+    {"Dots3NoteForCausalLMNextN", "0.5.19"},
+    {"Glm5NextForConditionalGeneration", "0.5.20"}, /* 0.5.20: :1102-1107 */
+    {"Glm5NextForConditionalGenerationNextN", "0.5.20"}, {"HYV4ForCausalLM", "0.5.20"},
+    {"HYV4ForCausalLMNextN", "0.5.20"},
+    {"GigaChat35ForCausalLM", "0.5.21"}, /* 0.5.21: :1205-1206 */
+    {"GigaChat35ForCausalLMNextN", "0.5.21"},
+};
+static const char MLA_ARCHS_CITE[] =
+    "sglang 0.5.3rc2: python/sglang/srt/configs/model_config.py:296-305; 0.5.23: :1367-1396";
+
+static int mla_arch(const char *arch, unsigned rel)
+{
+    for (size_t i = 0; i < COUNT_OF(MLA_ARCHS); i++)
+        if (strcmp(MLA_ARCHS[i].arch, arch) == 0) return sglang_release_in(rel, MLA_ARCHS[i].since, NULL);
+    return 0;
+}
+
 /* Architectures a release has no model class for (none of its models/ modules
  * lists one as EntryClass) before `since`. Its model loader then looks in
  * transformers, where none of the versions the releases pin has them
@@ -76,6 +130,9 @@ static const struct served_row {
     const char *since;
     const char *cite; /* the first class */
 } SERVED[] = {
+    {"MistralLarge3ForCausalLM", "0.5.6.post1", "sglang 0.5.6.post1: python/sglang/srt/models/mistral_large_3.py:78"},
+    /* before, pixtral.py's EntryClass is PixtralVisionModel alone (sglang 0.5.6: python/sglang/srt/models/pixtral.py:459) */
+    {"PixtralForConditionalGeneration", "0.5.6.post1", "sglang 0.5.6.post1: python/sglang/srt/models/pixtral.py:1023"},
     {"GlmMoeDsaForCausalLM", "0.5.9", "sglang 0.5.9: python/sglang/srt/models/glm4_moe.py:1288"},
     {"GlmMoeDsaForCausalLMNextN", "0.5.16", "sglang 0.5.16: python/sglang/srt/models/glm4_moe.py:1539"},
     {"Glm5NextForConditionalGeneration", "0.5.20", "sglang 0.5.20: python/sglang/srt/models/glm5_next.py:1649"},
@@ -230,6 +287,8 @@ typedef struct ctx {
     char attn_why[MAX_ATTN][KVC_REASON_LEN]; /* how each backend was chosen */
     unsigned nattn;
     setting decode; /* the decode side the server args' attention checks read (settle_decode) */
+    const char *mdtype; /* the dtype SGLang runs the model in (model_dtype); NULL: kvcheck cannot tell */
+    char mdtype_why[KVC_REASON_LEN];
 } ctx;
 
 /* Room in `c` for one more attention backend's page rule: its `why`. Each
@@ -318,6 +377,76 @@ static const struct dtype_row *find_dtype(const char *name)
     return NULL;
 }
 
+/* SGLang's model dtype strings, for --dtype and the config's dtype
+ * (_STR_DTYPE_TO_TORCH_DTYPE: sglang 0.5.3rc2: python/sglang/srt/configs/
+ * model_config.py:685-691; 0.5.23: :2274-2280), as DTYPES names. */
+static const struct { const char *name, *dtype; } MODEL_DTYPES[] = {
+    {"half", "float16"}, {"float16", "float16"}, {"float", "float32"}, {"float32", "float32"}, {"bfloat16", "bfloat16"},
+};
+static const char MODEL_DTYPE_CITE[] =
+    "_get_and_verify_dtype, sglang 0.5.3rc2: python/sglang/srt/configs/model_config.py:695-751; 0.5.23: :2284-2344";
+
+/* Architectures (of the target) whose model dtype SGLang sets over --dtype:
+ * the process's dtype, so a separate draft's too. */
+static const struct model_dtype_override {
+    span when;
+    const char *archs; /* space-separated */
+    const char *dtype;
+    const char *cite;
+} MODEL_DTYPE_OVERRIDES[] = {
+    {SINCE("0.5.6.post1"), "MistralLarge3ForCausalLM PixtralForConditionalGeneration", "bfloat16",
+     "sglang 0.5.6.post1: python/sglang/srt/server_args.py:953-957; 0.5.15: python/sglang/srt/arg_groups/"
+     "overrides.py:62-67; 0.5.23: python/sglang/srt/arg_groups/model_override_base.py:18-22"},
+};
+
+static const char *model_dtype_name(const char *s)
+{
+    for (size_t i = 0; i < COUNT_OF(MODEL_DTYPES); i++)
+        if (strcmp(MODEL_DTYPES[i].name, s) == 0) return MODEL_DTYPES[i].dtype;
+    return NULL;
+}
+
+/* The dtype SGLang runs model `m` in (ModelConfig.dtype), which a KV dtype
+ * of auto takes: the target architecture's override, else --dtype unless
+ * auto, else the config's dtype, float32 or none as float16 (bfloat16 for
+ * a gemma model type). NULL where the config names a dtype outside SGLang's
+ * table (transformers makes it that torch dtype, which kvcheck does not
+ * follow). `why` says how, without the dtype. Pure. */
+static const char *model_dtype(unsigned rel, const char *target_arch, const setting *flag, const model_info *m,
+                               char *why, size_t size)
+{
+    for (size_t i = 0; i < COUNT_OF(MODEL_DTYPE_OVERRIDES); i++) {
+        const struct model_dtype_override *o = &MODEL_DTYPE_OVERRIDES[i];
+        if (!in_span(rel, o->when) || !word_in(target_arch, o->archs)) continue;
+        str_printf(why, size, "SGLang %s runs %s in %s whatever --dtype says: %s", SGLANG_VERSIONS[rel],
+                   target_arch, o->dtype, o->cite);
+        return o->dtype;
+    }
+    if (flag->set && strcmp(flag->value, "auto") != 0) {
+        const char *d = model_dtype_name(flag->value);
+        str_printf(why, size, "given by %s %s", flag->flag, flag->value);
+        return d;
+    }
+    const char *given = m->torch_dtype[0] ? model_dtype_name(m->torch_dtype) : "float32";
+    if (!given) {
+        str_printf(why, size, "the config's dtype %s, which SGLang's table does not name (%s)", m->torch_dtype,
+                   MODEL_DTYPE_CITE);
+        return NULL;
+    }
+    const char *d = strcmp(given, "float32") != 0               ? given
+                    : strncmp(m->model_type, "gemma", 5) == 0 ? "bfloat16"
+                                                              : "float16";
+    if (d == given)
+        str_printf(why, size, "the config's dtype");
+    else if (m->torch_dtype[0])
+        str_printf(why, size, "the config's dtype is %s, which SGLang runs as %s: %s", m->torch_dtype, d,
+                   MODEL_DTYPE_CITE);
+    else
+        str_printf(why, size, "the config gives no dtype, which SGLang takes as float32 and runs as %s: %s", d,
+                   MODEL_DTYPE_CITE);
+    return d;
+}
+
 /* How a release turns the DSA KV dtype (inside the family guard). */
 static const struct dsa_dtype_rule {
     span when;
@@ -367,6 +496,30 @@ static const char *fp8_stored_name(const ctx *c, const char *d)
     return d;
 }
 
+static const char KV_QUANT_CITE[] = "sglang 0.5.3rc2: python/sglang/srt/model_executor/model_runner.py:1397-1408; "
+                                    "0.5.23: python/sglang/srt/mem_cache/kv_cache_dtype.py:49-59";
+
+/* --kv-cache-dtype auto: the model's dtype (c->mdtype), or refused as
+ * unjudged where kvcheck cannot tell it: a quantization config that asks for
+ * a KV dtype, a config dtype outside SGLang's table. */
+static kvc_status model_dtype_auto(const ctx *c, kvc_setting *v, const char *from)
+{
+    kvc_origin o;
+    origin_set(&o, "", 0, 0, "model");
+    if (c->model->kv_quant[0])
+        return diag_set(c->diag, KVC_ERR_CONFIG, &o,
+                        "--kv-cache-dtype auto (%s) with the config's quantization_config naming %s: SGLang takes the "
+                        "KV dtype from the quantization method's config then (FP8 where its kv_cache_quant_algo is "
+                        "FP8: %s), which kvcheck does not follow per method; pass --kv-cache-dtype",
+                        from, c->model->kv_quant, KV_QUANT_CITE);
+    if (!c->mdtype) {
+        return diag_set(c->diag, KVC_ERR_CONFIG, &o, "--kv-cache-dtype auto (%s) takes the model's dtype, and %s: "
+                        "kvcheck cannot tell the KV dtype; pass --dtype or --kv-cache-dtype", from, c->mdtype_why);
+    }
+    setting_set(v, "auto", "auto (%s): the model's dtype, %s (%s)", from, c->mdtype, c->mdtype_why);
+    return KVC_OK;
+}
+
 static kvc_status resolve_dtype(ctx *c)
 {
     const setting *s = &c->set->s[SET_KV_CACHE_DTYPE];
@@ -376,11 +529,9 @@ static kvc_status resolve_dtype(ctx *c)
     if (s->set) from_text(s, from, sizeof from);
     c->dtype = given;
     if (!c->defaults) {
-        if (strcmp(given, "auto") == 0)
-            setting_set(v, "auto", "auto (%s): the model's dtype, %s", from, c->model->torch_dtype);
-        else
-            setting_set(v, given, "set by %s", from);
         setting_origin(v, s->set ? &s->origin : NULL);
+        if (strcmp(given, "auto") == 0) return model_dtype_auto(c, v, from);
+        setting_set(v, given, "set by %s", from);
         return KVC_OK;
     }
     const struct dsa_dtype_rule *r = dsa_dtype_rule(c->rel);
@@ -402,7 +553,8 @@ static kvc_status resolve_dtype(ctx *c)
         c->dtype = "bfloat16";
         setting_set(v, c->dtype, "bf16 is SGLang's alias of bfloat16 (%s)", from);
     } else if (strcmp(given, "auto") == 0) {
-        setting_set(v, "auto", "auto (%s): the model's dtype, %s", from, c->model->torch_dtype);
+        kvc_status st = model_dtype_auto(c, v, from);
+        if (st) return st;
     } else {
         setting_set(v, given, "set by %s", from);
         setting_origin(v, &s->origin);
@@ -446,7 +598,7 @@ static const struct dtype_alias *dtype_alias(const ctx *c, const char *d)
  * model's dtype. Pure. */
 static const char *stored_dtype(const ctx *c, const char *dtype)
 {
-    const char *d = strcmp(dtype, "auto") == 0 ? c->model->torch_dtype : dtype;
+    const char *d = strcmp(dtype, "auto") != 0 ? dtype : c->mdtype ? c->mdtype : "auto";
     const struct dtype_alias *a = dtype_alias(c, d);
     return a ? a->stored : d;
 }
@@ -904,16 +1056,6 @@ static const struct hisparse_rule *hisparse_rule(unsigned rel)
     for (size_t i = 0; i < COUNT_OF(HISPARSE); i++)
         if (in_span(rel, HISPARSE[i].when)) return &HISPARSE[i];
     return NULL;
-}
-
-/* 1 when `word` is one of the space-separated words of `list` ("" never is). Pure. */
-static int word_in(const char *word, const char *list)
-{
-    size_t n = strlen(word);
-    if (n == 0) return 0;
-    for (const char *p = list; (p = strstr(p, word)) != NULL; p += n)
-        if ((p == list || p[-1] == ' ') && (p[n] == ' ' || p[n] == '\0')) return 1;
-    return 0;
 }
 
 static void append(char *out, size_t size, const char *s)
@@ -4260,12 +4402,11 @@ static const char *draft_model_dtype(const ctx *c, const model_info *m, char *wh
                    "quantization_config (FP8 when its kv_cache_quant_algo is FP8), not read by kvcheck");
         return NULL;
     }
-    const setting *md = &c->set->s[SET_MODEL_DTYPE];
-    const char *model = md->set && strcmp(md->value, "auto") != 0 ? md->value : m->torch_dtype;
-    if (strcmp(model, "float32") == 0 && !(md->set && strcmp(md->value, "auto") != 0)) model = "float16";
-    str_printf(why + strlen(why), size - strlen(why), ": the draft model's dtype %s (%s)", model,
-               md->set && strcmp(md->value, "auto") != 0 ? "--dtype" : "torch_dtype; float32 as float16");
-    return elem_dtype(model) ? model : NULL;
+    char how[KVC_REASON_LEN];
+    const char *model = model_dtype(c->rel, c->model->architecture, &c->set->s[SET_MODEL_DTYPE], m, how, sizeof how);
+    str_printf(why + strlen(why), size - strlen(why), ": the draft model's dtype, %s (%s)", model ? model : "unknown",
+               how);
+    return model && elem_dtype(model) ? model : NULL;
 }
 
 /* A draft model runner's attention backends: its own
@@ -4907,17 +5048,28 @@ static void resolve_hisparse_setting(const setting *s, kvc_resolved *out)
     else setting_set(get(out, "enable_hisparse"), "false", "%s", "");
 }
 
+/* Refuses, as unjudged, an architecture whose pools kvcheck does not model
+ * (UNMODELLED), or one SGLang does not run as MLA (MLA_ARCHS) unless the
+ * release has no model class for it (SERVED: the argument checks take it
+ * for MHA, then the model loader refuses it: check_model_class). */
 static kvc_status check_modelled(const ctx *c)
 {
-    for (size_t i = 0; !dsv4_row(c->model->architecture, c->rel) && i < COUNT_OF(UNMODELLED); i++)
-        if (strcmp(UNMODELLED[i].arch, c->model->architecture) == 0) {
-            kvc_origin o;
-            origin_set(&o, "", 0, 0, "model");
+    const char *arch = c->model->architecture;
+    if (dsv4_row(arch, c->rel)) return KVC_OK;
+    kvc_origin o;
+    origin_set(&o, "", 0, 0, "model");
+    for (size_t i = 0; i < COUNT_OF(UNMODELLED); i++)
+        if (strcmp(UNMODELLED[i].arch, arch) == 0)
             return diag_set(c->diag, KVC_ERR_CONFIG, &o,
                             "%s (%s): SGLang serves it with %s, which kvcheck does not model yet; it cannot judge "
                             "this worker",
-                            c->model->name, c->model->architecture, UNMODELLED[i].why);
-        }
+                            c->model->name, arch, UNMODELLED[i].why);
+    if (!mla_arch(arch, c->rel) && !unserved(arch, c->rel))
+        return diag_set(c->diag, KVC_ERR_CONFIG, &o,
+                        "%s (%s): SGLang %s does not run this architecture as an MLA model (the MLA architectures: %s), "
+                        "so it would give it another KV cache or refuse it at model load; kvcheck cannot judge this "
+                        "worker",
+                        c->model->name, arch, SGLANG_VERSIONS[c->rel], MLA_ARCHS_CITE);
     return KVC_OK;
 }
 
@@ -5056,6 +5208,8 @@ static kvc_status resolve_settings(const gpu_info *gpu, const model_info *model,
     out->model = *model;
     ctx c = {.rel = release, .gpu = gpu, .model = model, .draft = draft, .set = set, .out = out, .diag = diag};
     settle_decode(&c);
+    c.mdtype = model_dtype(release, model->architecture, &set->s[SET_MODEL_DTYPE], model, c.mdtype_why,
+                           sizeof c.mdtype_why);
     c.dsa = model->index_topk && arch_dsa(model->architecture, release);
     c.defaults = c.dsa && arch_defaults(model->architecture, release);
     out->model.dsa = c.dsa;
