@@ -284,7 +284,11 @@ static kvc_status parse_config(const char *parse_text, size_t len, const char *t
         st = get_opt(root, text, file, KV_HEAD_KEYS[i], 1, 65536, &out->num_kv_heads, diag);
     const cJSON *quant = cJSON_GetObjectItemCaseSensitive(root, "quantization_config");
     out->has_quantization = quant && !cJSON_IsNull(quant);
+    /* SGLang reads "compression_config" as a compressed-tensors quantization config too (sglang 0.5.23:
+     * python/sglang/srt/configs/model_config.py:1743-1745) */
     kv_quant_of(quant, out->kv_quant, sizeof out->kv_quant);
+    if (!out->kv_quant[0])
+        kv_quant_of(cJSON_GetObjectItemCaseSensitive(root, "compression_config"), out->kv_quant, sizeof out->kv_quant);
     if (!st) st = get_opt_bool(root, text, file, "learnable_sink", &out->learnable_sink, diag);
     if (!st) st = get_opt_bool(root, text, file, "index_kpool_compress", &out->index_kpool_compress, diag);
     if (!st && out->index_topk && !out->index_head_dim) {
@@ -296,6 +300,29 @@ static kvc_status parse_config(const char *parse_text, size_t len, const char *t
     if (!st) st = parse_compress_ratios(root, text, file, out, diag);
     cJSON_Delete(root);
     return st;
+}
+
+/* A ModelOpt checkpoint's hf_quant_config.json beside config.json, which
+ * SGLang reads for the quantization config (sglang 0.5.23:
+ * python/sglang/srt/configs/model_config.py:1746-1820;
+ * python/sglang/srt/model_loader/weight_utils.py:281-311): the KV dtype it
+ * asks for into out->kv_quant, "hf_quant_config.json" alone where it cannot
+ * be read. */
+static void hf_quant_file(const char *dir, model_info *out)
+{
+    char path[KVC_PATH_LEN + 32], *text = NULL, found[KVC_NAME_LEN];
+    size_t len = 0;
+    kvc_diag ignored;
+    str_printf(path, sizeof path, "%s/hf_quant_config.json", dir);
+    struct stat info;
+    if (stat(path, &info) != 0) return;
+    cJSON *root = file_read_all(path, &text, &len, &ignored) ? NULL : cJSON_ParseWithLength(text, len);
+    free(text);
+    kv_quant_of(root, found, sizeof found);
+    if (!root || found[0])
+        str_printf(out->kv_quant, sizeof out->kv_quant, "hf_quant_config.json%s%s", found[0] ? ": " : " (unreadable)",
+                   found);
+    cJSON_Delete(root);
 }
 
 /* Reads a config.json (or any JSON file holding a model config). */
@@ -317,6 +344,7 @@ static kvc_status model_load_file(const char *cfg, int mha_ok, model_info *out, 
     if (dot && strcmp(dot, ".json") == 0) *dot = '\0';
     rc = parse_config(text, len, text, cfg, name, mha_ok, out, diag);
     free(text);
+    if (!rc && !out->kv_quant[0] && (!slash || strcmp(slash + 1, "config.json") == 0)) hf_quant_file(dir, out);
     return rc;
 }
 

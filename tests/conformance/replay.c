@@ -40,7 +40,7 @@ typedef struct result {
     char dtype[32], page[16], prefill[48], decode[48], row[16];
     char draft_row[16]; /* "extra" draft_row=N: the draft pool's bytes per token, "" when none */
     char scale_row[16]; /* "extra" scale_row=N: the separate scale buffer's bytes per token, "" when none */
-    char draft_torch[32], draft_pool[48]; /* "extra" draft_torch, draft_pool: a separate draft model's pool */
+    char draft_torch[32], draft_pool[48]; /* "extra" draft_torch (any draft's), draft_pool (a separate draft model's) */
     char torch[32];                       /* "extra" torch: the pool's torch dtype, "" when not recorded */
 } result;
 
@@ -100,8 +100,9 @@ static void add_extra(table *t, char **f, unsigned n)
         else if (strncmp(f[i], "torch=", 6) == 0) snprintf(r->torch, sizeof r->torch, "%s", f[i] + 6);
 }
 
-/* 1 when the target's layout holds the elements of torch dtype `torch`
- * (its first field: the values), or the oracle recorded none. */
+/* 1 when a pool's layout (the target's, an MTP draft's) holds the elements
+ * of torch dtype `torch` (its first field: the values), or the oracle
+ * recorded none. */
 static int torch_agrees(const kvc_layout *layout, const char *torch)
 {
     static const struct { const char *torch; kvc_elem elem; } ELEMS[] = {
@@ -228,7 +229,9 @@ static int agrees(const table *t, unsigned rel, const char *gpu, const char *mod
         ok = strcmp(dtype, want->dtype) == 0 && strcmp(page, want->page) == 0 && strcmp(row, want->row) == 0 &&
              (!pb || (strcmp(pb->value, want->prefill) == 0 && strcmp(db->value, want->decode) == 0)) &&
              (!want->draft_row[0] || strcmp(draft_row, want->draft_row) == 0) &&
-             strcmp(scale_row, want->scale_row) == 0 && torch_agrees(kvc_resolved_layout(r), want->torch) && pool_ok;
+             strcmp(scale_row, want->scale_row) == 0 && torch_agrees(kvc_resolved_layout(r), want->torch) &&
+             (want->draft_pool[0] || !want->draft_torch[0] || (draft && torch_agrees(draft, want->draft_torch))) &&
+             pool_ok;
         if (ok && pool_ok == 2) ok = 2;
         if (!ok)
             snprintf(why, size,

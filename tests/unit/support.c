@@ -108,6 +108,15 @@ const char *temp_data_file(const char *suffix, const void *data, size_t bytes)
 
 const char *temp_file(const char *suffix, const char *text) { return temp_data_file(suffix, text, strlen(text)); }
 
+void write_text(const char *dir, const char *name, const char *text, char *path, size_t size)
+{
+    snprintf(path, size, "%s/%s", dir, name);
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fputs(text, f);
+    assert_int_equal(fclose(f), 0);
+}
+
 kvc_layout layout_of(const char *name, uint32_t page_size)
 {
     kvc_layout l;

@@ -32,6 +32,8 @@ kvc_simulation *simulate_pair(const char *name, kvc_device device, uint64_t toke
 void _assert_contains(const char *haystack, const char *needle, const char *file, int line);
 /* Writes `text` to a new temporary file and returns its path (static buffer). */
 const char *temp_file(const char *suffix, const char *text);
+/* Writes `text` to DIR/NAME, whose path goes to `path`. */
+void write_text(const char *dir, const char *name, const char *text, char *path, size_t size);
 /* The same with `bytes` bytes of binary data. */
 const char *temp_data_file(const char *suffix, const void *data, size_t bytes);
 /* Opens `path` as one layer of `l` and scans all `npages` of it through the

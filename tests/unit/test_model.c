@@ -280,12 +280,10 @@ static void test_model__draft_configs_may_be_mha(void **state)
     char dir[] = "/tmp/kvc-draft-XXXXXX";
     assert_non_null(mkdtemp(dir));
     char path[128];
-    snprintf(path, sizeof path, "%s/config.json", dir);
-    FILE *f = fopen(path, "w");
-    assert_non_null(f);
-    fputs("{\"architectures\": [\"LlamaForCausalLMEagle3\"], \"num_hidden_layers\": 1,\n"
-          " \"num_key_value_heads\": \"eight\"}\n", f);
-    fclose(f);
+    write_text(dir, "config.json",
+               "{\"architectures\": [\"LlamaForCausalLMEagle3\"], \"num_hidden_layers\": 1,\n"
+               " \"num_key_value_heads\": \"eight\"}\n",
+               path, sizeof path);
     assert_int_equal(model_draft_from_path(dir, NULL, &o, ".", "", &m, &d), KVC_ERR_CONFIG);
     assert_contains(d.message, "num_key_value_heads");
     assert_int_equal(d.line, 2);

@@ -8,6 +8,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 /* DeepSeek-V3's config with its attention heads, which SGLang's ROCm default reads */
 #define V3_HEADS "tests/conformance/sglang/models/DEEPSEEK_V3.json"
@@ -172,6 +173,7 @@ static void test_rules__truth_table(void **state)
 
 #define GLM5_NEXT "tests/conformance/sglang/models/GLM5_NEXT.json"
 #define EAGLE1 "--speculative-eagle-topk 1 --speculative-num-steps 1 --speculative-num-draft-tokens 2"
+#define EAGLE_TREE "--speculative-eagle-topk 2 --speculative-num-steps 3 --speculative-num-draft-tokens 8"
 
 static const struct bad {
     const char *gpu, *model, *args, *release, *message;
@@ -201,6 +203,16 @@ static const struct bad {
      "DeepSeek V4 now. "},
     {"H200", "deepseek-v3", "--enable-hisparse --disable-radix-cache", "0.5.10",
      "--enable-hisparse is only supported for DSA (DeepSeek Sparse Attention) models now(e.g., DeepSeek V3.2, GLM-5). "},
+    /* a model without a class is taken for MHA: HiCache's decode side is flashinfer on CUDA (here equal to the prefill
+     * side, so the attention backend), and SGLang's MHA default is not the MLA one kvcheck would read: no page-tree
+     * refusal, the model loader's */
+    {"H200", "glm-5.2", "--enable-hierarchical-cache --attention-backend flashmla --prefill-attention-backend flashinfer "
+     "--speculative-algorithm EAGLE " EAGLE_TREE, "0.5.5", "Cannot find model module. 'GlmMoeDsaForCausalLM'"},
+    {"H200", "glm-5.2", "--page-size 16 --speculative-algorithm EAGLE " EAGLE_TREE, "0.5.5",
+     "Cannot find model module. 'GlmMoeDsaForCausalLM'"},
+    /* NVFP4 makes the decode side trtllm_mha whatever --attention-backend names: the dtype is blamed */
+    {"B200", "deepseek-v3", "--kv-cache-dtype nvfp4 --attention-backend flashinfer --speculative-algorithm EAGLE "
+     EAGLE_TREE, NULL, "trtllm_mha backend only supports topk = 1 for speculative decoding. (--kv-cache-dtype nvfp4; "},
     /* no model class for Mistral-Large-3 before 0.5.6.post1 */
     {"H200", MODELS "MISTRAL_LARGE3.json", "", "0.5.6",
      "Cannot find model module. 'MistralLarge3ForCausalLM' is not a registered model in the Transformers library"},
@@ -1399,44 +1411,101 @@ static void test_rules__unmodelled_architectures_are_refused(void **state)
     }
 }
 
-/* An MLA config under a name SGLang does not list as MLA (in that release), a config dtype outside SGLang's table,
- * and a quantization config that asks for a KV dtype, the last two with --kv-cache-dtype auto: refused as unjudged,
- * never judged as MLA or guessed. */
+/* config.json fields for test_rules__unjudged_architectures_and_model_dtypes */
+#define CFG_FP8_KV ",\"quantization_config\":{\"quant_method\":\"modelopt\",\"kv_cache_quant_algo\":\"FP8\"}"
+#define CFG_NULL_KV ",\"quantization_config\":{\"quantization\":{\"kv_cache_quant_algo\":null}}"
+#define CFG_SCHEME ",\"compression_config\":{\"kv_cache_scheme\":{\"type\":\"float\",\"num_bits\":8}}"
+#define CFG_DSA ",\"index_topk\":2048,\"index_head_dim\":128,\"num_nextn_predict_layers\":3"
+
+/* An MLA config under a name SGLang does not list as MLA (in that release), an MTP draft SGLang renames to one, a
+ * config dtype outside SGLang's table, and a quantization config that asks for a KV dtype with a KV dtype of auto:
+ * refused as unjudged, never judged as MLA or guessed; the names SGLang does list get its defaults and draft rules. */
 static void test_rules__unjudged_architectures_and_model_dtypes(void **state)
 {
     (void)state;
-    static const char FP8_KV[] = ",\"quantization_config\":{\"quant_method\":\"modelopt\",\"kv_cache_quant_algo\":\"FP8\"}";
-    static const char NULL_KV[] = ",\"quantization_config\":{\"quantization\":{\"kv_cache_quant_algo\":null}}";
     static const struct {
-        const char *arch, *dtype, *extra, *release, *args, *message; /* message NULL: resolves */
+        const char *gpu, *arch, *dtype, *extra, *release, *args;
+        const char *layout; /* NULL: refused with `message` */
+        unsigned page, entries; /* draft entries */
+        const char *message;
     } C[] = {
-        {"FooForCausalLM", "bfloat16", "", NULL, "", "SGLang 0.5.23 does not run this architecture as an MLA model"},
-        {"Glm4MoeLiteForCausalLM", "bfloat16", "", "0.5.7", "", "SGLang 0.5.7 does not run this architecture as an MLA"},
-        {"Glm4MoeLiteForCausalLM", "bfloat16", "", "0.5.8", "", NULL},
-        {"DeepseekV3ForCausalLM", "float8_e4m3fn", "", NULL, "",
-         "the config's dtype float8_e4m3fn, which SGLang's table does not name"},
-        {"DeepseekV3ForCausalLM", "float8_e4m3fn", "", NULL, "--dtype bfloat16", NULL},
-        {"DeepseekV3ForCausalLM", "float8_e4m3fn", "", NULL, "--kv-cache-dtype bfloat16", NULL},
-        {"DeepseekV3ForCausalLM", "bfloat16", FP8_KV, NULL, "",
-         "quantization_config naming kv_cache_quant_algo FP8: SGLang takes the KV dtype from the quantization"},
-        {"DeepseekV3ForCausalLM", "bfloat16", FP8_KV, NULL, "--kv-cache-dtype fp8_e4m3", NULL},
-        {"DeepseekV3ForCausalLM", "bfloat16", NULL_KV, NULL, "", NULL},
+        {"H200", "FooForCausalLM", "bfloat16", "", NULL, "",
+         .message = "SGLang 0.5.23 does not run this architecture as an MLA"},
+        {"H200", "Glm4MoeLiteForCausalLM", "bfloat16", "", "0.5.7", "",
+         .message = "SGLang 0.5.7 does not run this architecture"},
+        {"H200", "Glm4MoeLiteForCausalLM", "bfloat16", "", "0.5.8", "", .layout = "bf16", .page = 1, .entries = 0},
+        /* its MTP draft is Glm4MoeForCausalLMNextN, an MHA model, to 0.5.12.post1 */
+        {"H200", "Glm4MoeLiteForCausalLM", "bfloat16", ",\"num_nextn_predict_layers\":1", "0.5.10",
+         "--speculative-algorithm NEXTN",
+         .message = "loads the MTP draft of Glm4MoeLiteForCausalLM as Glm4MoeForCausalLMNextN"},
+        {"H200", "Glm4MoeLiteForCausalLM", "bfloat16", ",\"num_nextn_predict_layers\":1", "0.5.13",
+         "--speculative-algorithm NEXTN",
+         .layout = "bf16", .page = 1, .entries = 1},
+        /* HYV4's draft keeps one layer whatever the config says */
+        {"H200", "HYV4ForCausalLM", "bfloat16", CFG_DSA, NULL, "--speculative-algorithm NEXTN",
+         .layout = "bf16", .page = 64, .entries = 1},
+        /* Kimi K2.5 is in the DeepSeek family's guard: trtllm_mla, pages of 64, on SM100 from 0.5.9 */
+        {"B200", "KimiK25ForConditionalGeneration", "bfloat16", "", "0.5.9", "",
+         .layout = "bf16", .page = 64, .entries = 0},
+        {"H200", "DeepseekV3ForCausalLM", "float8_e4m3fn", "", NULL, "",
+         .message = "the config's dtype float8_e4m3fn, which SGLang's table does not name"},
+        {"H200", "DeepseekV3ForCausalLM", "float8_e4m3fn", "", NULL, "--dtype half",
+         .layout = "fp16", .page = 1, .entries = 0},
+        {"H200", "DeepseekV3ForCausalLM", "float8_e4m3fn", "", NULL, "--kv-cache-dtype bfloat16",
+         .layout = "bf16", .page = 1, .entries = 0},
+        {"H200", "DeepseekV3ForCausalLM", "bfloat16", CFG_FP8_KV, NULL, "",
+         .message = "--kv-cache-dtype auto (default) with the model's quantization config naming "
+         "kv_cache_quant_algo FP8"},
+        {"H200", "DeepseekV3ForCausalLM", "bfloat16", CFG_FP8_KV, NULL, "--kv-cache-dtype fp8_e4m3",
+         .layout = "fp8_raw", .page = 1, .entries = 0},
+        {"H200", "DeepseekV3ForCausalLM", "bfloat16", CFG_NULL_KV, NULL, "", .layout = "bf16", .page = 1, .entries = 0},
+        {"H200", "DeepseekV3ForCausalLM", "bfloat16", CFG_SCHEME, NULL, "", .message = "naming kv_cache_scheme"},
+        /* the MTP draft's auto is the draft model's own: its quantization config too */
+        {"H200", "DeepseekV3ForCausalLM", "bfloat16", CFG_FP8_KV ",\"num_nextn_predict_layers\":1", NULL,
+         "--kv-cache-dtype bfloat16 --speculative-algorithm NEXTN --speculative-draft-kv-cache-dtype auto",
+         .message = "--speculative-draft-kv-cache-dtype auto"},
     };
     for (size_t i = 0; i < COUNT_OF(C); i++) {
-        char json[400];
+        char json[600];
         snprintf(json, sizeof json,
                  "{\"architectures\":[\"%s\"],\"kv_lora_rank\":512,\"qk_rope_head_dim\":64,"
                  "\"num_hidden_layers\":2,\"torch_dtype\":\"%s\"%s}",
                  C[i].arch, C[i].dtype, C[i].extra);
         kvc_resolved r;
         kvc_diag d;
-        kvc_status st = resolve_line("H200", temp_file(".json", json), C[i].args, C[i].release, &r, &d);
-        if (!C[i].message && st != KVC_OK) fail_msg("case %zu: %s", i, d.message);
-        if (C[i].message) {
-            assert_int_equal(st, KVC_ERR_CONFIG);
+        kvc_status st = resolve_line(C[i].gpu, temp_file(".json", json), C[i].args, C[i].release, &r, &d);
+        if (!C[i].layout) {
+            if (st != KVC_ERR_CONFIG) fail_msg("case %zu: %d, expected a refusal", i, st);
             assert_contains(d.message, C[i].message);
+            continue;
         }
+        if (st != KVC_OK) fail_msg("case %zu: %s", i, d.message);
+        if (strcmp(r.kv.name, C[i].layout) || r.kv.page_size != C[i].page || r.draft_entries != C[i].entries)
+            fail_msg("case %zu: %s page %u, %u draft entries", i, r.kv.name, r.kv.page_size, r.draft_entries);
     }
+}
+
+/* A checkpoint directory's hf_quant_config.json (ModelOpt) asks for the KV dtype of auto too. */
+static void test_rules__hf_quant_config_beside_config_json(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/kvc-quant-XXXXXX", config[64], quant[64];
+    assert_non_null(mkdtemp(dir));
+    write_text(dir, "config.json",
+               "{\"architectures\":[\"DeepseekV3ForCausalLM\"],\"kv_lora_rank\":512,\"qk_rope_head_dim\":64,"
+               "\"num_hidden_layers\":2,\"torch_dtype\":\"bfloat16\"}",
+               config, sizeof config);
+    kvc_resolved r;
+    kvc_diag d;
+    assert_int_equal(resolve_line("H200", dir, "", NULL, &r, &d), KVC_OK);
+    write_text(dir, "hf_quant_config.json", "{\"quantization\":{\"quant_algo\":\"FP8\",\"kv_cache_quant_algo\":\"FP8\"}}",
+               quant, sizeof quant);
+    assert_int_equal(resolve_line("H200", dir, "", NULL, &r, &d), KVC_ERR_CONFIG);
+    assert_contains(d.message, "naming hf_quant_config.json: kv_cache_quant_algo FP8");
+    assert_int_equal(resolve_line("H200", dir, "--kv-cache-dtype fp8_e4m3", NULL, &r, &d), KVC_OK);
+    assert_int_equal(unlink(quant), 0);
+    assert_int_equal(unlink(config), 0);
+    assert_int_equal(rmdir(dir), 0);
 }
 
 #define DSV4 "tests/unit/models/DSV4_SMALL.json"
@@ -2072,7 +2141,8 @@ static void test_rules__versions_name_releases(void **state)
     assert_string_equal(r.release_asked, "");
     /* every setting SGLang shows was added, typed, in display order */
     static const char *const NAMES[] = {"kv_cache_dtype",        "dsa_prefill_backend",
-                                        "dsa_decode_backend",    "disaggregation_mode",
+                                        "dsa_decode_backend",    "dtype",
+                                        "disaggregation_mode",
                                         "transfer_backend",      "kv_checksum",
                                         "decode_alloc_policy",   "page_size",
                                         "speculative_algorithm", "speculative_draft_kv_cache_dtype",
@@ -2128,6 +2198,7 @@ int main(void)
         cmocka_unit_test(test_rules__index_head_dim_must_be_128),
         cmocka_unit_test(test_rules__unmodelled_architectures_are_refused),
         cmocka_unit_test(test_rules__unjudged_architectures_and_model_dtypes),
+        cmocka_unit_test(test_rules__hf_quant_config_beside_config_json),
         cmocka_unit_test(test_rules__dsv4_resolves_to_model1_pages_of_256),
         cmocka_unit_test(test_rules__dsv4_refusals),
         cmocka_unit_test(test_rules__dsv4_backends_and_layouts),

@@ -44,9 +44,10 @@ DRAFT_MODELS = ["EAGLE3_LLAMA", "EAGLE3_LLAMA_2L", "LLAMA_DRAFT"]
 DRAFT_BACKENDS = [None, "flashinfer", "fa3", "triton"]
 PARALLEL = [None, "--dp 8", "--enable-dp-attention --dp 8", "--attn-dp-size 8"]
 # the model's dtype, which --kv-cache-dtype auto takes: configs with another dtype (or none), and Mistral-Large-3's
-# architecture (SGLang runs it in bfloat16 whatever --dtype says) on DeepSeek-V3's and -V3.2's dimensions
+# architectures (SGLang runs them in bfloat16 whatever --dtype says) on DeepSeek-V3's and -V3.2's dimensions (Pixtral's
+# flat: kvcheck and the oracle's HFConfig read no text_config)
 DTYPE_MODELS = ["DEEPSEEK_V3_FP16", "DEEPSEEK_V3_NODTYPE", "DEEPSEEK_V3_DTYPE_KEY", "DEEPSEEK_V32_FP32",
-                "MISTRAL_LARGE3", "MISTRAL_LARGE3_DSA"]
+                "MISTRAL_LARGE3", "MISTRAL_LARGE3_DSA", "PIXTRAL_DSA"]
 MODEL_DTYPE_FLAGS = [None, "--dtype auto", "--dtype half", "--dtype float16", "--dtype bfloat16", "--dtype float",
                      "--dtype float32"]
 PAIR_SAMPLE = int(os.environ.get("ORACLE_PAIR_SAMPLE", "3"))   # keep 1 in N of the pb != db pairs
@@ -167,11 +168,20 @@ def cases():
             for par in MODEL_DTYPE_FLAGS:
                 for mode in MODES:
                     out.append(case(m, dt, None, None, mode, par=par))
+    for m in ["DEEPSEEK_V3", "DEEPSEEK_V32", "DEEPSEEK_V3_FP16", "DEEPSEEK_V32_FP32"]:  # the MTP draft's dtype
+        for dt in (None, "bfloat16"):
+            for draft in (None, "auto"):
+                for par in (None, "--dtype float16", "--dtype float32"):
+                    for mode in (None, "decode"):
+                        out.append(case(m, dt, None, None, mode, False, spec="NEXTN", draft=draft, par=par))
     for m in DTYPE_MODELS[4:]:
         for dt in (None, "bfloat16", "fp8_e4m3"):
             for pb, db in [(b, None) for b in MODERN] + [(None, b) for b in MODERN] + [(b, b) for b in MODERN]:
                 for mode in MODES:
                     out.append(case(m, dt, pb, db, mode, False))
+            for spec in ("EAGLE", "NEXTN"):  # the automatic EAGLE parameters name these architectures (to 0.5.7)
+                for mode in MODES:
+                    out.append(case(m, dt, None, None, mode, False, spec=spec))
     seen, uniq = set(), []
     for c in out:
         if c not in seen:

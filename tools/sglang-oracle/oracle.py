@@ -478,7 +478,7 @@ class Oracle:
         except BaseException as e:
             return {"note": f"draft model config: {type(e).__name__}: {e}"[:200]}
         try:
-            kvd, _ = self.kv_torch_dtype(view, draft=True)
+            kvd, _ = self.kv_torch_dtype(view, draft=True, model_dtype=dmc.dtype)
             dim, b = self.row(view, kvd, hf)
             fp4 = self.fp4_pool(kvd, hf, dim)
             if fp4:

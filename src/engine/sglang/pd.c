@@ -50,6 +50,9 @@ unsigned pd_fix_candidates(const kvc_resolved *self, const kvc_resolved *other, 
     const char *policy = allocation_policy(other); /* 0.5.22+: compared per request */
     if (strcmp(policy, allocation_policy(self)) != 0)
         n = add(out, n, max, release, SET_ALLOC_POLICY, "decode_alloc_policy", policy);
+    const char *dtype = resolved_value(other, "dtype"); /* the model's dtype, which auto takes */
+    if (dtype[0] && strcmp(dtype, resolved_value(self, "dtype")) != 0)
+        n = add(out, n, max, release, SET_MODEL_DTYPE, "dtype", dtype);
     if (!self->model.dsa) {
         n = add(out, n, max, release, SET_KV_CACHE_DTYPE, "kv_cache_dtype", resolved_value(other, "kv_cache_dtype"));
         return add(out, n, max, release, SET_PAGE_SIZE, "page_size", resolved_value(other, "page_size"));

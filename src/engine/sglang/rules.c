@@ -67,6 +67,9 @@ static const struct arch_row {
     {"MistralLarge3ForCausalLM", SINCE("0.5.6.post1"), SINCE("0.5.6.post1"), "sglang 0.5.6.post1: model_config.py"},
     {"PixtralForConditionalGeneration", SINCE("0.5.6.post1"), SINCE("0.5.6.post1"), "sglang 0.5.6.post1: model_config.py"},
     {"GlmMoeDsaForCausalLM", SINCE("0.5.9"), SINCE("0.5.9"), "sglang 0.5.9: model_config.py"},
+    /* never DSA, in the family guard (trtllm_mla on SM100): sglang 0.5.9: python/sglang/srt/server_args.py:1197-1203;
+     * 0.5.23: python/sglang/srt/arg_groups/overrides.py:744-759 */
+    {"KimiK25ForConditionalGeneration", NEVER, SINCE("0.5.9"), "sglang 0.5.9: server_args.py; guard only"},
     {"GlmMoeDsaForCausalLMNextN", SINCE("0.5.16"), NEVER, "sglang 0.5.16: model_config.py; not in the guard"},
     {"LongcatFlashForCausalLM", SINCE("0.5.16"), SINCE("0.5.16"), "sglang 0.5.16: model_config.py"},
     {"LongcatFlashForCausalLMNextN", SINCE("0.5.16"), SINCE("0.5.16"), "sglang 0.5.16: model_config.py"},
@@ -215,6 +218,27 @@ static const struct draft_arch_row {
     /* the rewrite also drops linear_attn_config: the draft is one DSA layer, no linear layers */
     {"Glm5NextForConditionalGeneration", SINCE("0.5.20"), "Glm5NextForConditionalGenerationNextN",
      "sglang 0.5.20: python/sglang/srt/configs/model_config.py:822-829; sglang 0.5.23: :1071-1078"},
+    /* an MHA draft there (not in MLA_ARCHS): declined (check_mtp_draft) */
+    {"Glm4MoeLiteForCausalLM", FROM_TO("0.5.8", "0.5.12.post1"), "Glm4MoeForCausalLMNextN",
+     "sglang 0.5.8: python/sglang/srt/configs/model_config.py:275-279; 0.5.12.post1: :430-434"},
+    {"Glm4MoeLiteForCausalLM", SINCE("0.5.13"), "Glm4MoeLiteForCausalLMNextN",
+     "sglang 0.5.13: python/sglang/srt/configs/model_config.py:431-435; 0.5.23: :1065-1069"},
+    {"GigaChat35ForCausalLM", SINCE("0.5.21"), "GigaChat35ForCausalLMNextN",
+     "sglang 0.5.21: python/sglang/srt/configs/model_config.py:932-936; 0.5.23: :1110-1114"},
+    {"HYV4ForCausalLM", SINCE("0.5.20"), "HYV4ForCausalLMNextN",
+     "sglang 0.5.20: python/sglang/srt/configs/model_config.py:946-948; 0.5.23: :1209-1211"},
+};
+
+/* Draft architectures whose num_nextn_predict_layers (the draft's KV
+ * entries) SGLang's rewrite sets over the config's. */
+static const struct draft_layers_row {
+    const char *draft;
+    span when;
+    unsigned layers;
+    const char *cite;
+} DRAFT_LAYERS[] = {
+    {"HYV4ForCausalLMNextN", SINCE("0.5.20"), 1,
+     "sglang 0.5.20: python/sglang/srt/configs/model_config.py:946-948; 0.5.23: :1209-1211"},
 };
 
 /* Hybrid architectures: their full-attention layers are DSA layers in a
@@ -245,11 +269,29 @@ static const struct hybrid_row *hybrid_row(const char *arch, unsigned rel)
     return NULL;
 }
 
-static const char *draft_arch(const char *target, unsigned rel)
+static const struct draft_arch_row *draft_arch_row(const char *target, unsigned rel)
 {
     for (size_t i = 0; i < COUNT_OF(DRAFT_ARCHS); i++)
-        if (strcmp(DRAFT_ARCHS[i].target, target) == 0 && in_span(rel, DRAFT_ARCHS[i].when)) return DRAFT_ARCHS[i].draft;
-    return target;
+        if (strcmp(DRAFT_ARCHS[i].target, target) == 0 && in_span(rel, DRAFT_ARCHS[i].when)) return &DRAFT_ARCHS[i];
+    return NULL;
+}
+
+static const char *draft_arch(const char *target, unsigned rel)
+{
+    const struct draft_arch_row *r = draft_arch_row(target, rel);
+    return r ? r->draft : target;
+}
+
+/* The MTP draft's layers (its draft KV entries): the config's
+ * num_nextn_predict_layers unless SGLang's rewrite sets it (DRAFT_LAYERS,
+ * its row in `row`). Pure. */
+static unsigned draft_layers(const model_info *m, unsigned rel, const struct draft_layers_row **row)
+{
+    const char *draft = draft_arch(m->architecture, rel);
+    *row = NULL;
+    for (size_t i = 0; i < COUNT_OF(DRAFT_LAYERS); i++)
+        if (strcmp(DRAFT_LAYERS[i].draft, draft) == 0 && in_span(rel, DRAFT_LAYERS[i].when)) *row = &DRAFT_LAYERS[i];
+    return *row ? (*row)->layers : m->num_nextn_predict_layers;
 }
 
 /* 1 when the release takes a draft of config `m` as DSA: its draft config's
@@ -502,21 +544,33 @@ static const char KV_QUANT_CITE[] = "sglang 0.5.3rc2: python/sglang/srt/model_ex
 /* --kv-cache-dtype auto: the model's dtype (c->mdtype), or refused as
  * unjudged where kvcheck cannot tell it: a quantization config that asks for
  * a KV dtype, a config dtype outside SGLang's table. */
+/* A KV dtype `flag` of auto (`from`) where the model's quantization config
+ * asks for a KV dtype: refused as unjudged. */
+static kvc_status kv_quant_unjudged(const ctx *c, const char *flag, const char *from)
+{
+    kvc_origin o;
+    origin_set(&o, "", 0, 0, "model");
+    return diag_set(c->diag, KVC_ERR_CONFIG, &o,
+                    "%s auto (%s) with the model's quantization config naming %s: SGLang takes the KV dtype from the "
+                    "quantization method's config then (FP8 where its kv_cache_quant_algo is FP8: %s), which kvcheck "
+                    "does not follow per method; pass %s",
+                    flag, from, c->model->kv_quant, KV_QUANT_CITE, flag);
+}
+
 static kvc_status model_dtype_auto(const ctx *c, kvc_setting *v, const char *from)
 {
     kvc_origin o;
     origin_set(&o, "", 0, 0, "model");
-    if (c->model->kv_quant[0])
-        return diag_set(c->diag, KVC_ERR_CONFIG, &o,
-                        "--kv-cache-dtype auto (%s) with the config's quantization_config naming %s: SGLang takes the "
-                        "KV dtype from the quantization method's config then (FP8 where its kv_cache_quant_algo is "
-                        "FP8: %s), which kvcheck does not follow per method; pass --kv-cache-dtype",
-                        from, c->model->kv_quant, KV_QUANT_CITE);
+    if (c->model->kv_quant[0]) return kv_quant_unjudged(c, "--kv-cache-dtype", from);
     if (!c->mdtype) {
         return diag_set(c->diag, KVC_ERR_CONFIG, &o, "--kv-cache-dtype auto (%s) takes the model's dtype, and %s: "
                         "kvcheck cannot tell the KV dtype; pass --dtype or --kv-cache-dtype", from, c->mdtype_why);
     }
     setting_set(v, "auto", "auto (%s): the model's dtype, %s (%s)", from, c->mdtype, c->mdtype_why);
+    const setting *flag = &c->set->s[SET_MODEL_DTYPE];
+    kvc_setting *d = get(c->out, "dtype");
+    setting_set(d, c->mdtype, "%s", c->mdtype_why);
+    if (flag->set) setting_origin(d, &flag->origin);
     return KVC_OK;
 }
 
@@ -2116,13 +2170,16 @@ static int native(const ctx *c, const struct kv4_sides *s)
 }
 
 /* The flag that chose a side's attention backend (-1: the attention
- * backend itself), else --kv-cache-dtype, whose value chose it. Pure. */
-static const setting *flag_of(const ctx *c, int side)
+ * backend itself), `runs` (NULL: not known): the side's flag, else
+ * --attention-backend where the side runs its value, else --kv-cache-dtype,
+ * whose value chose it (KV4's NVFP4 sides). Pure. */
+static const setting *flag_of(const ctx *c, int side, const char *runs)
 {
     const setting *f = side == PREFILL ? &c->set->s[SET_PREFILL_ATTENTION_BACKEND]
                        : side == DECODE ? decode_flag(c) : NULL;
+    const setting *a = &c->set->s[SET_ATTENTION_BACKEND];
     if (f && f->set) return f;
-    if (c->set->s[SET_ATTENTION_BACKEND].set) return &c->set->s[SET_ATTENTION_BACKEND];
+    if (a->set && (!runs || strcmp(a->value, runs) == 0)) return a;
     return &c->set->s[SET_KV_CACHE_DTYPE];
 }
 
@@ -2228,8 +2285,8 @@ static kvc_status check_kv4(ctx *c, int hook)
         }
         case K_NATIVE_OFF_SM100:
             if (sides.nvfp4 && native_prefill(sides.nvfp4) && !cuda_major(c, 10))
-                return refuse(c, dequant_given(c) ? dequant_given(c) : flag_of(c, PREFILL), "%s (%s; %s)", k->message,
-                              sides.why, k->cite);
+                return refuse(c, dequant_given(c) ? dequant_given(c) : flag_of(c, PREFILL, sides.side[PREFILL]),
+                              "%s (%s; %s)", k->message, sides.why, k->cite);
             break;
         case K_PREFILL_GIVEN: {
             const setting *p = &c->set->s[SET_PREFILL_ATTENTION_BACKEND];
@@ -2249,7 +2306,7 @@ static kvc_status check_kv4(ctx *c, int hook)
             str_printf(cc, sizeof cc, "%u", major);
             if (strcmp(sides.side[side], TRTLLM_MHA.backend) != 0) break;
             if (c->gpu->hip || !word_in(cc, TRTLLM_MHA.majors))
-                return refuse(c, flag_of(c, side), "%s (%s; %s)", k->message, sides.why, k->cite);
+                return refuse(c, flag_of(c, side, sides.side[side]), "%s (%s; %s)", k->message, sides.why, k->cite);
             str_printf(add_attn(c, &TRTLLM_MHA), KVC_REASON_LEN, "%s is the %s attention backend%s", /* its pages */
                        TRTLLM_MHA.backend, k->backends, sides.nvfp4 ? " SGLang sets for --kv-cache-dtype nvfp4" : "");
             break;
@@ -2300,7 +2357,7 @@ static kvc_status check_kv4(ctx *c, int hook)
         }
         case K_FA4_DECODE:
             if (strcmp(sides.side[PREFILL], "fa4") == 0 && !word_in(sides.side[DECODE], k->backends))
-                return refuse_with(c, flag_of(c, DECODE), k, sides.side[DECODE], "", &sides);
+                return refuse_with(c, flag_of(c, DECODE, sides.side[DECODE]), k, sides.side[DECODE], "", &sides);
             break;
         case K_ATTENTION:
             if (strcmp(sides.side[PREFILL], "fa4") == 0) break;
@@ -2312,7 +2369,7 @@ static kvc_status check_kv4(ctx *c, int hook)
                 break;
             }
             if (!word_in(sides.attention, k->backends))
-                return refuse_with(c, flag_of(c, -1), k, sides.attention, "", &sides);
+                return refuse_with(c, flag_of(c, -1, sides.attention), k, sides.attention, "", &sides);
             break;
         }
     }
@@ -3371,7 +3428,10 @@ static const char *runner_backend(const ctx *c)
  * override; 0.5.4.post1-0.5.7 the server args do, whatever the attention
  * backend, before the attention checks (which read it: settle_decode);
  * from 0.5.8 where the attention backend is fa3, after them. For an MLA
- * model flashinfer on SM100 (is_sm100_supported), else triton. The io
+ * model flashinfer on SM100 (is_sm100_supported), else triton; for a model
+ * the release takes for MHA (no model class: SERVED) flashinfer on CUDA,
+ * triton on ROCm (is_flashinfer_available; from 0.5.11 also triton for a
+ * model with attention sinks, which none of those is). The io
  * backend is kernel unless given otherwise or the layout is
  * page_first_direct. */
 static const struct hicache_decode_row {
@@ -3405,6 +3465,7 @@ static const char *hicache_decode(const ctx *c, const char *attention, const str
             (c->set->s[SET_HICACHE].set || (r->offload && c->set->s[SET_DECODE_OFFLOAD].set)) &&
             (!r->fa3_only || strcmp(attention, "fa3") == 0)) {
             *row = r;
+            if (!runs_mla(c)) return c->gpu->hip ? "triton" : "flashinfer"; /* is_flashinfer_available */
             return cuda_major(c, 10) ? "flashinfer" : "triton";
         }
     }
@@ -3556,7 +3617,7 @@ static int offered_backend(unsigned rel, const char *backend)
 static const setting *built_flag(const ctx *c, int side)
 {
     const setting *a = runner_attention(c);
-    return side < 0 && a ? a : flag_of(c, side);
+    return side < 0 && a ? a : flag_of(c, side, NULL);
 }
 
 /* The DSA attention backend's constructor asserts that its model runner's
@@ -4379,8 +4440,7 @@ static const struct elem_dtype *elem_dtype(const char *name)
  * --speculative-draft-kv-cache-dtype when given (sglang 0.5.18:
  * python/sglang/srt/mem_cache/kv_cache_dtype.py:33-36; 0.5.23: :45-48).
  * "auto" is the draft's own: FP8 when its quantization config says so,
- * else the model dtype (--dtype; auto: the config's torch_dtype, float32
- * as float16: sglang 0.5.3rc2: python/sglang/srt/configs/model_config.py:695-751). */
+ * else the draft model's dtype (model_dtype). */
 static const char *draft_model_dtype(const ctx *c, const model_info *m, char *why, size_t size)
 {
     const setting *flag = &c->set->s[SET_SPEC_DRAFT_KV_DTYPE];
@@ -4406,7 +4466,7 @@ static const char *draft_model_dtype(const ctx *c, const model_info *m, char *wh
     const char *model = model_dtype(c->rel, c->model->architecture, &c->set->s[SET_MODEL_DTYPE], m, how, sizeof how);
     str_printf(why + strlen(why), size - strlen(why), ": the draft model's dtype, %s (%s)", model ? model : "unknown",
                how);
-    return model && elem_dtype(model) ? model : NULL;
+    return model;
 }
 
 /* A draft model runner's attention backends: its own
@@ -4645,14 +4705,18 @@ static const struct page_tree_rule {
  * python/sglang/srt/arg_groups/overrides.py:1126-1140); before, None. fa3
  * with --kv-cache-dtype fp8_e5m2 becomes triton first (sglang 0.5.4.post1:
  * python/sglang/srt/server_args.py:1179-1184; 0.5.23:
- * python/sglang/srt/arg_groups/overrides.py:1262-1270). */
+ * python/sglang/srt/arg_groups/overrides.py:1262-1270). A model the
+ * release has no class for (SERVED) it takes for MHA: its MHA default
+ * where MHA_DEFAULTS knows it, else "". */
 static const char *hook_attention_backend(const ctx *c)
 {
     const setting *p = &c->set->s[SET_PREFILL_ATTENTION_BACKEND], *d = &c->set->s[SET_DECODE_ATTENTION_BACKEND];
     const setting *flag = attention_flag(c);
     const struct attn_default *dflt;
     const char *b;
+    const struct mha_default *mha = mha_default(c);
     if (flag) b = flag->value;
+    else if (unserved(c->model->architecture, c->rel)) return mha ? mha->backend : "";
     else if (c->dsa && c->defaults && !p->set && !d->set) b = rel_until(c->rel, "0.5.12.post1") ? "nsa" : "dsa";
     else if (!rel_since(c->rel, "0.5.4.post1")) return NULL;
     else if (!(b = attn_backend(c, &dflt))[0]) b = mla_default(c);
@@ -4669,12 +4733,11 @@ static const struct auto_topk_row {
     const char *top1; /* the architectures that get top-k 1 */
 } AUTO_TOPK[] = {
     {UNTIL("0.5.6"), "DeepseekV32ForCausalLM DeepseekV3ForCausalLM DeepseekV2ForCausalLM"},
-    {FROM_TO("0.5.6.post1", "0.5.6.post1"), "DeepseekV32ForCausalLM DeepseekV3ForCausalLM DeepseekV2ForCausalLM "
-                                            "MistralLarge3ForCausalLM"},
-    {FROM_TO("0.5.6.post2", "0.5.7"), "DeepseekV32ForCausalLM DeepseekV3ForCausalLM DeepseekV2ForCausalLM "
+    {FROM_TO("0.5.6.post1", "0.5.7"), "DeepseekV32ForCausalLM DeepseekV3ForCausalLM DeepseekV2ForCausalLM "
                                       "MistralLarge3ForCausalLM PixtralForConditionalGeneration"},
 };
-static const char AUTO_TOPK_CITE[] = "sglang 0.5.3rc2: python/sglang/srt/server_args.py:3301-3330; 0.5.7: :5151-5183";
+static const char AUTO_TOPK_CITE[] =
+    "sglang 0.5.3rc2: python/sglang/srt/server_args.py:3301-3330; 0.5.6.post1: :4579-4611; 0.5.7: :5151-5183";
 
 /* The top-k SGLang picks when --speculative-num-steps is not given. */
 static const char *auto_topk(const ctx *c, const struct spec_row *row)
@@ -4715,12 +4778,12 @@ static const setting *trtllm_mha_named(const ctx *c, const struct trtllm_topk_ro
         struct kv4_sides sides;
         kv4_sides(c, &sides);
         for (int k = PREFILL; k <= DECODE; k++)
-            if (strcmp(sides.side[k], mha) == 0) return flag_of(c, k);
+            if (strcmp(sides.side[k], mha) == 0) return flag_of(c, k, mha);
         return NULL;
     }
     const char *attention = hook_attention_backend(c);
     const setting *p = &c->set->s[SET_PREFILL_ATTENTION_BACKEND], *d = decode_flag(c);
-    if (attention && strcmp(attention, mha) == 0) return flag_of(c, -1);
+    if (attention && strcmp(attention, mha) == 0) return flag_of(c, -1, mha);
     if (d->set && strcmp(d->value, mha) == 0) return d;
     return p->set && strcmp(p->value, mha) == 0 ? p : NULL;
 }
@@ -4799,6 +4862,9 @@ static kvc_status check_page_tree(const ctx *c, const struct spec_row *row, cons
     for (size_t i = 0; i < COUNT_OF(PAGE_TREE); i++) {
         const struct page_tree_rule *r = &PAGE_TREE[i];
         if (!in_span(c->rel, r->when) || r->ngram != ngram) continue;
+        /* a model without a class: SGLang refuses it at model load (check_model_class, which says its MHA checks
+         * may refuse first) */
+        if (backend && !backend[0] && unserved(c->model->architecture, c->rel)) return KVC_OK;
         if (backend && !backend[0])
             return diag_set(c->diag, KVC_ERR_CONFIG, &at->origin,
                             "%s with a top-k of %s and a page of %u tokens: SGLang %s refuses it unless the attention "
@@ -4830,11 +4896,28 @@ static kvc_status resolve_speculative(const ctx *c)
     if (!row)
         return diag_set(c->diag, KVC_ERR_CONFIG, &s->origin,
                         "%s %s: kvcheck does not model this speculative algorithm's draft pool", s->flag, s->value);
-    if (row->mtp && c->model->num_nextn_predict_layers) {
-        out->draft_entries = c->model->num_nextn_predict_layers;
-        setting_set(get(out, "speculative_algorithm"), row->name,
-                    "%s (MTP): the draft pool adds num_nextn_predict_layers = %u entries after the %u target layers",
-                    row->name, c->model->num_nextn_predict_layers, c->model->num_hidden_layers);
+    const struct draft_layers_row *set_by;
+    unsigned layers = draft_layers(c->model, c->rel, &set_by);
+    const char *darch = draft_arch(c->model->architecture, c->rel);
+    /* an MLA target whose draft SGLang renames to an architecture it does not run as MLA (a row of DRAFT_ARCHS) */
+    if (row->mtp && layers && mla_arch(c->model->architecture, c->rel) && !mla_arch(darch, c->rel))
+        return diag_set(c->diag, KVC_ERR_CONFIG, &s->origin,
+                        "%s %s: SGLang %s loads the MTP draft of %s as %s, which it does not run as an MLA model (%s): "
+                        "kvcheck does not model that draft pool, so it cannot judge this worker",
+                        s->flag, s->value, SGLANG_VERSIONS[c->rel], c->model->architecture, darch,
+                        draft_arch_row(c->model->architecture, c->rel)->cite);
+    if (row->mtp && layers) {
+        out->draft_entries = layers;
+        if (set_by)
+            setting_set(get(out, "speculative_algorithm"), row->name,
+                        "%s (MTP): the draft pool adds %u entries after the %u target layers: SGLang sets the draft's "
+                        "num_nextn_predict_layers to %u (%s)",
+                        row->name, layers, c->model->num_hidden_layers, layers, set_by->cite);
+        else
+            setting_set(get(out, "speculative_algorithm"), row->name,
+                        "%s (MTP): the draft pool adds num_nextn_predict_layers = %u entries after the %u target "
+                        "layers",
+                        row->name, layers, c->model->num_hidden_layers);
     } else if (row->no_kv) {
         setting_set(get(out, "speculative_algorithm"), row->name, "NGRAM keeps no draft KV cache");
     } else {
@@ -4886,7 +4969,7 @@ static kvc_status check_draft_worker(const ctx *c)
          * and the server args' trtllm_mla/trtllm_mha, all in every release's list (the conformance tables' default
          * cases agree) */
         if (!made[k].built || !made[k].backend[0] || word_in(made[k].backend, row->backends)) continue;
-        const setting *side = flag_of(c, k == 0 || set_to(c, SET_SPEC_ATTN_MODE, "decode") ? DECODE : PREFILL);
+        const setting *side = flag_of(c, k == 0 || set_to(c, SET_SPEC_ATTN_MODE, "decode") ? DECODE : PREFILL, NULL);
         /* the decode backend: SGLang's own step count, and the one step that builds none where the draft-extend
          * backend is in the list */
         int one_step = k == 0 && decode_skipped(c->rel, 1) &&
@@ -4944,6 +5027,7 @@ static kvc_status resolve_draft(ctx *c)
         if (!t || !t->plain_layout)
             return diag_set(c->diag, KVC_ERR_CONFIG, &s->origin,
                             "%s %s: kvcheck does not model this KV dtype's MLA layout", s->flag, s->value);
+        if (strcmp(dtype, "auto") == 0 && c->model->kv_quant[0]) return kv_quant_unjudged(c, s->flag, from);
         setting_set(v, dtype, "set by %s: the draft pool's dtype%s", from,
                     strcmp(dtype, "auto") == 0 ? " is the draft model's own (the DSA default does not apply)" : "");
     } else {
@@ -5016,6 +5100,8 @@ static void add_settings(int dsa, int hybrid, int dsv4, kvc_resolved *out)
         resolved_add(out, "dsa_prefill_backend", KVC_VALUE_TEXT, pair | decides);
         resolved_add(out, "dsa_decode_backend", KVC_VALUE_TEXT, pair | decides);
     }
+    /* the model's dtype, where the KV dtype is auto (model_dtype_auto) */
+    resolved_add(out, "dtype", KVC_VALUE_TEXT, pair | KVC_SETTING_IF_SET);
     resolved_add(out, "disaggregation_mode", KVC_VALUE_TEXT, pair);
     resolved_add(out, "transfer_backend", KVC_VALUE_TEXT, KVC_SETTING_COMPARED | pair | KVC_SETTING_IF_SET);
     resolved_add(out, "kv_checksum", KVC_VALUE_BOOL, pair | KVC_SETTING_IF_SET);
