@@ -282,13 +282,12 @@ static kvc_status parse_config(const char *parse_text, size_t len, const char *t
     if (!st) st = get_opt(root, text, file, "v_head_dim", 1, 65536, &out->v_head_dim, diag);
     for (size_t i = 0; !st && !out->num_kv_heads && i < sizeof KV_HEAD_KEYS / sizeof KV_HEAD_KEYS[0]; i++)
         st = get_opt(root, text, file, KV_HEAD_KEYS[i], 1, 65536, &out->num_kv_heads, diag);
+    /* SGLang reads "compression_config" (compressed-tensors) where there is no "quantization_config" (sglang
+     * 0.5.3rc2: python/sglang/srt/configs/model_config.py:472-516; 0.5.23: :1727-1745) */
     const cJSON *quant = cJSON_GetObjectItemCaseSensitive(root, "quantization_config");
+    if (!quant || cJSON_IsNull(quant)) quant = cJSON_GetObjectItemCaseSensitive(root, "compression_config");
     out->has_quantization = quant && !cJSON_IsNull(quant);
-    /* SGLang reads "compression_config" as a compressed-tensors quantization config too (sglang 0.5.23:
-     * python/sglang/srt/configs/model_config.py:1743-1745) */
     kv_quant_of(quant, out->kv_quant, sizeof out->kv_quant);
-    if (!out->kv_quant[0])
-        kv_quant_of(cJSON_GetObjectItemCaseSensitive(root, "compression_config"), out->kv_quant, sizeof out->kv_quant);
     if (!st) st = get_opt_bool(root, text, file, "learnable_sink", &out->learnable_sink, diag);
     if (!st) st = get_opt_bool(root, text, file, "index_kpool_compress", &out->index_kpool_compress, diag);
     if (!st && out->index_topk && !out->index_head_dim) {
@@ -302,8 +301,8 @@ static kvc_status parse_config(const char *parse_text, size_t len, const char *t
     return st;
 }
 
-/* A ModelOpt checkpoint's hf_quant_config.json beside config.json, which
- * SGLang reads for the quantization config (sglang 0.5.23:
+/* A ModelOpt checkpoint's hf_quant_config.json beside a config.json with no
+ * quantization config, which SGLang reads for it then (sglang 0.5.23:
  * python/sglang/srt/configs/model_config.py:1746-1820;
  * python/sglang/srt/model_loader/weight_utils.py:281-311): the KV dtype it
  * asks for into out->kv_quant, "hf_quant_config.json" alone where it cannot
@@ -344,7 +343,8 @@ static kvc_status model_load_file(const char *cfg, int mha_ok, model_info *out, 
     if (dot && strcmp(dot, ".json") == 0) *dot = '\0';
     rc = parse_config(text, len, text, cfg, name, mha_ok, out, diag);
     free(text);
-    if (!rc && !out->kv_quant[0] && (!slash || strcmp(slash + 1, "config.json") == 0)) hf_quant_file(dir, out);
+    /* read where config.json has neither quantization config (the same lines) */
+    if (!rc && !out->has_quantization && strcmp(slash ? slash + 1 : cfg, "config.json") == 0) hf_quant_file(dir, out);
     return rc;
 }
 

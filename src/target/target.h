@@ -29,7 +29,7 @@ typedef struct model_info {
     /* the widths an engine derives K and V rows from when it takes the model for an MHA model; 0: absent */
     uint32_t hidden_size, num_attention_heads, head_dim, v_head_dim;
     uint32_t num_kv_heads;  /* the first of SGLang's KV-head keys the config has (model_config.py); 0: none */
-    int has_quantization;   /* "quantization_config" is present */
+    int has_quantization;   /* "quantization_config" (or "compression_config", which SGLang reads as one) is present */
     /* the key of "quantization_config" (or of its "quantization") that asks for a KV dtype, and its value where a
      * string: "kv_cache_quant_algo FP8", "kv_cache_scheme"; "": none */
     char kv_quant[KVC_NAME_LEN];

@@ -1415,6 +1415,7 @@ static void test_rules__unmodelled_architectures_are_refused(void **state)
 #define CFG_FP8_KV ",\"quantization_config\":{\"quant_method\":\"modelopt\",\"kv_cache_quant_algo\":\"FP8\"}"
 #define CFG_NULL_KV ",\"quantization_config\":{\"quantization\":{\"kv_cache_quant_algo\":null}}"
 #define CFG_SCHEME ",\"compression_config\":{\"kv_cache_scheme\":{\"type\":\"float\",\"num_bits\":8}}"
+#define CFG_FP8_WEIGHTS ",\"quantization_config\":{\"quant_method\":\"fp8\",\"weight_block_size\":[128,128]}"
 #define CFG_DSA ",\"index_topk\":2048,\"index_head_dim\":128,\"num_nextn_predict_layers\":3"
 
 /* An MLA config under a name SGLang does not list as MLA (in that release), an MTP draft SGLang renames to one, a
@@ -1447,6 +1448,12 @@ static void test_rules__unjudged_architectures_and_model_dtypes(void **state)
         /* Kimi K2.5 is in the DeepSeek family's guard: trtllm_mla, pages of 64, on SM100 from 0.5.9 */
         {"B200", "KimiK25ForConditionalGeneration", "bfloat16", "", "0.5.9", "",
          .layout = "bf16", .page = 64, .entries = 0},
+        /* GLM-5-Next's draft keeps one layer too */
+        {"H200", "Glm5NextForConditionalGeneration", "bfloat16", CFG_DSA, NULL, "--speculative-algorithm NEXTN",
+         .layout = "bf16", .page = 64, .entries = 1},
+        /* compression_config is read only where there is no quantization_config */
+        {"H200", "DeepseekV3ForCausalLM", "bfloat16", CFG_FP8_WEIGHTS CFG_SCHEME, NULL, "",
+         .layout = "bf16", .page = 1, .entries = 0},
         {"H200", "DeepseekV3ForCausalLM", "float8_e4m3fn", "", NULL, "",
          .message = "the config's dtype float8_e4m3fn, which SGLang's table does not name"},
         {"H200", "DeepseekV3ForCausalLM", "float8_e4m3fn", "", NULL, "--dtype half",
@@ -1503,6 +1510,20 @@ static void test_rules__hf_quant_config_beside_config_json(void **state)
     assert_int_equal(resolve_line("H200", dir, "", NULL, &r, &d), KVC_ERR_CONFIG);
     assert_contains(d.message, "naming hf_quant_config.json: kv_cache_quant_algo FP8");
     assert_int_equal(resolve_line("H200", dir, "--kv-cache-dtype fp8_e4m3", NULL, &r, &d), KVC_OK);
+    /* read only where config.json has no quantization config, and only beside a file named config.json */
+    write_text(dir, "config.json",
+               "{\"architectures\":[\"DeepseekV3ForCausalLM\"],\"kv_lora_rank\":512,\"qk_rope_head_dim\":64,"
+               "\"num_hidden_layers\":2,\"torch_dtype\":\"bfloat16\",\"quantization_config\":{\"quant_method\":"
+               "\"fp8\"}}",
+               config, sizeof config);
+    assert_int_equal(resolve_line("H200", dir, "", NULL, &r, &d), KVC_OK);
+    char other[64];
+    write_text(dir, "v3.json",
+               "{\"architectures\":[\"DeepseekV3ForCausalLM\"],\"kv_lora_rank\":512,\"qk_rope_head_dim\":64,"
+               "\"num_hidden_layers\":2}",
+               other, sizeof other);
+    assert_int_equal(resolve_line("H200", other, "", NULL, &r, &d), KVC_OK);
+    assert_int_equal(unlink(other), 0);
     assert_int_equal(unlink(quant), 0);
     assert_int_equal(unlink(config), 0);
     assert_int_equal(rmdir(dir), 0);

@@ -18,7 +18,7 @@ static unsigned add(engine_fix *out, unsigned n, unsigned max, unsigned release,
     str_copy(f->flag, sizeof f->flag, flag);
     str_copy(f->value, sizeof f->value, value);
     str_copy(f->setting, sizeof f->setting, name);
-    f->changes_dtype = key == SET_KV_CACHE_DTYPE;
+    f->changes_dtype = key == SET_KV_CACHE_DTYPE || key == SET_MODEL_DTYPE; /* --dtype: auto's pool */
     return n + 1;
 }
 
@@ -50,8 +50,11 @@ unsigned pd_fix_candidates(const kvc_resolved *self, const kvc_resolved *other, 
     const char *policy = allocation_policy(other); /* 0.5.22+: compared per request */
     if (strcmp(policy, allocation_policy(self)) != 0)
         n = add(out, n, max, release, SET_ALLOC_POLICY, "decode_alloc_policy", policy);
-    const char *dtype = resolved_value(other, "dtype"); /* the model's dtype, which auto takes */
-    if (dtype[0] && strcmp(dtype, resolved_value(self, "dtype")) != 0)
+    /* the model's dtype, which auto takes; never float32: SGLang's model loader refuses it for an FP8 checkpoint
+     * (sglang 0.5.23: python/sglang/srt/model_loader/loader.py:266-272, Fp8Config: bfloat16 and float16 only),
+     * which kvcheck does not model */
+    const char *dtype = resolved_value(other, "dtype");
+    if (dtype[0] && strcmp(dtype, "float32") != 0 && strcmp(dtype, resolved_value(self, "dtype")) != 0)
         n = add(out, n, max, release, SET_MODEL_DTYPE, "dtype", dtype);
     if (!self->model.dsa) {
         n = add(out, n, max, release, SET_KV_CACHE_DTYPE, "kv_cache_dtype", resolved_value(other, "kv_cache_dtype"));

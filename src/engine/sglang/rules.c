@@ -239,6 +239,8 @@ static const struct draft_layers_row {
 } DRAFT_LAYERS[] = {
     {"HYV4ForCausalLMNextN", SINCE("0.5.20"), 1,
      "sglang 0.5.20: python/sglang/srt/configs/model_config.py:946-948; 0.5.23: :1209-1211"},
+    {"Glm5NextForConditionalGenerationNextN", SINCE("0.5.20"), 1,
+     "sglang 0.5.20: python/sglang/srt/configs/model_config.py:822-829; 0.5.23: :1071-1078"},
 };
 
 /* Hybrid architectures: their full-attention layers are DSA layers in a
@@ -541,9 +543,6 @@ static const char *fp8_stored_name(const ctx *c, const char *d)
 static const char KV_QUANT_CITE[] = "sglang 0.5.3rc2: python/sglang/srt/model_executor/model_runner.py:1397-1408; "
                                     "0.5.23: python/sglang/srt/mem_cache/kv_cache_dtype.py:49-59";
 
-/* --kv-cache-dtype auto: the model's dtype (c->mdtype), or refused as
- * unjudged where kvcheck cannot tell it: a quantization config that asks for
- * a KV dtype, a config dtype outside SGLang's table. */
 /* A KV dtype `flag` of auto (`from`) where the model's quantization config
  * asks for a KV dtype: refused as unjudged. */
 static kvc_status kv_quant_unjudged(const ctx *c, const char *flag, const char *from)
@@ -557,6 +556,9 @@ static kvc_status kv_quant_unjudged(const ctx *c, const char *flag, const char *
                     flag, from, c->model->kv_quant, KV_QUANT_CITE, flag);
 }
 
+/* --kv-cache-dtype auto: the model's dtype (c->mdtype), or refused as
+ * unjudged where kvcheck cannot tell it: a quantization config that asks for
+ * a KV dtype, a config dtype outside SGLang's table. */
 static kvc_status model_dtype_auto(const ctx *c, kvc_setting *v, const char *from)
 {
     kvc_origin o;
@@ -4908,7 +4910,7 @@ static kvc_status resolve_speculative(const ctx *c)
                         draft_arch_row(c->model->architecture, c->rel)->cite);
     if (row->mtp && layers) {
         out->draft_entries = layers;
-        if (set_by)
+        if (set_by && layers != c->model->num_nextn_predict_layers)
             setting_set(get(out, "speculative_algorithm"), row->name,
                         "%s (MTP): the draft pool adds %u entries after the %u target layers: SGLang sets the draft's "
                         "num_nextn_predict_layers to %u (%s)",
