@@ -4716,9 +4716,11 @@ static const char *hook_attention_backend(const ctx *c)
     const setting *flag = attention_flag(c);
     const struct attn_default *dflt;
     const char *b;
-    const struct mha_default *mha = mha_default(c);
+    if (!flag && unserved(c->model->architecture, c->rel)) {
+        const struct mha_default *mha = mha_default(c);
+        return mha ? mha->backend : "";
+    }
     if (flag) b = flag->value;
-    else if (unserved(c->model->architecture, c->rel)) return mha ? mha->backend : "";
     else if (c->dsa && c->defaults && !p->set && !d->set) b = rel_until(c->rel, "0.5.12.post1") ? "nsa" : "dsa";
     else if (!rel_since(c->rel, "0.5.4.post1")) return NULL;
     else if (!(b = attn_backend(c, &dflt))[0]) b = mla_default(c);
