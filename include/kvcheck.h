@@ -172,7 +172,7 @@ KVC_API const char *kvc_engine_release_era(const char *engine, unsigned i);
 #define KVC_MAX_FIELDS 8
 #define KVC_MAX_NOTES 24
 #define KVC_NOTE_LEN 320
-#define KVC_REASON_LEN 320
+#define KVC_REASON_LEN 512
 #define KVC_NAME_LEN 64
 
 typedef enum kvc_elem {
@@ -263,7 +263,9 @@ typedef enum kvc_value_type {
 #define KVC_SETTING_PAIR 2u     /* shown side by side when a pair is checked */
 #define KVC_SETTING_DECIDES 4u  /* it decides the layout: listed under "why" */
 #define KVC_SETTING_IF_SET 8u   /* text reports show it only when it has a value */
-#define KVC_SETTING_DTYPE 16u   /* the KV cache's dtype, as the engine names it */
+#define KVC_SETTING_DTYPE 16u   /* the KV cache's dtype, as the engine names it; where several settings have it,
+                                 * the last with a value is what the engine resolved (SGLang's auto: the string
+                                 * its model runner resolves it to) */
 
 /* One resolved engine setting: its value, typed, and how it was decided. */
 typedef struct kvc_setting {

@@ -925,9 +925,10 @@ static int scan_layout(const cli *c, kvc_layout **layout, char *source, size_t s
         const kvc_layout *l = BUFFERS[b].layout(r);
         if (kvc_layout_build(kvc_layout_name(l), kvc_layout_params_of(l), layout, &diag))
             code = fail(c, &diag, exit_code_for(diag.status));
-        const char *dtype = "?";
+        const char *dtype = "?"; /* the last KV dtype setting with a value: what the engine resolved */
         for (unsigned i = 0; i < kvc_resolved_setting_count(r); i++)
-            if (kvc_resolved_setting(r, i)->flags & KVC_SETTING_DTYPE) dtype = kvc_resolved_setting(r, i)->value;
+            if ((kvc_resolved_setting(r, i)->flags & KVC_SETTING_DTYPE) && kvc_resolved_setting(r, i)->value[0])
+                dtype = kvc_resolved_setting(r, i)->value;
         snprintf(source, size, "the %s of %.200s: %s, %s, %s", BUFFERS[b].what,
                  kvc_worker_label(w), kvc_resolved_gpu(r, NULL, NULL), dtype,
                  kvc_resolved_decision(r)->value);

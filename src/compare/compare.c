@@ -55,8 +55,11 @@ static unsigned mismatches(const kvc_resolved *p, const kvc_resolved *d, kvc_ver
     n += cmp_u64(v, "qk_rope_head_dim", p->model.qk_rope_head_dim, d->model.qk_rope_head_dim);
     n += cmp_u64(v, "num_hidden_layers", p->model.num_hidden_layers, d->model.num_hidden_layers);
     for (unsigned i = 0; i < p->nsettings; i++)
-        if (p->settings[i].flags & KVC_SETTING_COMPARED)
-            n += cmp_str(v, p->settings[i].name, p->settings[i].value, resolved_value(d, p->settings[i].name));
+        if (p->settings[i].flags & KVC_SETTING_COMPARED) /* the KV dtype as each side's engine resolved it */
+            n += cmp_str(v, p->settings[i].name,
+                         p->settings[i].flags & KVC_SETTING_DTYPE ? resolved_dtype(p) : p->settings[i].value,
+                         p->settings[i].flags & KVC_SETTING_DTYPE ? resolved_dtype(d)
+                                                                  : resolved_value(d, p->settings[i].name));
     if (p->state_layers || d->state_layers) {
         n += cmp_u64(v, "attn_layers", p->attn_layers, d->attn_layers);
         n += cmp_u64(v, "state_layers", p->state_layers, d->state_layers);

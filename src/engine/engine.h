@@ -79,7 +79,8 @@ void setting_origin(kvc_setting *s, const kvc_origin *origin);
 const kvc_setting *resolved_find(const kvc_resolved *r, const char *name);
 /* Its value, or "" when the worker has no such setting. */
 const char *resolved_value(const kvc_resolved *r, const char *name);
-/* The value of the setting flagged KVC_SETTING_DTYPE, or "". */
+/* The KV dtype as the engine resolved it: the value of the last setting
+ * flagged KVC_SETTING_DTYPE that has one, or "". */
 const char *resolved_dtype(const kvc_resolved *r);
 /* 1 when both sides keep the same per-request state tensors split over the
  * same ranks, so their item sizes must agree (the engines reslice state

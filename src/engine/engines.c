@@ -86,9 +86,10 @@ const char *resolved_value(const kvc_resolved *r, const char *name)
 
 const char *resolved_dtype(const kvc_resolved *r)
 {
+    const char *v = "";
     for (unsigned i = 0; i < r->nsettings; i++)
-        if (r->settings[i].flags & KVC_SETTING_DTYPE) return r->settings[i].value;
-    return "";
+        if ((r->settings[i].flags & KVC_SETTING_DTYPE) && r->settings[i].value[0]) v = r->settings[i].value;
+    return v;
 }
 
 int state_sizes_compare(const kvc_resolved *p, const kvc_resolved *d)

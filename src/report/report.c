@@ -263,8 +263,11 @@ static char *text_check(const kvc_verdict *v, unsigned options)
             const kvc_setting *px = resolved_find(p, x->name), *dx = resolved_find(d, x->name);
             if ((x->flags & KVC_SETTING_IF_SET) && !(px && shown(px)) && !(dx && shown(dx)))
                 continue; /* neither side has it */
-            side_row(&sb, x->name, resolved_value(p, x->name), resolved_value(d, x->name),
-                     (x->flags & KVC_SETTING_COMPARED) != 0);
+            /* a KV dtype is judged as each engine resolved it: auto and the string it resolves to are one */
+            int judged = (x->flags & KVC_SETTING_COMPARED) &&
+                         (!(x->flags & KVC_SETTING_DTYPE) || strcmp(resolved_dtype(p), resolved_dtype(d)) != 0 ||
+                          strcmp(resolved_value(p, x->name), resolved_value(d, x->name)) == 0);
+            side_row(&sb, x->name, resolved_value(p, x->name), resolved_value(d, x->name), judged);
         }
     }
     side_row(&sb, "layout", p->kv.name, d->kv.name, 1);

@@ -98,6 +98,22 @@ static void kv_quant_of(const cJSON *quant, char *out, size_t size)
         }
 }
 
+/* What the engine reads of a quantization config beyond its KV dtype: the
+ * method it names ("quant_method" as written; "" where it names none, when
+ * SGLang takes --quantization, or from 0.5.9 parses it as a ModelOpt
+ * config: sglang 0.5.23: python/sglang/srt/configs/model_config.py:
+ * 1733-1742), and the fields an FP8 config class checks. */
+static void quant_fields_of(const cJSON *quant, model_info *out)
+{
+    const cJSON *m = cJSON_GetObjectItemCaseSensitive(quant, "quant_method");
+    str_copy(out->quant_method, sizeof out->quant_method, cJSON_IsString(m) ? m->valuestring : "");
+    const cJSON *a = cJSON_GetObjectItemCaseSensitive(quant, "activation_scheme");
+    str_copy(out->quant_activation, sizeof out->quant_activation,
+             !a ? "" : cJSON_IsNull(a) ? "None" : cJSON_IsString(a) ? a->valuestring : "?");
+    const cJSON *b = cJSON_GetObjectItemCaseSensitive(quant, "weight_block_size");
+    out->quant_block_dims = !b || cJSON_IsNull(b) ? -1 : cJSON_IsArray(b) ? cJSON_GetArraySize(b) : 0;
+}
+
 /* A config error at top-level key `key`. */
 static kvc_status key_error(const char *text, const char *file, const char *key, kvc_diag *diag, const char *what)
 {
@@ -288,6 +304,10 @@ static kvc_status parse_config(const char *parse_text, size_t len, const char *t
     if (!quant || cJSON_IsNull(quant)) quant = cJSON_GetObjectItemCaseSensitive(root, "compression_config");
     out->has_quantization = quant && !cJSON_IsNull(quant);
     kv_quant_of(quant, out->kv_quant, sizeof out->kv_quant);
+    out->quant_block_dims = -1;
+    if (out->has_quantization) quant_fields_of(quant, out);
+    const cJSON *algo = cJSON_GetObjectItemCaseSensitive(quant, "kv_cache_quant_algo");
+    if (cJSON_IsString(algo)) str_copy(out->kv_quant_algo, sizeof out->kv_quant_algo, algo->valuestring);
     if (!st) st = get_opt_bool(root, text, file, "learnable_sink", &out->learnable_sink, diag);
     if (!st) st = get_opt_bool(root, text, file, "index_kpool_compress", &out->index_kpool_compress, diag);
     if (!st && out->index_topk && !out->index_head_dim) {
@@ -321,6 +341,7 @@ static void hf_quant_file(const char *dir, model_info *out)
     if (!root || found[0])
         str_printf(out->kv_quant, sizeof out->kv_quant, "hf_quant_config.json%s%s", found[0] ? ": " : " (unreadable)",
                    found);
+    str_copy(out->quant_method, sizeof out->quant_method, "modelopt"); /* SGLang parses it as ModelOpt's */
     cJSON_Delete(root);
 }
 
@@ -351,14 +372,21 @@ static kvc_status model_load_file(const char *cfg, int mha_ok, model_info *out, 
 static kvc_status model_find(const char *ref, const char *revision, const kvc_origin *origin, const char *base_dir,
                              const char *label, const char *what, int mha_ok, model_info *out, kvc_diag *diag);
 
+/* A bundled config: it stands for checkpoints quantized in different ways (its kvcheck_checkpoints), so how the
+ * checkpoint is quantized is not known. */
+static kvc_status preset_parse(const struct kvc_preset *preset, model_info *out, kvc_diag *diag)
+{
+    char file[160];
+    str_printf(file, sizeof file, "preset %s", preset->name);
+    kvc_status rc = model_parse(preset->json, preset->len, file, preset->name, out, diag);
+    out->quant_unknown = 1;
+    return rc;
+}
+
 kvc_status model_load(const char *ref, const char *base_dir, model_info *out, kvc_diag *diag)
 {
     const struct kvc_preset *preset = find_preset(ref);
-    if (preset) {
-        char file[128];
-        str_printf(file, sizeof file, "preset %s", preset->name);
-        return model_parse(preset->json, preset->len, file, preset->name, out, diag);
-    }
+    if (preset) return preset_parse(preset, out, diag);
     kvc_origin o;
     origin_set(&o, "", 0, 0, "model");
     return model_find(ref, NULL, &o, base_dir, "", "model", 0, out, diag);
@@ -570,9 +598,7 @@ static kvc_status model_find(const char *ref, const char *revision, const kvc_or
                         revision);
     if (named) return model_load(named, ".", out, diag);
     if (preset) {
-        char file[160];
-        str_printf(file, sizeof file, "preset %s", preset->name);
-        rc = model_parse(preset->json, preset->len, file, preset->name, out, diag);
+        rc = preset_parse(preset, out, diag);
         /* the id alone; a config from the cache carries its revision ("ID@REV") */
         if (!rc) str_copy(out->name, sizeof out->name, canonical);
         return rc;

@@ -33,6 +33,15 @@ typedef struct model_info {
     /* the key of "quantization_config" (or of its "quantization") that asks for a KV dtype, and its value where a
      * string: "kv_cache_quant_algo FP8", "kv_cache_scheme"; "": none */
     char kv_quant[KVC_NAME_LEN];
+    /* the quantization config's "quant_method" as written ("" where it names none or there is no quantization
+     * config); "modelopt" for an hf_quant_config.json, which SGLang reads as ModelOpt's */
+    char quant_method[KVC_NAME_LEN];
+    /* what an FP8 config class reads of it: "activation_scheme" as Python shows it ("": absent, "None": null),
+     * the dimensions of "weight_block_size" (-1: absent or null) */
+    char quant_activation[KVC_NAME_LEN];
+    int quant_block_dims;
+    int quant_unknown;      /* a bundled preset: it stands for checkpoints quantized in different ways */
+    char kv_quant_algo[KVC_NAME_LEN]; /* the quantization config's own "kv_cache_quant_algo" where a string; "": not */
     uint32_t index_kpool;   /* "index_kpool", 0: absent */
     int index_kpool_compress; /* "index_kpool_compress": true (the DSA pool keeps a compressed tail) */
     uint32_t kv_lora_rank, qk_rope_head_dim, num_hidden_layers;

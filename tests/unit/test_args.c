@@ -5,6 +5,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 /* A pasted command line, split as the worker splits it, read as SGLang flags. */
 static kvc_status args_parse_line(arglist *list, const char *line, const char *origin, kvc_diag *d)
@@ -374,6 +375,47 @@ static void test_args__a_word_holding_several_is_split_with_a_warning(void **sta
     kvc_worker_free(w);
 }
 
+/* A running server's quantization is the method SGLang resolved: a ModelOpt checkpoint it ran as modelopt_fp4 is
+ * not declined as a --quantization that differs from the checkpoint's, as the same flag given would be. */
+static void test_args__a_dump_reports_the_resolved_quantization(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/kvc-dump-XXXXXX", config[64], dump[64];
+    assert_non_null(mkdtemp(dir));
+    write_text(dir, "config.json",
+               "{\"architectures\":[\"DeepseekV3ForCausalLM\"],\"kv_lora_rank\":512,\"qk_rope_head_dim\":64,"
+               "\"num_hidden_layers\":2,\"torch_dtype\":\"bfloat16\",\"quantization_config\":{\"quant_method\":"
+               "\"modelopt\"}}",
+               config, sizeof config);
+    char text[400];
+    snprintf(text, sizeof text, "{\"model_path\": \"%s\", \"kv_cache_dtype\": \"bf16\", \"quantization\": "
+             "\"modelopt_fp4\", \"version\": \"0.5.23\"}", dir);
+    write_text(dir, "server_info.json", text, dump, sizeof dump);
+    kvc_worker *w = kvc_worker_create("w");
+    kvc_diag d;
+    assert_int_equal(kvc_worker_set_gpu(w, "B200", &d), KVC_OK);
+    assert_int_equal(kvc_worker_load_file(w, dump, &d), KVC_OK);
+    kvc_resolved *r = NULL;
+    assert_int_equal(kvc_resolve(w, &r, &d), KVC_OK);
+    int warned = 0;
+    for (unsigned i = 0; i < kvc_resolved_warning_count(r); i++)
+        warned |= strstr(kvc_resolved_warning(r, i), "for quantization method modelopt_fp4") != NULL;
+    assert_true(warned);
+    kvc_resolved_free(r);
+    kvc_worker_free(w);
+    /* the same flag given: SGLang reconciles it with the checkpoint's, which kvcheck does not model */
+    w = kvc_worker_create("w");
+    assert_int_equal(kvc_worker_set_gpu(w, "B200", &d), KVC_OK);
+    assert_int_equal(kvc_worker_set_model(w, dir, &d), KVC_OK);
+    assert_int_equal(kvc_worker_add_args(w, "--kv-cache-dtype bf16 --quantization modelopt_fp4", "args", &d), KVC_OK);
+    assert_int_equal(kvc_resolve(w, &r, &d), KVC_ERR_CONFIG);
+    assert_contains(d.message, "--quantization modelopt_fp4 on a checkpoint quantized by modelopt: SGLang reconciles");
+    kvc_worker_free(w);
+    assert_int_equal(unlink(dump), 0);
+    assert_int_equal(unlink(config), 0);
+    assert_int_equal(rmdir(dir), 0);
+}
+
 static void test_args__a_list_of_300000_words_reads_whole(void **state)
 {
     (void)state;
@@ -519,6 +561,7 @@ int main(void)
         cmocka_unit_test(test_args__store_true_flags_take_no_value),
         cmocka_unit_test(test_args__unterminated_quote_and_stray_words),
         cmocka_unit_test(test_args__server_info_keys),
+        cmocka_unit_test(test_args__a_dump_reports_the_resolved_quantization),
         cmocka_unit_test(test_args__yaml_config_becomes_flags_and_command_line_wins),
         cmocka_unit_test(test_args__bad_yaml_is_reported_with_line_and_column),
         cmocka_unit_test(test_args__config_on_the_command_line_is_loaded),

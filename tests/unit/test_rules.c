@@ -131,7 +131,7 @@ static const struct row {
     /* auto is the model's dtype: --dtype, else the config's ("dtype" over "torch_dtype"), float32 or none run as
      * float16; SGLang runs Mistral-Large-3's architecture in bfloat16 whatever --dtype says (0.5.6.post1+) */
     {"H200", "deepseek-v3", "--dtype float16", NULL, "auto", "", "", "fp16", 1152, 1},
-    {"H200", "deepseek-v3", "--dtype float", NULL, "auto", "", "", "fp32", 2304, 1},
+    {"H200", MODELS "DEEPSEEK_V3_NOQUANT.json", "--dtype float", NULL, "auto", "", "", "fp32", 2304, 1},
     {"H200", MODELS "DEEPSEEK_V3_NODTYPE.json", "", NULL, "auto", "", "", "fp16", 1152, 1},
     {"H200", MODELS "DEEPSEEK_V3_DTYPE_KEY.json", "", NULL, "auto", "", "", "fp16", 1152, 1},
     {"H200", MODELS "DEEPSEEK_V32_FP32.json", "", "0.5.3", "auto", "flashmla_prefill", "fa3", "fp16", 1152, 64},
@@ -224,7 +224,7 @@ static const struct bad {
     /* the trtllm_mla attention backend (DeepSeek V3/R1's default on SM100): KV dtypes and GPUs */
     {"B200", "deepseek-v3", "--kv-cache-dtype bfloat16", NULL,
      "TensorRT-LLM MLA backend only supports kv-cache-dtype of fp8_e4m3, bf16, or auto. (trtllm_mla: SGLang's "
-     "default attention backend for DeepseekV3ForCausalLM on SM100 (sglang 0.5.23"},
+     "default attention backend for DeepseekV3ForCausalLM on SM100 (sglang 0.5.6.post1"},
     {"B300", "deepseek-v3", "--kv-cache-dtype fp8_e5m2", "0.5.20",
      "TensorRT-LLM MLA backend only supports kv-cache-dtype of fp8_e4m3, fp4_e2m1, bf16, or auto."},
     {"B300", "deepseek-v3", "--kv-cache-dtype fp8_e5m2", "0.5.7",
@@ -1205,8 +1205,9 @@ static void test_rules__reasons_say_how_each_value_was_decided(void **state)
     assert_string_equal(resolved_find(&r, "page_size")->reason,
                         "trtllm_mla takes page sizes 32 64 only (sglang 0.5.23: python/sglang/srt/arg_groups/"
                         "overrides.py:1155-1218); you passed 128. trtllm_mla: SGLang's default attention backend for "
-                        "DeepseekV3ForCausalLM on SM100 (sglang 0.5.23: python/sglang/srt/arg_groups/model_overrides/"
-                        "deepseek_v2.py:178-189)");
+                        "DeepseekV3ForCausalLM on SM100 (sglang 0.5.6.post1: python/sglang/srt/server_args.py:1040-1049; "
+                        "0.5.15: python/sglang/srt/arg_groups/overrides.py:389-398; 0.5.23: python/sglang/srt/arg_groups/"
+                        "model_overrides/deepseek_v2.py:178-189)");
 }
 
 static void test_rules__entries_count_draft_layers_and_the_indexer(void **state)
@@ -1413,9 +1414,15 @@ static void test_rules__unmodelled_architectures_are_refused(void **state)
 
 /* config.json fields for test_rules__unjudged_architectures_and_model_dtypes */
 #define CFG_FP8_KV ",\"quantization_config\":{\"quant_method\":\"modelopt\",\"kv_cache_quant_algo\":\"FP8\"}"
-#define CFG_NULL_KV ",\"quantization_config\":{\"quantization\":{\"kv_cache_quant_algo\":null}}"
+#define CFG_NULL_KV ",\"quantization_config\":{\"quant_method\":\"modelopt\",\"quantization\":{\"kv_cache_quant_algo\":null}}"
 #define CFG_SCHEME ",\"compression_config\":{\"kv_cache_scheme\":{\"type\":\"float\",\"num_bits\":8}}"
-#define CFG_FP8_WEIGHTS ",\"quantization_config\":{\"quant_method\":\"fp8\",\"weight_block_size\":[128,128]}"
+#define CFG_FP8_WEIGHTS                                                                                           \
+    ",\"quantization_config\":{\"quant_method\":\"fp8\",\"activation_scheme\":\"dynamic\",\"weight_block_size\":[128,128]}"
+#define CFG_FP8_ALGO(v)                                                                                           \
+    ",\"quantization_config\":{\"quant_method\":\"fp8\",\"activation_scheme\":\"dynamic\",\"kv_cache_quant_algo\":\"" v "\"}"
+#define CFG_FP8_WEIGHTS_SCHEME \
+    ",\"quantization_config\":{\"quant_method\":\"fp8\",\"activation_scheme\":\"dynamic\",\"kv_cache_scheme\":"     \
+    "{\"type\":\"float\",\"num_bits\":8}}"
 #define CFG_DSA ",\"index_topk\":2048,\"index_head_dim\":128,\"num_nextn_predict_layers\":3"
 
 /* An MLA config under a name SGLang does not list as MLA (in that release), an MTP draft SGLang renames to one, a
@@ -1429,6 +1436,7 @@ static void test_rules__unjudged_architectures_and_model_dtypes(void **state)
         const char *layout; /* NULL: refused with `message` */
         unsigned page, entries; /* draft entries */
         const char *message;
+        const char *draft; /* the MTP draft pool's layout; NULL: not checked */
     } C[] = {
         {"H200", "FooForCausalLM", "bfloat16", "", NULL, "",
          .message = "SGLang 0.5.23 does not run this architecture as an MLA"},
@@ -1466,6 +1474,28 @@ static void test_rules__unjudged_architectures_and_model_dtypes(void **state)
         {"H200", "DeepseekV3ForCausalLM", "bfloat16", CFG_FP8_KV, NULL, "--kv-cache-dtype fp8_e4m3",
          .layout = "fp8_raw", .page = 1, .entries = 0},
         {"H200", "DeepseekV3ForCausalLM", "bfloat16", CFG_NULL_KV, NULL, "", .layout = "bf16", .page = 1, .entries = 0},
+        /* an FP8 checkpoint's kv_cache_quant_algo: Fp8Config keeps it from 0.5.18 (FP8 in any case), and nothing
+         * else names its KV dtype */
+        {"H200", "DeepseekV3ForCausalLM", "bfloat16", CFG_FP8_ALGO("FP8"), "0.5.17", "",
+         .layout = "bf16", .page = 1, .entries = 0},
+        {"H200", "DeepseekV3ForCausalLM", "bfloat16", CFG_FP8_ALGO("FP8"), "0.5.18", "",
+         .layout = "fp8_raw", .page = 1, .entries = 0},
+        {"MI300X", "DeepseekV3ForCausalLM", "bfloat16", CFG_FP8_ALGO("fp8"), NULL, "--attention-backend triton",
+         .layout = "fp8_raw", .page = 1, .entries = 0},
+        {"H200", "DeepseekV3ForCausalLM", "bfloat16", CFG_FP8_ALGO("INT8"), NULL, "",
+         .layout = "bf16", .page = 1, .entries = 0},
+        {"H200", "DeepseekV3ForCausalLM", "bfloat16", CFG_FP8_WEIGHTS_SCHEME, NULL, "",
+         .layout = "bf16", .page = 1, .entries = 0},
+        {"H200", "DeepseekV3ForCausalLM", "bfloat16", CFG_FP8_ALGO("FP8") ",\"num_nextn_predict_layers\":1", NULL,
+         "--kv-cache-dtype bfloat16 --speculative-algorithm NEXTN --speculative-draft-kv-cache-dtype auto",
+         .layout = "bf16", .page = 1, .entries = 1, .draft = "fp8_raw"},
+        /* a model class that keeps no quant_config reads none */
+        {"H200", "PixtralForConditionalGeneration", "bfloat16", CFG_FP8_ALGO("FP8"), "0.5.18", "",
+         .layout = "bf16", .page = 1, .entries = 0},
+        /* a method kvcheck does not follow for it */
+        {"H200", "DeepseekV3ForCausalLM", "bfloat16", CFG_FP8_ALGO("FP8"), NULL, "--quantization w8a8_fp8",
+         .message = "--kv-cache-dtype auto (default) with the model's quantization config naming kv_cache_quant_algo "
+         "FP8"},
         {"H200", "DeepseekV3ForCausalLM", "bfloat16", CFG_SCHEME, NULL, "", .message = "naming kv_cache_scheme"},
         /* the MTP draft's auto is the draft model's own: its quantization config too */
         {"H200", "DeepseekV3ForCausalLM", "bfloat16", CFG_FP8_KV ",\"num_nextn_predict_layers\":1", NULL,
@@ -1489,6 +1519,7 @@ static void test_rules__unjudged_architectures_and_model_dtypes(void **state)
         if (st != KVC_OK) fail_msg("case %zu: %s", i, d.message);
         if (strcmp(r.kv.name, C[i].layout) || r.kv.page_size != C[i].page || r.draft_entries != C[i].entries)
             fail_msg("case %zu: %s page %u, %u draft entries", i, r.kv.name, r.kv.page_size, r.draft_entries);
+        if (C[i].draft && strcmp(r.draft_row.value, C[i].draft)) fail_msg("case %zu: draft %s", i, r.draft_row.value);
     }
 }
 
@@ -1514,7 +1545,7 @@ static void test_rules__hf_quant_config_beside_config_json(void **state)
     write_text(dir, "config.json",
                "{\"architectures\":[\"DeepseekV3ForCausalLM\"],\"kv_lora_rank\":512,\"qk_rope_head_dim\":64,"
                "\"num_hidden_layers\":2,\"torch_dtype\":\"bfloat16\",\"quantization_config\":{\"quant_method\":"
-               "\"fp8\"}}",
+               "\"fp8\",\"activation_scheme\":\"dynamic\"}}",
                config, sizeof config);
     assert_int_equal(resolve_line("H200", dir, "", NULL, &r, &d), KVC_OK);
     char other[64];
@@ -1527,6 +1558,113 @@ static void test_rules__hf_quant_config_beside_config_json(void **state)
     assert_int_equal(unlink(quant), 0);
     assert_int_equal(unlink(config), 0);
     assert_int_equal(rmdir(dir), 0);
+}
+
+/* SGLang's model loader checks the quantization method (--quantization, else the checkpoint's) against the GPU's
+ * capability and the model's dtype; kvcheck declines what SGLang's reading of --quantization decides, and warns
+ * where it has no row for the checkpoint's own method. */
+static void test_rules__model_loader_quantization_check(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *gpu, *model, *args;
+        kvc_status want;
+        const char *message; /* in the refusal, or in a warning of a pass; NULL: no warning names quantization */
+        unsigned column;     /* of the flag blamed; 0: none */
+    } C[] = {
+        {"H200", MODELS "DEEPSEEK_V3.json", "--dtype float32", KVC_ERR_CONFIG, "SGLang 0.5.23 refuses to start: torch.float32 is "
+         "not supported for quantization method fp8. Supported dtypes: [torch.bfloat16, torch.float16] (at model load, "
+         "sglang 0.5.3rc2: python/sglang/srt/model_loader/loader.py:162-193", 1},
+        {"H200", MODELS "DEEPSEEK_V3.json", "--quantization fp8 --dtype float", KVC_ERR_CONFIG,
+         "torch.float32 is not supported for quantization method fp8", 20},
+        {"H200", MODELS "DEEPSEEK_V32_FP32.json", "", KVC_OK, NULL, 0}, /* a float32 config runs as float16 */
+        {"H200", MODELS "DEEPSEEK_V3.json", "--dtype half --quantization fp8", KVC_OK, NULL, 0},
+        /* --quantization fp8 on a checkpoint without a quantization config: Fp8Config's defaults */
+        {"H200", MODELS "DEEPSEEK_V3_NOQUANT.json", "--quantization fp8 --dtype float32", KVC_ERR_CONFIG,
+         "torch.float32 is not supported for quantization method fp8", 20},
+        {"H200", MODELS "DEEPSEEK_V3_NOQUANT.json", "--dtype float32", KVC_OK, NULL, 0},
+        /* the minimum capability: 80 */
+        {"A100", MODELS "DEEPSEEK_V3.json", "--attention-backend triton", KVC_OK, NULL, 0},
+        {"sm_75", MODELS "DEEPSEEK_V3.json", "--attention-backend triton", KVC_ERR_CONFIG, "The quantization method fp8 is not "
+         "supported for the current GPU. Minimum capability: 80. Current capability: 75.", 0},
+        /* what SGLang's _verify_quantization decides: declined */
+        {"H200", MODELS "DEEPSEEK_V3.json", "--quantization w8a8_fp8", KVC_ERR_CONFIG, "--quantization w8a8_fp8 on a checkpoint "
+         "quantized by fp8: SGLang reconciles the two", 1},
+        {"H200", MODELS "DEEPSEEK_V3_NOQUANT.json", "--quantization awq", KVC_ERR_CONFIG, "--quantization awq on a "
+         "checkpoint without a quantization config: SGLang looks for the method's config files", 1},
+        /* a bundled preset stands for FP8 and NVFP4 checkpoints and unquantized ones */
+        {"H200", "deepseek-v3", "--dtype float32", KVC_ERR_CONFIG, "deepseek-v3 is a bundled config, which does not "
+         "say how the checkpoint is quantized (FP8, NVFP4 or none); give the checkpoint's config.json", 1},
+        {"H200", "deepseek-v3", "--quantization fp8", KVC_OK, NULL, 0}, /* taken as the checkpoint's */
+        {"H200", "deepseek-v3", "--quantization fp8 --dtype float32", KVC_ERR_CONFIG,
+         "torch.float32 is not supported for quantization method fp8", 20},
+        /* on SM100 SGLang sets fp8 for DeepSeek V3 without a quantization config (0.5.4.post1+) */
+        {"B200", MODELS "DEEPSEEK_V3_NOQUANT.json", "--dtype float32", KVC_ERR_CONFIG, "SGLang 0.5.23 sets "
+         "--quantization fp8 for DeepseekV3ForCausalLM without a quantization config on SM100", 1},
+        {"B200", MODELS "DEEPSEEK_V3_NOQUANT.json", "", KVC_OK, NULL, 0},
+        {"H200", "deepseek-v3", "--dtype float16", KVC_OK, NULL, 0},
+    };
+    for (size_t i = 0; i < COUNT_OF(C); i++) {
+        kvc_resolved r;
+        kvc_diag d;
+        kvc_status st = resolve_line(C[i].gpu, C[i].model, C[i].args, NULL, &r, &d);
+        if (st != C[i].want) fail_msg("case %zu '%s': status %d (%s)", i, C[i].args, st, st ? d.message : "");
+        if (st) {
+            assert_contains(d.message, C[i].message);
+            if (d.column != C[i].column) fail_msg("case %zu: column %u", i, d.column);
+            continue;
+        }
+        for (unsigned w = 0; w < r.nwarnings; w++)
+            if (strstr(r.warnings[w], "quantization")) fail_msg("case %zu: warns %s", i, r.warnings[w]);
+    }
+    /* the checkpoint's own method without a row: passed with a warning, but float32 declined */
+    static const char AWQ[] = "{\"architectures\":[\"DeepseekV3ForCausalLM\"],\"kv_lora_rank\":512,"
+                              "\"qk_rope_head_dim\":64,\"num_hidden_layers\":2,\"torch_dtype\":\"bfloat16\","
+                              "\"quantization_config\":{\"quant_method\":\"AWQ\",\"bits\":4}}";
+    const char *awq = temp_file(".json", AWQ);
+    kvc_resolved r;
+    kvc_diag d;
+    assert_int_equal(resolve_line("H200", awq, "", NULL, &r, &d), KVC_OK);
+    int warned = 0;
+    for (unsigned w = 0; w < r.nwarnings; w++)
+        warned |= strstr(r.warnings[w], "not checked: whether SGLang's model loader takes this GPU and bfloat16 for "
+                                         "quantization method awq") != NULL;
+    assert_true(warned);
+    assert_int_equal(resolve_line("H200", awq, "--dtype float32", NULL, &r, &d), KVC_ERR_CONFIG);
+    assert_contains(d.message, "quantization method awq (the minimum GPU capability and model dtypes of SGLang's model "
+                               "loader), which kvcheck does not model");
+    /* Fp8Config's own checks of the quantization config */
+    static const struct {
+        const char *quant, *message;
+    } F[] = {
+        {"{\"quant_method\":\"fp8\"}", "Cannot find any of ['activation_scheme'] in the model's quantization config."},
+        {"{\"quant_method\":\"fp8\",\"activation_scheme\":null}", "Unsupported activation scheme None"},
+        {"{\"quant_method\":\"FP8\",\"activation_scheme\":\"dynamic\",\"weight_block_size\":[128,128]}",
+         "The block-wise quantization only supports fp8-serialized checkpoint for now."},
+        {"{\"quant_method\":\"fp8\",\"activation_scheme\":\"dynamic\",\"weight_block_size\":[128]}",
+         "The quantization block size of weight must have 2 dimensions, but got 1 dimensions."},
+        {"{\"quant_method\":\"fp8\",\"activation_scheme\":\"static\",\"weight_block_size\":[128,128]}",
+         "The block-wise quantization only supports dynamic activation scheme for now, but got static activation "
+         "scheme."},
+    };
+    for (size_t i = 0; i < COUNT_OF(F); i++) {
+        char json[400];
+        snprintf(json, sizeof json, "{\"architectures\":[\"DeepseekV3ForCausalLM\"],\"kv_lora_rank\":512,"
+                 "\"qk_rope_head_dim\":64,\"num_hidden_layers\":2,\"quantization_config\":%s}", F[i].quant);
+        if (resolve_line("H200", temp_file(".json", json), "", NULL, &r, &d) != KVC_ERR_CONFIG)
+            fail_msg("config %zu passed", i);
+        assert_contains(d.message, F[i].message);
+    }
+    /* upper-case FP8 without block-wise weights loads (online quantization) */
+    static const char UPPER[] = "{\"architectures\":[\"DeepseekV3ForCausalLM\"],\"kv_lora_rank\":512,"
+                                "\"qk_rope_head_dim\":64,\"num_hidden_layers\":2,\"quantization_config\":"
+                                "{\"quant_method\":\"FP8\",\"activation_scheme\":\"dynamic\"}}";
+    assert_int_equal(resolve_line("H200", temp_file(".json", UPPER), "", NULL, &r, &d), KVC_OK);
+    /* a quantization config that names no method */
+    static const char NONE[] = "{\"architectures\":[\"DeepseekV3ForCausalLM\"],\"kv_lora_rank\":512,"
+                               "\"qk_rope_head_dim\":64,\"num_hidden_layers\":2,\"quantization_config\":{\"bits\":4}}";
+    assert_int_equal(resolve_line("H200", temp_file(".json", NONE), "", NULL, &r, &d), KVC_ERR_CONFIG);
+    assert_contains(d.message, "the model's quantization config names no quant_method");
 }
 
 #define DSV4 "tests/unit/models/DSV4_SMALL.json"
@@ -1981,7 +2119,8 @@ static void test_rules__separate_draft_model_pools(void **state)
          "bfloat16 1x1x128: 16384 B/page", 63, NULL},
         {"0.5.16", "H200", "deepseek-v3", "--tp 8 --speculative-draft-attention-backend trtllm_mha",
          "bfloat16 1x1x128: 256 B/page", 63, NULL},
-        {"0.5.23", "H200", "deepseek-v3", "--tp 8 --dtype float32", "float32 1x1x128: 512 B/page", 63, "(given by --dtype float32)"},
+        {"0.5.23", "H200", MODELS "DEEPSEEK_V3_NOQUANT.json", "--tp 8 --dtype float32", "float32 1x1x128: 512 B/page", 63,
+         "(given by --dtype float32)"},
         /* the DSA backend asserts its model is DSA */
         {"0.5.23", "B300", "glm-5.2", "--tp 8", NULL, 0,
          "SGLang 0.5.23 refuses to start: AssertionError: DSA backend only supports DeepSeek DSA (at draft model init"},
@@ -2163,7 +2302,7 @@ static void test_rules__versions_name_releases(void **state)
     /* every setting SGLang shows was added, typed, in display order */
     static const char *const NAMES[] = {"kv_cache_dtype",        "dsa_prefill_backend",
                                         "dsa_decode_backend",    "dtype",
-                                        "disaggregation_mode",
+                                        "kv_cache_dtype_str",    "disaggregation_mode",
                                         "transfer_backend",      "kv_checksum",
                                         "decode_alloc_policy",   "page_size",
                                         "speculative_algorithm", "speculative_draft_kv_cache_dtype",
@@ -2220,6 +2359,7 @@ int main(void)
         cmocka_unit_test(test_rules__unmodelled_architectures_are_refused),
         cmocka_unit_test(test_rules__unjudged_architectures_and_model_dtypes),
         cmocka_unit_test(test_rules__hf_quant_config_beside_config_json),
+        cmocka_unit_test(test_rules__model_loader_quantization_check),
         cmocka_unit_test(test_rules__dsv4_resolves_to_model1_pages_of_256),
         cmocka_unit_test(test_rules__dsv4_refusals),
         cmocka_unit_test(test_rules__dsv4_backends_and_layouts),

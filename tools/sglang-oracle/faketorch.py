@@ -22,11 +22,13 @@ def build():
     t.__path__ = []
     t.__version__ = "2.9.0"
     t.dtype = dtype
-    for n, s in [("float32", 4), ("float", 4), ("float16", 2), ("half", 2), ("bfloat16", 2), ("float64", 8),
+    for n, s in [("float32", 4), ("float16", 2), ("bfloat16", 2), ("float64", 8),
                  ("float8_e4m3fn", 1), ("float8_e4m3fnuz", 1), ("float8_e5m2", 1), ("float8_e5m2fnuz", 1),
                  ("float8_e8m0fnu", 1), ("float4_e2m1fn_x2", 1), ("uint8", 1), ("int8", 1), ("int32", 4),
-                 ("int64", 8), ("int16", 2), ("uint64", 8), ("uint32", 4), ("bool", 1), ("long", 8), ("int", 4)]:
+                 ("int64", 8), ("int16", 2), ("uint64", 8), ("uint32", 4), ("bool", 1)]:
         setattr(t, n, dtype(n, s))
+    for alias, n in [("float", "float32"), ("half", "float16"), ("long", "int64"), ("int", "int32")]:
+        setattr(t, alias, getattr(t, n))  # torch's aliases are the same dtype object, shown by its name
     ver = types.ModuleType("torch.version")
     ver.cuda = None if DEVICE["hip"] else "12.9"
     ver.hip = "6.4" if DEVICE["hip"] else None

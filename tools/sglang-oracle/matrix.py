@@ -50,6 +50,10 @@ DTYPE_MODELS = ["DEEPSEEK_V3_FP16", "DEEPSEEK_V3_NODTYPE", "DEEPSEEK_V3_DTYPE_KE
                 "MISTRAL_LARGE3", "MISTRAL_LARGE3_DSA", "PIXTRAL_DSA"]
 MODEL_DTYPE_FLAGS = [None, "--dtype auto", "--dtype half", "--dtype float16", "--dtype bfloat16", "--dtype float",
                      "--dtype float32"]
+# the model loader's check of the quantization method (its GPU capability and activation dtypes): the FP8
+# checkpoint's own method or --quantization fp8, also on a checkpoint without a quantization config
+QUANT_FLAGS = ["--quantization fp8", "--quantization fp8 --dtype float32", "--quantization fp8 --dtype float16",
+               "--quantization fp8 --dtype float"]
 PAIR_SAMPLE = int(os.environ.get("ORACLE_PAIR_SAMPLE", "3"))   # keep 1 in N of the pb != db pairs
 
 
@@ -163,9 +167,14 @@ def cases():
                 for par in PARALLEL[1:]:
                     out.append(case(m, dt, None, None, mode, par=par))
     # 9. the model's dtype; Mistral-Large-3's architecture with one side / equal backend pairs
-    for m in ["DEEPSEEK_V3", "DEEPSEEK_V32"] + DTYPE_MODELS:
+    for m in ["DEEPSEEK_V3", "DEEPSEEK_V32", "DEEPSEEK_V3_NOQUANT"] + DTYPE_MODELS:
         for dt in (None, "auto", "bfloat16", "fp8_e4m3"):
             for par in MODEL_DTYPE_FLAGS:
+                for mode in MODES:
+                    out.append(case(m, dt, None, None, mode, par=par))
+    for m in ("DEEPSEEK_V3", "DEEPSEEK_V32", "DEEPSEEK_V3_NOQUANT"):
+        for dt in (None, "fp8_e4m3"):
+            for par in QUANT_FLAGS:
                 for mode in MODES:
                     out.append(case(m, dt, None, None, mode, par=par))
     for m in ["DEEPSEEK_V3", "DEEPSEEK_V32", "DEEPSEEK_V3_FP16", "DEEPSEEK_V32_FP32"]:  # the MTP draft's dtype

@@ -440,6 +440,7 @@ class Oracle:
                 self.model_class(types.SimpleNamespace(  # the ModelConfig fields it reads
                     hf_config=hf, hf_text_config=hf, is_generation=True, is_multimodal=False, quantization=None,
                     model_impl=getattr(view, "model_impl", "auto"), model_path="/fake/model", revision=None))
+                self.quant_check(sa)
                 kvd, _ = self.kv_torch_dtype(view, model_dtype=self.model_dtype(sa))
                 dim, o["row"] = self.row(view, kvd, hf)
                 fp4 = self.fp4_pool(kvd, hf, dim)
@@ -617,6 +618,37 @@ class Oracle:
             return self.mc.ModelConfig.from_server_args(sa, model_path="/fake/model").dtype
         except BaseException as e:
             raise OracleBroken(f"ModelConfig: {type(e).__name__}: {e}") from e
+
+    def quant_check(self, sa):
+        """The model loader's check of the target's quantization method, next
+        after the model class (sglang 0.5.23: model_loader/loader.py:221-272):
+        the release's own _get_quantization_config on the target's
+        ModelConfig, which refuses a GPU below the method's minimum capability
+        and a model dtype outside the method's activation dtypes. The
+        checkpoint's quantization config is the config.json's (no weight
+        files are read). Its model-class lookup is the oracle's
+        (_model_class_setup)."""
+        import importlib
+        try:
+            mc = self.mc.ModelConfig.from_server_args(sa, model_path="/fake/model")
+            loader = importlib.import_module("sglang.srt.model_loader.loader")
+            fn = loader._get_quantization_config
+            # it looks up the model class itself (0.5.9+): the oracle's, on the release's registry names
+            loader.get_model_architecture = self.model_class
+            cq = sys.modules.get("sglang.srt.model_loader.checkpoint_quantization")  # 0.5.23: PretrainedConfig checks
+            if cq is not None:
+                cq.PretrainedConfig = HFConfig
+            load = importlib.import_module("sglang.srt.configs.load_config").LoadConfig()
+        except BaseException as e:
+            raise OracleBroken(f"model loader: {type(e).__name__}: {e}") from e
+        extra = {"packed_modules_mapping": {}, "remap_prefix": None}
+        kw = {k: v for k, v in extra.items() if k in inspect.signature(fn).parameters}
+        try:
+            fn(mc, load, **kw)
+        except ValueError:
+            raise
+        except BaseException as e:
+            raise OracleBroken(f"model loader: {type(e).__name__}: {e}") from e
 
     def _runner(self, args, sa, draft=False):
         """The target's (draft: its MTP draft's) model runner's fields the

@@ -68,6 +68,7 @@ static const struct dest_key {
     {"enable_deepseek_v4_fp4_indexer", SET_DSV4_FP4_INDEXER}, /* 0.5.13+ */
     {"speculative_draft_model_path", SET_SPEC_DRAFT_MODEL},
     {"dtype", SET_MODEL_DTYPE},
+    {"quantization", SET_QUANTIZATION},
     {"disaggregation_enable_kv_checksum", SET_KV_CHECKSUM}, /* 0.5.21+ */
     {"revision", SET_REVISION},
     {"speculative_draft_model_revision", SET_SPEC_DRAFT_REVISION},
@@ -631,6 +632,7 @@ static kvc_status set_value(fold_state *f, int key, const char *option, const ch
                     "PATH_MAX)",
                     option, len, sizeof s->value - 1);
     s->set = value != NULL;
+    s->reported = 0;
     memcpy(s->value, value ? value : "", len + 1);
     str_copy(s->flag, sizeof s->flag, option);
     s->origin = *o;
@@ -905,7 +907,9 @@ static kvc_status fold_dump(fold_state *f, const kv_arg *a, unsigned release, kv
         return st;
     }
     free(msg.p);
-    return set_value(f, key, option, value, &o, diag);
+    RETURN_IF_ERROR(set_value(f, key, option, value, &o, diag));
+    f->out->s[key].reported = 1;
+    return KVC_OK;
 }
 
 /* An entry SGLang never reads, listed with what it is. */

@@ -50,11 +50,10 @@ unsigned pd_fix_candidates(const kvc_resolved *self, const kvc_resolved *other, 
     const char *policy = allocation_policy(other); /* 0.5.22+: compared per request */
     if (strcmp(policy, allocation_policy(self)) != 0)
         n = add(out, n, max, release, SET_ALLOC_POLICY, "decode_alloc_policy", policy);
-    /* the model's dtype, which auto takes; never float32: SGLang's model loader refuses it for an FP8 checkpoint
-     * (sglang 0.5.23: python/sglang/srt/model_loader/loader.py:266-272, Fp8Config: bfloat16 and float16 only),
-     * which kvcheck does not model */
+    /* the model's dtype, which auto takes (re-resolved like every fix: the model loader refuses float32 for FP8
+     * checkpoints) */
     const char *dtype = resolved_value(other, "dtype");
-    if (dtype[0] && strcmp(dtype, "float32") != 0 && strcmp(dtype, resolved_value(self, "dtype")) != 0)
+    if (dtype[0] && strcmp(dtype, resolved_value(self, "dtype")) != 0)
         n = add(out, n, max, release, SET_MODEL_DTYPE, "dtype", dtype);
     if (!self->model.dsa) {
         n = add(out, n, max, release, SET_KV_CACHE_DTYPE, "kv_cache_dtype", resolved_value(other, "kv_cache_dtype"));
@@ -477,7 +476,8 @@ static int info_check(const kvc_resolved *p, const kvc_resolved *d, char *text, 
 static int bootstrap_check(const kvc_resolved *p, const kvc_resolved *d, char *checks, size_t checks_size,
                            char *text, size_t size)
 {
-    const char *pdt = resolved_value(p, "kv_cache_dtype"), *ddt = resolved_value(d, "kv_cache_dtype");
+    /* the string each registers: the model runner's kv_cache_dtype_str where it resolves auto to another */
+    const char *pdt = resolved_dtype(p), *ddt = resolved_dtype(d);
     const struct boot_rule *rule = NULL;
     for (size_t i = 0; i < COUNT_OF(BOOT); i++)
         if (release_in(d, BOOT[i].since, BOOT[i].until)) rule = &BOOT[i];

@@ -333,6 +333,9 @@ typedef struct ctx {
     setting decode; /* the decode side the server args' attention checks read (settle_decode) */
     const char *mdtype; /* the dtype SGLang runs the model in (model_dtype); NULL: kvcheck cannot tell */
     char mdtype_why[KVC_REASON_LEN];
+    /* the dtype a KV dtype of auto gives the pool (auto_kv_dtype); NULL: kvcheck cannot tell */
+    const char *auto_dtype;
+    char auto_why[KVC_REASON_LEN];
 } ctx;
 
 /* Room in `c` for one more attention backend's page rule: its `why`. Each
@@ -540,6 +543,10 @@ static const char *fp8_stored_name(const ctx *c, const char *d)
     return d;
 }
 
+static const char KV_DTYPE_STR_CITE[] = "sglang 0.5.18: python/sglang/srt/mem_cache/kv_cache_dtype.py:37-45, "
+                                        "python/sglang/srt/model_executor/model_runner.py:1335-1339; 0.5.23: "
+                                        "python/sglang/srt/mem_cache/kv_cache_dtype.py:49-57, "
+                                        "python/sglang/srt/model_executor/model_runner.py:1572-1576";
 static const char KV_QUANT_CITE[] = "sglang 0.5.3rc2: python/sglang/srt/model_executor/model_runner.py:1397-1408; "
                                     "0.5.23: python/sglang/srt/mem_cache/kv_cache_dtype.py:49-59";
 
@@ -556,19 +563,26 @@ static kvc_status kv_quant_unjudged(const ctx *c, const char *flag, const char *
                     flag, from, c->model->kv_quant, KV_QUANT_CITE, flag);
 }
 
-/* --kv-cache-dtype auto: the model's dtype (c->mdtype), or refused as
- * unjudged where kvcheck cannot tell it: a quantization config that asks for
- * a KV dtype, a config dtype outside SGLang's table. */
+/* --kv-cache-dtype auto: what the pool takes then (c->auto_dtype), or
+ * refused as unjudged where kvcheck cannot tell it: a quantization config
+ * that asks for a KV dtype of a method kvcheck does not follow, a config
+ * dtype outside SGLang's table. */
 static kvc_status model_dtype_auto(const ctx *c, kvc_setting *v, const char *from)
 {
     kvc_origin o;
     origin_set(&o, "", 0, 0, "model");
-    if (c->model->kv_quant[0]) return kv_quant_unjudged(c, "--kv-cache-dtype", from);
+    if (c->model->kv_quant[0] && !c->auto_dtype) return kv_quant_unjudged(c, "--kv-cache-dtype", from);
     if (!c->mdtype) {
         return diag_set(c->diag, KVC_ERR_CONFIG, &o, "--kv-cache-dtype auto (%s) takes the model's dtype, and %s: "
                         "kvcheck cannot tell the KV dtype; pass --dtype or --kv-cache-dtype", from, c->mdtype_why);
     }
-    setting_set(v, "auto", "auto (%s): the model's dtype, %s (%s)", from, c->mdtype, c->mdtype_why);
+    if (c->model->kv_quant[0])
+        setting_set(v, "auto", "auto (%s): %s", from, c->auto_why);
+    if (c->model->kv_quant[0] && c->auto_dtype != c->mdtype)
+        setting_set(get(c->out, "kv_cache_dtype_str"), c->auto_dtype, "the model runner's kv_cache_dtype_str, which "
+                    "PD registers and its bootstrap compares: the dtype it resolves auto to (%s)", KV_DTYPE_STR_CITE);
+    if (!c->model->kv_quant[0])
+        setting_set(v, "auto", "auto (%s): the model's dtype, %s (%s)", from, c->mdtype, c->mdtype_why);
     const setting *flag = &c->set->s[SET_MODEL_DTYPE];
     kvc_setting *d = get(c->out, "dtype");
     setting_set(d, c->mdtype, "%s", c->mdtype_why);
@@ -654,7 +668,7 @@ static const struct dtype_alias *dtype_alias(const ctx *c, const char *d)
  * model's dtype. Pure. */
 static const char *stored_dtype(const ctx *c, const char *dtype)
 {
-    const char *d = strcmp(dtype, "auto") != 0 ? dtype : c->mdtype ? c->mdtype : "auto";
+    const char *d = strcmp(dtype, "auto") != 0 ? dtype : c->auto_dtype ? c->auto_dtype : "auto";
     const struct dtype_alias *a = dtype_alias(c, d);
     return a ? a->stored : d;
 }
@@ -1334,7 +1348,8 @@ static const struct attn_default {
     {FROM_TO("0.5.3.post2", "0.5.6"), "DeepseekV3ForCausalLM", 10, "trtllm_mla",
      "sglang 0.5.3.post2: python/sglang/srt/server_args.py:815-825"},
     {SINCE("0.5.6.post1"), NULL, 10, "trtllm_mla",
-     "sglang 0.5.23: python/sglang/srt/arg_groups/model_overrides/deepseek_v2.py:178-189"},
+     "sglang 0.5.6.post1: python/sglang/srt/server_args.py:1040-1049; 0.5.15: python/sglang/srt/arg_groups/"
+     "overrides.py:389-398; 0.5.23: python/sglang/srt/arg_groups/model_overrides/deepseek_v2.py:178-189"},
 };
 
 /* What an attention backend asks of the worker once chosen (by
@@ -4902,14 +4917,14 @@ static kvc_status resolve_speculative(const ctx *c)
                         "%s %s: kvcheck does not model this speculative algorithm's draft pool", s->flag, s->value);
     const struct draft_layers_row *set_by;
     unsigned layers = draft_layers(c->model, c->rel, &set_by);
-    const char *darch = draft_arch(c->model->architecture, c->rel);
     /* an MLA target whose draft SGLang renames to an architecture it does not run as MLA (a row of DRAFT_ARCHS) */
-    if (row->mtp && layers && mla_arch(c->model->architecture, c->rel) && !mla_arch(darch, c->rel))
+    const struct draft_arch_row *renamed = draft_arch_row(c->model->architecture, c->rel);
+    if (row->mtp && layers && renamed && mla_arch(c->model->architecture, c->rel) && !mla_arch(renamed->draft, c->rel))
         return diag_set(c->diag, KVC_ERR_CONFIG, &s->origin,
                         "%s %s: SGLang %s loads the MTP draft of %s as %s, which it does not run as an MLA model (%s): "
                         "kvcheck does not model that draft pool, so it cannot judge this worker",
-                        s->flag, s->value, SGLANG_VERSIONS[c->rel], c->model->architecture, darch,
-                        draft_arch_row(c->model->architecture, c->rel)->cite);
+                        s->flag, s->value, SGLANG_VERSIONS[c->rel], c->model->architecture, renamed->draft,
+                        renamed->cite);
     if (row->mtp && layers) {
         out->draft_entries = layers;
         if (set_by && layers != c->model->num_nextn_predict_layers)
@@ -5031,7 +5046,8 @@ static kvc_status resolve_draft(ctx *c)
         if (!t || !t->plain_layout)
             return diag_set(c->diag, KVC_ERR_CONFIG, &s->origin,
                             "%s %s: kvcheck does not model this KV dtype's MLA layout", s->flag, s->value);
-        if (strcmp(dtype, "auto") == 0 && c->model->kv_quant[0]) return kv_quant_unjudged(c, s->flag, from);
+        if (strcmp(dtype, "auto") == 0 && c->model->kv_quant[0] && !c->auto_dtype)
+            return kv_quant_unjudged(c, s->flag, from);
         setting_set(v, dtype, "set by %s: the draft pool's dtype%s", from,
                     strcmp(dtype, "auto") == 0 ? " is the draft model's own (the DSA default does not apply)" : "");
     } else {
@@ -5106,6 +5122,8 @@ static void add_settings(int dsa, int hybrid, int dsv4, kvc_resolved *out)
     }
     /* the model's dtype, where the KV dtype is auto (model_dtype_auto) */
     resolved_add(out, "dtype", KVC_VALUE_TEXT, pair | KVC_SETTING_IF_SET);
+    /* the KV dtype string the model runner resolves auto to, where it is not the flag's (model_dtype_auto) */
+    resolved_add(out, "kv_cache_dtype_str", KVC_VALUE_TEXT, pair | KVC_SETTING_IF_SET | KVC_SETTING_DTYPE);
     resolved_add(out, "disaggregation_mode", KVC_VALUE_TEXT, pair);
     resolved_add(out, "transfer_backend", KVC_VALUE_TEXT, KVC_SETTING_COMPARED | pair | KVC_SETTING_IF_SET);
     resolved_add(out, "kv_checksum", KVC_VALUE_BOOL, pair | KVC_SETTING_IF_SET);
@@ -5200,6 +5218,234 @@ static kvc_status check_model_class(const ctx *c)
                     "the first is in %s (%s); pass --sglang-version %s or newer.%s",
                     SGLANG_VERSIONS[c->rel], msg, MODEL_CLASS_CITE, SGLANG_VERSIONS[c->rel], c->model->name,
                     c->model->architecture, row->since, row->cite, row->since, hedge);
+}
+
+/* The quantization methods whose model-loader check kvcheck models: next
+ * after the model class, _get_quantization_config builds the method's
+ * config from the checkpoint's quantization config (its own checks,
+ * `config_check`), then refuses a GPU below the method's minimum
+ * capability, then a model dtype outside its activation dtypes (sglang
+ * 0.5.3rc2: python/sglang/srt/model_loader/loader.py:162-193; 0.5.23:
+ * :173-272). */
+static const char *fp8_config_check(const model_info *m, char *msg, size_t size);
+static const struct quant_row {
+    span when;
+    const char *method;  /* ModelConfig.quantization */
+    const char *dtypes;  /* the model dtypes it runs (MODEL_DTYPES values), space-separated */
+    const char *shown;   /* that list as SGLang prints it */
+    unsigned capability; /* the minimum, major * 10 + minor */
+    int online;          /* --quantization builds it on a checkpoint without a quantization config (no config files) */
+    /* SGLang's refusal of the checkpoint's quantization config (into msg), or NULL; NULL: none modelled */
+    const char *(*config_check)(const model_info *m, char *msg, size_t size);
+    const char *cite;
+} QUANT_LOADER[] = {
+    {SINCE("0.5.3rc2"), "fp8", "bfloat16 float16", "[torch.bfloat16, torch.float16]", 80, 1, fp8_config_check,
+     "Fp8Config, sglang 0.5.3rc2: python/sglang/srt/layers/quantization/fp8.py:112-177; 0.5.23: :188-387"},
+};
+static const char QUANT_LOADER_CITE[] =
+    "sglang 0.5.3rc2: python/sglang/srt/model_loader/loader.py:162-193; 0.5.23: :173-272";
+static const char QUANT_VERIFY_CITE[] =
+    "_verify_quantization, sglang 0.5.3rc2: python/sglang/srt/configs/model_config.py:529-621; 0.5.23: :2000-2171";
+/* On SM100 SGLang sets --quantization fp8 for DeepSeek V3 without a quantization config (when the MoE runner is
+ * auto; from 0.5.11 when the checkpoint's weights are FP8), which kvcheck does not follow. */
+static const struct {
+    span when;
+    const char *archs; /* as SGLang names the model (a DeepSeek-V3.2 config is DeepseekV3ForCausalLM to 0.5.11) */
+    const char *cite;
+} SM100_FP8 = {SINCE("0.5.4.post1"), "DeepseekV3ForCausalLM DeepseekV32ForCausalLM",
+               "sglang 0.5.4.post1: python/sglang/srt/server_args.py:877-889; 0.5.9: :1288-1301; 0.5.23: "
+               "python/sglang/srt/arg_groups/overrides.py:787-809"};
+
+/* Fp8Config.from_config's refusals of a checkpoint's quantization config:
+ * no activation_scheme, one it does not know, and block-wise weights on a
+ * checkpoint whose quant_method does not say fp8 (a case-sensitive test),
+ * with other than 2 dimensions, or without a dynamic activation scheme
+ * (fp8.py, QUANT_LOADER's lines). Pure. */
+static const char *fp8_config_check(const model_info *m, char *msg, size_t size)
+{
+    const char *a = m->quant_activation;
+    if (!a[0]) return str_printf(msg, size, "Cannot find any of ['activation_scheme'] in the model's quantization "
+                                 "config."), msg;
+    if (!word_in(a, "static dynamic"))
+        return str_printf(msg, size, "Unsupported activation scheme %s", a), msg;
+    if (m->quant_block_dims < 0) return NULL;
+    if (!strstr(m->quant_method, "fp8"))
+        return str_printf(msg, size, "The block-wise quantization only supports fp8-serialized checkpoint for now."),
+               msg;
+    if (m->quant_block_dims != 2)
+        return str_printf(msg, size, "The quantization block size of weight must have 2 dimensions, but got %d "
+                          "dimensions.", m->quant_block_dims), msg;
+    if (strcmp(a, "dynamic") != 0)
+        return str_printf(msg, size, "The block-wise quantization only supports dynamic activation scheme for now, "
+                          "but got %s activation scheme.", a), msg;
+    return NULL;
+}
+
+static const struct quant_row *quant_row(unsigned rel, const char *method)
+{
+    for (size_t i = 0; i < COUNT_OF(QUANT_LOADER); i++)
+        if (in_span(rel, QUANT_LOADER[i].when) && strcmp(QUANT_LOADER[i].method, method) == 0) return &QUANT_LOADER[i];
+    return NULL;
+}
+
+/* How kvcheck takes the model loader's quantization check for a worker. */
+enum loader_quant { QUANT_NONE, QUANT_ROW, QUANT_UNROWED, QUANT_UNJUDGED };
+
+/* The quantization method SGLang's model loader checks for this worker
+ * (`method`, lower-cased as _verify_quantization takes it) and how kvcheck
+ * takes it: QUANT_NONE, none; QUANT_ROW, its QUANT_LOADER row in `*row`;
+ * QUANT_UNROWED, a method without a row; QUANT_UNJUDGED, where SGLang's
+ * _verify_quantization, its config-file lookup or its SM100 default decide
+ * what kvcheck does not model (`why` says which). The method is
+ * --quantization where a running server reported it (what SGLang resolved)
+ * or the model is a bundled preset (which does not say how the checkpoint
+ * is quantized: without --quantization, unjudged for a float32 model, which
+ * FP8 checkpoints refuse, else taken as none); else the checkpoint's, which
+ * a --quantization must name. */
+static enum loader_quant loader_quant(const ctx *c, char *method, size_t size, const struct quant_row **row,
+                                      char *why, size_t wsize)
+{
+    const setting *q = &c->set->s[SET_QUANTIZATION];
+    const char *ckpt = c->model->quant_method;
+    int has = c->model->has_quantization || ckpt[0];
+    int fp32 = c->mdtype && strcmp(c->mdtype, "float32") == 0;
+    str_copy(method, size, q->set ? q->value : ckpt);
+    for (char *p = method; *p; p++) *p = (char)tolower((unsigned char)*p);
+    *row = quant_row(c->rel, method);
+    why[0] = '\0';
+    if (c->model->quant_unknown && !q->set) {
+        str_printf(why, wsize, "%s is a bundled config, which does not say how the checkpoint is quantized (FP8, "
+                   "NVFP4 or none); give the checkpoint's config.json", c->model->name);
+        return fp32 ? QUANT_UNJUDGED : QUANT_NONE;
+    }
+    if (q->set && (q->reported || c->model->quant_unknown)) return *row ? QUANT_ROW : QUANT_UNROWED;
+    if (!q->set && !has) {
+        if (!c->gpu->hip && c->gpu->major == 10 && in_span(c->rel, SM100_FP8.when) &&
+            word_in(c->model->architecture, SM100_FP8.archs))
+            str_printf(why, wsize, "SGLang %s sets --quantization fp8 for %s without a quantization config on SM100 "
+                       "(where the MoE runner is auto; from 0.5.11 where the checkpoint's weights are FP8, which "
+                       "kvcheck does not read: %s)", SGLANG_VERSIONS[c->rel], c->model->architecture, SM100_FP8.cite);
+        return why[0] && fp32 ? QUANT_UNJUDGED : QUANT_NONE;
+    }
+    if (!method[0]) {
+        str_printf(why, wsize, "the model's quantization config names no quant_method, which SGLang %s takes as "
+                   "unknown (to 0.5.8) or parses as ModelOpt's (%s)", SGLANG_VERSIONS[c->rel], QUANT_VERIFY_CITE);
+        return QUANT_UNJUDGED;
+    }
+    if (q->set && has && !str_ieq(q->value, ckpt)) {
+        str_printf(why, wsize, "%s %s on a checkpoint quantized by %s: SGLang reconciles the two (an override, a "
+                   "compatible pair, online requantization) or refuses (%s)", q->flag, q->value,
+                   ckpt[0] ? ckpt : "a method its config does not name", QUANT_VERIFY_CITE);
+        return QUANT_UNJUDGED;
+    }
+    if (q->set && !has && !(*row && (*row)->online)) {
+        str_printf(why, wsize, "%s %s on a checkpoint without a quantization config: SGLang looks for the method's "
+                   "config files (%s)", q->flag, q->value, QUANT_LOADER_CITE);
+        return QUANT_UNJUDGED;
+    }
+    return *row ? QUANT_ROW : QUANT_UNROWED;
+}
+
+/* The model loader's quantization check (QUANT_LOADER), after the model
+ * class. A method kvcheck has no row for is passed with a warning, but for
+ * a float32 model (the act dtypes of most methods leave it out); what
+ * loader_quant cannot judge is declined. */
+static kvc_status check_quant_loader(const ctx *c)
+{
+    char method[KVC_NAME_LEN], why[700], msg[300];
+    const struct quant_row *r;
+    enum loader_quant how = loader_quant(c, method, sizeof method, &r, why, sizeof why);
+    if (how == QUANT_NONE) return KVC_OK;
+    kvc_origin o;
+    origin_set(&o, "", 0, 0, "model");
+    const setting *dtype = &c->set->s[SET_MODEL_DTYPE], *q = &c->set->s[SET_QUANTIZATION];
+    int fp32 = c->mdtype && strcmp(c->mdtype, "float32") == 0;
+    if (how == QUANT_UNROWED && !fp32 && c->mdtype) {
+        notes_add(c->out->warnings, &c->out->nwarnings, KVC_MAX_NOTES, "not checked: whether SGLang's model loader "
+                  "takes this GPU and %s for quantization method %s (%s)", c->mdtype, method, QUANT_LOADER_CITE);
+        return KVC_OK;
+    }
+    if (how == QUANT_UNROWED)
+        str_printf(why, sizeof why, "quantization method %s (the minimum GPU capability and model dtypes of SGLang's "
+                   "model loader)", method);
+    if (how != QUANT_ROW || !c->mdtype)
+        return diag_set(c->diag, KVC_ERR_CONFIG, q->set ? &q->origin : dtype->set ? &dtype->origin : &o,
+                        "SGLang's model loader checks the GPU and the model's dtype (%s: %s) against the quantization "
+                        "method: %s, which kvcheck does not model; it cannot judge this worker",
+                        c->mdtype ? c->mdtype : "unknown", c->mdtype_why, why[0] ? why : "the model's dtype");
+    int from_config = c->model->has_quantization && !c->model->quant_unknown;
+    if (from_config && r->config_check && strcmp(c->model->quant_activation, "?") == 0)
+        return diag_set(c->diag, KVC_ERR_CONFIG, &o, "the model's quantization config gives activation_scheme a value "
+                        "that is not a string, which kvcheck does not model; it cannot judge this worker");
+    if (from_config && r->config_check && r->config_check(c->model, msg, sizeof msg))
+        return refuse(c, NULL, "%s (at model load, building the %s quantization config: %s)", msg, method, r->cite);
+    unsigned cap = c->gpu->major * 10 + c->gpu->minor;
+    if (cap < r->capability)
+        return refuse(c, q->set ? q : NULL, "The quantization method %s is not supported for the current GPU. "
+                      "Minimum capability: %u. Current capability: %u. (at model load, %s; %s)", method,
+                      r->capability, cap, QUANT_LOADER_CITE, r->cite);
+    if (!word_in(c->mdtype, r->dtypes))
+        return refuse(c, dtype->set ? dtype : NULL, "torch.%s is not supported for quantization method %s. Supported "
+                      "dtypes: %s (at model load, %s; %s; the model's dtype: %s)", c->mdtype, method, r->shown,
+                      QUANT_LOADER_CITE, r->cite, c->mdtype_why);
+    return KVC_OK;
+}
+
+/* The quantization methods whose config class kvcheck follows for a KV
+ * dtype of auto: whether it keeps the quantization config's
+ * kv_cache_quant_algo, which the model runner reads from the model's
+ * quant_config ("FP8", in any case, makes the pool FP8: KV_QUANT_CITE). */
+static const struct kv_quant_read {
+    span when;
+    const char *method;
+    int keeps_algo;
+    const char *cite;
+} KV_QUANT_READS[] = {
+    {UNTIL("0.5.17"), "fp8", 0, "Fp8Config.from_config keeps no kv_cache_quant_algo: sglang 0.5.3rc2: "
+     "python/sglang/srt/layers/quantization/fp8.py:166-177; 0.5.17: :305-340"},
+    {SINCE("0.5.18"), "fp8", 1, "Fp8Config.from_config: sglang 0.5.18: python/sglang/srt/layers/quantization/"
+     "fp8.py:326-327; 0.5.23: :366-367"},
+};
+/* Model classes that keep no quant_config: the model runner finds none on them, so auto is the model's dtype. */
+static const char KV_QUANT_UNKEPT[] = "DotsVLMForCausalLM PixtralForConditionalGeneration";
+static const char KV_QUANT_UNKEPT_CITE[] = "sglang 0.5.23: python/sglang/srt/models/dots_vlm.py:46, "
+                                           "python/sglang/srt/models/pixtral.py:79";
+
+/* What a KV dtype of auto gives the pool (into c->auto_dtype, with
+ * c->auto_why): the model's dtype, or where the quantization config names a
+ * KV dtype (kv_quant), what the loader's method (loader_quant) makes of it
+ * by KV_QUANT_READS: fp8_e4m3 where its config class keeps a
+ * kv_cache_quant_algo of FP8; NULL where kvcheck has no row for it. A model
+ * class that keeps no quant_config (KV_QUANT_UNKEPT) reads none. */
+static void auto_kv_dtype(ctx *c)
+{
+    c->auto_dtype = c->mdtype;
+    if (!c->model->kv_quant[0] || !c->mdtype) return;
+    if (word_in(c->model->architecture, KV_QUANT_UNKEPT)) {
+        str_printf(c->auto_why, sizeof c->auto_why, "the model's dtype, %s (%s): %s keeps no quant_config, so the "
+                   "quantization config's %s is not read (%s)", c->mdtype, c->mdtype_why, c->model->architecture,
+                   c->model->kv_quant, KV_QUANT_UNKEPT_CITE);
+        return;
+    }
+    c->auto_dtype = NULL;
+    char method[KVC_NAME_LEN], why[700];
+    const struct quant_row *r;
+    enum loader_quant how = loader_quant(c, method, sizeof method, &r, why, sizeof why);
+    const struct kv_quant_read *k = NULL;
+    for (size_t i = 0; (how == QUANT_ROW || how == QUANT_UNROWED) && i < COUNT_OF(KV_QUANT_READS); i++)
+        if (in_span(c->rel, KV_QUANT_READS[i].when) && strcmp(KV_QUANT_READS[i].method, method) == 0)
+            k = &KV_QUANT_READS[i];
+    if (!k) return;
+    const char *algo = c->model->kv_quant_algo;
+    c->auto_dtype = k->keeps_algo && str_ieq(algo, "FP8") ? "fp8_e4m3" : c->mdtype;
+    if (c->auto_dtype != c->mdtype)
+        str_printf(c->auto_why, sizeof c->auto_why, "fp8_e4m3, as the checkpoint's quantization config asks "
+                   "(kv_cache_quant_algo %s, which %s keeps: %s; %s)", algo, method, k->cite, KV_QUANT_CITE);
+    else
+        str_printf(c->auto_why, sizeof c->auto_why, "the model's dtype, %s (%s): the quantization config's %s is not "
+                   "read, as %s's config class %s (%s)", c->mdtype, c->mdtype_why, c->model->kv_quant, method,
+                   !k->keeps_algo ? "keeps no KV dtype" : "keeps only its own kv_cache_quant_algo, which is not FP8",
+                   k->cite);
 }
 
 /* SGLang's first stage renames deprecated attention backends in the four
@@ -5300,6 +5546,7 @@ static kvc_status resolve_settings(const gpu_info *gpu, const model_info *model,
     settle_decode(&c);
     c.mdtype = model_dtype(release, model->architecture, &set->s[SET_MODEL_DTYPE], model, c.mdtype_why,
                            sizeof c.mdtype_why);
+    auto_kv_dtype(&c);
     c.dsa = model->index_topk && arch_dsa(model->architecture, release);
     c.defaults = c.dsa && arch_defaults(model->architecture, release);
     out->model.dsa = c.dsa;
@@ -5328,6 +5575,7 @@ static kvc_status resolve_settings(const gpu_info *gpu, const model_info *model,
     if (!st && dsv4) st = check_pd_decode(&c, 1);
     if (!st && dsv4) st = check_cache_compatibility(&c);
     if (!st && dsv4) st = check_optimistic_prefill(&c);
+    if (!st && dsv4) st = check_quant_loader(&c); /* at model load */
     if (!st && dsv4) st = check_startup(&c, 1);
     if (dsv4) return st ? st : decline_dcp(&c);
     if (!st) st = run_dcp_rules(&c, DSA_DCP, COUNT_OF(DSA_DCP)); /* the DeepSeek family's, before the dtype */
@@ -5367,6 +5615,7 @@ static kvc_status resolve_settings(const gpu_info *gpu, const model_info *model,
     }
     if ((st = check_runner_attention(&c))) return st; /* ModelRunner.__init__, before it loads the model */
     if ((st = check_model_class(&c))) return st;
+    if ((st = check_quant_loader(&c))) return st;
     if ((st = check_dtype_mapping(&c, c.dtype, &set->s[SET_KV_CACHE_DTYPE]))) return st;
     const struct dtype_row *t = torch_row(&c, c.dtype);
     if (!t || (!t->plain_layout && !t->fp4)) {

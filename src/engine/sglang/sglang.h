@@ -247,6 +247,7 @@ typedef enum setting_key {
     SET_HICACHE_LAYOUT,      /* --hicache-mem-layout (up to 0.5.13.post1 it decides HiCache's io backend) */
     SET_SPEC_ATTN_MODE,      /* --speculative-attention-mode: the side the draft-extend backend follows */
     SET_MULTI_LAYER_EAGLE,   /* --enable-multi-layer-eagle: the multi-layer EAGLE worker */
+    SET_QUANTIZATION,        /* --quantization: the method the model loader checks the GPU and --dtype against */
     SET_COUNT
 } setting_key;
 
@@ -264,6 +265,7 @@ typedef struct setting {
                                       several values joined by spaces */
     char flag[KVC_NAME_LEN];       /* the option SGLang read it as: "--nsa-decode-backend" */
     kvc_origin origin;
+    int reported;                  /* a running server's /server_info reported it: SGLang's resolved value */
 } setting;
 
 typedef struct settings {
