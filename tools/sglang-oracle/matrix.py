@@ -54,6 +54,9 @@ MODEL_DTYPE_FLAGS = [None, "--dtype auto", "--dtype half", "--dtype float16", "-
 # checkpoint's own method or --quantization fp8, also on a checkpoint without a quantization config
 QUANT_FLAGS = ["--quantization fp8", "--quantization fp8 --dtype float32", "--quantization fp8 --dtype float16",
                "--quantization fp8 --dtype float"]
+# FP8 checkpoints whose quantization config asks for an FP8 KV cache (kv_cache_quant_algo "FP8", "fp8"), which a KV
+# dtype of auto follows where the method's config class keeps it
+FP8KV_MODELS = ["DEEPSEEK_V3_FP8KV", "DEEPSEEK_V32_FP8KV"]
 PAIR_SAMPLE = int(os.environ.get("ORACLE_PAIR_SAMPLE", "3"))   # keep 1 in N of the pb != db pairs
 
 
@@ -167,7 +170,7 @@ def cases():
                 for par in PARALLEL[1:]:
                     out.append(case(m, dt, None, None, mode, par=par))
     # 9. the model's dtype; Mistral-Large-3's architecture with one side / equal backend pairs
-    for m in ["DEEPSEEK_V3", "DEEPSEEK_V32", "DEEPSEEK_V3_NOQUANT"] + DTYPE_MODELS:
+    for m in ["DEEPSEEK_V3", "DEEPSEEK_V32", "DEEPSEEK_V3_NOQUANT"] + DTYPE_MODELS + FP8KV_MODELS:
         for dt in (None, "auto", "bfloat16", "fp8_e4m3"):
             for par in MODEL_DTYPE_FLAGS:
                 for mode in MODES:
@@ -177,7 +180,7 @@ def cases():
             for par in QUANT_FLAGS:
                 for mode in MODES:
                     out.append(case(m, dt, None, None, mode, par=par))
-    for m in ["DEEPSEEK_V3", "DEEPSEEK_V32", "DEEPSEEK_V3_FP16", "DEEPSEEK_V32_FP32"]:  # the MTP draft's dtype
+    for m in ["DEEPSEEK_V3", "DEEPSEEK_V32", "DEEPSEEK_V3_FP16", "DEEPSEEK_V32_FP32"] + FP8KV_MODELS:  # the MTP draft's
         for dt in (None, "bfloat16"):
             for draft in (None, "auto"):
                 for par in (None, "--dtype float16", "--dtype float32"):
@@ -314,6 +317,11 @@ def attention_cases():
             for par in ("", "--attention-backend flashinfer", "--attention-backend triton",
                         "--speculative-ngram-max-bfs-breadth 1"):
                 out.append(case(m, None, None, None, None, spec="NGRAM", page=page, par=par or None))
+    # an FP8 pool from the checkpoint's kv_cache_quant_algo under auto: each backend and side, and the MTP draft's
+    for b in ATTENTION:
+        for flag in ("--attention-backend", "--decode-attention-backend", "--prefill-attention-backend"):
+            out.append(case("DEEPSEEK_V3_FP8KV", None, None, None, None, par=f"{flag} {b}"))
+        out.append(case("DEEPSEEK_V3_FP8KV", None, None, None, None, spec="NEXTN", draft="auto", dab=b))
     return out
 
 

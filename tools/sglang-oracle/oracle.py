@@ -244,13 +244,15 @@ class Oracle:
         self.model_class = ns["get_model_architecture"]
 
     # ------------------------------------------------------- stage 3 pieces
-    def kv_torch_dtype(self, view, draft=False, model_dtype=None):
+    def kv_torch_dtype(self, view, draft=False, model_dtype=None, model=None):
         """(torch dtype, where) from the release's own code; model_dtype is
-        the model's dtype (default bfloat16), which `auto` resolves to."""
+        the model's dtype (default bfloat16), which `auto` resolves to, and
+        model the model runner's model (its quant_config: a checkpoint's
+        kv_cache_quant_algo), None for none."""
         import torch
         model_dtype = model_dtype or torch.bfloat16
         if self.kvd_mod is not None:
-            return self._configure_kv_dtype(view, draft, model_dtype)[1], \
+            return self._configure_kv_dtype(view, draft, model_dtype, model)[1], \
                 "mem_cache/kv_cache_dtype.py:configure_kv_cache_dtype"
         path = os.path.join(self.root, "sglang/srt/model_executor/model_runner.py")
         meth = _method(path, "ModelRunner", "configure_kv_cache_dtype")
@@ -267,17 +269,17 @@ class Oracle:
             ns = load_defs(path, _loads(node), self.root)
             mod = node if isinstance(node, ast.Module) else ast.Module([node], [])
             self._kv_code = (compile(mod, path, "exec"), ns)
-        me = types.SimpleNamespace(server_args=view, model=None, dtype=model_dtype,
+        me = types.SimpleNamespace(server_args=view, model=model, dtype=model_dtype,
                                    _record_kv_cache_dtype=lambda *a: None)
         code, ns = self._kv_code
         exec(code, dict(ns), {"self": me})
         return me.kv_cache_dtype, where
 
-    def _configure_kv_dtype(self, view, draft, model_dtype):
+    def _configure_kv_dtype(self, view, draft, model_dtype, model=None):
         """mem_cache/kv_cache_dtype.py's configure_kv_cache_dtype (0.5.16+):
         (resolved dtype string or None, torch dtype)."""
         fn = self.kvd_mod.configure_kv_cache_dtype
-        kw = dict(server_args_kv_cache_dtype=view.kv_cache_dtype, model=None, model_dtype=model_dtype,
+        kw = dict(server_args_kv_cache_dtype=view.kv_cache_dtype, model=model, model_dtype=model_dtype,
                   is_draft_worker=draft, is_dflash=False, speculative_draft_attention_backend=None)
         if "speculative_draft_kv_cache_dtype" in inspect.signature(fn).parameters:
             kw["speculative_draft_kv_cache_dtype"] = getattr(view, "speculative_draft_kv_cache_dtype", None)
@@ -287,8 +289,9 @@ class Oracle:
         """The target model runner's kv_cache_dtype_str, which PD registers
         and compares from 0.5.17: the statement of
         ModelRunner.configure_kv_cache_dtype that sets it, executed with the
-        resolved string configure_kv_cache_dtype returns (model=None: no
-        checkpoint quantization config). None where the release has none."""
+        resolved string configure_kv_cache_dtype returns (the target's model,
+        run() set: its checkpoint's quantization config). None where the
+        release has none."""
         import torch
         path = os.path.join(self.root, "sglang/srt/model_executor/model_runner.py")
         meth = _method(path, "ModelRunner", "configure_kv_cache_dtype")
@@ -297,7 +300,8 @@ class Oracle:
         if stmt is None or self.kvd_mod is None:
             return None
         me = types.SimpleNamespace(server_args=view)
-        loc = {"self": me, "resolved_kv_cache_dtype": self._configure_kv_dtype(view, False, torch.bfloat16)[0]}
+        model = getattr(self, "target_model", None)
+        loc = {"self": me, "resolved_kv_cache_dtype": self._configure_kv_dtype(view, False, torch.bfloat16, model)[0]}
         # 0.5.23 reads the model group of the resolved args through get_model(); the view has its fields
         exec(compile(ast.Module([stmt], []), path, "exec"), {"get_model": lambda: view}, loc)
         return me.kv_cache_dtype_str
@@ -412,6 +416,7 @@ class Oracle:
         self.cfg = HFConfig(model_cfg)
         self.view = None  # the resolved server args of an accepted case (pairs.py reads them)
         self.runner_view = None
+        self.target_model = None  # the target model runner's model (its quant_config), once loaded
         argv = ["--model-path", "/fake/model"] + argv
         stage = "args"
         out = {}
@@ -440,8 +445,8 @@ class Oracle:
                 self.model_class(types.SimpleNamespace(  # the ModelConfig fields it reads
                     hf_config=hf, hf_text_config=hf, is_generation=True, is_multimodal=False, quantization=None,
                     model_impl=getattr(view, "model_impl", "auto"), model_path="/fake/model", revision=None))
-                self.quant_check(sa)
-                kvd, _ = self.kv_torch_dtype(view, model_dtype=self.model_dtype(sa))
+                self.target_model = types.SimpleNamespace(quant_config=self.quant_check(sa))
+                kvd, _ = self.kv_torch_dtype(view, model_dtype=self.model_dtype(sa), model=self.target_model)
                 dim, o["row"] = self.row(view, kvd, hf)
                 fp4 = self.fp4_pool(kvd, hf, dim)
                 if fp4:
@@ -479,7 +484,9 @@ class Oracle:
         except BaseException as e:
             return {"note": f"draft model config: {type(e).__name__}: {e}"[:200]}
         try:
-            kvd, _ = self.kv_torch_dtype(view, draft=True, model_dtype=dmc.dtype)
+            # the MTP draft's model keeps its own checkpoint's quantization config
+            model = types.SimpleNamespace(quant_config=self.quant_config(dmc))
+            kvd, _ = self.kv_torch_dtype(view, draft=True, model_dtype=dmc.dtype, model=model)
             dim, b = self.row(view, kvd, hf)
             fp4 = self.fp4_pool(kvd, hf, dim)
             if fp4:
@@ -622,15 +629,24 @@ class Oracle:
     def quant_check(self, sa):
         """The model loader's check of the target's quantization method, next
         after the model class (sglang 0.5.23: model_loader/loader.py:221-272):
-        the release's own _get_quantization_config on the target's
-        ModelConfig, which refuses a GPU below the method's minimum capability
-        and a model dtype outside the method's activation dtypes. The
-        checkpoint's quantization config is the config.json's (no weight
-        files are read). Its model-class lookup is the oracle's
-        (_model_class_setup)."""
-        import importlib
+        quant_config on the target's ModelConfig. Returns the quantization
+        config the model keeps."""
         try:
             mc = self.mc.ModelConfig.from_server_args(sa, model_path="/fake/model")
+        except BaseException as e:
+            raise OracleBroken(f"ModelConfig: {type(e).__name__}: {e}") from e
+        return self.quant_config(mc)
+
+    def quant_config(self, mc):
+        """The release's own _get_quantization_config on ModelConfig mc,
+        which refuses a GPU below the method's minimum capability and a model
+        dtype outside the method's activation dtypes, and returns the
+        quantization config (None without a method): the model's
+        quant_config. The checkpoint's quantization config is the
+        config.json's (no weight files are read). Its model-class lookup is
+        the oracle's (_model_class_setup)."""
+        import importlib
+        try:
             loader = importlib.import_module("sglang.srt.model_loader.loader")
             fn = loader._get_quantization_config
             # it looks up the model class itself (0.5.9+): the oracle's, on the release's registry names
@@ -644,7 +660,7 @@ class Oracle:
         extra = {"packed_modules_mapping": {}, "remap_prefix": None}
         kw = {k: v for k, v in extra.items() if k in inspect.signature(fn).parameters}
         try:
-            fn(mc, load, **kw)
+            return fn(mc, load, **kw)
         except ValueError:
             raise
         except BaseException as e:
