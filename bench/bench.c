@@ -2,8 +2,9 @@
  * bytes in the same process, and their ratio (DESIGN.md §6).
  *
  *   GPU  scan of pages already in device memory  vs  a plain 16-byte-load read kernel
- *        (one buffer; an engine's pool of 79 layer buffers x 1024 pages whole, one
- *        request's 66 pages x 79 layers, and one page: the fixed cost of a call)
+ *        (one buffer, both timed call by call, the read kernel also back to back;
+ *        an engine's pool of 79 layer buffers x 1024 pages whole, one request's
+ *        66 pages x 79 layers, and one page: the fixed cost of a call)
  *   CPU  scan on one thread                      vs  a plain read loop on one thread
  *   file scan                                    vs  reading the file to nowhere (as cat > /dev/null)
  *
@@ -72,23 +73,58 @@ static kvc_scanner *scanner_on(const kvc_layout *l, kvc_device dev, unsigned thr
     return s;
 }
 
-/* One call: submit, wait and the report (kvc_scanner_scan), or the gate's
- * verdict alone (`verdict`: kvc_scanner_check); exits on failure (the
- * benchmark's pages are clean). */
-static void scan_once(kvc_scanner *s, const uint64_t *layers, size_t n, uint64_t bytes, const uint64_t *pages,
-                      size_t npages, void *stream, int verdict)
+/* A call the benchmark times: a scan through `s` of `n` layers of `bytes`
+ * (with the report, or the gate's verdict alone: `verdict`), call i taking
+ * page list i % nlists of the lists of `npages` at `lists` (NULL: every
+ * page); or, without a scanner, the read kernel `read` over the same bytes. */
+typedef struct bench_call {
+    kvc_scanner *s;
+    gpu_reader *read;
+    const uint64_t *layers;
+    size_t n;
+    uint64_t bytes;
+    const uint64_t *lists;
+    size_t npages, nlists;
+    int verdict;
+} bench_call;
+
+/* Enqueues call i's work on `stream` (NULL: CUDA's default stream; a CPU
+ * scanner scans at once); exits on failure. */
+static void submit(const bench_call *c, int i, void *stream)
+{
+    const uint64_t *pages = c->lists ? c->lists + (size_t)i % c->nlists * c->npages : NULL;
+    kvc_diag d;
+    if (c->s ? kvc_scanner_submit(c->s, c->layers, c->n, c->bytes, pages, c->npages, stream, &d)
+             : gpu_reader_launch(c->read, stream, &d)) {
+        printf("submit: %s\n", d.message);
+        exit(1);
+    }
+}
+
+/* Waits until the submitted call's results are on the host: a scan's report
+ * (or verdict), which must be clean as the benchmark's pages are, or the
+ * end of the read kernel on `stream`; exits on failure. */
+static void finish(const bench_call *c, void *stream)
 {
     kvc_scan_report *r = NULL;
     kvc_diag d;
-    if ((verdict ? kvc_scanner_check : kvc_scanner_scan)(s, layers, n, bytes, pages, npages, stream, &r, &d)) {
-        printf("scan: %s\n", d.message);
+    if (c->s ? (c->verdict ? kvc_scanner_wait_check : kvc_scanner_wait)(c->s, &r, &d)
+             : gpu_stream_wait(c->read->g, stream, &d)) {
+        printf("wait: %s\n", d.message);
         exit(1);
     }
-    if (verdict ? r != NULL : !kvc_scan_report_clean(r)) {
+    if (c->s && (c->verdict ? r != NULL : !kvc_scan_report_clean(r))) {
         printf("scan: the benchmark's clean pages read as damaged\n");
         exit(1);
     }
     kvc_scan_report_free(r);
+}
+
+/* Call i as a user makes it (on a GPU, on CUDA's default stream). */
+static void call_once(const bench_call *c, int i)
+{
+    submit(c, i, NULL);
+    finish(c, NULL);
 }
 
 static int cmp_double(const void *a, const void *b)
@@ -100,7 +136,7 @@ static int cmp_double(const void *a, const void *b)
 /* A call's medians: wall time of the whole call, device time from submit to
  * the results on the host (events on the benchmark's stream), and the two
  * host parts: submitting, and waiting plus building the report (none for a
- * clean `verdict` call). */
+ * clean `verdict` call or the read kernel). */
 typedef struct call_times {
     double wall, device, submit, report;
 } call_times;
@@ -111,34 +147,33 @@ static double median(double *v, int n)
     return v[n / 2];
 }
 
-/* `nlists` page lists of `npages` each lie one after another at `pages`:
- * call i takes list i % nlists, as an engine's requests bring new lists. */
-static call_times time_calls(gpu_ctx *g, kvc_scanner *s, const uint64_t *layers, size_t n, uint64_t bytes,
-                             const uint64_t *lists, size_t npages, size_t nlists, int iters, int verdict)
+/* Each call is timed twice: whole, and on the benchmark's stream between
+ * two events; the page lists of a scan change from call to call, as an
+ * engine's requests bring new lists. */
+static call_times time_calls(gpu_ctx *g, const bench_call *c, int iters)
 {
     double *v = malloc(4 * iters * sizeof *v), *w = v, *k = v + iters, *sub = v + 2 * iters, *rep = v + 3 * iters;
+    void *stream = gpu_bench_stream(g);
     kvc_diag d;
-    scan_once(s, layers, n, bytes, lists, npages, gpu_bench_stream(g), verdict);
+    submit(c, 0, stream);
+    finish(c, stream);
     for (int i = 0; i < iters; i++) {
-        const uint64_t *pages = lists ? lists + (size_t)i % nlists * npages : NULL;
         double t = clock_seconds();
-        scan_once(s, layers, n, bytes, pages, npages, NULL, verdict);
+        call_once(c, i);
         w[i] = clock_seconds() - t;
         gpu_mark(g, 0, &d);
-        kvc_scan_report *r = NULL;
         t = clock_seconds();
-        kvc_scanner_submit(s, layers, n, bytes, pages, npages, gpu_bench_stream(g), &d);
+        submit(c, i, stream);
         sub[i] = clock_seconds() - t;
         gpu_mark(g, 1, &d);
         gpu_marked_seconds(g, &k[i], &d); /* waits for the device */
         t = clock_seconds();
-        (verdict ? kvc_scanner_wait_check : kvc_scanner_wait)(s, &r, &d);
-        kvc_scan_report_free(r);
+        finish(c, stream);
         rep[i] = clock_seconds() - t;
     }
-    call_times c = {median(w, iters), median(k, iters), median(sub, iters), median(rep, iters)};
+    call_times times = {median(w, iters), median(k, iters), median(sub, iters), median(rep, iters)};
     free(v);
-    return c;
+    return times;
 }
 
 /* `n` buffers of `pages` clean pages each, in device memory; 0 on success. */
@@ -168,6 +203,20 @@ static void pool_free(gpu_ctx *g, uint64_t *layers, size_t n)
     for (size_t i = 0; i < n; i++) gpu_free(g, layers[i]);
 }
 
+/* The read kernel launched `iters` times back to back on the benchmark's
+ * stream between two events, after one launch to warm up: seconds a launch. */
+static double back_to_back(gpu_ctx *g, const bench_call *read, int iters)
+{
+    double s = 0;
+    kvc_diag d;
+    submit(read, 0, gpu_bench_stream(g));
+    gpu_mark(g, 0, &d);
+    for (int i = 0; i < iters; i++) submit(read, i, gpu_bench_stream(g));
+    gpu_mark(g, 1, &d);
+    gpu_marked_seconds(g, &s, &d);
+    return s / iters;
+}
+
 /* One large buffer at each size, and an engine's pool (NLAYERS buffers of
  * POOL_PAGES pages): whole, one request's pages, and one page (the fixed
  * cost of a call). Digests are always on. */
@@ -185,18 +234,24 @@ static void bench_gpu_sizes(gpu_ctx *g, kvc_scanner *s, const kvc_layout *l, con
         uint64_t pages = (uint64_t)(gib * (1ull << 30)) / l->page_bytes, bytes = pages * l->page_bytes;
         uint64_t dev;
         if (device_pool(g, l, 1, pages, &dev)) continue;
-        double read_s;
+        gpu_reader reader;
         kvc_diag d;
-        int iters = gib < 1 ? 50 : 10;
-        if (gpu_time_read(g, &dev, 1, bytes, iters, &read_s, &d)) {
+        if (gpu_reader_init(g, &dev, 1, bytes, &reader, &d)) {
             printf("GPU %.2f GiB: %s\n", gib, d.message);
         } else {
-            call_times c = time_calls(g, s, &dev, 1, bytes, NULL, 0, 1, iters, 0);
+            /* the scan and the read kernel each timed call by call, alike */
+            bench_call scan = {.s = s, .layers = &dev, .n = 1, .bytes = bytes}, read = {.read = &reader};
+            int iters = gib < 1 ? 50 : 10;
+            call_times c = time_calls(g, &scan, iters), r = time_calls(g, &read, iters);
+            double read_s = back_to_back(g, &read, iters);
             char what[96];
-            snprintf(what, sizeof what, "GPU scan, %.2f GiB in device memory (device)", gib);
-            row(what, bytes / c.device / 1e12, bytes / read_s / 1e12, "TB/s", 0.90);
-            snprintf(what, sizeof what, "GPU scan, %.2f GiB in device memory (call)", gib);
-            row(what, bytes / c.wall / 1e12, bytes / read_s / 1e12, "TB/s", 0.90);
+            snprintf(what, sizeof what, "GPU scan, %.2f GiB, device time per call", gib);
+            row(what, bytes / c.device / 1e12, bytes / r.device / 1e12, "TB/s", 0.90);
+            snprintf(what, sizeof what, "GPU scan, %.2f GiB, whole call", gib);
+            row(what, bytes / c.wall / 1e12, bytes / r.wall / 1e12, "TB/s", 0.90);
+            row("  device time vs read kernel back to back", bytes / c.device / 1e12, bytes / read_s / 1e12, "TB/s",
+                0.90);
+            gpu_reader_free(&reader);
         }
         pool_free(g, &dev, 1);
     }
@@ -207,16 +262,20 @@ static void bench_gpu_pool(gpu_ctx *g, kvc_scanner *s, const kvc_layout *l)
     uint64_t layers[NLAYERS];
     if (device_pool(g, l, NLAYERS, POOL_PAGES, layers)) return;
     const uint64_t layer_bytes = POOL_PAGES * l->page_bytes, bytes = NLAYERS * layer_bytes;
-    double read_s;
+    gpu_reader reader;
     kvc_diag d;
-    if (gpu_time_read(g, layers, NLAYERS, layer_bytes, 20, &read_s, &d)) {
+    if (gpu_reader_init(g, layers, NLAYERS, layer_bytes, &reader, &d)) {
         printf("GPU pool: %s\n", d.message);
         pool_free(g, layers, NLAYERS);
         return;
     }
+    bench_call read = {.read = &reader};
+    double read_s = back_to_back(g, &read, 20);
+    gpu_reader_free(&reader);
     printf("pool: %d layer buffers x %d pages = %.2f GB; the read kernel over all of them: %.3f ms (%.2f TB/s)\n",
            NLAYERS, POOL_PAGES, bytes / 1e9, read_s * 1e3, bytes / read_s / 1e12);
-    call_times c = time_calls(g, s, layers, NLAYERS, layer_bytes, NULL, 0, 1, 20, 0);
+    bench_call pool = {.s = s, .layers = layers, .n = NLAYERS, .bytes = layer_bytes};
+    call_times c = time_calls(g, &pool, 20);
     row("whole pool, one call, digests on (device)", bytes / c.device / 1e12, bytes / read_s / 1e12, "TB/s", 0.90);
     row("whole pool, one call, digests on (call)", bytes / c.wall / 1e12, bytes / read_s / 1e12, "TB/s", 0.90);
     printf("%-44s submit %.1f us, report %.1f us\n", "  host parts of the call", c.submit * 1e6, c.report * 1e6);
@@ -227,7 +286,9 @@ static void bench_gpu_pool(gpu_ctx *g, kvc_scanner *s, const kvc_layout *l)
     const uint64_t req_bytes = (uint64_t)NLAYERS * REQUEST_PAGES * l->page_bytes;
     static const char *const HOW[] = {"scan", "check"}; /* kvc_scanner_scan (report and digests), kvc_scanner_check */
     for (int verdict = 0; verdict < 2; verdict++) {
-        c = time_calls(g, s, layers, NLAYERS, layer_bytes, pages[0], REQUEST_PAGES, REQUEST_LISTS, 200, verdict);
+        bench_call request = {.s = s, .layers = layers, .n = NLAYERS, .bytes = layer_bytes, .lists = pages[0],
+                              .npages = REQUEST_PAGES, .nlists = REQUEST_LISTS, .verdict = verdict};
+        c = time_calls(g, &request, 200);
         char what[64];
         snprintf(what, sizeof what, "one request, 66 pages x 79 layers (%s)", HOW[verdict]);
         printf("%-44s %9.1f us  device %.1f us  (%.1f MB; at the read kernel's speed %.1f us; target <= 100 us)%s\n",
@@ -237,7 +298,8 @@ static void bench_gpu_pool(gpu_ctx *g, kvc_scanner *s, const kvc_layout *l)
                c.report * 1e6);
     }
     for (int verdict = 0; verdict < 2; verdict++) {
-        c = time_calls(g, s, layers, 1, l->page_bytes, NULL, 0, 1, 500, verdict);
+        bench_call page = {.s = s, .layers = layers, .n = 1, .bytes = l->page_bytes, .verdict = verdict};
+        c = time_calls(g, &page, 500);
         char what[64];
         snprintf(what, sizeof what, "fixed cost: one page of one layer (%s)", HOW[verdict]);
         printf("%-44s %9.1f us  device %.1f us  (target <= 20 us)%s\n", what, c.wall * 1e6, c.device * 1e6,
@@ -280,16 +342,18 @@ static void bench_cpu(uint64_t mib)
     volatile uint64_t sink = read_loop(buf, bytes); /* warm: pages mapped, caches as they will be */
     double best_read = 1e9, best_scan = 1e9, best_all = 1e9;
     const uint64_t layer = (uint64_t)(uintptr_t)buf;
+    bench_call scan_one = {.s = one, .layers = &layer, .n = 1, .bytes = bytes};
+    bench_call scan_all = {.s = all, .layers = &layer, .n = 1, .bytes = bytes};
     for (int rep = 0; rep < 5; rep++) {
         double t = clock_seconds();
         sink ^= read_loop(buf, bytes);
         double r = clock_seconds() - t;
         if (r < best_read) best_read = r;
         t = clock_seconds();
-        scan_once(one, &layer, 1, bytes, NULL, 0, NULL, 0);
+        call_once(&scan_one, 0);
         if ((r = clock_seconds() - t) < best_scan) best_scan = r;
         t = clock_seconds();
-        scan_once(all, &layer, 1, bytes, NULL, 0, NULL, 0);
+        call_once(&scan_all, 0);
         if ((r = clock_seconds() - t) < best_all) best_all = r;
     }
     (void)sink;

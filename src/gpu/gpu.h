@@ -92,9 +92,21 @@ void gpu_free(gpu_ctx *g, uint64_t ptr);
 void *gpu_bench_stream(gpu_ctx *g);
 kvc_status gpu_mark(gpu_ctx *g, int which, kvc_diag *diag);
 kvc_status gpu_marked_seconds(gpu_ctx *g, double *seconds, kvc_diag *diag);
-/* The plain read kernel over `nlayers` buffers of `layer_bytes`, on the GPU's stream. */
-kvc_status gpu_time_read(gpu_ctx *g, const uint64_t *layers, size_t nlayers, uint64_t layer_bytes, int iters,
-                         double *seconds, kvc_diag *diag);
+/* The benchmark's reference, the plain read kernel over `nlayers` buffers of
+ * `layer_bytes`: its layer table on the device, set up once; each launch is
+ * enqueued on `stream` (a CUstream; NULL: CUDA's default stream) and returns
+ * without waiting. gpu_stream_wait waits until a stream's work is done. */
+typedef struct gpu_reader {
+    gpu_ctx *g;
+    uint64_t table, sink;
+    unsigned nlayers;
+    unsigned long long chunks;
+} gpu_reader;
+kvc_status gpu_reader_init(gpu_ctx *g, const uint64_t *layers, size_t nlayers, uint64_t layer_bytes, gpu_reader *r,
+                           kvc_diag *diag);
+kvc_status gpu_reader_launch(gpu_reader *r, void *stream, kvc_diag *diag);
+void gpu_reader_free(gpu_reader *r);
+kvc_status gpu_stream_wait(gpu_ctx *g, void *stream, kvc_diag *diag);
 /* simulate on the GPU: writes prefill's pages, moves them, reads both back;
  * per-token results into `stats`; decode's buffer stays on the device for the
  * scan (*dbuf, freed with gpu_free). */

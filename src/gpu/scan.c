@@ -322,32 +322,37 @@ kvc_status gpu_scan_layer(gpu_ctx *g, const scan_plan *p, layer_job *job, unsign
 
 /* ------------------------------------------------------------ benchmark */
 
-kvc_status gpu_time_read(gpu_ctx *g, const uint64_t *layers, size_t nlayers, uint64_t layer_bytes, int iters,
-                         double *seconds, kvc_diag *diag)
+kvc_status gpu_reader_init(gpu_ctx *g, const uint64_t *layers, size_t nlayers, uint64_t layer_bytes, gpu_reader *r,
+                           kvc_diag *diag)
 {
-    const cuda_api *a = g->api;
-    cu_deviceptr sink = 0;
-    uint64_t table = 0;
-    kvc_status st = gpu_dev_alloc(g, &sink, KVC_GPU_BLOCK * 16, diag);
-    if (!st) st = gpu_alloc_upload(g, layers, nlayers * 8, &table, diag);
-    unsigned long long n = layer_bytes / 16;
-    unsigned nl = (unsigned)nlayers;
-    cu_deviceptr t = table;
-    void *args[] = {&t, &nl, &n, &sink};
-    float ms = 0;
-    cu_result r = 0;
-    for (int i = 0; !st && i <= iters && !r; i++) { /* the first run warms up */
-        if (i == 1) r = a->cuEventRecord(g->done[0], g->stream[0]);
-        if (!r) r = a->cuLaunchKernel(g->read, g->grid, 1, 1, KVC_GPU_BLOCK, 1, 1, 0, g->stream[0], args, NULL);
-    }
-    if (!st && !r) r = a->cuEventRecord(g->done[1], g->stream[0]);
-    if (!st && !r) r = a->cuEventSynchronize(g->done[1]);
-    if (!st && !r) r = a->cuEventElapsedTime(&ms, g->done[0], g->done[1]);
-    if (!st && r) st = cuda_fail(a, r, "the read kernel", NULL, diag);
-    gpu_free(g, sink);
-    gpu_free(g, table);
-    if (!st) *seconds = ms / 1e3 / iters;
+    r->g = g;
+    r->nlayers = (unsigned)nlayers;
+    r->chunks = layer_bytes / 16;
+    kvc_status st = gpu_alloc(g, KVC_GPU_BLOCK * 16, &r->sink, diag);
+    if (!st && (st = gpu_alloc_upload(g, layers, nlayers * 8, &r->table, diag)) != KVC_OK) gpu_free(g, r->sink);
     return st;
+}
+
+kvc_status gpu_reader_launch(gpu_reader *r, void *stream, kvc_diag *diag)
+{
+    gpu_ctx *g = r->g;
+    cu_deviceptr table = r->table, sink = r->sink;
+    void *args[] = {&table, &r->nlayers, &r->chunks, &sink};
+    CU_TRY(g, g->api->cuLaunchKernel(g->read, g->grid, 1, 1, KVC_GPU_BLOCK, 1, 1, 0, (cu_stream)stream, args, NULL),
+           "the read kernel", NULL);
+    return KVC_OK;
+}
+
+void gpu_reader_free(gpu_reader *r)
+{
+    gpu_free(r->g, r->sink);
+    gpu_free(r->g, r->table);
+}
+
+kvc_status gpu_stream_wait(gpu_ctx *g, void *stream, kvc_diag *diag)
+{
+    CU_TRY(g, g->api->cuStreamSynchronize((cu_stream)stream), "cuStreamSynchronize", NULL);
+    return KVC_OK;
 }
 
 void *gpu_bench_stream(gpu_ctx *g) { return g->stream[0]; }
