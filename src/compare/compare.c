@@ -46,20 +46,41 @@ int draft_own_layout(const kvc_resolved *p, const kvc_resolved *d)
            (strcmp(p->draft.name, p->kv.name) != 0 || strcmp(d->draft.name, d->kv.name) != 0);
 }
 
+/* 1 when both sides' KV rows (and a draft's own rows) are the same bytes. */
+int same_rows(const kvc_resolved *p, const kvc_resolved *d)
+{
+    return strcmp(p->kv.name, d->kv.name) == 0 && p->kv.bytes_per_token == d->kv.bytes_per_token &&
+           p->kv.page_bytes == d->kv.page_bytes &&
+           (!draft_own_layout(p, d) ||
+            (strcmp(p->draft.name, d->draft.name) == 0 && p->draft.page_bytes == d->draft.page_bytes));
+}
+
+/* The compared settings that differ; `dtypes`: the KV dtype ones too, as
+ * each side's engine resolved them. */
+static unsigned cmp_settings(const kvc_resolved *p, const kvc_resolved *d, int dtypes, kvc_verdict *v)
+{
+    unsigned n = 0;
+    for (unsigned i = 0; i < p->nsettings; i++) {
+        const kvc_setting *s = &p->settings[i];
+        if (!(s->flags & KVC_SETTING_COMPARED) || (!dtypes && (s->flags & KVC_SETTING_DTYPE))) continue;
+        n += cmp_str(v, s->name, s->flags & KVC_SETTING_DTYPE ? resolved_dtype(p) : s->value,
+                     s->flags & KVC_SETTING_DTYPE ? resolved_dtype(d) : resolved_value(d, s->name));
+    }
+    return n;
+}
+
 /* The fields that decide whether decode reads what prefill wrote. Records
- * each difference in `v` when given; returns how many there are. */
+ * each difference in `v` when given; returns how many there are. Two KV
+ * dtype strings with the same rows (auto and the model's own dtype) change
+ * no byte: they count where the rows differ, to name why; where only the
+ * strings differ, the engine's bootstrap is what may refuse them. */
 static unsigned mismatches(const kvc_resolved *p, const kvc_resolved *d, kvc_verdict *v)
 {
     unsigned n = 0;
     n += cmp_u64(v, "kv_lora_rank", p->model.kv_lora_rank, d->model.kv_lora_rank);
     n += cmp_u64(v, "qk_rope_head_dim", p->model.qk_rope_head_dim, d->model.qk_rope_head_dim);
     n += cmp_u64(v, "num_hidden_layers", p->model.num_hidden_layers, d->model.num_hidden_layers);
-    for (unsigned i = 0; i < p->nsettings; i++)
-        if (p->settings[i].flags & KVC_SETTING_COMPARED) /* the KV dtype as each side's engine resolved it */
-            n += cmp_str(v, p->settings[i].name,
-                         p->settings[i].flags & KVC_SETTING_DTYPE ? resolved_dtype(p) : p->settings[i].value,
-                         p->settings[i].flags & KVC_SETTING_DTYPE ? resolved_dtype(d)
-                                                                  : resolved_value(d, p->settings[i].name));
+    n += cmp_settings(p, d, !same_rows(p, d), v);
     if (p->state_layers || d->state_layers) {
         n += cmp_u64(v, "attn_layers", p->attn_layers, d->attn_layers);
         n += cmp_u64(v, "state_layers", p->state_layers, d->state_layers);
@@ -439,7 +460,8 @@ static kvc_status compare_into(const kvc_worker *const w[2], kvc_verdict *out, p
     out->bootstrap_catches =
         e->bootstrap(res[0], res[1], out->caught_at, sizeof out->caught_at, out->bootstrap, sizeof out->bootstrap);
     if (out->bootstrap_catches && out->compatible) { /* refused with equal layouts: name the difference */
-        if (!cmp_u64(out, "kv_entries", res[0]->kv_entries, res[1]->kv_entries))
+        if (!cmp_u64(out, "kv_entries", res[0]->kv_entries, res[1]->kv_entries) &&
+            !cmp_settings(res[0], res[1], 1, out))
             add_mismatch(out, "engine_check", out->caught_at, out->caught_at); /* the report names the check */
         out->compatible = 0;
     }

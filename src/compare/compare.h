@@ -26,5 +26,7 @@ struct kvc_verdict {
 /* 1 when both sides have draft entries and a side's draft pool has its own
  * layout: then the draft entries are compared on their own. */
 int draft_own_layout(const kvc_resolved *prefill, const kvc_resolved *decode);
+/* 1 when both sides' KV rows (and a draft's own rows) are the same bytes. */
+int same_rows(const kvc_resolved *prefill, const kvc_resolved *decode);
 
 #endif /* KVC_COMPARE_H */

@@ -209,6 +209,14 @@ static void side_row_u(strbuf *sb, const char *name, uint64_t p, uint64_t d, int
     side_row(sb, name, a, b, judged);
 }
 
+/* 1 when the verdict counts `field` among its differences. */
+static int counted(const kvc_verdict *v, const char *field)
+{
+    for (unsigned i = 0; i < v->nmismatches; i++)
+        if (strcmp(v->mismatches[i].field, field) == 0) return 1;
+    return 0;
+}
+
 static void fix_args_text(strbuf *sb, const kvc_fix *f)
 {
     for (unsigned i = 0; i < f->nargs; i++) sb_printf(sb, "%s%s %s", i ? " " : "", f->args[i][0], f->args[i][1]);
@@ -263,9 +271,10 @@ static char *text_check(const kvc_verdict *v, unsigned options)
             const kvc_setting *px = resolved_find(p, x->name), *dx = resolved_find(d, x->name);
             if ((x->flags & KVC_SETTING_IF_SET) && !(px && shown(px)) && !(dx && shown(dx)))
                 continue; /* neither side has it */
-            /* a KV dtype is judged as each engine resolved it: auto and the string it resolves to are one */
+            /* a KV dtype whose strings differ is judged where the verdict counts it: auto and the
+             * string it resolves to are one, and strings with the same rows change no byte */
             int judged = (x->flags & KVC_SETTING_COMPARED) &&
-                         (!(x->flags & KVC_SETTING_DTYPE) || strcmp(resolved_dtype(p), resolved_dtype(d)) != 0 ||
+                         (!(x->flags & KVC_SETTING_DTYPE) || counted(v, x->name) ||
                           strcmp(resolved_value(p, x->name), resolved_value(d, x->name)) == 0);
             side_row(&sb, x->name, resolved_value(p, x->name), resolved_value(d, x->name), judged);
         }
@@ -289,11 +298,8 @@ static char *text_check(const kvc_verdict *v, unsigned options)
     }
     /* scales left behind come out tiny, not NaN: the values are wrong, and nothing says so */
     int scales_only = v->nmismatches == 1 && strcmp(v->mismatches[0].field, "scale_buffer") == 0;
-    /* the same KV rows on both sides: what differs is other state (a linear
-     * layer's), which gives wrong output before it gives NaN, if ever */
-    int same_rows = strcmp(p->kv.name, d->kv.name) == 0 && p->kv.page_bytes == d->kv.page_bytes &&
-                    (!draft_own_layout(p, d) ||
-                     (strcmp(p->draft.name, d->draft.name) == 0 && p->draft.page_bytes == d->draft.page_bytes));
+    /* the same KV rows on both sides (same_rows): what differs is other state
+     * (a linear layer's), which gives wrong output before it gives NaN, if ever */
     if (v->bootstrap_catches || v->compatible)
         sb_printf(&sb, "\n%s.\n", v->bootstrap);
     else if (scales_only)
@@ -303,7 +309,7 @@ static char *text_check(const kvc_verdict *v, unsigned options)
         sb_printf(&sb, "\n%s, so nothing fails before serving: decode's draft model drafts from garbage; the target "
                   "verifies every draft token, so output stays right, but few drafts are accepted and speculative "
                   "decoding's speed-up is lost (reasoned, not run)\n", v->bootstrap);
-    else if (same_rows)
+    else if (same_rows(p, d))
         sb_printf(&sb,
                   "\n%s, so nothing fails before serving: decode's first requests compute from the garbage it "
                   "received\n  (wrong output, or \"%s\" where values overflow)\n",
