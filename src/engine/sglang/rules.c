@@ -311,6 +311,9 @@ static const char *const SIDE[2] = {"prefill", "decode"};
 /* One resolution in progress. */
 #define MAX_ATTN 4 /* attention backends whose rules one worker meets */
 
+/* How kvcheck takes the model loader's quantization check for a worker. */
+enum loader_quant { QUANT_NONE, QUANT_ROW, QUANT_UNROWED, QUANT_UNJUDGED };
+
 typedef struct ctx {
     unsigned rel;
     const gpu_info *gpu;
@@ -333,10 +336,19 @@ typedef struct ctx {
     setting decode; /* the decode side the server args' attention checks read (settle_decode) */
     const char *mdtype; /* the dtype SGLang runs the model in (model_dtype); NULL: kvcheck cannot tell */
     char mdtype_why[KVC_REASON_LEN];
+    struct { /* the quantization method SGLang's model loader checks, and how kvcheck takes it (settle_quant) */
+        enum loader_quant how;
+        char method[KVC_NAME_LEN];  /* lower-cased, as _verify_quantization takes it */
+        const struct quant_row *row; /* its QUANT_LOADER row, or NULL */
+        char why[700];               /* what decides it, where kvcheck does not model that */
+    } quant;
     /* the dtype a KV dtype of auto gives the pool (auto_kv_dtype); NULL: kvcheck cannot tell */
     const char *auto_dtype;
     char auto_why[KVC_REASON_LEN];
 } ctx;
+
+/* 1 when SGLang runs the model in float32. Pure. */
+static int model_fp32(const ctx *c) { return c->mdtype && strcmp(c->mdtype, "float32") == 0; }
 
 /* Room in `c` for one more attention backend's page rule: its `why`. Each
  * of the three attention flags names one backend with a page rule, plus
@@ -5288,9 +5300,6 @@ static const struct quant_row *quant_row(unsigned rel, const char *method)
     return NULL;
 }
 
-/* How kvcheck takes the model loader's quantization check for a worker. */
-enum loader_quant { QUANT_NONE, QUANT_ROW, QUANT_UNROWED, QUANT_UNJUDGED };
-
 /* The quantization method SGLang's model loader checks for this worker
  * (`method`, lower-cased as _verify_quantization takes it) and how kvcheck
  * takes it: QUANT_NONE, none; QUANT_ROW, its QUANT_LOADER row in `*row`;
@@ -5308,7 +5317,7 @@ static enum loader_quant loader_quant(const ctx *c, char *method, size_t size, c
     const setting *q = &c->set->s[SET_QUANTIZATION];
     const char *ckpt = c->model->quant_method;
     int has = c->model->has_quantization || ckpt[0];
-    int fp32 = c->mdtype && strcmp(c->mdtype, "float32") == 0;
+    int fp32 = model_fp32(c);
     str_copy(method, size, q->set ? q->value : ckpt);
     for (char *p = method; *p; p++) *p = (char)tolower((unsigned char)*p);
     *row = quant_row(c->rel, method);
@@ -5346,28 +5355,38 @@ static enum loader_quant loader_quant(const ctx *c, char *method, size_t size, c
     return *row ? QUANT_ROW : QUANT_UNROWED;
 }
 
+/* Settles the worker's loader_quant into c->quant, once, for the KV dtype
+ * auto takes (auto_kv_dtype) and the loader's check (check_quant_loader). */
+static void settle_quant(ctx *c)
+{
+    c->quant.how = loader_quant(c, c->quant.method, sizeof c->quant.method, &c->quant.row, c->quant.why,
+                                sizeof c->quant.why);
+}
+
 /* The model loader's quantization check (QUANT_LOADER), after the model
  * class. A method kvcheck has no row for is passed with a warning, but for
  * a float32 model (the act dtypes of most methods leave it out); what
  * loader_quant cannot judge is declined. */
 static kvc_status check_quant_loader(const ctx *c)
 {
-    char method[KVC_NAME_LEN], why[700], msg[300];
-    const struct quant_row *r;
-    enum loader_quant how = loader_quant(c, method, sizeof method, &r, why, sizeof why);
+    const char *method = c->quant.method, *why = c->quant.why;
+    const struct quant_row *r = c->quant.row;
+    enum loader_quant how = c->quant.how;
     if (how == QUANT_NONE) return KVC_OK;
     kvc_origin o;
     origin_set(&o, "", 0, 0, "model");
     const setting *dtype = &c->set->s[SET_MODEL_DTYPE], *q = &c->set->s[SET_QUANTIZATION];
-    int fp32 = c->mdtype && strcmp(c->mdtype, "float32") == 0;
-    if (how == QUANT_UNROWED && !fp32 && c->mdtype) {
+    if (how == QUANT_UNROWED && !model_fp32(c) && c->mdtype) {
         notes_add(c->out->warnings, &c->out->nwarnings, KVC_MAX_NOTES, "not checked: whether SGLang's model loader "
                   "takes this GPU and %s for quantization method %s (%s)", c->mdtype, method, QUANT_LOADER_CITE);
         return KVC_OK;
     }
-    if (how == QUANT_UNROWED)
-        str_printf(why, sizeof why, "quantization method %s (the minimum GPU capability and model dtypes of SGLang's "
-                   "model loader)", method);
+    char unrowed[300], msg[300];
+    if (how == QUANT_UNROWED) {
+        str_printf(unrowed, sizeof unrowed, "quantization method %s (the minimum GPU capability and model dtypes of "
+                   "SGLang's model loader)", method);
+        why = unrowed;
+    }
     if (how != QUANT_ROW || !c->mdtype)
         return diag_set(c->diag, KVC_ERR_CONFIG, q->set ? &q->origin : dtype->set ? &dtype->origin : &o,
                         "SGLang's model loader checks the GPU and the model's dtype (%s: %s) against the quantization "
@@ -5428,11 +5447,9 @@ static void auto_kv_dtype(ctx *c)
         return;
     }
     c->auto_dtype = NULL;
-    char method[KVC_NAME_LEN], why[700];
-    const struct quant_row *r;
-    enum loader_quant how = loader_quant(c, method, sizeof method, &r, why, sizeof why);
+    const char *method = c->quant.method;
     const struct kv_quant_read *k = NULL;
-    for (size_t i = 0; (how == QUANT_ROW || how == QUANT_UNROWED) && i < COUNT_OF(KV_QUANT_READS); i++)
+    for (size_t i = 0; (c->quant.how == QUANT_ROW || c->quant.how == QUANT_UNROWED) && i < COUNT_OF(KV_QUANT_READS); i++)
         if (in_span(c->rel, KV_QUANT_READS[i].when) && strcmp(KV_QUANT_READS[i].method, method) == 0)
             k = &KV_QUANT_READS[i];
     if (!k) return;
@@ -5546,6 +5563,7 @@ static kvc_status resolve_settings(const gpu_info *gpu, const model_info *model,
     settle_decode(&c);
     c.mdtype = model_dtype(release, model->architecture, &set->s[SET_MODEL_DTYPE], model, c.mdtype_why,
                            sizeof c.mdtype_why);
+    settle_quant(&c);
     auto_kv_dtype(&c);
     c.dsa = model->index_topk && arch_dsa(model->architecture, release);
     c.defaults = c.dsa && arch_defaults(model->architecture, release);
