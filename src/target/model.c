@@ -112,6 +112,18 @@ static void quant_fields_of(const cJSON *quant, model_info *out)
              !a ? "" : cJSON_IsNull(a) ? "None" : cJSON_IsString(a) ? a->valuestring : "?");
     const cJSON *b = cJSON_GetObjectItemCaseSensitive(quant, "weight_block_size");
     out->quant_block_dims = !b || cJSON_IsNull(b) ? -1 : cJSON_IsArray(b) ? cJSON_GetArraySize(b) : 0;
+    const cJSON *algo = cJSON_GetObjectItemCaseSensitive(quant, "quant_algo");
+    str_copy(out->quant_algo, sizeof out->quant_algo,
+             !algo || cJSON_IsNull(algo) ? "" : cJSON_IsString(algo) ? algo->valuestring : "?");
+    const cJSON *scheme = cJSON_GetObjectItemCaseSensitive(quant, "kv_cache_scheme");
+    out->kv_scheme = scheme && !cJSON_IsNull(scheme);
+    /* ModelOptFp4Config.from_config: "group_size", else the first config group's weights' (sglang 0.5.4:
+     * python/sglang/srt/layers/quantization/modelopt_quant.py:629-639) */
+    const cJSON *g = cJSON_GetObjectItemCaseSensitive(quant, "group_size");
+    const cJSON *groups = cJSON_GetObjectItemCaseSensitive(quant, "config_groups");
+    if ((!g || cJSON_IsNull(g)) && cJSON_IsObject(groups) && groups->child)
+        g = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(groups->child, "weights"), "group_size");
+    out->quant_no_group_size = !g || cJSON_IsNull(g);
 }
 
 /* A config error at top-level key `key`. */
@@ -342,6 +354,11 @@ static void hf_quant_file(const char *dir, model_info *out)
         str_printf(out->kv_quant, sizeof out->kv_quant, "hf_quant_config.json%s%s", found[0] ? ": " : " (unreadable)",
                    found);
     str_copy(out->quant_method, sizeof out->quant_method, "modelopt"); /* SGLang parses it as ModelOpt's */
+    out->quant_file = 1;
+    const cJSON *algo = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(root, "quantization"),
+                                                         "quant_algo");
+    str_copy(out->quant_algo, sizeof out->quant_algo,
+             !algo || cJSON_IsNull(algo) ? "" : cJSON_IsString(algo) ? algo->valuestring : "?");
     cJSON_Delete(root);
 }
 

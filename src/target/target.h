@@ -42,6 +42,12 @@ typedef struct model_info {
     int quant_block_dims;
     int quant_unknown;      /* a bundled preset: it stands for checkpoints quantized in different ways */
     char kv_quant_algo[KVC_NAME_LEN]; /* the quantization config's own "kv_cache_quant_algo" where a string; "": not */
+    int kv_scheme;          /* the quantization config has a non-null "kv_cache_scheme" */
+    /* what a ModelOpt config class reads of it: "quant_algo" as written ("": absent or null, "?": not a string),
+     * and whether it gives no group size ("group_size", or its first "config_groups" entry's weights') */
+    char quant_algo[KVC_NAME_LEN];
+    int quant_no_group_size;
+    int quant_file;         /* the quantization config is an hf_quant_config.json's "quantization" section */
     uint32_t index_kpool;   /* "index_kpool", 0: absent */
     int index_kpool_compress; /* "index_kpool_compress": true (the DSA pool keeps a compressed tail) */
     uint32_t kv_lora_rank, qk_rope_head_dim, num_hidden_layers;

@@ -1424,6 +1424,8 @@ static void test_rules__unmodelled_architectures_are_refused(void **state)
     ",\"quantization_config\":{\"quant_method\":\"fp8\",\"activation_scheme\":\"dynamic\",\"kv_cache_scheme\":"     \
     "{\"type\":\"float\",\"num_bits\":8}}"
 #define CFG_DSA ",\"index_topk\":2048,\"index_head_dim\":128,\"num_nextn_predict_layers\":3"
+#define CFG_CT_SCHEME ",\"quantization_config\":{\"quant_method\":\"compressed-tensors\",\"kv_cache_scheme\":" \
+    "{\"type\":\"float\",\"num_bits\":8}}"
 
 /* An MLA config under a name SGLang does not list as MLA (in that release), an MTP draft SGLang renames to one, a
  * config dtype outside SGLang's table, and a quantization config that asks for a KV dtype with a KV dtype of auto:
@@ -1468,12 +1470,13 @@ static void test_rules__unjudged_architectures_and_model_dtypes(void **state)
          .layout = "fp16", .page = 1, .entries = 0},
         {"H200", "DeepseekV3ForCausalLM", "float8_e4m3fn", "", NULL, "--kv-cache-dtype bfloat16",
          .layout = "bf16", .page = 1, .entries = 0},
+        /* a ModelOpt config without a quant_algo: its config class refuses it in words kvcheck does not model */
         {"H200", "DeepseekV3ForCausalLM", "bfloat16", CFG_FP8_KV, NULL, "",
-         .message = "--kv-cache-dtype auto (default) with the model's quantization config naming "
-         "kv_cache_quant_algo FP8"},
+         .message = "the model's quantization config gives no quant_algo, which SGLang's modelopt config class takes "
+         "in a way kvcheck does not model"},
         {"H200", "DeepseekV3ForCausalLM", "bfloat16", CFG_FP8_KV, NULL, "--kv-cache-dtype fp8_e4m3",
-         .layout = "fp8_raw", .page = 1, .entries = 0},
-        {"H200", "DeepseekV3ForCausalLM", "bfloat16", CFG_NULL_KV, NULL, "", .layout = "bf16", .page = 1, .entries = 0},
+         .message = "gives no quant_algo"},
+        {"H200", "DeepseekV3ForCausalLM", "bfloat16", CFG_NULL_KV, NULL, "", .message = "gives no quant_algo"},
         /* an FP8 checkpoint's kv_cache_quant_algo: Fp8Config keeps it from 0.5.18 (FP8 in any case), and nothing
          * else names its KV dtype */
         {"H200", "DeepseekV3ForCausalLM", "bfloat16", CFG_FP8_ALGO("FP8"), "0.5.17", "",
@@ -1492,13 +1495,14 @@ static void test_rules__unjudged_architectures_and_model_dtypes(void **state)
         /* a model class that keeps no quant_config reads none */
         {"H200", "PixtralForConditionalGeneration", "bfloat16", CFG_FP8_ALGO("FP8"), "0.5.18", "",
          .layout = "bf16", .page = 1, .entries = 0},
-        /* a method kvcheck does not follow for it */
+        /* a method kvcheck does not follow for it; a flag SGLang reconciles with the checkpoint's method */
+        {"H200", "DeepseekV3ForCausalLM", "bfloat16", CFG_CT_SCHEME, NULL, "",
+         .message = "--kv-cache-dtype auto (default) with the model's quantization config naming kv_cache_scheme"},
         {"H200", "DeepseekV3ForCausalLM", "bfloat16", CFG_FP8_ALGO("FP8"), NULL, "--quantization w8a8_fp8",
-         .message = "--kv-cache-dtype auto (default) with the model's quantization config naming kv_cache_quant_algo "
-         "FP8"},
-        {"H200", "DeepseekV3ForCausalLM", "bfloat16", CFG_SCHEME, NULL, "", .message = "naming kv_cache_scheme"},
+         .message = "--quantization w8a8_fp8 on a checkpoint quantized by fp8: SGLang reconciles"},
+        {"H200", "DeepseekV3ForCausalLM", "bfloat16", CFG_SCHEME, NULL, "", .message = "names no quant_method"},
         /* the MTP draft's auto is the draft model's own: its quantization config too */
-        {"H200", "DeepseekV3ForCausalLM", "bfloat16", CFG_FP8_KV ",\"num_nextn_predict_layers\":1", NULL,
+        {"H200", "DeepseekV3ForCausalLM", "bfloat16", CFG_CT_SCHEME ",\"num_nextn_predict_layers\":1", NULL,
          "--kv-cache-dtype bfloat16 --speculative-algorithm NEXTN --speculative-draft-kv-cache-dtype auto",
          .message = "--speculative-draft-kv-cache-dtype auto"},
     };
@@ -1541,6 +1545,13 @@ static void test_rules__hf_quant_config_beside_config_json(void **state)
     assert_int_equal(resolve_line("H200", dir, "", NULL, &r, &d), KVC_ERR_CONFIG);
     assert_contains(d.message, "naming hf_quant_config.json: kv_cache_quant_algo FP8");
     assert_int_equal(resolve_line("H200", dir, "--kv-cache-dtype fp8_e4m3", NULL, &r, &d), KVC_OK);
+    /* its quant_algo names the method (_parse_modelopt_quant_config), whose model-loader check applies */
+    write_text(dir, "hf_quant_config.json", "{\"quantization\":{\"quant_algo\":\"NVFP4\",\"group_size\":16}}",
+               quant, sizeof quant);
+    assert_int_equal(resolve_line("H200", dir, "--kv-cache-dtype fp8_e4m3", "0.5.12.post1", &r, &d), KVC_ERR_CONFIG);
+    assert_contains(d.message, "The quantization method modelopt_fp4 is not supported for the current GPU. Minimum "
+                               "capability: 100. Current capability: 90.");
+    assert_int_equal(resolve_line("H200", dir, "--kv-cache-dtype fp8_e4m3", "0.5.13", &r, &d), KVC_OK);
     /* read only where config.json has no quantization config, and only beside a file named config.json */
     write_text(dir, "config.json",
                "{\"architectures\":[\"DeepseekV3ForCausalLM\"],\"kv_lora_rank\":512,\"qk_rope_head_dim\":64,"
@@ -1558,6 +1569,69 @@ static void test_rules__hf_quant_config_beside_config_json(void **state)
     assert_int_equal(unlink(quant), 0);
     assert_int_equal(unlink(config), 0);
     assert_int_equal(rmdir(dir), 0);
+}
+
+/* A ModelOpt checkpoint (config.json's quant_method "modelopt"): the method each release resolves its quant_algo to
+ * (the parse from 0.5.10, SM100's server default, the compatible flag), that method's model-loader check, and the
+ * KV dtype auto takes from its kv_cache_quant_algo, which the config classes keep in some releases only. */
+static void test_rules__modelopt_checkpoints(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *gpu, *model, *args, *release;
+        const char *layout;  /* NULL: refused */
+        const char *message; /* in the refusal */
+    } C[] = {
+        {"H200", MODELS "DEEPSEEK_V3_NVFP4.json", "", "0.5.23", "fp8_raw", NULL},
+        {"H200", MODELS "DEEPSEEK_V3_NVFP4_NOKV.json", "", "0.5.23", "bf16", NULL},
+        {"H200", MODELS "DEEPSEEK_V3_NVFP4.json", "", "0.5.12.post1", NULL, "SGLang 0.5.12.post1 refuses to start: The "
+         "quantization method modelopt_fp4 is not supported for the current GPU. Minimum capability: 100. Current "
+         "capability: 90."},
+        {"B200", MODELS "DEEPSEEK_V3_NVFP4.json", "", "0.5.10", "bf16", NULL}, /* 0.5.9-0.5.14 read no algo key */
+        {"B200", MODELS "DEEPSEEK_V3_NVFP4.json", "", "0.5.6", "fp8_raw", NULL}, /* SM100: --quantization modelopt */
+        {"H200", MODELS "DEEPSEEK_V3_NVFP4.json", "", "0.5.6", NULL, "ModelOptFp8Config only supports static FP8 "
+         "quantization in SGLang. For FP4 quantization, use ModelOptFp4Config."},
+        {"H200", MODELS "DEEPSEEK_V3_NVFP4.json", "--quantization modelopt_fp4", "0.5.6", NULL, "Minimum capability: "
+         "100. Current capability: 90."},
+        {"B200", MODELS "DEEPSEEK_V3_NVFP4.json", "", "0.5.4.post1", NULL, "Quantization method specified in the model "
+         "config (modelopt) does not match the quantization method specified in the `quantization` argument (fp8)."},
+        {"MI300X", MODELS "DEEPSEEK_V3_NVFP4.json", "--kv-cache-dtype bf16", "0.5.10", NULL, "modelopt_fp4 "
+         "quantization is currently not supported in ROCm."},
+        {"H200", MODELS "DEEPSEEK_V3_NVFP4.json", "--dtype float32", "0.5.23", NULL, "torch.float32 is not supported "
+         "for quantization method modelopt_fp4. Supported dtypes: [torch.bfloat16, torch.float16, "
+         "torch.float8_e4m3fn]"},
+        {"H200", MODELS "DEEPSEEK_V3_MODELOPT_FP8.json", "", "0.5.14", "bf16", NULL},
+        {"H200", MODELS "DEEPSEEK_V3_MODELOPT_FP8.json", "", "0.5.15", "fp8_raw", NULL},
+        {"H200", MODELS "DEEPSEEK_V3_MODELOPT_FP8.json", "--quantization fp8", "0.5.9", NULL, "Quantization method "
+         "specified in the model config (modelopt) does not match the quantization method specified in the "
+         "`quantization` argument (fp8)."},
+        /* SM100's server default applies to DSA models from 0.5.6 */
+        {"B200", MODELS "DEEPSEEK_V32_NVFP4.json", "", "0.5.5", NULL, "ModelOptFp8Config only supports static FP8"},
+        {"B200", MODELS "DEEPSEEK_V32_NVFP4.json", "", "0.5.6", "fp8_flashmla", NULL},
+        /* 0.5.4.post1-0.5.4.post3 run DeepSeek V3's MoE on flashinfer_trtllm on SM100, which asserts the method */
+        {"B200", MODELS "DEEPSEEK_V3_NVFP4.json", "--quantization modelopt", "0.5.4.post1", NULL, "modelopt_fp4 or fp8 "
+         "quantization is required for Flashinfer TRTLLM MoE"},
+        {"B200", MODELS "DEEPSEEK_V3_NVFP4.json", "--quantization modelopt --moe-runner-backend triton", "0.5.4.post1",
+         "fp8_raw", NULL},
+        /* on ROCm a config.json ModelOpt checkpoint runs as petit_nvfp4 to 0.5.9, whose config class refuses it */
+        {"MI300X", MODELS "DEEPSEEK_V3_NVFP4.json", "--kv-cache-dtype bf16", "0.5.9", NULL, "Cannot find any of "
+         "['quantization'] in the model's quantization config."},
+        /* releases that do not register "modelopt": declined */
+        {"H200", MODELS "DEEPSEEK_V3_NVFP4.json", "--kv-cache-dtype fp8_e4m3", "0.5.3.post1", NULL, "registers no "
+         "quantization method modelopt"},
+    };
+    for (size_t i = 0; i < COUNT_OF(C); i++) {
+        kvc_resolved r;
+        kvc_diag d;
+        kvc_status st = resolve_line(C[i].gpu, C[i].model, C[i].args, C[i].release, &r, &d);
+        if (!C[i].layout) {
+            if (st != KVC_ERR_CONFIG) fail_msg("case %zu: %d, expected a refusal", i, st);
+            assert_contains(d.message, C[i].message);
+            continue;
+        }
+        if (st != KVC_OK) fail_msg("case %zu: %s", i, d.message);
+        if (strcmp(r.kv.name, C[i].layout)) fail_msg("case %zu: %s", i, r.kv.name);
+    }
 }
 
 /* SGLang's model loader checks the quantization method (--quantization, else the checkpoint's) against the GPU's
@@ -2359,6 +2433,7 @@ int main(void)
         cmocka_unit_test(test_rules__unmodelled_architectures_are_refused),
         cmocka_unit_test(test_rules__unjudged_architectures_and_model_dtypes),
         cmocka_unit_test(test_rules__hf_quant_config_beside_config_json),
+        cmocka_unit_test(test_rules__modelopt_checkpoints),
         cmocka_unit_test(test_rules__model_loader_quantization_check),
         cmocka_unit_test(test_rules__dsv4_resolves_to_model1_pages_of_256),
         cmocka_unit_test(test_rules__dsv4_refusals),

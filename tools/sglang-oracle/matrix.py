@@ -1,6 +1,6 @@
 """Run one release's own code over the matrix of worker settings, for one GPU.
 
-usage: python3 matrix.py VERSION GPU [--models DIR] [--limit N] [--attention] [--reuse OLD.jsonl] > VERSION_GPU.jsonl
+usage: python3 matrix.py VERSION GPU [--models DIR] [--limit N] [--attention | --quant] [--reuse OLD.jsonl] > VERSION_GPU.jsonl
 
 --reuse copies the ROW of every case OLD.jsonl (an earlier run of the same
 release and GPU) holds and runs only the others: for a matrix that gained
@@ -10,6 +10,10 @@ cases, where nothing the old cases meet has changed in the oracle since.
 each flag, and the speculative page-tree check against SGLang's platform
 default); sweep.sh writes their tables to tests/conformance/sglang/attention
 with ATTENTION=1.
+
+--quant runs quant_cases() instead (checkpoints of other quantization methods:
+the method SGLang resolves, its model loader check, the KV dtype auto takes);
+sweep.sh writes their tables to tests/conformance/sglang/quant with QUANT=1.
 
 Every release runs the same case list (cases() below; it does not depend on
 the release or GPU), so a case a release's parser cannot take is recorded as
@@ -325,6 +329,30 @@ def attention_cases():
     return out
 
 
+# checkpoints of other quantization methods (ModelOpt's, from config.json's quantization_config): the method
+# _verify_quantization resolves, the model loader's check of it, and the KV dtype auto takes from its
+# kv_cache_quant_algo
+QUANT_MODELS = ["DEEPSEEK_V3_NVFP4", "DEEPSEEK_V3_NVFP4_NOKV", "DEEPSEEK_V3_MODELOPT_FP8", "DEEPSEEK_V32_NVFP4"]
+QUANT_METHOD_FLAGS = ["--quantization modelopt_fp4", "--quantization modelopt_fp8", "--quantization modelopt",
+                      "--quantization fp8", "--quantization modelopt_mixed"]
+
+
+def quant_cases():
+    out = []
+    for m in QUANT_MODELS:
+        for dt in (None, "auto", "bfloat16", "fp8_e4m3"):
+            for par in (None, "--dtype float16", "--dtype float32"):
+                for mode in MODES:
+                    out.append(case(m, dt, None, None, mode, par=par))
+        for par in QUANT_METHOD_FLAGS:
+            out.append(case(m, None, None, None, None, par=par))
+        for draft in (None, "auto"):
+            out.append(case(m, None, None, None, None, spec="NEXTN", draft=draft))
+    for par in QUANT_METHOD_FLAGS[:3]:  # on an FP8 checkpoint (without a quantization config SGLang reads files)
+        out.append(case("DEEPSEEK_V3", None, None, None, None, par=par))
+    return out
+
+
 def argv(c, pflag, dflag):
     model, dt, pb, db, mode, hs, radix, spec, draft, page, dmodel, dab, par = c
     a = ["--tp", "8"]
@@ -348,13 +376,14 @@ DRAFT_PATH = "/fake/draft/"
 
 def main():
     ver, gpu = sys.argv[1], sys.argv[2]
-    model_dir, limit, attention, reuse = None, None, False, None
+    model_dir, limit, section, reuse = None, None, cases, None
     rest = sys.argv[3:]
     while rest:
         k = rest.pop(0)
         if k == "--models": model_dir = rest.pop(0)
         elif k == "--limit": limit = int(rest.pop(0))
-        elif k == "--attention": attention = True
+        elif k == "--attention": section = attention_cases
+        elif k == "--quant": section = quant_cases
         elif k == "--reuse": reuse = rest.pop(0)
     from oracle import Oracle, load_models, default_model_dir
     models = load_models(model_dir or default_model_dir())
@@ -364,7 +393,7 @@ def main():
                                  "init_lines": getattr(o, "init_lines", [])}), flush=True)
     for name in DRAFT_MODELS:
         o.add_draft(DRAFT_PATH + name, models[name])
-    cs = attention_cases() if attention else cases()
+    cs = section()
     cs = cs[:limit] if limit else cs
     old = {}
     for line in open(reuse) if reuse else ():

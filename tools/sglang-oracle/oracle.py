@@ -623,6 +623,8 @@ class Oracle:
         and the config's dtype)."""
         try:
             return self.mc.ModelConfig.from_server_args(sa, model_path="/fake/model").dtype
+        except ValueError:
+            raise  # SGLang's own refusal (_verify_quantization's, say)
         except BaseException as e:
             raise OracleBroken(f"ModelConfig: {type(e).__name__}: {e}") from e
 
@@ -633,6 +635,8 @@ class Oracle:
         config the model keeps."""
         try:
             mc = self.mc.ModelConfig.from_server_args(sa, model_path="/fake/model")
+        except ValueError:
+            raise  # SGLang's own refusal: _verify_quantization's of a --quantization the checkpoint's differs from
         except BaseException as e:
             raise OracleBroken(f"ModelConfig: {type(e).__name__}: {e}") from e
         return self.quant_config(mc)

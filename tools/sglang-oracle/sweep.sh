@@ -14,6 +14,8 @@
 #   NOTABLES=1  stop after the matrix runs
 #   ATTENTION=1 run matrix.py --attention instead (OUT default
 #               tests/conformance/sglang/attention, runs under WORKDIR/out-attention)
+#   QUANT=1     run matrix.py --quant instead (OUT default
+#               tests/conformance/sglang/quant, runs under WORKDIR/out-quant)
 #   REUSE=1     keep the earlier run's rows of the cases it has (matrix.py
 #               --reuse) and run only the new ones
 set -euo pipefail
@@ -26,6 +28,8 @@ JOBS=${JOBS:-2}
 GPUS=${GPUS:-"H200 B200 B300 RTX6000 GB10 MI300X MI325X MI355X"}
 if [ -n "${ATTENTION:-}" ]; then
   OUT=${OUT:-$repo/tests/conformance/sglang/attention}; runs=out-attention; only=--attention
+elif [ -n "${QUANT:-}" ]; then
+  OUT=${OUT:-$repo/tests/conformance/sglang/quant}; runs=out-quant; only=--quant
 else
   OUT=${OUT:-$repo/tests/conformance/sglang}; runs=out; only=
 fi

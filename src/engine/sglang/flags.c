@@ -69,6 +69,8 @@ static const struct dest_key {
     {"speculative_draft_model_path", SET_SPEC_DRAFT_MODEL},
     {"dtype", SET_MODEL_DTYPE},
     {"quantization", SET_QUANTIZATION},
+    {"moe_runner_backend", SET_MOE_RUNNER},
+    {"moe_a2a_backend", SET_MOE_A2A},
     {"disaggregation_enable_kv_checksum", SET_KV_CHECKSUM}, /* 0.5.21+ */
     {"revision", SET_REVISION},
     {"speculative_draft_model_revision", SET_SPEC_DRAFT_REVISION},

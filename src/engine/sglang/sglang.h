@@ -248,6 +248,8 @@ typedef enum setting_key {
     SET_SPEC_ATTN_MODE,      /* --speculative-attention-mode: the side the draft-extend backend follows */
     SET_MULTI_LAYER_EAGLE,   /* --enable-multi-layer-eagle: the multi-layer EAGLE worker */
     SET_QUANTIZATION,        /* --quantization: the method the model loader checks the GPU and --dtype against */
+    SET_MOE_RUNNER,          /* --moe-runner-backend: SM100's DeepSeek V3 defaults follow it (auto) */
+    SET_MOE_A2A,             /* --moe-a2a-backend: the same (none) */
     SET_COUNT
 } setting_key;
 
