@@ -117,13 +117,14 @@ static void quant_fields_of(const cJSON *quant, model_info *out)
              !algo || cJSON_IsNull(algo) ? "" : cJSON_IsString(algo) ? algo->valuestring : "?");
     const cJSON *scheme = cJSON_GetObjectItemCaseSensitive(quant, "kv_cache_scheme");
     out->kv_scheme = scheme && !cJSON_IsNull(scheme);
-    /* ModelOptFp4Config.from_config: "group_size", else the first config group's weights' (sglang 0.5.4:
-     * python/sglang/srt/layers/quantization/modelopt_quant.py:629-639) */
+    /* ModelOptFp4Config.from_config: "group_size", else the first config group's weights'; "ignore" (sglang 0.5.4:
+     * python/sglang/srt/layers/quantization/modelopt_quant.py:646-656) */
     const cJSON *g = cJSON_GetObjectItemCaseSensitive(quant, "group_size");
     const cJSON *groups = cJSON_GetObjectItemCaseSensitive(quant, "config_groups");
     if ((!g || cJSON_IsNull(g)) && cJSON_IsObject(groups) && groups->child)
         g = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(groups->child, "weights"), "group_size");
     out->quant_no_group_size = !g || cJSON_IsNull(g);
+    out->quant_no_exclude = cJSON_IsNull(cJSON_GetObjectItemCaseSensitive(quant, "ignore"));
 }
 
 /* A config error at top-level key `key`. */
@@ -354,11 +355,15 @@ static void hf_quant_file(const char *dir, model_info *out)
         str_printf(out->kv_quant, sizeof out->kv_quant, "hf_quant_config.json%s%s", found[0] ? ": " : " (unreadable)",
                    found);
     str_copy(out->quant_method, sizeof out->quant_method, "modelopt"); /* SGLang parses it as ModelOpt's */
+    /* what the config classes read of its "quantization" section (sglang 0.5.23: python/sglang/srt/layers/
+     * quantization/modelopt_quant.py:494-500, :1562-1580, :1660-1666) */
     out->quant_file = 1;
-    const cJSON *algo = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(root, "quantization"),
-                                                         "quant_algo");
+    const cJSON *section = cJSON_GetObjectItemCaseSensitive(root, "quantization");
+    const cJSON *algo = cJSON_GetObjectItemCaseSensitive(section, "quant_algo");
     str_copy(out->quant_algo, sizeof out->quant_algo,
              !algo || cJSON_IsNull(algo) ? "" : cJSON_IsString(algo) ? algo->valuestring : "?");
+    out->quant_no_group_size = !cJSON_IsNumber(cJSON_GetObjectItemCaseSensitive(section, "group_size"));
+    out->quant_no_exclude = cJSON_IsNull(cJSON_GetObjectItemCaseSensitive(section, "exclude_modules"));
     cJSON_Delete(root);
 }
 

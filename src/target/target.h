@@ -47,6 +47,7 @@ typedef struct model_info {
      * and whether it gives no group size ("group_size", or its first "config_groups" entry's weights') */
     char quant_algo[KVC_NAME_LEN];
     int quant_no_group_size;
+    int quant_no_exclude;   /* its list of layers left unquantized is null ("ignore", or the section's "exclude_modules") */
     int quant_file;         /* the quantization config is an hf_quant_config.json's "quantization" section */
     uint32_t index_kpool;   /* "index_kpool", 0: absent */
     int index_kpool_compress; /* "index_kpool_compress": true (the DSA pool keeps a compressed tail) */

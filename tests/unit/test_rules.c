@@ -1552,6 +1552,14 @@ static void test_rules__hf_quant_config_beside_config_json(void **state)
     assert_contains(d.message, "The quantization method modelopt_fp4 is not supported for the current GPU. Minimum "
                                "capability: 100. Current capability: 90.");
     assert_int_equal(resolve_line("H200", dir, "--kv-cache-dtype fp8_e4m3", "0.5.13", &r, &d), KVC_OK);
+    assert_int_equal(resolve_line("H200", dir, "--kv-cache-dtype fp8_e4m3 --quantization modelopt_fp4", "0.5.13", &r, &d),
+                     KVC_ERR_CONFIG);
+    assert_contains(d.message, "an hf_quant_config.json checkpoint with --quantization");
+    /* its section is checked as the config class reads it */
+    write_text(dir, "hf_quant_config.json", "{\"quantization\":{\"quant_algo\":\"NVFP4_AWQ\",\"group_size\":16}}",
+               quant, sizeof quant);
+    assert_int_equal(resolve_line("B200", dir, "--kv-cache-dtype fp8_e4m3", "0.5.13", &r, &d), KVC_ERR_CONFIG);
+    assert_contains(d.message, "ModelOpt currently only supports: FP8, NVFP4 quantizations in sglang.");
     /* read only where config.json has no quantization config, and only beside a file named config.json */
     write_text(dir, "config.json",
                "{\"architectures\":[\"DeepseekV3ForCausalLM\"],\"kv_lora_rank\":512,\"qk_rope_head_dim\":64,"
@@ -1619,6 +1627,15 @@ static void test_rules__modelopt_checkpoints(void **state)
         /* releases that do not register "modelopt": declined */
         {"H200", MODELS "DEEPSEEK_V3_NVFP4.json", "--kv-cache-dtype fp8_e4m3", "0.5.3.post1", NULL, "registers no "
          "quantization method modelopt"},
+        /* a FlashInfer MoE runner's lists of methods: modelopt_fp4 is in every one, the rest is declined */
+        {"H200", MODELS "DEEPSEEK_V3_NVFP4.json", "--moe-runner-backend flashinfer_trtllm --quantization modelopt_fp4",
+         "0.5.23", "fp8_raw", NULL},
+        {"H200", MODELS "DEEPSEEK_V3_NVFP4.json", "--moe-runner-backend flashinfer_trtllm", "0.5.6", NULL,
+         "--moe-runner-backend flashinfer_trtllm with quantization none: SGLang's MoE runner checks the quantization "
+         "method"},
+        /* online requantization: declined */
+        {"H200", MODELS "DEEPSEEK_V3_NVFP4.json", "--quantization nvfp4_online", "0.5.15", NULL,
+         "--quantization nvfp4_online, an online requantization of the checkpoint"},
     };
     for (size_t i = 0; i < COUNT_OF(C); i++) {
         kvc_resolved r;
@@ -1632,6 +1649,21 @@ static void test_rules__modelopt_checkpoints(void **state)
         if (st != KVC_OK) fail_msg("case %zu: %s", i, d.message);
         if (strcmp(r.kv.name, C[i].layout)) fail_msg("case %zu: %s", i, r.kv.name);
     }
+    /* declined: a null list of layers left unquantized; SM100's defaults for another DeepSeek-family architecture */
+    static const char IGNORE_NULL[] =
+        "{\"architectures\":[\"DeepseekV3ForCausalLM\"],\"kv_lora_rank\":512,\"qk_rope_head_dim\":64,"
+        "\"num_hidden_layers\":2,\"torch_dtype\":\"bfloat16\",\"quantization_config\":{\"quant_method\":"
+        "\"modelopt\",\"quant_algo\":\"NVFP4\",\"group_size\":16,\"ignore\":null}}";
+    kvc_resolved r;
+    kvc_diag d;
+    assert_int_equal(resolve_line("H200", temp_file(".json", IGNORE_NULL), "", "0.5.23", &r, &d), KVC_ERR_CONFIG);
+    assert_contains(d.message, "gives a null list of layers left unquantized");
+    static const char KIMI[] =
+        "{\"architectures\":[\"KimiK25ForConditionalGeneration\"],\"kv_lora_rank\":512,\"qk_rope_head_dim\":64,"
+        "\"num_hidden_layers\":2,\"torch_dtype\":\"bfloat16\",\"quantization_config\":{\"quant_method\":"
+        "\"modelopt\",\"quant_algo\":\"NVFP4\",\"group_size\":16}}";
+    assert_int_equal(resolve_line("B200", temp_file(".json", KIMI), "", "0.5.9", &r, &d), KVC_ERR_CONFIG);
+    assert_contains(d.message, "DeepSeek-family defaults may set --quantization for KimiK25ForConditionalGeneration");
 }
 
 /* SGLang's model loader checks the quantization method (--quantization, else the checkpoint's) against the GPU's

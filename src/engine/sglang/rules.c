@@ -5245,7 +5245,7 @@ enum config_verdict { CONFIG_OK, CONFIG_REFUSED, CONFIG_UNJUDGED };
 typedef enum config_verdict config_check_fn(unsigned rel, const model_info *m, char *msg, size_t size);
 static config_check_fn fp8_config_check, modelopt_fp8_check, modelopt_fp4_check;
 static const char MODELOPT_FP8_CITE[] = "ModelOptFp8Config, sglang 0.5.3rc2: python/sglang/srt/layers/quantization/"
-                                        "modelopt_quant.py:93-176; 0.5.23: :427-525";
+                                        "modelopt_quant.py:93-178; 0.5.23: :427-525";
 static const char MODELOPT_FP4_CITE[] = "ModelOptFp4Config, sglang 0.5.3rc2: python/sglang/srt/layers/quantization/"
                                         "modelopt_quant.py:510-650; 0.5.23: :1476-1700";
 static const struct quant_row {
@@ -5279,7 +5279,7 @@ static const struct quant_row {
 static const char QUANT_LOADER_CITE[] =
     "sglang 0.5.3rc2: python/sglang/srt/model_loader/loader.py:162-193; 0.5.23: :173-272";
 static const char PETIT_CITE[] = "PetitNvFp4Config: sglang 0.5.3rc2: python/sglang/srt/layers/quantization/"
-                                 "petit.py:73, :110; 0.5.9: :73, :111";
+                                 "petit.py:72, :109-110; 0.5.9: :73, :109-111";
 static const char QUANT_VERIFY_CITE[] =
     "_verify_quantization, sglang 0.5.3rc2: python/sglang/srt/configs/model_config.py:529-621; 0.5.23: :2000-2171";
 /* On SM100 SGLang's server arguments set --quantization for DeepSeek V3 where none is given: fp8 without a
@@ -5333,15 +5333,38 @@ static const struct {
      "modelopt_fp4, modelopt_fp8 or fp8 quantization is required for Flashinfer TRTLLM MoE"},
 };
 
-static kvc_status check_sm100_moe(const ctx *c)
+/* The --quantization SGLang's server arguments hold (what their MoE checks read): the flag, else SM100_FP8's
+ * default: fp8 without a quantization config (and in 0.5.4.post1-0.5.4.post3), else the config's quant_method,
+ * which from 0.5.10 its parse has rewritten to the resolved ModelOpt method; "" for none. */
+static const char *server_quant(const ctx *c)
 {
     const setting *q = &c->set->s[SET_QUANTIZATION];
+    if (q->set) return q->value;
+    if (!sm100_sets_quant(c)) return "";
+    const model_info *m = c->model;
+    if (rel_until(c->rel, "0.5.4.post3") || !m->has_quantization || !m->quant_method[0]) return "fp8";
+    return rel_since(c->rel, "0.5.10") && !strcmp(m->quant_method, "modelopt") ? c->quant.method : m->quant_method;
+}
+
+/* The MoE runner's check of the quantization method: SM100_TRTLLM_MOE's, where SGLang picks flashinfer_trtllm;
+ * and for a flashinfer runner the user names, whose lists of methods grow by release (sglang 0.5.3rc2:
+ * python/sglang/srt/server_args.py:966-980; 0.5.7: :1818-1838; 0.5.23: python/sglang/srt/arg_groups/
+ * moe_hook.py:80-147), declined but for the methods every list has (modelopt_fp4; fp8 for flashinfer_trtllm). */
+static kvc_status check_moe_runner(const ctx *c)
+{
+    const setting *q = &c->set->s[SET_QUANTIZATION], *runner = &c->set->s[SET_MOE_RUNNER];
     for (size_t i = 0; i < COUNT_OF(SM100_TRTLLM_MOE); i++)
         if (in_span(c->rel, SM100_TRTLLM_MOE[i].when) && sm100_sets_quant(c) && !c->dsa && q->set &&
             !word_in(q->value, SM100_TRTLLM_MOE[i].methods))
             return refuse(c, q, "%s (SGLang %s runs %s's MoE on flashinfer_trtllm on SM100)", SM100_TRTLLM_MOE[i].message,
                           SGLANG_VERSIONS[c->rel], c->model->architecture);
-    return KVC_OK;
+    const char *quant = server_quant(c);
+    if (!runner->set || strncmp(runner->value, "flashinfer", 10) != 0 ||
+        word_in(quant, strcmp(runner->value, "flashinfer_trtllm") == 0 ? "modelopt_fp4 fp8" : "modelopt_fp4"))
+        return KVC_OK;
+    return diag_set(c->diag, KVC_ERR_CONFIG, &runner->origin, "%s %s with quantization %s: SGLang's MoE runner checks "
+                    "the quantization method by lists that change by release, which kvcheck does not model for this "
+                    "pair; it cannot judge this worker", runner->flag, runner->value, quant[0] ? quant : "none");
 }
 
 /* Fp8Config.from_config's refusals of a checkpoint's quantization config:
@@ -5418,7 +5441,8 @@ static const struct {
 /* ModelOptFp4Config.from_config on a config.json quantization config: a
  * quant_algo it does not list is refused; no group size is unjudged, but
  * for an NVFP4 quant_algo from 0.5.17, which defaults it to 16 (sglang
- * 0.5.17: modelopt_quant.py:1336-1337). Pure. */
+ * 0.5.17: modelopt_quant.py:1336-1337), as is a null list of layers left
+ * unquantized. Pure. */
 static enum config_verdict modelopt_fp4_check(unsigned rel, const model_info *m, char *msg, size_t size)
 {
     const char *a = m->quant_algo;
@@ -5428,8 +5452,10 @@ static enum config_verdict modelopt_fp4_check(unsigned rel, const model_info *m,
             return str_printf(msg, size, "ModelOpt currently only supports: %s quantizations in sglang. Please check "
                               "the quantization config for your model's configuration.", FP4_ALGOS[i].shown),
                    CONFIG_REFUSED;
-    if (m->quant_no_group_size && !(rel_since(rel, "0.5.17") && strstr(a, "NVFP4")))
-        return str_printf(msg, size, "the model's quantization config gives no group_size"), CONFIG_UNJUDGED;
+    if ((m->quant_no_group_size && !(rel_since(rel, "0.5.17") && strstr(a, "NVFP4"))) || m->quant_no_exclude)
+        return str_printf(msg, size, "the model's quantization config gives %s",
+                          m->quant_no_exclude ? "a null list of layers left unquantized" : "no group_size"),
+               CONFIG_UNJUDGED;
     return CONFIG_OK;
 }
 
@@ -5461,7 +5487,8 @@ static const struct modelopt_algo {
     {SINCE("0.5.18"), 0, 1, "FP8", "modelopt_fp8"},
     {SINCE("0.5.18"), 0, 1, "MXFP8", NULL},
     /* sglang 0.5.4: python/sglang/srt/layers/quantization/base_config.py:165-182; 0.5.17: :189-196; 0.5.18:
-     * :181-215; 0.5.19: python/sglang/srt/layers/modelopt_utils.py:23-47; 0.5.23: the same */
+     * :181-215; 0.5.19: :197-228 and python/sglang/srt/layers/modelopt_utils.py:23-45; 0.5.23: base_config.py:
+     * 223-254 */
     {FROM_TO("0.5.4", "0.5.17"), 1, 0, "FP8", "modelopt_fp8"},
     {FROM_TO("0.5.4", "0.5.17"), 1, 0, "FP4", "modelopt_fp4"},
     {FROM_TO("0.5.18", "0.5.18"), 1, 1, "MXFP8", NULL},
@@ -5498,6 +5525,7 @@ static const struct {
 } QUANT_COMPATIBLE[] = {
     {EVER, "modelopt_fp4", "modelopt"},
     {SINCE("0.5.4.post2"), "modelopt_fp8", "modelopt"},
+    {EVER, "petit_nvfp4", "modelopt"},
 };
 
 /* The method _verify_quantization resolves a ModelOpt checkpoint to (its
@@ -5522,9 +5550,10 @@ static enum loader_quant modelopt_quant(const ctx *c, char *method, size_t size,
     char dict[KVC_NAME_LEN], user[KVC_NAME_LEN] = "";
     *early = 1; /* SGLang's server arguments build a ModelConfig, whose _verify_quantization refuses first */
     str_copy(dict, sizeof dict, m->quant_method);
-    if (m->quant_file && rel_until(c->rel, "0.5.3"))
-        return str_printf(why, wsize, "SGLang %s names an hf_quant_config.json checkpoint's method modelopt and builds "
-                          "the config class its quant_algo asks for (%s)", rel, QUANT_VERIFY_CITE), QUANT_UNJUDGED;
+    if (m->quant_file && (rel_until(c->rel, "0.5.3.post3") || q->set))
+        return str_printf(why, wsize, "an hf_quant_config.json checkpoint%s, whose method and config class SGLang %s "
+                          "decides in ways kvcheck does not model (%s)", q->set ? " with --quantization" : "", rel,
+                          QUANT_VERIFY_CITE), QUANT_UNJUDGED;
     if (m->quant_file ? rel_since(c->rel, "0.5.3.post1") : rel_since(c->rel, "0.5.10") && !strcmp(dict, "modelopt")) {
         /* a config.json quantization config the parse names no method for is left as it is */
         const struct modelopt_algo *r = modelopt_algo(c->rel, 0, m->quant_algo);
@@ -5536,13 +5565,18 @@ static enum loader_quant modelopt_quant(const ctx *c, char *method, size_t size,
     }
     if (q->set) {
         str_copy(user, sizeof user, q->value);
+    } else if (!c->gpu->hip && c->gpu->major == 10 && in_span(c->rel, SM100_FP8.when) &&
+               !word_in(m->architecture, SM100_FP8.archs) && arch_defaults(m->architecture, c->rel)) {
+        return str_printf(why, wsize, "on SM100 SGLang %s's DeepSeek-family defaults may set --quantization for %s, "
+                          "which kvcheck models for DeepSeek V3 only (%s)", rel, m->architecture, SM100_FP8.cite),
+               QUANT_UNJUDGED;
     } else if (sm100_sets_quant(c)) {
         /* the server reads config.json's quantization_config: none for an hf_quant_config.json checkpoint */
         str_copy(user, sizeof user, rel_until(c->rel, "0.5.4.post3") || m->quant_file ? "fp8" : dict);
     }
     for (char *p = user; *p; p++) *p = (char)tolower((unsigned char)*p);
     for (char *p = dict; *p; p++) *p = (char)tolower((unsigned char)*p);
-    if (rel_since(c->rel, "0.5.18") && word_in(user, "nvfp4_online quark_mxfp4"))
+    if (word_in(user, "nvfp4_online quark_mxfp4"))
         return str_printf(why, wsize, "--quantization %s, an online requantization of the checkpoint (%s)", user,
                           QUANT_VERIFY_CITE), QUANT_UNJUDGED;
     const struct modelopt_algo *o = !strcmp(user, "modelopt") ? modelopt_algo(c->rel, 1, m->quant_algo) : NULL;
@@ -5577,10 +5611,13 @@ static enum loader_quant modelopt_quant(const ctx *c, char *method, size_t size,
                               user, QUANT_VERIFY_CITE, q->set ? "" : "; SGLang sets it on SM100 for DeepSeek V3"),
                    QUANT_REFUSED;
     }
-    if (!quant_row(c->rel, method))
+    if (!quant_row(c->rel, method) && !strcmp(method, "modelopt"))
         return str_printf(why, wsize, "SGLang %s registers no quantization method %s and refuses it (\"Unknown "
                           "quantization method: %s. Must be one of [...]\"; %s)", rel, method, method,
                           QUANT_VERIFY_CITE), QUANT_UNJUDGED;
+    if (!quant_row(c->rel, method))
+        return str_printf(why, wsize, "quantization method %s, whose config class kvcheck does not model for a "
+                          "ModelOpt checkpoint (%s)", method, QUANT_VERIFY_CITE), QUANT_UNJUDGED;
     if (c->gpu->hip)
         return str_printf(why, wsize, "%s quantization is currently not supported in ROCm. (%s)", method,
                           QUANT_VERIFY_CITE), QUANT_REFUSED;
@@ -5689,7 +5726,7 @@ static kvc_status check_quant_loader(const ctx *c)
                         "method: %s, which kvcheck does not model; it cannot judge this worker",
                         c->mdtype ? c->mdtype : "unknown", c->mdtype_why, why[0] ? why : "the model's dtype");
     /* a running server reported the method: it built the method's config */
-    int from_config = c->model->has_quantization && !c->model->quant_unknown && !q->reported;
+    int from_config = (c->model->has_quantization || c->model->quant_file) && !c->model->quant_unknown && !q->reported;
     enum config_verdict cv =
         from_config && r->config_check ? r->config_check(c->rel, c->model, msg, sizeof msg) : CONFIG_OK;
     if (cv == CONFIG_UNJUDGED)
@@ -5896,7 +5933,7 @@ static kvc_status resolve_settings(const gpu_info *gpu, const model_info *model,
     c.defaults = c.dsa && arch_defaults(model->architecture, release);
     settle_quant(&c);
     if (c.quant.early && (c.quant.how == QUANT_REFUSED || c.quant.how == QUANT_UNJUDGED)) return check_quant_loader(&c);
-    kvc_status moe = check_sm100_moe(&c);
+    kvc_status moe = check_moe_runner(&c);
     if (moe) return moe;
     auto_kv_dtype(&c);
     out->model.dsa = c.dsa;
