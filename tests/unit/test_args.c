@@ -401,6 +401,24 @@ static void test_args__a_dump_reports_the_resolved_quantization(void **state)
         assert_null(strstr(kvc_resolved_warning(r, i), "not checked"));
     kvc_resolved_free(r);
     kvc_worker_free(w);
+    /* its MoE runner passed the runner's check of the quantization, which kvcheck declines when given as a flag */
+    snprintf(text, sizeof text, "{\"model_path\": \"%s\", \"kv_cache_dtype\": \"bf16\", \"quantization\": "
+             "\"modelopt_fp8\", \"moe_runner_backend\": \"flashinfer_cutlass\", \"version\": \"0.5.23\"}", dir);
+    write_text(dir, "server_info.json", text, dump, sizeof dump);
+    w = kvc_worker_create("w");
+    assert_int_equal(kvc_worker_set_gpu(w, "B200", &d), KVC_OK);
+    assert_int_equal(kvc_worker_load_file(w, dump, &d), KVC_OK);
+    assert_int_equal(kvc_resolve(w, &r, &d), KVC_OK);
+    kvc_resolved_free(r);
+    kvc_worker_free(w);
+    w = kvc_worker_create("w");
+    assert_int_equal(kvc_worker_set_gpu(w, "B200", &d), KVC_OK);
+    assert_int_equal(kvc_worker_set_model(w, dir, &d), KVC_OK);
+    assert_int_equal(kvc_worker_add_args(w, "--kv-cache-dtype bf16 --moe-runner-backend flashinfer_cutlass", "args", &d),
+                     KVC_OK);
+    assert_int_equal(kvc_resolve(w, &r, &d), KVC_ERR_CONFIG);
+    assert_contains(d.message, "SGLang's MoE runner checks the quantization method");
+    kvc_worker_free(w);
     /* the same flag given: SGLang builds ModelOptFp4Config from the checkpoint's config, without a quant_algo */
     w = kvc_worker_create("w");
     assert_int_equal(kvc_worker_set_gpu(w, "B200", &d), KVC_OK);

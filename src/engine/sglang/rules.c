@@ -5353,6 +5353,7 @@ static const char *server_quant(const ctx *c)
 static kvc_status check_moe_runner(const ctx *c)
 {
     const setting *q = &c->set->s[SET_QUANTIZATION], *runner = &c->set->s[SET_MOE_RUNNER];
+    if (q->reported || runner->reported) return KVC_OK; /* a running server's: its checks passed */
     for (size_t i = 0; i < COUNT_OF(SM100_TRTLLM_MOE); i++)
         if (in_span(c->rel, SM100_TRTLLM_MOE[i].when) && sm100_sets_quant(c) && !c->dsa && q->set &&
             !word_in(q->value, SM100_TRTLLM_MOE[i].methods))
