@@ -364,6 +364,8 @@ static void hf_quant_file(const char *dir, model_info *out)
              !algo || cJSON_IsNull(algo) ? "" : cJSON_IsString(algo) ? algo->valuestring : "?");
     out->quant_no_group_size = !cJSON_IsNumber(cJSON_GetObjectItemCaseSensitive(section, "group_size"));
     out->quant_no_exclude = cJSON_IsNull(cJSON_GetObjectItemCaseSensitive(section, "exclude_modules"));
+    out->quant_producer =
+        cJSON_IsString(cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(root, "producer"), "name"));
     cJSON_Delete(root);
 }
 

@@ -49,6 +49,7 @@ typedef struct model_info {
     int quant_no_group_size;
     int quant_no_exclude;   /* its list of layers left unquantized is null ("ignore", or the section's "exclude_modules") */
     int quant_file;         /* the quantization config is an hf_quant_config.json's "quantization" section */
+    int quant_producer;     /* that file names its "producer" (a "name" string) */
     uint32_t index_kpool;   /* "index_kpool", 0: absent */
     int index_kpool_compress; /* "index_kpool_compress": true (the DSA pool keeps a compressed tail) */
     uint32_t kv_lora_rank, qk_rope_head_dim, num_hidden_layers;

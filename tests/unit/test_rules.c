@@ -1560,6 +1560,13 @@ static void test_rules__hf_quant_config_beside_config_json(void **state)
                quant, sizeof quant);
     assert_int_equal(resolve_line("B200", dir, "--kv-cache-dtype fp8_e4m3", "0.5.13", &r, &d), KVC_ERR_CONFIG);
     assert_contains(d.message, "ModelOpt currently only supports: FP8, NVFP4 quantizations in sglang.");
+    /* no group size: the file's reader refuses it in every release (no default of 16 as for a config.json) */
+    write_text(dir, "hf_quant_config.json", "{\"quantization\":{\"quant_algo\":\"NVFP4\"}}", quant, sizeof quant);
+    assert_int_equal(resolve_line("B200", dir, "--kv-cache-dtype fp8_e4m3", "0.5.23", &r, &d), KVC_ERR_CONFIG);
+    assert_contains(d.message, "gives no group_size");
+    /* 0.5.4-0.5.4.post1 read its producer's name */
+    assert_int_equal(resolve_line("B200", dir, "--kv-cache-dtype fp8_e4m3", "0.5.4", &r, &d), KVC_ERR_CONFIG);
+    assert_contains(d.message, "an hf_quant_config.json without a producer name");
     /* read only where config.json has no quantization config, and only beside a file named config.json */
     write_text(dir, "config.json",
                "{\"architectures\":[\"DeepseekV3ForCausalLM\"],\"kv_lora_rank\":512,\"qk_rope_head_dim\":64,"

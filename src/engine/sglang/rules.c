@@ -5441,9 +5441,10 @@ static const struct {
 
 /* ModelOptFp4Config.from_config on a config.json quantization config: a
  * quant_algo it does not list is refused; no group size is unjudged, but
- * for an NVFP4 quant_algo from 0.5.17, which defaults it to 16 (sglang
- * 0.5.17: modelopt_quant.py:1336-1337), as is a null list of layers left
- * unquantized. Pure. */
+ * for an NVFP4 quant_algo from 0.5.17, which defaults it to 16 in a
+ * config.json (sglang 0.5.17: modelopt_quant.py:1336-1337; an
+ * hf_quant_config.json's common_group_size refuses), as is a null list of
+ * layers left unquantized. Pure. */
 static enum config_verdict modelopt_fp4_check(unsigned rel, const model_info *m, char *msg, size_t size)
 {
     const char *a = m->quant_algo;
@@ -5453,7 +5454,8 @@ static enum config_verdict modelopt_fp4_check(unsigned rel, const model_info *m,
             return str_printf(msg, size, "ModelOpt currently only supports: %s quantizations in sglang. Please check "
                               "the quantization config for your model's configuration.", FP4_ALGOS[i].shown),
                    CONFIG_REFUSED;
-    if ((m->quant_no_group_size && !(rel_since(rel, "0.5.17") && strstr(a, "NVFP4"))) || m->quant_no_exclude)
+    if ((m->quant_no_group_size && !(rel_since(rel, "0.5.17") && strstr(a, "NVFP4") && !m->quant_file)) ||
+        m->quant_no_exclude)
         return str_printf(msg, size, "the model's quantization config gives %s",
                           m->quant_no_exclude ? "a null list of layers left unquantized" : "no group_size"),
                CONFIG_UNJUDGED;
@@ -5551,6 +5553,12 @@ static enum loader_quant modelopt_quant(const ctx *c, char *method, size_t size,
     char dict[KVC_NAME_LEN], user[KVC_NAME_LEN] = "";
     *early = 1; /* SGLang's server arguments build a ModelConfig, whose _verify_quantization refuses first */
     str_copy(dict, sizeof dict, m->quant_method);
+    /* 0.5.4-0.5.4.post1 read the file's config["producer"]["name"] (sglang 0.5.4: python/sglang/srt/model_loader/
+     * weight_utils.py:241) */
+    if (m->quant_file && !m->quant_producer && rel_until(c->rel, "0.5.4.post1"))
+        return str_printf(why, wsize, "an hf_quant_config.json without a producer name, which SGLang %s's weight "
+                          "loader reads (sglang 0.5.4: python/sglang/srt/model_loader/weight_utils.py:241)", rel),
+               QUANT_UNJUDGED;
     if (m->quant_file && (rel_until(c->rel, "0.5.3.post3") || q->set))
         return str_printf(why, wsize, "an hf_quant_config.json checkpoint%s, whose method and config class SGLang %s "
                           "decides in ways kvcheck does not model (%s)", q->set ? " with --quantization" : "", rel,
