@@ -1631,9 +1631,10 @@ static void test_rules__modelopt_checkpoints(void **state)
         /* on ROCm a config.json ModelOpt checkpoint runs as petit_nvfp4 to 0.5.9, whose config class refuses it */
         {"MI300X", MODELS "DEEPSEEK_V3_NVFP4.json", "--kv-cache-dtype bf16", "0.5.9", NULL, "Cannot find any of "
          "['quantization'] in the model's quantization config."},
-        /* releases that do not register "modelopt": declined */
-        {"H200", MODELS "DEEPSEEK_V3_NVFP4.json", "--kv-cache-dtype fp8_e4m3", "0.5.3.post1", NULL, "registers no "
-         "quantization method modelopt"},
+        /* releases that do not register "modelopt" */
+        {"H200", MODELS "DEEPSEEK_V3_NVFP4.json", "--kv-cache-dtype fp8_e4m3", "0.5.3.post1", NULL, "SGLang 0.5.3.post1 "
+         "refuses to start: Unknown quantization method: modelopt. Must be one of ['fp8', 'blockwise_int8', "
+         "'modelopt_fp8', "},
         /* a FlashInfer MoE runner's lists of methods: modelopt_fp4 is in every one, the rest is declined */
         {"H200", MODELS "DEEPSEEK_V3_NVFP4.json", "--moe-runner-backend flashinfer_trtllm --quantization modelopt_fp4",
          "0.5.23", "fp8_raw", NULL},

@@ -5519,6 +5519,21 @@ static const struct modelopt_algo *modelopt_algo(unsigned rel, int user, const c
     return NULL;
 }
 
+/* The releases that register no "modelopt" method, and the methods their
+ * refusal lists (QUANTIZATION_METHODS' keys, as _verify_quantization prints
+ * them). */
+static const struct {
+    span when;
+    const char *methods, *cite;
+} UNREGISTERED_MODELOPT = {
+    FROM_TO("0.5.3.post1", "0.5.3.post3"),
+    "['fp8', 'blockwise_int8', 'modelopt_fp8', 'modelopt_fp4', 'w8a8_int8', 'w8a8_fp8', 'awq', 'awq_marlin', 'gptq', "
+    "'gptq_marlin', 'moe_wna16', 'compressed-tensors', 'qoq', 'w4afp8', 'petit_nvfp4', 'fbgemm_fp8', 'quark', "
+    "'mxfp4', 'aqlm', 'deepspeedfp', 'tpu_int8', 'marlin', 'gguf', 'gptq_marlin_24', 'bitsandbytes', 'qqq', "
+    "'experts_int8']",
+    "sglang 0.5.3.post1: python/sglang/srt/configs/model_config.py:609-614, "
+    "python/sglang/srt/layers/quantization/__init__.py:72-121; 0.5.3.post3: model_config.py:623-628"};
+
 /* --quantization values SGLang takes on a checkpoint whose method differs
  * (compatible_quantization_methods; sglang 0.5.3rc2: python/sglang/srt/
  * configs/model_config.py:561-566; 0.5.4.post2: :658-664; 0.5.9: :874-884). */
@@ -5620,9 +5635,11 @@ static enum loader_quant modelopt_quant(const ctx *c, char *method, size_t size,
                               user, QUANT_VERIFY_CITE, q->set ? "" : "; SGLang sets it on SM100 for DeepSeek V3"),
                    QUANT_REFUSED;
     }
+    if (!quant_row(c->rel, method) && !strcmp(method, "modelopt") && in_span(c->rel, UNREGISTERED_MODELOPT.when))
+        return str_printf(why, wsize, "Unknown quantization method: modelopt. Must be one of %s. (%s)",
+                          UNREGISTERED_MODELOPT.methods, UNREGISTERED_MODELOPT.cite), QUANT_REFUSED;
     if (!quant_row(c->rel, method) && !strcmp(method, "modelopt"))
-        return str_printf(why, wsize, "SGLang %s registers no quantization method %s and refuses it (\"Unknown "
-                          "quantization method: %s. Must be one of [...]\"; %s)", rel, method, method,
+        return str_printf(why, wsize, "SGLang %s registers no quantization method %s (%s)", rel, method,
                           QUANT_VERIFY_CITE), QUANT_UNJUDGED;
     if (!quant_row(c->rel, method))
         return str_printf(why, wsize, "quantization method %s, whose config class kvcheck does not model for a "
