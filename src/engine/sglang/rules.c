@@ -31,6 +31,16 @@ static int in_span(unsigned rel, span s) { return sglang_release_in(rel, s.since
 static int rel_since(unsigned rel, const char *v) { return sglang_release_in(rel, v, NULL); }
 static int rel_until(unsigned rel, const char *v) { return sglang_release_in(rel, NULL, v); }
 
+/* `s` in place, as Python's str.lower() and str.upper() give ASCII names. */
+static void ascii_lower(char *s)
+{
+    for (; *s; s++) *s = (char)tolower((unsigned char)*s);
+}
+static void ascii_upper(char *s)
+{
+    for (; *s; s++) *s = (char)toupper((unsigned char)*s);
+}
+
 /* 1 when `word` is one of the space-separated words of `list` ("" never is). Pure. */
 static int word_in(const char *word, const char *list)
 {
@@ -1216,7 +1226,7 @@ static const char *transfer_of(const ctx *c)
 static void spec_resolved(const char *given, char *out, size_t size)
 {
     str_copy(out, size, given);
-    for (char *p = out; *p; p++) *p = (char)toupper((unsigned char)*p);
+    ascii_upper(out);
     if (strcmp(out, "NEXTN") == 0) str_copy(out, size, "EAGLE");
 }
 
@@ -5310,11 +5320,17 @@ static int sm100_moe_default(const ctx *c)
            (rel_until(c->rel, "0.5.4.post1") || unset_or(c->set, SET_MOE_A2A, "none"));
 }
 
+/* 1 on SM100 in the releases whose server arguments have SM100_FP8's defaults. Pure. */
+static int sm100_defaults(const ctx *c)
+{
+    return !c->gpu->hip && c->gpu->major == 10 && in_span(c->rel, SM100_FP8.when);
+}
+
 /* 1 when SGLang's server arguments set this worker's --quantization (SM100_FP8): in 0.5.4.post1-0.5.4.post3 only
  * with the MoE runner's default. Pure. */
 static int sm100_sets_quant(const ctx *c)
 {
-    return !c->gpu->hip && c->gpu->major == 10 && in_span(c->rel, SM100_FP8.when) &&
+    return sm100_defaults(c) &&
            word_in(c->model->architecture, SM100_FP8.archs) && (!c->dsa || rel_since(c->rel, SM100_FP8.dsa_since)) &&
            (rel_since(c->rel, "0.5.5") || sm100_moe_default(c));
 }
@@ -5510,7 +5526,7 @@ static const struct modelopt_algo *modelopt_algo(unsigned rel, int user, const c
 {
     char up[KVC_NAME_LEN];
     str_copy(up, sizeof up, algo);
-    for (char *p = up; user && *p; p++) *p = (char)toupper((unsigned char)*p);
+    if (user) ascii_upper(up);
     for (size_t i = 0; i < COUNT_OF(MODELOPT_ALGOS); i++) {
         const struct modelopt_algo *r = &MODELOPT_ALGOS[i];
         if (r->user == user && in_span(rel, r->when) && (r->exact ? strcmp(up, r->algo) == 0 : strstr(up, r->algo) != NULL))
@@ -5589,8 +5605,8 @@ static enum loader_quant modelopt_quant(const ctx *c, char *method, size_t size,
     }
     if (q->set) {
         str_copy(user, sizeof user, q->value);
-    } else if (!c->gpu->hip && c->gpu->major == 10 && in_span(c->rel, SM100_FP8.when) &&
-               !word_in(m->architecture, SM100_FP8.archs) && arch_defaults(m->architecture, c->rel)) {
+    } else if (sm100_defaults(c) && !word_in(m->architecture, SM100_FP8.archs) &&
+               arch_defaults(m->architecture, c->rel)) {
         return str_printf(why, wsize, "on SM100 SGLang %s's DeepSeek-family defaults may set --quantization for %s, "
                           "which kvcheck models for DeepSeek V3 only (%s)", rel, m->architecture, SM100_FP8.cite),
                QUANT_UNJUDGED;
@@ -5598,8 +5614,8 @@ static enum loader_quant modelopt_quant(const ctx *c, char *method, size_t size,
         /* the server reads config.json's quantization_config: none for an hf_quant_config.json checkpoint */
         str_copy(user, sizeof user, rel_until(c->rel, "0.5.4.post3") || m->quant_file ? "fp8" : dict);
     }
-    for (char *p = user; *p; p++) *p = (char)tolower((unsigned char)*p);
-    for (char *p = dict; *p; p++) *p = (char)tolower((unsigned char)*p);
+    ascii_lower(user);
+    ascii_lower(dict);
     if (word_in(user, "nvfp4_online quark_mxfp4"))
         return str_printf(why, wsize, "--quantization %s, an online requantization of the checkpoint (%s)", user,
                           QUANT_VERIFY_CITE), QUANT_UNJUDGED;
@@ -5635,13 +5651,14 @@ static enum loader_quant modelopt_quant(const ctx *c, char *method, size_t size,
                               user, QUANT_VERIFY_CITE, q->set ? "" : "; SGLang sets it on SM100 for DeepSeek V3"),
                    QUANT_REFUSED;
     }
-    if (!quant_row(c->rel, method) && !strcmp(method, "modelopt") && in_span(c->rel, UNREGISTERED_MODELOPT.when))
+    int unregistered = !quant_row(c->rel, method);
+    if (unregistered && !strcmp(method, "modelopt") && in_span(c->rel, UNREGISTERED_MODELOPT.when))
         return str_printf(why, wsize, "Unknown quantization method: modelopt. Must be one of %s. (%s)",
                           UNREGISTERED_MODELOPT.methods, UNREGISTERED_MODELOPT.cite), QUANT_REFUSED;
-    if (!quant_row(c->rel, method) && !strcmp(method, "modelopt"))
+    if (unregistered && !strcmp(method, "modelopt"))
         return str_printf(why, wsize, "SGLang %s registers no quantization method %s (%s)", rel, method,
                           QUANT_VERIFY_CITE), QUANT_UNJUDGED;
-    if (!quant_row(c->rel, method))
+    if (unregistered)
         return str_printf(why, wsize, "quantization method %s, whose config class kvcheck does not model for a "
                           "ModelOpt checkpoint (%s)", method, QUANT_VERIFY_CITE), QUANT_UNJUDGED;
     if (c->gpu->hip)
@@ -5670,7 +5687,7 @@ static enum loader_quant loader_quant(const ctx *c, char *method, size_t size, c
     int has = c->model->has_quantization || ckpt[0];
     int fp32 = model_fp32(c);
     str_copy(method, size, q->set ? q->value : ckpt);
-    for (char *p = method; *p; p++) *p = (char)tolower((unsigned char)*p);
+    ascii_lower(method);
     *row = quant_row(c->rel, method);
     why[0] = '\0';
     if (c->model->quant_unknown && !q->set) {
