@@ -6,6 +6,7 @@
 #include "support.h"
 #include "engine/sglang/sglang.h"
 
+#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -2442,14 +2443,102 @@ static void test_rules__eras_group_releases_with_the_same_rules(void **state)
         const char *release, *era;
     } E[] = {{"0.5.23", "0.5.23"}, {"0.5.22", "0.5.22"}, {"0.5.21", "0.5.21"}, {"0.5.15.post1", "0.5.15"}, {"0.5.14", "0.5.14"},
              {"0.5.10.post1", "0.5.10"}, {"0.5.8.post1", "0.5.8"}, {"0.5.3", "0.5.3rc2"}, {"0.5.9", "0.5.9"},
-             {"0.5.20", "0.5.20"}, {"0.5.3.post3", "0.5.3.post2"}, {"0.5.6", "0.5.5.post3"}, {"0.5.5.post2", "0.5.5.post1"},
-             {"0.5.5", "0.5.4.post3"}};
+             {"0.5.20", "0.5.20"}, {"0.5.3.post3", "0.5.3.post2"}, {"0.5.5.post2", "0.5.5.post1"},
+             /* SM100's server defaults set --quantization for DeepSeek V3 from 0.5.4.post1, by other tests from
+              * 0.5.5, for DSA models from 0.5.6 (quant.c) */
+             {"0.5.5", "0.5.5"}, {"0.5.6", "0.5.6"}, {"0.5.4.post3", "0.5.4.post3"}};
     for (size_t i = 0; i < COUNT_OF(E); i++) {
         int k = engine_release_index(engine_default(), E[i].release);
         assert_true(k >= 0);
         assert_string_equal(kvc_engine_release_era("sglang", (unsigned)k), E[i].era);
     }
     assert_null(kvc_engine_release_era("sglang", SGLANG_NRELEASES));
+}
+
+/* What a version literal in the rules' code is to the eras: the first
+ * release of a span (SINCE, FROM_TO's first, rel_since, the lower bound of
+ * sglang_release_in), its last (UNTIL, FROM_TO's second, rel_until, the
+ * upper bound), or in a table's own fields, either. */
+enum bound { BOUND_FIRST, BOUND_LAST, BOUND_EITHER };
+
+/* The bound the literal whose opening quote is at `q` in `text` gives: by
+ * the call it is an argument of and its place there. Comments are blanked. */
+static enum bound bound_of(const char *text, const char *q)
+{
+    int depth = 0, arg = 0;
+    const char *p = q;
+    while (p > text) {
+        p--;
+        if (*p == ')' || *p == ']' || *p == '}') depth++;
+        else if ((*p == '(' || *p == '[' || *p == '{') && depth) depth--;
+        else if (*p == '{' || *p == '[' || *p == ';') return BOUND_EITHER;
+        else if (*p == '(') break;
+        else if (*p == ',' && !depth) arg++;
+    }
+    const char *end = p;
+    while (p > text && (isalnum((unsigned char)p[-1]) || p[-1] == '_')) p--;
+    size_t n = (size_t)(end - p);
+    static const struct {
+        const char *call;
+        int arg;
+        enum bound bound;
+    } CALLS[] = {{"SINCE", 0, BOUND_FIRST},     {"UNTIL", 0, BOUND_LAST},     {"FROM_TO", 0, BOUND_FIRST},
+                 {"FROM_TO", 1, BOUND_LAST},    {"rel_since", 1, BOUND_FIRST}, {"rel_until", 1, BOUND_LAST},
+                 {"sglang_release_in", 1, BOUND_FIRST}, {"sglang_release_in", 2, BOUND_LAST},
+                 {"release_in", 1, BOUND_FIRST}, {"release_in", 2, BOUND_LAST}};
+    for (size_t i = 0; i < COUNT_OF(CALLS); i++)
+        if (strlen(CALLS[i].call) == n && strncmp(p, CALLS[i].call, n) == 0 && CALLS[i].arg == arg)
+            return CALLS[i].bound;
+    fail_msg("a version as argument %d of %.*s, which the eras do not know: teach bound_of", arg, (int)n, p);
+    return BOUND_EITHER;
+}
+
+/* 1 when release `k` is the oldest of its era: an era starts there. */
+static int era_starts(int k) { return strcmp(kvc_engine_release_era("sglang", (unsigned)k), SGLANG_VERSIONS[k]) == 0; }
+
+static void test_rules__eras_see_every_version_test(void **state)
+{
+    (void)state;
+    /* every release a rule's code names (a table's span, a rel_since in a branch) starts or ends an era there */
+    static const char *const FILES[] = {"src/engine/sglang/rules.c", "src/engine/sglang/quant.c",
+                                        "src/engine/sglang/pd.c"};
+    unsigned seen = 0;
+    for (size_t f = 0; f < COUNT_OF(FILES); f++) {
+        char path[512];
+        snprintf(path, sizeof path, "%s/%s", KVC_SOURCE_DIR, FILES[f]);
+        char *text = NULL;
+        size_t len = 0;
+        kvc_diag d;
+        if (file_read_all(path, &text, &len, &d)) fail_msg("%s", d.message);
+        for (char *c = strstr(text, "/*"); c; c = strstr(c, "/*")) { /* blank the comments */
+            char *e = strstr(c + 2, "*/");
+            assert_non_null(e);
+            memset(c, ' ', (size_t)(e + 2 - c));
+        }
+        for (const char *q = strchr(text, '"'); q; q = strchr(q + 1, '"')) {
+            const char *e = strchr(q + 1, '"');
+            assert_non_null(e);
+            char lit[32] = "";
+            if (e - q - 1 < (long)sizeof lit) memcpy(lit, q + 1, (size_t)(e - q - 1)), lit[e - q - 1] = '\0';
+            if (!(isdigit((unsigned char)lit[0]) && strchr(lit, '.') && !strchr(lit, ' '))) {
+                q = e;
+                continue;
+            }
+            int k = sglang_release_index(lit);
+            if (k < 0) fail_msg("%s: \"%s\" is no release kvcheck has read", FILES[f], lit);
+            enum bound b = bound_of(text, q);
+            /* the first of a span starts an era (the oldest release always does); the last ends one */
+            int first = era_starts(k), last = k == 0 || era_starts(k - 1);
+            if ((b == BOUND_FIRST && !first) || (b == BOUND_LAST && !last) || (b == BOUND_EITHER && !first && !last))
+                fail_msg("%s: a version test of %s (%s) is inside era %s: add it to the file's spans", FILES[f], lit,
+                         b == BOUND_FIRST ? "from" : b == BOUND_LAST ? "to" : "a table's", kvc_engine_release_era(
+                         "sglang", (unsigned)k));
+            seen++;
+            q = e;
+        }
+        free(text);
+    }
+    assert_true(seen > 400);
 }
 
 int main(void)
@@ -2487,6 +2576,7 @@ int main(void)
         cmocka_unit_test(test_rules__separate_draft_model_pools),
         cmocka_unit_test(test_rules__versions_name_releases),
         cmocka_unit_test(test_rules__eras_group_releases_with_the_same_rules),
+        cmocka_unit_test(test_rules__eras_see_every_version_test),
         cmocka_unit_test(test_rules__attention_builds_that_pass),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

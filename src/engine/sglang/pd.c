@@ -666,3 +666,19 @@ int pd_bootstrap(const kvc_resolved *p, const kvc_resolved *d, char *stage, size
     return state_check(p, d, nixl, stage, stage_size, text, size) ||
            checksum_check(p, d, stage, stage_size, text, size);
 }
+
+/* The releases this file's code tests by version, as spans (pd_spans). */
+static const span VERSION_TESTS[] = {SINCE("0.5.15"), SINCE("0.5.18")};
+
+size_t pd_spans(span *out, size_t max)
+{
+    size_t n = 0;
+    SPAN_EACH(BOOT, ((span){BOOT[i].since, BOOT[i].until}));
+    SPAN_EACH(ENTRIES, ((span){ENTRIES[i].since, ENTRIES[i].until}));
+    SPAN_EACH(STATE_CATCH, ((span){STATE_CATCH[i].since, NULL}));
+    SPAN_EACH(CHECKSUM, ((span){CHECKSUM[i].since, CHECKSUM[i].until}));
+    SPAN_EACH(INFO, ((span){INFO[i].since, INFO[i].until}));
+    SPAN_EACH(VERSION_TESTS, VERSION_TESTS[i]);
+    return n;
+}
+

@@ -7,49 +7,12 @@
  * SGLang's own order: DSA or not, KV dtype, DSA backends (the first default
  * row that matches), the checks that refuse at start-up, HiSparse, page
  * size, the row width. */
-#include "engine/sglang/sglang.h"
+#include "engine/sglang/rules.h"
 
-#include <ctype.h>
 #include <limits.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
-
-/* ------------------------------------------------------------------ spans */
-
-/* Releases from `since` to `until`, both included; NULL: open on that end. */
-typedef struct span {
-    const char *since, *until;
-} span;
-#define EVER {NULL, NULL}
-#define SINCE(v) {v, NULL}
-#define UNTIL(v) {NULL, v}
-#define FROM_TO(a, b) {a, b}
-#define NEVER {NULL, "never"} /* past every release */
-
-static int in_span(unsigned rel, span s) { return sglang_release_in(rel, s.since, s.until); }
-static int rel_since(unsigned rel, const char *v) { return sglang_release_in(rel, v, NULL); }
-static int rel_until(unsigned rel, const char *v) { return sglang_release_in(rel, NULL, v); }
-
-/* `s` in place, as Python's str.lower() and str.upper() give ASCII names. */
-static void ascii_lower(char *s)
-{
-    for (; *s; s++) *s = (char)tolower((unsigned char)*s);
-}
-static void ascii_upper(char *s)
-{
-    for (; *s; s++) *s = (char)toupper((unsigned char)*s);
-}
-
-/* 1 when `word` is one of the space-separated words of `list` ("" never is). Pure. */
-static int word_in(const char *word, const char *list)
-{
-    size_t n = strlen(word);
-    if (n == 0) return 0;
-    for (const char *p = list; (p = strstr(p, word)) != NULL; p += n)
-        if ((p == list || p[-1] == ' ') && (p[n] == ' ' || p[n] == '\0')) return 1;
-    return 0;
-}
 
 /* -------------------------------------------------------- architectures */
 
@@ -201,7 +164,7 @@ static int arch_dsa(const char *arch, unsigned rel)
     return 0;
 }
 
-static int arch_defaults(const char *arch, unsigned rel)
+int rules_arch_defaults(const char *arch, unsigned rel)
 {
     for (size_t i = 0; i < COUNT_OF(ARCHS); i++)
         if (strcmp(ARCHS[i].arch, arch) == 0 && in_span(rel, ARCHS[i].defaults))
@@ -315,51 +278,7 @@ static int draft_dsa(const model_info *m, unsigned rel)
 
 /* ------------------------------------------------------------- contexts */
 
-enum { PREFILL, DECODE };
 static const char *const SIDE[2] = {"prefill", "decode"};
-
-/* One resolution in progress. */
-#define MAX_ATTN 4 /* attention backends whose rules one worker meets */
-
-/* How kvcheck takes the model loader's quantization check for a worker. */
-enum loader_quant { QUANT_NONE, QUANT_ROW, QUANT_UNROWED, QUANT_UNJUDGED, QUANT_REFUSED };
-
-typedef struct ctx {
-    unsigned rel;
-    const gpu_info *gpu;
-    const model_info *model;
-    const draft_model *draft; /* a separate draft model (EAGLE3, STANDALONE) as found; NULL: none given */
-    const settings *set;
-    kvc_resolved *out;
-    kvc_diag *diag;
-    int dsa, defaults; /* the release takes the model as DSA; and applies the DSA defaults */
-    int fp8;           /* the resolved dtype is fp8_e4m3 */
-    const char *dtype; /* SGLang's kv_cache_dtype string once resolved */
-    const char *backend[2];
-    int user_set[2];
-    char backend_why[2][KVC_REASON_LEN];
-    const kvc_origin *backend_from[2]; /* the flag that set the backend; NULL when a default or rule did */
-    const struct hybrid_row *hybrid;   /* the model's DSA + linear-attention split, or NULL */
-    const struct attn_rule *attn[MAX_ATTN]; /* the attention backends' rules that apply, in SGLang's order */
-    char attn_why[MAX_ATTN][KVC_REASON_LEN]; /* how each backend was chosen */
-    unsigned nattn;
-    setting decode; /* the decode side the server args' attention checks read (settle_decode) */
-    const char *mdtype; /* the dtype SGLang runs the model in (model_dtype); NULL: kvcheck cannot tell */
-    char mdtype_why[KVC_REASON_LEN];
-    struct { /* the quantization method SGLang's model loader checks, and how kvcheck takes it (settle_quant) */
-        enum loader_quant how;
-        char method[KVC_NAME_LEN];  /* lower-cased, as _verify_quantization takes it */
-        const struct quant_row *row; /* its QUANT_LOADER row, or NULL */
-        char why[700];               /* what decides it, where kvcheck does not model that */
-        int early; /* a refusal or an unjudged verdict of SGLang's server arguments, which come before their checks */
-    } quant;
-    /* the dtype a KV dtype of auto gives the pool (auto_kv_dtype); NULL: kvcheck cannot tell */
-    const char *auto_dtype;
-    char auto_why[KVC_REASON_LEN];
-} ctx;
-
-/* 1 when SGLang runs the model in float32. Pure. */
-static int model_fp32(const ctx *c) { return c->mdtype && strcmp(c->mdtype, "float32") == 0; }
 
 /* Room in `c` for one more attention backend's page rule: its `why`. Each
  * of the three attention flags names one backend with a page rule, plus
@@ -410,9 +329,7 @@ static long dcp_size(const ctx *c)
     return s->set ? strtol(s->value, NULL, 10) : 1;
 }
 
-/* SGLang refuses to start: its own message, then where the input came from. */
-static kvc_status refuse(const ctx *c, const setting *s, const char *fmt, ...) KVC_PRINTF(3, 4);
-static kvc_status refuse(const ctx *c, const setting *s, const char *fmt, ...)
+kvc_status rules_refuse(const ctx *c, const setting *s, const char *fmt, ...)
 {
     char msg[900];
     va_list ap;
@@ -570,7 +487,7 @@ static const char KV_DTYPE_STR_CITE[] = "sglang 0.5.18: python/sglang/srt/mem_ca
                                         "python/sglang/srt/model_executor/model_runner.py:1335-1339; 0.5.23: "
                                         "python/sglang/srt/mem_cache/kv_cache_dtype.py:49-57, "
                                         "python/sglang/srt/model_executor/model_runner.py:1572-1576";
-static const char KV_QUANT_CITE[] = "sglang 0.5.3rc2: python/sglang/srt/model_executor/model_runner.py:1397-1408; "
+const char KV_QUANT_CITE[] = "sglang 0.5.3rc2: python/sglang/srt/model_executor/model_runner.py:1397-1408; "
                                     "0.5.23: python/sglang/srt/mem_cache/kv_cache_dtype.py:49-59";
 
 /* A KV dtype `flag` of auto (`from`) where the model's quantization config
@@ -631,7 +548,7 @@ static kvc_status resolve_dtype(ctx *c)
     unsigned major = c->gpu->hip ? 9 : c->gpu->major;
     if (r->learnable_sink && c->model->learnable_sink && strcmp(given, "auto") && strcmp(given, "bf16") &&
         strcmp(given, "bfloat16"))
-        return refuse(c, s, "Learnable DSA attention sinks require a bfloat16 KV cache; got kv_cache_dtype=%s.",
+        return rules_refuse(c, s, "Learnable DSA attention sinks require a bfloat16 KV cache; got kv_cache_dtype=%s.",
                       given);
     if (r->sm10_forces_fp8 && major >= 10) {
         c->dtype = "fp8_e4m3";
@@ -653,7 +570,7 @@ static kvc_status resolve_dtype(ctx *c)
         setting_origin(v, &s->origin);
     }
     if (r->assertion && strcmp(c->dtype, "bfloat16") && strcmp(c->dtype, "fp8_e4m3"))
-        return refuse(c, s, "%s (%s %s)", r->assertion, s->set ? s->flag : "--kv-cache-dtype", given);
+        return rules_refuse(c, s, "%s (%s %s)", r->assertion, s->set ? s->flag : "--kv-cache-dtype", given);
     return KVC_OK;
 }
 
@@ -860,7 +777,7 @@ static kvc_status run_checks(const ctx *c, int hisparse_arm)
         if (k->unless_both ? (p || d) && !(p && d) : (p || d)) {
             int side = p ? PREFILL : DECODE;
             const setting *s = &c->set->s[side == PREFILL ? SET_PREFILL_BACKEND : SET_DECODE_BACKEND];
-            return refuse(c, s->set ? s : NULL, "%s (%s)", k->message, k->cite);
+            return rules_refuse(c, s->set ? s : NULL, "%s (%s)", k->message, k->cite);
         }
     }
     return KVC_OK;
@@ -921,7 +838,7 @@ static kvc_status run_dcp_rules(const ctx *c, const struct dcp_rule *rules, size
         str_printf(kpool, sizeof kpool, "%u", c->model->index_kpool);
         const char *const f[][2] = {{"arch", c->model->architecture}, {"dcp", dcp}, {"kpool", kpool}};
         sglang_expand(r->message, f, COUNT_OF(f), msg, sizeof msg);
-        return refuse(c, &c->set->s[r->flag], "%s (%s)", msg, r->cite);
+        return rules_refuse(c, &c->set->s[r->flag], "%s (%s)", msg, r->cite);
     }
     return KVC_OK;
 }
@@ -981,7 +898,7 @@ static kvc_status resolve_backends(ctx *c)
     if (hit && hit->cond == C_LEARNABLE_SINK)
         for (int i = 0; i < 2; i++)
             if (c->user_set[i] && strcmp(c->backend[i], "flashmla_sparse") != 0)
-                return refuse(c, flag[i],
+                return rules_refuse(c, flag[i],
                               "%s uses learnable attention sinks and requires --dsa-%s-backend 'flashmla_sparse'; "
                               "got '%s' (%s)",
                               c->model->architecture, SIDE[i], c->backend[i], hit->cite);
@@ -1207,7 +1124,7 @@ static kvc_status hisparse_dtype(const ctx *c, const struct hisparse_rule *r)
         char msg[600];
         const char *const f[][2] = {{"dtype", dtype}};
         sglang_expand(r->dtype_message, f, COUNT_OF(f), msg, sizeof msg);
-        return refuse(c, &c->set->s[SET_KV_CACHE_DTYPE], "%s (%s)", msg, r->cite);
+        return rules_refuse(c, &c->set->s[SET_KV_CACHE_DTYPE], "%s (%s)", msg, r->cite);
     }
     return KVC_OK;
 }
@@ -1310,7 +1227,7 @@ static kvc_status check_pd_decode(const ctx *c, int spec_hook)
         char msg[400];
         const char *const f[][2] = {{"backend", transfer_of(c)}, {"algorithm", algorithm}};
         sglang_expand(r->message, f, COUNT_OF(f), msg, sizeof msg);
-        return refuse(c, at, "%s (%s)", msg, r->cite);
+        return rules_refuse(c, at, "%s (%s)", msg, r->cite);
     }
     return KVC_OK;
 }
@@ -1328,9 +1245,9 @@ static kvc_status check_hisparse(const ctx *c)
     int chunk = set_to(c, SET_DISAGG_MODE, "decode") && !c->set->s[SET_DECODE_RADIX].set;
     for (size_t i = 0; !c->dsa && i < COUNT_OF(HISPARSE_MODEL); i++)
         if (in_span(c->rel, HISPARSE_MODEL[i].when))
-            return refuse(c, h, "%s (%s)", HISPARSE_MODEL[i].message, HISPARSE_MODEL[i].cite);
+            return rules_refuse(c, h, "%s (%s)", HISPARSE_MODEL[i].message, HISPARSE_MODEL[i].cite);
     if (!radix_cache_off(c) && !chunk)
-        return refuse(c, h, "Hierarchical sparse attention currently requires --disable-radix-cache. (%s): add that flag",
+        return rules_refuse(c, h, "Hierarchical sparse attention currently requires --disable-radix-cache. (%s): add that flag",
                       r->cite);
     const char *flag = rel_since(c->rel, "0.5.13") ? "--dsa" : "--nsa";
     const char *dtype = c->dtype;
@@ -1349,7 +1266,7 @@ static kvc_status check_hisparse(const ctx *c)
                                     {"allowed", sorted}, {"default", def},     {"flag", flag}};
         sglang_expand(r->backend_message, f, COUNT_OF(f), msg, sizeof msg);
         const setting *s = &c->set->s[i == PREFILL ? SET_PREFILL_BACKEND : SET_DECODE_BACKEND];
-        return refuse(c, s->set ? s : h, "%s (%s)", msg, r->cite);
+        return rules_refuse(c, s->set ? s : h, "%s (%s)", msg, r->cite);
     }
     return r->dtype_last ? hisparse_dtype(c, r) : KVC_OK;
 }
@@ -1573,7 +1490,7 @@ static const char *attn_backend(const ctx *c, const struct attn_default **dflt)
     for (size_t i = 0; i < COUNT_OF(ATTN_DEFAULTS); i++) {
         const struct attn_default *r = &ATTN_DEFAULTS[i];
         if (in_span(c->rel, r->when) && !c->gpu->hip && c->gpu->major == r->major &&
-            (r->arch ? strcmp(r->arch, c->model->architecture) == 0 : arch_defaults(c->model->architecture, c->rel))) {
+            (r->arch ? strcmp(r->arch, c->model->architecture) == 0 : rules_arch_defaults(c->model->architecture, c->rel))) {
             *dflt = r;
             return r->backend;
         }
@@ -1668,7 +1585,7 @@ static kvc_status resolve_attention(ctx *c)
         char msg[300];
         const char *const f[][2] = {{"backend", for_prefill}};
         sglang_expand(r->message, f, COUNT_OF(f), msg, sizeof msg);
-        return refuse(c, &c->set->s[SET_KV_CACHE_DTYPE], "%s (%s%s; %s)", msg, for_prefill,
+        return rules_refuse(c, &c->set->s[SET_KV_CACHE_DTYPE], "%s (%s%s; %s)", msg, for_prefill,
                       dflt ? ", SGLang's default attention backend here" : "", r->cite);
     }
     kvc_status st = check_kv4(c, 1);
@@ -1681,7 +1598,7 @@ static kvc_status resolve_attention(ctx *c)
     const char *named = !c->dsa ? backend : af ? af->value : "";
     if ((st = decline_attention(c, af, named))) return st;
     if (strcmp(named, "flex_attention") == 0 && c->set->s[SET_SPEC_ALGO].set)
-        return refuse(c, af, "AssertionError: Speculative decoding is currently not supported with Flex Attention "
+        return rules_refuse(c, af, "AssertionError: Speculative decoding is currently not supported with Flex Attention "
                       "backend (sglang 0.5.3rc2: python/sglang/srt/server_args.py:861-868; 0.5.13: :2858-2866; "
                       "0.5.23: python/sglang/srt/arg_groups/attention_hook.py:145-163)");
     char major[8];
@@ -1699,12 +1616,12 @@ static kvc_status resolve_attention(ctx *c)
         else
             str_printf(why, KVC_REASON_LEN, "%s: given by %s", r->backend, by->flag);
         if (r->majors && (c->gpu->hip || !word_in(major, r->majors)))
-            return refuse(c, by->set ? by : NULL, "%s (%s; %s)", r->platform_message, why, r->cite);
+            return rules_refuse(c, by->set ? by : NULL, "%s (%s; %s)", r->platform_message, why, r->cite);
         if (r->dtypes && !word_in(c->dtype, r->dtypes)) {
             char msg[300];
             const char *const f[][2] = {{"dtype", c->dtype}};
             sglang_expand(r->dtype_message, f, COUNT_OF(f), msg, sizeof msg);
-            return refuse(c, &c->set->s[SET_KV_CACHE_DTYPE], "%s (%s; %s)", msg, why, r->cite);
+            return rules_refuse(c, &c->set->s[SET_KV_CACHE_DTYPE], "%s (%s; %s)", msg, why, r->cite);
         }
     }
     return KVC_OK;
@@ -1787,10 +1704,10 @@ static kvc_status check_mha_default(const ctx *c)
     char major[8], why[300];
     str_printf(major, sizeof major, "%u", c->gpu->major);
     mha_why(c, r->backend, why, sizeof why);
-    if (!word_in(major, r->passes)) return refuse(c, NULL, "%s (%s; %s)", r->platform_message, why, r->cite);
+    if (!word_in(major, r->passes)) return rules_refuse(c, NULL, "%s (%s; %s)", r->platform_message, why, r->cite);
     const setting *s = &c->set->s[SET_SPEC_ALGO];
     if (s->set && word_in(s->value, r->topk_algos))
-        return refuse(c, s, "%s (%s; --speculative-algorithm %s auto-chooses topk 4 for it; %s)", r->topk_message,
+        return rules_refuse(c, s, "%s (%s; --speculative-algorithm %s auto-chooses topk 4 for it; %s)", r->topk_message,
                       why, s->value, r->cite);
     return KVC_OK;
 }
@@ -2234,7 +2151,7 @@ static kvc_status refuse_with(const ctx *c, const setting *s, const struct kv4_r
                                 {"value", value},
                                 {"dequant", sides->nvfp4 ? sides->nvfp4->dequant : ""}};
     sglang_expand(k->message, f, COUNT_OF(f), msg, sizeof msg);
-    return refuse(c, s, "%s (%s; %s)", msg, sides->why, k->cite);
+    return rules_refuse(c, s, "%s (%s; %s)", msg, sides->why, k->cite);
 }
 
 /* SGLang's warning for a KV4 worker whose prefill and decode backends differ. */
@@ -2270,13 +2187,13 @@ static kvc_status check_kv4(ctx *c, int hook)
         unsigned major = c->gpu->major;
         switch (k->test) {
         case K_NOT_CUDA:
-            if (c->gpu->hip) return refuse(c, s, "%s (%s)", k->message, k->cite);
+            if (c->gpu->hip) return rules_refuse(c, s, "%s (%s)", k->message, k->cite);
             break;
         case K_NOT_SM100_120:
-            if (!c->gpu->hip && major != 10 && major != 12) return refuse(c, s, "%s (%s)", k->message, k->cite);
+            if (!c->gpu->hip && major != 10 && major != 12) return rules_refuse(c, s, "%s (%s)", k->message, k->cite);
             break;
         case K_NOT_BLACKWELL:
-            if (c->gpu->hip || major < 10) return refuse(c, s, "%s (%s)", k->message, k->cite);
+            if (c->gpu->hip || major < 10) return rules_refuse(c, s, "%s (%s)", k->message, k->cite);
             break;
         case K_MLA_BACKEND: {
             /* a release without the model class takes it for an MHA model: check_model_class says so */
@@ -2306,11 +2223,11 @@ static kvc_status check_kv4(ctx *c, int hook)
             const char *const f[][2] = {{"backend", both}};
             sglang_expand(k->message, f, COUNT_OF(f), msg, sizeof msg);
             const setting *a = &c->set->s[SET_ATTENTION_BACKEND];
-            return refuse(c, a->set ? a : s, "%s (%s: %s; %s)", msg, both, why, k->cite);
+            return rules_refuse(c, a->set ? a : s, "%s (%s: %s; %s)", msg, both, why, k->cite);
         }
         case K_DEQUANT_ALONE: {
             const setting *q = dequant_given(c);
-            if (q && strcmp(c->dtype, "nvfp4") != 0) return refuse(c, q, "%s (%s)", k->message, k->cite);
+            if (q && strcmp(c->dtype, "nvfp4") != 0) return rules_refuse(c, q, "%s (%s)", k->message, k->cite);
             break;
         }
         case K_MHA_FA4:
@@ -2321,11 +2238,11 @@ static kvc_status check_kv4(ctx *c, int hook)
             const char *const f[][2] = {{"backend", b}};
             sglang_expand(k->message, f, COUNT_OF(f), msg, sizeof msg);
             mha_why(c, b, why, sizeof why);
-            return refuse(c, s, "%s (%s, %s; %s)", msg, why, MHA_BACKENDS_CITE, k->cite);
+            return rules_refuse(c, s, "%s (%s, %s; %s)", msg, why, MHA_BACKENDS_CITE, k->cite);
         }
         case K_NATIVE_OFF_SM100:
             if (sides.nvfp4 && native_prefill(sides.nvfp4) && !cuda_major(c, 10))
-                return refuse(c, dequant_given(c) ? dequant_given(c) : flag_of(c, PREFILL, sides.side[PREFILL]),
+                return rules_refuse(c, dequant_given(c) ? dequant_given(c) : flag_of(c, PREFILL, sides.side[PREFILL]),
                               "%s (%s; %s)", k->message, sides.why, k->cite);
             break;
         case K_PREFILL_GIVEN: {
@@ -2346,7 +2263,7 @@ static kvc_status check_kv4(ctx *c, int hook)
             str_printf(cc, sizeof cc, "%u", major);
             if (strcmp(sides.side[side], TRTLLM_MHA.backend) != 0) break;
             if (c->gpu->hip || !word_in(cc, TRTLLM_MHA.majors))
-                return refuse(c, flag_of(c, side, sides.side[side]), "%s (%s; %s)", k->message, sides.why, k->cite);
+                return rules_refuse(c, flag_of(c, side, sides.side[side]), "%s (%s; %s)", k->message, sides.why, k->cite);
             str_printf(add_attn(c, &TRTLLM_MHA), KVC_REASON_LEN, "%s is the %s attention backend%s", /* its pages */
                        TRTLLM_MHA.backend, k->backends, sides.nvfp4 ? " SGLang sets for --kv-cache-dtype nvfp4" : "");
             break;
@@ -2355,12 +2272,12 @@ static kvc_status check_kv4(ctx *c, int hook)
             const setting *cp = &c->set->s[SET_ATTN_CP];
             if (strcmp(sides.side[PREFILL], TRTLLM_MHA.backend) == 0 && !cuda_major(c, 10) && cp->set &&
                 strtol(cp->value, NULL, 10) > 1)
-                return refuse(c, cp, "%s (%s; %s)", k->message, sides.why, k->cite);
+                return rules_refuse(c, cp, "%s (%s; %s)", k->message, sides.why, k->cite);
             break;
         }
         case K_UNIFIED: {
             const setting *u = &c->set->s[SET_UNIFIED_MEMORY];
-            if (!c->gpu->hip && u->set) return refuse(c, u, "%s (%s)", k->message, k->cite);
+            if (!c->gpu->hip && u->set) return rules_refuse(c, u, "%s (%s)", k->message, k->cite);
             break;
         }
         case K_NATIVE_SPEC_IN:
@@ -2386,13 +2303,13 @@ static kvc_status check_kv4(ctx *c, int hook)
         case K_NATIVE_PD: {
             const setting *m = &c->set->s[SET_DISAGG_MODE];
             if (native(c, &sides) && m->set && strcmp(m->value, "null") != 0)
-                return refuse(c, m, "%s (%s; %s)", k->message, sides.why, k->cite);
+                return rules_refuse(c, m, "%s (%s; %s)", k->message, sides.why, k->cite);
             break;
         }
         case K_NATIVE_HOST: {
             const setting *h = &c->set->s[SET_HICACHE], *l = &c->set->s[SET_LMCACHE];
             if (native(c, &sides) && (h->set || l->set))
-                return refuse(c, h->set ? h : l, "%s (%s; %s)", k->message, sides.why, k->cite);
+                return rules_refuse(c, h->set ? h : l, "%s (%s; %s)", k->message, sides.why, k->cite);
             break;
         }
         case K_FA4_DECODE:
@@ -2434,7 +2351,7 @@ static kvc_status check_dtype_mapping(const ctx *c, const char *dtype, const set
 {
     for (size_t i = 0; i < COUNT_OF(DTYPE_REFUSALS); i++)
         if (in_span(c->rel, DTYPE_REFUSALS[i].when) && strcmp(DTYPE_REFUSALS[i].dtype, dtype) == 0)
-            return refuse(c, s, "%s (at model init, %s)", DTYPE_REFUSALS[i].message, DTYPE_REFUSALS[i].cite);
+            return rules_refuse(c, s, "%s (at model init, %s)", DTYPE_REFUSALS[i].message, DTYPE_REFUSALS[i].cite);
     return KVC_OK;
 }
 
@@ -2485,7 +2402,7 @@ static kvc_status check_round_robin(const ctx *c)
     unsigned long dp = size_of(c, SET_DP);
     if (forces_dp) dp = tp;
     if (dp <= 1 || c->set->s[SET_PREFILL_RR].set) return KVC_OK;
-    return refuse(c, mode,
+    return rules_refuse(c, mode,
                   "Prefill round robin balance is required when dp size > 1. Please make sure that the prefill "
                   "instance is launched with `--load-balance-method round_robin` and `--prefill-round-robin-balance` "
                   "is set for decode server.%s (sglang 0.5.3: python/sglang/srt/server_args.py:1195-1197; 0.5.7: "
@@ -2528,7 +2445,7 @@ static kvc_status resolve_transfer(const ctx *c)
         setting_set(v, s->value, "set by %s", from);
     setting_origin(v, &s->origin);
     if (set_to(c, SET_DISAGG_MODE, "prefill") && strcmp(s->value, "fake") == 0 && rel_since(c->rel, "0.5.10"))
-        return refuse(c, s, "Prefill server does not support 'fake' as the transfer backend (sglang 0.5.10rc0: "
+        return rules_refuse(c, s, "Prefill server does not support 'fake' as the transfer backend (sglang 0.5.10rc0: "
                       "python/sglang/srt/server_args.py:3176-3179; 0.5.23: "
                       "python/sglang/srt/arg_groups/pd_disaggregation_hook.py:145-147)");
     return KVC_OK;
@@ -2570,12 +2487,12 @@ static kvc_status resolve_host_receive(const ctx *c)
     double v;
     if (!host_receive_threshold(c, &v)) return KVC_OK;
     if (!(v >= 0 && v <= 1))
-        return refuse(c, s, "--disaggregation-decode-host-receive-threshold must be between 0 and 1 (%s)", CITE);
+        return rules_refuse(c, s, "--disaggregation-decode-host-receive-threshold must be between 0 and 1 (%s)", CITE);
     if (!host_receive_on(c)) return KVC_OK;
     if (c->set->s[SET_HISPARSE].set || c->set->s[SET_PD_ROLE_SWITCH].set)
-        return refuse(c, s, "Decode host receive does not yet support HiSparse or role switching (%s)", CITE);
+        return rules_refuse(c, s, "Decode host receive does not yet support HiSparse or role switching (%s)", CITE);
     if (set_to(c, SET_RETRACTION_BACKUP, "cpu_tensor"))
-        return refuse(c, &c->set->s[SET_RETRACTION_BACKUP], "Decode host KV buffering requires host_pool retraction "
+        return rules_refuse(c, &c->set->s[SET_RETRACTION_BACKUP], "Decode host KV buffering requires host_pool retraction "
                       "(%s)", CITE);
     return KVC_OK;
 }
@@ -2612,7 +2529,7 @@ static kvc_status check_hicache_layout(const ctx *c)
                          : v23 && c->set->s[SET_UNIFIED_MEMORY].set   ? "page_first"
                                                                       : "page_first_direct";
     if (!layout) return KVC_OK;
-    return refuse(c, st, "The resolved HiCache storage layout '%s' cannot share the layer_first decode host pool used "
+    return rules_refuse(c, st, "The resolved HiCache storage layout '%s' cannot share the layer_first decode host pool used "
                   "by KV transfer (the %s storage backend with the %s io backend; sglang 0.5.21: python/sglang/srt/"
                   "arg_groups/hicache_hook.py:44-75, :179-203; 0.5.23: :62-94, :197-244)", layout, st->value, io);
 }
@@ -2632,13 +2549,13 @@ static kvc_status check_retraction_backup(const ctx *c)
     const char *by = by_host_receive ? "host_pool because host receive is on; " : "";
     const setting *dcp = &c->set->s[SET_DCP];
     if (!set_to(c, SET_DISAGG_MODE, "decode"))
-        return refuse(c, s, "--disaggregation-decode-retraction-backup=host_pool is only supported on a PD decode "
+        return rules_refuse(c, s, "--disaggregation-decode-retraction-backup=host_pool is only supported on a PD decode "
                       "server. (%s%s)", by, CITE);
     if (dcp_size(c) > 1)
-        return refuse(c, dcp, "--disaggregation-decode-retraction-backup=host_pool does not support --dcp-size > 1. "
+        return rules_refuse(c, dcp, "--disaggregation-decode-retraction-backup=host_pool does not support --dcp-size > 1. "
                       "(%s%s)", by, CITE);
     if (c->set->s[SET_PRIORITY_SCHED].set && !c->set->s[SET_NO_PREEMPTION].set)
-        return refuse(c, &c->set->s[SET_PRIORITY_SCHED], "--disaggregation-decode-retraction-backup=host_pool requires "
+        return rules_refuse(c, &c->set->s[SET_PRIORITY_SCHED], "--disaggregation-decode-retraction-backup=host_pool requires "
                       "--disable-priority-preemption when priority scheduling is enabled. (%s%s)", by, CITE);
     return KVC_OK;
 }
@@ -2750,11 +2667,11 @@ static kvc_status check_cache_compatibility(const ctx *c)
     for (size_t i = 0; !st && i < COUNT_OF(CACHE_RULES); i++) {
         const struct cache_rule *r = &CACHE_RULES[i];
         if (!in_span(c->rel, r->when) || (r->offload && !c->set->s[SET_DECODE_OFFLOAD].set) || !r->refused(c)) continue;
-        st = refuse(c, &c->set->s[r->flag], "%s (%s)", r->message, r->cite);
+        st = rules_refuse(c, &c->set->s[r->flag], "%s (%s)", r->message, r->cite);
     }
     for (size_t i = 0; !st && c->set->s[SET_LMCACHE].set && i < COUNT_OF(LMCACHE_RULES); i++)
         if (in_span(c->rel, LMCACHE_RULES[i].when) && LMCACHE_RULES[i].refused(c))
-            st = refuse(c, &c->set->s[SET_LMCACHE], "%s (%s)", LMCACHE_RULES[i].message, LMCACHE_CITE);
+            st = rules_refuse(c, &c->set->s[SET_LMCACHE], "%s (%s)", LMCACHE_RULES[i].message, LMCACHE_CITE);
     return st;
 }
 
@@ -2770,7 +2687,7 @@ static kvc_status check_optimistic_prefill(const ctx *c)
     if (!rel_since(c->rel, "0.5.22") || !set_to(c, SET_ALLOC_POLICY, "prefill_complete") ||
         !set_to(c, SET_DISAGG_MODE, "prefill") || !o->set || strtod(o->value, NULL) >= 0)
         return KVC_OK;
-    return refuse(c, o, "prefill_complete requires optimistic prefill, but the resolved model/cache configuration "
+    return rules_refuse(c, o, "prefill_complete requires optimistic prefill, but the resolved model/cache configuration "
                   "disabled it. (sglang 0.5.22: python/sglang/srt/arg_groups/serving_hook.py:512-521; 0.5.23: "
                   ":533-541)");
 }
@@ -2876,7 +2793,7 @@ static kvc_status resolve_allocation_policy(const ctx *c)
     for (size_t i = 0; i < COUNT_OF(PREFILL_COMPLETE); i++)
         if (PREFILL_COMPLETE[i].unsupported(c)) str_join_add(list, sizeof list, ", ", PREFILL_COMPLETE[i].what);
     if (list[0])
-        return refuse(c, s, "--disaggregation-decode-allocation-policy prefill_complete does not yet support %s (%s)",
+        return rules_refuse(c, s, "--disaggregation-decode-allocation-policy prefill_complete does not yet support %s (%s)",
                       list, CITE);
     return KVC_OK;
 }
@@ -2895,7 +2812,7 @@ static kvc_status check_policy_pool(const ctx *c, int dsv4)
                             ? "the compressed kpool's dsa_tail"
                             : NULL;
     if (!state || strcmp(resolved_value(c->out, "decode_alloc_policy"), "prefill_complete") != 0) return KVC_OK;
-    return refuse(c, &c->set->s[SET_ALLOC_POLICY], "prefill_complete currently supports full-attention and DSA KV "
+    return rules_refuse(c, &c->set->s[SET_ALLOC_POLICY], "prefill_complete currently supports full-attention and DSA KV "
                   "pools only (this pool adds %s state; sglang 0.5.22: python/sglang/srt/disaggregation/common/"
                   "conn.py:372-379; 0.5.23: :417-423)", state);
 }
@@ -2907,7 +2824,7 @@ static kvc_status check_tree_cache(const ctx *c)
 {
     if (!c->hybrid || !set_to(c, SET_DISAGG_MODE, "decode") || !host_pool_backup(c)) return KVC_OK;
     int by = host_receive_on(c);
-    return refuse(c, &c->set->s[by ? SET_HOST_RECV : SET_RETRACTION_BACKUP],
+    return rules_refuse(c, &c->set->s[by ? SET_HOST_RECV : SET_RETRACTION_BACKUP],
                   "Host-pool retraction does not support Mamba models. (when the decode worker builds its tree cache: "
                   "the linear layers' state is Mamba state%s; sglang 0.5.18: python/sglang/srt/mem_cache/registry.py:"
                   "176-178; 0.5.23: :156-158)", by ? "; host_pool because host receive is on" : "");
@@ -2937,13 +2854,13 @@ static kvc_status check_host_destination(const ctx *c, int dsv4)
                                                                  "request state (DSV4_REQUEST_STATE)"
                                                                : NULL;
     if (state)
-        return refuse(c, s, "%s (when the decode worker builds its KV manager: %s to the KV transfer; sglang 0.5.21: "
+        return rules_refuse(c, s, "%s (when the decode worker builds its KV manager: %s to the KV transfer; sglang 0.5.21: "
                       "python/sglang/srt/disaggregation/decode.py:666-672; 0.5.22: :662-668; 0.5.23: :686-692). Leave "
                       "--disaggregation-decode-host-receive-threshold at %s (SGLang's default: host receive off)",
                       v21 ? "Host receive requires KV pools sharing the primary indices"
                           : "Host receive supports full KV and separate paged SWA pools",
                       state, off);
-    return refuse(c, s, "Transfer backend does not support decode host KV destinations (when the decode worker builds "
+    return rules_refuse(c, s, "Transfer backend does not support decode host KV destinations (when the decode worker builds "
                   "its KV manager: no transfer backend of this release writes KV to host memory; the host-pool checks "
                   "just before, which kvcheck does not model, may stop it first with another message; sglang 0.5.21: "
                   "python/sglang/srt/disaggregation/decode.py:698-704; 0.5.22: :748-754; 0.5.23: :772-778). Leave "
@@ -3300,7 +3217,7 @@ static kvc_status check_init(const ctx *c)
                                     {"others", others},           {"kpool", kpool}};
         sglang_expand(k->message, f, COUNT_OF(f), msg, sizeof msg);
         const setting *s = &c->set->s[k->side == PREFILL ? SET_PREFILL_BACKEND : SET_DECODE_BACKEND];
-        return refuse(c, s->set ? s : NULL, "%s (at model init; %s)", msg, k->cite);
+        return rules_refuse(c, s->set ? s : NULL, "%s (at model init; %s)", msg, k->cite);
     }
     return KVC_OK;
 }
@@ -3434,7 +3351,7 @@ static kvc_status check_runner_attention(const ctx *c)
     const setting *a = runner_attention(c);
     for (size_t i = 0; a && runs_mla(c) && i < COUNT_OF(MLA_RUNNER_BACKENDS); i++)
         if (in_span(c->rel, MLA_RUNNER_BACKENDS[i].when) && !word_in(a->value, MLA_RUNNER_BACKENDS[i].backends))
-            return refuse(c, a, "ValueError: Invalid attention backend for MLA: %s (when the model runner starts; %s)",
+            return rules_refuse(c, a, "ValueError: Invalid attention backend for MLA: %s (when the model runner starts; %s)",
                           a->value, MLA_RUNNER_BACKENDS[i].cite);
     return KVC_OK;
 }
@@ -3696,14 +3613,14 @@ static kvc_status check_attention_build(const ctx *c)
         const struct factory_rule *r = factory_refusal(c, b.backend[k], MLA_RUNNER, b.decode);
         int side = b.side[k];
         if (r)
-            return refuse(c, r->cond ? &c->set->s[r->cond->blame] : built_flag(c, side),
+            return rules_refuse(c, r->cond ? &c->set->s[r->cond->blame] : built_flag(c, side),
                           "%s (when the model runner builds the %s%sattention backend %s for %s, an MLA model, "
                           "on %s%s: %s; %s; %s)", r->message, side < 0 ? "" : SIDE[side], side < 0 ? "" : " side's ",
                           b.backend[k], c->model->architecture, c->gpu->name, r->cond ? r->cond->because : "",
                           b.sides.why, r->cite, BUILD_CITE);
         const struct dsa_assert_row *a = dsa_refusal(c->rel, b.backend[k], c->dsa);
         if (a)
-            return refuse(c, built_flag(c, side), "%s (when the model runner builds the %s%sattention backend %s "
+            return rules_refuse(c, built_flag(c, side), "%s (when the model runner builds the %s%sattention backend %s "
                           "for %s, which SGLang %s does not take as a DSA model: %s; %s)", a->message,
                           side < 0 ? "" : SIDE[side], side < 0 ? "" : " side's ", b.backend[k],
                           c->model->architecture, SGLANG_VERSIONS[c->rel], b.sides.why, a->cite);
@@ -3928,7 +3845,7 @@ static kvc_status dsv4_dtype(ctx *c)
     kvc_setting *v = get(c->out, "kv_cache_dtype");
     c->dtype = strcmp(given, "auto") == 0 ? "fp8_e4m3" : given;
     if (!word_in(c->dtype, r->accepted))
-        return refuse(c, s, "AssertionError: %s is not supported for %s (%s); pass --kv-cache-dtype fp8_e4m3 or leave "
+        return rules_refuse(c, s, "AssertionError: %s is not supported for %s (%s); pass --kv-cache-dtype fp8_e4m3 or leave "
                       "it unset", c->dtype, c->model->architecture, r->cite);
     char from[900] = "default";
     if (s->set) from_text(s, from, sizeof from);
@@ -3950,11 +3867,11 @@ static kvc_status dsv4_checks(const ctx *c)
         if (!in_span(c->rel, r->when)) continue;
         if (!word_in(algo->value, r->accepted)) {
             sglang_expand(r->message, f, COUNT_OF(f), msg, sizeof msg);
-            return refuse(c, algo, "AssertionError: %s (%s); pass --speculative-algorithm EAGLE", msg, r->cite);
+            return rules_refuse(c, algo, "AssertionError: %s (%s); pass --speculative-algorithm EAGLE", msg, r->cite);
         }
         if (strcmp(algo->value, "EAGLE") == 0 && !(topk->set && strcmp(topk->value, "1") == 0)) {
             sglang_expand(DSV4_TOPK_MESSAGE, f, COUNT_OF(f), msg, sizeof msg);
-            return refuse(c, topk->set ? topk : algo, "AssertionError: %s (%s; the hook reads the topk before SGLang "
+            return rules_refuse(c, topk->set ? topk : algo, "AssertionError: %s (%s; the hook reads the topk before SGLang "
                           "picks its default); pass --speculative-eagle-topk 1", msg, r->cite);
         }
         if (strcmp(algo->value, "DSPARK") == 0)
@@ -3967,7 +3884,7 @@ static kvc_status dsv4_checks(const ctx *c)
             strtoul(pp->value, NULL, 10) > 1) {
             const char *const g[][2] = {{"pp", pp->value}};
             sglang_expand(DSV4_PD_PP[i].message, g, COUNT_OF(g), msg, sizeof msg);
-            return refuse(c, pp, "%s (%s); pass --pp-size 1 or a later release", msg, DSV4_PD_PP[i].cite);
+            return rules_refuse(c, pp, "%s (%s); pass --pp-size 1 or a later release", msg, DSV4_PD_PP[i].cite);
         }
     return KVC_OK;
 }
@@ -3978,7 +3895,7 @@ static kvc_status dsv4_checks(const ctx *c)
 static kvc_status dsv4_pool_dtype(const ctx *c)
 {
     if (strcmp(c->dtype, "bfloat16")) return KVC_OK;
-    return refuse(c, &c->set->s[SET_KV_CACHE_DTYPE], "AssertionError at pool creation: the hook accepts bfloat16, but "
+    return rules_refuse(c, &c->set->s[SET_KV_CACHE_DTYPE], "AssertionError at pool creation: the hook accepts bfloat16, but "
                   "on CUDA DeepSeekV4SingleKVPool.create_buffer asserts store_dtype == torch.uint8, which only fp8 KV "
                   "dtypes are stored as (sglang 0.5.14: python/sglang/srt/mem_cache/deepseek_v4_memory_pool.py:113, "
                   "memory_pool.py:989-993; sglang 0.5.23: deepseek_v4_memory_pool.py:321); pass --kv-cache-dtype "
@@ -4015,7 +3932,7 @@ static kvc_status dsv4_backend(const ctx *c)
         const struct dsv4_backend_rule *r = &DSV4_BACKEND_RULES[i];
         if (!in_span(c->rel, r->when) || strcmp(r->backend, b->value) || !dsv4_fails(c, r->test)) continue;
         sglang_expand(r->message, f, COUNT_OF(f), msg, sizeof msg);
-        return refuse(c, b, "AssertionError: %s (%s); %s", msg, r->cite, r->fix);
+        return rules_refuse(c, b, "AssertionError: %s (%s); %s", msg, r->cite, r->fix);
     }
     for (size_t i = 0; i < COUNT_OF(DSV4_BACKENDS); i++)
         if (in_span(c->rel, DSV4_BACKENDS[i].when) && word_in(b->value, DSV4_BACKENDS[i].v4)) return KVC_OK;
@@ -4053,10 +3970,10 @@ static kvc_status dsv4_layout_env(const ctx *c)
     int sm100 = c->gpu->major == 10;
     if (strcmp(mode, "v4") == 0 || (strcmp(mode, "auto") == 0 && !sm100)) return KVC_OK;
     if (!word_in(mode, r->known))
-        return refuse(c, env, "AssertionError at pool creation: unknown SGLANG_DSV4_KV_LAYOUT='%s' (%s); set it to v4 "
+        return rules_refuse(c, env, "AssertionError at pool creation: unknown SGLANG_DSV4_KV_LAYOUT='%s' (%s); set it to v4 "
                       "or leave it unset", mode, r->cite);
     if (!sm100)
-        return refuse(c, env, "AssertionError at pool creation: the V4.1 KV cache layouts need an SM100 / SM103 GPU "
+        return rules_refuse(c, env, "AssertionError at pool creation: the V4.1 KV cache layouts need an SM100 / SM103 GPU "
                       "(%s=%s on %s, %s); set it to v4 or leave it unset", env->flag, env->value, c->gpu->name, r->cite);
     return diag_set(c->diag, KVC_ERR_CONFIG, &env->origin, "%s=%s: on %s SGLang %s then builds DeepSeek-V4's KV in a "
                     "V4.1 layout (528 B/token; with auto in 0.5.21-0.5.22 only if the installed FlashMLA advertises "
@@ -4189,7 +4106,7 @@ static kvc_status resolve_dsv4(ctx *c, const struct dsv4_row *row)
                     "config gives head_dim %u with qk_rope_head_dim %u", m->name, m->head_dim, m->qk_rope_head_dim);
     uint64_t nope = m->head_dim - m->qk_rope_head_dim, bytes = nope + 2ull * m->qk_rope_head_dim + nope / 64 + 1;
     if (bytes != 584)
-        return refuse(c, NULL, "AssertionError at pool creation: %s (model %s: head_dim %u, qk_rope_head_dim %u give "
+        return rules_refuse(c, NULL, "AssertionError at pool creation: %s (model %s: head_dim %u, qk_rope_head_dim %u give "
                       "%llu bytes/token; %s)", DSV4_ROW_MESSAGE, m->name, m->head_dim, m->qk_rope_head_dim,
                       (unsigned long long)bytes, DSV4_POOL_CITE);
     if ((st = dsv4_groups(c, bytes))) return st;
@@ -4228,77 +4145,6 @@ static void warn_platform(const ctx *c)
                           "%s is not known to run on %s (compute capability %u.%u): SGLang %s does not refuse it "
                           "at start-up; check that the worker starts",
                           c->backend[side], c->gpu->name, c->gpu->major, c->gpu->minor, SGLANG_VERSIONS[c->rel]);
-}
-
-/* Every span of the rule tables, in one list: for eras and the table check. */
-#define RULE_SPANS(X)                                                                                                  \
-    X(ARCHS, dsa) X(ARCHS, defaults) X(DSA_DTYPE, when) X(FIELD_DEFAULTS, when) X(DEFAULTS, when) X(CHECKS, when)      \
-    X(HISPARSE, when) X(PAGES, when) X(RAW, when) X(BACKENDS, offered) X(INIT, when) X(ATTN_DEFAULTS, when)            \
-    X(ATTN_RULES, when) X(UNMODELLED_ATTN, when) X(DTYPE_BACKENDS, when) X(HISPARSE_MODEL, when) X(PD_DECODE, when)    \
-    X(DRAFT_ARCHS, when) X(MLA_RUNNER_BACKENDS, when) X(FACTORY_RULES, when) X(LMCACHE_RULES, when)                \
-    X(HICACHE_DECODE, when) X(DRAFT_WORKER_BACKENDS, when) X(HYBRID, when) X(MHA_DEFAULTS, when)                   \
-    X(DTYPE_ALIASES, when) X(KV4, when) X(DTYPE_REFUSALS, when)                                                        \
-    X(MLA_DEFAULTS, when) X(NVFP4_PREFILL, when) X(DSV4_ARCHES, when) X(DSV4_DTYPE, when) X(DSV4_SPEC, when)        \
-    X(DSV4_PD_PP, when) X(DSV4_BACKENDS, when) X(DSV4_BACKEND_RULES, when) X(DSV4_LAYOUTS, when)                    \
-    X(DSV4_FP4_INDEXER, when) X(CACHE_RULES, when) X(DSA_DCP, when) X(DCP_VALIDATION, when)
-
-/* Puts up to `max` of the tables' spans in `out`; returns how many there are. */
-static size_t rule_spans(const span **out, size_t max)
-{
-    size_t n = 0;
-#define COLLECT(table, field)                                                                                          \
-    for (size_t i = 0; i < COUNT_OF(table); i++, n++)                                                                  \
-        if (n < max) out[n] = &table[i].field;
-    RULE_SPANS(COLLECT)
-#undef COLLECT
-    return n;
-}
-
-#define SIG_BITS 512
-
-/* The rows of every table that hold for `rel`, as bits; returns how many
- * rows there are (SIG_BITS fit). */
-static unsigned signature(unsigned rel, uint64_t sig[SIG_BITS / 64])
-{
-    const span *spans[SIG_BITS];
-    unsigned bit = (unsigned)rule_spans(spans, SIG_BITS);
-    memset(sig, 0, SIG_BITS / 8);
-    for (unsigned i = 0; i < bit && i < SIG_BITS; i++)
-        if (in_span(rel, *spans[i])) sig[i / 64] |= (uint64_t)1 << (i % 64);
-    for (size_t i = 0; i < COUNT_OF(SERVED); i++, bit++)
-        if (bit < SIG_BITS && rel_since(rel, SERVED[i].since)) sig[bit / 64] |= (uint64_t)1 << (bit % 64);
-    for (size_t i = 0; i < 2; i++, bit++) /* the fnuz switch and the --nsa/--dsa message spelling */
-        if (bit < SIG_BITS && rel_since(rel, i ? "0.5.13" : "0.5.6.post2")) sig[bit / 64] |= (uint64_t)1 << (bit % 64);
-    return bit;
-}
-
-const char *rules_release_era(unsigned rel)
-{
-    uint64_t want[SIG_BITS / 64], have[SIG_BITS / 64];
-    signature(rel, want);
-    unsigned oldest = rel;
-    for (unsigned r = rel + 1; r < SGLANG_NRELEASES; r++) {
-        signature(r, have);
-        if (memcmp(want, have, sizeof want) != 0) break;
-        oldest = r;
-    }
-    return SGLANG_VERSIONS[oldest];
-}
-
-/* 1 when every version a table names is one of SGLANG_VERSIONS (test_rules). */
-int rules_tables_valid(void)
-{
-    const span *spans[SIG_BITS];
-    size_t n = rule_spans(spans, SIG_BITS);
-    uint64_t sig[SIG_BITS / 64];
-    if (signature(0, sig) > SIG_BITS) return 0; /* eras would lose rows */
-    for (size_t i = 0; i < n; i++)
-        if ((spans[i]->since && sglang_release_index(spans[i]->since) < 0) ||
-            (spans[i]->until && strcmp(spans[i]->until, "never") && sglang_release_index(spans[i]->until) < 0))
-            return 0;
-    for (size_t i = 0; i < COUNT_OF(SERVED); i++)
-        if (sglang_release_index(SERVED[i].since) < 0) return 0;
-    return 1;
 }
 
 /* --------------------------------------------------- hybrid linear layers */
@@ -4422,7 +4268,7 @@ static kvc_status resolve_hybrid(ctx *c)
      * (sglang 0.5.23: python/sglang/srt/distributed/utils.py:68-79) */
     uint64_t bad = (H * D) % tp ? H * D : H % tp ? H : 0;
     if (linear && bad)
-        return refuse(c, set->s[SET_TP].set ? &set->s[SET_TP] : NULL,
+        return rules_refuse(c, set->s[SET_TP].set ? &set->s[SET_TP] : NULL,
                       "AssertionError: %llu is not divisible by %lu (at model init: the linear layers' state splits "
                       "%llu heads of %llu over attention TP %lu; sglang 0.5.23: "
                       "python/sglang/srt/configs/mamba_utils.py:344-349)",
@@ -4522,7 +4368,7 @@ static kvc_status check_draft_runner(const ctx *c, const char *algo, const char 
     built_backends(c, &run);
     if (dab->set) run.n = 1, run.backend[0] = dab->value, run.side[0] = -1;
     if (dab->set && !offered_backend(c->rel, dab->value))
-        return refuse(c, dab, "ValueError: Invalid attention backend: %s (at draft model init: SGLang %s has no such "
+        return rules_refuse(c, dab, "ValueError: Invalid attention backend: %s (at draft model init: SGLang %s has no such "
                       "attention backend)", dab->value, SGLANG_VERSIONS[c->rel]);
     for (unsigned k = 0; k < run.n; k++) {
         const setting *by = dab->set ? dab : built_flag(c, run.side[k]);
@@ -4531,12 +4377,12 @@ static kvc_status check_draft_runner(const ctx *c, const char *algo, const char 
         const char *whose = dab->set ? "its" : "the target's";
         const struct factory_rule *f = factory_refusal(c, run.backend[k], runner, run.decode);
         if (f)
-            return refuse(c, by, "%s (at draft model init: the %s draft %s, an %s model, runs %s attention backend %s "
+            return rules_refuse(c, by, "%s (at draft model init: the %s draft %s, an %s model, runs %s attention backend %s "
                           "on %s; %s)", f->message, algo, arch, runner == MLA_RUNNER ? "MLA" : "MHA", whose,
                           run.backend[k], c->gpu->name, f->cite);
         const struct dsa_assert_row *a = dsa_refusal(c->rel, run.backend[k], dsa);
         if (a)
-            return refuse(c, by, "%s (at draft model init: the %s draft %s, which SGLang %s does not take as a DSA "
+            return rules_refuse(c, by, "%s (at draft model init: the %s draft %s, which SGLang %s does not take as a DSA "
                           "model, runs %s attention backend %s; %s)%s", a->message, algo, arch,
                           SGLANG_VERSIONS[c->rel], whose, run.backend[k], a->cite,
                           !dab->set && rel_since(c->rel, "0.5.7")
@@ -4576,7 +4422,7 @@ static kvc_status check_standalone_dp(const ctx *c)
     const setting *algo = &c->set->s[SET_SPEC_ALGO];
     unsigned long attn_dp = attention_dp(c);
     if (!algo->set || !str_ieq(algo->value, "STANDALONE") || attn_dp <= 1) return KVC_OK;
-    return refuse(c, algo,
+    return rules_refuse(c, algo,
                   "Currently standalone speculative decoding does not support dp attention. (attention DP size "
                   "%lu%s; sglang 0.5.3rc2: python/sglang/srt/server_args.py:1054-1058; 0.5.23: "
                   "python/sglang/srt/arg_groups/speculative_hook.py:1078-1084)",
@@ -4607,7 +4453,7 @@ static kvc_status resolve_draft_model(const ctx *c, const char *algo)
      * it builds its attention backend (sglang 0.5.8: python/sglang/srt/model_executor/model_runner.py:460, 573) */
     unsigned layers = m->num_nextn_predict_layers ? m->num_nextn_predict_layers : m->num_hidden_layers;
     if (strcmp(m->architecture, "LlamaForCausalLMEagle3") == 0 && layers != 1 && rel_until(c->rel, "0.5.11"))
-        return refuse(c, path, "ValueError: EAGLE3 currently only supports 1 layer (at draft model init: %s has %u; "
+        return rules_refuse(c, path, "ValueError: EAGLE3 currently only supports 1 layer (at draft model init: %s has %u; "
                       "sglang 0.5.3rc2: python/sglang/srt/models/llama_eagle3.py:193-194; 0.5.11: :212-213)",
                       m->name, layers);
     kvc_status st = check_draft_runner(c, algo, m->architecture, m->kv_lora_rank ? MLA_RUNNER : MHA_RUNNER,
@@ -4837,7 +4683,7 @@ static kvc_status check_trtllm_mha_topk(const ctx *c, const char *k, const char 
         const struct trtllm_topk_row *r = &TRTLLM_MHA_TOPK[i];
         const setting *by = in_span(c->rel, r->when) && strtol(k, NULL, 10) > 1 ? trtllm_mha_named(c, r) : NULL;
         if (by)
-            return refuse(c, by, "ValueError: trtllm_mha backend only supports topk = 1 for speculative decoding. "
+            return rules_refuse(c, by, "ValueError: trtllm_mha backend only supports topk = 1 for speculative decoding. "
                           "(%s %s; the top-k is %s%s; %s)", by->flag, by->value[0] ? by->value : TRTLLM_MHA.backend,
                           k, why, r->cite);
     }
@@ -4861,13 +4707,13 @@ static kvc_status check_spec_params(const ctx *c)
                         adaptive->flag);
     if (!ngram) {
         if (!steps->set && (topk->set || tokens->set))
-            return refuse(c, topk->set ? topk : tokens,
+            return rules_refuse(c, topk->set ? topk : tokens,
                           "AssertionError, with no message: %s is given without --speculative-num-steps, which "
                           "SGLang then picks with --speculative-eagle-topk and --speculative-num-draft-tokens (%s); "
                           "give all three or none",
                           topk->set ? topk->flag : tokens->flag, EAGLE_ASSERT_CITE);
         if (steps->set && !topk->set)
-            return refuse(c, steps,
+            return rules_refuse(c, steps,
                           "TypeError: '>' not supported between instances of 'NoneType' and 'int' (%s is given "
                           "without --speculative-eagle-topk, which SGLang then compares with 1: %s); give all three "
                           "or none",
@@ -4889,7 +4735,7 @@ static kvc_status check_spec_params(const ctx *c)
     kvc_status st = ngram ? KVC_OK : check_trtllm_mha_topk(c, k, why);
     if (!st && strtol(k, NULL, 10) > 1 && page > 1) st = check_page_tree(c, row, at->set ? at : algo, k, page, why);
     if (!st && ngram && attention_dp(c) > 1)
-        return refuse(c, algo, "Currently ngram speculative decoding does not support dp attention. (attention DP size "
+        return rules_refuse(c, algo, "Currently ngram speculative decoding does not support dp attention. (attention DP size "
                       "%lu; %s)", attention_dp(c), NGRAM_DP_CITE);
     return st;
 }
@@ -4920,7 +4766,7 @@ static kvc_status check_page_tree(const ctx *c, const struct spec_row *row, cons
         str_printf(num, sizeof num, "%u", page);
         const char *const f[][2] = {{"backend", repr}, {"topk", k}, {"page", num}};
         sglang_expand(r->message, f, COUNT_OF(f), msg, sizeof msg);
-        return refuse(c, at, "%s (%s; the page is %u tokens%s)", msg, r->cite, page, why);
+        return rules_refuse(c, at, "%s (%s; the page is %u tokens%s)", msg, r->cite, page, why);
     }
     return KVC_OK;
 }
@@ -5016,7 +4862,7 @@ static kvc_status check_draft_worker(const ctx *c)
          * backend is in the list */
         int one_step = k == 0 && decode_skipped(c->rel, 1) &&
                        (!made[1].backend[0] || word_in(made[1].backend, row->backends));
-        return refuse(c, own->set ? own : side->set && side != &c->set->s[SET_KV_CACHE_DTYPE] ? side : algo,
+        return rules_refuse(c, own->set ? own : side->set && side != &c->set->s[SET_KV_CACHE_DTYPE] ? side : algo,
                       "ValueError: EAGLE is not supported in %sattention backend %s (when the %s draft worker builds "
                       "its %s backend from %s, %s%s; the draft worker's backends are %s; %s); %s%s", made[k].what,
                       made[k].backend, algo->value, k == 0 ? "multi-step decode" : "draft-extend",
@@ -5243,637 +5089,6 @@ static kvc_status check_model_class(const ctx *c)
                     c->model->architecture, row->since, row->cite, row->since, hedge);
 }
 
-/* The quantization methods whose model-loader check kvcheck models: next
- * after the model class, _get_quantization_config builds the method's
- * config from the checkpoint's quantization config (its own checks,
- * `config_check`), then refuses a GPU below the method's minimum
- * capability, then a model dtype outside its activation dtypes (sglang
- * 0.5.3rc2: python/sglang/srt/model_loader/loader.py:162-193; 0.5.23:
- * :173-272). */
-/* What a method's config class makes of the checkpoint's quantization config (config_check). */
-enum config_verdict { CONFIG_OK, CONFIG_REFUSED, CONFIG_UNJUDGED };
-typedef enum config_verdict config_check_fn(unsigned rel, const model_info *m, char *msg, size_t size);
-static config_check_fn fp8_config_check, modelopt_fp8_check, modelopt_fp4_check;
-static const char MODELOPT_FP8_CITE[] = "ModelOptFp8Config, sglang 0.5.3rc2: python/sglang/srt/layers/quantization/"
-                                        "modelopt_quant.py:93-178; 0.5.23: :427-525";
-static const char MODELOPT_FP4_CITE[] = "ModelOptFp4Config, sglang 0.5.3rc2: python/sglang/srt/layers/quantization/"
-                                        "modelopt_quant.py:510-650; 0.5.23: :1476-1700";
-static const struct quant_row {
-    span when;
-    const char *method;  /* ModelConfig.quantization */
-    const char *dtypes;  /* the model dtypes it runs (MODEL_DTYPES values), space-separated */
-    const char *shown;   /* its activation dtypes as SGLang prints them */
-    unsigned capability; /* the minimum, major * 10 + minor */
-    int online;          /* --quantization builds it on a checkpoint without a quantization config (no config files) */
-    /* the config class's checks of a config.json quantization config (into msg); NULL: none modelled */
-    config_check_fn *config_check;
-    const char *cite;
-} QUANT_LOADER[] = {
-    {SINCE("0.5.3rc2"), "fp8", "bfloat16 float16", "[torch.bfloat16, torch.float16]", 80, 1, fp8_config_check,
-     "Fp8Config, sglang 0.5.3rc2: python/sglang/srt/layers/quantization/fp8.py:112-177; 0.5.23: :188-387"},
-    /* "modelopt" is ModelOptFp8Config, but in 0.5.3.post1-0.5.3.post3, which register it under modelopt_fp8 only
-     * (sglang 0.5.3rc2: python/sglang/srt/layers/quantization/__init__.py:75; 0.5.3.post1: :75; 0.5.4: :71) */
-    {UNTIL("0.5.3"), "modelopt", "bfloat16 float16", "[torch.bfloat16, torch.float16]", 89, 0, modelopt_fp8_check,
-     MODELOPT_FP8_CITE},
-    {SINCE("0.5.4"), "modelopt", "bfloat16 float16", "[torch.bfloat16, torch.float16]", 89, 0, modelopt_fp8_check,
-     MODELOPT_FP8_CITE},
-    {SINCE("0.5.3.post1"), "modelopt_fp8", "bfloat16 float16", "[torch.bfloat16, torch.float16]", 89, 0,
-     modelopt_fp8_check, MODELOPT_FP8_CITE},
-    /* the minimum capability is 100 to 0.5.12.post1 (sglang 0.5.12.post1: modelopt_quant.py:1135), 80 from 0.5.13
-     * (sglang 0.5.13: :1205) */
-    {UNTIL("0.5.12.post1"), "modelopt_fp4", "bfloat16 float16",
-     "[torch.bfloat16, torch.float16, torch.float8_e4m3fn]", 100, 0, modelopt_fp4_check, MODELOPT_FP4_CITE},
-    {SINCE("0.5.13"), "modelopt_fp4", "bfloat16 float16", "[torch.bfloat16, torch.float16, torch.float8_e4m3fn]",
-     80, 0, modelopt_fp4_check, MODELOPT_FP4_CITE},
-};
-static const char QUANT_LOADER_CITE[] =
-    "sglang 0.5.3rc2: python/sglang/srt/model_loader/loader.py:162-193; 0.5.23: :173-272";
-static const char PETIT_CITE[] = "PetitNvFp4Config: sglang 0.5.3rc2: python/sglang/srt/layers/quantization/"
-                                 "petit.py:72, :109-110; 0.5.9: :73, :109-111";
-static const char QUANT_VERIFY_CITE[] =
-    "_verify_quantization, sglang 0.5.3rc2: python/sglang/srt/configs/model_config.py:529-621; 0.5.23: :2000-2171";
-/* On SM100 SGLang's server arguments set --quantization for DeepSeek V3 where none is given: fp8 without a
- * quantization config (when the MoE runner is auto; from 0.5.11 when the checkpoint's weights are FP8, which
- * kvcheck does not follow), else the config's quant_method (fp8 whatever it is in 0.5.4.post1-0.5.4.post3); for DSA
- * models from 0.5.6 (sglang 0.5.5: python/sglang/srt/server_args.py:898-941 skips them). */
-static const struct {
-    span when;
-    const char *archs; /* as SGLang names the model (a DeepSeek-V3.2 config is DeepseekV3ForCausalLM to 0.5.11) */
-    const char *dsa_since;
-    const char *cite;
-} SM100_FP8 = {SINCE("0.5.4.post1"), "DeepseekV3ForCausalLM DeepseekV32ForCausalLM", "0.5.6",
-               "sglang 0.5.4.post1: python/sglang/srt/server_args.py:877-889; 0.5.9: :1288-1301; 0.5.23: "
-               "python/sglang/srt/arg_groups/overrides.py:787-809"};
-
-/* 1 when `key` is unset or set to `value`. Pure. */
-static int unset_or(const settings *set, setting_key key, const char *value)
-{
-    return !set->s[key].set || strcmp(set->s[key].value, value) == 0;
-}
-
-/* 1 when the MoE runner is SGLang's default and, from 0.5.4.post2, there is no all-to-all backend: SM100's DeepSeek
- * V3 defaults of 0.5.4.post1-0.5.4.post3 ask for it (sglang 0.5.4.post1: python/sglang/srt/server_args.py:877-890;
- * 0.5.4.post2: :901-913). Pure. */
-static int sm100_moe_default(const ctx *c)
-{
-    return unset_or(c->set, SET_MOE_RUNNER, "auto") &&
-           (rel_until(c->rel, "0.5.4.post1") || unset_or(c->set, SET_MOE_A2A, "none"));
-}
-
-/* 1 on SM100 in the releases whose server arguments have SM100_FP8's defaults. Pure. */
-static int sm100_defaults(const ctx *c)
-{
-    return !c->gpu->hip && c->gpu->major == 10 && in_span(c->rel, SM100_FP8.when);
-}
-
-/* 1 when SGLang's server arguments set this worker's --quantization (SM100_FP8): in 0.5.4.post1-0.5.4.post3 only
- * with the MoE runner's default. Pure. */
-static int sm100_sets_quant(const ctx *c)
-{
-    return sm100_defaults(c) &&
-           word_in(c->model->architecture, SM100_FP8.archs) && (!c->dsa || rel_since(c->rel, SM100_FP8.dsa_since)) &&
-           (rel_since(c->rel, "0.5.5") || sm100_moe_default(c));
-}
-
-/* In 0.5.4.post1-0.5.4.post3 SGLang's server arguments run DeepSeek V3's MoE (not DSA's) on flashinfer_trtllm on
- * SM100 where the MoE runner is its default (sm100_moe_default), and that runner asserts a quantization method it
- * lists: the --quantization given, else fp8 (sglang 0.5.4.post1: python/sglang/srt/server_args.py:1311-1315;
- * 0.5.4.post2: :1361-1366; 0.5.4.post3: :1373-1378). */
-static const struct {
-    span when;
-    const char *methods, *message;
-} SM100_TRTLLM_MOE[] = {
-    {FROM_TO("0.5.4.post1", "0.5.4.post1"), "modelopt_fp4 fp8",
-     "modelopt_fp4 or fp8 quantization is required for Flashinfer TRTLLM MoE"},
-    {FROM_TO("0.5.4.post2", "0.5.4.post3"), "modelopt_fp4 modelopt_fp8 fp8",
-     "modelopt_fp4, modelopt_fp8 or fp8 quantization is required for Flashinfer TRTLLM MoE"},
-};
-
-/* The --quantization SGLang's server arguments hold (what their MoE checks read): the flag, else SM100_FP8's
- * default: fp8 without a quantization config (and in 0.5.4.post1-0.5.4.post3), else the config's quant_method,
- * which from 0.5.10 its parse has rewritten to the resolved ModelOpt method; "" for none. */
-static const char *server_quant(const ctx *c)
-{
-    const setting *q = &c->set->s[SET_QUANTIZATION];
-    if (q->set) return q->value;
-    if (!sm100_sets_quant(c)) return "";
-    const model_info *m = c->model;
-    if (rel_until(c->rel, "0.5.4.post3") || !m->has_quantization || !m->quant_method[0]) return "fp8";
-    return rel_since(c->rel, "0.5.10") && !strcmp(m->quant_method, "modelopt") ? c->quant.method : m->quant_method;
-}
-
-/* The MoE runner's check of the quantization method: SM100_TRTLLM_MOE's, where SGLang picks flashinfer_trtllm;
- * and for a flashinfer runner the user names, whose lists of methods grow by release (sglang 0.5.3rc2:
- * python/sglang/srt/server_args.py:966-980; 0.5.7: :1818-1838; 0.5.23: python/sglang/srt/arg_groups/
- * moe_hook.py:80-147), declined but for the methods every list has (modelopt_fp4; fp8 for flashinfer_trtllm). */
-static kvc_status check_moe_runner(const ctx *c)
-{
-    const setting *q = &c->set->s[SET_QUANTIZATION], *runner = &c->set->s[SET_MOE_RUNNER];
-    if (q->reported || runner->reported) return KVC_OK; /* a running server's: its checks passed */
-    for (size_t i = 0; i < COUNT_OF(SM100_TRTLLM_MOE); i++)
-        if (in_span(c->rel, SM100_TRTLLM_MOE[i].when) && sm100_sets_quant(c) && !c->dsa && q->set &&
-            !word_in(q->value, SM100_TRTLLM_MOE[i].methods))
-            return refuse(c, q, "%s (SGLang %s runs %s's MoE on flashinfer_trtllm on SM100)", SM100_TRTLLM_MOE[i].message,
-                          SGLANG_VERSIONS[c->rel], c->model->architecture);
-    const char *quant = server_quant(c);
-    if (!runner->set || strncmp(runner->value, "flashinfer", 10) != 0 ||
-        word_in(quant, strcmp(runner->value, "flashinfer_trtllm") == 0 ? "modelopt_fp4 fp8" : "modelopt_fp4"))
-        return KVC_OK;
-    return diag_set(c->diag, KVC_ERR_CONFIG, &runner->origin, "%s %s with quantization %s: SGLang's MoE runner checks "
-                    "the quantization method by lists that change by release, which kvcheck does not model for this "
-                    "pair; it cannot judge this worker", runner->flag, runner->value, quant[0] ? quant : "none");
-}
-
-/* Fp8Config.from_config's refusals of a checkpoint's quantization config:
- * no activation_scheme, one it does not know, and block-wise weights on a
- * checkpoint whose quant_method does not say fp8 (a case-sensitive test),
- * with other than 2 dimensions, or without a dynamic activation scheme
- * (fp8.py, QUANT_LOADER's lines); an activation_scheme that is not a
- * string is unjudged. Pure. */
-static enum config_verdict fp8_config_check(unsigned rel, const model_info *m, char *msg, size_t size)
-{
-    (void)rel;
-    const char *a = m->quant_activation;
-    if (strcmp(a, "?") == 0)
-        return str_printf(msg, size, "the model's quantization config gives activation_scheme a value that is not a "
-                          "string"), CONFIG_UNJUDGED;
-    if (!a[0])
-        return str_printf(msg, size, "Cannot find any of ['activation_scheme'] in the model's quantization config."),
-               CONFIG_REFUSED;
-    if (!word_in(a, "static dynamic")) return str_printf(msg, size, "Unsupported activation scheme %s", a), CONFIG_REFUSED;
-    if (m->quant_block_dims < 0) return CONFIG_OK;
-    if (!strstr(m->quant_method, "fp8"))
-        return str_printf(msg, size, "The block-wise quantization only supports fp8-serialized checkpoint for now."),
-               CONFIG_REFUSED;
-    if (m->quant_block_dims != 2)
-        return str_printf(msg, size, "The quantization block size of weight must have 2 dimensions, but got %d "
-                          "dimensions.", m->quant_block_dims), CONFIG_REFUSED;
-    if (strcmp(a, "dynamic") != 0)
-        return str_printf(msg, size, "The block-wise quantization only supports dynamic activation scheme for now, "
-                          "but got %s activation scheme.", a), CONFIG_REFUSED;
-    return CONFIG_OK;
-}
-
-/* A ModelOpt config without a quant_algo string: its config classes fall
- * back to the nested (hf_quant_config.json) form and refuse, in words that
- * differ between the classes and releases, which kvcheck does not model. */
-static enum config_verdict modelopt_algo_unjudged(const model_info *m, char *msg, size_t size)
-{
-    str_printf(msg, size, "the model's quantization config gives %s quant_algo", m->quant_algo[0] ? "a non-string" : "no");
-    return CONFIG_UNJUDGED;
-}
-
-/* ModelOptFp8Config.from_config on a config.json quantization config: it
- * refuses a quant_algo without "FP8" in it (to 0.5.17), or other than
- * exactly "FP8" (from 0.5.18; case-sensitive) (sglang 0.5.17: python/sglang/
- * srt/layers/quantization/modelopt_quant.py:468-473; 0.5.18: :465-470;
- * 0.5.23: :510-515). Pure. */
-static enum config_verdict modelopt_fp8_check(unsigned rel, const model_info *m, char *msg, size_t size)
-{
-    const char *a = m->quant_algo;
-    if (!a[0] || strcmp(a, "?") == 0) return modelopt_algo_unjudged(m, msg, size);
-    int old = rel_until(rel, "0.5.17");
-    if (old ? strstr(a, "FP8") != NULL : strcmp(a, "FP8") == 0) return CONFIG_OK;
-    if (old)
-        str_printf(msg, size, "ModelOptFp8Config only supports static FP8 quantization in SGLang. For FP4 "
-                   "quantization, use ModelOptFp4Config. Check the quantization config for your model's configuration.");
-    else
-        str_printf(msg, size, "ModelOptFp8Config only supports regular FP8 quantization, but found '%s'. Use the native "
-                   "'mxfp8' quantization method for MXFP8 or ModelOptFp4Config for FP4.", a);
-    return CONFIG_REFUSED;
-}
-
-/* The quant_algo values ModelOptFp4Config takes, as it lists them (sglang
- * 0.5.4: modelopt_quant.py:673-678; 0.5.17: :1356-1361; 0.5.19:
- * :1580-1586; 0.5.23: :1673-1679). */
-static const struct {
-    span when;
-    const char *algos, *shown;
-} FP4_ALGOS[] = {
-    {UNTIL("0.5.16"), "FP8 NVFP4", "FP8, NVFP4"},
-    {FROM_TO("0.5.17", "0.5.18"), "FP8 NVFP4 NVFP4_AWQ", "FP8, NVFP4, NVFP4_AWQ"},
-    {SINCE("0.5.19"), "FP8 NVFP4 NVFP4_AWQ W4A16_NVFP4", "FP8, NVFP4, NVFP4_AWQ, W4A16_NVFP4"},
-};
-
-/* ModelOptFp4Config.from_config on a config.json quantization config: a
- * quant_algo it does not list is refused; no group size is unjudged, but
- * for an NVFP4 quant_algo from 0.5.17, which defaults it to 16 in a
- * config.json (sglang 0.5.17: modelopt_quant.py:1336-1337; an
- * hf_quant_config.json's common_group_size refuses), as is a null list of
- * layers left unquantized. Pure. */
-static enum config_verdict modelopt_fp4_check(unsigned rel, const model_info *m, char *msg, size_t size)
-{
-    const char *a = m->quant_algo;
-    if (!a[0] || strcmp(a, "?") == 0) return modelopt_algo_unjudged(m, msg, size);
-    for (size_t i = 0; i < COUNT_OF(FP4_ALGOS); i++)
-        if (in_span(rel, FP4_ALGOS[i].when) && !word_in(a, FP4_ALGOS[i].algos))
-            return str_printf(msg, size, "ModelOpt currently only supports: %s quantizations in sglang. Please check "
-                              "the quantization config for your model's configuration.", FP4_ALGOS[i].shown),
-                   CONFIG_REFUSED;
-    if ((m->quant_no_group_size && !(rel_since(rel, "0.5.17") && strstr(a, "NVFP4") && !m->quant_file)) ||
-        m->quant_no_exclude)
-        return str_printf(msg, size, "the model's quantization config gives %s",
-                          m->quant_no_exclude ? "a null list of layers left unquantized" : "no group_size"),
-               CONFIG_UNJUDGED;
-    return CONFIG_OK;
-}
-
-static const struct quant_row *quant_row(unsigned rel, const char *method)
-{
-    for (size_t i = 0; i < COUNT_OF(QUANT_LOADER); i++)
-        if (in_span(rel, QUANT_LOADER[i].when) && strcmp(QUANT_LOADER[i].method, method) == 0) return &QUANT_LOADER[i];
-    return NULL;
-}
-
-/* How a ModelOpt quant_algo names the quantization method, in order:
- * user 0, _parse_modelopt_quant_config (case-sensitive), which parses an
- * hf_quant_config.json from 0.5.3.post1 and rewrites a config.json's
- * quant_method "modelopt" from 0.5.10; user 1, ModelOpt's override for a
- * --quantization of modelopt (upper-cased; from 0.5.4). `exact`: quant_algo
- * is `algo`, else contains it ("" matches any). A NULL method is one kvcheck
- * does not model (w4afp8, modelopt_mixed, mxfp8). */
-static const struct modelopt_algo {
-    span when;
-    int user, exact;
-    const char *algo, *method;
-} MODELOPT_ALGOS[] = {
-    /* sglang 0.5.3.post1: python/sglang/srt/configs/model_config.py:517-530; 0.5.4: :538-551; 0.5.10: :805-822;
-     * 0.5.18: :1290-1337; 0.5.23: :1838-1897 */
-    {SINCE("0.5.3.post1"), 0, 1, "MIXED_PRECISION", NULL},
-    {SINCE("0.5.3.post1"), 0, 0, "FP4", "modelopt_fp4"},
-    {FROM_TO("0.5.3.post1", "0.5.17"), 0, 0, "FP8", "modelopt_fp8"},
-    {FROM_TO("0.5.3.post1", "0.5.4"), 0, 0, "", "modelopt_fp8"}, /* "Default to FP8 for backward compatibility" */
-    {SINCE("0.5.18"), 0, 1, "FP8", "modelopt_fp8"},
-    {SINCE("0.5.18"), 0, 1, "MXFP8", NULL},
-    /* sglang 0.5.4: python/sglang/srt/layers/quantization/base_config.py:165-182; 0.5.17: :189-196; 0.5.18:
-     * :181-215; 0.5.19: :197-228 and python/sglang/srt/layers/modelopt_utils.py:23-45; 0.5.23: base_config.py:
-     * 223-254 */
-    {FROM_TO("0.5.4", "0.5.17"), 1, 0, "FP8", "modelopt_fp8"},
-    {FROM_TO("0.5.4", "0.5.17"), 1, 0, "FP4", "modelopt_fp4"},
-    {FROM_TO("0.5.18", "0.5.18"), 1, 1, "MXFP8", NULL},
-    {FROM_TO("0.5.18", "0.5.18"), 1, 1, "FP8", "modelopt_fp8"},
-    {FROM_TO("0.5.18", "0.5.18"), 1, 0, "FP4", "modelopt_fp4"},
-    {SINCE("0.5.19"), 1, 1, "FP8", "modelopt_fp8"},
-    {SINCE("0.5.19"), 1, 1, "MXFP8", NULL},
-    {SINCE("0.5.19"), 1, 1, "FP4", "modelopt_fp4"},
-    {SINCE("0.5.19"), 1, 1, "NVFP4", "modelopt_fp4"},
-    {SINCE("0.5.19"), 1, 1, "NVFP4_AWQ", "modelopt_fp4"},
-    {SINCE("0.5.19"), 1, 1, "W4A16_NVFP4", "modelopt_fp4"},
-};
-
-/* The MODELOPT_ALGOS row naming `algo`'s method on `user`'s path, or NULL. Pure. */
-static const struct modelopt_algo *modelopt_algo(unsigned rel, int user, const char *algo)
-{
-    char up[KVC_NAME_LEN];
-    str_copy(up, sizeof up, algo);
-    if (user) ascii_upper(up);
-    for (size_t i = 0; i < COUNT_OF(MODELOPT_ALGOS); i++) {
-        const struct modelopt_algo *r = &MODELOPT_ALGOS[i];
-        if (r->user == user && in_span(rel, r->when) && (r->exact ? strcmp(up, r->algo) == 0 : strstr(up, r->algo) != NULL))
-            return r;
-    }
-    return NULL;
-}
-
-/* The releases that register no "modelopt" method, and the methods their
- * refusal lists (QUANTIZATION_METHODS' keys, as _verify_quantization prints
- * them). */
-static const struct {
-    span when;
-    const char *methods, *cite;
-} UNREGISTERED_MODELOPT = {
-    FROM_TO("0.5.3.post1", "0.5.3.post3"),
-    "['fp8', 'blockwise_int8', 'modelopt_fp8', 'modelopt_fp4', 'w8a8_int8', 'w8a8_fp8', 'awq', 'awq_marlin', 'gptq', "
-    "'gptq_marlin', 'moe_wna16', 'compressed-tensors', 'qoq', 'w4afp8', 'petit_nvfp4', 'fbgemm_fp8', 'quark', "
-    "'mxfp4', 'aqlm', 'deepspeedfp', 'tpu_int8', 'marlin', 'gguf', 'gptq_marlin_24', 'bitsandbytes', 'qqq', "
-    "'experts_int8']",
-    "sglang 0.5.3.post1: python/sglang/srt/configs/model_config.py:609-614, "
-    "python/sglang/srt/layers/quantization/__init__.py:72-121; 0.5.3.post3: model_config.py:623-628"};
-
-/* --quantization values SGLang takes on a checkpoint whose method differs
- * (compatible_quantization_methods; sglang 0.5.3rc2: python/sglang/srt/
- * configs/model_config.py:561-566; 0.5.4.post2: :658-664; 0.5.9: :874-884). */
-static const struct {
-    span when;
-    const char *flag, *ckpt;
-} QUANT_COMPATIBLE[] = {
-    {EVER, "modelopt_fp4", "modelopt"},
-    {SINCE("0.5.4.post2"), "modelopt_fp8", "modelopt"},
-    {EVER, "petit_nvfp4", "modelopt"},
-};
-
-/* The method _verify_quantization resolves a ModelOpt checkpoint to (its
- * config.json quant_method "modelopt", or an hf_quant_config.json), into
- * `method`, and how kvcheck takes it (loader_quant): the checkpoint's
- * method as _parse_modelopt_quant_config gives it; on SM100 the server
- * arguments' --quantization for DeepSeek V3 where none is given
- * (SM100_FP8: fp8 in 0.5.4.post1-0.5.4.post3, then the checkpoint's);
- * ModelOpt's override for --quantization modelopt or a method the parse
- * named (from 0.5.4.post1), which the flag then takes; a flag SGLang finds
- * compatible; else SGLang's refusal of a mismatch (QUANT_REFUSED, `why` its
- * message), or on ROCm, which supports no ModelOpt method. What kvcheck
- * does not model is unjudged: a quant_algo the parse names no modelled
- * method for, online requantization flags, "modelopt" where a release does
- * not register it, ROCm's petit_nvfp4 override, a mismatch from 0.5.10
- * (whose compatible methods grew). */
-static enum loader_quant modelopt_quant(const ctx *c, char *method, size_t size, char *why, size_t wsize, int *early)
-{
-    const setting *q = &c->set->s[SET_QUANTIZATION];
-    const model_info *m = c->model;
-    const char *rel = SGLANG_VERSIONS[c->rel];
-    char dict[KVC_NAME_LEN], user[KVC_NAME_LEN] = "";
-    *early = 1; /* SGLang's server arguments build a ModelConfig, whose _verify_quantization refuses first */
-    str_copy(dict, sizeof dict, m->quant_method);
-    /* 0.5.4-0.5.4.post1 read the file's config["producer"]["name"] (sglang 0.5.4: python/sglang/srt/model_loader/
-     * weight_utils.py:241) */
-    if (m->quant_file && !m->quant_producer && rel_until(c->rel, "0.5.4.post1"))
-        return str_printf(why, wsize, "an hf_quant_config.json without a producer name, which SGLang %s's weight "
-                          "loader reads (sglang 0.5.4: python/sglang/srt/model_loader/weight_utils.py:241)", rel),
-               QUANT_UNJUDGED;
-    if (m->quant_file && (rel_until(c->rel, "0.5.3.post3") || q->set))
-        return str_printf(why, wsize, "an hf_quant_config.json checkpoint%s, whose method and config class SGLang %s "
-                          "decides in ways kvcheck does not model (%s)", q->set ? " with --quantization" : "", rel,
-                          QUANT_VERIFY_CITE), QUANT_UNJUDGED;
-    if (m->quant_file ? rel_since(c->rel, "0.5.3.post1") : rel_since(c->rel, "0.5.10") && !strcmp(dict, "modelopt")) {
-        /* a config.json quantization config the parse names no method for is left as it is */
-        const struct modelopt_algo *r = modelopt_algo(c->rel, 0, m->quant_algo);
-        if ((r && !r->method) || (!r && m->quant_file))
-            return str_printf(why, wsize, "quant_algo '%s', which SGLang %s %s (%s)", m->quant_algo, rel,
-                              r ? "runs by a method kvcheck does not model" : "parses as no ModelOpt method",
-                              QUANT_VERIFY_CITE), QUANT_UNJUDGED;
-        if (r) str_copy(dict, sizeof dict, r->method);
-    }
-    if (q->set) {
-        str_copy(user, sizeof user, q->value);
-    } else if (sm100_defaults(c) && !word_in(m->architecture, SM100_FP8.archs) &&
-               arch_defaults(m->architecture, c->rel)) {
-        return str_printf(why, wsize, "on SM100 SGLang %s's DeepSeek-family defaults may set --quantization for %s, "
-                          "which kvcheck models for DeepSeek V3 only (%s)", rel, m->architecture, SM100_FP8.cite),
-               QUANT_UNJUDGED;
-    } else if (sm100_sets_quant(c)) {
-        /* the server reads config.json's quantization_config: none for an hf_quant_config.json checkpoint */
-        str_copy(user, sizeof user, rel_until(c->rel, "0.5.4.post3") || m->quant_file ? "fp8" : dict);
-    }
-    ascii_lower(user);
-    ascii_lower(dict);
-    if (word_in(user, "nvfp4_online quark_mxfp4"))
-        return str_printf(why, wsize, "--quantization %s, an online requantization of the checkpoint (%s)", user,
-                          QUANT_VERIFY_CITE), QUANT_UNJUDGED;
-    const struct modelopt_algo *o = !strcmp(user, "modelopt") ? modelopt_algo(c->rel, 1, m->quant_algo) : NULL;
-    if (o && !o->method)
-        return str_printf(why, wsize, "--quantization modelopt on quant_algo '%s', which SGLang %s runs by a method "
-                          "kvcheck does not model (%s)", m->quant_algo, rel, QUANT_VERIFY_CITE), QUANT_UNJUDGED;
-    int parsed = word_in(dict, "modelopt_fp8 modelopt_fp4") && rel_since(c->rel, "0.5.4.post1");
-    if (c->gpu->hip && !o && !strcmp(dict, "modelopt")) { /* PetitNvFp4Config's override, on ROCm */
-        str_copy(method, size, "petit_nvfp4");
-        *early = 0; /* its config class refuses at model load */
-        if (m->quant_file)
-            return str_printf(why, wsize, "on ROCm SGLang %s runs a ModelOpt checkpoint as petit_nvfp4 (%s)", rel,
-                              PETIT_CITE), QUANT_UNJUDGED;
-        return str_printf(why, wsize, "Cannot find any of ['quantization'] in the model's quantization config. (at "
-                          "model load, building the petit_nvfp4 quantization config, which SGLang %s runs a ModelOpt "
-                          "checkpoint by on ROCm: %s)", rel, PETIT_CITE), QUANT_REFUSED;
-    }
-    str_copy(method, size, o ? o->method : dict);
-    if (user[0] && !o && !parsed && strcmp(user, method) != 0) {
-        for (size_t i = 0; i < COUNT_OF(QUANT_COMPATIBLE); i++)
-            if (in_span(c->rel, QUANT_COMPATIBLE[i].when) && !strcmp(QUANT_COMPATIBLE[i].flag, user) &&
-                !strcmp(QUANT_COMPATIBLE[i].ckpt, method))
-                str_copy(method, size, user);
-        if (strcmp(user, method) != 0 && rel_since(c->rel, "0.5.10"))
-            return str_printf(why, wsize, "--quantization %s on a checkpoint SGLang %s takes as %s: it reconciles "
-                              "the two (a compatible pair, online requantization) or refuses (%s)", user, rel, method,
-                              QUANT_VERIFY_CITE), QUANT_UNJUDGED;
-        *early = q->set; /* a --quantization the server arguments set is verified by the worker's ModelConfig */
-        if (strcmp(user, method) != 0)
-            return str_printf(why, wsize, "Quantization method specified in the model config (%s) does not match the "
-                              "quantization method specified in the `quantization` argument (%s). (%s%s)", method,
-                              user, QUANT_VERIFY_CITE, q->set ? "" : "; SGLang sets it on SM100 for DeepSeek V3"),
-                   QUANT_REFUSED;
-    }
-    int unregistered = !quant_row(c->rel, method);
-    if (unregistered && !strcmp(method, "modelopt") && in_span(c->rel, UNREGISTERED_MODELOPT.when))
-        return str_printf(why, wsize, "Unknown quantization method: modelopt. Must be one of %s. (%s)",
-                          UNREGISTERED_MODELOPT.methods, UNREGISTERED_MODELOPT.cite), QUANT_REFUSED;
-    if (unregistered && !strcmp(method, "modelopt"))
-        return str_printf(why, wsize, "SGLang %s registers no quantization method %s (%s)", rel, method,
-                          QUANT_VERIFY_CITE), QUANT_UNJUDGED;
-    if (unregistered)
-        return str_printf(why, wsize, "quantization method %s, whose config class kvcheck does not model for a "
-                          "ModelOpt checkpoint (%s)", method, QUANT_VERIFY_CITE), QUANT_UNJUDGED;
-    if (c->gpu->hip)
-        return str_printf(why, wsize, "%s quantization is currently not supported in ROCm. (%s)", method,
-                          QUANT_VERIFY_CITE), QUANT_REFUSED;
-    return QUANT_ROW;
-}
-
-/* The quantization method SGLang's model loader checks for this worker
- * (`method`, lower-cased as _verify_quantization takes it) and how kvcheck
- * takes it: QUANT_NONE, none; QUANT_ROW, its QUANT_LOADER row in `*row`;
- * QUANT_UNROWED, a method without a row; QUANT_UNJUDGED, where SGLang's
- * _verify_quantization, its config-file lookup or its SM100 default decide
- * what kvcheck does not model (`why` says which). The method is
- * --quantization where a running server reported it (what SGLang resolved)
- * or the model is a bundled preset (which does not say how the checkpoint
- * is quantized: without --quantization, unjudged for a float32 model, which
- * FP8 checkpoints refuse, else taken as none); else the checkpoint's, which
- * a --quantization must name. */
-static enum loader_quant loader_quant(const ctx *c, char *method, size_t size, const struct quant_row **row,
-                                      char *why, size_t wsize, int *early)
-{
-    *early = 0;
-    const setting *q = &c->set->s[SET_QUANTIZATION];
-    const char *ckpt = c->model->quant_method;
-    int has = c->model->has_quantization || ckpt[0];
-    int fp32 = model_fp32(c);
-    str_copy(method, size, q->set ? q->value : ckpt);
-    ascii_lower(method);
-    *row = quant_row(c->rel, method);
-    why[0] = '\0';
-    if (c->model->quant_unknown && !q->set) {
-        str_printf(why, wsize, "%s is a bundled config, which does not say how the checkpoint is quantized (FP8, "
-                   "NVFP4 or none); give the checkpoint's config.json", c->model->name);
-        return fp32 ? QUANT_UNJUDGED : QUANT_NONE;
-    }
-    if (q->set && (q->reported || c->model->quant_unknown)) return *row ? QUANT_ROW : QUANT_UNROWED;
-    if (!q->set && !has) {
-        if (sm100_sets_quant(c))
-            str_printf(why, wsize, "SGLang %s sets --quantization fp8 for %s without a quantization config on SM100 "
-                       "(where the MoE runner is auto; from 0.5.11 where the checkpoint's weights are FP8, which "
-                       "kvcheck does not read: %s)", SGLANG_VERSIONS[c->rel], c->model->architecture, SM100_FP8.cite);
-        return why[0] && fp32 ? QUANT_UNJUDGED : QUANT_NONE;
-    }
-    if (str_ieq(ckpt, "modelopt") && (c->model->has_quantization || c->model->quant_file)) {
-        enum loader_quant how = modelopt_quant(c, method, size, why, wsize, early);
-        *row = how == QUANT_ROW ? quant_row(c->rel, method) : NULL;
-        return how;
-    }
-    *early = 1; /* what _verify_quantization decides: in the server arguments' own ModelConfig */
-    if (!method[0]) {
-        str_printf(why, wsize, "the model's quantization config names no quant_method, which SGLang %s takes as "
-                   "unknown (to 0.5.8) or parses as ModelOpt's (%s)", SGLANG_VERSIONS[c->rel], QUANT_VERIFY_CITE);
-        return QUANT_UNJUDGED;
-    }
-    if (q->set && has && !str_ieq(q->value, ckpt)) {
-        str_printf(why, wsize, "%s %s on a checkpoint quantized by %s: SGLang reconciles the two (an override, a "
-                   "compatible pair, online requantization) or refuses (%s)", q->flag, q->value,
-                   ckpt[0] ? ckpt : "a method its config does not name", QUANT_VERIFY_CITE);
-        return QUANT_UNJUDGED;
-    }
-    *early = 0;
-    if (q->set && !has && !(*row && (*row)->online)) {
-        str_printf(why, wsize, "%s %s on a checkpoint without a quantization config: SGLang looks for the method's "
-                   "config files (%s)", q->flag, q->value, QUANT_LOADER_CITE);
-        return QUANT_UNJUDGED;
-    }
-    return *row ? QUANT_ROW : QUANT_UNROWED;
-}
-
-/* Settles the worker's loader_quant into c->quant, once, for the KV dtype
- * auto takes (auto_kv_dtype) and the loader's check (check_quant_loader). */
-static void settle_quant(ctx *c)
-{
-    c->quant.how = loader_quant(c, c->quant.method, sizeof c->quant.method, &c->quant.row, c->quant.why,
-                                sizeof c->quant.why, &c->quant.early);
-}
-
-/* The model loader's quantization check (QUANT_LOADER), after the model
- * class. A method kvcheck has no row for is passed with a warning, but for
- * a float32 model (the act dtypes of most methods leave it out); what
- * loader_quant cannot judge is declined. */
-static kvc_status check_quant_loader(const ctx *c)
-{
-    const char *method = c->quant.method, *why = c->quant.why;
-    const struct quant_row *r = c->quant.row;
-    enum loader_quant how = c->quant.how;
-    if (how == QUANT_NONE) return KVC_OK;
-    const setting *given = &c->set->s[SET_QUANTIZATION];
-    if (how == QUANT_REFUSED) return refuse(c, given->set ? given : NULL, "%s", why);
-    kvc_origin o;
-    origin_set(&o, "", 0, 0, "model");
-    const setting *dtype = &c->set->s[SET_MODEL_DTYPE], *q = &c->set->s[SET_QUANTIZATION];
-    if (how == QUANT_UNROWED && !model_fp32(c) && c->mdtype) {
-        notes_add(c->out->warnings, &c->out->nwarnings, KVC_MAX_NOTES, "not checked: whether SGLang's model loader "
-                  "takes this GPU and %s for quantization method %s (%s)", c->mdtype, method, QUANT_LOADER_CITE);
-        return KVC_OK;
-    }
-    char unrowed[300], msg[300];
-    if (how == QUANT_UNROWED) {
-        str_printf(unrowed, sizeof unrowed, "quantization method %s (the minimum GPU capability and model dtypes of "
-                   "SGLang's model loader)", method);
-        why = unrowed;
-    }
-    if (how != QUANT_ROW || !c->mdtype)
-        return diag_set(c->diag, KVC_ERR_CONFIG, q->set ? &q->origin : dtype->set ? &dtype->origin : &o,
-                        "SGLang's model loader checks the GPU and the model's dtype (%s: %s) against the quantization "
-                        "method: %s, which kvcheck does not model; it cannot judge this worker",
-                        c->mdtype ? c->mdtype : "unknown", c->mdtype_why, why[0] ? why : "the model's dtype");
-    /* a running server reported the method: it built the method's config */
-    int from_config = (c->model->has_quantization || c->model->quant_file) && !c->model->quant_unknown && !q->reported;
-    enum config_verdict cv =
-        from_config && r->config_check ? r->config_check(c->rel, c->model, msg, sizeof msg) : CONFIG_OK;
-    if (cv == CONFIG_UNJUDGED)
-        return diag_set(c->diag, KVC_ERR_CONFIG, &o, "%s, which SGLang's %s config class takes in a way kvcheck does "
-                        "not model (%s); it cannot judge this worker", msg, method, r->cite);
-    if (cv == CONFIG_REFUSED)
-        return refuse(c, NULL, "%s (at model load, building the %s quantization config: %s)", msg, method, r->cite);
-    unsigned cap = c->gpu->major * 10 + c->gpu->minor;
-    if (cap < r->capability)
-        return refuse(c, q->set ? q : NULL, "The quantization method %s is not supported for the current GPU. "
-                      "Minimum capability: %u. Current capability: %u. (at model load, %s; %s)", method,
-                      r->capability, cap, QUANT_LOADER_CITE, r->cite);
-    if (!word_in(c->mdtype, r->dtypes))
-        return refuse(c, dtype->set ? dtype : NULL, "torch.%s is not supported for quantization method %s. Supported "
-                      "dtypes: %s (at model load, %s; %s; the model's dtype: %s)", c->mdtype, method, r->shown,
-                      QUANT_LOADER_CITE, r->cite, c->mdtype_why);
-    return KVC_OK;
-}
-
-/* The quantization methods whose config class kvcheck follows for a KV
- * dtype of auto: which of the config.json quantization config's keys it
- * keeps as its kv_cache_quant_algo, which the model runner reads from the
- * model's quant_config ("FP8", in any case, makes the pool FP8:
- * KV_QUANT_CITE). kvcheck does not parse a kv_cache_scheme: where a class
- * reads one, auto is unjudged. */
-enum kv_keys {
-    KV_KEEPS_NONE,        /* none */
-    KV_KEEPS_ALGO,        /* kv_cache_quant_algo */
-    KV_KEEPS_SCHEME,      /* kv_cache_scheme alone */
-    KV_KEEPS_ALGO_SCHEME, /* kv_cache_quant_algo, else kv_cache_scheme */
-    KV_KEEPS_SCHEME_ALGO, /* kv_cache_scheme, else kv_cache_quant_algo */
-};
-static const struct kv_quant_read {
-    span when;
-    const char *methods; /* space-separated */
-    enum kv_keys keeps;
-    const char *cite;
-} KV_QUANT_READS[] = {
-    {UNTIL("0.5.17"), "fp8", KV_KEEPS_NONE, "Fp8Config.from_config keeps no kv_cache_quant_algo: sglang 0.5.3rc2: "
-     "python/sglang/srt/layers/quantization/fp8.py:166-177; 0.5.17: :305-340"},
-    {SINCE("0.5.18"), "fp8", KV_KEEPS_ALGO, "Fp8Config.from_config: sglang 0.5.18: python/sglang/srt/layers/"
-     "quantization/fp8.py:326-327; 0.5.23: :366-367"},
-    /* ModelOptFp8Config keeps it as kv_cache_quant_method, which the model runner does not read, to 0.5.3.post3 */
-    {UNTIL("0.5.3.post3"), "modelopt modelopt_fp8", KV_KEEPS_NONE, "ModelOptFp8Config.from_config: sglang "
-     "0.5.3rc2: python/sglang/srt/layers/quantization/modelopt_quant.py:107, :145-162"},
-    {FROM_TO("0.5.4", "0.5.14"), "modelopt modelopt_fp8", KV_KEEPS_SCHEME, "ModelOptFp8Config.from_config: sglang "
-     "0.5.4: python/sglang/srt/layers/quantization/modelopt_quant.py:175-200; 0.5.14: :435-489"},
-    {SINCE("0.5.15"), "modelopt modelopt_fp8", KV_KEEPS_SCHEME_ALGO, "ModelOptFp8Config.from_config: sglang 0.5.15: "
-     "python/sglang/srt/layers/quantization/modelopt_quant.py:450-458; 0.5.23: :482-490"},
-    {UNTIL("0.5.8.post1"), "modelopt_fp4", KV_KEEPS_ALGO_SCHEME, "ModelOptFp4Config.from_config: sglang 0.5.3rc2: "
-     "python/sglang/srt/layers/quantization/modelopt_quant.py:598-608; 0.5.8.post1: :948-958"},
-    {FROM_TO("0.5.9", "0.5.14"), "modelopt_fp4", KV_KEEPS_SCHEME, "ModelOptFp4Config.from_config: sglang 0.5.9: "
-     "python/sglang/srt/layers/quantization/modelopt_quant.py:989-1077; 0.5.14: :1259-1347"},
-    {SINCE("0.5.15"), "modelopt_fp4", KV_KEEPS_SCHEME_ALGO, "ModelOptFp4Config.from_config: sglang 0.5.15: "
-     "python/sglang/srt/layers/quantization/modelopt_quant.py:1278-1296; 0.5.23: :1620-1638"},
-};
-/* Model classes that keep no quant_config: the model runner finds none on them, so auto is the model's dtype. */
-static const char KV_QUANT_UNKEPT[] = "DotsVLMForCausalLM PixtralForConditionalGeneration";
-static const char KV_QUANT_UNKEPT_CITE[] = "sglang 0.5.23: python/sglang/srt/models/dots_vlm.py:46, "
-                                           "python/sglang/srt/models/pixtral.py:79";
-
-/* What a KV dtype of auto gives the pool (into c->auto_dtype, with
- * c->auto_why): the model's dtype, or where the quantization config names a
- * KV dtype (kv_quant), what the loader's method (loader_quant) makes of it
- * by KV_QUANT_READS: fp8_e4m3 where its config class keeps a
- * kv_cache_quant_algo of FP8; NULL where kvcheck has no row for it. A model
- * class that keeps no quant_config (KV_QUANT_UNKEPT) reads none. */
-static void auto_kv_dtype(ctx *c)
-{
-    c->auto_dtype = c->mdtype;
-    if (!c->model->kv_quant[0] || !c->mdtype) return;
-    if (word_in(c->model->architecture, KV_QUANT_UNKEPT)) {
-        str_printf(c->auto_why, sizeof c->auto_why, "the model's dtype, %s (%s): %s keeps no quant_config, so the "
-                   "quantization config's %s is not read (%s)", c->mdtype, c->mdtype_why, c->model->architecture,
-                   c->model->kv_quant, KV_QUANT_UNKEPT_CITE);
-        return;
-    }
-    /* SGLang refuses the worker at model load (check_quant_loader), before the model runner reads a KV dtype */
-    if (c->quant.how == QUANT_REFUSED || c->quant.how == QUANT_UNJUDGED) return;
-    c->auto_dtype = NULL;
-    const char *method = c->quant.method;
-    const struct kv_quant_read *k = NULL;
-    for (size_t i = 0; (c->quant.how == QUANT_ROW || c->quant.how == QUANT_UNROWED) && i < COUNT_OF(KV_QUANT_READS); i++)
-        if (in_span(c->rel, KV_QUANT_READS[i].when) && word_in(method, KV_QUANT_READS[i].methods))
-            k = &KV_QUANT_READS[i];
-    const char *algo = c->model->kv_quant_algo;
-    /* an hf_quant_config.json is read as its nested form, which kvcheck does not follow */
-    if (!k || c->model->quant_file) return;
-    int scheme = c->model->kv_scheme &&
-                 (k->keeps == KV_KEEPS_SCHEME || k->keeps == KV_KEEPS_SCHEME_ALGO ||
-                  (k->keeps == KV_KEEPS_ALGO_SCHEME && !algo[0]));
-    if (scheme) return;
-    int keeps_algo = k->keeps == KV_KEEPS_ALGO || k->keeps == KV_KEEPS_ALGO_SCHEME || k->keeps == KV_KEEPS_SCHEME_ALGO;
-    c->auto_dtype = keeps_algo && str_ieq(algo, "FP8") ? "fp8_e4m3" : c->mdtype;
-    if (c->auto_dtype != c->mdtype)
-        str_printf(c->auto_why, sizeof c->auto_why, "fp8_e4m3, as the checkpoint's quantization config asks "
-                   "(kv_cache_quant_algo %s, which %s keeps: %s; %s)", algo, method, k->cite, KV_QUANT_CITE);
-    else
-        str_printf(c->auto_why, sizeof c->auto_why, "the model's dtype, %s (%s): the quantization config's %s is not "
-                   "read, as %s's config class %s (%s)", c->mdtype, c->mdtype_why, c->model->kv_quant, method,
-                   !keeps_algo ? "keeps no kv_cache_quant_algo" : "keeps only its own kv_cache_quant_algo, which is not FP8",
-                   k->cite);
-}
-
 /* SGLang's first stage renames deprecated attention backends in the four
  * attention flags (_handle_deprecated_args): tokenspeed_mla becomes
  * cutedsl_mla, on the prefill side (cutedsl_mla being decode-only)
@@ -5973,12 +5188,12 @@ static kvc_status resolve_settings(const gpu_info *gpu, const model_info *model,
     c.mdtype = model_dtype(release, model->architecture, &set->s[SET_MODEL_DTYPE], model, c.mdtype_why,
                            sizeof c.mdtype_why);
     c.dsa = model->index_topk && arch_dsa(model->architecture, release);
-    c.defaults = c.dsa && arch_defaults(model->architecture, release);
-    settle_quant(&c);
-    if (c.quant.early && (c.quant.how == QUANT_REFUSED || c.quant.how == QUANT_UNJUDGED)) return check_quant_loader(&c);
-    kvc_status moe = check_moe_runner(&c);
+    c.defaults = c.dsa && rules_arch_defaults(model->architecture, release);
+    quant_settle(&c);
+    if (c.quant.early && (c.quant.how == QUANT_REFUSED || c.quant.how == QUANT_UNJUDGED)) return quant_check_loader(&c);
+    kvc_status moe = quant_check_moe_runner(&c);
     if (moe) return moe;
-    auto_kv_dtype(&c);
+    quant_auto_kv_dtype(&c);
     out->model.dsa = c.dsa;
     out->nignored = set->nignored;
     memcpy(out->ignored, set->ignored, sizeof out->ignored);
@@ -6005,7 +5220,7 @@ static kvc_status resolve_settings(const gpu_info *gpu, const model_info *model,
     if (!st && dsv4) st = check_pd_decode(&c, 1);
     if (!st && dsv4) st = check_cache_compatibility(&c);
     if (!st && dsv4) st = check_optimistic_prefill(&c);
-    if (!st && dsv4) st = check_quant_loader(&c); /* at model load */
+    if (!st && dsv4) st = quant_check_loader(&c); /* at model load */
     if (!st && dsv4) st = check_startup(&c, 1);
     if (dsv4) return st ? st : decline_dcp(&c);
     if (!st) st = run_dcp_rules(&c, DSA_DCP, COUNT_OF(DSA_DCP)); /* the DeepSeek family's, before the dtype */
@@ -6045,7 +5260,7 @@ static kvc_status resolve_settings(const gpu_info *gpu, const model_info *model,
     }
     if ((st = check_runner_attention(&c))) return st; /* ModelRunner.__init__, before it loads the model */
     if ((st = check_model_class(&c))) return st;
-    if ((st = check_quant_loader(&c))) return st;
+    if ((st = quant_check_loader(&c))) return st;
     if ((st = check_dtype_mapping(&c, c.dtype, &set->s[SET_KV_CACHE_DTYPE]))) return st;
     const struct dtype_row *t = torch_row(&c, c.dtype);
     if (!t || (!t->plain_layout && !t->fp4)) {
@@ -6072,4 +5287,87 @@ static kvc_status resolve_settings(const gpu_info *gpu, const model_info *model,
     if ((st = derive_layouts(model, out, diag))) return st;
     if ((st = check_startup(&c, 0))) return st;
     return decline_dcp(&c);
+}
+
+/* ------------------------------------------------------------------ eras */
+
+/* The releases this file's code tests by version (rel_since, rel_until),
+ * as spans: a release where one starts or stops begins an era (test_rules
+ * checks none is missing). */
+static const span VERSION_TESTS[] = {
+    SINCE("0.5.4.post1"), SINCE("0.5.6"), SINCE("0.5.6.post2"), SINCE("0.5.7"), SINCE("0.5.9"), SINCE("0.5.10"),
+    SINCE("0.5.11"), SINCE("0.5.12"), SINCE("0.5.13"), SINCE("0.5.14"), SINCE("0.5.18"), SINCE("0.5.21"),
+    SINCE("0.5.22"), SINCE("0.5.23"), UNTIL("0.5.5.post3"), UNTIL("0.5.6.post1"), UNTIL("0.5.7"),
+    UNTIL("0.5.8.post1"), UNTIL("0.5.11"), UNTIL("0.5.12.post1"), UNTIL("0.5.13.post1"), UNTIL("0.5.17"),
+    UNTIL("0.5.19"),
+};
+
+/* Every span of the rule tables: rules.c's, quant.c's and pd.c's, with
+ * the version tests of their code; for eras and the table check. */
+#define RULE_SPANS(X)                                                                                                  \
+    X(ARCHS, dsa) X(ARCHS, defaults) X(DSA_DTYPE, when) X(FIELD_DEFAULTS, when) X(DEFAULTS, when) X(CHECKS, when)      \
+    X(HISPARSE, when) X(PAGES, when) X(RAW, when) X(BACKENDS, offered) X(INIT, when) X(ATTN_DEFAULTS, when)            \
+    X(ATTN_RULES, when) X(UNMODELLED_ATTN, when) X(DTYPE_BACKENDS, when) X(HISPARSE_MODEL, when) X(PD_DECODE, when)    \
+    X(DRAFT_ARCHS, when) X(MLA_RUNNER_BACKENDS, when) X(FACTORY_RULES, when) X(LMCACHE_RULES, when)                \
+    X(HICACHE_DECODE, when) X(DRAFT_WORKER_BACKENDS, when) X(HYBRID, when) X(MHA_DEFAULTS, when)                   \
+    X(DTYPE_ALIASES, when) X(KV4, when) X(DTYPE_REFUSALS, when)                                                        \
+    X(MLA_DEFAULTS, when) X(NVFP4_PREFILL, when) X(DSV4_ARCHES, when) X(DSV4_DTYPE, when) X(DSV4_SPEC, when)        \
+    X(DSV4_PD_PP, when) X(DSV4_BACKENDS, when) X(DSV4_BACKEND_RULES, when) X(DSV4_LAYOUTS, when)                    \
+    X(DSV4_FP4_INDEXER, when) X(CACHE_RULES, when) X(DSA_DCP, when) X(DCP_VALIDATION, when) X(DRAFT_LAYERS, when)   \
+    X(MODEL_DTYPE_OVERRIDES, when) X(MHA_BACKENDS, when) X(DECODE_SKIP, when) X(DSA_ASSERT, when)                    \
+    X(PAGE_TREE, when) X(AUTO_TOPK, when) X(TRTLLM_MHA_TOPK, when) X(BACKEND_ALIASES, when)
+
+/* Puts up to `max` of the spans in `out`; returns how many there are. */
+static size_t rule_spans(span *out, size_t max)
+{
+    size_t n = 0;
+#define COLLECT(table, field) SPAN_EACH(table, table[i].field);
+    RULE_SPANS(COLLECT)
+#undef COLLECT
+    SPAN_EACH(MLA_ARCHS, ((span){MLA_ARCHS[i].since, NULL}));
+    SPAN_EACH(SERVED, ((span){SERVED[i].since, NULL}));
+    SPAN_EACH(VERSION_TESTS, VERSION_TESTS[i]);
+    n += quant_spans(out + (n < max ? n : max), n < max ? max - n : 0);
+    n += pd_spans(out + (n < max ? n : max), n < max ? max - n : 0);
+    return n;
+}
+
+#define SIG_BITS 1024
+
+/* The spans that hold for `rel`, as bits; returns how many spans there
+ * are (SIG_BITS fit). */
+static unsigned signature(unsigned rel, uint64_t sig[SIG_BITS / 64])
+{
+    static span spans[SIG_BITS];
+    size_t n = rule_spans(spans, SIG_BITS);
+    memset(sig, 0, SIG_BITS / 8);
+    for (size_t i = 0; i < n && i < SIG_BITS; i++)
+        if (in_span(rel, spans[i])) sig[i / 64] |= (uint64_t)1 << (i % 64);
+    return (unsigned)n;
+}
+
+const char *rules_release_era(unsigned rel)
+{
+    uint64_t want[SIG_BITS / 64], have[SIG_BITS / 64];
+    signature(rel, want);
+    unsigned oldest = rel;
+    for (unsigned r = rel + 1; r < SGLANG_NRELEASES; r++) {
+        signature(r, have);
+        if (memcmp(want, have, sizeof want) != 0) break;
+        oldest = r;
+    }
+    return SGLANG_VERSIONS[oldest];
+}
+
+/* 1 when every version a table names is one of SGLANG_VERSIONS (test_rules). */
+int rules_tables_valid(void)
+{
+    static span spans[SIG_BITS];
+    size_t n = rule_spans(spans, SIG_BITS);
+    if (n > SIG_BITS) return 0; /* eras would lose rows */
+    for (size_t i = 0; i < n; i++)
+        if ((spans[i].since && sglang_release_index(spans[i].since) < 0) ||
+            (spans[i].until && strcmp(spans[i].until, "never") && sglang_release_index(spans[i].until) < 0))
+            return 0;
+    return 1;
 }

@@ -1,6 +1,6 @@
 /* SGLang behind the engine interface: its launch flags (flags.c), --config
  * YAML (config.c), /server_info dumps (server_info.c), the rules that turn
- * settings into a KV layout (rules.c), and what it does with a PD pair:
+ * settings into a KV layout (rules.c, quant.c: rules.h), and what it does with a PD pair:
  * fix candidates, the bootstrap check, the transfer (pd.c). sglang.c fills
  * the engine row. Private to src/engine/sglang/. */
 #ifndef KVC_ENGINE_SGLANG_H
@@ -23,6 +23,23 @@ int sglang_release_index(const char *version);
 int sglang_release_in(unsigned rel, const char *since, const char *until);
 /* The engine's find_release (engine.h). */
 kvc_status sglang_find_release(const char *asked, unsigned *index, char *note, size_t size, kvc_diag *diag);
+
+/* Releases from `since` to `until`, both included; NULL: open on that end
+ * ("never": past every release). Rule rows name the releases they hold
+ * for by one. */
+typedef struct span {
+    const char *since, *until;
+} span;
+#define EVER {NULL, NULL}
+#define SINCE(v) {v, NULL}
+#define UNTIL(v) {NULL, v}
+#define FROM_TO(a, b) {a, b}
+#define NEVER {NULL, "never"} /* past every release */
+/* In a span collector (`span *out`, `size_t max`, `size_t n`): the span
+ * `expr` of each row i of `table`. */
+#define SPAN_EACH(table, expr)                                                                                         \
+    for (size_t i = 0; i < COUNT_OF(table); i++, n++)                                                                  \
+        if (n < max) out[n] = (expr)
 
 /* ------------------------------------------------------ the parsers' tables */
 
@@ -417,5 +434,7 @@ void sglang_expand(const char *tmpl, const char *const fields[][2], size_t nfiel
 int pd_bootstrap(const kvc_resolved *prefill, const kvc_resolved *decode, char *stage, size_t stage_size, char *text,
                  size_t size);
 const engine_transfer *pd_transfer(const kvc_resolved *prefill, const kvc_resolved *decode);
+/* Puts up to `max` of pd.c's release spans in `out`; returns how many it has (rules_release_era). */
+size_t pd_spans(span *out, size_t max);
 
 #endif /* KVC_ENGINE_SGLANG_H */

@@ -1,0 +1,661 @@
+/* SGLang's rules for a worker's quantization, release by release: the
+ * method SGLang resolves from the checkpoint and --quantization
+ * (_verify_quantization, ModelOpt's parse and override, SM100's server
+ * defaults), what the MoE runner and the model loader refuse for it, and
+ * the KV dtype a --kv-cache-dtype of auto then gives the pool. rules.c
+ * calls these steps in SGLang's order (rules.h). */
+#include "engine/sglang/rules.h"
+
+/* The quantization methods whose model-loader check kvcheck models: next
+ * after the model class, _get_quantization_config builds the method's
+ * config from the checkpoint's quantization config (its own checks,
+ * `config_check`), then refuses a GPU below the method's minimum
+ * capability, then a model dtype outside its activation dtypes (sglang
+ * 0.5.3rc2: python/sglang/srt/model_loader/loader.py:162-193; 0.5.23:
+ * :173-272). */
+/* What a method's config class makes of the checkpoint's quantization config (config_check). */
+enum config_verdict { CONFIG_OK, CONFIG_REFUSED, CONFIG_UNJUDGED };
+typedef enum config_verdict config_check_fn(unsigned rel, const model_info *m, char *msg, size_t size);
+static config_check_fn fp8_config_check, modelopt_fp8_check, modelopt_fp4_check;
+static const char MODELOPT_FP8_CITE[] = "ModelOptFp8Config, sglang 0.5.3rc2: python/sglang/srt/layers/quantization/"
+                                        "modelopt_quant.py:93-178; 0.5.23: :427-525";
+static const char MODELOPT_FP4_CITE[] = "ModelOptFp4Config, sglang 0.5.3rc2: python/sglang/srt/layers/quantization/"
+                                        "modelopt_quant.py:510-650; 0.5.23: :1476-1700";
+static const struct quant_row {
+    span when;
+    const char *method;  /* ModelConfig.quantization */
+    const char *dtypes;  /* the model dtypes it runs (MODEL_DTYPES values), space-separated */
+    const char *shown;   /* its activation dtypes as SGLang prints them */
+    unsigned capability; /* the minimum, major * 10 + minor */
+    int online;          /* --quantization builds it on a checkpoint without a quantization config (no config files) */
+    /* the config class's checks of a config.json quantization config (into msg); NULL: none modelled */
+    config_check_fn *config_check;
+    const char *cite;
+} QUANT_LOADER[] = {
+    {SINCE("0.5.3rc2"), "fp8", "bfloat16 float16", "[torch.bfloat16, torch.float16]", 80, 1, fp8_config_check,
+     "Fp8Config, sglang 0.5.3rc2: python/sglang/srt/layers/quantization/fp8.py:112-177; 0.5.23: :188-387"},
+    /* "modelopt" is ModelOptFp8Config, but in 0.5.3.post1-0.5.3.post3, which register it under modelopt_fp8 only
+     * (sglang 0.5.3rc2: python/sglang/srt/layers/quantization/__init__.py:75; 0.5.3.post1: :75; 0.5.4: :71) */
+    {UNTIL("0.5.3"), "modelopt", "bfloat16 float16", "[torch.bfloat16, torch.float16]", 89, 0, modelopt_fp8_check,
+     MODELOPT_FP8_CITE},
+    {SINCE("0.5.4"), "modelopt", "bfloat16 float16", "[torch.bfloat16, torch.float16]", 89, 0, modelopt_fp8_check,
+     MODELOPT_FP8_CITE},
+    {SINCE("0.5.3.post1"), "modelopt_fp8", "bfloat16 float16", "[torch.bfloat16, torch.float16]", 89, 0,
+     modelopt_fp8_check, MODELOPT_FP8_CITE},
+    /* the minimum capability is 100 to 0.5.12.post1 (sglang 0.5.12.post1: modelopt_quant.py:1135), 80 from 0.5.13
+     * (sglang 0.5.13: :1205) */
+    {UNTIL("0.5.12.post1"), "modelopt_fp4", "bfloat16 float16",
+     "[torch.bfloat16, torch.float16, torch.float8_e4m3fn]", 100, 0, modelopt_fp4_check, MODELOPT_FP4_CITE},
+    {SINCE("0.5.13"), "modelopt_fp4", "bfloat16 float16", "[torch.bfloat16, torch.float16, torch.float8_e4m3fn]",
+     80, 0, modelopt_fp4_check, MODELOPT_FP4_CITE},
+};
+static const char QUANT_LOADER_CITE[] =
+    "sglang 0.5.3rc2: python/sglang/srt/model_loader/loader.py:162-193; 0.5.23: :173-272";
+static const char PETIT_CITE[] = "PetitNvFp4Config: sglang 0.5.3rc2: python/sglang/srt/layers/quantization/"
+                                 "petit.py:72, :109-110; 0.5.9: :73, :109-111";
+static const char QUANT_VERIFY_CITE[] =
+    "_verify_quantization, sglang 0.5.3rc2: python/sglang/srt/configs/model_config.py:529-621; 0.5.23: :2000-2171";
+/* On SM100 SGLang's server arguments set --quantization for DeepSeek V3 where none is given: fp8 without a
+ * quantization config (when the MoE runner is auto; from 0.5.11 when the checkpoint's weights are FP8, which
+ * kvcheck does not follow), else the config's quant_method (fp8 whatever it is in 0.5.4.post1-0.5.4.post3); for DSA
+ * models from 0.5.6 (sglang 0.5.5: python/sglang/srt/server_args.py:898-941 skips them). */
+static const struct {
+    span when;
+    const char *archs; /* as SGLang names the model (a DeepSeek-V3.2 config is DeepseekV3ForCausalLM to 0.5.11) */
+    const char *dsa_since;
+    const char *cite;
+} SM100_FP8 = {SINCE("0.5.4.post1"), "DeepseekV3ForCausalLM DeepseekV32ForCausalLM", "0.5.6",
+               "sglang 0.5.4.post1: python/sglang/srt/server_args.py:877-889; 0.5.9: :1288-1301; 0.5.23: "
+               "python/sglang/srt/arg_groups/overrides.py:787-809"};
+
+/* 1 when `key` is unset or set to `value`. Pure. */
+static int unset_or(const settings *set, setting_key key, const char *value)
+{
+    return !set->s[key].set || strcmp(set->s[key].value, value) == 0;
+}
+
+/* 1 when the MoE runner is SGLang's default and, from 0.5.4.post2, there is no all-to-all backend: SM100's DeepSeek
+ * V3 defaults of 0.5.4.post1-0.5.4.post3 ask for it (sglang 0.5.4.post1: python/sglang/srt/server_args.py:877-890;
+ * 0.5.4.post2: :901-913). Pure. */
+static int sm100_moe_default(const ctx *c)
+{
+    return unset_or(c->set, SET_MOE_RUNNER, "auto") &&
+           (rel_until(c->rel, "0.5.4.post1") || unset_or(c->set, SET_MOE_A2A, "none"));
+}
+
+/* 1 on SM100 in the releases whose server arguments have SM100_FP8's defaults. Pure. */
+static int sm100_defaults(const ctx *c)
+{
+    return !c->gpu->hip && c->gpu->major == 10 && in_span(c->rel, SM100_FP8.when);
+}
+
+/* 1 when SGLang's server arguments set this worker's --quantization (SM100_FP8): in 0.5.4.post1-0.5.4.post3 only
+ * with the MoE runner's default. Pure. */
+static int sm100_sets_quant(const ctx *c)
+{
+    return sm100_defaults(c) &&
+           word_in(c->model->architecture, SM100_FP8.archs) && (!c->dsa || rel_since(c->rel, SM100_FP8.dsa_since)) &&
+           (rel_since(c->rel, "0.5.5") || sm100_moe_default(c));
+}
+
+/* In 0.5.4.post1-0.5.4.post3 SGLang's server arguments run DeepSeek V3's MoE (not DSA's) on flashinfer_trtllm on
+ * SM100 where the MoE runner is its default (sm100_moe_default), and that runner asserts a quantization method it
+ * lists: the --quantization given, else fp8 (sglang 0.5.4.post1: python/sglang/srt/server_args.py:1311-1315;
+ * 0.5.4.post2: :1361-1366; 0.5.4.post3: :1373-1378). */
+static const struct {
+    span when;
+    const char *methods, *message;
+} SM100_TRTLLM_MOE[] = {
+    {FROM_TO("0.5.4.post1", "0.5.4.post1"), "modelopt_fp4 fp8",
+     "modelopt_fp4 or fp8 quantization is required for Flashinfer TRTLLM MoE"},
+    {FROM_TO("0.5.4.post2", "0.5.4.post3"), "modelopt_fp4 modelopt_fp8 fp8",
+     "modelopt_fp4, modelopt_fp8 or fp8 quantization is required for Flashinfer TRTLLM MoE"},
+};
+
+/* The --quantization SGLang's server arguments hold (what their MoE checks read): the flag, else SM100_FP8's
+ * default: fp8 without a quantization config (and in 0.5.4.post1-0.5.4.post3), else the config's quant_method,
+ * which from 0.5.10 its parse has rewritten to the resolved ModelOpt method; "" for none. */
+static const char *server_quant(const ctx *c)
+{
+    const setting *q = &c->set->s[SET_QUANTIZATION];
+    if (q->set) return q->value;
+    if (!sm100_sets_quant(c)) return "";
+    const model_info *m = c->model;
+    if (rel_until(c->rel, "0.5.4.post3") || !m->has_quantization || !m->quant_method[0]) return "fp8";
+    return rel_since(c->rel, "0.5.10") && !strcmp(m->quant_method, "modelopt") ? c->quant.method : m->quant_method;
+}
+
+/* The MoE runner's check of the quantization method: SM100_TRTLLM_MOE's, where SGLang picks flashinfer_trtllm;
+ * and for a flashinfer runner the user names, whose lists of methods grow by release (sglang 0.5.3rc2:
+ * python/sglang/srt/server_args.py:966-980; 0.5.7: :1818-1838; 0.5.23: python/sglang/srt/arg_groups/
+ * moe_hook.py:80-147), declined but for the methods every list has (modelopt_fp4; fp8 for flashinfer_trtllm). */
+kvc_status quant_check_moe_runner(const ctx *c)
+{
+    const setting *q = &c->set->s[SET_QUANTIZATION], *runner = &c->set->s[SET_MOE_RUNNER];
+    if (q->reported || runner->reported) return KVC_OK; /* a running server's: its checks passed */
+    for (size_t i = 0; i < COUNT_OF(SM100_TRTLLM_MOE); i++)
+        if (in_span(c->rel, SM100_TRTLLM_MOE[i].when) && sm100_sets_quant(c) && !c->dsa && q->set &&
+            !word_in(q->value, SM100_TRTLLM_MOE[i].methods))
+            return rules_refuse(c, q, "%s (SGLang %s runs %s's MoE on flashinfer_trtllm on SM100)", SM100_TRTLLM_MOE[i].message,
+                          SGLANG_VERSIONS[c->rel], c->model->architecture);
+    const char *quant = server_quant(c);
+    if (!runner->set || strncmp(runner->value, "flashinfer", 10) != 0 ||
+        word_in(quant, strcmp(runner->value, "flashinfer_trtllm") == 0 ? "modelopt_fp4 fp8" : "modelopt_fp4"))
+        return KVC_OK;
+    return diag_set(c->diag, KVC_ERR_CONFIG, &runner->origin, "%s %s with quantization %s: SGLang's MoE runner checks "
+                    "the quantization method by lists that change by release, which kvcheck does not model for this "
+                    "pair; it cannot judge this worker", runner->flag, runner->value, quant[0] ? quant : "none");
+}
+
+/* Fp8Config.from_config's refusals of a checkpoint's quantization config:
+ * no activation_scheme, one it does not know, and block-wise weights on a
+ * checkpoint whose quant_method does not say fp8 (a case-sensitive test),
+ * with other than 2 dimensions, or without a dynamic activation scheme
+ * (fp8.py, QUANT_LOADER's lines); an activation_scheme that is not a
+ * string is unjudged. Pure. */
+static enum config_verdict fp8_config_check(unsigned rel, const model_info *m, char *msg, size_t size)
+{
+    (void)rel;
+    const char *a = m->quant_activation;
+    if (strcmp(a, "?") == 0)
+        return str_printf(msg, size, "the model's quantization config gives activation_scheme a value that is not a "
+                          "string"), CONFIG_UNJUDGED;
+    if (!a[0])
+        return str_printf(msg, size, "Cannot find any of ['activation_scheme'] in the model's quantization config."),
+               CONFIG_REFUSED;
+    if (!word_in(a, "static dynamic")) return str_printf(msg, size, "Unsupported activation scheme %s", a), CONFIG_REFUSED;
+    if (m->quant_block_dims < 0) return CONFIG_OK;
+    if (!strstr(m->quant_method, "fp8"))
+        return str_printf(msg, size, "The block-wise quantization only supports fp8-serialized checkpoint for now."),
+               CONFIG_REFUSED;
+    if (m->quant_block_dims != 2)
+        return str_printf(msg, size, "The quantization block size of weight must have 2 dimensions, but got %d "
+                          "dimensions.", m->quant_block_dims), CONFIG_REFUSED;
+    if (strcmp(a, "dynamic") != 0)
+        return str_printf(msg, size, "The block-wise quantization only supports dynamic activation scheme for now, "
+                          "but got %s activation scheme.", a), CONFIG_REFUSED;
+    return CONFIG_OK;
+}
+
+/* A ModelOpt config without a quant_algo string: its config classes fall
+ * back to the nested (hf_quant_config.json) form and refuse, in words that
+ * differ between the classes and releases, which kvcheck does not model. */
+static enum config_verdict modelopt_algo_unjudged(const model_info *m, char *msg, size_t size)
+{
+    str_printf(msg, size, "the model's quantization config gives %s quant_algo", m->quant_algo[0] ? "a non-string" : "no");
+    return CONFIG_UNJUDGED;
+}
+
+/* ModelOptFp8Config.from_config on a config.json quantization config: it
+ * refuses a quant_algo without "FP8" in it (to 0.5.17), or other than
+ * exactly "FP8" (from 0.5.18; case-sensitive) (sglang 0.5.17: python/sglang/
+ * srt/layers/quantization/modelopt_quant.py:468-473; 0.5.18: :465-470;
+ * 0.5.23: :510-515). Pure. */
+static enum config_verdict modelopt_fp8_check(unsigned rel, const model_info *m, char *msg, size_t size)
+{
+    const char *a = m->quant_algo;
+    if (!a[0] || strcmp(a, "?") == 0) return modelopt_algo_unjudged(m, msg, size);
+    int old = rel_until(rel, "0.5.17");
+    if (old ? strstr(a, "FP8") != NULL : strcmp(a, "FP8") == 0) return CONFIG_OK;
+    if (old)
+        str_printf(msg, size, "ModelOptFp8Config only supports static FP8 quantization in SGLang. For FP4 "
+                   "quantization, use ModelOptFp4Config. Check the quantization config for your model's configuration.");
+    else
+        str_printf(msg, size, "ModelOptFp8Config only supports regular FP8 quantization, but found '%s'. Use the native "
+                   "'mxfp8' quantization method for MXFP8 or ModelOptFp4Config for FP4.", a);
+    return CONFIG_REFUSED;
+}
+
+/* The quant_algo values ModelOptFp4Config takes, as it lists them (sglang
+ * 0.5.4: modelopt_quant.py:673-678; 0.5.17: :1356-1361; 0.5.19:
+ * :1580-1586; 0.5.23: :1673-1679). */
+static const struct {
+    span when;
+    const char *algos, *shown;
+} FP4_ALGOS[] = {
+    {UNTIL("0.5.16"), "FP8 NVFP4", "FP8, NVFP4"},
+    {FROM_TO("0.5.17", "0.5.18"), "FP8 NVFP4 NVFP4_AWQ", "FP8, NVFP4, NVFP4_AWQ"},
+    {SINCE("0.5.19"), "FP8 NVFP4 NVFP4_AWQ W4A16_NVFP4", "FP8, NVFP4, NVFP4_AWQ, W4A16_NVFP4"},
+};
+
+/* ModelOptFp4Config.from_config on a config.json quantization config: a
+ * quant_algo it does not list is refused; no group size is unjudged, but
+ * for an NVFP4 quant_algo from 0.5.17, which defaults it to 16 in a
+ * config.json (sglang 0.5.17: modelopt_quant.py:1336-1337; an
+ * hf_quant_config.json's common_group_size refuses), as is a null list of
+ * layers left unquantized. Pure. */
+static enum config_verdict modelopt_fp4_check(unsigned rel, const model_info *m, char *msg, size_t size)
+{
+    const char *a = m->quant_algo;
+    if (!a[0] || strcmp(a, "?") == 0) return modelopt_algo_unjudged(m, msg, size);
+    for (size_t i = 0; i < COUNT_OF(FP4_ALGOS); i++)
+        if (in_span(rel, FP4_ALGOS[i].when) && !word_in(a, FP4_ALGOS[i].algos))
+            return str_printf(msg, size, "ModelOpt currently only supports: %s quantizations in sglang. Please check "
+                              "the quantization config for your model's configuration.", FP4_ALGOS[i].shown),
+                   CONFIG_REFUSED;
+    if ((m->quant_no_group_size && !(rel_since(rel, "0.5.17") && strstr(a, "NVFP4") && !m->quant_file)) ||
+        m->quant_no_exclude)
+        return str_printf(msg, size, "the model's quantization config gives %s",
+                          m->quant_no_exclude ? "a null list of layers left unquantized" : "no group_size"),
+               CONFIG_UNJUDGED;
+    return CONFIG_OK;
+}
+
+static const struct quant_row *quant_row(unsigned rel, const char *method)
+{
+    for (size_t i = 0; i < COUNT_OF(QUANT_LOADER); i++)
+        if (in_span(rel, QUANT_LOADER[i].when) && strcmp(QUANT_LOADER[i].method, method) == 0) return &QUANT_LOADER[i];
+    return NULL;
+}
+
+/* How a ModelOpt quant_algo names the quantization method, in order:
+ * user 0, _parse_modelopt_quant_config (case-sensitive), which parses an
+ * hf_quant_config.json from 0.5.3.post1 and rewrites a config.json's
+ * quant_method "modelopt" from 0.5.10; user 1, ModelOpt's override for a
+ * --quantization of modelopt (upper-cased; from 0.5.4). `exact`: quant_algo
+ * is `algo`, else contains it ("" matches any). A NULL method is one kvcheck
+ * does not model (w4afp8, modelopt_mixed, mxfp8). */
+static const struct modelopt_algo {
+    span when;
+    int user, exact;
+    const char *algo, *method;
+} MODELOPT_ALGOS[] = {
+    /* sglang 0.5.3.post1: python/sglang/srt/configs/model_config.py:517-530; 0.5.4: :538-551; 0.5.10: :805-822;
+     * 0.5.18: :1290-1337; 0.5.23: :1838-1897 */
+    {SINCE("0.5.3.post1"), 0, 1, "MIXED_PRECISION", NULL},
+    {SINCE("0.5.3.post1"), 0, 0, "FP4", "modelopt_fp4"},
+    {FROM_TO("0.5.3.post1", "0.5.17"), 0, 0, "FP8", "modelopt_fp8"},
+    {FROM_TO("0.5.3.post1", "0.5.4"), 0, 0, "", "modelopt_fp8"}, /* "Default to FP8 for backward compatibility" */
+    {SINCE("0.5.18"), 0, 1, "FP8", "modelopt_fp8"},
+    {SINCE("0.5.18"), 0, 1, "MXFP8", NULL},
+    /* sglang 0.5.4: python/sglang/srt/layers/quantization/base_config.py:165-182; 0.5.17: :189-196; 0.5.18:
+     * :181-215; 0.5.19: :197-228 and python/sglang/srt/layers/modelopt_utils.py:23-45; 0.5.23: base_config.py:
+     * 223-254 */
+    {FROM_TO("0.5.4", "0.5.17"), 1, 0, "FP8", "modelopt_fp8"},
+    {FROM_TO("0.5.4", "0.5.17"), 1, 0, "FP4", "modelopt_fp4"},
+    {FROM_TO("0.5.18", "0.5.18"), 1, 1, "MXFP8", NULL},
+    {FROM_TO("0.5.18", "0.5.18"), 1, 1, "FP8", "modelopt_fp8"},
+    {FROM_TO("0.5.18", "0.5.18"), 1, 0, "FP4", "modelopt_fp4"},
+    {SINCE("0.5.19"), 1, 1, "FP8", "modelopt_fp8"},
+    {SINCE("0.5.19"), 1, 1, "MXFP8", NULL},
+    {SINCE("0.5.19"), 1, 1, "FP4", "modelopt_fp4"},
+    {SINCE("0.5.19"), 1, 1, "NVFP4", "modelopt_fp4"},
+    {SINCE("0.5.19"), 1, 1, "NVFP4_AWQ", "modelopt_fp4"},
+    {SINCE("0.5.19"), 1, 1, "W4A16_NVFP4", "modelopt_fp4"},
+};
+
+/* The MODELOPT_ALGOS row naming `algo`'s method on `user`'s path, or NULL. Pure. */
+static const struct modelopt_algo *modelopt_algo(unsigned rel, int user, const char *algo)
+{
+    char up[KVC_NAME_LEN];
+    str_copy(up, sizeof up, algo);
+    if (user) ascii_upper(up);
+    for (size_t i = 0; i < COUNT_OF(MODELOPT_ALGOS); i++) {
+        const struct modelopt_algo *r = &MODELOPT_ALGOS[i];
+        if (r->user == user && in_span(rel, r->when) && (r->exact ? strcmp(up, r->algo) == 0 : strstr(up, r->algo) != NULL))
+            return r;
+    }
+    return NULL;
+}
+
+/* The releases that register no "modelopt" method, and the methods their
+ * refusal lists (QUANTIZATION_METHODS' keys, as _verify_quantization prints
+ * them). */
+static const struct {
+    span when;
+    const char *methods, *cite;
+} UNREGISTERED_MODELOPT = {
+    FROM_TO("0.5.3.post1", "0.5.3.post3"),
+    "['fp8', 'blockwise_int8', 'modelopt_fp8', 'modelopt_fp4', 'w8a8_int8', 'w8a8_fp8', 'awq', 'awq_marlin', 'gptq', "
+    "'gptq_marlin', 'moe_wna16', 'compressed-tensors', 'qoq', 'w4afp8', 'petit_nvfp4', 'fbgemm_fp8', 'quark', "
+    "'mxfp4', 'aqlm', 'deepspeedfp', 'tpu_int8', 'marlin', 'gguf', 'gptq_marlin_24', 'bitsandbytes', 'qqq', "
+    "'experts_int8']",
+    "sglang 0.5.3.post1: python/sglang/srt/configs/model_config.py:609-614, "
+    "python/sglang/srt/layers/quantization/__init__.py:72-121; 0.5.3.post3: model_config.py:623-628"};
+
+/* --quantization values SGLang takes on a checkpoint whose method differs
+ * (compatible_quantization_methods; sglang 0.5.3rc2: python/sglang/srt/
+ * configs/model_config.py:561-566; 0.5.4.post2: :658-664; 0.5.9: :874-884). */
+static const struct {
+    span when;
+    const char *flag, *ckpt;
+} QUANT_COMPATIBLE[] = {
+    {EVER, "modelopt_fp4", "modelopt"},
+    {SINCE("0.5.4.post2"), "modelopt_fp8", "modelopt"},
+    {EVER, "petit_nvfp4", "modelopt"},
+};
+
+/* The method _verify_quantization resolves a ModelOpt checkpoint to (its
+ * config.json quant_method "modelopt", or an hf_quant_config.json), into
+ * `method`, and how kvcheck takes it (loader_quant): the checkpoint's
+ * method as _parse_modelopt_quant_config gives it; on SM100 the server
+ * arguments' --quantization for DeepSeek V3 where none is given
+ * (SM100_FP8: fp8 in 0.5.4.post1-0.5.4.post3, then the checkpoint's);
+ * ModelOpt's override for --quantization modelopt or a method the parse
+ * named (from 0.5.4.post1), which the flag then takes; a flag SGLang finds
+ * compatible; else SGLang's refusal of a mismatch (QUANT_REFUSED, `why` its
+ * message), or on ROCm, which supports no ModelOpt method. What kvcheck
+ * does not model is unjudged: a quant_algo the parse names no modelled
+ * method for, online requantization flags, "modelopt" where a release does
+ * not register it, ROCm's petit_nvfp4 override, a mismatch from 0.5.10
+ * (whose compatible methods grew). */
+static enum loader_quant modelopt_quant(const ctx *c, char *method, size_t size, char *why, size_t wsize, int *early)
+{
+    const setting *q = &c->set->s[SET_QUANTIZATION];
+    const model_info *m = c->model;
+    const char *rel = SGLANG_VERSIONS[c->rel];
+    char dict[KVC_NAME_LEN], user[KVC_NAME_LEN] = "";
+    *early = 1; /* SGLang's server arguments build a ModelConfig, whose _verify_quantization refuses first */
+    str_copy(dict, sizeof dict, m->quant_method);
+    /* 0.5.4-0.5.4.post1 read the file's config["producer"]["name"] (sglang 0.5.4: python/sglang/srt/model_loader/
+     * weight_utils.py:241) */
+    if (m->quant_file && !m->quant_producer && rel_until(c->rel, "0.5.4.post1"))
+        return str_printf(why, wsize, "an hf_quant_config.json without a producer name, which SGLang %s's weight "
+                          "loader reads (sglang 0.5.4: python/sglang/srt/model_loader/weight_utils.py:241)", rel),
+               QUANT_UNJUDGED;
+    if (m->quant_file && (rel_until(c->rel, "0.5.3.post3") || q->set))
+        return str_printf(why, wsize, "an hf_quant_config.json checkpoint%s, whose method and config class SGLang %s "
+                          "decides in ways kvcheck does not model (%s)", q->set ? " with --quantization" : "", rel,
+                          QUANT_VERIFY_CITE), QUANT_UNJUDGED;
+    if (m->quant_file ? rel_since(c->rel, "0.5.3.post1") : rel_since(c->rel, "0.5.10") && !strcmp(dict, "modelopt")) {
+        /* a config.json quantization config the parse names no method for is left as it is */
+        const struct modelopt_algo *r = modelopt_algo(c->rel, 0, m->quant_algo);
+        if ((r && !r->method) || (!r && m->quant_file))
+            return str_printf(why, wsize, "quant_algo '%s', which SGLang %s %s (%s)", m->quant_algo, rel,
+                              r ? "runs by a method kvcheck does not model" : "parses as no ModelOpt method",
+                              QUANT_VERIFY_CITE), QUANT_UNJUDGED;
+        if (r) str_copy(dict, sizeof dict, r->method);
+    }
+    if (q->set) {
+        str_copy(user, sizeof user, q->value);
+    } else if (sm100_defaults(c) && !word_in(m->architecture, SM100_FP8.archs) &&
+               rules_arch_defaults(m->architecture, c->rel)) {
+        return str_printf(why, wsize, "on SM100 SGLang %s's DeepSeek-family defaults may set --quantization for %s, "
+                          "which kvcheck models for DeepSeek V3 only (%s)", rel, m->architecture, SM100_FP8.cite),
+               QUANT_UNJUDGED;
+    } else if (sm100_sets_quant(c)) {
+        /* the server reads config.json's quantization_config: none for an hf_quant_config.json checkpoint */
+        str_copy(user, sizeof user, rel_until(c->rel, "0.5.4.post3") || m->quant_file ? "fp8" : dict);
+    }
+    ascii_lower(user);
+    ascii_lower(dict);
+    if (word_in(user, "nvfp4_online quark_mxfp4"))
+        return str_printf(why, wsize, "--quantization %s, an online requantization of the checkpoint (%s)", user,
+                          QUANT_VERIFY_CITE), QUANT_UNJUDGED;
+    const struct modelopt_algo *o = !strcmp(user, "modelopt") ? modelopt_algo(c->rel, 1, m->quant_algo) : NULL;
+    if (o && !o->method)
+        return str_printf(why, wsize, "--quantization modelopt on quant_algo '%s', which SGLang %s runs by a method "
+                          "kvcheck does not model (%s)", m->quant_algo, rel, QUANT_VERIFY_CITE), QUANT_UNJUDGED;
+    int parsed = word_in(dict, "modelopt_fp8 modelopt_fp4") && rel_since(c->rel, "0.5.4.post1");
+    if (c->gpu->hip && !o && !strcmp(dict, "modelopt")) { /* PetitNvFp4Config's override, on ROCm */
+        str_copy(method, size, "petit_nvfp4");
+        *early = 0; /* its config class refuses at model load */
+        if (m->quant_file)
+            return str_printf(why, wsize, "on ROCm SGLang %s runs a ModelOpt checkpoint as petit_nvfp4 (%s)", rel,
+                              PETIT_CITE), QUANT_UNJUDGED;
+        return str_printf(why, wsize, "Cannot find any of ['quantization'] in the model's quantization config. (at "
+                          "model load, building the petit_nvfp4 quantization config, which SGLang %s runs a ModelOpt "
+                          "checkpoint by on ROCm: %s)", rel, PETIT_CITE), QUANT_REFUSED;
+    }
+    str_copy(method, size, o ? o->method : dict);
+    if (user[0] && !o && !parsed && strcmp(user, method) != 0) {
+        for (size_t i = 0; i < COUNT_OF(QUANT_COMPATIBLE); i++)
+            if (in_span(c->rel, QUANT_COMPATIBLE[i].when) && !strcmp(QUANT_COMPATIBLE[i].flag, user) &&
+                !strcmp(QUANT_COMPATIBLE[i].ckpt, method))
+                str_copy(method, size, user);
+        if (strcmp(user, method) != 0 && rel_since(c->rel, "0.5.10"))
+            return str_printf(why, wsize, "--quantization %s on a checkpoint SGLang %s takes as %s: it reconciles "
+                              "the two (a compatible pair, online requantization) or refuses (%s)", user, rel, method,
+                              QUANT_VERIFY_CITE), QUANT_UNJUDGED;
+        *early = q->set; /* a --quantization the server arguments set is verified by the worker's ModelConfig */
+        if (strcmp(user, method) != 0)
+            return str_printf(why, wsize, "Quantization method specified in the model config (%s) does not match the "
+                              "quantization method specified in the `quantization` argument (%s). (%s%s)", method,
+                              user, QUANT_VERIFY_CITE, q->set ? "" : "; SGLang sets it on SM100 for DeepSeek V3"),
+                   QUANT_REFUSED;
+    }
+    int unregistered = !quant_row(c->rel, method);
+    if (unregistered && !strcmp(method, "modelopt") && in_span(c->rel, UNREGISTERED_MODELOPT.when))
+        return str_printf(why, wsize, "Unknown quantization method: modelopt. Must be one of %s. (%s)",
+                          UNREGISTERED_MODELOPT.methods, UNREGISTERED_MODELOPT.cite), QUANT_REFUSED;
+    if (unregistered && !strcmp(method, "modelopt"))
+        return str_printf(why, wsize, "SGLang %s registers no quantization method %s (%s)", rel, method,
+                          QUANT_VERIFY_CITE), QUANT_UNJUDGED;
+    if (unregistered)
+        return str_printf(why, wsize, "quantization method %s, whose config class kvcheck does not model for a "
+                          "ModelOpt checkpoint (%s)", method, QUANT_VERIFY_CITE), QUANT_UNJUDGED;
+    if (c->gpu->hip)
+        return str_printf(why, wsize, "%s quantization is currently not supported in ROCm. (%s)", method,
+                          QUANT_VERIFY_CITE), QUANT_REFUSED;
+    return QUANT_ROW;
+}
+
+/* The quantization method SGLang's model loader checks for this worker
+ * (`method`, lower-cased as _verify_quantization takes it) and how kvcheck
+ * takes it: QUANT_NONE, none; QUANT_ROW, its QUANT_LOADER row in `*row`;
+ * QUANT_UNROWED, a method without a row; QUANT_UNJUDGED, where SGLang's
+ * _verify_quantization, its config-file lookup or its SM100 default decide
+ * what kvcheck does not model (`why` says which). The method is
+ * --quantization where a running server reported it (what SGLang resolved)
+ * or the model is a bundled preset (which does not say how the checkpoint
+ * is quantized: without --quantization, unjudged for a float32 model, which
+ * FP8 checkpoints refuse, else taken as none); else the checkpoint's, which
+ * a --quantization must name. */
+static enum loader_quant loader_quant(const ctx *c, char *method, size_t size, const struct quant_row **row,
+                                      char *why, size_t wsize, int *early)
+{
+    *early = 0;
+    const setting *q = &c->set->s[SET_QUANTIZATION];
+    const char *ckpt = c->model->quant_method;
+    int has = c->model->has_quantization || ckpt[0];
+    int fp32 = model_fp32(c);
+    str_copy(method, size, q->set ? q->value : ckpt);
+    ascii_lower(method);
+    *row = quant_row(c->rel, method);
+    why[0] = '\0';
+    if (c->model->quant_unknown && !q->set) {
+        str_printf(why, wsize, "%s is a bundled config, which does not say how the checkpoint is quantized (FP8, "
+                   "NVFP4 or none); give the checkpoint's config.json", c->model->name);
+        return fp32 ? QUANT_UNJUDGED : QUANT_NONE;
+    }
+    if (q->set && (q->reported || c->model->quant_unknown)) return *row ? QUANT_ROW : QUANT_UNROWED;
+    if (!q->set && !has) {
+        if (sm100_sets_quant(c))
+            str_printf(why, wsize, "SGLang %s sets --quantization fp8 for %s without a quantization config on SM100 "
+                       "(where the MoE runner is auto; from 0.5.11 where the checkpoint's weights are FP8, which "
+                       "kvcheck does not read: %s)", SGLANG_VERSIONS[c->rel], c->model->architecture, SM100_FP8.cite);
+        return why[0] && fp32 ? QUANT_UNJUDGED : QUANT_NONE;
+    }
+    if (str_ieq(ckpt, "modelopt") && (c->model->has_quantization || c->model->quant_file)) {
+        enum loader_quant how = modelopt_quant(c, method, size, why, wsize, early);
+        *row = how == QUANT_ROW ? quant_row(c->rel, method) : NULL;
+        return how;
+    }
+    *early = 1; /* what _verify_quantization decides: in the server arguments' own ModelConfig */
+    if (!method[0]) {
+        str_printf(why, wsize, "the model's quantization config names no quant_method, which SGLang %s takes as "
+                   "unknown (to 0.5.8) or parses as ModelOpt's (%s)", SGLANG_VERSIONS[c->rel], QUANT_VERIFY_CITE);
+        return QUANT_UNJUDGED;
+    }
+    if (q->set && has && !str_ieq(q->value, ckpt)) {
+        str_printf(why, wsize, "%s %s on a checkpoint quantized by %s: SGLang reconciles the two (an override, a "
+                   "compatible pair, online requantization) or refuses (%s)", q->flag, q->value,
+                   ckpt[0] ? ckpt : "a method its config does not name", QUANT_VERIFY_CITE);
+        return QUANT_UNJUDGED;
+    }
+    *early = 0;
+    if (q->set && !has && !(*row && (*row)->online)) {
+        str_printf(why, wsize, "%s %s on a checkpoint without a quantization config: SGLang looks for the method's "
+                   "config files (%s)", q->flag, q->value, QUANT_LOADER_CITE);
+        return QUANT_UNJUDGED;
+    }
+    return *row ? QUANT_ROW : QUANT_UNROWED;
+}
+
+/* Settles the worker's loader_quant into c->quant, once, for the KV dtype
+ * auto takes (quant_auto_kv_dtype) and the loader's check (quant_check_loader). */
+void quant_settle(ctx *c)
+{
+    c->quant.how = loader_quant(c, c->quant.method, sizeof c->quant.method, &c->quant.row, c->quant.why,
+                                sizeof c->quant.why, &c->quant.early);
+}
+
+/* The model loader's quantization check (QUANT_LOADER), after the model
+ * class. A method kvcheck has no row for is passed with a warning, but for
+ * a float32 model (the act dtypes of most methods leave it out); what
+ * loader_quant cannot judge is declined. */
+kvc_status quant_check_loader(const ctx *c)
+{
+    const char *method = c->quant.method, *why = c->quant.why;
+    const struct quant_row *r = c->quant.row;
+    enum loader_quant how = c->quant.how;
+    if (how == QUANT_NONE) return KVC_OK;
+    const setting *given = &c->set->s[SET_QUANTIZATION];
+    if (how == QUANT_REFUSED) return rules_refuse(c, given->set ? given : NULL, "%s", why);
+    kvc_origin o;
+    origin_set(&o, "", 0, 0, "model");
+    const setting *dtype = &c->set->s[SET_MODEL_DTYPE], *q = &c->set->s[SET_QUANTIZATION];
+    if (how == QUANT_UNROWED && !model_fp32(c) && c->mdtype) {
+        notes_add(c->out->warnings, &c->out->nwarnings, KVC_MAX_NOTES, "not checked: whether SGLang's model loader "
+                  "takes this GPU and %s for quantization method %s (%s)", c->mdtype, method, QUANT_LOADER_CITE);
+        return KVC_OK;
+    }
+    char unrowed[300], msg[300];
+    if (how == QUANT_UNROWED) {
+        str_printf(unrowed, sizeof unrowed, "quantization method %s (the minimum GPU capability and model dtypes of "
+                   "SGLang's model loader)", method);
+        why = unrowed;
+    }
+    if (how != QUANT_ROW || !c->mdtype)
+        return diag_set(c->diag, KVC_ERR_CONFIG, q->set ? &q->origin : dtype->set ? &dtype->origin : &o,
+                        "SGLang's model loader checks the GPU and the model's dtype (%s: %s) against the quantization "
+                        "method: %s, which kvcheck does not model; it cannot judge this worker",
+                        c->mdtype ? c->mdtype : "unknown", c->mdtype_why, why[0] ? why : "the model's dtype");
+    /* a running server reported the method: it built the method's config */
+    int from_config = (c->model->has_quantization || c->model->quant_file) && !c->model->quant_unknown && !q->reported;
+    enum config_verdict cv =
+        from_config && r->config_check ? r->config_check(c->rel, c->model, msg, sizeof msg) : CONFIG_OK;
+    if (cv == CONFIG_UNJUDGED)
+        return diag_set(c->diag, KVC_ERR_CONFIG, &o, "%s, which SGLang's %s config class takes in a way kvcheck does "
+                        "not model (%s); it cannot judge this worker", msg, method, r->cite);
+    if (cv == CONFIG_REFUSED)
+        return rules_refuse(c, NULL, "%s (at model load, building the %s quantization config: %s)", msg, method, r->cite);
+    unsigned cap = c->gpu->major * 10 + c->gpu->minor;
+    if (cap < r->capability)
+        return rules_refuse(c, q->set ? q : NULL, "The quantization method %s is not supported for the current GPU. "
+                      "Minimum capability: %u. Current capability: %u. (at model load, %s; %s)", method,
+                      r->capability, cap, QUANT_LOADER_CITE, r->cite);
+    if (!word_in(c->mdtype, r->dtypes))
+        return rules_refuse(c, dtype->set ? dtype : NULL, "torch.%s is not supported for quantization method %s. Supported "
+                      "dtypes: %s (at model load, %s; %s; the model's dtype: %s)", c->mdtype, method, r->shown,
+                      QUANT_LOADER_CITE, r->cite, c->mdtype_why);
+    return KVC_OK;
+}
+
+/* The quantization methods whose config class kvcheck follows for a KV
+ * dtype of auto: which of the config.json quantization config's keys it
+ * keeps as its kv_cache_quant_algo, which the model runner reads from the
+ * model's quant_config ("FP8", in any case, makes the pool FP8:
+ * KV_QUANT_CITE). kvcheck does not parse a kv_cache_scheme: where a class
+ * reads one, auto is unjudged. */
+enum kv_keys {
+    KV_KEEPS_NONE,        /* none */
+    KV_KEEPS_ALGO,        /* kv_cache_quant_algo */
+    KV_KEEPS_SCHEME,      /* kv_cache_scheme alone */
+    KV_KEEPS_ALGO_SCHEME, /* kv_cache_quant_algo, else kv_cache_scheme */
+    KV_KEEPS_SCHEME_ALGO, /* kv_cache_scheme, else kv_cache_quant_algo */
+};
+static const struct kv_quant_read {
+    span when;
+    const char *methods; /* space-separated */
+    enum kv_keys keeps;
+    const char *cite;
+} KV_QUANT_READS[] = {
+    {UNTIL("0.5.17"), "fp8", KV_KEEPS_NONE, "Fp8Config.from_config keeps no kv_cache_quant_algo: sglang 0.5.3rc2: "
+     "python/sglang/srt/layers/quantization/fp8.py:166-177; 0.5.17: :305-340"},
+    {SINCE("0.5.18"), "fp8", KV_KEEPS_ALGO, "Fp8Config.from_config: sglang 0.5.18: python/sglang/srt/layers/"
+     "quantization/fp8.py:326-327; 0.5.23: :366-367"},
+    /* ModelOptFp8Config keeps it as kv_cache_quant_method, which the model runner does not read, to 0.5.3.post3 */
+    {UNTIL("0.5.3.post3"), "modelopt modelopt_fp8", KV_KEEPS_NONE, "ModelOptFp8Config.from_config: sglang "
+     "0.5.3rc2: python/sglang/srt/layers/quantization/modelopt_quant.py:107, :145-162"},
+    {FROM_TO("0.5.4", "0.5.14"), "modelopt modelopt_fp8", KV_KEEPS_SCHEME, "ModelOptFp8Config.from_config: sglang "
+     "0.5.4: python/sglang/srt/layers/quantization/modelopt_quant.py:175-200; 0.5.14: :435-489"},
+    {SINCE("0.5.15"), "modelopt modelopt_fp8", KV_KEEPS_SCHEME_ALGO, "ModelOptFp8Config.from_config: sglang 0.5.15: "
+     "python/sglang/srt/layers/quantization/modelopt_quant.py:450-458; 0.5.23: :482-490"},
+    {UNTIL("0.5.8.post1"), "modelopt_fp4", KV_KEEPS_ALGO_SCHEME, "ModelOptFp4Config.from_config: sglang 0.5.3rc2: "
+     "python/sglang/srt/layers/quantization/modelopt_quant.py:598-608; 0.5.8.post1: :948-958"},
+    {FROM_TO("0.5.9", "0.5.14"), "modelopt_fp4", KV_KEEPS_SCHEME, "ModelOptFp4Config.from_config: sglang 0.5.9: "
+     "python/sglang/srt/layers/quantization/modelopt_quant.py:989-1077; 0.5.14: :1259-1347"},
+    {SINCE("0.5.15"), "modelopt_fp4", KV_KEEPS_SCHEME_ALGO, "ModelOptFp4Config.from_config: sglang 0.5.15: "
+     "python/sglang/srt/layers/quantization/modelopt_quant.py:1278-1296; 0.5.23: :1620-1638"},
+};
+/* Model classes that keep no quant_config: the model runner finds none on them, so auto is the model's dtype. */
+static const char KV_QUANT_UNKEPT[] = "DotsVLMForCausalLM PixtralForConditionalGeneration";
+static const char KV_QUANT_UNKEPT_CITE[] = "sglang 0.5.23: python/sglang/srt/models/dots_vlm.py:46, "
+                                           "python/sglang/srt/models/pixtral.py:79";
+
+/* What a KV dtype of auto gives the pool (into c->auto_dtype, with
+ * c->auto_why): the model's dtype, or where the quantization config names a
+ * KV dtype (kv_quant), what the loader's method (loader_quant) makes of it
+ * by KV_QUANT_READS: fp8_e4m3 where its config class keeps a
+ * kv_cache_quant_algo of FP8; NULL where kvcheck has no row for it. A model
+ * class that keeps no quant_config (KV_QUANT_UNKEPT) reads none. */
+void quant_auto_kv_dtype(ctx *c)
+{
+    c->auto_dtype = c->mdtype;
+    if (!c->model->kv_quant[0] || !c->mdtype) return;
+    if (word_in(c->model->architecture, KV_QUANT_UNKEPT)) {
+        str_printf(c->auto_why, sizeof c->auto_why, "the model's dtype, %s (%s): %s keeps no quant_config, so the "
+                   "quantization config's %s is not read (%s)", c->mdtype, c->mdtype_why, c->model->architecture,
+                   c->model->kv_quant, KV_QUANT_UNKEPT_CITE);
+        return;
+    }
+    /* SGLang refuses the worker at model load (quant_check_loader), before the model runner reads a KV dtype */
+    if (c->quant.how == QUANT_REFUSED || c->quant.how == QUANT_UNJUDGED) return;
+    c->auto_dtype = NULL;
+    const char *method = c->quant.method;
+    const struct kv_quant_read *k = NULL;
+    for (size_t i = 0; (c->quant.how == QUANT_ROW || c->quant.how == QUANT_UNROWED) && i < COUNT_OF(KV_QUANT_READS); i++)
+        if (in_span(c->rel, KV_QUANT_READS[i].when) && word_in(method, KV_QUANT_READS[i].methods))
+            k = &KV_QUANT_READS[i];
+    const char *algo = c->model->kv_quant_algo;
+    /* an hf_quant_config.json is read as its nested form, which kvcheck does not follow */
+    if (!k || c->model->quant_file) return;
+    int scheme = c->model->kv_scheme &&
+                 (k->keeps == KV_KEEPS_SCHEME || k->keeps == KV_KEEPS_SCHEME_ALGO ||
+                  (k->keeps == KV_KEEPS_ALGO_SCHEME && !algo[0]));
+    if (scheme) return;
+    int keeps_algo = k->keeps == KV_KEEPS_ALGO || k->keeps == KV_KEEPS_ALGO_SCHEME || k->keeps == KV_KEEPS_SCHEME_ALGO;
+    c->auto_dtype = keeps_algo && str_ieq(algo, "FP8") ? "fp8_e4m3" : c->mdtype;
+    if (c->auto_dtype != c->mdtype)
+        str_printf(c->auto_why, sizeof c->auto_why, "fp8_e4m3, as the checkpoint's quantization config asks "
+                   "(kv_cache_quant_algo %s, which %s keeps: %s; %s)", algo, method, k->cite, KV_QUANT_CITE);
+    else
+        str_printf(c->auto_why, sizeof c->auto_why, "the model's dtype, %s (%s): the quantization config's %s is not "
+                   "read, as %s's config class %s (%s)", c->mdtype, c->mdtype_why, c->model->kv_quant, method,
+                   !keeps_algo ? "keeps no kv_cache_quant_algo" : "keeps only its own kv_cache_quant_algo, which is not FP8",
+                   k->cite);
+}
+
+/* The releases this file's code tests by version (rel_since, rel_until,
+ * SM100_FP8's dsa_since), as spans: a release where one starts or stops
+ * begins an era (test_rules checks none is missing). */
+static const span VERSION_TESTS[] = {
+    SINCE("0.5.3.post1"), SINCE("0.5.4.post1"), SINCE("0.5.5"), SINCE("0.5.6"), SINCE("0.5.10"), SINCE("0.5.17"),
+    UNTIL("0.5.3.post3"), UNTIL("0.5.4.post1"), UNTIL("0.5.4.post3"), UNTIL("0.5.17"),
+};
+
+size_t quant_spans(span *out, size_t max)
+{
+    size_t n = 0;
+    SPAN_EACH(QUANT_LOADER, QUANT_LOADER[i].when);
+    SPAN_EACH(SM100_TRTLLM_MOE, SM100_TRTLLM_MOE[i].when);
+    SPAN_EACH(FP4_ALGOS, FP4_ALGOS[i].when);
+    SPAN_EACH(MODELOPT_ALGOS, MODELOPT_ALGOS[i].when);
+    SPAN_EACH(QUANT_COMPATIBLE, QUANT_COMPATIBLE[i].when);
+    SPAN_EACH(KV_QUANT_READS, KV_QUANT_READS[i].when);
+    SPAN_EACH(VERSION_TESTS, VERSION_TESTS[i]);
+    if (n < max) out[n] = SM100_FP8.when;
+    if (++n < max) out[n] = UNREGISTERED_MODELOPT.when;
+    return ++n;
+}

@@ -1,0 +1,110 @@
+/* What the files of SGLang's rules share: release spans, the resolution
+ * context, and the steps one file hands another. rules.c walks the steps
+ * in SGLang's order; quant.c holds the model loader's quantization rules.
+ * Private to src/engine/sglang/. */
+#ifndef KVC_ENGINE_SGLANG_RULES_H
+#define KVC_ENGINE_SGLANG_RULES_H
+
+#include "engine/sglang/sglang.h"
+
+#include <ctype.h>
+#include <string.h>
+
+/* ------------------------------------------------------------------ spans */
+
+static inline int in_span(unsigned rel, span s) { return sglang_release_in(rel, s.since, s.until); }
+static inline int rel_since(unsigned rel, const char *v) { return sglang_release_in(rel, v, NULL); }
+static inline int rel_until(unsigned rel, const char *v) { return sglang_release_in(rel, NULL, v); }
+
+/* `s` in place, as Python's str.lower() and str.upper() give ASCII names. */
+static inline void ascii_lower(char *s)
+{
+    for (; *s; s++) *s = (char)tolower((unsigned char)*s);
+}
+static inline void ascii_upper(char *s)
+{
+    for (; *s; s++) *s = (char)toupper((unsigned char)*s);
+}
+
+/* 1 when `word` is one of the space-separated words of `list` ("" never is). Pure. */
+static inline int word_in(const char *word, const char *list)
+{
+    size_t n = strlen(word);
+    if (n == 0) return 0;
+    for (const char *p = list; (p = strstr(p, word)) != NULL; p += n)
+        if ((p == list || p[-1] == ' ') && (p[n] == ' ' || p[n] == '\0')) return 1;
+    return 0;
+}
+
+/* ------------------------------------------------------------- contexts */
+
+enum { PREFILL, DECODE };
+
+/* One resolution in progress. */
+#define MAX_ATTN 4 /* attention backends whose rules one worker meets */
+
+/* How kvcheck takes the model loader's quantization check for a worker. */
+enum loader_quant { QUANT_NONE, QUANT_ROW, QUANT_UNROWED, QUANT_UNJUDGED, QUANT_REFUSED };
+
+typedef struct ctx {
+    unsigned rel;
+    const gpu_info *gpu;
+    const model_info *model;
+    const draft_model *draft; /* a separate draft model (EAGLE3, STANDALONE) as found; NULL: none given */
+    const settings *set;
+    kvc_resolved *out;
+    kvc_diag *diag;
+    int dsa, defaults; /* the release takes the model as DSA; and applies the DSA defaults */
+    int fp8;           /* the resolved dtype is fp8_e4m3 */
+    const char *dtype; /* SGLang's kv_cache_dtype string once resolved */
+    const char *backend[2];
+    int user_set[2];
+    char backend_why[2][KVC_REASON_LEN];
+    const kvc_origin *backend_from[2]; /* the flag that set the backend; NULL when a default or rule did */
+    const struct hybrid_row *hybrid;   /* the model's DSA + linear-attention split, or NULL */
+    const struct attn_rule *attn[MAX_ATTN]; /* the attention backends' rules that apply, in SGLang's order */
+    char attn_why[MAX_ATTN][KVC_REASON_LEN]; /* how each backend was chosen */
+    unsigned nattn;
+    setting decode; /* the decode side the server args' attention checks read (settle_decode) */
+    const char *mdtype; /* the dtype SGLang runs the model in (model_dtype); NULL: kvcheck cannot tell */
+    char mdtype_why[KVC_REASON_LEN];
+    struct { /* the quantization method SGLang's model loader checks, and how kvcheck takes it (settle_quant) */
+        enum loader_quant how;
+        char method[KVC_NAME_LEN];  /* lower-cased, as _verify_quantization takes it */
+        const struct quant_row *row; /* its QUANT_LOADER row, or NULL */
+        char why[700];               /* what decides it, where kvcheck does not model that */
+        int early; /* a refusal or an unjudged verdict of SGLang's server arguments, which come before their checks */
+    } quant;
+    /* the dtype a KV dtype of auto gives the pool (auto_kv_dtype); NULL: kvcheck cannot tell */
+    const char *auto_dtype;
+    char auto_why[KVC_REASON_LEN];
+} ctx;
+
+/* 1 when SGLang runs the model in float32. Pure. */
+static inline int model_fp32(const ctx *c) { return c->mdtype && strcmp(c->mdtype, "float32") == 0; }
+
+/* SGLang refuses to start: its own message, then where the input came from (rules.c). */
+kvc_status rules_refuse(const ctx *c, const setting *s, const char *fmt, ...) KVC_PRINTF(3, 4);
+/* 1 when release `rel` applies the DeepSeek family's defaults to `arch` (rules.c). */
+int rules_arch_defaults(const char *arch, unsigned rel);
+/* Where the model runner reads a KV dtype from the quantization config (rules.c). */
+extern const char KV_QUANT_CITE[];
+
+/* ----------------------------------------------- quantization (quant.c) */
+
+/* Settles the worker's quantization method into c->quant, once. */
+void quant_settle(ctx *c);
+/* The MoE runner's check of the quantization method (server arguments). */
+kvc_status quant_check_moe_runner(const ctx *c);
+/* The model loader's quantization check, after the model class. */
+kvc_status quant_check_loader(const ctx *c);
+/* What a KV dtype of auto gives the pool: c->auto_dtype, c->auto_why. */
+void quant_auto_kv_dtype(ctx *c);
+
+/* ---------------------------------------------------------------- eras */
+
+/* Puts up to `max` of quant.c's release spans (its tables' and its code's
+ * version tests) in `out`; returns how many it has. */
+size_t quant_spans(span *out, size_t max);
+
+#endif
