@@ -325,109 +325,182 @@ static const struct {
     {EVER, "petit_nvfp4", "modelopt"},
 };
 
-/* The method _verify_quantization resolves a ModelOpt checkpoint to (its
- * config.json quant_method "modelopt", or an hf_quant_config.json), into
- * `method`, and how kvcheck takes it (loader_quant): the checkpoint's
- * method as _parse_modelopt_quant_config gives it; on SM100 the server
- * arguments' --quantization for DeepSeek V3 where none is given
- * (SM100_FP8: fp8 in 0.5.4.post1-0.5.4.post3, then the checkpoint's);
- * ModelOpt's override for --quantization modelopt or a method the parse
- * named (from 0.5.4.post1), which the flag then takes; a flag SGLang finds
- * compatible; else SGLang's refusal of a mismatch (QUANT_REFUSED, `why` its
- * message), or on ROCm, which supports no ModelOpt method. What kvcheck
- * does not model is unjudged: a quant_algo the parse names no modelled
- * method for, online requantization flags, "modelopt" where a release does
- * not register it, ROCm's petit_nvfp4 override, a mismatch from 0.5.10
- * (whose compatible methods grew). */
-static enum loader_quant modelopt_quant(const ctx *c, char *method, size_t size, char *why, size_t wsize, int *early)
+/* A ModelOpt checkpoint's method as _verify_quantization resolves it (its
+ * config.json quant_method "modelopt", or an hf_quant_config.json), step
+ * by step (MODELOPT_STEPS). A step returns QUANT_ROW to go on, or ends
+ * the resolution: QUANT_REFUSED with SGLang's message in `why`, or
+ * QUANT_UNJUDGED with what kvcheck does not model in `why`. */
+struct modelopt_res {
+    char ckpt[KVC_NAME_LEN]; /* the checkpoint's method (modelopt_parse) */
+    char user[KVC_NAME_LEN]; /* the server arguments' --quantization, lower-cased; "": none (modelopt_server) */
+    const struct modelopt_algo *override; /* ModelOpt's override of --quantization modelopt, or NULL */
+    char *method, *why; /* the resolved method and the verdict's reason, as loader_quant takes them */
+    size_t size, wsize;
+    int early; /* the verdict is the server arguments' own ModelConfig's, before their other checks */
+};
+typedef enum loader_quant modelopt_step(const ctx *c, struct modelopt_res *r);
+
+/* An hf_quant_config.json that SGLang reads in ways kvcheck does not
+ * model: without a producer name, which 0.5.4-0.5.4.post1 read (sglang
+ * 0.5.4: python/sglang/srt/model_loader/weight_utils.py:241); up to
+ * 0.5.3.post3; or with --quantization. */
+static enum loader_quant modelopt_file(const ctx *c, struct modelopt_res *r)
 {
     const setting *q = &c->set->s[SET_QUANTIZATION];
-    const model_info *m = c->model;
     const char *rel = SGLANG_VERSIONS[c->rel];
-    char dict[KVC_NAME_LEN], user[KVC_NAME_LEN] = "";
-    *early = 1; /* SGLang's server arguments build a ModelConfig, whose _verify_quantization refuses first */
-    str_copy(dict, sizeof dict, m->quant_method);
-    /* 0.5.4-0.5.4.post1 read the file's config["producer"]["name"] (sglang 0.5.4: python/sglang/srt/model_loader/
-     * weight_utils.py:241) */
-    if (m->quant_file && !m->quant_producer && rel_until(c->rel, "0.5.4.post1"))
-        return str_printf(why, wsize, "an hf_quant_config.json without a producer name, which SGLang %s's weight "
-                          "loader reads (sglang 0.5.4: python/sglang/srt/model_loader/weight_utils.py:241)", rel),
-               QUANT_UNJUDGED;
-    if (m->quant_file && (rel_until(c->rel, "0.5.3.post3") || q->set))
-        return str_printf(why, wsize, "an hf_quant_config.json checkpoint%s, whose method and config class SGLang %s "
-                          "decides in ways kvcheck does not model (%s)", q->set ? " with --quantization" : "", rel,
+    if (!c->model->quant_file) return QUANT_ROW;
+    if (!c->model->quant_producer && rel_until(c->rel, "0.5.4.post1"))
+        return str_printf(r->why, r->wsize, "an hf_quant_config.json without a producer name, which SGLang %s's "
+                          "weight loader reads (sglang 0.5.4: python/sglang/srt/model_loader/weight_utils.py:241)",
+                          rel), QUANT_UNJUDGED;
+    if (rel_until(c->rel, "0.5.3.post3") || q->set)
+        return str_printf(r->why, r->wsize, "an hf_quant_config.json checkpoint%s, whose method and config class "
+                          "SGLang %s decides in ways kvcheck does not model (%s)", q->set ? " with --quantization" : "",
+                          rel, QUANT_VERIFY_CITE), QUANT_UNJUDGED;
+    return QUANT_ROW;
+}
+
+/* The checkpoint's method as _parse_modelopt_quant_config gives it
+ * (MODELOPT_ALGOS, user 0): it parses an hf_quant_config.json from
+ * 0.5.3.post1 and rewrites a config.json's "modelopt" from 0.5.10; a
+ * config.json's quant_algo it names no method for stays "modelopt". */
+static enum loader_quant modelopt_parse(const ctx *c, struct modelopt_res *r)
+{
+    const model_info *m = c->model;
+    str_copy(r->ckpt, sizeof r->ckpt, m->quant_method);
+    if (!(m->quant_file ? rel_since(c->rel, "0.5.3.post1") : rel_since(c->rel, "0.5.10") && !strcmp(r->ckpt, "modelopt")))
+        return QUANT_ROW;
+    const struct modelopt_algo *a = modelopt_algo(c->rel, 0, m->quant_algo);
+    if ((a && !a->method) || (!a && m->quant_file))
+        return str_printf(r->why, r->wsize, "quant_algo '%s', which SGLang %s %s (%s)", m->quant_algo,
+                          SGLANG_VERSIONS[c->rel], a ? "runs by a method kvcheck does not model" :
+                          "parses as no ModelOpt method", QUANT_VERIFY_CITE), QUANT_UNJUDGED;
+    if (a) str_copy(r->ckpt, sizeof r->ckpt, a->method);
+    return QUANT_ROW;
+}
+
+/* The --quantization the server arguments hold: the flag, else on SM100
+ * SM100_FP8's default for DeepSeek V3 (fp8 in 0.5.4.post1-0.5.4.post3 and
+ * for an hf_quant_config.json, whose config.json has no quantization
+ * config; then the checkpoint's); the other DeepSeek-family architectures'
+ * SM100 defaults are unjudged. */
+static enum loader_quant modelopt_server(const ctx *c, struct modelopt_res *r)
+{
+    const setting *q = &c->set->s[SET_QUANTIZATION];
+    const char *arch = c->model->architecture;
+    if (q->set)
+        str_copy(r->user, sizeof r->user, q->value);
+    else if (sm100_defaults(c) && !word_in(arch, SM100_FP8.archs) && rules_arch_defaults(arch, c->rel))
+        return str_printf(r->why, r->wsize, "on SM100 SGLang %s's DeepSeek-family defaults may set --quantization "
+                          "for %s, which kvcheck models for DeepSeek V3 only (%s)", SGLANG_VERSIONS[c->rel], arch,
+                          SM100_FP8.cite), QUANT_UNJUDGED;
+    else if (sm100_sets_quant(c))
+        str_copy(r->user, sizeof r->user,
+                 rel_until(c->rel, "0.5.4.post3") || c->model->quant_file ? "fp8" : r->ckpt);
+    ascii_lower(r->user);
+    ascii_lower(r->ckpt);
+    return QUANT_ROW;
+}
+
+/* ModelOpt's override of --quantization modelopt (MODELOPT_ALGOS, user 1);
+ * online requantization flags and a quant_algo the override runs by a
+ * method kvcheck does not model are unjudged. */
+static enum loader_quant modelopt_override(const ctx *c, struct modelopt_res *r)
+{
+    if (word_in(r->user, "nvfp4_online quark_mxfp4"))
+        return str_printf(r->why, r->wsize, "--quantization %s, an online requantization of the checkpoint (%s)",
+                          r->user, QUANT_VERIFY_CITE), QUANT_UNJUDGED;
+    r->override = !strcmp(r->user, "modelopt") ? modelopt_algo(c->rel, 1, c->model->quant_algo) : NULL;
+    if (r->override && !r->override->method)
+        return str_printf(r->why, r->wsize, "--quantization modelopt on quant_algo '%s', which SGLang %s runs by a "
+                          "method kvcheck does not model (%s)", c->model->quant_algo, SGLANG_VERSIONS[c->rel],
                           QUANT_VERIFY_CITE), QUANT_UNJUDGED;
-    if (m->quant_file ? rel_since(c->rel, "0.5.3.post1") : rel_since(c->rel, "0.5.10") && !strcmp(dict, "modelopt")) {
-        /* a config.json quantization config the parse names no method for is left as it is */
-        const struct modelopt_algo *r = modelopt_algo(c->rel, 0, m->quant_algo);
-        if ((r && !r->method) || (!r && m->quant_file))
-            return str_printf(why, wsize, "quant_algo '%s', which SGLang %s %s (%s)", m->quant_algo, rel,
-                              r ? "runs by a method kvcheck does not model" : "parses as no ModelOpt method",
-                              QUANT_VERIFY_CITE), QUANT_UNJUDGED;
-        if (r) str_copy(dict, sizeof dict, r->method);
+    return QUANT_ROW;
+}
+
+/* On ROCm, PetitNvFp4Config's override runs an unparsed ModelOpt checkpoint
+ * as petit_nvfp4, whose config class refuses a flat config at model load
+ * (PETIT_CITE); an hf_quant_config.json is unjudged. */
+static enum loader_quant modelopt_petit(const ctx *c, struct modelopt_res *r)
+{
+    if (!c->gpu->hip || r->override || strcmp(r->ckpt, "modelopt") != 0) return QUANT_ROW;
+    const char *rel = SGLANG_VERSIONS[c->rel];
+    str_copy(r->method, r->size, "petit_nvfp4");
+    r->early = 0;
+    if (c->model->quant_file)
+        return str_printf(r->why, r->wsize, "on ROCm SGLang %s runs a ModelOpt checkpoint as petit_nvfp4 (%s)", rel,
+                          PETIT_CITE), QUANT_UNJUDGED;
+    return str_printf(r->why, r->wsize, "Cannot find any of ['quantization'] in the model's quantization config. (at "
+                      "model load, building the petit_nvfp4 quantization config, which SGLang %s runs a ModelOpt "
+                      "checkpoint by on ROCm: %s)", rel, PETIT_CITE), QUANT_REFUSED;
+}
+
+/* The method, the override's or the checkpoint's, against a --quantization
+ * that names another: the override and a method the parse named (from
+ * 0.5.4.post1) take the flag; a compatible flag (QUANT_COMPATIBLE) is the
+ * method; else SGLang refuses the mismatch, which from 0.5.10 (whose
+ * reconciliation grew) is unjudged. A --quantization the server arguments
+ * set is verified by the worker's own ModelConfig, not theirs. */
+static enum loader_quant modelopt_match(const ctx *c, struct modelopt_res *r)
+{
+    const char *user = r->user, *rel = SGLANG_VERSIONS[c->rel];
+    const setting *q = &c->set->s[SET_QUANTIZATION];
+    int parsed = word_in(r->ckpt, "modelopt_fp8 modelopt_fp4") && rel_since(c->rel, "0.5.4.post1");
+    str_copy(r->method, r->size, r->override ? r->override->method : r->ckpt);
+    if (!user[0] || r->override || parsed || !strcmp(user, r->method)) return QUANT_ROW;
+    for (size_t i = 0; i < COUNT_OF(QUANT_COMPATIBLE); i++)
+        if (in_span(c->rel, QUANT_COMPATIBLE[i].when) && !strcmp(QUANT_COMPATIBLE[i].flag, user) &&
+            !strcmp(QUANT_COMPATIBLE[i].ckpt, r->method))
+            str_copy(r->method, r->size, user);
+    if (!strcmp(user, r->method)) {
+        r->early = q->set;
+        return QUANT_ROW;
     }
-    if (q->set) {
-        str_copy(user, sizeof user, q->value);
-    } else if (sm100_defaults(c) && !word_in(m->architecture, SM100_FP8.archs) &&
-               rules_arch_defaults(m->architecture, c->rel)) {
-        return str_printf(why, wsize, "on SM100 SGLang %s's DeepSeek-family defaults may set --quantization for %s, "
-                          "which kvcheck models for DeepSeek V3 only (%s)", rel, m->architecture, SM100_FP8.cite),
-               QUANT_UNJUDGED;
-    } else if (sm100_sets_quant(c)) {
-        /* the server reads config.json's quantization_config: none for an hf_quant_config.json checkpoint */
-        str_copy(user, sizeof user, rel_until(c->rel, "0.5.4.post3") || m->quant_file ? "fp8" : dict);
-    }
-    ascii_lower(user);
-    ascii_lower(dict);
-    if (word_in(user, "nvfp4_online quark_mxfp4"))
-        return str_printf(why, wsize, "--quantization %s, an online requantization of the checkpoint (%s)", user,
+    if (rel_since(c->rel, "0.5.10"))
+        return str_printf(r->why, r->wsize, "--quantization %s on a checkpoint SGLang %s takes as %s: it reconciles "
+                          "the two (a compatible pair, online requantization) or refuses (%s)", user, rel, r->method,
                           QUANT_VERIFY_CITE), QUANT_UNJUDGED;
-    const struct modelopt_algo *o = !strcmp(user, "modelopt") ? modelopt_algo(c->rel, 1, m->quant_algo) : NULL;
-    if (o && !o->method)
-        return str_printf(why, wsize, "--quantization modelopt on quant_algo '%s', which SGLang %s runs by a method "
-                          "kvcheck does not model (%s)", m->quant_algo, rel, QUANT_VERIFY_CITE), QUANT_UNJUDGED;
-    int parsed = word_in(dict, "modelopt_fp8 modelopt_fp4") && rel_since(c->rel, "0.5.4.post1");
-    if (c->gpu->hip && !o && !strcmp(dict, "modelopt")) { /* PetitNvFp4Config's override, on ROCm */
-        str_copy(method, size, "petit_nvfp4");
-        *early = 0; /* its config class refuses at model load */
-        if (m->quant_file)
-            return str_printf(why, wsize, "on ROCm SGLang %s runs a ModelOpt checkpoint as petit_nvfp4 (%s)", rel,
-                              PETIT_CITE), QUANT_UNJUDGED;
-        return str_printf(why, wsize, "Cannot find any of ['quantization'] in the model's quantization config. (at "
-                          "model load, building the petit_nvfp4 quantization config, which SGLang %s runs a ModelOpt "
-                          "checkpoint by on ROCm: %s)", rel, PETIT_CITE), QUANT_REFUSED;
-    }
-    str_copy(method, size, o ? o->method : dict);
-    if (user[0] && !o && !parsed && strcmp(user, method) != 0) {
-        for (size_t i = 0; i < COUNT_OF(QUANT_COMPATIBLE); i++)
-            if (in_span(c->rel, QUANT_COMPATIBLE[i].when) && !strcmp(QUANT_COMPATIBLE[i].flag, user) &&
-                !strcmp(QUANT_COMPATIBLE[i].ckpt, method))
-                str_copy(method, size, user);
-        if (strcmp(user, method) != 0 && rel_since(c->rel, "0.5.10"))
-            return str_printf(why, wsize, "--quantization %s on a checkpoint SGLang %s takes as %s: it reconciles "
-                              "the two (a compatible pair, online requantization) or refuses (%s)", user, rel, method,
-                              QUANT_VERIFY_CITE), QUANT_UNJUDGED;
-        *early = q->set; /* a --quantization the server arguments set is verified by the worker's ModelConfig */
-        if (strcmp(user, method) != 0)
-            return str_printf(why, wsize, "Quantization method specified in the model config (%s) does not match the "
-                              "quantization method specified in the `quantization` argument (%s). (%s%s)", method,
-                              user, QUANT_VERIFY_CITE, q->set ? "" : "; SGLang sets it on SM100 for DeepSeek V3"),
-                   QUANT_REFUSED;
-    }
-    int unregistered = !quant_row(c->rel, method);
-    if (unregistered && !strcmp(method, "modelopt") && in_span(c->rel, UNREGISTERED_MODELOPT.when))
-        return str_printf(why, wsize, "Unknown quantization method: modelopt. Must be one of %s. (%s)",
+    r->early = q->set;
+    return str_printf(r->why, r->wsize, "Quantization method specified in the model config (%s) does not match the "
+                      "quantization method specified in the `quantization` argument (%s). (%s%s)", r->method, user,
+                      QUANT_VERIFY_CITE, q->set ? "" : "; SGLang sets it on SM100 for DeepSeek V3"), QUANT_REFUSED;
+}
+
+/* The method must be registered (0.5.3.post1-0.5.3.post3 refuse "modelopt"
+ * in their own words; kvcheck models the config classes of QUANT_LOADER's
+ * rows only) and, on ROCm, is refused: no ModelOpt method runs there. */
+static enum loader_quant modelopt_registered(const ctx *c, struct modelopt_res *r)
+{
+    const char *method = r->method;
+    int modelopt = !strcmp(method, "modelopt");
+    if (!quant_row(c->rel, method) && modelopt && in_span(c->rel, UNREGISTERED_MODELOPT.when))
+        return str_printf(r->why, r->wsize, "Unknown quantization method: modelopt. Must be one of %s. (%s)",
                           UNREGISTERED_MODELOPT.methods, UNREGISTERED_MODELOPT.cite), QUANT_REFUSED;
-    if (unregistered && !strcmp(method, "modelopt"))
-        return str_printf(why, wsize, "SGLang %s registers no quantization method %s (%s)", rel, method,
-                          QUANT_VERIFY_CITE), QUANT_UNJUDGED;
-    if (unregistered)
-        return str_printf(why, wsize, "quantization method %s, whose config class kvcheck does not model for a "
+    if (!quant_row(c->rel, method) && modelopt)
+        return str_printf(r->why, r->wsize, "SGLang %s registers no quantization method %s (%s)",
+                          SGLANG_VERSIONS[c->rel], method, QUANT_VERIFY_CITE), QUANT_UNJUDGED;
+    if (!quant_row(c->rel, method))
+        return str_printf(r->why, r->wsize, "quantization method %s, whose config class kvcheck does not model for a "
                           "ModelOpt checkpoint (%s)", method, QUANT_VERIFY_CITE), QUANT_UNJUDGED;
     if (c->gpu->hip)
-        return str_printf(why, wsize, "%s quantization is currently not supported in ROCm. (%s)", method,
+        return str_printf(r->why, r->wsize, "%s quantization is currently not supported in ROCm. (%s)", method,
                           QUANT_VERIFY_CITE), QUANT_REFUSED;
     return QUANT_ROW;
+}
+
+/* _verify_quantization's steps on a ModelOpt checkpoint, in SGLang's order. */
+static modelopt_step *const MODELOPT_STEPS[] = {modelopt_file,  modelopt_parse, modelopt_server, modelopt_override,
+                                                modelopt_petit, modelopt_match, modelopt_registered};
+
+/* The method _verify_quantization resolves a ModelOpt checkpoint to, into
+ * `method`, and how kvcheck takes it (loader_quant), by MODELOPT_STEPS. */
+static enum loader_quant modelopt_quant(const ctx *c, char *method, size_t size, char *why, size_t wsize, int *early)
+{
+    struct modelopt_res r = {.method = method, .size = size, .why = why, .wsize = wsize, .early = 1};
+    enum loader_quant how = QUANT_ROW;
+    for (size_t i = 0; how == QUANT_ROW && i < COUNT_OF(MODELOPT_STEPS); i++) how = MODELOPT_STEPS[i](c, &r);
+    *early = r.early;
+    return how;
 }
 
 /* The quantization method SGLang's model loader checks for this worker
