@@ -98,6 +98,51 @@ static void kv_quant_of(const cJSON *quant, char *out, size_t size)
         }
 }
 
+/* Adds `v`, where a JSON integer, to the distinct sizes `sizes` (up to 8 kept). Pure. */
+static void group_size_add(const cJSON *v, long sizes[8], int *n)
+{
+    if (!cJSON_IsNumber(v) || v->valuedouble != (double)(long)v->valuedouble) return;
+    for (int i = 0; i < *n; i++)
+        if (sizes[i] == (long)v->valuedouble) return;
+    if (*n < 8) sizes[(*n)++] = (long)v->valuedouble;
+}
+
+static int long_cmp(const void *a, const void *b)
+{
+    long x = *(const long *)a, y = *(const long *)b;
+    return (x > y) - (x < y);
+}
+
+/* The group sizes of `quant` as ModelOptFp4Config.common_group_size
+ * collects them (sglang 0.5.3rc2: python/sglang/srt/layers/quantization/
+ * modelopt_quant.py:547-577): "group_size" of the config and of its
+ * "quantization" dict, of each "config_groups" entry and of the entry's
+ * dict values. JSON's booleans, which Python takes as integers, are not
+ * counted. */
+static void group_sizes_of(const cJSON *quant, model_info *out)
+{
+    long sizes[8];
+    int n = 0;
+    group_size_add(cJSON_GetObjectItemCaseSensitive(quant, "group_size"), sizes, &n);
+    const cJSON *q = cJSON_GetObjectItemCaseSensitive(quant, "quantization");
+    if (cJSON_IsObject(q)) group_size_add(cJSON_GetObjectItemCaseSensitive(q, "group_size"), sizes, &n);
+    const cJSON *groups = cJSON_GetObjectItemCaseSensitive(quant, "config_groups");
+    for (const cJSON *g = cJSON_IsObject(groups) ? groups->child : NULL; g; g = g->next) {
+        if (!cJSON_IsObject(g)) continue;
+        group_size_add(cJSON_GetObjectItemCaseSensitive(g, "group_size"), sizes, &n);
+        for (const cJSON *sub = g->child; sub; sub = sub->next)
+            if (cJSON_IsObject(sub)) group_size_add(cJSON_GetObjectItemCaseSensitive(sub, "group_size"), sizes, &n);
+    }
+    qsort(sizes, (size_t)n, sizeof sizes[0], long_cmp);
+    out->quant_group_sizes = n < 2 ? n : 2;
+    size_t len = 0;
+    out->quant_group_list[len++] = '[';
+    for (int i = 0; i < n && len < sizeof out->quant_group_list - 24; i++)
+        len += (size_t)snprintf(out->quant_group_list + len, sizeof out->quant_group_list - len, "%s%ld",
+                                i ? ", " : "", sizes[i]);
+    snprintf(out->quant_group_list + len, sizeof out->quant_group_list - len, "]");
+}
+
 /* What the engine reads of a quantization config beyond its KV dtype: the
  * method it names ("quant_method" as written; "" where it names none, when
  * SGLang takes --quantization, or from 0.5.9 parses it as a ModelOpt
@@ -115,6 +160,7 @@ static void quant_fields_of(const cJSON *quant, model_info *out)
     const cJSON *algo = cJSON_GetObjectItemCaseSensitive(quant, "quant_algo");
     str_copy(out->quant_algo, sizeof out->quant_algo,
              !algo || cJSON_IsNull(algo) ? "" : cJSON_IsString(algo) ? algo->valuestring : "?");
+    out->quant_algo_null = cJSON_IsNull(algo);
     const cJSON *scheme = cJSON_GetObjectItemCaseSensitive(quant, "kv_cache_scheme");
     out->kv_scheme = scheme && !cJSON_IsNull(scheme);
     /* ModelOptFp4Config.from_config: "group_size", else the first config group's weights'; "ignore" (sglang 0.5.4:
@@ -125,6 +171,7 @@ static void quant_fields_of(const cJSON *quant, model_info *out)
         g = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(groups->child, "weights"), "group_size");
     out->quant_no_group_size = !g || cJSON_IsNull(g);
     out->quant_no_exclude = cJSON_IsNull(cJSON_GetObjectItemCaseSensitive(quant, "ignore"));
+    group_sizes_of(quant, out);
 }
 
 /* A config error at top-level key `key`. */

@@ -46,7 +46,13 @@ typedef struct model_info {
     /* what a ModelOpt config class reads of it: "quant_algo" as written ("": absent or null, "?": not a string),
      * and whether it gives no group size ("group_size", or its first "config_groups" entry's weights') */
     char quant_algo[KVC_NAME_LEN];
+    int quant_algo_null;    /* "quant_algo" is there and null (SGLang reads it as Python's None) */
     int quant_no_group_size;
+    /* the group sizes ModelOptFp4Config.common_group_size collects (the integers under "group_size" in the config,
+     * its "quantization", its "config_groups" and their dicts): how many differ (2: two or more), and as Python
+     * prints their sorted list */
+    int quant_group_sizes;
+    char quant_group_list[64];
     int quant_no_exclude;   /* its list of layers left unquantized is null ("ignore", or the section's "exclude_modules") */
     int quant_file;         /* the quantization config is an hf_quant_config.json's "quantization" section */
     int quant_producer;     /* that file names its "producer" (a "name" string) */

@@ -6,6 +6,8 @@
 #include "support.h"
 #include "engine/sglang/sglang.h"
 
+#include <cjson/cJSON.h>
+
 #include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
@@ -1678,6 +1680,81 @@ static void test_rules__modelopt_checkpoints(void **state)
 /* SGLang's model loader checks the quantization method (--quantization, else the checkpoint's) against the GPU's
  * capability and the model's dtype; kvcheck declines what SGLang's reading of --quantization decides, and warns
  * where it has no row for the checkpoint's own method. */
+/* DeepSeek-V3 (`base`: its DSA successor, V3.2) with quantization config `quant`, in a temporary file. */
+static const char *quant_variant(int v32, const char *quant, char *path, size_t size)
+{
+    char *text = NULL;
+    size_t len = 0;
+    kvc_diag d;
+    if (file_read_all(v32 ? MODELS "DEEPSEEK_V32_NVFP4.json" : MODELS "DEEPSEEK_V3_NVFP4.json", &text, &len, &d))
+        fail_msg("%s", d.message);
+    cJSON *root = cJSON_ParseWithLength(text, len), *q = cJSON_Parse(quant);
+    assert_non_null(root);
+    assert_non_null(q);
+    cJSON_ReplaceItemInObjectCaseSensitive(root, "quantization_config", q);
+    char *out = cJSON_Print(root);
+    snprintf(path, size, "%s", temp_file(".json", out));
+    cJSON_free(out);
+    cJSON_Delete(root);
+    free(text);
+    return path;
+}
+
+static void test_rules__modelopt_configs_sglang_reads_its_own_way(void **state)
+{
+    (void)state;
+#define NV(extra) "{\"quant_method\": \"modelopt\", \"kv_cache_quant_algo\": \"FP8\", \"exclude_modules\": [\"lm_head\"]" extra "}"
+    static const struct {
+        int v32;
+        const char *quant, *gpu, *args, *release;
+        const char *layout;  /* NULL: refused */
+        const char *message; /* in the refusal */
+    } C[] = {
+        /* ModelOpt's override reads quant_algo with .upper() from 0.5.4, on every GPU: a null one crashes it */
+        {0, NV(", \"quant_algo\": null, \"group_size\": 16"), "H200", "", "0.5.9", NULL,
+         "SGLang 0.5.9 refuses to start: AttributeError: 'NoneType' object has no attribute 'upper' (the model's "
+         "quantization config gives quant_algo null"},
+        {0, NV(", \"quant_algo\": null, \"group_size\": 16"), "MI300X", "--kv-cache-dtype bf16", "0.5.23", NULL,
+         "AttributeError: 'NoneType' object has no attribute 'upper'"},
+        {0, NV(", \"quant_algo\": null, \"group_size\": 16"), "H200", "", "0.5.3.post1", NULL,
+         "Unknown quantization method: modelopt."},
+        /* SM100's default --quantization is the checkpoint's method as parsed ("nvfp4" is not: it stays modelopt),
+         * which the MoE runner's check reads before ModelOpt's override names modelopt_fp4 */
+        {1, NV(", \"quant_algo\": \"nvfp4\", \"group_size\": 16"), "B200", "--moe-runner-backend flashinfer_cutlass",
+         "0.5.10", NULL, "--moe-runner-backend flashinfer_cutlass with quantization modelopt: SGLang's MoE runner"},
+        /* 0.5.3.x take the group size as common_group_size collects it, before the quant_algo */
+        {0, NV(", \"quant_algo\": \"MXFP8\""), "B200", "--quantization modelopt_fp4", "0.5.3rc2", NULL,
+         "SGLang 0.5.3rc2 refuses to start: No group_size found in config. (at model load, building the "
+         "modelopt_fp4 quantization config"},
+        {0, NV(", \"quant_algo\": \"NVFP4\", \"config_groups\": {\"g\": {\"weights\": {\"group_size\": 16}}}"), "B200",
+         "--quantization modelopt_fp4", "0.5.3rc2", "fp8_raw", NULL},
+        {0, NV(", \"quant_algo\": \"NVFP4\", \"group_size\": 16, \"config_groups\": {\"g\": {\"group_size\": 32}}"),
+         "B200", "--quantization modelopt_fp4", "0.5.3.post3", NULL, "Inconsistent group_size values: [16, 32]"},
+        {0, "{\"quant_method\": \"modelopt\", \"quant_algo\": \"NVFP4\", \"group_size\": 16, \"ignore\": null}", "B200",
+         "--quantization modelopt_fp4", "0.5.3rc2", NULL, "NVFP4 quantization requires group size and "
+         "kv_cache_quant_algo specified in the quantization config"},
+        /* from 0.5.4 the group size is the config's or its first group's weights', after the quant_algo */
+        {0, NV(", \"quant_algo\": \"MXFP8\""), "B200", "--quantization modelopt_fp4", "0.5.4", NULL,
+         "ModelOpt currently only supports: FP8, NVFP4 quantizations in sglang."},
+    };
+#undef NV
+    for (size_t i = 0; i < COUNT_OF(C); i++) {
+        char path[256];
+        kvc_resolved r;
+        kvc_diag d;
+        kvc_status st = resolve_line(C[i].gpu, quant_variant(C[i].v32, C[i].quant, path, sizeof path), C[i].args,
+                                     C[i].release, &r, &d);
+        unlink(path);
+        if (C[i].layout) {
+            if (st) fail_msg("case %zu: %s", i, d.message);
+            if (strcmp(r.kv.name, C[i].layout)) fail_msg("case %zu: %s", i, r.kv.name);
+        } else {
+            if (st != KVC_ERR_CONFIG) fail_msg("case %zu: not refused (%d)", i, st);
+            assert_contains(d.message, C[i].message);
+        }
+    }
+}
+
 static void test_rules__model_loader_quantization_check(void **state)
 {
     (void)state;
@@ -2563,6 +2640,7 @@ int main(void)
         cmocka_unit_test(test_rules__unjudged_architectures_and_model_dtypes),
         cmocka_unit_test(test_rules__hf_quant_config_beside_config_json),
         cmocka_unit_test(test_rules__modelopt_checkpoints),
+        cmocka_unit_test(test_rules__modelopt_configs_sglang_reads_its_own_way),
         cmocka_unit_test(test_rules__model_loader_quantization_check),
         cmocka_unit_test(test_rules__dsv4_resolves_to_model1_pages_of_256),
         cmocka_unit_test(test_rules__dsv4_refusals),

@@ -114,7 +114,8 @@ static const struct {
 
 /* The --quantization SGLang's server arguments hold (what their MoE checks read): the flag, else SM100_FP8's
  * default: fp8 without a quantization config (and in 0.5.4.post1-0.5.4.post3), else the config's quant_method,
- * which from 0.5.10 its parse has rewritten to the resolved ModelOpt method; "" for none. */
+ * which for a ModelOpt checkpoint is its method as parsed (c->quant.server: from 0.5.10 the parse rewrites
+ * "modelopt"; ModelOpt's override comes later, in the model config); "" for none. */
 static const char *server_quant(const ctx *c)
 {
     const setting *q = &c->set->s[SET_QUANTIZATION];
@@ -122,7 +123,7 @@ static const char *server_quant(const ctx *c)
     if (!sm100_sets_quant(c)) return "";
     const model_info *m = c->model;
     if (rel_until(c->rel, "0.5.4.post3") || !m->has_quantization || !m->quant_method[0]) return "fp8";
-    return rel_since(c->rel, "0.5.10") && !strcmp(m->quant_method, "modelopt") ? c->quant.method : m->quant_method;
+    return c->quant.server[0] ? c->quant.server : m->quant_method;
 }
 
 /* The MoE runner's check of the quantization method: SM100_TRTLLM_MOE's, where SGLang picks flashinfer_trtllm;
@@ -218,6 +219,39 @@ static const struct {
     {SINCE("0.5.19"), "FP8 NVFP4 NVFP4_AWQ W4A16_NVFP4", "FP8, NVFP4, NVFP4_AWQ, W4A16_NVFP4"},
 };
 
+/* 1 with ModelOptFp4Config's refusal in `msg` when FP4_ALGOS does not list `algo`. Pure. */
+static int fp4_algo_refused(unsigned rel, const char *algo, char *msg, size_t size)
+{
+    for (size_t i = 0; i < COUNT_OF(FP4_ALGOS); i++)
+        if (in_span(rel, FP4_ALGOS[i].when) && !word_in(algo, FP4_ALGOS[i].algos))
+            return str_printf(msg, size, "ModelOpt currently only supports: %s quantizations in sglang. Please check "
+                              "the quantization config for your model's configuration.", FP4_ALGOS[i].shown), 1;
+    return 0;
+}
+
+/* Up to 0.5.3.post3 ModelOptFp4Config.from_config takes a config.json
+ * quantization config's group size as common_group_size collects it
+ * (model_info's quant_group_sizes), before it checks the quant_algo, and
+ * then refuses a null list of layers left unquantized. */
+static const struct {
+    span when;
+    const char *cite;
+} FP4_COMMON_GROUP = {UNTIL("0.5.3.post3"), "sglang 0.5.3rc2: python/sglang/srt/layers/quantization/"
+                                            "modelopt_quant.py:547-577, :592-648; 0.5.3.post3: the same lines"};
+
+/* FP4_COMMON_GROUP's checks, in that order (FP4_ALGOS for the quant_algo). Pure. */
+static enum config_verdict fp4_common_group_check(unsigned rel, const model_info *m, char *msg, size_t size)
+{
+    if (!m->quant_group_sizes) return str_printf(msg, size, "No group_size found in config."), CONFIG_REFUSED;
+    if (m->quant_group_sizes > 1)
+        return str_printf(msg, size, "Inconsistent group_size values: %s", m->quant_group_list), CONFIG_REFUSED;
+    if (fp4_algo_refused(rel, m->quant_algo, msg, size)) return CONFIG_REFUSED;
+    if (m->quant_no_exclude || strcmp(m->quant_group_list, "[0]") == 0)
+        return str_printf(msg, size, "NVFP4 quantization requires group size and kv_cache_quant_algo specified in "
+                          "the quantization config"), CONFIG_REFUSED;
+    return CONFIG_OK;
+}
+
 /* ModelOptFp4Config.from_config on a config.json quantization config: a
  * quant_algo it does not list is refused; no group size is unjudged, but
  * for an NVFP4 quant_algo from 0.5.17, which defaults it to 16 in a
@@ -228,11 +262,8 @@ static enum config_verdict modelopt_fp4_check(unsigned rel, const model_info *m,
 {
     const char *a = m->quant_algo;
     if (!a[0] || strcmp(a, "?") == 0) return modelopt_algo_unjudged(m, msg, size);
-    for (size_t i = 0; i < COUNT_OF(FP4_ALGOS); i++)
-        if (in_span(rel, FP4_ALGOS[i].when) && !word_in(a, FP4_ALGOS[i].algos))
-            return str_printf(msg, size, "ModelOpt currently only supports: %s quantizations in sglang. Please check "
-                              "the quantization config for your model's configuration.", FP4_ALGOS[i].shown),
-                   CONFIG_REFUSED;
+    if (!m->quant_file && in_span(rel, FP4_COMMON_GROUP.when)) return fp4_common_group_check(rel, m, msg, size);
+    if (fp4_algo_refused(rel, a, msg, size)) return CONFIG_REFUSED;
     if ((m->quant_no_group_size && !(rel_since(rel, "0.5.17") && strstr(a, "NVFP4") && !m->quant_file)) ||
         m->quant_no_exclude)
         return str_printf(msg, size, "the model's quantization config gives %s",
@@ -334,9 +365,7 @@ struct modelopt_res {
     char ckpt[KVC_NAME_LEN]; /* the checkpoint's method (modelopt_parse) */
     char user[KVC_NAME_LEN]; /* the server arguments' --quantization, lower-cased; "": none (modelopt_server) */
     const struct modelopt_algo *override; /* ModelOpt's override of --quantization modelopt, or NULL */
-    char *method, *why; /* the resolved method and the verdict's reason, as loader_quant takes them */
-    size_t size, wsize;
-    int early; /* the verdict is the server arguments' own ModelConfig's, before their other checks */
+    struct quant_verdict *out; /* the method, `why`, `early` and the server's --quantization */
 };
 typedef enum loader_quant modelopt_step(const ctx *c, struct modelopt_res *r);
 
@@ -350,11 +379,11 @@ static enum loader_quant modelopt_file(const ctx *c, struct modelopt_res *r)
     const char *rel = SGLANG_VERSIONS[c->rel];
     if (!c->model->quant_file) return QUANT_ROW;
     if (!c->model->quant_producer && rel_until(c->rel, "0.5.4.post1"))
-        return str_printf(r->why, r->wsize, "an hf_quant_config.json without a producer name, which SGLang %s's "
+        return str_printf(r->out->why, sizeof r->out->why, "an hf_quant_config.json without a producer name, which SGLang %s's "
                           "weight loader reads (sglang 0.5.4: python/sglang/srt/model_loader/weight_utils.py:241)",
                           rel), QUANT_UNJUDGED;
     if (rel_until(c->rel, "0.5.3.post3") || q->set)
-        return str_printf(r->why, r->wsize, "an hf_quant_config.json checkpoint%s, whose method and config class "
+        return str_printf(r->out->why, sizeof r->out->why, "an hf_quant_config.json checkpoint%s, whose method and config class "
                           "SGLang %s decides in ways kvcheck does not model (%s)", q->set ? " with --quantization" : "",
                           rel, QUANT_VERIFY_CITE), QUANT_UNJUDGED;
     return QUANT_ROW;
@@ -372,7 +401,7 @@ static enum loader_quant modelopt_parse(const ctx *c, struct modelopt_res *r)
         return QUANT_ROW;
     const struct modelopt_algo *a = modelopt_algo(c->rel, 0, m->quant_algo);
     if ((a && !a->method) || (!a && m->quant_file))
-        return str_printf(r->why, r->wsize, "quant_algo '%s', which SGLang %s %s (%s)", m->quant_algo,
+        return str_printf(r->out->why, sizeof r->out->why, "quant_algo '%s', which SGLang %s %s (%s)", m->quant_algo,
                           SGLANG_VERSIONS[c->rel], a ? "runs by a method kvcheck does not model" :
                           "parses as no ModelOpt method", QUANT_VERIFY_CITE), QUANT_UNJUDGED;
     if (a) str_copy(r->ckpt, sizeof r->ckpt, a->method);
@@ -391,12 +420,13 @@ static enum loader_quant modelopt_server(const ctx *c, struct modelopt_res *r)
     if (q->set)
         str_copy(r->user, sizeof r->user, q->value);
     else if (sm100_defaults(c) && !word_in(arch, SM100_FP8.archs) && rules_arch_defaults(arch, c->rel))
-        return str_printf(r->why, r->wsize, "on SM100 SGLang %s's DeepSeek-family defaults may set --quantization "
+        return str_printf(r->out->why, sizeof r->out->why, "on SM100 SGLang %s's DeepSeek-family defaults may set --quantization "
                           "for %s, which kvcheck models for DeepSeek V3 only (%s)", SGLANG_VERSIONS[c->rel], arch,
                           SM100_FP8.cite), QUANT_UNJUDGED;
     else if (sm100_sets_quant(c))
-        str_copy(r->user, sizeof r->user,
+        str_copy(r->out->server, sizeof r->out->server,
                  rel_until(c->rel, "0.5.4.post3") || c->model->quant_file ? "fp8" : r->ckpt);
+    if (!q->set) str_copy(r->user, sizeof r->user, r->out->server);
     ascii_lower(r->user);
     ascii_lower(r->ckpt);
     return QUANT_ROW;
@@ -408,11 +438,11 @@ static enum loader_quant modelopt_server(const ctx *c, struct modelopt_res *r)
 static enum loader_quant modelopt_override(const ctx *c, struct modelopt_res *r)
 {
     if (word_in(r->user, "nvfp4_online quark_mxfp4"))
-        return str_printf(r->why, r->wsize, "--quantization %s, an online requantization of the checkpoint (%s)",
+        return str_printf(r->out->why, sizeof r->out->why, "--quantization %s, an online requantization of the checkpoint (%s)",
                           r->user, QUANT_VERIFY_CITE), QUANT_UNJUDGED;
     r->override = !strcmp(r->user, "modelopt") ? modelopt_algo(c->rel, 1, c->model->quant_algo) : NULL;
     if (r->override && !r->override->method)
-        return str_printf(r->why, r->wsize, "--quantization modelopt on quant_algo '%s', which SGLang %s runs by a "
+        return str_printf(r->out->why, sizeof r->out->why, "--quantization modelopt on quant_algo '%s', which SGLang %s runs by a "
                           "method kvcheck does not model (%s)", c->model->quant_algo, SGLANG_VERSIONS[c->rel],
                           QUANT_VERIFY_CITE), QUANT_UNJUDGED;
     return QUANT_ROW;
@@ -425,12 +455,12 @@ static enum loader_quant modelopt_petit(const ctx *c, struct modelopt_res *r)
 {
     if (!c->gpu->hip || r->override || strcmp(r->ckpt, "modelopt") != 0) return QUANT_ROW;
     const char *rel = SGLANG_VERSIONS[c->rel];
-    str_copy(r->method, r->size, "petit_nvfp4");
-    r->early = 0;
+    str_copy(r->out->method, sizeof r->out->method, "petit_nvfp4");
+    r->out->early = 0;
     if (c->model->quant_file)
-        return str_printf(r->why, r->wsize, "on ROCm SGLang %s runs a ModelOpt checkpoint as petit_nvfp4 (%s)", rel,
+        return str_printf(r->out->why, sizeof r->out->why, "on ROCm SGLang %s runs a ModelOpt checkpoint as petit_nvfp4 (%s)", rel,
                           PETIT_CITE), QUANT_UNJUDGED;
-    return str_printf(r->why, r->wsize, "Cannot find any of ['quantization'] in the model's quantization config. (at "
+    return str_printf(r->out->why, sizeof r->out->why, "Cannot find any of ['quantization'] in the model's quantization config. (at "
                       "model load, building the petit_nvfp4 quantization config, which SGLang %s runs a ModelOpt "
                       "checkpoint by on ROCm: %s)", rel, PETIT_CITE), QUANT_REFUSED;
 }
@@ -446,23 +476,23 @@ static enum loader_quant modelopt_match(const ctx *c, struct modelopt_res *r)
     const char *user = r->user, *rel = SGLANG_VERSIONS[c->rel];
     const setting *q = &c->set->s[SET_QUANTIZATION];
     int parsed = word_in(r->ckpt, "modelopt_fp8 modelopt_fp4") && rel_since(c->rel, "0.5.4.post1");
-    str_copy(r->method, r->size, r->override ? r->override->method : r->ckpt);
-    if (!user[0] || r->override || parsed || !strcmp(user, r->method)) return QUANT_ROW;
+    str_copy(r->out->method, sizeof r->out->method, r->override ? r->override->method : r->ckpt);
+    if (!user[0] || r->override || parsed || !strcmp(user, r->out->method)) return QUANT_ROW;
     for (size_t i = 0; i < COUNT_OF(QUANT_COMPATIBLE); i++)
         if (in_span(c->rel, QUANT_COMPATIBLE[i].when) && !strcmp(QUANT_COMPATIBLE[i].flag, user) &&
-            !strcmp(QUANT_COMPATIBLE[i].ckpt, r->method))
-            str_copy(r->method, r->size, user);
-    if (!strcmp(user, r->method)) {
-        r->early = q->set;
+            !strcmp(QUANT_COMPATIBLE[i].ckpt, r->out->method))
+            str_copy(r->out->method, sizeof r->out->method, user);
+    if (!strcmp(user, r->out->method)) {
+        r->out->early = q->set;
         return QUANT_ROW;
     }
     if (rel_since(c->rel, "0.5.10"))
-        return str_printf(r->why, r->wsize, "--quantization %s on a checkpoint SGLang %s takes as %s: it reconciles "
-                          "the two (a compatible pair, online requantization) or refuses (%s)", user, rel, r->method,
+        return str_printf(r->out->why, sizeof r->out->why, "--quantization %s on a checkpoint SGLang %s takes as %s: it reconciles "
+                          "the two (a compatible pair, online requantization) or refuses (%s)", user, rel, r->out->method,
                           QUANT_VERIFY_CITE), QUANT_UNJUDGED;
-    r->early = q->set;
-    return str_printf(r->why, r->wsize, "Quantization method specified in the model config (%s) does not match the "
-                      "quantization method specified in the `quantization` argument (%s). (%s%s)", r->method, user,
+    r->out->early = q->set;
+    return str_printf(r->out->why, sizeof r->out->why, "Quantization method specified in the model config (%s) does not match the "
+                      "quantization method specified in the `quantization` argument (%s). (%s%s)", r->out->method, user,
                       QUANT_VERIFY_CITE, q->set ? "" : "; SGLang sets it on SM100 for DeepSeek V3"), QUANT_REFUSED;
 }
 
@@ -471,19 +501,19 @@ static enum loader_quant modelopt_match(const ctx *c, struct modelopt_res *r)
  * rows only) and, on ROCm, is refused: no ModelOpt method runs there. */
 static enum loader_quant modelopt_registered(const ctx *c, struct modelopt_res *r)
 {
-    const char *method = r->method;
+    const char *method = r->out->method;
     int modelopt = !strcmp(method, "modelopt");
     if (!quant_row(c->rel, method) && modelopt && in_span(c->rel, UNREGISTERED_MODELOPT.when))
-        return str_printf(r->why, r->wsize, "Unknown quantization method: modelopt. Must be one of %s. (%s)",
+        return str_printf(r->out->why, sizeof r->out->why, "Unknown quantization method: modelopt. Must be one of %s. (%s)",
                           UNREGISTERED_MODELOPT.methods, UNREGISTERED_MODELOPT.cite), QUANT_REFUSED;
     if (!quant_row(c->rel, method) && modelopt)
-        return str_printf(r->why, r->wsize, "SGLang %s registers no quantization method %s (%s)",
+        return str_printf(r->out->why, sizeof r->out->why, "SGLang %s registers no quantization method %s (%s)",
                           SGLANG_VERSIONS[c->rel], method, QUANT_VERIFY_CITE), QUANT_UNJUDGED;
     if (!quant_row(c->rel, method))
-        return str_printf(r->why, r->wsize, "quantization method %s, whose config class kvcheck does not model for a "
+        return str_printf(r->out->why, sizeof r->out->why, "quantization method %s, whose config class kvcheck does not model for a "
                           "ModelOpt checkpoint (%s)", method, QUANT_VERIFY_CITE), QUANT_UNJUDGED;
     if (c->gpu->hip)
-        return str_printf(r->why, r->wsize, "%s quantization is currently not supported in ROCm. (%s)", method,
+        return str_printf(r->out->why, sizeof r->out->why, "%s quantization is currently not supported in ROCm. (%s)", method,
                           QUANT_VERIFY_CITE), QUANT_REFUSED;
     return QUANT_ROW;
 }
@@ -493,14 +523,37 @@ static modelopt_step *const MODELOPT_STEPS[] = {modelopt_file,  modelopt_parse, 
                                                 modelopt_petit, modelopt_match, modelopt_registered};
 
 /* The method _verify_quantization resolves a ModelOpt checkpoint to, into
- * `method`, and how kvcheck takes it (loader_quant), by MODELOPT_STEPS. */
-static enum loader_quant modelopt_quant(const ctx *c, char *method, size_t size, char *why, size_t wsize, int *early)
+ * v, and how kvcheck takes it (loader_quant), by MODELOPT_STEPS. */
+static enum loader_quant modelopt_quant(const ctx *c, struct quant_verdict *v)
 {
-    struct modelopt_res r = {.method = method, .size = size, .why = why, .wsize = wsize, .early = 1};
+    struct modelopt_res r = {.out = v};
+    v->early = 1;
     enum loader_quant how = QUANT_ROW;
     for (size_t i = 0; how == QUANT_ROW && i < COUNT_OF(MODELOPT_STEPS); i++) how = MODELOPT_STEPS[i](c, &r);
-    *early = r.early;
     return how;
+}
+
+/* ModelOpt's quantization override, which _verify_quantization runs on
+ * every config.json quantization config (its loop over the methods'
+ * overrides reaches ModelOpt's first), reads quant_algo with
+ * .get("quant_algo", "").upper(): a null quant_algo crashes it. An online
+ * requantization skips the overrides from 0.5.14 (kvcheck declines those
+ * flags). */
+static const struct {
+    span when;
+    const char *cite;
+} NULL_ALGO = {SINCE("0.5.4"), "sglang 0.5.4: python/sglang/srt/configs/model_config.py:655-662, "
+                               "python/sglang/srt/layers/quantization/base_config.py:173; 0.5.23: :239"};
+
+/* 1 when SGLang crashes on the worker's null quant_algo (NULL_ALGO). Pure. */
+static int null_algo_crashes(const ctx *c)
+{
+    const setting *q = &c->set->s[SET_QUANTIZATION];
+    char user[KVC_NAME_LEN] = "";
+    if (q->set) str_copy(user, sizeof user, q->value);
+    ascii_lower(user);
+    return c->model->quant_algo_null && c->model->has_quantization && !c->model->quant_file &&
+           in_span(c->rel, NULL_ALGO.when) && !word_in(user, "nvfp4_online quark_mxfp4");
 }
 
 /* The quantization method SGLang's model loader checks for this worker
@@ -514,10 +567,11 @@ static enum loader_quant modelopt_quant(const ctx *c, char *method, size_t size,
  * is quantized: without --quantization, unjudged for a float32 model, which
  * FP8 checkpoints refuse, else taken as none); else the checkpoint's, which
  * a --quantization must name. */
-static enum loader_quant loader_quant(const ctx *c, char *method, size_t size, const struct quant_row **row,
-                                      char *why, size_t wsize, int *early)
+static enum loader_quant loader_quant(const ctx *c, struct quant_verdict *v)
 {
-    *early = 0;
+    char *method = v->method, *why = v->why;
+    const size_t size = sizeof v->method, wsize = sizeof v->why;
+    const struct quant_row **row = &v->row;
     const setting *q = &c->set->s[SET_QUANTIZATION];
     const char *ckpt = c->model->quant_method;
     int has = c->model->has_quantization || ckpt[0];
@@ -532,6 +586,13 @@ static enum loader_quant loader_quant(const ctx *c, char *method, size_t size, c
         return fp32 ? QUANT_UNJUDGED : QUANT_NONE;
     }
     if (q->set && (q->reported || c->model->quant_unknown)) return *row ? QUANT_ROW : QUANT_UNROWED;
+    if (null_algo_crashes(c)) {
+        v->early = 1;
+        return str_printf(why, wsize, "AttributeError: 'NoneType' object has no attribute 'upper' (the model's "
+                          "quantization config gives quant_algo null, which ModelOpt's quantization override reads "
+                          "as a string; _verify_quantization runs it on every quantization config: %s)",
+                          NULL_ALGO.cite), QUANT_REFUSED;
+    }
     if (!q->set && !has) {
         if (sm100_sets_quant(c))
             str_printf(why, wsize, "SGLang %s sets --quantization fp8 for %s without a quantization config on SM100 "
@@ -540,11 +601,11 @@ static enum loader_quant loader_quant(const ctx *c, char *method, size_t size, c
         return why[0] && fp32 ? QUANT_UNJUDGED : QUANT_NONE;
     }
     if (str_ieq(ckpt, "modelopt") && (c->model->has_quantization || c->model->quant_file)) {
-        enum loader_quant how = modelopt_quant(c, method, size, why, wsize, early);
+        enum loader_quant how = modelopt_quant(c, v);
         *row = how == QUANT_ROW ? quant_row(c->rel, method) : NULL;
         return how;
     }
-    *early = 1; /* what _verify_quantization decides: in the server arguments' own ModelConfig */
+    v->early = 1; /* what _verify_quantization decides: in the server arguments' own ModelConfig */
     if (!method[0]) {
         str_printf(why, wsize, "the model's quantization config names no quant_method, which SGLang %s takes as "
                    "unknown (to 0.5.8) or parses as ModelOpt's (%s)", SGLANG_VERSIONS[c->rel], QUANT_VERIFY_CITE);
@@ -556,7 +617,7 @@ static enum loader_quant loader_quant(const ctx *c, char *method, size_t size, c
                    ckpt[0] ? ckpt : "a method its config does not name", QUANT_VERIFY_CITE);
         return QUANT_UNJUDGED;
     }
-    *early = 0;
+    v->early = 0;
     if (q->set && !has && !(*row && (*row)->online)) {
         str_printf(why, wsize, "%s %s on a checkpoint without a quantization config: SGLang looks for the method's "
                    "config files (%s)", q->flag, q->value, QUANT_LOADER_CITE);
@@ -569,8 +630,9 @@ static enum loader_quant loader_quant(const ctx *c, char *method, size_t size, c
  * auto takes (quant_auto_kv_dtype) and the loader's check (quant_check_loader). */
 void quant_settle(ctx *c)
 {
-    c->quant.how = loader_quant(c, c->quant.method, sizeof c->quant.method, &c->quant.row, c->quant.why,
-                                sizeof c->quant.why, &c->quant.early);
+    struct quant_verdict v = {0};
+    v.how = loader_quant(c, &v);
+    c->quant = v;
 }
 
 /* The model loader's quantization check (QUANT_LOADER), after the model
@@ -730,5 +792,7 @@ size_t quant_spans(span *out, size_t max)
     SPAN_EACH(VERSION_TESTS, VERSION_TESTS[i]);
     if (n < max) out[n] = SM100_FP8.when;
     if (++n < max) out[n] = UNREGISTERED_MODELOPT.when;
+    if (++n < max) out[n] = NULL_ALGO.when;
+    if (++n < max) out[n] = FP4_COMMON_GROUP.when;
     return ++n;
 }

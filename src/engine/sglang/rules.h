@@ -46,6 +46,19 @@ enum { PREFILL, DECODE };
 /* How kvcheck takes the model loader's quantization check for a worker. */
 enum loader_quant { QUANT_NONE, QUANT_ROW, QUANT_UNROWED, QUANT_UNJUDGED, QUANT_REFUSED };
 
+/* The quantization method SGLang's model loader checks for a worker, and
+ * how kvcheck takes it (quant.c). */
+struct quant_verdict {
+    enum loader_quant how;
+    char method[KVC_NAME_LEN];   /* lower-cased, as _verify_quantization takes it */
+    const struct quant_row *row; /* its QUANT_LOADER row, or NULL */
+    char why[700];               /* what decides it, where kvcheck does not model that */
+    int early; /* a refusal or an unjudged verdict of SGLang's server arguments, which come before their checks */
+    /* the --quantization SGLang's server arguments set on SM100 for a ModelOpt checkpoint (its method as parsed,
+     * as written); "": none, or not a ModelOpt checkpoint */
+    char server[KVC_NAME_LEN];
+};
+
 typedef struct ctx {
     unsigned rel;
     const gpu_info *gpu;
@@ -68,13 +81,7 @@ typedef struct ctx {
     setting decode; /* the decode side the server args' attention checks read (settle_decode) */
     const char *mdtype; /* the dtype SGLang runs the model in (model_dtype); NULL: kvcheck cannot tell */
     char mdtype_why[KVC_REASON_LEN];
-    struct { /* the quantization method SGLang's model loader checks, and how kvcheck takes it (settle_quant) */
-        enum loader_quant how;
-        char method[KVC_NAME_LEN];  /* lower-cased, as _verify_quantization takes it */
-        const struct quant_row *row; /* its QUANT_LOADER row, or NULL */
-        char why[700];               /* what decides it, where kvcheck does not model that */
-        int early; /* a refusal or an unjudged verdict of SGLang's server arguments, which come before their checks */
-    } quant;
+    struct quant_verdict quant; /* the quantization method SGLang's model loader checks (quant_settle) */
     /* the dtype a KV dtype of auto gives the pool (auto_kv_dtype); NULL: kvcheck cannot tell */
     const char *auto_dtype;
     char auto_why[KVC_REASON_LEN];
