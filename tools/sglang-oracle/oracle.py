@@ -469,7 +469,11 @@ class Oracle:
             out["refused"] = f"exit {e}"
         except BaseException as e:
             msg = f"{type(e).__name__}: {e}"
-            out["refused"] = ("init: " + msg) if stage == "init" else msg
+            who = raised_by(e, self.root)
+            if who != "sglang":  # a stub or the oracle failing is no refusal of SGLang's
+                out["refused"] = f"oracle: {msg} (raised in {who})"
+            else:
+                out["refused"] = ("init: " + msg) if stage == "init" else msg
         return out
 
     def draft(self, args, view):
@@ -708,7 +712,7 @@ class Oracle:
         DSA ("only supports DeepSeek DSA", run from the release's source on
         the runner's hf_config)."""
         if b not in self._registry():
-            raise ValueError(f"Invalid attention backend: {b}")
+            raise SGLangRefusal(f"Invalid attention backend: {b}")
         found = self._factory_checks(b)
         if found:
             spec = types.SimpleNamespace(speculative_algorithm=sa.speculative_algorithm)
@@ -857,12 +861,42 @@ class Oracle:
                 continue
             backend = own or side
             if backend not in keys:
-                raise ValueError(template.format(backend_type=backend))
+                raise SGLangRefusal(template.format(backend_type=backend))
 
 
 class OracleBroken(Exception):
     """The harness failed (not SGLang refusing): recorded as `oracle: ...`,
     which tables.py will not write into a table."""
+
+
+class SGLangRefusal(ValueError):
+    """A release's refusal that the oracle raises in the release's own words
+    where it runs the release's check by other means (its backend registry
+    looked up, its factory's map of backends)."""
+
+
+def raised_by(e, root):
+    """Who raised exception e: "sglang" where the innermost of its frames
+    that lie in the release's tree (`root`: its files, and the statements
+    the oracle compiled from them) or in the oracle's own files is the
+    release's, or e is an SGLangRefusal; else the oracle's file
+    ("stubs.py", "oracle.py") it came from. Frames of the standard library
+    and site-packages are passed over: a ValueError that enum.py raises for
+    the release's code is the release's."""
+    if isinstance(e, SGLangRefusal):
+        return "sglang"
+    frames = []
+    tb = e.__traceback__
+    while tb is not None:
+        frames.append(os.path.realpath(tb.tb_frame.f_code.co_filename))
+        tb = tb.tb_next
+    root, here = os.path.realpath(root) + os.sep, os.path.realpath(HERE) + os.sep
+    for f in reversed(frames):
+        if f.startswith(root):
+            return "sglang"
+        if f.startswith(here):
+            return os.path.basename(f)
+    return "sglang"
 
 
 class _Alias:
