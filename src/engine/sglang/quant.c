@@ -6,6 +6,9 @@
  * calls these steps in SGLang's order (rules.h). */
 #include "engine/sglang/rules.h"
 
+#include <stdarg.h>
+#include <stdio.h>
+
 /* The quantization methods whose model-loader check kvcheck models: next
  * after the model class, _get_quantization_config builds the method's
  * config from the checkpoint's quantization config (its own checks,
@@ -369,6 +372,17 @@ struct modelopt_res {
 };
 typedef enum loader_quant modelopt_step(const ctx *c, struct modelopt_res *r);
 
+/* Ends the resolution `r` with `how`, the reason (printf `fmt`) in its `why`. */
+static enum loader_quant verdict(struct modelopt_res *r, enum loader_quant how, const char *fmt, ...) KVC_PRINTF(3, 4);
+static enum loader_quant verdict(struct modelopt_res *r, enum loader_quant how, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(r->out->why, sizeof r->out->why, fmt, ap);
+    va_end(ap);
+    return how;
+}
+
 /* An hf_quant_config.json that SGLang reads in ways kvcheck does not
  * model: without a producer name, which 0.5.4-0.5.4.post1 read (sglang
  * 0.5.4: python/sglang/srt/model_loader/weight_utils.py:241); up to
@@ -379,13 +393,13 @@ static enum loader_quant modelopt_file(const ctx *c, struct modelopt_res *r)
     const char *rel = SGLANG_VERSIONS[c->rel];
     if (!c->model->quant_file) return QUANT_ROW;
     if (!c->model->quant_producer && rel_until(c->rel, "0.5.4.post1"))
-        return str_printf(r->out->why, sizeof r->out->why, "an hf_quant_config.json without a producer name, which SGLang %s's "
-                          "weight loader reads (sglang 0.5.4: python/sglang/srt/model_loader/weight_utils.py:241)",
-                          rel), QUANT_UNJUDGED;
+        return verdict(r, QUANT_UNJUDGED, "an hf_quant_config.json without a producer name, which SGLang %s's "
+                       "weight loader reads (sglang 0.5.4: python/sglang/srt/model_loader/weight_utils.py:241)",
+                       rel);
     if (rel_until(c->rel, "0.5.3.post3") || q->set)
-        return str_printf(r->out->why, sizeof r->out->why, "an hf_quant_config.json checkpoint%s, whose method and config class "
-                          "SGLang %s decides in ways kvcheck does not model (%s)", q->set ? " with --quantization" : "",
-                          rel, QUANT_VERIFY_CITE), QUANT_UNJUDGED;
+        return verdict(r, QUANT_UNJUDGED, "an hf_quant_config.json checkpoint%s, whose method and config class "
+                       "SGLang %s decides in ways kvcheck does not model (%s)", q->set ? " with --quantization" : "",
+                       rel, QUANT_VERIFY_CITE);
     return QUANT_ROW;
 }
 
@@ -401,9 +415,9 @@ static enum loader_quant modelopt_parse(const ctx *c, struct modelopt_res *r)
         return QUANT_ROW;
     const struct modelopt_algo *a = modelopt_algo(c->rel, 0, m->quant_algo);
     if ((a && !a->method) || (!a && m->quant_file))
-        return str_printf(r->out->why, sizeof r->out->why, "quant_algo '%s', which SGLang %s %s (%s)", m->quant_algo,
-                          SGLANG_VERSIONS[c->rel], a ? "runs by a method kvcheck does not model" :
-                          "parses as no ModelOpt method", QUANT_VERIFY_CITE), QUANT_UNJUDGED;
+        return verdict(r, QUANT_UNJUDGED, "quant_algo '%s', which SGLang %s %s (%s)", m->quant_algo,
+                       SGLANG_VERSIONS[c->rel], a ? "runs by a method kvcheck does not model" :
+                       "parses as no ModelOpt method", QUANT_VERIFY_CITE);
     if (a) str_copy(r->ckpt, sizeof r->ckpt, a->method);
     return QUANT_ROW;
 }
@@ -420,9 +434,9 @@ static enum loader_quant modelopt_server(const ctx *c, struct modelopt_res *r)
     if (q->set)
         str_copy(r->user, sizeof r->user, q->value);
     else if (sm100_defaults(c) && !word_in(arch, SM100_FP8.archs) && rules_arch_defaults(arch, c->rel))
-        return str_printf(r->out->why, sizeof r->out->why, "on SM100 SGLang %s's DeepSeek-family defaults may set --quantization "
-                          "for %s, which kvcheck models for DeepSeek V3 only (%s)", SGLANG_VERSIONS[c->rel], arch,
-                          SM100_FP8.cite), QUANT_UNJUDGED;
+        return verdict(r, QUANT_UNJUDGED, "on SM100 SGLang %s's DeepSeek-family defaults may set --quantization "
+                       "for %s, which kvcheck models for DeepSeek V3 only (%s)", SGLANG_VERSIONS[c->rel], arch,
+                       SM100_FP8.cite);
     else if (sm100_sets_quant(c))
         str_copy(r->out->server, sizeof r->out->server,
                  rel_until(c->rel, "0.5.4.post3") || c->model->quant_file ? "fp8" : r->ckpt);
@@ -438,13 +452,13 @@ static enum loader_quant modelopt_server(const ctx *c, struct modelopt_res *r)
 static enum loader_quant modelopt_override(const ctx *c, struct modelopt_res *r)
 {
     if (word_in(r->user, "nvfp4_online quark_mxfp4"))
-        return str_printf(r->out->why, sizeof r->out->why, "--quantization %s, an online requantization of the checkpoint (%s)",
-                          r->user, QUANT_VERIFY_CITE), QUANT_UNJUDGED;
+        return verdict(r, QUANT_UNJUDGED, "--quantization %s, an online requantization of the checkpoint (%s)",
+                       r->user, QUANT_VERIFY_CITE);
     r->override = !strcmp(r->user, "modelopt") ? modelopt_algo(c->rel, 1, c->model->quant_algo) : NULL;
     if (r->override && !r->override->method)
-        return str_printf(r->out->why, sizeof r->out->why, "--quantization modelopt on quant_algo '%s', which SGLang %s runs by a "
-                          "method kvcheck does not model (%s)", c->model->quant_algo, SGLANG_VERSIONS[c->rel],
-                          QUANT_VERIFY_CITE), QUANT_UNJUDGED;
+        return verdict(r, QUANT_UNJUDGED, "--quantization modelopt on quant_algo '%s', which SGLang %s runs by a "
+                       "method kvcheck does not model (%s)", c->model->quant_algo, SGLANG_VERSIONS[c->rel],
+                       QUANT_VERIFY_CITE);
     return QUANT_ROW;
 }
 
@@ -458,11 +472,11 @@ static enum loader_quant modelopt_petit(const ctx *c, struct modelopt_res *r)
     str_copy(r->out->method, sizeof r->out->method, "petit_nvfp4");
     r->out->early = 0;
     if (c->model->quant_file)
-        return str_printf(r->out->why, sizeof r->out->why, "on ROCm SGLang %s runs a ModelOpt checkpoint as petit_nvfp4 (%s)", rel,
-                          PETIT_CITE), QUANT_UNJUDGED;
-    return str_printf(r->out->why, sizeof r->out->why, "Cannot find any of ['quantization'] in the model's quantization config. (at "
-                      "model load, building the petit_nvfp4 quantization config, which SGLang %s runs a ModelOpt "
-                      "checkpoint by on ROCm: %s)", rel, PETIT_CITE), QUANT_REFUSED;
+        return verdict(r, QUANT_UNJUDGED, "on ROCm SGLang %s runs a ModelOpt checkpoint as petit_nvfp4 (%s)", rel,
+                       PETIT_CITE);
+    return verdict(r, QUANT_REFUSED, "Cannot find any of ['quantization'] in the model's quantization config. (at "
+                   "model load, building the petit_nvfp4 quantization config, which SGLang %s runs a ModelOpt "
+                   "checkpoint by on ROCm: %s)", rel, PETIT_CITE);
 }
 
 /* The method, the override's or the checkpoint's, against a --quantization
@@ -487,13 +501,13 @@ static enum loader_quant modelopt_match(const ctx *c, struct modelopt_res *r)
         return QUANT_ROW;
     }
     if (rel_since(c->rel, "0.5.10"))
-        return str_printf(r->out->why, sizeof r->out->why, "--quantization %s on a checkpoint SGLang %s takes as %s: it reconciles "
-                          "the two (a compatible pair, online requantization) or refuses (%s)", user, rel, r->out->method,
-                          QUANT_VERIFY_CITE), QUANT_UNJUDGED;
+        return verdict(r, QUANT_UNJUDGED, "--quantization %s on a checkpoint SGLang %s takes as %s: it reconciles "
+                       "the two (a compatible pair, online requantization) or refuses (%s)", user, rel, r->out->method,
+                       QUANT_VERIFY_CITE);
     r->out->early = q->set;
-    return str_printf(r->out->why, sizeof r->out->why, "Quantization method specified in the model config (%s) does not match the "
-                      "quantization method specified in the `quantization` argument (%s). (%s%s)", r->out->method, user,
-                      QUANT_VERIFY_CITE, q->set ? "" : "; SGLang sets it on SM100 for DeepSeek V3"), QUANT_REFUSED;
+    return verdict(r, QUANT_REFUSED, "Quantization method specified in the model config (%s) does not match the "
+                   "quantization method specified in the `quantization` argument (%s). (%s%s)", r->out->method, user,
+                   QUANT_VERIFY_CITE, q->set ? "" : "; SGLang sets it on SM100 for DeepSeek V3");
 }
 
 /* The method must be registered (0.5.3.post1-0.5.3.post3 refuse "modelopt"
@@ -504,17 +518,17 @@ static enum loader_quant modelopt_registered(const ctx *c, struct modelopt_res *
     const char *method = r->out->method;
     int modelopt = !strcmp(method, "modelopt");
     if (!quant_row(c->rel, method) && modelopt && in_span(c->rel, UNREGISTERED_MODELOPT.when))
-        return str_printf(r->out->why, sizeof r->out->why, "Unknown quantization method: modelopt. Must be one of %s. (%s)",
-                          UNREGISTERED_MODELOPT.methods, UNREGISTERED_MODELOPT.cite), QUANT_REFUSED;
+        return verdict(r, QUANT_REFUSED, "Unknown quantization method: modelopt. Must be one of %s. (%s)",
+                       UNREGISTERED_MODELOPT.methods, UNREGISTERED_MODELOPT.cite);
     if (!quant_row(c->rel, method) && modelopt)
-        return str_printf(r->out->why, sizeof r->out->why, "SGLang %s registers no quantization method %s (%s)",
-                          SGLANG_VERSIONS[c->rel], method, QUANT_VERIFY_CITE), QUANT_UNJUDGED;
+        return verdict(r, QUANT_UNJUDGED, "SGLang %s registers no quantization method %s (%s)",
+                       SGLANG_VERSIONS[c->rel], method, QUANT_VERIFY_CITE);
     if (!quant_row(c->rel, method))
-        return str_printf(r->out->why, sizeof r->out->why, "quantization method %s, whose config class kvcheck does not model for a "
-                          "ModelOpt checkpoint (%s)", method, QUANT_VERIFY_CITE), QUANT_UNJUDGED;
+        return verdict(r, QUANT_UNJUDGED, "quantization method %s, whose config class kvcheck does not model for a "
+                       "ModelOpt checkpoint (%s)", method, QUANT_VERIFY_CITE);
     if (c->gpu->hip)
-        return str_printf(r->out->why, sizeof r->out->why, "%s quantization is currently not supported in ROCm. (%s)", method,
-                          QUANT_VERIFY_CITE), QUANT_REFUSED;
+        return verdict(r, QUANT_REFUSED, "%s quantization is currently not supported in ROCm. (%s)", method,
+                       QUANT_VERIFY_CITE);
     return QUANT_ROW;
 }
 
