@@ -174,6 +174,22 @@ static void quant_fields_of(const cJSON *quant, model_info *out)
     group_sizes_of(quant, out);
 }
 
+/* The key of a multimodal config's text config that holds MLA fields
+ * ("text_config", "llm_config", "language_config", "thinker_config": the
+ * sub-configs SGLang's get_hf_text_config reads; sglang 0.5.9: python/
+ * sglang/srt/utils/hf_transformers_utils.py:132-170; 0.5.23: python/
+ * sglang/srt/utils/hf_transformers/common.py:547-613), or NULL. */
+static const char *nested_text_config(const cJSON *root)
+{
+    static const char *const KEYS[] = {"text_config", "llm_config", "language_config", "thinker_config"};
+    for (size_t i = 0; i < COUNT_OF(KEYS); i++) {
+        const cJSON *sub = cJSON_GetObjectItemCaseSensitive(root, KEYS[i]);
+        const cJSON *rank = cJSON_GetObjectItemCaseSensitive(sub, "kv_lora_rank");
+        if (cJSON_IsObject(sub) && rank && !cJSON_IsNull(rank)) return KEYS[i];
+    }
+    return NULL;
+}
+
 /* A config error at top-level key `key`. */
 static kvc_status key_error(const char *text, const char *file, const char *key, kvc_diag *diag, const char *what)
 {
@@ -312,6 +328,18 @@ static kvc_status parse_config(const char *parse_text, size_t len, const char *t
 
     const cJSON *rank = cJSON_GetObjectItemCaseSensitive(root, "kv_lora_rank");
     int mha = mha_ok && (!rank || cJSON_IsNull(rank));
+    const char *nested = !mha && (!rank || cJSON_IsNull(rank)) ? nested_text_config(root) : NULL;
+    if (nested) {
+        origin_set(&o, file, 0, 0, nested);
+        json_locate_key(text, nested, 0, &o.line, &o.column);
+        st = diag_set(diag, KVC_ERR_CONFIG, &o,
+                      "%s keeps its MLA fields (\"kv_lora_rank\", ...) under \"%s\", a multimodal model's text "
+                      "config, which SGLang reads as the model's (get_hf_text_config); kvcheck does not read nested "
+                      "configs yet, so it cannot judge this worker",
+                      out->architecture, nested);
+        cJSON_Delete(root);
+        return st;
+    }
     if (!mha && (!rank || cJSON_IsNull(rank))) {
         origin_set(&o, file, 0, 0, "kv_lora_rank");
         cJSON_Delete(root);

@@ -277,6 +277,13 @@ static void test_model__draft_configs_may_be_mha(void **state)
     /* the model itself must be MLA */
     assert_int_equal(model_from_path("tests/unit/models/EAGLE3_DRAFT.json", NULL, &o, ".", "", &m, &d), KVC_ERR_CONFIG);
     assert_contains(d.message, "no \"kv_lora_rank\": LlamaForCausalLMEagle3 is not an MLA model");
+    /* a multimodal model's MLA fields under its text config are named as such, not taken for an MHA model */
+    assert_int_equal(model_parse("{\"architectures\": [\"KimiK25ForConditionalGeneration\"],\n \"text_config\": "
+                                 "{\"kv_lora_rank\": 512, \"qk_rope_head_dim\": 64}}", 117, "k.json", "k", &m, &d),
+                     KVC_ERR_CONFIG);
+    assert_contains(d.message, "KimiK25ForConditionalGeneration keeps its MLA fields (\"kv_lora_rank\", ...) under "
+                    "\"text_config\"");
+    assert_int_equal(d.line, 2);
     char dir[] = "/tmp/kvc-draft-XXXXXX";
     assert_non_null(mkdtemp(dir));
     char path[128];
