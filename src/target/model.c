@@ -161,8 +161,18 @@ static void quant_fields_of(const cJSON *quant, model_info *out)
     str_copy(out->quant_algo, sizeof out->quant_algo,
              !algo || cJSON_IsNull(algo) ? "" : cJSON_IsString(algo) ? algo->valuestring : "?");
     out->quant_algo_null = cJSON_IsNull(algo);
+    out->quant_section = cJSON_HasObjectItem(quant, "quantization");
     const cJSON *scheme = cJSON_GetObjectItemCaseSensitive(quant, "kv_cache_scheme");
-    out->kv_scheme = scheme && !cJSON_IsNull(scheme);
+    const cJSON *type = cJSON_GetObjectItemCaseSensitive(scheme, "type");
+    const cJSON *bits = cJSON_GetObjectItemCaseSensitive(scheme, "num_bits");
+    out->kv_scheme = !scheme || cJSON_IsNull(scheme) ? MODEL_KV_SCHEME_NONE
+                     : cJSON_IsString(scheme)        ? MODEL_KV_SCHEME_STRING
+                     : !cJSON_IsObject(scheme)       ? MODEL_KV_SCHEME_OTHER
+                     : cJSON_IsString(type) && strcmp(type->valuestring, "float") == 0 && cJSON_IsNumber(bits) &&
+                               bits->valuedouble == 8
+                         ? MODEL_KV_SCHEME_FLOAT8
+                         : MODEL_KV_SCHEME_DICT;
+    if (cJSON_IsString(scheme)) str_copy(out->kv_scheme_name, sizeof out->kv_scheme_name, scheme->valuestring);
     /* ModelOptFp4Config.from_config: "group_size", else the first config group's weights'; "ignore" (sglang 0.5.4:
      * python/sglang/srt/layers/quantization/modelopt_quant.py:646-656) */
     const cJSON *g = cJSON_GetObjectItemCaseSensitive(quant, "group_size");

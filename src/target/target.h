@@ -42,11 +42,14 @@ typedef struct model_info {
     int quant_block_dims;
     int quant_unknown;      /* a bundled preset: it stands for checkpoints quantized in different ways */
     char kv_quant_algo[KVC_NAME_LEN]; /* the quantization config's own "kv_cache_quant_algo" where a string; "": not */
-    int kv_scheme;          /* the quantization config has a non-null "kv_cache_scheme" */
+    /* the quantization config's "kv_cache_scheme" (MODEL_KV_SCHEME_*), and its text where a string */
+    int kv_scheme;
+    char kv_scheme_name[KVC_NAME_LEN];
     /* what a ModelOpt config class reads of it: "quant_algo" as written ("": absent or null, "?": not a string),
      * and whether it gives no group size ("group_size", or its first "config_groups" entry's weights') */
     char quant_algo[KVC_NAME_LEN];
     int quant_algo_null;    /* "quant_algo" is there and null (SGLang reads it as Python's None) */
+    int quant_section;      /* it has a "quantization" key (ModelOpt's nested form, which the config classes read) */
     int quant_no_group_size;
     /* the group sizes ModelOptFp4Config.common_group_size collects (the integers under "group_size" in the config,
      * its "quantization", its "config_groups" and their dicts): how many differ (2: two or more), and as Python
@@ -76,6 +79,16 @@ enum {
     MODEL_LINEAR_NONE,          /* neither field below */
     MODEL_LINEAR_CONFIG,        /* "linear_attn_config": {"kda_layers": [...], ...} */
     MODEL_LINEAR_LAYER_TYPES,   /* "layer_types": [..., "linear_attention", ...] */
+};
+
+/* What a quantization config's "kv_cache_scheme" is, as the config classes
+ * test it. */
+enum {
+    MODEL_KV_SCHEME_NONE,   /* absent or null */
+    MODEL_KV_SCHEME_FLOAT8, /* an object with "type" "float" and "num_bits" 8 */
+    MODEL_KV_SCHEME_DICT,   /* another object */
+    MODEL_KV_SCHEME_STRING, /* a string (kv_scheme_name) */
+    MODEL_KV_SCHEME_OTHER,  /* a number, list or boolean */
 };
 
 /* `ref` is a preset name or a path (relative to base_dir). */

@@ -1473,13 +1473,16 @@ static void test_rules__unjudged_architectures_and_model_dtypes(void **state)
          .layout = "fp16", .page = 1, .entries = 0},
         {"H200", "DeepseekV3ForCausalLM", "float8_e4m3fn", "", NULL, "--kv-cache-dtype bfloat16",
          .layout = "bf16", .page = 1, .entries = 0},
-        /* a ModelOpt config without a quant_algo: its config class refuses it in words kvcheck does not model */
+        /* a ModelOpt config without a quant_algo: its config class looks for the nested form and refuses, in the
+         * same words in every release; with a "quantization" section kvcheck does not model what it reads */
         {"H200", "DeepseekV3ForCausalLM", "bfloat16", CFG_FP8_KV, NULL, "",
-         .message = "the model's quantization config gives no quant_algo, which SGLang's modelopt config class takes "
-         "in a way kvcheck does not model"},
-        {"H200", "DeepseekV3ForCausalLM", "bfloat16", CFG_FP8_KV, NULL, "--kv-cache-dtype fp8_e4m3",
-         .message = "gives no quant_algo"},
-        {"H200", "DeepseekV3ForCausalLM", "bfloat16", CFG_NULL_KV, NULL, "", .message = "gives no quant_algo"},
+         .message = "SGLang 0.5.23 refuses to start: Cannot find 'quant_algo' in the model's quantization config. "
+         "Expected either flat format (config.json) or nested format (hf_quant_config.json). (at model load"},
+        {"H200", "DeepseekV3ForCausalLM", "bfloat16", CFG_FP8_KV, "0.5.3rc2", "--kv-cache-dtype fp8_e4m3",
+         .message = "Cannot find 'quant_algo' in the model's quantization config."},
+        {"H200", "DeepseekV3ForCausalLM", "bfloat16", CFG_NULL_KV, NULL, "",
+         .message = "gives no quant_algo but a \"quantization\" section, which SGLang's modelopt config class takes in "
+         "a way kvcheck does not model"},
         /* an FP8 checkpoint's kv_cache_quant_algo: Fp8Config keeps it from 0.5.18 (FP8 in any case), and nothing
          * else names its KV dtype */
         {"H200", "DeepseekV3ForCausalLM", "bfloat16", CFG_FP8_ALGO("FP8"), "0.5.17", "",
@@ -1736,6 +1739,25 @@ static void test_rules__modelopt_configs_sglang_reads_its_own_way(void **state)
         /* from 0.5.4 the group size is the config's or its first group's weights', after the quant_algo */
         {0, NV(", \"quant_algo\": \"MXFP8\""), "B200", "--quantization modelopt_fp4", "0.5.4", NULL,
          "ModelOpt currently only supports: FP8, NVFP4 quantizations in sglang."},
+        /* the KV dtype auto takes from a kv_cache_scheme: an object of type float with 8 bits is FP8 */
+        {0, "{\"quant_method\": \"modelopt\", \"quant_algo\": \"NVFP4\", \"group_size\": 16, \"kv_cache_scheme\": "
+         "{\"type\": \"float\", \"num_bits\": 8, \"dynamic\": false}}", "H200", "", "0.5.23", "fp8_raw", NULL},
+        /* ModelOptFp4Config maps a string from 0.5.7 (stripped, upper-cased); before, it calls .get on it */
+        {0, "{\"quant_method\": \"modelopt\", \"quant_algo\": \"NVFP4\", \"group_size\": 16, \"kv_cache_scheme\": "
+         "\" fp8 \"}", "H200", "", "0.5.23", "fp8_raw", NULL},
+        {0, "{\"quant_method\": \"modelopt\", \"quant_algo\": \"NVFP4\", \"group_size\": 16, \"kv_cache_scheme\": "
+         "\"nvfp4\"}", "H200", "", "0.5.23", "bf16", NULL},
+        {0, "{\"quant_method\": \"modelopt\", \"quant_algo\": \"NVFP4\", \"group_size\": 16, \"kv_cache_scheme\": "
+         "\"fp8\"}", "B200", "", "0.5.6", NULL, "SGLang 0.5.6 refuses to start: AttributeError: 'str' object has no "
+         "attribute 'get' (the config class reads the quantization config's kv_cache_scheme, a string, as an object"},
+        /* from 0.5.15 an object scheme comes before kv_cache_quant_algo; up to 0.5.8.post1 after it */
+        {0, NV(", \"quant_algo\": \"NVFP4\", \"group_size\": 16, \"kv_cache_scheme\": {\"type\": \"int\", "
+               "\"num_bits\": 8}"), "H200", "", "0.5.23", "bf16", NULL},
+        {0, NV(", \"quant_algo\": \"NVFP4\", \"group_size\": 16, \"kv_cache_scheme\": {\"type\": \"int\", "
+               "\"num_bits\": 8}"), "B200", "", "0.5.8.post1", "fp8_raw", NULL},
+        /* ModelOptFp8Config: a string scheme is none to 0.5.14, from 0.5.15 it falls back to kv_cache_quant_algo */
+        {0, NV(", \"quant_algo\": \"FP8\", \"kv_cache_scheme\": \"fp8\""), "H200", "", "0.5.14", "bf16", NULL},
+        {0, NV(", \"quant_algo\": \"FP8\", \"kv_cache_scheme\": \"fp8\""), "H200", "", "0.5.15", "fp8_raw", NULL},
     };
 #undef NV
     for (size_t i = 0; i < COUNT_OF(C); i++) {

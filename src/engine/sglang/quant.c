@@ -6,6 +6,7 @@
  * calls these steps in SGLang's order (rules.h). */
 #include "engine/sglang/rules.h"
 
+#include <ctype.h>
 #include <stdarg.h>
 #include <stdio.h>
 
@@ -181,13 +182,41 @@ static enum config_verdict fp8_config_check(unsigned rel, const model_info *m, c
     return CONFIG_OK;
 }
 
-/* A ModelOpt config without a quant_algo string: its config classes fall
- * back to the nested (hf_quant_config.json) form and refuse, in words that
- * differ between the classes and releases, which kvcheck does not model. */
-static enum config_verdict modelopt_algo_unjudged(const model_info *m, char *msg, size_t size)
+/* A ModelOpt config without a quant_algo string: both config classes
+ * fall back to the nested (hf_quant_config.json) form, and a config.json
+ * config with no "quantization" section to read refuses in the same words
+ * in every release (sglang 0.5.3rc2: python/sglang/srt/layers/
+ * quantization/modelopt_quant.py:159-168, :615-627; 0.5.23: :496-505,
+ * :1659-1671); kvcheck does not model the rest (a non-string quant_algo, a
+ * "quantization" section, an hf_quant_config.json). Pure. */
+static enum config_verdict modelopt_no_algo(const model_info *m, char *msg, size_t size)
 {
-    str_printf(msg, size, "the model's quantization config gives %s quant_algo", m->quant_algo[0] ? "a non-string" : "no");
+    if (!m->quant_algo[0] && !m->quant_section && !m->quant_file)
+        return str_printf(msg, size, "Cannot find 'quant_algo' in the model's quantization config. Expected either "
+                          "flat format (config.json) or nested format (hf_quant_config.json)."), CONFIG_REFUSED;
+    str_printf(msg, size, "the model's quantization config gives %s", m->quant_algo[0] ? "a non-string quant_algo" :
+               m->quant_file ? "no quant_algo" : "no quant_algo but a \"quantization\" section");
     return CONFIG_UNJUDGED;
+}
+
+/* Until they test its type, the config classes call .get on a
+ * kv_cache_scheme they find (ModelOptFp8Config always, ModelOptFp4Config
+ * where no kv_cache_quant_algo comes first), which a string crashes. */
+static const struct {
+    span fp8, fp4;
+    const char *cite;
+} SCHEME_GET = {UNTIL("0.5.8.post1"), UNTIL("0.5.6.post2"),
+                "sglang 0.5.3rc2: python/sglang/srt/layers/quantization/modelopt_quant.py:147-153, :598-609; 0.5.6.post2: "
+                ":260-266, :945-956; 0.5.8.post1: :263-269"};
+
+/* 1 with SGLang's crash in `msg` where the config's kv_cache_scheme is a
+ * non-empty string (SCHEME_GET). Pure. */
+static int scheme_get_crashes(const model_info *m, char *msg, size_t size)
+{
+    if (m->kv_scheme != MODEL_KV_SCHEME_STRING || !m->kv_scheme_name[0]) return 0;
+    str_printf(msg, size, "AttributeError: 'str' object has no attribute 'get' (the config class reads the "
+               "quantization config's kv_cache_scheme, a string, as an object: %s)", SCHEME_GET.cite);
+    return 1;
 }
 
 /* ModelOptFp8Config.from_config on a config.json quantization config: it
@@ -198,7 +227,8 @@ static enum config_verdict modelopt_algo_unjudged(const model_info *m, char *msg
 static enum config_verdict modelopt_fp8_check(unsigned rel, const model_info *m, char *msg, size_t size)
 {
     const char *a = m->quant_algo;
-    if (!a[0] || strcmp(a, "?") == 0) return modelopt_algo_unjudged(m, msg, size);
+    if (!a[0] || strcmp(a, "?") == 0) return modelopt_no_algo(m, msg, size);
+    if (in_span(rel, SCHEME_GET.fp8) && scheme_get_crashes(m, msg, size)) return CONFIG_REFUSED;
     int old = rel_until(rel, "0.5.17");
     if (old ? strstr(a, "FP8") != NULL : strcmp(a, "FP8") == 0) return CONFIG_OK;
     if (old)
@@ -264,7 +294,9 @@ static enum config_verdict fp4_common_group_check(unsigned rel, const model_info
 static enum config_verdict modelopt_fp4_check(unsigned rel, const model_info *m, char *msg, size_t size)
 {
     const char *a = m->quant_algo;
-    if (!a[0] || strcmp(a, "?") == 0) return modelopt_algo_unjudged(m, msg, size);
+    if (!a[0] || strcmp(a, "?") == 0) return modelopt_no_algo(m, msg, size);
+    if (in_span(rel, SCHEME_GET.fp4) && !m->kv_quant_algo[0] && scheme_get_crashes(m, msg, size))
+        return CONFIG_REFUSED;
     if (!m->quant_file && in_span(rel, FP4_COMMON_GROUP.when)) return fp4_common_group_check(rel, m, msg, size);
     if (fp4_algo_refused(rel, a, msg, size)) return CONFIG_REFUSED;
     if ((m->quant_no_group_size && !(rel_since(rel, "0.5.17") && strstr(a, "NVFP4") && !m->quant_file)) ||
@@ -705,39 +737,84 @@ kvc_status quant_check_loader(const ctx *c)
  * dtype of auto: which of the config.json quantization config's keys it
  * keeps as its kv_cache_quant_algo, which the model runner reads from the
  * model's quant_config ("FP8", in any case, makes the pool FP8:
- * KV_QUANT_CITE). kvcheck does not parse a kv_cache_scheme: where a class
- * reads one, auto is unjudged. */
+ * KV_QUANT_CITE), and how it reads a kv_cache_scheme: an object of type
+ * "float" with 8 bits is FP8, another object none; a string as `str`
+ * says. */
 enum kv_keys {
     KV_KEEPS_NONE,        /* none */
     KV_KEEPS_ALGO,        /* kv_cache_quant_algo */
     KV_KEEPS_SCHEME,      /* kv_cache_scheme alone */
     KV_KEEPS_ALGO_SCHEME, /* kv_cache_quant_algo, else kv_cache_scheme */
-    KV_KEEPS_SCHEME_ALGO, /* kv_cache_scheme, else kv_cache_quant_algo */
+    KV_KEEPS_SCHEME_ALGO, /* kv_cache_scheme where an object (or a string it maps), else kv_cache_quant_algo */
+};
+enum scheme_str {
+    STR_NONE,    /* none */
+    STR_CRASHES, /* it calls .get on it: the config class crashes at model load, before (SCHEME_GET) */
+    STR_MAPPED,  /* stripped and upper-cased, FP8 or FLOAT8 is FP8 (FP4, FLOAT4, NVFP4 NVFP4), else none */
 };
 static const struct kv_quant_read {
     span when;
     const char *methods; /* space-separated */
     enum kv_keys keeps;
+    enum scheme_str str;
     const char *cite;
 } KV_QUANT_READS[] = {
-    {UNTIL("0.5.17"), "fp8", KV_KEEPS_NONE, "Fp8Config.from_config keeps no kv_cache_quant_algo: sglang 0.5.3rc2: "
-     "python/sglang/srt/layers/quantization/fp8.py:166-177; 0.5.17: :305-340"},
-    {SINCE("0.5.18"), "fp8", KV_KEEPS_ALGO, "Fp8Config.from_config: sglang 0.5.18: python/sglang/srt/layers/"
-     "quantization/fp8.py:326-327; 0.5.23: :366-367"},
+    {UNTIL("0.5.17"), "fp8", KV_KEEPS_NONE, STR_NONE, "Fp8Config.from_config keeps no kv_cache_quant_algo: sglang "
+     "0.5.3rc2: python/sglang/srt/layers/quantization/fp8.py:166-177; 0.5.17: :305-340"},
+    {SINCE("0.5.18"), "fp8", KV_KEEPS_ALGO, STR_NONE, "Fp8Config.from_config: sglang 0.5.18: python/sglang/srt/"
+     "layers/quantization/fp8.py:326-327; 0.5.23: :366-367"},
     /* ModelOptFp8Config keeps it as kv_cache_quant_method, which the model runner does not read, to 0.5.3.post3 */
-    {UNTIL("0.5.3.post3"), "modelopt modelopt_fp8", KV_KEEPS_NONE, "ModelOptFp8Config.from_config: sglang "
-     "0.5.3rc2: python/sglang/srt/layers/quantization/modelopt_quant.py:107, :145-162"},
-    {FROM_TO("0.5.4", "0.5.14"), "modelopt modelopt_fp8", KV_KEEPS_SCHEME, "ModelOptFp8Config.from_config: sglang "
-     "0.5.4: python/sglang/srt/layers/quantization/modelopt_quant.py:175-200; 0.5.14: :435-489"},
-    {SINCE("0.5.15"), "modelopt modelopt_fp8", KV_KEEPS_SCHEME_ALGO, "ModelOptFp8Config.from_config: sglang 0.5.15: "
-     "python/sglang/srt/layers/quantization/modelopt_quant.py:450-458; 0.5.23: :482-490"},
-    {UNTIL("0.5.8.post1"), "modelopt_fp4", KV_KEEPS_ALGO_SCHEME, "ModelOptFp4Config.from_config: sglang 0.5.3rc2: "
-     "python/sglang/srt/layers/quantization/modelopt_quant.py:598-608; 0.5.8.post1: :948-958"},
-    {FROM_TO("0.5.9", "0.5.14"), "modelopt_fp4", KV_KEEPS_SCHEME, "ModelOptFp4Config.from_config: sglang 0.5.9: "
-     "python/sglang/srt/layers/quantization/modelopt_quant.py:989-1077; 0.5.14: :1259-1347"},
-    {SINCE("0.5.15"), "modelopt_fp4", KV_KEEPS_SCHEME_ALGO, "ModelOptFp4Config.from_config: sglang 0.5.15: "
-     "python/sglang/srt/layers/quantization/modelopt_quant.py:1278-1296; 0.5.23: :1620-1638"},
+    {UNTIL("0.5.3.post3"), "modelopt modelopt_fp8", KV_KEEPS_NONE, STR_NONE, "ModelOptFp8Config.from_config: "
+     "sglang 0.5.3rc2: python/sglang/srt/layers/quantization/modelopt_quant.py:107, :145-162"},
+    {FROM_TO("0.5.4", "0.5.8.post1"), "modelopt modelopt_fp8", KV_KEEPS_SCHEME, STR_CRASHES, "ModelOptFp8Config."
+     "from_config: sglang 0.5.4: python/sglang/srt/layers/quantization/modelopt_quant.py:191-197; 0.5.8.post1: "
+     ":263-269"},
+    {FROM_TO("0.5.9", "0.5.14"), "modelopt modelopt_fp8", KV_KEEPS_SCHEME, STR_NONE, "ModelOptFp8Config."
+     "from_config: sglang 0.5.9: python/sglang/srt/layers/quantization/modelopt_quant.py:434-440; 0.5.14: :451-457"},
+    {SINCE("0.5.15"), "modelopt modelopt_fp8", KV_KEEPS_SCHEME_ALGO, STR_NONE, "ModelOptFp8Config.from_config: "
+     "sglang 0.5.15: python/sglang/srt/layers/quantization/modelopt_quant.py:450-458; 0.5.23: :482-490"},
+    {UNTIL("0.5.6.post2"), "modelopt_fp4", KV_KEEPS_ALGO_SCHEME, STR_CRASHES, "ModelOptFp4Config.from_config: "
+     "sglang 0.5.3rc2: python/sglang/srt/layers/quantization/modelopt_quant.py:598-609; 0.5.6.post2: :945-956"},
+    {FROM_TO("0.5.7", "0.5.8.post1"), "modelopt_fp4", KV_KEEPS_ALGO_SCHEME, STR_MAPPED, "ModelOptFp4Config."
+     "from_config: sglang 0.5.7: python/sglang/srt/layers/quantization/modelopt_quant.py:949-970; 0.5.8.post1: "
+     ":948-969"},
+    {FROM_TO("0.5.9", "0.5.14"), "modelopt_fp4", KV_KEEPS_SCHEME, STR_MAPPED, "ModelOptFp4Config.from_config: "
+     "sglang 0.5.9: python/sglang/srt/layers/quantization/modelopt_quant.py:1006-1024; 0.5.14: :1276-1294"},
+    {SINCE("0.5.15"), "modelopt_fp4", KV_KEEPS_SCHEME_ALGO, STR_MAPPED, "ModelOptFp4Config.from_config: sglang "
+     "0.5.15: python/sglang/srt/layers/quantization/modelopt_quant.py:1278-1296; 0.5.23: :1620-1638"},
 };
+
+/* The kv_cache_quant_algo the config class of row `k` keeps of `m`'s
+ * quantization config, into `out` ("": none, also where a string scheme
+ * crashes the class, which the model loader's check then refuses), and in
+ * `*scheme` whether it took it from the kv_cache_scheme; 0 for a scheme
+ * that is a number, list or boolean, which kvcheck does not model. Pure. */
+static int kept_kv_algo(const struct kv_quant_read *k, const model_info *m, char *out, size_t size, int *scheme)
+{
+    int s = m->kv_scheme;
+    const char *algo = m->kv_quant_algo;
+    out[0] = '\0';
+    *scheme = k->keeps == KV_KEEPS_SCHEME || (k->keeps == KV_KEEPS_ALGO_SCHEME && !algo[0]) ||
+              (k->keeps == KV_KEEPS_SCHEME_ALGO && (s == MODEL_KV_SCHEME_FLOAT8 || s == MODEL_KV_SCHEME_DICT ||
+                                                    (s == MODEL_KV_SCHEME_STRING && k->str == STR_MAPPED)));
+    if (k->keeps == KV_KEEPS_NONE) return 1;
+    if (!*scheme) return str_copy(out, size, algo), 1;
+    if (s == MODEL_KV_SCHEME_OTHER) return 0;
+    if (s == MODEL_KV_SCHEME_FLOAT8) str_copy(out, size, "FP8");
+    if (s != MODEL_KV_SCHEME_STRING || k->str != STR_MAPPED) return 1;
+    char name[KVC_NAME_LEN];
+    str_copy(name, sizeof name, m->kv_scheme_name);
+    ascii_upper(name);
+    const char *b = name, *e = name + strlen(name);
+    while (*b && isspace((unsigned char)*b)) b++;
+    while (e > b && isspace((unsigned char)e[-1])) e--;
+    int n = (int)(e - b);
+    if ((n == 3 && !strncmp(b, "FP8", 3)) || (n == 6 && !strncmp(b, "FLOAT8", 6))) str_copy(out, size, "FP8");
+    else if ((n == 3 && !strncmp(b, "FP4", 3)) || (n == 6 && !strncmp(b, "FLOAT4", 6)) ||
+             (n == 5 && !strncmp(b, "NVFP4", 5)))
+        str_copy(out, size, "NVFP4");
+    return 1;
+}
 /* Model classes that keep no quant_config: the model runner finds none on them, so auto is the model's dtype. */
 static const char KV_QUANT_UNKEPT[] = "DotsVLMForCausalLM PixtralForConditionalGeneration";
 static const char KV_QUANT_UNKEPT_CITE[] = "sglang 0.5.23: python/sglang/srt/models/dots_vlm.py:46, "
@@ -767,23 +844,27 @@ void quant_auto_kv_dtype(ctx *c)
     for (size_t i = 0; (c->quant.how == QUANT_ROW || c->quant.how == QUANT_UNROWED) && i < COUNT_OF(KV_QUANT_READS); i++)
         if (in_span(c->rel, KV_QUANT_READS[i].when) && word_in(method, KV_QUANT_READS[i].methods))
             k = &KV_QUANT_READS[i];
-    const char *algo = c->model->kv_quant_algo;
     /* an hf_quant_config.json is read as its nested form, which kvcheck does not follow */
-    if (!k || c->model->quant_file) return;
-    int scheme = c->model->kv_scheme &&
-                 (k->keeps == KV_KEEPS_SCHEME || k->keeps == KV_KEEPS_SCHEME_ALGO ||
-                  (k->keeps == KV_KEEPS_ALGO_SCHEME && !algo[0]));
-    if (scheme) return;
-    int keeps_algo = k->keeps == KV_KEEPS_ALGO || k->keeps == KV_KEEPS_ALGO_SCHEME || k->keeps == KV_KEEPS_SCHEME_ALGO;
-    c->auto_dtype = keeps_algo && str_ieq(algo, "FP8") ? "fp8_e4m3" : c->mdtype;
+    char kept[KVC_NAME_LEN], scheme[KVC_NAME_LEN + 40] = "";
+    int from_scheme = 0;
+    if (!k || c->model->quant_file || !kept_kv_algo(k, c->model, kept, sizeof kept, &from_scheme)) return;
+    if (from_scheme && kept[0]) str_printf(scheme, sizeof scheme, " as kv_cache_quant_algo %s", kept);
+    c->auto_dtype = str_ieq(kept, "FP8") ? "fp8_e4m3" : c->mdtype;
     if (c->auto_dtype != c->mdtype)
-        str_printf(c->auto_why, sizeof c->auto_why, "fp8_e4m3, as the checkpoint's quantization config asks "
-                   "(kv_cache_quant_algo %s, which %s keeps: %s; %s)", algo, method, k->cite, KV_QUANT_CITE);
+        str_printf(c->auto_why, sizeof c->auto_why, "fp8_e4m3, as the checkpoint's quantization config asks (%s, which "
+                   "%s keeps%s: %s; %s)", c->model->kv_quant, method, scheme, k->cite, KV_QUANT_CITE);
+    else if (!kept[0] && from_scheme)
+        str_printf(c->auto_why, sizeof c->auto_why, "the model's dtype, %s (%s): %s's config class keeps no "
+                   "kv_cache_quant_algo: it reads the quantization config's kv_cache_scheme, which names "
+                   "no FP8 (%s)", c->mdtype, c->mdtype_why, method, k->cite);
+    else if (!kept[0])
+        str_printf(c->auto_why, sizeof c->auto_why, "the model's dtype, %s (%s): %s's config class keeps no "
+                   "kv_cache_quant_algo of the quantization config's %s (%s)", c->mdtype, c->mdtype_why, method,
+                   c->model->kv_quant, k->cite);
     else
-        str_printf(c->auto_why, sizeof c->auto_why, "the model's dtype, %s (%s): the quantization config's %s is not "
-                   "read, as %s's config class %s (%s)", c->mdtype, c->mdtype_why, c->model->kv_quant, method,
-                   !keeps_algo ? "keeps no kv_cache_quant_algo" : "keeps only its own kv_cache_quant_algo, which is not FP8",
-                   k->cite);
+        str_printf(c->auto_why, sizeof c->auto_why, "the model's dtype, %s (%s): %s's config class keeps "
+                   "kv_cache_quant_algo %s of the quantization config's %s, which is not FP8 (%s)", c->mdtype,
+                   c->mdtype_why, method, kept, c->model->kv_quant, k->cite);
 }
 
 /* The releases this file's code tests by version (rel_since, rel_until,
@@ -808,5 +889,7 @@ size_t quant_spans(span *out, size_t max)
     if (++n < max) out[n] = UNREGISTERED_MODELOPT.when;
     if (++n < max) out[n] = NULL_ALGO.when;
     if (++n < max) out[n] = FP4_COMMON_GROUP.when;
+    if (++n < max) out[n] = SCHEME_GET.fp8;
+    if (++n < max) out[n] = SCHEME_GET.fp4;
     return ++n;
 }
