@@ -173,6 +173,16 @@ static void quant_fields_of(const cJSON *quant, model_info *out)
                          ? MODEL_KV_SCHEME_FLOAT8
                          : MODEL_KV_SCHEME_DICT;
     if (cJSON_IsString(scheme)) str_copy(out->kv_scheme_name, sizeof out->kv_scheme_name, scheme->valuestring);
+    if (scheme && !cJSON_IsNull(scheme) && !cJSON_IsObject(scheme)) {
+        int integral = cJSON_IsNumber(scheme) && scheme->valuedouble == (double)(long long)scheme->valuedouble;
+        str_copy(out->kv_scheme_type, sizeof out->kv_scheme_type,
+                 cJSON_IsString(scheme) ? "str" : cJSON_IsBool(scheme) ? "bool" : cJSON_IsArray(scheme) ? "list"
+                 : integral ? "int" : "float");
+        out->kv_scheme_truthy = cJSON_IsString(scheme)  ? scheme->valuestring[0] != '\0'
+                                : cJSON_IsBool(scheme)  ? cJSON_IsTrue(scheme)
+                                : cJSON_IsArray(scheme) ? scheme->child != NULL
+                                                        : scheme->valuedouble != 0;
+    }
     /* ModelOptFp4Config.from_config: "group_size", else the first config group's weights'; "ignore" (sglang 0.5.4:
      * python/sglang/srt/layers/quantization/modelopt_quant.py:646-656) */
     const cJSON *g = cJSON_GetObjectItemCaseSensitive(quant, "group_size");

@@ -42,9 +42,13 @@ typedef struct model_info {
     int quant_block_dims;
     int quant_unknown;      /* a bundled preset: it stands for checkpoints quantized in different ways */
     char kv_quant_algo[KVC_NAME_LEN]; /* the quantization config's own "kv_cache_quant_algo" where a string; "": not */
-    /* the quantization config's "kv_cache_scheme" (MODEL_KV_SCHEME_*), and its text where a string */
+    /* the quantization config's "kv_cache_scheme" (MODEL_KV_SCHEME_*); its text where a string; where neither an
+     * object nor null, its Python type's name ("str", "int", "float", "list", "bool") and whether Python takes it
+     * as true */
     int kv_scheme;
     char kv_scheme_name[KVC_NAME_LEN];
+    char kv_scheme_type[8];
+    int kv_scheme_truthy;
     /* what a ModelOpt config class reads of it: "quant_algo" as written ("": absent or null, "?": not a string),
      * and whether it gives no group size ("group_size", or its first "config_groups" entry's weights') */
     char quant_algo[KVC_NAME_LEN];
@@ -88,7 +92,7 @@ enum {
     MODEL_KV_SCHEME_FLOAT8, /* an object with "type" "float" and "num_bits" 8 */
     MODEL_KV_SCHEME_DICT,   /* another object */
     MODEL_KV_SCHEME_STRING, /* a string (kv_scheme_name) */
-    MODEL_KV_SCHEME_OTHER,  /* a number, list or boolean */
+    MODEL_KV_SCHEME_OTHER,  /* a number, list or boolean (kv_scheme_type) */
 };
 
 /* `ref` is a preset name or a path (relative to base_dir). */

@@ -425,8 +425,9 @@ static void test_args__a_dump_reports_the_resolved_quantization(void **state)
     assert_int_equal(kvc_worker_set_model(w, dir, &d), KVC_OK);
     assert_int_equal(kvc_worker_add_args(w, "--kv-cache-dtype bf16 --quantization modelopt_fp4", "args", &d), KVC_OK);
     assert_int_equal(kvc_resolve(w, &r, &d), KVC_ERR_CONFIG);
-    assert_contains(d.message, "the model's quantization config gives no quant_algo, which SGLang's modelopt_fp4 "
-                               "config class takes in a way kvcheck does not model");
+    assert_contains(d.message, "SGLang 0.5.23 refuses to start: Cannot find 'quant_algo' in the model's quantization "
+                               "config. Expected either flat format (config.json) or nested format "
+                               "(hf_quant_config.json). (at model load, building the modelopt_fp4 quantization config");
     kvc_worker_free(w);
     assert_int_equal(unlink(dump), 0);
     assert_int_equal(unlink(config), 0);

@@ -1749,7 +1749,12 @@ static void test_rules__modelopt_configs_sglang_reads_its_own_way(void **state)
          "\"nvfp4\"}", "H200", "", "0.5.23", "bf16", NULL},
         {0, "{\"quant_method\": \"modelopt\", \"quant_algo\": \"NVFP4\", \"group_size\": 16, \"kv_cache_scheme\": "
          "\"fp8\"}", "B200", "", "0.5.6", NULL, "SGLang 0.5.6 refuses to start: AttributeError: 'str' object has no "
-         "attribute 'get' (the config class reads the quantization config's kv_cache_scheme, a string, as an object"},
+         "attribute 'get' (the config class reads the quantization config's kv_cache_scheme as an object"},
+        /* so does a number, whatever the KV dtype; from 0.5.7 the class passes it over */
+        {0, "{\"quant_method\": \"modelopt\", \"quant_algo\": \"NVFP4\", \"group_size\": 16, \"kv_cache_scheme\": 8}",
+         "B200", "--kv-cache-dtype fp8_e4m3", "0.5.5", NULL, "AttributeError: 'int' object has no attribute 'get'"},
+        {0, "{\"quant_method\": \"modelopt\", \"quant_algo\": \"NVFP4\", \"group_size\": 16, \"kv_cache_scheme\": 8}",
+         "H200", "", "0.5.23", "bf16", NULL},
         /* from 0.5.15 an object scheme comes before kv_cache_quant_algo; up to 0.5.8.post1 after it */
         {0, NV(", \"quant_algo\": \"NVFP4\", \"group_size\": 16, \"kv_cache_scheme\": {\"type\": \"int\", "
                "\"num_bits\": 8}"), "H200", "", "0.5.23", "bf16", NULL},

@@ -201,7 +201,8 @@ static enum config_verdict modelopt_no_algo(const model_info *m, char *msg, size
 
 /* Until they test its type, the config classes call .get on a
  * kv_cache_scheme they find (ModelOptFp8Config always, ModelOptFp4Config
- * where no kv_cache_quant_algo comes first), which a string crashes. */
+ * where no kv_cache_quant_algo comes first), which anything but an object
+ * crashes that Python takes as true. */
 static const struct {
     span fp8, fp4;
     const char *cite;
@@ -209,13 +210,13 @@ static const struct {
                 "sglang 0.5.3rc2: python/sglang/srt/layers/quantization/modelopt_quant.py:147-153, :598-609; 0.5.6.post2: "
                 ":260-266, :945-956; 0.5.8.post1: :263-269"};
 
-/* 1 with SGLang's crash in `msg` where the config's kv_cache_scheme is a
- * non-empty string (SCHEME_GET). Pure. */
+/* 1 with SGLang's crash in `msg` where the config's kv_cache_scheme is
+ * true to Python and not an object (SCHEME_GET). Pure. */
 static int scheme_get_crashes(const model_info *m, char *msg, size_t size)
 {
-    if (m->kv_scheme != MODEL_KV_SCHEME_STRING || !m->kv_scheme_name[0]) return 0;
-    str_printf(msg, size, "AttributeError: 'str' object has no attribute 'get' (the config class reads the "
-               "quantization config's kv_cache_scheme, a string, as an object: %s)", SCHEME_GET.cite);
+    if (!m->kv_scheme_type[0] || !m->kv_scheme_truthy) return 0;
+    str_printf(msg, size, "AttributeError: '%s' object has no attribute 'get' (the config class reads the "
+               "quantization config's kv_cache_scheme as an object: %s)", m->kv_scheme_type, SCHEME_GET.cite);
     return 1;
 }
 
@@ -749,7 +750,7 @@ enum kv_keys {
 };
 enum scheme_str {
     STR_NONE,    /* none */
-    STR_CRASHES, /* it calls .get on it: the config class crashes at model load, before (SCHEME_GET) */
+    STR_CRASHES, /* it calls .get on it (so on a number, list or boolean): the class crashes first (SCHEME_GET) */
     STR_MAPPED,  /* stripped and upper-cased, FP8 or FLOAT8 is FP8 (FP4, FLOAT4, NVFP4 NVFP4), else none */
 };
 static const struct kv_quant_read {
@@ -785,11 +786,12 @@ static const struct kv_quant_read {
 };
 
 /* The kv_cache_quant_algo the config class of row `k` keeps of `m`'s
- * quantization config, into `out` ("": none, also where a string scheme
- * crashes the class, which the model loader's check then refuses), and in
- * `*scheme` whether it took it from the kv_cache_scheme; 0 for a scheme
- * that is a number, list or boolean, which kvcheck does not model. Pure. */
-static int kept_kv_algo(const struct kv_quant_read *k, const model_info *m, char *out, size_t size, int *scheme)
+ * quantization config, into `out` ("": none, also where a scheme crashes
+ * the class, which the model loader's check then refuses), and in
+ * `*scheme` whether it took it from the kv_cache_scheme. A scheme that is
+ * neither an object nor a string is one the classes pass over once they
+ * test its type. Pure. */
+static void kept_kv_algo(const struct kv_quant_read *k, const model_info *m, char *out, size_t size, int *scheme)
 {
     int s = m->kv_scheme;
     const char *algo = m->kv_quant_algo;
@@ -797,11 +799,13 @@ static int kept_kv_algo(const struct kv_quant_read *k, const model_info *m, char
     *scheme = k->keeps == KV_KEEPS_SCHEME || (k->keeps == KV_KEEPS_ALGO_SCHEME && !algo[0]) ||
               (k->keeps == KV_KEEPS_SCHEME_ALGO && (s == MODEL_KV_SCHEME_FLOAT8 || s == MODEL_KV_SCHEME_DICT ||
                                                     (s == MODEL_KV_SCHEME_STRING && k->str == STR_MAPPED)));
-    if (k->keeps == KV_KEEPS_NONE) return 1;
-    if (!*scheme) return str_copy(out, size, algo), 1;
-    if (s == MODEL_KV_SCHEME_OTHER) return 0;
+    if (k->keeps == KV_KEEPS_NONE) return;
+    if (!*scheme) {
+        str_copy(out, size, algo);
+        return;
+    }
     if (s == MODEL_KV_SCHEME_FLOAT8) str_copy(out, size, "FP8");
-    if (s != MODEL_KV_SCHEME_STRING || k->str != STR_MAPPED) return 1;
+    if (s != MODEL_KV_SCHEME_STRING || k->str != STR_MAPPED) return;
     char name[KVC_NAME_LEN];
     str_copy(name, sizeof name, m->kv_scheme_name);
     ascii_upper(name);
@@ -813,7 +817,6 @@ static int kept_kv_algo(const struct kv_quant_read *k, const model_info *m, char
     else if ((n == 3 && !strncmp(b, "FP4", 3)) || (n == 6 && !strncmp(b, "FLOAT4", 6)) ||
              (n == 5 && !strncmp(b, "NVFP4", 5)))
         str_copy(out, size, "NVFP4");
-    return 1;
 }
 /* Model classes that keep no quant_config: the model runner finds none on them, so auto is the model's dtype. */
 static const char KV_QUANT_UNKEPT[] = "DotsVLMForCausalLM PixtralForConditionalGeneration";
@@ -847,7 +850,8 @@ void quant_auto_kv_dtype(ctx *c)
     /* an hf_quant_config.json is read as its nested form, which kvcheck does not follow */
     char kept[KVC_NAME_LEN], scheme[KVC_NAME_LEN + 40] = "";
     int from_scheme = 0;
-    if (!k || c->model->quant_file || !kept_kv_algo(k, c->model, kept, sizeof kept, &from_scheme)) return;
+    if (!k || c->model->quant_file) return;
+    kept_kv_algo(k, c->model, kept, sizeof kept, &from_scheme);
     if (from_scheme && kept[0]) str_printf(scheme, sizeof scheme, " as kv_cache_quant_algo %s", kept);
     c->auto_dtype = str_ieq(kept, "FP8") ? "fp8_e4m3" : c->mdtype;
     if (c->auto_dtype != c->mdtype)
