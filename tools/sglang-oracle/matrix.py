@@ -1,6 +1,7 @@
 """Run one release's own code over the matrix of worker settings, for one GPU.
 
-usage: python3 matrix.py VERSION GPU [--models DIR] [--limit N] [--attention | --quant] [--reuse OLD.jsonl] > VERSION_GPU.jsonl
+usage: python3 matrix.py VERSION GPU [--models DIR] [--limit N] [--attention | --quant | --modelopt] [--reuse OLD.jsonl]
+       > VERSION_GPU.jsonl
 
 --reuse copies the ROW of every case OLD.jsonl (an earlier run of the same
 release and GPU) holds and runs only the others: for a matrix that gained
@@ -14,6 +15,11 @@ with ATTENTION=1.
 --quant runs quant_cases() instead (checkpoints of other quantization methods:
 the method SGLang resolves, its model loader check, the KV dtype auto takes);
 sweep.sh writes their tables to tests/conformance/sglang/quant with QUANT=1.
+
+--modelopt runs modelopt_cases() instead (ModelOpt checkpoints and the
+variants modelopt_variants.py writes, under every --quantization, MoE
+runner and dtype SGLang reads for them); sweep.sh writes their tables to
+tests/conformance/sglang/modelopt with MODELOPT=1.
 
 Every release runs the same case list (cases() below; it does not depend on
 the release or GPU), so a case a release's parser cannot take is recorded as
@@ -353,6 +359,37 @@ def quant_cases():
     return out
 
 
+# ModelOpt checkpoints and their variants (modelopt_variants.py): each --quantization SGLang takes for them, MoE
+# runners and all-to-all backends, model dtypes, KV dtypes, PD decode and NEXTN drafts. --quantization
+# modelopt_mixed is left out: the oracle cannot build its config class from a path on some checkpoints.
+MODELOPT_QUANT = ["modelopt", "modelopt_fp4", "modelopt_fp8", "fp8", "w4afp8", "nvfp4_online", "petit_nvfp4", "mxfp8",
+                  "MODELOPT", "quark_mxfp4"]
+MODELOPT_FLAGS = ([None, "--dtype float16", "--dtype float32"] + ["--quantization " + q for q in MODELOPT_QUANT] +
+                  ["--moe-runner-backend flashinfer_trtllm", "--moe-runner-backend triton",
+                   "--moe-runner-backend flashinfer_cutlass", "--moe-a2a-backend deepep",
+                   "--moe-runner-backend auto --moe-a2a-backend none",
+                   "--quantization modelopt --moe-runner-backend triton",
+                   "--quantization modelopt_fp4 --moe-runner-backend flashinfer_trtllm",
+                   "--quantization fp8 --moe-runner-backend triton", "--quantization modelopt_fp8 --moe-a2a-backend deepep",
+                   "--quantization modelopt_fp4 --dtype float32", "--quantization modelopt --dtype float16"])
+
+
+def modelopt_cases():
+    import modelopt_variants
+    out = []
+    for m in QUANT_MODELS + modelopt_variants.names():
+        for par in MODELOPT_FLAGS:
+            out.append(case(m, None, None, None, None, par=par))
+        for par in (None, "--quantization modelopt", "--dtype float16"):
+            out.append(case(m, "fp8_e4m3", None, None, None, par=par))
+            out.append(case(m, "auto", None, None, "decode", par=par))
+        for draft in (None, "auto"):
+            for par in (None, "--quantization modelopt"):
+                out.append(case(m, None, None, None, None, spec="NEXTN", draft=draft, par=par))
+                out.append(case(m, "fp8_e4m3", None, None, None, spec="NEXTN", draft=draft, par=par))
+    return out
+
+
 def argv(c, pflag, dflag):
     model, dt, pb, db, mode, hs, radix, spec, draft, page, dmodel, dab, par = c
     a = ["--tp", "8"]
@@ -384,6 +421,7 @@ def main():
         elif k == "--limit": limit = int(rest.pop(0))
         elif k == "--attention": section = attention_cases
         elif k == "--quant": section = quant_cases
+        elif k == "--modelopt": section = modelopt_cases
         elif k == "--reuse": reuse = rest.pop(0)
     from oracle import Oracle, load_models, default_model_dir
     models = load_models(model_dir or default_model_dir())

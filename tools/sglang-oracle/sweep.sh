@@ -16,6 +16,8 @@
 #               tests/conformance/sglang/attention, runs under WORKDIR/out-attention)
 #   QUANT=1     run matrix.py --quant instead (OUT default
 #               tests/conformance/sglang/quant, runs under WORKDIR/out-quant)
+#   MODELOPT=1  run matrix.py --modelopt instead (OUT default
+#               tests/conformance/sglang/modelopt, runs under WORKDIR/out-modelopt)
 #   REUSE=1     keep the earlier run's rows of the cases it has (matrix.py
 #               --reuse) and run only the new ones
 set -euo pipefail
@@ -30,6 +32,8 @@ if [ -n "${ATTENTION:-}" ]; then
   OUT=${OUT:-$repo/tests/conformance/sglang/attention}; runs=out-attention; only=--attention
 elif [ -n "${QUANT:-}" ]; then
   OUT=${OUT:-$repo/tests/conformance/sglang/quant}; runs=out-quant; only=--quant
+elif [ -n "${MODELOPT:-}" ]; then
+  OUT=${OUT:-$repo/tests/conformance/sglang/modelopt}; runs=out-modelopt; only=--modelopt
 else
   OUT=${OUT:-$repo/tests/conformance/sglang}; runs=out; only=
 fi
