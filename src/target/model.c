@@ -4,6 +4,7 @@
 
 #include <cjson/cJSON.h>
 #include <stdlib.h>
+#include <math.h>
 #include <string.h>
 #include <dirent.h>
 #include <sys/stat.h>
@@ -98,10 +99,26 @@ static void kv_quant_of(const cJSON *quant, char *out, size_t size)
         }
 }
 
-/* Adds `v`, where a JSON integer, to the distinct sizes `sizes` (up to 8 kept). Pure. */
-static void group_size_add(const cJSON *v, long sizes[8], int *n)
+/* The name of the Python type json.loads gives `v` ("NoneType", "bool",
+ * "int", "float", "str", "list", "dict"); "" for no value. A number is
+ * "int" where integral: cJSON keeps no spelling, so 16.0 reads as "int". */
+static const char *py_type(const cJSON *v)
 {
-    if (!cJSON_IsNumber(v) || v->valuedouble != (double)(long)v->valuedouble) return;
+    if (!v) return "";
+    if (cJSON_IsNull(v)) return "NoneType";
+    if (cJSON_IsBool(v)) return "bool";
+    if (cJSON_IsString(v)) return "str";
+    if (cJSON_IsArray(v)) return "list";
+    if (cJSON_IsObject(v)) return "dict";
+    return fabs(v->valuedouble) < 9e15 && v->valuedouble == floor(v->valuedouble) ? "int" : "float";
+}
+
+/* Adds `v`, where a JSON integer, to the distinct sizes `sizes` (up to 8
+ * kept); a boolean, which Python also counts, makes them `odd`. Pure. */
+static void group_size_add(const cJSON *v, long sizes[8], int *n, int *odd)
+{
+    if (cJSON_IsBool(v)) *odd = 1;
+    if (strcmp(py_type(v), "int") != 0) return;
     for (int i = 0; i < *n; i++)
         if (sizes[i] == (long)v->valuedouble) return;
     if (*n < 8) sizes[(*n)++] = (long)v->valuedouble;
@@ -113,28 +130,51 @@ static int long_cmp(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
+/* 1 when `text` writes a "group_size" as a JSON number with a fraction or
+ * an exponent (16.0), which Python loads as a float and cJSON as the
+ * integer it equals. Pure. */
+static int float_group_size(const char *text)
+{
+    static const char KEY[] = "\"group_size\"";
+    for (const char *p = text ? strstr(text, KEY) : NULL; p; p = strstr(p + 1, KEY)) {
+        const char *v = p + sizeof KEY - 1;
+        while (*v == ' ' || *v == '\t' || *v == '\n' || *v == '\r' || *v == ':') v++;
+        size_t n = strspn(v, "+-0123456789.eE");
+        if (n && (memchr(v, '.', n) || memchr(v, 'e', n) || memchr(v, 'E', n))) return 1;
+    }
+    return 0;
+}
+
 /* The group sizes of `quant` as ModelOptFp4Config.common_group_size
  * collects them (sglang 0.5.3rc2: python/sglang/srt/layers/quantization/
- * modelopt_quant.py:547-577): "group_size" of the config and of its
- * "quantization" dict, of each "config_groups" entry and of the entry's
- * dict values. JSON's booleans, which Python takes as integers, are not
- * counted. */
-static void group_sizes_of(const cJSON *quant, model_info *out)
+ * modelopt_quant.py:547-577): the integers under "group_size" of the
+ * config and of its "quantization" dict, of each "config_groups" entry
+ * and of the entry's dict values. They are odd where kvcheck cannot count
+ * as Python does: a boolean (an integer to Python), a float-written size
+ * anywhere in `text`, "config_groups" that Python takes as true but is no
+ * object (its .values() fails). */
+static void group_sizes_of(const cJSON *quant, const char *text, model_info *out)
 {
     long sizes[8];
-    int n = 0;
-    group_size_add(cJSON_GetObjectItemCaseSensitive(quant, "group_size"), sizes, &n);
+    int n = 0, odd = float_group_size(text);
+    group_size_add(cJSON_GetObjectItemCaseSensitive(quant, "group_size"), sizes, &n, &odd);
     const cJSON *q = cJSON_GetObjectItemCaseSensitive(quant, "quantization");
-    if (cJSON_IsObject(q)) group_size_add(cJSON_GetObjectItemCaseSensitive(q, "group_size"), sizes, &n);
+    if (cJSON_IsObject(q)) group_size_add(cJSON_GetObjectItemCaseSensitive(q, "group_size"), sizes, &n, &odd);
     const cJSON *groups = cJSON_GetObjectItemCaseSensitive(quant, "config_groups");
+    if (groups && !cJSON_IsObject(groups) && !cJSON_IsNull(groups) && !cJSON_IsFalse(groups) &&
+        !(cJSON_IsArray(groups) && !groups->child) && !(cJSON_IsString(groups) && !groups->valuestring[0]) &&
+        !(cJSON_IsNumber(groups) && groups->valuedouble == 0))
+        odd = 1;
     for (const cJSON *g = cJSON_IsObject(groups) ? groups->child : NULL; g; g = g->next) {
         if (!cJSON_IsObject(g)) continue;
-        group_size_add(cJSON_GetObjectItemCaseSensitive(g, "group_size"), sizes, &n);
+        group_size_add(cJSON_GetObjectItemCaseSensitive(g, "group_size"), sizes, &n, &odd);
         for (const cJSON *sub = g->child; sub; sub = sub->next)
-            if (cJSON_IsObject(sub)) group_size_add(cJSON_GetObjectItemCaseSensitive(sub, "group_size"), sizes, &n);
+            if (cJSON_IsObject(sub))
+                group_size_add(cJSON_GetObjectItemCaseSensitive(sub, "group_size"), sizes, &n, &odd);
     }
     qsort(sizes, (size_t)n, sizeof sizes[0], long_cmp);
     out->quant_group_sizes = n < 2 ? n : 2;
+    out->quant_group_odd = odd;
     size_t len = 0;
     out->quant_group_list[len++] = '[';
     for (int i = 0; i < n && len < sizeof out->quant_group_list - 24; i++)
@@ -143,12 +183,30 @@ static void group_sizes_of(const cJSON *quant, model_info *out)
     snprintf(out->quant_group_list + len, sizeof out->quant_group_list - len, "]");
 }
 
+/* A quantization config's "quant_algo" `algo`: its text ("" where absent,
+ * null or empty, "?" where no string) and its Python type. */
+static void quant_algo_of(const cJSON *algo, model_info *out)
+{
+    str_copy(out->quant_algo, sizeof out->quant_algo,
+             !algo || cJSON_IsNull(algo) ? "" : cJSON_IsString(algo) ? algo->valuestring : "?");
+    str_copy(out->quant_algo_type, sizeof out->quant_algo_type, py_type(algo));
+}
+
+/* Python's truth value of `v`, where present. Pure. */
+static int py_truthy(const cJSON *v)
+{
+    if (!v || cJSON_IsNull(v) || cJSON_IsFalse(v)) return 0;
+    if (cJSON_IsString(v)) return v->valuestring[0] != '\0';
+    if (cJSON_IsNumber(v)) return v->valuedouble != 0;
+    return v->child != NULL || cJSON_IsTrue(v);
+}
+
 /* What the engine reads of a quantization config beyond its KV dtype: the
  * method it names ("quant_method" as written; "" where it names none, when
  * SGLang takes --quantization, or from 0.5.9 parses it as a ModelOpt
  * config: sglang 0.5.23: python/sglang/srt/configs/model_config.py:
  * 1733-1742), and the fields an FP8 config class checks. */
-static void quant_fields_of(const cJSON *quant, model_info *out)
+static void quant_fields_of(const cJSON *quant, const char *text, model_info *out)
 {
     const cJSON *m = cJSON_GetObjectItemCaseSensitive(quant, "quant_method");
     str_copy(out->quant_method, sizeof out->quant_method, cJSON_IsString(m) ? m->valuestring : "");
@@ -157,10 +215,7 @@ static void quant_fields_of(const cJSON *quant, model_info *out)
              !a ? "" : cJSON_IsNull(a) ? "None" : cJSON_IsString(a) ? a->valuestring : "?");
     const cJSON *b = cJSON_GetObjectItemCaseSensitive(quant, "weight_block_size");
     out->quant_block_dims = !b || cJSON_IsNull(b) ? -1 : cJSON_IsArray(b) ? cJSON_GetArraySize(b) : 0;
-    const cJSON *algo = cJSON_GetObjectItemCaseSensitive(quant, "quant_algo");
-    str_copy(out->quant_algo, sizeof out->quant_algo,
-             !algo || cJSON_IsNull(algo) ? "" : cJSON_IsString(algo) ? algo->valuestring : "?");
-    out->quant_algo_null = cJSON_IsNull(algo);
+    quant_algo_of(cJSON_GetObjectItemCaseSensitive(quant, "quant_algo"), out);
     out->quant_section = cJSON_HasObjectItem(quant, "quantization");
     const cJSON *scheme = cJSON_GetObjectItemCaseSensitive(quant, "kv_cache_scheme");
     const cJSON *type = cJSON_GetObjectItemCaseSensitive(scheme, "type");
@@ -174,15 +229,10 @@ static void quant_fields_of(const cJSON *quant, model_info *out)
                          : MODEL_KV_SCHEME_DICT;
     if (cJSON_IsString(scheme)) str_copy(out->kv_scheme_name, sizeof out->kv_scheme_name, scheme->valuestring);
     if (scheme && !cJSON_IsNull(scheme) && !cJSON_IsObject(scheme)) {
-        int integral = cJSON_IsNumber(scheme) && scheme->valuedouble == (double)(long long)scheme->valuedouble;
-        str_copy(out->kv_scheme_type, sizeof out->kv_scheme_type,
-                 cJSON_IsString(scheme) ? "str" : cJSON_IsBool(scheme) ? "bool" : cJSON_IsArray(scheme) ? "list"
-                 : integral ? "int" : "float");
-        out->kv_scheme_truthy = cJSON_IsString(scheme)  ? scheme->valuestring[0] != '\0'
-                                : cJSON_IsBool(scheme)  ? cJSON_IsTrue(scheme)
-                                : cJSON_IsArray(scheme) ? scheme->child != NULL
-                                                        : scheme->valuedouble != 0;
+        str_copy(out->kv_scheme_type, sizeof out->kv_scheme_type, py_type(scheme));
+        out->kv_scheme_truthy = py_truthy(scheme);
     }
+    out->kv_quant_algo_truthy = py_truthy(cJSON_GetObjectItemCaseSensitive(quant, "kv_cache_quant_algo"));
     /* ModelOptFp4Config.from_config: "group_size", else the first config group's weights'; "ignore" (sglang 0.5.4:
      * python/sglang/srt/layers/quantization/modelopt_quant.py:646-656) */
     const cJSON *g = cJSON_GetObjectItemCaseSensitive(quant, "group_size");
@@ -191,7 +241,13 @@ static void quant_fields_of(const cJSON *quant, model_info *out)
         g = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(groups->child, "weights"), "group_size");
     out->quant_no_group_size = !g || cJSON_IsNull(g);
     out->quant_no_exclude = cJSON_IsNull(cJSON_GetObjectItemCaseSensitive(quant, "ignore"));
-    group_sizes_of(quant, out);
+    /* 0.5.23 falls back from "ignore" to "modules_to_not_convert", then "exclude_modules" (sglang 0.5.23:
+     * python/sglang/srt/layers/quantization/modelopt_quant.py:1653-1656) */
+    const char *const chain[] = {"ignore", "modules_to_not_convert", "exclude_modules"};
+    const cJSON *first = NULL;
+    for (size_t i = 0; !first && i < COUNT_OF(chain); i++) first = cJSON_GetObjectItemCaseSensitive(quant, chain[i]);
+    out->quant_no_exclude_chain = cJSON_IsNull(first);
+    group_sizes_of(quant, text, out);
 }
 
 /* The key of a multimodal config's text config that holds MLA fields
@@ -413,7 +469,7 @@ static kvc_status parse_config(const char *parse_text, size_t len, const char *t
     out->has_quantization = quant && !cJSON_IsNull(quant);
     kv_quant_of(quant, out->kv_quant, sizeof out->kv_quant);
     out->quant_block_dims = -1;
-    if (out->has_quantization) quant_fields_of(quant, out);
+    if (out->has_quantization) quant_fields_of(quant, text, out);
     const cJSON *algo = cJSON_GetObjectItemCaseSensitive(quant, "kv_cache_quant_algo");
     if (cJSON_IsString(algo)) str_copy(out->kv_quant_algo, sizeof out->kv_quant_algo, algo->valuestring);
     if (!st) st = get_opt_bool(root, text, file, "learnable_sink", &out->learnable_sink, diag);
@@ -454,9 +510,7 @@ static void hf_quant_file(const char *dir, model_info *out)
      * quantization/modelopt_quant.py:494-500, :1562-1580, :1660-1666) */
     out->quant_file = 1;
     const cJSON *section = cJSON_GetObjectItemCaseSensitive(root, "quantization");
-    const cJSON *algo = cJSON_GetObjectItemCaseSensitive(section, "quant_algo");
-    str_copy(out->quant_algo, sizeof out->quant_algo,
-             !algo || cJSON_IsNull(algo) ? "" : cJSON_IsString(algo) ? algo->valuestring : "?");
+    quant_algo_of(cJSON_GetObjectItemCaseSensitive(section, "quant_algo"), out);
     out->quant_no_group_size = !cJSON_IsNumber(cJSON_GetObjectItemCaseSensitive(section, "group_size"));
     out->quant_no_exclude = cJSON_IsNull(cJSON_GetObjectItemCaseSensitive(section, "exclude_modules"));
     out->quant_producer =

@@ -49,10 +49,11 @@ typedef struct model_info {
     char kv_scheme_name[KVC_NAME_LEN];
     char kv_scheme_type[8];
     int kv_scheme_truthy;
-    /* what a ModelOpt config class reads of it: "quant_algo" as written ("": absent or null, "?": not a string),
+    /* what a ModelOpt config class reads of it: "quant_algo" as written ("": absent, null or empty, "?": not a
+     * string; quant_algo_type tells them apart),
      * and whether it gives no group size ("group_size", or its first "config_groups" entry's weights') */
     char quant_algo[KVC_NAME_LEN];
-    int quant_algo_null;    /* "quant_algo" is there and null (SGLang reads it as Python's None) */
+    char quant_algo_type[10]; /* the Python type of "quant_algo" ("NoneType" where null, "str"); "": absent */
     int quant_section;      /* it has a "quantization" key (ModelOpt's nested form, which the config classes read) */
     int quant_no_group_size;
     /* the group sizes ModelOptFp4Config.common_group_size collects (the integers under "group_size" in the config,
@@ -60,6 +61,9 @@ typedef struct model_info {
      * prints their sorted list */
     int quant_group_sizes;
     char quant_group_list[64];
+    int quant_group_odd; /* sizes kvcheck cannot count as Python does (a boolean, 16.0, a non-object config_groups) */
+    int quant_no_exclude_chain; /* 0.5.23's list of unquantized layers is null ("ignore", else the next keys) */
+    int kv_quant_algo_truthy;   /* "kv_cache_quant_algo" is a value Python takes as true (of any type) */
     int quant_no_exclude;   /* its list of layers left unquantized is null ("ignore", or the section's "exclude_modules") */
     int quant_file;         /* the quantization config is an hf_quant_config.json's "quantization" section */
     int quant_producer;     /* that file names its "producer" (a "name" string) */

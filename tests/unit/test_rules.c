@@ -1683,7 +1683,8 @@ static void test_rules__modelopt_checkpoints(void **state)
 /* SGLang's model loader checks the quantization method (--quantization, else the checkpoint's) against the GPU's
  * capability and the model's dtype; kvcheck declines what SGLang's reading of --quantization decides, and warns
  * where it has no row for the checkpoint's own method. */
-/* DeepSeek-V3 (`base`: its DSA successor, V3.2) with quantization config `quant`, in a temporary file. */
+/* DeepSeek-V3's NVFP4 config (`v32`: V3.2's) with quantization config `quant` written in its place as given (16.0
+ * stays 16.0), in a temporary file. */
 static const char *quant_variant(int v32, const char *quant, char *path, size_t size)
 {
     char *text = NULL;
@@ -1691,14 +1692,18 @@ static const char *quant_variant(int v32, const char *quant, char *path, size_t 
     kvc_diag d;
     if (file_read_all(v32 ? MODELS "DEEPSEEK_V32_NVFP4.json" : MODELS "DEEPSEEK_V3_NVFP4.json", &text, &len, &d))
         fail_msg("%s", d.message);
-    cJSON *root = cJSON_ParseWithLength(text, len), *q = cJSON_Parse(quant);
-    assert_non_null(root);
-    assert_non_null(q);
-    cJSON_ReplaceItemInObjectCaseSensitive(root, "quantization_config", q);
-    char *out = cJSON_Print(root);
+    char *key = strstr(text, "\"quantization_config\"");
+    assert_non_null(key);
+    char *open = strchr(key, '{'), *close = open;
+    for (int depth = 0; *close; close++) /* the base config's object holds no braces in strings */
+        if ((depth += *close == '{' ? 1 : *close == '}' ? -1 : 0) == 0) break;
+    assert_true(open && *close == '}');
+    size_t n = (size_t)(open - text) + strlen(quant) + strlen(close + 1) + 1;
+    char *out = malloc(n);
+    assert_non_null(out);
+    snprintf(out, n, "%.*s%s%s", (int)(open - text), text, quant, close + 1);
     snprintf(path, size, "%s", temp_file(".json", out));
-    cJSON_free(out);
-    cJSON_Delete(root);
+    free(out);
     free(text);
     return path;
 }
@@ -1716,7 +1721,13 @@ static void test_rules__modelopt_configs_sglang_reads_its_own_way(void **state)
         /* ModelOpt's override reads quant_algo with .upper() from 0.5.4, on every GPU: a null one crashes it */
         {0, NV(", \"quant_algo\": null, \"group_size\": 16"), "H200", "", "0.5.9", NULL,
          "SGLang 0.5.9 refuses to start: AttributeError: 'NoneType' object has no attribute 'upper' (the model's "
-         "quantization config gives quant_algo null"},
+         "quantization config gives a quant_algo that is no string"},
+        /* any method's config: a quant_algo of 5 beside fp8's fields */
+        {0, "{\"quant_method\": \"fp8\", \"activation_scheme\": \"dynamic\", \"weight_block_size\": [128, 128], "
+         "\"quant_algo\": 5}", "H200", "", "0.5.23", NULL, "AttributeError: 'int' object has no attribute 'upper'"},
+        /* an empty quant_algo is one: the config class refuses it as an algorithm */
+        {0, NV(", \"quant_algo\": \"\", \"group_size\": 16"), "H200", "", "0.5.23", NULL,
+         "ModelOptFp8Config only supports regular FP8 quantization, but found ''."},
         {0, NV(", \"quant_algo\": null, \"group_size\": 16"), "MI300X", "--kv-cache-dtype bf16", "0.5.23", NULL,
          "AttributeError: 'NoneType' object has no attribute 'upper'"},
         {0, NV(", \"quant_algo\": null, \"group_size\": 16"), "H200", "", "0.5.3.post1", NULL,
@@ -1731,6 +1742,16 @@ static void test_rules__modelopt_configs_sglang_reads_its_own_way(void **state)
          "modelopt_fp4 quantization config"},
         {0, NV(", \"quant_algo\": \"NVFP4\", \"config_groups\": {\"g\": {\"weights\": {\"group_size\": 16}}}"), "B200",
          "--quantization modelopt_fp4", "0.5.3rc2", "fp8_raw", NULL},
+        /* Python counts a boolean and not 16.0, which cJSON reads alike: declined */
+        {0, NV(", \"quant_algo\": \"NVFP4\", \"group_size\": 16.0"), "B200", "--quantization modelopt_fp4", "0.5.3",
+         NULL, "a group_size kvcheck cannot read as Python does"},
+        {0, NV(", \"quant_algo\": \"NVFP4\", \"group_size\": true"), "B200", "--quantization modelopt_fp4", "0.5.3",
+         NULL, "a group_size kvcheck cannot read as Python does"},
+        /* 0.5.23 takes the unquantized layers from ignore, else modules_to_not_convert: a null one is declined */
+        {0, "{\"quant_method\": \"modelopt\", \"quant_algo\": \"NVFP4\", \"group_size\": 16, "
+         "\"modules_to_not_convert\": null}", "H200", "", "0.5.23", NULL, "a null list of layers left unquantized"},
+        {0, "{\"quant_method\": \"modelopt\", \"quant_algo\": \"NVFP4\", \"group_size\": 16, "
+         "\"modules_to_not_convert\": null}", "H200", "", "0.5.22", "bf16", NULL},
         {0, NV(", \"quant_algo\": \"NVFP4\", \"group_size\": 16, \"config_groups\": {\"g\": {\"group_size\": 32}}"),
          "B200", "--quantization modelopt_fp4", "0.5.3.post3", NULL, "Inconsistent group_size values: [16, 32]"},
         {0, "{\"quant_method\": \"modelopt\", \"quant_algo\": \"NVFP4\", \"group_size\": 16, \"ignore\": null}", "B200",

@@ -890,7 +890,9 @@ def raised_by(e, root):
     frames = []
     tb = e.__traceback__
     while tb is not None:
-        frames.append(os.path.realpath(tb.tb_frame.f_code.co_filename))
+        name = tb.tb_frame.f_code.co_filename
+        if not name.startswith("<"):  # "<string>", "<frozen ...>": no file, whatever the working directory
+            frames.append(os.path.realpath(name))
         tb = tb.tb_next
     root, here = os.path.realpath(root) + os.sep, os.path.realpath(HERE) + os.sep
     for f in reversed(frames):

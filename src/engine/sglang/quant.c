@@ -182,6 +182,20 @@ static enum config_verdict fp8_config_check(unsigned rel, const model_info *m, c
     return CONFIG_OK;
 }
 
+/* 1 when the quantization config's quant_algo is absent, null or not a
+ * string: modelopt_no_algo then decides. An empty string is a quant_algo
+ * to the config classes (config.get("quant_algo") is not None). Pure. */
+static int no_algo_string(const model_info *m) { return strcmp(m->quant_algo_type, "str") != 0; }
+
+/* From 0.5.23 ModelOptFp4Config takes the unquantized layers from "ignore",
+ * else "modules_to_not_convert", else "exclude_modules" (model_info's
+ * quant_no_exclude_chain). */
+static const struct {
+    span when;
+    const char *cite;
+} EXCLUDE_CHAIN = {SINCE("0.5.23"), "sglang 0.5.23: python/sglang/srt/layers/quantization/modelopt_quant.py:1653-1656, "
+                                    ":1682-1691"};
+
 /* A ModelOpt config without a quant_algo string: both config classes
  * fall back to the nested (hf_quant_config.json) form, and a config.json
  * config with no "quantization" section to read refuses in the same words
@@ -191,10 +205,11 @@ static enum config_verdict fp8_config_check(unsigned rel, const model_info *m, c
  * "quantization" section, an hf_quant_config.json). Pure. */
 static enum config_verdict modelopt_no_algo(const model_info *m, char *msg, size_t size)
 {
-    if (!m->quant_algo[0] && !m->quant_section && !m->quant_file)
+    int none = !m->quant_algo_type[0] || strcmp(m->quant_algo_type, "NoneType") == 0;
+    if (none && !m->quant_section && !m->quant_file)
         return str_printf(msg, size, "Cannot find 'quant_algo' in the model's quantization config. Expected either "
                           "flat format (config.json) or nested format (hf_quant_config.json)."), CONFIG_REFUSED;
-    str_printf(msg, size, "the model's quantization config gives %s", m->quant_algo[0] ? "a non-string quant_algo" :
+    str_printf(msg, size, "the model's quantization config gives %s", !none ? "a non-string quant_algo" :
                m->quant_file ? "no quant_algo" : "no quant_algo but a \"quantization\" section");
     return CONFIG_UNJUDGED;
 }
@@ -228,7 +243,7 @@ static int scheme_get_crashes(const model_info *m, char *msg, size_t size)
 static enum config_verdict modelopt_fp8_check(unsigned rel, const model_info *m, char *msg, size_t size)
 {
     const char *a = m->quant_algo;
-    if (!a[0] || strcmp(a, "?") == 0) return modelopt_no_algo(m, msg, size);
+    if (no_algo_string(m)) return modelopt_no_algo(m, msg, size);
     if (in_span(rel, SCHEME_GET.fp8) && scheme_get_crashes(m, msg, size)) return CONFIG_REFUSED;
     int old = rel_until(rel, "0.5.17");
     if (old ? strstr(a, "FP8") != NULL : strcmp(a, "FP8") == 0) return CONFIG_OK;
@@ -276,6 +291,10 @@ static const struct {
 /* FP4_COMMON_GROUP's checks, in that order (FP4_ALGOS for the quant_algo). Pure. */
 static enum config_verdict fp4_common_group_check(unsigned rel, const model_info *m, char *msg, size_t size)
 {
+    if (m->quant_group_odd)
+        return str_printf(msg, size, "the model's quantization config gives a group_size kvcheck cannot read as "
+                          "Python does (a boolean, a float such as 16.0, or config_groups that are no object)"),
+               CONFIG_UNJUDGED;
     if (!m->quant_group_sizes) return str_printf(msg, size, "No group_size found in config."), CONFIG_REFUSED;
     if (m->quant_group_sizes > 1)
         return str_printf(msg, size, "Inconsistent group_size values: %s", m->quant_group_list), CONFIG_REFUSED;
@@ -295,15 +314,15 @@ static enum config_verdict fp4_common_group_check(unsigned rel, const model_info
 static enum config_verdict modelopt_fp4_check(unsigned rel, const model_info *m, char *msg, size_t size)
 {
     const char *a = m->quant_algo;
-    if (!a[0] || strcmp(a, "?") == 0) return modelopt_no_algo(m, msg, size);
-    if (in_span(rel, SCHEME_GET.fp4) && !m->kv_quant_algo[0] && scheme_get_crashes(m, msg, size))
+    if (no_algo_string(m)) return modelopt_no_algo(m, msg, size);
+    if (in_span(rel, SCHEME_GET.fp4) && !m->kv_quant_algo_truthy && scheme_get_crashes(m, msg, size))
         return CONFIG_REFUSED;
     if (!m->quant_file && in_span(rel, FP4_COMMON_GROUP.when)) return fp4_common_group_check(rel, m, msg, size);
     if (fp4_algo_refused(rel, a, msg, size)) return CONFIG_REFUSED;
-    if ((m->quant_no_group_size && !(rel_since(rel, "0.5.17") && strstr(a, "NVFP4") && !m->quant_file)) ||
-        m->quant_no_exclude)
+    int no_exclude = !m->quant_file && in_span(rel, EXCLUDE_CHAIN.when) ? m->quant_no_exclude_chain : m->quant_no_exclude;
+    if ((m->quant_no_group_size && !(rel_since(rel, "0.5.17") && strstr(a, "NVFP4") && !m->quant_file)) || no_exclude)
         return str_printf(msg, size, "the model's quantization config gives %s",
-                          m->quant_no_exclude ? "a null list of layers left unquantized" : "no group_size"),
+                          no_exclude ? "a null list of layers left unquantized" : "no group_size"),
                CONFIG_UNJUDGED;
     return CONFIG_OK;
 }
@@ -583,23 +602,30 @@ static enum loader_quant modelopt_quant(const ctx *c, struct quant_verdict *v)
 /* ModelOpt's quantization override, which _verify_quantization runs on
  * every config.json quantization config (its loop over the methods'
  * overrides reaches ModelOpt's first), reads quant_algo with
- * .get("quant_algo", "").upper(): a null quant_algo crashes it. An online
- * requantization skips the overrides from 0.5.14 (kvcheck declines those
- * flags). */
+ * .get("quant_algo", "").upper(): a quant_algo that is null or no string
+ * crashes it. An online requantization skips the overrides from 0.5.14
+ * (kvcheck declines those flags). */
 static const struct {
     span when;
     const char *cite;
 } NULL_ALGO = {SINCE("0.5.4"), "sglang 0.5.4: python/sglang/srt/configs/model_config.py:655-662, "
                                "python/sglang/srt/layers/quantization/base_config.py:173; 0.5.23: :239"};
 
-/* 1 when SGLang crashes on the worker's null quant_algo (NULL_ALGO). Pure. */
-static int null_algo_crashes(const ctx *c)
+/* 1 when SGLang crashes on the worker's quant_algo (NULL_ALGO): a null
+ * one, or one of another type on a checkpoint ModelOpt's parse does not
+ * read (a quant_method other than modelopt), which kvcheck otherwise
+ * declines. Pure. */
+static int algo_upper_crashes(const ctx *c)
 {
     const setting *q = &c->set->s[SET_QUANTIZATION];
     char user[KVC_NAME_LEN] = "";
     if (q->set) str_copy(user, sizeof user, q->value);
     ascii_lower(user);
-    return c->model->quant_algo_null && c->model->has_quantization && !c->model->quant_file &&
+    const char *type = c->model->quant_algo_type;
+    /* ModelOpt's parse, which comes first, reads a quant_algo that is neither null nor a string otherwise */
+    int parsed = !c->model->quant_method[0] || str_ieq(c->model->quant_method, "modelopt");
+    return type[0] && strcmp(type, "str") != 0 && (strcmp(type, "NoneType") == 0 || !parsed) &&
+           c->model->has_quantization && !c->model->quant_file &&
            in_span(c->rel, NULL_ALGO.when) && !word_in(user, "nvfp4_online quark_mxfp4");
 }
 
@@ -633,12 +659,12 @@ static enum loader_quant loader_quant(const ctx *c, struct quant_verdict *v)
         return fp32 ? QUANT_UNJUDGED : QUANT_NONE;
     }
     if (q->set && (q->reported || c->model->quant_unknown)) return *row ? QUANT_ROW : QUANT_UNROWED;
-    if (null_algo_crashes(c)) {
+    if (algo_upper_crashes(c)) {
         v->early = 1;
-        return str_printf(why, wsize, "AttributeError: 'NoneType' object has no attribute 'upper' (the model's "
-                          "quantization config gives quant_algo null, which ModelOpt's quantization override reads "
-                          "as a string; _verify_quantization runs it on every quantization config: %s)",
-                          NULL_ALGO.cite), QUANT_REFUSED;
+        return str_printf(why, wsize, "AttributeError: '%s' object has no attribute 'upper' (the model's "
+                          "quantization config gives a quant_algo that is no string, which ModelOpt's quantization "
+                          "override reads as one; _verify_quantization runs it on every quantization config: %s)",
+                          c->model->quant_algo_type, NULL_ALGO.cite), QUANT_REFUSED;
     }
     if (!q->set && !has) {
         if (sm100_sets_quant(c))
@@ -796,7 +822,7 @@ static void kept_kv_algo(const struct kv_quant_read *k, const model_info *m, cha
     int s = m->kv_scheme;
     const char *algo = m->kv_quant_algo;
     out[0] = '\0';
-    *scheme = k->keeps == KV_KEEPS_SCHEME || (k->keeps == KV_KEEPS_ALGO_SCHEME && !algo[0]) ||
+    *scheme = k->keeps == KV_KEEPS_SCHEME || (k->keeps == KV_KEEPS_ALGO_SCHEME && !m->kv_quant_algo_truthy) ||
               (k->keeps == KV_KEEPS_SCHEME_ALGO && (s == MODEL_KV_SCHEME_FLOAT8 || s == MODEL_KV_SCHEME_DICT ||
                                                     (s == MODEL_KV_SCHEME_STRING && k->str == STR_MAPPED)));
     if (k->keeps == KV_KEEPS_NONE) return;
@@ -892,6 +918,7 @@ size_t quant_spans(span *out, size_t max)
     if (n < max) out[n] = SM100_FP8.when;
     if (++n < max) out[n] = UNREGISTERED_MODELOPT.when;
     if (++n < max) out[n] = NULL_ALGO.when;
+    if (++n < max) out[n] = EXCLUDE_CHAIN.when;
     if (++n < max) out[n] = FP4_COMMON_GROUP.when;
     if (++n < max) out[n] = SCHEME_GET.fp8;
     if (++n < max) out[n] = SCHEME_GET.fp4;
