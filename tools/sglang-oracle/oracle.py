@@ -884,9 +884,18 @@ def raised_by(e, root):
     release's, or e is an SGLangRefusal; else the oracle's file
     ("stubs.py", "oracle.py") it came from. Frames of the standard library
     and site-packages are passed over: a ValueError that enum.py raises for
-    the release's code is the release's."""
+    the release's code is the release's. An AttributeError on an object the
+    oracle made (a SimpleNamespace, a class of its files: HFConfig, the
+    stubs) is the oracle's, wherever it was raised: the release's code
+    asked the stand-in for something it does not have."""
     if isinstance(e, SGLangRefusal):
         return "sglang"
+    obj = getattr(e, "obj", None) if isinstance(e, AttributeError) else None
+    if obj is not None:
+        cls = obj if isinstance(obj, type) else type(obj)
+        mod = getattr(sys.modules.get(cls.__module__), "__file__", None) or ""
+        if cls is types.SimpleNamespace or os.path.realpath(mod).startswith(os.path.realpath(HERE) + os.sep):
+            return "oracle.py" if cls is types.SimpleNamespace else os.path.basename(mod)
     frames = []
     tb = e.__traceback__
     while tb is not None:
