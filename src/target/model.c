@@ -113,6 +113,15 @@ static const char *py_type(const cJSON *v)
     return fabs(v->valuedouble) < 9e15 && v->valuedouble == floor(v->valuedouble) ? "int" : "float";
 }
 
+/* Python's truth value of `v`, where present. Pure. */
+static int py_truthy(const cJSON *v)
+{
+    if (!v || cJSON_IsNull(v) || cJSON_IsFalse(v)) return 0;
+    if (cJSON_IsString(v)) return v->valuestring[0] != '\0';
+    if (cJSON_IsNumber(v)) return v->valuedouble != 0;
+    return v->child != NULL || cJSON_IsTrue(v);
+}
+
 /* Adds `v`, where a JSON integer, to the distinct sizes `sizes` (up to 8
  * kept); a boolean, which Python also counts, makes them `odd`. Pure. */
 static void group_size_add(const cJSON *v, long sizes[8], int *n, int *odd)
@@ -161,10 +170,7 @@ static void group_sizes_of(const cJSON *quant, const char *text, model_info *out
     const cJSON *q = cJSON_GetObjectItemCaseSensitive(quant, "quantization");
     if (cJSON_IsObject(q)) group_size_add(cJSON_GetObjectItemCaseSensitive(q, "group_size"), sizes, &n, &odd);
     const cJSON *groups = cJSON_GetObjectItemCaseSensitive(quant, "config_groups");
-    if (groups && !cJSON_IsObject(groups) && !cJSON_IsNull(groups) && !cJSON_IsFalse(groups) &&
-        !(cJSON_IsArray(groups) && !groups->child) && !(cJSON_IsString(groups) && !groups->valuestring[0]) &&
-        !(cJSON_IsNumber(groups) && groups->valuedouble == 0))
-        odd = 1;
+    if (!cJSON_IsObject(groups) && py_truthy(groups)) odd = 1;
     for (const cJSON *g = cJSON_IsObject(groups) ? groups->child : NULL; g; g = g->next) {
         if (!cJSON_IsObject(g)) continue;
         group_size_add(cJSON_GetObjectItemCaseSensitive(g, "group_size"), sizes, &n, &odd);
@@ -192,14 +198,6 @@ static void quant_algo_of(const cJSON *algo, model_info *out)
     str_copy(out->quant_algo_type, sizeof out->quant_algo_type, py_type(algo));
 }
 
-/* Python's truth value of `v`, where present. Pure. */
-static int py_truthy(const cJSON *v)
-{
-    if (!v || cJSON_IsNull(v) || cJSON_IsFalse(v)) return 0;
-    if (cJSON_IsString(v)) return v->valuestring[0] != '\0';
-    if (cJSON_IsNumber(v)) return v->valuedouble != 0;
-    return v->child != NULL || cJSON_IsTrue(v);
-}
 
 /* What the engine reads of a quantization config beyond its KV dtype: the
  * method it names ("quant_method" as written; "" where it names none, when

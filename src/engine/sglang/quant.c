@@ -498,12 +498,17 @@ static enum loader_quant modelopt_server(const ctx *c, struct modelopt_res *r)
     return QUANT_ROW;
 }
 
+/* The --quantization values that ask for an online requantization of the
+ * checkpoint (nvfp4_online; REQUANTIZATION_METHODS: sglang 0.5.23: python/
+ * sglang/srt/configs/model_config.py:545), which kvcheck does not model. */
+static int requantizes(const char *method) { return word_in(method, "nvfp4_online quark_mxfp4"); }
+
 /* ModelOpt's override of --quantization modelopt (MODELOPT_ALGOS, user 1);
  * online requantization flags and a quant_algo the override runs by a
  * method kvcheck does not model are unjudged. */
 static enum loader_quant modelopt_override(const ctx *c, struct modelopt_res *r)
 {
-    if (word_in(r->user, "nvfp4_online quark_mxfp4"))
+    if (requantizes(r->user))
         return verdict(r, QUANT_UNJUDGED, "--quantization %s, an online requantization of the checkpoint (%s)",
                        r->user, QUANT_VERIFY_CITE);
     r->override = !strcmp(r->user, "modelopt") ? modelopt_algo(c->rel, 1, c->model->quant_algo) : NULL;
@@ -614,19 +619,16 @@ static const struct {
 /* 1 when SGLang crashes on the worker's quant_algo (NULL_ALGO): a null
  * one, or one of another type on a checkpoint ModelOpt's parse does not
  * read (a quant_method other than modelopt), which kvcheck otherwise
- * declines. Pure. */
-static int algo_upper_crashes(const ctx *c)
+ * declines; `method` is the lower-cased --quantization or the
+ * checkpoint's. Pure. */
+static int algo_upper_crashes(const ctx *c, const char *method)
 {
-    const setting *q = &c->set->s[SET_QUANTIZATION];
-    char user[KVC_NAME_LEN] = "";
-    if (q->set) str_copy(user, sizeof user, q->value);
-    ascii_lower(user);
     const char *type = c->model->quant_algo_type;
     /* ModelOpt's parse, which comes first, reads a quant_algo that is neither null nor a string otherwise */
     int parsed = !c->model->quant_method[0] || str_ieq(c->model->quant_method, "modelopt");
     return type[0] && strcmp(type, "str") != 0 && (strcmp(type, "NoneType") == 0 || !parsed) &&
            c->model->has_quantization && !c->model->quant_file &&
-           in_span(c->rel, NULL_ALGO.when) && !word_in(user, "nvfp4_online quark_mxfp4");
+           in_span(c->rel, NULL_ALGO.when) && !requantizes(method);
 }
 
 /* The quantization method SGLang's model loader checks for this worker
@@ -659,7 +661,7 @@ static enum loader_quant loader_quant(const ctx *c, struct quant_verdict *v)
         return fp32 ? QUANT_UNJUDGED : QUANT_NONE;
     }
     if (q->set && (q->reported || c->model->quant_unknown)) return *row ? QUANT_ROW : QUANT_UNROWED;
-    if (algo_upper_crashes(c)) {
+    if (algo_upper_crashes(c, method)) {
         v->early = 1;
         return str_printf(why, wsize, "AttributeError: '%s' object has no attribute 'upper' (the model's "
                           "quantization config gives a quant_algo that is no string, which ModelOpt's quantization "
