@@ -5332,39 +5332,33 @@ static size_t rule_spans(span *out, size_t max)
     return n;
 }
 
-#define SIG_BITS 1024
+#define MAX_SPANS 1024 /* room for rule_spans' list; rules_tables_valid fails when it has more */
 
-/* The spans that hold for `rel`, as bits; returns how many spans there
- * are (SIG_BITS fit). */
-static unsigned signature(unsigned rel, uint64_t sig[SIG_BITS / 64])
+/* 1 when releases `a` and `b` meet the same rows: every one of the `n`
+ * spans holds for both or for neither. Pure. */
+static int same_rules(const span *spans, size_t n, unsigned a, unsigned b)
 {
-    static span spans[SIG_BITS];
-    size_t n = rule_spans(spans, SIG_BITS);
-    memset(sig, 0, SIG_BITS / 8);
-    for (size_t i = 0; i < n && i < SIG_BITS; i++)
-        if (in_span(rel, spans[i])) sig[i / 64] |= (uint64_t)1 << (i % 64);
-    return (unsigned)n;
+    for (size_t i = 0; i < n; i++)
+        if (in_span(a, spans[i]) != in_span(b, spans[i])) return 0;
+    return 1;
 }
 
 const char *rules_release_era(unsigned rel)
 {
-    uint64_t want[SIG_BITS / 64], have[SIG_BITS / 64];
-    signature(rel, want);
+    span spans[MAX_SPANS];
+    size_t n = rule_spans(spans, MAX_SPANS);
+    n = n < MAX_SPANS ? n : MAX_SPANS;
     unsigned oldest = rel;
-    for (unsigned r = rel + 1; r < SGLANG_NRELEASES; r++) {
-        signature(r, have);
-        if (memcmp(want, have, sizeof want) != 0) break;
-        oldest = r;
-    }
+    while (oldest + 1 < SGLANG_NRELEASES && same_rules(spans, n, rel, oldest + 1)) oldest++;
     return SGLANG_VERSIONS[oldest];
 }
 
 /* 1 when every version a table names is one of SGLANG_VERSIONS (test_rules). */
 int rules_tables_valid(void)
 {
-    static span spans[SIG_BITS];
-    size_t n = rule_spans(spans, SIG_BITS);
-    if (n > SIG_BITS) return 0; /* eras would lose rows */
+    span spans[MAX_SPANS];
+    size_t n = rule_spans(spans, MAX_SPANS);
+    if (n > MAX_SPANS) return 0; /* eras would lose rows */
     for (size_t i = 0; i < n; i++)
         if ((spans[i].since && sglang_release_index(spans[i].since) < 0) ||
             (spans[i].until && strcmp(spans[i].until, "never") && sglang_release_index(spans[i].until) < 0))
