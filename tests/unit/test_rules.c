@@ -1592,17 +1592,113 @@ static void test_rules__hf_quant_config_beside_config_json(void **state)
     assert_int_equal(rmdir(dir), 0);
 }
 
+/* A worker of one launch line (resolve_line) and what SGLang makes of it: the layout it starts with, or its
+ * refusal. */
+struct line_case {
+    const char *gpu, *model, *args, *release;
+    const char *layout;  /* NULL: refused */
+    const char *message; /* in the refusal */
+};
+
+static void check_line_cases(const struct line_case *c, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        kvc_resolved r;
+        kvc_diag d;
+        kvc_status st = resolve_line(c[i].gpu, c[i].model, c[i].args, c[i].release, &r, &d);
+        if (!c[i].layout) {
+            if (st != KVC_ERR_CONFIG) fail_msg("case %zu: %d, expected a refusal", i, st);
+            if (!strstr(d.message, c[i].message)) fail_msg("case %zu: %s", i, d.message);
+            continue;
+        }
+        if (st != KVC_OK) fail_msg("case %zu: %s", i, d.message);
+        if (strcmp(r.kv.name, c[i].layout)) fail_msg("case %zu: %s", i, r.kv.name);
+    }
+}
+
+/* The MoE runner checks of SGLang's server arguments: each runner's quantizations, release by release, the expert
+ * parallel size, flashinfer_cutedsl's all-to-all backends, the runners SGLang picks itself, and the quantization
+ * SM100's defaults set (matrix.py's MOE_MODELS cases). */
+static void test_rules__moe_runner_checks(void **state)
+{
+    (void)state;
+    static const struct line_case C[] = {
+        {"H200", MODELS "DEEPSEEK_V3_NVFP4.json", "--moe-runner-backend flashinfer_trtllm --quantization modelopt_fp4",
+         "0.5.23", "fp8_raw", NULL},
+        /* no --quantization is None, which the lists take from 0.5.7 (flashinfer_trtllm) */
+        {"H200", MODELS "DEEPSEEK_V3_NVFP4.json", "--moe-runner-backend flashinfer_trtllm", "0.5.6", NULL,
+         "SGLang 0.5.6 refuses to start: modelopt_fp4, modelopt_fp8 or fp8 quantization is required for Flashinfer "
+         "TRTLLM MoE (sglang 0.5.4.post2"},
+        {"B200", MODELS "DEEPSEEK_V3_NVFP4.json", "--moe-runner-backend flashinfer_trtllm_routed --quantization "
+         "modelopt_fp4",
+         "0.5.10", NULL, "Invalid quantization 'modelopt_fp4'.  FlashInfer TRTLLM routed MOE supports only: 'fp8', "
+         "'mxfp8', or bfloat16 (None). (sglang 0.5.10"},
+        {"H200", MODELS "DEEPSEEK_V3.json", "--moe-runner-backend flashinfer_cutlass --ep-size 2", "0.5.11", NULL,
+         "SGLang 0.5.11 refuses to start: The expert parallel size must be 1 or the same as the tensor parallel size"},
+        {"H200", MODELS "DEEPSEEK_V3.json", "--tp 8 --moe-runner-backend flashinfer_cutlass --ep-size 8", "0.5.11",
+         "bf16",
+         NULL},
+        {"H200", MODELS "DEEPSEEK_V3.json", "--moe-runner-backend cutlass --quantization fp8 --ep-size 2", "0.5.9",
+         NULL, "FP8/MXFP8 Cutlass MoE is only supported with ep_size == 1"},
+        {"H200", MODELS "DEEPSEEK_V3.json", "--moe-runner-backend cutlass --quantization fp8 --ep-size 2",
+         "0.5.4.post2",
+         "bf16", NULL},
+        {"H200", MODELS "DEEPSEEK_V3_NVFP4.json", "--moe-runner-backend flashinfer_cutedsl --moe-a2a-backend mooncake",
+         "0.5.11", NULL, "Invalid quantization 'None'.  FlashInfer CuteDSL MOE currently supports only: "
+         "'modelopt_fp4'."},
+        /* SGLang picks flashinfer_cutlass for modelopt_fp4 on SM120 from 0.5.13 */
+        {"RTX PRO 6000", MODELS "DEEPSEEK_V3_NVFP4.json", "--quantization modelopt_fp4 --ep-size 2", "0.5.13", NULL,
+         "The expert parallel size must be 1 or the same as the tensor parallel size (sglang 0.5.3rc2: python/sglang/"
+         "srt/server_args.py:972-975; 0.5.23: python/sglang/srt/arg_groups/moe_hook.py:89-92; SGLang picks the MoE "
+         "runner flashinfer_cutlass)"},
+        /* SM100's default --quantization: fp8 without a quantization config, from 0.5.11 only for FP8 weights */
+        {"B200", MODELS "DEEPSEEK_V3_NOQUANT.json", "--moe-runner-backend flashinfer_cutlass", "0.5.10", NULL,
+         "Invalid quantization 'fp8'.  FlashInfer Cutlass MOE supports only"},
+        {"B200", MODELS "DEEPSEEK_V3_NOQUANT.json", "--moe-runner-backend flashinfer_cutlass", "0.5.11", NULL,
+         "only where the checkpoint's weights are FP8, which kvcheck does not read"},
+        {"B200", MODELS "DEEPSEEK_V3_NOQUANT.json", "--moe-runner-backend flashinfer_trtllm", "0.5.11", "bf16", NULL},
+        /* and for the other DeepSeek-family architectures the checkpoint's method */
+        {"B200", MODELS "GLM5.json", "--moe-runner-backend flashinfer_cutlass", "0.5.9", NULL,
+         "SGLang 0.5.9 refuses to start: Invalid quantization 'fp8'.  FlashInfer Cutlass MOE supports only: "
+         "'modelopt_fp4', 'modelopt_fp8', or bfloat16 (None)."},
+        /* mxfp8 and nvfp4_online: SGLang picks the runner, overriding some that are given */
+        {"B200", MODELS "DEEPSEEK_V3_NOQUANT.json", "--quantization mxfp8 --moe-runner-backend flashinfer_cutlass",
+         "0.5.10",
+         NULL, "--quantization mxfp8: SGLang 0.5.10 picks the MoE runner for it"},
+    };
+    check_line_cases(C, COUNT_OF(C));
+}
+
+/* Prefill context parallelism, under each release's flag, and the split KV pools it enables: unjudged. */
+static void test_rules__prefill_cp_unjudged(void **state)
+{
+    (void)state;
+    static const struct line_case C[] = {
+        {"B200", "deepseek-v3.2", "--tp 8 --enable-nsa-prefill-context-parallel", "0.5.6", NULL,
+         "--enable-nsa-prefill-context-parallel: prefill context parallelism"},
+        {"H200", "deepseek-v3.2", "--tp 4 --enable-nsa-prefill-context-parallel", "0.5.10", NULL,
+         "kvcheck does not model it, so it cannot judge this worker"},
+        {"H200", "deepseek-v3", "--tp 8 --enable-prefill-context-parallel", "0.5.13", NULL,
+         "--enable-prefill-context-parallel: prefill context parallelism"},
+        {"H200", "glm-5.2", "--tp 8 --enable-dsa-prefill-context-parallel", "0.5.13", NULL,
+         "--enable-dsa-prefill-context-parallel: prefill context parallelism"},
+        {"H200", "glm-5.2", "--tp 8 --enable-prefill-cp --cp-strategy interleave", "0.5.23", NULL,
+         "--enable-prefill-cp: prefill context parallelism"},
+        {"H200", "glm-5.2", "--tp 8 --enable-dsa-cache-layer-split", "0.5.16", NULL,
+         "--enable-dsa-cache-layer-split: a KV pool split across the ranks"},
+        {"H200", "deepseek-v3.2", "--tp 8 --enable-kv-cache-sharding", "0.5.22", NULL,
+         "--enable-kv-cache-sharding: a KV pool split across the ranks"},
+    };
+    check_line_cases(C, COUNT_OF(C));
+}
+
 /* A ModelOpt checkpoint (config.json's quant_method "modelopt"): the method each release resolves its quant_algo to
  * (the parse from 0.5.10, SM100's server default, the compatible flag), that method's model-loader check, and the
  * KV dtype auto takes from its kv_cache_quant_algo, which the config classes keep in some releases only. */
 static void test_rules__modelopt_checkpoints(void **state)
 {
     (void)state;
-    static const struct {
-        const char *gpu, *model, *args, *release;
-        const char *layout;  /* NULL: refused */
-        const char *message; /* in the refusal */
-    } C[] = {
+    static const struct line_case C[] = {
         {"H200", MODELS "DEEPSEEK_V3_NVFP4.json", "", "0.5.23", "fp8_raw", NULL},
         {"H200", MODELS "DEEPSEEK_V3_NVFP4_NOKV.json", "", "0.5.23", "bf16", NULL},
         {"H200", MODELS "DEEPSEEK_V3_NVFP4.json", "", "0.5.12.post1", NULL, "SGLang 0.5.12.post1 refuses to start: The "
@@ -1641,29 +1737,13 @@ static void test_rules__modelopt_checkpoints(void **state)
         {"H200", MODELS "DEEPSEEK_V3_NVFP4.json", "--kv-cache-dtype fp8_e4m3", "0.5.3.post1", NULL, "SGLang 0.5.3.post1 "
          "refuses to start: Unknown quantization method: modelopt. Must be one of ['fp8', 'blockwise_int8', "
          "'modelopt_fp8', "},
-        /* a FlashInfer MoE runner's lists of methods: modelopt_fp4 is in every one, the rest is declined */
-        {"H200", MODELS "DEEPSEEK_V3_NVFP4.json", "--moe-runner-backend flashinfer_trtllm --quantization modelopt_fp4",
-         "0.5.23", "fp8_raw", NULL},
-        {"H200", MODELS "DEEPSEEK_V3_NVFP4.json", "--moe-runner-backend flashinfer_trtllm", "0.5.6", NULL,
-         "--moe-runner-backend flashinfer_trtllm with quantization none: SGLang's MoE runner checks the quantization "
-         "method"},
         /* online requantization: declined */
         {"H200", MODELS "DEEPSEEK_V3_NVFP4.json", "--quantization nvfp4_online", "0.5.15", NULL,
          "--quantization nvfp4_online, an online requantization of the checkpoint"},
     };
-    for (size_t i = 0; i < COUNT_OF(C); i++) {
-        kvc_resolved r;
-        kvc_diag d;
-        kvc_status st = resolve_line(C[i].gpu, C[i].model, C[i].args, C[i].release, &r, &d);
-        if (!C[i].layout) {
-            if (st != KVC_ERR_CONFIG) fail_msg("case %zu: %d, expected a refusal", i, st);
-            assert_contains(d.message, C[i].message);
-            continue;
-        }
-        if (st != KVC_OK) fail_msg("case %zu: %s", i, d.message);
-        if (strcmp(r.kv.name, C[i].layout)) fail_msg("case %zu: %s", i, r.kv.name);
-    }
-    /* declined: a null list of layers left unquantized; SM100's defaults for another DeepSeek-family architecture */
+    check_line_cases(C, COUNT_OF(C));
+    /* declined: a null list of layers left unquantized; SM100's defaults for another DeepSeek-family architecture
+     * set its checkpoint's method, as for DeepSeek V3 */
     static const char IGNORE_NULL[] =
         "{\"architectures\":[\"DeepseekV3ForCausalLM\"],\"kv_lora_rank\":512,\"qk_rope_head_dim\":64,"
         "\"num_hidden_layers\":2,\"torch_dtype\":\"bfloat16\",\"quantization_config\":{\"quant_method\":"
@@ -1676,8 +1756,8 @@ static void test_rules__modelopt_checkpoints(void **state)
         "{\"architectures\":[\"KimiK25ForConditionalGeneration\"],\"kv_lora_rank\":512,\"qk_rope_head_dim\":64,"
         "\"num_hidden_layers\":2,\"torch_dtype\":\"bfloat16\",\"quantization_config\":{\"quant_method\":"
         "\"modelopt\",\"quant_algo\":\"NVFP4\",\"group_size\":16}}";
-    assert_int_equal(resolve_line("B200", temp_file(".json", KIMI), "", "0.5.9", &r, &d), KVC_ERR_CONFIG);
-    assert_contains(d.message, "DeepSeek-family defaults may set --quantization for KimiK25ForConditionalGeneration");
+    assert_int_equal(resolve_line("B200", temp_file(".json", KIMI), "", "0.5.9", &r, &d), KVC_OK);
+    assert_string_equal(r.kv.name, "bf16");
 }
 
 /* SGLang's model loader checks the quantization method (--quantization, else the checkpoint's) against the GPU's
@@ -1735,7 +1815,8 @@ static void test_rules__modelopt_configs_sglang_reads_its_own_way(void **state)
         /* SM100's default --quantization is the checkpoint's method as parsed ("nvfp4" is not: it stays modelopt),
          * which the MoE runner's check reads before ModelOpt's override names modelopt_fp4 */
         {1, NV(", \"quant_algo\": \"nvfp4\", \"group_size\": 16"), "B200", "--moe-runner-backend flashinfer_cutlass",
-         "0.5.10", NULL, "--moe-runner-backend flashinfer_cutlass with quantization modelopt: SGLang's MoE runner"},
+         "0.5.10", NULL, "Invalid quantization 'modelopt'.  FlashInfer Cutlass MOE supports only: 'modelopt_fp4', "
+         "'modelopt_fp8', 'modelopt_mixed', or bfloat16 (None)."},
         /* 0.5.3.x take the group size as common_group_size collects it, before the quant_algo */
         {0, NV(", \"quant_algo\": \"MXFP8\""), "B200", "--quantization modelopt_fp4", "0.5.3rc2", NULL,
          "SGLang 0.5.3rc2 refuses to start: No group_size found in config. (at model load, building the "
@@ -2688,6 +2769,8 @@ int main(void)
         cmocka_unit_test(test_rules__unjudged_architectures_and_model_dtypes),
         cmocka_unit_test(test_rules__hf_quant_config_beside_config_json),
         cmocka_unit_test(test_rules__modelopt_checkpoints),
+        cmocka_unit_test(test_rules__moe_runner_checks),
+        cmocka_unit_test(test_rules__prefill_cp_unjudged),
         cmocka_unit_test(test_rules__modelopt_configs_sglang_reads_its_own_way),
         cmocka_unit_test(test_rules__model_loader_quantization_check),
         cmocka_unit_test(test_rules__dsv4_resolves_to_model1_pages_of_256),

@@ -374,6 +374,33 @@ MODELOPT_FLAGS = ([None, "--dtype float16", "--dtype float32"] + ["--quantizatio
                    "--quantization modelopt_fp4 --dtype float32", "--quantization modelopt --dtype float16"])
 
 
+# The MoE runner checks of the server arguments (each runner's quantizations, the expert parallel size,
+# flashinfer_cutedsl's all-to-all backends) and the runners SGLang picks for a quantization, on checkpoints without,
+# with FP8 and with ModelOpt quantization configs.
+MOE_MODELS = ["DEEPSEEK_V3_NVFP4", "DEEPSEEK_V3_MODELOPT_FP8", "DEEPSEEK_V3", "DEEPSEEK_V3_NOQUANT",
+              "DEEPSEEK_V32_NVFP4", "MODELOPT_GLM5_NVFP4"]
+MOE_RUNNERS = [None, "flashinfer_cutlass", "flashinfer_trtllm", "flashinfer_trtllm_routed", "flashinfer_cutedsl",
+               "experimental_sgl_trtllm", "cutlass"]
+MOE_QUANT = [None, "modelopt_fp4", "modelopt_fp8", "fp8", "mxfp8", "nvfp4_online", "unquant"]
+
+
+def moe_flags():
+    out = []
+    for runner in MOE_RUNNERS:
+        for q in MOE_QUANT:
+            for ep in (None, "2"):
+                out.append(" ".join(f for f in ("--moe-runner-backend " + runner if runner else "",
+                                                "--quantization " + q if q else "",
+                                                "--ep-size " + ep if ep else "") if f))
+    for a2a in ("deepep", "flashinfer", "mooncake"):
+        for q in (None, "modelopt_fp4", "nvfp4_online"):
+            out.append("--moe-runner-backend flashinfer_cutedsl --moe-a2a-backend " + a2a +
+                       (" --quantization " + q if q else ""))
+    out += ["--moe-runner-backend cutlass --quantization fp8 --ep-size 8",
+            "--moe-runner-backend flashinfer_cutlass --ep-size 8"]
+    return [f for f in out if f]
+
+
 def modelopt_cases():
     import modelopt_variants
     out = []
@@ -387,6 +414,10 @@ def modelopt_cases():
             for par in (None, "--quantization modelopt"):
                 out.append(case(m, None, None, None, None, spec="NEXTN", draft=draft, par=par))
                 out.append(case(m, "fp8_e4m3", None, None, None, spec="NEXTN", draft=draft, par=par))
+    for m in MOE_MODELS:
+        for par in moe_flags():
+            if par not in MODELOPT_FLAGS:
+                out.append(case(m, None, None, None, None, par=par))
     return out
 
 

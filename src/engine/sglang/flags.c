@@ -71,6 +71,14 @@ static const struct dest_key {
     {"quantization", SET_QUANTIZATION},
     {"moe_runner_backend", SET_MOE_RUNNER},
     {"moe_a2a_backend", SET_MOE_A2A},
+    {"ep_size", SET_EP},
+    {"expert_parallel_size", SET_EP}, /* the dest where --expert-parallel-size is the first of its names */
+    {"enable_nsa_prefill_context_parallel", SET_PREFILL_CP}, /* 0.5.6-0.5.12 */
+    {"enable_dsa_prefill_context_parallel", SET_PREFILL_CP}, /* 0.5.13-0.5.19 */
+    {"enable_prefill_context_parallel", SET_PREFILL_CP},     /* 0.5.10-0.5.19 */
+    {"enable_prefill_cp", SET_PREFILL_CP},                   /* 0.5.14+ */
+    {"enable_dsa_cache_layer_split", SET_KV_SPLIT},          /* 0.5.16+ */
+    {"enable_kv_cache_sharding", SET_KV_SPLIT},              /* 0.5.22+ */
     {"disaggregation_enable_kv_checksum", SET_KV_CHECKSUM}, /* 0.5.21+ */
     {"revision", SET_REVISION},
     {"speculative_draft_model_revision", SET_SPEC_DRAFT_REVISION},

@@ -59,13 +59,15 @@ static const char PETIT_CITE[] = "PetitNvFp4Config: sglang 0.5.3rc2: python/sgla
                                  "petit.py:72, :109-110; 0.5.9: :73, :109-111";
 static const char QUANT_VERIFY_CITE[] =
     "_verify_quantization, sglang 0.5.3rc2: python/sglang/srt/configs/model_config.py:529-621; 0.5.23: :2000-2171";
-/* On SM100 SGLang's server arguments set --quantization for DeepSeek V3 where none is given: fp8 without a
- * quantization config (when the MoE runner is auto; from 0.5.11 when the checkpoint's weights are FP8, which
- * kvcheck does not follow), else the config's quant_method (fp8 whatever it is in 0.5.4.post1-0.5.4.post3); for DSA
- * models from 0.5.6 (sglang 0.5.5: python/sglang/srt/server_args.py:898-941 skips them). */
+/* On SM100 SGLang's server arguments set --quantization for the DeepSeek family's architectures (the guard of
+ * their defaults: rules_arch_defaults) where none is given: the config's quant_method (fp8 whatever it is in
+ * 0.5.4.post1-0.5.4.post3), and without a quantization config for DeepSeek V3 (`archs`) fp8 (when the MoE runner is
+ * auto; from 0.5.11 when the checkpoint's weights are FP8, which kvcheck does not follow), for the others none; for
+ * DSA models from 0.5.6 (sglang 0.5.5: python/sglang/srt/server_args.py:898-941 skips them). */
 static const struct {
     span when;
-    const char *archs; /* as SGLang names the model (a DeepSeek-V3.2 config is DeepseekV3ForCausalLM to 0.5.11) */
+    const char *archs; /* fp8 without a quantization config: as SGLang names the model (a DeepSeek-V3.2 config is
+                          DeepseekV3ForCausalLM to 0.5.11) */
     const char *dsa_since;
     const char *cite;
 } SM100_FP8 = {SINCE("0.5.4.post1"), "DeepseekV3ForCausalLM DeepseekV32ForCausalLM", "0.5.6",
@@ -97,59 +99,266 @@ static int sm100_defaults(const ctx *c)
  * with the MoE runner's default. Pure. */
 static int sm100_sets_quant(const ctx *c)
 {
-    return sm100_defaults(c) &&
-           word_in(c->model->architecture, SM100_FP8.archs) && (!c->dsa || rel_since(c->rel, SM100_FP8.dsa_since)) &&
-           (rel_since(c->rel, "0.5.5") || sm100_moe_default(c));
+    const char *arch = c->model->architecture;
+    return sm100_defaults(c) && (word_in(arch, SM100_FP8.archs) || rules_arch_defaults(arch, c->rel)) &&
+           (!c->dsa || rel_since(c->rel, SM100_FP8.dsa_since)) && (rel_since(c->rel, "0.5.5") || sm100_moe_default(c));
 }
 
-/* In 0.5.4.post1-0.5.4.post3 SGLang's server arguments run DeepSeek V3's MoE (not DSA's) on flashinfer_trtllm on
- * SM100 where the MoE runner is its default (sm100_moe_default), and that runner asserts a quantization method it
- * lists: the --quantization given, else fp8 (sglang 0.5.4.post1: python/sglang/srt/server_args.py:1311-1315;
- * 0.5.4.post2: :1361-1366; 0.5.4.post3: :1373-1378). */
-static const struct {
+/* 1 when SM100_FP8 sets fp8 for this worker where the model has no quantization config (DeepSeek V3's). Pure. */
+static int sm100_fp8_default(const ctx *c)
+{
+    return sm100_sets_quant(c) && word_in(c->model->architecture, SM100_FP8.archs);
+}
+
+/* The MoE runner checks of SGLang's server arguments (_handle_moe_kernel_config; handle_moe_kernel_config in
+ * arg_groups/moe_hook.py from 0.5.19), in their order: for each runner, the --quantization it takes ("None": none
+ * given), the expert parallel size (1 or the tensor parallel size; 1 for cutlass on fp8) and flashinfer_cutedsl's
+ * all-to-all backends. A message's fields are SGLang's, as Python prints them; its "\n" is a space. */
+enum moe_test {
+    MOE_QUANT,      /* the quantization is in `values` */
+    MOE_HYBRID,     /* the same, or the checkpoint is a hybrid NVFP4 one (nvfp4_moe_meta: MIXED_PRECISION) */
+    MOE_EP_TP,      /* --ep-size is 1 or --tp-size */
+    MOE_EP_ONE,     /* --ep-size is 1 where the quantization is in `values` */
+    MOE_A2A,        /* --moe-a2a-backend is in `values` */
+};
+static const struct moe_check {
     span when;
-    const char *methods, *message;
-} SM100_TRTLLM_MOE[] = {
-    {FROM_TO("0.5.4.post1", "0.5.4.post1"), "modelopt_fp4 fp8",
-     "modelopt_fp4 or fp8 quantization is required for Flashinfer TRTLLM MoE"},
-    {FROM_TO("0.5.4.post2", "0.5.4.post3"), "modelopt_fp4 modelopt_fp8 fp8",
-     "modelopt_fp4, modelopt_fp8 or fp8 quantization is required for Flashinfer TRTLLM MoE"},
+    const char *runners; /* space-separated */
+    enum moe_test test;
+    const char *values;
+    const char *message;
+    const char *cite;
+} MOE_CHECKS[] = {
+#define MOE_EP_MESSAGE "The expert parallel size must be 1 or the same as the tensor parallel size"
+    {FROM_TO("0.5.3rc2", "0.5.5"), "flashinfer_cutlass", MOE_QUANT, "modelopt_fp4",
+     "modelopt_fp4 quantization is required for Flashinfer MOE", "sglang 0.5.3rc2: python/sglang/srt/server_args.py:"
+     "968-971; 0.5.5: :1394-1397"},
+    {FROM_TO("0.5.5.post1", "0.5.5.post3"), "flashinfer_cutlass", MOE_QUANT, "modelopt_fp4",
+     "modelopt_fp4 quantization is required for Flashinfer Cutlass MOE", "sglang 0.5.5.post1: python/sglang/srt/"
+     "server_args.py:1373-1376"},
+    {FROM_TO("0.5.6", "0.5.9"), "flashinfer_cutlass", MOE_QUANT, "modelopt_fp4 modelopt_fp8 None",
+     "Invalid quantization '{quantization}'.  FlashInfer Cutlass MOE supports only: 'modelopt_fp4', 'modelopt_fp8', "
+     "or bfloat16 "
+     "(None).", "sglang 0.5.6: python/sglang/srt/server_args.py:1510-1515; 0.5.9: :2136-2141"},
+    {SINCE("0.5.10"), "flashinfer_cutlass", MOE_QUANT, "modelopt_fp4 modelopt_fp8 modelopt_mixed None",
+     "Invalid quantization '{quantization}'.  FlashInfer Cutlass MOE supports only: 'modelopt_fp4', 'modelopt_fp8', "
+     "'modelopt_mixed', or bfloat16 (None).", "sglang 0.5.10: python/sglang/srt/server_args.py:2667-2673; 0.5.23: "
+     "python/sglang/srt/arg_groups/moe_hook.py:80-88"},
+    {SINCE("0.5.3rc2"), "flashinfer_cutlass", MOE_EP_TP, NULL, MOE_EP_MESSAGE, "sglang 0.5.3rc2: python/sglang/srt/"
+     "server_args.py:972-975; 0.5.23: python/sglang/srt/arg_groups/moe_hook.py:89-92"},
+    {FROM_TO("0.5.11", "0.5.14"), "flashinfer_cutedsl", MOE_QUANT, "modelopt_fp4",
+     "Invalid quantization '{quantization}'.  FlashInfer CuteDSL MOE currently supports only: 'modelopt_fp4'.",
+     "sglang 0.5.11: python/sglang/srt/server_args.py:2974-2977; 0.5.14: :5119-5122"},
+    {FROM_TO("0.5.15", "0.5.15.post1"), "flashinfer_cutedsl", MOE_HYBRID, "modelopt_fp4",
+     "Invalid quantization '{quantization}'.  FlashInfer CuteDSL MOE currently supports only: 'modelopt_fp4' or "
+     "hybrid NVFP4 "
+     "models.", "sglang 0.5.15: python/sglang/srt/server_args.py:4941-4945"},
+    {FROM_TO("0.5.16", "0.5.17"), "flashinfer_cutedsl", MOE_HYBRID, "modelopt_fp4 modelopt_mixed",
+     "Invalid quantization '{quantization}'.  FlashInfer CuteDSL MOE currently supports only: 'modelopt_fp4', "
+     "'modelopt_mixed' "
+     "(with NVFP4 MoE layers), or hybrid NVFP4 models.", "sglang 0.5.16: python/sglang/srt/server_args.py:5669-5673"},
+    {SINCE("0.5.18"), "flashinfer_cutedsl", MOE_HYBRID, "modelopt_fp4 modelopt_mixed nvfp4_online",
+     "Invalid quantization '{quantization}'.  FlashInfer CuteDSL MOE currently supports only: 'modelopt_fp4', "
+     "'modelopt_mixed' "
+     "(with NVFP4 MoE layers), 'nvfp4_online', or hybrid NVFP4 models.", "sglang 0.5.18: python/sglang/srt/"
+     "server_args.py:6747-6751; 0.5.23: python/sglang/srt/arg_groups/moe_hook.py:96-101"},
+    {SINCE("0.5.11"), "flashinfer_cutedsl", MOE_EP_TP, NULL, MOE_EP_MESSAGE, "sglang 0.5.11: python/sglang/srt/"
+     "server_args.py:2978-2981; 0.5.23: python/sglang/srt/arg_groups/moe_hook.py:102-105"},
+    {FROM_TO("0.5.11", "0.5.12.post1"), "flashinfer_cutedsl", MOE_A2A, "none deepep",
+     "flashinfer_cutedsl supports moe_a2a_backend='none' (standard path) or 'deepep' (DeepEP low-latency path), got "
+     "'{moe_a2a_backend}'.", "sglang 0.5.11: python/sglang/srt/server_args.py:2982-2987"},
+    {SINCE("0.5.13"), "flashinfer_cutedsl", MOE_A2A, "none deepep flashinfer",
+     "flashinfer_cutedsl supports moe_a2a_backend='none', 'deepep', or 'flashinfer', got '{moe_a2a_backend}'.",
+     "sglang 0.5.13: python/sglang/srt/server_args.py:3382-3389; 0.5.23: "
+     "python/sglang/srt/arg_groups/moe_hook.py:106-113"},
+    {FROM_TO("0.5.3rc2", "0.5.4.post1"), "flashinfer_trtllm", MOE_QUANT, "modelopt_fp4 fp8",
+     "modelopt_fp4 or fp8 quantization is required for Flashinfer TRTLLM MoE", "sglang 0.5.3rc2: python/sglang/srt/"
+     "server_args.py:977-980; 0.5.4.post1: :1311-1315"},
+    {FROM_TO("0.5.4.post2", "0.5.6.post2"), "flashinfer_trtllm", MOE_QUANT, "modelopt_fp4 modelopt_fp8 fp8",
+     "modelopt_fp4, modelopt_fp8 or fp8 quantization is required for Flashinfer TRTLLM MoE", "sglang 0.5.4.post2: "
+     "python/sglang/srt/server_args.py:1361-1366; 0.5.6: :1521-1526"},
+    {FROM_TO("0.5.7", "0.5.9"), "flashinfer_trtllm", MOE_QUANT, "modelopt_fp4 fp8 modelopt_fp8 compressed-tensors None",
+     "Invalid quantization '{quantization}'.  FlashInfer TRTLLM MOE supports only: 'modelopt_fp4', 'fp8', "
+     "'modelopt_fp8', "
+     "'compressed-tensors', or bfloat16 (None).", "sglang 0.5.7: python/sglang/srt/server_args.py:1831-1838; 0.5.9: "
+     ":2147-2154"},
+    /* mxfp8 is taken but not named */
+    {FROM_TO("0.5.10", "0.5.12.post1"), "flashinfer_trtllm", MOE_QUANT,
+     "modelopt_fp4 fp8 mxfp8 modelopt_fp8 modelopt_mixed compressed-tensors None",
+     "Invalid quantization '{quantization}'.  FlashInfer TRTLLM MOE supports only: 'modelopt_fp4', 'fp8', "
+     "'modelopt_fp8', "
+     "'modelopt_mixed', 'compressed-tensors', or bfloat16 (None).", "sglang 0.5.10: python/sglang/srt/server_args.py:"
+     "2679-2688; 0.5.12: :3113-3122"},
+    {FROM_TO("0.5.13", "0.5.13.post1"), "flashinfer_trtllm experimental_sgl_trtllm", MOE_QUANT,
+     "modelopt_fp4 fp8 mxfp8 modelopt_fp8 modelopt_mixed compressed-tensors None",
+     "Invalid quantization '{quantization}'.  FlashInfer TRTLLM MOE supports only: 'modelopt_fp4', 'fp8', "
+     "'modelopt_fp8', "
+     "'modelopt_mixed', 'compressed-tensors', or bfloat16 (None).", "sglang 0.5.13: python/sglang/srt/server_args.py:"
+     "3395-3404"},
+    {SINCE("0.5.14"), "flashinfer_trtllm experimental_sgl_trtllm", MOE_QUANT,
+     "modelopt_fp4 nvfp4_online fp8 mxfp8 modelopt_fp8 modelopt_mixed compressed-tensors None",
+     "Invalid quantization '{quantization}'.  FlashInfer TRTLLM MOE supports only: 'modelopt_fp4', 'nvfp4_online', "
+     "'fp8', "
+     "'modelopt_fp8', 'modelopt_mixed', 'compressed-tensors', or bfloat16 (None).", "sglang 0.5.14: python/sglang/srt/"
+     "server_args.py:5140-5150; 0.5.23: python/sglang/srt/arg_groups/moe_hook.py:123-135"},
+    {FROM_TO("0.5.10", "0.5.10.post1"), "flashinfer_trtllm_routed", MOE_QUANT, "fp8 mxfp8 None",
+     "Invalid quantization '{quantization}'.  FlashInfer TRTLLM routed MOE supports only: 'fp8', 'mxfp8', or "
+     "bfloat16 (None).",
+     "sglang 0.5.10: python/sglang/srt/server_args.py:2694-2699"},
+    {FROM_TO("0.5.11", "0.5.13.post1"), "flashinfer_trtllm_routed", MOE_QUANT, "fp8 mxfp8 modelopt_fp4 None",
+     "Invalid quantization '{quantization}'.  FlashInfer TRTLLM routed MOE supports only: 'fp8', 'mxfp8', "
+     "'modelopt_fp4', or "
+     "bfloat16 (None).", "sglang 0.5.11: python/sglang/srt/server_args.py:3009-3015; 0.5.13: :3410-3416"},
+    {FROM_TO("0.5.14", "0.5.15.post1"), "flashinfer_trtllm_routed", MOE_QUANT,
+     "fp8 mxfp8 modelopt_fp4 nvfp4_online None",
+     "Invalid quantization '{quantization}'.  FlashInfer TRTLLM routed MOE supports only: 'fp8', 'mxfp8', "
+     "'modelopt_fp4', "
+     "'nvfp4_online', or bfloat16 (None).", "sglang 0.5.14: python/sglang/srt/server_args.py:5156-5163; 0.5.15: "
+     ":4971-4978"},
+    {FROM_TO("0.5.16", "0.5.22"), "flashinfer_trtllm_routed", MOE_QUANT,
+     "fp8 mxfp8 modelopt_fp4 modelopt_mixed nvfp4_online None",
+     "Invalid quantization '{quantization}'.  FlashInfer TRTLLM routed MOE supports only: 'fp8', 'mxfp8', "
+     "'modelopt_fp4', "
+     "'modelopt_mixed', 'nvfp4_online', or bfloat16 (None).", "sglang 0.5.16: python/sglang/srt/server_args.py:"
+     "5699-5706; 0.5.19: python/sglang/srt/arg_groups/moe_hook.py:95-104"},
+    {SINCE("0.5.23"), "flashinfer_trtllm_routed", MOE_QUANT,
+     "fp8 mxfp8 modelopt_fp4 modelopt_mixed nvfp4_online minimax_m3_nvfp4 None",
+     "Invalid quantization '{quantization}'.  FlashInfer TRTLLM routed MOE supports only: 'fp8', 'mxfp8', "
+     "'modelopt_fp4', "
+     "'modelopt_mixed', 'nvfp4_online', 'minimax_m3_nvfp4', or bfloat16 (None).", "sglang 0.5.23: python/sglang/srt/"
+     "arg_groups/moe_hook.py:137-148"},
+    {FROM_TO("0.5.4.post3", "0.5.8.post1"), "cutlass", MOE_EP_ONE, "fp8",
+     "FP8 Cutlass MoE is only supported with ep_size == 1", "sglang 0.5.4.post3: python/sglang/srt/server_args.py:"
+     "1392-1395; 0.5.8.post1: :1981-1984"},
+    {SINCE("0.5.9"), "cutlass", MOE_EP_ONE, "fp8 mxfp8", "FP8/MXFP8 Cutlass MoE is only supported with ep_size == 1",
+     "sglang 0.5.9: python/sglang/srt/server_args.py:2169-2175; 0.5.23: python/sglang/srt/arg_groups/moe_hook.py:"
+     "155-163"},
+#undef MOE_EP_MESSAGE
 };
 
-/* The --quantization SGLang's server arguments hold (what their MoE checks read): the flag, else SM100_FP8's
- * default: fp8 without a quantization config (and in 0.5.4.post1-0.5.4.post3), else the config's quant_method,
- * which for a ModelOpt checkpoint is its method as parsed (c->quant.server: from 0.5.10 the parse rewrites
- * "modelopt"; ModelOpt's override comes later, in the model config); "" for none. */
-static const char *server_quant(const ctx *c)
+/* The runners SGLang's server arguments pick where --moe-runner-backend is auto, before their checks: DeepSeek V3's
+ * (not DSA's) on SM100 in 0.5.4.post1-0.5.4.post3 is flashinfer_trtllm whatever the quantization (sm100_sets_quant;
+ * sglang 0.5.4.post1: python/sglang/srt/server_args.py:877-890; 0.5.4.post2: :901-913); modelopt_fp4's on SM120
+ * (from 0.5.22 also SM110) is flashinfer_cutlass (sglang 0.5.13: python/sglang/srt/server_args.py:3351-3360; 0.5.23:
+ * python/sglang/srt/arg_groups/overrides.py:1449-1500). The others they pick pass the checks. */
+static const span SM100_TRTLLM_RUNNER = FROM_TO("0.5.4.post1", "0.5.4.post3");
+static const struct {
+    span when;
+    unsigned majors; /* the compute capability majors, a bit each */
+} SM120_FP4_RUNNER[] = {{FROM_TO("0.5.13", "0.5.21"), 1u << 12}, {SINCE("0.5.22"), 1u << 11 | 1u << 12}};
+
+/* The quantizations for which SGLang's server arguments pick the runner themselves, overriding some that are given
+ * (mxfp8 from 0.5.9; nvfp4_online from 0.5.14, which also refuses GPUs other than SM100: sglang 0.5.9: python/sglang/
+ * srt/server_args.py:2128-2134; 0.5.14: :5064-5080; 0.5.23: python/sglang/srt/arg_groups/overrides.py:1449-1530);
+ * from 0.5.18 flashinfer_cutedsl also refuses the deepep all-to-all backend for nvfp4_online or where the
+ * SGLANG_FLASHINFER_NVFP4_PER_TOKEN_ACTIVATION environment variable, which kvcheck does not read, is set. */
+static const struct {
+    span when;
+    const char *method;
+} RUNNER_FORCED[] = {{SINCE("0.5.9"), "mxfp8"}, {SINCE("0.5.14"), "nvfp4_online"}};
+static const span CUTEDSL_PER_TOKEN = SINCE("0.5.18");
+
+/* The MoE runner SGLang's checks see: the flag's, else the one it picks (SM100_TRTLLM_RUNNER, SM120_FP4_RUNNER) for
+ * the quantization `quant` ("None": none); "auto" where no check applies. Pure. */
+static const char *moe_runner(const ctx *c, const char *quant)
 {
-    const setting *q = &c->set->s[SET_QUANTIZATION];
-    if (q->set) return q->value;
-    if (!sm100_sets_quant(c)) return "";
-    const model_info *m = c->model;
-    if (rel_until(c->rel, "0.5.4.post3") || !m->has_quantization || !m->quant_method[0]) return "fp8";
-    return c->quant.server[0] ? c->quant.server : m->quant_method;
+    const setting *runner = &c->set->s[SET_MOE_RUNNER];
+    if (runner->set && strcmp(runner->value, "auto") != 0) return runner->value;
+    if (in_span(c->rel, SM100_TRTLLM_RUNNER) && sm100_sets_quant(c) && !c->dsa) return "flashinfer_trtllm";
+    for (size_t i = 0; i < COUNT_OF(SM120_FP4_RUNNER); i++)
+        if (in_span(c->rel, SM120_FP4_RUNNER[i].when) && !c->gpu->hip && c->gpu->major < 32 &&
+            (SM120_FP4_RUNNER[i].majors >> c->gpu->major & 1u) && strcmp(quant, "modelopt_fp4") == 0)
+            return "flashinfer_cutlass";
+    return "auto";
 }
 
-/* The MoE runner's check of the quantization method: SM100_TRTLLM_MOE's, where SGLang picks flashinfer_trtllm;
- * and for a flashinfer runner the user names, whose lists of methods grow by release (sglang 0.5.3rc2:
- * python/sglang/srt/server_args.py:966-980; 0.5.7: :1818-1838; 0.5.23: python/sglang/srt/arg_groups/
- * moe_hook.py:80-147), declined but for the methods every list has (modelopt_fp4; fp8 for flashinfer_trtllm). */
+/* The first of MOE_CHECKS that refuses this worker with the server's quantization `quant` ("None": none), or NULL;
+ * *hybrid is set where only a hybrid NVFP4 checkpoint, which kvcheck does not tell, would pass it. Pure. */
+static const struct moe_check *moe_refusal(const ctx *c, const char *quant, int *hybrid)
+{
+    const char *runner = moe_runner(c, quant);
+    const char *a2a = c->set->s[SET_MOE_A2A].set ? c->set->s[SET_MOE_A2A].value : "none";
+    unsigned long ep = size_of(c, SET_EP), tp = size_of(c, SET_TP);
+    *hybrid = 0;
+    for (size_t i = 0; i < COUNT_OF(MOE_CHECKS); i++) {
+        const struct moe_check *k = &MOE_CHECKS[i];
+        if (!in_span(c->rel, k->when) || !word_in(runner, k->runners)) continue;
+        int ok = k->test == MOE_QUANT || k->test == MOE_HYBRID ? word_in(quant, k->values)
+                 : k->test == MOE_EP_TP                       ? ep == 1 || ep == tp
+                 : k->test == MOE_EP_ONE                      ? !word_in(quant, k->values) || ep == 1
+                                                              : word_in(a2a, k->values);
+        if (ok) continue;
+        *hybrid = k->test == MOE_HYBRID && str_ieq(c->model->quant_algo, "MIXED_PRECISION");
+        return k;
+    }
+    return NULL;
+}
+
+/* The --quantization SGLang's server arguments hold when they check the MoE runner, as Python prints it ("None":
+ * none): the flag ("unquant" is none from 0.5.11), else SM100_FP8's default: fp8 without a quantization config (from
+ * 0.5.11 only where the checkpoint's weights are FP8: `alt` is then "None"; for DeepSeek V3 alone), else the config's
+ * quant_method as written, which for a ModelOpt checkpoint is its method as parsed (c->quant.server: from 0.5.10
+ * the parse rewrites "modelopt"; ModelOpt's override comes later, in the model config). */
+static const char *server_quant(const ctx *c, const char **alt)
+{
+    const setting *q = &c->set->s[SET_QUANTIZATION];
+    const model_info *m = c->model;
+    *alt = NULL;
+    if (q->set) return strcmp(q->value, "unquant") == 0 && rel_since(c->rel, "0.5.11") ? "None" : q->value;
+    if (!sm100_sets_quant(c)) return "None";
+    if (rel_until(c->rel, "0.5.4.post3")) return "fp8";
+    if (c->quant.server[0]) return c->quant.server;
+    if (m->has_quantization && m->quant_method[0]) return m->quant_method;
+    if (!sm100_fp8_default(c)) return "None";
+    if (!m->has_quantization && rel_since(c->rel, "0.5.11")) *alt = "None";
+    return "fp8";
+}
+
+/* The MoE runner checks of SGLang's server arguments (MOE_CHECKS), for the runner SGLang picks (moe_runner); declined
+ * where the quantization that decides them is not known (server_quant), where SGLang picks the runner itself for it
+ * (RUNNER_FORCED) and one is given, or where only a hybrid NVFP4 checkpoint would pass. */
 kvc_status quant_check_moe_runner(const ctx *c)
 {
     const setting *q = &c->set->s[SET_QUANTIZATION], *runner = &c->set->s[SET_MOE_RUNNER];
+    const setting *ep = &c->set->s[SET_EP], *a2a = &c->set->s[SET_MOE_A2A];
     if (q->reported || runner->reported) return KVC_OK; /* a running server's: its checks passed */
-    for (size_t i = 0; i < COUNT_OF(SM100_TRTLLM_MOE); i++)
-        if (in_span(c->rel, SM100_TRTLLM_MOE[i].when) && sm100_sets_quant(c) && !c->dsa && q->set &&
-            !word_in(q->value, SM100_TRTLLM_MOE[i].methods))
-            return rules_refuse(c, q, "%s (SGLang %s runs %s's MoE on flashinfer_trtllm on SM100)", SM100_TRTLLM_MOE[i].message,
-                          SGLANG_VERSIONS[c->rel], c->model->architecture);
-    const char *quant = server_quant(c);
-    if (!runner->set || strncmp(runner->value, "flashinfer", 10) != 0 ||
-        word_in(quant, strcmp(runner->value, "flashinfer_trtllm") == 0 ? "modelopt_fp4 fp8" : "modelopt_fp4"))
+    const char *alt, *quant = server_quant(c, &alt);
+    const char *rel = SGLANG_VERSIONS[c->rel];
+    const setting *blame = runner->set ? runner : q->set ? q : NULL;
+    for (size_t i = 0; i < COUNT_OF(RUNNER_FORCED); i++)
+        if (in_span(c->rel, RUNNER_FORCED[i].when) && strcmp(quant, RUNNER_FORCED[i].method) == 0 &&
+            ((runner->set && strcmp(runner->value, "auto") != 0) || ep->set))
+            return diag_set(c->diag, KVC_ERR_CONFIG, runner->set ? &runner->origin : &ep->origin, "--quantization %s: "
+                            "SGLang %s picks the MoE runner for it, overriding some that are given, which kvcheck does "
+                            "not model; it cannot judge this worker", quant, rel);
+    int hybrid, alt_hybrid = 0;
+    const struct moe_check *k = moe_refusal(c, quant, &hybrid), *ka = alt ? moe_refusal(c, alt, &alt_hybrid) : k;
+    if (k != ka)
+        return diag_set(c->diag, KVC_ERR_CONFIG, blame ? &blame->origin : NULL, "the MoE runner's checks of SGLang "
+                        "%s read --quantization, which its SM100 defaults set to fp8 for %s without a quantization "
+                        "config only where the checkpoint's weights are FP8, which kvcheck does not read (%s); it "
+                        "cannot judge this worker", rel, c->model->architecture, SM100_FP8.cite);
+    if (hybrid || alt_hybrid)
+        return diag_set(c->diag, KVC_ERR_CONFIG, blame ? &blame->origin : NULL, "--moe-runner-backend "
+                        "flashinfer_cutedsl with quantization %s: SGLang %s takes it for a hybrid NVFP4 checkpoint "
+                        "(MIXED_PRECISION with NVFP4 MoE layers: ModelConfig.nvfp4_moe_meta), which kvcheck does not "
+                        "model (%s); it cannot judge this worker", quant, rel, k->cite);
+    if (!k) {
+        if (in_span(c->rel, CUTEDSL_PER_TOKEN) && strcmp(moe_runner(c, quant), "flashinfer_cutedsl") == 0 &&
+            a2a->set && strcmp(a2a->value, "deepep") == 0)
+            notes_add(c->out->warnings, &c->out->nwarnings, KVC_MAX_NOTES, "not checked: SGLang %s refuses "
+                      "flashinfer_cutedsl with the deepep all-to-all backend where SGLANG_FLASHINFER_NVFP4_PER_TOKEN_"
+                      "ACTIVATION is set, an environment variable kvcheck does not read (sglang 0.5.23: python/sglang/"
+                      "srt/arg_groups/moe_hook.py:114-121)", rel);
         return KVC_OK;
-    return diag_set(c->diag, KVC_ERR_CONFIG, &runner->origin, "%s %s with quantization %s: SGLang's MoE runner checks "
-                    "the quantization method by lists that change by release, which kvcheck does not model for this "
-                    "pair; it cannot judge this worker", runner->flag, runner->value, quant[0] ? quant : "none");
+    }
+    const setting *s = k->test == MOE_A2A ? a2a : k->test == MOE_EP_TP || k->test == MOE_EP_ONE ? ep : blame;
+    const char *const fields[][2] = {{"quantization", quant}, {"moe_a2a_backend", a2a->set ? a2a->value : "none"}};
+    char msg[400];
+    sglang_expand(k->message, fields, COUNT_OF(fields), msg, sizeof msg);
+    int picked = !runner->set || strcmp(runner->value, "auto") == 0;
+    return rules_refuse(c, s && s->set ? s : NULL, "%s (%s%s%s)", msg, k->cite, picked ? "; SGLang picks the MoE "
+                        "runner " : "", picked ? moe_runner(c, quant) : "");
 }
 
 /* Fp8Config.from_config's refusals of a checkpoint's quantization config:
@@ -477,21 +686,17 @@ static enum loader_quant modelopt_parse(const ctx *c, struct modelopt_res *r)
 /* The --quantization the server arguments hold: the flag, else on SM100
  * SM100_FP8's default for DeepSeek V3 (fp8 in 0.5.4.post1-0.5.4.post3 and
  * for an hf_quant_config.json, whose config.json has no quantization
- * config; then the checkpoint's); the other DeepSeek-family architectures'
- * SM100 defaults are unjudged. */
+ * config; then the checkpoint's); for the other DeepSeek-family
+ * architectures the checkpoint's, none for an hf_quant_config.json. */
 static enum loader_quant modelopt_server(const ctx *c, struct modelopt_res *r)
 {
     const setting *q = &c->set->s[SET_QUANTIZATION];
-    const char *arch = c->model->architecture;
     if (q->set)
         str_copy(r->user, sizeof r->user, q->value);
-    else if (sm100_defaults(c) && !word_in(arch, SM100_FP8.archs) && rules_arch_defaults(arch, c->rel))
-        return verdict(r, QUANT_UNJUDGED, "on SM100 SGLang %s's DeepSeek-family defaults may set --quantization "
-                       "for %s, which kvcheck models for DeepSeek V3 only (%s)", SGLANG_VERSIONS[c->rel], arch,
-                       SM100_FP8.cite);
     else if (sm100_sets_quant(c))
         str_copy(r->out->server, sizeof r->out->server,
-                 rel_until(c->rel, "0.5.4.post3") || c->model->quant_file ? "fp8" : r->ckpt);
+                 rel_until(c->rel, "0.5.4.post3") ? "fp8" : !c->model->quant_file ? r->ckpt
+                                                  : sm100_fp8_default(c)  ? "fp8" : "");
     if (!q->set) str_copy(r->user, sizeof r->user, r->out->server);
     ascii_lower(r->user);
     ascii_lower(r->ckpt);
@@ -669,7 +874,7 @@ static enum loader_quant loader_quant(const ctx *c, struct quant_verdict *v)
                           c->model->quant_algo_type, NULL_ALGO.cite), QUANT_REFUSED;
     }
     if (!q->set && !has) {
-        if (sm100_sets_quant(c))
+        if (sm100_fp8_default(c))
             str_printf(why, wsize, "SGLang %s sets --quantization fp8 for %s without a quantization config on SM100 "
                        "(where the MoE runner is auto; from 0.5.11 where the checkpoint's weights are FP8, which "
                        "kvcheck does not read: %s)", SGLANG_VERSIONS[c->rel], c->model->architecture, SM100_FP8.cite);
@@ -911,13 +1116,17 @@ size_t quant_spans(span *out, size_t max)
 {
     size_t n = 0;
     SPAN_EACH(QUANT_LOADER, QUANT_LOADER[i].when);
-    SPAN_EACH(SM100_TRTLLM_MOE, SM100_TRTLLM_MOE[i].when);
+    SPAN_EACH(MOE_CHECKS, MOE_CHECKS[i].when);
+    SPAN_EACH(SM120_FP4_RUNNER, SM120_FP4_RUNNER[i].when);
+    SPAN_EACH(RUNNER_FORCED, RUNNER_FORCED[i].when);
     SPAN_EACH(FP4_ALGOS, FP4_ALGOS[i].when);
     SPAN_EACH(MODELOPT_ALGOS, MODELOPT_ALGOS[i].when);
     SPAN_EACH(QUANT_COMPATIBLE, QUANT_COMPATIBLE[i].when);
     SPAN_EACH(KV_QUANT_READS, KV_QUANT_READS[i].when);
     SPAN_EACH(VERSION_TESTS, VERSION_TESTS[i]);
     if (n < max) out[n] = SM100_FP8.when;
+    if (++n < max) out[n] = SM100_TRTLLM_RUNNER;
+    if (++n < max) out[n] = CUTEDSL_PER_TOKEN;
     if (++n < max) out[n] = UNREGISTERED_MODELOPT.when;
     if (++n < max) out[n] = NULL_ALGO.when;
     if (++n < max) out[n] = EXCLUDE_CHAIN.when;

@@ -315,13 +315,6 @@ static int set_to(const ctx *c, setting_key k, const char *v)
     return c->set->s[k].set && strcmp(c->set->s[k].value, v) == 0;
 }
 
-/* A size flag's value (--tp-size, --dp-size, ...), 1 unless given. Pure. */
-static unsigned long size_of(const ctx *c, setting_key k)
-{
-    const setting *s = &c->set->s[k];
-    return s->set ? strtoul(s->value, NULL, 10) : 1;
-}
-
 /* --dcp-size, 1 when not given; signed, for the values below one SGLang refuses. */
 static long dcp_size(const ctx *c)
 {
@@ -5025,6 +5018,32 @@ static void resolve_hisparse_setting(const setting *s, kvc_resolved *out)
     else setting_set(get(out, "enable_hisparse"), "false", "%s", "");
 }
 
+/* Prefill context parallelism, which kvcheck does not model, is unjudged: SGLang's model-specific adjustments turn
+ * on attention data parallelism, set the dense TP size, the all-to-all backend and the expert parallel size for it,
+ * force a bfloat16 KV cache in 0.5.6-0.5.9 (in-seq-split only from 0.5.8), and refuse some sizes and modes (sglang
+ * 0.5.6: python/sglang/srt/server_args.py:949-960; 0.5.10: :1540-1595; 0.5.23: python/sglang/srt/arg_groups/
+ * model_overrides/deepseek_v2.py:105-172); the pools that split the KV cache by layer or page across its ranks
+ * (sglang 0.5.16: python/sglang/srt/mem_cache/kv_cache_configurator.py:1117; 0.5.23: :2334-2339, :3412-3440) too. */
+static kvc_status check_prefill_cp(const ctx *c)
+{
+    static const struct {
+        setting_key key;
+        const char *what;
+    } UNJUDGED[] = {
+        {SET_PREFILL_CP, "prefill context parallelism, which changes the worker's parallelism, its all-to-all backend "
+                         "and (0.5.6-0.5.9) its KV dtype, and which SGLang refuses for some sizes and modes"},
+        {SET_KV_SPLIT, "a KV pool split across the ranks by layer or page, which SGLang builds only with prefill "
+                       "context parallelism"},
+    };
+    for (size_t i = 0; i < COUNT_OF(UNJUDGED); i++) {
+        const setting *s = &c->set->s[UNJUDGED[i].key];
+        if (s->set)
+            return diag_set(c->diag, KVC_ERR_CONFIG, &s->origin, "%s: %s; kvcheck does not model it, so it cannot "
+                            "judge this worker", s->flag, UNJUDGED[i].what);
+    }
+    return KVC_OK;
+}
+
 /* Refuses, as unjudged, an architecture whose pools kvcheck does not model
  * (UNMODELLED), or one SGLang does not run as MLA (MLA_ARCHS) unless the
  * release has no model class for it (SERVED: the argument checks take it
@@ -5191,8 +5210,6 @@ static kvc_status resolve_settings(const gpu_info *gpu, const model_info *model,
     c.defaults = c.dsa && rules_arch_defaults(model->architecture, release);
     quant_settle(&c);
     if (c.quant.early && (c.quant.how == QUANT_REFUSED || c.quant.how == QUANT_UNJUDGED)) return quant_check_loader(&c);
-    kvc_status moe = quant_check_moe_runner(&c);
-    if (moe) return moe;
     quant_auto_kv_dtype(&c);
     out->model.dsa = c.dsa;
     out->nignored = set->nignored;
@@ -5209,6 +5226,7 @@ static kvc_status resolve_settings(const gpu_info *gpu, const model_info *model,
     describe_parallelism(set, out);
 
     kvc_status st = check_modelled(&c);
+    if (!st) st = check_prefill_cp(&c);
     if (!st) st = resolve_mode(&c);
     if (!st) st = resolve_allocation_policy(&c); /* the hook's order */
     if (!st) st = resolve_host_receive(&c);
@@ -5217,6 +5235,7 @@ static kvc_status resolve_settings(const gpu_info *gpu, const model_info *model,
     if (!st) st = run_dcp_rules(&c, DCP_VALIDATION, COUNT_OF(DCP_VALIDATION));
     if (!st && dsv4) st = resolve_dsv4(&c, dsv4);
     if (!st && dsv4) st = check_hicache_layout(&c);
+    if (!st && dsv4) st = quant_check_moe_runner(&c);
     if (!st && dsv4) st = check_pd_decode(&c, 1);
     if (!st && dsv4) st = check_cache_compatibility(&c);
     if (!st && dsv4) st = check_optimistic_prefill(&c);
@@ -5237,6 +5256,7 @@ static kvc_status resolve_settings(const gpu_info *gpu, const model_info *model,
     if ((st = check_mha_default(&c))) return st;
     if ((st = check_kv4(&c, 0))) return st;
     if ((st = check_hicache_layout(&c))) return st; /* handle_hicache: before the speculative hook */
+    if ((st = quant_check_moe_runner(&c))) return st; /* after the hicache and data parallelism handlers */
     if ((st = check_pd_decode(&c, 1))) return st; /* 0.5.23's speculative hook */
     if ((st = check_standalone_dp(&c))) return st;
     if ((st = check_round_robin(&c))) return st;

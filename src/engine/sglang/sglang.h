@@ -267,6 +267,9 @@ typedef enum setting_key {
     SET_QUANTIZATION,        /* --quantization: the method the model loader checks the GPU and --dtype against */
     SET_MOE_RUNNER,          /* --moe-runner-backend: SM100's DeepSeek V3 defaults follow it (auto) */
     SET_MOE_A2A,             /* --moe-a2a-backend: the same (none) */
+    SET_EP,                  /* --ep-size: the expert parallel size the MoE runners' checks read */
+    SET_PREFILL_CP,          /* --enable-prefill-cp and its older names: prefill context parallelism */
+    SET_KV_SPLIT,            /* --enable-dsa-cache-layer-split, --enable-kv-cache-sharding: split KV pools */
     SET_COUNT
 } setting_key;
 
