@@ -1655,7 +1655,7 @@ static void test_rules__moe_runner_checks(void **state)
         {"B200", MODELS "DEEPSEEK_V3_NOQUANT.json", "--moe-runner-backend flashinfer_cutlass", "0.5.10", NULL,
          "Invalid quantization 'fp8'.  FlashInfer Cutlass MOE supports only"},
         {"B200", MODELS "DEEPSEEK_V3_NOQUANT.json", "--moe-runner-backend flashinfer_cutlass", "0.5.11", NULL,
-         "only where the checkpoint's weights are FP8, which kvcheck does not read"},
+         "only where the checkpoint's weights are FP8, which kvcheck does not model"},
         {"B200", MODELS "DEEPSEEK_V3_NOQUANT.json", "--moe-runner-backend flashinfer_trtllm", "0.5.11", "bf16", NULL},
         /* and for the other DeepSeek-family architectures the checkpoint's method */
         {"B200", MODELS "GLM5.json", "--moe-runner-backend flashinfer_cutlass", "0.5.9", NULL,

@@ -257,6 +257,9 @@ static const struct {
     const char *method;
 } RUNNER_FORCED[] = {{SINCE("0.5.9"), "mxfp8"}, {SINCE("0.5.14"), "nvfp4_online"}};
 static const span CUTEDSL_PER_TOKEN = SINCE("0.5.18");
+/* The all-to-all backends whose handler (after the MoE runner checks) the conformance tables cover; the others'
+ * checks (flashinfer's attention data parallelism and runner, mooncake's, ...) are unjudged. */
+static const char A2A_MODELLED[] = "none deepep";
 
 /* The MoE runner SGLang's checks see: the flag's, else the one it picks (SM100_TRTLLM_RUNNER, SM120_FP4_RUNNER) for
  * the quantization `quant` ("None": none); "auto" where no check applies. Pure. */
@@ -333,11 +336,16 @@ kvc_status quant_check_moe_runner(const ctx *c)
                             "not model; it cannot judge this worker", quant, rel);
     int hybrid, alt_hybrid = 0;
     const struct moe_check *k = moe_refusal(c, quant, &hybrid), *ka = alt ? moe_refusal(c, alt, &alt_hybrid) : k;
-    if (k != ka)
+    if (k != ka || (alt && k && strstr(k->message, "{quantization}")))
         return diag_set(c->diag, KVC_ERR_CONFIG, blame ? &blame->origin : NULL, "the MoE runner's checks of SGLang "
                         "%s read --quantization, which its SM100 defaults set to fp8 for %s without a quantization "
-                        "config only where the checkpoint's weights are FP8, which kvcheck does not read (%s); it "
-                        "cannot judge this worker", rel, c->model->architecture, SM100_FP8.cite);
+                        "config only where the checkpoint's weights are FP8, which kvcheck does not model (it does "
+                        "not read the weights: %s); it cannot judge this worker", rel, c->model->architecture,
+                        SM100_FP8.cite);
+    if (k && c->gpu->hip && c->quant.how == QUANT_UNJUDGED)
+        return diag_set(c->diag, KVC_ERR_CONFIG, blame ? &blame->origin : NULL, "the model config of SGLang %s "
+                        "checks the quantization method on ROCm before the MoE runner's checks: %s, which kvcheck "
+                        "does not model; it cannot judge this worker", rel, c->quant.why);
     if (hybrid || alt_hybrid)
         return diag_set(c->diag, KVC_ERR_CONFIG, blame ? &blame->origin : NULL, "--moe-runner-backend "
                         "flashinfer_cutedsl with quantization %s: SGLang %s takes it for a hybrid NVFP4 checkpoint "
@@ -350,6 +358,12 @@ kvc_status quant_check_moe_runner(const ctx *c)
                       "flashinfer_cutedsl with the deepep all-to-all backend where SGLANG_FLASHINFER_NVFP4_PER_TOKEN_"
                       "ACTIVATION is set, an environment variable kvcheck does not read (sglang 0.5.23: python/sglang/"
                       "srt/arg_groups/moe_hook.py:114-121)", rel);
+        if (a2a->set && !word_in(a2a->value, A2A_MODELLED))
+            return diag_set(c->diag, KVC_ERR_CONFIG, &a2a->origin, "%s %s: SGLang %s's all-to-all handler checks it "
+                            "against the MoE runner, attention data parallelism and the parallel sizes, which kvcheck "
+                            "does not model for it (sglang 0.5.13: python/sglang/srt/server_args.py _handle_a2a_moe; "
+                            "0.5.23: python/sglang/srt/arg_groups/moe_hook.py:284-620); it cannot judge this worker",
+                            a2a->flag, a2a->value, rel);
         return KVC_OK;
     }
     const setting *s = k->test == MOE_A2A ? a2a : k->test == MOE_EP_TP || k->test == MOE_EP_ONE ? ep : blame;
