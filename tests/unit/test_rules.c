@@ -1564,11 +1564,14 @@ static void test_rules__hf_quant_config_beside_config_json(void **state)
     /* its section is checked as the config class reads it */
     write_text(dir, "hf_quant_config.json", "{\"quantization\":{\"quant_algo\":\"NVFP4_AWQ\",\"group_size\":16}}",
                quant, sizeof quant);
-    assert_int_equal(resolve_line("B200", dir, "--kv-cache-dtype fp8_e4m3", "0.5.13", &r, &d), KVC_ERR_CONFIG);
+    assert_int_equal(resolve_line("H200", dir, "--kv-cache-dtype fp8_e4m3", "0.5.13", &r, &d), KVC_ERR_CONFIG);
     assert_contains(d.message, "ModelOpt currently only supports: FP8, NVFP4 quantizations in sglang.");
+    /* on SM100 from 0.5.11 DeepSeek V3's default --quantization depends on its weights' dtype */
+    assert_int_equal(resolve_line("B200", dir, "--kv-cache-dtype fp8_e4m3", "0.5.13", &r, &d), KVC_ERR_CONFIG);
+    assert_contains(d.message, "only where the checkpoint's weights are FP8, which kvcheck does not read");
     /* no group size: the file's reader refuses it in every release (no default of 16 as for a config.json) */
     write_text(dir, "hf_quant_config.json", "{\"quantization\":{\"quant_algo\":\"NVFP4\"}}", quant, sizeof quant);
-    assert_int_equal(resolve_line("B200", dir, "--kv-cache-dtype fp8_e4m3", "0.5.23", &r, &d), KVC_ERR_CONFIG);
+    assert_int_equal(resolve_line("H200", dir, "--kv-cache-dtype fp8_e4m3", "0.5.23", &r, &d), KVC_ERR_CONFIG);
     assert_contains(d.message, "gives no group_size");
     /* 0.5.4-0.5.4.post1 read its producer's name */
     assert_int_equal(resolve_line("B200", dir, "--kv-cache-dtype fp8_e4m3", "0.5.4", &r, &d), KVC_ERR_CONFIG);
@@ -1661,6 +1664,13 @@ static void test_rules__moe_runner_checks(void **state)
         {"B200", MODELS "GLM5.json", "--moe-runner-backend flashinfer_cutlass", "0.5.9", NULL,
          "SGLang 0.5.9 refuses to start: Invalid quantization 'fp8'.  FlashInfer Cutlass MOE supports only: "
          "'modelopt_fp4', 'modelopt_fp8', or bfloat16 (None)."},
+        /* from 0.5.18 the megamoe runner is the auto runner with the megamoe all-to-all backend */
+        {"RTX PRO 6000", MODELS "DEEPSEEK_V3_NVFP4.json", "--tp 8 --moe-runner-backend megamoe --quantization "
+         "modelopt_fp4 --ep-size 2", "0.5.18", NULL, "The expert parallel size must be 1 or the same as the tensor "
+         "parallel size (sglang 0.5.3rc2: python/sglang/srt/server_args.py:972-975; 0.5.23: python/sglang/srt/"
+         "arg_groups/moe_hook.py:89-92; SGLang picks the MoE runner flashinfer_cutlass)"},
+        {"B200", MODELS "DEEPSEEK_V3_NVFP4.json", "--tp 8 --moe-runner-backend megamoe", "0.5.23", NULL,
+         "all-to-all backend megamoe: SGLang 0.5.23's all-to-all handler checks it"},
         /* mxfp8 and nvfp4_online: SGLang picks the runner, overriding some that are given */
         {"B200", MODELS "DEEPSEEK_V3_NOQUANT.json", "--quantization mxfp8 --moe-runner-backend flashinfer_cutlass",
          "0.5.10",
@@ -1669,8 +1679,9 @@ static void test_rules__moe_runner_checks(void **state)
     check_line_cases(C, COUNT_OF(C));
 }
 
-/* Prefill context parallelism, under each release's flag, and the split KV pools it enables: unjudged. */
-static void test_rules__prefill_cp_unjudged(void **state)
+/* Prefill context parallelism, under each release's flag, the split KV pools it enables, MoE data parallelism and
+ * DWDP: unjudged. */
+static void test_rules__unmodelled_parallelism(void **state)
 {
     (void)state;
     static const struct line_case C[] = {
@@ -1688,6 +1699,13 @@ static void test_rules__prefill_cp_unjudged(void **state)
          "--enable-dsa-cache-layer-split: a KV pool split across the ranks"},
         {"H200", "deepseek-v3.2", "--tp 8 --enable-kv-cache-sharding", "0.5.22", NULL,
          "--enable-kv-cache-sharding: a KV pool split across the ranks"},
+        /* and the parallelism SGLang applies to --ep-size before the MoE runner's checks */
+        {"B200", "deepseek-v3", "--tp 8 --moe-dp-size 2 --ep-size 8", "0.5.16", NULL,
+         "--moe-dp-size: MoE data parallelism, which SGLang checks against --ep-size and --tp-size; kvcheck does not "
+         "model it"},
+        {"B200", "deepseek-v3", "--tp 8 --dwdp-size 8 --disaggregation-mode prefill", "0.5.18", NULL,
+         "--dwdp-size: DWDP, which sets the expert parallel size"},
+        {"B200", "deepseek-v3", "--tp 8 --moe-dp-size 1", "0.5.16", "bf16", NULL},
     };
     check_line_cases(C, COUNT_OF(C));
 }
@@ -2770,7 +2788,7 @@ int main(void)
         cmocka_unit_test(test_rules__hf_quant_config_beside_config_json),
         cmocka_unit_test(test_rules__modelopt_checkpoints),
         cmocka_unit_test(test_rules__moe_runner_checks),
-        cmocka_unit_test(test_rules__prefill_cp_unjudged),
+        cmocka_unit_test(test_rules__unmodelled_parallelism),
         cmocka_unit_test(test_rules__modelopt_configs_sglang_reads_its_own_way),
         cmocka_unit_test(test_rules__model_loader_quantization_check),
         cmocka_unit_test(test_rules__dsv4_resolves_to_model1_pages_of_256),

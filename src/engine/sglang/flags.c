@@ -79,6 +79,9 @@ static const struct dest_key {
     {"enable_prefill_cp", SET_PREFILL_CP},                   /* 0.5.14+ */
     {"enable_dsa_cache_layer_split", SET_KV_SPLIT},          /* 0.5.16+ */
     {"enable_kv_cache_sharding", SET_KV_SPLIT},              /* 0.5.22+ */
+    {"moe_dp_size", SET_MOE_DP},
+    {"moe_data_parallel_size", SET_MOE_DP}, /* the dest where --moe-data-parallel-size is the first of its names */
+    {"dwdp_size", SET_DWDP},
     {"disaggregation_enable_kv_checksum", SET_KV_CHECKSUM}, /* 0.5.21+ */
     {"revision", SET_REVISION},
     {"speculative_draft_model_revision", SET_SPEC_DRAFT_REVISION},

@@ -66,13 +66,14 @@ static const char QUANT_VERIFY_CITE[] =
  * DSA models from 0.5.6 (sglang 0.5.5: python/sglang/srt/server_args.py:898-941 skips them). */
 static const struct {
     span when;
-    const char *archs; /* fp8 without a quantization config: as SGLang names the model (a DeepSeek-V3.2 config is
-                          DeepseekV3ForCausalLM to 0.5.11) */
+    const char *archs; /* fp8 without a quantization config, as SGLang names the model */
+    span v32;          /* a DeepSeek-V3.2 config is DeepseekV3ForCausalLM to 0.5.11, so it is one of `archs` */
+    const char *not_guarded; /* DSA defaults (rules_arch_defaults) the server arguments' guard does not list */
     const char *dsa_since;
     const char *cite;
-} SM100_FP8 = {SINCE("0.5.4.post1"), "DeepseekV3ForCausalLM DeepseekV32ForCausalLM", "0.5.6",
+} SM100_FP8 = {SINCE("0.5.4.post1"), "DeepseekV3ForCausalLM", UNTIL("0.5.11"), "DeepseekV3ForCausalLMNextN", "0.5.6",
                "sglang 0.5.4.post1: python/sglang/srt/server_args.py:877-889; 0.5.9: :1288-1301; 0.5.23: "
-               "python/sglang/srt/arg_groups/overrides.py:787-809"};
+               "python/sglang/srt/arg_groups/overrides.py:745-760, :787-809"};
 
 /* 1 when `key` is unset or set to `value`. Pure. */
 static int unset_or(const settings *set, setting_key key, const char *value)
@@ -101,13 +102,17 @@ static int sm100_sets_quant(const ctx *c)
 {
     const char *arch = c->model->architecture;
     return sm100_defaults(c) && (word_in(arch, SM100_FP8.archs) || rules_arch_defaults(arch, c->rel)) &&
-           (!c->dsa || rel_since(c->rel, SM100_FP8.dsa_since)) && (rel_since(c->rel, "0.5.5") || sm100_moe_default(c));
+           !word_in(arch, SM100_FP8.not_guarded) && (!c->dsa || rel_since(c->rel, SM100_FP8.dsa_since)) &&
+           (rel_since(c->rel, "0.5.5") || sm100_moe_default(c));
 }
 
 /* 1 when SM100_FP8 sets fp8 for this worker where the model has no quantization config (DeepSeek V3's). Pure. */
 static int sm100_fp8_default(const ctx *c)
 {
-    return sm100_sets_quant(c) && word_in(c->model->architecture, SM100_FP8.archs);
+    const char *arch = c->model->architecture;
+    return sm100_sets_quant(c) &&
+           (word_in(arch, SM100_FP8.archs) ||
+            (strcmp(arch, "DeepseekV32ForCausalLM") == 0 && in_span(c->rel, SM100_FP8.v32)));
 }
 
 /* The MoE runner checks of SGLang's server arguments (_handle_moe_kernel_config; handle_moe_kernel_config in
@@ -261,16 +266,38 @@ static const span CUTEDSL_PER_TOKEN = SINCE("0.5.18");
  * checks (flashinfer's attention data parallelism and runner, mooncake's, ...) are unjudged. */
 static const char A2A_MODELLED[] = "none deepep";
 
-/* The MoE runner SGLang's checks see: the flag's, else the one it picks (SM100_TRTLLM_RUNNER, SM120_FP4_RUNNER) for
- * the quantization `quant` ("None": none); "auto" where no check applies. Pure. */
-static const char *moe_runner(const ctx *c, const char *quant)
+/* From 0.5.18 --moe-runner-backend megamoe is, first of all, the auto runner with the megamoe all-to-all backend
+ * (sglang 0.5.18: python/sglang/srt/server_args.py:3790-3802; 0.5.23: python/sglang/srt/arg_groups/
+ * mega_moe_hook.py:259-276). */
+static const span MEGAMOE_ALIAS = SINCE("0.5.18");
+
+/* 1 when the runner flag is given and not SGLang's auto (nor the megamoe alias of it). Pure. */
+static int runner_given(const ctx *c)
 {
     const setting *runner = &c->set->s[SET_MOE_RUNNER];
-    if (runner->set && strcmp(runner->value, "auto") != 0) return runner->value;
+    return runner->set && strcmp(runner->value, "auto") != 0 &&
+           !(strcmp(runner->value, "megamoe") == 0 && in_span(c->rel, MEGAMOE_ALIAS));
+}
+
+/* The all-to-all backend SGLang's checks see: the flag's, megamoe for the megamoe runner alias, else none. Pure. */
+static const char *moe_a2a(const ctx *c)
+{
+    const setting *runner = &c->set->s[SET_MOE_RUNNER], *a2a = &c->set->s[SET_MOE_A2A];
+    if (runner->set && strcmp(runner->value, "megamoe") == 0 && in_span(c->rel, MEGAMOE_ALIAS)) return "megamoe";
+    return a2a->set ? a2a->value : "none";
+}
+
+/* The MoE runner SGLang's checks see: the flag's, else the one it picks (SM100_TRTLLM_RUNNER, SM120_FP4_RUNNER; not
+ * for DeepSeek-V4, whose own adjustments pick marlin, flashinfer_mxfp4 or flashinfer_trtllm_routed first) for the
+ * quantization `quant` ("None": none); "auto" where no check applies. Pure. */
+static const char *moe_runner(const ctx *c, const char *quant)
+{
+    if (runner_given(c)) return c->set->s[SET_MOE_RUNNER].value;
     if (in_span(c->rel, SM100_TRTLLM_RUNNER) && sm100_sets_quant(c) && !c->dsa) return "flashinfer_trtllm";
     for (size_t i = 0; i < COUNT_OF(SM120_FP4_RUNNER); i++)
         if (in_span(c->rel, SM120_FP4_RUNNER[i].when) && !c->gpu->hip && c->gpu->major < 32 &&
-            (SM120_FP4_RUNNER[i].majors >> c->gpu->major & 1u) && strcmp(quant, "modelopt_fp4") == 0)
+            (SM120_FP4_RUNNER[i].majors >> c->gpu->major & 1u) && strcmp(quant, "modelopt_fp4") == 0 &&
+            !rules_dsv4(c->model->architecture, c->rel))
             return "flashinfer_cutlass";
     return "auto";
 }
@@ -279,8 +306,7 @@ static const char *moe_runner(const ctx *c, const char *quant)
  * *hybrid is set where only a hybrid NVFP4 checkpoint, which kvcheck does not tell, would pass it. Pure. */
 static const struct moe_check *moe_refusal(const ctx *c, const char *quant, int *hybrid)
 {
-    const char *runner = moe_runner(c, quant);
-    const char *a2a = c->set->s[SET_MOE_A2A].set ? c->set->s[SET_MOE_A2A].value : "none";
+    const char *runner = moe_runner(c, quant), *a2a = moe_a2a(c);
     unsigned long ep = size_of(c, SET_EP), tp = size_of(c, SET_TP);
     *hybrid = 0;
     for (size_t i = 0; i < COUNT_OF(MOE_CHECKS); i++) {
@@ -330,7 +356,7 @@ kvc_status quant_check_moe_runner(const ctx *c)
     const setting *blame = runner->set ? runner : q->set ? q : NULL;
     for (size_t i = 0; i < COUNT_OF(RUNNER_FORCED); i++)
         if (in_span(c->rel, RUNNER_FORCED[i].when) && strcmp(quant, RUNNER_FORCED[i].method) == 0 &&
-            ((runner->set && strcmp(runner->value, "auto") != 0) || ep->set))
+            (runner_given(c) || ep->set))
             return diag_set(c->diag, KVC_ERR_CONFIG, runner->set ? &runner->origin : &ep->origin, "--quantization %s: "
                             "SGLang %s picks the MoE runner for it, overriding some that are given, which kvcheck does "
                             "not model; it cannot judge this worker", quant, rel);
@@ -353,24 +379,24 @@ kvc_status quant_check_moe_runner(const ctx *c)
                         "model (%s); it cannot judge this worker", quant, rel, k->cite);
     if (!k) {
         if (in_span(c->rel, CUTEDSL_PER_TOKEN) && strcmp(moe_runner(c, quant), "flashinfer_cutedsl") == 0 &&
-            a2a->set && strcmp(a2a->value, "deepep") == 0)
+            strcmp(moe_a2a(c), "deepep") == 0)
             notes_add(c->out->warnings, &c->out->nwarnings, KVC_MAX_NOTES, "not checked: SGLang %s refuses "
                       "flashinfer_cutedsl with the deepep all-to-all backend where SGLANG_FLASHINFER_NVFP4_PER_TOKEN_"
                       "ACTIVATION is set, an environment variable kvcheck does not read (sglang 0.5.23: python/sglang/"
                       "srt/arg_groups/moe_hook.py:114-121)", rel);
-        if (a2a->set && !word_in(a2a->value, A2A_MODELLED))
-            return diag_set(c->diag, KVC_ERR_CONFIG, &a2a->origin, "%s %s: SGLang %s's all-to-all handler checks it "
-                            "against the MoE runner, attention data parallelism and the parallel sizes, which kvcheck "
-                            "does not model for it (sglang 0.5.13: python/sglang/srt/server_args.py _handle_a2a_moe; "
-                            "0.5.23: python/sglang/srt/arg_groups/moe_hook.py:284-620); it cannot judge this worker",
-                            a2a->flag, a2a->value, rel);
+        if (!word_in(moe_a2a(c), A2A_MODELLED))
+            return diag_set(c->diag, KVC_ERR_CONFIG, a2a->set ? &a2a->origin : &runner->origin, "all-to-all backend "
+                            "%s: SGLang %s's all-to-all handler checks it against the MoE runner, attention data "
+                            "parallelism and the parallel sizes, which kvcheck does not model for it (sglang 0.5.13: "
+                            "python/sglang/srt/server_args.py _handle_a2a_moe; 0.5.23: python/sglang/srt/arg_groups/"
+                            "moe_hook.py:284-620); it cannot judge this worker", moe_a2a(c), rel);
         return KVC_OK;
     }
     const setting *s = k->test == MOE_A2A ? a2a : k->test == MOE_EP_TP || k->test == MOE_EP_ONE ? ep : blame;
-    const char *const fields[][2] = {{"quantization", quant}, {"moe_a2a_backend", a2a->set ? a2a->value : "none"}};
+    const char *const fields[][2] = {{"quantization", quant}, {"moe_a2a_backend", moe_a2a(c)}};
     char msg[400];
     sglang_expand(k->message, fields, COUNT_OF(fields), msg, sizeof msg);
-    int picked = !runner->set || strcmp(runner->value, "auto") == 0;
+    int picked = !runner_given(c);
     return rules_refuse(c, s && s->set ? s : NULL, "%s (%s%s%s)", msg, k->cite, picked ? "; SGLang picks the MoE "
                         "runner " : "", picked ? moe_runner(c, quant) : "");
 }
@@ -707,6 +733,10 @@ static enum loader_quant modelopt_server(const ctx *c, struct modelopt_res *r)
     const setting *q = &c->set->s[SET_QUANTIZATION];
     if (q->set)
         str_copy(r->user, sizeof r->user, q->value);
+    else if (sm100_fp8_default(c) && c->model->quant_file && rel_since(c->rel, "0.5.11"))
+        return verdict(r, QUANT_UNJUDGED, "on SM100 SGLang %s sets --quantization fp8 for %s, whose config.json has no "
+                       "quantization config, only where the checkpoint's weights are FP8, which kvcheck does not read "
+                       "(%s)", SGLANG_VERSIONS[c->rel], c->model->architecture, SM100_FP8.cite);
     else if (sm100_sets_quant(c))
         str_copy(r->out->server, sizeof r->out->server,
                  rel_until(c->rel, "0.5.4.post3") ? "fp8" : !c->model->quant_file ? r->ckpt
@@ -1141,6 +1171,8 @@ size_t quant_spans(span *out, size_t max)
     if (n < max) out[n] = SM100_FP8.when;
     if (++n < max) out[n] = SM100_TRTLLM_RUNNER;
     if (++n < max) out[n] = CUTEDSL_PER_TOKEN;
+    if (++n < max) out[n] = MEGAMOE_ALIAS;
+    if (++n < max) out[n] = SM100_FP8.v32;
     if (++n < max) out[n] = UNREGISTERED_MODELOPT.when;
     if (++n < max) out[n] = NULL_ALGO.when;
     if (++n < max) out[n] = EXCLUDE_CHAIN.when;

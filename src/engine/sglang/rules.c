@@ -3825,6 +3825,8 @@ static const struct dsv4_row *dsv4_row(const char *arch, unsigned rel)
     return NULL;
 }
 
+int rules_dsv4(const char *arch, unsigned rel) { return dsv4_row(arch, rel) != NULL; }
+
 /* A page of `tokens` rows of `row` bytes, padded to a multiple of 576 (the pool's create_buffer). Pure. */
 static uint64_t dsv4_page(uint64_t tokens, uint64_t row) { return (tokens * row + 575) / 576 * 576; }
 
@@ -5018,13 +5020,15 @@ static void resolve_hisparse_setting(const setting *s, kvc_resolved *out)
     else setting_set(get(out, "enable_hisparse"), "false", "%s", "");
 }
 
-/* Prefill context parallelism, which kvcheck does not model, is unjudged: SGLang's model-specific adjustments turn
- * on attention data parallelism, set the dense TP size, the all-to-all backend and the expert parallel size for it,
- * force a bfloat16 KV cache in 0.5.6-0.5.9 (in-seq-split only from 0.5.8), and refuse some sizes and modes (sglang
- * 0.5.6: python/sglang/srt/server_args.py:949-960; 0.5.10: :1540-1595; 0.5.23: python/sglang/srt/arg_groups/
- * model_overrides/deepseek_v2.py:105-172); the pools that split the KV cache by layer or page across its ranks
- * (sglang 0.5.16: python/sglang/srt/mem_cache/kv_cache_configurator.py:1117; 0.5.23: :2334-2339, :3412-3440) too. */
-static kvc_status check_prefill_cp(const ctx *c)
+/* Parallelism kvcheck does not model is unjudged: prefill context parallelism, for which SGLang's model-specific
+ * adjustments turn on attention data parallelism, set the dense TP size, the all-to-all backend and the expert
+ * parallel size, force a bfloat16 KV cache in 0.5.6-0.5.9 (in-seq-split only from 0.5.8), and refuse some sizes and
+ * modes (sglang 0.5.6: python/sglang/srt/server_args.py:949-960; 0.5.10: :1540-1595; 0.5.23: python/sglang/srt/
+ * arg_groups/model_overrides/deepseek_v2.py:105-172); the pools that split the KV cache by layer or page across its
+ * ranks (sglang 0.5.16: python/sglang/srt/mem_cache/kv_cache_configurator.py:1117; 0.5.23: :2334-2339,
+ * :3412-3440); MoE data parallelism and DWDP, which SGLang checks and applies to --ep-size before the MoE runner's
+ * checks (sglang 0.5.11: python/sglang/srt/server_args.py:2923-2926; 0.5.18: _handle_dwdp). A size of 1 is none. */
+static kvc_status check_unmodelled_parallelism(const ctx *c)
 {
     static const struct {
         setting_key key;
@@ -5034,10 +5038,12 @@ static kvc_status check_prefill_cp(const ctx *c)
                          "and (0.5.6-0.5.9) its KV dtype, and which SGLang refuses for some sizes and modes"},
         {SET_KV_SPLIT, "a KV pool split across the ranks by layer or page, which SGLang builds only with prefill "
                        "context parallelism"},
+        {SET_MOE_DP, "MoE data parallelism, which SGLang checks against --ep-size and --tp-size"},
+        {SET_DWDP, "DWDP, which sets the expert parallel size and the all-to-all backend"},
     };
     for (size_t i = 0; i < COUNT_OF(UNJUDGED); i++) {
         const setting *s = &c->set->s[UNJUDGED[i].key];
-        if (s->set)
+        if (s->set && strcmp(s->value, "1") != 0)
             return diag_set(c->diag, KVC_ERR_CONFIG, &s->origin, "%s: %s; kvcheck does not model it, so it cannot "
                             "judge this worker", s->flag, UNJUDGED[i].what);
     }
@@ -5226,7 +5232,7 @@ static kvc_status resolve_settings(const gpu_info *gpu, const model_info *model,
     describe_parallelism(set, out);
 
     kvc_status st = check_modelled(&c);
-    if (!st) st = check_prefill_cp(&c);
+    if (!st) st = check_unmodelled_parallelism(&c);
     if (!st) st = resolve_mode(&c);
     if (!st) st = resolve_allocation_policy(&c); /* the hook's order */
     if (!st) st = resolve_host_receive(&c);

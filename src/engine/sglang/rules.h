@@ -101,6 +101,8 @@ static inline int model_fp32(const ctx *c) { return c->mdtype && strcmp(c->mdtyp
 kvc_status rules_refuse(const ctx *c, const setting *s, const char *fmt, ...) KVC_PRINTF(3, 4);
 /* 1 when release `rel` applies the DeepSeek family's defaults to `arch` (rules.c). */
 int rules_arch_defaults(const char *arch, unsigned rel);
+/* 1 for a DeepSeek-V4 architecture (its own pools and model adjustments). */
+int rules_dsv4(const char *arch, unsigned rel);
 /* Where the model runner reads a KV dtype from the quantization config (rules.c). */
 extern const char KV_QUANT_CITE[];
 

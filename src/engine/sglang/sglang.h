@@ -270,6 +270,8 @@ typedef enum setting_key {
     SET_EP,                  /* --ep-size: the expert parallel size the MoE runners' checks read */
     SET_PREFILL_CP,          /* --enable-prefill-cp and its older names: prefill context parallelism */
     SET_KV_SPLIT,            /* --enable-dsa-cache-layer-split, --enable-kv-cache-sharding: split KV pools */
+    SET_MOE_DP,              /* --moe-dp-size: checked with --ep-size before the MoE runner's checks */
+    SET_DWDP,                /* --dwdp-size (0.5.17+): sets --ep-size and the all-to-all backend first */
     SET_COUNT
 } setting_key;
 
