@@ -401,7 +401,8 @@ static void test_args__a_dump_reports_the_resolved_quantization(void **state)
         assert_null(strstr(kvc_resolved_warning(r, i), "not checked"));
     kvc_resolved_free(r);
     kvc_worker_free(w);
-    /* its MoE runner passed the runner's check of the quantization, which kvcheck declines when given as a flag */
+    /* its MoE runner passed the runner's check of the quantization, which refuses the flag given on its own: SM100's
+     * default --quantization is the checkpoint's unparsed "modelopt" */
     snprintf(text, sizeof text, "{\"model_path\": \"%s\", \"kv_cache_dtype\": \"bf16\", \"quantization\": "
              "\"modelopt_fp8\", \"moe_runner_backend\": \"flashinfer_cutlass\", \"version\": \"0.5.23\"}", dir);
     write_text(dir, "server_info.json", text, dump, sizeof dump);
@@ -417,7 +418,8 @@ static void test_args__a_dump_reports_the_resolved_quantization(void **state)
     assert_int_equal(kvc_worker_add_args(w, "--kv-cache-dtype bf16 --moe-runner-backend flashinfer_cutlass", "args", &d),
                      KVC_OK);
     assert_int_equal(kvc_resolve(w, &r, &d), KVC_ERR_CONFIG);
-    assert_contains(d.message, "SGLang's MoE runner checks the quantization method");
+    assert_contains(d.message, "Invalid quantization 'modelopt'.  FlashInfer Cutlass MOE supports only: "
+                               "'modelopt_fp4', 'modelopt_fp8', 'modelopt_mixed', or bfloat16 (None).");
     kvc_worker_free(w);
     /* the same flag given: SGLang builds ModelOptFp4Config from the checkpoint's config, without a quant_algo */
     w = kvc_worker_create("w");
