@@ -1619,6 +1619,29 @@ static void check_line_cases(const struct line_case *c, size_t n)
     }
 }
 
+/* A DeepSeek-V3.2 config named DeepseekV3ForCausalLMNextN as the worker's model: DSA (is_deepseek_nsa lists it), but
+ * the DSA defaults take it only up to 0.5.5.post3; from 0.5.6 they are under the DeepseekV3ForCausalLM guard. */
+static void test_rules__nextn_target_dsa_defaults(void **state)
+{
+    (void)state;
+    char *text = NULL;
+    size_t len = 0;
+    kvc_diag d;
+    if (file_read_all(MODELS "DEEPSEEK_V32.json", &text, &len, &d)) fail_msg("%s", d.message);
+    const char *arch = "\"DeepseekV3ForCausalLM\"";
+    char *at = strstr(text, arch), out[4096];
+    assert_non_null(at);
+    snprintf(out, sizeof out, "%.*s\"DeepseekV3ForCausalLMNextN\"%s", (int)(at - text), text, at + strlen(arch));
+    free(text);
+    const char *model = temp_file(".json", out);
+    kvc_resolved r;
+    assert_int_equal(resolve_line("B200", model, "--tp 8", "0.5.5.post3", &r, &d), KVC_OK);
+    assert_string_equal(r.kv.name, "fp8_flashmla");
+    assert_int_equal(resolve_line("B200", model, "--tp 8", "0.5.6.post2", &r, &d), KVC_OK);
+    assert_string_equal(r.kv.name, "bf16");
+    assert_int_equal(r.kv.page_size, 1);
+}
+
 /* The MoE runner checks of SGLang's server arguments: each runner's quantizations, release by release, the expert
  * parallel size, flashinfer_cutedsl's all-to-all backends, the runners SGLang picks itself, and the quantization
  * SM100's defaults set (matrix.py's MOE_MODELS cases). */
@@ -2788,6 +2811,7 @@ int main(void)
         cmocka_unit_test(test_rules__hf_quant_config_beside_config_json),
         cmocka_unit_test(test_rules__modelopt_checkpoints),
         cmocka_unit_test(test_rules__moe_runner_checks),
+        cmocka_unit_test(test_rules__nextn_target_dsa_defaults),
         cmocka_unit_test(test_rules__unmodelled_parallelism),
         cmocka_unit_test(test_rules__modelopt_configs_sglang_reads_its_own_way),
         cmocka_unit_test(test_rules__model_loader_quantization_check),

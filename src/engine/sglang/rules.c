@@ -35,7 +35,9 @@ static const struct arch_row {
      * hf_transformers_utils.py:177-205, :315-321); from 0.5.12 the family guard names it (sglang 0.5.12:
      * python/sglang/srt/server_args.py:1787-1795). Either way it gets the DSA defaults. */
     {"DeepseekV32ForCausalLM", EVER, EVER, "hf_transformers_utils.py _load_deepseek_v32_model; 0.5.12 guard"},
-    {"DeepseekV3ForCausalLMNextN", SINCE("0.5.4"), UNTIL("0.5.6.post2"), "sglang 0.5.4: model_config.py"},
+    /* the DSA defaults take every is_deepseek_nsa architecture to 0.5.5.post3; from 0.5.6 they are under the guard
+     * (sglang 0.5.5.post3: python/sglang/srt/server_args.py:1097; 0.5.6: :939-940) */
+    {"DeepseekV3ForCausalLMNextN", SINCE("0.5.4"), UNTIL("0.5.5.post3"), "sglang 0.5.4: model_config.py"},
     /* sglang 0.5.6.post1: python/sglang/srt/configs/model_config.py:53-65; guard python/sglang/srt/server_args.py:959-963 */
     {"MistralLarge3ForCausalLM", SINCE("0.5.6.post1"), SINCE("0.5.6.post1"), "sglang 0.5.6.post1: model_config.py"},
     {"PixtralForConditionalGeneration", SINCE("0.5.6.post1"), SINCE("0.5.6.post1"), "sglang 0.5.6.post1: model_config.py"},
