@@ -143,8 +143,7 @@ static const struct moe_check {
      "server_args.py:1373-1376"},
     {FROM_TO("0.5.6", "0.5.9"), "flashinfer_cutlass", MOE_QUANT, "modelopt_fp4 modelopt_fp8 None",
      "Invalid quantization '{quantization}'.  FlashInfer Cutlass MOE supports only: 'modelopt_fp4', 'modelopt_fp8', "
-     "or bfloat16 "
-     "(None).", "sglang 0.5.6: python/sglang/srt/server_args.py:1510-1515; 0.5.9: :2136-2141"},
+     "or bfloat16 (None).", "sglang 0.5.6: python/sglang/srt/server_args.py:1510-1515; 0.5.9: :2136-2141"},
     {SINCE("0.5.10"), "flashinfer_cutlass", MOE_QUANT, "modelopt_fp4 modelopt_fp8 modelopt_mixed None",
      "Invalid quantization '{quantization}'.  FlashInfer Cutlass MOE supports only: 'modelopt_fp4', 'modelopt_fp8', "
      "'modelopt_mixed', or bfloat16 (None).", "sglang 0.5.10: python/sglang/srt/server_args.py:2667-2673; 0.5.23: "
@@ -156,17 +155,15 @@ static const struct moe_check {
      "sglang 0.5.11: python/sglang/srt/server_args.py:2974-2977; 0.5.14: :5119-5122"},
     {FROM_TO("0.5.15", "0.5.15.post1"), "flashinfer_cutedsl", MOE_HYBRID, "modelopt_fp4",
      "Invalid quantization '{quantization}'.  FlashInfer CuteDSL MOE currently supports only: 'modelopt_fp4' or "
-     "hybrid NVFP4 "
-     "models.", "sglang 0.5.15: python/sglang/srt/server_args.py:4941-4945"},
+     "hybrid NVFP4 models.", "sglang 0.5.15: python/sglang/srt/server_args.py:4941-4945"},
     {FROM_TO("0.5.16", "0.5.17"), "flashinfer_cutedsl", MOE_HYBRID, "modelopt_fp4 modelopt_mixed",
      "Invalid quantization '{quantization}'.  FlashInfer CuteDSL MOE currently supports only: 'modelopt_fp4', "
-     "'modelopt_mixed' "
-     "(with NVFP4 MoE layers), or hybrid NVFP4 models.", "sglang 0.5.16: python/sglang/srt/server_args.py:5669-5673"},
+     "'modelopt_mixed' (with NVFP4 MoE layers), or hybrid NVFP4 models.", "sglang 0.5.16: python/sglang/srt/"
+     "server_args.py:5669-5673"},
     {SINCE("0.5.18"), "flashinfer_cutedsl", MOE_HYBRID, "modelopt_fp4 modelopt_mixed nvfp4_online",
      "Invalid quantization '{quantization}'.  FlashInfer CuteDSL MOE currently supports only: 'modelopt_fp4', "
-     "'modelopt_mixed' "
-     "(with NVFP4 MoE layers), 'nvfp4_online', or hybrid NVFP4 models.", "sglang 0.5.18: python/sglang/srt/"
-     "server_args.py:6747-6751; 0.5.23: python/sglang/srt/arg_groups/moe_hook.py:96-101"},
+     "'modelopt_mixed' (with NVFP4 MoE layers), 'nvfp4_online', or hybrid NVFP4 models.", "sglang 0.5.18: "
+     "python/sglang/srt/server_args.py:6747-6751; 0.5.23: python/sglang/srt/arg_groups/moe_hook.py:96-101"},
     {SINCE("0.5.11"), "flashinfer_cutedsl", MOE_EP_TP, NULL, MOE_EP_MESSAGE, "sglang 0.5.11: python/sglang/srt/"
      "server_args.py:2978-2981; 0.5.23: python/sglang/srt/arg_groups/moe_hook.py:102-105"},
     {FROM_TO("0.5.11", "0.5.12.post1"), "flashinfer_cutedsl", MOE_A2A, "none deepep",
@@ -184,53 +181,50 @@ static const struct moe_check {
      "python/sglang/srt/server_args.py:1361-1366; 0.5.6: :1521-1526"},
     {FROM_TO("0.5.7", "0.5.9"), "flashinfer_trtllm", MOE_QUANT, "modelopt_fp4 fp8 modelopt_fp8 compressed-tensors None",
      "Invalid quantization '{quantization}'.  FlashInfer TRTLLM MOE supports only: 'modelopt_fp4', 'fp8', "
-     "'modelopt_fp8', "
-     "'compressed-tensors', or bfloat16 (None).", "sglang 0.5.7: python/sglang/srt/server_args.py:1831-1838; 0.5.9: "
-     ":2147-2154"},
+     "'modelopt_fp8', 'compressed-tensors', or bfloat16 (None).", "sglang 0.5.7: python/sglang/srt/"
+     "server_args.py:1831-1838; 0.5.9: :2147-2154"},
     /* mxfp8 is taken but not named */
     {FROM_TO("0.5.10", "0.5.12.post1"), "flashinfer_trtllm", MOE_QUANT,
      "modelopt_fp4 fp8 mxfp8 modelopt_fp8 modelopt_mixed compressed-tensors None",
      "Invalid quantization '{quantization}'.  FlashInfer TRTLLM MOE supports only: 'modelopt_fp4', 'fp8', "
-     "'modelopt_fp8', "
-     "'modelopt_mixed', 'compressed-tensors', or bfloat16 (None).", "sglang 0.5.10: python/sglang/srt/server_args.py:"
+     "'modelopt_fp8', 'modelopt_mixed', "
+     "'compressed-tensors', or bfloat16 (None).", "sglang 0.5.10: python/sglang/srt/server_args.py:"
      "2679-2688; 0.5.12: :3113-3122"},
     {FROM_TO("0.5.13", "0.5.13.post1"), "flashinfer_trtllm experimental_sgl_trtllm", MOE_QUANT,
      "modelopt_fp4 fp8 mxfp8 modelopt_fp8 modelopt_mixed compressed-tensors None",
      "Invalid quantization '{quantization}'.  FlashInfer TRTLLM MOE supports only: 'modelopt_fp4', 'fp8', "
-     "'modelopt_fp8', "
-     "'modelopt_mixed', 'compressed-tensors', or bfloat16 (None).", "sglang 0.5.13: python/sglang/srt/server_args.py:"
+     "'modelopt_fp8', 'modelopt_mixed', "
+     "'compressed-tensors', or bfloat16 (None).", "sglang 0.5.13: python/sglang/srt/server_args.py:"
      "3395-3404"},
     {SINCE("0.5.14"), "flashinfer_trtllm experimental_sgl_trtllm", MOE_QUANT,
      "modelopt_fp4 nvfp4_online fp8 mxfp8 modelopt_fp8 modelopt_mixed compressed-tensors None",
      "Invalid quantization '{quantization}'.  FlashInfer TRTLLM MOE supports only: 'modelopt_fp4', 'nvfp4_online', "
-     "'fp8', "
-     "'modelopt_fp8', 'modelopt_mixed', 'compressed-tensors', or bfloat16 (None).", "sglang 0.5.14: python/sglang/srt/"
-     "server_args.py:5140-5150; 0.5.23: python/sglang/srt/arg_groups/moe_hook.py:123-135"},
+     "'fp8', 'modelopt_fp8', 'modelopt_mixed', 'compressed-tensors', or bfloat16 (None).", "sglang 0.5.14: "
+     "python/sglang/srt/server_args.py:5140-5150; 0.5.23: python/sglang/srt/arg_groups/moe_hook.py:123-135"},
     {FROM_TO("0.5.10", "0.5.10.post1"), "flashinfer_trtllm_routed", MOE_QUANT, "fp8 mxfp8 None",
      "Invalid quantization '{quantization}'.  FlashInfer TRTLLM routed MOE supports only: 'fp8', 'mxfp8', or "
-     "bfloat16 (None).",
-     "sglang 0.5.10: python/sglang/srt/server_args.py:2694-2699"},
+     "bfloat16 (None).", "sglang 0.5.10: python/sglang/srt/server_args.py:2694-2699"},
     {FROM_TO("0.5.11", "0.5.13.post1"), "flashinfer_trtllm_routed", MOE_QUANT, "fp8 mxfp8 modelopt_fp4 None",
      "Invalid quantization '{quantization}'.  FlashInfer TRTLLM routed MOE supports only: 'fp8', 'mxfp8', "
-     "'modelopt_fp4', or "
-     "bfloat16 (None).", "sglang 0.5.11: python/sglang/srt/server_args.py:3009-3015; 0.5.13: :3410-3416"},
+     "'modelopt_fp4', or bfloat16 "
+     "(None).", "sglang 0.5.11: python/sglang/srt/server_args.py:3009-3015; 0.5.13: :3410-3416"},
     {FROM_TO("0.5.14", "0.5.15.post1"), "flashinfer_trtllm_routed", MOE_QUANT,
      "fp8 mxfp8 modelopt_fp4 nvfp4_online None",
      "Invalid quantization '{quantization}'.  FlashInfer TRTLLM routed MOE supports only: 'fp8', 'mxfp8', "
-     "'modelopt_fp4', "
-     "'nvfp4_online', or bfloat16 (None).", "sglang 0.5.14: python/sglang/srt/server_args.py:5156-5163; 0.5.15: "
+     "'modelopt_fp4', 'nvfp4_online', "
+     "or bfloat16 (None).", "sglang 0.5.14: python/sglang/srt/server_args.py:5156-5163; 0.5.15: "
      ":4971-4978"},
     {FROM_TO("0.5.16", "0.5.22"), "flashinfer_trtllm_routed", MOE_QUANT,
      "fp8 mxfp8 modelopt_fp4 modelopt_mixed nvfp4_online None",
      "Invalid quantization '{quantization}'.  FlashInfer TRTLLM routed MOE supports only: 'fp8', 'mxfp8', "
-     "'modelopt_fp4', "
-     "'modelopt_mixed', 'nvfp4_online', or bfloat16 (None).", "sglang 0.5.16: python/sglang/srt/server_args.py:"
+     "'modelopt_fp4', 'modelopt_mixed', "
+     "'nvfp4_online', or bfloat16 (None).", "sglang 0.5.16: python/sglang/srt/server_args.py:"
      "5699-5706; 0.5.19: python/sglang/srt/arg_groups/moe_hook.py:95-104"},
     {SINCE("0.5.23"), "flashinfer_trtllm_routed", MOE_QUANT,
      "fp8 mxfp8 modelopt_fp4 modelopt_mixed nvfp4_online minimax_m3_nvfp4 None",
      "Invalid quantization '{quantization}'.  FlashInfer TRTLLM routed MOE supports only: 'fp8', 'mxfp8', "
-     "'modelopt_fp4', "
-     "'modelopt_mixed', 'nvfp4_online', 'minimax_m3_nvfp4', or bfloat16 (None).", "sglang 0.5.23: python/sglang/srt/"
+     "'modelopt_fp4', 'modelopt_mixed', "
+     "'nvfp4_online', 'minimax_m3_nvfp4', or bfloat16 (None).", "sglang 0.5.23: python/sglang/srt/"
      "arg_groups/moe_hook.py:137-148"},
     {FROM_TO("0.5.4.post3", "0.5.8.post1"), "cutlass", MOE_EP_ONE, "fp8",
      "FP8 Cutlass MoE is only supported with ep_size == 1", "sglang 0.5.4.post3: python/sglang/srt/server_args.py:"
@@ -271,19 +265,25 @@ static const char A2A_MODELLED[] = "none deepep";
  * mega_moe_hook.py:259-276). */
 static const span MEGAMOE_ALIAS = SINCE("0.5.18");
 
+/* 1 when the runner flag is MEGAMOE_ALIAS's megamoe. Pure. */
+static int megamoe_alias(const ctx *c)
+{
+    const setting *runner = &c->set->s[SET_MOE_RUNNER];
+    return runner->set && strcmp(runner->value, "megamoe") == 0 && in_span(c->rel, MEGAMOE_ALIAS);
+}
+
 /* 1 when the runner flag is given and not SGLang's auto (nor the megamoe alias of it). Pure. */
 static int runner_given(const ctx *c)
 {
     const setting *runner = &c->set->s[SET_MOE_RUNNER];
-    return runner->set && strcmp(runner->value, "auto") != 0 &&
-           !(strcmp(runner->value, "megamoe") == 0 && in_span(c->rel, MEGAMOE_ALIAS));
+    return runner->set && strcmp(runner->value, "auto") != 0 && !megamoe_alias(c);
 }
 
 /* The all-to-all backend SGLang's checks see: the flag's, megamoe for the megamoe runner alias, else none. Pure. */
 static const char *moe_a2a(const ctx *c)
 {
-    const setting *runner = &c->set->s[SET_MOE_RUNNER], *a2a = &c->set->s[SET_MOE_A2A];
-    if (runner->set && strcmp(runner->value, "megamoe") == 0 && in_span(c->rel, MEGAMOE_ALIAS)) return "megamoe";
+    const setting *a2a = &c->set->s[SET_MOE_A2A];
+    if (megamoe_alias(c)) return "megamoe";
     return a2a->set ? a2a->value : "none";
 }
 
@@ -377,28 +377,29 @@ kvc_status quant_check_moe_runner(const ctx *c)
                         "flashinfer_cutedsl with quantization %s: SGLang %s takes it for a hybrid NVFP4 checkpoint "
                         "(MIXED_PRECISION with NVFP4 MoE layers: ModelConfig.nvfp4_moe_meta), which kvcheck does not "
                         "model (%s); it cannot judge this worker", quant, rel, k->cite);
+    const char *seen_runner = moe_runner(c, quant), *seen_a2a = moe_a2a(c);
     if (!k) {
-        if (in_span(c->rel, CUTEDSL_PER_TOKEN) && strcmp(moe_runner(c, quant), "flashinfer_cutedsl") == 0 &&
-            strcmp(moe_a2a(c), "deepep") == 0)
+        if (in_span(c->rel, CUTEDSL_PER_TOKEN) && strcmp(seen_runner, "flashinfer_cutedsl") == 0 &&
+            strcmp(seen_a2a, "deepep") == 0)
             notes_add(c->out->warnings, &c->out->nwarnings, KVC_MAX_NOTES, "not checked: SGLang %s refuses "
                       "flashinfer_cutedsl with the deepep all-to-all backend where SGLANG_FLASHINFER_NVFP4_PER_TOKEN_"
                       "ACTIVATION is set, an environment variable kvcheck does not read (sglang 0.5.23: python/sglang/"
                       "srt/arg_groups/moe_hook.py:114-121)", rel);
-        if (!word_in(moe_a2a(c), A2A_MODELLED))
+        if (!word_in(seen_a2a, A2A_MODELLED))
             return diag_set(c->diag, KVC_ERR_CONFIG, a2a->set ? &a2a->origin : &runner->origin, "all-to-all backend "
                             "%s: SGLang %s's all-to-all handler checks it against the MoE runner, attention data "
                             "parallelism and the parallel sizes, which kvcheck does not model for it (sglang 0.5.13: "
                             "python/sglang/srt/server_args.py _handle_a2a_moe; 0.5.23: python/sglang/srt/arg_groups/"
-                            "moe_hook.py:284-620); it cannot judge this worker", moe_a2a(c), rel);
+                            "moe_hook.py:284-620); it cannot judge this worker", seen_a2a, rel);
         return KVC_OK;
     }
     const setting *s = k->test == MOE_A2A ? a2a : k->test == MOE_EP_TP || k->test == MOE_EP_ONE ? ep : blame;
-    const char *const fields[][2] = {{"quantization", quant}, {"moe_a2a_backend", moe_a2a(c)}};
+    const char *const fields[][2] = {{"quantization", quant}, {"moe_a2a_backend", seen_a2a}};
     char msg[400];
     sglang_expand(k->message, fields, COUNT_OF(fields), msg, sizeof msg);
     int picked = !runner_given(c);
     return rules_refuse(c, s && s->set ? s : NULL, "%s (%s%s%s)", msg, k->cite, picked ? "; SGLang picks the MoE "
-                        "runner " : "", picked ? moe_runner(c, quant) : "");
+                        "runner " : "", picked ? seen_runner : "");
 }
 
 /* Fp8Config.from_config's refusals of a checkpoint's quantization config:

@@ -88,13 +88,14 @@ typedef struct ctx {
     char auto_why[KVC_REASON_LEN];
 } ctx;
 
-/* 1 when SGLang runs the model in float32. Pure. */
 /* A size flag's value (--tp-size, --dp-size, --ep-size, ...), 1 unless given. Pure. */
 static inline unsigned long size_of(const ctx *c, setting_key k)
 {
     const setting *s = &c->set->s[k];
     return s->set ? strtoul(s->value, NULL, 10) : 1;
 }
+
+/* 1 when SGLang runs the model in float32. Pure. */
 static inline int model_fp32(const ctx *c) { return c->mdtype && strcmp(c->mdtype, "float32") == 0; }
 
 /* SGLang refuses to start: its own message, then where the input came from (rules.c). */
