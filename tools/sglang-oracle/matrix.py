@@ -1,6 +1,7 @@
 """Run one release's own code over the matrix of worker settings, for one GPU.
 
-usage: python3 matrix.py VERSION GPU [--models DIR] [--limit N] [--attention | --quant | --modelopt] [--reuse OLD.jsonl]
+usage: python3 matrix.py VERSION GPU [--models DIR] [--limit N] [--attention | --quant | --modelopt | --parallel]
+       [--reuse OLD.jsonl]
        > VERSION_GPU.jsonl
 
 --reuse copies the ROW of every case OLD.jsonl (an earlier run of the same
@@ -20,6 +21,10 @@ sweep.sh writes their tables to tests/conformance/sglang/quant with QUANT=1.
 variants modelopt_variants.py writes, under every --quantization, MoE
 runner and dtype SGLang reads for them); sweep.sh writes their tables to
 tests/conformance/sglang/modelopt with MODELOPT=1.
+
+--parallel runs parallel_cases() instead (prefill context parallelism under
+each release's flags, sizes and modes); sweep.sh writes their tables to
+tests/conformance/sglang/parallel with PARALLEL=1.
 
 Every release runs the same case list (cases() below; it does not depend on
 the release or GPU), so a case a release's parser cannot take is recorded as
@@ -67,6 +72,21 @@ QUANT_FLAGS = ["--quantization fp8", "--quantization fp8 --dtype float32", "--qu
 # FP8 checkpoints whose quantization config asks for an FP8 KV cache (kv_cache_quant_algo "FP8", "fp8"), which a KV
 # dtype of auto follows where the method's config class keeps it
 FP8KV_MODELS = ["DEEPSEEK_V3_FP8KV", "DEEPSEEK_V32_FP8KV"]
+# prefill context parallelism: each release's spellings (0.5.6 --enable-nsa-prefill-context-parallel; 0.5.8 its
+# --nsa-prefill-cp-mode; 0.5.10 --enable-prefill-context-parallel; 0.5.13 the dsa names; 0.5.14 --enable-prefill-cp
+# and --cp-strategy) and the sizes its checks read
+CP_FLAGS = ["--enable-nsa-prefill-context-parallel",
+            "--enable-nsa-prefill-context-parallel --nsa-prefill-cp-mode in-seq-split",
+            "--enable-nsa-prefill-context-parallel --nsa-prefill-cp-mode round-robin-split",
+            "--enable-dsa-prefill-context-parallel",
+            "--enable-dsa-prefill-context-parallel --dsa-prefill-cp-mode in-seq-split",
+            "--enable-prefill-context-parallel",
+            "--enable-prefill-context-parallel --prefill-cp-mode in-seq-split",
+            "--enable-prefill-cp",
+            "--enable-prefill-cp --cp-strategy zigzag",
+            "--enable-prefill-cp --cp-strategy interleave",
+            "--enable-prefill-cp --dsa-prefill-cp-mode round-robin-split"]
+CP_EXTRA = ["", "--tp 4", "--dp 2", "--enable-dp-attention --dp 8", "--attn-cp-size 8"]
 PAIR_SAMPLE = int(os.environ.get("ORACLE_PAIR_SAMPLE", "3"))   # keep 1 in N of the pb != db pairs
 
 
@@ -210,6 +230,25 @@ def cases():
             seen.add(c)
             uniq.append(c)
     return uniq
+
+
+def parallel_cases():
+    """Prefill context parallelism: every release's flags and modes (argparse refuses the others), with the sizes and
+    attention DP its asserts read, the KV dtypes it overrides, both PD sides, a few prefill backends, HiSparse and
+    MTP; an MLA model that is not DSA, which the flags do not touch."""
+    out = []
+    for m in DSA + ["DEEPSEEK_V3"]:
+        for cp in CP_FLAGS:
+            for extra in CP_EXTRA:
+                for dt in (None, "bfloat16", "fp8_e4m3"):
+                    for mode in MODES:
+                        out.append(case(m, dt, None, None, mode, par=f"{cp} {extra}".strip()))
+            for pb in ("flashmla_sparse", "flashmla_kv", "trtllm", "fa3", "tilelang"):
+                for mode in (None, "prefill"):
+                    out.append(case(m, None, pb, None, mode, par=cp))
+            out.append(case(m, None, None, None, "prefill", True, par=cp))
+            out.append(case(m, None, None, None, "prefill", spec="NEXTN", par=cp))
+    return out
 
 
 # every --attention-backend choice of any release (flags.py), for the attention-backend cases
@@ -453,6 +492,7 @@ def main():
         elif k == "--attention": section = attention_cases
         elif k == "--quant": section = quant_cases
         elif k == "--modelopt": section = modelopt_cases
+        elif k == "--parallel": section = parallel_cases
         elif k == "--reuse": reuse = rest.pop(0)
     from oracle import Oracle, load_models, default_model_dir
     models = load_models(model_dir or default_model_dir())

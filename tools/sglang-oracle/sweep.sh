@@ -18,6 +18,8 @@
 #               tests/conformance/sglang/quant, runs under WORKDIR/out-quant)
 #   MODELOPT=1  run matrix.py --modelopt instead (OUT default
 #               tests/conformance/sglang/modelopt, runs under WORKDIR/out-modelopt)
+#   PARALLEL=1  run matrix.py --parallel instead (OUT default
+#               tests/conformance/sglang/parallel, runs under WORKDIR/out-parallel)
 #   REUSE=1     keep the earlier run's rows of the cases it has (matrix.py
 #               --reuse) and run only the new ones
 set -euo pipefail
@@ -34,6 +36,8 @@ elif [ -n "${QUANT:-}" ]; then
   OUT=${OUT:-$repo/tests/conformance/sglang/quant}; runs=out-quant; only=--quant
 elif [ -n "${MODELOPT:-}" ]; then
   OUT=${OUT:-$repo/tests/conformance/sglang/modelopt}; runs=out-modelopt; only=--modelopt
+elif [ -n "${PARALLEL:-}" ]; then
+  OUT=${OUT:-$repo/tests/conformance/sglang/parallel}; runs=out-parallel; only=--parallel
 else
   OUT=${OUT:-$repo/tests/conformance/sglang}; runs=out; only=
 fi
