@@ -1029,8 +1029,8 @@ static void test_rules__fp4_check_flags_that_pass(void **state)
         /* "auto" is the default, with any KV dtype */
         {"B200", "--kv-cache-dtype fp8_e4m3 --prefill-kv-cache-dequant-dtype auto", NULL, 0},
         /* differing sides only warn; context parallelism is refused with trtllm_mha prefill only */
-        {"H200", "--kv-cache-dtype fp4_mx_block16 --prefill-attention-backend flashinfer --decode-attention-backend "
-                 "trtllm_mha --attn-cp-size 2", NULL, 1},
+        {"H200", "--tp 2 --kv-cache-dtype fp4_mx_block16 --prefill-attention-backend flashinfer "
+                 "--decode-attention-backend trtllm_mha --attn-cp-size 2", NULL, 1},
         /* unified memory is refused only from 0.5.21 */
         {"B200", "--kv-cache-dtype fp4_mx_block16 --attention-backend flashinfer --enable-unified-memory", "0.5.20", 0},
     };
@@ -1595,6 +1595,14 @@ static void test_rules__hf_quant_config_beside_config_json(void **state)
     assert_int_equal(rmdir(dir), 0);
 }
 
+/* 1 when one of `r`'s warnings contains `text`. */
+static int has_warning(const kvc_resolved *r, const char *text)
+{
+    for (unsigned i = 0; i < r->nwarnings; i++)
+        if (strstr(r->warnings[i], text)) return 1;
+    return 0;
+}
+
 /* A worker of one launch line (resolve_line) and what SGLang makes of it: the layout it starts with, or its
  * refusal. */
 struct line_case {
@@ -1708,16 +1716,6 @@ static void test_rules__unmodelled_parallelism(void **state)
 {
     (void)state;
     static const struct line_case C[] = {
-        {"B200", "deepseek-v3.2", "--tp 8 --enable-nsa-prefill-context-parallel", "0.5.6", NULL,
-         "--enable-nsa-prefill-context-parallel: prefill context parallelism"},
-        {"H200", "deepseek-v3.2", "--tp 4 --enable-nsa-prefill-context-parallel", "0.5.10", NULL,
-         "kvcheck does not model it, so it cannot judge this worker"},
-        {"H200", "deepseek-v3", "--tp 8 --enable-prefill-context-parallel", "0.5.13", NULL,
-         "--enable-prefill-context-parallel: prefill context parallelism"},
-        {"H200", "glm-5.2", "--tp 8 --enable-dsa-prefill-context-parallel", "0.5.13", NULL,
-         "--enable-dsa-prefill-context-parallel: prefill context parallelism"},
-        {"H200", "glm-5.2", "--tp 8 --enable-prefill-cp --cp-strategy interleave", "0.5.23", NULL,
-         "--enable-prefill-cp: prefill context parallelism"},
         {"H200", "glm-5.2", "--tp 8 --enable-dsa-cache-layer-split", "0.5.16", NULL,
          "--enable-dsa-cache-layer-split: a KV pool split across the ranks"},
         {"H200", "deepseek-v3.2", "--tp 8 --enable-kv-cache-sharding", "0.5.22", NULL,
@@ -1731,6 +1729,102 @@ static void test_rules__unmodelled_parallelism(void **state)
         {"B200", "deepseek-v3", "--tp 8 --moe-dp-size 1", "0.5.16", "bf16", NULL},
     };
     check_line_cases(C, COUNT_OF(C));
+}
+
+/* Prefill context parallelism, release by release (cp.c): the bf16 KV cache it sets in 0.5.6-0.5.9 (in-seq-split
+ * only from 0.5.8, the default there but not in 0.5.9), what SGLang refuses for it, the MLA CP other DeepSeek-family
+ * models take (its deepep and --ep-size reach the MoE runner's checks), and the attention CP size's checks. */
+static void test_rules__prefill_context_parallelism(void **state)
+{
+    (void)state;
+#define NSA_CP "--tp 8 --enable-nsa-prefill-context-parallel"
+    static const struct line_case C[] = {
+        {"B200", "deepseek-v3.2", NSA_CP " --kv-cache-dtype fp8_e4m3", "0.5.6", "bf16", NULL},
+        {"B200", "deepseek-v3.2", NSA_CP " --disaggregation-mode decode", "0.5.7", "bf16", NULL},
+        {"B200", "deepseek-v3.2", NSA_CP, "0.5.8", "bf16", NULL},
+        {"B200", "deepseek-v3.2", NSA_CP " --nsa-prefill-cp-mode round-robin-split", "0.5.8", "fp8_flashmla", NULL},
+        {"B200", "deepseek-v3.2", NSA_CP, "0.5.9", "fp8_flashmla", NULL},
+        {"B200", "deepseek-v3.2", NSA_CP " --nsa-prefill-cp-mode in-seq-split --kv-cache-dtype fp8_e4m3", "0.5.9",
+         "bf16", NULL},
+        {"B200", "deepseek-v3.2", NSA_CP " --nsa-prefill-cp-mode in-seq-split", "0.5.10", "fp8_raw", NULL},
+        {"H200", "deepseek-v3.2", "--tp 4 --enable-nsa-prefill-context-parallel", "0.5.10", NULL,
+         "AssertionError: Current multi-machine CP support suffers from precision issues. So context parallel only "
+         "support Single machine(tp_size == 8)"},
+        {"H200", "deepseek-v3.2", "--tp 4 --enable-nsa-prefill-context-parallel", "0.5.12", "bf16", NULL},
+        {"H200", "deepseek-v3.2", "--tp 16 --enable-prefill-cp --cp-strategy interleave", "0.5.23", NULL,
+         "Context parallel only supports single machine (tp_size <= 8)."},
+        {"H200", "deepseek-v3.2", NSA_CP " --disaggregation-mode decode", "0.5.8", NULL,
+         "CP is only supported for prefill when PD disaggregation, please remove "
+         "--enable-nsa-prefill-context-parallel."},
+        {"H200", "glm-5.2", "--tp 8 --enable-prefill-cp --cp-strategy zigzag --disaggregation-mode decode", "0.5.23",
+         NULL, "please remove --enable-prefill-cp."},
+        {"H200", "deepseek-v3.2", NSA_CP " --dp 2", "0.5.9", NULL,
+         "For round-robin split mode, dp attention is not supported."},
+        {"H200", "deepseek-v3.2", "--tp 8 --dp 2 --enable-prefill-cp --cp-strategy interleave", "0.5.14", NULL,
+         "AssertionError: interleave DSA CP does not support DP attention."},
+        {"H200", "deepseek-v3.2", "--tp 8 --dp 2 --enable-dp-attention --enable-prefill-cp --cp-strategy interleave",
+         "0.5.22", "bf16", NULL},
+        {"H200", "deepseek-v3.2", "--tp 8 --dp 2 --attn-dp-size 2 --enable-prefill-cp --cp-strategy interleave",
+         "0.5.22", NULL, "--dp-size 2 with --attn-dp-size 2: data-parallel replicas combined with attention data "
+         "parallelism are not supported."},
+        {"H200", "deepseek-v3.2", "--tp 8 --enable-prefill-cp", "0.5.14", NULL,
+         "ValueError: --cp-strategy must be set when --enable-prefill-cp is enabled."},
+        {"H200", MODELS "DEEPSEEK_V32_HF.json", "--tp 8 --enable-prefill-cp --cp-strategy zigzag", "0.5.23", NULL,
+         "DeepSeek V3.2 prefill CP does not support --cp-strategy zigzag; use interleave."},
+        {"H200", "glm-5.2", "--tp 8 --enable-prefill-cp --cp-strategy zigzag", "0.5.23", "bf16", NULL},
+        {"H200", "deepseek-v3.2", NSA_CP " --enable-prefill-context-parallel", "0.5.13", NULL,
+         "are mutually exclusive."},
+        {"MI300X", "deepseek-v3.2", NSA_CP, "0.5.19", "bf16", NULL},
+        {"MI300X", "deepseek-v3", "--tp 8 --enable-prefill-cp --cp-strategy zigzag", "0.5.20", NULL,
+         "Prefill CP on HIP/NPU/MUSA is deprecated"},
+        {"MI355X", "deepseek-v3.2", "--tp 8 --enable-prefill-cp --cp-strategy interleave", "0.5.23", NULL,
+         "Prefill CP on HIP is only supported for DeepseekV4ForCausalLM, got 'DeepseekV32ForCausalLM'."},
+        /* MLA CP: deepep and --ep-size 8, which cutlass's fp8 check refuses; none before 0.5.13 */
+        {"B200", "deepseek-v3", NSA_CP " --moe-runner-backend cutlass --quantization fp8", "0.5.16", NULL,
+         "FP8/MXFP8 Cutlass MoE is only supported with ep_size == 1"},
+        {"B200", "deepseek-v3", NSA_CP " --moe-runner-backend cutlass --quantization fp8", "0.5.13", "bf16", NULL},
+        {"B200", "deepseek-v3", "--tp 8 --enable-prefill-context-parallel --moe-runner-backend cutlass --quantization "
+         "fp8", "0.5.13", NULL, "FP8/MXFP8 Cutlass MoE is only supported with ep_size == 1"},
+        /* the attention CP size, given or set by CP */
+        {"H200", "deepseek-v3.2", "--tp 8 --attn-cp-size 3", "0.5.10", NULL,
+         "AssertionError: tp_size must be divisible by attn_cp_size"},
+        {"H200", "deepseek-v3.2", "--tp 8 --dp 4 --attn-cp-size 4", "0.5.10", NULL,
+         "AssertionError: tp_size must be divisible by dp_size * attn_cp_size"},
+        {"H200", "deepseek-v3.2", "--tp 8 --attn-cp-size 2 --pp-size 2", "0.5.9", NULL,
+         "AssertionError: PP is not supported with context parallelism"},
+        {"H200", "deepseek-v3.2", "--tp 8 --attn-cp-size 2 --enable-aiter-allreduce-fusion", "0.5.10", NULL,
+         "AssertionError: Aiter allreduce fusion is not supported with context parallelism"},
+        {"H200", "deepseek-v3.2", "--tp 8 --attn-cp-size 2", "0.5.9", "bf16", NULL},
+    };
+#undef NSA_CP
+    check_line_cases(C, COUNT_OF(C));
+}
+
+/* What kvcheck says of a CP flag: what CP sets, that it replaced a given KV dtype, that a flag sets nothing for this
+ * model, and that a decode worker with an attention CP size fails its first transfer. */
+static void test_rules__prefill_context_parallelism_notes(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *gpu, *model, *args, *release, *note;
+    } C[] = {
+        {"B200", "deepseek-v3.2", "--tp 8 --enable-nsa-prefill-context-parallel --kv-cache-dtype fp8_e4m3", "0.5.6",
+         "SGLang 0.5.6 runs DSA prefill context parallelism and sets --kv-cache-dtype bf16 (replacing the one given), "
+         "--moe-a2a-backend deepep, --ep-size 8"},
+        {"H200", "deepseek-v3", "--tp 8 --enable-nsa-prefill-context-parallel", "0.5.10",
+         "has no effect on the server arguments: SGLang 0.5.10 applies prefill context parallelism only to the DSA "
+         "models of its DeepSeek family list, and DeepseekV3ForCausalLM is not one"},
+        {"H200", "deepseek-v3.2", "--tp 8 --enable-prefill-context-parallel", "0.5.11", "sets nothing from it"},
+        {"H200", "deepseek-v3", "--tp 8 --enable-prefill-cp --cp-strategy zigzag --disaggregation-mode decode",
+         "0.5.23", "\"Decode cp size (8) should be equal to 1\""},
+    };
+    for (size_t i = 0; i < COUNT_OF(C); i++) {
+        kvc_resolved r;
+        kvc_diag d;
+        if (resolve_line(C[i].gpu, C[i].model, C[i].args, C[i].release, &r, &d) != KVC_OK)
+            fail_msg("case %zu: %s", i, d.message);
+        if (!has_warning(&r, C[i].note)) fail_msg("case %zu: no warning with '%s'", i, C[i].note);
+    }
 }
 
 /* A ModelOpt checkpoint (config.json's quant_method "modelopt"): the method each release resolves its quant_algo to
@@ -2413,13 +2507,6 @@ static void test_rules__glm5_next_state_dtypes(void **state)
     assert_int_equal(r.attn_layers, 78);
 }
 
-static int has_warning(const kvc_resolved *r, const char *text)
-{
-    for (unsigned i = 0; i < r->nwarnings; i++)
-        if (strstr(r->warnings[i], text)) return 1;
-    return 0;
-}
-
 /* A separate draft model's pool (EAGLE3, STANDALONE), from its own config
  * (tools/sglang-oracle/DRAFT_POOL.md): K and V entries of page x KV heads
  * over the attention TP x head_dim, in the dtype the draft runner resolves;
@@ -2813,6 +2900,8 @@ int main(void)
         cmocka_unit_test(test_rules__moe_runner_checks),
         cmocka_unit_test(test_rules__nextn_target_dsa_defaults),
         cmocka_unit_test(test_rules__unmodelled_parallelism),
+        cmocka_unit_test(test_rules__prefill_context_parallelism),
+        cmocka_unit_test(test_rules__prefill_context_parallelism_notes),
         cmocka_unit_test(test_rules__modelopt_configs_sglang_reads_its_own_way),
         cmocka_unit_test(test_rules__model_loader_quantization_check),
         cmocka_unit_test(test_rules__dsv4_resolves_to_model1_pages_of_256),

@@ -73,10 +73,16 @@ static const struct dest_key {
     {"moe_a2a_backend", SET_MOE_A2A},
     {"ep_size", SET_EP},
     {"expert_parallel_size", SET_EP}, /* the dest where --expert-parallel-size is the first of its names */
-    {"enable_nsa_prefill_context_parallel", SET_PREFILL_CP}, /* 0.5.6-0.5.12 */
-    {"enable_dsa_prefill_context_parallel", SET_PREFILL_CP}, /* 0.5.13-0.5.19 */
-    {"enable_prefill_context_parallel", SET_PREFILL_CP},     /* 0.5.10-0.5.19 */
+    {"enable_nsa_prefill_context_parallel", SET_DSA_CP},     /* 0.5.6-0.5.12 */
+    {"enable_dsa_prefill_context_parallel", SET_DSA_CP},     /* 0.5.13-0.5.19 */
+    {"enable_prefill_context_parallel", SET_MLA_CP},         /* 0.5.10-0.5.19 */
     {"enable_prefill_cp", SET_PREFILL_CP},                   /* 0.5.14+ */
+    {"nsa_prefill_cp_mode", SET_DSA_CP_MODE},                /* 0.5.8-0.5.12 */
+    {"dsa_prefill_cp_mode", SET_DSA_CP_MODE},                /* 0.5.13-0.5.19 */
+    {"prefill_cp_mode", SET_MLA_CP_MODE},                    /* 0.5.10-0.5.19 */
+    {"cp_strategy", SET_CP_STRATEGY},                        /* 0.5.14+ */
+    {"enable_aiter_allreduce_fusion", SET_AITER_AR_FUSION},
+    {"attention_context_parallel_size", SET_ATTN_CP},        /* 0.5.9-0.5.13.post1's dest of --attn-cp-size */
     {"enable_dsa_cache_layer_split", SET_KV_SPLIT},          /* 0.5.16+ */
     {"enable_kv_cache_sharding", SET_KV_SPLIT},              /* 0.5.22+ */
     {"moe_dp_size", SET_MOE_DP},

@@ -311,12 +311,6 @@ static kvc_setting *get(kvc_resolved *r, const char *name)
     return NULL;
 }
 
-/* 1 when setting `k` was given as `v`. */
-static int set_to(const ctx *c, setting_key k, const char *v)
-{
-    return c->set->s[k].set && strcmp(c->set->s[k].value, v) == 0;
-}
-
 /* --dcp-size, 1 when not given; signed, for the values below one SGLang refuses. */
 static long dcp_size(const ctx *c)
 {
@@ -5022,30 +5016,30 @@ static void resolve_hisparse_setting(const setting *s, kvc_resolved *out)
     else setting_set(get(out, "enable_hisparse"), "false", "%s", "");
 }
 
-/* Parallelism kvcheck does not model is unjudged: prefill context parallelism, for which SGLang's model-specific
- * adjustments turn on attention data parallelism, set the dense TP size, the all-to-all backend and the expert
- * parallel size, force a bfloat16 KV cache in 0.5.6-0.5.9 (in-seq-split only from 0.5.8), and refuse some sizes and
- * modes (sglang 0.5.6: python/sglang/srt/server_args.py:949-960; 0.5.10: :1540-1595; 0.5.23: python/sglang/srt/
- * arg_groups/model_overrides/deepseek_v2.py:105-172); the pools that split the KV cache by layer or page across its
- * ranks (sglang 0.5.16: python/sglang/srt/mem_cache/kv_cache_configurator.py:1117; 0.5.23: :2334-2339,
- * :3412-3440); MoE data parallelism and DWDP, which SGLang checks and applies to --ep-size before the MoE runner's
- * checks (sglang 0.5.11: python/sglang/srt/server_args.py:2923-2926; 0.5.18: _handle_dwdp). A size of 1 is none. */
-static kvc_status check_unmodelled_parallelism(const ctx *c)
+/* Parallelism kvcheck does not model is unjudged: prefill context parallelism for DeepSeek-V4, whose own hook and
+ * pools take it (sglang 0.5.23: python/sglang/srt/arg_groups/deepseek_v4_hook.py); the pools that split the KV cache
+ * by layer or page across the CP ranks (sglang 0.5.16: python/sglang/srt/mem_cache/kv_cache_configurator.py:1117;
+ * 0.5.23: :2334-2339, :3412-3440); MoE data parallelism and DWDP, which SGLang checks and applies to --ep-size before
+ * the MoE runner's checks (sglang 0.5.11: python/sglang/srt/server_args.py:2923-2926; 0.5.18: _handle_dwdp). A size
+ * of 1 is none. */
+static kvc_status check_unmodelled_parallelism(const ctx *c, int dsv4)
 {
     static const struct {
         setting_key key;
+        int dsv4; /* only for DeepSeek-V4 */
         const char *what;
     } UNJUDGED[] = {
-        {SET_PREFILL_CP, "prefill context parallelism, which changes the worker's parallelism, its all-to-all backend "
-                         "and (0.5.6-0.5.9) its KV dtype, and which SGLang refuses for some sizes and modes"},
-        {SET_KV_SPLIT, "a KV pool split across the ranks by layer or page, which SGLang builds only with prefill "
-                       "context parallelism"},
-        {SET_MOE_DP, "MoE data parallelism, which SGLang checks against --ep-size and --tp-size"},
-        {SET_DWDP, "DWDP, which sets the expert parallel size and the all-to-all backend"},
+        {SET_PREFILL_CP, 1, "prefill context parallelism for DeepSeek-V4, which its own hook and pools take"},
+        {SET_DSA_CP, 1, "prefill context parallelism for DeepSeek-V4, which its own hook and pools take"},
+        {SET_MLA_CP, 1, "prefill context parallelism for DeepSeek-V4, which its own hook and pools take"},
+        {SET_KV_SPLIT, 0, "a KV pool split across the ranks by layer or page, which SGLang builds only with prefill "
+                          "context parallelism"},
+        {SET_MOE_DP, 0, "MoE data parallelism, which SGLang checks against --ep-size and --tp-size"},
+        {SET_DWDP, 0, "DWDP, which sets the expert parallel size and the all-to-all backend"},
     };
     for (size_t i = 0; i < COUNT_OF(UNJUDGED); i++) {
         const setting *s = &c->set->s[UNJUDGED[i].key];
-        if (s->set && strcmp(s->value, "1") != 0)
+        if (s->set && strcmp(s->value, "1") != 0 && (dsv4 || !UNJUDGED[i].dsv4))
             return diag_set(c->diag, KVC_ERR_CONFIG, &s->origin, "%s: %s; kvcheck does not model it, so it cannot "
                             "judge this worker", s->flag, UNJUDGED[i].what);
     }
@@ -5183,24 +5177,32 @@ static void apply_alias(settings *set, const struct backend_alias *a, unsigned r
 }
 
 static kvc_status resolve_settings(const gpu_info *gpu, const model_info *model, const draft_model *draft,
-                                   const settings *set, unsigned release, kvc_resolved *out, kvc_diag *diag);
+                                   const settings *set, const cp_state *cp, unsigned release, kvc_resolved *out,
+                                   kvc_diag *diag);
 
+/* Resolves the worker from its settings as SGLang's handlers leave them: with the deprecated backend names renamed
+ * (BACKEND_ALIASES) and what prefill context parallelism sets (cp.c), both before the handlers that read them. */
 kvc_status rules_resolve(const gpu_info *gpu, const model_info *model, const draft_model *draft, const settings *set,
                          unsigned release, kvc_resolved *out, kvc_diag *diag)
 {
     const struct backend_alias *a = backend_alias(set, release);
-    if (!a) return resolve_settings(gpu, model, draft, set, release, out, diag);
-    settings *renamed = malloc(sizeof *renamed);
-    if (!renamed) return diag_set(diag, KVC_ERR_NOMEM, NULL, "out of memory");
-    memcpy(renamed, set, sizeof *renamed);
-    apply_alias(renamed, a, release);
-    kvc_status st = resolve_settings(gpu, model, draft, renamed, release, out, diag);
-    free(renamed);
+    int dsa = model->index_topk && arch_dsa(model->architecture, release);
+    cp_state cp;
+    cp_settle(set, model, release, dsa, rules_arch_defaults(model->architecture, release), &cp);
+    if (!a && !cp_rewrites(&cp)) return resolve_settings(gpu, model, draft, set, &cp, release, out, diag);
+    settings *given = malloc(sizeof *given);
+    if (!given) return diag_set(diag, KVC_ERR_NOMEM, NULL, "out of memory");
+    memcpy(given, set, sizeof *given);
+    if (a) apply_alias(given, a, release);
+    if (cp_rewrites(&cp)) cp_apply(given, &cp, release);
+    kvc_status st = resolve_settings(gpu, model, draft, given, &cp, release, out, diag);
+    free(given);
     return st;
 }
 
 static kvc_status resolve_settings(const gpu_info *gpu, const model_info *model, const draft_model *draft,
-                                   const settings *set, unsigned release, kvc_resolved *out, kvc_diag *diag)
+                                   const settings *set, const cp_state *cp, unsigned release, kvc_resolved *out,
+                                   kvc_diag *diag)
 {
     memset(out, 0, sizeof *out);
     str_copy(out->engine, sizeof out->engine, "sglang");
@@ -5210,7 +5212,8 @@ static kvc_status resolve_settings(const gpu_info *gpu, const model_info *model,
              "tests/conformance/sglang");
     out->gpu = *gpu;
     out->model = *model;
-    ctx c = {.rel = release, .gpu = gpu, .model = model, .draft = draft, .set = set, .out = out, .diag = diag};
+    ctx c = {.rel = release, .gpu = gpu, .model = model, .draft = draft, .set = set, .out = out, .diag = diag,
+             .cp = *cp};
     settle_decode(&c);
     c.mdtype = model_dtype(release, model->architecture, &set->s[SET_MODEL_DTYPE], model, c.mdtype_why,
                            sizeof c.mdtype_why);
@@ -5234,7 +5237,8 @@ static kvc_status resolve_settings(const gpu_info *gpu, const model_info *model,
     describe_parallelism(set, out);
 
     kvc_status st = check_modelled(&c);
-    if (!st) st = check_unmodelled_parallelism(&c);
+    if (!st) st = check_unmodelled_parallelism(&c, dsv4 != NULL);
+    if (!st) st = cp_check(&c, CP_EARLY);
     if (!st) st = resolve_mode(&c);
     if (!st) st = resolve_allocation_policy(&c); /* the hook's order */
     if (!st) st = resolve_host_receive(&c);
@@ -5251,6 +5255,7 @@ static kvc_status resolve_settings(const gpu_info *gpu, const model_info *model,
     if (!st && dsv4) st = check_startup(&c, 1);
     if (dsv4) return st ? st : decline_dcp(&c);
     if (!st) st = run_dcp_rules(&c, DSA_DCP, COUNT_OF(DSA_DCP)); /* the DeepSeek family's, before the dtype */
+    if (!st) st = cp_check(&c, CP_MODEL);
     if (!st) st = resolve_dtype(&c);
     if (st) return st;
     c.fp8 = strcmp(c.dtype, "fp8_e4m3") == 0;
@@ -5260,10 +5265,12 @@ static kvc_status resolve_settings(const gpu_info *gpu, const model_info *model,
                   "the KV dtype, the DSA backends and the page size stay as given",
                   SGLANG_VERSIONS[release], model->architecture);
     if (c.dsa && (st = resolve_backends(&c))) return st;
+    if ((st = cp_check(&c, CP_MODEL_DECODE))) return st;
     if ((st = resolve_attention(&c))) return st;
     if ((st = check_mha_default(&c))) return st;
     if ((st = check_kv4(&c, 0))) return st;
     if ((st = check_hicache_layout(&c))) return st; /* handle_hicache: before the speculative hook */
+    if ((st = cp_check(&c, CP_HANDLER))) return st;  /* after the data parallelism handler */
     if ((st = quant_check_moe_runner(&c))) return st; /* after the hicache and data parallelism handlers */
     if ((st = check_pd_decode(&c, 1))) return st; /* 0.5.23's speculative hook */
     if ((st = check_standalone_dp(&c))) return st;
@@ -5275,6 +5282,8 @@ static kvc_status resolve_settings(const gpu_info *gpu, const model_info *model,
     if ((st = check_hisparse(&c))) return st; /* HiSparse's validation: after the hooks */
     if ((st = check_optimistic_prefill(&c))) return st;
     warn_platform(&c);
+    cp_note_inert(&c);
+    cp_note_decode(&c);
     if (c.dsa) {
         setting_set(get(out, "dsa_prefill_backend"), c.backend[PREFILL], "%s", c.backend_why[PREFILL]);
         setting_set(get(out, "dsa_decode_backend"), c.backend[DECODE], "%s", c.backend_why[DECODE]);
@@ -5356,6 +5365,7 @@ static size_t rule_spans(span *out, size_t max)
     SPAN_EACH(SERVED, ((span){SERVED[i].since, NULL}));
     SPAN_EACH(VERSION_TESTS, VERSION_TESTS[i]);
     n += quant_spans(out + (n < max ? n : max), n < max ? max - n : 0);
+    n += cp_spans(out + (n < max ? n : max), n < max ? max - n : 0);
     n += pd_spans(out + (n < max ? n : max), n < max ? max - n : 0);
     return n;
 }

@@ -60,6 +60,25 @@ struct quant_verdict {
     char server[KVC_NAME_LEN];
 };
 
+/* Prefill context parallelism as a release takes a worker's flags (cp.c). */
+enum cp_kind {
+    CP_OFF,   /* no CP flag given */
+    CP_DSA,   /* DSA CP: a DSA model of the DeepSeek family list */
+    CP_MLA,   /* MLA CP: another MLA model of the list (0.5.13+) */
+    CP_INERT, /* a CP flag the release applies to no server argument of this model */
+};
+typedef struct cp_state {
+    enum cp_kind kind;
+    const setting *on;    /* the flag that turned it on */
+    const char *strategy; /* the mode or --cp-strategy SGLang reads; NULL: none (0.5.6-0.5.7; unset from 0.5.14) */
+    int in_seq;           /* in-seq-split (zigzag from 0.5.14): deepep and --ep-size --tp-size */
+    int bf16;             /* the release sets --kv-cache-dtype bf16 */
+    int enabled;          /* 0.5.14+: --enable-prefill-cp as SGLang's later checks read it (0.5.13-: the DSA flag) */
+    int both_legacy;      /* the DSA flag and --enable-prefill-context-parallel are both given */
+    int mla_flag;         /* `on` is --enable-prefill-context-parallel */
+    const char *cite;     /* where the release applies it */
+} cp_state;
+
 typedef struct ctx {
     unsigned rel;
     const gpu_info *gpu;
@@ -83,6 +102,7 @@ typedef struct ctx {
     const char *mdtype; /* the dtype SGLang runs the model in (model_dtype); NULL: kvcheck cannot tell */
     char mdtype_why[KVC_REASON_LEN];
     struct quant_verdict quant; /* the quantization method SGLang's model loader checks (quant_settle) */
+    cp_state cp;                /* prefill context parallelism (cp_settle) */
     /* the dtype a KV dtype of auto gives the pool (auto_kv_dtype); NULL: kvcheck cannot tell */
     const char *auto_dtype;
     char auto_why[KVC_REASON_LEN];
@@ -93,6 +113,12 @@ static inline unsigned long size_of(const ctx *c, setting_key k)
 {
     const setting *s = &c->set->s[k];
     return s->set ? strtoul(s->value, NULL, 10) : 1;
+}
+
+/* 1 when setting `k` was given as `v`. Pure. */
+static inline int set_to(const ctx *c, setting_key k, const char *v)
+{
+    return c->set->s[k].set && strcmp(c->set->s[k].value, v) == 0;
 }
 
 /* 1 when SGLang runs the model in float32. Pure. */
@@ -117,6 +143,27 @@ kvc_status quant_check_moe_runner(const ctx *c);
 kvc_status quant_check_loader(const ctx *c);
 /* What a KV dtype of auto gives the pool: c->auto_dtype, c->auto_why. */
 void quant_auto_kv_dtype(ctx *c);
+
+/* -------------------------------------- prefill context parallelism (cp.c) */
+
+/* Where SGLang checks CP and the attention CP size: its platform check before the PD handler (0.5.20-0.5.21), the
+ * model-specific adjustments before the DSA KV dtype and after its backends, and _handle_context_parallelism after
+ * the data parallelism handler. */
+enum cp_stage { CP_EARLY, CP_MODEL, CP_MODEL_DECODE, CP_HANDLER };
+/* How release `rel` takes the CP flags of `set` for model `m` (`dsa`: SGLang takes it as DSA; `family`: it is in
+ * the DeepSeek family list, rules_arch_defaults). Pure. */
+void cp_settle(const settings *set, const model_info *m, unsigned rel, int dsa, int family, cp_state *out);
+/* 1 when CP sets server arguments (cp_apply). Pure. */
+int cp_rewrites(const cp_state *cp);
+/* Sets in `set` what CP sets before SGLang's other handlers read it, and says so among its warnings. */
+void cp_apply(settings *set, const cp_state *cp, unsigned rel);
+/* SGLang's refusals of CP and of the attention CP size at `stage`, in its order. */
+kvc_status cp_check(const ctx *c, enum cp_stage stage);
+/* Warnings: a CP flag with no effect on this model; a decode worker whose KV receiver refuses its CP size. */
+void cp_note_inert(const ctx *c);
+void cp_note_decode(const ctx *c);
+/* Puts up to `max` of cp.c's release spans in `out`; returns how many it has. */
+size_t cp_spans(span *out, size_t max);
 
 /* ---------------------------------------------------------------- eras */
 

@@ -268,7 +268,14 @@ typedef enum setting_key {
     SET_MOE_RUNNER,          /* --moe-runner-backend: SM100's DeepSeek V3 defaults follow it (auto) */
     SET_MOE_A2A,             /* --moe-a2a-backend: the same (none) */
     SET_EP,                  /* --ep-size: the expert parallel size the MoE runners' checks read */
-    SET_PREFILL_CP,          /* --enable-prefill-cp and its older names: prefill context parallelism */
+    /* prefill context parallelism (cp.c): the flags that turn it on, its modes, what its checks read */
+    SET_PREFILL_CP,          /* --enable-prefill-cp, 0.5.14+ */
+    SET_DSA_CP,              /* --enable-nsa-prefill-context-parallel, --enable-dsa-prefill-context-parallel (to 0.5.19) */
+    SET_MLA_CP,              /* --enable-prefill-context-parallel, 0.5.10-0.5.19 */
+    SET_DSA_CP_MODE,         /* --nsa-prefill-cp-mode, --dsa-prefill-cp-mode, 0.5.8-0.5.19 */
+    SET_MLA_CP_MODE,         /* --prefill-cp-mode, 0.5.10-0.5.19 */
+    SET_CP_STRATEGY,         /* --cp-strategy, 0.5.14+ */
+    SET_AITER_AR_FUSION,     /* --enable-aiter-allreduce-fusion (refused with an attention CP size above 1) */
     SET_KV_SPLIT,            /* --enable-dsa-cache-layer-split, --enable-kv-cache-sharding: split KV pools */
     SET_MOE_DP,              /* --moe-dp-size: checked with --ep-size before the MoE runner's checks */
     SET_DWDP,                /* --dwdp-size (0.5.17+): sets --ep-size and the all-to-all backend first */
