@@ -622,7 +622,7 @@ static const struct bad {
     {"H200", "deepseek-v3.2", DR "--speculative-algorithm dspark", "0.5.21",
      "incompatible with speculative decoding (--speculative-algorithm dspark) ("},
     /* 0.5.23 checks it in the speculative hook, upper-cased: before STANDALONE's DP refusal */
-    {"H200", "deepseek-v3.2", DR "--speculative-algorithm standalone --enable-dp-attention --dp 8", NULL,
+    {"H200", "deepseek-v3.2", DR "--speculative-algorithm standalone --tp 8 --enable-dp-attention --dp 8", NULL,
      "incompatible with speculative decoding (--speculative-algorithm STANDALONE) (sglang 0.5.23: "
      "python/sglang/srt/arg_groups/speculative_hook.py:162-173"},
     {"H200", "deepseek-v3.2", DR "--enable-hisparse --speculative-algorithm NEXTN --disaggregation-transfer-backend fake",
@@ -766,7 +766,7 @@ static const struct bad {
      "ValueError: --enable-lmcache requires radix cache to be enabled"},
     {"H200", "deepseek-v3", "--enable-lmcache --disaggregation-mode prefill", NULL,
      "LMCacheUnifiedRadixCache currently supports colocated prefill/decode scheduling only"},
-    {"H200", "deepseek-v3", "--enable-lmcache --enable-dp-attention --dp 8", "0.5.22",
+    {"H200", "deepseek-v3", "--enable-lmcache --tp 8 --enable-dp-attention --dp 8", "0.5.22",
      "LMCacheUnifiedRadixCache does not yet support DP attention"},
     {"H200", "deepseek-v3", "--enable-lmcache --hicache-host-memory-mode buffer_only", NULL,
      "--hicache-host-memory-mode=buffer_only is a HiCache-only mode"},
@@ -872,7 +872,7 @@ static const struct bad {
      "0.5.3rc2", "This combination is only supported for the 'flashinfer' backend. (sglang 0.5.3rc2: python/sglang/"
      "srt/server_args.py:1118-1125; 0.5.5: :1606-1613; the page is 64 tokens; the top-k is SGLang's own pick for "
      "LongcatFlashForCausalLM (sglang 0.5.3rc2"},
-    {"H200", "deepseek-v3", "--dp 8 --enable-dp-attention --speculative-algorithm NGRAM "
+    {"H200", "deepseek-v3", "--tp 8 --dp 8 --enable-dp-attention --speculative-algorithm NGRAM "
      "--speculative-ngram-max-bfs-breadth 1", NULL, "SGLang 0.5.23 refuses to start: Currently ngram speculative "
      "decoding does not support dp attention. (attention DP size 8; sglang 0.5.3rc2"},
     /* adaptive speculative decoding is not modelled: declined, not judged */
@@ -894,7 +894,7 @@ static const struct bad {
     /* which refusal comes first: HiCache's layout before the speculative hook, host_pool before HiSparse's
      * validation, the optimistic-prefill check after both */
     {"H200", "deepseek-v3", HR "0.5 --disaggregation-mode decode --hicache-storage-backend mooncake "
-     "--speculative-algorithm STANDALONE --enable-dp-attention --dp 8", NULL,
+     "--speculative-algorithm STANDALONE --tp 8 --enable-dp-attention --dp 8", NULL,
      "The resolved HiCache storage layout 'page_first' cannot share"},
     {"H200", "deepseek-v3.2", "--disaggregation-mode prefill --enable-hisparse --disable-radix-cache "
      "--disaggregation-decode-retraction-backup host_pool", "0.5.18",
@@ -1795,6 +1795,32 @@ static void test_rules__prefill_context_parallelism(void **state)
         {"H200", "deepseek-v3.2", "--tp 8 --attn-cp-size 2 --enable-aiter-allreduce-fusion", "0.5.10", NULL,
          "AssertionError: Aiter allreduce fusion is not supported with context parallelism"},
         {"H200", "deepseek-v3.2", "--tp 8 --attn-cp-size 2", "0.5.9", "bf16", NULL},
+        /* aiter's all-reduce fusion, which 0.5.21+ turns on for GLM-5 on one ROCm node without attention DP */
+        {"MI300X", "glm-5.2", "--tp 8 --attn-cp-size 2", "0.5.21", NULL,
+         "Aiter allreduce fusion is not supported with context parallelism"},
+        {"MI300X", "glm-5.2", "--tp 8 --attn-cp-size 2 --nnodes 2", "0.5.21", "bf16", NULL},
+        {"MI300X", "glm-5.2", "--tp 8 --attn-cp-size 2", "0.5.20", "bf16", NULL},
+        /* models with their own CP checks; decode CP */
+        {"H200", MODELS "LONGCAT_FLASH.json", "--tp 8 --enable-prefill-cp --cp-strategy zigzag", "0.5.23", NULL,
+         "LongCat-Flash does not support --enable-prefill-cp with --attn-cp-size > 1"},
+        {"H200", "tests/unit/models/HYV4.json", "--tp 8 --enable-prefill-cp --cp-strategy interleave", "0.5.20", NULL,
+         "--enable-prefill-cp is not supported for HYV4 because its attention path does not implement DSA "
+         "context-parallel metadata and sharding. Got architecture='HYV4ForCausalLM' and enable_prefill_cp=True."},
+        {"H200", MODELS "GLM5_NEXT.json", "--tp 8 --enable-prefill-cp --cp-strategy interleave", "0.5.22", NULL,
+         "CP-TP group sharing checks and sets"},
+        {"H200", "deepseek-v3.2", "--tp 8 --enable-prefill-cp --cp-strategy interleave --dcp-size 2", "0.5.22", NULL,
+         "--dcp-size > 1 does not support --enable-prefill-cp."},
+        /* the data parallelism handler, which CP's attention DP meets too */
+        {"H200", "deepseek-v3.2", "--tp 8 --dp 3 --enable-dp-attention", "0.5.14", NULL,
+         "AssertionError: (a bare assert in the data parallelism handler: --tp-size 8 is not a multiple of the "
+         "attention data parallel size 3"},
+        {"H200", "deepseek-v3.2", "--tp 6 --dp 3 --enable-prefill-cp --cp-strategy zigzag", "0.5.14", NULL,
+         "kvcheck does not model the chunked prefill size"},
+        {"H200", "deepseek-v3.2", "--tp 6 --dp 3 --enable-prefill-cp --cp-strategy zigzag --disaggregation-mode "
+         "decode", "0.5.14", NULL, "please remove --enable-prefill-cp."},
+        {"H200", "deepseek-v3", "--tp 8 --dp 2 --attn-dp-size 2", "0.5.22", NULL,
+         "ValueError: --dp-size 2 with --attn-dp-size 2: data-parallel replicas combined with attention data "
+         "parallelism are not supported."},
     };
 #undef NSA_CP
     check_line_cases(C, COUNT_OF(C));

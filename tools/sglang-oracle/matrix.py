@@ -87,6 +87,15 @@ CP_FLAGS = ["--enable-nsa-prefill-context-parallel",
             "--enable-prefill-cp --cp-strategy interleave",
             "--enable-prefill-cp --dsa-prefill-cp-mode round-robin-split"]
 CP_EXTRA = ["", "--tp 4", "--dp 2", "--enable-dp-attention --dp 8", "--attn-cp-size 8"]
+ATTN_CP_CASES = ["--attn-cp-size 3", "--attn-cp-size 2", "--dp 4 --attn-cp-size 4", "--attn-cp-size 2 --pp-size 2",
+                 "--attn-cp-size 2 --enable-aiter-allreduce-fusion", "--dp 2 --enable-dp-attention --attn-cp-size 2",
+                 "--dp 3 --enable-dp-attention", "--tp 6 --dp 3 --enable-dp-attention", "--attn-dp-size 2 --attn-cp-size 4",
+                 "--dp 2 --attn-dp-size 2"]
+CP_MORE = ["--dp 3", "--tp 6 --dp 4", "--tp 6 --dp 3 --enable-dp-attention", "--dcp-size 2", "--attn-cp-size 4",
+           "--attn-dp-size 2", "--moe-a2a-backend mooncake", "--moe-runner-backend flashinfer_cutlass --ep-size 4",
+           "--moe-runner-backend cutlass --quantization fp8", "--pp-size 2", "--disaggregation-mode prefill "
+           "--disaggregation-transfer-backend nixl", "--speculative-algorithm EAGLE --speculative-num-steps 3 "
+           "--speculative-eagle-topk 1 --speculative-num-draft-tokens 4"]
 PAIR_SAMPLE = int(os.environ.get("ORACLE_PAIR_SAMPLE", "3"))   # keep 1 in N of the pb != db pairs
 
 
@@ -248,6 +257,22 @@ def parallel_cases():
                     out.append(case(m, None, pb, None, mode, par=cp))
             out.append(case(m, None, None, None, "prefill", True, par=cp))
             out.append(case(m, None, None, None, "prefill", spec="NEXTN", par=cp))
+    # the attention CP size's checks, given or set by CP; the data parallelism handler's with DP attention; CP with
+    # decode CP, an MoE runner, a given all-to-all backend; models with their own CP checks (LongCat-Flash, Mistral
+    # Large 3)
+    for m in DSA + ["DEEPSEEK_V3"]:
+        for par in ATTN_CP_CASES:
+            for mode in (None, "decode"):
+                out.append(case(m, None, None, None, mode, par=par))
+        for cp in ("--enable-nsa-prefill-context-parallel", "--enable-prefill-cp --cp-strategy zigzag",
+                   "--enable-prefill-cp --cp-strategy interleave"):
+            for par in CP_MORE:
+                out.append(case(m, None, None, None, None, par=f"{cp} {par}"))
+    for m in ("LONGCAT_FLASH", "MISTRAL_LARGE3", "MISTRAL_LARGE3_DSA", "GLM5_NEXTN"):
+        for cp in CP_FLAGS[:1] + CP_FLAGS[3:4] + CP_FLAGS[5:6] + CP_FLAGS[8:10]:
+            for extra in ("", "--dp 8 --enable-dp-attention"):
+                for mode in MODES:
+                    out.append(case(m, None, None, None, mode, par=f"{cp} {extra}".strip()))
     return out
 
 

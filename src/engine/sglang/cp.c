@@ -60,9 +60,9 @@ static const struct cp_era {
      "sglang 0.5.14: python/sglang/srt/server_args.py:3562-3586, :3654-3670, :4932-4972; 0.5.19: python/sglang/srt/"
      "arg_groups/model_overrides/deepseek_v2.py:48-85, :117-134"},
     {FROM_TO("0.5.20", "0.5.21"), NULL, BF16_NEVER, MLA_ANY, 0, ATTN_CP_TP_DP,
-     "sglang 0.5.20: python/sglang/srt/arg_groups/model_overrides/deepseek_v2.py:91-115"},
+     "sglang 0.5.20: python/sglang/srt/arg_groups/model_overrides/deepseek_v2.py:91-115, :163-180"},
     {SINCE("0.5.22"), NULL, BF16_NEVER, MLA_ANY, 0, ATTN_CP_ATTN_DP,
-     "sglang 0.5.22: python/sglang/srt/arg_groups/model_overrides/deepseek_v2.py:106-140, :191-210; "
+     "sglang 0.5.22: python/sglang/srt/arg_groups/model_overrides/deepseek_v2.py:106-140, :192-210; "
      "model_override_base.py:229-247"},
 };
 
@@ -99,25 +99,26 @@ void cp_settle(const settings *set, const model_info *m, unsigned rel, int dsa, 
     const setting *flags[] = {&set->s[SET_PREFILL_CP], &set->s[SET_DSA_CP], &set->s[SET_MLA_CP]};
     for (size_t i = 0; i < COUNT_OF(flags) && !out->on; i++)
         if (flags[i]->set) out->on = flags[i];
-    out->mla_flag = out->on == &set->s[SET_MLA_CP];
+    out->mla_named = out->on == &set->s[SET_MLA_CP];
     if (!out->on) return;
     out->both_legacy = on(set, SET_DSA_CP) && on(set, SET_MLA_CP);
     int dsa_family = dsa && family, mla_family = !dsa && family && !rules_dsv4(m->architecture, rel);
-    int dsa_flag, mla_flag;
-    if (rel_since(rel, "0.5.14")) { /* one switch, a strategy */
-        dsa_flag = mla_flag = on(set, SET_PREFILL_CP) || (e->legacy && (on(set, SET_DSA_CP) || on(set, SET_MLA_CP)));
+    int dsa_on, mla_on; /* the flags that turn DSA CP and MLA CP on, as the release reads them */
+    if (rel_since(rel, "0.5.14")) { /* one switch for both, a strategy */
+        dsa_on = mla_on = on(set, SET_PREFILL_CP) || (e->legacy && (on(set, SET_DSA_CP) || on(set, SET_MLA_CP)));
         out->strategy = set->s[SET_CP_STRATEGY].set ? set->s[SET_CP_STRATEGY].value
                         : e->legacy                 ? legacy_strategy(set)
                                                     : NULL;
         out->in_seq = out->strategy && strcmp(out->strategy, "zigzag") == 0;
     } else {
-        dsa_flag = on(set, SET_DSA_CP);
-        mla_flag = e->mla == MLA_OWN_FLAG && on(set, SET_MLA_CP);
+        dsa_on = on(set, SET_DSA_CP);
+        mla_on = e->mla == MLA_OWN_FLAG && on(set, SET_MLA_CP);
         out->strategy = e->mode_default ? value_or(set, SET_DSA_CP_MODE, e->mode_default) : NULL;
         out->in_seq = !out->strategy || strcmp(out->strategy, "in-seq-split") == 0;
     }
-    out->enabled = dsa_flag; /* enable_prefill_cp (0.5.14+) as SGLang's later handlers read it */
-    out->kind = dsa_family && dsa_flag ? CP_DSA : mla_family && mla_flag && e->mla != MLA_NONE ? CP_MLA : CP_INERT;
+    out->enabled = dsa_on;
+    out->kind = dsa_family && dsa_on ? CP_DSA : mla_family && mla_on && e->mla != MLA_NONE ? CP_MLA : CP_INERT;
+    if (out->kind == CP_MLA && !rel_since(rel, "0.5.14")) out->strategy = NULL, out->in_seq = 1; /* 0.5.13: no mode */
     out->bf16 = out->kind == CP_DSA && (e->bf16 == BF16_ALWAYS || (e->bf16 == BF16_IN_SEQ && out->in_seq));
     out->cite = e->cite;
 }
@@ -137,17 +138,12 @@ static void cp_set(settings *set, setting_key key, const char *value, const cp_s
                value[0] ? ", " : "", cp->on->flag);
 }
 
-static unsigned long size_in(const settings *set, setting_key k)
-{
-    return set->s[k].set ? strtoul(set->s[k].value, NULL, 10) : 1;
-}
-
 /* 0.5.22's (attn_dp_size, dp_size): --dp-size with --enable-dp-attention is attn_dp_size, dp_size 1 (sglang 0.5.22:
  * python/sglang/srt/arg_groups/parallel_hook.py:39-60). Pure. */
 static void attn_dp_22(const settings *set, unsigned long *adp, unsigned long *dp)
 {
-    *dp = size_in(set, SET_DP);
-    *adp = size_in(set, SET_ATTN_DP_SIZE);
+    *dp = settings_size(set, SET_DP);
+    *adp = settings_size(set, SET_ATTN_DP_SIZE);
     if (!set->s[SET_ATTN_DP_SIZE].set && set->s[SET_DP_ATTENTION].set) *adp = *dp, *dp = 1;
 }
 
@@ -163,7 +159,8 @@ static unsigned long cp_attn_dp(const settings *set)
 void cp_apply(settings *set, const cp_state *cp, unsigned rel)
 {
     const struct cp_era *e = cp_era(rel);
-    unsigned long tp = size_in(set, SET_TP), dp = size_in(set, SET_DP);
+    if (!e || !cp->on) return; /* no CP in this release, or none given (cp_rewrites says so too) */
+    unsigned long tp = settings_size(set, SET_TP), dp = settings_size(set, SET_DP);
     char v[32], what[400] = "";
     size_t n = 0;
     if (cp->bf16 && !(set->s[SET_KV_CACHE_DTYPE].set && strcmp(set->s[SET_KV_CACHE_DTYPE].value, "bf16") == 0)) {
@@ -178,17 +175,17 @@ void cp_apply(settings *set, const cp_state *cp, unsigned rel)
         cp_set(set, SET_MOE_A2A, "deepep", cp, rel);
         cp_set(set, SET_EP, v, cp, rel);
     }
-    unsigned long attn_cp = 0;
+    unsigned long attn_cp = 0; /* 0: left as given (also where dp > tp: SGLang's data parallelism check refuses it) */
     if (e->attn_cp == ATTN_CP_ATTN_DP) {
         unsigned long adp = cp_attn_dp(set);
-        if (adp) {
+        if (adp) { /* 0: both sizes above 1, left as given for T_ATTN_DP_BOTH to refuse */
             snprintf(v, sizeof v, "%lu", adp);
             cp_set(set, SET_ATTN_DP_SIZE, v, cp, rel);
             cp_set(set, SET_DP, "1", cp, rel);
             n += (size_t)snprintf(what + n, sizeof what - n, "%s--attn-dp-size %lu, --dp-size 1", n ? ", " : "", adp);
             int kept = cp->kind == CP_DSA && cp->strategy && strcmp(cp->strategy, "interleave") == 0 &&
-                       size_in(set, SET_ATTN_CP) > 1;
-            attn_cp = kept ? size_in(set, SET_ATTN_CP) : tp / adp;
+                       settings_size(set, SET_ATTN_CP) > 1;
+            attn_cp = kept ? settings_size(set, SET_ATTN_CP) : tp / adp;
         }
     } else {
         if (!set->s[SET_DP_ATTENTION].set && dp > 1) { /* the data parallelism handler turns it off at dp 1 */
@@ -215,6 +212,7 @@ void cp_apply(settings *set, const cp_state *cp, unsigned rel)
 enum cp_test {
     T_HIP,           /* CP on ROCm */
     T_HIP_NOT_V4,    /* CP on ROCm for another model than DeepSeek-V4 */
+    T_LONGCAT,       /* CP on LongCat-Flash with an attention CP size above 1 */
     T_ATTN_DP_BOTH,  /* DSA or MLA CP with --dp-size and --attn-dp-size both above 1 */
     T_DP_ONE,        /* DSA CP other than in-seq-split (zigzag) with --dp-size other than 1 */
     T_TP_EIGHT,      /* DSA CP with --tp-size other than 8 */
@@ -264,6 +262,10 @@ static const struct cp_check {
      "AssertionError: CP is only supported for prefill when PD disaggregation, please remove {flag}.",
      "sglang 0.5.8: python/sglang/srt/server_args.py:1191-1194; 0.5.14: :3631-3634; 0.5.19: python/sglang/srt/"
      "arg_groups/model_hook.py:220-223"},
+    {SINCE("0.5.21"), CP_HANDLER, T_LONGCAT,
+     "ValueError: LongCat-Flash does not support --enable-prefill-cp with --attn-cp-size > 1",
+     "sglang 0.5.21: python/sglang/srt/arg_groups/parallel_hook.py:38-41 (_boundary_parallelism_overrides); 0.5.23: "
+     ":78-81"},
     {SINCE("0.5.22"), CP_HANDLER, T_HIP_NOT_V4,
      "ValueError: Prefill CP on HIP is only supported for DeepseekV4ForCausalLM, got '{arch}'.",
      "sglang 0.5.22: python/sglang/srt/arg_groups/parallel_hook.py:108-116; 0.5.23: :114-122"},
@@ -289,11 +291,23 @@ static const struct cp_check {
      "sglang 0.5.22: python/sglang/srt/arg_groups/parallel_hook.py:155-157; 0.5.23: :161-163"},
     {FROM_TO("0.5.9", "0.5.9"), CP_HANDLER, T_CP_PP, "AssertionError: PP is not supported with context parallelism",
      "sglang 0.5.9: python/sglang/srt/server_args.py:2092"},
-    {SINCE("0.5.10"), CP_HANDLER, T_CP_AITER,
+    {SINCE("0.5.10"), CP_HANDLER, T_CP_AITER, /* given, or set for GLM-5 on ROCm from 0.5.21 (aiter_fusion) */
      "AssertionError: Aiter allreduce fusion is not supported with context parallelism",
      "sglang 0.5.10: python/sglang/srt/server_args.py:2610-2612; 0.5.23: python/sglang/srt/arg_groups/"
      "parallel_hook.py:165-167"},
 };
+
+/* 1 when aiter's all-reduce fusion is on: given, or from 0.5.21 set by the model adjustments for GlmMoeDsaForCausalLM
+ * on ROCm without attention DP on one node (sglang 0.5.21: python/sglang/srt/arg_groups/model_hook.py:402-414; 0.5.23:
+ * :440-452). Pure. */
+static int aiter_fusion(const ctx *c)
+{
+    const settings *set = c->set;
+    int dp_attention = set->s[SET_DP_ATTENTION].set || settings_size(set, SET_ATTN_DP_SIZE) > 1;
+    return set->s[SET_AITER_AR_FUSION].set ||
+           (rel_since(c->rel, "0.5.21") && c->gpu->hip && strcmp(c->model->architecture, "GlmMoeDsaForCausalLM") == 0 &&
+            !dp_attention && settings_size(set, SET_NNODES) == 1);
+}
 
 /* 1 when worker `c` meets the condition check `t` refuses. Pure. */
 static int cp_fails(const ctx *c, enum cp_test t)
@@ -305,7 +319,8 @@ static int cp_fails(const ctx *c, enum cp_test t)
     switch (t) {
     case T_HIP: return cp->enabled && c->gpu->hip;
     case T_HIP_NOT_V4: return cp->enabled && c->gpu->hip && strcmp(c->model->architecture, "DeepseekV4ForCausalLM");
-    case T_ATTN_DP_BOTH: return any && cp_attn_dp(set) == 0;
+    case T_LONGCAT: return cp->enabled && attn_cp > 1 && strcmp(c->model->model_type, "longcat_flash") == 0;
+    case T_ATTN_DP_BOTH: return any && cp_attn_dp(set) == 0; /* cp_apply left both sizes as given */
     case T_DP_ONE: return dsa && !cp->in_seq && size_of(c, SET_DP) != 1;
     case T_TP_EIGHT: return dsa && tp != 8;
     case T_TP_LE8: return dsa && tp > 8;
@@ -321,7 +336,7 @@ static int cp_fails(const ctx *c, enum cp_test t)
         return attn_cp > 1 && tp % ((rel_since(c->rel, "0.5.22") ? adp : size_of(c, SET_DP)) * attn_cp) != 0;
     }
     case T_CP_PP: return attn_cp > 1 && size_of(c, SET_PP) != 1;
-    case T_CP_AITER: return attn_cp > 1 && set->s[SET_AITER_AR_FUSION].set;
+    case T_CP_AITER: return attn_cp > 1 && aiter_fusion(c);
     }
     return 0;
 }
@@ -369,7 +384,7 @@ void cp_note_inert(const ctx *c)
     const cp_state *cp = &c->cp;
     if (cp->kind != CP_INERT) return;
     const char *whom = rel_since(c->rel, "0.5.14") ? "the models of its DeepSeek family list"
-                       : !cp->mla_flag             ? "the DSA models of its DeepSeek family list"
+                       : !cp->mla_named             ? "the DSA models of its DeepSeek family list"
                        : rel_since(c->rel, "0.5.13") ? "the models of its DeepSeek family list that are not DSA"
                                                      : NULL;
     char what[300];
@@ -397,13 +412,14 @@ void cp_note_decode(const ctx *c)
 }
 
 /* The releases this file's code tests by version, as spans. */
-static const span VERSION_TESTS[] = {SINCE("0.5.10"), SINCE("0.5.13"), SINCE("0.5.14"), SINCE("0.5.22")};
+static const span CP_VERSION_TESTS[] = {SINCE("0.5.10"), SINCE("0.5.13"), SINCE("0.5.14"), SINCE("0.5.21"),
+                                        SINCE("0.5.22")};
 
 size_t cp_spans(span *out, size_t max)
 {
     size_t n = 0;
     SPAN_EACH(CP_ERAS, CP_ERAS[i].when);
     SPAN_EACH(CP_CHECKS, CP_CHECKS[i].when);
-    SPAN_EACH(VERSION_TESTS, VERSION_TESTS[i]);
+    SPAN_EACH(CP_VERSION_TESTS, CP_VERSION_TESTS[i]);
     return n;
 }

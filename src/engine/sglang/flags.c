@@ -82,6 +82,7 @@ static const struct dest_key {
     {"prefill_cp_mode", SET_MLA_CP_MODE},                    /* 0.5.10-0.5.19 */
     {"cp_strategy", SET_CP_STRATEGY},                        /* 0.5.14+ */
     {"enable_aiter_allreduce_fusion", SET_AITER_AR_FUSION},
+    {"nnodes", SET_NNODES},
     {"attention_context_parallel_size", SET_ATTN_CP},        /* 0.5.9-0.5.13.post1's dest of --attn-cp-size */
     {"enable_dsa_cache_layer_split", SET_KV_SPLIT},          /* 0.5.16+ */
     {"enable_kv_cache_sharding", SET_KV_SPLIT},              /* 0.5.22+ */

@@ -796,6 +796,11 @@ static int dcp_hyv4(const ctx *c)
 {
     return dcp_size(c) > 1 && strncmp(c->model->architecture, "HYV4ForCausalLM", 15) == 0;
 }
+/* HYV4ForCausalLM and its NextN with --enable-prefill-cp. */
+static int cp_hyv4(const ctx *c)
+{
+    return c->cp.enabled && strncmp(c->model->architecture, "HYV4ForCausalLM", 15) == 0;
+}
 static int dcp_cache(const ctx *c) { return dsa_dcp(c) && (c->set->s[SET_HISPARSE].set || c->set->s[SET_HICACHE].set); }
 static int dcp_pd(const ctx *c)
 {
@@ -833,6 +838,11 @@ static kvc_status run_dcp_rules(const ctx *c, const struct dcp_rule *rules, size
 }
 
 static const struct dcp_rule DSA_DCP[] = {
+    {SINCE("0.5.20"), cp_hyv4, SET_PREFILL_CP,
+     "--enable-prefill-cp is not supported for HYV4 because its attention path does not implement DSA "
+     "context-parallel metadata and sharding. Got architecture='{arch}' and enable_prefill_cp=True.",
+     "sglang 0.5.20: python/sglang/srt/arg_groups/model_overrides/deepseek_v2.py:47-54; 0.5.21: :40-47; 0.5.23: "
+     ":61-68"},
     {SINCE("0.5.20"), dcp_hyv4, SET_DCP,
      "--dcp-size > 1 is not supported for HYV4 because decode context parallelism gathers query heads across DCP "
      "ranks but does not provide single-owner semantics for learnable attention sinks. Got architecture='{arch}' and "
@@ -1156,6 +1166,7 @@ static int pd_fails(const ctx *c, const struct pd_decode_rule *r, const char *al
 /* SGLang's validation of --dcp-size, after the PD step and before the
  * model's own adjustments (DCP_VALIDATION). */
 static int dcp_below_one(const ctx *c) { return dcp_size(c) < 1; }
+static int dcp_prefill_cp(const ctx *c) { return dcp_size(c) > 1 && c->cp.enabled; }
 static int dcp_cuda_spec(const ctx *c) { return dcp_size(c) > 1 && !c->gpu->hip && c->set->s[SET_SPEC_ALGO].set; }
 static const struct dcp_rule DCP_VALIDATION[] = {
     {SINCE("0.5.15"), dcp_below_one, SET_DCP,
@@ -1163,6 +1174,8 @@ static const struct dcp_rule DCP_VALIDATION[] = {
      "dcp_size={dcp}.",
      "sglang 0.5.15: python/sglang/srt/server_args.py:2839-2844; 0.5.19: "
      "python/sglang/srt/arg_groups/parallel_hook.py:130-135; 0.5.23: :243-248"},
+    {SINCE("0.5.22"), dcp_prefill_cp, SET_DCP, "--dcp-size > 1 does not support --enable-prefill-cp.",
+     "sglang 0.5.22: python/sglang/srt/arg_groups/parallel_hook.py:243-244; 0.5.23: :249-250"},
     {FROM_TO("0.5.15", "0.5.16"), dcp_cuda_spec, SET_DCP,
      "Decode context parallel (--dcp-size / --decode-context-parallel-size > 1) on CUDA platform does not support "
      "any speculative algorithm, but got dcp_size={dcp} on a CUDA platform with speculative decoding enabled.",
@@ -4200,6 +4213,52 @@ static unsigned long attention_dp(const ctx *c)
     return set->s[SET_DP_ATTENTION].set || forced ? dp : 1;
 }
 
+/* The data parallelism handler with attention DP on (CP turns it on too): a bare `assert tp_size % dp_size == 0`
+ * (attn_dp_size from 0.5.22), before the context parallelism handler (sglang 0.5.3rc2: python/sglang/srt/
+ * server_args.py:956; 0.5.14: :5052; 0.5.19: python/sglang/srt/arg_groups/parallel_hook.py:197; 0.5.23: :326). */
+static kvc_status check_attention_dp(const ctx *c)
+{
+    unsigned long adp = attention_dp(c), tp = size_of(c, SET_TP), dp = size_of(c, SET_DP);
+    const setting *given = &c->set->s[SET_ATTN_DP_SIZE];
+    /* 0.5.22+ refuses data-parallel replicas beside attention DP first (sglang 0.5.22: python/sglang/srt/arg_groups/
+     * parallel_hook.py:281-286; 0.5.23: :287-292) */
+    if (rel_since(c->rel, "0.5.22") && given->set && settings_size(c->set, SET_ATTN_DP_SIZE) > 1 && dp > 1)
+        return rules_refuse(c, &c->set->s[SET_DP], "ValueError: --dp-size %lu with --attn-dp-size %lu: data-parallel "
+                            "replicas combined with attention data parallelism are not supported. (sglang 0.5.22: "
+                            "python/sglang/srt/arg_groups/parallel_hook.py:281-286; 0.5.23: :287-292)", dp,
+                            settings_size(c->set, SET_ATTN_DP_SIZE));
+    if (adp <= 1 || tp % adp == 0) return KVC_OK;
+    const setting *s = c->set->s[SET_ATTN_DP_SIZE].set ? &c->set->s[SET_ATTN_DP_SIZE] : &c->set->s[SET_DP];
+    return rules_refuse(c, s->set ? s : NULL, "AssertionError: (a bare assert in the data parallelism handler: --tp-size "
+                        "%lu is not a multiple of the attention data parallel size %lu; sglang 0.5.3rc2: python/sglang/"
+                        "srt/server_args.py:956; 0.5.14: :5052; 0.5.19: python/sglang/srt/arg_groups/parallel_hook.py:"
+                        "197; 0.5.23: :326)", tp, adp);
+}
+
+/* Then the handler divides --chunked-prefill-size by the attention DP size (sglang 0.5.3rc2: python/sglang/srt/
+ * server_args.py:957; 0.5.23: python/sglang/srt/arg_groups/parallel_hook.py:331), and check_server_args refuses a
+ * prefill-capable worker whose chunked prefill size is then not a multiple of the page size (0.5.3rc2: :2940-2942;
+ * 0.5.23: python/sglang/srt/arg_groups/validation_hook.py:243-245). kvcheck does not model the chunked prefill size,
+ * whose default follows the GPU's memory: a power-of-two DP size keeps the defaults' pages whole, another one is
+ * unjudged where pages are more than one token. */
+static kvc_status check_chunked_dp(const ctx *c)
+{
+    unsigned long adp = attention_dp(c);
+    const kvc_setting *page = get(c->out, "page_size");
+    /* an architecture without a model class runs SGLang's MHA defaults, whose page kvcheck does not derive */
+    int page_known = !unserved(c->model->architecture, c->rel);
+    if (adp <= 1 || (adp & (adp - 1)) == 0 || set_to(c, SET_DISAGG_MODE, "decode") || !page ||
+        (page_known && page->number <= 1))
+        return KVC_OK;
+    const setting *s = c->set->s[SET_ATTN_DP_SIZE].set ? &c->set->s[SET_ATTN_DP_SIZE] : &c->set->s[SET_DP];
+    return diag_set(c->diag, KVC_ERR_CONFIG, s->set ? &s->origin : NULL, "attention data parallel size %lu: SGLang %s "
+                    "divides --chunked-prefill-size by it, then refuses a chunked prefill size that is not a multiple "
+                    "of the page size (%s tokens) (sglang 0.5.3rc2: python/sglang/srt/server_args.py:957, :2940-2942; "
+                    "0.5.23: python/sglang/srt/arg_groups/parallel_hook.py:331, validation_hook.py:243-245); kvcheck "
+                    "does not model the chunked prefill size, so it cannot judge this worker", adp,
+                    SGLANG_VERSIONS[c->rel], page_known ? page->value : "not derived here");
+}
+
 /* The attention-TP size a pool splits KV heads over: tp / the attention-DP
  * size, then / --attn-cp-size from 0.5.9 (sglang 0.5.9:
  * python/sglang/srt/layers/dp_attention.py:230-244; 0.5.23:
@@ -5017,29 +5076,41 @@ static void resolve_hisparse_setting(const setting *s, kvc_resolved *out)
 }
 
 /* Parallelism kvcheck does not model is unjudged: prefill context parallelism for DeepSeek-V4, whose own hook and
- * pools take it (sglang 0.5.23: python/sglang/srt/arg_groups/deepseek_v4_hook.py); the pools that split the KV cache
+ * pools take it (sglang 0.5.23: python/sglang/srt/arg_groups/deepseek_v4_hook.py), and for Glm5Next from 0.5.22, whose
+ * CP-TP group sharing hook has its own checks and settings; the pools that split the KV cache
  * by layer or page across the CP ranks (sglang 0.5.16: python/sglang/srt/mem_cache/kv_cache_configurator.py:1117;
  * 0.5.23: :2334-2339, :3412-3440); MoE data parallelism and DWDP, which SGLang checks and applies to --ep-size before
  * the MoE runner's checks (sglang 0.5.11: python/sglang/srt/server_args.py:2923-2926; 0.5.18: _handle_dwdp). A size
  * of 1 is none. */
 static kvc_status check_unmodelled_parallelism(const ctx *c, int dsv4)
 {
+    static const char V4_CP[] = "prefill context parallelism for DeepSeek-V4, which its own hook and pools take";
+    static const char GROUP_SHARING[] = "prefill context parallelism for Glm5NextForConditionalGeneration, which "
+                                        "SGLang's CP-TP group sharing checks and sets (sglang 0.5.22: python/sglang/"
+                                        "srt/arg_groups/cp_tp_group_sharing_hook.py:20-80)";
     static const struct {
         setting_key key;
-        int dsv4; /* only for DeepSeek-V4 */
+        int dsv4;          /* only for DeepSeek-V4 */
+        const char *arch;  /* only for this architecture ... */
+        const char *since; /* ... from this release */
         const char *what;
     } UNJUDGED[] = {
-        {SET_PREFILL_CP, 1, "prefill context parallelism for DeepSeek-V4, which its own hook and pools take"},
-        {SET_DSA_CP, 1, "prefill context parallelism for DeepSeek-V4, which its own hook and pools take"},
-        {SET_MLA_CP, 1, "prefill context parallelism for DeepSeek-V4, which its own hook and pools take"},
-        {SET_KV_SPLIT, 0, "a KV pool split across the ranks by layer or page, which SGLang builds only with prefill "
-                          "context parallelism"},
-        {SET_MOE_DP, 0, "MoE data parallelism, which SGLang checks against --ep-size and --tp-size"},
-        {SET_DWDP, 0, "DWDP, which sets the expert parallel size and the all-to-all backend"},
+        {SET_PREFILL_CP, 1, NULL, NULL, V4_CP},
+        {SET_DSA_CP, 1, NULL, NULL, V4_CP},
+        {SET_MLA_CP, 1, NULL, NULL, V4_CP},
+        {SET_PREFILL_CP, 0, "Glm5NextForConditionalGeneration", "0.5.22", GROUP_SHARING},
+        {SET_KV_SPLIT, 0, NULL, NULL, "a KV pool split across the ranks by layer or page, which SGLang builds only "
+                                      "with prefill context parallelism"},
+        {SET_MOE_DP, 0, NULL, NULL, "MoE data parallelism, which SGLang checks against --ep-size and --tp-size"},
+        {SET_DWDP, 0, NULL, NULL, "DWDP, which sets the expert parallel size and the all-to-all backend"},
     };
     for (size_t i = 0; i < COUNT_OF(UNJUDGED); i++) {
         const setting *s = &c->set->s[UNJUDGED[i].key];
-        if (s->set && strcmp(s->value, "1") != 0 && (dsv4 || !UNJUDGED[i].dsv4))
+        int applies = UNJUDGED[i].dsv4 ? dsv4
+                      : UNJUDGED[i].arch ? strcmp(c->model->architecture, UNJUDGED[i].arch) == 0 &&
+                                               rel_since(c->rel, UNJUDGED[i].since)
+                                         : 1;
+        if (s->set && strcmp(s->value, "1") != 0 && applies)
             return diag_set(c->diag, KVC_ERR_CONFIG, &s->origin, "%s: %s; kvcheck does not model it, so it cannot "
                             "judge this worker", s->flag, UNJUDGED[i].what);
     }
@@ -5270,6 +5341,7 @@ static kvc_status resolve_settings(const gpu_info *gpu, const model_info *model,
     if ((st = check_mha_default(&c))) return st;
     if ((st = check_kv4(&c, 0))) return st;
     if ((st = check_hicache_layout(&c))) return st; /* handle_hicache: before the speculative hook */
+    if ((st = check_attention_dp(&c))) return st;   /* the data parallelism handler */
     if ((st = cp_check(&c, CP_HANDLER))) return st;  /* after the data parallelism handler */
     if ((st = quant_check_moe_runner(&c))) return st; /* after the hicache and data parallelism handlers */
     if ((st = check_pd_decode(&c, 1))) return st; /* 0.5.23's speculative hook */
@@ -5295,6 +5367,7 @@ static kvc_status resolve_settings(const gpu_info *gpu, const model_info *model,
                 notes_add(out->warnings, &out->nwarnings, KVC_MAX_NOTES, "%s has no effect: SGLang %s does not take "
                           "%s as a DSA model", set->s[k].flag, SGLANG_VERSIONS[release], model->architecture);
     }
+    if ((st = check_chunked_dp(&c))) return st;      /* check_server_args, with the page size settled */
     if ((st = check_runner_attention(&c))) return st; /* ModelRunner.__init__, before it loads the model */
     if ((st = check_model_class(&c))) return st;
     if ((st = quant_check_loader(&c))) return st;

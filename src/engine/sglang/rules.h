@@ -73,9 +73,10 @@ typedef struct cp_state {
     const char *strategy; /* the mode or --cp-strategy SGLang reads; NULL: none (0.5.6-0.5.7; unset from 0.5.14) */
     int in_seq;           /* in-seq-split (zigzag from 0.5.14): deepep and --ep-size --tp-size */
     int bf16;             /* the release sets --kv-cache-dtype bf16 */
-    int enabled;          /* 0.5.14+: --enable-prefill-cp as SGLang's later checks read it (0.5.13-: the DSA flag) */
+    int enabled;          /* enable_prefill_cp as SGLang's later checks read it: from 0.5.14 the switch (which the older
+                             flags set up to 0.5.19); before, the DSA flag */
     int both_legacy;      /* the DSA flag and --enable-prefill-context-parallel are both given */
-    int mla_flag;         /* `on` is --enable-prefill-context-parallel */
+    int mla_named;        /* `on` is --enable-prefill-context-parallel */
     const char *cite;     /* where the release applies it */
 } cp_state;
 
@@ -108,12 +109,15 @@ typedef struct ctx {
     char auto_why[KVC_REASON_LEN];
 } ctx;
 
-/* A size flag's value (--tp-size, --dp-size, --ep-size, ...), 1 unless given. Pure. */
-static inline unsigned long size_of(const ctx *c, setting_key k)
+/* A size flag's value in `set` (--tp-size, --dp-size, --ep-size, ...), 1 unless given. Pure. */
+static inline unsigned long settings_size(const settings *set, setting_key k)
 {
-    const setting *s = &c->set->s[k];
+    const setting *s = &set->s[k];
     return s->set ? strtoul(s->value, NULL, 10) : 1;
 }
+
+/* The same for the worker being resolved. Pure. */
+static inline unsigned long size_of(const ctx *c, setting_key k) { return settings_size(c->set, k); }
 
 /* 1 when setting `k` was given as `v`. Pure. */
 static inline int set_to(const ctx *c, setting_key k, const char *v)

@@ -276,6 +276,7 @@ typedef enum setting_key {
     SET_MLA_CP_MODE,         /* --prefill-cp-mode, 0.5.10-0.5.19 */
     SET_CP_STRATEGY,         /* --cp-strategy, 0.5.14+ */
     SET_AITER_AR_FUSION,     /* --enable-aiter-allreduce-fusion (refused with an attention CP size above 1) */
+    SET_NNODES,              /* --nnodes: 0.5.21+ turns aiter all-reduce fusion on for GLM-5 on one ROCm node */
     SET_KV_SPLIT,            /* --enable-dsa-cache-layer-split, --enable-kv-cache-sharding: split KV pools */
     SET_MOE_DP,              /* --moe-dp-size: checked with --ep-size before the MoE runner's checks */
     SET_DWDP,                /* --dwdp-size (0.5.17+): sets --ep-size and the all-to-all backend first */
