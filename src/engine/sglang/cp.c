@@ -138,21 +138,12 @@ static void cp_set(settings *set, setting_key key, const char *value, const cp_s
                value[0] ? ", " : "", cp->on->flag);
 }
 
-/* 0.5.22's (attn_dp_size, dp_size): --dp-size with --enable-dp-attention is attn_dp_size, dp_size 1 (sglang 0.5.22:
- * python/sglang/srt/arg_groups/parallel_hook.py:39-60). Pure. */
-static void attn_dp_22(const settings *set, unsigned long *adp, unsigned long *dp)
-{
-    *dp = settings_size(set, SET_DP);
-    *adp = settings_size(set, SET_ATTN_DP_SIZE);
-    if (!set->s[SET_ATTN_DP_SIZE].set && set->s[SET_DP_ATTENTION].set) *adp = *dp, *dp = 1;
-}
-
 /* The attention data parallel size 0.5.22's CP runs: attn_dp_size * dp_size (context_parallel_attn_dp_size); 0 where
  * SGLang refuses both above 1 (T_ATTN_DP_BOTH). Pure. */
 static unsigned long cp_attn_dp(const settings *set)
 {
     unsigned long adp, dp;
-    attn_dp_22(set, &adp, &dp);
+    settings_attn_dp(set, &adp, &dp);
     return adp > 1 && dp > 1 ? 0 : adp * dp;
 }
 
@@ -332,7 +323,7 @@ static int cp_fails(const ctx *c, enum cp_test t)
     case T_CP_TP: return attn_cp > 1 && tp % attn_cp != 0;
     case T_CP_DP: {
         unsigned long adp, dp;
-        attn_dp_22(set, &adp, &dp);
+        settings_attn_dp(set, &adp, &dp);
         return attn_cp > 1 && tp % ((rel_since(c->rel, "0.5.22") ? adp : size_of(c, SET_DP)) * attn_cp) != 0;
     }
     case T_CP_PP: return attn_cp > 1 && size_of(c, SET_PP) != 1;
@@ -361,17 +352,16 @@ kvc_status cp_check(const ctx *c, enum cp_stage stage)
     for (size_t i = 0; i < COUNT_OF(CP_CHECKS); i++) {
         const struct cp_check *k = &CP_CHECKS[i];
         if (k->stage != stage || !in_span(c->rel, k->when) || !cp_fails(c, k->test)) continue;
-        char dp[24], attn_dp[24], arch[KVC_NAME_LEN + 2], msg[700];
+        char dp[24], attn_dp[24], msg[700];
         unsigned long adp_n, dp_n;
-        attn_dp_22(c->set, &adp_n, &dp_n);
+        settings_attn_dp(c->set, &adp_n, &dp_n);
         snprintf(dp, sizeof dp, "%lu", dp_n);
         snprintf(attn_dp, sizeof attn_dp, "%lu", adp_n);
-        str_printf(arch, sizeof arch, "%s", c->model->architecture);
         /* the decode refusal names the release's spelling of the DSA flag */
         const char *flag = rel_since(c->rel, "0.5.14")   ? "--enable-prefill-cp"
                            : rel_since(c->rel, "0.5.13") ? "--enable-dsa-prefill-context-parallel"
                                                          : "--enable-nsa-prefill-context-parallel";
-        const char *const fields[][2] = {{"dp", dp}, {"attn_dp", attn_dp}, {"arch", arch}, {"flag", flag}};
+        const char *const fields[][2] = {{"dp", dp}, {"attn_dp", attn_dp}, {"arch", c->model->architecture}, {"flag", flag}};
         sglang_expand(k->message, fields, COUNT_OF(fields), msg, sizeof msg);
         const setting *s = cp_blame(c, k->test);
         return rules_refuse(c, s && s->set ? s : NULL, "%s (%s)", msg, k->cite);

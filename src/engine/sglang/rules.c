@@ -4204,13 +4204,18 @@ static const struct state_dtype *resolve_state_dtype(const ctx *c, const char *n
  * SGLang turns DP attention off again at a size of 1. */
 static unsigned long attention_dp(const ctx *c)
 {
-    const settings *set = c->set;
-    unsigned long tp = size_of(c, SET_TP);
-    unsigned long dp = size_of(c, SET_DP);
+    unsigned long adp, dp;
+    settings_attn_dp(c->set, &adp, &dp);
     int forced = c->defaults && rel_until(c->rel, "0.5.7");
-    if (forced && rel_until(c->rel, "0.5.5.post3")) dp = tp;
-    if (set->s[SET_ATTN_DP_SIZE].set) return strtoul(set->s[SET_ATTN_DP_SIZE].value, NULL, 10);
-    return set->s[SET_DP_ATTENTION].set || forced ? dp : 1;
+    if (!forced || c->set->s[SET_ATTN_DP_SIZE].set) return adp;
+    /* forced on whatever --enable-dp-attention says, over --dp-size (up to 0.5.5.post3: dp_size = tp_size) */
+    return rel_until(c->rel, "0.5.5.post3") ? size_of(c, SET_TP) : size_of(c, SET_DP);
+}
+
+/* The flag that gives the attention DP size: --attn-dp-size, else --dp-size. */
+static const setting *attn_dp_flag(const ctx *c)
+{
+    return c->set->s[SET_ATTN_DP_SIZE].set ? &c->set->s[SET_ATTN_DP_SIZE] : &c->set->s[SET_DP];
 }
 
 /* The data parallelism handler with attention DP on (CP turns it on too): a bare `assert tp_size % dp_size == 0`
@@ -4218,17 +4223,16 @@ static unsigned long attention_dp(const ctx *c)
  * server_args.py:956; 0.5.14: :5052; 0.5.19: python/sglang/srt/arg_groups/parallel_hook.py:197; 0.5.23: :326). */
 static kvc_status check_attention_dp(const ctx *c)
 {
-    unsigned long adp = attention_dp(c), tp = size_of(c, SET_TP), dp = size_of(c, SET_DP);
-    const setting *given = &c->set->s[SET_ATTN_DP_SIZE];
+    unsigned long given_adp, dp, adp = attention_dp(c), tp = size_of(c, SET_TP);
+    settings_attn_dp(c->set, &given_adp, &dp);
     /* 0.5.22+ refuses data-parallel replicas beside attention DP first (sglang 0.5.22: python/sglang/srt/arg_groups/
      * parallel_hook.py:281-286; 0.5.23: :287-292) */
-    if (rel_since(c->rel, "0.5.22") && given->set && settings_size(c->set, SET_ATTN_DP_SIZE) > 1 && dp > 1)
+    if (rel_since(c->rel, "0.5.22") && given_adp > 1 && dp > 1)
         return rules_refuse(c, &c->set->s[SET_DP], "ValueError: --dp-size %lu with --attn-dp-size %lu: data-parallel "
                             "replicas combined with attention data parallelism are not supported. (sglang 0.5.22: "
-                            "python/sglang/srt/arg_groups/parallel_hook.py:281-286; 0.5.23: :287-292)", dp,
-                            settings_size(c->set, SET_ATTN_DP_SIZE));
+                            "python/sglang/srt/arg_groups/parallel_hook.py:281-286; 0.5.23: :287-292)", dp, given_adp);
     if (adp <= 1 || tp % adp == 0) return KVC_OK;
-    const setting *s = c->set->s[SET_ATTN_DP_SIZE].set ? &c->set->s[SET_ATTN_DP_SIZE] : &c->set->s[SET_DP];
+    const setting *s = attn_dp_flag(c);
     return rules_refuse(c, s->set ? s : NULL, "AssertionError: (a bare assert in the data parallelism handler: --tp-size "
                         "%lu is not a multiple of the attention data parallel size %lu; sglang 0.5.3rc2: python/sglang/"
                         "srt/server_args.py:956; 0.5.14: :5052; 0.5.19: python/sglang/srt/arg_groups/parallel_hook.py:"
@@ -4250,7 +4254,7 @@ static kvc_status check_chunked_dp(const ctx *c)
     if (adp <= 1 || (adp & (adp - 1)) == 0 || set_to(c, SET_DISAGG_MODE, "decode") || !page ||
         (page_known && page->number <= 1))
         return KVC_OK;
-    const setting *s = c->set->s[SET_ATTN_DP_SIZE].set ? &c->set->s[SET_ATTN_DP_SIZE] : &c->set->s[SET_DP];
+    const setting *s = attn_dp_flag(c);
     return diag_set(c->diag, KVC_ERR_CONFIG, s->set ? &s->origin : NULL, "attention data parallel size %lu: SGLang %s "
                     "divides --chunked-prefill-size by it, then refuses a chunked prefill size that is not a multiple "
                     "of the page size (%s tokens) (sglang 0.5.3rc2: python/sglang/srt/server_args.py:957, :2940-2942; "
@@ -5084,33 +5088,27 @@ static void resolve_hisparse_setting(const setting *s, kvc_resolved *out)
  * of 1 is none. */
 static kvc_status check_unmodelled_parallelism(const ctx *c, int dsv4)
 {
-    static const char V4_CP[] = "prefill context parallelism for DeepSeek-V4, which its own hook and pools take";
-    static const char GROUP_SHARING[] = "prefill context parallelism for Glm5NextForConditionalGeneration, which "
-                                        "SGLang's CP-TP group sharing checks and sets (sglang 0.5.22: python/sglang/"
-                                        "srt/arg_groups/cp_tp_group_sharing_hook.py:20-80)";
     static const struct {
         setting_key key;
-        int dsv4;          /* only for DeepSeek-V4 */
-        const char *arch;  /* only for this architecture ... */
-        const char *since; /* ... from this release */
         const char *what;
     } UNJUDGED[] = {
-        {SET_PREFILL_CP, 1, NULL, NULL, V4_CP},
-        {SET_DSA_CP, 1, NULL, NULL, V4_CP},
-        {SET_MLA_CP, 1, NULL, NULL, V4_CP},
-        {SET_PREFILL_CP, 0, "Glm5NextForConditionalGeneration", "0.5.22", GROUP_SHARING},
-        {SET_KV_SPLIT, 0, NULL, NULL, "a KV pool split across the ranks by layer or page, which SGLang builds only "
-                                      "with prefill context parallelism"},
-        {SET_MOE_DP, 0, NULL, NULL, "MoE data parallelism, which SGLang checks against --ep-size and --tp-size"},
-        {SET_DWDP, 0, NULL, NULL, "DWDP, which sets the expert parallel size and the all-to-all backend"},
+        {SET_KV_SPLIT, "a KV pool split across the ranks by layer or page, which SGLang builds only with prefill "
+                       "context parallelism"},
+        {SET_MOE_DP, "MoE data parallelism, which SGLang checks against --ep-size and --tp-size"},
+        {SET_DWDP, "DWDP, which sets the expert parallel size and the all-to-all backend"},
     };
+    const setting *cp = c->cp.on;
+    int group_sharing = rel_since(c->rel, "0.5.22") && strcmp(c->model->architecture, "Glm5NextForConditionalGeneration")
+                                                           == 0;
+    if (cp && (dsv4 || group_sharing))
+        return diag_set(c->diag, KVC_ERR_CONFIG, &cp->origin, "%s: prefill context parallelism for %s; kvcheck does "
+                        "not model it, so it cannot judge this worker", cp->flag,
+                        dsv4 ? "DeepSeek-V4, which its own hook and pools take"
+                             : "Glm5NextForConditionalGeneration, which SGLang's CP-TP group sharing checks and sets "
+                               "(sglang 0.5.22: python/sglang/srt/arg_groups/cp_tp_group_sharing_hook.py:20-80)");
     for (size_t i = 0; i < COUNT_OF(UNJUDGED); i++) {
         const setting *s = &c->set->s[UNJUDGED[i].key];
-        int applies = UNJUDGED[i].dsv4 ? dsv4
-                      : UNJUDGED[i].arch ? strcmp(c->model->architecture, UNJUDGED[i].arch) == 0 &&
-                                               rel_since(c->rel, UNJUDGED[i].since)
-                                         : 1;
-        if (s->set && strcmp(s->value, "1") != 0 && applies)
+        if (s->set && strcmp(s->value, "1") != 0)
             return diag_set(c->diag, KVC_ERR_CONFIG, &s->origin, "%s: %s; kvcheck does not model it, so it cannot "
                             "judge this worker", s->flag, UNJUDGED[i].what);
     }

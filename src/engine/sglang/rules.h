@@ -119,6 +119,17 @@ static inline unsigned long settings_size(const settings *set, setting_key k)
 /* The same for the worker being resolved. Pure. */
 static inline unsigned long size_of(const ctx *c, setting_key k) { return settings_size(c->set, k); }
 
+/* The attention data parallel size as given, *adp (--attn-dp-size, else --dp-size under --enable-dp-attention, else
+ * 1), and the data-parallel replicas beside it, *dp (--dp-size, 1 where it is the attention DP size): 0.5.22's reading
+ * (sglang 0.5.22: python/sglang/srt/arg_groups/parallel_hook.py:39-60), and the attention DP size of every release
+ * whose model defaults do not force it (rules.c attention_dp). Pure. */
+static inline void settings_attn_dp(const settings *set, unsigned long *adp, unsigned long *dp)
+{
+    *dp = settings_size(set, SET_DP);
+    *adp = settings_size(set, SET_ATTN_DP_SIZE);
+    if (!set->s[SET_ATTN_DP_SIZE].set && set->s[SET_DP_ATTENTION].set) *adp = *dp, *dp = 1;
+}
+
 /* 1 when setting `k` was given as `v`. Pure. */
 static inline int set_to(const ctx *c, setting_key k, const char *v)
 {
