@@ -2,25 +2,52 @@
 #include "target/target.h"
 
 #include <ctype.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
+/* The memory columns are what the driver reports for one GPU, in MiB (nvidia-smi's memory.total; rocminfo's first
+ * pool; GB10, whose nvidia-smi prints [N/A], torch's total), the least and the most among the products of the name:
+ * an A100 has 40 or 80 GB, an H100 80 (SXM, PCIe) or 94 GB (NVL), an H20 96 or 141 GB. Engines read it for
+ * defaults that follow the GPU's memory (SGLang's chunked prefill size). */
 static const struct gpu_row {
     const char *name; /* canonical product name; matched ignoring case, spaces, dashes, and what follows it */
     unsigned major, minor;
     int hip;
+    unsigned mem_lo, mem_hi;
 } GPUS[] = {
-    {"A100", 8, 0, 0},        {"A800", 8, 0, 0},       {"L40S", 8, 9, 0},
-    {"H100", 9, 0, 0},        {"H200", 9, 0, 0},       {"H20", 9, 0, 0},
-    {"H800", 9, 0, 0},        {"GH200", 9, 0, 0},      {"B200", 10, 0, 0},
-    {"GB200", 10, 0, 0},      {"B300", 10, 3, 0},      {"GB300", 10, 3, 0},
-    {"RTX PRO 6000", 12, 0, 0}, {"RTX 5090", 12, 0, 0}, {"RTX 5080", 12, 0, 0},
-    {"GB10", 12, 1, 0},       {"DGX Spark", 12, 1, 0},
+    {"A100", 8, 0, 0, 40960, 81920},         {"A800", 8, 0, 0, 40960, 81920},
+    {"L40S", 8, 9, 0, 46068, 46068},         {"H100", 9, 0, 0, 81559, 95830},
+    {"H200", 9, 0, 0, 143771, 143771},       {"H20", 9, 0, 0, 97871, 143771},
+    {"H800", 9, 0, 0, 81559, 95830},         {"GH200", 9, 0, 0, 97871, 146800},
+    {"B200", 10, 0, 0, 183359, 183359},      {"GB200", 10, 0, 0, 189471, 189471},
+    {"B300", 10, 3, 0, 275040, 275040},      {"GB300", 10, 3, 0, 284672, 284672},
+    {"RTX PRO 6000", 12, 0, 0, 97887, 97887}, {"RTX 5090", 12, 0, 0, 32607, 32607},
+    {"RTX 5080", 12, 0, 0, 16303, 16303},    {"GB10", 12, 1, 0, 124620, 124620},
+    {"DGX Spark", 12, 1, 0, 124620, 124620},
     /* ROCm reports gfx942 as 9.4 and gfx950 as 9.5 through torch. */
-    {"MI300X", 9, 4, 1},      {"MI325X", 9, 4, 1},     {"MI355X", 9, 5, 1},
-    {"MI350X", 9, 5, 1},
+    {"MI300X", 9, 4, 1, 196592, 196592},     {"MI325X", 9, 4, 1, 262144, 262144},
+    {"MI355X", 9, 5, 1, 294912, 294912},     {"MI350X", 9, 5, 1, 294912, 294912},
 };
+
+/* The memory a name states after its product, "80GB" or "80 GB" as in "NVIDIA H100 80GB HBM3" and
+ * "A100-SXM4-40GB": *lo and *hi get N GB as the driver may report it, N x 1000 to N x 1024 MiB; 0 when it states
+ * none. Pure. */
+static int stated_memory(const char *text, unsigned *lo, unsigned *hi)
+{
+    for (const char *p = text; *p; p++) {
+        if (!isdigit((unsigned char)*p) || (p > text && isalnum((unsigned char)p[-1]))) continue;
+        char *end;
+        unsigned long gb = strtoul(p, &end, 10);
+        while (*end == ' ') end++;
+        if (gb == 0 || gb > 4096 || strncasecmp(end, "gb", 2) != 0 || isalnum((unsigned char)end[2])) continue;
+        *lo = (unsigned)gb * 1000;
+        *hi = (unsigned)gb * 1024;
+        return 1;
+    }
+    return 0;
+}
 
 static int parse_uint(const char *s, const char **end, unsigned *out)
 {
@@ -110,12 +137,18 @@ kvc_status gpu_parse(const char *text, gpu_info *out, const kvc_origin *origin, 
         out->major = best->major;
         out->minor = best->minor;
         out->hip = best->hip;
+        /* a stated size narrows the product's; one outside it is not the GPU's memory ("GH200 480GB": the CPU's) */
+        unsigned lo, hi;
+        int stated = stated_memory(product, &lo, &hi) && lo <= best->mem_hi && hi >= best->mem_lo;
+        out->mem_lo_mib = stated && lo > best->mem_lo ? lo : best->mem_lo;
+        out->mem_hi_mib = stated && hi < best->mem_hi ? hi : best->mem_hi;
         return KVC_OK;
     }
     RETURN_ERROR_IF(strcasecmp(text, "auto") == 0, diag, KVC_ERR_CONFIG, origin,
                     "GPU 'auto': only kvcheck's --gpu option asks this machine's driver; a worker describes the GPU "
                     "it runs on, so name it (B300, \"NVIDIA H100 80GB HBM3\", sm_100, 10.3)");
     if (parse_sm(text, &out->major, &out->minor) || parse_cc(text, &out->major, &out->minor)) {
+        out->mem_hi_mib = UINT_MAX;
         str_printf(out->name, sizeof out->name, "sm_%u%u", out->major, out->minor);
         return KVC_OK;
     }

@@ -11,9 +11,13 @@ typedef struct gpu_info {
     char name[KVC_NAME_LEN];
     unsigned major, minor;
     int hip;
+    /* the memory of one GPU in MiB as its driver reports it (nvidia-smi's memory.total, rocminfo's pool), the
+     * least and the most a product of this name has; 0 and UINT_MAX where the text names no product */
+    unsigned mem_lo_mib, mem_hi_mib;
 } gpu_info;
 
-/* Parses a product name, sm_NN, smNN or N.M. */
+/* Parses a product name, sm_NN, smNN or N.M; a product name's memory comes
+ * from the name ("H100 80GB": 80 GB) where it says, else from the product. */
 kvc_status gpu_parse(const char *text, gpu_info *out, const kvc_origin *origin, kvc_diag *diag);
 
 /* ------------------------------------------------------------------ model */

@@ -1,5 +1,6 @@
 #include "support.h"
 
+#include <limits.h>
 #include <string.h>
 
 static void expect_gpu(const char *text, const char *name, unsigned major, unsigned minor, int hip)
@@ -27,6 +28,35 @@ static void test_gpu__product_names_map_to_compute_capability(void **state)
     expect_gpu("RTX PRO 6000", "RTX PRO 6000", 12, 0, 0);
     expect_gpu("RTX 5090", "RTX 5090", 12, 0, 0);
     expect_gpu("GB10", "GB10", 12, 1, 0);
+}
+
+static void expect_gpu_memory(const char *text, unsigned lo, unsigned hi)
+{
+    gpu_info g;
+    kvc_diag d;
+    if (gpu_parse(text, &g, NULL, &d) != KVC_OK) fail_msg("'%s' rejected: %s", text, d.message);
+    if (g.mem_lo_mib != lo || g.mem_hi_mib != hi)
+        fail_msg("'%s': %u-%u MiB, expected %u-%u", text, g.mem_lo_mib, g.mem_hi_mib, lo, hi);
+}
+
+/* What the driver reports as one GPU's memory, which SGLang's defaults follow: the product's, narrowed by a size
+ * the name states where the product comes in several; sm_NN and N.M say nothing. */
+static void test_gpu__memory_from_the_product_and_the_name(void **state)
+{
+    (void)state;
+    expect_gpu_memory("H200", 143771, 143771);
+    expect_gpu_memory("B200", 183359, 183359);
+    expect_gpu_memory("AMD Instinct MI300X", 196592, 196592);
+    expect_gpu_memory("A100", 40960, 81920);
+    expect_gpu_memory("NVIDIA A100-SXM4-80GB", 80000, 81920);
+    expect_gpu_memory("NVIDIA A100-PCIE-40GB", 40960, 40960);
+    expect_gpu_memory("A100 80 GB", 80000, 81920);
+    expect_gpu_memory("NVIDIA H100 80GB HBM3", 81559, 81920);
+    expect_gpu_memory("H100", 81559, 95830);
+    /* a size that is not the GPU's: GH200's 480 GB is the Grace CPU's memory */
+    expect_gpu_memory("NVIDIA GH200 480GB", 97871, 146800);
+    expect_gpu_memory("sm_90", 0, UINT_MAX);
+    expect_gpu_memory("10.3", 0, UINT_MAX);
 }
 
 static void test_gpu__names_ignore_case_spaces_dashes_and_vendor(void **state)
@@ -116,6 +146,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_gpu__product_names_map_to_compute_capability),
         cmocka_unit_test(test_gpu__names_ignore_case_spaces_dashes_and_vendor),
+        cmocka_unit_test(test_gpu__memory_from_the_product_and_the_name),
         cmocka_unit_test(test_gpu__names_as_nvidia_smi_prints_them),
         cmocka_unit_test(test_gpu__a_longer_product_is_not_a_shorter_one),
         cmocka_unit_test(test_gpu__rocm_gpus_are_hip),

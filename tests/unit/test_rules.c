@@ -1701,7 +1701,7 @@ static void test_rules__moe_runner_checks(void **state)
          "parallel size (sglang 0.5.3rc2: python/sglang/srt/server_args.py:972-975; 0.5.23: python/sglang/srt/"
          "arg_groups/moe_hook.py:89-92; SGLang picks the MoE runner flashinfer_cutlass)"},
         {"B200", MODELS "DEEPSEEK_V3_NVFP4.json", "--tp 8 --moe-runner-backend megamoe", "0.5.23", NULL,
-         "all-to-all backend megamoe: SGLang 0.5.23's all-to-all handler checks it"},
+         "all-to-all backend megamoe: MegaMoE, whose checks read the GPU"},
         /* mxfp8 and nvfp4_online: SGLang picks the runner, overriding some that are given */
         {"B200", MODELS "DEEPSEEK_V3_NOQUANT.json", "--quantization mxfp8 --moe-runner-backend flashinfer_cutlass",
          "0.5.10",
@@ -1815,7 +1815,7 @@ static void test_rules__prefill_context_parallelism(void **state)
          "AssertionError: (a bare assert in the data parallelism handler: --tp-size 8 is not a multiple of the "
          "attention data parallel size 3"},
         {"H200", "deepseek-v3.2", "--tp 6 --dp 3 --enable-prefill-cp --cp-strategy zigzag", "0.5.14", NULL,
-         "kvcheck does not model the chunked prefill size"},
+         "AssertionError: chunked_prefill_size must be divisible by page_size"},
         {"H200", "deepseek-v3.2", "--tp 6 --dp 3 --enable-prefill-cp --cp-strategy zigzag --disaggregation-mode "
          "decode", "0.5.14", NULL, "please remove --enable-prefill-cp."},
         {"H200", "deepseek-v3", "--tp 8 --dp 2 --attn-dp-size 2", "0.5.22", NULL,
@@ -1823,6 +1823,186 @@ static void test_rules__prefill_context_parallelism(void **state)
          "parallelism are not supported."},
     };
 #undef NSA_CP
+    check_line_cases(C, COUNT_OF(C));
+}
+
+/* SGLang's chunked prefill size: given, or its default for the GPU's memory, divided by the attention DP size, must
+ * be a multiple of the page size on a prefill-capable worker; where the GPU's name leaves the memory open, the worker
+ * is judged only when every size it may take agrees (oracle runs: sglang-oracle resolve.py). */
+static void test_rules__chunked_prefill_size(void **state)
+{
+    (void)state;
+    static const char REFUSED[] = "AssertionError: chunked_prefill_size must be divisible by page_size";
+    static const char OPEN[] = "kvcheck does not model which memory this GPU has";
+    static const struct line_case C[] = {
+        {"H200", "glm-5.2", "--tp 8 --chunked-prefill-size 1000", "0.5.23", NULL, "such as 960"},
+        {"H200", "glm-5.2", "--tp 8 --chunked-prefill-size 1024", "0.5.23", "bf16", NULL},
+        /* 8192 // 3 = 2730 on an H200 (60-160 GiB), refused; a size of 3 x 64 x k passes */
+        {"H200", "glm-5.2", "--tp 6 --attn-dp-size 3", "0.5.23", NULL, "a multiple of 192 (64 x 3), such as 8064"},
+        {"H200", "glm-5.2", "--tp 6 --attn-dp-size 3 --chunked-prefill-size 12288", "0.5.23", "bf16", NULL},
+        {"H200", "glm-5.2", "--tp 6 --dp 3 --enable-dp-attention", "0.5.9", NULL, REFUSED},
+        /* plain DP replicas are not divided */
+        {"H200", "glm-5.2", "--tp 6 --dp 3", "0.5.9", "bf16", NULL},
+        /* decode workers are divided but not checked; 0 and below, or below the DP size, turn chunking off */
+        {"H200", "glm-5.2", "--tp 6 --attn-dp-size 3 --disaggregation-mode decode", "0.5.23", "bf16", NULL},
+        {"H200", "glm-5.2", "--tp 6 --attn-dp-size 3 --disaggregation-mode prefill", "0.5.23", NULL, REFUSED},
+        {"H200", "glm-5.2", "--tp 6 --attn-dp-size 3 --chunked-prefill-size -1", "0.5.23", "bf16", NULL},
+        {"H200", "glm-5.2", "--tp 6 --attn-dp-size 3 --chunked-prefill-size 2", "0.5.23", "bf16", NULL},
+        /* a power of two is not enough: 8192 // 256 = 32 */
+        {"H200", "glm-5.2", "--tp 256 --attn-dp-size 256", "0.5.23", NULL, REFUSED},
+        {"B200", "glm-5.2", "--tp 256 --attn-dp-size 256", "0.5.23", "fp8_raw", NULL},
+        /* up to 0.5.5.post3 DSA divides by --tp-size whatever --dp says */
+        {"H200", "deepseek-v3.2", "--tp 6 --dp 3 --enable-dp-attention", "0.5.3rc2", NULL, REFUSED},
+        {"H200", "deepseek-v3.2", "--tp 6 --dp 3 --enable-dp-attention --chunked-prefill-size 6144", "0.5.3rc2", "bf16",
+         NULL},
+        /* any page above one token: DeepSeek V3's trtllm_mla pages of 64 on SM100 */
+        {"B200", "deepseek-v3", "--tp 6 --dp 3 --enable-dp-attention", "0.5.19", NULL, REFUSED},
+        /* a Python int of any length */
+        {"H200", "glm-5.2", "--tp 8 --chunked-prefill-size 123456789012345678901234567890", "0.5.23", NULL, REFUSED},
+        {"H200", "glm-5.2", "--tp 8 --chunked-prefill-size 123456789012345678901234567936", "0.5.23", "bf16", NULL},
+        /* memory the name leaves open: an A100 has 40 GB (4096) or 80 GB (8192); 4096 // 128 = 32 */
+        {"A100", "glm-5.2", "--tp 128 --dp 128 --enable-dp-attention", "0.5.9", NULL, OPEN},
+        {"NVIDIA A100-SXM4-80GB", "glm-5.2", "--tp 128 --dp 128 --enable-dp-attention", "0.5.9", "bf16", NULL},
+        {"A100 40GB", "glm-5.2", "--tp 128 --dp 128 --enable-dp-attention", "0.5.9", NULL, REFUSED},
+        {"A100", "glm-5.2", "--tp 128 --dp 128 --enable-dp-attention --chunked-prefill-size 8192", "0.5.9", "bf16",
+         NULL},
+        {"sm_90", "glm-5.2", "--tp 128 --dp 128 --enable-dp-attention", "0.5.9", NULL, OPEN},
+        {"sm_90", "glm-5.2", "--tp 6 --dp 3 --enable-dp-attention", "0.5.9", NULL, REFUSED},
+        /* Glm5Next with a breakable prefill CUDA graph takes 4096 in 0.5.20-0.5.21: 4096 // 128 = 32 */
+        {"H200", GLM5_NEXT, "--tp 128 --dp 128 --enable-dp-attention --cuda-graph-backend-prefill breakable", "0.5.20",
+         NULL, REFUSED},
+        {"H200", GLM5_NEXT, "--tp 128 --dp 128 --enable-dp-attention", "0.5.20", "bf16", NULL},
+        {"H200", GLM5_NEXT, "--tp 128 --dp 128 --enable-dp-attention --cuda-graph-config {}", "0.5.21", NULL, OPEN},
+        {"H200", GLM5_NEXT, "--tp 128 --dp 128 --enable-dp-attention --cuda-graph-backend-prefill breakable", "0.5.22",
+         "bf16", NULL},
+        /* a release without the model's class: its page is not derived, but a given one that the size is not a
+         * multiple of may be SGLang's */
+        {"B200", "glm-5.2", "--tp 8 --page-size 96", "0.5.5", NULL, "kvcheck does not model this architecture's page"},
+        {"B200", "glm-5.2", "--tp 8 --page-size 64", "0.5.5", NULL, "has no model class for glm-5.2"},
+        /* multi-item scoring turns chunking off, then checks the attention backends: unjudged */
+        {"H200", "glm-5.2", "--tp 8 --enable-mis", "0.5.23", NULL, "--enable-mis: multi-item scoring"},
+    };
+    check_line_cases(C, COUNT_OF(C));
+    /* the size is shown where it matters, with where it comes from */
+    kvc_resolved r;
+    kvc_diag d;
+    assert_int_equal(resolve_line("H200", "glm-5.2", "--tp 8 --attn-dp-size 8", "0.5.23", &r, &d), KVC_OK);
+    const kvc_setting *s = kvc_resolved_find(&r, "chunked_prefill_size");
+    assert_string_equal(s->value, "1024");
+    assert_contains(s->reason, "8192, SGLang's default for the GPU's memory (H200: 143771 MiB;");
+    assert_contains(s->reason, "divided by the attention data parallel size 8");
+    assert_int_equal(resolve_line("H200", "glm-5.2", "--tp 8", "0.5.23", &r, &d), KVC_OK);
+    assert_string_equal(kvc_resolved_find(&r, "chunked_prefill_size")->value, "");
+}
+
+/* SGLang's MoE all-to-all handler and the checks of its result: each backend's refusals, in the release's words; the
+ * budgets against the chunked prefill size and the launch's environment; two-batch overlap and EPLB; the backends
+ * kvcheck does not model (oracle runs: matrix.py --parallel's A2A_CASES). */
+static void test_rules__all_to_all_handler(void **state)
+{
+    (void)state;
+#define NVFP4 "tests/conformance/sglang/models/MODELOPT_GLM5_NVFP4.json"
+#define FI_DP8 "--tp 8 --moe-a2a-backend flashinfer --dp 8 --enable-dp-attention"
+    static const char UNJUDGED[] = "kvcheck does not model";
+    static const struct line_case C[] = {
+        /* mooncake and nixl only set --ep-size: the layout is none's */
+        {"H200", "glm-5.2", "--tp 8 --moe-a2a-backend mooncake", "0.5.23", "bf16", NULL},
+        {"H200", "glm-5.2", "--tp 8 --moe-a2a-backend nixl", "0.5.10", "bf16", NULL},
+        /* flashinfer: attention DP as wide as TP, then the runner */
+        {"H200", "glm-5.2", "--tp 8 --moe-a2a-backend flashinfer", "0.5.14", NULL,
+         "AssertionError: Flashinfer MoE A2A is only supported with dp_size == tp_size and --enable-dp-attention"},
+        {"H200", "glm-5.2", "--tp 8 --moe-a2a-backend flashinfer", "0.5.23", NULL,
+         "AssertionError: Flashinfer MoE A2A requires --attn-dp-size equal to --tp-size"},
+        {"H200", "glm-5.2", "--tp 8 --moe-a2a-backend flashinfer", "0.5.12", NULL,
+         "AssertionError: Flashinfer MoE A2A is only supported with flashinfer_cutlass moe runner backend"},
+        {"H200", "glm-5.2", FI_DP8 " --moe-runner-backend flashinfer_cutlass", "0.5.14", "bf16", NULL},
+        {"H200", "glm-5.2", FI_DP8, "0.5.15", NULL, "flashinfer_trtllm_routed moe runner backend"},
+        {"H200", "glm-5.2", FI_DP8 " --moe-runner-backend triton", "0.5.19", NULL,
+         "AssertionError: FlashInfer MoE A2A is supported with flashinfer_cutlass, flashinfer_cutedsl, "
+         "flashinfer_trtllm, flashinfer_trtllm_routed, or deep_gemm."},
+        {"H200", "glm-5.2", FI_DP8 " --moe-runner-backend flashinfer_cutlass --chunked-prefill-size -1", "0.5.22", NULL,
+         "ValueError: FlashInfer MoE A2A requires chunked prefill"},
+        {"H200", "glm-5.2", FI_DP8 " --moe-runner-backend flashinfer_cutlass --chunked-prefill-size -1 "
+         "--disaggregation-mode decode", "0.5.22", "bf16", NULL},
+        {"H200", "glm-5.2", FI_DP8 " --moe-runner-backend flashinfer_cutlass --speculative-algorithm EAGLE", "0.5.23",
+         NULL, UNJUDGED},
+        {"B200", NVFP4, FI_DP8 " --moe-runner-backend flashinfer_cutedsl", "0.5.14", NULL, UNJUDGED},
+        {"H200", "glm-5.2", "--tp 8 --flashinfer-a2a-dispatch-type bf16", "0.5.20", NULL,
+         "ValueError: --flashinfer-a2a-dispatch-type requires --moe-a2a-backend flashinfer."},
+        {"H200", "glm-5.2", FI_DP8 " --moe-runner-backend flashinfer_cutlass --flashinfer-a2a-dispatch-type mxfp8",
+         "0.5.23", NULL, "ValueError: --flashinfer-a2a-dispatch-type mxfp8 requires --quantization mxfp8."},
+        /* deepep: flashinfer_cutedsl only in low-latency mode (0.5.17+) */
+        {"B200", NVFP4, "--tp 8 --moe-a2a-backend deepep --moe-runner-backend flashinfer_cutedsl --deepep-mode normal",
+         "0.5.17", NULL, "ValueError: flashinfer_cutedsl FP4 MoE only supports DeepEP low_latency dispatch"},
+        {"B200", NVFP4, "--tp 8 --moe-a2a-backend deepep --moe-runner-backend flashinfer_cutedsl --deepep-mode normal",
+         "0.5.16", "fp8_raw", NULL},
+        /* mori: the chunked prefill size within SGLANG_MORI_NUM_MAX_DISPATCH_TOKENS_PER_RANK (4096) */
+        {"H200", "glm-5.2", "--tp 8 --moe-a2a-backend mori", "0.5.23", NULL,
+         "must be >= the per-rank MoRI dispatch tokens (chunked_prefill_size by default)"},
+        {"H200", "glm-5.2", "--tp 8 --moe-a2a-backend mori --chunked-prefill-size 4096", "0.5.23", "bf16", NULL},
+        {"H200", "glm-5.2", "--tp 8 --moe-a2a-backend mori --dp 2 --enable-dp-attention", "0.5.23", "bf16", NULL},
+        {"H200", "glm-5.2", "SGLANG_MORI_NUM_MAX_DISPATCH_TOKENS_PER_RANK=8192 --tp 8 --moe-a2a-backend mori", "0.5.23",
+         "bf16", NULL},
+        {"H200", "glm-5.2", "SGLANG_MORI_NUM_MAX_DISPATCH_TOKENS_PER_RANK=x --tp 8 --moe-a2a-backend mori", "0.5.23",
+         NULL, UNJUDGED},
+        {"H200", "glm-5.2", "--tp 8 --moe-a2a-backend mori --disaggregation-mode decode", "0.5.23", "bf16", NULL},
+        {"H200", "glm-5.2", "--tp 8 --moe-a2a-backend mori --disaggregation-mode decode", "0.5.9", NULL,
+         "must be larger or equal to chunked_prefill_size"},
+        /* an A100 takes 4096 (40 GB) or 8192 (80 GB) */
+        {"A100", "glm-5.2", "--tp 8 --moe-a2a-backend mori", "0.5.23", NULL, UNJUDGED},
+        /* pplx: low-latency mode, attention DP, deep_gemm, and 128 dispatch tokens */
+        {"H200", "glm-5.2", "--tp 8 --moe-a2a-backend pplx --dp 8 --enable-dp-attention", "0.5.21", NULL,
+         "SGLANG_PPLX_NUM_MAX_DISPATCH_TOKENS_PER_RANK (default 128) must be >="},
+        {"H200", "glm-5.2", "--tp 8 --moe-a2a-backend pplx --attn-dp-size 8 --chunked-prefill-size 1024", "0.5.23",
+         "bf16", NULL},
+        {"H200", "glm-5.2", "--tp 8 --moe-a2a-backend pplx --attn-dp-size 8 --chunked-prefill-size 1024 "
+         "--cuda-graph-max-bs-decode 256", "0.5.23", NULL, "SGLANG_PPLX_NUM_MAX_DISPATCH_TOKENS_PER_RANK"},
+        {"H200", "glm-5.2", "--tp 8 --moe-a2a-backend pplx --attn-dp-size 8 --chunked-prefill-size 1024 "
+         "--deepep-mode normal", "0.5.23", NULL, "ValueError: moe_a2a_backend='pplx' only supports low-latency mode"},
+        {"H200", "glm-5.2", "--tp 8 --moe-a2a-backend pplx --attn-dp-size 8 --chunked-prefill-size 1024 "
+         "--moe-runner-backend triton", "0.5.23", NULL,
+         "AssertionError: moe_a2a_backend='pplx' is only supported with --moe-runner-backend deep_gemm (or auto)."},
+        {"H200", "glm-5.2", "--tp 8 --moe-a2a-backend pplx --chunked-prefill-size 64", "0.5.23", NULL,
+         "AssertionError: moe_a2a_backend='pplx' requires attention DP with at least 2 groups (--attn-dp-size >= 2)."},
+        /* two-batch overlap: an EP backend (0.5.7-0.5.14), else attention DP (0.5.15+) */
+        {"H200", "glm-5.2", "--tp 8 --enable-two-batch-overlap", "0.5.10", NULL,
+         "ValueError: When enabling two batch overlap, moe_a2a_backend cannot be 'none'."},
+        {"H200", "deepseek-v3.2", "--tp 8 --enable-two-batch-overlap", "0.5.6", "bf16", NULL},
+        {"H200", "glm-5.2", "--tp 8 --enable-two-batch-overlap --moe-a2a-backend deepep", "0.5.10", "bf16", NULL},
+        {"H200", "glm-5.2", "--tp 8 --enable-two-batch-overlap", "0.5.23", NULL,
+         "attention DP (--attn-dp-size) is required (DeepSeek-V4 non-EP DP TBO path)."},
+        {"H200", "glm-5.2", "--tp 8 --enable-two-batch-overlap --attn-dp-size 8", "0.5.23", "bf16", NULL},
+        {"H200", "glm-5.2", "--tp 8 --enable-two-batch-overlap --moe-a2a-backend ascend_tp", "0.5.16", NULL,
+         "--enable-dp-attention is required (DeepSeek-V4 non-EP DP TBO path)."},
+        /* waterfill makes the backend deepep; 0.5.16-0.5.18's flashinfer branch still reads the flag */
+        {"B200", "glm-5.2", "--tp 8 --enable-waterfill --moe-a2a-backend flashinfer", "0.5.17", NULL,
+         "AssertionError: Flashinfer MoE A2A is only supported with dp_size == tp_size and --enable-dp-attention"},
+        {"B200", "glm-5.2", "--tp 8 --enable-waterfill --moe-a2a-backend flashinfer", "0.5.19", "fp8_raw", NULL},
+        {"H200", "glm-5.2", "--tp 8 --enable-two-batch-overlap --enable-deepep-waterfill", "0.5.12", NULL,
+         "ValueError: --enable-two-batch-overlap and --enforce-shared-experts-fusion cannot be used together."},
+        /* EPLB: an expert parallel size above 1 */
+        {"H200", "glm-5.2", "--tp 1 --enable-eplb --moe-a2a-backend deepep", "0.5.23", NULL,
+         "AssertionError: (a bare assert ep_size > 1"},
+        {"H200", "glm-5.2", "--tp 8 --enable-eplb --moe-a2a-backend deepep", "0.5.23", "bf16", NULL},
+        {"H200", "glm-5.2", "--tp 8 --enable-eplb", "0.5.23", NULL, "AssertionError: (a bare assert ep_size > 1"},
+        {"H200", "glm-5.2", "--tp 8 --enable-eplb --ep-size 8", "0.5.23", "bf16", NULL},
+        /* a dispatch algorithm that picks a replica per rank needs an all-to-all backend (0.5.17+) */
+        {"H200", "glm-5.2", "--tp 8 --ep-dispatch-algorithm static", "0.5.17", NULL,
+         "ValueError: --ep-dispatch-algorithm static picks a different physical replica per rank"},
+        {"H200", "glm-5.2", "--tp 8 --ep-dispatch-algorithm static", "0.5.16", "bf16", NULL},
+        {"H200", "glm-5.2", "--tp 8 --ep-dispatch-algorithm lp --moe-a2a-backend deepep", "0.5.23", "bf16", NULL},
+        /* the backends kvcheck does not model */
+        {"H200", "glm-5.2", "--tp 8 --moe-a2a-backend deepep_v2", "0.5.23", NULL, "DeepEP v2"},
+        {"H200", "glm-5.2", "--tp 8 --moe-a2a-backend ascend_fuseep", "0.5.23", NULL, UNJUDGED},
+        {"B200", "glm-5.2", "--tp 8 --moe-runner-backend megamoe", "0.5.23", NULL, UNJUDGED},
+        /* but MegaMoE's compatibility check comes first of all from 0.5.21 */
+        {"B200", "glm-5.2", "--tp 8 --moe-a2a-backend megamoe --enable-single-batch-overlap", "0.5.21", NULL,
+         "ValueError: --moe-a2a-backend megamoe has no two-batch / single-batch overlap decomposition"},
+        {"RTX PRO 6000", "glm-5.2", "--tp 8 --moe-runner-backend megamoe", "0.5.23", NULL,
+         "ValueError: --moe-a2a-backend megamoe needs a CUDA SM90 GPU (block-FP8 experts)"},
+    };
+#undef FI_DP8
+#undef NVFP4
     check_line_cases(C, COUNT_OF(C));
 }
 
@@ -2782,7 +2962,7 @@ static void test_rules__versions_name_releases(void **state)
                                         "decode_alloc_policy",   "page_size",
                                         "speculative_algorithm", "speculative_draft_kv_cache_dtype",
                                         "draft_model_pool",      "enable_hisparse",
-                                        "parallelism"};
+                                        "parallelism",           "chunked_prefill_size"};
     assert_int_equal(r.nsettings, COUNT_OF(NAMES));
     for (unsigned i = 0; i < r.nsettings; i++) assert_string_equal(r.settings[i].name, NAMES[i]);
     /* the most a worker shows, a hybrid model's on a PD worker, fit the table with room */
@@ -2928,6 +3108,8 @@ int main(void)
         cmocka_unit_test(test_rules__unmodelled_parallelism),
         cmocka_unit_test(test_rules__prefill_context_parallelism),
         cmocka_unit_test(test_rules__prefill_context_parallelism_notes),
+        cmocka_unit_test(test_rules__chunked_prefill_size),
+        cmocka_unit_test(test_rules__all_to_all_handler),
         cmocka_unit_test(test_rules__modelopt_configs_sglang_reads_its_own_way),
         cmocka_unit_test(test_rules__model_loader_quantization_check),
         cmocka_unit_test(test_rules__dsv4_resolves_to_model1_pages_of_256),

@@ -96,6 +96,50 @@ CP_MORE = ["--dp 3", "--tp 6 --dp 4", "--tp 6 --dp 3 --enable-dp-attention", "--
            "--moe-runner-backend cutlass --quantization fp8", "--pp-size 2", "--disaggregation-mode prefill "
            "--disaggregation-transfer-backend nixl", "--speculative-algorithm EAGLE --speculative-num-steps 3 "
            "--speculative-eagle-topk 1 --speculative-num-draft-tokens 4"]
+# the chunked prefill size: given, SGLang's default for the GPU's memory divided by the attention DP size, checked
+# against the page size
+CHUNK_CASES = ["--chunked-prefill-size 1000", "--chunked-prefill-size 4096",
+               "--tp 6 --dp 3 --enable-dp-attention --chunked-prefill-size 12288",
+               "--tp 6 --dp 3 --enable-dp-attention --chunked-prefill-size 2",
+               "--tp 6 --dp 3 --enable-dp-attention --chunked-prefill-size -1", "--tp 128 --dp 128 --enable-dp-attention",
+               "--tp 256 --attn-dp-size 256", "--tp 12 --dp 12 --enable-dp-attention", "--page-size 96",
+               "--tp 6 --attn-dp-size 6 --chunked-prefill-size 6144"]
+# the MoE all-to-all handler: every backend with what its checks read (attention DP, the MoE runner, DeepEP's mode,
+# the chunked prefill size, FlashInfer's dispatch type), two-batch overlap, waterfill and EPLB
+DP8 = "--dp 8 --enable-dp-attention"
+A2A_CASES = (["--moe-a2a-backend " + b for b in ("mooncake", "nixl", "ascend_tp", "ascend_fuseep", "flashinfer", "mori",
+                                                 "pplx", "deepep_v2", "megamoe", "flashinfer_megamoe")] +
+             [f"--moe-a2a-backend flashinfer {DP8}", "--moe-a2a-backend flashinfer --attn-dp-size 8"] +
+             [f"--moe-a2a-backend flashinfer {DP8} --moe-runner-backend {r}"
+              for r in ("flashinfer_cutlass", "flashinfer_cutedsl", "flashinfer_trtllm", "deep_gemm", "triton")] +
+             [f"--moe-a2a-backend flashinfer {DP8} --moe-runner-backend flashinfer_cutlass --chunked-prefill-size -1",
+              f"--moe-a2a-backend flashinfer {DP8} --moe-runner-backend flashinfer_cutlass "
+              "--flashinfer-a2a-dispatch-type bf16", "--flashinfer-a2a-dispatch-type bf16",
+              "--moe-a2a-backend deepep --flashinfer-a2a-dispatch-type auto",
+              "--moe-a2a-backend deepep --deepep-mode normal --moe-runner-backend flashinfer_cutedsl",
+              "--moe-a2a-backend deepep --deepep-mode low_latency --moe-runner-backend flashinfer_cutedsl",
+              "--moe-a2a-backend deepep --deepep-mode normal",
+              "--moe-a2a-backend mori --dp 2 --enable-dp-attention", "--moe-a2a-backend mori --dp 4 --enable-dp-attention",
+              "--moe-a2a-backend mori --chunked-prefill-size 4096", "--moe-a2a-backend mori --chunked-prefill-size 4160",
+              "--moe-a2a-backend mori --chunked-prefill-size -1", "--moe-a2a-backend mori --deepep-mode low_latency",
+              f"--moe-a2a-backend pplx {DP8}", f"--moe-a2a-backend pplx {DP8} --chunked-prefill-size 1024",
+              f"--moe-a2a-backend pplx {DP8} --chunked-prefill-size 1024 --deepep-mode normal",
+              f"--moe-a2a-backend pplx {DP8} --chunked-prefill-size 1024 --moe-runner-backend triton",
+              f"--moe-a2a-backend pplx {DP8} --chunked-prefill-size 1024 --moe-runner-backend deep_gemm",
+              f"--moe-a2a-backend pplx {DP8} --chunked-prefill-size 1024 --cuda-graph-max-bs-decode 256",
+              "--moe-a2a-backend pplx --chunked-prefill-size 64",
+              f"--moe-a2a-backend deepep_v2 {DP8}", "--moe-a2a-backend deepep_v2 --moe-runner-backend triton",
+              f"--moe-a2a-backend flashinfer_megamoe {DP8}", "--moe-a2a-backend flashinfer_megamoe --attn-dp-size 8",
+              "--moe-a2a-backend megamoe --enable-two-batch-overlap",
+              "--enable-two-batch-overlap", "--enable-two-batch-overlap --moe-a2a-backend deepep",
+              f"--enable-two-batch-overlap --moe-a2a-backend deepep {DP8}",
+              "--enable-two-batch-overlap --moe-a2a-backend ascend_tp",
+              "--enable-waterfill", "--enable-deepep-waterfill", "--enable-waterfill --moe-a2a-backend flashinfer",
+              "--enable-deepep-waterfill --enable-two-batch-overlap",
+              "--enable-eplb --moe-a2a-backend deepep", "--tp 1 --enable-eplb --moe-a2a-backend deepep",
+              "--moe-a2a-backend deepep --ep-size 2 --moe-runner-backend flashinfer_cutlass",
+              "--ep-dispatch-algorithm static", "--ep-dispatch-algorithm lp --moe-a2a-backend deepep",
+              "--enable-eplb --ep-size 8 --ep-dispatch-algorithm dynamic"])
 PAIR_SAMPLE = int(os.environ.get("ORACLE_PAIR_SAMPLE", "3"))   # keep 1 in N of the pb != db pairs
 
 
@@ -273,6 +317,16 @@ def parallel_cases():
             for extra in ("", "--dp 8 --enable-dp-attention"):
                 for mode in MODES:
                     out.append(case(m, None, None, None, mode, par=f"{cp} {extra}".strip()))
+    for m in DSA + ["DEEPSEEK_V3"]:
+        for par in CHUNK_CASES:
+            for mode in (None, "decode"):
+                out.append(case(m, None, None, None, mode, par=par))
+    for m in DSA + ["DEEPSEEK_V3", "MODELOPT_GLM5_NVFP4"]:
+        for par in A2A_CASES:
+            out.append(case(m, None, None, None, None, par=par))
+        for par in (A2A_CASES[4], A2A_CASES[5], f"--moe-a2a-backend flashinfer {DP8} --moe-runner-backend "
+                    "flashinfer_cutlass", "--moe-a2a-backend pplx " + DP8):
+            out.append(case(m, None, None, None, "decode", par=par))
     return out
 
 

@@ -412,7 +412,17 @@ class Oracle:
 
     # ------------------------------------------------------------ one case
     def run(self, model_cfg, argv, spec=False):
-        """-> dict: {"ok": {...}} or {"refused": text}."""
+        """-> dict: {"ok": {...}} or {"refused": text}. Each case starts from the environment the process started
+        with: SGLang's handlers set variables (SGLANG_MOE_NVFP4_DISPATCH for FlashInfer's all-to-all backend, ...)
+        that a later case in the same process would otherwise read, and a fresh server would not have."""
+        env = dict(os.environ)
+        try:
+            return self._run(model_cfg, argv, spec)
+        finally:
+            os.environ.clear()
+            os.environ.update(env)
+
+    def _run(self, model_cfg, argv, spec):
         self.cfg = HFConfig(model_cfg)
         self.view = None  # the resolved server args of an accepted case (pairs.py reads them)
         self.runner_view = None

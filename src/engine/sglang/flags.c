@@ -89,6 +89,20 @@ static const struct dest_key {
     {"moe_dp_size", SET_MOE_DP},
     {"moe_data_parallel_size", SET_MOE_DP}, /* the dest where --moe-data-parallel-size is the first of its names */
     {"dwdp_size", SET_DWDP},
+    {"chunked_prefill_size", SET_CHUNKED_PREFILL},
+    {"enable_mis", SET_ENABLE_MIS},
+    {"cuda_graph_backend_prefill", SET_CG_PREFILL_BACKEND},
+    {"cuda_graph_config", SET_CUDA_GRAPH_CONFIG},
+    {"deepep_mode", SET_DEEPEP_MODE},
+    {"flashinfer_a2a_dispatch_type", SET_FI_DISPATCH},
+    {"enable_two_batch_overlap", SET_TBO},
+    {"enable_single_batch_overlap", SET_SBO},
+    {"enforce_shared_experts_fusion", SET_ENFORCE_FUSION},
+    {"enable_deepep_waterfill", SET_WATERFILL}, /* 0.5.12-0.5.15.post1 */
+    {"enable_waterfill", SET_WATERFILL},        /* 0.5.16+ */
+    {"enable_eplb", SET_EPLB},
+    {"ep_dispatch_algorithm", SET_EP_DISPATCH},
+    {"cuda_graph_max_bs_decode", SET_CG_MAX_BS_DECODE},
     {"disaggregation_enable_kv_checksum", SET_KV_CHECKSUM}, /* 0.5.21+ */
     {"revision", SET_REVISION},
     {"speculative_draft_model_revision", SET_SPEC_DRAFT_REVISION},
@@ -135,6 +149,9 @@ static const struct env_key {
     {"SGLANG_RUST_SERVER", SET_RUST_SERVER_ENV},
     {"SGLANG_ENABLE_SPEC_V2", SET_SPEC_V2_ENV},
     {"SGLANG_AITER_KV_CACHE_LAYOUT", SET_AITER_LAYOUT_ENV},
+    {"SGLANG_MORI_NUM_MAX_DISPATCH_TOKENS_PER_RANK", SET_MORI_TOKENS_ENV},
+    {"SGLANG_PPLX_NUM_MAX_DISPATCH_TOKENS_PER_RANK", SET_PPLX_TOKENS_ENV},
+    {"SGLANG_FLASHINFER_NUM_MAX_DISPATCH_TOKENS_PER_RANK", SET_FI_TOKENS_ENV},
 };
 
 int setting_key_of_dest(const char *dest)

@@ -256,10 +256,6 @@ static const struct {
     const char *method;
 } RUNNER_FORCED[] = {{SINCE("0.5.9"), "mxfp8"}, {SINCE("0.5.14"), "nvfp4_online"}};
 static const span CUTEDSL_PER_TOKEN = SINCE("0.5.18");
-/* The all-to-all backends whose handler (after the MoE runner checks) the conformance tables cover; the others'
- * checks (flashinfer's attention data parallelism and runner, mooncake's, ...) are unjudged. */
-static const char A2A_MODELLED[] = "none deepep";
-
 /* From 0.5.18 --moe-runner-backend megamoe is, first of all, the auto runner with the megamoe all-to-all backend
  * (sglang 0.5.18: python/sglang/srt/server_args.py:3790-3802; 0.5.23: python/sglang/srt/arg_groups/
  * mega_moe_hook.py:259-276). */
@@ -279,8 +275,7 @@ static int runner_given(const ctx *c)
     return runner->set && strcmp(runner->value, "auto") != 0 && !megamoe_alias(c);
 }
 
-/* The all-to-all backend SGLang's checks see: the flag's, megamoe for the megamoe runner alias, else none. Pure. */
-static const char *moe_a2a(const ctx *c)
+const char *quant_a2a_backend(const ctx *c)
 {
     const setting *a2a = &c->set->s[SET_MOE_A2A];
     if (megamoe_alias(c)) return "megamoe";
@@ -306,7 +301,7 @@ static const char *moe_runner(const ctx *c, const char *quant)
  * *hybrid is set where only a hybrid NVFP4 checkpoint, which kvcheck does not tell, would pass it. Pure. */
 static const struct moe_check *moe_refusal(const ctx *c, const char *quant, int *hybrid)
 {
-    const char *runner = moe_runner(c, quant), *a2a = moe_a2a(c);
+    const char *runner = moe_runner(c, quant), *a2a = quant_a2a_backend(c);
     unsigned long ep = size_of(c, SET_EP), tp = size_of(c, SET_TP);
     *hybrid = 0;
     for (size_t i = 0; i < COUNT_OF(MOE_CHECKS); i++) {
@@ -343,6 +338,24 @@ static const char *server_quant(const ctx *c, const char **alt)
     return "fp8";
 }
 
+kvc_status quant_rocm_first(const ctx *c, const setting *blame)
+{
+    if (!c->gpu->hip || c->quant.how != QUANT_UNJUDGED) return KVC_OK;
+    return diag_set(c->diag, KVC_ERR_CONFIG, blame ? &blame->origin : NULL, "the model config of SGLang %s checks the "
+                    "quantization method on ROCm before the MoE runner's and the all-to-all handler's checks: %s, "
+                    "which kvcheck does not model; it cannot judge this worker", SGLANG_VERSIONS[c->rel],
+                    c->quant.why);
+}
+
+const char *quant_moe_runner(const ctx *c, const char **quant)
+{
+    const char *alt;
+    *quant = server_quant(c, &alt);
+    for (size_t i = 0; i < COUNT_OF(RUNNER_FORCED); i++)
+        if (in_span(c->rel, RUNNER_FORCED[i].when) && strcmp(*quant, RUNNER_FORCED[i].method) == 0) return NULL;
+    return moe_runner(c, *quant);
+}
+
 /* The MoE runner checks of SGLang's server arguments (MOE_CHECKS), for the runner SGLang picks (moe_runner); declined
  * where the quantization that decides them is not known (server_quant), where SGLang picks the runner itself for it
  * (RUNNER_FORCED) and one is given, or where only a hybrid NVFP4 checkpoint would pass. */
@@ -368,16 +381,14 @@ kvc_status quant_check_moe_runner(const ctx *c)
                         "config only where the checkpoint's weights are FP8, which kvcheck does not model (it does "
                         "not read the weights: %s); it cannot judge this worker", rel, c->model->architecture,
                         SM100_FP8.cite);
-    if (k && c->gpu->hip && c->quant.how == QUANT_UNJUDGED)
-        return diag_set(c->diag, KVC_ERR_CONFIG, blame ? &blame->origin : NULL, "the model config of SGLang %s "
-                        "checks the quantization method on ROCm before the MoE runner's checks: %s, which kvcheck "
-                        "does not model; it cannot judge this worker", rel, c->quant.why);
+    kvc_status st;
+    if (k && (st = quant_rocm_first(c, blame))) return st;
     if (hybrid || alt_hybrid)
         return diag_set(c->diag, KVC_ERR_CONFIG, blame ? &blame->origin : NULL, "--moe-runner-backend "
                         "flashinfer_cutedsl with quantization %s: SGLang %s takes it for a hybrid NVFP4 checkpoint "
                         "(MIXED_PRECISION with NVFP4 MoE layers: ModelConfig.nvfp4_moe_meta), which kvcheck does not "
                         "model (%s); it cannot judge this worker", quant, rel, k->cite);
-    const char *seen_runner = moe_runner(c, quant), *seen_a2a = moe_a2a(c);
+    const char *seen_runner = moe_runner(c, quant), *seen_a2a = quant_a2a_backend(c);
     if (!k) {
         if (in_span(c->rel, CUTEDSL_PER_TOKEN) && strcmp(seen_runner, "flashinfer_cutedsl") == 0 &&
             strcmp(seen_a2a, "deepep") == 0)
@@ -385,12 +396,6 @@ kvc_status quant_check_moe_runner(const ctx *c)
                       "flashinfer_cutedsl with the deepep all-to-all backend where SGLANG_FLASHINFER_NVFP4_PER_TOKEN_"
                       "ACTIVATION is set, an environment variable kvcheck does not read (sglang 0.5.23: python/sglang/"
                       "srt/arg_groups/moe_hook.py:114-121)", rel);
-        if (!word_in(seen_a2a, A2A_MODELLED))
-            return diag_set(c->diag, KVC_ERR_CONFIG, a2a->set ? &a2a->origin : &runner->origin, "all-to-all backend "
-                            "%s: SGLang %s's all-to-all handler checks it against the MoE runner, attention data "
-                            "parallelism and the parallel sizes, which kvcheck does not model for it (sglang 0.5.13: "
-                            "python/sglang/srt/server_args.py _handle_a2a_moe; 0.5.23: python/sglang/srt/arg_groups/"
-                            "moe_hook.py:284-620); it cannot judge this worker", seen_a2a, rel);
         return KVC_OK;
     }
     const setting *s = k->test == MOE_A2A ? a2a : k->test == MOE_EP_TP || k->test == MOE_EP_ONE ? ep : blame;

@@ -2628,7 +2628,6 @@ static const struct cache_rule {
      "python/sglang/srt/arg_groups/kv_cache_hook.py:408-413"},
 };
 
-static unsigned long attention_dp(const ctx *c);
 
 /* LMCache's checks from 0.5.21, in SGLang's order after the ones above
  * (sglang 0.5.21: python/sglang/srt/arg_groups/kv_cache_hook.py:433-474;
@@ -2636,7 +2635,7 @@ static unsigned long attention_dp(const ctx *c);
 static int lmc_hicache(const ctx *c) { return c->set->s[SET_HICACHE].set; }
 static int lmc_linker(const ctx *c) { return c->set->s[SET_EXTERNAL_LINKER].set; }
 static int lmc_spec(const ctx *c) { return c->set->s[SET_SPEC_ALGO].set; }
-static int lmc_dp_attention(const ctx *c) { return attention_dp(c) > 1; }
+static int lmc_dp_attention(const ctx *c) { return rules_attention_dp(c) > 1; }
 static int lmc_dcp(const ctx *c) { return size_of(c, SET_DCP) > 1; }
 static int lmc_streaming(const ctx *c) { return c->set->s[SET_STREAMING_SESSION].set; }
 static int lmc_buffer_only(const ctx *c) { return set_to(c, SET_HICACHE_HOST_MODE, "buffer_only"); }
@@ -4202,7 +4201,7 @@ static const struct state_dtype *resolve_state_dtype(const ctx *c, const char *n
  * 0.5.7 with dp = tp up to 0.5.5.post3 (sglang 0.5.3: python/sglang/srt/
  * server_args.py:815-818; 0.5.6: :949-951), or --attn-dp-size (0.5.22+);
  * SGLang turns DP attention off again at a size of 1. */
-static unsigned long attention_dp(const ctx *c)
+unsigned long rules_attention_dp(const ctx *c)
 {
     unsigned long adp, dp;
     settings_attn_dp(c->set, &adp, &dp);
@@ -4223,7 +4222,7 @@ static const setting *attn_dp_flag(const ctx *c)
  * server_args.py:956; 0.5.14: :5052; 0.5.19: python/sglang/srt/arg_groups/parallel_hook.py:197; 0.5.23: :326). */
 static kvc_status check_attention_dp(const ctx *c)
 {
-    unsigned long given_adp, dp, adp = attention_dp(c), tp = size_of(c, SET_TP);
+    unsigned long given_adp, dp, adp = rules_attention_dp(c), tp = size_of(c, SET_TP);
     settings_attn_dp(c->set, &given_adp, &dp);
     /* 0.5.22+ refuses data-parallel replicas beside attention DP first (sglang 0.5.22: python/sglang/srt/arg_groups/
      * parallel_hook.py:281-286; 0.5.23: :287-292) */
@@ -4239,28 +4238,13 @@ static kvc_status check_attention_dp(const ctx *c)
                         "197; 0.5.23: :326)", tp, adp);
 }
 
-/* Then the handler divides --chunked-prefill-size by the attention DP size (sglang 0.5.3rc2: python/sglang/srt/
- * server_args.py:957; 0.5.23: python/sglang/srt/arg_groups/parallel_hook.py:331), and check_server_args refuses a
- * prefill-capable worker whose chunked prefill size is then not a multiple of the page size (0.5.3rc2: :2940-2942;
- * 0.5.23: python/sglang/srt/arg_groups/validation_hook.py:243-245). kvcheck does not model the chunked prefill size,
- * whose default follows the GPU's memory: a power-of-two DP size keeps the defaults' pages whole, another one is
- * unjudged where pages are more than one token. */
-static kvc_status check_chunked_dp(const ctx *c)
+/* The chunked prefill size's check (chunk.c), with the page size settled; an architecture without a model class
+ * runs SGLang's MHA defaults, whose page kvcheck does not derive. */
+static kvc_status check_chunked_prefill(const ctx *c)
 {
-    unsigned long adp = attention_dp(c);
     const kvc_setting *page = get(c->out, "page_size");
-    /* an architecture without a model class runs SGLang's MHA defaults, whose page kvcheck does not derive */
-    int page_known = !unserved(c->model->architecture, c->rel);
-    if (adp <= 1 || (adp & (adp - 1)) == 0 || set_to(c, SET_DISAGG_MODE, "decode") || !page ||
-        (page_known && page->number <= 1))
-        return KVC_OK;
-    const setting *s = attn_dp_flag(c);
-    return diag_set(c->diag, KVC_ERR_CONFIG, s->set ? &s->origin : NULL, "attention data parallel size %lu: SGLang %s "
-                    "divides --chunked-prefill-size by it, then refuses a chunked prefill size that is not a multiple "
-                    "of the page size (%s tokens) (sglang 0.5.3rc2: python/sglang/srt/server_args.py:957, :2940-2942; "
-                    "0.5.23: python/sglang/srt/arg_groups/parallel_hook.py:331, validation_hook.py:243-245); kvcheck "
-                    "does not model the chunked prefill size, so it cannot judge this worker", adp,
-                    SGLANG_VERSIONS[c->rel], page_known ? page->value : "not derived here");
+    return chunk_check(c, get(c->out, "chunked_prefill_size"), page ? (unsigned long)page->number : 1,
+                       page && !unserved(c->model->architecture, c->rel));
 }
 
 /* The attention-TP size a pool splits KV heads over: tp / the attention-DP
@@ -4271,7 +4255,7 @@ static kvc_status check_chunked_dp(const ctx *c)
 static unsigned long attention_tp(const ctx *c, int with_cp)
 {
     unsigned long tp = size_of(c, SET_TP);
-    unsigned long dp = attention_dp(c);
+    unsigned long dp = rules_attention_dp(c);
     if (dp > 1 && tp % dp == 0) tp /= dp;
     unsigned long cp = size_of(c, SET_ATTN_CP);
     if (with_cp && rel_since(c->rel, "0.5.9") && cp > 1 && tp % cp == 0) tp /= cp;
@@ -4474,7 +4458,7 @@ static kvc_status draft_underived(const ctx *c, const char *algo, const char *wh
 static kvc_status check_standalone_dp(const ctx *c)
 {
     const setting *algo = &c->set->s[SET_SPEC_ALGO];
-    unsigned long attn_dp = attention_dp(c);
+    unsigned long attn_dp = rules_attention_dp(c);
     if (!algo->set || !str_ieq(algo->value, "STANDALONE") || attn_dp <= 1) return KVC_OK;
     return rules_refuse(c, algo,
                   "Currently standalone speculative decoding does not support dp attention. (attention DP size "
@@ -4788,9 +4772,9 @@ static kvc_status check_spec_params(const ctx *c)
                    "preshuffle paged-MQA path, else 1, which this check passes", page);
     kvc_status st = ngram ? KVC_OK : check_trtllm_mha_topk(c, k, why);
     if (!st && strtol(k, NULL, 10) > 1 && page > 1) st = check_page_tree(c, row, at->set ? at : algo, k, page, why);
-    if (!st && ngram && attention_dp(c) > 1)
+    if (!st && ngram && rules_attention_dp(c) > 1)
         return rules_refuse(c, algo, "Currently ngram speculative decoding does not support dp attention. (attention DP size "
-                      "%lu; %s)", attention_dp(c), NGRAM_DP_CITE);
+                      "%lu; %s)", rules_attention_dp(c), NGRAM_DP_CITE);
     return st;
 }
 
@@ -5057,6 +5041,7 @@ static void add_settings(int dsa, int hybrid, int dsv4, kvc_resolved *out)
     resolved_add(out, "draft_model_pool", KVC_VALUE_TEXT, pair | KVC_SETTING_IF_SET);
     resolved_add(out, "enable_hisparse", KVC_VALUE_BOOL, KVC_SETTING_IF_SET);
     resolved_add(out, "parallelism", KVC_VALUE_TEXT, KVC_SETTING_IF_SET);
+    resolved_add(out, "chunked_prefill_size", KVC_VALUE_TEXT, KVC_SETTING_IF_SET);
     if (hybrid) {
         resolved_add(out, "layer_split", KVC_VALUE_TEXT, KVC_SETTING_IF_SET);
         resolved_add(out, "mamba_ssm_dtype", KVC_VALUE_TEXT, KVC_SETTING_COMPARED | pair);
@@ -5085,8 +5070,8 @@ static void resolve_hisparse_setting(const setting *s, kvc_resolved *out)
  * by layer or page across the CP ranks (sglang 0.5.16: python/sglang/srt/mem_cache/kv_cache_configurator.py:1117;
  * 0.5.23: :2334-2339, :3412-3440); MoE data parallelism and DWDP, which SGLang checks and applies to --ep-size before
  * the MoE runner's checks (sglang 0.5.11: python/sglang/srt/server_args.py:2923-2926; 0.5.18: _handle_dwdp). A size
- * of 1 is none. */
-static kvc_status check_unmodelled_parallelism(const ctx *c, int dsv4)
+ * of 1 is none. Multi-item scoring (--enable-mis) is unjudged too. */
+static kvc_status check_unmodelled(const ctx *c, int dsv4)
 {
     static const struct {
         setting_key key;
@@ -5096,6 +5081,9 @@ static kvc_status check_unmodelled_parallelism(const ctx *c, int dsv4)
                        "context parallelism"},
         {SET_MOE_DP, "MoE data parallelism, which SGLang checks against --ep-size and --tp-size"},
         {SET_DWDP, "DWDP, which sets the expert parallel size and the all-to-all backend"},
+        {SET_ENABLE_MIS, "multi-item scoring, which turns CUDA graphs, the radix cache and chunked prefill off and "
+                         "checks the attention backends SGLang picks (sglang 0.5.11: python/sglang/srt/server_args.py:"
+                         "1263-1292; 0.5.23: python/sglang/srt/arg_groups/attention_hook.py:526-575)"},
     };
     const setting *cp = c->cp.on;
     int group_sharing = rel_since(c->rel, "0.5.22") && strcmp(c->model->architecture, "Glm5NextForConditionalGeneration")
@@ -5289,6 +5277,8 @@ static kvc_status resolve_settings(const gpu_info *gpu, const model_info *model,
     c.dsa = model->index_topk && arch_dsa(model->architecture, release);
     c.defaults = c.dsa && rules_arch_defaults(model->architecture, release);
     quant_settle(&c);
+    kvc_status st;
+    if ((st = a2a_check(&c, A2A_EARLY))) return st; /* MegaMoE's compatibility, first in 0.5.21+'s resolution */
     if (c.quant.early && (c.quant.how == QUANT_REFUSED || c.quant.how == QUANT_UNJUDGED)) return quant_check_loader(&c);
     quant_auto_kv_dtype(&c);
     out->model.dsa = c.dsa;
@@ -5305,8 +5295,8 @@ static kvc_status resolve_settings(const gpu_info *gpu, const model_info *model,
     resolve_hisparse_setting(&set->s[SET_HISPARSE], out);
     describe_parallelism(set, out);
 
-    kvc_status st = check_modelled(&c);
-    if (!st) st = check_unmodelled_parallelism(&c, dsv4 != NULL);
+    st = check_modelled(&c);
+    if (!st) st = check_unmodelled(&c, dsv4 != NULL);
     if (!st) st = cp_check(&c, CP_EARLY);
     if (!st) st = resolve_mode(&c);
     if (!st) st = resolve_allocation_policy(&c); /* the hook's order */
@@ -5342,12 +5332,14 @@ static kvc_status resolve_settings(const gpu_info *gpu, const model_info *model,
     if ((st = check_attention_dp(&c))) return st;   /* the data parallelism handler */
     if ((st = cp_check(&c, CP_HANDLER))) return st;  /* after the data parallelism handler */
     if ((st = quant_check_moe_runner(&c))) return st; /* after the hicache and data parallelism handlers */
+    if ((st = a2a_check(&c, A2A_HANDLER))) return st;  /* the all-to-all handler, then EPLB */
     if ((st = check_pd_decode(&c, 1))) return st; /* 0.5.23's speculative hook */
     if ((st = check_standalone_dp(&c))) return st;
     if ((st = check_round_robin(&c))) return st;
     if ((st = resolve_page_size(&c))) return st;
     if ((st = check_spec_params(&c))) return st;
     if ((st = resolve_speculative(&c))) return st;
+    if ((st = a2a_check(&c, A2A_BUDGET))) return st; /* the token budgets, after speculative decoding */
     if ((st = check_cache_compatibility(&c))) return st;
     if ((st = check_hisparse(&c))) return st; /* HiSparse's validation: after the hooks */
     if ((st = check_optimistic_prefill(&c))) return st;
@@ -5365,7 +5357,8 @@ static kvc_status resolve_settings(const gpu_info *gpu, const model_info *model,
                 notes_add(out->warnings, &out->nwarnings, KVC_MAX_NOTES, "%s has no effect: SGLang %s does not take "
                           "%s as a DSA model", set->s[k].flag, SGLANG_VERSIONS[release], model->architecture);
     }
-    if ((st = check_chunked_dp(&c))) return st;      /* check_server_args, with the page size settled */
+    if ((st = check_chunked_prefill(&c))) return st; /* check_server_args, with the page size settled */
+    if ((st = a2a_check(&c, A2A_SERVER_ARGS))) return st; /* its two-batch overlap checks */
     if ((st = check_runner_attention(&c))) return st; /* ModelRunner.__init__, before it loads the model */
     if ((st = check_model_class(&c))) return st;
     if ((st = quant_check_loader(&c))) return st;
@@ -5437,6 +5430,8 @@ static size_t rule_spans(span *out, size_t max)
     SPAN_EACH(VERSION_TESTS, VERSION_TESTS[i]);
     n += quant_spans(out + (n < max ? n : max), n < max ? max - n : 0);
     n += cp_spans(out + (n < max ? n : max), n < max ? max - n : 0);
+    n += chunk_spans(out + (n < max ? n : max), n < max ? max - n : 0);
+    n += a2a_spans(out + (n < max ? n : max), n < max ? max - n : 0);
     n += pd_spans(out + (n < max ? n : max), n < max ? max - n : 0);
     return n;
 }

@@ -154,6 +154,14 @@ extern const char KV_QUANT_CITE[];
 void quant_settle(ctx *c);
 /* The MoE runner's check of the quantization method (server arguments). */
 kvc_status quant_check_moe_runner(const ctx *c);
+/* On ROCm the model config checks the quantization method before the MoE runner's and the all-to-all handler's
+ * checks: where kvcheck does not judge that method (c->quant), a refusal of theirs is unjudged too, blaming `blame`. */
+kvc_status quant_rocm_first(const ctx *c, const setting *blame);
+/* The MoE runner SGLang's all-to-all handler reads (the flag's, or the one SGLang picks for the model); NULL where
+ * SGLang picks it for the quantization (RUNNER_FORCED); *quant: the server's quantization, as Python prints it. */
+const char *quant_moe_runner(const ctx *c, const char **quant);
+/* The all-to-all backend SGLang's MoE checks see: the flag's, megamoe for the megamoe runner alias, else none. */
+const char *quant_a2a_backend(const ctx *c);
 /* The model loader's quantization check, after the model class. */
 kvc_status quant_check_loader(const ctx *c);
 /* What a KV dtype of auto gives the pool: c->auto_dtype, c->auto_why. */
@@ -179,6 +187,31 @@ void cp_note_inert(const ctx *c);
 void cp_note_decode(const ctx *c);
 /* Puts up to `max` of cp.c's release spans in `out`; returns how many it has. */
 size_t cp_spans(span *out, size_t max);
+
+/* ------------------------------------------- chunked prefill (chunk.c) */
+
+/* The attention data parallel size SGLang divides by (rules.c). */
+unsigned long rules_attention_dp(const ctx *c);
+/* SGLang's last server-argument check: a prefill-capable worker's chunked prefill size (given, or its default for
+ * the GPU's memory), divided by the attention DP size, is a multiple of the page size `page` (`page_known`: kvcheck
+ * derived it); `row` gets the size where it matters. Declined where the GPU's memory leaves the verdict open. */
+kvc_status chunk_check(const ctx *c, kvc_setting *row, unsigned long page, int page_known);
+/* How SGLang's chunked prefill size after the attention DP division compares with `limit` tokens over every size
+ * the worker may take (chunking off counts as within); `sizes` (may be NULL) gets where they come from. */
+enum chunk_fit { CHUNK_WITHIN, CHUNK_OVER, CHUNK_EITHER };
+enum chunk_fit chunk_fit(const ctx *c, unsigned long limit, char *sizes, size_t size);
+/* Puts up to `max` of chunk.c's release spans in `out`; returns how many it has. */
+size_t chunk_spans(span *out, size_t max);
+
+/* ------------------------------------------- the all-to-all handler (a2a.c) */
+
+/* Where SGLang checks the all-to-all backend and its result: MegaMoE's compatibility at the start of the resolution
+ * (0.5.21+); the handler itself (after the MoE runner's checks), with EPLB's checks after it; the token budgets after
+ * speculative decoding; two-batch overlap in check_server_args, after the chunked prefill size's check. */
+enum a2a_stage { A2A_EARLY, A2A_HANDLER, A2A_BUDGET, A2A_SERVER_ARGS };
+kvc_status a2a_check(const ctx *c, enum a2a_stage stage);
+/* Puts up to `max` of a2a.c's release spans in `out`; returns how many it has. */
+size_t a2a_spans(span *out, size_t max);
 
 /* ---------------------------------------------------------------- eras */
 

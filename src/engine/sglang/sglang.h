@@ -280,6 +280,24 @@ typedef enum setting_key {
     SET_KV_SPLIT,            /* --enable-dsa-cache-layer-split, --enable-kv-cache-sharding: split KV pools */
     SET_MOE_DP,              /* --moe-dp-size: checked with --ep-size before the MoE runner's checks */
     SET_DWDP,                /* --dwdp-size (0.5.17+): sets --ep-size and the all-to-all backend first */
+    /* what SGLang's chunked prefill size follows (chunk.c) */
+    SET_CHUNKED_PREFILL,     /* --chunked-prefill-size */
+    SET_ENABLE_MIS,          /* --enable-mis (0.5.11+): turns chunked prefill off */
+    SET_CG_PREFILL_BACKEND,  /* --cuda-graph-backend-prefill (0.5.20+) */
+    SET_CUDA_GRAPH_CONFIG,   /* --cuda-graph-config (0.5.20+) */
+    /* what SGLang's MoE all-to-all handler and the checks of its result read (a2a.c) */
+    SET_DEEPEP_MODE,         /* --deepep-mode */
+    SET_FI_DISPATCH,         /* --flashinfer-a2a-dispatch-type (0.5.20+) */
+    SET_TBO,                 /* --enable-two-batch-overlap */
+    SET_SBO,                 /* --enable-single-batch-overlap */
+    SET_ENFORCE_FUSION,      /* --enforce-shared-experts-fusion */
+    SET_WATERFILL,           /* --enable-deepep-waterfill (0.5.12-0.5.15.post1), --enable-waterfill (0.5.16+) */
+    SET_EPLB,                /* --enable-eplb */
+    SET_EP_DISPATCH,         /* --ep-dispatch-algorithm */
+    SET_CG_MAX_BS_DECODE,    /* --cuda-graph-max-bs-decode (0.5.17+; --cuda-graph-max-bs is its alias) */
+    SET_MORI_TOKENS_ENV,     /* SGLANG_MORI_NUM_MAX_DISPATCH_TOKENS_PER_RANK in the launch's environment */
+    SET_PPLX_TOKENS_ENV,     /* SGLANG_PPLX_NUM_MAX_DISPATCH_TOKENS_PER_RANK in the launch's environment */
+    SET_FI_TOKENS_ENV,       /* SGLANG_FLASHINFER_NUM_MAX_DISPATCH_TOKENS_PER_RANK in the launch's environment */
     SET_COUNT
 } setting_key;
 

@@ -1,0 +1,491 @@
+/* SGLang's MoE all-to-all handler (--moe-a2a-backend), release by release:
+ * the backends kvcheck judges and those it does not, what the handler
+ * rewrites before later checks read it (waterfill's deepep, ascend_tp's
+ * none, --ep-size to --tp-size), what it refuses (the MoE runner, attention
+ * DP, DeepEP's mode, FlashInfer's dispatch type, the MoRI and pplx dispatch
+ * token budgets against the chunked prefill size), and the later checks
+ * that read its result: EPLB's expert parallel size, FlashInfer's token
+ * budget after speculative decoding, two-batch overlap in
+ * check_server_args. No backend changes the KV pool: the dtype, page and
+ * row are resolved without reading anything the handler writes (oracle:
+ * the same layout as --moe-a2a-backend none). rules.c calls a2a_check at
+ * each stage in SGLang's order (rules.h). */
+#include "engine/sglang/rules.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The backends whose handler branch kvcheck does not model, and why; every other backend of a release's choices is
+ * judged (none, deepep, mooncake and nixl, which only set --ep-size, ascend_tp, flashinfer, mori, pplx). */
+static const struct {
+    const char *backend;
+    const char *what;
+} UNJUDGED[] = {
+    {"ascend_fuseep", "Ascend's fused expert parallelism, which runs on NPUs (0.5.10 refuses it unless "
+                      "SGLANG_NPU_FUSED_MOE_MODE is 1 or 2: sglang 0.5.10: python/sglang/srt/server_args.py:"
+                      "2764-2769)"},
+    {"deepep_v2", "DeepEP v2, whose handler checks the architecture, the MoE runner, overlap, fused shared experts "
+                  "and its dispatch token budget at the end of the resolution (sglang 0.5.23: python/sglang/srt/"
+                  "arg_groups/moe_hook.py:400-459, :679-706)"},
+    {"megamoe", "MegaMoE, whose checks read the GPU, overlap and its token budget (sglang 0.5.23: python/sglang/srt/"
+                "arg_groups/mega_moe_hook.py:27-48, :78-256)"},
+    {"flashinfer_megamoe", "FlashInfer MegaMoE, whose handler checks the architecture, the quantization, its "
+                           "environment and the GPU (sglang 0.5.23: python/sglang/srt/arg_groups/moe_hook.py:315-360)"},
+};
+
+/* What the handler branches on and what later checks see. */
+typedef struct a2a_view {
+    const char *backend; /* the flag (the megamoe runner alias's megamoe, CP's deepep), deepep under waterfill */
+    const char *after;   /* what later checks read: none for ascend_tp (0.5.16+) */
+    const char *runner;  /* the MoE runner the handler reads; NULL: SGLang picks it for the quantization */
+    const char *quant;   /* the server's quantization, as Python prints it */
+    int flashinfer_too;  /* waterfill made flashinfer deepep, and the flashinfer branch still runs (FLASHINFER_RAW) */
+    unsigned long tp, adp;
+    int decode;
+} a2a_view;
+
+/* Waterfill turns any other backend into deepep (0.5.12-0.5.15.post1 --enable-deepep-waterfill, 0.5.16+
+ * --enable-waterfill, which keeps megamoe: sglang 0.5.12: python/sglang/srt/server_args.py:3189-3194; 0.5.16:
+ * python/sglang/srt/arg_groups/overrides.py:2078-2095; 0.5.23: :1596-1607); ascend_tp becomes none (0.5.16+:
+ * sglang 0.5.23: python/sglang/srt/arg_groups/moe_hook.py:462-469). */
+static const span DEEPEP_WATERFILL = FROM_TO("0.5.12", "0.5.15.post1");
+static const span WATERFILL = SINCE("0.5.16");
+static const span ASCEND_TP_NONE = SINCE("0.5.16");
+/* 0.5.16-0.5.18's flashinfer branch tests the flag, not the backend waterfill resolved: both branches run (sglang
+ * 0.5.16: python/sglang/srt/server_args.py:5865; 0.5.18: :6935). */
+static const span FLASHINFER_RAW = FROM_TO("0.5.16", "0.5.18");
+
+static a2a_view view_of(const ctx *c)
+{
+    a2a_view v = {.tp = size_of(c, SET_TP), .adp = rules_attention_dp(c),
+                  .decode = set_to(c, SET_DISAGG_MODE, "decode")};
+    v.runner = quant_moe_runner(c, &v.quant);
+    const char *flag = v.backend = quant_a2a_backend(c);
+    const setting *fill = &c->set->s[SET_WATERFILL];
+    int fills = in_span(c->rel, DEEPEP_WATERFILL) || (in_span(c->rel, WATERFILL) && strcmp(v.backend, "megamoe"));
+    if (fill->set && fills) v.backend = "deepep";
+    v.flashinfer_too = in_span(c->rel, FLASHINFER_RAW) && !strcmp(flag, "flashinfer") && strcmp(v.backend, flag);
+    v.after = strcmp(v.backend, "ascend_tp") == 0 && in_span(c->rel, ASCEND_TP_NONE) ? "none" : v.backend;
+    return v;
+}
+
+/* ---------------------------------------------------------- the rules */
+
+/* A test: 1 refuses, 0 passes, -1 kvcheck cannot tell (it says why in `why`). */
+typedef int (*a2a_test)(const ctx *c, const a2a_view *v, char *why, size_t size);
+
+/* The chunked prefill size SGLang's budget checks read (chunk.c) against `limit`, as a test. */
+static int over_budget(const ctx *c, unsigned long limit, char *why, size_t size)
+{
+    enum chunk_fit fit = chunk_fit(c, limit, why, size);
+    return fit == CHUNK_WITHIN ? 0 : fit == CHUNK_OVER ? 1 : -1;
+}
+
+/* An environment variable's integer (SGLang's EnvInt), else `dflt`; 0 with *bad where Python's int() refuses it. */
+static unsigned long env_int(const ctx *c, setting_key k, unsigned long dflt, int *bad)
+{
+    const setting *s = &c->set->s[k];
+    char num[32];
+    *bad = 0;
+    if (!s->set) return dflt;
+    if (!py_int(s->value, num, sizeof num) || num[0] == '-' || strlen(num) > 15) return *bad = 1, 0;
+    return strtoul(num, NULL, 10);
+}
+
+static const char *dispatch_type(const ctx *c)
+{
+    const setting *s = &c->set->s[SET_FI_DISPATCH];
+    return s->set ? s->value : "";
+}
+
+static int t_dispatch_needs_flashinfer(const ctx *c, const a2a_view *v, char *why, size_t size)
+{
+    (void)why, (void)size;
+    const char *d = dispatch_type(c);
+    return strcmp(v->backend, "flashinfer") != 0 && d[0] && strcmp(d, "auto") != 0;
+}
+
+static int t_cutedsl_normal(const ctx *c, const a2a_view *v, char *why, size_t size)
+{
+    (void)why, (void)size;
+    return v->runner && strcmp(v->runner, "flashinfer_cutedsl") == 0 && set_to(c, SET_DEEPEP_MODE, "normal");
+}
+
+static int t_attn_dp_is_tp(const ctx *c, const a2a_view *v, char *why, size_t size)
+{
+    (void)c, (void)why, (void)size;
+    return !(v->adp > 1 && v->adp == v->tp);
+}
+
+static int t_attn_dp_two(const ctx *c, const a2a_view *v, char *why, size_t size)
+{
+    (void)c, (void)why, (void)size;
+    return v->adp < 2;
+}
+
+/* The runner a given dispatch type leaves: flashinfer_trtllm becomes flashinfer_trtllm_routed (0.5.20+). */
+static const char *dispatch_runner(const ctx *c, const a2a_view *v)
+{
+    return v->runner && dispatch_type(c)[0] && strcmp(v->runner, "flashinfer_trtllm") == 0 ? "flashinfer_trtllm_routed"
+                                                                                           : v->runner;
+}
+
+static int t_mxfp8_quant(const ctx *c, const a2a_view *v, char *why, size_t size)
+{
+    (void)why, (void)size;
+    return strcmp(dispatch_type(c), "mxfp8") == 0 && strcmp(v->quant, "mxfp8") != 0;
+}
+
+static int t_mxfp8_runner(const ctx *c, const a2a_view *v, char *why, size_t size)
+{
+    if (strcmp(dispatch_type(c), "mxfp8") != 0) return 0;
+    const char *r = dispatch_runner(c, v);
+    if (!r) return snprintf(why, size, "SGLang picks the MoE runner for --quantization %s", v->quant), -1;
+    return strcmp(r, "flashinfer_trtllm_routed") != 0;
+}
+
+static int t_nvfp4_quant(const ctx *c, const a2a_view *v, char *why, size_t size)
+{
+    if (strcmp(dispatch_type(c), "nvfp4") != 0 || strcmp(v->quant, "modelopt_fp4") == 0) return 0;
+    if (str_ieq(c->model->quant_algo, "MIXED_PRECISION"))
+        return snprintf(why, size, "a MIXED_PRECISION checkpoint passes only with NVFP4 MoE layers "
+                        "(ModelConfig.nvfp4_moe_meta), which kvcheck does not read"), -1;
+    return 1;
+}
+
+/* The runner check of a backend: the runner not among `allowed` (words). */
+static int runner_not_in(const ctx *c, const a2a_view *v, const char *allowed, char *why, size_t size)
+{
+    const char *r = dispatch_runner(c, v);
+    if (!r) return snprintf(why, size, "SGLang picks the MoE runner for --quantization %s", v->quant), -1;
+    return !word_in(r, allowed);
+}
+
+static int t_fi_runner_cutlass(const ctx *c, const a2a_view *v, char *why, size_t size)
+{
+    return runner_not_in(c, v, "flashinfer_cutlass", why, size);
+}
+static int t_fi_runner_cutedsl(const ctx *c, const a2a_view *v, char *why, size_t size)
+{
+    return runner_not_in(c, v, "flashinfer_cutlass flashinfer_cutedsl", why, size);
+}
+static int t_fi_runner_routed(const ctx *c, const a2a_view *v, char *why, size_t size)
+{
+    return runner_not_in(c, v, "flashinfer_cutlass flashinfer_cutedsl flashinfer_trtllm_routed", why, size);
+}
+static int t_fi_runner_any(const ctx *c, const a2a_view *v, char *why, size_t size)
+{
+    return runner_not_in(c, v, "flashinfer_cutlass flashinfer_cutedsl flashinfer_trtllm flashinfer_trtllm_routed "
+                         "deep_gemm", why, size);
+}
+static int t_pplx_runner(const ctx *c, const a2a_view *v, char *why, size_t size)
+{
+    return runner_not_in(c, v, "deep_gemm auto", why, size);
+}
+
+static int t_pplx_normal(const ctx *c, const a2a_view *v, char *why, size_t size)
+{
+    (void)v, (void)why, (void)size;
+    return set_to(c, SET_DEEPEP_MODE, "normal");
+}
+
+/* MoRI's dispatch tokens (the chunked prefill size) against SGLANG_MORI_NUM_MAX_DISPATCH_TOKENS_PER_RANK (4096);
+ * 0.5.9 checks every worker and any size, later releases a prefill-capable worker's positive one. */
+static int mori_budget(const ctx *c, const a2a_view *v, int guarded, char *why, size_t size)
+{
+    int bad;
+    unsigned long cap = env_int(c, SET_MORI_TOKENS_ENV, 4096, &bad);
+    if (bad) return snprintf(why, size, "SGLANG_MORI_NUM_MAX_DISPATCH_TOKENS_PER_RANK is not an integer"), -1;
+    if (guarded && v->decode) return 0;
+    return over_budget(c, cap, why, size);
+}
+static int t_mori_any(const ctx *c, const a2a_view *v, char *why, size_t size)
+{
+    return mori_budget(c, v, 0, why, size);
+}
+static int t_mori(const ctx *c, const a2a_view *v, char *why, size_t size) { return mori_budget(c, v, 1, why, size); }
+
+/* pplx's: the chunked prefill size, or a larger --cuda-graph-max-bs-decode, against
+ * SGLANG_PPLX_NUM_MAX_DISPATCH_TOKENS_PER_RANK (128), on a prefill-capable worker with chunking on. */
+static int t_pplx_budget(const ctx *c, const a2a_view *v, char *why, size_t size)
+{
+    int bad;
+    unsigned long cap = env_int(c, SET_PPLX_TOKENS_ENV, 128, &bad);
+    if (bad) return snprintf(why, size, "SGLANG_PPLX_NUM_MAX_DISPATCH_TOKENS_PER_RANK is not an integer"), -1;
+    if (v->decode) return 0;
+    int r = over_budget(c, cap, why, size);
+    /* chunking off skips the check; on, the decode graph's batch size counts too */
+    if (r != 0 || chunk_fit(c, 0, NULL, 0) == CHUNK_WITHIN) return r;
+    const setting *bs = &c->set->s[SET_CG_MAX_BS_DECODE];
+    return bs->set && strtoull(bs->value, NULL, 10) > cap;
+}
+
+/* A dispatch algorithm that picks a replica per rank, which needs an all-to-all backend (0.5.17+; the backend that
+ * is none after the handler: sglang 0.5.17: python/sglang/srt/server_args.py:6811-6830; 0.5.23: python/sglang/srt/
+ * arg_groups/parallel_hook.py:764-788). */
+static int t_dispatch_algorithm(const ctx *c, const a2a_view *v, char *why, size_t size)
+{
+    (void)why, (void)size;
+    return strcmp(v->after, "none") == 0 &&
+           (set_to(c, SET_EP_DISPATCH, "static") || set_to(c, SET_EP_DISPATCH, "lp"));
+}
+
+/* MegaMoE's compatibility check at the start of the resolution (0.5.21+: sglang 0.5.21: python/sglang/srt/
+ * arg_groups/mega_moe_hook.py:27-48; 0.5.23: the same): no two-batch or single-batch overlap, and a CUDA SM90 or
+ * SM100-class GPU, or ROCm. */
+static int t_megamoe_overlap(const ctx *c, const a2a_view *v, char *why, size_t size)
+{
+    (void)v, (void)why, (void)size;
+    return c->set->s[SET_TBO].set || c->set->s[SET_SBO].set;
+}
+static int t_megamoe_gpu(const ctx *c, const a2a_view *v, char *why, size_t size)
+{
+    (void)v, (void)why, (void)size;
+    return !c->gpu->hip && c->gpu->major != 9 && c->gpu->major != 10;
+}
+
+/* EPLB's bare assert that the expert parallel size is above 1, which --tp-size gives every backend but none and
+ * ascend_tp (sglang 0.5.3rc2: python/sglang/srt/server_args.py:1008-1009; 0.5.15: :5200; 0.5.23:
+ * python/sglang/srt/arg_groups/parallel_hook.py:790-791). */
+static int t_eplb(const ctx *c, const a2a_view *v, char *why, size_t size)
+{
+    (void)why, (void)size;
+    unsigned long ep = strcmp(v->backend, "none") == 0 || strcmp(v->backend, "ascend_tp") == 0 ? size_of(c, SET_EP)
+                                                                                                : v->tp;
+    return c->set->s[SET_EPLB].set && ep <= 1;
+}
+
+/* FlashInfer's token budget after speculative decoding: 0.5.13-0.5.21 for flashinfer_cutedsl, from the prefill
+ * tokens and CUDA graph sizes kvcheck does not model; from 0.5.22 chunked prefill must be on, and the per-rank
+ * tokens (the chunk, the CUDA graphs' batch sizes times the draft tokens) within the workspace, which SGLang's
+ * defaults keep (sglang 0.5.13: python/sglang/srt/server_args.py:3439-3493; 0.5.22: python/sglang/srt/arg_groups/
+ * moe_hook.py:673-698; 0.5.23: :734-774). */
+static int t_cutedsl_budget(const ctx *c, const a2a_view *v, char *why, size_t size)
+{
+    (void)c;
+    if (v->decode || !v->runner || strcmp(v->runner, "flashinfer_cutedsl") != 0) return 0;
+    snprintf(why, size, "its token budget reads --max-prefill-tokens and the CUDA graph sizes");
+    return -1;
+}
+
+static int t_fi_chunk_on(const ctx *c, const a2a_view *v, char *why, size_t size)
+{
+    if (v->decode) return 0;
+    enum chunk_fit fit = chunk_fit(c, 0, why, size);
+    return fit == CHUNK_WITHIN ? 1 : fit == CHUNK_OVER ? 0 : -1;
+}
+
+static int t_fi_budget(const ctx *c, const a2a_view *v, char *why, size_t size)
+{
+    (void)v;
+    static const setting_key READ[] = {SET_SPEC_ALGO, SET_FI_TOKENS_ENV, SET_CG_MAX_BS_DECODE, SET_CUDA_GRAPH_CONFIG};
+    for (size_t i = 0; i < COUNT_OF(READ); i++)
+        if (c->set->s[READ[i]].set)
+            return snprintf(why, size, "its token budget reads %s", c->set->s[READ[i]].flag), -1;
+    return 0;
+}
+
+/* Two-batch overlap in check_server_args: not with backend none (0.5.7-0.5.14), then not with none and without
+ * attention DP (0.5.15+); not with fused shared experts, which waterfill enforces (0.5.12-0.5.13.post1). */
+static int t_tbo_none(const ctx *c, const a2a_view *v, char *why, size_t size)
+{
+    (void)why, (void)size;
+    return c->set->s[SET_TBO].set && strcmp(v->after, "none") == 0;
+}
+static int t_tbo_none_no_dp(const ctx *c, const a2a_view *v, char *why, size_t size)
+{
+    return t_tbo_none(c, v, why, size) && v->adp <= 1;
+}
+static int t_tbo_fusion(const ctx *c, const a2a_view *v, char *why, size_t size)
+{
+    (void)v, (void)why, (void)size;
+    return c->set->s[SET_TBO].set && (c->set->s[SET_ENFORCE_FUSION].set || c->set->s[SET_WATERFILL].set);
+}
+
+/* The handler's refusals and the later checks of its result, in SGLang's order at each stage; `backends`: the
+ * branch (words), "" any backend. */
+static const struct a2a_rule {
+    span when;
+    enum a2a_stage stage;
+    const char *backends;
+    a2a_test refused;
+    const char *message;
+    const char *cite;
+} RULES[] = {
+    {SINCE("0.5.21"), A2A_EARLY, "megamoe", t_megamoe_overlap,
+     "ValueError: --moe-a2a-backend megamoe has no two-batch / single-batch overlap decomposition; disable "
+     "--enable-two-batch-overlap and --enable-single-batch-overlap.", "sglang 0.5.21: python/sglang/srt/arg_groups/"
+     "mega_moe_hook.py:27-37; 0.5.23: the same"},
+    {SINCE("0.5.21"), A2A_EARLY, "megamoe", t_megamoe_gpu,
+     "ValueError: --moe-a2a-backend megamoe needs a CUDA SM90 GPU (block-FP8 experts) or an SM100-class GPU (MXFP4 / "
+     "NVFP4 experts); it runs DeepGEMM kernels over CUDA symmetric memory. On ROCm, set "
+     "SGLANG_AMD_USE_FLYDSL_MEGA_MOE=1 to select aiter MegaMoEv2 instead.", "sglang 0.5.21: python/sglang/srt/"
+     "arg_groups/mega_moe_hook.py:38-48; 0.5.23: the same"},
+    {SINCE("0.5.20"), A2A_HANDLER, "", t_dispatch_needs_flashinfer,
+     "ValueError: --flashinfer-a2a-dispatch-type requires --moe-a2a-backend flashinfer.",
+     "sglang 0.5.20: python/sglang/srt/arg_groups/moe_hook.py:256-262; 0.5.23: :307-313"},
+    {SINCE("0.5.17"), A2A_HANDLER, "deepep", t_cutedsl_normal,
+     "ValueError: flashinfer_cutedsl FP4 MoE only supports DeepEP low_latency dispatch (masked layout). DeepEP normal "
+     "(prefill) dispatch has no CuteDSL FP4 handler. Pass --deepep-mode low_latency or auto.",
+     "sglang 0.5.17: python/sglang/srt/server_args.py:6696-6702; 0.5.19: python/sglang/srt/arg_groups/moe_hook.py:"
+     "158-164; 0.5.23: :376-382"},
+    {FROM_TO("0.5.13", "0.5.21"), A2A_HANDLER, "flashinfer", t_attn_dp_is_tp,
+     "AssertionError: Flashinfer MoE A2A is only supported with dp_size == tp_size and --enable-dp-attention",
+     "sglang 0.5.13: python/sglang/srt/server_args.py:3568-3570; 0.5.19: python/sglang/srt/arg_groups/moe_hook.py:"
+     "256-259; 0.5.21: :398-403"},
+    {FROM_TO("0.5.22", "0.5.22"), A2A_HANDLER, "flashinfer", t_attn_dp_is_tp,
+     "AssertionError: Flashinfer MoE A2A is only supported with --attn-dp-size equal to --tp-size",
+     "sglang 0.5.22: python/sglang/srt/arg_groups/moe_hook.py:408-410"},
+    {SINCE("0.5.23"), A2A_HANDLER, "flashinfer", t_attn_dp_is_tp,
+     "AssertionError: Flashinfer MoE A2A requires --attn-dp-size equal to --tp-size, except for Muse Spark TP4/EP4 "
+     "or TP8/EP8 prefill sequence parallelism.", "sglang 0.5.23: python/sglang/srt/arg_groups/moe_hook.py:43-67, "
+     ":471-490"},
+    {SINCE("0.5.20"), A2A_HANDLER, "flashinfer", t_mxfp8_quant,
+     "ValueError: --flashinfer-a2a-dispatch-type mxfp8 requires --quantization mxfp8.",
+     "sglang 0.5.20: python/sglang/srt/arg_groups/moe_hook.py:129-174; 0.5.23: :166-211"},
+    {SINCE("0.5.20"), A2A_HANDLER, "flashinfer", t_mxfp8_runner,
+     "ValueError: --flashinfer-a2a-dispatch-type mxfp8 requires --moe-runner-backend flashinfer_trtllm_routed.",
+     "sglang 0.5.20: python/sglang/srt/arg_groups/moe_hook.py:129-174; 0.5.23: :166-211"},
+    {SINCE("0.5.20"), A2A_HANDLER, "flashinfer", t_nvfp4_quant,
+     "ValueError: --flashinfer-a2a-dispatch-type nvfp4 requires NVFP4/modelopt-FP4 quantization or hybrid NVFP4 MoE "
+     "metadata.", "sglang 0.5.20: python/sglang/srt/arg_groups/moe_hook.py:129-174; 0.5.23: :166-211"},
+    {FROM_TO("0.5.9", "0.5.12.post1"), A2A_HANDLER, "flashinfer", t_fi_runner_cutlass,
+     "AssertionError: Flashinfer MoE A2A is only supported with flashinfer_cutlass moe runner backend",
+     "sglang 0.5.9: python/sglang/srt/server_args.py:2214-2216; 0.5.12: :3276-3278"},
+    {FROM_TO("0.5.13", "0.5.14"), A2A_HANDLER, "flashinfer", t_fi_runner_cutedsl,
+     "AssertionError: Flashinfer MoE A2A is only supported with flashinfer_cutlass or flashinfer_cutedsl moe runner "
+     "backend", "sglang 0.5.13: python/sglang/srt/server_args.py:3586-3589; 0.5.14: :5348-5351"},
+    {FROM_TO("0.5.15", "0.5.18"), A2A_HANDLER, "flashinfer", t_fi_runner_routed,
+     "AssertionError: Flashinfer MoE A2A is only supported with flashinfer_cutlass, flashinfer_cutedsl or "
+     "flashinfer_trtllm_routed moe runner backend", "sglang 0.5.15: python/sglang/srt/server_args.py:5157-5161; "
+     "0.5.18: :6949-6953"},
+    {SINCE("0.5.19"), A2A_HANDLER, "flashinfer", t_fi_runner_any,
+     "AssertionError: FlashInfer MoE A2A is supported with flashinfer_cutlass, flashinfer_cutedsl, flashinfer_trtllm, "
+     "flashinfer_trtllm_routed, or deep_gemm.", "sglang 0.5.19: python/sglang/srt/arg_groups/moe_hook.py:280-290; "
+     "0.5.23: :531-541"},
+    {FROM_TO("0.5.9", "0.5.9"), A2A_HANDLER, "mori", t_mori_any,
+     "AssertionError: SGLANG_MORI_NUM_MAX_DISPATCH_TOKENS_PER_RANK (default 4096) must be larger or equal to "
+     "chunked_prefill_size", "sglang 0.5.9: python/sglang/srt/server_args.py:2226-2228"},
+    {FROM_TO("0.5.10", "0.5.14"), A2A_HANDLER, "mori", t_mori,
+     "AssertionError: SGLANG_MORI_NUM_MAX_DISPATCH_TOKENS_PER_RANK (default 4096) must be larger or equal to "
+     "chunked_prefill_size", "sglang 0.5.10: python/sglang/srt/server_args.py:2806-2809; 0.5.14: :5365-5368"},
+    {SINCE("0.5.15"), A2A_HANDLER, "mori", t_mori,
+     "AssertionError: SGLANG_MORI_NUM_MAX_DISPATCH_TOKENS_PER_RANK (default 4096) must be >= the per-rank MoRI "
+     "dispatch tokens (chunked_prefill_size by default)", "sglang 0.5.15: python/sglang/srt/server_args.py:5174-5185; "
+     "0.5.23: python/sglang/srt/arg_groups/moe_hook.py:566-573, :834-837"},
+    {SINCE("0.5.17"), A2A_HANDLER, "pplx", t_pplx_normal,
+     "ValueError: moe_a2a_backend='pplx' only supports low-latency mode; set --deepep-mode to 'low_latency' or "
+     "'auto'.", "sglang 0.5.17: python/sglang/srt/server_args.py:6752-6756; 0.5.23: python/sglang/srt/arg_groups/"
+     "moe_hook.py:576-580"},
+    {FROM_TO("0.5.17", "0.5.21"), A2A_HANDLER, "pplx", t_attn_dp_two,
+     "AssertionError: moe_a2a_backend='pplx' requires --enable-dp-attention with at least 2 DP groups (--dp-size >= "
+     "2).", "sglang 0.5.17: python/sglang/srt/server_args.py:6763-6766; 0.5.19: python/sglang/srt/arg_groups/"
+     "moe_hook.py:329-332"},
+    {SINCE("0.5.22"), A2A_HANDLER, "pplx", t_attn_dp_two,
+     "AssertionError: moe_a2a_backend='pplx' requires attention DP with at least 2 groups (--attn-dp-size >= 2).",
+     "sglang 0.5.22: python/sglang/srt/arg_groups/moe_hook.py:514-517; 0.5.23: :590-593"},
+    {SINCE("0.5.17"), A2A_HANDLER, "pplx", t_pplx_runner,
+     "AssertionError: moe_a2a_backend='pplx' is only supported with --moe-runner-backend deep_gemm (or auto).",
+     "sglang 0.5.17: python/sglang/srt/server_args.py:6771-6774; 0.5.23: python/sglang/srt/arg_groups/moe_hook.py:"
+     "598-601"},
+    {SINCE("0.5.17"), A2A_HANDLER, "pplx", t_pplx_budget,
+     "AssertionError: SGLANG_PPLX_NUM_MAX_DISPATCH_TOKENS_PER_RANK (default 128) must be >= the per-rank pplx dispatch "
+     "tokens (chunked_prefill_size, or the decode cuda-graph batch size)", "sglang 0.5.17: python/sglang/srt/"
+     "server_args.py:6782-6800; 0.5.23: python/sglang/srt/arg_groups/moe_hook.py:614-621, :840-846"},
+    {SINCE("0.5.17"), A2A_HANDLER, "", t_dispatch_algorithm,
+     "ValueError: --ep-dispatch-algorithm {ep_dispatch_algorithm} picks a different physical replica per rank, which "
+     "only holds up when an a2a backend routes each token to a single rank. Use --ep-dispatch-algorithm dynamic with "
+     "--moe-a2a-backend none.", "sglang 0.5.17: python/sglang/srt/server_args.py:6811-6830; 0.5.23: python/sglang/srt/"
+     "arg_groups/parallel_hook.py:764-788"},
+    {SINCE("0.5.3rc2"), A2A_HANDLER, "", t_eplb,
+     "AssertionError: (a bare assert ep_size > 1 with --enable-eplb: the expert parallel size is --tp-size with an "
+     "all-to-all backend other than none and ascend_tp, else --ep-size)",
+     "sglang 0.5.3rc2: python/sglang/srt/server_args.py:1008-1009; 0.5.23: python/sglang/srt/arg_groups/"
+     "parallel_hook.py:790-791"},
+    {FROM_TO("0.5.13", "0.5.21"), A2A_BUDGET, "flashinfer", t_cutedsl_budget, NULL,
+     "sglang 0.5.13: python/sglang/srt/server_args.py:3439-3493; 0.5.21: python/sglang/srt/arg_groups/moe_hook.py:"
+     "628-664"},
+    {SINCE("0.5.22"), A2A_BUDGET, "flashinfer", t_fi_chunk_on,
+     "ValueError: FlashInfer MoE A2A requires chunked prefill: eager prefill dispatches the whole per-rank extend "
+     "batch through a fixed-size workspace, so --chunked-prefill-size must be > 0.",
+     "sglang 0.5.22: python/sglang/srt/arg_groups/moe_hook.py:679-691; 0.5.23: :749-760"},
+    {SINCE("0.5.22"), A2A_BUDGET, "flashinfer", t_fi_budget, NULL,
+     "sglang 0.5.22: python/sglang/srt/arg_groups/moe_hook.py:673-698; 0.5.23: :734-774"},
+    {FROM_TO("0.5.7", "0.5.14"), A2A_SERVER_ARGS, "", t_tbo_none,
+     "ValueError: When enabling two batch overlap, moe_a2a_backend cannot be 'none'.",
+     "sglang 0.5.7: python/sglang/srt/server_args.py:4665-4668; 0.5.14: :6778-6781"},
+    {FROM_TO("0.5.12", "0.5.13.post1"), A2A_SERVER_ARGS, "", t_tbo_fusion,
+     "ValueError: --enable-two-batch-overlap and --enforce-shared-experts-fusion cannot be used together.",
+     "sglang 0.5.12: python/sglang/srt/server_args.py:7381-7384; 0.5.13: :7555-7558"},
+    {FROM_TO("0.5.15", "0.5.21"), A2A_SERVER_ARGS, "", t_tbo_none_no_dp,
+     "ValueError: When enabling two batch overlap without an EP a2a backend (moe_a2a_backend='none'), "
+     "--enable-dp-attention is required (DeepSeek-V4 non-EP DP TBO path).",
+     "sglang 0.5.15: python/sglang/srt/server_args.py:6535-6549; 0.5.19: python/sglang/srt/arg_groups/"
+     "validation_hook.py:431-440"},
+    {SINCE("0.5.22"), A2A_SERVER_ARGS, "", t_tbo_none_no_dp,
+     "ValueError: When enabling two batch overlap without an EP a2a backend (moe_a2a_backend='none'), attention DP "
+     "(--attn-dp-size) is required (DeepSeek-V4 non-EP DP TBO path).",
+     "sglang 0.5.23: python/sglang/srt/arg_groups/validation_hook.py:756-772"},
+};
+
+/* The flag a rule's refusal points at. */
+static const setting *blame(const ctx *c, const struct a2a_rule *r)
+{
+    const settings *set = c->set;
+    static const setting_key ORDER[] = {SET_MOE_A2A, SET_MOE_RUNNER, SET_TBO, SET_EPLB, SET_WATERFILL};
+    if (r->stage == A2A_SERVER_ARGS && set->s[SET_TBO].set) return &set->s[SET_TBO];
+    if (r->refused == t_eplb) return &set->s[SET_EPLB];
+    if (r->refused == t_dispatch_algorithm) return &set->s[SET_EP_DISPATCH];
+    for (size_t i = 0; i < COUNT_OF(ORDER); i++)
+        if (set->s[ORDER[i]].set) return &set->s[ORDER[i]];
+    return NULL;
+}
+
+kvc_status a2a_check(const ctx *c, enum a2a_stage stage)
+{
+    if (c->set->s[SET_PAGE_SIZE].reported) return KVC_OK; /* a running server's: its checks passed */
+    a2a_view v = view_of(c);
+    const char *rel = SGLANG_VERSIONS[c->rel];
+    const setting *flag = &c->set->s[SET_MOE_A2A];
+    if (stage == A2A_HANDLER)
+        for (size_t i = 0; i < COUNT_OF(UNJUDGED); i++)
+            if (strcmp(v.backend, UNJUDGED[i].backend) == 0)
+                return diag_set(c->diag, KVC_ERR_CONFIG, flag->set ? &flag->origin : NULL, "all-to-all backend %s: "
+                                "%s; kvcheck does not model it, so it cannot judge this worker under SGLang %s",
+                                v.backend, UNJUDGED[i].what, rel);
+    for (size_t i = 0; i < COUNT_OF(RULES); i++) {
+        const struct a2a_rule *r = &RULES[i];
+        int branch = !r->backends[0] || word_in(v.backend, r->backends) ||
+                     (v.flashinfer_too && stage == A2A_HANDLER && word_in("flashinfer", r->backends));
+        if (r->stage != stage || !in_span(c->rel, r->when) || !branch) continue;
+        char why[KVC_NOTE_LEN] = "";
+        int refused = r->refused(c, &v, why, sizeof why);
+        const setting *s = blame(c, r);
+        if (refused < 0 || (refused && !r->message))
+            return diag_set(c->diag, KVC_ERR_CONFIG, s ? &s->origin : NULL, "all-to-all backend %s: SGLang %s checks "
+                            "it (%s), and %s, which kvcheck does not model, so it cannot judge this worker", v.backend,
+                            rel, r->cite, why);
+        if (!refused) continue;
+        kvc_status st = quant_rocm_first(c, s);
+        if (st) return st;
+        const char *const fields[][2] = {{"ep_dispatch_algorithm", c->set->s[SET_EP_DISPATCH].value}};
+        char msg[400];
+        sglang_expand(r->message, fields, COUNT_OF(fields), msg, sizeof msg);
+        return rules_refuse(c, s, "%s (%s%s%s)%s", msg, r->cite, why[0] ? "; the chunked prefill size: " : "",
+                                why, why[0] ? "; to start it, raise the variable in the launch's environment or lower "
+                                              "--chunked-prefill-size" : "");
+    }
+    return KVC_OK;
+}
+
+size_t a2a_spans(span *out, size_t max)
+{
+    const span own[] = {DEEPEP_WATERFILL, WATERFILL, ASCEND_TP_NONE, FLASHINFER_RAW};
+    size_t n = 0;
+    for (size_t i = 0; i < COUNT_OF(RULES); i++, n++)
+        if (n < max) out[n] = RULES[i].when;
+    for (size_t i = 0; i < COUNT_OF(own); i++, n++)
+        if (n < max) out[n] = own[i];
+    return n;
+}
