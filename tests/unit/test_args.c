@@ -152,13 +152,13 @@ static void test_args__unknown_flags_take_their_words_and_are_listed(void **stat
     (void)state;
     kvc_status st;
     kvc_diag d;
-    settings *s = fold_line("--mem-fraction-static 0.8 --cuda-graph-bs-decode 1 2 4 --trust-remote-code --page-size 64",
+    settings *s = fold_line("--mem-fraction-static 0.8 --gc-threshold 1 2 4 --trust-remote-code --page-size 64",
                             &st, &d);
     assert_int_equal(st, KVC_OK);
     assert_string_equal(s->s[SET_PAGE_SIZE].value, "64");
     assert_int_equal(s->nignored, 3);
     assert_contains(s->ignored[0], "--mem-fraction-static 0.8");
-    assert_contains(s->ignored[1], "--cuda-graph-bs-decode 1 2 4");
+    assert_contains(s->ignored[1], "--gc-threshold 1 2 4");
     assert_contains(s->ignored[2], "--trust-remote-code");
 }
 

@@ -358,10 +358,10 @@ static void test_flags__values_types_and_arity(void **state)
                     "unrecognized arguments: -- --enable-hisparse\"; --enable-hisparse: a flag of SGLang 0.5.23, "
                     "but after \"--\" every word is an argument: drop the \"--\"");
     /* nargs '+': every value up to the next flag, checked one by one */
-    assert_int_equal(parse_in("0.5.23", "--cuda-graph-bs-decode 1 2 4 --page-size 64", s, &d), KVC_OK);
-    assert_contains(s->ignored[0], "--cuda-graph-bs-decode 1 2 4");
-    assert_contains(message_of("0.5.23", "--cuda-graph-bs-decode", &d), "expected at least one argument");
-    assert_contains(message_of("0.5.23", "--cuda-graph-bs-decode 1 x", &d), "invalid int value: 'x'");
+    assert_int_equal(parse_in("0.5.23", "--gc-threshold 1 2 4 --page-size 64", s, &d), KVC_OK);
+    assert_contains(s->ignored[0], "--gc-threshold 1 2 4");
+    assert_contains(message_of("0.5.23", "--gc-threshold", &d), "expected at least one argument");
+    assert_contains(message_of("0.5.23", "--gc-threshold 1 x", &d), "invalid int value: 'x'");
     /* with "=": one value, the next words are not the flag's */
     assert_contains(message_of("0.5.23", "--cuda-graph-bs-decode=1 2", &d), "unrecognized arguments: 2\"");
     /* a switch refuses a value in its word, and takes none after it */

@@ -1833,7 +1833,7 @@ static void test_rules__chunked_prefill_size(void **state)
 {
     (void)state;
     static const char REFUSED[] = "AssertionError: chunked_prefill_size must be divisible by page_size";
-    static const char OPEN[] = "kvcheck does not model which memory this GPU has";
+    static const char OPEN[] = "kvcheck does not model which of them SGLang takes";
     static const struct line_case C[] = {
         {"H200", "glm-5.2", "--tp 8 --chunked-prefill-size 1000", "0.5.23", NULL, "such as 960"},
         {"H200", "glm-5.2", "--tp 8 --chunked-prefill-size 1024", "0.5.23", "bf16", NULL},
@@ -1879,6 +1879,15 @@ static void test_rules__chunked_prefill_size(void **state)
          * multiple of may be SGLang's */
         {"B200", "glm-5.2", "--tp 8 --page-size 96", "0.5.5", NULL, "kvcheck does not model this architecture's page"},
         {"B200", "glm-5.2", "--tp 8 --page-size 64", "0.5.5", NULL, "has no model class for glm-5.2"},
+        /* 0.5.22+ takes --dp with --enable-dp-attention as the attention DP size where --attn-dp-size is 1 */
+        {"H200", "glm-5.2", "--tp 6 --dp 3 --enable-dp-attention --attn-dp-size 1", "0.5.23", NULL, REFUSED},
+        /* ROCm's DSA page is 64 with aiter's preshuffle path, else 1, which kvcheck does not tell */
+        {"MI300X", "glm-5.2", "--tp 6 --attn-dp-size 6", "0.5.23", NULL, "which ROCm takes with aiter's preshuffle"},
+        {"MI300X", "glm-5.2", "--tp 6 --attn-dp-size 6 --chunked-prefill-size 6144", "0.5.23", "bf16", NULL},
+        /* PD multiplexing: no pipeline parallelism, chunking off; then its checks kvcheck does not model */
+        {"H200", "glm-5.2", "--tp 8 --enable-pdmux", "0.5.23", NULL,
+         "AssertionError: PD-Multiplexing is not compatible with chunked prefill."},
+        {"H200", "glm-5.2", "--tp 8 --enable-pdmux --chunked-prefill-size -1", "0.5.23", NULL, "overlap schedule"},
         /* multi-item scoring turns chunking off, then checks the attention backends: unjudged */
         {"H200", "glm-5.2", "--tp 8 --enable-mis", "0.5.23", NULL, "--enable-mis: multi-item scoring"},
     };
@@ -1926,6 +1935,13 @@ static void test_rules__all_to_all_handler(void **state)
          "--disaggregation-mode decode", "0.5.22", "bf16", NULL},
         {"H200", "glm-5.2", FI_DP8 " --moe-runner-backend flashinfer_cutlass --speculative-algorithm EAGLE", "0.5.23",
          NULL, UNJUDGED},
+        {"H200", "glm-5.2", FI_DP8 " --moe-runner-backend flashinfer_cutlass --cuda-graph-max-bs-prefill 8192",
+         "0.5.22", NULL, UNJUDGED},
+        {"B200", NVFP4, "SGLANG_MOE_NVFP4_DISPATCH=1 " FI_DP8 " --moe-runner-backend flashinfer_cutlass "
+         "--flashinfer-a2a-dispatch-type bf16", "0.5.23", NULL,
+         "ValueError: SGLANG_MOE_NVFP4_DISPATCH cannot be set together with --flashinfer-a2a-dispatch-type."},
+        {"B200", NVFP4, FI_DP8 " --moe-runner-backend flashinfer_cutlass --flashinfer-a2a-dispatch-type bf16", "0.5.23",
+         "fp8_raw", NULL},
         {"B200", NVFP4, FI_DP8 " --moe-runner-backend flashinfer_cutedsl", "0.5.14", NULL, UNJUDGED},
         {"H200", "glm-5.2", "--tp 8 --flashinfer-a2a-dispatch-type bf16", "0.5.20", NULL,
          "ValueError: --flashinfer-a2a-dispatch-type requires --moe-a2a-backend flashinfer."},
@@ -1962,6 +1978,10 @@ static void test_rules__all_to_all_handler(void **state)
         {"H200", "glm-5.2", "--tp 8 --moe-a2a-backend pplx --attn-dp-size 8 --chunked-prefill-size 1024 "
          "--moe-runner-backend triton", "0.5.23", NULL,
          "AssertionError: moe_a2a_backend='pplx' is only supported with --moe-runner-backend deep_gemm (or auto)."},
+        {"H200", "glm-5.2", "--tp 8 --moe-a2a-backend pplx --attn-dp-size 8 --chunked-prefill-size 1024 "
+         "--cuda-graph-max-bs-decode -1", "0.5.23", "bf16", NULL},
+        {"H200", "glm-5.2", "--tp 8 --moe-a2a-backend pplx --dp 8 --enable-dp-attention --attn-dp-size 1 "
+         "--chunked-prefill-size 1024", "0.5.23", "bf16", NULL},
         {"H200", "glm-5.2", "--tp 8 --moe-a2a-backend pplx --chunked-prefill-size 64", "0.5.23", NULL,
          "AssertionError: moe_a2a_backend='pplx' requires attention DP with at least 2 groups (--attn-dp-size >= 2)."},
         /* two-batch overlap: an EP backend (0.5.7-0.5.14), else attention DP (0.5.15+) */
@@ -1978,6 +1998,11 @@ static void test_rules__all_to_all_handler(void **state)
         {"B200", "glm-5.2", "--tp 8 --enable-waterfill --moe-a2a-backend flashinfer", "0.5.17", NULL,
          "AssertionError: Flashinfer MoE A2A is only supported with dp_size == tp_size and --enable-dp-attention"},
         {"B200", "glm-5.2", "--tp 8 --enable-waterfill --moe-a2a-backend flashinfer", "0.5.19", "fp8_raw", NULL},
+        {"H200", "glm-5.2", "SGLANG_OPT_USE_DEEPGEMM_MEGA_MOE=1 --tp 8 --enable-two-batch-overlap", "0.5.14", NULL,
+         UNJUDGED},
+        {"H200", "glm-5.2", "--tp 8 --speculative-algorithm EAGLE --speculative-num-steps 3 --speculative-eagle-topk 1 "
+         "--speculative-num-draft-tokens 4 --speculative-moe-a2a-backend deepep_v2", "0.5.23", NULL,
+         "ValueError: DeepEP v2 MoE is not validated as a speculative draft backend."},
         {"H200", "glm-5.2", "--tp 8 --enable-two-batch-overlap --enable-deepep-waterfill", "0.5.12", NULL,
          "ValueError: --enable-two-batch-overlap and --enforce-shared-experts-fusion cannot be used together."},
         /* EPLB: an expert parallel size above 1 */

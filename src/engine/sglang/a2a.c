@@ -112,13 +112,13 @@ static int t_cutedsl_normal(const ctx *c, const a2a_view *v, char *why, size_t s
     return v->runner && strcmp(v->runner, "flashinfer_cutedsl") == 0 && set_to(c, SET_DEEPEP_MODE, "normal");
 }
 
-static int t_attn_dp_is_tp(const ctx *c, const a2a_view *v, char *why, size_t size)
+static int t_attn_dp_not_tp(const ctx *c, const a2a_view *v, char *why, size_t size)
 {
     (void)c, (void)why, (void)size;
     return !(v->adp > 1 && v->adp == v->tp);
 }
 
-static int t_attn_dp_two(const ctx *c, const a2a_view *v, char *why, size_t size)
+static int t_attn_dp_below_two(const ctx *c, const a2a_view *v, char *why, size_t size)
 {
     (void)c, (void)why, (void)size;
     return v->adp < 2;
@@ -129,6 +129,13 @@ static const char *dispatch_runner(const ctx *c, const a2a_view *v)
 {
     return v->runner && dispatch_type(c)[0] && strcmp(v->runner, "flashinfer_trtllm") == 0 ? "flashinfer_trtllm_routed"
                                                                                            : v->runner;
+}
+
+/* A given dispatch type refuses SGLANG_MOE_NVFP4_DISPATCH set at all in the launch's environment. */
+static int t_dispatch_env(const ctx *c, const a2a_view *v, char *why, size_t size)
+{
+    (void)v, (void)why, (void)size;
+    return dispatch_type(c)[0] && c->set->s[SET_NVFP4_DISPATCH_ENV].set;
 }
 
 static int t_mxfp8_quant(const ctx *c, const a2a_view *v, char *why, size_t size)
@@ -216,9 +223,9 @@ static int t_pplx_budget(const ctx *c, const a2a_view *v, char *why, size_t size
     if (v->decode) return 0;
     int r = over_budget(c, cap, why, size);
     /* chunking off skips the check; on, the decode graph's batch size counts too */
-    if (r != 0 || chunk_fit(c, 0, NULL, 0) == CHUNK_WITHIN) return r;
+    if (r != 0 || chunk_on(c) == 0) return r;
     const setting *bs = &c->set->s[SET_CG_MAX_BS_DECODE];
-    return bs->set && strtoull(bs->value, NULL, 10) > cap;
+    return bs->set && bs->value[0] != '-' && strtoull(bs->value, NULL, 10) > cap;
 }
 
 /* A dispatch algorithm that picks a replica per rank, which needs an all-to-all backend (0.5.17+; the backend that
@@ -229,6 +236,25 @@ static int t_dispatch_algorithm(const ctx *c, const a2a_view *v, char *why, size
     (void)why, (void)size;
     return strcmp(v->after, "none") == 0 &&
            (set_to(c, SET_EP_DISPATCH, "static") || set_to(c, SET_EP_DISPATCH, "lp"));
+}
+
+/* SGLANG_OPT_USE_DEEPGEMM_MEGA_MOE in the launch's environment makes the backend megamoe (0.5.12-0.5.17: sglang
+ * 0.5.12: python/sglang/srt/server_args.py:3195-3205; 0.5.17: python/sglang/srt/arg_groups/overrides.py:2465-2470),
+ * whose checks kvcheck does not model. */
+static int t_mega_moe_env(const ctx *c, const a2a_view *v, char *why, size_t size)
+{
+    (void)v;
+    if (!c->set->s[SET_MEGA_MOE_ENV].set) return 0;
+    snprintf(why, size, "SGLANG_OPT_USE_DEEPGEMM_MEGA_MOE in the launch's environment may make it megamoe");
+    return -1;
+}
+
+/* DeepEP v2 as the draft's backend, given (0.5.19+: sglang 0.5.19: python/sglang/srt/arg_groups/moe_hook.py:362-376;
+ * 0.5.23: :624-638); the target's own deepep_v2 is declined first. */
+static int t_spec_deepep_v2(const ctx *c, const a2a_view *v, char *why, size_t size)
+{
+    (void)v, (void)why, (void)size;
+    return set_to(c, SET_SPEC_A2A, "deepep_v2");
 }
 
 /* MegaMoE's compatibility check at the start of the resolution (0.5.21+: sglang 0.5.21: python/sglang/srt/
@@ -269,17 +295,19 @@ static int t_cutedsl_budget(const ctx *c, const a2a_view *v, char *why, size_t s
     return -1;
 }
 
-static int t_fi_chunk_on(const ctx *c, const a2a_view *v, char *why, size_t size)
+static int t_fi_chunk_off(const ctx *c, const a2a_view *v, char *why, size_t size)
 {
     if (v->decode) return 0;
-    enum chunk_fit fit = chunk_fit(c, 0, why, size);
-    return fit == CHUNK_WITHIN ? 1 : fit == CHUNK_OVER ? 0 : -1;
+    int on = chunk_on(c);
+    if (on < 0) chunk_fit(c, 0, why, size);
+    return on < 0 ? -1 : !on;
 }
 
 static int t_fi_budget(const ctx *c, const a2a_view *v, char *why, size_t size)
 {
     (void)v;
-    static const setting_key READ[] = {SET_SPEC_ALGO, SET_FI_TOKENS_ENV, SET_CG_MAX_BS_DECODE, SET_CUDA_GRAPH_CONFIG};
+    static const setting_key READ[] = {SET_SPEC_ALGO, SET_FI_TOKENS_ENV, SET_CG_MAX_BS_DECODE, SET_CG_SIZES,
+                                       SET_CUDA_GRAPH_CONFIG};
     for (size_t i = 0; i < COUNT_OF(READ); i++)
         if (c->set->s[READ[i]].set)
             return snprintf(why, size, "its token budget reads %s", c->set->s[READ[i]].flag), -1;
@@ -322,6 +350,9 @@ static const struct a2a_rule {
      "NVFP4 experts); it runs DeepGEMM kernels over CUDA symmetric memory. On ROCm, set "
      "SGLANG_AMD_USE_FLYDSL_MEGA_MOE=1 to select aiter MegaMoEv2 instead.", "sglang 0.5.21: python/sglang/srt/"
      "arg_groups/mega_moe_hook.py:38-48; 0.5.23: the same"},
+    {FROM_TO("0.5.12", "0.5.17"), A2A_HANDLER, "", t_mega_moe_env, NULL,
+     "sglang 0.5.12: python/sglang/srt/server_args.py:3195-3205; 0.5.17: python/sglang/srt/arg_groups/overrides.py:"
+     "2465-2470"},
     {SINCE("0.5.20"), A2A_HANDLER, "", t_dispatch_needs_flashinfer,
      "ValueError: --flashinfer-a2a-dispatch-type requires --moe-a2a-backend flashinfer.",
      "sglang 0.5.20: python/sglang/srt/arg_groups/moe_hook.py:256-262; 0.5.23: :307-313"},
@@ -330,17 +361,20 @@ static const struct a2a_rule {
      "(prefill) dispatch has no CuteDSL FP4 handler. Pass --deepep-mode low_latency or auto.",
      "sglang 0.5.17: python/sglang/srt/server_args.py:6696-6702; 0.5.19: python/sglang/srt/arg_groups/moe_hook.py:"
      "158-164; 0.5.23: :376-382"},
-    {FROM_TO("0.5.13", "0.5.21"), A2A_HANDLER, "flashinfer", t_attn_dp_is_tp,
+    {FROM_TO("0.5.13", "0.5.21"), A2A_HANDLER, "flashinfer", t_attn_dp_not_tp,
      "AssertionError: Flashinfer MoE A2A is only supported with dp_size == tp_size and --enable-dp-attention",
      "sglang 0.5.13: python/sglang/srt/server_args.py:3568-3570; 0.5.19: python/sglang/srt/arg_groups/moe_hook.py:"
      "256-259; 0.5.21: :398-403"},
-    {FROM_TO("0.5.22", "0.5.22"), A2A_HANDLER, "flashinfer", t_attn_dp_is_tp,
+    {FROM_TO("0.5.22", "0.5.22"), A2A_HANDLER, "flashinfer", t_attn_dp_not_tp,
      "AssertionError: Flashinfer MoE A2A is only supported with --attn-dp-size equal to --tp-size",
      "sglang 0.5.22: python/sglang/srt/arg_groups/moe_hook.py:408-410"},
-    {SINCE("0.5.23"), A2A_HANDLER, "flashinfer", t_attn_dp_is_tp,
+    {SINCE("0.5.23"), A2A_HANDLER, "flashinfer", t_attn_dp_not_tp,
      "AssertionError: Flashinfer MoE A2A requires --attn-dp-size equal to --tp-size, except for Muse Spark TP4/EP4 "
      "or TP8/EP8 prefill sequence parallelism.", "sglang 0.5.23: python/sglang/srt/arg_groups/moe_hook.py:43-67, "
      ":471-490"},
+    {SINCE("0.5.20"), A2A_HANDLER, "flashinfer", t_dispatch_env,
+     "ValueError: SGLANG_MOE_NVFP4_DISPATCH cannot be set together with --flashinfer-a2a-dispatch-type.",
+     "sglang 0.5.20: python/sglang/srt/arg_groups/moe_hook.py:129-174; 0.5.23: :166-175"},
     {SINCE("0.5.20"), A2A_HANDLER, "flashinfer", t_mxfp8_quant,
      "ValueError: --flashinfer-a2a-dispatch-type mxfp8 requires --quantization mxfp8.",
      "sglang 0.5.20: python/sglang/srt/arg_groups/moe_hook.py:129-174; 0.5.23: :166-211"},
@@ -378,11 +412,11 @@ static const struct a2a_rule {
      "ValueError: moe_a2a_backend='pplx' only supports low-latency mode; set --deepep-mode to 'low_latency' or "
      "'auto'.", "sglang 0.5.17: python/sglang/srt/server_args.py:6752-6756; 0.5.23: python/sglang/srt/arg_groups/"
      "moe_hook.py:576-580"},
-    {FROM_TO("0.5.17", "0.5.21"), A2A_HANDLER, "pplx", t_attn_dp_two,
+    {FROM_TO("0.5.17", "0.5.21"), A2A_HANDLER, "pplx", t_attn_dp_below_two,
      "AssertionError: moe_a2a_backend='pplx' requires --enable-dp-attention with at least 2 DP groups (--dp-size >= "
      "2).", "sglang 0.5.17: python/sglang/srt/server_args.py:6763-6766; 0.5.19: python/sglang/srt/arg_groups/"
      "moe_hook.py:329-332"},
-    {SINCE("0.5.22"), A2A_HANDLER, "pplx", t_attn_dp_two,
+    {SINCE("0.5.22"), A2A_HANDLER, "pplx", t_attn_dp_below_two,
      "AssertionError: moe_a2a_backend='pplx' requires attention DP with at least 2 groups (--attn-dp-size >= 2).",
      "sglang 0.5.22: python/sglang/srt/arg_groups/moe_hook.py:514-517; 0.5.23: :590-593"},
     {SINCE("0.5.17"), A2A_HANDLER, "pplx", t_pplx_runner,
@@ -406,12 +440,16 @@ static const struct a2a_rule {
     {FROM_TO("0.5.13", "0.5.21"), A2A_BUDGET, "flashinfer", t_cutedsl_budget, NULL,
      "sglang 0.5.13: python/sglang/srt/server_args.py:3439-3493; 0.5.21: python/sglang/srt/arg_groups/moe_hook.py:"
      "628-664"},
-    {SINCE("0.5.22"), A2A_BUDGET, "flashinfer", t_fi_chunk_on,
+    {SINCE("0.5.22"), A2A_BUDGET, "flashinfer", t_fi_chunk_off,
      "ValueError: FlashInfer MoE A2A requires chunked prefill: eager prefill dispatches the whole per-rank extend "
      "batch through a fixed-size workspace, so --chunked-prefill-size must be > 0.",
      "sglang 0.5.22: python/sglang/srt/arg_groups/moe_hook.py:679-691; 0.5.23: :749-760"},
     {SINCE("0.5.22"), A2A_BUDGET, "flashinfer", t_fi_budget, NULL,
      "sglang 0.5.22: python/sglang/srt/arg_groups/moe_hook.py:673-698; 0.5.23: :734-774"},
+    {SINCE("0.5.19"), A2A_BUDGET, "", t_spec_deepep_v2,
+     "ValueError: DeepEP v2 MoE is not validated as a speculative draft backend. Select another "
+     "--speculative-moe-a2a-backend.", "sglang 0.5.19: python/sglang/srt/arg_groups/moe_hook.py:362-376; 0.5.23: "
+     ":624-638"},
     {FROM_TO("0.5.7", "0.5.14"), A2A_SERVER_ARGS, "", t_tbo_none,
      "ValueError: When enabling two batch overlap, moe_a2a_backend cannot be 'none'.",
      "sglang 0.5.7: python/sglang/srt/server_args.py:4665-4668; 0.5.14: :6778-6781"},
@@ -437,6 +475,7 @@ static const setting *blame(const ctx *c, const struct a2a_rule *r)
     if (r->stage == A2A_SERVER_ARGS && set->s[SET_TBO].set) return &set->s[SET_TBO];
     if (r->refused == t_eplb) return &set->s[SET_EPLB];
     if (r->refused == t_dispatch_algorithm) return &set->s[SET_EP_DISPATCH];
+    if (r->refused == t_spec_deepep_v2) return &set->s[SET_SPEC_A2A];
     for (size_t i = 0; i < COUNT_OF(ORDER); i++)
         if (set->s[ORDER[i]].set) return &set->s[ORDER[i]];
     return NULL;

@@ -6,8 +6,9 @@
  * KV layout; it decides whether SGLang starts the worker. Where the GPU's
  * name leaves its memory open (an A100 has 40 or 80 GB, sm_90 says
  * nothing), every size SGLang could take is judged, and the worker is
- * judged only when they agree. rules.c calls chunk_check last among the
- * server arguments' checks, with the page size settled (rules.h). */
+ * judged only when they agree. rules.c calls chunk_check in
+ * check_server_args' place, with the page size settled (rules.h); the
+ * all-to-all handler's budgets read the same sizes (chunk_fit). */
 #include "engine/sglang/rules.h"
 
 #include <limits.h>
@@ -33,6 +34,9 @@ static const char TIER_CITE[] = "sglang 0.5.3rc2: python/sglang/srt/server_args.
  * tiers, on CUDA (sglang 0.5.20: python/sglang/srt/arg_groups/cuda_graph_hook.py:404-419; 0.5.21: :412-427). */
 static const span GLM5NEXT_BREAKABLE = FROM_TO("0.5.20", "0.5.21");
 static const unsigned GLM5NEXT_SIZE = 4096;
+static const span PDMUX_CHUNK = SINCE("0.5.3.post2");
+static const char PDMUX_CITE[] = "sglang 0.5.3.post2: python/sglang/srt/server_args.py:3165-3178; 0.5.23: "
+                                 "python/sglang/srt/arg_groups/validation_hook.py:248-261";
 static const char DIVIDE_CITE[] = "sglang 0.5.3rc2: python/sglang/srt/server_args.py:956-960; 0.5.23: "
                                   "python/sglang/srt/arg_groups/parallel_hook.py:314-335";
 static const char CHECK_MESSAGE[] = "AssertionError: chunked_prefill_size must be divisible by page_size";
@@ -134,6 +138,16 @@ static size_t chunk_sizes(const ctx *c, chunk_size *out, unsigned long adp, unsi
     return n;
 }
 
+/* 1 when the size after the division is exactly -1, which PD multiplexing asks for: a given size from -1 down to
+ * -adp (Python's floor division). Pure. */
+static int minus_one(const ctx *c, unsigned long adp)
+{
+    const setting *given = &c->set->s[SET_CHUNKED_PREFILL];
+    if (!given->set || given->value[0] != '-' || strlen(given->value) > 12) return 0;
+    unsigned long long v = strtoull(given->value + 1, NULL, 10);
+    return v >= 1 && v <= adp;
+}
+
 /* "8192", "8192 or 16384": each size's `seen` (or "off"), or its `given` when `before`. */
 static void list_sizes(const chunk_size *s, size_t n, int before, char *out, size_t size)
 {
@@ -181,11 +195,11 @@ static const setting *blame(const ctx *c, unsigned long adp)
 {
     const settings *set = c->set;
     if (set->s[SET_CHUNKED_PREFILL].set) return &set->s[SET_CHUNKED_PREFILL];
-    if (adp > 1) return set->s[SET_ATTN_DP_SIZE].set ? &set->s[SET_ATTN_DP_SIZE] : &set->s[SET_DP];
+    if (adp > 1) return settings_attn_dp_flag(set);
     return set->s[SET_PAGE_SIZE].set ? &set->s[SET_PAGE_SIZE] : NULL;
 }
 
-kvc_status chunk_check(const ctx *c, kvc_setting *row, unsigned long page, int page_known)
+kvc_status chunk_check(const ctx *c, kvc_setting *row, unsigned long page, int page_known, int page_one_too)
 {
     const setting *given = &c->set->s[SET_CHUNKED_PREFILL];
     if (given->reported || c->set->s[SET_PAGE_SIZE].reported) {
@@ -219,11 +233,18 @@ kvc_status chunk_check(const ctx *c, kvc_setting *row, unsigned long page, int p
                             "and kvcheck does not model this architecture's page size (SGLang serves it with its MHA "
                             "defaults), so it cannot judge this worker", list, why, rel, CHECK_CITE);
     }
+    if (refused && page_one_too)
+        return diag_set(c->diag, KVC_ERR_CONFIG, b ? &b->origin : NULL, "chunked prefill size %s (%s): SGLang %s "
+                        "refuses it with pages of %lu tokens (%s), which ROCm takes with aiter's preshuffle "
+                        "paged-MQA path, and passes it with the page of 1 token it takes without; kvcheck does not "
+                        "model which this host takes, so it cannot judge this worker", list, why, rel, page,
+                        CHECK_MESSAGE);
     if (refused && refused < n)
         return diag_set(c->diag, KVC_ERR_CONFIG, b ? &b->origin : NULL, "chunked prefill size %s (%s): SGLang %s "
                         "refuses some of them, a size that is not a multiple of the page size %lu (%s: %s), and "
-                        "kvcheck does not model which memory this GPU has, so it cannot judge this worker: give "
-                        "--chunked-prefill-size, or the GPU's name with its memory (\"A100 80GB\")",
+                        "kvcheck does not model which of them SGLang takes (the GPU's memory, or a --cuda-graph-config "
+                        "it does not read), so it cannot judge this worker: give --chunked-prefill-size, or the GPU's "
+                        "name with its memory (\"A100 80GB\")",
                         list, why, rel, page, CHECK_MESSAGE, CHECK_CITE);
     if (refused) {
         unsigned long unit = page * adp;
@@ -234,6 +255,21 @@ kvc_status chunk_check(const ctx *c, kvc_setting *row, unsigned long page, int p
         return rules_refuse(c, b, "%s (%s): the chunked prefill size is %s (%s), and the page size %lu; give "
                             "--chunked-prefill-size a multiple of %lu (%lu x %lu), such as %llu", CHECK_MESSAGE,
                             CHECK_CITE, list, why, page, unit, page, adp, suggest * unit);
+    }
+    /* then PD multiplexing's asserts: no pipeline parallelism, chunking off (-1 after the division), then PD mode
+     * and the overlap schedule, which SGLang's handlers may turn off and kvcheck does not follow (sglang 0.5.3.post2:
+     * python/sglang/srt/server_args.py:3165-3178; 0.5.23: python/sglang/srt/arg_groups/validation_hook.py:248-261) */
+    const setting *pdmux = &c->set->s[SET_PDMUX];
+    if (pdmux->set && in_span(c->rel, PDMUX_CHUNK)) {
+        if (settings_size(c->set, SET_PP) != 1)
+            return rules_refuse(c, pdmux, "AssertionError: PD-Multiplexing is only supported with pipeline "
+                                "parallelism disabled (pp_size=1). (%s)", PDMUX_CITE);
+        if (!minus_one(c, adp))
+            return rules_refuse(c, pdmux, "AssertionError: PD-Multiplexing is not compatible with chunked prefill. "
+                                "(%s): give --chunked-prefill-size -1", PDMUX_CITE);
+        return diag_set(c->diag, KVC_ERR_CONFIG, &pdmux->origin, "%s: SGLang %s then checks the PD mode and the "
+                        "overlap schedule, which its handlers may turn off (%s); kvcheck does not model it, so it "
+                        "cannot judge this worker", pdmux->flag, rel, PDMUX_CITE);
     }
     if (given->set || adp > 1) {
         setting_origin(row, given->set ? &given->origin : NULL);
@@ -266,11 +302,19 @@ enum chunk_fit chunk_fit(const ctx *c, unsigned long limit, char *sizes, size_t 
     return over == 0 ? CHUNK_WITHIN : over == n ? CHUNK_OVER : CHUNK_EITHER;
 }
 
+int chunk_on(const ctx *c)
+{
+    enum chunk_fit fit = chunk_fit(c, 0, NULL, 0);
+    return fit == CHUNK_WITHIN ? 0 : fit == CHUNK_OVER ? 1 : -1;
+}
+
 size_t chunk_spans(span *out, size_t max)
 {
     size_t n = 0;
     for (size_t i = 0; i < COUNT_OF(CHUNK_TIERS); i++, n++)
         if (n < max) out[n] = CHUNK_TIERS[i].when;
-    if (n < max) out[n] = GLM5NEXT_BREAKABLE;
-    return n + 1;
+    const span own[] = {GLM5NEXT_BREAKABLE, PDMUX_CHUNK};
+    for (size_t i = 0; i < COUNT_OF(own); i++, n++)
+        if (n < max) out[n] = own[i];
+    return n;
 }

@@ -103,6 +103,10 @@ static const struct dest_key {
     {"enable_eplb", SET_EPLB},
     {"ep_dispatch_algorithm", SET_EP_DISPATCH},
     {"cuda_graph_max_bs_decode", SET_CG_MAX_BS_DECODE},
+    {"cuda_graph_max_bs_prefill", SET_CG_SIZES},
+    {"cuda_graph_bs_decode", SET_CG_SIZES},
+    {"cuda_graph_bs_prefill", SET_CG_SIZES},
+    {"speculative_moe_a2a_backend", SET_SPEC_A2A},
     {"disaggregation_enable_kv_checksum", SET_KV_CHECKSUM}, /* 0.5.21+ */
     {"revision", SET_REVISION},
     {"speculative_draft_model_revision", SET_SPEC_DRAFT_REVISION},
@@ -152,6 +156,8 @@ static const struct env_key {
     {"SGLANG_MORI_NUM_MAX_DISPATCH_TOKENS_PER_RANK", SET_MORI_TOKENS_ENV},
     {"SGLANG_PPLX_NUM_MAX_DISPATCH_TOKENS_PER_RANK", SET_PPLX_TOKENS_ENV},
     {"SGLANG_FLASHINFER_NUM_MAX_DISPATCH_TOKENS_PER_RANK", SET_FI_TOKENS_ENV},
+    {"SGLANG_MOE_NVFP4_DISPATCH", SET_NVFP4_DISPATCH_ENV},
+    {"SGLANG_OPT_USE_DEEPGEMM_MEGA_MOE", SET_MEGA_MOE_ENV},
 };
 
 int setting_key_of_dest(const char *dest)

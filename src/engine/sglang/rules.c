@@ -4211,11 +4211,6 @@ unsigned long rules_attention_dp(const ctx *c)
     return rel_until(c->rel, "0.5.5.post3") ? size_of(c, SET_TP) : size_of(c, SET_DP);
 }
 
-/* The flag that gives the attention DP size: --attn-dp-size, else --dp-size. */
-static const setting *attn_dp_flag(const ctx *c)
-{
-    return c->set->s[SET_ATTN_DP_SIZE].set ? &c->set->s[SET_ATTN_DP_SIZE] : &c->set->s[SET_DP];
-}
 
 /* The data parallelism handler with attention DP on (CP turns it on too): a bare `assert tp_size % dp_size == 0`
  * (attn_dp_size from 0.5.22), before the context parallelism handler (sglang 0.5.3rc2: python/sglang/srt/
@@ -4231,7 +4226,7 @@ static kvc_status check_attention_dp(const ctx *c)
                             "replicas combined with attention data parallelism are not supported. (sglang 0.5.22: "
                             "python/sglang/srt/arg_groups/parallel_hook.py:281-286; 0.5.23: :287-292)", dp, given_adp);
     if (adp <= 1 || tp % adp == 0) return KVC_OK;
-    const setting *s = attn_dp_flag(c);
+    const setting *s = settings_attn_dp_flag(c->set);
     return rules_refuse(c, s->set ? s : NULL, "AssertionError: (a bare assert in the data parallelism handler: --tp-size "
                         "%lu is not a multiple of the attention data parallel size %lu; sglang 0.5.3rc2: python/sglang/"
                         "srt/server_args.py:956; 0.5.14: :5052; 0.5.19: python/sglang/srt/arg_groups/parallel_hook.py:"
@@ -4243,8 +4238,10 @@ static kvc_status check_attention_dp(const ctx *c)
 static kvc_status check_chunked_prefill(const ctx *c)
 {
     const kvc_setting *page = get(c->out, "page_size");
+    /* ROCm's DSA page from 0.5.12 is 64 with aiter's preshuffle paged-MQA path, else 1 (resolve_page_size warns) */
+    int page_one_too = page && c->gpu->hip && rel_since(c->rel, "0.5.12") && !strncmp(page->reason, "forced for DSA", 14);
     return chunk_check(c, get(c->out, "chunked_prefill_size"), page ? (unsigned long)page->number : 1,
-                       page && !unserved(c->model->architecture, c->rel));
+                       page && !unserved(c->model->architecture, c->rel), page_one_too);
 }
 
 /* The attention-TP size a pool splits KV heads over: tp / the attention-DP

@@ -127,7 +127,13 @@ static inline void settings_attn_dp(const settings *set, unsigned long *adp, uns
 {
     *dp = settings_size(set, SET_DP);
     *adp = settings_size(set, SET_ATTN_DP_SIZE);
-    if (!set->s[SET_ATTN_DP_SIZE].set && set->s[SET_DP_ATTENTION].set) *adp = *dp, *dp = 1;
+    if (*adp == 1 && set->s[SET_DP_ATTENTION].set) *adp = *dp, *dp = 1; /* its test is attn_dp_size == 1 */
+}
+
+/* The flag that gives the attention DP size (settings_attn_dp): --attn-dp-size above 1, else --dp-size. Pure. */
+static inline const setting *settings_attn_dp_flag(const settings *set)
+{
+    return settings_size(set, SET_ATTN_DP_SIZE) != 1 ? &set->s[SET_ATTN_DP_SIZE] : &set->s[SET_DP];
 }
 
 /* 1 when setting `k` was given as `v`. Pure. */
@@ -192,14 +198,17 @@ size_t cp_spans(span *out, size_t max);
 
 /* The attention data parallel size SGLang divides by (rules.c). */
 unsigned long rules_attention_dp(const ctx *c);
-/* SGLang's last server-argument check: a prefill-capable worker's chunked prefill size (given, or its default for
- * the GPU's memory), divided by the attention DP size, is a multiple of the page size `page` (`page_known`: kvcheck
- * derived it); `row` gets the size where it matters. Declined where the GPU's memory leaves the verdict open. */
-kvc_status chunk_check(const ctx *c, kvc_setting *row, unsigned long page, int page_known);
+/* check_server_args' check that a prefill-capable worker's chunked prefill size (given, or its default for the GPU's
+ * memory), divided by the attention DP size, is a multiple of the page size `page` (`page_known`: kvcheck derived it;
+ * `page_one_too`: SGLang may take a page of 1 instead, which kvcheck does not tell), then PD multiplexing's; `row`
+ * gets the size where it matters. Declined where what kvcheck does not know leaves the verdict open. */
+kvc_status chunk_check(const ctx *c, kvc_setting *row, unsigned long page, int page_known, int page_one_too);
 /* How SGLang's chunked prefill size after the attention DP division compares with `limit` tokens over every size
  * the worker may take (chunking off counts as within); `sizes` (may be NULL) gets where they come from. */
 enum chunk_fit { CHUNK_WITHIN, CHUNK_OVER, CHUNK_EITHER };
 enum chunk_fit chunk_fit(const ctx *c, unsigned long limit, char *sizes, size_t size);
+/* 1 when chunking is on after the division for every size the worker may take, 0 when off for all, -1 else. */
+int chunk_on(const ctx *c);
 /* Puts up to `max` of chunk.c's release spans in `out`; returns how many it has. */
 size_t chunk_spans(span *out, size_t max);
 

@@ -298,6 +298,10 @@ typedef enum setting_key {
     SET_MORI_TOKENS_ENV,     /* SGLANG_MORI_NUM_MAX_DISPATCH_TOKENS_PER_RANK in the launch's environment */
     SET_PPLX_TOKENS_ENV,     /* SGLANG_PPLX_NUM_MAX_DISPATCH_TOKENS_PER_RANK in the launch's environment */
     SET_FI_TOKENS_ENV,       /* SGLANG_FLASHINFER_NUM_MAX_DISPATCH_TOKENS_PER_RANK in the launch's environment */
+    SET_NVFP4_DISPATCH_ENV,  /* SGLANG_MOE_NVFP4_DISPATCH in the launch's environment */
+    SET_MEGA_MOE_ENV,        /* SGLANG_OPT_USE_DEEPGEMM_MEGA_MOE in the launch's environment (0.5.12-0.5.17: megamoe) */
+    SET_CG_SIZES,            /* --cuda-graph-max-bs-prefill, --cuda-graph-bs-decode, --cuda-graph-bs-prefill */
+    SET_SPEC_A2A,            /* --speculative-moe-a2a-backend */
     SET_COUNT
 } setting_key;
 
