@@ -1836,6 +1836,9 @@ static void test_rules__chunked_prefill_size(void **state)
     static const char OPEN[] = "kvcheck does not model which of them SGLang takes";
     static const struct line_case C[] = {
         {"H200", "glm-5.2", "--tp 8 --chunked-prefill-size 1000", "0.5.23", NULL, "such as 960"},
+        {"H200", "glm-5.2", "--tp 8 --chunked-prefill-size 99999999999999999999999", "0.5.23", NULL,
+         "such as 99999999999999999999936"},
+        {"H200", "glm-5.2", "--tp 8 --chunked-prefill-size 10", "0.5.23", NULL, "such as 64"},
         {"H200", "glm-5.2", "--tp 8 --chunked-prefill-size 1024", "0.5.23", "bf16", NULL},
         /* 8192 // 3 = 2730 on an H200 (60-160 GiB), refused; a size of 3 x 64 x k passes */
         {"H200", "glm-5.2", "--tp 6 --attn-dp-size 3", "0.5.23", NULL, "a multiple of 192 (64 x 3), such as 8064"},
@@ -1959,8 +1962,17 @@ static void test_rules__all_to_all_handler(void **state)
         {"H200", "glm-5.2", "--tp 8 --moe-a2a-backend mori --dp 2 --enable-dp-attention", "0.5.23", "bf16", NULL},
         {"H200", "glm-5.2", "SGLANG_MORI_NUM_MAX_DISPATCH_TOKENS_PER_RANK=8192 --tp 8 --moe-a2a-backend mori", "0.5.23",
          "bf16", NULL},
+        /* a value int() refuses is SGLang's default; any length is an int, a negative one refuses any chunk */
         {"H200", "glm-5.2", "SGLANG_MORI_NUM_MAX_DISPATCH_TOKENS_PER_RANK=x --tp 8 --moe-a2a-backend mori", "0.5.23",
-         NULL, UNJUDGED},
+         NULL, "(default 4096) must be >= the per-rank MoRI dispatch tokens"},
+        {"H200", "glm-5.2", "SGLANG_MORI_NUM_MAX_DISPATCH_TOKENS_PER_RANK=99999999999999999999 --tp 8 "
+         "--moe-a2a-backend mori", "0.5.23", "bf16", NULL},
+        {"H200", "glm-5.2", "SGLANG_MORI_NUM_MAX_DISPATCH_TOKENS_PER_RANK=-3 --tp 8 --moe-a2a-backend mori", "0.5.23",
+         NULL, "(default 4096) must be >= the per-rank MoRI dispatch tokens"},
+        {"H200", "glm-5.2", "SGLANG_MORI_NUM_MAX_DISPATCH_TOKENS_PER_RANK=-3 --tp 8 --moe-a2a-backend mori "
+         "--chunked-prefill-size -1", "0.5.23", "bf16", NULL},
+        {"H200", "glm-5.2", "SGLANG_MORI_NUM_MAX_DISPATCH_TOKENS_PER_RANK=-3 --tp 8 --moe-a2a-backend mori "
+         "--chunked-prefill-size -1", "0.5.9", NULL, UNJUDGED},
         {"H200", "glm-5.2", "--tp 8 --moe-a2a-backend mori --disaggregation-mode decode", "0.5.23", "bf16", NULL},
         {"H200", "glm-5.2", "--tp 8 --moe-a2a-backend mori --disaggregation-mode decode", "0.5.9", NULL,
          "must be larger or equal to chunked_prefill_size"},

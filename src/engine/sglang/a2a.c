@@ -75,22 +75,33 @@ static a2a_view view_of(const ctx *c)
 /* A test: 1 refuses, 0 passes, -1 kvcheck cannot tell (it says why in `why`). */
 typedef int (*a2a_test)(const ctx *c, const a2a_view *v, char *why, size_t size);
 
-/* The chunked prefill size SGLang's budget checks read (chunk.c) against `limit`, as a test. */
-static int over_budget(const ctx *c, unsigned long limit, char *why, size_t size)
+/* The chunked prefill size SGLang's budget checks read (chunk.c) against `cap` tokens (a Python int, signed), as a
+ * test: chunking off passes where SGLang skips the check (`guarded`); 0.5.9's unguarded MoRI check compares an off
+ * size (0 or below) too, which kvcheck judges only against a budget of 0 or more. */
+static int over_budget(const ctx *c, const char *cap, int guarded, char *why, size_t size)
 {
-    enum chunk_fit fit = chunk_fit(c, limit, why, size);
-    return fit == CHUNK_WITHIN ? 0 : fit == CHUNK_OVER ? 1 : -1;
+    if (cap[0] != '-') {
+        enum chunk_fit fit = chunk_fit(c, cap, why, size);
+        return fit == CHUNK_WITHIN ? 0 : fit == CHUNK_OVER ? 1 : -1;
+    }
+    int on = chunk_on(c);
+    if (on == 0 && !guarded) return snprintf(why, size, "chunking is off and the budget is %s", cap), -1;
+    if (on < 0) chunk_fit(c, "0", why, size);
+    return on;
 }
 
-/* An environment variable's integer (SGLang's EnvInt), else `dflt`; 0 with *bad where Python's int() refuses it. */
-static unsigned long env_int(const ctx *c, setting_key k, unsigned long dflt, int *bad)
+/* An environment variable's integer as SGLang reads it (EnvInt; 0.5.9's get_int_env_var), into `out` (signed
+ * decimal): the launch's value, or `dflt` where unset or where Python's int() refuses it, as SGLang warns and does
+ * (sglang 0.5.9: python/sglang/srt/utils/common.py:355-363; 0.5.11: python/sglang/srt/environ.py:66-72; 0.5.23:
+ * :79-86). */
+static void env_int(const ctx *c, setting_key k, const char *dflt, char *out, size_t size)
 {
     const setting *s = &c->set->s[k];
-    char num[32];
-    *bad = 0;
-    if (!s->set) return dflt;
-    if (!py_int(s->value, num, sizeof num) || num[0] == '-' || strlen(num) > 15) return *bad = 1, 0;
-    return strtoul(num, NULL, 10);
+    if (s->set && py_int(s->value, out, size)) return;
+    if (s->set)
+        notes_add(c->out->warnings, &c->out->nwarnings, KVC_MAX_NOTES, "%s=%s is not an integer: SGLang %s warns "
+                  "and takes its default %s", s->flag, s->value, SGLANG_VERSIONS[c->rel], dflt);
+    snprintf(out, size, "%s", dflt);
 }
 
 static const char *dispatch_type(const ctx *c)
@@ -144,12 +155,17 @@ static int t_mxfp8_quant(const ctx *c, const a2a_view *v, char *why, size_t size
     return strcmp(dispatch_type(c), "mxfp8") == 0 && strcmp(v->quant, "mxfp8") != 0;
 }
 
-static int t_mxfp8_runner(const ctx *c, const a2a_view *v, char *why, size_t size)
+/* The runner check of a backend: the runner not among `allowed` (words). */
+static int runner_not_in(const ctx *c, const a2a_view *v, const char *allowed, char *why, size_t size)
 {
-    if (strcmp(dispatch_type(c), "mxfp8") != 0) return 0;
     const char *r = dispatch_runner(c, v);
     if (!r) return snprintf(why, size, "SGLang picks the MoE runner for --quantization %s", v->quant), -1;
-    return strcmp(r, "flashinfer_trtllm_routed") != 0;
+    return !word_in(r, allowed);
+}
+
+static int t_mxfp8_runner(const ctx *c, const a2a_view *v, char *why, size_t size)
+{
+    return strcmp(dispatch_type(c), "mxfp8") != 0 ? 0 : runner_not_in(c, v, "flashinfer_trtllm_routed", why, size);
 }
 
 static int t_nvfp4_quant(const ctx *c, const a2a_view *v, char *why, size_t size)
@@ -159,14 +175,6 @@ static int t_nvfp4_quant(const ctx *c, const a2a_view *v, char *why, size_t size
         return snprintf(why, size, "a MIXED_PRECISION checkpoint passes only with NVFP4 MoE layers "
                         "(ModelConfig.nvfp4_moe_meta), which kvcheck does not read"), -1;
     return 1;
-}
-
-/* The runner check of a backend: the runner not among `allowed` (words). */
-static int runner_not_in(const ctx *c, const a2a_view *v, const char *allowed, char *why, size_t size)
-{
-    const char *r = dispatch_runner(c, v);
-    if (!r) return snprintf(why, size, "SGLang picks the MoE runner for --quantization %s", v->quant), -1;
-    return !word_in(r, allowed);
 }
 
 static int t_fi_runner_cutlass(const ctx *c, const a2a_view *v, char *why, size_t size)
@@ -201,11 +209,10 @@ static int t_pplx_normal(const ctx *c, const a2a_view *v, char *why, size_t size
  * 0.5.9 checks every worker and any size, later releases a prefill-capable worker's positive one. */
 static int mori_budget(const ctx *c, const a2a_view *v, int guarded, char *why, size_t size)
 {
-    int bad;
-    unsigned long cap = env_int(c, SET_MORI_TOKENS_ENV, 4096, &bad);
-    if (bad) return snprintf(why, size, "SGLANG_MORI_NUM_MAX_DISPATCH_TOKENS_PER_RANK is not an integer"), -1;
+    char cap[SETTING_VALUE_LEN];
     if (guarded && v->decode) return 0;
-    return over_budget(c, cap, why, size);
+    env_int(c, SET_MORI_TOKENS_ENV, "4096", cap, sizeof cap);
+    return over_budget(c, cap, guarded, why, size);
 }
 static int t_mori_any(const ctx *c, const a2a_view *v, char *why, size_t size)
 {
@@ -217,15 +224,16 @@ static int t_mori(const ctx *c, const a2a_view *v, char *why, size_t size) { ret
  * SGLANG_PPLX_NUM_MAX_DISPATCH_TOKENS_PER_RANK (128), on a prefill-capable worker with chunking on. */
 static int t_pplx_budget(const ctx *c, const a2a_view *v, char *why, size_t size)
 {
-    int bad;
-    unsigned long cap = env_int(c, SET_PPLX_TOKENS_ENV, 128, &bad);
-    if (bad) return snprintf(why, size, "SGLANG_PPLX_NUM_MAX_DISPATCH_TOKENS_PER_RANK is not an integer"), -1;
+    char cap[SETTING_VALUE_LEN];
     if (v->decode) return 0;
-    int r = over_budget(c, cap, why, size);
+    env_int(c, SET_PPLX_TOKENS_ENV, "128", cap, sizeof cap);
+    int r = over_budget(c, cap, 1, why, size);
     /* chunking off skips the check; on, the decode graph's batch size counts too */
     if (r != 0 || chunk_on(c) == 0) return r;
     const setting *bs = &c->set->s[SET_CG_MAX_BS_DECODE];
-    return bs->set && bs->value[0] != '-' && strtoull(bs->value, NULL, 10) > cap;
+    char n[SETTING_VALUE_LEN];
+    if (!bs->set || !py_int(bs->value, n, sizeof n) || n[0] == '-') return 0;
+    return cap[0] == '-' || dec_cmp(n, cap) > 0;
 }
 
 /* A dispatch algorithm that picks a replica per rank, which needs an all-to-all backend (0.5.17+; the backend that
@@ -299,7 +307,7 @@ static int t_fi_chunk_off(const ctx *c, const a2a_view *v, char *why, size_t siz
 {
     if (v->decode) return 0;
     int on = chunk_on(c);
-    if (on < 0) chunk_fit(c, 0, why, size);
+    if (on < 0) chunk_fit(c, "0", why, size);
     return on < 0 ? -1 : !on;
 }
 

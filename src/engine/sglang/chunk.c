@@ -62,6 +62,23 @@ static void dec_div(const char *dec, unsigned long d, char *q)
     q[n] = '\0';
 }
 
+/* `dec` * m into `out` (room for strlen(dec) + 21). Pure. */
+static void dec_mul(const char *dec, unsigned long m, char *out)
+{
+    size_t n = strlen(dec), k = n + 20;
+    unsigned long long carry = 0;
+    out[k + 1] = '\0';
+    for (size_t i = n; i-- > 0; k--) {
+        carry += (unsigned long long)(dec[i] - '0') * m;
+        out[k] = (char)('0' + carry % 10);
+        carry /= 10;
+    }
+    for (; carry; carry /= 10) out[k--] = (char)('0' + carry % 10);
+    size_t start = k + 1;
+    while (out[start] == '0' && out[start + 1]) start++;
+    memmove(out, out + start, strlen(out + start) + 1);
+}
+
 /* `dec` % m. Pure. */
 static unsigned long dec_mod(const char *dec, unsigned long m)
 {
@@ -248,13 +265,13 @@ kvc_status chunk_check(const ctx *c, kvc_setting *row, unsigned long page, int p
                         list, why, rel, page, CHECK_MESSAGE, CHECK_CITE);
     if (refused) {
         unsigned long unit = page * adp;
-        char first[DEC_LEN], fix[DEC_LEN];
-        snprintf(first, sizeof first, "%s", s[0].given);
-        dec_div(first, unit, fix);
-        unsigned long long suggest = strlen(fix) > 12 || strcmp(fix, "0") == 0 ? 1 : strtoull(fix, NULL, 10);
+        /* the multiple of the unit at or below the size given, else (none, or too long to read) the unit itself */
+        char times[DEC_LEN], fix[DEC_LEN + 24];
+        dec_div(s[0].given, unit, times);
+        dec_mul(strcmp(times, "0") == 0 || strlen(times) > 40 ? "1" : times, unit, fix);
         return rules_refuse(c, b, "%s (%s): the chunked prefill size is %s (%s), and the page size %lu; give "
-                            "--chunked-prefill-size a multiple of %lu (%lu x %lu), such as %llu", CHECK_MESSAGE,
-                            CHECK_CITE, list, why, page, unit, page, adp, suggest * unit);
+                            "--chunked-prefill-size a multiple of %lu (%lu x %lu), such as %s", CHECK_MESSAGE,
+                            CHECK_CITE, list, why, page, unit, page, adp, fix);
     }
     /* then PD multiplexing's asserts: no pipeline parallelism, chunking off (-1 after the division), then PD mode
      * and the overlap schedule, which SGLang's handlers may turn off and kvcheck does not follow (sglang 0.5.3.post2:
@@ -281,18 +298,21 @@ kvc_status chunk_check(const ctx *c, kvc_setting *row, unsigned long page, int p
     return KVC_OK;
 }
 
-enum chunk_fit chunk_fit(const ctx *c, unsigned long limit, char *sizes, size_t size)
+int dec_cmp(const char *a, const char *b)
+{
+    size_t la = strlen(a), lb = strlen(b);
+    if (la != lb) return la < lb ? -1 : 1;
+    int r = strcmp(a, b);
+    return (r > 0) - (r < 0);
+}
+
+enum chunk_fit chunk_fit(const ctx *c, const char *limit, char *sizes, size_t size)
 {
     unsigned long adp = rules_attention_dp(c);
     if (adp == 0) adp = 1;
     chunk_size s[COUNT_OF(CHUNK_TIERS) + 1];
     size_t n = chunk_sizes(c, s, adp, 1), over = 0;
-    char lim[24];
-    snprintf(lim, sizeof lim, "%lu", limit);
-    for (size_t i = 0; i < n; i++) {
-        size_t a = strlen(s[i].seen), b = strlen(lim);
-        over += (size_t)(s[i].seen[0] && (a > b || (a == b && strcmp(s[i].seen, lim) > 0)));
-    }
+    for (size_t i = 0; i < n; i++) over += (size_t)(s[i].seen[0] && dec_cmp(s[i].seen, limit) > 0);
     if (sizes && size) {
         char list[200], why[KVC_REASON_LEN];
         list_sizes(s, n, 0, list, sizeof list);
@@ -304,7 +324,7 @@ enum chunk_fit chunk_fit(const ctx *c, unsigned long limit, char *sizes, size_t 
 
 int chunk_on(const ctx *c)
 {
-    enum chunk_fit fit = chunk_fit(c, 0, NULL, 0);
+    enum chunk_fit fit = chunk_fit(c, "0", NULL, 0);
     return fit == CHUNK_WITHIN ? 0 : fit == CHUNK_OVER ? 1 : -1;
 }
 

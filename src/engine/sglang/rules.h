@@ -203,10 +203,13 @@ unsigned long rules_attention_dp(const ctx *c);
  * `page_one_too`: SGLang may take a page of 1 instead, which kvcheck does not tell), then PD multiplexing's; `row`
  * gets the size where it matters. Declined where what kvcheck does not know leaves the verdict open. */
 kvc_status chunk_check(const ctx *c, kvc_setting *row, unsigned long page, int page_known, int page_one_too);
-/* How SGLang's chunked prefill size after the attention DP division compares with `limit` tokens over every size
- * the worker may take (chunking off counts as within); `sizes` (may be NULL) gets where they come from. */
+/* How SGLang's chunked prefill size after the attention DP division compares with `limit` tokens (decimal digits,
+ * as Python's int of any length) over every size the worker may take (chunking off counts as within); `sizes` (may
+ * be NULL) gets where they come from. */
 enum chunk_fit { CHUNK_WITHIN, CHUNK_OVER, CHUNK_EITHER };
-enum chunk_fit chunk_fit(const ctx *c, unsigned long limit, char *sizes, size_t size);
+enum chunk_fit chunk_fit(const ctx *c, const char *limit, char *sizes, size_t size);
+/* -1, 0 or 1 as `a` is below, equal to or above `b`, both decimal digits without leading zeros. Pure. */
+int dec_cmp(const char *a, const char *b);
 /* 1 when chunking is on after the division for every size the worker may take, 0 when off for all, -1 else. */
 int chunk_on(const ctx *c);
 /* Puts up to `max` of chunk.c's release spans in `out`; returns how many it has. */
