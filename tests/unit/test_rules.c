@@ -2004,6 +2004,15 @@ static void test_rules__all_to_all_handler(void **state)
         {"H200", "glm-5.2", "--tp 8 --enable-two-batch-overlap", "0.5.23", NULL,
          "attention DP (--attn-dp-size) is required (DeepSeek-V4 non-EP DP TBO path)."},
         {"H200", "glm-5.2", "--tp 8 --enable-two-batch-overlap --attn-dp-size 8", "0.5.23", "bf16", NULL},
+        /* 0.5.18-0.5.19 exempt ROCm's DSA prefill CP split round-robin (interleave) */
+        {"MI300X", "glm-5.2", "--tp 8 --enable-two-batch-overlap --enable-prefill-cp --cp-strategy interleave",
+         "0.5.18", "bf16", NULL},
+        {"MI300X", "glm-5.2", "--tp 8 --enable-two-batch-overlap --enable-dsa-prefill-context-parallel", "0.5.19",
+         "bf16", NULL},
+        {"MI300X", "glm-5.2", "--tp 8 --enable-two-batch-overlap --enable-prefill-cp --cp-strategy interleave",
+         "0.5.17", NULL, "--enable-dp-attention is required (DeepSeek-V4 non-EP DP TBO path)."},
+        {"H200", "glm-5.2", "--tp 8 --enable-two-batch-overlap --enable-prefill-cp --cp-strategy interleave",
+         "0.5.18", NULL, "--enable-dp-attention is required (DeepSeek-V4 non-EP DP TBO path)."},
         {"H200", "glm-5.2", "--tp 8 --enable-two-batch-overlap --moe-a2a-backend ascend_tp", "0.5.16", NULL,
          "--enable-dp-attention is required (DeepSeek-V4 non-EP DP TBO path)."},
         /* waterfill makes the backend deepep; 0.5.16-0.5.18's flashinfer branch still reads the flag */

@@ -55,6 +55,8 @@ static const span ASCEND_TP_NONE = SINCE("0.5.16");
 /* 0.5.16-0.5.18's flashinfer branch tests the flag, not the backend waterfill resolved: both branches run (sglang
  * 0.5.16: python/sglang/srt/server_args.py:5865; 0.5.18: :6935). */
 static const span FLASHINFER_RAW = FROM_TO("0.5.16", "0.5.18");
+/* Two-batch overlap without a backend is exempt on ROCm with DSA prefill CP split round-robin (cp_tbo). */
+static const span CP_TBO = FROM_TO("0.5.18", "0.5.19");
 
 static a2a_view view_of(const ctx *c)
 {
@@ -329,9 +331,24 @@ static int t_tbo_none(const ctx *c, const a2a_view *v, char *why, size_t size)
     (void)why, (void)size;
     return c->set->s[SET_TBO].set && strcmp(v->after, "none") == 0;
 }
+/* 0.5.18-0.5.19's exemption: ROCm, with enable_dsa_prefill_context_parallel and dsa_prefill_cp_mode
+ * round-robin-split as _handle_legacy_cp_arguments leaves them: a strategy given with the switch sets the mode, and
+ * the DSA flag for a DSA model (attention backend dsa) or where given; else both stay as given (sglang 0.5.18:
+ * python/sglang/srt/server_args.py:6461-6501, :9114-9134; 0.5.19: python/sglang/srt/arg_groups/parallel_hook.py:
+ * 562-625, validation_hook.py:418-440). */
+static int cp_tbo(const ctx *c)
+{
+    const settings *set = c->set;
+    if (!c->gpu->hip || !in_span(c->rel, CP_TBO)) return 0;
+    if (c->cp.enabled && c->cp.strategy && !c->cp.both_legacy)
+        return (set->s[SET_DSA_CP].set || c->dsa) && strcmp(c->cp.strategy, "interleave") == 0;
+    const setting *mode = &set->s[SET_DSA_CP_MODE];
+    return set->s[SET_DSA_CP].set && (!mode->set || strcmp(mode->value, "round-robin-split") == 0);
+}
+
 static int t_tbo_none_no_dp(const ctx *c, const a2a_view *v, char *why, size_t size)
 {
-    return t_tbo_none(c, v, why, size) && v->adp <= 1;
+    return t_tbo_none(c, v, why, size) && v->adp <= 1 && !cp_tbo(c);
 }
 static int t_tbo_fusion(const ctx *c, const a2a_view *v, char *why, size_t size)
 {
@@ -528,7 +545,7 @@ kvc_status a2a_check(const ctx *c, enum a2a_stage stage)
 
 size_t a2a_spans(span *out, size_t max)
 {
-    const span own[] = {DEEPEP_WATERFILL, WATERFILL, ASCEND_TP_NONE, FLASHINFER_RAW};
+    const span own[] = {DEEPEP_WATERFILL, WATERFILL, ASCEND_TP_NONE, FLASHINFER_RAW, CP_TBO};
     size_t n = 0;
     for (size_t i = 0; i < COUNT_OF(RULES); i++, n++)
         if (n < max) out[n] = RULES[i].when;
