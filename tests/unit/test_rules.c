@@ -524,6 +524,30 @@ static const struct bad {
      "Decode host receive does not yet support HiSparse or role switching ("},
     {"H200", "deepseek-v3.2", HR "0 --disaggregation-mode decode --disaggregation-decode-retraction-backup cpu_tensor",
      NULL, "Decode host KV buffering requires host_pool retraction ("},
+    /* --enable-pd-role-switch (0.5.21+) refuses the features a switch does not rebuild, as the flags give them */
+#define RS "--tp 8 --disaggregation-mode decode --enable-pd-role-switch "
+#define RS_ALL "--enable-dp-attention --dp-size 8 --moe-a2a-backend deepep --speculative-algorithm EAGLE --pp-size 2 " \
+               "--dcp-size 2"
+#define RS_MSG "refuses to start: ValueError: --enable-pd-role-switch does not rebuild role-specific state for the " \
+               "following features: "
+    {"H200", "glm-5.2", RS RS_ALL, "0.5.21", RS_MSG "DP attention (--enable-dp-attention), MoE all-to-all "
+     "(--moe-a2a-backend deepep), pipeline parallelism (--pp-size 2), data parallelism (--dp-size 8), decode context "
+     "parallelism (--dcp-size 2), speculative decoding (--speculative-algorithm EAGLE). Remove these options or drop "
+     "--enable-pd-role-switch."},
+    {"H200", "glm-5.2", RS RS_ALL, "0.5.22", RS_MSG "attention DP (--attn-dp-size 8), MoE all-to-all "
+     "(--moe-a2a-backend deepep), pipeline parallelism (--pp-size 2), decode context parallelism (--dcp-size 2), "
+     "speculative decoding (--speculative-algorithm EAGLE). Remove"},
+    {"H200", "glm-5.2", RS RS_ALL, "0.5.23", RS_MSG "MoE all-to-all (--moe-a2a-backend deepep), pipeline parallelism "
+     "(--pp-size 2), decode context parallelism (--dcp-size 2), speculative decoding (--speculative-algorithm EAGLE). "
+     "Remove"},
+    {"H200", "glm-5.2", RS "--attn-dp-size 4 --dp-size 2", "0.5.22",
+     RS_MSG "attention DP (--attn-dp-size 4), data parallelism (--dp-size 2). Remove"},
+    {"H200", "glm-5.2", RS "--attn-dp-size 8 --enable-dp-attention-local-control-broadcast", "0.5.23",
+     RS_MSG "DP attention local control broadcast. Remove"},
+    {"H200", "glm-5.2", RS "--moe-runner-backend megamoe", "0.5.21", RS_MSG "MoE all-to-all (--moe-a2a-backend "
+     "megamoe). Remove"},
+    {"H200", "glm-5.2", RS "--speculative-algorithm NEXTN", "0.5.22", RS_MSG "speculative decoding "
+     "(--speculative-algorithm NEXTN). Remove"},
     /* on, it makes the retraction backup host_pool, which only a decode worker takes */
     {"H200", "deepseek-v3.2", HR "0 --disaggregation-mode prefill", "0.5.22",
      "SGLang 0.5.22 refuses to start: --disaggregation-decode-retraction-backup=host_pool is only supported on a PD "
@@ -2019,8 +2043,39 @@ static void test_rules__all_to_all_handler(void **state)
         {"B200", "glm-5.2", "--tp 8 --enable-waterfill --moe-a2a-backend flashinfer", "0.5.17", NULL,
          "AssertionError: Flashinfer MoE A2A is only supported with dp_size == tp_size and --enable-dp-attention"},
         {"B200", "glm-5.2", "--tp 8 --enable-waterfill --moe-a2a-backend flashinfer", "0.5.19", "fp8_raw", NULL},
-        {"H200", "glm-5.2", "SGLANG_OPT_USE_DEEPGEMM_MEGA_MOE=1 --tp 8 --enable-two-batch-overlap", "0.5.14", NULL,
-         UNJUDGED},
+        /* SGLANG_OPT_USE_DEEPGEMM_MEGA_MOE on makes the backend megamoe (0.5.12-0.5.17), which only sets the expert
+         * parallel size before 0.5.21 */
+        {"H200", "glm-5.2", "SGLANG_OPT_USE_DEEPGEMM_MEGA_MOE=1 --tp 8 --enable-two-batch-overlap", "0.5.14", "bf16",
+         NULL},
+        {"H200", "glm-5.2", "SGLANG_OPT_USE_DEEPGEMM_MEGA_MOE=0 --tp 8 --enable-two-batch-overlap", "0.5.14", NULL,
+         "ValueError: When enabling two batch overlap, moe_a2a_backend cannot be 'none'."},
+        {"H200", "glm-5.2", "SGLANG_OPT_USE_DEEPGEMM_MEGA_MOE=maybe --tp 8 --enable-two-batch-overlap", "0.5.14", NULL,
+         "ValueError: When enabling two batch overlap, moe_a2a_backend cannot be 'none'."},
+        {"H200", "glm-5.2", "SGLANG_OPT_USE_DEEPGEMM_MEGA_MOE=yes --tp 1 --enable-eplb", "0.5.17", NULL,
+         "AssertionError: (a bare assert ep_size > 1"},
+        {"H200", "glm-5.2", "SGLANG_OPT_USE_DEEPGEMM_MEGA_MOE=Y --tp 8 --moe-a2a-backend mori", "0.5.17", "bf16", NULL},
+        {"H200", "glm-5.2", "SGLANG_OPT_USE_DEEPGEMM_MEGA_MOE=1 --tp 8 --enable-two-batch-overlap", "0.5.18", NULL,
+         "--enable-dp-attention is required (DeepSeek-V4 non-EP DP TBO path)."},
+        {"H200", "glm-5.2", "--tp 8 --moe-a2a-backend megamoe --enable-two-batch-overlap", "0.5.20", "bf16", NULL},
+        /* elastic EP: EPLB skips a scale joiner (0.5.16+); without a backend the flags that need one refuse */
+        {"H200", "glm-5.2", "--tp 1 --enable-eplb --elastic-ep-join-mode scale", "0.5.17", NULL,
+         "AssertionError: --elastic-ep-join-mode requires --elastic-ep-backend to be set."},
+        {"H200", "glm-5.2", "--tp 1 --enable-eplb --elastic-ep-join-mode recover", "0.5.17", NULL,
+         "AssertionError: (a bare assert ep_size > 1"},
+        {"H200", "glm-5.2", "--tp 8 --elastic-ep-backend none --pp-size 2", "0.5.23", NULL, UNJUDGED},
+        {"H200", "glm-5.2", "--tp 8 --elastic-ep-rejoin", "0.5.18", NULL,
+         "AssertionError: --elastic-ep-join-mode requires --elastic-ep-backend to be set."},
+        {"H200", "glm-5.2", "--tp 8 --elastic-ep-rejoin", "0.5.13", NULL,
+         "AssertionError: Elastic EP rejoin requires elastic_ep_backend to be set."},
+        {"H200", "glm-5.2", "--tp 8 --elastic-ep-rejoin --elastic-ep-join-mode scale", "0.5.18", NULL,
+         "AssertionError: --elastic-ep-rejoin (deprecated) conflicts with --elastic-ep-join-mode scale."},
+        {"H200", "glm-5.2", "--tp 8 --elastic-ep-join-rank-offset 3", "0.5.23", NULL,
+         "AssertionError: --elastic-ep-join-rank-offset is only valid with --elastic-ep-join-mode scale."},
+        {"H200", "glm-5.2", "--tp 8 --elastic-ep-join-rank-offset 0", "0.5.23", "bf16", NULL},
+        {"H200", "glm-5.2", "--tp 8 --max-ep-size 16", "0.5.23", NULL,
+         "AssertionError: --max-ep-size requires --elastic-ep-backend to be set."},
+        {"H200", "glm-5.2", "--tp 8 --elastic-ep-initial-size 8", "0.5.23", NULL,
+         "AssertionError: --elastic-ep-initial-size is only valid for an Elastic EP deployment"},
         {"H200", "glm-5.2", "--tp 8 --speculative-algorithm EAGLE --speculative-num-steps 3 --speculative-eagle-topk 1 "
          "--speculative-num-draft-tokens 4 --speculative-moe-a2a-backend deepep_v2", "0.5.23", NULL,
          "ValueError: DeepEP v2 MoE is not validated as a speculative draft backend."},

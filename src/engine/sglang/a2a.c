@@ -19,18 +19,21 @@
 /* The backends whose handler branch kvcheck does not model, and why; every other backend of a release's choices is
  * judged (none, deepep, mooncake and nixl, which only set --ep-size, ascend_tp, flashinfer, mori, pplx). */
 static const struct {
+    span when;
     const char *backend;
     const char *what;
 } UNJUDGED[] = {
-    {"ascend_fuseep", "Ascend's fused expert parallelism, which runs on NPUs (0.5.10 refuses it unless "
+    {EVER, "ascend_fuseep", "Ascend's fused expert parallelism, which runs on NPUs (0.5.10 refuses it unless "
                       "SGLANG_NPU_FUSED_MOE_MODE is 1 or 2: sglang 0.5.10: python/sglang/srt/server_args.py:"
                       "2764-2769)"},
-    {"deepep_v2", "DeepEP v2, whose handler checks the architecture, the MoE runner, overlap, fused shared experts "
+    {EVER, "deepep_v2", "DeepEP v2, whose handler checks the architecture, the MoE runner, overlap, fused shared experts "
                   "and its dispatch token budget at the end of the resolution (sglang 0.5.23: python/sglang/srt/"
                   "arg_groups/moe_hook.py:400-459, :679-706)"},
-    {"megamoe", "MegaMoE, whose checks read the GPU, overlap and its token budget (sglang 0.5.23: python/sglang/srt/"
-                "arg_groups/mega_moe_hook.py:27-48, :78-256)"},
-    {"flashinfer_megamoe", "FlashInfer MegaMoE, whose handler checks the architecture, the quantization, its "
+    /* before 0.5.21 it only sets --ep-size to --tp-size for a DSA model (sglang 0.5.12: python/sglang/srt/
+     * server_args.py:3206-3213; 0.5.17: python/sglang/srt/arg_groups/overrides.py:2477-2486) */
+    {SINCE("0.5.21"), "megamoe", "MegaMoE, whose checks read the GPU, overlap and its token budget (sglang 0.5.21: "
+                                 "python/sglang/srt/arg_groups/mega_moe_hook.py:27-48, :101-190; 0.5.23: :78-256)"},
+    {EVER, "flashinfer_megamoe", "FlashInfer MegaMoE, whose handler checks the architecture, the quantization, its "
                            "environment and the GPU (sglang 0.5.23: python/sglang/srt/arg_groups/moe_hook.py:315-360)"},
 };
 
@@ -55,8 +58,24 @@ static const span ASCEND_TP_NONE = SINCE("0.5.16");
 /* 0.5.16-0.5.18's flashinfer branch tests the flag, not the backend waterfill resolved: both branches run (sglang
  * 0.5.16: python/sglang/srt/server_args.py:5865; 0.5.18: :6935). */
 static const span FLASHINFER_RAW = FROM_TO("0.5.16", "0.5.18");
+/* EPLB's assert skips an elastic EP scale joiner (--elastic-ep-join-mode, 0.5.16+). */
+static const span EPLB_SCALE = SINCE("0.5.16");
 /* Two-batch overlap without a backend is exempt on ROCm with DSA prefill CP split round-robin (cp_tbo). */
 static const span CP_TBO = FROM_TO("0.5.18", "0.5.19");
+
+/* SGLANG_OPT_USE_DEEPGEMM_MEGA_MOE on makes any backend megamoe, after waterfill's rewrite (sglang 0.5.12:
+ * python/sglang/srt/server_args.py:3195-3205; 0.5.15: python/sglang/srt/arg_groups/overrides.py:1915-1933; 0.5.17:
+ * :2456-2474); a value EnvBool does not take is off, with SGLang's warning. */
+static const span MEGA_MOE_ENV = FROM_TO("0.5.12", "0.5.17");
+static int mega_moe_env(const ctx *c)
+{
+    const setting *s = &c->set->s[SET_MEGA_MOE_ENV];
+    int on = rules_env_bool(s);
+    if (on < 0)
+        notes_add(c->out->warnings, &c->out->nwarnings, KVC_MAX_NOTES, "%s=%s is not a boolean: SGLang %s warns and "
+                  "takes it as false", s->flag, s->value, SGLANG_VERSIONS[c->rel]);
+    return on == 1;
+}
 
 static a2a_view view_of(const ctx *c)
 {
@@ -67,6 +86,7 @@ static a2a_view view_of(const ctx *c)
     const setting *fill = &c->set->s[SET_WATERFILL];
     int fills = in_span(c->rel, DEEPEP_WATERFILL) || (in_span(c->rel, WATERFILL) && strcmp(v.backend, "megamoe"));
     if (fill->set && fills) v.backend = "deepep";
+    if (in_span(c->rel, MEGA_MOE_ENV) && mega_moe_env(c)) v.backend = "megamoe";
     v.flashinfer_too = in_span(c->rel, FLASHINFER_RAW) && !strcmp(flag, "flashinfer") && strcmp(v.backend, flag);
     v.after = strcmp(v.backend, "ascend_tp") == 0 && in_span(c->rel, ASCEND_TP_NONE) ? "none" : v.backend;
     return v;
@@ -248,17 +268,6 @@ static int t_dispatch_algorithm(const ctx *c, const a2a_view *v, char *why, size
            (set_to(c, SET_EP_DISPATCH, "static") || set_to(c, SET_EP_DISPATCH, "lp"));
 }
 
-/* SGLANG_OPT_USE_DEEPGEMM_MEGA_MOE in the launch's environment makes the backend megamoe (0.5.12-0.5.17: sglang
- * 0.5.12: python/sglang/srt/server_args.py:3195-3205; 0.5.17: python/sglang/srt/arg_groups/overrides.py:2465-2470),
- * whose checks kvcheck does not model. */
-static int t_mega_moe_env(const ctx *c, const a2a_view *v, char *why, size_t size)
-{
-    (void)v;
-    if (!c->set->s[SET_MEGA_MOE_ENV].set) return 0;
-    snprintf(why, size, "SGLANG_OPT_USE_DEEPGEMM_MEGA_MOE in the launch's environment may make it megamoe");
-    return -1;
-}
-
 /* DeepEP v2 as the draft's backend, given (0.5.19+: sglang 0.5.19: python/sglang/srt/arg_groups/moe_hook.py:362-376;
  * 0.5.23: :624-638); the target's own deepep_v2 is declined first. */
 static int t_spec_deepep_v2(const ctx *c, const a2a_view *v, char *why, size_t size)
@@ -282,14 +291,15 @@ static int t_megamoe_gpu(const ctx *c, const a2a_view *v, char *why, size_t size
 }
 
 /* EPLB's bare assert that the expert parallel size is above 1, which --tp-size gives every backend but none and
- * ascend_tp (sglang 0.5.3rc2: python/sglang/srt/server_args.py:1008-1009; 0.5.15: :5200; 0.5.23:
- * python/sglang/srt/arg_groups/parallel_hook.py:790-791). */
+ * ascend_tp; from 0.5.16 not for an elastic EP scale joiner (sglang 0.5.3rc2: python/sglang/srt/server_args.py:
+ * 1008-1009; 0.5.15: :5200; 0.5.16: :5924-5925; 0.5.23: python/sglang/srt/arg_groups/parallel_hook.py:790-791). */
 static int t_eplb(const ctx *c, const a2a_view *v, char *why, size_t size)
 {
     (void)why, (void)size;
     unsigned long ep = strcmp(v->backend, "none") == 0 || strcmp(v->backend, "ascend_tp") == 0 ? size_of(c, SET_EP)
                                                                                                 : v->tp;
-    return c->set->s[SET_EPLB].set && ep <= 1;
+    int joiner = in_span(c->rel, EPLB_SCALE) && set_to(c, SET_EP_JOIN_MODE, "scale");
+    return c->set->s[SET_EPLB].set && ep <= 1 && !joiner;
 }
 
 /* FlashInfer's token budget after speculative decoding: 0.5.13-0.5.21 for flashinfer_cutedsl, from the prefill
@@ -375,9 +385,6 @@ static const struct a2a_rule {
      "NVFP4 experts); it runs DeepGEMM kernels over CUDA symmetric memory. On ROCm, set "
      "SGLANG_AMD_USE_FLYDSL_MEGA_MOE=1 to select aiter MegaMoEv2 instead.", "sglang 0.5.21: python/sglang/srt/"
      "arg_groups/mega_moe_hook.py:38-48; 0.5.23: the same"},
-    {FROM_TO("0.5.12", "0.5.17"), A2A_HANDLER, "", t_mega_moe_env, NULL,
-     "sglang 0.5.12: python/sglang/srt/server_args.py:3195-3205; 0.5.17: python/sglang/srt/arg_groups/overrides.py:"
-     "2465-2470"},
     {SINCE("0.5.20"), A2A_HANDLER, "", t_dispatch_needs_flashinfer,
      "ValueError: --flashinfer-a2a-dispatch-type requires --moe-a2a-backend flashinfer.",
      "sglang 0.5.20: python/sglang/srt/arg_groups/moe_hook.py:256-262; 0.5.23: :307-313"},
@@ -492,6 +499,88 @@ static const struct a2a_rule {
      "sglang 0.5.23: python/sglang/srt/arg_groups/validation_hook.py:756-772"},
 };
 
+/* ---------------------------------------------------------- elastic EP */
+
+/* Elastic EP's handler, after EPLB's (0.5.4-0.5.6.post2 later in the resolution, where kvcheck's decline comes
+ * early). Without a backend, the flags that need one are refused in this order; with one (any value, "none"
+ * included), its checks read the EPLB algorithm, the pipeline, the host's InfiniBand devices and runtime scale-up,
+ * which kvcheck does not model. --elastic-ep-rejoin is --elastic-ep-join-mode recover in 0.5.16-0.5.20. */
+static const span REJOIN_RECOVER = FROM_TO("0.5.16", "0.5.20");
+
+static int e_rejoin_conflict(const ctx *c)
+{
+    return c->set->s[SET_ELASTIC_REJOIN].set && c->set->s[SET_EP_JOIN_MODE].set &&
+           !set_to(c, SET_EP_JOIN_MODE, "recover");
+}
+static int e_backend(const ctx *c) { return c->set->s[SET_ELASTIC_BACKEND].set; }
+static int e_rejoin(const ctx *c) { return c->set->s[SET_ELASTIC_REJOIN].set; }
+static int e_join_mode(const ctx *c)
+{
+    return c->set->s[SET_EP_JOIN_MODE].set || (e_rejoin(c) && in_span(c->rel, REJOIN_RECOVER));
+}
+static int e_join_offset(const ctx *c)
+{
+    const setting *o = &c->set->s[SET_EP_JOIN_OFFSET];
+    return o->set && strcmp(o->value, "0") != 0;
+}
+static int e_max_ep_size(const ctx *c) { return c->set->s[SET_MAX_EP_SIZE].set; }
+static int e_initial_size(const ctx *c) { return c->set->s[SET_ELASTIC_INITIAL].set; }
+
+static const struct elastic_rule {
+    span when;
+    int (*refused)(const ctx *c);
+    setting_key blame;
+    const char *message; /* NULL: kvcheck declines */
+    const char *cite;
+} ELASTIC[] = {
+    {REJOIN_RECOVER, e_rejoin_conflict, SET_ELASTIC_REJOIN,
+     "AssertionError: --elastic-ep-rejoin (deprecated) conflicts with --elastic-ep-join-mode {ep_join_mode}.",
+     "sglang 0.5.16: python/sglang/srt/server_args.py:5927-5938; 0.5.20: python/sglang/srt/arg_groups/"
+     "parallel_hook.py:356-374"},
+    {EVER, e_backend, SET_ELASTIC_BACKEND, NULL,
+     "sglang 0.5.4: python/sglang/srt/server_args.py:1233-1240; 0.5.23: python/sglang/srt/arg_groups/"
+     "parallel_hook.py:519-545"},
+    {FROM_TO("0.5.11", "0.5.15.post1"), e_rejoin, SET_ELASTIC_REJOIN,
+     "AssertionError: Elastic EP rejoin requires elastic_ep_backend to be set.",
+     "sglang 0.5.11: python/sglang/srt/server_args.py:3158-3161; 0.5.15.post1: :5218-5221"},
+    {SINCE("0.5.16"), e_join_mode, SET_EP_JOIN_MODE,
+     "AssertionError: --elastic-ep-join-mode requires --elastic-ep-backend to be set.",
+     "sglang 0.5.16: python/sglang/srt/server_args.py:5954-5957; 0.5.23: python/sglang/srt/arg_groups/"
+     "parallel_hook.py:546-549"},
+    {SINCE("0.5.16"), e_join_offset, SET_EP_JOIN_OFFSET,
+     "AssertionError: --elastic-ep-join-rank-offset is only valid with --elastic-ep-join-mode scale.",
+     "sglang 0.5.16: python/sglang/srt/server_args.py:5968-5975; 0.5.23: python/sglang/srt/arg_groups/"
+     "parallel_hook.py:560-565"},
+    {SINCE("0.5.16"), e_max_ep_size, SET_MAX_EP_SIZE,
+     "AssertionError: --max-ep-size requires --elastic-ep-backend to be set.",
+     "sglang 0.5.16: python/sglang/srt/server_args.py:5976-5980; 0.5.23: python/sglang/srt/arg_groups/"
+     "parallel_hook.py:566-570"},
+    {SINCE("0.5.16"), e_initial_size, SET_ELASTIC_INITIAL,
+     "AssertionError: --elastic-ep-initial-size is only valid for an Elastic EP deployment with --max-ep-size larger "
+     "than its local TP size.", "sglang 0.5.16: python/sglang/srt/server_args.py:5982-5991; 0.5.23: python/sglang/"
+     "srt/arg_groups/parallel_hook.py:572-581"},
+};
+
+static kvc_status elastic_check(const ctx *c)
+{
+    for (size_t i = 0; i < COUNT_OF(ELASTIC); i++) {
+        const struct elastic_rule *r = &ELASTIC[i];
+        if (!in_span(c->rel, r->when) || !r->refused(c)) continue;
+        const setting *s = &c->set->s[r->blame];
+        if (!s->set) s = &c->set->s[SET_ELASTIC_REJOIN]; /* the join mode --elastic-ep-rejoin sets */
+        if (!r->message)
+            return diag_set(c->diag, KVC_ERR_CONFIG, &s->origin, "%s %s: SGLang %s then checks elastic EP's EPLB "
+                            "algorithm, pipeline size, InfiniBand devices and runtime scale-up (%s), which kvcheck "
+                            "does not model, so it cannot judge this worker", s->flag, s->value,
+                            SGLANG_VERSIONS[c->rel], r->cite);
+        const char *const fields[][2] = {{"ep_join_mode", c->set->s[SET_EP_JOIN_MODE].value}};
+        char msg[300];
+        sglang_expand(r->message, fields, COUNT_OF(fields), msg, sizeof msg);
+        return rules_refuse(c, s, "%s (%s)", msg, r->cite);
+    }
+    return KVC_OK;
+}
+
 /* The flag a rule's refusal points at. */
 static const setting *blame(const ctx *c, const struct a2a_rule *r)
 {
@@ -514,7 +603,7 @@ kvc_status a2a_check(const ctx *c, enum a2a_stage stage)
     const setting *flag = &c->set->s[SET_MOE_A2A];
     if (stage == A2A_HANDLER)
         for (size_t i = 0; i < COUNT_OF(UNJUDGED); i++)
-            if (strcmp(v.backend, UNJUDGED[i].backend) == 0)
+            if (strcmp(v.backend, UNJUDGED[i].backend) == 0 && in_span(c->rel, UNJUDGED[i].when))
                 return diag_set(c->diag, KVC_ERR_CONFIG, flag->set ? &flag->origin : NULL, "all-to-all backend %s: "
                                 "%s; kvcheck does not model it, so it cannot judge this worker under SGLang %s",
                                 v.backend, UNJUDGED[i].what, rel);
@@ -540,15 +629,19 @@ kvc_status a2a_check(const ctx *c, enum a2a_stage stage)
                                 why, why[0] ? "; to start it, raise the variable in the launch's environment or lower "
                                               "--chunked-prefill-size" : "");
     }
-    return KVC_OK;
+    return stage == A2A_HANDLER ? elastic_check(c) : KVC_OK;
 }
 
 size_t a2a_spans(span *out, size_t max)
 {
-    const span own[] = {DEEPEP_WATERFILL, WATERFILL, ASCEND_TP_NONE, FLASHINFER_RAW, CP_TBO};
+    const span own[] = {DEEPEP_WATERFILL, WATERFILL, ASCEND_TP_NONE, FLASHINFER_RAW, CP_TBO, EPLB_SCALE, MEGA_MOE_ENV};
     size_t n = 0;
     for (size_t i = 0; i < COUNT_OF(RULES); i++, n++)
         if (n < max) out[n] = RULES[i].when;
+    for (size_t i = 0; i < COUNT_OF(ELASTIC); i++, n++)
+        if (n < max) out[n] = ELASTIC[i].when;
+    for (size_t i = 0; i < COUNT_OF(UNJUDGED); i++, n++)
+        if (n < max) out[n] = UNJUDGED[i].when;
     for (size_t i = 0; i < COUNT_OF(own); i++, n++)
         if (n < max) out[n] = own[i];
     return n;

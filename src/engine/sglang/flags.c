@@ -107,6 +107,13 @@ static const struct dest_key {
     {"cuda_graph_bs_decode", SET_CG_SIZES},
     {"cuda_graph_bs_prefill", SET_CG_SIZES},
     {"speculative_moe_a2a_backend", SET_SPEC_A2A},
+    {"elastic_ep_backend", SET_ELASTIC_BACKEND},
+    {"ep_join_mode", SET_EP_JOIN_MODE},
+    {"elastic_ep_rejoin", SET_ELASTIC_REJOIN},
+    {"ep_join_rank_offset", SET_EP_JOIN_OFFSET},
+    {"max_ep_size", SET_MAX_EP_SIZE},
+    {"elastic_ep_initial_size", SET_ELASTIC_INITIAL},
+    {"enable_dp_attention_local_control_broadcast", SET_DP_LOCAL_BROADCAST},
     {"disaggregation_enable_kv_checksum", SET_KV_CHECKSUM}, /* 0.5.21+ */
     {"revision", SET_REVISION},
     {"speculative_draft_model_revision", SET_SPEC_DRAFT_REVISION},

@@ -2453,6 +2453,99 @@ static kvc_status resolve_transfer(const ctx *c)
     return KVC_OK;
 }
 
+/* --enable-pd-role-switch on a prefill or decode worker: the features whose role-specific state a switch does not
+ * rebuild, as the launch gives them (the handlers that rewrite them run later; 0.5.22's reading of the deprecated
+ * DP attention flags runs before), in SGLang's order and words (sglang 0.5.21: python/sglang/srt/arg_groups/
+ * pd_disaggregation_hook.py:158-189; 0.5.22: :171-202; 0.5.23: :164-196). Each writes its item into `text`. */
+static int raw_size(const ctx *c, setting_key k) { return settings_size(c->raw, k) > 1; }
+static int rs_dp_attention(const ctx *c, char *text, size_t size)
+{
+    return c->raw->s[SET_DP_ATTENTION].set && snprintf(text, size, "DP attention (--enable-dp-attention)");
+}
+/* attention DP on: above one, or an elastic EP scale joiner (attn_dp_enabled_of: sglang 0.5.23: python/sglang/srt/
+ * runtime_context.py:191-199) */
+static int attn_dp_on(const ctx *c, unsigned long *adp)
+{
+    unsigned long dp;
+    settings_attn_dp(c->raw, adp, &dp);
+    return *adp > 1 || set_to(c, SET_EP_JOIN_MODE, "scale");
+}
+static int rs_attn_dp(const ctx *c, char *text, size_t size)
+{
+    unsigned long adp;
+    return attn_dp_on(c, &adp) && snprintf(text, size, "attention DP (--attn-dp-size %lu)", adp);
+}
+static int rs_ep(const ctx *c, char *text, size_t size)
+{
+    return raw_size(c, SET_EP) && snprintf(text, size, "expert parallelism (--ep-size %s)", c->raw->s[SET_EP].value);
+}
+static int rs_a2a(const ctx *c, char *text, size_t size)
+{
+    ctx given = *c; /* the flag as given (prefill CP sets deepep later), or the megamoe runner's alias of it */
+    given.set = c->raw;
+    const char *a2a = quant_a2a_backend(&given);
+    return strcmp(a2a, "none") != 0 && snprintf(text, size, "MoE all-to-all (--moe-a2a-backend %s)", a2a);
+}
+static int rs_pp(const ctx *c, char *text, size_t size)
+{
+    return raw_size(c, SET_PP) && snprintf(text, size, "pipeline parallelism (--pp-size %s)", c->raw->s[SET_PP].value);
+}
+static int rs_broadcast(const ctx *c, char *text, size_t size)
+{
+    unsigned long adp;
+    return attn_dp_on(c, &adp) && c->raw->s[SET_DP_LOCAL_BROADCAST].set &&
+           snprintf(text, size, "DP attention local control broadcast");
+}
+static int rs_dp(const ctx *c, char *text, size_t size)
+{
+    unsigned long dp, adp;
+    settings_attn_dp(c->raw, &adp, &dp);
+    if (!rel_since(c->rel, "0.5.22")) dp = settings_size(c->raw, SET_DP);
+    return dp > 1 && snprintf(text, size, "data parallelism (--dp-size %lu)", dp);
+}
+static int rs_dcp(const ctx *c, char *text, size_t size)
+{
+    return raw_size(c, SET_DCP) &&
+           snprintf(text, size, "decode context parallelism (--dcp-size %s)", c->raw->s[SET_DCP].value);
+}
+static int rs_spec(const ctx *c, char *text, size_t size)
+{
+    const setting *s = &c->raw->s[SET_SPEC_ALGO];
+    return s->set && snprintf(text, size, "speculative decoding (--speculative-algorithm %s)", s->value);
+}
+
+static const struct role_switch_item {
+    span when;
+    int (*on)(const ctx *c, char *text, size_t size);
+} ROLE_SWITCH[] = {
+    {FROM_TO("0.5.21", "0.5.21"), rs_dp_attention},
+    {FROM_TO("0.5.22", "0.5.22"), rs_attn_dp},
+    {SINCE("0.5.21"), rs_ep},
+    {SINCE("0.5.21"), rs_a2a},
+    {SINCE("0.5.21"), rs_pp},
+    {SINCE("0.5.23"), rs_broadcast},
+    {FROM_TO("0.5.21", "0.5.22"), rs_dp},
+    {SINCE("0.5.21"), rs_dcp},
+    {SINCE("0.5.21"), rs_spec},
+};
+
+static kvc_status check_role_switch(const ctx *c)
+{
+    const setting *sw = &c->raw->s[SET_PD_ROLE_SWITCH];
+    if (!sw->set || !(set_to(c, SET_DISAGG_MODE, "prefill") || set_to(c, SET_DISAGG_MODE, "decode")))
+        return KVC_OK;
+    char items[600] = "", one[160];
+    size_t n = 0;
+    for (size_t i = 0; i < COUNT_OF(ROLE_SWITCH); i++)
+        if (in_span(c->rel, ROLE_SWITCH[i].when) && ROLE_SWITCH[i].on(c, one, sizeof one))
+            n += (size_t)snprintf(items + n, n < sizeof items ? sizeof items - n : 0, "%s%s", n ? ", " : "", one);
+    if (!n) return KVC_OK;
+    return rules_refuse(c, sw, "ValueError: --enable-pd-role-switch does not rebuild role-specific state for the "
+                        "following features: %s. Remove these options or drop --enable-pd-role-switch. (sglang "
+                        "0.5.21: python/sglang/srt/arg_groups/pd_disaggregation_hook.py:158-189; 0.5.23: :164-196)",
+                        items);
+}
+
 /* --disaggregation-decode-host-receive-threshold (0.5.21+): a decode worker
  * receives incoming KV into its host retraction pool once device usage
  * reaches it. On above 0 in 0.5.21 (default 0: sglang 0.5.21:
@@ -2562,9 +2655,7 @@ static kvc_status check_retraction_backup(const ctx *c)
     return KVC_OK;
 }
 
-/* SGLang's EnvBool: 1 on, 0 off or unset, -1 a value it warns about and
- * reads as off (sglang 0.5.23: python/sglang/srt/environ.py:79-86). */
-static int env_bool(const setting *s)
+int rules_env_bool(const setting *s)
 {
     static const char *const YES[] = {"true", "1", "yes", "y"}, *const NO[] = {"false", "0", "no", "n"};
     if (!s->set) return 0;
@@ -2589,7 +2680,7 @@ static int worker_radix_off(const ctx *c)
 }
 static int hicache_radix_off(const ctx *c) { return c->set->s[SET_HICACHE].set && worker_radix_off(c); }
 static int offload_off_decode(const ctx *c) { return !set_to(c, SET_DISAGG_MODE, "decode"); }
-static int offload_spec_v2(const ctx *c) { return env_bool(&c->set->s[SET_SPEC_V2_ENV]) == 1; }
+static int offload_spec_v2(const ctx *c) { return rules_env_bool(&c->set->s[SET_SPEC_V2_ENV]) == 1; }
 static int offload_no_storage(const ctx *c) { return !c->set->s[SET_HICACHE_STORAGE].set; }
 static int offload_host_pool(const ctx *c) { return host_pool_backup(c); }
 
@@ -2740,8 +2831,8 @@ static int pc_prefill_hicache(const ctx *c)
 /* SGLang's EnvBool (0.5.23: python/sglang/srt/environ.py:143-150): -1 for a
  * value it does not take, which EnvField.get warns about and reads as the
  * default, False (environ.py:79-86) */
-static int pc_staging(const ctx *c) { return env_bool(&c->set->s[SET_STAGING_ENV]) == 1; }
-static int pc_rust(const ctx *c) { return env_bool(&c->set->s[SET_RUST_SERVER_ENV]) == 1; }
+static int pc_staging(const ctx *c) { return rules_env_bool(&c->set->s[SET_STAGING_ENV]) == 1; }
+static int pc_rust(const ctx *c) { return rules_env_bool(&c->set->s[SET_RUST_SERVER_ENV]) == 1; }
 
 static const struct prefill_complete_row {
     int (*unsupported)(const ctx *c);
@@ -2781,7 +2872,7 @@ static kvc_status resolve_allocation_policy(const ctx *c)
     setting_origin(v, &s->origin);
     if (strcmp(s->value, "prefill_complete") != 0) return KVC_OK;
     for (setting_key k = SET_STAGING_ENV; k <= SET_RUST_SERVER_ENV; k++) {
-        if (env_bool(&c->set->s[k]) >= 0) continue;
+        if (rules_env_bool(&c->set->s[k]) >= 0) continue;
         char lower[64]; /* SGLang's warning shows the value lower-cased */
         str_copy(lower, sizeof lower, c->set->s[k].value);
         for (char *p = lower; *p; p++) *p = (char)((*p >= 'A' && *p <= 'Z') ? *p - 'A' + 'a' : *p);
@@ -5231,8 +5322,8 @@ static void apply_alias(settings *set, const struct backend_alias *a, unsigned r
 }
 
 static kvc_status resolve_settings(const gpu_info *gpu, const model_info *model, const draft_model *draft,
-                                   const settings *set, const cp_state *cp, unsigned release, kvc_resolved *out,
-                                   kvc_diag *diag);
+                                   const settings *set, const settings *raw, const cp_state *cp, unsigned release,
+                                   kvc_resolved *out, kvc_diag *diag);
 
 /* Resolves the worker from its settings as SGLang's handlers leave them: with the deprecated backend names renamed
  * (BACKEND_ALIASES) and what prefill context parallelism sets (cp.c), both before the handlers that read them. */
@@ -5243,20 +5334,20 @@ kvc_status rules_resolve(const gpu_info *gpu, const model_info *model, const dra
     int dsa = model->index_topk && arch_dsa(model->architecture, release);
     cp_state cp;
     cp_settle(set, model, release, dsa, rules_arch_defaults(model->architecture, release), &cp);
-    if (!a && !cp_rewrites(&cp)) return resolve_settings(gpu, model, draft, set, &cp, release, out, diag);
+    if (!a && !cp_rewrites(&cp)) return resolve_settings(gpu, model, draft, set, set, &cp, release, out, diag);
     settings *given = malloc(sizeof *given);
     if (!given) return diag_set(diag, KVC_ERR_NOMEM, NULL, "out of memory");
     memcpy(given, set, sizeof *given);
     if (a) apply_alias(given, a, release);
     if (cp_rewrites(&cp)) cp_apply(given, &cp, release);
-    kvc_status st = resolve_settings(gpu, model, draft, given, &cp, release, out, diag);
+    kvc_status st = resolve_settings(gpu, model, draft, given, set, &cp, release, out, diag);
     free(given);
     return st;
 }
 
 static kvc_status resolve_settings(const gpu_info *gpu, const model_info *model, const draft_model *draft,
-                                   const settings *set, const cp_state *cp, unsigned release, kvc_resolved *out,
-                                   kvc_diag *diag)
+                                   const settings *set, const settings *raw, const cp_state *cp, unsigned release,
+                                   kvc_resolved *out, kvc_diag *diag)
 {
     memset(out, 0, sizeof *out);
     str_copy(out->engine, sizeof out->engine, "sglang");
@@ -5266,8 +5357,8 @@ static kvc_status resolve_settings(const gpu_info *gpu, const model_info *model,
              "tests/conformance/sglang");
     out->gpu = *gpu;
     out->model = *model;
-    ctx c = {.rel = release, .gpu = gpu, .model = model, .draft = draft, .set = set, .out = out, .diag = diag,
-             .cp = *cp};
+    ctx c = {.rel = release, .gpu = gpu, .model = model, .draft = draft, .set = set, .raw = raw, .out = out,
+             .diag = diag, .cp = *cp};
     settle_decode(&c);
     c.mdtype = model_dtype(release, model->architecture, &set->s[SET_MODEL_DTYPE], model, c.mdtype_why,
                            sizeof c.mdtype_why);
@@ -5300,6 +5391,7 @@ static kvc_status resolve_settings(const gpu_info *gpu, const model_info *model,
     if (!st) st = resolve_host_receive(&c);
     if (!st) st = check_pd_decode(&c, 0);
     if (!st) st = resolve_transfer(&c);
+    if (!st) st = check_role_switch(&c);
     if (!st) st = run_dcp_rules(&c, DCP_VALIDATION, COUNT_OF(DCP_VALIDATION));
     if (!st && dsv4) st = resolve_dsv4(&c, dsv4);
     if (!st && dsv4) st = check_hicache_layout(&c);

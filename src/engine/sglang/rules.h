@@ -86,6 +86,8 @@ typedef struct ctx {
     const model_info *model;
     const draft_model *draft; /* a separate draft model (EAGLE3, STANDALONE) as found; NULL: none given */
     const settings *set;
+    const settings *raw; /* the settings as the launch gives them, before the deprecated names and prefill CP rewrite
+                            them (rules_resolve): what handlers that run before those rewrites read */
     kvc_resolved *out;
     kvc_diag *diag;
     int dsa, defaults; /* the release takes the model as DSA; and applies the DSA defaults */
@@ -193,6 +195,11 @@ void cp_note_inert(const ctx *c);
 void cp_note_decode(const ctx *c);
 /* Puts up to `max` of cp.c's release spans in `out`; returns how many it has. */
 size_t cp_spans(span *out, size_t max);
+
+/* SGLang's EnvBool of a setting from the launch's environment: 1 on (true, 1, yes, y in any case), 0 off or unset,
+ * -1 a value it warns about and reads as off (sglang 0.5.12: python/sglang/srt/environ.py:119-126; 0.5.23:
+ * :79-86). Pure. */
+int rules_env_bool(const setting *s);
 
 /* ------------------------------------------- chunked prefill (chunk.c) */
 

@@ -302,6 +302,13 @@ typedef enum setting_key {
     SET_MEGA_MOE_ENV,        /* SGLANG_OPT_USE_DEEPGEMM_MEGA_MOE in the launch's environment (0.5.12-0.5.17: megamoe) */
     SET_CG_SIZES,            /* --cuda-graph-max-bs-prefill, --cuda-graph-bs-decode, --cuda-graph-bs-prefill */
     SET_SPEC_A2A,            /* --speculative-moe-a2a-backend */
+    SET_ELASTIC_BACKEND,     /* --elastic-ep-backend */
+    SET_EP_JOIN_MODE,        /* --elastic-ep-join-mode (0.5.16+) */
+    SET_ELASTIC_REJOIN,      /* --elastic-ep-rejoin (0.5.11-0.5.20) */
+    SET_EP_JOIN_OFFSET,      /* --elastic-ep-join-rank-offset (0.5.16+) */
+    SET_MAX_EP_SIZE,         /* --max-ep-size (0.5.16+) */
+    SET_ELASTIC_INITIAL,     /* --elastic-ep-initial-size (0.5.16+) */
+    SET_DP_LOCAL_BROADCAST,  /* --enable-dp-attention-local-control-broadcast */
     SET_COUNT
 } setting_key;
 
