@@ -48,6 +48,8 @@ struct kvc_resolved {
     uint32_t draft_model_bytes[2]; /* bytes per token of a K and of a V entry (per page: kvc_resolved_draft_model) */
     uint64_t kv_bytes_per_token_all;
     uint64_t indexer_bytes_per_token_all;
+    uint32_t indexer_entries; /* the entries with indexer K rows: all but a separate draft model's, less those the
+                                 engine elides (SGLang's shared top-k layers) */
     /* A hybrid model's linear-attention layers keep no KV: one recurrent
      * state per request travels instead, in `nstate` tensors per layer. */
     uint32_t state_layers; /* 0: none */

@@ -138,8 +138,12 @@ static void text_layout_body(strbuf *sb, const kvc_resolved *r, unsigned options
     char drafts[96] = "", target[64];
     if (r->draft_model_layers)
         str_printf(drafts, sizeof drafts, " + %u draft-model K and V", 2 * r->draft_model_layers);
-    const char *indexer = !r->has_indexer ? "" : r->draft_model_layers ? ", the indexer on all but the draft model's"
-                                                                        : ", for KV and indexer alike";
+    char indexer[96] = "";
+    if (r->has_indexer && r->indexer_entries != r->kv_entries - 2 * r->draft_model_layers)
+        str_printf(indexer, sizeof indexer, ", the indexer on %u of them", r->indexer_entries);
+    else if (r->has_indexer)
+        str_printf(indexer, sizeof indexer, "%s", r->draft_model_layers ? ", the indexer on all but the draft model's"
+                                                                        : ", for KV and indexer alike");
     if (r->state_layers) str_printf(target, sizeof target, "%u attention layers of %u", r->attn_layers, m->num_hidden_layers);
     else str_printf(target, sizeof target, "%u target layers", m->num_hidden_layers);
     sb_printf(sb, "  entries  %u (%s + %u draft%s)%s\n", r->kv_entries, target, r->draft_entries, drafts, indexer);
@@ -486,6 +490,7 @@ static cJSON *json_layout_doc(const kvc_resolved *r)
     else cJSON_AddNullToObject(o, "draft_layout");
     cJSON_AddNumberToObject(o, "kv_bytes_per_token_all_entries", (double)r->kv_bytes_per_token_all);
     cJSON_AddNumberToObject(o, "indexer_bytes_per_token_all_entries", (double)r->indexer_bytes_per_token_all);
+    cJSON_AddNumberToObject(o, "indexer_entries", (double)r->indexer_entries);
     cJSON_AddItemToObject(o, "warnings", report_json_notes(r->warnings, r->nwarnings));
     cJSON_AddItemToObject(o, "ignored_flags", report_json_notes(r->ignored, r->nignored));
     return o;

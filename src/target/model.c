@@ -54,6 +54,49 @@ static kvc_status get_opt(const cJSON *root, const char *text, const char *file,
     return json_get_uint(item, text, file, key, lo, hi, out, diag);
 }
 
+/* A plain string for a Python repr: letters and digits only, and short enough. Pure. */
+static int plain_word(const char *v)
+{
+    size_t n = 0;
+    for (; v[n]; n++)
+        if (!((v[n] >= 'a' && v[n] <= 'z') || (v[n] >= 'A' && v[n] <= 'Z') || (v[n] >= '0' && v[n] <= '9'))) return 0;
+    return n <= KVC_TOPK_LAYERS;
+}
+
+/* The DSA top-k sharing fields (model_info): the integers as SGLang's asserts bound them are checked by its rules. */
+static kvc_status parse_topk_sharing(const cJSON *root, const char *text, const char *file, model_info *out,
+                                     kvc_diag *diag)
+{
+    const cJSON *freq = cJSON_GetObjectItemCaseSensitive(root, "index_topk_freq");
+    out->topk_freq_null = freq && cJSON_IsNull(freq);
+    /* SGLang asserts each is positive where it reads it (sglang 0.5.23: python/sglang/srt/configs/
+     * model_config.py:488-522) */
+    kvc_status st = get_opt(root, text, file, "index_topk_freq", 1, 1u << 20, &out->topk_freq, diag);
+    if (!st) st = get_opt(root, text, file, "index_skip_topk_offset", 1, 1u << 20, &out->topk_offset, diag);
+    if (!st) st = get_opt(root, text, file, "cli_factor", 1, 1u << 20, &out->cli_factor, diag);
+    const cJSON *pattern = cJSON_GetObjectItemCaseSensitive(root, "index_topk_pattern");
+    if (pattern && !cJSON_IsNull(pattern)) {
+        int plain = cJSON_IsString(pattern) && plain_word(pattern->valuestring);
+        out->topk_pattern_kind = plain ? TOPK_PLAIN : TOPK_OTHER;
+        if (plain) str_copy(out->topk_pattern, sizeof out->topk_pattern, pattern->valuestring);
+    }
+    const cJSON *types = cJSON_GetObjectItemCaseSensitive(root, "indexer_types");
+    if (types && !cJSON_IsNull(types)) {
+        out->topk_types_kind = cJSON_IsArray(types) && cJSON_GetArraySize(types) <= KVC_TOPK_LAYERS ? TOPK_PLAIN
+                                                                                                     : TOPK_OTHER;
+        size_t n = 0;
+        const cJSON *t;
+        cJSON_ArrayForEach(t, types) {
+            if (out->topk_types_kind != TOPK_PLAIN) break;
+            if (!cJSON_IsString(t) || !plain_word(t->valuestring)) out->topk_types_kind = TOPK_OTHER;
+            else out->topk_types[n++] = !strcmp(t->valuestring, "shared") ? 'S' : !strcmp(t->valuestring, "full") ? 'F'
+                                                                                                            : 'X';
+        }
+        out->topk_types[n] = '\0';
+    }
+    return st;
+}
+
 /* Optional boolean: absent or null keeps the default (false). */
 static kvc_status get_opt_bool(const cJSON *root, const char *text, const char *file, const char *key, int *out,
                                kvc_diag *diag)
@@ -472,6 +515,7 @@ static kvc_status parse_config(const char *parse_text, size_t len, const char *t
     if (cJSON_IsString(algo)) str_copy(out->kv_quant_algo, sizeof out->kv_quant_algo, algo->valuestring);
     if (!st) st = get_opt_bool(root, text, file, "learnable_sink", &out->learnable_sink, diag);
     if (!st) st = get_opt_bool(root, text, file, "index_kpool_compress", &out->index_kpool_compress, diag);
+    if (!st) st = parse_topk_sharing(root, text, file, out, diag);
     if (!st && out->index_topk && !out->index_head_dim) {
         origin_set(&o, file, 0, 0, "index_head_dim");
         st = diag_set(diag, KVC_ERR_CONFIG, &o,

@@ -22,6 +22,11 @@ kvc_status gpu_parse(const char *text, gpu_info *out, const kvc_origin *origin, 
 
 /* ------------------------------------------------------------------ model */
 
+/* "index_topk_pattern" and "indexer_types": absent or null; a string (of letters and digits, at most KVC_TOPK_LAYERS),
+ * a list of such strings; anything else (kvcheck does not read it as SGLang would). */
+enum { TOPK_NONE, TOPK_PLAIN, TOPK_OTHER };
+#define KVC_TOPK_LAYERS 1024
+
 typedef struct model_info {
     char name[KVC_PATH_LEN];         /* a preset, or the model's directory or file name, whole */
     char architecture[KVC_NAME_LEN]; /* longer names are refused with the limit */
@@ -73,6 +78,15 @@ typedef struct model_info {
     int quant_producer;     /* that file names its "producer" (a "name" string) */
     uint32_t index_kpool;   /* "index_kpool", 0: absent */
     int index_kpool_compress; /* "index_kpool_compress": true (the DSA pool keeps a compressed tail) */
+    /* DSA top-k sharing, as SGLang's dsa_layer_skips_topk and its two-batch overlap check read it: "index_topk_freq"
+     * (topk_freq_null where null), "index_skip_topk_offset" and "cli_factor" (0: absent or null); "index_topk_pattern"
+     * and "indexer_types" by kind (TOPK_*), the pattern as written and the types as 'S' ("shared"), 'F' ("full") or
+     * 'X' (another word) per layer */
+    uint32_t topk_freq, topk_offset, cli_factor;
+    int topk_freq_null;
+    int topk_pattern_kind, topk_types_kind;
+    char topk_pattern[KVC_TOPK_LAYERS + 1];
+    char topk_types[KVC_TOPK_LAYERS + 1];
     uint32_t kv_lora_rank, qk_rope_head_dim, num_hidden_layers;
     uint32_t num_nextn_predict_layers, index_head_dim;
     /* Linear-attention (KDA) layers of a hybrid config, as the config

@@ -17,6 +17,8 @@
 #define V3_HEADS "tests/conformance/sglang/models/DEEPSEEK_V3.json"
 
 #define MODELS "tests/conformance/sglang/models/"
+#define SHARED "tests/unit/models/GLM52_SHARED.json"
+#define FREQ2 "tests/unit/models/GLM5_FREQ2.json"
 /* trtllm_mha named by --attention-backend, both sides set to other backends */
 #define TRTLLM_MHA_UNBUILT "--attention-backend trtllm_mha --prefill-attention-backend fa4 --decode-attention-backend flashinfer"
 static const struct row {
@@ -1265,6 +1267,57 @@ static void test_rules__entries_count_draft_layers_and_the_indexer(void **state)
 /* The draft pool may have its own KV dtype (0.5.18+): its entries get
  * their own layout, and "auto" is the draft model's dtype, not the DSA
  * default. */
+/* DSA top-k sharing (GLM-5.2's 57 of 78 layers reuse the previous layer's top-k, as index_topk_freq 4 with offset 3
+ * and as indexer_types): two-batch overlap is refused from 0.5.13, and from 0.5.18 the DSA pool gives the indexer no
+ * rows on those layers where SGLang's gate elides them (not in PD mode up to 0.5.21), as each release's own code
+ * counts them (21 active layers, 2772 B/token). */
+static void test_rules__index_topk_sharing(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *release, *args;
+        unsigned indexer_entries;
+    } E[] = {
+        {"0.5.17", "", 78},
+        {"0.5.18", "", 21},
+        {"0.5.18", "--disaggregation-mode prefill", 78},
+        {"0.5.21", "--disaggregation-mode decode", 78},
+        {"0.5.22", "--disaggregation-mode decode", 21},
+        {"0.5.23", "--enable-hierarchical-cache", 21},
+        {"0.5.21", "--enable-hierarchical-cache", 78},
+        {"0.5.23", "--speculative-algorithm EAGLE", 22}, /* the MTP draft pool keeps its own */
+    };
+    kvc_resolved r;
+    kvc_diag d;
+    for (size_t i = 0; i < COUNT_OF(E); i++) {
+        if (resolve_line("H200", SHARED, E[i].args, E[i].release, &r, &d) != KVC_OK)
+            fail_msg("case %zu: %s", i, d.message);
+        if (r.indexer_entries != E[i].indexer_entries)
+            fail_msg("case %zu: %u indexer entries, expected %u", i, r.indexer_entries, E[i].indexer_entries);
+        assert_int_equal(r.indexer_bytes_per_token_all, 132ull * E[i].indexer_entries);
+    }
+    assert_int_equal(resolve_line("H200", SHARED, "", "0.5.23", &r, &d), KVC_OK);
+    assert_contains(r.warnings[0], "no rows on the 57 of 78 target layers that reuse the previous layer's top-k (the "
+                                   "config's indexer_types)");
+    static const struct {
+        const char *model, *release, *message; /* NULL: SGLang starts it */
+    } T[] = {
+        {SHARED, "0.5.13", "ValueError: --enable-two-batch-overlap is not supported with DSA index-topk sharing "
+                           "(index_topk_freq > 1 or an index_topk_pattern containing shared layers)"},
+        {FREQ2, "0.5.12", NULL},
+        {FREQ2, "0.5.19", "shared layers would run sparse attention without indices. (sglang 0.5.13"},
+        {FREQ2, "0.5.23", "Got index_topk_freq=2, index_topk_pattern=None, and indexer_types=None. (sglang 0.5.20"},
+        {SHARED, "0.5.23", "Got index_topk_freq=4, index_topk_pattern=None, and indexer_types=[...] (SGLang prints the "
+                           "list: 78 entries, 21 'full' and 57 'shared')."},
+    };
+    for (size_t i = 0; i < COUNT_OF(T); i++) {
+        kvc_status st = resolve_line("H200", T[i].model, "--tp 8 --enable-two-batch-overlap --moe-a2a-backend deepep",
+                                     T[i].release, &r, &d);
+        if (T[i].message ? st != KVC_ERR_CONFIG || !strstr(d.message, T[i].message) : st != KVC_OK)
+            fail_msg("TBO case %zu: %d %s", i, st, d.message);
+    }
+}
+
 static void test_rules__draft_entries_have_their_own_layout(void **state)
 {
     (void)state;
@@ -3194,7 +3247,8 @@ int main(void)
         cmocka_unit_test(test_rules__refusals_point_at_the_flag),
         cmocka_unit_test(test_rules__reasons_say_how_each_value_was_decided),
         cmocka_unit_test(test_rules__entries_count_draft_layers_and_the_indexer),
-        cmocka_unit_test(test_rules__draft_entries_have_their_own_layout),
+        cmocka_unit_test(test_rules__index_topk_sharing),
+    cmocka_unit_test(test_rules__draft_entries_have_their_own_layout),
         cmocka_unit_test(test_rules__fp4_pools_keep_their_scales_in_a_second_buffer),
         cmocka_unit_test(test_rules__parallelism_never_changes_the_layout),
         cmocka_unit_test(test_rules__dcp_declines_pd_workers),

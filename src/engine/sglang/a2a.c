@@ -26,9 +26,9 @@ static const struct {
     {EVER, "ascend_fuseep", "Ascend's fused expert parallelism, which runs on NPUs (0.5.10 refuses it unless "
                       "SGLANG_NPU_FUSED_MOE_MODE is 1 or 2: sglang 0.5.10: python/sglang/srt/server_args.py:"
                       "2764-2769)"},
-    {EVER, "deepep_v2", "DeepEP v2, whose handler checks the architecture, the MoE runner, overlap, fused shared experts "
-                  "and its dispatch token budget at the end of the resolution (sglang 0.5.23: python/sglang/srt/"
-                  "arg_groups/moe_hook.py:400-459, :679-706)"},
+    {EVER, "deepep_v2", "DeepEP v2, whose handler checks the architecture, the MoE runner, overlap, fused shared "
+                        "experts and its dispatch token budget at the end of the resolution (sglang 0.5.23: python/"
+                        "sglang/srt/arg_groups/moe_hook.py:400-459, :679-706)"},
     /* before 0.5.21 it only sets --ep-size to --tp-size for a DSA model (sglang 0.5.12: python/sglang/srt/
      * server_args.py:3206-3213; 0.5.17: python/sglang/srt/arg_groups/overrides.py:2477-2486) */
     {SINCE("0.5.21"), "megamoe", "MegaMoE, whose checks read the GPU, overlap and its token budget (sglang 0.5.21: "
@@ -533,7 +533,7 @@ static const struct elastic_rule {
     const char *message; /* NULL: kvcheck declines */
     const char *cite;
 } ELASTIC[] = {
-    {REJOIN_RECOVER, e_rejoin_conflict, SET_ELASTIC_REJOIN,
+    {FROM_TO("0.5.16", "0.5.20"), e_rejoin_conflict, SET_ELASTIC_REJOIN,
      "AssertionError: --elastic-ep-rejoin (deprecated) conflicts with --elastic-ep-join-mode {ep_join_mode}.",
      "sglang 0.5.16: python/sglang/srt/server_args.py:5927-5938; 0.5.20: python/sglang/srt/arg_groups/"
      "parallel_hook.py:356-374"},

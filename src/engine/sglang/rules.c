@@ -5004,6 +5004,18 @@ static kvc_status check_draft_worker(const ctx *c)
     return KVC_OK;
 }
 
+/* The indexer entries SGLang's DSA pool keeps rows for, once the layouts are derived (topk.c). */
+static void count_indexer(const ctx *c)
+{
+    kvc_resolved *out = c->out;
+    char why[KVC_NOTE_LEN];
+    unsigned kept;
+    if (!out->has_indexer || topk_index_layers(c, out->indexer_entries, &kept, why, sizeof why) == 0) return;
+    notes_add(out->warnings, &out->nwarnings, KVC_MAX_NOTES, "%s", why);
+    out->indexer_entries = kept;
+    out->indexer_bytes_per_token_all = (uint64_t)out->indexer.bytes_per_token * kept;
+}
+
 /* The draft (MTP) pool's KV dtype: --speculative-draft-kv-cache-dtype when
  * given (0.5.18+; "auto" is the draft model's dtype, not the DSA default),
  * else the target's resolved string (sglang 0.5.23:
@@ -5101,8 +5113,8 @@ static kvc_status derive_layouts(const model_info *model, kvc_resolved *out, kvc
                     "index_head_dim is %u: SGLang's DSA indexer K cache needs 128", model->index_head_dim);
     st = layout_build("dsa_indexer", &p, &out->indexer, diag);
     /* a separate draft model's MHA entries keep no indexer state */
-    out->indexer_bytes_per_token_all =
-        (uint64_t)out->indexer.bytes_per_token * (out->kv_entries - 2 * out->draft_model_layers);
+    out->indexer_entries = out->kv_entries - 2 * out->draft_model_layers;
+    out->indexer_bytes_per_token_all = (uint64_t)out->indexer.bytes_per_token * out->indexer_entries;
     return st;
 }
 
@@ -5403,6 +5415,7 @@ static kvc_status resolve_settings(const gpu_info *gpu, const model_info *model,
     if (!st && dsv4) st = check_startup(&c, 1);
     if (dsv4) return st ? st : decline_dcp(&c);
     if (!st) st = run_dcp_rules(&c, DSA_DCP, COUNT_OF(DSA_DCP)); /* the DeepSeek family's, before the dtype */
+    if (!st) st = topk_check_tbo(&c); /* the DeepSeek family's, before its prefill CP section */
     if (!st) st = cp_check(&c, CP_MODEL);
     if (!st) st = resolve_dtype(&c);
     if (st) return st;
@@ -5475,6 +5488,7 @@ static kvc_status resolve_settings(const gpu_info *gpu, const model_info *model,
     if ((st = check_draft_worker(&c))) return st;
     if ((st = resolve_draft(&c))) return st;
     if ((st = derive_layouts(model, out, diag))) return st;
+    count_indexer(&c);
     if ((st = check_startup(&c, 0))) return st;
     return decline_dcp(&c);
 }

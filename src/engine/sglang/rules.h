@@ -201,6 +201,15 @@ size_t cp_spans(span *out, size_t max);
  * :79-86). Pure. */
 int rules_env_bool(const setting *s);
 
+/* ------------------------------------------- DSA top-k sharing (topk.c) */
+
+/* Two-batch overlap with DSA index-topk sharing, refused in the DeepSeek family's model adjustments (0.5.13+). */
+kvc_status topk_check_tbo(const ctx *c);
+/* How many of `layers` indexer entries keep rows: SGLang's DSA pool gives none to the layers that reuse the previous
+ * layer's top-k where its gate elides them (0.5.18+). 1 with *kept and `why` where it elides some, -1 where kvcheck
+ * cannot tell (`why` says so; *kept is `layers`), 0 where it keeps every one. */
+int topk_index_layers(const ctx *c, unsigned layers, unsigned *kept, char *why, size_t size);
+
 /* ------------------------------------------- chunked prefill (chunk.c) */
 
 /* The attention data parallel size SGLang divides by (rules.c). */

@@ -1,0 +1,151 @@
+/* DSA top-k sharing, release by release: a model may have layers reuse the
+ * previous layer's top-k indices (GLM-5.2 and GLM-5.3 share in 57 of 78
+ * layers: sglang 0.5.23: python/sglang/srt/layers/attention/dsa/
+ * dsa_dcp.py:28-30), read from "index_topk_freq", "index_skip_topk_offset",
+ * "index_topk_pattern", "cli_factor" (0.5.18+) and "indexer_types"
+ * (0.5.20+). Two things follow: two-batch overlap is refused with sharing
+ * (0.5.13+, in the DeepSeek family's model adjustments), and from 0.5.18
+ * the DSA pool gives the indexer K cache no rows on a sharing layer where
+ * SGLang's gate elides them. Neither changes the MLA row. rules.c calls
+ * topk_check_tbo before the DSA prefill CP section and topk_index_layers
+ * where it counts the indexer's entries (rules.h). */
+#include "engine/sglang/rules.h"
+
+#include <stdio.h>
+#include <string.h>
+
+/* The TBO check's spans: freq read without `or 1` (a null one is a TypeError), with it, and with indexer_types and
+ * the values in the message. */
+static const span TBO_RAW_FREQ = FROM_TO("0.5.13", "0.5.13.post1");
+static const span TBO_FREQ = FROM_TO("0.5.14", "0.5.19");
+static const span TBO_TYPES = SINCE("0.5.20");
+static const char TBO_MESSAGE[] = "ValueError: --enable-two-batch-overlap is not supported with DSA index-topk sharing "
+                                  "(index_topk_freq > 1 or an index_topk_pattern containing shared layers): the TBO "
+                                  "op path does not propagate topk indices across layers, so shared layers would run "
+                                  "sparse attention without indices.";
+static const char TBO_CITE[] = "sglang 0.5.13: python/sglang/srt/server_args.py:1867-1879; 0.5.19: python/sglang/srt/"
+                               "arg_groups/model_hook.py:172-183";
+static const char TBO_TYPES_CITE[] = "sglang 0.5.20: python/sglang/srt/arg_groups/model_hook.py:48-69; 0.5.23: :54-75";
+
+/* The skip rule's spans (dsa_layer_skips_topk: sglang 0.5.18: python/sglang/srt/configs/model_config.py:200-228;
+ * 0.5.20: :311-345; 0.5.23: :488-522): cli_factor first from 0.5.18, indexer_types before it from 0.5.20. */
+static const span SKIP_CLI = SINCE("0.5.18");
+static const span SKIP_TYPES = SINCE("0.5.20");
+
+/* The gate (_should_elide_dsa_index_k: sglang 0.5.18: python/sglang/srt/mem_cache/kv_cache_configurator.py:94-101;
+ * 0.5.20: :105-113; 0.5.22: :126-145; 0.5.23: :131-145): HiSparse, HiCache and a PD mode keep every row up to
+ * 0.5.21; the unified cache's external linker from 0.5.20; a draft pool never elides. */
+static const span ELIDE = SINCE("0.5.18");
+static const span ELIDE_KEEPS_PD = FROM_TO("0.5.18", "0.5.21");
+static const span ELIDE_LINKER = SINCE("0.5.20");
+static const char ELIDE_CITE[] = "sglang 0.5.18: python/sglang/srt/mem_cache/kv_cache_configurator.py:94-101, "
+                                 "memory_pool.py:4368-4402; 0.5.23: kv_cache_configurator.py:131-145, "
+                                 "memory_pool.py:5303-5353";
+
+/* index_topk_freq as SGLang reads it: absent or null is 1. Pure. */
+static unsigned freq_of(const model_info *m) { return m->topk_freq ? m->topk_freq : 1; }
+
+/* 1 when layer `l` reuses the previous layer's top-k under release `rel` (0.5.18+). Pure. */
+static int skips_topk(const model_info *m, unsigned rel, unsigned l)
+{
+    if (in_span(rel, SKIP_TYPES) && m->topk_types_kind == TOPK_PLAIN)
+        return l < strlen(m->topk_types) && m->topk_types[l] == 'S';
+    if (in_span(rel, SKIP_CLI) && m->cli_factor > 1) return l % m->cli_factor != 0;
+    if (m->topk_pattern_kind == TOPK_PLAIN) return l < strlen(m->topk_pattern) && m->topk_pattern[l] == 'S';
+    if (m->topk_offset) return (l + 1 > m->topk_offset ? l + 1 - m->topk_offset : 0) % freq_of(m) != 0;
+    return (l > 1 ? l - 1 : 0) % freq_of(m) != 0;
+}
+
+/* Python's repr of the pattern or the list for the 0.5.20+ message ("None" where absent); 0 where kvcheck cannot
+ * write it (a word other than full or shared). Pure. */
+static int pattern_repr(const model_info *m, char *out, size_t size)
+{
+    if (m->topk_pattern_kind == TOPK_NONE) return snprintf(out, size, "None"), 1;
+    return m->topk_pattern_kind == TOPK_PLAIN && snprintf(out, size, "'%s'", m->topk_pattern) > 0;
+}
+static int types_repr(const model_info *m, char *out, size_t size)
+{
+    if (m->topk_types_kind == TOPK_NONE) return snprintf(out, size, "None"), 1;
+    if (m->topk_types_kind != TOPK_PLAIN || strchr(m->topk_types, 'X')) return 0;
+    size_t n = (size_t)snprintf(out, size, "[");
+    for (const char *t = m->topk_types; *t && n < size; t++)
+        n += (size_t)snprintf(out + n, size - n, "%s'%s'", t == m->topk_types ? "" : ", ",
+                              *t == 'S' ? "shared" : "full");
+    if (n < size) snprintf(out + n, size - n, "]");
+    size_t len = strlen(m->topk_types), shared = 0;
+    for (size_t i = 0; i < len; i++) shared += m->topk_types[i] == 'S';
+    /* a long list would not fit a message: its count, said as such */
+    if (n > 160) snprintf(out, size, "[...] (SGLang prints the list: %zu entries, %zu 'full' and %zu 'shared')", len,
+                          len - shared, shared);
+    return n + 1 < size;
+}
+
+kvc_status topk_check_tbo(const ctx *c)
+{
+    const model_info *m = c->model;
+    const setting *tbo = &c->set->s[SET_TBO];
+    if (!tbo->set || !c->dsa || !c->defaults || c->set->s[SET_PAGE_SIZE].reported) return KVC_OK;
+    if (in_span(c->rel, TBO_RAW_FREQ) && m->topk_freq_null)
+        return rules_refuse(c, tbo, "TypeError: '>' not supported between instances of 'NoneType' and 'int' (the "
+                            "config's index_topk_freq is null: %s)", TBO_CITE);
+    int shared = freq_of(m) > 1 || (m->topk_pattern_kind == TOPK_PLAIN && strchr(m->topk_pattern, 'S'));
+    if (in_span(c->rel, TBO_RAW_FREQ) || in_span(c->rel, TBO_FREQ)) {
+        if (m->topk_pattern_kind == TOPK_OTHER)
+            return diag_set(c->diag, KVC_ERR_CONFIG, &tbo->origin, "%s: SGLang %s refuses it where the config's "
+                            "index_topk_pattern contains \"S\" (%s), and kvcheck reads only a pattern of letters and "
+                            "digits, so it cannot judge this worker", tbo->flag, SGLANG_VERSIONS[c->rel], TBO_CITE);
+        return shared ? rules_refuse(c, tbo, "%s (%s)", TBO_MESSAGE, TBO_CITE) : KVC_OK;
+    }
+    if (!in_span(c->rel, TBO_TYPES)) return KVC_OK;
+    char pattern[KVC_TOPK_LAYERS + 8], types[12 * KVC_TOPK_LAYERS];
+    int readable = pattern_repr(m, pattern, sizeof pattern) && types_repr(m, types, sizeof types);
+    shared = shared || (m->topk_types_kind == TOPK_PLAIN && strchr(m->topk_types, 'S'));
+    if (!readable && (shared || m->topk_pattern_kind == TOPK_OTHER || m->topk_types_kind == TOPK_OTHER))
+        return diag_set(c->diag, KVC_ERR_CONFIG, &tbo->origin, "%s: SGLang %s refuses it with DSA index-topk sharing "
+                        "and names the config's index_topk_pattern and indexer_types in Python's words (%s), which "
+                        "kvcheck writes only for a pattern of letters and digits and a list of \"full\" and "
+                        "\"shared\", so it cannot judge this worker", tbo->flag, SGLANG_VERSIONS[c->rel],
+                        TBO_TYPES_CITE);
+    if (!shared) return KVC_OK;
+    return rules_refuse(c, tbo, "ValueError: --enable-two-batch-overlap is not supported with DSA index-topk sharing: "
+                        "the TBO op path does not propagate topk indices across layers, so shared layers would run "
+                        "sparse attention without indices. Got index_topk_freq=%u, index_topk_pattern=%s, and "
+                        "indexer_types=%s. (%s)", freq_of(m), pattern, types, TBO_TYPES_CITE);
+}
+
+int topk_index_layers(const ctx *c, unsigned layers, unsigned *kept, char *why, size_t size)
+{
+    const model_info *m = c->model;
+    *kept = layers;
+    if (!in_span(c->rel, ELIDE) || !c->dsa) return 0;
+    int pd = !set_to(c, SET_DISAGG_MODE, "null") && c->set->s[SET_DISAGG_MODE].set;
+    int keeps = c->set->s[SET_HISPARSE].set || (in_span(c->rel, ELIDE_LINKER) && c->set->s[SET_EXTERNAL_LINKER].set) ||
+                (in_span(c->rel, ELIDE_KEEPS_PD) && (pd || c->set->s[SET_HICACHE].set));
+    if (keeps && !c->hybrid) return 0;
+    if (m->topk_pattern_kind == TOPK_OTHER || (in_span(c->rel, SKIP_TYPES) && m->topk_types_kind == TOPK_OTHER)) {
+        snprintf(why, size, "SGLang %s gives the DSA indexer K cache no rows on the layers that reuse the previous "
+                 "layer's top-k (%s), and kvcheck does not read this config's index_topk_pattern or indexer_types, so "
+                 "its indexer figures count every layer", SGLANG_VERSIONS[c->rel], ELIDE_CITE);
+        return -1;
+    }
+    unsigned skipped = 0;
+    for (unsigned l = 0; l < m->num_hidden_layers; l++) skipped += (unsigned)skips_topk(m, c->rel, l);
+    if (!skipped) return 0;
+    if (c->hybrid) { /* the hybrid linear-attention pool elides past the gate (a PD mode too) */
+        snprintf(why, size, "SGLang %s may give the DSA indexer K cache no rows on the layers that reuse the previous "
+                 "layer's top-k (%s); kvcheck does not model the hybrid linear-attention pool's elision, so its "
+                 "indexer figures count every layer", SGLANG_VERSIONS[c->rel], ELIDE_CITE);
+        return -1;
+    }
+    *kept = layers - skipped;
+    snprintf(why, size, "SGLang %s gives the DSA indexer K cache no rows on the %u of %u target layers that reuse the "
+             "previous layer's top-k (the config's %s); it keeps them with HiSparse%s%s (%s)", SGLANG_VERSIONS[c->rel],
+             skipped, m->num_hidden_layers,
+             in_span(c->rel, SKIP_TYPES) && m->topk_types_kind == TOPK_PLAIN ? "indexer_types"
+             : in_span(c->rel, SKIP_CLI) && m->cli_factor > 1                 ? "cli_factor"
+             : m->topk_pattern_kind == TOPK_PLAIN                              ? "index_topk_pattern"
+                                                                               : "index_topk_freq",
+             in_span(c->rel, ELIDE_KEEPS_PD) ? ", HiCache, a PD mode" : "",
+             in_span(c->rel, ELIDE_LINKER) ? " or the unified cache's external linker" : "", ELIDE_CITE);
+    return 1;
+}
