@@ -69,6 +69,13 @@ static unsigned cmp_settings(const kvc_resolved *p, const kvc_resolved *d, int d
     return n;
 }
 
+/* 1 when both sides have a DSA indexer and run it on different layers (both known). Pure. */
+static int indexer_layers_differ(const kvc_resolved *p, const kvc_resolved *d)
+{
+    return p->has_indexer && d->has_indexer && strcmp(p->indexer_layers, "?") != 0 &&
+           strcmp(d->indexer_layers, "?") != 0 && strcmp(p->indexer_layers, d->indexer_layers) != 0;
+}
+
 /* The fields that decide whether decode reads what prefill wrote. Records
  * each difference in `v` when given; returns how many there are. Two KV
  * dtype strings with the same rows (auto and the model's own dtype) change
@@ -98,6 +105,9 @@ static unsigned mismatches(const kvc_resolved *p, const kvc_resolved *d, kvc_ver
     n += cmp_u64(v, "page_bytes", p->kv.page_bytes, d->kv.page_bytes);
     n += cmp_u64(v, "indexer_page_bytes", p->has_indexer ? p->indexer.page_bytes : 0,
                  d->has_indexer ? d->indexer.page_bytes : 0);
+    if (indexer_layers_differ(p, d))
+        n += cmp_str(v, "indexer_layers", p->indexer_layers[0] ? p->indexer_layers : "all",
+                     d->indexer_layers[0] ? d->indexer_layers : "all");
     /* a scale buffer the transfer does not send leaves decode with its own scales, whatever the layouts */
     if ((p->has_scales && p->scales_left) || (d->has_scales && d->scales_left)) {
         char a[KVC_NAME_LEN + 32], b[KVC_NAME_LEN + 32];
@@ -238,6 +248,11 @@ static void explain(const engine_transfer *t, const kvc_resolved *p, const kvc_r
                   "%s sends the KV buffer without the %u B/token scale buffer (%s): decode dequantizes prefill's "
                   "tokens with whatever its own scale buffer holds",
                   t->name, kept->scales.bytes_per_token, kept->scales_left);
+    if (indexer_layers_differ(p, d))
+        notes_add(v->consequences, &v->nconsequences, KVC_MAX_NOTES,
+                  "the two sides run the DSA indexer on different layers ('F' runs it, 'S' reuses the previous "
+                  "layer's top-k): on a layer where decode runs it and prefill did not, decode selects its top-k "
+                  "from index K that prefill never wrote, with no error");
     if (p->has_indexer && d->has_indexer && p->indexer.page_bytes != d->indexer.page_bytes)
         notes_add(v->consequences, &v->nconsequences, KVC_MAX_NOTES,
                   "the DSA indexer state is sent with prefill's state item length (%llu B) and read "

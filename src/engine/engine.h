@@ -50,6 +50,9 @@ struct kvc_resolved {
     uint64_t indexer_bytes_per_token_all;
     uint32_t indexer_entries; /* the entries with indexer K rows: all but a separate draft model's, less those the
                                  engine elides (SGLang's shared top-k layers) */
+    /* which target layers run their own DSA indexer (write and read their index K): 'F' runs it, 'S' reuses the
+     * previous layer's top-k; "" every layer, "?" the engine cannot tell */
+    char indexer_layers[1025];
     /* A hybrid model's linear-attention layers keep no KV: one recurrent
      * state per request travels instead, in `nstate` tensors per layer. */
     uint32_t state_layers; /* 0: none */

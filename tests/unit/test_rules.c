@@ -1299,6 +1299,17 @@ static void test_rules__index_topk_sharing(void **state)
     assert_int_equal(resolve_line("H200", SHARED, "", "0.5.23", &r, &d), KVC_OK);
     assert_contains(r.warnings[0], "no rows on the 57 of 78 target layers that reuse the previous layer's top-k (the "
                                    "config's indexer_types)");
+    /* which layers run their own indexer: 0.5.10-0.5.12 ignore the offset (0, 1, 5, ...), 0.5.13+ read it (0, 1, 2,
+     * 6, ...), none before 0.5.10 */
+    static const struct {
+        const char *release, *first;
+    } L[] = {{"0.5.9", ""}, {"0.5.12", "FFSSSFSSSF"}, {"0.5.13", "FFFSSSFSSS"}, {"0.5.23", "FFFSSSFSSS"}};
+    for (size_t i = 0; i < COUNT_OF(L); i++) {
+        assert_int_equal(resolve_line("H200", SHARED, "", L[i].release, &r, &d), KVC_OK);
+        if (strncmp(r.indexer_layers, L[i].first, strlen(L[i].first)) != 0 || (!L[i].first[0] && r.indexer_layers[0]))
+            fail_msg("%s: indexer layers %s", L[i].release, r.indexer_layers);
+    }
+    assert_int_equal(strlen(r.indexer_layers), 78);
     static const struct {
         const char *model, *release, *message; /* NULL: SGLang starts it */
     } T[] = {

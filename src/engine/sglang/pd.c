@@ -606,6 +606,42 @@ static int item_length_check(const kvc_resolved *p, const kvc_resolved *d, const
     return 1;
 }
 
+/* 1 when `r` gives some layers' indexer K no rows (SGLang's shared top-k layers, 0.5.18+: topk.c). */
+static int indexer_elided(const kvc_resolved *r)
+{
+    return r->has_indexer && r->indexer_entries < r->kv_entries - 2 * r->draft_model_layers;
+}
+
+/* A prefill that keeps every layer's indexer K rows sending to a decode that gives the shared layers none: each
+ * buffer is still listed, as (address 0, length 0). Before 0.5.22 the sender writes those layers to decode's address
+ * 0 + page x item length, which no registered region covers: Mooncake fails the transfer (its RDMA transport's
+ * ERR_ADDRESS_NOT_REGISTERED), logs "Failed to send state components of {room}", and marks decode's session dead for
+ * the next requests; NIXL's transfer fails. From 0.5.22 Mooncake and Mori skip an entry either side leaves empty;
+ * NIXL's generic path skips only the sender's (0.5.23's prepared state path, where it applies, both). Decode keeping
+ * rows prefill does not send passes: it never reads them. (sglang 0.5.21: python/sglang/srt/disaggregation/mooncake/
+ * conn.py:2322-2345; 0.5.22: mooncake/conn.py:978-1238, utils.py:988; 0.5.23: utils.py:1045-1064, nixl/conn.py:
+ * 3149-3165, :692-747; mem_cache/index_key_cache.py:177-187.) */
+static int indexer_rows_check(const kvc_resolved *p, const kvc_resolved *d, const char *checks, char *stage,
+                              size_t stage_size, char *text, size_t size)
+{
+    if (indexer_elided(p) || !indexer_elided(d)) return 0;
+    int nixl = strcmp(transfer_backend(p), "nixl") == 0;
+    if (release_in(p, "0.5.22", NULL) && !nixl) return 0;
+    str_copy(stage, stage_size, "transfer");
+    str_printf(text, size,
+               "%s, but prefill (SGLang %s) keeps the DSA indexer K rows of every layer while decode (SGLang %s) "
+               "gives %u of them none, listed as address 0: %s (sglang 0.5.21: python/sglang/srt/disaggregation/"
+               "mooncake/conn.py:2322-2345; 0.5.23: python/sglang/srt/disaggregation/utils.py:1045-1064, "
+               "nixl/conn.py:3149-3165)",
+               checks, p->release, d->release, d->kv_entries - 2 * d->draft_model_layers - d->indexer_entries,
+               nixl ? "NIXL's transfer to those layers fails (0.5.23's prepared state path, where decode is 0.5.23 "
+                      "and both use CUDA and UCX without PP, CP or DCP, skips them), so each request fails"
+                    : "the transfer writes those layers to decode's address 0 + page x 8448, which no registered "
+                      "region covers; Mooncake fails it (\"Failed to send state components of {room}\") and marks "
+                      "decode's session dead, so every request fails");
+    return 1;
+}
+
 /* 1 when decode is a HiSparse worker with device-only KV besides its host
  * pool: draft entries, or DeepSeek-V4's pool. */
 static int hisparse_device_kv(const kvc_resolved *d)
@@ -636,8 +672,9 @@ static int hisparse_device_check(const kvc_resolved *p, const kvc_resolved *d, c
 int pd_bootstrap(const kvc_resolved *p, const kvc_resolved *d, char *stage, size_t stage_size, char *text,
                  size_t size)
 {
-    static const pair_check LATER[] = {policy_check, backends_check, entries_check, hisparse_draft_check, item_length_check,
-                                       hisparse_device_check};
+    static const pair_check LATER[] = {policy_check,       backends_check,        entries_check,
+                                       hisparse_draft_check, item_length_check,   hisparse_device_check,
+                                       indexer_rows_check};
     char checks[300];
     str_copy(stage, stage_size, "");
     if (info_check(p, d, text, size) || bootstrap_check(p, d, checks, sizeof checks, text, size)) {

@@ -5008,9 +5008,21 @@ static kvc_status check_draft_worker(const ctx *c)
 static void count_indexer(const ctx *c)
 {
     kvc_resolved *out = c->out;
+    const model_info *m = c->model;
     char why[KVC_NOTE_LEN];
     unsigned kept;
-    if (!out->has_indexer || topk_index_layers(c, out->indexer_entries, &kept, why, sizeof why) == 0) return;
+    if (!out->has_indexer) return;
+    int fields = m->topk_freq || m->topk_freq_null || m->topk_offset || m->cli_factor || m->topk_pattern_kind ||
+                 m->topk_types_kind;
+    if (topk_layers(m, c->rel, out->indexer_layers, sizeof out->indexer_layers) < 0) {
+        str_copy(out->indexer_layers, sizeof out->indexer_layers, "?");
+        if (fields)
+            notes_add(out->warnings, &out->nwarnings, KVC_MAX_NOTES, "kvcheck cannot tell which layers SGLang %s "
+                      "gives their own DSA indexer from this config's top-k sharing fields (a pattern or list it does "
+                      "not read, or a config SGLang's model code fails on): a pair is not checked for it",
+                      SGLANG_VERSIONS[c->rel]);
+    }
+    if (topk_index_layers(c, out->indexer_entries, &kept, why, sizeof why) == 0) return;
     notes_add(out->warnings, &out->nwarnings, KVC_MAX_NOTES, "%s", why);
     out->indexer_entries = kept;
     out->indexer_bytes_per_token_all = (uint64_t)out->indexer.bytes_per_token * kept;

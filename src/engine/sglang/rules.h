@@ -205,6 +205,10 @@ int rules_env_bool(const setting *s);
 
 /* Two-batch overlap with DSA index-topk sharing, refused in the DeepSeek family's model adjustments (0.5.13+). */
 kvc_status topk_check_tbo(const ctx *c);
+/* Which of the model's target layers run their own indexer under release `rel`, into `out`: 'F' runs it (writes and
+ * reads its index K), 'S' reuses the previous layer's top-k; "" and 0 where every layer runs it, 1 where some share,
+ * -1 where kvcheck cannot tell (a config SGLang fails on or that kvcheck does not read). Pure. */
+int topk_layers(const model_info *m, unsigned rel, char *out, size_t size);
 /* How many of `layers` indexer entries keep rows: SGLang's DSA pool gives none to the layers that reuse the previous
  * layer's top-k where its gate elides them (0.5.18+). 1 with *kept and `why` where it elides some, -1 where kvcheck
  * cannot tell (`why` says so; *kept is `layers`), 0 where it keeps every one. */

@@ -113,6 +113,38 @@ kvc_status topk_check_tbo(const ctx *c)
                         "indexer_types=%s. (%s)", freq_of(m), pattern, types, TBO_TYPES_CITE);
 }
 
+/* Which layers the model gives their own indexer, release by release (DeepseekV2AttentionMLA: sglang 0.5.10:
+ * python/sglang/srt/models/deepseek_v2.py:1203-1218, the pattern else index_topk_freq, no offset; 0.5.13: :1560-1596,
+ * the offset too; 0.5.14: dsa_layer_skips_topk, :1604-1609; 0.5.16-0.5.17: cli_factor first, :1677-1686; 0.5.18:
+ * :1820-1827; 0.5.23: :2110-2117). Before 0.5.10 every layer has one. */
+static const span SHARING = SINCE("0.5.10");
+static const span INLINE_NO_OFFSET = FROM_TO("0.5.10", "0.5.12.post1");
+static const span INLINE = FROM_TO("0.5.10", "0.5.13.post1");
+static const span MODEL_CLI = FROM_TO("0.5.16", "0.5.17");
+
+int topk_layers(const model_info *m, unsigned rel, char *out, size_t size)
+{
+    unsigned n = m->num_hidden_layers, shared = 0;
+    out[0] = '\0';
+    if (!in_span(rel, SHARING)) return 0;
+    if (n >= size || m->topk_pattern_kind == TOPK_OTHER || (in_span(rel, SKIP_TYPES) && m->topk_types_kind == TOPK_OTHER))
+        return -1;
+    /* the inline code: a null index_topk_freq is a TypeError, a short pattern an IndexError */
+    if (in_span(rel, INLINE) && (m->topk_pattern_kind == TOPK_PLAIN ? strlen(m->topk_pattern) < n : m->topk_freq_null))
+        return -1;
+    for (unsigned l = 0; l < n; l++) {
+        int skip = in_span(rel, MODEL_CLI) && m->cli_factor > 1                         ? l % m->cli_factor != 0
+                   : in_span(rel, INLINE_NO_OFFSET) && m->topk_pattern_kind != TOPK_PLAIN ? (l > 1 ? l - 1 : 0) %
+                                                                                             freq_of(m) != 0
+                                                                                       : skips_topk(m, rel, l);
+        out[l] = skip ? 'S' : 'F';
+        shared += (unsigned)skip;
+    }
+    out[n] = '\0';
+    if (!shared) out[0] = '\0';
+    return shared > 0;
+}
+
 int topk_index_layers(const ctx *c, unsigned layers, unsigned *kept, char *why, size_t size)
 {
     const model_info *m = c->model;
