@@ -17,8 +17,8 @@
 #define V3_HEADS "tests/conformance/sglang/models/DEEPSEEK_V3.json"
 
 #define MODELS "tests/conformance/sglang/models/"
-#define SHARED "tests/unit/models/GLM52_SHARED.json"
-#define FREQ2 "tests/unit/models/GLM5_FREQ2.json"
+#define SHARED MODELS "GLM52_SHARED.json"
+#define FREQ2 MODELS "GLM5_FREQ2.json"
 /* trtllm_mha named by --attention-backend, both sides set to other backends */
 #define TRTLLM_MHA_UNBUILT "--attention-backend trtllm_mha --prefill-attention-backend fa4 --decode-attention-backend flashinfer"
 static const struct row {
@@ -1326,6 +1326,74 @@ static void test_rules__index_topk_sharing(void **state)
                                      T[i].release, &r, &d);
         if (T[i].message ? st != KVC_ERR_CONFIG || !strstr(d.message, T[i].message) : st != KVC_OK)
             fail_msg("TBO case %zu: %d %s", i, st, d.message);
+    }
+}
+
+/* check_server_args' refusals beside the KV layout (server.c), each in its place around the page size's check (a
+ * chunk of 1000 is refused there), HiSparse's and two-batch overlap's; every case run against the oracle. */
+static void test_rules__server_args_checks(void **state)
+{
+    (void)state;
+#define C1000 " --chunked-prefill-size 1000"
+    static const struct {
+        const char *release, *args, *message; /* NULL: SGLang starts it */
+    } S[] = {
+        {"0.5.23", "--tp 8 --nnodes 3" C1000, "AssertionError: tp_size must be divisible by number of nodes"},
+        {"0.5.15", "--tp 8 --nnodes 3" C1000, "AssertionError: tp_size must be divisible by number of nodes"},
+        {"0.5.23", "--tp 8 --pp-max-micro-batch-size 0" C1000, "pp_max_micro_batch_size must be a positive integer or "
+                                                               "None (for auto-compute). Got: 0"},
+        {"0.5.10", "--tp 8 --pp-max-micro-batch-size 0", NULL},
+        {"0.5.23", "--tp 8 --disable-cuda-graph-padding --enable-torch-compile" C1000,
+         "AssertionError: --disable-cuda-graph-padding is incompatible with --enable-torch-compile."},
+        {"0.5.21", "--tp 8 --dp 2 --nnodes 2" C1000,
+         "AssertionError: multi-node data parallel is not supported unless dp attention!"},
+        {"0.5.23", "--tp 8 --dp 2 --nnodes 2" C1000, "AssertionError: multi-node data-parallel replicas are not "
+                                                      "supported; use attention DP (--attn-dp-size) across nodes"},
+        {"0.5.23", "--tp 8 --base-gpu-id -1" C1000, "AssertionError: base_gpu_id must be non-negative"},
+        {"0.5.23", "--tp 8 --gpu-id-step 0" C1000, "AssertionError: gpu_id_step must be positive"},
+        {"0.5.12", "--tp 8 --moe-dense-tp-size 2" C1000,
+         "AssertionError: moe_dense_tp_size only support 1 and None currently"},
+        {"0.5.23", "--tp 8 --moe-dense-tp-size 8", NULL},
+        {"0.5.23", "--tp 8 --moe-dense-tp-size 2" C1000,
+         "AssertionError: moe_dense_tp_size only supports None, 1, or tp_size currently"},
+        {"0.5.23", "--tp 8 --tokenizer-worker-num 0", "AssertionError: Tokenizer worker num must >= 1"},
+        {"0.5.23", "--tp 8 --detokenizer-worker-num 0 --enable-hisparse",
+         "AssertionError: Detokenizer worker num must >= 1"},
+        {"0.5.23", "--tp 8 --enable-priority-scheduling --schedule-policy lpm", "AssertionError: To use priority "
+         "scheduling, schedule_policy must be 'fcfs' or 'lof'. 'lpm' is not supported."},
+        {"0.5.23", "--tp 8 --retraction-policy priority",
+         "ValueError: --retraction-policy priority requires --enable-priority-scheduling"},
+        {"0.5.10", "--tp 8 --multi-item-scoring-delimiter 5",
+         "AssertionError: Multi-item scoring requires radix cache to be disabled."},
+        {"0.5.10", "--tp 8 --multi-item-scoring-delimiter 5 --disable-radix-cache",
+         "AssertionError: Multi-item scoring requires chunked prefill to be disabled."},
+        {"0.5.10", "--tp 8 --multi-item-scoring-delimiter 5 --disable-radix-cache --chunked-prefill-size -1", NULL},
+        {"0.5.23", "--tp 8 --schedule-conservativeness -0.5 --enable-hisparse --disable-radix-cache",
+         "AssertionError: schedule_conservativeness must be non-negative"},
+        {"0.5.23", "--tp 8 --model-impl mindspore --enable-two-batch-overlap",
+         "AssertionError: MindSpore model impl is only supported on Ascend npu."},
+        {"0.5.23", "--tp 8 --enable-quant-communications",
+         "ValueError: Communications quantization is only supported for NPU device"},
+        {"0.5.23", "--tp 1 --enable-quant-communications",
+         "ValueError: Communications quantization is only used with tp_size != 1"},
+        {"0.5.23", "--tp 1 --enable-quant-communications --enable-two-batch-overlap",
+         "When enabling two batch overlap without an EP a2a backend"},
+        {"0.5.23", "--tp 8 --kv-canary-sweep-interval 5",
+         "ValueError: --kv-canary-sweep-interval requires --kv-canary in {log, raise}"},
+        {"0.5.23", "--tp 8 --kv-canary-sweep-interval 5 --kv-canary log", NULL},
+        /* HiSparse's checks follow the page size's */
+        {"0.5.14", "--tp 8 --enable-hisparse" C1000, "AssertionError: chunked_prefill_size must be divisible by "
+                                                     "page_size"},
+        {"0.5.23", "--tp 8 --enable-hisparse --chunked-prefill-size 1024",
+         "Hierarchical sparse attention currently requires --disable-radix-cache."},
+    };
+#undef C1000
+    kvc_resolved r;
+    kvc_diag d;
+    for (size_t i = 0; i < COUNT_OF(S); i++) {
+        kvc_status st = resolve_line("H200", "glm-5.2", S[i].args, S[i].release, &r, &d);
+        if (S[i].message ? st != KVC_ERR_CONFIG || !strstr(d.message, S[i].message) : st != KVC_OK)
+            fail_msg("case %zu '%s': %d %s", i, S[i].args, st, d.message);
     }
 }
 
@@ -3259,6 +3327,7 @@ int main(void)
         cmocka_unit_test(test_rules__reasons_say_how_each_value_was_decided),
         cmocka_unit_test(test_rules__entries_count_draft_layers_and_the_indexer),
         cmocka_unit_test(test_rules__index_topk_sharing),
+    cmocka_unit_test(test_rules__server_args_checks),
     cmocka_unit_test(test_rules__draft_entries_have_their_own_layout),
         cmocka_unit_test(test_rules__fp4_pools_keep_their_scales_in_a_second_buffer),
         cmocka_unit_test(test_rules__parallelism_never_changes_the_layout),

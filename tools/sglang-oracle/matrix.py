@@ -140,6 +140,31 @@ A2A_CASES = (["--moe-a2a-backend " + b for b in ("mooncake", "nixl", "ascend_tp"
               "--moe-a2a-backend deepep --ep-size 2 --moe-runner-backend flashinfer_cutlass",
               "--ep-dispatch-algorithm static", "--ep-dispatch-algorithm lp --moe-a2a-backend deepep",
               "--enable-eplb --ep-size 8 --ep-dispatch-algorithm dynamic"])
+# check_server_args beside the KV layout (server.c), in its order around the page size's check (1000 is refused
+# there); PD role switching, elastic EP, the ROCm CP two-batch overlap exemption
+C1000 = "--chunked-prefill-size 1000"
+SERVER_CASES = [f"--nnodes 3 {C1000}", f"--pp-max-micro-batch-size 0 {C1000}",
+                f"--disable-cuda-graph-padding --enable-torch-compile {C1000}", f"--dp 2 --nnodes 2 {C1000}",
+                f"--base-gpu-id -1 {C1000}", f"--gpu-id-step 0 {C1000}", f"--moe-dense-tp-size 2 {C1000}",
+                "--moe-dense-tp-size 8", "--tokenizer-worker-num 0", "--detokenizer-worker-num 0 --enable-hisparse",
+                "--enable-priority-scheduling --schedule-policy lpm", "--retraction-policy priority",
+                "--multi-item-scoring-delimiter 5", "--multi-item-scoring-delimiter 5 --disable-radix-cache",
+                "--multi-item-scoring-delimiter 5 --disable-radix-cache --chunked-prefill-size -1",
+                "--schedule-conservativeness -0.5 --enable-hisparse --disable-radix-cache",
+                "--model-impl mindspore --enable-two-batch-overlap", "--enable-quant-communications",
+                "--tp 1 --enable-quant-communications", "--kv-canary-sweep-interval 5",
+                f"--enable-hisparse {C1000}", "--enable-hisparse --chunked-prefill-size 1024",
+                "--enable-eplb --elastic-ep-join-mode scale --tp 1", "--elastic-ep-backend none --pp-size 2",
+                "--elastic-ep-join-rank-offset 3", "--max-ep-size 16", "--elastic-ep-initial-size 8",
+                "--elastic-ep-rejoin", "--elastic-ep-rejoin --elastic-ep-join-mode scale",
+                "--enable-two-batch-overlap --enable-prefill-cp --cp-strategy interleave",
+                "--enable-two-batch-overlap --enable-dsa-prefill-context-parallel"]
+ROLE_SWITCH_CASES = ["--enable-pd-role-switch --enable-dp-attention --dp 8 --moe-a2a-backend deepep "
+                     "--speculative-algorithm EAGLE --pp-size 2 --dcp-size 2",
+                     "--enable-pd-role-switch --moe-a2a-backend deepep --ep-size 8",
+                     "--enable-pd-role-switch --attn-dp-size 4 --dp 2",
+                     "--enable-pd-role-switch --attn-dp-size 8 --enable-dp-attention-local-control-broadcast",
+                     "--enable-pd-role-switch --moe-runner-backend megamoe"]
 PAIR_SAMPLE = int(os.environ.get("ORACLE_PAIR_SAMPLE", "3"))   # keep 1 in N of the pb != db pairs
 
 
@@ -327,6 +352,17 @@ def parallel_cases():
         for par in (A2A_CASES[4], A2A_CASES[5], f"--moe-a2a-backend flashinfer {DP8} --moe-runner-backend "
                     "flashinfer_cutlass", "--moe-a2a-backend pplx " + DP8):
             out.append(case(m, None, None, None, "decode", par=par))
+    for m in DSA:
+        for par in SERVER_CASES:
+            out.append(case(m, None, None, None, None, par=par))
+        for par in ROLE_SWITCH_CASES:
+            for mode in ("prefill", "decode"):
+                out.append(case(m, None, None, None, mode, par=par))
+    # DSA top-k sharing (GLM-5.2's 57 of 78 layers): two-batch overlap's refusal
+    for m in ("GLM52_SHARED", "GLM5_FREQ2"):
+        for par in ("--enable-two-batch-overlap --moe-a2a-backend deepep", "--moe-a2a-backend deepep", ""):
+            for mode in (None, "decode"):
+                out.append(case(m, None, None, None, mode, par=par or None))
     return out
 
 

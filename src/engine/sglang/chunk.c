@@ -322,6 +322,12 @@ enum chunk_fit chunk_fit(const ctx *c, const char *limit, char *sizes, size_t si
     return over == 0 ? CHUNK_WITHIN : over == n ? CHUNK_OVER : CHUNK_EITHER;
 }
 
+int chunk_minus_one(const ctx *c)
+{
+    unsigned long adp = rules_attention_dp(c);
+    return minus_one(c, adp ? adp : 1);
+}
+
 int chunk_on(const ctx *c)
 {
     enum chunk_fit fit = chunk_fit(c, "0", NULL, 0);

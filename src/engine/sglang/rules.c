@@ -1234,7 +1234,6 @@ static kvc_status check_pd_decode(const ctx *c, int spec_hook)
     return KVC_OK;
 }
 
-static int radix_cache_off(const ctx *c);
 
 static kvc_status check_hisparse(const ctx *c)
 {
@@ -1248,7 +1247,7 @@ static kvc_status check_hisparse(const ctx *c)
     for (size_t i = 0; !c->dsa && i < COUNT_OF(HISPARSE_MODEL); i++)
         if (in_span(c->rel, HISPARSE_MODEL[i].when))
             return rules_refuse(c, h, "%s (%s)", HISPARSE_MODEL[i].message, HISPARSE_MODEL[i].cite);
-    if (!radix_cache_off(c) && !chunk)
+    if (!rules_radix_off(c) && !chunk)
         return rules_refuse(c, h, "Hierarchical sparse attention currently requires --disable-radix-cache. (%s): add that flag",
                       r->cite);
     const char *flag = rel_since(c->rel, "0.5.13") ? "--dsa" : "--nsa";
@@ -1468,11 +1467,7 @@ static const setting *attention_flag(const ctx *c)
     return a->set ? a : NULL;
 }
 
-/* --disable-radix-cache, or up to 0.5.19 the attention backend
- * dual_chunk_flash_attn, which turns the radix cache off (sglang 0.5.3rc2:
- * python/sglang/srt/server_args.py:930-935; 0.5.14: :4720-4725; 0.5.19:
- * python/sglang/srt/arg_groups/attention_hook.py:215-229). Pure. */
-static int radix_cache_off(const ctx *c)
+int rules_radix_off(const ctx *c)
 {
     const setting *af = attention_flag(c);
     return c->set->s[SET_DISABLE_RADIX].set ||
@@ -2676,7 +2671,7 @@ int rules_env_bool(const setting *s)
 static int worker_radix_off(const ctx *c)
 {
     if (set_to(c, SET_DISAGG_MODE, "decode")) return !c->set->s[SET_DECODE_RADIX].set;
-    return radix_cache_off(c);
+    return rules_radix_off(c);
 }
 static int hicache_radix_off(const ctx *c) { return c->set->s[SET_HICACHE].set && worker_radix_off(c); }
 static int offload_off_decode(const ctx *c) { return !set_to(c, SET_DISAGG_MODE, "decode"); }
@@ -5455,7 +5450,6 @@ static kvc_status resolve_settings(const gpu_info *gpu, const model_info *model,
     if ((st = resolve_speculative(&c))) return st;
     if ((st = a2a_check(&c, A2A_BUDGET))) return st; /* the token budgets, after speculative decoding */
     if ((st = check_cache_compatibility(&c))) return st;
-    if ((st = check_hisparse(&c))) return st; /* HiSparse's validation: after the hooks */
     if ((st = check_optimistic_prefill(&c))) return st;
     warn_platform(&c);
     cp_note_inert(&c);
@@ -5471,8 +5465,16 @@ static kvc_status resolve_settings(const gpu_info *gpu, const model_info *model,
                 notes_add(out->warnings, &out->nwarnings, KVC_MAX_NOTES, "%s has no effect: SGLang %s does not take "
                           "%s as a DSA model", set->s[k].flag, SGLANG_VERSIONS[release], model->architecture);
     }
-    if ((st = check_chunked_prefill(&c))) return st; /* check_server_args, with the page size settled */
+    if ((st = server_check(&c, SERVER_BEFORE_PAGE))) return st; /* check_server_args, once the resolution has run */
+    if ((st = check_chunked_prefill(&c))) return st;              /* with the page size settled */
+    if ((st = server_check(&c, SERVER_AFTER_PAGE))) return st;
+    /* HiSparse's validation: check_server_args' slot after the page size's check, in every release (sglang 0.5.10:
+     * python/sglang/srt/server_args.py:6180-6202; 0.5.19: python/sglang/srt/arg_groups/validation_hook.py:171; 0.5.23:
+     * :312) */
+    if ((st = check_hisparse(&c))) return st;
+    if ((st = server_check(&c, SERVER_AFTER_HISPARSE))) return st;
     if ((st = a2a_check(&c, A2A_SERVER_ARGS))) return st; /* its two-batch overlap checks */
+    if ((st = server_check(&c, SERVER_AFTER_TBO))) return st;
     if ((st = check_runner_attention(&c))) return st; /* ModelRunner.__init__, before it loads the model */
     if ((st = check_model_class(&c))) return st;
     if ((st = quant_check_loader(&c))) return st;
@@ -5547,6 +5549,7 @@ static size_t rule_spans(span *out, size_t max)
     n += cp_spans(out + (n < max ? n : max), n < max ? max - n : 0);
     n += chunk_spans(out + (n < max ? n : max), n < max ? max - n : 0);
     n += a2a_spans(out + (n < max ? n : max), n < max ? max - n : 0);
+    n += server_spans(out + (n < max ? n : max), n < max ? max - n : 0);
     n += pd_spans(out + (n < max ? n : max), n < max ? max - n : 0);
     return n;
 }

@@ -196,10 +196,23 @@ void cp_note_decode(const ctx *c);
 /* Puts up to `max` of cp.c's release spans in `out`; returns how many it has. */
 size_t cp_spans(span *out, size_t max);
 
+/* --disable-radix-cache, or up to 0.5.19 the attention backend dual_chunk_flash_attn, which turns the radix cache off
+ * (sglang 0.5.3rc2: python/sglang/srt/server_args.py:930-935; 0.5.14: :4720-4725; 0.5.19: python/sglang/srt/arg_groups/
+ * attention_hook.py:215-229). Pure. */
+int rules_radix_off(const ctx *c);
+
 /* SGLang's EnvBool of a setting from the launch's environment: 1 on (true, 1, yes, y in any case), 0 off or unset,
  * -1 a value it warns about and reads as off (sglang 0.5.12: python/sglang/srt/environ.py:119-126; 0.5.23:
  * :79-86). Pure. */
 int rules_env_bool(const setting *s);
+
+/* ------------------------------------------ check_server_args (server.c) */
+
+/* check_server_args' refusals beside the KV layout, at their places around the checks rules.c makes there: before
+ * the page size's check, after it (PD multiplexing's first), after HiSparse's, and after two-batch overlap's. */
+enum server_stage { SERVER_BEFORE_PAGE, SERVER_AFTER_PAGE, SERVER_AFTER_HISPARSE, SERVER_AFTER_TBO };
+kvc_status server_check(const ctx *c, enum server_stage stage);
+size_t server_spans(span *out, size_t max);
 
 /* ------------------------------------------- DSA top-k sharing (topk.c) */
 
@@ -232,6 +245,8 @@ enum chunk_fit chunk_fit(const ctx *c, const char *limit, char *sizes, size_t si
 int dec_cmp(const char *a, const char *b);
 /* 1 when chunking is on after the division for every size the worker may take, 0 when off for all, -1 else. */
 int chunk_on(const ctx *c);
+/* 1 when the size after the division is exactly -1, which PD multiplexing and multi-item scoring ask for. Pure. */
+int chunk_minus_one(const ctx *c);
 /* Puts up to `max` of chunk.c's release spans in `out`; returns how many it has. */
 size_t chunk_spans(span *out, size_t max);
 

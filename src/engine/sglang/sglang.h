@@ -309,6 +309,23 @@ typedef enum setting_key {
     SET_MAX_EP_SIZE,         /* --max-ep-size (0.5.16+) */
     SET_ELASTIC_INITIAL,     /* --elastic-ep-initial-size (0.5.16+) */
     SET_DP_LOCAL_BROADCAST,  /* --enable-dp-attention-local-control-broadcast */
+    /* what check_server_args reads beside the KV layout (server.c) */
+    SET_PP_MICRO_BATCH,      /* --pp-max-micro-batch-size */
+    SET_NO_CG_PADDING,       /* --disable-cuda-graph-padding */
+    SET_TORCH_COMPILE,       /* --enable-torch-compile */
+    SET_BASE_GPU_ID,         /* --base-gpu-id */
+    SET_GPU_ID_STEP,         /* --gpu-id-step */
+    SET_MOE_DENSE_TP,        /* --moe-dense-tp-size */
+    SET_TOKENIZER_WORKERS,   /* --tokenizer-worker-num */
+    SET_DETOKENIZER_WORKERS, /* --detokenizer-worker-num (0.5.12+) */
+    SET_SCHEDULE_POLICY,     /* --schedule-policy */
+    SET_RETRACTION_POLICY,   /* --retraction-policy (0.5.16+) */
+    SET_MULTI_ITEM,          /* --multi-item-scoring-delimiter (0.5.3.post1-0.5.10.post1) */
+    SET_CONSERVATIVENESS,    /* --schedule-conservativeness */
+    SET_MODEL_IMPL,          /* --model-impl */
+    SET_QUANT_COMM,          /* --enable-quant-communications (0.5.11+) */
+    SET_CANARY_INTERVAL,     /* --kv-canary-sweep-interval (0.5.13+) */
+    SET_KV_CANARY,           /* --kv-canary (0.5.13+) */
     SET_COUNT
 } setting_key;
 

@@ -127,7 +127,8 @@ int topk_layers(const model_info *m, unsigned rel, char *out, size_t size)
     unsigned n = m->num_hidden_layers, shared = 0;
     out[0] = '\0';
     if (!in_span(rel, SHARING)) return 0;
-    if (n >= size || m->topk_pattern_kind == TOPK_OTHER || (in_span(rel, SKIP_TYPES) && m->topk_types_kind == TOPK_OTHER))
+    if (n >= size || m->topk_pattern_kind == TOPK_OTHER ||
+        (in_span(rel, SKIP_TYPES) && m->topk_types_kind == TOPK_OTHER))
         return -1;
     /* the inline code: a null index_topk_freq is a TypeError, a short pattern an IndexError */
     if (in_span(rel, INLINE) && (m->topk_pattern_kind == TOPK_PLAIN ? strlen(m->topk_pattern) < n : m->topk_freq_null))

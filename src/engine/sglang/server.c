@@ -1,0 +1,177 @@
+/* check_server_args' refusals beside the KV layout, release by release:
+ * the function SGLang's Engine calls once the whole resolution has run
+ * (ServerArgs.check_server_args up to 0.5.18, arg_groups/validation_hook.py
+ * from 0.5.19), whose checks read the resolved values and refuse in their
+ * order. rules.c makes the ones that read the layout (the page size's, PD
+ * multiplexing's, HiSparse's, two-batch overlap's); the table below holds
+ * the others a single worker can reach from its flags, each at its stage
+ * around those (rules.h). Not modelled: pipeline parallelism with
+ * speculative decoding, LoRA, --served-model-name, the token buckets,
+ * --gc-threshold, the metrics, gRPC and watermark checks. */
+#include "engine/sglang/rules.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* An int flag's value below `lo` (given only). */
+static int int_below(const ctx *c, setting_key k, long lo)
+{
+    const setting *s = &c->set->s[k];
+    return s->set && (s->value[0] == '-' ? 1 : strlen(s->value) < 19 && strtol(s->value, NULL, 10) < lo);
+}
+
+/* tp x pp not a multiple of --nnodes; from 0.5.16 not for an elastic EP scale joiner. */
+static int s_nnodes(const ctx *c)
+{
+    unsigned long nodes = size_of(c, SET_NNODES);
+    int joiner = rel_since(c->rel, "0.5.16") && set_to(c, SET_EP_JOIN_MODE, "scale");
+    return nodes && !joiner && (size_of(c, SET_TP) * size_of(c, SET_PP)) % nodes != 0;
+}
+static int s_micro_batch(const ctx *c) { return int_below(c, SET_PP_MICRO_BATCH, 1); }
+static int s_padding_compile(const ctx *c)
+{
+    return c->set->s[SET_NO_CG_PADDING].set && c->set->s[SET_TORCH_COMPILE].set;
+}
+/* multi-node data parallelism without DP attention, which DSA models take up to 0.5.7 whatever was given */
+static int s_multi_node_dp(const ctx *c)
+{
+    int forced = c->dsa && rel_until(c->rel, "0.5.7");
+    return size_of(c, SET_DP) > 1 && size_of(c, SET_NNODES) != 1 && !c->set->s[SET_DP_ATTENTION].set && !forced;
+}
+/* multi-node replicas (0.5.22's dp_size: --dp-size beside an attention DP) */
+static int s_multi_node_replicas(const ctx *c)
+{
+    unsigned long adp, dp;
+    settings_attn_dp(c->set, &adp, &dp);
+    return dp > 1 && size_of(c, SET_NNODES) != 1;
+}
+static int s_base_gpu(const ctx *c) { return int_below(c, SET_BASE_GPU_ID, 0); }
+static int s_gpu_step(const ctx *c) { return int_below(c, SET_GPU_ID_STEP, 1); }
+/* --moe-dense-tp-size other than 1 (up to 0.5.12.post1), or than 1 and --tp-size (0.5.13+) */
+static int s_dense_tp_one(const ctx *c) { return c->set->s[SET_MOE_DENSE_TP].set && size_of(c, SET_MOE_DENSE_TP) != 1; }
+static int s_dense_tp(const ctx *c) { return s_dense_tp_one(c) && size_of(c, SET_MOE_DENSE_TP) != size_of(c, SET_TP); }
+static int s_tokenizers(const ctx *c) { return int_below(c, SET_TOKENIZER_WORKERS, 1); }
+static int s_detokenizers(const ctx *c) { return int_below(c, SET_DETOKENIZER_WORKERS, 1); }
+static int s_priority_policy(const ctx *c)
+{
+    const setting *p = &c->set->s[SET_SCHEDULE_POLICY];
+    return c->set->s[SET_PRIORITY_SCHED].set && p->set && strcmp(p->value, "fcfs") != 0 && strcmp(p->value, "lof") != 0;
+}
+static int s_priority_retraction(const ctx *c)
+{
+    return set_to(c, SET_RETRACTION_POLICY, "priority") && !c->set->s[SET_PRIORITY_SCHED].set;
+}
+static int s_multi_item_radix(const ctx *c) { return c->set->s[SET_MULTI_ITEM].set && !rules_radix_off(c); }
+static int s_multi_item_chunk(const ctx *c) { return c->set->s[SET_MULTI_ITEM].set && !chunk_minus_one(c); }
+static int s_conservativeness(const ctx *c)
+{
+    const setting *s = &c->set->s[SET_CONSERVATIVENESS];
+    char v[64];
+    return s->set && py_float(s->value, v, sizeof v) && strtod(v, NULL) < 0;
+}
+static int s_mindspore(const ctx *c) { return set_to(c, SET_MODEL_IMPL, "mindspore"); }
+static int s_quant_comm_tp(const ctx *c) { return c->set->s[SET_QUANT_COMM].set && size_of(c, SET_TP) == 1; }
+static int s_quant_comm(const ctx *c) { return c->set->s[SET_QUANT_COMM].set; }
+static int s_canary(const ctx *c)
+{
+    const setting *k = &c->set->s[SET_KV_CANARY];
+    return !int_below(c, SET_CANARY_INTERVAL, 1) && c->set->s[SET_CANARY_INTERVAL].set &&
+           (!k->set || strcmp(k->value, "none") == 0);
+}
+
+#define SA_OLD "sglang 0.5.3rc2: python/sglang/srt/server_args.py:"
+#define SA_NEW "0.5.23: python/sglang/srt/arg_groups/validation_hook.py:"
+
+static const struct server_rule {
+    span when;
+    enum server_stage stage;
+    int (*refused)(const ctx *c);
+    setting_key blame;
+    const char *message; /* {value}: the blamed flag's */
+    const char *cite;
+} RULES[] = {
+    {EVER, SERVER_BEFORE_PAGE, s_nnodes, SET_NNODES, "AssertionError: tp_size must be divisible by number of nodes",
+     SA_OLD "2904; 0.5.16: :7577; " SA_NEW "179"},
+    {SINCE("0.5.11"), SERVER_BEFORE_PAGE, s_micro_batch, SET_PP_MICRO_BATCH,
+     "AssertionError: pp_max_micro_batch_size must be a positive integer or None (for auto-compute). Got: {value}",
+     "sglang 0.5.11: python/sglang/srt/server_args.py:6779; " SA_NEW "183"},
+    {SINCE("0.5.12"), SERVER_BEFORE_PAGE, s_padding_compile, SET_NO_CG_PADDING,
+     "AssertionError: --disable-cuda-graph-padding is incompatible with --enable-torch-compile. With padding "
+     "disabled, every distinct batch size gets its own torch.compile + Triton autotune cycle (O(max_batch_size) "
+     "compilations) instead of the small fixed set of padded bucket sizes, causing engine initialisation to stall "
+     "for many minutes. Remove --disable-cuda-graph-padding or --enable-torch-compile.",
+     "sglang 0.5.12: python/sglang/srt/server_args.py:7242; " SA_NEW "188"},
+    {UNTIL("0.5.21"), SERVER_BEFORE_PAGE, s_multi_node_dp, SET_DP,
+     "AssertionError: multi-node data parallel is not supported unless dp attention!",
+     SA_OLD "2915; 0.5.21: python/sglang/srt/arg_groups/validation_hook.py:117"},
+    {SINCE("0.5.22"), SERVER_BEFORE_PAGE, s_multi_node_replicas, SET_DP,
+     "AssertionError: multi-node data-parallel replicas are not supported; use attention DP (--attn-dp-size) across "
+     "nodes", "sglang 0.5.22: python/sglang/srt/arg_groups/validation_hook.py:198; " SA_NEW "199"},
+    {EVER, SERVER_BEFORE_PAGE, s_base_gpu, SET_BASE_GPU_ID, "AssertionError: base_gpu_id must be non-negative",
+     SA_OLD "2919; " SA_NEW "204"},
+    {EVER, SERVER_BEFORE_PAGE, s_gpu_step, SET_GPU_ID_STEP, "AssertionError: gpu_id_step must be positive",
+     SA_OLD "2920; " SA_NEW "205"},
+    {UNTIL("0.5.12.post1"), SERVER_BEFORE_PAGE, s_dense_tp_one, SET_MOE_DENSE_TP,
+     "AssertionError: moe_dense_tp_size only support 1 and None currently",
+     SA_OLD "2922; 0.5.12.post1: :7262"},
+    {SINCE("0.5.13"), SERVER_BEFORE_PAGE, s_dense_tp, SET_MOE_DENSE_TP,
+     "AssertionError: moe_dense_tp_size only supports None, 1, or tp_size currently",
+     "sglang 0.5.13: python/sglang/srt/server_args.py:7435; " SA_NEW "207"},
+    {EVER, SERVER_AFTER_PAGE, s_tokenizers, SET_TOKENIZER_WORKERS, "AssertionError: Tokenizer worker num must >= 1",
+     SA_OLD "2945; " SA_NEW "273"},
+    {SINCE("0.5.12"), SERVER_AFTER_PAGE, s_detokenizers, SET_DETOKENIZER_WORKERS,
+     "AssertionError: Detokenizer worker num must >= 1",
+     "sglang 0.5.12: python/sglang/srt/server_args.py:7318; " SA_NEW "274"},
+    {EVER, SERVER_AFTER_PAGE, s_priority_policy, SET_SCHEDULE_POLICY,
+     "AssertionError: To use priority scheduling, schedule_policy must be 'fcfs' or 'lof'. '{value}' is not "
+     "supported.", SA_OLD "2955; " SA_NEW "282"},
+    {SINCE("0.5.16"), SERVER_AFTER_PAGE, s_priority_retraction, SET_RETRACTION_POLICY,
+     "ValueError: --retraction-policy priority requires --enable-priority-scheduling",
+     "sglang 0.5.16: python/sglang/srt/server_args.py:7695; " SA_NEW "304"},
+    {FROM_TO("0.5.3.post1", "0.5.10.post1"), SERVER_AFTER_PAGE, s_multi_item_radix, SET_MULTI_ITEM,
+     "AssertionError: Multi-item scoring requires radix cache to be disabled. Please set --disable-radix-cache when "
+     "using --multi-item-scoring-delimiter.",
+     "sglang 0.5.3.post1: python/sglang/srt/server_args.py:3018; 0.5.10.post1: :6170"},
+    {FROM_TO("0.5.3.post1", "0.5.10.post1"), SERVER_AFTER_PAGE, s_multi_item_chunk, SET_MULTI_ITEM,
+     "AssertionError: Multi-item scoring requires chunked prefill to be disabled. Please set --chunked-prefill-size "
+     "-1 when using --multi-item-scoring-delimiter.",
+     "sglang 0.5.3.post1: python/sglang/srt/server_args.py:3022; 0.5.10.post1: :6174"},
+    {SINCE("0.5.5"), SERVER_AFTER_HISPARSE, s_conservativeness, SET_CONSERVATIVENESS,
+     "AssertionError: schedule_conservativeness must be non-negative",
+     "sglang 0.5.5: python/sglang/srt/server_args.py:3780; " SA_NEW "314"},
+    {SINCE("0.5.6"), SERVER_AFTER_HISPARSE, s_mindspore, SET_MODEL_IMPL,
+     "AssertionError: MindSpore model impl is only supported on Ascend npu.",
+     "sglang 0.5.6: python/sglang/srt/server_args.py:4084; " SA_NEW "319"},
+    {SINCE("0.5.11"), SERVER_AFTER_TBO, s_quant_comm_tp, SET_QUANT_COMM,
+     "ValueError: Communications quantization is only used with tp_size != 1",
+     "sglang 0.5.11: python/sglang/srt/server_args.py:6944; " SA_NEW "350"},
+    {SINCE("0.5.11"), SERVER_AFTER_TBO, s_quant_comm, SET_QUANT_COMM,
+     "ValueError: Communications quantization is only supported for NPU device",
+     "sglang 0.5.11: python/sglang/srt/server_args.py:6949; " SA_NEW "353"},
+    {SINCE("0.5.13"), SERVER_AFTER_TBO, s_canary, SET_CANARY_INTERVAL,
+     "ValueError: --kv-canary-sweep-interval requires --kv-canary in {log, raise}",
+     "sglang 0.5.13: python/sglang/srt/server_args.py:7591; " SA_NEW "375"},
+};
+
+kvc_status server_check(const ctx *c, enum server_stage stage)
+{
+    if (c->set->s[SET_PAGE_SIZE].reported) return KVC_OK; /* a running server's: its checks passed */
+    for (size_t i = 0; i < COUNT_OF(RULES); i++) {
+        const struct server_rule *r = &RULES[i];
+        if (r->stage != stage || !in_span(c->rel, r->when) || !r->refused(c)) continue;
+        const setting *s = &c->set->s[r->blame];
+        const char *const fields[][2] = {{"value", s->value}};
+        char msg[700];
+        sglang_expand(r->message, fields, COUNT_OF(fields), msg, sizeof msg);
+        return rules_refuse(c, s->set ? s : NULL, "%s (%s)", msg, r->cite);
+    }
+    return KVC_OK;
+}
+
+size_t server_spans(span *out, size_t max)
+{
+    size_t n = 0;
+    SPAN_EACH(RULES, RULES[i].when);
+    return n;
+}
