@@ -60,7 +60,7 @@ KVC_API const char *kvc_status_name(kvc_status status);
  * and zero line/column mean "not known". */
 typedef struct kvc_diag {
     kvc_status status;
-    char message[1024]; /* what is wrong and what to do */
+    char message[4096]; /* what is wrong and what to do (SGLang's own words, which can run long) */
     char file[512];     /* the file it came from, if any */
     unsigned line;      /* 1-based; 0 when not known */
     unsigned column;    /* 1-based; 0 when not known */

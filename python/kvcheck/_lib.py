@@ -26,7 +26,7 @@ KVC_PAGE_STATES = 4
 class Diag(ctypes.Structure):
     _fields_ = [
         ("status", c_int),
-        ("message", ctypes.c_char * 1024),
+        ("message", ctypes.c_char * 4096),
         ("file", ctypes.c_char * 512),
         ("line", c_unsigned),
         ("column", c_unsigned),

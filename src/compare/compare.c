@@ -69,11 +69,17 @@ static unsigned cmp_settings(const kvc_resolved *p, const kvc_resolved *d, int d
     return n;
 }
 
-/* 1 when both sides have a DSA indexer and run it on different layers (both known). Pure. */
+/* 1 when decode runs the DSA indexer on a layer where prefill does not ("": every layer; "?": not known), so it reads
+ * index K prefill never wrote. Pure. */
 static int indexer_layers_differ(const kvc_resolved *p, const kvc_resolved *d)
 {
-    return p->has_indexer && d->has_indexer && strcmp(p->indexer_layers, "?") != 0 &&
-           strcmp(d->indexer_layers, "?") != 0 && strcmp(p->indexer_layers, d->indexer_layers) != 0;
+    if (!p->has_indexer || !d->has_indexer || !strcmp(p->indexer_layers, "?") || !strcmp(d->indexer_layers, "?") ||
+        !p->indexer_layers[0])
+        return 0;
+    size_t n = strlen(p->indexer_layers);
+    for (size_t l = 0; l < n; l++)
+        if (p->indexer_layers[l] == 'S' && (!d->indexer_layers[0] || d->indexer_layers[l] == 'F')) return 1;
+    return 0;
 }
 
 /* The fields that decide whether decode reads what prefill wrote. Records
@@ -251,7 +257,7 @@ static void explain(const engine_transfer *t, const kvc_resolved *p, const kvc_r
     if (indexer_layers_differ(p, d))
         notes_add(v->consequences, &v->nconsequences, KVC_MAX_NOTES,
                   "the two sides run the DSA indexer on different layers ('F' runs it, 'S' reuses the previous "
-                  "layer's top-k): on a layer where decode runs it and prefill did not, decode selects its top-k "
+                  "layer's top-k): on the layers where decode runs it and prefill does not, decode selects its top-k "
                   "from index K that prefill never wrote, with no error");
     if (p->has_indexer && d->has_indexer && p->indexer.page_bytes != d->indexer.page_bytes)
         notes_add(v->consequences, &v->nconsequences, KVC_MAX_NOTES,

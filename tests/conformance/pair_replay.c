@@ -114,7 +114,7 @@ static int pair_agrees(const pair_line *l, unsigned i, unsigned j, const char *w
     int ok;
     if (st) {
         ok = 0;
-        snprintf(why, size, "kvcheck cannot judge the pair: %s", d.message);
+        snprintf(why, size, "kvcheck cannot judge the pair: %.1500s", d.message);
     } else {
         const char *at = kvc_verdict_bootstrap_catches(v) ? kvc_verdict_caught_at(v) : "";
         const char *stage = strncmp(want, "request", 7) == 0 ? "first request" : "bootstrap";
@@ -171,7 +171,7 @@ static int worker_agrees(const pair_line *l, int side, unsigned k, const char *r
     int ok = (st == KVC_ERR_CONFIG || st == KVC_ERR_USAGE) &&
              (tsv_quotes(d.message, msg) || strncmp(refusal, "argparse exit", 13) == 0);
     if (!ok)
-        snprintf(why, size, "SGLang refuses the %s worker: %.300s | kvcheck: %s", MODE[side], refusal,
+        snprintf(why, size, "SGLang refuses the %s worker: %.300s | kvcheck: %.1500s", MODE[side], refusal,
                  st ? d.message : "starts");
     checked[at].key = strdup(key);
     checked[at].ok = ok;

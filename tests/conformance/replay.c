@@ -206,7 +206,7 @@ static int agrees(const table *t, unsigned rel, const char *gpu, const char *mod
              (tsv_quotes(d.message, msg) || strncmp(want->text, "argparse exit", 13) == 0);
         if (!ok && (st == KVC_ERR_CONFIG || st == KVC_ERR_USAGE) && declines(d.message)) ok = 2;
         if (ok == 2) snprintf(why, size, "%.1000s", d.message);
-        if (!ok) snprintf(why, size, "[%s] SGLang refuses: %.300s | kvcheck: %s", args, want->text,
+        if (!ok) snprintf(why, size, "[%s] SGLang refuses: %.300s | kvcheck: %.1500s", args, want->text,
                           st ? d.message : "starts");
     } else if (st) {
         ok = declines(d.message) ? 2 : 0;

@@ -200,7 +200,7 @@ static void test_common__notes_and_diagnostics_that_do_not_fit_end_with_dots(voi
     (void)state;
     char notes[2][KVC_NOTE_LEN];
     unsigned n = 0;
-    char long_text[2000];
+    char long_text[5000];
     memset(long_text, 'x', sizeof long_text - 1);
     long_text[sizeof long_text - 1] = '\0';
     notes_add(notes, &n, 2, "%s", long_text);

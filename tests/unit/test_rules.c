@@ -1318,9 +1318,18 @@ static void test_rules__index_topk_sharing(void **state)
         {FREQ2, "0.5.12", NULL},
         {FREQ2, "0.5.19", "shared layers would run sparse attention without indices. (sglang 0.5.13"},
         {FREQ2, "0.5.23", "Got index_topk_freq=2, index_topk_pattern=None, and indexer_types=None. (sglang 0.5.20"},
-        {SHARED, "0.5.23", "Got index_topk_freq=4, index_topk_pattern=None, and indexer_types=[...] (SGLang prints the "
-                           "list: 78 entries, 21 'full' and 57 'shared')."},
+        {SHARED, "0.5.23", "Got index_topk_freq=4, index_topk_pattern=None, and indexer_types=['full', 'full', "
+                           "'full', 'shared', 'shared', 'shared', 'full', 'shared',"},
     };
+    /* from 0.5.15 the DeepSeek family's prefill CP asserts come first */
+    assert_int_equal(resolve_line("H200", FREQ2, "--tp 16 --enable-prefill-cp --cp-strategy interleave "
+                                  "--enable-two-batch-overlap --moe-a2a-backend deepep", "0.5.23", &r, &d),
+                     KVC_ERR_CONFIG);
+    assert_contains(d.message, "Context parallel only supports single machine (tp_size <= 8)");
+    assert_int_equal(resolve_line("H200", FREQ2, "--tp 16 --enable-prefill-cp --cp-strategy interleave "
+                                  "--enable-two-batch-overlap --moe-a2a-backend deepep", "0.5.14", &r, &d),
+                     KVC_ERR_CONFIG);
+    assert_contains(d.message, "not supported with DSA index-topk sharing");
     for (size_t i = 0; i < COUNT_OF(T); i++) {
         kvc_status st = resolve_line("H200", T[i].model, "--tp 8 --enable-two-batch-overlap --moe-a2a-backend deepep",
                                      T[i].release, &r, &d);
@@ -1381,6 +1390,26 @@ static void test_rules__server_args_checks(void **state)
         {"0.5.23", "--tp 8 --kv-canary-sweep-interval 5",
          "ValueError: --kv-canary-sweep-interval requires --kv-canary in {log, raise}"},
         {"0.5.23", "--tp 8 --kv-canary-sweep-interval 5 --kv-canary log", NULL},
+        /* what the resolution sets before: prefill CP's dense TP of 1, --skip-tokenizer-init's worker counts, a
+         * decode worker's radix cache off; NaN fails >= 0; Python's modulo by a negative count, or zero */
+        {"0.5.23", "--tp 8 --enable-prefill-cp --cp-strategy zigzag --moe-dense-tp-size 2", NULL},
+        {"0.5.9", "--tp 8 --enable-nsa-prefill-context-parallel --moe-dense-tp-size 2", NULL},
+        {"0.5.12", "--tp 8 --skip-tokenizer-init --detokenizer-worker-num 0", NULL},
+        {"0.5.9", "--tp 8 --skip-tokenizer-init --tokenizer-worker-num 0", NULL},
+        {"0.5.9", "--tp 8 --disaggregation-mode decode --multi-item-scoring-delimiter 5 --chunked-prefill-size -1", NULL},
+        {"0.5.23", "--tp 8 --schedule-conservativeness nan", "AssertionError: schedule_conservativeness must be "
+                                                             "non-negative"},
+        {"0.5.23", "--tp 8 --nnodes 0", "ZeroDivisionError: integer modulo by zero"},
+        {"0.5.23", "--tp 8 --nnodes -2", NULL},
+        {"0.5.23", "--tp 8 --nnodes -3", "AssertionError: tp_size must be divisible by number of nodes"},
+        {"0.5.17", "--tp 8 --mm-processor-worker-num -1", "AssertionError: Multimodal processor worker num must >= 0"},
+        {"0.5.17", "--tp 8 --mm-io-worker-num -1", "AssertionError: Multimodal I/O worker num must >= 0"},
+        {"0.5.21", "--tp 8 --sampling-backend intel_xpu",
+         "ValueError: --sampling-backend intel_xpu requires --device xpu, got --device cuda"},
+        {"0.5.18", "--tp 4 --pp-size 2 --min-free-slots-delay 1",
+         "AssertionError: --min-free-slots-delay is not supported with pipeline parallelism"},
+        {"0.5.23", "--tp 8 --disaggregation-mode prefill --enable-pd-role-switch --enable-return-aux-hidden-states "
+                   "--speculative-algorithm EAGLE3", "kvcheck does not model it"},
         /* HiSparse's checks follow the page size's */
         {"0.5.14", "--tp 8 --enable-hisparse" C1000, "AssertionError: chunked_prefill_size must be divisible by "
                                                      "page_size"},

@@ -29,7 +29,7 @@ static const struct {
     {EVER, "deepep_v2", "DeepEP v2, whose handler checks the architecture, the MoE runner, overlap, fused shared "
                         "experts and its dispatch token budget at the end of the resolution (sglang 0.5.23: python/"
                         "sglang/srt/arg_groups/moe_hook.py:400-459, :679-706)"},
-    /* before 0.5.21 it only sets --ep-size to --tp-size for a DSA model (sglang 0.5.12: python/sglang/srt/
+    /* before 0.5.21 it only sets --ep-size to --tp-size (sglang 0.5.12: python/sglang/srt/
      * server_args.py:3206-3213; 0.5.17: python/sglang/srt/arg_groups/overrides.py:2477-2486) */
     {SINCE("0.5.21"), "megamoe", "MegaMoE, whose checks read the GPU, overlap and its token budget (sglang 0.5.21: "
                                  "python/sglang/srt/arg_groups/mega_moe_hook.py:27-48, :101-190; 0.5.23: :78-256)"},
@@ -121,8 +121,8 @@ static void env_int(const ctx *c, setting_key k, const char *dflt, char *out, si
     const setting *s = &c->set->s[k];
     if (s->set && py_int(s->value, out, size)) return;
     if (s->set)
-        notes_add(c->out->warnings, &c->out->nwarnings, KVC_MAX_NOTES, "%s=%s is not an integer: SGLang %s warns "
-                  "and takes its default %s", s->flag, s->value, SGLANG_VERSIONS[c->rel], dflt);
+        notes_add(c->out->warnings, &c->out->nwarnings, KVC_MAX_NOTES, "%s=%s is not an integer: SGLang %s takes "
+                  "its default %s", s->flag, s->value, SGLANG_VERSIONS[c->rel], dflt);
     snprintf(out, size, "%s", dflt);
 }
 
@@ -255,7 +255,7 @@ static int t_pplx_budget(const ctx *c, const a2a_view *v, char *why, size_t size
     const setting *bs = &c->set->s[SET_CG_MAX_BS_DECODE];
     char n[SETTING_VALUE_LEN];
     if (!bs->set || !py_int(bs->value, n, sizeof n) || n[0] == '-') return 0;
-    return cap[0] == '-' || dec_cmp(n, cap) > 0;
+    return dec_cmp(n, cap) > 0; /* chunking is on and the budget is not negative here */
 }
 
 /* A dispatch algorithm that picks a replica per rank, which needs an all-to-all backend (0.5.17+; the backend that

@@ -130,6 +130,12 @@ static const struct dest_key {
     {"enable_quant_communications", SET_QUANT_COMM},
     {"kv_canary_sweep_interval", SET_CANARY_INTERVAL},
     {"kv_canary", SET_KV_CANARY},
+    {"skip_tokenizer_init", SET_SKIP_TOKENIZER},
+    {"mm_processor_worker_num", SET_MM_PROC_WORKERS},
+    {"mm_io_worker_num", SET_MM_IO_WORKERS},
+    {"sampling_backend", SET_SAMPLING_BACKEND},
+    {"min_free_slots_delay", SET_MIN_FREE_SLOTS},
+    {"enable_return_aux_hidden_states", SET_AUX_HIDDEN},
     {"disaggregation_enable_kv_checksum", SET_KV_CHECKSUM}, /* 0.5.21+ */
     {"revision", SET_REVISION},
     {"speculative_draft_model_revision", SET_SPEC_DRAFT_REVISION},

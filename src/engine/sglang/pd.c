@@ -636,9 +636,9 @@ static int indexer_rows_check(const kvc_resolved *p, const kvc_resolved *d, cons
                checks, p->release, d->release, d->kv_entries - 2 * d->draft_model_layers - d->indexer_entries,
                nixl ? "NIXL's transfer to those layers fails (0.5.23's prepared state path, where decode is 0.5.23 "
                       "and both use CUDA and UCX without PP, CP or DCP, skips them), so each request fails"
-                    : "the transfer writes those layers to decode's address 0 + page x 8448, which no registered "
-                      "region covers; Mooncake fails it (\"Failed to send state components of {room}\") and marks "
-                      "decode's session dead, so every request fails");
+                    : "the transfer writes those layers to decode's address 0 + page x its indexer page bytes, which "
+                      "no registered region covers; Mooncake fails it (\"Failed to send state components of {room}\") "
+                      "and marks decode's session dead, so every request fails");
     return 1;
 }
 

@@ -320,10 +320,10 @@ static long dcp_size(const ctx *c)
 
 kvc_status rules_refuse(const ctx *c, const setting *s, const char *fmt, ...)
 {
-    char msg[900];
+    char msg[sizeof c->diag->message];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
+    vsnprintf(msg, sizeof msg, fmt, ap); /* diag_set marks a message it cuts */
     va_end(ap);
     return diag_set(c->diag, KVC_ERR_CONFIG, s ? &s->origin : NULL, "SGLang %s refuses to start: %s",
                     SGLANG_VERSIONS[c->rel], msg);
@@ -2668,12 +2668,12 @@ int rules_env_bool(const setting *s)
  * by the attention backend (radix_cache_off). Not modelled: the other hooks
  * that turn it off (--enable-mis, Whisper, deterministic inference on
  * backends DeepSeek models do not use). */
-static int worker_radix_off(const ctx *c)
+int rules_worker_radix_off(const ctx *c)
 {
     if (set_to(c, SET_DISAGG_MODE, "decode")) return !c->set->s[SET_DECODE_RADIX].set;
     return rules_radix_off(c);
 }
-static int hicache_radix_off(const ctx *c) { return c->set->s[SET_HICACHE].set && worker_radix_off(c); }
+static int hicache_radix_off(const ctx *c) { return c->set->s[SET_HICACHE].set && rules_worker_radix_off(c); }
 static int offload_off_decode(const ctx *c) { return !set_to(c, SET_DISAGG_MODE, "decode"); }
 static int offload_spec_v2(const ctx *c) { return rules_env_bool(&c->set->s[SET_SPEC_V2_ENV]) == 1; }
 static int offload_no_storage(const ctx *c) { return !c->set->s[SET_HICACHE_STORAGE].set; }
@@ -2734,7 +2734,7 @@ static const struct lmcache_rule {
     {SINCE("0.5.21"), lmc_hicache, "ValueError: --enable-lmcache and --enable-hierarchical-cache are mutually exclusive"},
     {SINCE("0.5.21"), lmc_linker,
      "ValueError: --enable-lmcache and --enable-unified-cache-external-linker are mutually exclusive"},
-    {SINCE("0.5.21"), worker_radix_off, "ValueError: --enable-lmcache requires radix cache to be enabled"},
+    {SINCE("0.5.21"), rules_worker_radix_off, "ValueError: --enable-lmcache requires radix cache to be enabled"},
     {SINCE("0.5.21"), lmc_spec, "NotImplementedError: LMCacheUnifiedRadixCache does not yet support speculative decoding"},
     {SINCE("0.5.21"), lmc_dp_attention, "NotImplementedError: LMCacheUnifiedRadixCache does not yet support DP attention"},
     {SINCE("0.5.21"), lmc_dcp,
@@ -5207,6 +5207,12 @@ static kvc_status check_unmodelled(const ctx *c, int dsv4)
             return diag_set(c->diag, KVC_ERR_CONFIG, &s->origin, "%s: %s; kvcheck does not model it, so it cannot "
                             "judge this worker", s->flag, UNJUDGED[i].what);
     }
+    const setting *aux = &c->set->s[SET_AUX_HIDDEN];
+    if (aux->set && rel_since(c->rel, "0.5.23"))
+        return diag_set(c->diag, KVC_ERR_CONFIG, &aux->origin, "%s: SGLang %s reads --speculative-algorithm as the "
+                        "capture method and clears it before anything else reads it (sglang 0.5.23: python/sglang/srt/"
+                        "arg_groups/validation_hook.py:697-740); kvcheck does not model it, so it cannot judge this "
+                        "worker", aux->flag, SGLANG_VERSIONS[c->rel]);
     return KVC_OK;
 }
 
@@ -5422,8 +5428,9 @@ static kvc_status resolve_settings(const gpu_info *gpu, const model_info *model,
     if (!st && dsv4) st = check_startup(&c, 1);
     if (dsv4) return st ? st : decline_dcp(&c);
     if (!st) st = run_dcp_rules(&c, DSA_DCP, COUNT_OF(DSA_DCP)); /* the DeepSeek family's, before the dtype */
-    if (!st) st = topk_check_tbo(&c); /* the DeepSeek family's, before its prefill CP section */
+    if (!st) st = topk_check_tbo(&c, 0); /* the DeepSeek family's, around its prefill CP section */
     if (!st) st = cp_check(&c, CP_MODEL);
+    if (!st) st = topk_check_tbo(&c, 1);
     if (!st) st = resolve_dtype(&c);
     if (st) return st;
     c.fp8 = strcmp(c.dtype, "fp8_e4m3") == 0;

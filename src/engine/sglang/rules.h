@@ -200,6 +200,8 @@ size_t cp_spans(span *out, size_t max);
  * (sglang 0.5.3rc2: python/sglang/srt/server_args.py:930-935; 0.5.14: :4720-4725; 0.5.19: python/sglang/srt/arg_groups/
  * attention_hook.py:215-229). Pure. */
 int rules_radix_off(const ctx *c);
+/* The radix cache off as the cache checks see it: also on a PD decode worker without the decode radix cache. */
+int rules_worker_radix_off(const ctx *c);
 
 /* SGLang's EnvBool of a setting from the launch's environment: 1 on (true, 1, yes, y in any case), 0 off or unset,
  * -1 a value it warns about and reads as off (sglang 0.5.12: python/sglang/srt/environ.py:119-126; 0.5.23:
@@ -216,8 +218,9 @@ size_t server_spans(span *out, size_t max);
 
 /* ------------------------------------------- DSA top-k sharing (topk.c) */
 
-/* Two-batch overlap with DSA index-topk sharing, refused in the DeepSeek family's model adjustments (0.5.13+). */
-kvc_status topk_check_tbo(const ctx *c);
+/* Two-batch overlap with DSA index-topk sharing, refused in the DeepSeek family's model adjustments (0.5.13+):
+ * before its prefill CP section up to 0.5.14, after it from 0.5.15 (`after_cp` says which call this is). */
+kvc_status topk_check_tbo(const ctx *c, int after_cp);
 /* Which of the model's target layers run their own indexer under release `rel`, into `out`: 'F' runs it (writes and
  * reads its index K), 'S' reuses the previous layer's top-k; "" and 0 where every layer runs it, 1 where some share,
  * -1 where kvcheck cannot tell (a config SGLang fails on or that kvcheck does not read). Pure. */

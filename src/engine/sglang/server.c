@@ -7,7 +7,8 @@
  * the others a single worker can reach from its flags, each at its stage
  * around those (rules.h). Not modelled: pipeline parallelism with
  * speculative decoding, LoRA, --served-model-name, the token buckets,
- * --gc-threshold, the metrics, gRPC and watermark checks. */
+ * --gc-threshold, the metrics, gRPC, load-publish and watermark checks;
+ * DeepSeek-V4 workers, which rules.c declines or judges before them. */
 #include "engine/sglang/rules.h"
 
 #include <stdio.h>
@@ -21,12 +22,19 @@ static int int_below(const ctx *c, setting_key k, long lo)
     return s->set && (s->value[0] == '-' ? 1 : strlen(s->value) < 19 && strtol(s->value, NULL, 10) < lo);
 }
 
-/* tp x pp not a multiple of --nnodes; from 0.5.16 not for an elastic EP scale joiner. */
+/* tp x pp not a multiple of --nnodes (Python's modulo: a negative count divides as its magnitude; 0 is refused by
+ * s_nnodes_zero); from 0.5.16 not for an elastic EP scale joiner. */
 static int s_nnodes(const ctx *c)
 {
-    unsigned long nodes = size_of(c, SET_NNODES);
+    const setting *n = &c->set->s[SET_NNODES];
+    unsigned long nodes = !n->set ? 1 : strtoul(n->value + (n->value[0] == '-'), NULL, 10);
     int joiner = rel_since(c->rel, "0.5.16") && set_to(c, SET_EP_JOIN_MODE, "scale");
     return nodes && !joiner && (size_of(c, SET_TP) * size_of(c, SET_PP)) % nodes != 0;
+}
+static int s_nnodes_zero(const ctx *c)
+{
+    int joiner = rel_since(c->rel, "0.5.16") && set_to(c, SET_EP_JOIN_MODE, "scale");
+    return set_to(c, SET_NNODES, "0") && !joiner;
 }
 static int s_micro_batch(const ctx *c) { return int_below(c, SET_PP_MICRO_BATCH, 1); }
 static int s_padding_compile(const ctx *c)
@@ -49,10 +57,34 @@ static int s_multi_node_replicas(const ctx *c)
 static int s_base_gpu(const ctx *c) { return int_below(c, SET_BASE_GPU_ID, 0); }
 static int s_gpu_step(const ctx *c) { return int_below(c, SET_GPU_ID_STEP, 1); }
 /* --moe-dense-tp-size other than 1 (up to 0.5.12.post1), or than 1 and --tp-size (0.5.13+) */
-static int s_dense_tp_one(const ctx *c) { return c->set->s[SET_MOE_DENSE_TP].set && size_of(c, SET_MOE_DENSE_TP) != 1; }
+static int s_dense_tp_one(const ctx *c)
+{
+    /* the DeepSeek family's prefill CP sets it to 1 (sglang 0.5.9: python/sglang/srt/server_args.py:1223-1232; 0.5.16:
+     * python/sglang/srt/arg_groups/overrides.py:353, :424; 0.5.23: arg_groups/model_overrides/deepseek_v2.py:116,
+     * :201) */
+    if (cp_rewrites(&c->cp) && rel_since(c->rel, "0.5.7")) return 0;
+    return c->set->s[SET_MOE_DENSE_TP].set && size_of(c, SET_MOE_DENSE_TP) != 1;
+}
 static int s_dense_tp(const ctx *c) { return s_dense_tp_one(c) && size_of(c, SET_MOE_DENSE_TP) != size_of(c, SET_TP); }
-static int s_tokenizers(const ctx *c) { return int_below(c, SET_TOKENIZER_WORKERS, 1); }
-static int s_detokenizers(const ctx *c) { return int_below(c, SET_DETOKENIZER_WORKERS, 1); }
+/* the worker counts, which --skip-tokenizer-init sets to 1 (the tokenizers' in 0.5.4-0.5.15.post1, the
+ * detokenizers' from 0.5.12; sglang 0.5.12: python/sglang/srt/server_args.py:4210-4220; 0.5.23: python/sglang/srt/
+ * arg_groups/serving_hook.py, handle_tokenizer_batching) */
+static int skip_resets(const ctx *c, const char *since, const char *until)
+{
+    return c->set->s[SET_SKIP_TOKENIZER].set && sglang_release_in(c->rel, since, until);
+}
+static int s_tokenizers(const ctx *c)
+{
+    return int_below(c, SET_TOKENIZER_WORKERS, 1) && !skip_resets(c, "0.5.4", "0.5.15.post1");
+}
+static int s_detokenizers(const ctx *c)
+{
+    return int_below(c, SET_DETOKENIZER_WORKERS, 1) && !skip_resets(c, "0.5.12", NULL);
+}
+static int s_mm_processors(const ctx *c) { return int_below(c, SET_MM_PROC_WORKERS, 0); }
+static int s_mm_io(const ctx *c) { return int_below(c, SET_MM_IO_WORKERS, 0); }
+static int s_min_free_slots(const ctx *c) { return size_of(c, SET_PP) > 1 && c->set->s[SET_MIN_FREE_SLOTS].set; }
+static int s_xpu_sampling(const ctx *c) { return set_to(c, SET_SAMPLING_BACKEND, "intel_xpu"); }
 static int s_priority_policy(const ctx *c)
 {
     const setting *p = &c->set->s[SET_SCHEDULE_POLICY];
@@ -62,13 +94,13 @@ static int s_priority_retraction(const ctx *c)
 {
     return set_to(c, SET_RETRACTION_POLICY, "priority") && !c->set->s[SET_PRIORITY_SCHED].set;
 }
-static int s_multi_item_radix(const ctx *c) { return c->set->s[SET_MULTI_ITEM].set && !rules_radix_off(c); }
+static int s_multi_item_radix(const ctx *c) { return c->set->s[SET_MULTI_ITEM].set && !rules_worker_radix_off(c); }
 static int s_multi_item_chunk(const ctx *c) { return c->set->s[SET_MULTI_ITEM].set && !chunk_minus_one(c); }
 static int s_conservativeness(const ctx *c)
 {
     const setting *s = &c->set->s[SET_CONSERVATIVENESS];
     char v[64];
-    return s->set && py_float(s->value, v, sizeof v) && strtod(v, NULL) < 0;
+    return s->set && py_float(s->value, v, sizeof v) && !(strtod(v, NULL) >= 0); /* NaN fails SGLang's >= 0 */
 }
 static int s_mindspore(const ctx *c) { return set_to(c, SET_MODEL_IMPL, "mindspore"); }
 static int s_quant_comm_tp(const ctx *c) { return c->set->s[SET_QUANT_COMM].set && size_of(c, SET_TP) == 1; }
@@ -76,8 +108,8 @@ static int s_quant_comm(const ctx *c) { return c->set->s[SET_QUANT_COMM].set; }
 static int s_canary(const ctx *c)
 {
     const setting *k = &c->set->s[SET_KV_CANARY];
-    return !int_below(c, SET_CANARY_INTERVAL, 1) && c->set->s[SET_CANARY_INTERVAL].set &&
-           (!k->set || strcmp(k->value, "none") == 0);
+    int sweeps = c->set->s[SET_CANARY_INTERVAL].set && !int_below(c, SET_CANARY_INTERVAL, 1);
+    return sweeps && (!k->set || strcmp(k->value, "none") == 0);
 }
 
 #define SA_OLD "sglang 0.5.3rc2: python/sglang/srt/server_args.py:"
@@ -91,6 +123,8 @@ static const struct server_rule {
     const char *message; /* {value}: the blamed flag's */
     const char *cite;
 } RULES[] = {
+    {EVER, SERVER_BEFORE_PAGE, s_nnodes_zero, SET_NNODES, "ZeroDivisionError: integer modulo by zero",
+     SA_OLD "2904; 0.5.16: :7577; " SA_NEW "179"},
     {EVER, SERVER_BEFORE_PAGE, s_nnodes, SET_NNODES, "AssertionError: tp_size must be divisible by number of nodes",
      SA_OLD "2904; 0.5.16: :7577; " SA_NEW "179"},
     {SINCE("0.5.11"), SERVER_BEFORE_PAGE, s_micro_batch, SET_PP_MICRO_BATCH,
@@ -102,6 +136,10 @@ static const struct server_rule {
      "compilations) instead of the small fixed set of padded bucket sizes, causing engine initialisation to stall "
      "for many minutes. Remove --disable-cuda-graph-padding or --enable-torch-compile.",
      "sglang 0.5.12: python/sglang/srt/server_args.py:7242; " SA_NEW "188"},
+    {SINCE("0.5.18"), SERVER_BEFORE_PAGE, s_min_free_slots, SET_MIN_FREE_SLOTS,
+     "AssertionError: --min-free-slots-delay is not supported with pipeline parallelism: allocatable slots per "
+     "microbatch are bounded by pp-max-micro-batch-size, so the threshold may never be reached",
+     "sglang 0.5.18: python/sglang/srt/server_args.py:9162; " SA_NEW "165"},
     {UNTIL("0.5.21"), SERVER_BEFORE_PAGE, s_multi_node_dp, SET_DP,
      "AssertionError: multi-node data parallel is not supported unless dp attention!",
      SA_OLD "2915; 0.5.21: python/sglang/srt/arg_groups/validation_hook.py:117"},
@@ -123,6 +161,11 @@ static const struct server_rule {
     {SINCE("0.5.12"), SERVER_AFTER_PAGE, s_detokenizers, SET_DETOKENIZER_WORKERS,
      "AssertionError: Detokenizer worker num must >= 1",
      "sglang 0.5.12: python/sglang/srt/server_args.py:7318; " SA_NEW "274"},
+    {SINCE("0.5.17"), SERVER_AFTER_PAGE, s_mm_processors, SET_MM_PROC_WORKERS,
+     "AssertionError: Multimodal processor worker num must >= 0",
+     "sglang 0.5.17: python/sglang/srt/server_args.py:8791; " SA_NEW "275"},
+    {SINCE("0.5.17"), SERVER_AFTER_PAGE, s_mm_io, SET_MM_IO_WORKERS, "AssertionError: Multimodal I/O worker num must >= 0",
+     "sglang 0.5.17: python/sglang/srt/server_args.py:8794; " SA_NEW "276"},
     {EVER, SERVER_AFTER_PAGE, s_priority_policy, SET_SCHEDULE_POLICY,
      "AssertionError: To use priority scheduling, schedule_policy must be 'fcfs' or 'lof'. '{value}' is not "
      "supported.", SA_OLD "2955; " SA_NEW "282"},
@@ -149,6 +192,9 @@ static const struct server_rule {
     {SINCE("0.5.11"), SERVER_AFTER_TBO, s_quant_comm, SET_QUANT_COMM,
      "ValueError: Communications quantization is only supported for NPU device",
      "sglang 0.5.11: python/sglang/srt/server_args.py:6949; " SA_NEW "353"},
+    {SINCE("0.5.21"), SERVER_AFTER_TBO, s_xpu_sampling, SET_SAMPLING_BACKEND,
+     "ValueError: --sampling-backend intel_xpu requires --device xpu, got --device cuda",
+     "sglang 0.5.21: python/sglang/srt/arg_groups/validation_hook.py:265, :392; " SA_NEW "355, :484"},
     {SINCE("0.5.13"), SERVER_AFTER_TBO, s_canary, SET_CANARY_INTERVAL,
      "ValueError: --kv-canary-sweep-interval requires --kv-canary in {log, raise}",
      "sglang 0.5.13: python/sglang/srt/server_args.py:7591; " SA_NEW "375"},

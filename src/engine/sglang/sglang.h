@@ -326,6 +326,12 @@ typedef enum setting_key {
     SET_QUANT_COMM,          /* --enable-quant-communications (0.5.11+) */
     SET_CANARY_INTERVAL,     /* --kv-canary-sweep-interval (0.5.13+) */
     SET_KV_CANARY,           /* --kv-canary (0.5.13+) */
+    SET_SKIP_TOKENIZER,      /* --skip-tokenizer-init */
+    SET_MM_PROC_WORKERS,     /* --mm-processor-worker-num (0.5.17+) */
+    SET_MM_IO_WORKERS,       /* --mm-io-worker-num (0.5.17+) */
+    SET_SAMPLING_BACKEND,    /* --sampling-backend */
+    SET_MIN_FREE_SLOTS,      /* --min-free-slots-delay */
+    SET_AUX_HIDDEN,          /* --enable-return-aux-hidden-states */
     SET_COUNT
 } setting_key;
 

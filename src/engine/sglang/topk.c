@@ -19,6 +19,9 @@
 static const span TBO_RAW_FREQ = FROM_TO("0.5.13", "0.5.13.post1");
 static const span TBO_FREQ = FROM_TO("0.5.14", "0.5.19");
 static const span TBO_TYPES = SINCE("0.5.20");
+/* From 0.5.15 the DeepSeek family's prefill CP asserts run first (sglang 0.5.19: python/sglang/srt/arg_groups/
+ * model_hook.py:153, :172; 0.5.23: :233, :299) */
+static const span TBO_AFTER_CP = SINCE("0.5.15");
 static const char TBO_MESSAGE[] = "ValueError: --enable-two-batch-overlap is not supported with DSA index-topk sharing "
                                   "(index_topk_freq > 1 or an index_topk_pattern containing shared layers): the TBO "
                                   "op path does not propagate topk indices across layers, so shared layers would run "
@@ -72,19 +75,15 @@ static int types_repr(const model_info *m, char *out, size_t size)
         n += (size_t)snprintf(out + n, size - n, "%s'%s'", t == m->topk_types ? "" : ", ",
                               *t == 'S' ? "shared" : "full");
     if (n < size) snprintf(out + n, size - n, "]");
-    size_t len = strlen(m->topk_types), shared = 0;
-    for (size_t i = 0; i < len; i++) shared += m->topk_types[i] == 'S';
-    /* a long list would not fit a message: its count, said as such */
-    if (n > 160) snprintf(out, size, "[...] (SGLang prints the list: %zu entries, %zu 'full' and %zu 'shared')", len,
-                          len - shared, shared);
     return n + 1 < size;
 }
 
-kvc_status topk_check_tbo(const ctx *c)
+kvc_status topk_check_tbo(const ctx *c, int after_cp)
 {
     const model_info *m = c->model;
     const setting *tbo = &c->set->s[SET_TBO];
     if (!tbo->set || !c->dsa || !c->defaults || c->set->s[SET_PAGE_SIZE].reported) return KVC_OK;
+    if (after_cp != in_span(c->rel, TBO_AFTER_CP)) return KVC_OK;
     if (in_span(c->rel, TBO_RAW_FREQ) && m->topk_freq_null)
         return rules_refuse(c, tbo, "TypeError: '>' not supported between instances of 'NoneType' and 'int' (the "
                             "config's index_topk_freq is null: %s)", TBO_CITE);
