@@ -164,7 +164,8 @@ static const struct server_rule {
     {SINCE("0.5.17"), SERVER_AFTER_PAGE, s_mm_processors, SET_MM_PROC_WORKERS,
      "AssertionError: Multimodal processor worker num must >= 0",
      "sglang 0.5.17: python/sglang/srt/server_args.py:8791; " SA_NEW "275"},
-    {SINCE("0.5.17"), SERVER_AFTER_PAGE, s_mm_io, SET_MM_IO_WORKERS, "AssertionError: Multimodal I/O worker num must >= 0",
+    {SINCE("0.5.17"), SERVER_AFTER_PAGE, s_mm_io, SET_MM_IO_WORKERS,
+     "AssertionError: Multimodal I/O worker num must >= 0",
      "sglang 0.5.17: python/sglang/srt/server_args.py:8794; " SA_NEW "276"},
     {EVER, SERVER_AFTER_PAGE, s_priority_policy, SET_SCHEDULE_POLICY,
      "AssertionError: To use priority scheduling, schedule_policy must be 'fcfs' or 'lof'. '{value}' is not "
