@@ -49,13 +49,16 @@ static const char ELIDE_CITE[] = "sglang 0.5.18: python/sglang/srt/mem_cache/kv_
 static unsigned freq_of(const model_info *m) { return m->topk_freq ? m->topk_freq : 1; }
 
 /* 1 when layer `l` reuses the previous layer's top-k under release `rel` (0.5.18+). Pure. */
+/* 0.5.10-0.5.12's model code does not read index_skip_topk_offset (topk_layers) */
+static const span INLINE_NO_OFFSET = FROM_TO("0.5.10", "0.5.12.post1");
+
 static int skips_topk(const model_info *m, unsigned rel, unsigned l)
 {
     if (in_span(rel, SKIP_TYPES) && m->topk_types_kind == TOPK_PLAIN)
         return l < strlen(m->topk_types) && m->topk_types[l] == 'S';
     if (in_span(rel, SKIP_CLI) && m->cli_factor > 1) return l % m->cli_factor != 0;
     if (m->topk_pattern_kind == TOPK_PLAIN) return l < strlen(m->topk_pattern) && m->topk_pattern[l] == 'S';
-    if (m->topk_offset) return (l + 1 > m->topk_offset ? l + 1 - m->topk_offset : 0) % freq_of(m) != 0;
+    if (m->topk_offset && !in_span(rel, INLINE_NO_OFFSET)) return (l + 1 > m->topk_offset ? l + 1 - m->topk_offset : 0) % freq_of(m) != 0;
     return (l > 1 ? l - 1 : 0) % freq_of(m) != 0;
 }
 
@@ -117,7 +120,6 @@ kvc_status topk_check_tbo(const ctx *c, int after_cp)
  * the offset too; 0.5.14: dsa_layer_skips_topk, :1604-1609; 0.5.16-0.5.17: cli_factor first, :1677-1686; 0.5.18:
  * :1820-1827; 0.5.23: :2110-2117). Before 0.5.10 every layer has one. */
 static const span SHARING = SINCE("0.5.10");
-static const span INLINE_NO_OFFSET = FROM_TO("0.5.10", "0.5.12.post1");
 static const span INLINE = FROM_TO("0.5.10", "0.5.13.post1");
 static const span MODEL_CLI = FROM_TO("0.5.16", "0.5.17");
 
@@ -133,10 +135,7 @@ int topk_layers(const model_info *m, unsigned rel, char *out, size_t size)
     if (in_span(rel, INLINE) && (m->topk_pattern_kind == TOPK_PLAIN ? strlen(m->topk_pattern) < n : m->topk_freq_null))
         return -1;
     for (unsigned l = 0; l < n; l++) {
-        int skip = in_span(rel, MODEL_CLI) && m->cli_factor > 1                         ? l % m->cli_factor != 0
-                   : in_span(rel, INLINE_NO_OFFSET) && m->topk_pattern_kind != TOPK_PLAIN ? (l > 1 ? l - 1 : 0) %
-                                                                                             freq_of(m) != 0
-                                                                                       : skips_topk(m, rel, l);
+        int skip = in_span(rel, MODEL_CLI) && m->cli_factor > 1 ? l % m->cli_factor != 0 : skips_topk(m, rel, l);
         out[l] = skip ? 'S' : 'F';
         shared += (unsigned)skip;
     }
