@@ -503,10 +503,8 @@ static const struct a2a_rule {
 
 /* Elastic EP's handler, after EPLB's (0.5.4-0.5.6.post2 later in the resolution, where kvcheck's decline comes
  * early). Without a backend, the flags that need one are refused in this order; with one (any value, "none"
- * included), its checks read the EPLB algorithm, the pipeline, the host's InfiniBand devices and runtime scale-up,
- * which kvcheck does not model. --elastic-ep-rejoin is --elastic-ep-join-mode recover in 0.5.16-0.5.20. */
-static const span REJOIN_RECOVER = FROM_TO("0.5.16", "0.5.20");
-
+ * included), its checks read what ELASTIC_UNMODELLED names, so kvcheck declines. --elastic-ep-rejoin is
+ * --elastic-ep-join-mode recover in 0.5.16-0.5.20. */
 static int e_rejoin_conflict(const ctx *c)
 {
     return c->set->s[SET_ELASTIC_REJOIN].set && c->set->s[SET_EP_JOIN_MODE].set &&
@@ -514,10 +512,8 @@ static int e_rejoin_conflict(const ctx *c)
 }
 static int e_backend(const ctx *c) { return c->set->s[SET_ELASTIC_BACKEND].set; }
 static int e_rejoin(const ctx *c) { return c->set->s[SET_ELASTIC_REJOIN].set; }
-static int e_join_mode(const ctx *c)
-{
-    return c->set->s[SET_EP_JOIN_MODE].set || (e_rejoin(c) && in_span(c->rel, REJOIN_RECOVER));
-}
+static int e_join_mode(const ctx *c) { return c->set->s[SET_EP_JOIN_MODE].set; }
+static int e_rejoin_alone(const ctx *c) { return e_rejoin(c) && !e_join_mode(c); }
 static int e_join_offset(const ctx *c)
 {
     const setting *o = &c->set->s[SET_EP_JOIN_OFFSET];
@@ -526,60 +522,39 @@ static int e_join_offset(const ctx *c)
 static int e_max_ep_size(const ctx *c) { return c->set->s[SET_MAX_EP_SIZE].set; }
 static int e_initial_size(const ctx *c) { return c->set->s[SET_ELASTIC_INITIAL].set; }
 
-static const struct elastic_rule {
-    span when;
-    int (*refused)(const ctx *c);
-    setting_key blame;
-    const char *message; /* NULL: kvcheck declines */
-    const char *cite;
-} ELASTIC[] = {
-    {FROM_TO("0.5.16", "0.5.20"), e_rejoin_conflict, SET_ELASTIC_REJOIN,
-     "AssertionError: --elastic-ep-rejoin (deprecated) conflicts with --elastic-ep-join-mode {ep_join_mode}.",
+#define JOIN_MODE_MESSAGE "AssertionError: --elastic-ep-join-mode requires --elastic-ep-backend to be set."
+#define JOIN_MODE_CITE                                                                                                 \
+    "sglang 0.5.16: python/sglang/srt/server_args.py:5954-5957; 0.5.23: python/sglang/srt/arg_groups/"                 \
+    "parallel_hook.py:546-549"
+static const char ELASTIC_UNMODELLED[] = "elastic EP's EPLB algorithm, pipeline size, InfiniBand devices and runtime "
+                                         "scale-up";
+static const flag_rule ELASTIC[] = {
+    {FROM_TO("0.5.16", "0.5.20"), 0, e_rejoin_conflict, SET_EP_JOIN_MODE,
+     "AssertionError: --elastic-ep-rejoin (deprecated) conflicts with --elastic-ep-join-mode {value}.",
      "sglang 0.5.16: python/sglang/srt/server_args.py:5927-5938; 0.5.20: python/sglang/srt/arg_groups/"
      "parallel_hook.py:356-374"},
-    {EVER, e_backend, SET_ELASTIC_BACKEND, NULL,
+    {EVER, 0, e_backend, SET_ELASTIC_BACKEND, NULL,
      "sglang 0.5.4: python/sglang/srt/server_args.py:1233-1240; 0.5.23: python/sglang/srt/arg_groups/"
      "parallel_hook.py:519-545"},
-    {FROM_TO("0.5.11", "0.5.15.post1"), e_rejoin, SET_ELASTIC_REJOIN,
+    {FROM_TO("0.5.11", "0.5.15.post1"), 0, e_rejoin, SET_ELASTIC_REJOIN,
      "AssertionError: Elastic EP rejoin requires elastic_ep_backend to be set.",
      "sglang 0.5.11: python/sglang/srt/server_args.py:3158-3161; 0.5.15.post1: :5218-5221"},
-    {SINCE("0.5.16"), e_join_mode, SET_EP_JOIN_MODE,
-     "AssertionError: --elastic-ep-join-mode requires --elastic-ep-backend to be set.",
-     "sglang 0.5.16: python/sglang/srt/server_args.py:5954-5957; 0.5.23: python/sglang/srt/arg_groups/"
-     "parallel_hook.py:546-549"},
-    {SINCE("0.5.16"), e_join_offset, SET_EP_JOIN_OFFSET,
+    {SINCE("0.5.16"), 0, e_join_mode, SET_EP_JOIN_MODE, JOIN_MODE_MESSAGE, JOIN_MODE_CITE},
+    /* the join mode recover that --elastic-ep-rejoin sets */
+    {FROM_TO("0.5.16", "0.5.20"), 0, e_rejoin_alone, SET_ELASTIC_REJOIN, JOIN_MODE_MESSAGE, JOIN_MODE_CITE},
+    {SINCE("0.5.16"), 0, e_join_offset, SET_EP_JOIN_OFFSET,
      "AssertionError: --elastic-ep-join-rank-offset is only valid with --elastic-ep-join-mode scale.",
      "sglang 0.5.16: python/sglang/srt/server_args.py:5968-5975; 0.5.23: python/sglang/srt/arg_groups/"
      "parallel_hook.py:560-565"},
-    {SINCE("0.5.16"), e_max_ep_size, SET_MAX_EP_SIZE,
+    {SINCE("0.5.16"), 0, e_max_ep_size, SET_MAX_EP_SIZE,
      "AssertionError: --max-ep-size requires --elastic-ep-backend to be set.",
      "sglang 0.5.16: python/sglang/srt/server_args.py:5976-5980; 0.5.23: python/sglang/srt/arg_groups/"
      "parallel_hook.py:566-570"},
-    {SINCE("0.5.16"), e_initial_size, SET_ELASTIC_INITIAL,
+    {SINCE("0.5.16"), 0, e_initial_size, SET_ELASTIC_INITIAL,
      "AssertionError: --elastic-ep-initial-size is only valid for an Elastic EP deployment with --max-ep-size larger "
      "than its local TP size.", "sglang 0.5.16: python/sglang/srt/server_args.py:5982-5991; 0.5.23: python/sglang/"
      "srt/arg_groups/parallel_hook.py:572-581"},
 };
-
-static kvc_status elastic_check(const ctx *c)
-{
-    for (size_t i = 0; i < COUNT_OF(ELASTIC); i++) {
-        const struct elastic_rule *r = &ELASTIC[i];
-        if (!in_span(c->rel, r->when) || !r->refused(c)) continue;
-        const setting *s = &c->set->s[r->blame];
-        if (!s->set) s = &c->set->s[SET_ELASTIC_REJOIN]; /* the join mode --elastic-ep-rejoin sets */
-        if (!r->message)
-            return diag_set(c->diag, KVC_ERR_CONFIG, &s->origin, "%s %s: SGLang %s then checks elastic EP's EPLB "
-                            "algorithm, pipeline size, InfiniBand devices and runtime scale-up (%s), which kvcheck "
-                            "does not model, so it cannot judge this worker", s->flag, s->value,
-                            SGLANG_VERSIONS[c->rel], r->cite);
-        const char *const fields[][2] = {{"ep_join_mode", c->set->s[SET_EP_JOIN_MODE].value}};
-        char msg[300];
-        sglang_expand(r->message, fields, COUNT_OF(fields), msg, sizeof msg);
-        return rules_refuse(c, s, "%s (%s)", msg, r->cite);
-    }
-    return KVC_OK;
-}
 
 /* The flag a rule's refusal points at. */
 static const setting *blame(const ctx *c, const struct a2a_rule *r)
@@ -629,7 +604,8 @@ kvc_status a2a_check(const ctx *c, enum a2a_stage stage)
                                 why, why[0] ? "; to start it, raise the variable in the launch's environment or lower "
                                               "--chunked-prefill-size" : "");
     }
-    return stage == A2A_HANDLER ? elastic_check(c) : KVC_OK;
+    if (stage != A2A_HANDLER) return KVC_OK;
+    return rules_table(c, ELASTIC, COUNT_OF(ELASTIC), 0, ELASTIC_UNMODELLED);
 }
 
 size_t a2a_spans(span *out, size_t max)

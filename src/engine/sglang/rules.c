@@ -329,6 +329,25 @@ kvc_status rules_refuse(const ctx *c, const setting *s, const char *fmt, ...)
                     SGLANG_VERSIONS[c->rel], msg);
 }
 
+kvc_status rules_table(const ctx *c, const flag_rule *rows, size_t n, int stage, const char *unmodelled)
+{
+    if (c->set->s[SET_PAGE_SIZE].reported) return KVC_OK;
+    for (size_t i = 0; i < n; i++) {
+        const flag_rule *r = &rows[i];
+        if (r->stage != stage || !in_span(c->rel, r->when) || !r->refused(c)) continue;
+        const setting *s = &c->set->s[r->blame];
+        if (!r->message)
+            return diag_set(c->diag, KVC_ERR_CONFIG, s->set ? &s->origin : NULL, "%s %s: SGLang %s then checks %s "
+                            "(%s), which kvcheck does not model, so it cannot judge this worker", s->flag, s->value,
+                            SGLANG_VERSIONS[c->rel], unmodelled, r->cite);
+        const char *const fields[][2] = {{"value", s->value}};
+        char msg[sizeof c->diag->message];
+        sglang_expand(r->message, fields, COUNT_OF(fields), msg, sizeof msg);
+        return rules_refuse(c, s->set ? s : NULL, "%s (%s)", msg, r->cite);
+    }
+    return KVC_OK;
+}
+
 /* --------------------------------------------------------------- dtypes */
 
 /* The torch dtype a --kv-cache-dtype string gives the pool, and its

@@ -149,6 +149,21 @@ static inline int model_fp32(const ctx *c) { return c->mdtype && strcmp(c->mdtyp
 
 /* SGLang refuses to start: its own message, then where the input came from (rules.c). */
 kvc_status rules_refuse(const ctx *c, const setting *s, const char *fmt, ...) KVC_PRINTF(3, 4);
+
+/* One of SGLang's refusals that a single test of the worker's settings decides. Tables of them (server.c, a2a.c's
+ * elastic EP) list the refusals in SGLang's order; rules_table runs one. */
+typedef struct flag_rule {
+    span when;
+    int stage; /* the table's own stages (server.c); 0 where a table has one */
+    int (*refused)(const ctx *c);
+    setting_key blame;   /* the flag the refusal points at */
+    const char *message; /* SGLang's, {value} the blamed flag's; NULL: SGLang goes on to checks kvcheck does not model
+                            (rules_table's `unmodelled`), and kvcheck declines the worker */
+    const char *cite;
+} flag_rule;
+/* The first of `n` rows in force at `stage` whose test refuses the worker: SGLang's refusal, or kvcheck's decline
+ * naming `unmodelled` (what SGLang checks next). KVC_OK for a running server's settings, whose checks passed. */
+kvc_status rules_table(const ctx *c, const flag_rule *rows, size_t n, int stage, const char *unmodelled);
 /* 1 when release `rel` applies the DeepSeek family's defaults to `arch` (rules.c). */
 int rules_arch_defaults(const char *arch, unsigned rel);
 /* 1 for a DeepSeek-V4 architecture (its own pools and model adjustments). */

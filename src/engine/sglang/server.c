@@ -115,14 +115,8 @@ static int s_canary(const ctx *c)
 #define SA_OLD "sglang 0.5.3rc2: python/sglang/srt/server_args.py:"
 #define SA_NEW "0.5.23: python/sglang/srt/arg_groups/validation_hook.py:"
 
-static const struct server_rule {
-    span when;
-    enum server_stage stage;
-    int (*refused)(const ctx *c);
-    setting_key blame;
-    const char *message; /* {value}: the blamed flag's */
-    const char *cite;
-} RULES[] = {
+/* {value}: the blamed flag's */
+static const flag_rule RULES[] = {
     {EVER, SERVER_BEFORE_PAGE, s_nnodes_zero, SET_NNODES, "ZeroDivisionError: integer modulo by zero",
      SA_OLD "2904; 0.5.16: :7577; " SA_NEW "179"},
     {EVER, SERVER_BEFORE_PAGE, s_nnodes, SET_NNODES, "AssertionError: tp_size must be divisible by number of nodes",
@@ -203,17 +197,7 @@ static const struct server_rule {
 
 kvc_status server_check(const ctx *c, enum server_stage stage)
 {
-    if (c->set->s[SET_PAGE_SIZE].reported) return KVC_OK; /* a running server's: its checks passed */
-    for (size_t i = 0; i < COUNT_OF(RULES); i++) {
-        const struct server_rule *r = &RULES[i];
-        if (r->stage != stage || !in_span(c->rel, r->when) || !r->refused(c)) continue;
-        const setting *s = &c->set->s[r->blame];
-        const char *const fields[][2] = {{"value", s->value}};
-        char msg[700];
-        sglang_expand(r->message, fields, COUNT_OF(fields), msg, sizeof msg);
-        return rules_refuse(c, s->set ? s : NULL, "%s (%s)", msg, r->cite);
-    }
-    return KVC_OK;
+    return rules_table(c, RULES, COUNT_OF(RULES), (int)stage, NULL); /* every row has SGLang's message */
 }
 
 size_t server_spans(span *out, size_t max)
