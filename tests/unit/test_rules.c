@@ -2694,6 +2694,21 @@ static void test_rules__dsv4_refusals(void **state)
         /* the hook's bfloat16 passes; the pool's storage assertion still refuses it */
         {"B200", "--kv-cache-dtype bfloat16 --dsv4-attn-backend flashmla", "0.5.23", "asserts store_dtype == "
          "torch.uint8", 1},
+        /* the handlers and check_server_args every model meets: the data parallelism and all-to-all handlers, the
+         * chunked prefill size against the hook's page of 256, the node count, two-batch overlap */
+        {"B200", "--tp 8 --dp 3 --enable-dp-attention", "0.5.14", "--tp-size 8 is not a multiple of the attention data "
+         "parallel size 3", 8},
+        {"B200", "--tp 8 --moe-a2a-backend pplx", "0.5.23", "AssertionError: moe_a2a_backend='pplx' requires attention "
+         "DP with at least 2 groups (--attn-dp-size >= 2).", 8},
+        {"B200", "--chunked-prefill-size 1000", "0.5.16", "AssertionError: chunked_prefill_size must be divisible by "
+         "page_size", 1},
+        {"B200", "--tp 8 --nnodes 3", "0.5.23", "AssertionError: tp_size must be divisible by number of nodes", 8},
+        {"B200", "--enable-two-batch-overlap", "0.5.12", "ValueError: When enabling two batch overlap, moe_a2a_backend "
+         "cannot be 'none'.", 1},
+        {"B200", "--enable-two-batch-overlap", "0.5.23", "attention DP (--attn-dp-size) is required (DeepSeek-V4 "
+         "non-EP DP TBO path).", 1},
+        {"B200", "--disable-radix-cache --enable-hisparse", "0.5.23", "--enable-hisparse: HiSparse for DeepSeek-V4 (its "
+         "validation and host pools", 23},
     };
     for (size_t i = 0; i < COUNT_OF(C); i++) {
         kvc_resolved r;
@@ -2708,6 +2723,8 @@ static void test_rules__dsv4_refusals(void **state)
     /* the refusal is 0.5.12's only */
     assert_int_equal(resolve_line("H200", DSV4, "--disaggregation-mode prefill --pp-size 2", "0.5.12.post1", &r, &d),
                      KVC_OK);
+    /* a multiple of the page passes */
+    assert_int_equal(resolve_line("B200", DSV4, "--chunked-prefill-size 1024", "0.5.16", &r, &d), KVC_OK);
 }
 
 /* 0.5.20-0.5.23: --dsv4-attn-backend auto or flashmla and SGLANG_DSV4_KV_LAYOUT

@@ -4349,6 +4349,27 @@ static kvc_status check_chunked_prefill(const ctx *c)
                        page && !unserved(c->model->architecture, c->rel), page_one_too);
 }
 
+/* check_server_args, once the resolution has run: its checks around the page size's, HiSparse's validation (at
+ * the slot after the page size's check in every release: sglang 0.5.10: python/sglang/srt/server_args.py:6180-6202;
+ * 0.5.19: python/sglang/srt/arg_groups/validation_hook.py:171; 0.5.23: :312) and two-batch overlap's, in SGLang's
+ * order, for every model; a DeepSeek-V4 worker's HiSparse kvcheck does not model. */
+static kvc_status check_server_args(const ctx *c)
+{
+    kvc_status st;
+    if ((st = server_check(c, SERVER_BEFORE_PAGE))) return st;
+    if ((st = check_chunked_prefill(c))) return st; /* with the page size settled */
+    if ((st = server_check(c, SERVER_AFTER_PAGE))) return st;
+    const setting *h = &c->set->s[SET_HISPARSE];
+    if (h->set && dsv4_row(c->model->architecture, c->rel))
+        return diag_set(c->diag, KVC_ERR_CONFIG, &h->origin, "%s: HiSparse for DeepSeek-V4 (its validation and "
+                        "host pools, sglang 0.5.23: python/sglang/srt/arg_groups/hisparse_hook.py:87-160); kvcheck "
+                        "does not model it, so it cannot judge this worker", h->flag);
+    if ((st = check_hisparse(c))) return st;
+    if ((st = server_check(c, SERVER_AFTER_HISPARSE))) return st;
+    if ((st = a2a_check(c, A2A_SERVER_ARGS))) return st; /* its two-batch overlap checks */
+    return server_check(c, SERVER_AFTER_TBO);
+}
+
 /* The attention-TP size a pool splits KV heads over: tp / the attention-DP
  * size, then / --attn-cp-size from 0.5.9 (sglang 0.5.9:
  * python/sglang/srt/layers/dp_attention.py:230-244; 0.5.23:
@@ -5439,10 +5460,13 @@ static kvc_status resolve_settings(const gpu_info *gpu, const model_info *model,
     if (!st) st = run_dcp_rules(&c, DCP_VALIDATION, COUNT_OF(DCP_VALIDATION));
     if (!st && dsv4) st = resolve_dsv4(&c, dsv4);
     if (!st && dsv4) st = check_hicache_layout(&c);
+    if (!st && dsv4) st = check_attention_dp(&c);
     if (!st && dsv4) st = quant_check_moe_runner(&c);
+    if (!st && dsv4) st = a2a_check(&c, A2A_HANDLER);
     if (!st && dsv4) st = check_pd_decode(&c, 1);
     if (!st && dsv4) st = check_cache_compatibility(&c);
     if (!st && dsv4) st = check_optimistic_prefill(&c);
+    if (!st && dsv4) st = check_server_args(&c);
     if (!st && dsv4) st = quant_check_loader(&c); /* at model load */
     if (!st && dsv4) st = check_startup(&c, 1);
     if (dsv4) return st ? st : decline_dcp(&c);
@@ -5491,16 +5515,7 @@ static kvc_status resolve_settings(const gpu_info *gpu, const model_info *model,
                 notes_add(out->warnings, &out->nwarnings, KVC_MAX_NOTES, "%s has no effect: SGLang %s does not take "
                           "%s as a DSA model", set->s[k].flag, SGLANG_VERSIONS[release], model->architecture);
     }
-    if ((st = server_check(&c, SERVER_BEFORE_PAGE))) return st; /* check_server_args, once the resolution has run */
-    if ((st = check_chunked_prefill(&c))) return st;              /* with the page size settled */
-    if ((st = server_check(&c, SERVER_AFTER_PAGE))) return st;
-    /* HiSparse's validation: check_server_args' slot after the page size's check, in every release (sglang 0.5.10:
-     * python/sglang/srt/server_args.py:6180-6202; 0.5.19: python/sglang/srt/arg_groups/validation_hook.py:171; 0.5.23:
-     * :312) */
-    if ((st = check_hisparse(&c))) return st;
-    if ((st = server_check(&c, SERVER_AFTER_HISPARSE))) return st;
-    if ((st = a2a_check(&c, A2A_SERVER_ARGS))) return st; /* its two-batch overlap checks */
-    if ((st = server_check(&c, SERVER_AFTER_TBO))) return st;
+    if ((st = check_server_args(&c))) return st;
     if ((st = check_runner_attention(&c))) return st; /* ModelRunner.__init__, before it loads the model */
     if ((st = check_model_class(&c))) return st;
     if ((st = quant_check_loader(&c))) return st;

@@ -7,8 +7,7 @@
  * the others a single worker can reach from its flags, each at its stage
  * around those (rules.h). Not modelled: pipeline parallelism with
  * speculative decoding, LoRA, --served-model-name, the token buckets,
- * --gc-threshold, the metrics, gRPC, load-publish and watermark checks;
- * DeepSeek-V4 workers, which rules.c declines or judges before them. */
+ * --gc-threshold, the metrics, gRPC, load-publish and watermark checks. */
 #include "engine/sglang/rules.h"
 
 #include <stdio.h>
