@@ -283,7 +283,7 @@ typedef struct fix_search {
 
 typedef struct found_fix {
     kvc_fix fix;
-    unsigned pick[3];
+    unsigned pick[3], npick;
 } found_fix;
 
 typedef struct fix_list {
@@ -291,13 +291,24 @@ typedef struct fix_list {
     unsigned n;
 } fix_list;
 
+/* The flags of the candidates `pick`. */
+static unsigned flag_count(const fix_search *s, const unsigned *pick, unsigned k)
+{
+    unsigned n = 0;
+    for (unsigned i = 0; i < k; i++) n += s->cand[pick[i]].nflags;
+    return n;
+}
+
 /* 1 when this side with `pick` applied matches the other side. */
 static int works(fix_search *s, const unsigned *pick, unsigned k)
 {
-    engine_override ov[3];
-    for (unsigned i = 0; i < k; i++) ov[i] = (engine_override){s->cand[pick[i]].key, s->cand[pick[i]].value};
+    engine_override ov[3 * KVC_MAX_FIX_ARGS];
+    unsigned n = 0;
+    for (unsigned i = 0; i < k; i++)
+        for (unsigned j = 0; j < s->cand[pick[i]].nflags; j++)
+            ov[n++] = (engine_override){s->cand[pick[i]].flags[j].key, s->cand[pick[i]].flags[j].value};
     /* a candidate the release refuses, or a layout the model cannot have, is no fix */
-    if (worker_resolve(s->worker, s->prepared, s->release, ov, k, s->res, NULL) != KVC_OK) return 0;
+    if (worker_resolve(s->worker, s->prepared, s->release, ov, n, s->res, NULL) != KVC_OK) return 0;
     return s->side == KVC_SIDE_PREFILL ? pair_ok(worker_engine(s->worker), s->res, s->other)
                                        : pair_ok(worker_engine(s->worker), s->other, s->res);
 }
@@ -309,17 +320,19 @@ static void record_fix(fix_list *list, const fix_search *s, const unsigned *pick
     memset(ff, 0, sizeof *ff);
     kvc_fix *f = &ff->fix;
     f->side = s->side;
-    f->nargs = k;
     for (unsigned i = 0; i < k; i++) {
         const engine_fix *c = &s->cand[pick[i]];
         ff->pick[i] = pick[i];
-        str_copy(f->args[i][0], KVC_NAME_LEN, c->flag);
-        str_copy(f->args[i][1], KVC_NAME_LEN, c->value);
+        for (unsigned j = 0; j < c->nflags; j++, f->nargs++) {
+            str_copy(f->args[f->nargs][0], KVC_NAME_LEN, c->flags[j].flag);
+            str_copy(f->args[f->nargs][1], KVC_NAME_LEN, c->flags[j].value);
+        }
         f->changes_dtype |= c->changes_dtype;
     }
+    ff->npick = k;
 }
 
-/* Visits sets of k candidates with distinct keys, in index order. */
+/* Visits sets of k candidates with distinct keys and at most KVC_MAX_FIX_ARGS flags in all, in index order. */
 static unsigned search_size(fix_search *s, fix_list *list, unsigned k)
 {
     unsigned pick[3] = {0};
@@ -329,8 +342,9 @@ static unsigned search_size(fix_search *s, fix_list *list, unsigned k)
             for (pick[2] = k > 2 ? pick[1] + 1 : 0; pick[2] < (k > 2 ? s->ncand : 1); pick[2]++) {
                 int distinct = 1;
                 for (unsigned a = 0; a < k; a++)
-                    for (unsigned b = a + 1; b < k; b++) distinct &= s->cand[pick[a]].key != s->cand[pick[b]].key;
-                if (!distinct || !works(s, pick, k)) continue;
+                    for (unsigned b = a + 1; b < k; b++)
+                        distinct &= s->cand[pick[a]].flags[0].key != s->cand[pick[b]].flags[0].key;
+                if (!distinct || flag_count(s, pick, k) > KVC_MAX_FIX_ARGS || !works(s, pick, k)) continue;
                 record_fix(list, s, pick, k);
                 found++;
             }
@@ -344,14 +358,26 @@ static int fix_score(const kvc_fix *f) { return -f->changes_dtype * 50 - (int)f-
 static int aligned_count(const fix_search *s, const found_fix *ff)
 {
     int n = 0;
-    for (unsigned i = 0; i < ff->fix.nargs; i++) {
+    for (unsigned i = 0; i < ff->npick; i++) {
         const engine_fix *c = &s->cand[ff->pick[i]];
-        n += strcmp(c->value, resolved_value(s->other, c->setting)) == 0;
+        n += strcmp(c->flags[0].value, resolved_value(s->other, c->setting)) == 0;
     }
     return n;
 }
 
-/* Finds the smallest flag sets for one side and keeps the best three. */
+/* 1 when fix `a` holds every flag of `b` and more: a longer spelling of a fix already kept. */
+static int extends(const kvc_fix *a, const kvc_fix *b)
+{
+    if (a->nargs <= b->nargs) return 0;
+    for (unsigned i = 0; i < b->nargs; i++) {
+        unsigned j = 0;
+        while (j < a->nargs && (strcmp(a->args[j][0], b->args[i][0]) || strcmp(a->args[j][1], b->args[i][1]))) j++;
+        if (j == a->nargs) return 0;
+    }
+    return 1;
+}
+
+/* Finds the smallest flag sets for one side and keeps the best three, none a longer spelling of another. */
 static void search_side(fix_search *s, kvc_verdict *v)
 {
     fix_list *list = calloc(1, sizeof *list);
@@ -360,7 +386,7 @@ static void search_side(fix_search *s, kvc_verdict *v)
     s->ncand = worker_engine(s->worker)->fix_candidates(self, s->other, s->cand, COUNT_OF(s->cand));
     for (unsigned k = 1; k <= 3; k++)
         if (search_size(s, list, k)) break;
-    for (unsigned kept = 0; kept < 3 && v->nfixes < KVC_MAX_FIXES; kept++) {
+    for (unsigned kept = 0; kept < 3 && v->nfixes < KVC_MAX_FIXES;) {
         int best = -1, best_score = 0;
         for (unsigned i = 0; i < list->n; i++) {
             const kvc_fix *f = &list->f[i].fix;
@@ -369,7 +395,10 @@ static void search_side(fix_search *s, kvc_verdict *v)
             if (best < 0 || score > best_score) best = (int)i, best_score = score;
         }
         if (best < 0) break;
-        v->fixes[v->nfixes++] = list->f[best].fix;
+        int longer = 0;
+        for (unsigned i = 0; i < v->nfixes; i++)
+            longer |= v->fixes[i].side == s->side && extends(&list->f[best].fix, &v->fixes[i]);
+        if (!longer) v->fixes[v->nfixes++] = list->f[best].fix, kept++;
         list->f[best].fix.nargs = 0;
     }
     free(list);

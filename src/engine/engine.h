@@ -111,11 +111,18 @@ typedef struct engine_override {
     const char *value;
 } engine_override;
 
-/* A flag the engine would accept on one side to change its layout. */
+/* One flag of a fix candidate. */
+typedef struct engine_flag {
+    int key;                  /* the engine's own setting key */
+    char flag[KVC_NAME_LEN];  /* "--dsa-decode-backend" */
+    char value[KVC_NAME_LEN]; /* "trtllm" */
+} engine_flag;
+
+/* A flag the engine would accept on one side to change its layout, with the flags that must come with it (the
+ * engine refuses it alone: a speculative top-k without its step and draft-token counts). */
 typedef struct engine_fix {
-    int key;
-    char flag[KVC_NAME_LEN];    /* "--dsa-decode-backend" */
-    char value[KVC_NAME_LEN];   /* "trtllm" */
+    engine_flag flags[KVC_MAX_FIX_ARGS]; /* the first decides `setting` */
+    unsigned nflags;
     char setting[KVC_NAME_LEN]; /* the resolved setting it decides ("dsa_decode_backend") */
     int changes_dtype;          /* it changes the KV dtype (memory, accuracy) */
 } engine_fix;

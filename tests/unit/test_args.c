@@ -341,7 +341,7 @@ static void test_args__a_word_holding_several_is_split_with_a_warning(void **sta
     (void)state;
     kvc_worker *w = kvc_worker_create("w");
     kvc_diag d;
-    const char *path = temp_file(".json", "{\"gpu\": \"B300\", \"model\": \"glm-5.2\", \"args\": "
+    const char *path = temp_file(".json", "{\"gpu\": \"B300\", \"model\": \"glm-5\", \"args\": "
                                           "[\"python3 -m sglang.launch_server --disaggregation-mode decode\", "
                                           "\"--kv-cache-dtype bfloat16\", \"--tp 4 --served-model-name\", \"a b\", "
                                           "\"--page-size=64 junk\"]}");
@@ -353,7 +353,7 @@ static void test_args__a_word_holding_several_is_split_with_a_warning(void **sta
     kvc_worker_free(w);
 
     w = kvc_worker_create("w");
-    path = temp_file(".json", "{\"gpu\": \"B300\", \"model\": \"glm-5.2\", \"args\": "
+    path = temp_file(".json", "{\"gpu\": \"B300\", \"model\": \"glm-5\", \"args\": "
                               "[\"python3 -m sglang.launch_server --disaggregation-mode decode\", "
                               "\"--kv-cache-dtype bfloat16\", \"--tp-size 4 --served-model-name\", \"a b\"]}");
     assert_int_equal(kvc_worker_load_file(w, path, &d), KVC_OK);

@@ -1250,7 +1250,9 @@ static void test_rules__entries_count_draft_layers_and_the_indexer(void **state)
     assert_true(r.has_indexer);
     assert_int_equal(r.indexer.page_bytes, 8448);
     assert_int_equal(r.kv_bytes_per_token_all, 79 * 576);
-    assert_int_equal(r.indexer_bytes_per_token_all, 79 * 132);
+    /* GLM-5.2's own indexer runs on 21 of its 78 layers and on the MTP layer (index_topk_freq 4, offset 3): 0.5.18+
+     * give the other 57 no index K rows */
+    assert_int_equal(r.indexer_bytes_per_token_all, 22 * 132);
     assert_int_equal(resolve_line("B300", "glm-5.2", "--speculative-algorithm NGRAM --speculative-ngram-max-bfs-breadth 1",
                                   NULL, &r, &d), KVC_OK);
     assert_int_equal(r.kv_entries, 78);
@@ -1420,7 +1422,7 @@ static void test_rules__server_args_checks(void **state)
     kvc_resolved r;
     kvc_diag d;
     for (size_t i = 0; i < COUNT_OF(S); i++) {
-        kvc_status st = resolve_line("H200", "glm-5.2", S[i].args, S[i].release, &r, &d);
+        kvc_status st = resolve_line("H200", "glm-5", S[i].args, S[i].release, &r, &d); /* GLM-5.2 refuses TBO */
         if (S[i].message ? st != KVC_ERR_CONFIG || !strstr(d.message, S[i].message) : st != KVC_OK)
             fail_msg("case %zu '%s': %d %s", i, S[i].args, st, d.message);
     }
@@ -2182,23 +2184,23 @@ static void test_rules__all_to_all_handler(void **state)
         {"H200", "glm-5.2", "--tp 8 --moe-a2a-backend pplx --chunked-prefill-size 64", "0.5.23", NULL,
          "AssertionError: moe_a2a_backend='pplx' requires attention DP with at least 2 groups (--attn-dp-size >= 2)."},
         /* two-batch overlap: an EP backend (0.5.7-0.5.14), else attention DP (0.5.15+) */
-        {"H200", "glm-5.2", "--tp 8 --enable-two-batch-overlap", "0.5.10", NULL,
+        {"H200", "glm-5", "--tp 8 --enable-two-batch-overlap", "0.5.10", NULL,
          "ValueError: When enabling two batch overlap, moe_a2a_backend cannot be 'none'."},
         {"H200", "deepseek-v3.2", "--tp 8 --enable-two-batch-overlap", "0.5.6", "bf16", NULL},
-        {"H200", "glm-5.2", "--tp 8 --enable-two-batch-overlap --moe-a2a-backend deepep", "0.5.10", "bf16", NULL},
-        {"H200", "glm-5.2", "--tp 8 --enable-two-batch-overlap", "0.5.23", NULL,
+        {"H200", "glm-5", "--tp 8 --enable-two-batch-overlap --moe-a2a-backend deepep", "0.5.10", "bf16", NULL},
+        {"H200", "glm-5", "--tp 8 --enable-two-batch-overlap", "0.5.23", NULL,
          "attention DP (--attn-dp-size) is required (DeepSeek-V4 non-EP DP TBO path)."},
-        {"H200", "glm-5.2", "--tp 8 --enable-two-batch-overlap --attn-dp-size 8", "0.5.23", "bf16", NULL},
+        {"H200", "glm-5", "--tp 8 --enable-two-batch-overlap --attn-dp-size 8", "0.5.23", "bf16", NULL},
         /* 0.5.18-0.5.19 exempt ROCm's DSA prefill CP split round-robin (interleave) */
-        {"MI300X", "glm-5.2", "--tp 8 --enable-two-batch-overlap --enable-prefill-cp --cp-strategy interleave",
+        {"MI300X", "glm-5", "--tp 8 --enable-two-batch-overlap --enable-prefill-cp --cp-strategy interleave",
          "0.5.18", "bf16", NULL},
-        {"MI300X", "glm-5.2", "--tp 8 --enable-two-batch-overlap --enable-dsa-prefill-context-parallel", "0.5.19",
+        {"MI300X", "glm-5", "--tp 8 --enable-two-batch-overlap --enable-dsa-prefill-context-parallel", "0.5.19",
          "bf16", NULL},
-        {"MI300X", "glm-5.2", "--tp 8 --enable-two-batch-overlap --enable-prefill-cp --cp-strategy interleave",
+        {"MI300X", "glm-5", "--tp 8 --enable-two-batch-overlap --enable-prefill-cp --cp-strategy interleave",
          "0.5.17", NULL, "--enable-dp-attention is required (DeepSeek-V4 non-EP DP TBO path)."},
-        {"H200", "glm-5.2", "--tp 8 --enable-two-batch-overlap --enable-prefill-cp --cp-strategy interleave",
+        {"H200", "glm-5", "--tp 8 --enable-two-batch-overlap --enable-prefill-cp --cp-strategy interleave",
          "0.5.18", NULL, "--enable-dp-attention is required (DeepSeek-V4 non-EP DP TBO path)."},
-        {"H200", "glm-5.2", "--tp 8 --enable-two-batch-overlap --moe-a2a-backend ascend_tp", "0.5.16", NULL,
+        {"H200", "glm-5", "--tp 8 --enable-two-batch-overlap --moe-a2a-backend ascend_tp", "0.5.16", NULL,
          "--enable-dp-attention is required (DeepSeek-V4 non-EP DP TBO path)."},
         /* waterfill makes the backend deepep; 0.5.16-0.5.18's flashinfer branch still reads the flag */
         {"B200", "glm-5.2", "--tp 8 --enable-waterfill --moe-a2a-backend flashinfer", "0.5.17", NULL,
@@ -2206,18 +2208,18 @@ static void test_rules__all_to_all_handler(void **state)
         {"B200", "glm-5.2", "--tp 8 --enable-waterfill --moe-a2a-backend flashinfer", "0.5.19", "fp8_raw", NULL},
         /* SGLANG_OPT_USE_DEEPGEMM_MEGA_MOE on makes the backend megamoe (0.5.12-0.5.17), which only sets the expert
          * parallel size before 0.5.21 */
-        {"H200", "glm-5.2", "SGLANG_OPT_USE_DEEPGEMM_MEGA_MOE=1 --tp 8 --enable-two-batch-overlap", "0.5.14", "bf16",
+        {"H200", "glm-5", "SGLANG_OPT_USE_DEEPGEMM_MEGA_MOE=1 --tp 8 --enable-two-batch-overlap", "0.5.14", "bf16",
          NULL},
-        {"H200", "glm-5.2", "SGLANG_OPT_USE_DEEPGEMM_MEGA_MOE=0 --tp 8 --enable-two-batch-overlap", "0.5.14", NULL,
+        {"H200", "glm-5", "SGLANG_OPT_USE_DEEPGEMM_MEGA_MOE=0 --tp 8 --enable-two-batch-overlap", "0.5.14", NULL,
          "ValueError: When enabling two batch overlap, moe_a2a_backend cannot be 'none'."},
-        {"H200", "glm-5.2", "SGLANG_OPT_USE_DEEPGEMM_MEGA_MOE=maybe --tp 8 --enable-two-batch-overlap", "0.5.14", NULL,
+        {"H200", "glm-5", "SGLANG_OPT_USE_DEEPGEMM_MEGA_MOE=maybe --tp 8 --enable-two-batch-overlap", "0.5.14", NULL,
          "ValueError: When enabling two batch overlap, moe_a2a_backend cannot be 'none'."},
         {"H200", "glm-5.2", "SGLANG_OPT_USE_DEEPGEMM_MEGA_MOE=yes --tp 1 --enable-eplb", "0.5.17", NULL,
          "AssertionError: (a bare assert ep_size > 1"},
         {"H200", "glm-5.2", "SGLANG_OPT_USE_DEEPGEMM_MEGA_MOE=Y --tp 8 --moe-a2a-backend mori", "0.5.17", "bf16", NULL},
-        {"H200", "glm-5.2", "SGLANG_OPT_USE_DEEPGEMM_MEGA_MOE=1 --tp 8 --enable-two-batch-overlap", "0.5.18", NULL,
+        {"H200", "glm-5", "SGLANG_OPT_USE_DEEPGEMM_MEGA_MOE=1 --tp 8 --enable-two-batch-overlap", "0.5.18", NULL,
          "--enable-dp-attention is required (DeepSeek-V4 non-EP DP TBO path)."},
-        {"H200", "glm-5.2", "--tp 8 --moe-a2a-backend megamoe --enable-two-batch-overlap", "0.5.20", "bf16", NULL},
+        {"H200", "glm-5", "--tp 8 --moe-a2a-backend megamoe --enable-two-batch-overlap", "0.5.20", "bf16", NULL},
         /* elastic EP: EPLB skips a scale joiner (0.5.16+); without a backend the flags that need one refuse */
         {"H200", "glm-5.2", "--tp 1 --enable-eplb --elastic-ep-join-mode scale", "0.5.17", NULL,
          "AssertionError: --elastic-ep-join-mode requires --elastic-ep-backend to be set."},
@@ -2240,7 +2242,7 @@ static void test_rules__all_to_all_handler(void **state)
         {"H200", "glm-5.2", "--tp 8 --speculative-algorithm EAGLE --speculative-num-steps 3 --speculative-eagle-topk 1 "
          "--speculative-num-draft-tokens 4 --speculative-moe-a2a-backend deepep_v2", "0.5.23", NULL,
          "ValueError: DeepEP v2 MoE is not validated as a speculative draft backend."},
-        {"H200", "glm-5.2", "--tp 8 --enable-two-batch-overlap --enable-deepep-waterfill", "0.5.12", NULL,
+        {"H200", "glm-5", "--tp 8 --enable-two-batch-overlap --enable-deepep-waterfill", "0.5.12", NULL,
          "ValueError: --enable-two-batch-overlap and --enforce-shared-experts-fusion cannot be used together."},
         /* EPLB: an expert parallel size above 1 */
         {"H200", "glm-5.2", "--tp 1 --enable-eplb --moe-a2a-backend deepep", "0.5.23", NULL,
@@ -2622,8 +2624,9 @@ static void test_rules__dsv4_resolves_to_model1_pages_of_256(void **state)
     assert_true(resolved_find(&r, "dsv4_kv_layout")->flags & KVC_SETTING_COMPARED);
     assert_int_equal(r.kv_entries, 4);
     /* speculation doubles the state rings; 0.5.12 reads the state as fp32 whatever the environment says */
-    assert_int_equal(resolve_line("B200", DSV4, "--speculative-algorithm EAGLE --speculative-eagle-topk 1", "0.5.12",
-                                  &r, &d), KVC_OK);
+    assert_int_equal(resolve_line("B200", DSV4, "--speculative-algorithm EAGLE --speculative-eagle-topk 1 "
+                                  "--speculative-num-steps 1 --speculative-num-draft-tokens 2", "0.5.12", &r, &d),
+                     KVC_OK);
     assert_string_equal(VAL(&r, "dsv4_state"), "c4 16x8192, c128 256x4096, idx 16x2048 B");
     assert_contains(r.warnings[0], "the EAGLE draft's own DeepSeek-V4 pool");
 }
@@ -3163,7 +3166,7 @@ static void test_rules__separate_draft_model_pools(void **state)
     assert_int_equal(items[1], 4096);
     assert_int_equal(r.kv_entries, 82);
     assert_int_equal(r.kv_bytes_per_token_all, 78 * 576 + 2 * (128 + 64));
-    assert_int_equal(r.indexer_bytes_per_token_all, 78 * 132);
+    assert_int_equal(r.indexer_bytes_per_token_all, 21 * 132); /* GLM-5.2's 21 indexer layers */
     snprintf(args, sizeof args, "--tp 8 --speculative-algorithm EAGLE3 --speculative-draft-model-path %s", D2);
     assert_int_equal(resolve_line("H200", "deepseek-v3", args, "0.5.23", &r, &d), KVC_OK);
     assert_string_equal(VAL(&r, "draft_model_pool"), "");

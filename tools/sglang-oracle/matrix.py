@@ -165,6 +165,20 @@ ROLE_SWITCH_CASES = ["--enable-pd-role-switch --enable-dp-attention --dp 8 --moe
                      "--enable-pd-role-switch --attn-dp-size 4 --dp 2",
                      "--enable-pd-role-switch --attn-dp-size 8 --enable-dp-attention-local-control-broadcast",
                      "--enable-pd-role-switch --moe-runner-backend megamoe"]
+# DeepSeek-V4 (0.5.12+, its own hook and pools): the hook's dtype, speculative, PD and backend checks, and the
+# handlers and check_server_args every model meets
+DSV4_CASES = ["", "--kv-cache-dtype bfloat16", "--kv-cache-dtype fp8_e5m2", "--kv-cache-dtype bf16",
+              "--kv-cache-dtype fp8_e4m3", "--page-size 64", "--speculative-algorithm NGRAM",
+              "--speculative-algorithm EAGLE", "--speculative-algorithm EAGLE --speculative-eagle-topk 1",
+              "--speculative-algorithm EAGLE --speculative-eagle-topk 1 --speculative-num-steps 1 "
+              "--speculative-num-draft-tokens 2", "--speculative-algorithm EAGLE --speculative-eagle-topk 4",
+              "--pp-size 2", "--enable-two-batch-overlap", "--enable-two-batch-overlap --enable-dp-attention --dp 8",
+              "--enable-two-batch-overlap --moe-a2a-backend deepep", C1000, "--chunked-prefill-size 1024",
+              "--nnodes 3", "--dp 3 --enable-dp-attention", "--enable-dp-attention --dp 8", "--attn-dp-size 8",
+              "--moe-a2a-backend deepep", "--moe-a2a-backend flashinfer", "--moe-a2a-backend pplx",
+              "--dsv4-attn-backend flashmla", "--dsv4-attn-backend trtllm", "--dsv4-attn-backend trtllm "
+              "--kv-cache-dtype bfloat16", "--quantization fp8", "--attn-cp-size 2", "--dcp-size 2",
+              "--enable-deepseek-v4-fp4-indexer", "--tokenizer-worker-num 0", "--moe-dense-tp-size 2"]
 PAIR_SAMPLE = int(os.environ.get("ORACLE_PAIR_SAMPLE", "3"))   # keep 1 in N of the pb != db pairs
 
 
@@ -363,6 +377,9 @@ def parallel_cases():
         for par in ("--enable-two-batch-overlap --moe-a2a-backend deepep", "--moe-a2a-backend deepep", ""):
             for mode in (None, "decode"):
                 out.append(case(m, None, None, None, mode, par=par or None))
+    for par in DSV4_CASES:
+        for mode in MODES:
+            out.append(case("DSV4", None, None, None, mode, par=par or None))
     return out
 
 

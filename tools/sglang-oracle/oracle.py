@@ -150,6 +150,11 @@ class Oracle:
             return c
         hfu.get_config = getcfg
         hfu.get_generation_config = lambda *a, **k: None
+        # an empty Hugging Face cache: DeepSeek-V4's config probes it for the checkpoint's expert dtype and takes
+        # the user's default when the model is not there (sglang 0.5.23: python/sglang/srt/configs/deepseek_v4.py:
+        # 9-30, python/sglang/srt/utils/common.py:4198-4204)
+        import huggingface_hub.constants as hfc
+        hfc.HF_HUB_CACHE, hfc.REPO_ID_SEPARATOR = "/nonexistent/hf-cache", "--"
         import sglang.srt.configs.model_config as mc
         mc.get_config = getcfg
         mc.get_generation_config = lambda *a, **k: None
@@ -461,6 +466,10 @@ class Oracle:
                 fp4 = self.fp4_pool(kvd, hf, dim)
                 if fp4:
                     o["row"], o["scale_row"] = fp4
+                v4 = getattr(self.mc, "is_deepseek_v4", None)
+                if v4 and v4(hf):  # its own pools, which the oracle does not build (DSV4.md): no row
+                    o["row"] = "-"
+                    o.pop("scale_row", None)
                 o["torch_dtype"] = kvd.name
                 self.init_checks(view, kvd, dim, hf)
                 self.build_backends(args, sa)

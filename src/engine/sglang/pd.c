@@ -14,12 +14,27 @@ static unsigned add(engine_fix *out, unsigned n, unsigned max, unsigned release,
     if (n >= max || !flag) return n;
     engine_fix *f = &out[n];
     memset(f, 0, sizeof *f);
-    f->key = (int)key;
-    str_copy(f->flag, sizeof f->flag, flag);
-    str_copy(f->value, sizeof f->value, value);
+    f->flags[0].key = (int)key;
+    str_copy(f->flags[0].flag, sizeof f->flags[0].flag, flag);
+    str_copy(f->flags[0].value, sizeof f->flags[0].value, value);
+    f->nflags = 1;
     str_copy(f->setting, sizeof f->setting, name);
     f->changes_dtype = key == SET_KV_CACHE_DTYPE || key == SET_MODEL_DTYPE; /* --dtype: auto's pool */
     return n + 1;
+}
+
+/* Adds to the last candidate, out[n - 1], a flag that must come with it; drops that candidate when release
+ * `release` has no such flag. Returns the candidates kept. */
+static unsigned with(engine_fix *out, unsigned n, unsigned release, setting_key key, const char *value)
+{
+    const char *flag = setting_flag(key, release);
+    engine_fix *f = &out[n - 1];
+    if (!flag || f->nflags >= COUNT_OF(f->flags)) return n - 1;
+    engine_flag *g = &f->flags[f->nflags++];
+    g->key = (int)key;
+    str_copy(g->flag, sizeof g->flag, flag);
+    str_copy(g->value, sizeof g->value, value);
+    return n;
 }
 
 /* A worker's decode allocation policy: early when its release has none
@@ -36,13 +51,18 @@ unsigned pd_fix_candidates(const kvc_resolved *self, const kvc_resolved *other, 
     unsigned n = 0;
     int rel = sglang_release_index(self->release);
     unsigned release = rel < 0 ? 0 : (unsigned)rel;
-    /* the other side's speculative algorithm (its draft entries, DeepSeek-V4's doubled state rings), with a
-     * chain of one draft token per step, which DeepSeek-V4 requires; every candidate is resolved before it
-     * is offered */
+    /* the other side's speculative algorithm (its draft entries, DeepSeek-V4's doubled state rings): alone, SGLang
+     * picks its parameters; or with a chain of one draft token per step, which DeepSeek-V4 requires, given whole
+     * (SGLang refuses a top-k without the step and draft-token counts: EAGLE_ASSERT_CITE). Every candidate is
+     * resolved before it is offered */
     const char *algo = resolved_value(other, "speculative_algorithm");
     if (algo[0] && strcmp(algo, resolved_value(self, "speculative_algorithm")) != 0) {
         n = add(out, n, max, release, SET_SPEC_ALGO, "speculative_algorithm", algo);
-        n = add(out, n, max, release, SET_SPEC_EAGLE_TOPK, "speculative_eagle_topk", "1");
+        unsigned one = add(out, n, max, release, SET_SPEC_ALGO, "speculative_algorithm", algo);
+        if (one > n) one = with(out, one, release, SET_SPEC_EAGLE_TOPK, "1");
+        if (one > n) one = with(out, one, release, SET_SPEC_NUM_STEPS, "1");
+        if (one > n) one = with(out, one, release, SET_SPEC_DRAFT_TOKENS, "2");
+        n = one;
     }
     const char *transfer = resolved_value(other, "transfer_backend"); /* each side builds its own transfer */
     if (strcmp(transfer, resolved_value(self, "transfer_backend")) != 0)

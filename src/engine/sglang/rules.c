@@ -5463,6 +5463,7 @@ static kvc_status resolve_settings(const gpu_info *gpu, const model_info *model,
     if (!st && dsv4) st = check_attention_dp(&c);
     if (!st && dsv4) st = quant_check_moe_runner(&c);
     if (!st && dsv4) st = a2a_check(&c, A2A_HANDLER);
+    if (!st && dsv4) st = check_spec_params(&c); /* the speculative handler's, after the hook's top-k of 1 */
     if (!st && dsv4) st = check_pd_decode(&c, 1);
     if (!st && dsv4) st = check_cache_compatibility(&c);
     if (!st && dsv4) st = check_optimistic_prefill(&c);
