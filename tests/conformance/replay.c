@@ -175,12 +175,25 @@ static int past_oracle(const result *want, const char *message)
  * 1 agrees, 2 not compared: kvcheck declines a case it does not model (it
  * refuses, says so, and never passes it) or refuses past the oracle's run
  * (past_oracle), 0 differs; `why` says how. */
+/* The length of the leading NAME=value words of a case's flags, with their spaces: its environment (matrix.py
+ * case_env), which goes first in a launch command. */
+static size_t env_words(const char *s)
+{
+    size_t n = 0;
+    for (;;) {
+        size_t w = strcspn(s + n, " ");
+        if (!w || s[n] == '-' || !memchr(s + n, '=', w)) return n;
+        n += w + strspn(s + n + w, " ");
+    }
+}
+
 static int agrees(const table *t, unsigned rel, const char *gpu, const char *models, const inputs *in,
                   const result *want, char *why, size_t size)
 {
-    char model[1200], args[2400] = "--model-path /fake/model --tp 8";
+    char model[1200], args[2400];
     snprintf(model, sizeof model, "%s/%s.json", models, in->model);
-    size_t k = strlen(args);
+    size_t env = strcmp(in->parallel, "-") ? env_words(in->parallel) : 0;
+    size_t k = (size_t)snprintf(args, sizeof args, "%.*s--model-path /fake/model --tp 8", (int)env, in->parallel);
 #define ADD(cond, ...)                                                                                                 \
     if (cond && k < sizeof args) k += (size_t)snprintf(args + k, sizeof args - k, __VA_ARGS__)
     ADD(strcmp(in->dtype, "-"), " --kv-cache-dtype %s", in->dtype);
@@ -194,7 +207,7 @@ static int agrees(const table *t, unsigned rel, const char *gpu, const char *mod
     ADD(strcmp(in->page, "-"), " --page-size %s", in->page);
     ADD(strcmp(in->draft_model, "-"), " --speculative-draft-model-path %s/%s.json", models, in->draft_model);
     ADD(strcmp(in->draft_backend, "-"), " --speculative-draft-attention-backend %s", in->draft_backend);
-    ADD(strcmp(in->parallel, "-"), " %s", in->parallel);
+    ADD(strcmp(in->parallel, "-") && in->parallel[env], " %s", in->parallel + env);
 #undef ADD
 
     kvc_diag d;
@@ -215,13 +228,13 @@ static int agrees(const table *t, unsigned rel, const char *gpu, const char *mod
              (tsv_quotes(d.message, msg) || strncmp(want->text, "argparse exit", 13) == 0);
         if (!ok && (st == KVC_ERR_CONFIG || st == KVC_ERR_USAGE) && declines(d.message)) ok = 2;
         if (ok == 2) snprintf(why, size, "%.1000s", d.message);
-        if (!ok) snprintf(why, size, "[%s] SGLang refuses: %.300s | kvcheck: %.1500s", args, want->text,
+        if (!ok) snprintf(why, size, "[%.600s] SGLang refuses: %.300s | kvcheck: %.1000s", args, want->text,
                           st ? d.message : "starts");
     } else if (st) {
         ok = declines(d.message) || past_oracle(want, d.message) ? 2 : 0;
         if (ok == 2) snprintf(why, size, "%.1000s", d.message);
         if (!ok)
-            snprintf(why, size, "[%s] SGLang starts (%s page %s %s/%s row %s) | kvcheck refuses: %.400s", args,
+            snprintf(why, size, "[%.600s] SGLang starts (%s page %s %s/%s row %s) | kvcheck refuses: %.400s", args,
                      want->dtype, want->page, want->prefill, want->decode, want->row, d.message);
     } else {
         const kvc_setting *pb = kvc_resolved_find(r, "dsa_prefill_backend");
@@ -246,7 +259,7 @@ static int agrees(const table *t, unsigned rel, const char *gpu, const char *mod
         if (ok && pool_ok == 2) ok = 2;
         if (!ok)
             snprintf(why, size,
-                     "[%s] SGLang: %s page %s %s/%s row %s (%s) scales %s draft %s draft model %s %s | kvcheck: %s "
+                     "[%.600s] SGLang: %s page %s %s/%s row %s (%s) scales %s draft %s draft model %s %s | kvcheck: %s "
                      "page %s %s/%s row %s (%s) scales %s draft %s draft model %s",
                      args, want->dtype, want->page, want->prefill, want->decode, want->row, want->torch,
                      want->scale_row[0] ? want->scale_row : "-", want->draft_row[0] ? want->draft_row : "-",

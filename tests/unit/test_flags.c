@@ -299,13 +299,13 @@ static void test_flags__mamba_state_dtype_settings(void **state)
     origin_set(&o, "recipe.sh", 3, 1, "");
     assert_int_equal(args_add_env(&cli, "SGLANG_MAMBA_CONV_DTYPE=float32", &o, &d), KVC_OK);
     assert_int_equal(args_add_env(&cli, "SGLANG_MAMBA_SSM_DTYPE=float16", &o, &d), KVC_OK);
-    assert_int_equal(args_add_env(&cli, "SGLANG_USE_AITER=1", &o, &d), KVC_OK);
+    assert_int_equal(args_add_env(&cli, "SGLANG_ALLOW_OVERWRITE_LONGER_CONTEXT_LEN=1", &o, &d), KVC_OK);
     assert_int_equal(settings_build(&cfg, &cli, ".", 0, s, &d), KVC_OK);
     assert_string_equal(s->s[SET_MAMBA_CONV_ENV].value, "float32");
     assert_string_equal(s->s[SET_MAMBA_SSM_ENV].value, "float16");
     assert_int_equal(s->s[SET_MAMBA_SSM_ENV].origin.line, 3);
     assert_int_equal(s->nignored, 1);
-    assert_contains(s->ignored[0], "SGLANG_USE_AITER=1");
+    assert_contains(s->ignored[0], "SGLANG_ALLOW_OVERWRITE_LONGER_CONTEXT_LEN=1");
     arglist_free(&cli);
     free(s);
 }

@@ -1340,6 +1340,208 @@ static void test_rules__index_topk_sharing(void **state)
     }
 }
 
+/* Pipeline parallelism with speculative decoding, in check_server_args' three rule sets; 0.5.21+ read
+ * SGLANG_ENABLE_PP_SPEC (an EnvBool: a value it does not take is off, with SGLang's warning). Run against the
+ * oracle. */
+static void test_rules__pipeline_parallel_speculative(void **state)
+{
+    (void)state;
+#define PP "--tp 8 --pp-size 2 --speculative-algorithm NEXTN"
+#define ENV "SGLANG_ENABLE_PP_SPEC=1 "
+    static const struct {
+        const char *args, *release, *message; /* NULL: starts */
+    } C[] = {
+        {PP, "0.5.3", "AssertionError: Pipeline parallelism is not compatible with overlap schedule, speculative "
+                      "decoding, mixed chunked prefill."},
+        {"--tp 8 --pp-size 2 --enable-mixed-chunk", "0.5.10.post1", "speculative decoding, mixed chunked prefill."},
+        {"--tp 8 --pp-size 2 --enable-mixed-chunk", "0.5.11", NULL},
+        {PP " --disaggregation-mode prefill", "0.5.20", "AssertionError: Pipeline parallelism is not compatible with "
+                                                        "overlap schedule, speculative decoding ("},
+        {ENV PP, "0.5.20", "overlap schedule, speculative decoding ("},
+        {PP, "0.5.21", "AssertionError: PP + speculative decoding (MTP) is only supported on prefill nodes "
+                       "(disaggregation-mode=prefill)"},
+        {PP " --disaggregation-mode prefill", "0.5.21", NULL},
+        {ENV PP, "0.5.23", NULL},
+        {ENV PP " --disaggregation-mode prefill", "0.5.21", "AssertionError: SGLANG_ENABLE_PP_SPEC is not compatible "
+                                                           "with --disaggregation-mode"},
+        {ENV PP " --disaggregation-mode decode", "0.5.23", "SGLANG_ENABLE_PP_SPEC is not compatible with "
+                                                          "--disaggregation-mode"},
+        {ENV PP " --tp 2 --dp 2 --enable-dp-attention", "0.5.21", "AssertionError: SGLANG_ENABLE_PP_SPEC is not "
+                                                                  "compatible with --enable-dp-attention"},
+        {ENV PP " --attn-dp-size 2", "0.5.23", "AssertionError: SGLANG_ENABLE_PP_SPEC is not compatible with attention "
+                                               "DP (--attn-dp-size)"},
+        /* SGLang refuses it here; kvcheck declines adaptive speculation before (check_spec_params) */
+        {ENV PP " --speculative-adaptive", "0.5.22", "does not model SGLang's adaptive speculative decoding"},
+        {PP " --disaggregation-mode prefill --enable-multi-layer-eagle", "0.5.23", "AssertionError: Pipeline "
+         "parallelism currently only supports EAGLE (non-multi-layer) speculative decoding"},
+        {ENV PP " --min-free-slots-delay 1", "0.5.23", "AssertionError: --min-free-slots-delay is not supported with "
+                                                       "pipeline parallelism"},
+        {PP " --disaggregation-mode prefill --chunked-prefill-size 1000", "0.5.23", "AssertionError: "
+         "chunked_prefill_size must be divisible by page_size"},
+        {PP " --nnodes 3", "0.5.23", "AssertionError: tp_size must be divisible by number of nodes"},
+        {PP " --pp-max-micro-batch-size 0", "0.5.23", "AssertionError: pp_max_micro_batch_size must be a positive "
+                                                      "integer"},
+    };
+    for (size_t i = 0; i < COUNT_OF(C); i++) {
+        kvc_resolved r;
+        kvc_diag d;
+        kvc_status st = resolve_line("H200", "glm-5", C[i].args, C[i].release, &r, &d);
+        if (C[i].message ? st != KVC_ERR_CONFIG || !strstr(d.message, C[i].message) : st != KVC_OK)
+            fail_msg("case %zu '%s' under %s: %d %s", i, C[i].args, C[i].release, st, d.message);
+    }
+    /* a value EnvBool does not take: off, as SGLang warns */
+    kvc_resolved r;
+    kvc_diag d;
+    assert_int_equal(resolve_line("H200", "glm-5", "SGLANG_ENABLE_PP_SPEC=maybe " PP, "0.5.23", &r, &d),
+                     KVC_ERR_CONFIG);
+    assert_contains(d.message, "only supported on prefill nodes");
+    assert_int_equal(resolve_line("H200", "glm-5", "SGLANG_ENABLE_PP_SPEC=maybe " PP " --disaggregation-mode prefill",
+                                  "0.5.23", &r, &d), KVC_OK);
+    assert_contains(r.warnings[0], "SGLang warns \"Invalid value for SGLANG_ENABLE_PP_SPEC: \"maybe\" is not a valid "
+                                   "boolean value, using default \"False\"\"");
+#undef PP
+#undef ENV
+}
+
+/* Environment variables the launch command sets: ROCm's DSA page follows aiter's preshuffle path, SGL_<X> is copied
+ * over SGLANG_<X>, spec v2's top-k refusal, SGLANG_RUST_SERVER's bootstrap port, DeepSeek-V4's online compression as
+ * an EnvBool. Run against the oracle. */
+static void test_rules__environment_variables(void **state)
+{
+    (void)state;
+#define SPEC "--tp 8 --speculative-algorithm NEXTN --speculative-num-steps 3 --speculative-eagle-topk 2 " \
+             "--speculative-num-draft-tokens 4"
+    static const struct {
+        const char *gpu, *model, *args, *release;
+        unsigned page;       /* 0: refused */
+        const char *message; /* in the refusal, or a warning */
+    } C[] = {
+        {"MI300X", "deepseek-v3.2", "SGLANG_USE_AITER=0 --tp 8", "0.5.23", 1, NULL},
+        {"MI300X", "deepseek-v3.2", "SGLANG_USE_AITER=yes --tp 8", "0.5.23", 1, NULL}, /* get_bool_env_var: true, 1 */
+        {"MI300X", "deepseek-v3.2", "SGLANG_USE_AITER=TRUE --tp 8", "0.5.23", 64, "which also needs Triton >= 3.5"},
+        {"MI300X", "deepseek-v3.2", "--tp 8", "0.5.23", 64, "the launch command does not set SGLANG_USE_AITER"},
+        {"MI300X", "deepseek-v3.2", "SGLANG_USE_AITER=0 --tp 8", "0.5.11", 1, NULL},
+        {"MI355X", "deepseek-v3.2", "SGLANG_USE_AITER=1 SGLANG_DSA_HIP_DISABLE_PRESHUFFLE=1 --tp 8", "0.5.13", 1, NULL},
+        {"MI300X", "deepseek-v3.2", "SGLANG_USE_AITER=1 SGLANG_DSA_HIP_DISABLE_PRESHUFFLE=1 --tp 8", "0.5.12", 64,
+         NULL}, /* the NSA name only */
+        {"MI300X", "deepseek-v3.2", "SGLANG_USE_AITER=1 SGLANG_NSA_HIP_DISABLE_PRESHUFFLE=1 --tp 8", "0.5.12", 1,
+         NULL},
+        {"MI300X", "deepseek-v3.2", "SGLANG_USE_AITER=1 SGLANG_NSA_HIP_DISABLE_PRESHUFFLE=yes --tp 8", "0.5.20", 1,
+         NULL}, /* the alias, an EnvBool */
+        {"MI300X", "deepseek-v3.2", "SGLANG_USE_AITER=1 SGLANG_NSA_HIP_DISABLE_PRESHUFFLE=1 --tp 8", "0.5.21", 64, NULL},
+        {"MI300X", "deepseek-v3.2", "SGLANG_USE_AITER=1 SGLANG_DSA_HIP_DISABLE_PRESHUFFLE=0 "
+         "SGLANG_NSA_HIP_DISABLE_PRESHUFFLE=1 --tp 8", "0.5.20", 64, NULL}, /* the new name wins */
+        /* SGL_<X> is copied over SGLANG_<X>, wherever either stands */
+        {"MI300X", "deepseek-v3.2", "SGL_USE_AITER=0 SGLANG_USE_AITER=1 --tp 8", "0.5.23", 1,
+         "SGLang warns \"Environment variable SGL_USE_AITER is deprecated, please use SGLANG_USE_AITER\""},
+        {"MI300X", "deepseek-v3.2", "SGLANG_USE_AITER=1 SGLANG_DSA_HIP_DISABLE_PRESHUFFLE=1 "
+         "SGL_DSA_HIP_DISABLE_PRESHUFFLE=0 --tp 8", "0.5.23", 64, NULL},
+        /* page 1 lets a top-k of 2 pass the page-tree check */
+        {"MI300X", "deepseek-v3.2", "SGLANG_USE_AITER=0 " SPEC, "0.5.12", 1, NULL},
+        {"MI300X", "deepseek-v3.2", "SGLANG_ENABLE_SPEC_V2=1 " SPEC, "0.5.8", 0,
+         "ValueError: Spec v2 currently only supports topk = 1 for speculative decoding."},
+        {"H200", "deepseek-v3.2", "SGL_ENABLE_SPEC_V2=1 " SPEC, "0.5.9", 0, "Spec v2 currently only supports topk = 1"},
+        {"H200", "deepseek-v3.2", "SGLANG_ENABLE_SPEC_V2=1 SGL_ENABLE_SPEC_V2=0 " SPEC, "0.5.9", 0,
+         "speculative_eagle_topk > 1 with page_size > 1 is unstable"},
+        {"MI300X", "deepseek-v3.2", "SGLANG_ENABLE_SPEC_V2=1 " SPEC, "0.5.11", 1, NULL},
+        /* SGLANG_RUST_SERVER serves the prefill's bootstrap registry on --port (0.5.17+) */
+        {"H200", "deepseek-v3.2", "SGLANG_RUST_SERVER=1 --disaggregation-mode prefill --disaggregation-bootstrap-port "
+         "9000", "0.5.17", 0, "ValueError: SGLANG_RUST_SERVER serves the PD KV bootstrap registry on the api port "
+         "itself; --disaggregation-bootstrap-port 9000 conflicts with --port 30000."},
+        {"H200", "deepseek-v3.2", "SGL_RUST_SERVER=1 --disaggregation-mode prefill --disaggregation-bootstrap-port "
+         "9000", "0.5.20", 0, "conflicts with --port 30000"},
+        {"H200", "deepseek-v3.2", "SGLANG_RUST_SERVER=1 --disaggregation-mode prefill --disaggregation-bootstrap-port "
+         "9000", "0.5.16", 64, NULL},
+        {"H200", "deepseek-v3.2", "SGLANG_RUST_SERVER=1 --disaggregation-mode prefill --disaggregation-bootstrap-port "
+         "8998 --port 31000", "0.5.23", 64, NULL},
+        {"H200", "deepseek-v3.2", "SGLANG_RUST_SERVER=1 --disaggregation-mode prefill --disaggregation-bootstrap-port "
+         "31000 --port 31000", "0.5.23", 64, NULL},
+        {"H200", "deepseek-v3.2", "SGLANG_RUST_SERVER=1 --disaggregation-mode decode --disaggregation-bootstrap-port "
+         "9000", "0.5.23", 64, NULL},
+        {"H200", "deepseek-v3.2", "SGLANG_RUST_SERVER=bogus --disaggregation-mode prefill "
+         "--disaggregation-bootstrap-port 9000", "0.5.23", 64, "\"bogus\" is not a valid boolean value"},
+        /* DeepSeek-V4's online compression: an EnvBool, off for 0 */
+        {"B200", "tests/unit/models/DSV4_SMALL.json", "SGLANG_OPT_USE_ONLINE_COMPRESS=0", "0.5.23", 256, NULL},
+        {"B200", "tests/unit/models/DSV4_SMALL.json", "SGLANG_OPT_USE_ONLINE_COMPRESS=1", "0.5.23", 0,
+         "kvcheck does not model DeepSeek-V4's online c128 compression state"},
+    };
+    for (size_t i = 0; i < COUNT_OF(C); i++) {
+        kvc_resolved r;
+        kvc_diag d;
+        kvc_status st = resolve_line(C[i].gpu, C[i].model, C[i].args, C[i].release, &r, &d);
+        if (!C[i].page) {
+            if (st != KVC_ERR_CONFIG || !strstr(d.message, C[i].message))
+                fail_msg("case %zu '%s' under %s: %d %s", i, C[i].args, C[i].release, st, d.message);
+            continue;
+        }
+        if (st != KVC_OK) fail_msg("case %zu '%s' under %s: %s", i, C[i].args, C[i].release, d.message);
+        if (resolved_find(&r, "page_size")->number != C[i].page)
+            fail_msg("case %zu: page %llu", i, (unsigned long long)resolved_find(&r, "page_size")->number);
+        int warned = !C[i].message;
+        for (unsigned w = 0; w < r.nwarnings && !warned; w++) warned = strstr(r.warnings[w], C[i].message) != NULL;
+        if (!warned) fail_msg("case %zu: no warning '%s'", i, C[i].message);
+    }
+#undef SPEC
+}
+
+/* --prefill-only-disable-kv-cache (0.5.12+): its flag checks in SGLang's order right after the PD hook, then its
+ * prefill attention backend's; a worker that passes both keeps no KV cache, which kvcheck declines. Run against
+ * the oracle. */
+static void test_rules__prefill_only_disable_kv_cache(void **state)
+{
+    (void)state;
+#define PO "--tp 8 --prefill-only-disable-kv-cache"
+#define ALL PO " --is-embedding --chunked-prefill-size -1 --disable-radix-cache"
+    static const struct {
+        const char *model, *gpu, *args, *release, *message;
+        unsigned column;
+    } C[] = {
+        {"glm-5", "H200", PO, "0.5.11", "unrecognized arguments: --prefill-only-disable-kv-cache", 0},
+        {"glm-5", "H200", PO, "0.5.12", "ValueError: --prefill-only-disable-kv-cache currently requires "
+         "--is-embedding.", 8},
+        {"glm-5", "H200", PO " --is-embedding", "0.5.23", "ValueError: --prefill-only-disable-kv-cache requires "
+         "--chunked-prefill-size=-1 so the FA backend takes the fa_skip_kv_cache path", 8},
+        {"glm-5", "H200", PO " --is-embedding --chunked-prefill-size 1000", "0.5.19", "requires "
+         "--chunked-prefill-size=-1", 55},
+        {"glm-5", "H200", PO " --is-embedding --chunked-prefill-size -1", "0.5.23", "ValueError: "
+         "--prefill-only-disable-kv-cache requires --disable-radix-cache", 8},
+        /* a decode worker's PD hook turns the radix cache off first */
+        {"glm-5", "H200", PO " --is-embedding --chunked-prefill-size -1 --disaggregation-mode decode", "0.5.13",
+         "but got prefill backend 'dsa'.", 8},
+        {"glm-5", "H200", ALL, "0.5.12", "ValueError: --prefill-only-disable-kv-cache currently requires the FA "
+         "prefill backend (fa3/fa4), but got prefill backend 'nsa'.", 8},
+        {"deepseek-v3", "B200", ALL, "0.5.23", "but got prefill backend 'trtllm_mla'.", 8},
+        {"glm-5", "H200", ALL " --kv-cache-dtype fp4_e2m1", "0.5.15.post1", "does not currently support "
+         "--kv-cache-dtype=fp4_e2m1", 103},
+        {"glm-5", "H200", ALL " --kv-cache-dtype fp4_e2m1", "0.5.16", "DeepSeek DSA only supports", 103},
+        {"glm-5", "H200", ALL " --kv-cache-dtype mxfp8", "0.5.23", "does not currently support --kv-cache-dtype=mxfp8",
+         103},
+        {"glm-5", "H200", ALL " --kv-cache-dtype fp8_e5m2", "0.5.23", "DeepSeek DSA only supports", 103},
+        {"glm-5", "H200", ALL " --attn-cp-size 2", "0.5.23", "is incompatible with --attn-cp-size > 1", 103},
+        {"glm-5", "H200", ALL " --enable-prefill-context-parallel", "0.5.13", "is incompatible with "
+         "--enable-prefill-context-parallel:", 103},
+        {"glm-5", "H200", ALL " --enable-dsa-prefill-context-parallel", "0.5.14", "is incompatible with "
+         "--enable-prefill-cp:", 0},
+        {"glm-5", "H200", ALL " --enable-hisparse", "0.5.18", "is incompatible with --enable-hisparse", 103},
+        /* the hook's backend for DeepSeek-V4 */
+        {"tests/unit/models/DSV4_SMALL.json", "B200", ALL, "0.5.23", "but got prefill backend 'dsv4'.", 8},
+        /* the FA prefill backend: SGLang starts it with a no-op KV pool */
+        {"glm-5", "H200", ALL " --prefill-attention-backend fa3", "0.5.23", "SGLang 0.5.23 starts this worker with a "
+         "no-op KV pool", 8},
+        {"deepseek-v3", "H200", ALL, "0.5.23", "with the prefill backend fa3: SGLang 0.5.23 starts this worker", 8},
+    };
+    for (size_t i = 0; i < COUNT_OF(C); i++) {
+        kvc_resolved r;
+        kvc_diag d;
+        kvc_status st = resolve_line(C[i].gpu, C[i].model, C[i].args, C[i].release, &r, &d);
+        if ((st != KVC_ERR_CONFIG && st != KVC_ERR_USAGE) || !strstr(d.message, C[i].message))
+            fail_msg("case %zu '%s' under %s: %d %s", i, C[i].args, C[i].release, st, d.message);
+        if (C[i].column && d.column != C[i].column) fail_msg("case %zu: column %u", i, d.column);
+    }
+#undef PO
+#undef ALL
+}
+
 /* check_server_args' refusals beside the KV layout (server.c), each in its place around the page size's check (a
  * chunk of 1000 is refused there), HiSparse's and two-batch overlap's; every case run against the oracle. */
 static void test_rules__server_args_checks(void **state)
@@ -2710,8 +2912,8 @@ static void test_rules__dsv4_refusals(void **state)
          "cannot be 'none'.", 1},
         {"B200", "--enable-two-batch-overlap", "0.5.23", "attention DP (--attn-dp-size) is required (DeepSeek-V4 "
          "non-EP DP TBO path).", 1},
-        {"B200", "--disable-radix-cache --enable-hisparse", "0.5.23", "--enable-hisparse: HiSparse for DeepSeek-V4 (its "
-         "validation and host pools", 23},
+        {"B200", "--disable-radix-cache --enable-hisparse", "0.5.23", "--enable-hisparse: HiSparse for DeepSeek-V4 "
+         "(its validation and host pools", 23},
     };
     for (size_t i = 0; i < COUNT_OF(C); i++) {
         kvc_resolved r;
@@ -3377,6 +3579,9 @@ int main(void)
         cmocka_unit_test(test_rules__entries_count_draft_layers_and_the_indexer),
         cmocka_unit_test(test_rules__index_topk_sharing),
     cmocka_unit_test(test_rules__server_args_checks),
+    cmocka_unit_test(test_rules__pipeline_parallel_speculative),
+    cmocka_unit_test(test_rules__prefill_only_disable_kv_cache),
+    cmocka_unit_test(test_rules__environment_variables),
     cmocka_unit_test(test_rules__draft_entries_have_their_own_layout),
         cmocka_unit_test(test_rules__fp4_pools_keep_their_scales_in_a_second_buffer),
         cmocka_unit_test(test_rules__parallelism_never_changes_the_layout),

@@ -179,6 +179,29 @@ DSV4_CASES = ["", "--kv-cache-dtype bfloat16", "--kv-cache-dtype fp8_e5m2", "--k
               "--dsv4-attn-backend flashmla", "--dsv4-attn-backend trtllm", "--dsv4-attn-backend trtllm "
               "--kv-cache-dtype bfloat16", "--quantization fp8", "--attn-cp-size 2", "--dcp-size 2",
               "--enable-deepseek-v4-fp4-indexer", "--tokenizer-worker-num 0", "--moe-dense-tp-size 2"]
+# pipeline parallelism with speculative decoding (three rule sets; 0.5.21+ reads SGLANG_ENABLE_PP_SPEC), and
+# --prefill-only-disable-kv-cache (0.5.12+): its flag checks after the PD hook and its prefill backend's. A leading
+# NAME=value word is the case's environment.
+PP_NEXTN = "--pp-size 2 --speculative-algorithm NEXTN"
+PP_SPEC_CASES = [PP_NEXTN, "SGLANG_ENABLE_PP_SPEC=1 " + PP_NEXTN, "SGLANG_ENABLE_PP_SPEC=maybe " + PP_NEXTN]
+PP_SPEC_MORE = ["--pp-size 2 --enable-mixed-chunk", f"SGLANG_ENABLE_PP_SPEC=1 {PP_NEXTN} --tp 2 --dp 2 "
+                "--enable-dp-attention", f"SGLANG_ENABLE_PP_SPEC=1 {PP_NEXTN} --attn-dp-size 2",
+                f"SGLANG_ENABLE_PP_SPEC=1 {PP_NEXTN} --speculative-adaptive",
+                f"SGLANG_ENABLE_PP_SPEC=1 {PP_NEXTN} --min-free-slots-delay 1",
+                f"{PP_NEXTN} --disaggregation-mode prefill --enable-multi-layer-eagle",
+                f"{PP_NEXTN} --disaggregation-mode prefill {C1000}", f"{PP_NEXTN} --nnodes 3"]
+PO = "--prefill-only-disable-kv-cache"
+PO_ALL = f"{PO} --is-embedding --chunked-prefill-size -1 --disable-radix-cache"
+PREFILL_ONLY_CASES = [PO, f"{PO} --is-embedding", f"{PO} --is-embedding --chunked-prefill-size -1", PO_ALL]
+PREFILL_ONLY_MORE = [f"{PO_ALL} --enable-hisparse", f"{PO_ALL} --kv-cache-dtype fp4_e2m1",
+                     f"{PO_ALL} --kv-cache-dtype nvfp4", f"{PO_ALL} --kv-cache-dtype mxfp8",
+                     f"{PO_ALL} --kv-cache-dtype fp8_e5m2", f"{PO_ALL} --kv-cache-dtype fp8_e4m3",
+                     f"{PO_ALL} --attn-cp-size 2", f"{PO_ALL} --enable-prefill-cp",
+                     f"{PO_ALL} --enable-prefill-context-parallel", f"{PO_ALL} --enable-nsa-prefill-context-parallel",
+                     f"{PO_ALL} --prefill-attention-backend fa3", f"{PO_ALL} --attention-backend flashinfer",
+                     f"{PO} --is-embedding {C1000}", f"{PO} --is-embedding --chunked-prefill-size -01 "
+                     "--disable-radix-cache", f"{PO_ALL} --disaggregation-mode decode "
+                     "--disaggregation-decode-enable-radix-cache --disaggregation-transfer-backend nixl"]
 PAIR_SAMPLE = int(os.environ.get("ORACLE_PAIR_SAMPLE", "3"))   # keep 1 in N of the pb != db pairs
 
 
@@ -380,7 +403,30 @@ def parallel_cases():
     for par in DSV4_CASES:
         for mode in MODES:
             out.append(case("DSV4", None, None, None, mode, par=par or None))
+    for m in DSA:
+        for par in PP_SPEC_CASES:
+            for mode in MODES:
+                out.append(case(m, None, None, None, mode, par=par))
+        for par in PP_SPEC_MORE:
+            out.append(case(m, None, None, None, None, par=par))
+    for m in ("GLM5", "DEEPSEEK_V3", "DSV4"):
+        for par in PREFILL_ONLY_CASES:
+            for mode in MODES:
+                out.append(case(m, None, None, None, mode, par=par))
+        for par in PREFILL_ONLY_MORE:
+            out.append(case(m, None, None, None, None, par=par))
     return out
+
+
+def case_env(c):
+    """The leading NAME=value words of a case's flags: its environment."""
+    env = {}
+    for w in (c[-1] or "").split():
+        if "=" not in w or w.startswith("-"):
+            break
+        k, v = w.split("=", 1)
+        env[k] = v
+    return env
 
 
 # every --attention-backend choice of any release (flags.py), for the attention-backend cases
@@ -606,7 +652,7 @@ def argv(c, pflag, dflag):
     if page: a += ["--page-size", str(page)]
     if dmodel: a += ["--speculative-draft-model-path", DRAFT_PATH + dmodel]
     if dab: a += ["--speculative-draft-attention-backend", dab]
-    if par: a += par.split()
+    if par: a += par.split()[len(case_env(c)):]
     return a
 
 
@@ -645,7 +691,13 @@ def main():
         if c in old:
             print(old[c])
             continue
-        r = o.run(models[c[0]], argv(c, o.pflag, o.dflag), spec=bool(c[7]))
+        env = dict(os.environ)
+        os.environ.update(case_env(c))
+        try:
+            r = o.run(models[c[0]], argv(c, o.pflag, o.dflag), spec=bool(c[7]))
+        finally:
+            os.environ.clear()
+            os.environ.update(env)
         r.update(v=ver, gpu=gpu, case=list(c))
         print("ROW " + json.dumps(r, default=str))
         ran += 1

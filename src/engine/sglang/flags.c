@@ -60,6 +60,10 @@ static const struct dest_key {
     {"speculative_draft_attention_backend", SET_SPEC_DRAFT_ATTN},
     {"speculative_attention_mode", SET_SPEC_ATTN_MODE},
     {"enable_multi_layer_eagle", SET_MULTI_LAYER_EAGLE},
+    {"prefill_only_disable_kv_cache", SET_PREFILL_ONLY_NO_KV},
+    {"is_embedding", SET_IS_EMBEDDING},
+    {"disaggregation_bootstrap_port", SET_BOOTSTRAP_PORT},
+    {"port", SET_PORT},
     {"speculative_ngram_max_bfs_breadth", SET_NGRAM_BREADTH},
     {"attn_cp_size", SET_ATTN_CP},
     {"pipeline_parallel_size", SET_PP}, /* <= 0.5.13 */
@@ -187,6 +191,10 @@ static const struct env_key {
     {"SGLANG_FLASHINFER_NUM_MAX_DISPATCH_TOKENS_PER_RANK", SET_FI_TOKENS_ENV},
     {"SGLANG_MOE_NVFP4_DISPATCH", SET_NVFP4_DISPATCH_ENV},
     {"SGLANG_OPT_USE_DEEPGEMM_MEGA_MOE", SET_MEGA_MOE_ENV},
+    {"SGLANG_ENABLE_PP_SPEC", SET_PP_SPEC_ENV},
+    {"SGLANG_USE_AITER", SET_USE_AITER_ENV},
+    {"SGLANG_DSA_HIP_DISABLE_PRESHUFFLE", SET_DSA_NO_SHUFFLE_ENV},
+    {"SGLANG_NSA_HIP_DISABLE_PRESHUFFLE", SET_NSA_NO_SHUFFLE_ENV},
 };
 
 int setting_key_of_dest(const char *dest)
@@ -995,17 +1003,30 @@ static void fold_ignored(fold_state *f, const kv_arg *a, const char *what)
     notes_add(f->out->ignored, &f->out->nignored, KVC_MAX_NOTES - 1, "%s (%s): %s", a->text, where, what);
 }
 
-/* NAME=value: a setting when NAME is one of ENVS, else listed as ignored. */
+/* 1 for SGL_<X>=value, which SGLang copies over SGLANG_<X> when it starts, with a warning (every release: sglang
+ * 0.5.3rc2: python/sglang/srt/environ.py:216-226; 0.5.23: :2294-2306). */
+static int sgl_alias(const kv_arg *a) { return strncmp(a->text, "SGL_", 4) == 0; }
+
+/* NAME=value: a setting when NAME is one of ENVS (SGL_<X> taken as SGLANG_<X>), else listed as ignored. */
 static kvc_status fold_env(fold_state *f, const kv_arg *a, kvc_diag *diag)
 {
     const char *eq = strchr(a->text, '=');
     size_t n = eq ? (size_t)(eq - a->text) : strlen(a->text);
+    char name[256];
+    if (sgl_alias(a)) str_printf(name, sizeof name, "SGLANG_%.*s", (int)(n - 4), a->text + 4);
+    else str_printf(name, sizeof name, "%.*s", (int)n, a->text);
+    kvc_origin o;
+    arg_origin(a, &o);
+    if (sgl_alias(a)) {
+        char where[600];
+        origin_format(&o, where, sizeof where);
+        fold_warn(f, "%.*s (%s): SGLang warns \"Environment variable %.*s is deprecated, please use %s\" and copies "
+                  "it over %s when it starts (sglang 0.5.3rc2: python/sglang/srt/environ.py:216-226; 0.5.23: "
+                  ":2294-2306)", (int)n, a->text, where, (int)n, a->text, name, name);
+    }
     for (size_t i = 0; i < COUNT_OF(ENVS); i++)
-        if (strlen(ENVS[i].name) == n && strncmp(ENVS[i].name, a->text, n) == 0) {
-            kvc_origin o;
-            arg_origin(a, &o);
+        if (strcmp(ENVS[i].name, name) == 0)
             return set_value(f, (int)ENVS[i].key, ENVS[i].name, eq ? eq + 1 : "", &o, diag);
-        }
     fold_ignored(f, a, "an environment variable: kvcheck models none that changes the KV layout");
     return KVC_OK;
 }
@@ -1029,9 +1050,11 @@ static kvc_status fold_all(fold_state *f, const arglist *cli, const argv_list *a
     for (size_t i = 0; i < cli->n; i++) {
         const kv_arg *a = &cli->v[i];
         if (a->kind == ARG_DUMP) RETURN_IF_ERROR(fold_dump(f, a, release, diag));
-        if (a->kind == ARG_ENV) RETURN_IF_ERROR(fold_env(f, a, diag));
+        if (a->kind == ARG_ENV && !sgl_alias(a)) RETURN_IF_ERROR(fold_env(f, a, diag));
         if (a->kind == ARG_WRAPPER) fold_ignored(f, a, "Dynamo's own flag (python3 -m dynamo.sglang), not SGLang's");
     }
+    for (size_t i = 0; i < cli->n; i++) /* the SGL_ copies, which win */
+        if (cli->v[i].kind == ARG_ENV && sgl_alias(&cli->v[i])) RETURN_IF_ERROR(fold_env(f, &cli->v[i], diag));
     for (size_t i = 0; i < r->nuses; i++) {
         RETURN_IF_ERROR(fold_use(f, &r->uses[i], argv->words, argv->at, diag));
         if (setting_key_of_dest(r->uses[i].def->dest) != SET_CONFIG) continue;

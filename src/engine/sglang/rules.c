@@ -2560,6 +2560,24 @@ static kvc_status check_role_switch(const ctx *c)
                         items);
 }
 
+/* SGLANG_RUST_SERVER on a prefill worker (0.5.17+): the Rust server serves the PD bootstrap registry on the API
+ * port, so a --disaggregation-bootstrap-port other than its default (8998) and --port (30000 unless given) is
+ * refused (sglang 0.5.17: python/sglang/srt/arg_groups/pd_disaggregation_hook.py:120-150; 0.5.23: :245-300). */
+static kvc_status check_rust_bootstrap(const ctx *c)
+{
+    if (!rel_since(c->rel, "0.5.17") || !set_to(c, SET_DISAGG_MODE, "prefill")) return KVC_OK;
+    rules_env_warn(c, SET_RUST_SERVER_ENV);
+    const setting *bp = &c->set->s[SET_BOOTSTRAP_PORT], *port = &c->set->s[SET_PORT];
+    if (rules_env_bool(&c->set->s[SET_RUST_SERVER_ENV]) != 1 || !bp->set) return KVC_OK;
+    long b = strtol(bp->value, NULL, 10), p = port->set ? strtol(port->value, NULL, 10) : 30000;
+    if (b == 8998 || b == p) return KVC_OK;
+    return rules_refuse(c, bp, "ValueError: SGLANG_RUST_SERVER serves the PD KV bootstrap registry on the api port "
+                        "itself; --disaggregation-bootstrap-port %ld conflicts with --port %ld. Drop "
+                        "--disaggregation-bootstrap-port (decode nodes and the PD router must then target the prefill "
+                        "api port). (sglang 0.5.17: python/sglang/srt/arg_groups/pd_disaggregation_hook.py:120-150; "
+                        "0.5.23: :245-300)", b, p);
+}
+
 /* --disaggregation-decode-host-receive-threshold (0.5.21+): a decode worker
  * receives incoming KV into its host retraction pool once device usage
  * reaches it. On above 0 in 0.5.21 (default 0: sglang 0.5.21:
@@ -2678,6 +2696,18 @@ int rules_env_bool(const setting *s)
     for (size_t i = 0; i < COUNT_OF(NO); i++)
         if (str_ieq(s->value, NO[i])) return 0;
     return -1;
+}
+
+void rules_env_warn(const ctx *c, setting_key k)
+{
+    if (rules_env_bool(&c->set->s[k]) >= 0) return;
+    char lower[64]; /* SGLang's warning shows the value lower-cased */
+    str_copy(lower, sizeof lower, c->set->s[k].value);
+    ascii_lower(lower);
+    notes_add(c->out->warnings, &c->out->nwarnings, KVC_MAX_NOTES,
+              "SGLang warns \"Invalid value for %s: \"%s\" is not a valid boolean value, using default \"False\"\" "
+              "and reads it as off (sglang 0.5.23: python/sglang/srt/environ.py:79-86, :143-150)",
+              c->set->s[k].flag, lower);
 }
 
 /* The radix cache off, as the cache checks (HiCache's, LMCache's) see it:
@@ -2885,16 +2915,7 @@ static kvc_status resolve_allocation_policy(const ctx *c)
     setting_set(v, s->value, "set by %s", from);
     setting_origin(v, &s->origin);
     if (strcmp(s->value, "prefill_complete") != 0) return KVC_OK;
-    for (setting_key k = SET_STAGING_ENV; k <= SET_RUST_SERVER_ENV; k++) {
-        if (rules_env_bool(&c->set->s[k]) >= 0) continue;
-        char lower[64]; /* SGLang's warning shows the value lower-cased */
-        str_copy(lower, sizeof lower, c->set->s[k].value);
-        for (char *p = lower; *p; p++) *p = (char)((*p >= 'A' && *p <= 'Z') ? *p - 'A' + 'a' : *p);
-        notes_add(c->out->warnings, &c->out->nwarnings, KVC_MAX_NOTES,
-                  "SGLang warns \"Invalid value for %s: \"%s\" is not a valid boolean value, using default "
-                  "\"False\"\" and reads it as off (sglang 0.5.23: python/sglang/srt/environ.py:79-86, :143-150)",
-                  c->set->s[k].flag, lower);
-    }
+    for (setting_key k = SET_STAGING_ENV; k <= SET_RUST_SERVER_ENV; k++) rules_env_warn(c, k);
     char list[600] = "";
     for (size_t i = 0; i < COUNT_OF(PREFILL_COMPLETE); i++)
         if (PREFILL_COMPLETE[i].unsupported(c)) str_join_add(list, sizeof list, ", ", PREFILL_COMPLETE[i].what);
@@ -3017,6 +3038,35 @@ static const struct page_rule {
      "sglang 0.5.23: python/sglang/srt/arg_groups/model_overrides/deepseek_v2.py:161-173, with aiter's preshuffle "
      "paged-MQA path"},
 };
+/* ... and without it (rocm_preshuffle) */
+static const struct page_rule ROCM_PAGE_ONE = {
+    SINCE("0.5.12"), 1, 1, "Setting page size to 1 for DeepSeek DSA on ROCm (aiter preshuffle paged-MQA path "
+    "unavailable: needs Triton>=3.5.0 or AITER_ENABLE_AOT_GLUON_PA_MQA_LOGITS=1).",
+    "sglang 0.5.12: python/sglang/srt/server_args.py:1862-1875; 0.5.23: python/sglang/srt/arg_groups/model_overrides/"
+    "deepseek_v2.py:151-173"};
+
+/* On ROCm from 0.5.12 the DSA page is 64 (64 x index_kpool from 0.5.22) only with aiter's preshuffle paged-MQA path,
+ * else 1: SGLANG_USE_AITER read by get_bool_env_var ("true" or "1", any case; unset is off) and the preshuffle not
+ * disabled: SGLANG_NSA_HIP_DISABLE_PRESHUFFLE by get_bool_env_var in 0.5.12-0.5.12.post1, then
+ * SGLANG_DSA_HIP_DISABLE_PRESHUFFLE, an EnvBool with the NSA name as its alias up to 0.5.20 (the DSA name wins),
+ * alone from 0.5.21; and Triton 3.5 or AITER_ENABLE_AOT_GLUON_PA_MQA_LOGITS (sglang 0.5.12: python/sglang/srt/layers/
+ * attention/nsa/utils.py:19-55; 0.5.13: python/sglang/srt/layers/attention/dsa/utils.py:20-56, environ.py:575-577;
+ * 0.5.23: dsa/utils.py:33-68, environ.py:1984; get_bool_env_var: 0.5.23: python/sglang/srt/utils/common.py:
+ * 1424-1441). 1 on, 0 off, -1 not known: SGLANG_USE_AITER is not in the launch command, which kvcheck takes as on
+ * (SGLang's ROCm images set it) and says so. */
+static int get_bool_env(const setting *s) { return s->set && (str_ieq(s->value, "true") || !strcmp(s->value, "1")); }
+static const char PRESHUFFLE_CITE[] = "sglang 0.5.12: python/sglang/srt/layers/attention/nsa/utils.py:19-55; 0.5.23: "
+                                      "python/sglang/srt/layers/attention/dsa/utils.py:33-68";
+static int rocm_preshuffle(const ctx *c)
+{
+    const setting *dsa = &c->set->s[SET_DSA_NO_SHUFFLE_ENV], *nsa = &c->set->s[SET_NSA_NO_SHUFFLE_ENV];
+    int disabled = rel_until(c->rel, "0.5.12.post1") ? get_bool_env(nsa)
+                   : dsa->set || rel_since(c->rel, "0.5.21") ? rules_env_bool(dsa) == 1
+                                                              : rules_env_bool(nsa) == 1;
+    if (disabled) return 0;
+    if (c->set->s[SET_USE_AITER_ENV].set) return get_bool_env(&c->set->s[SET_USE_AITER_ENV]);
+    return -1;
+}
 
 /* ROCm's aiter SHUFFLE layout asked for in the launch's environment
  * (0.5.13+; SGLang compares the value lower-cased). Pure. */
@@ -3043,6 +3093,8 @@ static kvc_status resolve_page_size(const ctx *c)
     const struct page_rule *rule = NULL;
     for (size_t i = 0; c->defaults && i < COUNT_OF(PAGES) && !rule; i++)
         if (in_span(c->rel, PAGES[i].when) && PAGES[i].hip == c->gpu->hip) rule = &PAGES[i];
+    int shuffle = rule && c->gpu->hip && in_span(c->rel, ROCM_PAGE_ONE.when) ? rocm_preshuffle(c) : 1;
+    if (!shuffle) rule = &ROCM_PAGE_ONE;
     unsigned long page = !rule ? (s->set ? given : 1)
                          : rule->page ? rule->page : 64 * (c->model->index_kpool ? c->model->index_kpool : 1);
     /* then the attention backends' page constraints, each on the page the one before left; `earlier` names
@@ -3074,12 +3126,17 @@ static kvc_status resolve_page_size(const ctx *c)
         sglang_expand(rule->message, f, COUNT_OF(f), msg, sizeof msg);
         if (s->set && given != page) str_printf(passed, sizeof passed, " (you passed %lu)", given);
         setting_set(v, num, "forced for DSA%s: \"%s\" (%s)", passed, msg, rule->cite);
-        if (c->gpu->hip && rel_since(c->rel, "0.5.12"))
+        if (shuffle < 0)
             notes_add(c->out->warnings, &c->out->nwarnings, KVC_MAX_NOTES,
-                      "on ROCm without aiter's preshuffle paged-MQA path (SGLANG_USE_AITER unset or 0, "
-                      "SGLANG_DSA_HIP_DISABLE_PRESHUFFLE=1, or Triton < 3.5 without "
-                      "AITER_ENABLE_AOT_GLUON_PA_MQA_LOGITS=1) SGLang %s forces page size 1, not %lu",
-                      SGLANG_VERSIONS[c->rel], page);
+                      "the launch command does not set SGLANG_USE_AITER: kvcheck takes SGLang %s's DSA page on ROCm "
+                      "as %lu, with aiter's preshuffle paged-MQA path (SGLANG_USE_AITER=1, as SGLang's ROCm images "
+                      "set it); without that path SGLang forces page size 1 (%s)",
+                      SGLANG_VERSIONS[c->rel], page, PRESHUFFLE_CITE);
+        else if (c->gpu->hip && rule != &ROCM_PAGE_ONE && rel_since(c->rel, "0.5.12"))
+            notes_add(c->out->warnings, &c->out->nwarnings, KVC_MAX_NOTES,
+                      "SGLang %s's DSA page on ROCm is %lu with aiter's preshuffle paged-MQA path, which also needs "
+                      "Triton >= 3.5 or AITER_ENABLE_AOT_GLUON_PA_MQA_LOGITS=1; without them it forces page size 1 "
+                      "(%s)", SGLANG_VERSIONS[c->rel], page, PRESHUFFLE_CITE);
         return KVC_OK;
     }
     if (s->set) setting_set(v, s->value, "set by %s", from);
@@ -4131,7 +4188,8 @@ static kvc_status dsv4_groups(const ctx *c, uint64_t row)
             return diag_set(c->diag, KVC_ERR_CONFIG, &fp4->origin, "%s: kvcheck does not model DeepSeek-V4's FP4 "
                             "indexer pool (%s), so it cannot judge this worker; drop %s to have it judged", fp4->flag,
                             DSV4_FP4_INDEXER[i].cite, fp4->flag);
-    if (online->set)
+    rules_env_warn(c, SET_DSV4_ONLINE_ENV); /* an EnvBool: 0, false, no and n keep the ring layout */
+    if (rules_env_bool(online) == 1)
         return diag_set(c->diag, KVC_ERR_CONFIG, &online->origin, "%s: kvcheck does not model DeepSeek-V4's online "
                         "c128 compression state (sglang 0.5.12: python/sglang/srt/mem_cache/"
                         "deepseek_v4_memory_pool.py:28-41), so it cannot judge this worker", online->flag);
@@ -4344,7 +4402,8 @@ static kvc_status check_chunked_prefill(const ctx *c)
 {
     const kvc_setting *page = get(c->out, "page_size");
     /* ROCm's DSA page from 0.5.12 is 64 with aiter's preshuffle paged-MQA path, else 1 (resolve_page_size warns) */
-    int page_one_too = page && c->gpu->hip && rel_since(c->rel, "0.5.12") && !strncmp(page->reason, "forced for DSA", 14);
+    int page_one_too = page && c->gpu->hip && page->number != 1 && rel_since(c->rel, "0.5.12") &&
+                       !strncmp(page->reason, "forced for DSA", 14);
     return chunk_check(c, get(c->out, "chunked_prefill_size"), page ? (unsigned long)page->number : 1,
                        page && !unserved(c->model->architecture, c->rel), page_one_too);
 }
@@ -4356,6 +4415,8 @@ static kvc_status check_chunked_prefill(const ctx *c)
 static kvc_status check_server_args(const ctx *c)
 {
     kvc_status st;
+    if (rel_since(c->rel, "0.5.21") && size_of(c, SET_PP) > 1 && c->set->s[SET_SPEC_ALGO].set)
+        rules_env_warn(c, SET_PP_SPEC_ENV); /* check_pipeline_parallel_compat reads it */
     if ((st = server_check(c, SERVER_BEFORE_PAGE))) return st;
     if ((st = check_chunked_prefill(c))) return st; /* with the page size settled */
     if ((st = server_check(c, SERVER_AFTER_PAGE))) return st;
@@ -4866,6 +4927,21 @@ static kvc_status check_spec_params(const ctx *c)
                         "DP attention and draft layers keep it on, its candidate steps, and the parameters it picks), "
                         "so it cannot judge this worker's speculative parameters; leave it out to check the rest",
                         adaptive->flag);
+    /* SGLANG_ENABLE_SPEC_V2 on (an EnvBool, off by default) with a top-k above 1 given: refused before SGLang picks
+     * the parameters (0.5.7-0.5.10.post1; NEXTN is EAGLE by then) */
+    static const struct {
+        span when;
+        const char *algos;
+    } SPEC_V2[] = {{FROM_TO("0.5.7", "0.5.7"), "EAGLE NEXTN EAGLE3"},
+                   {FROM_TO("0.5.8", "0.5.10.post1"), "EAGLE NEXTN EAGLE3 STANDALONE"}};
+    for (size_t i = 0; i < COUNT_OF(SPEC_V2); i++) {
+        if (!in_span(c->rel, SPEC_V2[i].when) || !word_in(row->name, SPEC_V2[i].algos)) continue;
+        rules_env_warn(c, SET_SPEC_V2_ENV);
+        if (rules_env_bool(&c->set->s[SET_SPEC_V2_ENV]) == 1 && topk->set && strtol(topk->value, NULL, 10) > 1)
+            return rules_refuse(c, topk, "ValueError: Spec v2 currently only supports topk = 1 for speculative "
+                                "decoding. (SGLANG_ENABLE_SPEC_V2 is on; sglang 0.5.7: python/sglang/srt/"
+                                "server_args.py:2001-2014; 0.5.10: :3000-3013)");
+    }
     if (!ngram) {
         if (!steps->set && (topk->set || tokens->set))
             return rules_refuse(c, topk->set ? topk : tokens,
@@ -4890,7 +4966,7 @@ static kvc_status check_spec_params(const ctx *c)
     else if (!at->set)
         str_printf(why, sizeof why, "; the top-k is SGLang's own pick for %s (%s)", c->model->architecture,
                    AUTO_TOPK_CITE);
-    if (c->defaults && c->gpu->hip && rel_since(c->rel, "0.5.12"))
+    if (c->defaults && c->gpu->hip && rel_since(c->rel, "0.5.12") && page != 1 && rocm_preshuffle(c) < 0)
         str_printf(why + strlen(why), sizeof why - strlen(why), "; a DSA page on ROCm is %u tokens only with aiter's "
                    "preshuffle paged-MQA path, else 1, which this check passes", page);
     kvc_status st = ngram ? KVC_OK : check_trtllm_mha_topk(c, k, why);
@@ -5456,9 +5532,12 @@ static kvc_status resolve_settings(const gpu_info *gpu, const model_info *model,
     if (!st) st = resolve_host_receive(&c);
     if (!st) st = check_pd_decode(&c, 0);
     if (!st) st = resolve_transfer(&c);
+    if (!st) st = check_rust_bootstrap(&c); /* the PD hook's, before role switching's */
     if (!st) st = check_role_switch(&c);
+    if (!st) st = prefill_only_check(&c, NULL); /* after the PD hook, before the model's adjustments */
     if (!st) st = run_dcp_rules(&c, DCP_VALIDATION, COUNT_OF(DCP_VALIDATION));
     if (!st && dsv4) st = resolve_dsv4(&c, dsv4);
+    if (!st && dsv4) st = prefill_only_check(&c, "dsv4"); /* the attention backend its hook sets */
     if (!st && dsv4) st = check_hicache_layout(&c);
     if (!st && dsv4) st = check_attention_dp(&c);
     if (!st && dsv4) st = quant_check_moe_runner(&c);
@@ -5488,6 +5567,8 @@ static kvc_status resolve_settings(const gpu_info *gpu, const model_info *model,
     if ((st = resolve_attention(&c))) return st;
     if ((st = check_mha_default(&c))) return st;
     if ((st = check_kv4(&c, 0))) return st;
+    const char *attention = hook_attention_backend(&c);
+    if ((st = prefill_only_check(&c, attention ? attention : ""))) return st; /* after the attention backends */
     if ((st = check_hicache_layout(&c))) return st; /* handle_hicache: before the speculative hook */
     if ((st = check_attention_dp(&c))) return st;   /* the data parallelism handler */
     if ((st = cp_check(&c, CP_HANDLER))) return st;  /* after the data parallelism handler */
@@ -5592,6 +5673,7 @@ static size_t rule_spans(span *out, size_t max)
     n += chunk_spans(out + (n < max ? n : max), n < max ? max - n : 0);
     n += a2a_spans(out + (n < max ? n : max), n < max ? max - n : 0);
     n += server_spans(out + (n < max ? n : max), n < max ? max - n : 0);
+    n += prefill_only_spans(out + (n < max ? n : max), n < max ? max - n : 0);
     n += pd_spans(out + (n < max ? n : max), n < max ? max - n : 0);
     return n;
 }

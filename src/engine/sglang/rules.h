@@ -222,6 +222,8 @@ int rules_worker_radix_off(const ctx *c);
  * -1 a value it warns about and reads as off (sglang 0.5.12: python/sglang/srt/environ.py:119-126; 0.5.23:
  * :79-86). Pure. */
 int rules_env_bool(const setting *s);
+/* SGLang's warning for an EnvBool value it does not take (rules_env_bool -1), which it reads as off. */
+void rules_env_warn(const ctx *c, setting_key k);
 
 /* ------------------------------------------ check_server_args (server.c) */
 
@@ -230,6 +232,13 @@ int rules_env_bool(const setting *s);
 enum server_stage { SERVER_BEFORE_PAGE, SERVER_AFTER_PAGE, SERVER_AFTER_HISPARSE, SERVER_AFTER_TBO };
 kvc_status server_check(const ctx *c, enum server_stage stage);
 size_t server_spans(span *out, size_t max);
+
+/* ------------------------- --prefill-only-disable-kv-cache (prefill_only.c) */
+
+/* Its flag checks right after the PD hook (`attention_backend` NULL), or its prefill attention backend check once
+ * the attention backend SGLang runs is settled (`attention_backend`: it, "" where kvcheck does not know it). */
+kvc_status prefill_only_check(const ctx *c, const char *attention_backend);
+size_t prefill_only_spans(span *out, size_t max);
 
 /* ------------------------------------------- DSA top-k sharing (topk.c) */
 

@@ -332,6 +332,17 @@ typedef enum setting_key {
     SET_SAMPLING_BACKEND,    /* --sampling-backend */
     SET_MIN_FREE_SLOTS,      /* --min-free-slots-delay */
     SET_AUX_HIDDEN,          /* --enable-return-aux-hidden-states */
+    SET_PP_SPEC_ENV,         /* SGLANG_ENABLE_PP_SPEC in the launch's environment (0.5.21+) */
+    /* ROCm's DSA page: aiter's preshuffle paged-MQA path (rules.c rocm_preshuffle) */
+    SET_USE_AITER_ENV,       /* SGLANG_USE_AITER */
+    SET_DSA_NO_SHUFFLE_ENV,  /* SGLANG_DSA_HIP_DISABLE_PRESHUFFLE (0.5.13+) */
+    SET_NSA_NO_SHUFFLE_ENV,  /* SGLANG_NSA_HIP_DISABLE_PRESHUFFLE (0.5.12-0.5.20) */
+    /* the PD bootstrap port SGLANG_RUST_SERVER moves (0.5.17+) */
+    SET_BOOTSTRAP_PORT,      /* --disaggregation-bootstrap-port */
+    SET_PORT,                /* --port */
+    /* --prefill-only-disable-kv-cache's checks (prefill_only.c) */
+    SET_PREFILL_ONLY_NO_KV,  /* --prefill-only-disable-kv-cache (0.5.12+) */
+    SET_IS_EMBEDDING,        /* --is-embedding */
     SET_COUNT
 } setting_key;
 
