@@ -1355,6 +1355,7 @@ static void test_rules__pipeline_parallel_speculative(void **state)
                       "decoding, mixed chunked prefill."},
         {"--tp 8 --pp-size 2 --enable-mixed-chunk", "0.5.10.post1", "speculative decoding, mixed chunked prefill."},
         {"--tp 8 --pp-size 2 --enable-mixed-chunk", "0.5.11", NULL},
+        /* dual_chunk_flash_attn turns mixed chunked prefill off first (see below: deepseek-v3) */
         {PP " --disaggregation-mode prefill", "0.5.20", "AssertionError: Pipeline parallelism is not compatible with "
                                                         "overlap schedule, speculative decoding ("},
         {ENV PP, "0.5.20", "overlap schedule, speculative decoding ("},
@@ -1389,9 +1390,11 @@ static void test_rules__pipeline_parallel_speculative(void **state)
         if (C[i].message ? st != KVC_ERR_CONFIG || !strstr(d.message, C[i].message) : st != KVC_OK)
             fail_msg("case %zu '%s' under %s: %d %s", i, C[i].args, C[i].release, st, d.message);
     }
-    /* a value EnvBool does not take: off, as SGLang warns */
     kvc_resolved r;
     kvc_diag d;
+    assert_int_equal(resolve_line("H200", "deepseek-v3", "--tp 8 --pp-size 2 --enable-mixed-chunk --attention-backend "
+                                  "dual_chunk_flash_attn", "0.5.10.post1", &r, &d), KVC_OK);
+    /* a value EnvBool does not take: off, as SGLang warns */
     assert_int_equal(resolve_line("H200", "glm-5", "SGLANG_ENABLE_PP_SPEC=maybe " PP, "0.5.23", &r, &d),
                      KVC_ERR_CONFIG);
     assert_contains(d.message, "only supported on prefill nodes");
@@ -1521,7 +1524,10 @@ static void test_rules__prefill_only_disable_kv_cache(void **state)
         {"glm-5", "H200", ALL " --enable-prefill-context-parallel", "0.5.13", "is incompatible with "
          "--enable-prefill-context-parallel:", 103},
         {"glm-5", "H200", ALL " --enable-dsa-prefill-context-parallel", "0.5.14", "is incompatible with "
-         "--enable-prefill-cp:", 0},
+         "--enable-prefill-cp:", 103}, /* the older flag that sets it */
+        /* dual_chunk_flash_attn turns the radix cache off after these checks */
+        {"deepseek-v3", "H200", PO " --is-embedding --chunked-prefill-size -1 --attention-backend "
+         "dual_chunk_flash_attn", "0.5.19", "requires --disable-radix-cache", 8},
         {"glm-5", "H200", ALL " --enable-hisparse", "0.5.18", "is incompatible with --enable-hisparse", 103},
         /* the hook's backend for DeepSeek-V4 */
         {"tests/unit/models/DSV4_SMALL.json", "B200", ALL, "0.5.23", "but got prefill backend 'dsv4'.", 8},

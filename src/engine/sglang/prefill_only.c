@@ -29,11 +29,21 @@ static int p_chunk_given(const ctx *c)
     return on(c) && s->set && strtol(s->value, NULL, 10) != -1;
 }
 static int p_chunk_unset(const ctx *c) { return on(c) && !c->set->s[SET_CHUNKED_PREFILL].set; }
-static int p_radix(const ctx *c) { return on(c) && !rules_worker_radix_off(c); } /* after the PD hook */
+/* the radix cache as the PD hook leaves it: a decode worker's off unless its own flag keeps it, over
+ * --disable-radix-cache too (the attention backend's turns it off later) */
+static int p_radix(const ctx *c)
+{
+    const settings *set = c->set;
+    int off = set_to(c, SET_DISAGG_MODE, "decode") ? !set->s[SET_DECODE_RADIX].set : set->s[SET_DISABLE_RADIX].set;
+    return on(c) && !off;
+}
 static int p_attn_cp(const ctx *c) { return on(c) && settings_size(c->raw, SET_ATTN_CP) > 1; }
 static int p_mla_cp(const ctx *c) { return on(c) && c->raw->s[SET_MLA_CP].set; }
-/* enable_prefill_cp, which the older CP flags set first up to 0.5.19 (cp.c) */
-static int p_prefill_cp(const ctx *c) { return on(c) && (c->cp.enabled || c->raw->s[SET_PREFILL_CP].set); }
+/* enable_prefill_cp: its flag, or the older CP flags that set it first up to 0.5.19 (cp.c) */
+static int p_prefill_cp(const ctx *c) { return on(c) && c->raw->s[SET_PREFILL_CP].set; }
+static int p_older_cp(const ctx *c) { return on(c) && c->cp.enabled && !c->raw->s[SET_PREFILL_CP].set; }
+static int p_dsa_cp(const ctx *c) { return p_older_cp(c) && c->raw->s[SET_DSA_CP].set; }
+static int p_mla_cp_set(const ctx *c) { return p_older_cp(c) && !c->raw->s[SET_DSA_CP].set; }
 static int p_hisparse(const ctx *c) { return on(c) && c->set->s[SET_HISPARSE].set; }
 
 #define PO "--prefill-only-disable-kv-cache "
@@ -43,6 +53,10 @@ static int p_hisparse(const ctx *c) { return on(c) && c->set->s[SET_HISPARSE].se
     "ValueError: " PO "requires --chunked-prefill-size=-1 so the FA backend takes the fa_skip_kv_cache path; "         \
     "otherwise the pool would be touched between prefill chunks."
 #define CHUNK_CITE HOOK_OLD "3385-3390; " HOOK_NEW "904-909"
+#define PREFILL_CP_MESSAGE                                                                                             \
+    "ValueError: " PO "is incompatible with --enable-prefill-cp: the prefill-CP path stages K/V through the paged "    \
+    "cache, which the no-op pool does not support."
+#define PREFILL_CP_CITE "sglang 0.5.14: python/sglang/srt/server_args.py:5479-5484; " HOOK_NEW "925-930"
 
 static const flag_rule CHECKS[] = {
     {SINCE("0.5.12"), 0, p_embedding, SET_PREFILL_ONLY_NO_KV,
@@ -70,10 +84,9 @@ static const flag_rule CHECKS[] = {
     {FROM_TO("0.5.12", "0.5.13.post1"), 0, p_mla_cp, SET_MLA_CP,
      "ValueError: " PO "is incompatible with --enable-prefill-context-parallel: the prefill-CP path stages K/V "
      "through the paged cache, which the no-op pool does not support.", HOOK_OLD "3406-3411; 0.5.13: :3717-3722"},
-    {SINCE("0.5.14"), 0, p_prefill_cp, SET_PREFILL_CP,
-     "ValueError: " PO "is incompatible with --enable-prefill-cp: the prefill-CP path stages K/V through the paged "
-     "cache, which the no-op pool does not support.", "sglang 0.5.14: python/sglang/srt/server_args.py:5479-5484; "
-     HOOK_NEW "925-930"},
+    {SINCE("0.5.14"), 0, p_prefill_cp, SET_PREFILL_CP, PREFILL_CP_MESSAGE, PREFILL_CP_CITE},
+    {SINCE("0.5.14"), 0, p_dsa_cp, SET_DSA_CP, PREFILL_CP_MESSAGE, PREFILL_CP_CITE}, /* the flag to blame */
+    {SINCE("0.5.14"), 0, p_mla_cp_set, SET_MLA_CP, PREFILL_CP_MESSAGE, PREFILL_CP_CITE},
     {SINCE("0.5.12"), 0, p_hisparse, SET_HISPARSE,
      "ValueError: " PO "is incompatible with --enable-hisparse: HiSparse uses a dedicated pool family that is not the "
      "no-op MHA pool.", HOOK_OLD "3415-3420; " HOOK_NEW "934-939"},

@@ -823,7 +823,7 @@ static int cp_hyv4(const ctx *c)
 static int dcp_cache(const ctx *c) { return dsa_dcp(c) && (c->set->s[SET_HISPARSE].set || c->set->s[SET_HICACHE].set); }
 static int dcp_pd(const ctx *c)
 {
-    return dsa_dcp(c) && c->set->s[SET_DISAGG_MODE].set && !set_to(c, SET_DISAGG_MODE, "null");
+    return dsa_dcp(c) && pd_worker(c);
 }
 static int dcp_topk(const ctx *c)
 {
@@ -1486,12 +1486,13 @@ static const setting *attention_flag(const ctx *c)
     return a->set ? a : NULL;
 }
 
-int rules_radix_off(const ctx *c)
+int rules_dual_chunk(const ctx *c)
 {
     const setting *af = attention_flag(c);
-    return c->set->s[SET_DISABLE_RADIX].set ||
-           (af && strcmp(af->value, "dual_chunk_flash_attn") == 0 && rel_until(c->rel, "0.5.19"));
+    return af && strcmp(af->value, "dual_chunk_flash_attn") == 0 && rel_until(c->rel, "0.5.19");
 }
+
+int rules_radix_off(const ctx *c) { return c->set->s[SET_DISABLE_RADIX].set || rules_dual_chunk(c); }
 
 /* The attention backend a worker outside DSA runs: its flag
  * (attention_flag), or SGLang's default for the model when no attention
@@ -2774,7 +2775,7 @@ static int lmc_dp_attention(const ctx *c) { return rules_attention_dp(c) > 1; }
 static int lmc_dcp(const ctx *c) { return size_of(c, SET_DCP) > 1; }
 static int lmc_streaming(const ctx *c) { return c->set->s[SET_STREAMING_SESSION].set; }
 static int lmc_buffer_only(const ctx *c) { return set_to(c, SET_HICACHE_HOST_MODE, "buffer_only"); }
-static int lmc_pd(const ctx *c) { return c->set->s[SET_DISAGG_MODE].set && !set_to(c, SET_DISAGG_MODE, "null"); }
+static int lmc_pd(const ctx *c) { return pd_worker(c); }
 static const struct lmcache_rule {
     span when;
     int (*refused)(const ctx *c);

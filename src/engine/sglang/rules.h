@@ -144,6 +144,12 @@ static inline int set_to(const ctx *c, setting_key k, const char *v)
     return c->set->s[k].set && strcmp(c->set->s[k].value, v) == 0;
 }
 
+/* 1 for a PD worker: --disaggregation-mode given and not null. Pure. */
+static inline int pd_worker(const ctx *c)
+{
+    return c->set->s[SET_DISAGG_MODE].set && !set_to(c, SET_DISAGG_MODE, "null");
+}
+
 /* 1 when SGLang runs the model in float32. Pure. */
 static inline int model_fp32(const ctx *c) { return c->mdtype && strcmp(c->mdtype, "float32") == 0; }
 
@@ -215,6 +221,9 @@ size_t cp_spans(span *out, size_t max);
  * (sglang 0.5.3rc2: python/sglang/srt/server_args.py:930-935; 0.5.14: :4720-4725; 0.5.19: python/sglang/srt/arg_groups/
  * attention_hook.py:215-229). Pure. */
 int rules_radix_off(const ctx *c);
+/* The attention backend dual_chunk_flash_attn up to 0.5.19, which turns the radix cache and mixed chunked prefill
+ * off (sglang 0.5.10: python/sglang/srt/server_args.py:2460-2465). */
+int rules_dual_chunk(const ctx *c);
 /* The radix cache off as the cache checks see it: also on a PD decode worker without the decode radix cache. */
 int rules_worker_radix_off(const ctx *c);
 

@@ -86,20 +86,20 @@ static int s_min_free_slots(const ctx *c) { return size_of(c, SET_PP) > 1 && c->
 /* pipeline parallelism with speculative decoding (NEXTN is EAGLE by then; the overlap schedule the same assert reads
  * SGLang turns off for pipeline parallelism itself), up to 0.5.10.post1 with mixed chunked prefill too */
 static int pp_spec(const ctx *c) { return size_of(c, SET_PP) > 1 && c->set->s[SET_SPEC_ALGO].set; }
-static int s_pp_mixed(const ctx *c) { return pp_spec(c) || (size_of(c, SET_PP) > 1 && c->set->s[SET_MIXED_CHUNK].set); }
+static int s_pp_mixed(const ctx *c)
+{
+    int mixed = c->set->s[SET_MIXED_CHUNK].set && !rules_dual_chunk(c); /* which turns it off */
+    return pp_spec(c) || (size_of(c, SET_PP) > 1 && mixed);
+}
 /* 0.5.21+'s check_pipeline_parallel_compat, which SGLANG_ENABLE_PP_SPEC (an EnvBool) steers */
-static int pp_dspark(const ctx *c) { return pp_spec(c) && set_to(c, SET_SPEC_ALGO, "DSPARK"); }
 static int pp_env(const ctx *c) { return rules_env_bool(&c->set->s[SET_PP_SPEC_ENV]) == 1; }
-static int pd_mode(const ctx *c) { return c->set->s[SET_DISAGG_MODE].set && !set_to(c, SET_DISAGG_MODE, "null"); }
-static int s_pp_dspark_mode(const ctx *c) { return pp_dspark(c) && !set_to(c, SET_DISAGG_MODE, "prefill"); }
-static int s_pp_dspark_env(const ctx *c) { return pp_dspark(c) && pp_env(c); }
 static int pp_eagle(const ctx *c) { return pp_spec(c) && !set_to(c, SET_SPEC_ALGO, "DSPARK"); }
 static int s_pp_not_eagle(const ctx *c)
 {
     const char *a = c->set->s[SET_SPEC_ALGO].value;
     return pp_eagle(c) && (!word_in(a, "EAGLE NEXTN") || c->set->s[SET_MULTI_LAYER_EAGLE].set);
 }
-static int s_pp_env_mode(const ctx *c) { return pp_eagle(c) && pp_env(c) && pd_mode(c); }
+static int s_pp_env_mode(const ctx *c) { return pp_eagle(c) && pp_env(c) && pd_worker(c); }
 static int s_pp_env_dp_flag(const ctx *c) { return pp_eagle(c) && pp_env(c) && c->set->s[SET_DP_ATTENTION].set; }
 static int s_pp_env_attn_dp(const ctx *c)
 {
@@ -161,22 +161,19 @@ static const flag_rule RULES[] = {
     {FROM_TO("0.5.11", "0.5.20"), SERVER_BEFORE_PAGE, pp_spec, SET_PP, "AssertionError: Pipeline parallelism is not "
      "compatible with overlap schedule, speculative decoding", "sglang 0.5.11: python/sglang/srt/server_args.py:6786-"
      "6787; 0.5.20: python/sglang/srt/arg_groups/validation_hook.py:62-82"},
-    {SINCE("0.5.21"), SERVER_BEFORE_PAGE, s_pp_dspark_mode, SET_PP, "AssertionError: Pipeline parallel DSPARK requires "
-     "disaggregation-mode=prefill", PP_COMPAT "43-44; 0.5.23: :124-125"},
-    {SINCE("0.5.21"), SERVER_BEFORE_PAGE, s_pp_dspark_env, SET_PP_SPEC_ENV, "AssertionError: SGLANG_ENABLE_PP_SPEC "
-     "does not support DSPARK PD prefill", PP_COMPAT "46-47; 0.5.23: :127-128"},
+    /* first DSpark's two asserts, on workers kvcheck declines before (it does not model DSpark's draft pool) */
     {SINCE("0.5.21"), SERVER_BEFORE_PAGE, s_pp_not_eagle, SET_SPEC_ALGO, "AssertionError: Pipeline parallelism "
-     "currently only supports EAGLE (non-multi-layer) speculative decoding", PP_COMPAT "49-51; 0.5.23: :130-132"},
+     "currently only supports EAGLE (non-multi-layer) speculative decoding", PP_COMPAT "49-51; 0.5.23: :132"},
     {SINCE("0.5.21"), SERVER_BEFORE_PAGE, s_pp_env_mode, SET_PP_SPEC_ENV, "AssertionError: SGLANG_ENABLE_PP_SPEC is "
-     "not compatible with --disaggregation-mode", PP_COMPAT "63-64; 0.5.23: :144-145"},
+     "not compatible with --disaggregation-mode", PP_COMPAT "63-64; 0.5.23: :145"},
     /* then --speculative-adaptive, which kvcheck declines before (rules.c check_spec_params) */
     {FROM_TO("0.5.21", "0.5.21"), SERVER_BEFORE_PAGE, s_pp_env_dp_flag, SET_PP_SPEC_ENV, "AssertionError: "
      "SGLANG_ENABLE_PP_SPEC is not compatible with --enable-dp-attention", PP_COMPAT "74-75"},
     {SINCE("0.5.22"), SERVER_BEFORE_PAGE, s_pp_env_attn_dp, SET_PP_SPEC_ENV, "AssertionError: SGLANG_ENABLE_PP_SPEC "
      "is not compatible with attention DP (--attn-dp-size)", "sglang 0.5.22: python/sglang/srt/arg_groups/"
-     "validation_hook.py:154-155; 0.5.23: :155-156"},
+     "validation_hook.py:154-155; 0.5.23: :156"},
     {SINCE("0.5.21"), SERVER_BEFORE_PAGE, s_pp_prefill, SET_PP, "AssertionError: PP + speculative decoding (MTP) is "
-     "only supported on prefill nodes (disaggregation-mode=prefill)", PP_COMPAT "78-79; 0.5.23: :160-161"},
+     "only supported on prefill nodes (disaggregation-mode=prefill)", PP_COMPAT "78-79; 0.5.23: :161"},
     {SINCE("0.5.18"), SERVER_BEFORE_PAGE, s_min_free_slots, SET_MIN_FREE_SLOTS,
      "AssertionError: --min-free-slots-delay is not supported with pipeline parallelism: allocatable slots per "
      "microbatch are bounded by pp-max-micro-batch-size, so the threshold may never be reached",

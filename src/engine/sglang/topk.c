@@ -41,9 +41,9 @@ static const span SKIP_TYPES = SINCE("0.5.20");
 static const span ELIDE = SINCE("0.5.18");
 static const span ELIDE_KEEPS_PD = FROM_TO("0.5.18", "0.5.21");
 static const span ELIDE_LINKER = SINCE("0.5.20");
-static const char ELIDE_CITE[] = "sglang 0.5.18: python/sglang/srt/mem_cache/kv_cache_configurator.py:94-101, "
-                                 "memory_pool.py:4368-4402; 0.5.23: kv_cache_configurator.py:131-145, "
-                                 "memory_pool.py:5303-5353";
+/* the pools: sglang 0.5.18: python/sglang/srt/mem_cache/memory_pool.py:4368-4402; 0.5.23: :5303-5353 */
+static const char ELIDE_CITE[] = "sglang 0.5.18: python/sglang/srt/mem_cache/kv_cache_configurator.py:94-101; 0.5.23: "
+                                 ":131-145";
 
 /* index_topk_freq as SGLang reads it: absent or null is 1. Pure. */
 static unsigned freq_of(const model_info *m) { return m->topk_freq ? m->topk_freq : 1; }
@@ -149,7 +149,7 @@ int topk_index_layers(const ctx *c, unsigned layers, unsigned *kept, char *why, 
     const model_info *m = c->model;
     *kept = layers;
     if (!in_span(c->rel, ELIDE) || !c->dsa) return 0;
-    int pd = !set_to(c, SET_DISAGG_MODE, "null") && c->set->s[SET_DISAGG_MODE].set;
+    int pd = pd_worker(c);
     int keeps = c->set->s[SET_HISPARSE].set || (in_span(c->rel, ELIDE_LINKER) && c->set->s[SET_EXTERNAL_LINKER].set) ||
                 (in_span(c->rel, ELIDE_KEEPS_PD) && (pd || c->set->s[SET_HICACHE].set));
     if (keeps && !c->hybrid) return 0;
@@ -170,7 +170,7 @@ int topk_index_layers(const ctx *c, unsigned layers, unsigned *kept, char *why, 
     }
     *kept = layers - skipped;
     snprintf(why, size, "SGLang %s gives the DSA indexer K cache no rows on the %u of %u target layers that reuse the "
-             "previous layer's top-k (the config's %s); it keeps them with HiSparse%s%s (%s)", SGLANG_VERSIONS[c->rel],
+             "previous layer's top-k (the config's %s); HiSparse%s%s keeps them (%s)", SGLANG_VERSIONS[c->rel],
              skipped, m->num_hidden_layers,
              in_span(c->rel, SKIP_TYPES) && m->topk_types_kind == TOPK_PLAIN ? "indexer_types"
              : in_span(c->rel, SKIP_CLI) && m->cli_factor > 1                 ? "cli_factor"
