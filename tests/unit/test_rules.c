@@ -1420,7 +1420,8 @@ static void test_rules__environment_variables(void **state)
         const char *message; /* in the refusal, or a warning */
     } C[] = {
         {"MI300X", "deepseek-v3.2", "SGLANG_USE_AITER=0 --tp 8", "0.5.23", 1, NULL},
-        {"MI300X", "deepseek-v3.2", "SGLANG_USE_AITER=yes --tp 8", "0.5.23", 1, NULL}, /* get_bool_env_var: true, 1 */
+        {"MI300X", "deepseek-v3.2", "SGLANG_USE_AITER=yes --tp 8", "0.5.23", 1, "SGLang warns \"get_bool_env_var("
+         "SGLANG_USE_AITER) encountered unrecognized value=yes and will treat as false\""}, /* true and 1 only */
         {"MI300X", "deepseek-v3.2", "SGLANG_USE_AITER=TRUE --tp 8", "0.5.23", 64, "which also needs Triton >= 3.5"},
         {"MI300X", "deepseek-v3.2", "--tp 8", "0.5.23", 64, "the launch command does not set SGLANG_USE_AITER"},
         {"MI300X", "deepseek-v3.2", "SGLANG_USE_AITER=0 --tp 8", "0.5.11", 1, NULL},

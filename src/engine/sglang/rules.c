@@ -3056,6 +3056,18 @@ static const struct page_rule ROCM_PAGE_ONE = {
  * 1424-1441). 1 on, 0 off, -1 not known: SGLANG_USE_AITER is not in the launch command, which kvcheck takes as on
  * (SGLang's ROCm images set it) and says so. */
 static int get_bool_env(const setting *s) { return s->set && (str_ieq(s->value, "true") || !strcmp(s->value, "1")); }
+/* get_bool_env_var's warning for a value that is none of true, 1, false, 0 (it reads it as false) */
+static void get_bool_env_warn(const ctx *c, setting_key k)
+{
+    const setting *s = &c->set->s[k];
+    if (!s->set || get_bool_env(s) || str_ieq(s->value, "false") || !strcmp(s->value, "0")) return;
+    char lower[64];
+    str_copy(lower, sizeof lower, s->value);
+    ascii_lower(lower);
+    notes_add(c->out->warnings, &c->out->nwarnings, KVC_MAX_NOTES, "SGLang warns \"get_bool_env_var(%s) encountered "
+              "unrecognized value=%s and will treat as false\" (sglang 0.5.23: python/sglang/srt/utils/common.py:"
+              "1424-1441)", s->flag, lower);
+}
 static const char PRESHUFFLE_CITE[] = "sglang 0.5.12: python/sglang/srt/layers/attention/nsa/utils.py:19-55; 0.5.23: "
                                       "python/sglang/srt/layers/attention/dsa/utils.py:33-68";
 static int rocm_preshuffle(const ctx *c)
@@ -3095,6 +3107,12 @@ static kvc_status resolve_page_size(const ctx *c)
     for (size_t i = 0; c->defaults && i < COUNT_OF(PAGES) && !rule; i++)
         if (in_span(c->rel, PAGES[i].when) && PAGES[i].hip == c->gpu->hip) rule = &PAGES[i];
     int shuffle = rule && c->gpu->hip && in_span(c->rel, ROCM_PAGE_ONE.when) ? rocm_preshuffle(c) : 1;
+    if (rule && c->gpu->hip && in_span(c->rel, ROCM_PAGE_ONE.when)) { /* what SGLang warns about, as it reads them */
+        get_bool_env_warn(c, SET_USE_AITER_ENV);
+        if (rel_until(c->rel, "0.5.12.post1")) get_bool_env_warn(c, SET_NSA_NO_SHUFFLE_ENV);
+        else rules_env_warn(c, c->set->s[SET_DSA_NO_SHUFFLE_ENV].set || rel_since(c->rel, "0.5.21")
+                                   ? SET_DSA_NO_SHUFFLE_ENV : SET_NSA_NO_SHUFFLE_ENV);
+    }
     if (!shuffle) rule = &ROCM_PAGE_ONE;
     unsigned long page = !rule ? (s->set ? given : 1)
                          : rule->page ? rule->page : 64 * (c->model->index_kpool ? c->model->index_kpool : 1);
