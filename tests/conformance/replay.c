@@ -192,8 +192,10 @@ static int agrees(const table *t, unsigned rel, const char *gpu, const char *mod
 {
     char model[1200], args[2400];
     snprintf(model, sizeof model, "%s/%s.json", models, in->model);
-    size_t env = strcmp(in->parallel, "-") ? env_words(in->parallel) : 0;
-    size_t k = (size_t)snprintf(args, sizeof args, "%.*s--model-path /fake/model --tp 8", (int)env, in->parallel);
+    size_t env = strcmp(in->parallel, "-") ? env_words(in->parallel) : 0, words = env;
+    while (words && in->parallel[words - 1] == ' ') words--;
+    size_t k = (size_t)snprintf(args, sizeof args, "%.*s%s--model-path /fake/model --tp 8", (int)words, in->parallel,
+                                words ? " " : "");
 #define ADD(cond, ...)                                                                                                 \
     if (cond && k < sizeof args) k += (size_t)snprintf(args + k, sizeof args - k, __VA_ARGS__)
     ADD(strcmp(in->dtype, "-"), " --kv-cache-dtype %s", in->dtype);

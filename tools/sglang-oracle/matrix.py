@@ -202,6 +202,16 @@ PREFILL_ONLY_MORE = [f"{PO_ALL} --enable-hisparse", f"{PO_ALL} --kv-cache-dtype 
                      f"{PO} --is-embedding {C1000}", f"{PO} --is-embedding --chunked-prefill-size -01 "
                      "--disable-radix-cache", f"{PO_ALL} --disaggregation-mode decode "
                      "--disaggregation-decode-enable-radix-cache --disaggregation-transfer-backend nixl"]
+# the environment SGLang reads for these workers: ROCm's DSA page (aiter's preshuffle path), spec v2's top-k refusal,
+# SGLANG_RUST_SERVER's bootstrap port (SGL_<X> is copied at import, before a case's environment: not in the matrix)
+SPEC_TOPK2 = ("--speculative-algorithm NEXTN --speculative-num-steps 3 --speculative-eagle-topk 2 "
+              "--speculative-num-draft-tokens 4")
+ENV_CASES = ["SGLANG_USE_AITER=0", "SGLANG_USE_AITER=yes", "SGLANG_USE_AITER=TRUE",
+             "SGLANG_DSA_HIP_DISABLE_PRESHUFFLE=1", "SGLANG_NSA_HIP_DISABLE_PRESHUFFLE=1",
+             "SGLANG_DSA_HIP_DISABLE_PRESHUFFLE=0 SGLANG_NSA_HIP_DISABLE_PRESHUFFLE=1",
+             "SGLANG_USE_AITER=0 " + SPEC_TOPK2, "SGLANG_ENABLE_SPEC_V2=1 " + SPEC_TOPK2,
+             "SGLANG_RUST_SERVER=1 --disaggregation-mode prefill --disaggregation-bootstrap-port 9000",
+             "SGLANG_RUST_SERVER=1 --disaggregation-mode prefill --disaggregation-bootstrap-port 8998 --port 31000"]
 PAIR_SAMPLE = int(os.environ.get("ORACLE_PAIR_SAMPLE", "3"))   # keep 1 in N of the pb != db pairs
 
 
@@ -414,6 +424,9 @@ def parallel_cases():
             for mode in MODES:
                 out.append(case(m, None, None, None, mode, par=par))
         for par in PREFILL_ONLY_MORE:
+            out.append(case(m, None, None, None, None, par=par))
+    for m in DSA:
+        for par in ENV_CASES:
             out.append(case(m, None, None, None, None, par=par))
     return out
 

@@ -421,6 +421,12 @@ class Oracle:
         with: SGLang's handlers set variables (SGLANG_MOE_NVFP4_DISPATCH for FlashInfer's all-to-all backend, ...)
         that a later case in the same process would otherwise read, and a fresh server would not have."""
         env = dict(os.environ)
+        # the DSA page on ROCm reads the environment through a cached gate (0.5.12+): a case with its own
+        # environment must not get an earlier case's answer
+        for m in [m for n, m in list(sys.modules.items()) if n.startswith("sglang.srt.layers.attention.")]:
+            gate = getattr(m, "aiter_can_use_preshuffle_paged_mqa", None)
+            if hasattr(gate, "cache_clear"):
+                gate.cache_clear()
         try:
             return self._run(model_cfg, argv, spec)
         finally:
