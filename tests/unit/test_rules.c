@@ -2921,6 +2921,8 @@ static void test_rules__dsv4_refusals(void **state)
          "non-EP DP TBO path).", 1},
         {"B200", "--disable-radix-cache --enable-hisparse", "0.5.23", "--enable-hisparse: HiSparse for DeepSeek-V4 "
          "(its validation and host pools", 23},
+        {"B200", "--enable-hisparse", "0.5.12", "Hierarchical sparse attention currently requires "
+         "--disable-radix-cache.", 1}, /* its radix check first, as for any model */
     };
     for (size_t i = 0; i < COUNT_OF(C); i++) {
         kvc_resolved r;

@@ -1254,25 +1254,31 @@ static kvc_status check_pd_decode(const ctx *c, int spec_hook)
 }
 
 
+/* HiSparse's radix cache check, after its model check (which DeepSeek-V4 passes): a decode worker without the decode
+ * radix cache runs a chunk cache (the decode radix cache with HiSparse check_pd_decode has refused). */
+static kvc_status hisparse_radix(const ctx *c, const struct hisparse_rule *r)
+{
+    int chunk = set_to(c, SET_DISAGG_MODE, "decode") && !c->set->s[SET_DECODE_RADIX].set;
+    if (!rules_radix_off(c) && !chunk)
+        return rules_refuse(c, &c->set->s[SET_HISPARSE], "Hierarchical sparse attention currently requires "
+                            "--disable-radix-cache. (%s): add that flag", r->cite);
+    return KVC_OK;
+}
+
 static kvc_status check_hisparse(const ctx *c)
 {
     const setting *h = &c->set->s[SET_HISPARSE];
     if (!h->set) return KVC_OK;
     const struct hisparse_rule *r = hisparse_rule(c->rel);
     if (!r) return KVC_OK; /* the release's parser has no such flag */
-    /* a decode worker without the decode radix cache runs a chunk cache (the decode radix cache with HiSparse
-     * check_pd_decode has refused) */
-    int chunk = set_to(c, SET_DISAGG_MODE, "decode") && !c->set->s[SET_DECODE_RADIX].set;
     for (size_t i = 0; !c->dsa && i < COUNT_OF(HISPARSE_MODEL); i++)
         if (in_span(c->rel, HISPARSE_MODEL[i].when))
             return rules_refuse(c, h, "%s (%s)", HISPARSE_MODEL[i].message, HISPARSE_MODEL[i].cite);
-    if (!rules_radix_off(c) && !chunk)
-        return rules_refuse(c, h, "Hierarchical sparse attention currently requires --disable-radix-cache. (%s): add that flag",
-                      r->cite);
+    kvc_status st = hisparse_radix(c, r);
+    if (st) return st;
     const char *flag = rel_since(c->rel, "0.5.13") ? "--dsa" : "--nsa";
     const char *dtype = c->dtype;
-    kvc_status st = r->dtype_last ? KVC_OK : hisparse_dtype(c, r);
-    if (st) return st;
+    if (!r->dtype_last && (st = hisparse_dtype(c, r))) return st;
     const char *allowed = "flashmla_sparse";
     if (c->gpu->hip && r->hip_allowed) allowed = r->hip_allowed;
     else if (r->by_dtype && c->fp8) allowed = r->fp8_flashinfer ? "flashmla_kv flashinfer_sparse_mla" : "flashmla_kv";
@@ -4440,10 +4446,13 @@ static kvc_status check_server_args(const ctx *c)
     if ((st = check_chunked_prefill(c))) return st; /* with the page size settled */
     if ((st = server_check(c, SERVER_AFTER_PAGE))) return st;
     const setting *h = &c->set->s[SET_HISPARSE];
-    if (h->set && dsv4_row(c->model->architecture, c->rel))
+    const struct hisparse_rule *r = hisparse_rule(c->rel);
+    if (h->set && r && dsv4_row(c->model->architecture, c->rel)) { /* the radix check, then what kvcheck declines */
+        if ((st = hisparse_radix(c, r))) return st;
         return diag_set(c->diag, KVC_ERR_CONFIG, &h->origin, "%s: HiSparse for DeepSeek-V4 (its validation and "
                         "host pools, sglang 0.5.23: python/sglang/srt/arg_groups/hisparse_hook.py:87-160); kvcheck "
                         "does not model it, so it cannot judge this worker", h->flag);
+    }
     if ((st = check_hisparse(c))) return st;
     if ((st = server_check(c, SERVER_AFTER_HISPARSE))) return st;
     if ((st = a2a_check(c, A2A_SERVER_ARGS))) return st; /* its two-batch overlap checks */
