@@ -5,26 +5,9 @@
 
 #include <string.h>
 
-/* Adds a candidate in the spelling release `release` parses; none when it
- * has no such flag. */
-static unsigned add(engine_fix *out, unsigned n, unsigned max, unsigned release, setting_key key, const char *name,
-                    const char *value)
-{
-    const char *flag = setting_flag(key, release);
-    if (n >= max || !flag) return n;
-    engine_fix *f = &out[n];
-    memset(f, 0, sizeof *f);
-    f->flags[0].key = (int)key;
-    str_copy(f->flags[0].flag, sizeof f->flags[0].flag, flag);
-    str_copy(f->flags[0].value, sizeof f->flags[0].value, value);
-    f->nflags = 1;
-    str_copy(f->setting, sizeof f->setting, name);
-    f->changes_dtype = key == SET_KV_CACHE_DTYPE || key == SET_MODEL_DTYPE; /* --dtype: auto's pool */
-    return n + 1;
-}
-
-/* Adds to the last candidate, out[n - 1], a flag that must come with it; drops that candidate when release
- * `release` has no such flag. Returns the candidates kept. */
+/* Adds to the last candidate, out[n - 1], a flag in the spelling release `release` parses (the first, or one that
+ * must come with those before); drops that candidate when the release has no such flag. Returns the candidates
+ * kept. */
 static unsigned with(engine_fix *out, unsigned n, unsigned release, setting_key key, const char *value)
 {
     const char *flag = setting_flag(key, release);
@@ -35,6 +18,18 @@ static unsigned with(engine_fix *out, unsigned n, unsigned release, setting_key 
     str_copy(g->flag, sizeof g->flag, flag);
     str_copy(g->value, sizeof g->value, value);
     return n;
+}
+
+/* Adds a candidate of one flag (with() adds more); none when the release has no such flag. */
+static unsigned add(engine_fix *out, unsigned n, unsigned max, unsigned release, setting_key key, const char *name,
+                    const char *value)
+{
+    if (n >= max) return n;
+    engine_fix *f = &out[n];
+    memset(f, 0, sizeof *f);
+    str_copy(f->setting, sizeof f->setting, name);
+    f->changes_dtype = key == SET_KV_CACHE_DTYPE || key == SET_MODEL_DTYPE; /* --dtype: auto's pool */
+    return with(out, n + 1, release, key, value);
 }
 
 /* A worker's decode allocation policy: early when its release has none

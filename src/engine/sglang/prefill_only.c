@@ -95,9 +95,10 @@ static const flag_rule CHECKS[] = {
 static const char BACKEND_CITE[] = "sglang 0.5.12: python/sglang/srt/server_args.py:3421-3445; 0.5.15: :5313-5339; "
                                    "0.5.23: python/sglang/srt/arg_groups/kv_cache_hook.py:321-348";
 
-kvc_status prefill_only_check(const ctx *c, const char *attention_backend)
+kvc_status prefill_only_flags(const ctx *c) { return rules_table(c, CHECKS, COUNT_OF(CHECKS), 0, NULL); }
+
+kvc_status prefill_only_backend(const ctx *c, const char *attention_backend)
 {
-    if (!attention_backend) return rules_table(c, CHECKS, COUNT_OF(CHECKS), 0, NULL);
     const setting *flag = &c->set->s[SET_PREFILL_ONLY_NO_KV], *p = &c->set->s[SET_PREFILL_ATTENTION_BACKEND];
     if (!on(c) || c->set->s[SET_PAGE_SIZE].reported) return KVC_OK;
     const char *backend = p->set ? p->value : attention_backend;

@@ -3076,13 +3076,20 @@ static void get_bool_env_warn(const ctx *c, setting_key k)
 }
 static const char PRESHUFFLE_CITE[] = "sglang 0.5.12: python/sglang/srt/layers/attention/nsa/utils.py:19-55; 0.5.23: "
                                       "python/sglang/srt/layers/attention/dsa/utils.py:33-68";
+/* The preshuffle switch the release reads: the NSA name up to 0.5.12.post1; the DSA name, or its NSA alias when
+ * only that is given, up to 0.5.20; the DSA name alone after. */
+static setting_key shuffle_switch(const ctx *c)
+{
+    if (rel_until(c->rel, "0.5.12.post1")) return SET_NSA_NO_SHUFFLE_ENV;
+    return c->set->s[SET_DSA_NO_SHUFFLE_ENV].set || rel_since(c->rel, "0.5.21") ? SET_DSA_NO_SHUFFLE_ENV
+                                                                                 : SET_NSA_NO_SHUFFLE_ENV;
+}
+/* 0.5.12-0.5.12.post1 read it by get_bool_env_var, later releases as an EnvBool */
+static int shuffle_by_get_bool(const ctx *c) { return rel_until(c->rel, "0.5.12.post1"); }
 static int rocm_preshuffle(const ctx *c)
 {
-    const setting *dsa = &c->set->s[SET_DSA_NO_SHUFFLE_ENV], *nsa = &c->set->s[SET_NSA_NO_SHUFFLE_ENV];
-    int disabled = rel_until(c->rel, "0.5.12.post1") ? get_bool_env(nsa)
-                   : dsa->set || rel_since(c->rel, "0.5.21") ? rules_env_bool(dsa) == 1
-                                                              : rules_env_bool(nsa) == 1;
-    if (disabled) return 0;
+    const setting *off = &c->set->s[shuffle_switch(c)];
+    if (shuffle_by_get_bool(c) ? get_bool_env(off) : rules_env_bool(off) == 1) return 0;
     if (c->set->s[SET_USE_AITER_ENV].set) return get_bool_env(&c->set->s[SET_USE_AITER_ENV]);
     return -1;
 }
@@ -3112,12 +3119,12 @@ static kvc_status resolve_page_size(const ctx *c)
     const struct page_rule *rule = NULL;
     for (size_t i = 0; c->defaults && i < COUNT_OF(PAGES) && !rule; i++)
         if (in_span(c->rel, PAGES[i].when) && PAGES[i].hip == c->gpu->hip) rule = &PAGES[i];
-    int shuffle = rule && c->gpu->hip && in_span(c->rel, ROCM_PAGE_ONE.when) ? rocm_preshuffle(c) : 1;
-    if (rule && c->gpu->hip && in_span(c->rel, ROCM_PAGE_ONE.when)) { /* what SGLang warns about, as it reads them */
+    int rocm = rule && c->gpu->hip && in_span(c->rel, ROCM_PAGE_ONE.when);
+    int shuffle = rocm ? rocm_preshuffle(c) : 1;
+    if (rocm) { /* what SGLang warns about, as it reads them */
         get_bool_env_warn(c, SET_USE_AITER_ENV);
-        if (rel_until(c->rel, "0.5.12.post1")) get_bool_env_warn(c, SET_NSA_NO_SHUFFLE_ENV);
-        else rules_env_warn(c, c->set->s[SET_DSA_NO_SHUFFLE_ENV].set || rel_since(c->rel, "0.5.21")
-                                   ? SET_DSA_NO_SHUFFLE_ENV : SET_NSA_NO_SHUFFLE_ENV);
+        if (shuffle_by_get_bool(c)) get_bool_env_warn(c, shuffle_switch(c));
+        else rules_env_warn(c, shuffle_switch(c));
     }
     if (!shuffle) rule = &ROCM_PAGE_ONE;
     unsigned long page = !rule ? (s->set ? given : 1)
@@ -5562,10 +5569,10 @@ static kvc_status resolve_settings(const gpu_info *gpu, const model_info *model,
     if (!st) st = resolve_transfer(&c);
     if (!st) st = check_rust_bootstrap(&c); /* the PD hook's, before role switching's */
     if (!st) st = check_role_switch(&c);
-    if (!st) st = prefill_only_check(&c, NULL); /* after the PD hook, before the model's adjustments */
+    if (!st) st = prefill_only_flags(&c); /* after the PD hook, before the model's adjustments */
     if (!st) st = run_dcp_rules(&c, DCP_VALIDATION, COUNT_OF(DCP_VALIDATION));
     if (!st && dsv4) st = resolve_dsv4(&c, dsv4);
-    if (!st && dsv4) st = prefill_only_check(&c, "dsv4"); /* the attention backend its hook sets */
+    if (!st && dsv4) st = prefill_only_backend(&c, "dsv4"); /* the attention backend its hook sets */
     if (!st && dsv4) st = check_hicache_layout(&c);
     if (!st && dsv4) st = check_attention_dp(&c);
     if (!st && dsv4) st = quant_check_moe_runner(&c);
@@ -5596,7 +5603,7 @@ static kvc_status resolve_settings(const gpu_info *gpu, const model_info *model,
     if ((st = check_mha_default(&c))) return st;
     if ((st = check_kv4(&c, 0))) return st;
     const char *attention = hook_attention_backend(&c);
-    if ((st = prefill_only_check(&c, attention ? attention : ""))) return st; /* after the attention backends */
+    if ((st = prefill_only_backend(&c, attention ? attention : ""))) return st; /* after the attention backends */
     if ((st = check_hicache_layout(&c))) return st; /* handle_hicache: before the speculative hook */
     if ((st = check_attention_dp(&c))) return st;   /* the data parallelism handler */
     if ((st = cp_check(&c, CP_HANDLER))) return st;  /* after the data parallelism handler */

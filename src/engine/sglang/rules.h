@@ -244,9 +244,11 @@ size_t server_spans(span *out, size_t max);
 
 /* ------------------------- --prefill-only-disable-kv-cache (prefill_only.c) */
 
-/* Its flag checks right after the PD hook (`attention_backend` NULL), or its prefill attention backend check once
- * the attention backend SGLang runs is settled (`attention_backend`: it, "" where kvcheck does not know it). */
-kvc_status prefill_only_check(const ctx *c, const char *attention_backend);
+/* Its flag checks, right after the PD hook. */
+kvc_status prefill_only_flags(const ctx *c);
+/* Its prefill attention backend's check, once the attention backend SGLang runs is settled (`attention_backend`;
+ * "" where kvcheck does not know it). */
+kvc_status prefill_only_backend(const ctx *c, const char *attention_backend);
 size_t prefill_only_spans(span *out, size_t max);
 
 /* ------------------------------------------- DSA top-k sharing (topk.c) */

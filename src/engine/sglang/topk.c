@@ -58,7 +58,8 @@ static int skips_topk(const model_info *m, unsigned rel, unsigned l)
         return l < strlen(m->topk_types) && m->topk_types[l] == 'S';
     if (in_span(rel, SKIP_CLI) && m->cli_factor > 1) return l % m->cli_factor != 0;
     if (m->topk_pattern_kind == TOPK_PLAIN) return l < strlen(m->topk_pattern) && m->topk_pattern[l] == 'S';
-    if (m->topk_offset && !in_span(rel, INLINE_NO_OFFSET)) return (l + 1 > m->topk_offset ? l + 1 - m->topk_offset : 0) % freq_of(m) != 0;
+    if (m->topk_offset && !in_span(rel, INLINE_NO_OFFSET))
+        return (l + 1 > m->topk_offset ? l + 1 - m->topk_offset : 0) % freq_of(m) != 0;
     return (l > 1 ? l - 1 : 0) % freq_of(m) != 0;
 }
 
