@@ -29,8 +29,14 @@ install(FILES ${PROJECT_SOURCE_DIR}/include/kvcheck.h ${PROJECT_BINARY_DIR}/incl
 install(EXPORT kvcheckTargets NAMESPACE kvcheck:: DESTINATION ${KVC_CMAKE_DIR})
 configure_package_config_file(${PROJECT_SOURCE_DIR}/cmake/kvcheckConfig.cmake.in
   ${PROJECT_BINARY_DIR}/kvcheckConfig.cmake INSTALL_DESTINATION ${KVC_CMAKE_DIR})
+# compatible as the SONAME is (CMakeLists.txt): the same minor before 1.0
+if(PROJECT_VERSION_MAJOR EQUAL 0)
+  set(kvc_compatibility SameMinorVersion)
+else()
+  set(kvc_compatibility SameMajorVersion)
+endif()
 write_basic_package_version_file(${PROJECT_BINARY_DIR}/kvcheckConfigVersion.cmake
-  COMPATIBILITY SameMajorVersion)
+  COMPATIBILITY ${kvc_compatibility})
 install(FILES ${PROJECT_BINARY_DIR}/kvcheckConfig.cmake ${PROJECT_BINARY_DIR}/kvcheckConfigVersion.cmake
   DESTINATION ${KVC_CMAKE_DIR})
 

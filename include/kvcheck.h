@@ -348,7 +348,7 @@ KVC_API char *kvc_resolved_json(const kvc_resolved *resolved);
 
 #define KVC_MAX_MISMATCHES 16
 #define KVC_MAX_FIXES 8
-#define KVC_MAX_FIX_ARGS 4
+#define KVC_MAX_FIX_ARGS 8
 
 typedef struct kvc_mismatch {
     char field[KVC_NAME_LEN];

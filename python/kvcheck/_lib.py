@@ -3,7 +3,9 @@
 The library is found through, in order: the KVCHECK_LIBRARY environment
 variable (a path to libkvcheck.so), the build tree this package sits in
 (../../build/libkvcheck.so), and the installed library (the loader's search
-path, as ctypes.util.find_library sees it).
+path, as ctypes.util.find_library sees it). The structures below mirror
+kvcheck.h of library ABI, so a library of another minor release (before
+1.0, each may change them) is passed over with the reason.
 """
 import ctypes
 import ctypes.util
@@ -18,6 +20,7 @@ c_unsigned = ctypes.c_uint
 c_size_t = ctypes.c_size_t
 c_double = ctypes.c_double
 
+ABI = "0.6"  # kvcheck.h's version, major.minor, these mirrors follow
 KVC_NAME_LEN = 64
 KVC_CHECK_COUNT = 21
 KVC_PAGE_STATES = 4
@@ -94,16 +97,22 @@ def _candidates():
     found = ctypes.util.find_library("kvcheck")
     if found:
         yield found
-    yield "libkvcheck.so.0"
+    yield "libkvcheck.so." + ABI
 
 
 def _load():
     tried = []
     for path in _candidates():
         try:
-            return ctypes.CDLL(path)
+            found = ctypes.CDLL(path)
         except OSError as e:
             tried.append(f"{path} ({e})")
+            continue
+        found.kvc_version.restype = c_char_p
+        version = found.kvc_version().decode()
+        if version.split(".")[:2] == ABI.split("."):
+            return found
+        tried.append(f"{path} (library {version}, this package needs {ABI}.x)")
     raise ImportError("kvcheck: cannot load libkvcheck: tried " + "; ".join(tried) +
                       ": set KVCHECK_LIBRARY to the path of libkvcheck.so")
 

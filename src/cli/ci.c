@@ -16,6 +16,9 @@ static void first_line(const char *text, char *out, size_t size)
     out[n] = '\0';
 }
 
+/* Room for the best fix's whole text: a lead, then each flag and value with their spaces. */
+#define FIX_TEXT_LEN (64 + KVC_MAX_FIX_ARGS * 2 * (KVC_NAME_LEN + 1))
+
 /* The best fix as "add to the prefill launch command: --flag value ...", or "". */
 static void fix_text(const kvc_verdict *v, char *out, size_t size)
 {
@@ -100,7 +103,7 @@ kvc_status junit_write(const char *path, const pair_result *pairs, size_t n, kvc
         fputs("\">\n", out);
         if (r->verdict && r->code == 1) {
             char *report = kvc_report_check(r->verdict, KVC_FORMAT_TEXT, 0);
-            char line[1024] = "out of memory", fix[600] = "";
+            char line[1024] = "out of memory", fix[FIX_TEXT_LEN] = "";
             if (report) first_line(report, line, sizeof line);
             fix_text(r->verdict, fix, sizeof fix);
             fputs("      <failure type=\"incompatible\" message=\"", out);
@@ -203,7 +206,7 @@ void github_annotate(FILE *out, const pair_result *r)
     }
     if (r->code != 1) return;
     char *report = kvc_report_check(r->verdict, KVC_FORMAT_TEXT, 0);
-    char line[1024] = "INCOMPATIBLE", fix[600];
+    char line[1024] = "INCOMPATIBLE", fix[FIX_TEXT_LEN];
     if (report) first_line(report, line, sizeof line);
     kvc_free(report);
     fix_text(r->verdict, fix, sizeof fix);

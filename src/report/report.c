@@ -336,12 +336,12 @@ static char *text_check(const kvc_verdict *v, unsigned options)
 
     if (!v->compatible) {
         if (!v->nfixes && strcmp(p->release, d->release) != 0) {
-            sb_printf(&sb, "\nNo fix found by adding up to four flags to one side: run one %s release on both sides "
-                           "(prefill runs %s, decode %s), else align the two launch commands (%s) by hand.\n",
+            sb_printf(&sb, "\nNo fix found by changing up to three settings on one side: run one %s release on both "
+                           "sides (prefill runs %s, decode %s), else align the two launch commands (%s) by hand.\n",
                       w->name, p->release, d->release, w->layout_flags);
         } else if (!v->nfixes) {
-            sb_printf(&sb, "\nNo fix found by adding up to four flags to one side: align the two launch commands (%s) "
-                           "by hand.\n",
+            sb_printf(&sb, "\nNo fix found by changing up to three settings on one side: align the two launch "
+                           "commands (%s) by hand.\n",
                       w->layout_flags);
         } else {
             const kvc_fix *f = &v->fixes[0];

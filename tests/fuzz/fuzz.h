@@ -47,7 +47,7 @@ void fz_text(char *text, const char *what);
 /* A resolved worker's exports (its layouts' too) and text reports. */
 void fz_render_resolved(const kvc_resolved *r);
 /* A verdict's export and text reports, and what it promises (compatible
- * means no mismatches; fixes hold one to four flags). */
+ * means no mismatches; fixes hold one to KVC_MAX_FIX_ARGS flags). */
 void fz_render_verdict(const kvc_verdict *v);
 
 /* The fixed worker a fuzzed one is compared with: `side` of the GLM-5.2 PD

@@ -10,7 +10,9 @@
 # -fsanitize flags, since the library then needs the sanitizer runtimes.
 set -eu
 build=$1 version=$2 libdir=$3 cc=$4 ldflags=${5:-}
-major=${version%%.*}
+# the SONAME's version: the major, and before 1.0 the minor too (CMakeLists.txt)
+so=${version%%.*}
+if [ "$so" = 0 ]; then minor=${version#0.}; so=0.${minor%%.*}; fi
 here=$(cd "$(dirname "$0")" && pwd)
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -40,7 +42,7 @@ run() { # NAME PROGRAM [ENV...]: runs a consumer, which prints one ok line
 cmake --install "$build" --prefix "$prefix" >"$tmp/install.log" 2>&1 ||
   { cat "$tmp/install.log" >&2; fail "cmake --install $build failed"; }
 for f in bin/kvcheck include/kvcheck.h include/kvcheck_version.h "$libdir/libkvcheck.a" \
-         "$libdir/libkvcheck.so" "$libdir/libkvcheck.so.$major" "$libdir/pkgconfig/kvcheck.pc" \
+         "$libdir/libkvcheck.so" "$libdir/libkvcheck.so.$so" "$libdir/pkgconfig/kvcheck.pc" \
          "$libdir/cmake/kvcheck/kvcheckConfig.cmake" "$libdir/cmake/kvcheck/kvcheckConfigVersion.cmake" \
          "$libdir/cmake/kvcheck/kvcheckTargets.cmake"; do
   [ -e "$prefix/$f" ] || fail "not installed: $f"
@@ -48,7 +50,7 @@ done
 ls "$prefix/include" | grep -qvx 'kvcheck\.h\|kvcheck_version\.h' && fail "other headers installed: $(ls "$prefix/include")"
 
 soname=$(readelf -d "$lib/libkvcheck.so" | sed -n 's/.*(SONAME).*\[\(.*\)\].*/\1/p')
-[ "$soname" = "libkvcheck.so.$major" ] || fail "SONAME is '$soname', not libkvcheck.so.$major"
+[ "$soname" = "libkvcheck.so.$so" ] || fail "SONAME is '$soname', not libkvcheck.so.$so"
 
 # The shared library exports exactly the functions kvcheck.h declares KVC_API.
 nm -D --defined-only "$lib/libkvcheck.so" >"$tmp/dynsym"
@@ -65,7 +67,7 @@ comm -3 "$tmp/declared" "$tmp/exported" >"$tmp/diff"
 echo "libkvcheck.so: SONAME $soname, exports the $(wc -l <"$tmp/exported") functions kvcheck.h declares"
 
 # The tool links the shared library and finds it through its RPATH.
-[ "$(needs "$prefix/bin/kvcheck")" = "libkvcheck.so.$major" ] || fail "bin/kvcheck does not link libkvcheck.so.$major"
+[ "$(needs "$prefix/bin/kvcheck")" = "libkvcheck.so.$so" ] || fail "bin/kvcheck does not link libkvcheck.so.$so"
 "$prefix/bin/kvcheck" version >"$tmp/out" 2>&1 || { cat "$tmp/out" >&2; fail "installed bin/kvcheck version failed"; }
 head -n 1 "$tmp/out" | grep -qx "kvcheck $version (library $version)" || { cat "$tmp/out" >&2; fail "bin/kvcheck version says the above"; }
 echo "bin/kvcheck: $(head -n 1 "$tmp/out")"
@@ -77,7 +79,7 @@ export PKG_CONFIG_PATH="$lib/pkgconfig${deps_pc:+:$deps_pc}"
 # shellcheck disable=SC2046 # pkg-config's output is words
 "$cc" $cflags "$here/consumer.c" $(pkg-config --cflags --libs kvcheck) $ldflags -o "$tmp/pc-shared" ||
   fail "pkg-config: building against the shared library failed"
-[ "$(needs "$tmp/pc-shared")" = "libkvcheck.so.$major" ] || fail "pkg-config: the program does not link libkvcheck.so.$major"
+[ "$(needs "$tmp/pc-shared")" = "libkvcheck.so.$so" ] || fail "pkg-config: the program does not link libkvcheck.so.$so"
 run "pkg-config (shared)" "$tmp/pc-shared" LD_LIBRARY_PATH="$lib"
 
 # (b) pkg-config --static: libkvcheck.a and the private libraries. -lkvcheck
@@ -96,7 +98,7 @@ cmake -S "$here" -B "$tmp/consumer" -DCMAKE_PREFIX_PATH="$prefix${deps_prefix:+;
       >"$tmp/cmake.log" 2>&1 || { cat "$tmp/cmake.log" >&2; fail "find_package(kvcheck CONFIG): configuring failed"; }
 cmake --build "$tmp/consumer" >"$tmp/cmake.log" 2>&1 ||
   { cat "$tmp/cmake.log" >&2; fail "find_package(kvcheck CONFIG): building failed"; }
-[ "$(needs "$tmp/consumer/consumer_shared")" = "libkvcheck.so.$major" ] || fail "kvcheck::kvcheck is not libkvcheck.so.$major"
+[ "$(needs "$tmp/consumer/consumer_shared")" = "libkvcheck.so.$so" ] || fail "kvcheck::kvcheck is not libkvcheck.so.$so"
 [ -z "$(needs "$tmp/consumer/consumer_static")" ] || fail "kvcheck::kvcheck_static links libkvcheck.so"
 run "find_package kvcheck::kvcheck" "$tmp/consumer/consumer_shared"
 run "find_package kvcheck::kvcheck_static" "$tmp/consumer/consumer_static"

@@ -5,6 +5,7 @@ kvcheck.Error with the library's message. Run by ctest with
 KVCHECK_LIBRARY set to the build's libkvcheck.so."""
 import array
 import os
+import re
 import struct
 import sys
 import unittest
@@ -31,6 +32,20 @@ def layer(npages, seed, bad=()):
         at = page * LAY.page_bytes + 3 * 656 + 512
         buf[at:at + 4] = struct.pack("<f", -1.0)
     return buf
+
+
+class Loading(unittest.TestCase):
+    def test_load__a_library_of_another_minor_release_is_refused(self):
+        """The mirrors of kvcheck.h's structures follow one minor release: a
+        package written for another refuses this library, saying why."""
+        from kvcheck import _lib
+        self.assertEqual(kvcheck.version().split(".")[:2], _lib.ABI.split("."))
+        with open(_lib.__file__) as f:
+            other = re.sub(r'^ABI = "[^"]*"', 'ABI = "0.1"', f.read(), count=1, flags=re.M)
+        with self.assertRaises(ImportError) as e:
+            exec(compile(other, _lib.__file__, "exec"), {"__name__": "kvcheck._lib_0_1"})
+        self.assertIn(f"(library {kvcheck.version()}, this package needs 0.1.x)", str(e.exception))
+        self.assertIn("set KVCHECK_LIBRARY", str(e.exception))
 
 
 class Layouts(unittest.TestCase):

@@ -353,6 +353,37 @@ static void test_compare__dsv4_kv_layouts_by_release(void **state)
     }
 }
 
+/* A fix of five flags: DeepSeek-V4's speculative chain (four, SGLang
+ * refuses a top-k without its step and draft-token counts) plus the other
+ * side's transfer backend; it works when applied. */
+static void test_compare__a_fix_of_more_than_four_flags(void **state)
+{
+    (void)state;
+    kvc_worker *p = worker_make("H200", "tests/unit/models/DSV4_SMALL.json",
+                                "--disaggregation-mode prefill --speculative-algorithm EAGLE --speculative-eagle-topk 1 "
+                                "--speculative-num-steps 1 --speculative-num-draft-tokens 2 "
+                                "--disaggregation-transfer-backend nixl"),
+               *d = worker_make("H200", "tests/unit/models/DSV4_SMALL.json", "--disaggregation-mode decode");
+    kvc_verdict *v = NULL;
+    kvc_diag diag;
+    if (compare_under(p, d, "0.5.23", &v, &diag) != KVC_OK) fail_msg("%s", diag.message);
+    assert_false(v->compatible);
+    assert_true(v->nfixes > 0);
+    assert_int_equal(v->fixes[0].side, KVC_SIDE_DECODE);
+    char line[512];
+    fix_line(&v->fixes[0], line, sizeof line);
+    assert_string_equal(line, "--speculative-algorithm EAGLE --speculative-eagle-topk 1 --speculative-num-steps 1 "
+                              "--speculative-num-draft-tokens 2 --disaggregation-transfer-backend nixl");
+    assert_int_equal(kvc_worker_add_args(d, line, "fix", &diag), KVC_OK);
+    kvc_verdict *after = NULL;
+    if (compare_under(p, d, "0.5.23", &after, &diag) != KVC_OK) fail_msg("%s", diag.message);
+    assert_true(after->compatible);
+    kvc_verdict_free(after);
+    kvc_verdict_free(v);
+    kvc_worker_free(p);
+    kvc_worker_free(d);
+}
+
 /* Glm5Next's linear layers: a state dtype that differs is INCOMPATIBLE
  * whatever the KV rows, caught where the release's transfer checks slot
  * sizes (Mooncake 0.5.21+, NIXL 0.5.23 with UCX), silent elsewhere; the
@@ -974,6 +1005,7 @@ int main(void)
         cmocka_unit_test(test_compare__mixed_releases_read_the_prefill_info),
         cmocka_unit_test(test_compare__decode_allocation_policy),
         cmocka_unit_test(test_compare__dsv4_kv_layouts_by_release),
+        cmocka_unit_test(test_compare__a_fix_of_more_than_four_flags),
         cmocka_unit_test(test_compare__mtp_entry_counts),
         cmocka_unit_test(test_compare__transfer_backends),
         cmocka_unit_test(test_compare__separate_draft_model_pools),
