@@ -172,8 +172,10 @@ typedef struct flag_rule {
 kvc_status rules_table(const ctx *c, const flag_rule *rows, size_t n, int stage, const char *unmodelled);
 /* 1 when release `rel` applies the DeepSeek family's defaults to `arch` (rules.c). */
 int rules_arch_defaults(const char *arch, unsigned rel);
-/* 1 for a DeepSeek-V4 architecture (its own pools and model adjustments). */
-int rules_dsv4(const char *arch, unsigned rel);
+/* The setting called `name` of `r`, to fill in (resolve adds every setting first, in display order). */
+kvc_setting *rules_get(kvc_resolved *r, const char *name);
+/* Where a setting was given, for a reason's text: "--kv-cache-dtype at prefill.json:4:5". */
+void rules_from_text(const setting *s, char *out, size_t size);
 /* Where the model runner reads a KV dtype from the quantization config (rules.c). */
 extern const char KV_QUANT_CITE[];
 
@@ -250,6 +252,14 @@ kvc_status prefill_only_flags(const ctx *c);
  * "" where kvcheck does not know it). */
 kvc_status prefill_only_backend(const ctx *c, const char *attention_backend);
 size_t prefill_only_spans(span *out, size_t max);
+
+/* --------------------------------------------------- DeepSeek-V4 (dsv4.c) */
+
+/* 1 for a DeepSeek-V4 architecture (its own pools and model adjustments). */
+int rules_dsv4(const char *arch, unsigned rel);
+/* Its hook's checks, its page size and its pools' rows, after the KV-independent steps rules.c runs first. */
+kvc_status dsv4_resolve(ctx *c);
+size_t dsv4_spans(span *out, size_t max);
 
 /* ------------------------------------------- DSA top-k sharing (topk.c) */
 
