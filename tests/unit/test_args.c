@@ -152,13 +152,13 @@ static void test_args__unknown_flags_take_their_words_and_are_listed(void **stat
     (void)state;
     kvc_status st;
     kvc_diag d;
-    settings *s = fold_line("--mem-fraction-static 0.8 --gc-threshold 1 2 4 --trust-remote-code --page-size 64",
+    settings *s = fold_line("--mem-fraction-static 0.8 --numa-node 1 2 4 --trust-remote-code --page-size 64",
                             &st, &d);
     assert_int_equal(st, KVC_OK);
     assert_string_equal(s->s[SET_PAGE_SIZE].value, "64");
     assert_int_equal(s->nignored, 3);
     assert_contains(s->ignored[0], "--mem-fraction-static 0.8");
-    assert_contains(s->ignored[1], "--gc-threshold 1 2 4");
+    assert_contains(s->ignored[1], "--numa-node 1 2 4");
     assert_contains(s->ignored[2], "--trust-remote-code");
 }
 
@@ -317,10 +317,10 @@ static void test_args__mangled_dashes_are_read_as_the_flag_with_a_warning(void *
     assert_contains(s->warnings[4], "'" EM "" EM "dp-size' (--args:1:");
     assert_string_equal(s->s[SET_TP].flag, "--tp-size"); /* "--tp": a prefix, read as argparse reads it */
     /* a negative number is a value; another single-dash word is an option */
-    s = fold_line("--served-model-name -x --page-size -1", &st, &d);
+    s = fold_line("--host -x --page-size -1", &st, &d);
     assert_int_equal(st, KVC_ERR_CONFIG);
-    assert_contains(d.message, "argument --served-model-name: expected one argument");
-    s = fold_line("--served-model-name -.5 --page-size -1", &st, &d);
+    assert_contains(d.message, "argument --host: expected one argument");
+    s = fold_line("--host -.5 --page-size -1", &st, &d);
     assert_int_equal(st, KVC_OK);
     assert_string_equal(s->s[SET_PAGE_SIZE].value, "-1");
     assert_int_equal(s->nwarnings, 0);
@@ -329,10 +329,10 @@ static void test_args__mangled_dashes_are_read_as_the_flag_with_a_warning(void *
     assert_int_equal(st, KVC_ERR_CONFIG);
     assert_contains(d.message, "argument --kv-cache-dtype: expected one argument");
     /* an unknown flag with mangled dashes is listed, and said */
-    s = fold_line("" EM "served-model-name m --page-size 64", &st, &d);
+    s = fold_line("" EM "host m --page-size 64", &st, &d);
     assert_int_equal(st, KVC_OK);
     assert_int_equal(s->nignored, 1);
-    assert_contains(s->ignored[0], "--served-model-name m");
+    assert_contains(s->ignored[0], "--host m");
     assert_int_equal(s->nwarnings, 1);
 }
 
@@ -343,7 +343,7 @@ static void test_args__a_word_holding_several_is_split_with_a_warning(void **sta
     kvc_diag d;
     const char *path = temp_file(".json", "{\"gpu\": \"B300\", \"model\": \"glm-5\", \"args\": "
                                           "[\"python3 -m sglang.launch_server --disaggregation-mode decode\", "
-                                          "\"--kv-cache-dtype bfloat16\", \"--tp 4 --served-model-name\", \"a b\", "
+                                          "\"--kv-cache-dtype bfloat16\", \"--tp 4 --host\", \"a b\", "
                                           "\"--page-size=64 junk\"]}");
     assert_int_equal(kvc_worker_load_file(w, path, &d), KVC_OK);
     kvc_resolved *r = NULL;
@@ -355,7 +355,7 @@ static void test_args__a_word_holding_several_is_split_with_a_warning(void **sta
     w = kvc_worker_create("w");
     path = temp_file(".json", "{\"gpu\": \"B300\", \"model\": \"glm-5\", \"args\": "
                               "[\"python3 -m sglang.launch_server --disaggregation-mode decode\", "
-                              "\"--kv-cache-dtype bfloat16\", \"--tp-size 4 --served-model-name\", \"a b\"]}");
+                              "\"--kv-cache-dtype bfloat16\", \"--tp-size 4 --host\", \"a b\"]}");
     assert_int_equal(kvc_worker_load_file(w, path, &d), KVC_OK);
     assert_int_equal(kvc_resolve(w, &r, &d), KVC_OK);
     assert_string_equal(kvc_resolved_find(r, "kv_cache_dtype")->value, "bfloat16");
@@ -368,7 +368,7 @@ static void test_args__a_word_holding_several_is_split_with_a_warning(void **sta
                                                 "shell splits them; SGLang would take it as one argument and "
                                                 "refuse it: give each word separately");
     assert_int_equal(kvc_resolved_ignored_count(r), 1);
-    assert_contains(kvc_resolved_ignored(r, 0), "--served-model-name a b");
+    assert_contains(kvc_resolved_ignored(r, 0), "--host a b");
     /* never listed as a flag that cannot change the layout */
     assert_null(strstr(kvc_resolved_ignored(r, 0), "kv-cache-dtype"));
     kvc_resolved_free(r);
@@ -498,7 +498,7 @@ static void test_args__values_are_kept_whole_or_refused_with_the_limit(void **st
     kvc_diag d;
     /* a model path of 300 bytes is kept whole */
     value[300] = '\0';
-    snprintf(line, sizeof line, "--model-path /%s --served-model-name %s", value, value);
+    snprintf(line, sizeof line, "--model-path /%s --host %s", value, value);
     settings *s = fold_line(line, &st, &d);
     assert_int_equal(st, KVC_OK);
     assert_int_equal(strlen(s->s[SET_MODEL_PATH].value), 301);
@@ -537,7 +537,7 @@ static void test_args__yaml_aliases_duplicates_documents_and_positions(void **st
     arglist list = {0}, cli = {0};
     kvc_diag d;
     settings s;
-    const char *path = temp_file(".yaml", "served-model-name: &d fp8_e4m3\n&k page-size: 32\nkv-cache-dtype: *d\n"
+    const char *path = temp_file(".yaml", "host: &d fp8_e4m3\n&k page-size: 32\nkv-cache-dtype: *d\n"
                                           "log-requests-target: [*d, *k]\n");
     assert_int_equal(args_load_yaml(&list, path, &d), KVC_OK);
     assert_int_equal(settings_build(&list, &cli, ".", 0, &s, &d), KVC_OK);

@@ -359,7 +359,7 @@ static void test_flags__values_types_and_arity(void **state)
                     "but after \"--\" every word is an argument: drop the \"--\"");
     /* nargs '+': every value up to the next flag, checked one by one */
     assert_int_equal(parse_in("0.5.23", "--gc-threshold 1 2 4 --page-size 64", s, &d), KVC_OK);
-    assert_contains(s->ignored[0], "--gc-threshold 1 2 4");
+    assert_string_equal(s->s[SET_GC_THRESHOLD].value, "1 2 4");
     assert_contains(message_of("0.5.23", "--gc-threshold", &d), "expected at least one argument");
     assert_contains(message_of("0.5.23", "--gc-threshold 1 x", &d), "invalid int value: 'x'");
     /* with "=": one value, the next words are not the flag's */
@@ -521,6 +521,62 @@ static void test_flags__server_info_keys_are_the_release_s_dests(void **state)
     arglist_free(&dump);
 }
 
+/* A flag kvcheck reads as not changing the layout but that SGLang's start-up
+ * checks read (check_table.c, generated from each release's code) is named
+ * in one warning and, with the first such check, in the ignored list; a flag
+ * no check reads is only listed; a running server's fields, whose checks
+ * passed, are not. */
+static void test_flags__flags_sglang_checks_that_kvcheck_does_not_model(void **state)
+{
+    (void)state;
+    kvc_diag d;
+    settings *s = malloc(sizeof *s);
+    assert_non_null(s);
+    assert_int_equal(parse_in("0.5.23", "--enable-lora --max-lora-rank 8 --host 0.0.0.0 --enable-lora", s, &d), KVC_OK);
+    assert_true(has_warning(s, "SGLang 0.5.23's start-up checks read --enable-lora, --max-lora-rank, which kvcheck "
+                               "does not model: it judges the KV layout as if the worker starts"));
+    assert_int_equal(s->nignored, 4);
+    assert_contains(s->ignored[0], "--enable-lora (--args:1:16): SGLang's start-up checks read it (sglang 0.5.23: "
+                                   "python/sglang/srt/arg_groups/lora_hook.py:");
+    assert_contains(s->ignored[1], "--max-lora-rank 8 (--args:1:30): SGLang's start-up checks read it");
+    assert_null(strstr(s->ignored[2], "start-up checks"));
+    /* the release's own file: 0.5.18 checks LoRA in server_args.py */
+    assert_int_equal(parse_in("0.5.18", "--enable-lora", s, &d), KVC_OK);
+    assert_contains(s->ignored[0], "(sglang 0.5.18: python/sglang/srt/server_args.py:");
+    assert_int_equal(parse_in("0.5.23", "--host 0.0.0.0", s, &d), KVC_OK);
+    assert_false(has_warning(s, "start-up checks"));
+    /* the first four are named */
+    assert_int_equal(parse_in("0.5.23", "--enable-lora --max-lora-rank 8 --max-loras-per-batch 2 --lora-backend "
+                                        "triton --max-loaded-loras 4", s, &d), KVC_OK);
+    assert_true(has_warning(s, "read --enable-lora, --max-lora-rank, --max-loras-per-batch, --lora-backend and 1 "
+                               "more flags, which"));
+    /* a /server_info dump */
+    arglist dump = {0}, cfg = {0};
+    kvc_origin o;
+    origin_set(&o, "info.json", 3, 3, "");
+    assert_int_equal(args_push(&dump, ARG_DUMP, "enable_lora", "true", &o, &d), KVC_OK);
+    assert_int_equal(settings_build(&cfg, &dump, ".", 0, s, &d), KVC_OK);
+    assert_false(has_warning(s, "start-up checks"));
+    arglist_free(&dump);
+    /* every row names a field of a flag of each release it holds for, and cites the newest of them */
+    for (unsigned i = 0; i < SGLANG_NCHECK_ROWS; i++) {
+        const sglang_check_row *c = &SGLANG_CHECK_ROWS[i];
+        int newest = -1;
+        for (unsigned r = 0; r < SGLANG_NRELEASES; r++) {
+            if (!(c->releases & SGLANG_RELEASE_BIT(r))) continue;
+            if (newest < 0) newest = (int)r;
+            int found = 0;
+            for (unsigned k = 0; k < SGLANG_PARSERS[r].n && !found; k++)
+                found = strcmp(SGLANG_FLAG_DEFS[SGLANG_FLAG_ROWS[SGLANG_PARSERS[r].order[k]].def].dest, c->dest) == 0;
+            if (!found) fail_msg("check row %u: %s is no flag's field in %s", i, c->dest, SGLANG_VERSIONS[r]);
+        }
+        char lead[40];
+        snprintf(lead, sizeof lead, "sglang %s: python/sglang/srt/", newest < 0 ? "?" : SGLANG_VERSIONS[newest]);
+        if (strncmp(c->cite, lead, strlen(lead)) != 0) fail_msg("check row %u cites %s", i, c->cite);
+    }
+    free(s);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -538,6 +594,7 @@ int main(void)
         cmocka_unit_test(test_flags__config_files_as_each_release_merges_them),
         cmocka_unit_test(test_flags__sglang_serve_takes_the_model_as_its_first_word_from_0_5_16),
         cmocka_unit_test(test_flags__server_info_keys_are_the_release_s_dests),
+        cmocka_unit_test(test_flags__flags_sglang_checks_that_kvcheck_does_not_model),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

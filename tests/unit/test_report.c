@@ -109,7 +109,7 @@ static void test_report__input_is_escaped_in_text_and_valid_utf8_in_json(void **
     (void)state;
     kvc_resolved r;
     kvc_diag d;
-    assert_int_equal(resolve_line("B300", "glm-5.2", "--served-model-name '\x1b]0;x\x07\x1b[31mred\xc2\x9b caf\xe9 \xc3\xa9t\xc3\xa9'",
+    assert_int_equal(resolve_line("B300", "glm-5.2", "--host '\x1b]0;x\x07\x1b[31mred\xc2\x9b caf\xe9 \xc3\xa9t\xc3\xa9'",
                                   NULL, &r, &d),
                      KVC_OK);
     str_copy(r.label, sizeof r.label, "la\x1b[2Jbel\xff");
@@ -117,7 +117,7 @@ static void test_report__input_is_escaped_in_text_and_valid_utf8_in_json(void **
     assert_non_null(text);
     for (const char *p = text; *p; p++) assert_true((unsigned char)*p >= 0x20 || *p == '\n' || *p == '\t');
     assert_contains(text, "la\\x1b[2Jbel\\xff: ");
-    assert_contains(text, "--served-model-name \\x1b]0;x\\x07\\x1b[31mred\\u009b caf\\xe9 \xc3\xa9t\xc3\xa9");
+    assert_contains(text, "--host \\x1b]0;x\\x07\\x1b[31mred\\u009b caf\\xe9 \xc3\xa9t\xc3\xa9");
     kvc_free(text);
     /* colour comes only from the report's own marks */
     text = kvc_report_layout(&r, KVC_FORMAT_TEXT, KVC_REPORT_COLOR | KVC_REPORT_QUIET);

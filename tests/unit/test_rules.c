@@ -1621,6 +1621,21 @@ static void test_rules__server_args_checks(void **state)
          "AssertionError: --min-free-slots-delay is not supported with pipeline parallelism"},
         {"0.5.23", "--tp 8 --disaggregation-mode prefill --enable-pd-role-switch --enable-return-aux-hidden-states "
                    "--speculative-algorithm EAGLE3", "kvcheck does not model it"},
+        /* the served model name (--model-path's when not given), before the page size's check; a Run:ai URI
+         * passes from 0.5.10; a GGUF reference owner/repo:QUANT goes to the Hub first from 0.5.19 */
+        {"0.5.9", "--tp 8 --served-model-name a:b" C1000, "AssertionError: served_model_name cannot contain a "
+         "colon (':') character. The colon is reserved for the 'model:adapter' syntax used in LoRA adapter "
+         "specification. Invalid value: 'a:b'"},
+        {"0.5.9", "--tp 8 --served-model-name s3://bucket:1/x", "Invalid value: 's3://bucket:1/x'"},
+        {"0.5.10", "--tp 8 --served-model-name S3://bucket:1/x", NULL},
+        {"0.5.23", "--tp 8 --model-path /models/a:b", "Invalid value: '/models/a:b'"},
+        {"0.5.18", "--tp 8 --model-path org/model:v1", "Invalid value: 'org/model:v1'"},
+        {"0.5.23", "--tp 8 --model-path /models/a:b --served-model-name glm", NULL},
+        /* --gc-threshold: 1 to 3 values, after two-batch overlap's check */
+        {"0.5.10", "--tp 8 --gc-threshold 1 2 3 4",
+         "ValueError: When setting gc_threshold, it must contain 1 to 3 integers."},
+        {"0.5.23", "--tp 8 --gc-threshold 1 2 3", NULL},
+        {"0.5.23", "--tp 8 --gc-threshold 1 2 3 4 --enable-two-batch-overlap", "two batch overlap"},
         /* HiSparse's checks follow the page size's */
         {"0.5.14", "--tp 8 --enable-hisparse" C1000, "AssertionError: chunked_prefill_size must be divisible by "
                                                      "page_size"},
@@ -1635,6 +1650,13 @@ static void test_rules__server_args_checks(void **state)
         if (S[i].message ? st != KVC_ERR_CONFIG || !strstr(d.message, S[i].message) : st != KVC_OK)
             fail_msg("case %zu '%s': %d %s", i, S[i].args, st, d.message);
     }
+    /* the served model name's check begins in 0.5.5.post1 (GLM-5 is served from 0.5.9) */
+    assert_int_equal(resolve_line("H200", "deepseek-v3.2", "--tp 8 --served-model-name a:b", "0.5.5", &r, &d), KVC_OK);
+    assert_int_equal(resolve_line("H200", "deepseek-v3.2", "--tp 8 --served-model-name a:b", "0.5.5.post1", &r, &d),
+                     KVC_ERR_CONFIG);
+    assert_contains(d.message, "SGLang 0.5.5.post1 refuses to start: AssertionError: served_model_name cannot contain "
+                               "a colon");
+    assert_int_equal(d.column, 8);
 }
 
 static void test_rules__draft_entries_have_their_own_layout(void **state)

@@ -162,6 +162,9 @@ static const struct dest_key {
     {"hicache_io_backend", SET_HICACHE_IO},
     {"hicache_mem_layout", SET_HICACHE_LAYOUT},
     {"disaggregation_decode_enable_offload_kvcache", SET_DECODE_OFFLOAD},
+    {"served_model_name", SET_SERVED_NAME},
+    {"gc_threshold", SET_GC_THRESHOLD},
+    {"enable_page_major_kv_layout", SET_PAGE_MAJOR},
 };
 
 /* The environment variables that are settings: SGLang's envs that decide a
@@ -685,7 +688,10 @@ kvc_status args_add_env(arglist *list, const char *assignment, const kvc_origin 
  * from the fixed note lists. */
 typedef struct fold_state {
     settings *out;
+    unsigned release;
     unsigned ignored, warnings;
+    strbuf unchecked;    /* the given flags SGLang's start-up checks read and kvcheck does not model, ", "-joined */
+    unsigned nunchecked; /* how many */
 } fold_state;
 
 static void fold_warn(fold_state *f, const char *fmt, ...) KVC_PRINTF(2, 3);
@@ -754,6 +760,26 @@ static void fill_opt(char *out, size_t size, const char *message, const char *op
     else str_printf(out, size, "%.*s%s%s", (int)(at - message), message, option, at + 5);
 }
 
+/* The first start-up check of release `rel` that reads ServerArgs field `dest`, or NULL. */
+static const char *check_reading(const char *dest, unsigned rel)
+{
+    for (unsigned i = 0; i < SGLANG_NCHECK_ROWS; i++)
+        if (SGLANG_CHECK_ROWS[i].releases & SGLANG_RELEASE_BIT(rel) && strcmp(SGLANG_CHECK_ROWS[i].dest, dest) == 0)
+            return SGLANG_CHECK_ROWS[i].cite;
+    return NULL;
+}
+
+/* Adds `option` to the flags whose checks kvcheck does not model, once; the first four are named. */
+static void unchecked_add(fold_state *f, const char *option)
+{
+    size_t n = strlen(option);
+    for (const char *p = f->unchecked.p; p && (p = strstr(p, option)) != NULL; p += n)
+        if ((p == f->unchecked.p || p[-1] == ' ') && (p[n] == ',' || p[n] == '\0')) return;
+    if (f->nunchecked++ >= 4) return;
+    if (f->unchecked.p) sb_puts(&f->unchecked, ", ");
+    sb_puts(&f->unchecked, option);
+}
+
 /* One option SGLang took (an unambiguous prefix is read as its option,
  * silently, as argparse does: "--tp 8" is how SGLang's docs write --tp-size). */
 static kvc_status fold_use(fold_state *f, const flag_use *u, const char *const *words, const kv_arg *const *at,
@@ -777,10 +803,14 @@ static kvc_status fold_use(fold_state *f, const flag_use *u, const char *const *
     if (key >= 0 && store) {
         st = set_value(f, key, u->option, value, &o, diag);
     } else if (key < 0) {
+        const char *cite = check_reading(u->def->dest, f->release);
+        if (cite) unchecked_add(f, u->option);
         f->ignored++;
         if (f->out->nignored < KVC_MAX_NOTES - 1) {
-            notes_add(f->out->ignored, &f->out->nignored, KVC_MAX_NOTES - 1, "%s%s%s (%s)", u->option,
-                      value && value[0] ? " " : "", value ? value : "", where);
+            notes_add(f->out->ignored, &f->out->nignored, KVC_MAX_NOTES - 1, "%s%s%s (%s)%s%s%s", u->option,
+                      value && value[0] ? " " : "", value ? value : "", where,
+                      cite ? ": SGLang's start-up checks read it (" : "", cite ? cite : "",
+                      cite ? "), which kvcheck does not model" : "");
         }
     }
     free(value);
@@ -1079,7 +1109,7 @@ kvc_status settings_build(const arglist *config, const arglist *cli, const char 
 {
     memset(out, 0, sizeof *out);
     RETURN_ERROR_IF(release >= SGLANG_NRELEASES, diag, KVC_ERR_INTERNAL, NULL, "no SGLang release %u", release);
-    fold_state f = {.out = out};
+    fold_state f = {.out = out, .release = release};
     arglist merged = {0}; /* words made of YAML files */
     argv_list argv = {0};
     argparse_result r = {0};
@@ -1103,6 +1133,14 @@ kvc_status settings_build(const arglist *config, const arglist *cli, const char 
     copy_list_warnings(&f, &merged);
     copy_list_warnings(&f, cli);
     if (!st) st = fold_all(&f, cli, &argv, &r, release, diag);
+    if (f.nunchecked) {
+        char more[40] = "";
+        if (f.nunchecked > 4) str_printf(more, sizeof more, " and %u more flags", f.nunchecked - 4);
+        fold_warn(&f, "SGLang %s's start-up checks read %s%s, which kvcheck does not model: it judges the KV layout "
+                  "as if the worker starts (-v shows where SGLang checks each)", SGLANG_VERSIONS[release],
+                  f.unchecked.p ? f.unchecked.p : "out of memory", more);
+    }
+    free(f.unchecked.p);
     if (f.ignored > out->nignored)
         notes_add(out->ignored, &out->nignored, KVC_MAX_NOTES, "... and %u more", f.ignored - out->nignored);
     if (f.warnings > out->nwarnings)

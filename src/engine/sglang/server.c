@@ -5,9 +5,9 @@
  * order. rules.c makes the ones that read the layout (the page size's, PD
  * multiplexing's, HiSparse's, two-batch overlap's); the table below holds
  * the others a single worker can reach from its flags, each at its stage
- * around those (rules.h). Not modelled: LoRA, --served-model-name, the
- * token buckets, --gc-threshold, the metrics, gRPC, load-publish and
- * watermark checks. */
+ * around those (rules.h). Not modelled: LoRA, the token buckets, the
+ * metrics, gRPC, load-publish and watermark checks (flags.c names the
+ * flags these read, from check_table.c, in a warning). */
 #include "engine/sglang/rules.h"
 
 #include <stdio.h>
@@ -136,9 +136,51 @@ static int s_canary(const ctx *c)
     return sweeps && (!k->set || strcmp(k->value, "none") == 0);
 }
 
+/* A colon in the served model name: --served-model-name's, or --model-path's, which stands in for it when it is not
+ * given (sglang 0.5.5.post1: python/sglang/srt/server_args.py:661; 0.5.23: python/sglang/srt/arg_groups/
+ * serving_hook.py:642); from 0.5.10 not in a Run:ai object URI (is_runai_obj_uri: s3://, gs://, az:// in any case).
+ * From 0.5.19 a model path of the form owner/repo:QUANT is a Hugging Face GGUF reference that SGLang looks up on the
+ * Hub first, which kvcheck leaves to the Hub. */
+static int colon_in(const setting *s, int runai_exempt)
+{
+    char scheme[6];
+    str_copy(scheme, sizeof scheme, s->value);
+    ascii_lower(scheme);
+    if (runai_exempt && word_in(scheme, "s3:// gs:// az://")) return 0;
+    return s->set && strchr(s->value, ':') != NULL;
+}
+static int gguf_reference(const ctx *c)
+{
+    const char *p = c->set->s[SET_MODEL_PATH].value, *slash = strchr(p, '/');
+    return rel_since(c->rel, "0.5.19") && slash && slash != p && !strchr(slash + 1, '/') && strchr(slash + 1, ':');
+}
+static int s_name_colon(const ctx *c) { return colon_in(&c->set->s[SET_SERVED_NAME], 0); }
+static int s_path_colon(const ctx *c)
+{
+    return !c->set->s[SET_SERVED_NAME].set && colon_in(&c->set->s[SET_MODEL_PATH], 0);
+}
+static int s_name_colon_runai(const ctx *c) { return colon_in(&c->set->s[SET_SERVED_NAME], 1); }
+static int s_path_colon_runai(const ctx *c)
+{
+    return !c->set->s[SET_SERVED_NAME].set && colon_in(&c->set->s[SET_MODEL_PATH], 1) && !gguf_reference(c);
+}
+/* --gc-threshold's values (int, nargs +): 1 to 3 */
+static int s_gc_threshold(const ctx *c)
+{
+    const setting *g = &c->set->s[SET_GC_THRESHOLD];
+    unsigned words = 1;
+    for (const char *p = g->value; *p; p++) words += *p == ' ';
+    return g->set && words > 3;
+}
+
 #define SA_OLD "sglang 0.5.3rc2: python/sglang/srt/server_args.py:"
 #define SA_NEW "0.5.23: python/sglang/srt/arg_groups/validation_hook.py:"
 #define PP_COMPAT "sglang 0.5.21: python/sglang/srt/arg_groups/validation_hook.py:"
+#define SERVED_COLON                                                                                                   \
+    "AssertionError: served_model_name cannot contain a colon (':') character. The colon is reserved for the "         \
+    "'model:adapter' syntax used in LoRA adapter specification. Invalid value: '{value}'"
+#define SERVED_OLD "sglang 0.5.5.post1: python/sglang/srt/server_args.py:3689; 0.5.9: :5156"
+#define SERVED_NEW "sglang 0.5.10: python/sglang/srt/server_args.py:6090; 0.5.18: :9183; " SA_NEW "215"
 
 /* {value}: the blamed flag's */
 static const flag_rule RULES[] = {
@@ -194,6 +236,10 @@ static const flag_rule RULES[] = {
     {SINCE("0.5.13"), SERVER_BEFORE_PAGE, s_dense_tp, SET_MOE_DENSE_TP,
      "AssertionError: moe_dense_tp_size only supports None, 1, or tp_size currently",
      "sglang 0.5.13: python/sglang/srt/server_args.py:7435; " SA_NEW "207"},
+    {FROM_TO("0.5.5.post1", "0.5.9"), SERVER_BEFORE_PAGE, s_name_colon, SET_SERVED_NAME, SERVED_COLON, SERVED_OLD},
+    {FROM_TO("0.5.5.post1", "0.5.9"), SERVER_BEFORE_PAGE, s_path_colon, SET_MODEL_PATH, SERVED_COLON, SERVED_OLD},
+    {SINCE("0.5.10"), SERVER_BEFORE_PAGE, s_name_colon_runai, SET_SERVED_NAME, SERVED_COLON, SERVED_NEW},
+    {SINCE("0.5.10"), SERVER_BEFORE_PAGE, s_path_colon_runai, SET_MODEL_PATH, SERVED_COLON, SERVED_NEW},
     {EVER, SERVER_AFTER_PAGE, s_tokenizers, SET_TOKENIZER_WORKERS, "AssertionError: Tokenizer worker num must >= 1",
      SA_OLD "2945; " SA_NEW "273"},
     {SINCE("0.5.12"), SERVER_AFTER_PAGE, s_detokenizers, SET_DETOKENIZER_WORKERS,
@@ -234,6 +280,9 @@ static const flag_rule RULES[] = {
     {SINCE("0.5.21"), SERVER_AFTER_TBO, s_xpu_sampling, SET_SAMPLING_BACKEND,
      "ValueError: --sampling-backend intel_xpu requires --device xpu, got --device cuda",
      "sglang 0.5.21: python/sglang/srt/arg_groups/validation_hook.py:265, :392; " SA_NEW "355, :484"},
+    {SINCE("0.5.10"), SERVER_AFTER_TBO, s_gc_threshold, SET_GC_THRESHOLD,
+     "ValueError: When setting gc_threshold, it must contain 1 to 3 integers.",
+     "sglang 0.5.10: python/sglang/srt/server_args.py:6234; 0.5.18: :9329; " SA_NEW "370"},
     {SINCE("0.5.13"), SERVER_AFTER_TBO, s_canary, SET_CANARY_INTERVAL,
      "ValueError: --kv-canary-sweep-interval requires --kv-canary in {log, raise}",
      "sglang 0.5.13: python/sglang/srt/server_args.py:7591; " SA_NEW "375"},
