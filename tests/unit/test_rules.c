@@ -1636,6 +1636,14 @@ static void test_rules__server_args_checks(void **state)
          "ValueError: When setting gc_threshold, it must contain 1 to 3 integers."},
         {"0.5.23", "--tp 8 --gc-threshold 1 2 3", NULL},
         {"0.5.23", "--tp 8 --gc-threshold 1 2 3 4 --enable-two-batch-overlap", "two batch overlap"},
+        /* HiSparse refuses mixed chunked prefill from 0.5.22, after its radix cache check; a speculative algorithm
+         * does not turn it off first */
+        {"0.5.23", "--tp 8 --enable-hisparse --disable-radix-cache --enable-mixed-chunk",
+         "ValueError: --enable-hisparse does not support --enable-mixed-chunk yet."},
+        {"0.5.22", "--tp 8 --enable-hisparse --disable-radix-cache --enable-mixed-chunk --speculative-algorithm EAGLE",
+         "ValueError: --enable-hisparse does not support --enable-mixed-chunk yet."},
+        {"0.5.21", "--tp 8 --enable-hisparse --disable-radix-cache --enable-mixed-chunk", NULL},
+        {"0.5.23", "--tp 8 --enable-hisparse --enable-mixed-chunk", "requires --disable-radix-cache"},
         /* HiSparse's checks follow the page size's */
         {"0.5.14", "--tp 8 --enable-hisparse" C1000, "AssertionError: chunked_prefill_size must be divisible by "
                                                      "page_size"},

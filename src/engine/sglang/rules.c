@@ -1264,6 +1264,15 @@ static kvc_status hisparse_radix(const ctx *c, const struct hisparse_rule *r)
     return KVC_OK;
 }
 
+/* The feature combinations HiSparse refuses right after its radix cache check (0.5.22+; a speculative algorithm does
+ * not turn mixed chunked prefill off before it). */
+static int mixed_chunk(const ctx *c) { return c->set->s[SET_MIXED_CHUNK].set; }
+static const flag_rule HISPARSE_COMBOS[] = {
+    {SINCE("0.5.22"), 0, mixed_chunk, SET_MIXED_CHUNK, "ValueError: --enable-hisparse does not support "
+     "--enable-mixed-chunk yet.", "sglang 0.5.22: python/sglang/srt/arg_groups/hisparse_hook.py:79-84, :112; 0.5.23: "
+     ":79-84, :112"},
+};
+
 static kvc_status check_hisparse(const ctx *c)
 {
     const setting *h = &c->set->s[SET_HISPARSE];
@@ -1274,6 +1283,7 @@ static kvc_status check_hisparse(const ctx *c)
         if (in_span(c->rel, HISPARSE_MODEL[i].when))
             return rules_refuse(c, h, "%s (%s)", HISPARSE_MODEL[i].message, HISPARSE_MODEL[i].cite);
     kvc_status st = hisparse_radix(c, r);
+    if (!st) st = rules_table(c, HISPARSE_COMBOS, COUNT_OF(HISPARSE_COMBOS), 0, NULL);
     if (st) return st;
     const char *flag = rel_since(c->rel, "0.5.13") ? "--dsa" : "--nsa";
     const char *dtype = c->dtype;
@@ -5225,8 +5235,8 @@ static const span VERSION_TESTS[] = {
     X(HICACHE_DECODE, when) X(DRAFT_WORKER_BACKENDS, when) X(HYBRID, when) X(MHA_DEFAULTS, when)                   \
     X(DTYPE_ALIASES, when) X(KV4, when) X(DTYPE_REFUSALS, when)                                                        \
     X(MLA_DEFAULTS, when) X(NVFP4_PREFILL, when) X(CACHE_RULES, when) X(DSA_DCP, when) X(DCP_VALIDATION, when)        \
-    X(DRAFT_LAYERS, when) X(MODEL_DTYPE_OVERRIDES, when) X(MHA_BACKENDS, when) X(DECODE_SKIP, when) X(DSA_ASSERT, when)                    \
-    X(PAGE_TREE, when) X(AUTO_TOPK, when) X(TRTLLM_MHA_TOPK, when) X(BACKEND_ALIASES, when)
+    X(DRAFT_LAYERS, when) X(MODEL_DTYPE_OVERRIDES, when) X(HISPARSE_COMBOS, when) X(MHA_BACKENDS, when)               \
+    X(DECODE_SKIP, when) X(DSA_ASSERT, when) X(PAGE_TREE, when) X(AUTO_TOPK, when) X(TRTLLM_MHA_TOPK, when) X(BACKEND_ALIASES, when)
 
 /* Puts up to `max` of the spans in `out`; returns how many there are. */
 static size_t rule_spans(span *out, size_t max)
