@@ -1057,8 +1057,6 @@ static void test_rules__fp4_check_flags_that_pass(void **state)
         /* differing sides only warn; context parallelism is refused with trtllm_mha prefill only */
         {"H200", "--tp 2 --kv-cache-dtype fp4_mx_block16 --prefill-attention-backend flashinfer "
                  "--decode-attention-backend trtllm_mha --attn-cp-size 2", NULL, 1},
-        /* unified memory is refused only from 0.5.21 */
-        {"B200", "--kv-cache-dtype fp4_mx_block16 --attention-backend flashinfer --enable-unified-memory", "0.5.20", 0},
     };
     for (size_t i = 0; i < sizeof OK / sizeof OK[0]; i++) {
         kvc_resolved r;
@@ -1068,6 +1066,14 @@ static void test_rules__fp4_check_flags_that_pass(void **state)
         if (OK[i].init && (st != KVC_ERR_CONFIG || !strstr(d.message, INIT)))
             fail_msg("case %zu '%s': status %d: %s", i, OK[i].args, st, st ? d.message : "passes");
     }
+    /* the FP4 checks refuse unified memory only from 0.5.21; in 0.5.20 it passes them and meets page-major's */
+    static const char UM[] = "--kv-cache-dtype fp4_mx_block16 --attention-backend flashinfer --enable-unified-memory";
+    kvc_resolved r;
+    kvc_diag d;
+    assert_int_equal(resolve_line("B200", "deepseek-v3", UM, "0.5.20", &r, &d), KVC_ERR_CONFIG);
+    assert_contains(d.message, "SGLang 0.5.20 goes on to its other unified-memory checks");
+    assert_int_equal(resolve_line("B200", "deepseek-v3", UM, "0.5.21", &r, &d), KVC_ERR_CONFIG);
+    assert_contains(d.message, "FP4 KV cache does not yet support --enable-unified-memory");
 }
 
 /* The decode allocation policy (0.5.22+) where prefill_complete is
@@ -3604,6 +3610,53 @@ static void test_rules__eras_see_every_version_test(void **state)
     assert_true(seen > 400);
 }
 
+/* --enable-page-major-kv-layout and --enable-unified-memory (0.5.15+): page-major needs unified memory from 0.5.19;
+ * the attention backends SGLang runs (a DSA model's is dsa) must be in the release's allowed set; unified memory
+ * refuses a PD worker up to 0.5.17, and past these checks kvcheck declines it (SGLang's model runner refuses it for
+ * these models at start-up). Every case run against the oracle (helper-70). */
+static void test_rules__page_major_and_unified_memory(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *release, *args, *message; /* NULL: SGLang starts it, with the same layout */
+    } C[] = {
+        {"0.5.15", "--enable-unified-memory", "AssertionError: --enable-page-major-kv-layout requires the Triton "
+         "attention backend for the full-attention layers; got ['dsa']. Pass --attention-backend triton."},
+        {"0.5.16", "--enable-page-major-kv-layout --attention-backend flashmla", "got ['flashmla']. Pass"},
+        {"0.5.17", "--enable-unified-memory --disaggregation-mode decode", "got ['dsa'], allowed ['cutedsl_mla', "
+         "'fa3', 'flashinfer', 'tokenspeed_mla', 'triton', 'trtllm_mla']. Pass a compatible --attention-backend."},
+        {"0.5.18", "--enable-page-major-kv-layout", "got ['dsa'], allowed ['triton']. Pass"},
+        {"0.5.18", "--enable-page-major-kv-layout --attention-backend triton", NULL},
+        {"0.5.17", "--enable-unified-memory --attention-backend triton --disaggregation-mode prefill",
+         "AssertionError: --enable-unified-memory is not yet compatible with PD disaggregation."},
+        {"0.5.18", "--enable-unified-memory --attention-backend triton --disaggregation-mode prefill",
+         "SGLang 0.5.18 goes on to its other unified-memory checks"},
+        {"0.5.19", "--enable-unified-memory", "AssertionError: --enable-page-major-kv-layout: the resolved attention "
+         "backends ['dsa'] are not in the allowed set ['cutedsl_mla', 'fa3', 'flashinfer', 'flashmla', "
+         "'tokenspeed_mla', 'triton', 'trtllm_mla'] for this configuration (unified memory allows the per-layer-view "
+         "families; plain page-major keeps the envelope-strided views only Triton reads)."},
+        {"0.5.22", "--enable-unified-memory", "for this configuration (unified memory allows the stride-aware "
+         "per-layer-view families). Pass a compatible --attention-backend."},
+        {"0.5.23", "--enable-unified-memory --attention-backend triton --decode-attention-backend dsa",
+         "the resolved attention backends ['dsa', 'triton'] are not in the allowed set ['cutedsl_mla', 'fa3', "
+         "'flashinfer', 'flashmla', 'triton', 'trtllm_mla'] for this configuration. Pass"},
+        {"0.5.23", "--enable-page-major-kv-layout --attention-backend triton", "AssertionError: "
+         "--enable-page-major-kv-layout without --enable-unified-memory is temporarily unsupported"},
+        {"0.5.23", "--enable-unified-memory --attention-backend flashmla", "kvcheck does not model, so it cannot "
+         "judge this worker; SGLang's model runner then refuses unified memory at start-up"},
+    };
+    for (size_t i = 0; i < COUNT_OF(C); i++) {
+        char args[300];
+        snprintf(args, sizeof args, "--tp 8 %s", C[i].args);
+        kvc_resolved r;
+        kvc_diag d;
+        kvc_status st = resolve_line("H200", "deepseek-v3.2", args, C[i].release, &r, &d);
+        if (C[i].message ? st != KVC_ERR_CONFIG || !strstr(d.message, C[i].message) : st != KVC_OK)
+            fail_msg("case %zu '%s' under %s: %d %s", i, args, C[i].release, st, d.message);
+        if (!C[i].message) assert_int_equal(r.kv.bytes_per_token, 1152);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -3621,6 +3674,7 @@ int main(void)
     cmocka_unit_test(test_rules__pipeline_parallel_speculative),
     cmocka_unit_test(test_rules__prefill_only_disable_kv_cache),
     cmocka_unit_test(test_rules__environment_variables),
+        cmocka_unit_test(test_rules__page_major_and_unified_memory),
     cmocka_unit_test(test_rules__draft_entries_have_their_own_layout),
         cmocka_unit_test(test_rules__fp4_pools_keep_their_scales_in_a_second_buffer),
         cmocka_unit_test(test_rules__parallelism_never_changes_the_layout),

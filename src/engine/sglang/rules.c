@@ -2827,6 +2827,106 @@ static kvc_status check_cache_compatibility(const ctx *c)
     return st;
 }
 
+/* --enable-page-major-kv-layout and --enable-unified-memory (0.5.15+; unified memory turns page-major on), checked
+ * right after cache compatibility (tools/sglang-oracle: helper-70's reading, /tmp/spec-page-major.md in the issue
+ * note). From 0.5.19 page-major needs unified memory; then the attention backends SGLang runs, {prefill or
+ * attention, decode or attention} (never the DSA ones: a DSA model's attention backend is dsa), must be in the
+ * release's allowed set, printed sorted; up to 0.5.17 unified memory refuses a PD worker. An accepted page-major
+ * layout alone (0.5.15-0.5.18) leaves an MLA pool's rows as they are (only MHA pools change class). */
+#define PAGE_MAJOR_0517                                                                                                \
+    "AssertionError: --enable-page-major-kv-layout requires the Triton attention backend for the full-attention "      \
+    "layers (unified-memory MLA also allows the paged MLA backends); got {got}, allowed {allowed}. Pass a compatible "  \
+    "--attention-backend."
+static const struct page_major_rule {
+    span when;
+    int needs_unified;       /* page-major alone is refused (T11) */
+    const char *unified_mla; /* allowed with unified memory on an MLA model */
+    const char *plain;       /* allowed otherwise */
+    const char *message;     /* {got} {allowed}: sorted Python lists */
+    int pd_refused;          /* unified memory refuses a PD worker */
+    const char *cite;
+} PAGE_MAJOR[] = {
+    {FROM_TO("0.5.15", "0.5.16"), 0, "triton", "triton", "AssertionError: --enable-page-major-kv-layout requires the "
+     "Triton attention backend for the full-attention layers; got {got}. Pass --attention-backend triton.", 1,
+     "sglang 0.5.15: python/sglang/srt/server_args.py:5883-5951; 0.5.16: :6823-6891"},
+    {FROM_TO("0.5.17", "0.5.17"), 0, "triton fa3 trtllm_mla flashinfer cutedsl_mla tokenspeed_mla", "triton",
+     PAGE_MAJOR_0517, 1, "sglang 0.5.17: python/sglang/srt/server_args.py:7887-8001"},
+    {FROM_TO("0.5.18", "0.5.18"), 0, "triton fa3 trtllm_mla flashinfer cutedsl_mla tokenspeed_mla", "triton",
+     PAGE_MAJOR_0517, 0, "sglang 0.5.18: python/sglang/srt/server_args.py:8286-8440"},
+    {FROM_TO("0.5.19", "0.5.21"), 1, "triton fa3 trtllm_mla flashinfer cutedsl_mla tokenspeed_mla flashmla", "triton",
+     "AssertionError: --enable-page-major-kv-layout: the resolved attention backends {got} are not in the allowed set "
+     "{allowed} for this configuration (unified memory allows the per-layer-view families; plain page-major keeps the "
+     "envelope-strided views only Triton reads). Pass a compatible --attention-backend.", 0,
+     "sglang 0.5.19: python/sglang/srt/arg_groups/kv_cache_hook.py:283-392; 0.5.21: :658-767"},
+    {FROM_TO("0.5.22", "0.5.22"), 1, "triton fa3 trtllm_mla flashinfer cutedsl_mla tokenspeed_mla flashmla", "triton",
+     "AssertionError: --enable-page-major-kv-layout: the resolved attention backends {got} are not in the allowed set "
+     "{allowed} for this configuration (unified memory allows the stride-aware per-layer-view families). Pass a "
+     "compatible --attention-backend.", 0, "sglang 0.5.22: python/sglang/srt/arg_groups/kv_cache_hook.py:769-874"},
+    {SINCE("0.5.23"), 1, "triton fa3 trtllm_mla flashinfer cutedsl_mla flashmla", "triton",
+     "AssertionError: --enable-page-major-kv-layout: the resolved attention backends {got} are not in the allowed set "
+     "{allowed} for this configuration. Pass a compatible --attention-backend.", 0,
+     "sglang 0.5.23: python/sglang/srt/arg_groups/kv_cache_hook.py:770-862"},
+};
+static const char UNIFIED_POOL_REFUSAL[] =
+    "\"--enable-unified-memory only supports hybrid Mamba and hybrid sliding-window-attention models (DeepSeek-V4 "
+    "excluded); the current model (...) is neither, so the unified memory pool cannot be built. Drop "
+    "--enable-unified-memory for this model.\" (sglang 0.5.15: python/sglang/srt/model_executor/"
+    "model_runner_kv_cache_mixin.py:523; 0.5.23: python/sglang/srt/mem_cache/kv_cache_configurator.py:637)";
+
+static const char *hook_attention_backend(const ctx *c);
+
+/* The attention backend SGLang's attention_backend field holds once the hooks ran: the flag's, dsa for a DSA model
+ * (DeepSeek-V4's hook sets dsv4), else the model's default; "" where kvcheck does not know it. */
+static const char *attention_field(const ctx *c, int dsv4)
+{
+    const setting *a = &c->set->s[SET_ATTENTION_BACKEND];
+    if (a->set) return a->value;
+    if (dsv4) return "dsv4";
+    if (c->dsa) return "dsa";
+    const char *b = hook_attention_backend(c);
+    return b ? b : "";
+}
+
+static kvc_status check_page_major(const ctx *c, int dsv4)
+{
+    const setting *pm = &c->set->s[SET_PAGE_MAJOR], *um = &c->set->s[SET_UNIFIED_MEMORY];
+    const struct page_major_rule *r = NULL;
+    for (size_t i = 0; i < COUNT_OF(PAGE_MAJOR) && !r; i++)
+        if (in_span(c->rel, PAGE_MAJOR[i].when)) r = &PAGE_MAJOR[i];
+    if (!r || (!pm->set && !um->set)) return KVC_OK;
+    if (r->needs_unified && !um->set)
+        return rules_refuse(c, pm, "AssertionError: --enable-page-major-kv-layout without --enable-unified-memory is "
+                            "temporarily unsupported: the strided MHA K/V views were removed and the static-pool "
+                            "page-major layout awaits its per-layer-view reimplementation. Run with "
+                            "--enable-unified-memory, or drop --enable-page-major-kv-layout. (%s)", r->cite);
+    const setting *blame = um->set ? um : pm, *p = &c->set->s[SET_PREFILL_ATTENTION_BACKEND];
+    const setting *d = decode_flag(c);
+    const char *main = attention_field(c, dsv4), *pre = p->set ? p->value : main, *dec = d->set ? d->value : main;
+    if (!pre[0] || !dec[0])
+        return diag_set(c->diag, KVC_ERR_CONFIG, &blame->origin, "%s: SGLang %s then checks the attention backends "
+                        "against page-major's allowed set (%s), and kvcheck does not know the attention backend this "
+                        "worker runs, so it cannot judge it; give --attention-backend", blame->flag,
+                        SGLANG_VERSIONS[c->rel], r->cite);
+    const char *allowed = um->set && c->model->kv_lora_rank ? r->unified_mla : r->plain;
+    if (!word_in(pre, allowed) || !word_in(dec, allowed)) {
+        char both[2 * KVC_NAME_LEN + 2], got[2 * KVC_NAME_LEN + 16], list[200], msg[900];
+        str_printf(both, sizeof both, strcmp(pre, dec) ? "%s %s" : "%s", pre, dec);
+        python_sorted(both, got, sizeof got);
+        python_sorted(allowed, list, sizeof list);
+        const char *const f[][2] = {{"got", got}, {"allowed", list}};
+        sglang_expand(r->message, f, COUNT_OF(f), msg, sizeof msg);
+        return rules_refuse(c, blame, "%s (%s)", msg, r->cite);
+    }
+    if (!um->set) return KVC_OK; /* an MLA pool keeps its rows */
+    if (r->pd_refused && pd_worker(c))
+        return rules_refuse(c, um, "AssertionError: --enable-unified-memory is not yet compatible with PD "
+                            "disaggregation. (%s)", r->cite);
+    return diag_set(c->diag, KVC_ERR_CONFIG, &um->origin, "%s: SGLang %s goes on to its other unified-memory checks "
+                    "(%s), which kvcheck does not model, so it cannot judge this worker; SGLang's model runner then "
+                    "refuses unified memory at start-up for a model that is neither hybrid Mamba nor hybrid "
+                    "sliding-window: %s", um->flag, SGLANG_VERSIONS[c->rel], r->cite, UNIFIED_POOL_REFUSAL);
+}
+
 /* prefill_complete on a prefill worker needs optimistic prefill: checked
  * with the other validations, late in the hooks (sglang 0.5.22:
  * python/sglang/srt/arg_groups/serving_hook.py:512-521; 0.5.23: :533-541).
@@ -3560,7 +3660,6 @@ static kvc_status check_runner_attention(const ctx *c)
     return KVC_OK;
 }
 
-static const char *hook_attention_backend(const ctx *c);
 
 /* The attention backend the model runner reads (server_args.attention_backend
  * once settled): the flag it settles on (runner_attention), else SGLang's
@@ -5127,6 +5226,7 @@ static kvc_status resolve_settings(const gpu_info *gpu, const model_info *model,
     if (!st && dsv4) st = check_spec_params(&c); /* the speculative handler's, after the hook's top-k of 1 */
     if (!st && dsv4) st = check_pd_decode(&c, 1);
     if (!st && dsv4) st = check_cache_compatibility(&c);
+    if (!st && dsv4) st = check_page_major(&c, 1);
     if (!st && dsv4) st = check_optimistic_prefill(&c);
     if (!st && dsv4) st = check_server_args(&c);
     if (!st && dsv4) st = quant_check_loader(&c); /* at model load */
@@ -5164,6 +5264,7 @@ static kvc_status resolve_settings(const gpu_info *gpu, const model_info *model,
     if ((st = resolve_speculative(&c))) return st;
     if ((st = a2a_check(&c, A2A_BUDGET))) return st; /* the token budgets, after speculative decoding */
     if ((st = check_cache_compatibility(&c))) return st;
+    if ((st = check_page_major(&c, 0))) return st;
     if ((st = check_optimistic_prefill(&c))) return st;
     warn_platform(&c);
     cp_note_inert(&c);
@@ -5236,6 +5337,7 @@ static const span VERSION_TESTS[] = {
     X(DTYPE_ALIASES, when) X(KV4, when) X(DTYPE_REFUSALS, when)                                                        \
     X(MLA_DEFAULTS, when) X(NVFP4_PREFILL, when) X(CACHE_RULES, when) X(DSA_DCP, when) X(DCP_VALIDATION, when)        \
     X(DRAFT_LAYERS, when) X(MODEL_DTYPE_OVERRIDES, when) X(HISPARSE_COMBOS, when) X(MHA_BACKENDS, when)               \
+    X(PAGE_MAJOR, when)                                                                                                \
     X(DECODE_SKIP, when) X(DSA_ASSERT, when) X(PAGE_TREE, when) X(AUTO_TOPK, when) X(TRTLLM_MHA_TOPK, when) X(BACKEND_ALIASES, when)
 
 /* Puts up to `max` of the spans in `out`; returns how many there are. */
