@@ -1642,6 +1642,9 @@ static void test_rules__server_args_checks(void **state)
          "ValueError: When setting gc_threshold, it must contain 1 to 3 integers."},
         {"0.5.23", "--tp 8 --gc-threshold 1 2 3", NULL},
         {"0.5.23", "--tp 8 --gc-threshold 1 2 3 4 --enable-two-batch-overlap", "two batch overlap"},
+        /* --attn-dp-size below 1 (0.5.22+): the DeepSeek family's DSA adjustments divide by 0 first */
+        {"0.5.23", "--tp 8 --attn-dp-size 0", "ZeroDivisionError: integer division or modulo by zero"},
+        {"0.5.22", "--tp 8 --attn-dp-size -1", "ValueError: --attn-dp-size must be positive (got -1)."},
         /* HiSparse refuses mixed chunked prefill from 0.5.22, after its radix cache check; a speculative algorithm
          * does not turn it off first */
         {"0.5.23", "--tp 8 --enable-hisparse --disable-radix-cache --enable-mixed-chunk",
@@ -1664,6 +1667,12 @@ static void test_rules__server_args_checks(void **state)
         if (S[i].message ? st != KVC_ERR_CONFIG || !strstr(d.message, S[i].message) : st != KVC_OK)
             fail_msg("case %zu '%s': %d %s", i, S[i].args, st, d.message);
     }
+    /* an MLA model outside prefill CP meets the data parallelism handler's check */
+    assert_int_equal(resolve_line("H200", "deepseek-v3", "--tp 8 --attn-dp-size 0", "0.5.23", &r, &d), KVC_ERR_CONFIG);
+    assert_contains(d.message, "ValueError: --attn-dp-size must be positive (got 0).");
+    assert_int_equal(resolve_line("H200", "deepseek-v3", "--tp 8 --attn-dp-size 0 --enable-prefill-cp --cp-strategy "
+                                  "zigzag", "0.5.23", &r, &d), KVC_ERR_CONFIG);
+    assert_contains(d.message, "ZeroDivisionError: integer division or modulo by zero");
     /* the served model name's check begins in 0.5.5.post1 (GLM-5 is served from 0.5.9) */
     assert_int_equal(resolve_line("H200", "deepseek-v3.2", "--tp 8 --served-model-name a:b", "0.5.5", &r, &d), KVC_OK);
     assert_int_equal(resolve_line("H200", "deepseek-v3.2", "--tp 8 --served-model-name a:b", "0.5.5.post1", &r, &d),

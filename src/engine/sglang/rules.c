@@ -4056,8 +4056,27 @@ unsigned long rules_attention_dp(const ctx *c)
 /* The data parallelism handler with attention DP on (CP turns it on too): a bare `assert tp_size % dp_size == 0`
  * (attn_dp_size from 0.5.22), before the context parallelism handler (sglang 0.5.3rc2: python/sglang/srt/
  * server_args.py:956; 0.5.14: :5052; 0.5.19: python/sglang/srt/arg_groups/parallel_hook.py:197; 0.5.23: :326). */
+/* --attn-dp-size 0 (0.5.22+): the DeepSeek family's adjustments divide the TP size by it, for a DSA model or with
+ * prefill CP, before the data parallelism handler checks it. */
+static kvc_status check_attn_dp_zero(const ctx *c)
+{
+    const setting *a = &c->set->s[SET_ATTN_DP_SIZE];
+    if (!rel_since(c->rel, "0.5.22") || !a->set || strtol(a->value, NULL, 10) != 0 || !(c->dsa || c->cp.enabled) ||
+        !rules_arch_defaults(c->model->architecture, c->rel))
+        return KVC_OK;
+    return rules_refuse(c, a, "ZeroDivisionError: integer division or modulo by zero (the DeepSeek family's "
+                        "adjustments derive the attention TP size as tp_size // attn_dp_size // attn_cp_size before "
+                        "SGLang checks --attn-dp-size: sglang 0.5.22: python/sglang/srt/arg_groups/model_hook.py:319; "
+                        "0.5.23: :325, python/sglang/srt/runtime_context.py:76)");
+}
+
 static kvc_status check_attention_dp(const ctx *c)
 {
+    const setting *a = &c->set->s[SET_ATTN_DP_SIZE];
+    long given = a->set ? strtol(a->value, NULL, 10) : 1;
+    if (rel_since(c->rel, "0.5.22") && given < 1) /* the data parallelism handler's first check */
+        return rules_refuse(c, a, "ValueError: --attn-dp-size must be positive (got %ld). (sglang 0.5.22: "
+                            "python/sglang/srt/arg_groups/parallel_hook.py:280; 0.5.23: :286)", given);
     unsigned long given_adp, dp, adp = rules_attention_dp(c), tp = size_of(c, SET_TP);
     settings_attn_dp(c->set, &given_adp, &dp);
     /* 0.5.22+ refuses data-parallel replicas beside attention DP first (sglang 0.5.22: python/sglang/srt/arg_groups/
@@ -5234,6 +5253,7 @@ static kvc_status resolve_settings(const gpu_info *gpu, const model_info *model,
     if (dsv4) return st ? st : decline_dcp(&c);
     if (!st) st = run_dcp_rules(&c, DSA_DCP, COUNT_OF(DSA_DCP)); /* the DeepSeek family's, before the dtype */
     if (!st) st = topk_check_tbo(&c, 0); /* the DeepSeek family's, around its prefill CP section */
+    if (!st) st = check_attn_dp_zero(&c);
     if (!st) st = cp_check(&c, CP_MODEL);
     if (!st) st = topk_check_tbo(&c, 1);
     if (!st) st = resolve_dtype(&c);
