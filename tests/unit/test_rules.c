@@ -3664,6 +3664,13 @@ static void test_rules__page_major_and_unified_memory(void **state)
             fail_msg("case %zu '%s' under %s: %d %s", i, args, C[i].release, st, d.message);
         if (!C[i].message) assert_int_equal(r.kv.bytes_per_token, 1152);
     }
+    /* DeepSeek-V4 runs no MLA backend: its attention backend dsv4 against the other models' set */
+    kvc_resolved r;
+    kvc_diag d;
+    assert_int_equal(resolve_line("H200", "tests/unit/models/DSV4_SMALL.json", "--enable-unified-memory", "0.5.23", &r,
+                                  &d), KVC_ERR_CONFIG);
+    assert_contains(d.message, "the resolved attention backends ['dsv4'] are not in the allowed set ['fa3', 'fa4', "
+                               "'flashinfer', 'triton', 'trtllm_mha'] for this configuration. Pass");
 }
 
 int main(void)

@@ -165,6 +165,19 @@ ROLE_SWITCH_CASES = ["--enable-pd-role-switch --enable-dp-attention --dp 8 --moe
                      "--enable-pd-role-switch --attn-dp-size 4 --dp 2",
                      "--enable-pd-role-switch --attn-dp-size 8 --enable-dp-attention-local-control-broadcast",
                      "--enable-pd-role-switch --moe-runner-backend megamoe"]
+# start-up checks (server.c, HiSparse's feature combinations): the served model name's colon, --gc-threshold's count,
+# HiSparse with mixed chunked prefill (0.5.22+), --attn-dp-size below 1 (0.5.22+)
+STARTUP_CASES = ["--served-model-name a:b --chunked-prefill-size 1000", "--served-model-name s3://bucket:1/x",
+                 "--gc-threshold 1 2 3 4", "--gc-threshold 1 2 3 4 --enable-two-batch-overlap",
+                 "--enable-hisparse --disable-radix-cache --enable-mixed-chunk",
+                 "--enable-hisparse --disable-radix-cache --enable-mixed-chunk --speculative-algorithm EAGLE",
+                 "--attn-dp-size 0", "--attn-dp-size -1", "--attn-dp-size 0 --enable-prefill-cp --cp-strategy zigzag"]
+# --enable-unified-memory and --enable-page-major-kv-layout (0.5.15+): the allowed attention backends per release
+UNIFIED_CASES = ["--enable-unified-memory", "--enable-page-major-kv-layout",
+                 "--enable-unified-memory --attention-backend triton",
+                 "--enable-page-major-kv-layout --attention-backend triton",
+                 "--enable-unified-memory --attention-backend flashmla",
+                 "--enable-unified-memory --attention-backend triton --decode-attention-backend dsa"]
 # DeepSeek-V4 (0.5.12+, its own hook and pools): the hook's dtype, speculative, PD and backend checks, and the
 # handlers and check_server_args every model meets
 DSV4_CASES = ["", "--kv-cache-dtype bfloat16", "--kv-cache-dtype fp8_e5m2", "--kv-cache-dtype bf16",
@@ -428,6 +441,14 @@ def parallel_cases():
     for m in DSA:
         for par in ENV_CASES:
             out.append(case(m, None, None, None, None, par=par))
+    for m in DSA + ["DEEPSEEK_V3"]:
+        for par in STARTUP_CASES:
+            out.append(case(m, None, None, None, None, par=par))
+        for par in UNIFIED_CASES:
+            for mode in (None, "prefill") if m in DSA else (None,):
+                out.append(case(m, None, None, None, mode, par=par))
+    for par in UNIFIED_CASES[:2]:
+        out.append(case("DSV4", None, None, None, None, par=par))
     return out
 
 

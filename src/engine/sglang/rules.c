@@ -2835,36 +2835,40 @@ static kvc_status check_cache_compatibility(const ctx *c)
  * layout alone (0.5.15-0.5.18) leaves an MLA pool's rows as they are (only MHA pools change class). */
 #define PAGE_MAJOR_0517                                                                                                \
     "AssertionError: --enable-page-major-kv-layout requires the Triton attention backend for the full-attention "      \
-    "layers (unified-memory MLA also allows the paged MLA backends); got {got}, allowed {allowed}. Pass a compatible "  \
-    "--attention-backend."
+    "layers (unified-memory MLA also allows the paged MLA backends); got {got}, allowed {allowed}. Pass a "            \
+    "compatible --attention-backend."
+#define PAGE_MAJOR_0519                                                                                                \
+    "AssertionError: --enable-page-major-kv-layout: the resolved attention backends {got} are not in the allowed set " \
+    "{allowed} for this configuration"
 static const struct page_major_rule {
     span when;
     int needs_unified;       /* page-major alone is refused (T11) */
-    const char *unified_mla; /* allowed with unified memory on an MLA model */
-    const char *plain;       /* allowed otherwise */
+    const char *unified_mla; /* allowed with unified memory on a model SGLang runs with MLA backends */
+    const char *unified;     /* allowed with unified memory on another (DeepSeek-V4) */
+    const char *plain;       /* allowed without unified memory */
     const char *message;     /* {got} {allowed}: sorted Python lists */
     int pd_refused;          /* unified memory refuses a PD worker */
     const char *cite;
 } PAGE_MAJOR[] = {
-    {FROM_TO("0.5.15", "0.5.16"), 0, "triton", "triton", "AssertionError: --enable-page-major-kv-layout requires the "
-     "Triton attention backend for the full-attention layers; got {got}. Pass --attention-backend triton.", 1,
+    {FROM_TO("0.5.15", "0.5.16"), 0, "triton", "triton", "triton", "AssertionError: --enable-page-major-kv-layout "
+     "requires the Triton attention backend for the full-attention layers; got {got}. Pass --attention-backend triton.",
+     1,
      "sglang 0.5.15: python/sglang/srt/server_args.py:5883-5951; 0.5.16: :6823-6891"},
-    {FROM_TO("0.5.17", "0.5.17"), 0, "triton fa3 trtllm_mla flashinfer cutedsl_mla tokenspeed_mla", "triton",
+    {FROM_TO("0.5.17", "0.5.17"), 0, "triton fa3 trtllm_mla flashinfer cutedsl_mla tokenspeed_mla", "triton", "triton",
      PAGE_MAJOR_0517, 1, "sglang 0.5.17: python/sglang/srt/server_args.py:7887-8001"},
-    {FROM_TO("0.5.18", "0.5.18"), 0, "triton fa3 trtllm_mla flashinfer cutedsl_mla tokenspeed_mla", "triton",
+    {FROM_TO("0.5.18", "0.5.18"), 0, "triton fa3 trtllm_mla flashinfer cutedsl_mla tokenspeed_mla", "triton", "triton",
      PAGE_MAJOR_0517, 0, "sglang 0.5.18: python/sglang/srt/server_args.py:8286-8440"},
-    {FROM_TO("0.5.19", "0.5.21"), 1, "triton fa3 trtllm_mla flashinfer cutedsl_mla tokenspeed_mla flashmla", "triton",
-     "AssertionError: --enable-page-major-kv-layout: the resolved attention backends {got} are not in the allowed set "
-     "{allowed} for this configuration (unified memory allows the per-layer-view families; plain page-major keeps the "
-     "envelope-strided views only Triton reads). Pass a compatible --attention-backend.", 0,
+    {FROM_TO("0.5.19", "0.5.21"), 1, "triton fa3 trtllm_mla flashinfer cutedsl_mla tokenspeed_mla flashmla",
+     "triton fa3 fa4 flashinfer trtllm_mha", "triton",
+     PAGE_MAJOR_0519 " (unified memory allows the per-layer-view families; plain page-major keeps the envelope-strided "
+     "views only Triton reads). Pass a compatible --attention-backend.", 0,
      "sglang 0.5.19: python/sglang/srt/arg_groups/kv_cache_hook.py:283-392; 0.5.21: :658-767"},
-    {FROM_TO("0.5.22", "0.5.22"), 1, "triton fa3 trtllm_mla flashinfer cutedsl_mla tokenspeed_mla flashmla", "triton",
-     "AssertionError: --enable-page-major-kv-layout: the resolved attention backends {got} are not in the allowed set "
-     "{allowed} for this configuration (unified memory allows the stride-aware per-layer-view families). Pass a "
-     "compatible --attention-backend.", 0, "sglang 0.5.22: python/sglang/srt/arg_groups/kv_cache_hook.py:769-874"},
-    {SINCE("0.5.23"), 1, "triton fa3 trtllm_mla flashinfer cutedsl_mla flashmla", "triton",
-     "AssertionError: --enable-page-major-kv-layout: the resolved attention backends {got} are not in the allowed set "
-     "{allowed} for this configuration. Pass a compatible --attention-backend.", 0,
+    {FROM_TO("0.5.22", "0.5.22"), 1, "triton fa3 trtllm_mla flashinfer cutedsl_mla tokenspeed_mla flashmla",
+     "triton fa3 fa4 flashinfer trtllm_mha", "triton",
+     PAGE_MAJOR_0519 " (unified memory allows the stride-aware per-layer-view families). Pass a compatible "
+     "--attention-backend.", 0, "sglang 0.5.22: python/sglang/srt/arg_groups/kv_cache_hook.py:769-874"},
+    {SINCE("0.5.23"), 1, "triton fa3 trtllm_mla flashinfer cutedsl_mla flashmla",
+     "triton fa3 fa4 flashinfer trtllm_mha", "triton", PAGE_MAJOR_0519 ". Pass a compatible --attention-backend.", 0,
      "sglang 0.5.23: python/sglang/srt/arg_groups/kv_cache_hook.py:770-862"},
 };
 static const char UNIFIED_POOL_REFUSAL[] =
@@ -2907,7 +2911,8 @@ static kvc_status check_page_major(const ctx *c, int dsv4)
                         "against page-major's allowed set (%s), and kvcheck does not know the attention backend this "
                         "worker runs, so it cannot judge it; give --attention-backend", blame->flag,
                         SGLANG_VERSIONS[c->rel], r->cite);
-    const char *allowed = um->set && c->model->kv_lora_rank ? r->unified_mla : r->plain;
+    /* DeepSeek-V4 runs no MLA backend (its model config's attention_arch); its K and V rows are symmetric */
+    const char *allowed = !um->set ? r->plain : c->model->kv_lora_rank && !dsv4 ? r->unified_mla : r->unified;
     if (!word_in(pre, allowed) || !word_in(dec, allowed)) {
         char both[2 * KVC_NAME_LEN + 2], got[2 * KVC_NAME_LEN + 16], list[200], msg[900];
         str_printf(both, sizeof both, strcmp(pre, dec) ? "%s %s" : "%s", pre, dec);
