@@ -1667,6 +1667,14 @@ static void test_rules__server_args_checks(void **state)
         if (S[i].message ? st != KVC_ERR_CONFIG || !strstr(d.message, S[i].message) : st != KVC_OK)
             fail_msg("case %zu '%s': %d %s", i, S[i].args, st, d.message);
     }
+    /* the size as given: prefill CP's rewrite of it does not hide a negative one; DSA CP under interleave with an
+     * attention CP size keeps it, and the handler refuses it */
+    assert_int_equal(resolve_line("H200", "deepseek-v3", "--tp 8 --enable-prefill-cp --attn-dp-size -1", "0.5.23", &r,
+                                  &d), KVC_ERR_CONFIG);
+    assert_contains(d.message, "ValueError: --attn-dp-size must be positive (got -1).");
+    assert_int_equal(resolve_line("H200", "deepseek-v3.2", "--tp 8 --enable-prefill-cp --cp-strategy interleave "
+                                  "--attn-cp-size 2 --attn-dp-size 0", "0.5.23", &r, &d), KVC_ERR_CONFIG);
+    assert_contains(d.message, "ValueError: --attn-dp-size must be positive (got 0).");
     /* an MLA model outside prefill CP meets the data parallelism handler's check */
     assert_int_equal(resolve_line("H200", "deepseek-v3", "--tp 8 --attn-dp-size 0", "0.5.23", &r, &d), KVC_ERR_CONFIG);
     assert_contains(d.message, "ValueError: --attn-dp-size must be positive (got 0).");
@@ -3563,7 +3571,8 @@ static enum bound bound_of(const char *text, const char *q)
     } CALLS[] = {{"SINCE", 0, BOUND_FIRST},     {"UNTIL", 0, BOUND_LAST},     {"FROM_TO", 0, BOUND_FIRST},
                  {"FROM_TO", 1, BOUND_LAST},    {"rel_since", 1, BOUND_FIRST}, {"rel_until", 1, BOUND_LAST},
                  {"sglang_release_in", 1, BOUND_FIRST}, {"sglang_release_in", 2, BOUND_LAST},
-                 {"release_in", 1, BOUND_FIRST}, {"release_in", 2, BOUND_LAST}};
+                 {"release_in", 1, BOUND_FIRST}, {"release_in", 2, BOUND_LAST},
+                 {"skip_resets", 1, BOUND_FIRST}, {"skip_resets", 2, BOUND_LAST}};
     for (size_t i = 0; i < COUNT_OF(CALLS); i++)
         if (strlen(CALLS[i].call) == n && strncmp(p, CALLS[i].call, n) == 0 && CALLS[i].arg == arg)
             return CALLS[i].bound;
@@ -3579,7 +3588,8 @@ static void test_rules__eras_see_every_version_test(void **state)
     (void)state;
     /* every release a rule's code names (a table's span, a rel_since in a branch) starts or ends an era there */
     static const char *const FILES[] = {"src/engine/sglang/rules.c", "src/engine/sglang/quant.c",
-                                        "src/engine/sglang/pd.c"};
+                                        "src/engine/sglang/pd.c", "src/engine/sglang/dsv4.c",
+                                        "src/engine/sglang/server.c"};
     unsigned seen = 0;
     for (size_t f = 0; f < COUNT_OF(FILES); f++) {
         char path[512];
@@ -3664,13 +3674,29 @@ static void test_rules__page_major_and_unified_memory(void **state)
             fail_msg("case %zu '%s' under %s: %d %s", i, args, C[i].release, st, d.message);
         if (!C[i].message) assert_int_equal(r.kv.bytes_per_token, 1152);
     }
-    /* DeepSeek-V4 runs no MLA backend: its attention backend dsv4 against the other models' set */
-    kvc_resolved r;
-    kvc_diag d;
-    assert_int_equal(resolve_line("H200", "tests/unit/models/DSV4_SMALL.json", "--enable-unified-memory", "0.5.23", &r,
-                                  &d), KVC_ERR_CONFIG);
-    assert_contains(d.message, "the resolved attention backends ['dsv4'] are not in the allowed set ['fa3', 'fa4', "
-                               "'flashinfer', 'triton', 'trtllm_mha'] for this configuration. Pass");
+    /* DeepSeek-V4 runs no MLA backend: its attention backend dsv4 (whatever --attention-backend says) against the
+     * other models' set; so does a model the release has no class for (GLM-5 Next before 0.5.20) */
+    static const struct {
+        const char *gpu, *model, *release, *args, *message;
+    } M[] = {
+        {"H200", "tests/unit/models/DSV4_SMALL.json", "0.5.23", "--enable-unified-memory", "the resolved attention "
+         "backends ['dsv4'] are not in the allowed set ['fa3', 'fa4', 'flashinfer', 'triton', 'trtllm_mha'] for this "
+         "configuration. Pass"},
+        {"B200", "tests/unit/models/DSV4_SMALL.json", "0.5.17", "--enable-page-major-kv-layout --attention-backend "
+         "triton", "got ['dsv4'], allowed ['triton']"},
+        {"H200", "tests/conformance/sglang/models/GLM5_NEXT.json", "0.5.17", "--tp 8 --enable-unified-memory "
+         "--attention-backend fa3", "got ['fa3'], allowed ['triton']"},
+        /* one side's attention flag: the other keeps the attention backend SGLang picks */
+        {"H200", "deepseek-v3.2", "0.5.23", "--tp 8 --enable-unified-memory --prefill-attention-backend triton",
+         "SGLang 0.5.23 goes on to its other unified-memory checks"},
+    };
+    for (size_t i = 0; i < COUNT_OF(M); i++) {
+        kvc_resolved r;
+        kvc_diag d;
+        kvc_status st = resolve_line(M[i].gpu, M[i].model, M[i].args, M[i].release, &r, &d);
+        if (st != KVC_ERR_CONFIG || !strstr(d.message, M[i].message))
+            fail_msg("case %zu '%s' under %s: %d %s", i, M[i].args, M[i].release, st, d.message);
+    }
 }
 
 int main(void)

@@ -4,15 +4,17 @@ start-up checks read.
     SGLANG_SRC=/tmp/oracle-work/src python3 gen_checks.py > ../../src/engine/sglang/check_table.c
 
 For every release in releases.c, every `raise` and `assert` of its server
-arguments' resolution and checks (python/sglang/srt/server_args.py and, from
-0.5.19, python/sglang/srt/arg_groups/**.py) is read with Python's ast, and
-the ServerArgs fields (the dests of flag_dumps.json's actions for that
-release) it reads are collected: an assert's test; a raise's message and the
-tests of the `if`/`while` statements around it up to its function (an `elif`
-counts its `if`); and, one level deep, the right-hand sides of the function's
-assignments to the plain names those read (`bad = sa.x and sa.y; if bad:`).
-A field counts when an attribute of that name is read (`server_args.x`,
-`self.x`, `cfg.x`) or getattr() names it.
+arguments' resolution and checks (python/sglang/srt/server_args.py and,
+where the release has the folder (0.5.12+), python/sglang/srt/arg_groups/**.py)
+is read with Python's ast, and the ServerArgs fields (the dests of
+flag_dumps.json's actions for that release) it reads are collected: an
+assert's test and message, a raise's exception, and the tests of the
+`if`/`while` statements around either up to its function (an `elif` counts
+its `if`); and, one level deep, the right-hand sides of that function's own
+assignments (not a nested function's; not a call's result, whose arguments
+configure what it builds, but getattr(), bool() and the like) to the plain names those read
+(`bad = sa.x and sa.y; if bad:`). A field counts when an attribute of that
+name is read (`server_args.x`, `self.x`, `cfg.x`) or getattr() names it.
 
 This over-approximates what a flag reaches: a check reads the field, which
 does not mean every value of it is refused. kvcheck uses the table to say
@@ -57,18 +59,32 @@ def names_read(node):
     return {n.id for n in ast.walk(node) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
 
 
+# calls whose result is their argument's value, not something it configures
+VALUE_CALLS = {"getattr", "bool", "int", "float", "str", "len", "list", "tuple", "set", "any", "all", "min", "max"}
+
+
+def configures(value):
+    """1 when an assignment's right-hand side calls a function (other than VALUE_CALLS; a method of a field, such as
+    .split(), keeps it): its arguments configure what it builds (get_config(..., trust_remote_code=...)), and a check
+    of the result does not read them."""
+    return isinstance(value, ast.Call) and isinstance(value.func, ast.Name) and value.func.id not in VALUE_CALLS
+
+
 def checks(tree, dests):
     """(line, fields) of every raise and assert of `tree` that reads at least one field."""
     parents = {c: p for p in ast.walk(tree) for c in ast.iter_child_nodes(p)}
-    assigned = {}  # function -> name -> the fields its assignments read
-    for fn in ast.walk(tree):
-        if isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)):
-            table = assigned.setdefault(fn, {})
-            for n in ast.walk(fn):
-                if isinstance(n, ast.Assign):
-                    for t in n.targets:
-                        if isinstance(t, ast.Name):
-                            table.setdefault(t.id, set()).update(fields_read(n.value, dests))
+    def owner(n):
+        while n in parents and not isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            n = parents[n]
+        return n if n in parents or isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)) else None
+
+    assigned = {}  # function -> name -> the fields its own assignments read
+    for n in ast.walk(tree):
+        if isinstance(n, ast.Assign) and not configures(n.value):
+            table = assigned.setdefault(owner(n), {})
+            for t in n.targets:
+                if isinstance(t, ast.Name):
+                    table.setdefault(t.id, set()).update(fields_read(n.value, dests))
     for n in ast.walk(tree):
         if not isinstance(n, (ast.Raise, ast.Assert)):
             continue

@@ -4,7 +4,7 @@
  * regenerate. */
 #include "engine/sglang/sglang.h"
 
-const sglang_check_row SGLANG_CHECK_ROWS[745] = {
+const sglang_check_row SGLANG_CHECK_ROWS[742] = {
     {"admin_api_key", 0x000000000000001fu, "sglang 0.5.23: python/sglang/srt/arg_groups/serving_hook.py:429"},
     {"admin_api_key", 0x00000000000000e0u, "sglang 0.5.18: python/sglang/srt/server_args.py:4243"},
     {"api_key", 0x000000000000001fu, "sglang 0.5.23: python/sglang/srt/arg_groups/serving_hook.py:429"},
@@ -101,7 +101,7 @@ const sglang_check_row SGLANG_CHECK_ROWS[745] = {
     {"detokenizer_worker_num", 0x000000000000001fu, "sglang 0.5.23: python/sglang/srt/arg_groups/validation_hook.py:274"},
     {"detokenizer_worker_num", 0x0000000000007fe0u, "sglang 0.5.18: python/sglang/srt/server_args.py:9232"},
     {"device", 0x000000000000000fu, "sglang 0.5.23: python/sglang/srt/arg_groups/deepseek_v4_hook.py:95"},
-    {"device", 0x0000000000000003u, "sglang 0.5.23: python/sglang/srt/arg_groups/kv_shard_hook.py:42"},
+    {"device", 0x0000000000000001u, "sglang 0.5.23: python/sglang/srt/arg_groups/kv_shard_hook.py:42"},
     {"device", 0x000000000000001fu, "sglang 0.5.23: python/sglang/srt/arg_groups/memory_hook.py:228"},
     {"device", 0x000000000000001fu, "sglang 0.5.23: python/sglang/srt/arg_groups/model_hook.py:622"},
     {"device", 0x0000000000000007u, "sglang 0.5.23: python/sglang/srt/arg_groups/parallel_hook.py:700"},
@@ -639,7 +639,6 @@ const sglang_check_row SGLANG_CHECK_ROWS[745] = {
     {"speculative_adaptive", 0x0000000000000003u, "sglang 0.5.23: python/sglang/srt/arg_groups/hisparse_hook.py:124"},
     {"speculative_adaptive", 0x00000000000007ffu, "sglang 0.5.23: python/sglang/srt/arg_groups/speculative_hook.py:1160"},
     {"speculative_adaptive", 0x0000000000000007u, "sglang 0.5.23: python/sglang/srt/arg_groups/validation_hook.py:150"},
-    {"speculative_adaptive_config", 0x00000000000007ffu, "sglang 0.5.23: python/sglang/srt/arg_groups/speculative_hook.py:1417"},
     {"speculative_algorithm", 0x000000000000001fu, "sglang 0.5.23: python/sglang/srt/arg_groups/attention_hook.py:96"},
     {"speculative_algorithm", 0x0000000000000003u, "sglang 0.5.23: python/sglang/srt/arg_groups/cp_tp_group_sharing_hook.py:55"},
     {"speculative_algorithm", 0x0000000000007fffu, "sglang 0.5.23: python/sglang/srt/arg_groups/deepseek_v4_hook.py:149"},
@@ -668,7 +667,6 @@ const sglang_check_row SGLANG_CHECK_ROWS[745] = {
     {"speculative_draft_model_path", 0x0000000000001fffu, "sglang 0.5.23: python/sglang/srt/arg_groups/speculative_hook.py:325"},
     {"speculative_draft_model_path", 0x0000000000000001u, "sglang 0.5.23: python/sglang/srt/arg_groups/validation_hook.py:720"},
     {"speculative_draft_model_path", 0x000000000000e000u, "sglang 0.5.12.post1: python/sglang/srt/server_args.py:3601"},
-    {"speculative_draft_model_revision", 0x0000000000000007u, "sglang 0.5.23: python/sglang/srt/arg_groups/speculative_hook.py:1030"},
     {"speculative_draft_sink_size", 0x0000000000000007u, "sglang 0.5.23: python/sglang/srt/arg_groups/speculative_hook.py:224"},
     {"speculative_draft_window_size", 0x0000000000001fffu, "sglang 0.5.23: python/sglang/srt/arg_groups/speculative_hook.py:205"},
     {"speculative_draft_window_size", 0x0000000000006000u, "sglang 0.5.12.post1: python/sglang/srt/server_args.py:3651"},
@@ -740,7 +738,6 @@ const sglang_check_row SGLANG_CHECK_ROWS[745] = {
     {"tp_size", 0x000000000000000fu, "sglang 0.5.23: python/sglang/srt/arg_groups/speculative_hook.py:579"},
     {"tp_size", 0x000000000000001fu, "sglang 0.5.23: python/sglang/srt/arg_groups/validation_hook.py:179"},
     {"tp_size", 0x00000000000007e0u, "sglang 0.5.18: python/sglang/srt/server_args.py:5609"},
-    {"trust_remote_code", 0x0000000000000007u, "sglang 0.5.23: python/sglang/srt/arg_groups/speculative_hook.py:1030"},
     {"unified_cache_external_linker_backend", 0x0000000000000007u, "sglang 0.5.23: python/sglang/srt/arg_groups/hicache_hook.py:43"},
     {"unified_cache_external_linker_config", 0x0000000000000001u, "sglang 0.5.23: python/sglang/srt/arg_groups/hicache_hook.py:28"},
     {"uno_lora_path", 0x000000000000000fu, "sglang 0.5.23: python/sglang/srt/arg_groups/speculative_hook.py:460"},
@@ -751,4 +748,4 @@ const sglang_check_row SGLANG_CHECK_ROWS[745] = {
     {"weight_cache_mode", 0x000000000000001fu, "sglang 0.5.23: python/sglang/srt/arg_groups/model_path_hook.py:282"},
     {"weight_cache_mode", 0x0000000000000060u, "sglang 0.5.18: python/sglang/srt/server_args.py:7589"},
 };
-const unsigned SGLANG_NCHECK_ROWS = 745;
+const unsigned SGLANG_NCHECK_ROWS = 742;

@@ -311,7 +311,11 @@ static int cp_fails(const ctx *c, enum cp_test t)
     case T_HIP: return cp->enabled && c->gpu->hip;
     case T_HIP_NOT_V4: return cp->enabled && c->gpu->hip && strcmp(c->model->architecture, "DeepseekV4ForCausalLM");
     case T_LONGCAT: return cp->enabled && attn_cp > 1 && strcmp(c->model->model_type, "longcat_flash") == 0;
-    case T_ATTN_DP_BOTH: return any && cp_attn_dp(set) == 0; /* cp_apply left both sizes as given */
+    case T_ATTN_DP_BOTH: { /* cp_apply left both sizes as given (an --attn-dp-size of 0 is the handler's to refuse) */
+        unsigned long adp, dp;
+        settings_attn_dp(set, &adp, &dp);
+        return any && adp > 1 && dp > 1;
+    }
     case T_DP_ONE: return dsa && !cp->in_seq && size_of(c, SET_DP) != 1;
     case T_TP_EIGHT: return dsa && tp != 8;
     case T_TP_LE8: return dsa && tp > 8;

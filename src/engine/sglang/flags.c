@@ -690,8 +690,9 @@ typedef struct fold_state {
     settings *out;
     unsigned release;
     unsigned ignored, warnings;
-    strbuf unchecked;    /* the given flags SGLang's start-up checks read and kvcheck does not model, ", "-joined */
-    unsigned nunchecked; /* how many */
+    strbuf unchecked;         /* the first four given flags SGLang's start-up checks read and kvcheck does not model */
+    const char *checked[64];  /* their fields (one per flag, its aliases and repeats included), as far as they fit */
+    unsigned nunchecked;      /* how many fields */
 } fold_state;
 
 static void fold_warn(fold_state *f, const char *fmt, ...) KVC_PRINTF(2, 3);
@@ -760,7 +761,8 @@ static void fill_opt(char *out, size_t size, const char *message, const char *op
     else str_printf(out, size, "%.*s%s%s", (int)(at - message), message, option, at + 5);
 }
 
-/* The first start-up check of release `rel` that reads ServerArgs field `dest`, or NULL. */
+/* A start-up check of release `rel` that reads ServerArgs field `dest` (the first row of check_table.c, in file
+ * order), or NULL. */
 static const char *check_reading(const char *dest, unsigned rel)
 {
     for (unsigned i = 0; i < SGLANG_NCHECK_ROWS; i++)
@@ -769,12 +771,14 @@ static const char *check_reading(const char *dest, unsigned rel)
     return NULL;
 }
 
-/* Adds `option` to the flags whose checks kvcheck does not model, once; the first four are named. */
-static void unchecked_add(fold_state *f, const char *option)
+/* Adds the flag `option` of field `dest` to those whose checks kvcheck does not model, once per field (a repeat
+ * or an alias is the same flag); the first four are named. */
+static void unchecked_add(fold_state *f, const char *option, const char *dest)
 {
-    size_t n = strlen(option);
-    for (const char *p = f->unchecked.p; p && (p = strstr(p, option)) != NULL; p += n)
-        if ((p == f->unchecked.p || p[-1] == ' ') && (p[n] == ',' || p[n] == '\0')) return;
+    unsigned kept = f->nunchecked < COUNT_OF(f->checked) ? f->nunchecked : COUNT_OF(f->checked);
+    for (unsigned i = 0; i < kept; i++)
+        if (strcmp(f->checked[i], dest) == 0) return;
+    if (f->nunchecked < COUNT_OF(f->checked)) f->checked[f->nunchecked] = dest;
     if (f->nunchecked++ >= 4) return;
     if (f->unchecked.p) sb_puts(&f->unchecked, ", ");
     sb_puts(&f->unchecked, option);
@@ -804,7 +808,7 @@ static kvc_status fold_use(fold_state *f, const flag_use *u, const char *const *
         st = set_value(f, key, u->option, value, &o, diag);
     } else if (key < 0) {
         const char *cite = check_reading(u->def->dest, f->release);
-        if (cite) unchecked_add(f, u->option);
+        if (cite) unchecked_add(f, u->option, u->def->dest);
         f->ignored++;
         if (f->out->nignored < KVC_MAX_NOTES - 1) {
             notes_add(f->out->ignored, &f->out->nignored, KVC_MAX_NOTES - 1, "%s%s%s (%s)%s%s%s", u->option,
@@ -1136,9 +1140,9 @@ kvc_status settings_build(const arglist *config, const arglist *cli, const char 
     if (f.nunchecked) {
         char more[40] = "";
         if (f.nunchecked > 4) str_printf(more, sizeof more, " and %u more flags", f.nunchecked - 4);
-        fold_warn(&f, "SGLang %s's start-up checks read %s%s, which kvcheck does not model: it judges the KV layout "
-                  "as if the worker starts (-v shows where SGLang checks each)", SGLANG_VERSIONS[release],
-                  f.unchecked.p ? f.unchecked.p : "out of memory", more);
+        fold_warn(&f, "some of SGLang %s's start-up checks read %s%s, which kvcheck does not model (they may not apply "
+                  "to this worker): it judges the KV layout as if the worker starts (-v shows where SGLang checks "
+                  "each)", SGLANG_VERSIONS[release], f.unchecked.p ? f.unchecked.p : "out of memory", more);
     }
     free(f.unchecked.p);
     if (f.ignored > out->nignored)

@@ -2878,16 +2878,14 @@ static const char UNIFIED_POOL_REFUSAL[] =
     "model_runner_kv_cache_mixin.py:523; 0.5.23: python/sglang/srt/mem_cache/kv_cache_configurator.py:637)";
 
 static const char *hook_attention_backend(const ctx *c);
+static int runs_mla(const ctx *c);
 
-/* The attention backend SGLang's attention_backend field holds once the hooks ran: the flag's, dsa for a DSA model
- * (DeepSeek-V4's hook sets dsv4), else the model's default; "" where kvcheck does not know it. */
+/* The attention backend SGLang's attention_backend field holds once the hooks ran: dsv4 for DeepSeek-V4, whose hook
+ * sets it whatever was given, else what the attention hook sees (hook_attention_backend); "" where kvcheck does not
+ * know it. */
 static const char *attention_field(const ctx *c, int dsv4)
 {
-    const setting *a = &c->set->s[SET_ATTENTION_BACKEND];
-    if (a->set) return a->value;
-    if (dsv4) return "dsv4";
-    if (c->dsa) return "dsa";
-    const char *b = hook_attention_backend(c);
+    const char *b = dsv4 ? "dsv4" : hook_attention_backend(c);
     return b ? b : "";
 }
 
@@ -2912,7 +2910,7 @@ static kvc_status check_page_major(const ctx *c, int dsv4)
                         "worker runs, so it cannot judge it; give --attention-backend", blame->flag,
                         SGLANG_VERSIONS[c->rel], r->cite);
     /* DeepSeek-V4 runs no MLA backend (its model config's attention_arch); its K and V rows are symmetric */
-    const char *allowed = !um->set ? r->plain : c->model->kv_lora_rank && !dsv4 ? r->unified_mla : r->unified;
+    const char *allowed = !um->set ? r->plain : runs_mla(c) && !dsv4 ? r->unified_mla : r->unified;
     if (!word_in(pre, allowed) || !word_in(dec, allowed)) {
         char both[2 * KVC_NAME_LEN + 2], got[2 * KVC_NAME_LEN + 16], list[200], msg[900];
         str_printf(both, sizeof both, strcmp(pre, dec) ? "%s %s" : "%s", pre, dec);
@@ -2927,9 +2925,10 @@ static kvc_status check_page_major(const ctx *c, int dsv4)
         return rules_refuse(c, um, "AssertionError: --enable-unified-memory is not yet compatible with PD "
                             "disaggregation. (%s)", r->cite);
     return diag_set(c->diag, KVC_ERR_CONFIG, &um->origin, "%s: SGLang %s goes on to its other unified-memory checks "
-                    "(%s), which kvcheck does not model, so it cannot judge this worker; SGLang's model runner then "
-                    "refuses unified memory at start-up for a model that is neither hybrid Mamba nor hybrid "
-                    "sliding-window: %s", um->flag, SGLANG_VERSIONS[c->rel], r->cite, UNIFIED_POOL_REFUSAL);
+                    "(%s), which kvcheck does not model, so it cannot judge this worker%s%s", um->flag,
+                    SGLANG_VERSIONS[c->rel], r->cite, c->hybrid ? "" : "; SGLang's model runner then refuses unified "
+                    "memory at start-up for a model that is neither hybrid Mamba nor hybrid sliding-window: ",
+                    c->hybrid ? "" : UNIFIED_POOL_REFUSAL);
 }
 
 /* prefill_complete on a prefill worker needs optimistic prefill: checked
@@ -4058,26 +4057,34 @@ unsigned long rules_attention_dp(const ctx *c)
 }
 
 
-/* The data parallelism handler with attention DP on (CP turns it on too): a bare `assert tp_size % dp_size == 0`
- * (attn_dp_size from 0.5.22), before the context parallelism handler (sglang 0.5.3rc2: python/sglang/srt/
- * server_args.py:956; 0.5.14: :5052; 0.5.19: python/sglang/srt/arg_groups/parallel_hook.py:197; 0.5.23: :326). */
-/* --attn-dp-size 0 (0.5.22+): the DeepSeek family's adjustments divide the TP size by it, for a DSA model or with
- * prefill CP, before the data parallelism handler checks it. */
+/* --attn-dp-size 0 as given (0.5.22+), which the DeepSeek family's adjustments divide by before the data parallelism
+ * handler checks it: a DSA model's attention TP size outside prefill CP (sglang 0.5.22: python/sglang/srt/arg_groups/
+ * model_hook.py:319; 0.5.23: :325, python/sglang/srt/runtime_context.py:76), or prefill CP's attention CP size (0.5.22:
+ * python/sglang/srt/arg_groups/model_overrides/deepseek_v2.py:129-133, :210; 0.5.23: :129-133, :209), except DSA CP
+ * under interleave with --attn-cp-size above 1, which keeps the size given. */
 static kvc_status check_attn_dp_zero(const ctx *c)
 {
-    const setting *a = &c->set->s[SET_ATTN_DP_SIZE];
+    const setting *a = &c->raw->s[SET_ATTN_DP_SIZE];
     if (!rel_since(c->rel, "0.5.22") || !a->set || strtol(a->value, NULL, 10) != 0 || !(c->dsa || c->cp.enabled) ||
         !rules_arch_defaults(c->model->architecture, c->rel))
         return KVC_OK;
+    int kept = c->cp.enabled && c->cp.kind == CP_DSA && c->cp.strategy && strcmp(c->cp.strategy, "interleave") == 0 &&
+               settings_size(c->raw, SET_ATTN_CP) > 1;
+    if (kept) return KVC_OK;
     return rules_refuse(c, a, "ZeroDivisionError: integer division or modulo by zero (the DeepSeek family's "
-                        "adjustments derive the attention TP size as tp_size // attn_dp_size // attn_cp_size before "
-                        "SGLang checks --attn-dp-size: sglang 0.5.22: python/sglang/srt/arg_groups/model_hook.py:319; "
-                        "0.5.23: :325, python/sglang/srt/runtime_context.py:76)");
+                        "adjustments divide by --attn-dp-size before SGLang checks it: %s)", c->cp.enabled ?
+                        "prefill CP's attention CP size tp_size // attn_dp_size, sglang 0.5.22: python/sglang/srt/"
+                        "arg_groups/model_overrides/deepseek_v2.py:129-133, :210; 0.5.23: :129-133, :209" :
+                        "the attention TP size tp_size // attn_dp_size // attn_cp_size, sglang 0.5.22: python/sglang/"
+                        "srt/arg_groups/model_hook.py:319; 0.5.23: :325, python/sglang/srt/runtime_context.py:76");
 }
 
+/* The data parallelism handler with attention DP on (CP turns it on too): a bare `assert tp_size % dp_size == 0`
+ * (attn_dp_size from 0.5.22), before the context parallelism handler (sglang 0.5.3rc2: python/sglang/srt/
+ * server_args.py:956; 0.5.14: :5052; 0.5.19: python/sglang/srt/arg_groups/parallel_hook.py:197; 0.5.23: :326). */
 static kvc_status check_attention_dp(const ctx *c)
 {
-    const setting *a = &c->set->s[SET_ATTN_DP_SIZE];
+    const setting *a = &c->raw->s[SET_ATTN_DP_SIZE]; /* as given: prefill CP rewrites it */
     long given = a->set ? strtol(a->value, NULL, 10) : 1;
     if (rel_since(c->rel, "0.5.22") && given < 1) /* the data parallelism handler's first check */
         return rules_refuse(c, a, "ValueError: --attn-dp-size must be positive (got %ld). (sglang 0.5.22: "
@@ -4126,6 +4133,7 @@ static kvc_status check_server_args(const ctx *c)
     const struct hisparse_rule *r = hisparse_rule(c->rel);
     if (h->set && r && rules_dsv4(c->model->architecture, c->rel)) { /* the radix check, then what kvcheck declines */
         if ((st = hisparse_radix(c, r))) return st;
+        if ((st = rules_table(c, HISPARSE_COMBOS, COUNT_OF(HISPARSE_COMBOS), 0, NULL))) return st;
         return diag_set(c->diag, KVC_ERR_CONFIG, &h->origin, "%s: HiSparse for DeepSeek-V4 (its validation and "
                         "host pools, sglang 0.5.23: python/sglang/srt/arg_groups/hisparse_hook.py:87-160); kvcheck "
                         "does not model it, so it cannot judge this worker", h->flag);

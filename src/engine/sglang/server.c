@@ -149,10 +149,14 @@ static int colon_in(const setting *s, int runai_exempt)
     if (runai_exempt && word_in(scheme, "s3:// gs:// az://")) return 0;
     return s->set && strchr(s->value, ':') != NULL;
 }
+/* resolve_hf_gguf_reference's test: repo_id:quant_type split at the last colon, quant_type not empty, exactly one '/'
+ * in repo_id (sglang 0.5.23: python/sglang/srt/utils/hf_transformers/common.py:424-427) */
 static int gguf_reference(const ctx *c)
 {
-    const char *p = c->set->s[SET_MODEL_PATH].value, *slash = strchr(p, '/');
-    return rel_since(c->rel, "0.5.19") && slash && slash != p && !strchr(slash + 1, '/') && strchr(slash + 1, ':');
+    const char *p = c->set->s[SET_MODEL_PATH].value, *colon = strrchr(p, ':');
+    unsigned slashes = 0;
+    for (const char *q = p; colon && q < colon; q++) slashes += *q == '/';
+    return rel_since(c->rel, "0.5.19") && colon && colon[1] && slashes == 1;
 }
 static int s_name_colon(const ctx *c) { return colon_in(&c->set->s[SET_SERVED_NAME], 0); }
 static int s_path_colon(const ctx *c)
