@@ -1253,17 +1253,6 @@ static kvc_status check_pd_decode(const ctx *c, int spec_hook)
 }
 
 
-/* HiSparse's radix cache check, after its model check (which DeepSeek-V4 passes): a decode worker without the decode
- * radix cache runs a chunk cache (the decode radix cache with HiSparse check_pd_decode has refused). */
-static kvc_status hisparse_radix(const ctx *c, const struct hisparse_rule *r)
-{
-    int chunk = set_to(c, SET_DISAGG_MODE, "decode") && !c->set->s[SET_DECODE_RADIX].set;
-    if (!rules_radix_off(c) && !chunk)
-        return rules_refuse(c, &c->set->s[SET_HISPARSE], "Hierarchical sparse attention currently requires "
-                            "--disable-radix-cache. (%s): add that flag", r->cite);
-    return KVC_OK;
-}
-
 /* The feature combinations HiSparse refuses right after its radix cache check (0.5.22+; a speculative algorithm does
  * not turn mixed chunked prefill off before it). */
 static int mixed_chunk(const ctx *c) { return c->set->s[SET_MIXED_CHUNK].set; }
@@ -1272,6 +1261,18 @@ static const flag_rule HISPARSE_COMBOS[] = {
      "--enable-mixed-chunk yet.", "sglang 0.5.22: python/sglang/srt/arg_groups/hisparse_hook.py:79-84, :112; 0.5.23: "
      ":79-84, :112"},
 };
+
+/* HiSparse's radix cache check, after its model check (which DeepSeek-V4 passes): a decode worker without the decode
+ * radix cache runs a chunk cache (the decode radix cache with HiSparse check_pd_decode has refused); then its feature
+ * combinations. */
+static kvc_status hisparse_radix(const ctx *c, const struct hisparse_rule *r)
+{
+    int chunk = set_to(c, SET_DISAGG_MODE, "decode") && !c->set->s[SET_DECODE_RADIX].set;
+    if (!rules_radix_off(c) && !chunk)
+        return rules_refuse(c, &c->set->s[SET_HISPARSE], "Hierarchical sparse attention currently requires "
+                            "--disable-radix-cache. (%s): add that flag", r->cite);
+    return rules_table(c, HISPARSE_COMBOS, COUNT_OF(HISPARSE_COMBOS), 0, NULL);
+}
 
 static kvc_status check_hisparse(const ctx *c)
 {
@@ -1283,7 +1284,6 @@ static kvc_status check_hisparse(const ctx *c)
         if (in_span(c->rel, HISPARSE_MODEL[i].when))
             return rules_refuse(c, h, "%s (%s)", HISPARSE_MODEL[i].message, HISPARSE_MODEL[i].cite);
     kvc_status st = hisparse_radix(c, r);
-    if (!st) st = rules_table(c, HISPARSE_COMBOS, COUNT_OF(HISPARSE_COMBOS), 0, NULL);
     if (st) return st;
     const char *flag = rel_since(c->rel, "0.5.13") ? "--dsa" : "--nsa";
     const char *dtype = c->dtype;
@@ -4133,7 +4133,6 @@ static kvc_status check_server_args(const ctx *c)
     const struct hisparse_rule *r = hisparse_rule(c->rel);
     if (h->set && r && rules_dsv4(c->model->architecture, c->rel)) { /* the radix check, then what kvcheck declines */
         if ((st = hisparse_radix(c, r))) return st;
-        if ((st = rules_table(c, HISPARSE_COMBOS, COUNT_OF(HISPARSE_COMBOS), 0, NULL))) return st;
         return diag_set(c->diag, KVC_ERR_CONFIG, &h->origin, "%s: HiSparse for DeepSeek-V4 (its validation and "
                         "host pools, sglang 0.5.23: python/sglang/srt/arg_groups/hisparse_hook.py:87-160); kvcheck "
                         "does not model it, so it cannot judge this worker", h->flag);
