@@ -24,6 +24,7 @@ typedef struct cpu_job {
     pthread_mutex_t lock; /* guards job->counts when threads merge */
     int mapped;           /* job->host is the mapping of job->src's file */
     atomic_int shrank;    /* and that file shrank under a thread */
+    uint64_t reported;    /* the pages the calling thread last reported as done */
 } cpu_job;
 
 /* Asks the kernel to read a mapped file's pages ahead of the scan: from
@@ -54,7 +55,7 @@ static void scan_blocks(cpu_job *c, int report)
             j->page_bad[i] = scan_page(c->plan, at, counts, j->digests ? &j->digests[i] : NULL);
         }
         uint64_t done = atomic_fetch_add(&c->pages_done, last - first) + (last - first);
-        if (report && j->progress) j->progress(j->progress_ctx, done * page_bytes);
+        if (report && j->progress) j->progress(j->progress_ctx, (c->reported = done) * page_bytes);
     }
     pthread_mutex_lock(&c->lock);
     for (unsigned k = 0; k < KVC_CHECK_COUNT; k++) j->counts[k] += counts[k];
@@ -114,6 +115,9 @@ static int scan_in_memory(const scan_plan *plan, layer_job *job, unsigned thread
     }
     scan_blocks_guarded(&c, 1); /* the calling thread works too, and reports progress */
     for (unsigned i = 0; i < started; i++) pthread_join(tid[i], NULL);
+    /* the other threads may have scanned the last blocks: the layer's progress still ends at its total */
+    if (job->progress && !atomic_load(&c.shrank) && c.reported < job->npages)
+        job->progress(job->progress_ctx, job->npages * plan->layout.page_bytes);
     pthread_mutex_destroy(&c.lock);
     return atomic_load(&c.shrank) ? -1 : 0;
 }

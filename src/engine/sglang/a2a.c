@@ -112,20 +112,6 @@ static int over_budget(const ctx *c, const char *cap, int guarded, char *why, si
     return on;
 }
 
-/* An environment variable's integer as SGLang reads it (EnvInt; 0.5.9's get_int_env_var), into `out` (signed
- * decimal): the launch's value, or `dflt` where unset or where Python's int() refuses it, as SGLang warns and does
- * (sglang 0.5.9: python/sglang/srt/utils/common.py:355-363; 0.5.11: python/sglang/srt/environ.py:66-72; 0.5.23:
- * :79-86). */
-static void env_int(const ctx *c, setting_key k, const char *dflt, char *out, size_t size)
-{
-    const setting *s = &c->set->s[k];
-    if (s->set && py_int(s->value, out, size)) return;
-    if (s->set)
-        notes_add(c->out->warnings, &c->out->nwarnings, KVC_MAX_NOTES, "%s=%s is not an integer: SGLang %s takes "
-                  "its default %s", s->flag, s->value, SGLANG_VERSIONS[c->rel], dflt);
-    snprintf(out, size, "%s", dflt);
-}
-
 static const char *dispatch_type(const ctx *c)
 {
     const setting *s = &c->set->s[SET_FI_DISPATCH];
@@ -233,7 +219,7 @@ static int mori_budget(const ctx *c, const a2a_view *v, int guarded, char *why, 
 {
     char cap[SETTING_VALUE_LEN];
     if (guarded && v->decode) return 0;
-    env_int(c, SET_MORI_TOKENS_ENV, "4096", cap, sizeof cap);
+    rules_env_int(c, SET_MORI_TOKENS_ENV, "4096", cap, sizeof cap);
     return over_budget(c, cap, guarded, why, size);
 }
 static int t_mori_any(const ctx *c, const a2a_view *v, char *why, size_t size)
@@ -248,7 +234,7 @@ static int t_pplx_budget(const ctx *c, const a2a_view *v, char *why, size_t size
 {
     char cap[SETTING_VALUE_LEN];
     if (v->decode) return 0;
-    env_int(c, SET_PPLX_TOKENS_ENV, "128", cap, sizeof cap);
+    rules_env_int(c, SET_PPLX_TOKENS_ENV, "128", cap, sizeof cap);
     int r = over_budget(c, cap, 1, why, size);
     /* chunking off skips the check; on, the decode graph's batch size counts too */
     if (r != 0 || chunk_on(c) == 0) return r;

@@ -2714,6 +2714,17 @@ int rules_env_bool(const setting *s)
     return -1;
 }
 
+int rules_env_int(const ctx *c, setting_key k, const char *dflt, char *out, size_t size)
+{
+    const setting *s = &c->set->s[k];
+    if (s->set && py_int(s->value, out, size)) return 1;
+    if (s->set)
+        notes_add(c->out->warnings, &c->out->nwarnings, KVC_MAX_NOTES, "%s=%s is not an integer: SGLang %s takes "
+                  "its default %s", s->flag, s->value, SGLANG_VERSIONS[c->rel], dflt);
+    snprintf(out, size, "%s", dflt);
+    return 0;
+}
+
 void rules_env_warn(const ctx *c, setting_key k)
 {
     if (rules_env_bool(&c->set->s[k]) >= 0) return;

@@ -233,6 +233,11 @@ int rules_worker_radix_off(const ctx *c);
  * -1 a value it warns about and reads as off (sglang 0.5.12: python/sglang/srt/environ.py:119-126; 0.5.23:
  * :79-86). Pure. */
 int rules_env_bool(const setting *s);
+/* An environment variable's integer as SGLang reads it (EnvInt; 0.5.9's get_int_env_var), into `out` (signed
+ * decimal): the launch's value (1), or `dflt` where unset or where Python's int() refuses it, as SGLang warns and
+ * does (0) (sglang 0.5.9: python/sglang/srt/utils/common.py:355-363; 0.5.11: python/sglang/srt/environ.py:66-72;
+ * 0.5.23: :79-86). */
+int rules_env_int(const ctx *c, setting_key k, const char *dflt, char *out, size_t size);
 /* SGLang's warning for an EnvBool value it does not take (rules_env_bool -1), which it reads as off. */
 void rules_env_warn(const ctx *c, setting_key k);
 
