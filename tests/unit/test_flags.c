@@ -521,6 +521,37 @@ static void test_flags__server_info_keys_are_the_release_s_dests(void **state)
     arglist_free(&dump);
 }
 
+/* A secret's value is never repeated: the ignored list shows *** for an API key, a key file's password, and an
+ * environment variable or /server_info field named for a token, key, secret, password or credential. */
+static void test_flags__secrets_are_not_repeated(void **state)
+{
+    (void)state;
+    static settings s;
+    kvc_diag d;
+    assert_int_equal(parse_in("0.5.23", "--ssl-keyfile-password hunter2 --host h", &s, &d), KVC_OK);
+    assert_int_equal(s.nignored, 2);
+    assert_contains(s.ignored[0], "--ssl-keyfile-password *** (");
+    assert_null(strstr(s.ignored[0], "hunter2"));
+    assert_contains(s.ignored[1], "--host h (");
+    arglist cli = {0}, cfg = {0}, dump = {0};
+    kvc_origin o;
+    origin_set(&o, "launch.sh", 2, 1, "");
+    static const char *const ENV[] = {"HF_TOKEN=hunter2", "AWS_SECRET_ACCESS_KEY=hunter2", "OPENAI_API_KEY=hunter2",
+                                      "SGLANG_FOO_TOKENS_PER_RANK=7"};
+    for (size_t i = 0; i < COUNT_OF(ENV); i++) assert_int_equal(args_add_env(&cli, ENV[i], &o, &d), KVC_OK);
+    assert_int_equal(settings_build(&cfg, &cli, ".", 0, &s, &d), KVC_OK);
+    assert_int_equal(s.nignored, 4);
+    assert_contains(s.ignored[0], "HF_TOKEN=*** (launch.sh:2:1)");
+    assert_contains(s.ignored[1], "AWS_SECRET_ACCESS_KEY=*** (");
+    assert_contains(s.ignored[2], "OPENAI_API_KEY=*** (");
+    assert_contains(s.ignored[3], "SGLANG_FOO_TOKENS_PER_RANK=7 ("); /* a count of tokens is no token */
+    assert_int_equal(args_push(&dump, ARG_DUMP, "ssl_keyfile_password", "hunter2", &o, &d), KVC_OK);
+    assert_int_equal(settings_build(&cfg, &dump, ".", 0, &s, &d), KVC_OK);
+    for (unsigned i = 0; i < s.nignored; i++) assert_null(strstr(s.ignored[i], "hunter2"));
+    arglist_free(&cli);
+    arglist_free(&dump);
+}
+
 /* A flag kvcheck reads as not changing the layout but that SGLang's start-up
  * checks read (check_table.c, generated from each release's code) is named
  * in one warning and, with the first such check, in the ignored list; a flag
@@ -597,6 +628,7 @@ int main(void)
         cmocka_unit_test(test_flags__sglang_serve_takes_the_model_as_its_first_word_from_0_5_16),
         cmocka_unit_test(test_flags__server_info_keys_are_the_release_s_dests),
         cmocka_unit_test(test_flags__flags_sglang_checks_that_kvcheck_does_not_model),
+        cmocka_unit_test(test_flags__secrets_are_not_repeated),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

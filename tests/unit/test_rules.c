@@ -1690,6 +1690,100 @@ static void test_rules__server_args_checks(void **state)
     assert_int_equal(d.column, 8);
 }
 
+/* 1 when one of `r`'s warnings contains `text`. */
+static int has_warning(const kvc_resolved *r, const char *text)
+{
+    for (unsigned i = 0; i < r->nwarnings; i++)
+        if (strstr(r->warnings[i], text)) return 1;
+    return 0;
+}
+
+/* The gRPC port (grpc.c), each case as SGLang's own code decides it (the oracle, tools/sglang-oracle/matrix.py
+ * GRPC_CASES): up to 0.5.15.post1 --port + 10000 whether gRPC is on or not, after the PD hook and
+ * --prefill-only-disable-kv-cache's checks up to 0.5.14 and before them from 0.5.15; from 0.5.16 --grpc-port, the
+ * environment or the legacy modes, and the native server's incompatibilities; check_server_args' clash after the
+ * communication quantization's checks and before --gc-threshold's. */
+static void test_rules__grpc_port_checks(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *release, *args, *message; /* NULL: SGLang starts it */
+    } G[] = {
+        {"0.5.10", "--port 60000", NULL},
+        {"0.5.11", "--port 60000", "ValueError: SGLANG_GRPC_PORT (70000) must be between 1 and 65535"},
+        {"0.5.15.post1", "--port 55536", "ValueError: SGLANG_GRPC_PORT (65536) must be between 1 and 65535"},
+        {"0.5.15.post1", "--port 55535", NULL},
+        {"0.5.11", "--port 0", NULL},
+        {"0.5.11", "--port -20000", "SGLANG_GRPC_PORT (-10000) must be"},
+        {"0.5.11", "--port 99999999999999999999999999", "SGLANG_GRPC_PORT (100000000000000000000009999) must be"},
+        {"0.5.11", "--port -99999999999999999999999999", "SGLANG_GRPC_PORT (-99999999999999999999989999) must be"},
+        {"0.5.16", "--port 60000", NULL},
+        {"0.5.13", "SGLANG_GRPC_PORT=70000", "ValueError: SGLANG_GRPC_PORT (70000) must be between 1 and 65535"},
+        {"0.5.13", "SGLANG_GRPC_PORT=abc --port 60000", "SGLANG_GRPC_PORT (70000) must be"}, /* int() fails: None */
+        {"0.5.13", "SGLANG_GRPC_PORT=30000", NULL},
+        {"0.5.13", "SGLANG_GRPC_PORT=30000 SGLANG_ENABLE_GRPC=1",
+         "ValueError: SGLANG_GRPC_PORT (30000) must differ from --port (30000)"},
+        {"0.5.13", "SGLANG_GRPC_PORT=31000 SGLANG_ENABLE_GRPC=yes --port 31000", "(31000) must differ from --port (31000)"},
+        {"0.5.16", "SGLANG_GRPC_PORT=30000", "ValueError: --grpc-port (30000) must differ from --port (30000)"},
+        {"0.5.23", "--grpc-port 30000", "ValueError: --grpc-port (30000) must differ from --port (30000)"},
+        {"0.5.23", "--grpc-port 0", "ValueError: --grpc-port / SGLANG_GRPC_PORT (0) must be between 1 and 65535"},
+        {"0.5.23", "--port 60000 --grpc-mode", "--grpc-port / SGLANG_GRPC_PORT (70000) must be between 1 and 65535"},
+        {"0.5.23", "--port 50000 --grpc-mode", NULL},
+        {"0.5.23", "--grpc-port 31000 --port 31000 --smg-grpc-mode", NULL},
+        {"0.5.23", "SGLANG_GRPC_WORKER_THREADS=0 --grpc-port 40000",
+         "ValueError: SGLANG_GRPC_WORKER_THREADS (0) must be >= 1"},
+        {"0.5.23", "SGLANG_GRPC_WORKER_THREADS=0", NULL},
+        {"0.5.21", "--grpc-response-timeout-secs 0", "ValueError: --grpc-response-timeout-secs must be positive"},
+        {"0.5.21", "--grpc-response-timeout-secs -1 --grpc-port 70000", "--grpc-response-timeout-secs must be"},
+        {"0.5.21", "--grpc-response-timeout-secs 1", NULL}, /* the flag is new in 0.5.21 */
+        {"0.5.23", "--sidecar-args '[\"a\"]'", "ValueError: --sidecar-args requires --sidecar."},
+        {"0.5.23", "--sidecar-args [1] --sidecar x", "ValueError: --sidecar-args must be a JSON array of strings."},
+        {"0.5.23", "--sidecar-args '{\"a\":1}' --sidecar x", "--sidecar-args must be a JSON array of strings."},
+        {"0.5.23", "--sidecar-args '[\"a\"]' --sidecar x --grpc-port 40000", NULL},
+        {"0.5.23", "--sidecar \" \"", "ValueError: --sidecar must not be empty."},
+        {"0.5.23", "--sidecar x", "ValueError: --sidecar requires --grpc-port or SGLANG_GRPC_PORT."},
+        {"0.5.23", "--sidecar x --grpc-port 40000 --smg-grpc-mode", "ValueError: --sidecar requires SGLang's native "
+         "gRPC server; it cannot be combined with --smg-grpc-mode/--grpc-mode."},
+        {"0.5.22", "SGLANG_RUST_SERVER=1 --sidecar x --grpc-port 40000", "ValueError: --sidecar is not yet supported "
+         "with SGLANG_RUST_SERVER: Rust-server mode does not run the Python sidecar lifecycle."},
+        {"0.5.23", "SGLANG_RUST_SERVER=1 --sidecar x --grpc-port 40000", NULL},
+        {"0.5.23", "--grpc-port 40000 --use-ray", "ValueError: --grpc-port is not supported with --use-ray: the Ray "
+         "serve launch path does not start the native gRPC server."},
+        {"0.5.23", "SGLANG_GRPC_PORT=40000 --encoder-only", "ValueError: --grpc-port is not supported with "
+         "--encoder-only: encoder disaggregation uses its own server."},
+        {"0.5.23", "--grpc-port 40000 --tokenizer-worker-num 2", "ValueError: Native gRPC does not yet support "
+         "--tokenizer-worker-num > 1. Unset --grpc-port or set --tokenizer-worker-num 1."},
+        {"0.5.23", "--grpc-port 40000 --admin-api-key k", "ValueError: --grpc-port is incompatible with "
+         "--api-key/--admin-api-key: the native gRPC listener bypasses HTTP auth middleware."},
+        {"0.5.23", "--grpc-port 40000 --api-key=", NULL},                 /* empty: Python's false */
+        {"0.5.23", "--grpc-port 40000 --smg-grpc-mode --api-key k", NULL}, /* the legacy server */
+        /* where each sits */
+        {"0.5.12", "--port 60000 --prefill-only-disable-kv-cache", "requires --is-embedding"},
+        {"0.5.15.post1", "--port 60000 --prefill-only-disable-kv-cache", "SGLANG_GRPC_PORT (70000) must be"},
+        {"0.5.23", "--grpc-port 0 --prefill-only-disable-kv-cache", "SGLANG_GRPC_PORT (0) must be"},
+        {"0.5.23", "--tp 8 --grpc-port 30000 --gc-threshold 1 2 3 4", "--grpc-port (30000) must differ"},
+        {"0.5.23", "--tp 8 --grpc-port 30000 --enable-quant-communications", "only supported for NPU device"},
+        {"0.5.13", "SGLANG_GRPC_PORT=30000 SGLANG_ENABLE_GRPC=1 --tp 8 --enable-quant-communications",
+         "only supported for NPU device"},
+    };
+    kvc_resolved r;
+    kvc_diag d;
+    for (size_t i = 0; i < COUNT_OF(G); i++) {
+        kvc_status st = resolve_line("H200", "deepseek-v3.2", G[i].args, G[i].release, &r, &d);
+        if (G[i].message ? st != KVC_ERR_CONFIG || !strstr(d.message, G[i].message) : st != KVC_OK)
+            fail_msg("case %zu %s '%s': %d %s", i, G[i].release, G[i].args, st, d.message);
+    }
+    /* the refusal points at what gave the port; SGLang's warnings about the environment it could not read */
+    assert_int_equal(resolve_line("H200", "deepseek-v3.2", "--tp 8 --port 60000", "0.5.11", &r, &d), KVC_ERR_CONFIG);
+    assert_int_equal(d.column, 8);
+    assert_int_equal(resolve_line("H200", "deepseek-v3.2", "SGLANG_GRPC_PORT=x SGLANG_ENABLE_GRPC=maybe", "0.5.13", &r,
+                                  &d), KVC_OK);
+    assert_true(has_warning(&r, "SGLANG_GRPC_PORT=x is not an integer: SGLang 0.5.13 takes its default None"));
+    assert_true(has_warning(&r, "\"maybe\" is not a valid boolean value"));
+    assert_int_equal(resolve_line("H200", "deepseek-v3.2", "SGLANG_ENABLE_GRPC=maybe", "0.5.16", &r, &d), KVC_OK);
+    assert_false(has_warning(&r, "SGLANG_ENABLE_GRPC")); /* 0.5.16 does not read it */
+}
+
 static void test_rules__draft_entries_have_their_own_layout(void **state)
 {
     (void)state;
@@ -2042,14 +2136,6 @@ static void test_rules__hf_quant_config_beside_config_json(void **state)
     assert_int_equal(unlink(quant), 0);
     assert_int_equal(unlink(config), 0);
     assert_int_equal(rmdir(dir), 0);
-}
-
-/* 1 when one of `r`'s warnings contains `text`. */
-static int has_warning(const kvc_resolved *r, const char *text)
-{
-    for (unsigned i = 0; i < r->nwarnings; i++)
-        if (strstr(r->warnings[i], text)) return 1;
-    return 0;
 }
 
 /* A worker of one launch line (resolve_line) and what SGLang makes of it: the layout it starts with, or its
@@ -3589,7 +3675,7 @@ static void test_rules__eras_see_every_version_test(void **state)
     /* every release a rule's code names (a table's span, a rel_since in a branch) starts or ends an era there */
     static const char *const FILES[] = {"src/engine/sglang/rules.c", "src/engine/sglang/quant.c",
                                         "src/engine/sglang/pd.c", "src/engine/sglang/dsv4.c",
-                                        "src/engine/sglang/server.c"};
+                                        "src/engine/sglang/server.c", "src/engine/sglang/grpc.c"};
     unsigned seen = 0;
     for (size_t f = 0; f < COUNT_OF(FILES); f++) {
         char path[512];
@@ -3713,6 +3799,7 @@ int main(void)
         cmocka_unit_test(test_rules__entries_count_draft_layers_and_the_indexer),
         cmocka_unit_test(test_rules__index_topk_sharing),
     cmocka_unit_test(test_rules__server_args_checks),
+    cmocka_unit_test(test_rules__grpc_port_checks),
     cmocka_unit_test(test_rules__pipeline_parallel_speculative),
     cmocka_unit_test(test_rules__prefill_only_disable_kv_cache),
     cmocka_unit_test(test_rules__environment_variables),

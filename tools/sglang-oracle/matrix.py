@@ -172,6 +172,18 @@ STARTUP_CASES = ["--served-model-name a:b --chunked-prefill-size 1000", "--serve
                  "--enable-hisparse --disable-radix-cache --enable-mixed-chunk",
                  "--enable-hisparse --disable-radix-cache --enable-mixed-chunk --speculative-algorithm EAGLE",
                  "--attn-dp-size 0", "--attn-dp-size -1", "--attn-dp-size 0 --enable-prefill-cp --cp-strategy zigzag"]
+# the gRPC port (0.5.11+, grpc.c): derived from --port up to 0.5.15.post1, from --grpc-port or the legacy modes after;
+# its environment, the native server's incompatibilities, and where each check sits (the PD hook, check_server_args)
+GRPC_CASES = ["--port 60000", "--port 55535", "--port 0", "SGLANG_GRPC_PORT=70000", "SGLANG_GRPC_PORT=abc --port 60000",
+              "SGLANG_GRPC_PORT=30000", "SGLANG_GRPC_PORT=30000 SGLANG_ENABLE_GRPC=1", "SGLANG_ENABLE_GRPC=maybe",
+              "--grpc-port 30000", "--grpc-port 0", "--port 60000 --grpc-mode",
+              "--grpc-port 31000 --port 31000 --smg-grpc-mode", "SGLANG_GRPC_WORKER_THREADS=0 --grpc-port 40000",
+              "--grpc-response-timeout-secs 0", "--sidecar-args [1] --sidecar x", "--sidecar x",
+              "--sidecar x --grpc-port 40000 --smg-grpc-mode", "SGLANG_RUST_SERVER=1 --sidecar x --grpc-port 40000",
+              "--grpc-port 40000 --use-ray", "--grpc-port 40000 --tokenizer-worker-num 2",
+              "--grpc-port 40000 --api-key k", "--port 60000 --prefill-only-disable-kv-cache",
+              "--port 60000 --disaggregation-mode decode --disaggregation-decode-enable-offload-kvcache",
+              "--grpc-port 30000 --gc-threshold 1 2 3 4", "--grpc-port 30000 --enable-quant-communications"]
 # --enable-unified-memory and --enable-page-major-kv-layout (0.5.15+): the allowed attention backends per release
 UNIFIED_CASES = ["--enable-unified-memory", "--enable-page-major-kv-layout",
                  "--enable-unified-memory --attention-backend triton",
@@ -442,7 +454,7 @@ def parallel_cases():
         for par in ENV_CASES:
             out.append(case(m, None, None, None, None, par=par))
     for m in DSA + ["DEEPSEEK_V3"]:
-        for par in STARTUP_CASES:
+        for par in STARTUP_CASES + GRPC_CASES:
             out.append(case(m, None, None, None, None, par=par))
         for par in UNIFIED_CASES:
             for mode in (None, "prefill") if m in DSA else (None,):

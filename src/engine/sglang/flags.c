@@ -165,6 +165,15 @@ static const struct dest_key {
     {"served_model_name", SET_SERVED_NAME},
     {"gc_threshold", SET_GC_THRESHOLD},
     {"enable_page_major_kv_layout", SET_PAGE_MAJOR},
+    {"grpc_port", SET_GRPC_PORT},
+    {"smg_grpc_mode", SET_SMG_GRPC},
+    {"grpc_mode", SET_GRPC_MODE},
+    {"grpc_response_timeout_secs", SET_GRPC_TIMEOUT},
+    {"sidecar", SET_SIDECAR},
+    {"sidecar_args", SET_SIDECAR_ARGS},
+    {"use_ray", SET_USE_RAY},
+    {"api_key", SET_API_KEY},
+    {"admin_api_key", SET_ADMIN_API_KEY},
 };
 
 /* The environment variables that are settings: SGLang's envs that decide a
@@ -175,7 +184,8 @@ static const struct dest_key {
  * those the decode allocation policy prefill_complete refuses (sglang
  * 0.5.23: python/sglang/srt/environ.py:859, :2160), and the one that
  * refuses decode KV offload in 0.5.5.post3-0.5.9 (sglang 0.5.9:
- * python/sglang/srt/environ.py:414, server_args.py:2696-2702). */
+ * python/sglang/srt/environ.py:414, server_args.py:2696-2702), and the gRPC
+ * server's, which its start-up checks read (grpc.c). */
 static const struct env_key {
     const char *name;
     setting_key key;
@@ -198,6 +208,9 @@ static const struct env_key {
     {"SGLANG_USE_AITER", SET_USE_AITER_ENV},
     {"SGLANG_DSA_HIP_DISABLE_PRESHUFFLE", SET_DSA_NO_SHUFFLE_ENV},
     {"SGLANG_NSA_HIP_DISABLE_PRESHUFFLE", SET_NSA_NO_SHUFFLE_ENV},
+    {"SGLANG_GRPC_PORT", SET_GRPC_PORT_ENV},
+    {"SGLANG_ENABLE_GRPC", SET_ENABLE_GRPC_ENV},
+    {"SGLANG_GRPC_WORKER_THREADS", SET_GRPC_THREADS_ENV},
 };
 
 int setting_key_of_dest(const char *dest)
@@ -784,6 +797,29 @@ static void unchecked_add(fold_state *f, const char *option, const char *dest)
     sb_puts(&f->unchecked, option);
 }
 
+/* Secrets a launch may carry: kvcheck never repeats their values (its reports go to CI logs and issues). A flag's
+ * by its dest; an environment variable (or a /server_info field) by its name: a token, key, secret, password or
+ * credential. */
+static int secret_name(const char *name)
+{
+    static const char *const DESTS_SECRET[] = {"api_key", "admin_api_key", "ssl_keyfile_password"};
+    static const char *const WORDS[] = {"TOKEN", "KEY", "SECRET", "PASSWORD", "PASSWD", "CREDENTIAL"};
+    for (size_t i = 0; i < COUNT_OF(DESTS_SECRET); i++)
+        if (strcmp(name, DESTS_SECRET[i]) == 0) return 1;
+    char upper[256];
+    str_copy(upper, sizeof upper, name);
+    for (char *p = upper; *p; p++)
+        if (*p >= 'a' && *p <= 'z') *p = (char)(*p - 'a' + 'A');
+    for (size_t i = 0; i < COUNT_OF(WORDS); i++) { /* a whole word of NAME: HF_TOKEN, not ..._TOKENS_PER_RANK */
+        size_t n = strlen(WORDS[i]);
+        for (const char *at = strstr(upper, WORDS[i]); at; at = strstr(at + 1, WORDS[i]))
+            if ((at == upper || at[-1] == '_') && (at[n] == '\0' || at[n] == '_')) return 1;
+    }
+    return 0;
+}
+/* `value` as kvcheck shows it: "***" for a secret's */
+static const char *shown(const char *name, const char *value) { return secret_name(name) ? "***" : value; }
+
 /* One option SGLang took (an unambiguous prefix is read as its option,
  * silently, as argparse does: "--tp 8" is how SGLang's docs write --tp-size). */
 static kvc_status fold_use(fold_state *f, const flag_use *u, const char *const *words, const kv_arg *const *at,
@@ -812,7 +848,7 @@ static kvc_status fold_use(fold_state *f, const flag_use *u, const char *const *
         f->ignored++;
         if (f->out->nignored < KVC_MAX_NOTES - 1) {
             notes_add(f->out->ignored, &f->out->nignored, KVC_MAX_NOTES - 1, "%s%s%s (%s)%s%s%s", u->option,
-                      value && value[0] ? " " : "", value ? value : "", where,
+                      value && value[0] ? " " : "", value ? shown(u->def->dest, value) : "", where,
                       cite ? ": SGLang's start-up checks read it (" : "", cite ? cite : "",
                       cite ? "), which kvcheck does not model" : "");
         }
@@ -1001,10 +1037,11 @@ static kvc_status fold_dump(fold_state *f, const kv_arg *a, unsigned release, kv
             notes_add(f->out->ignored, &f->out->nignored, KVC_MAX_NOTES - 1,
                       "%s %s (%s): the field of %.*s, deprecated in SGLang %s, which reports it from the setting that "
                       "replaces it; not read",
-                      a->text, a->value, where, (int)strcspn(old->names, "/"), old->names, SGLANG_VERSIONS[release]);
+                      a->text, shown(a->text, a->value), where, (int)strcspn(old->names, "/"), old->names,
+                      SGLANG_VERSIONS[release]);
         else
-            notes_add(f->out->ignored, &f->out->nignored, KVC_MAX_NOTES - 1, "%s %s (%s)%s", a->text, a->value, where,
-                      key >= 0 ? ": not a flag of this SGLang release" : "");
+            notes_add(f->out->ignored, &f->out->nignored, KVC_MAX_NOTES - 1, "%s %s (%s)%s", a->text,
+                      shown(a->text, a->value), where, key >= 0 ? ": not a flag of this SGLang release" : "");
         return KVC_OK;
     }
     char option[KVC_NAME_LEN];
@@ -1034,7 +1071,13 @@ static void fold_ignored(fold_state *f, const kv_arg *a, const char *what)
     char where[600];
     origin_format(&o, where, sizeof where);
     f->ignored++;
-    notes_add(f->out->ignored, &f->out->nignored, KVC_MAX_NOTES - 1, "%s (%s): %s", a->text, where, what);
+    size_t n = strcspn(a->text, "=");
+    char name[256];
+    str_printf(name, sizeof name, "%.*s", (int)n, a->text);
+    if (a->text[n] && secret_name(name)) /* NAME=value */
+        notes_add(f->out->ignored, &f->out->nignored, KVC_MAX_NOTES - 1, "%s=*** (%s): %s", name, where, what);
+    else
+        notes_add(f->out->ignored, &f->out->nignored, KVC_MAX_NOTES - 1, "%s (%s): %s", a->text, where, what);
 }
 
 /* 1 for SGL_<X>=value, which SGLang copies over SGLANG_<X> when it starts, with a warning (every release: sglang

@@ -4130,8 +4130,8 @@ static kvc_status check_chunked_prefill(const ctx *c)
 
 /* check_server_args, once the resolution has run: its checks around the page size's, HiSparse's validation (at
  * the slot after the page size's check in every release: sglang 0.5.10: python/sglang/srt/server_args.py:6180-6202;
- * 0.5.19: python/sglang/srt/arg_groups/validation_hook.py:171; 0.5.23: :312) and two-batch overlap's, in SGLang's
- * order, for every model; a DeepSeek-V4 worker's HiSparse kvcheck does not model. */
+ * 0.5.19: python/sglang/srt/arg_groups/validation_hook.py:171; 0.5.23: :312), two-batch overlap's and the gRPC
+ * port's, in SGLang's order, for every model; a DeepSeek-V4 worker's HiSparse kvcheck does not model. */
 static kvc_status check_server_args(const ctx *c)
 {
     kvc_status st;
@@ -4151,7 +4151,9 @@ static kvc_status check_server_args(const ctx *c)
     if ((st = check_hisparse(c))) return st;
     if ((st = server_check(c, SERVER_AFTER_HISPARSE))) return st;
     if ((st = a2a_check(c, A2A_SERVER_ARGS))) return st; /* its two-batch overlap checks */
-    return server_check(c, SERVER_AFTER_TBO);
+    if ((st = server_check(c, SERVER_AFTER_TBO))) return st;
+    if ((st = grpc_check(c, GRPC_SERVER))) return st; /* the gRPC port is not the HTTP port */
+    return server_check(c, SERVER_AFTER_GRPC);
 }
 
 /* The attention-TP size a pool splits KV heads over: tp / the attention-DP
@@ -5250,6 +5252,7 @@ static kvc_status resolve_settings(const gpu_info *gpu, const model_info *model,
     st = check_modelled(&c);
     if (!st) st = check_unmodelled(&c, dsv4);
     if (!st) st = cp_check(&c, CP_EARLY);
+    if (!st) st = grpc_check(&c, GRPC_BEFORE_PD);
     if (!st) st = resolve_mode(&c);
     if (!st) st = resolve_allocation_policy(&c); /* the hook's order */
     if (!st) st = resolve_host_receive(&c);
@@ -5258,6 +5261,7 @@ static kvc_status resolve_settings(const gpu_info *gpu, const model_info *model,
     if (!st) st = check_rust_bootstrap(&c); /* the PD hook's, before role switching's */
     if (!st) st = check_role_switch(&c);
     if (!st) st = prefill_only_flags(&c); /* after the PD hook, before the model's adjustments */
+    if (!st) st = grpc_check(&c, GRPC_AFTER_PD);
     if (!st) st = run_dcp_rules(&c, DCP_VALIDATION, COUNT_OF(DCP_VALIDATION));
     if (!st && dsv4) st = dsv4_resolve(&c);
     if (!st && dsv4) st = prefill_only_backend(&c, "dsv4"); /* the attention backend its hook sets */
@@ -5398,6 +5402,7 @@ static size_t rule_spans(span *out, size_t max)
     n += chunk_spans(out + (n < max ? n : max), n < max ? max - n : 0);
     n += a2a_spans(out + (n < max ? n : max), n < max ? max - n : 0);
     n += server_spans(out + (n < max ? n : max), n < max ? max - n : 0);
+    n += grpc_spans(out + (n < max ? n : max), n < max ? max - n : 0);
     n += prefill_only_spans(out + (n < max ? n : max), n < max ? max - n : 0);
     n += dsv4_spans(out + (n < max ? n : max), n < max ? max - n : 0);
     n += pd_spans(out + (n < max ? n : max), n < max ? max - n : 0);

@@ -245,9 +245,18 @@ void rules_env_warn(const ctx *c, setting_key k);
 
 /* check_server_args' refusals beside the KV layout, at their places around the checks rules.c makes there: before
  * the page size's check, after it (PD multiplexing's first), after HiSparse's, and after two-batch overlap's. */
-enum server_stage { SERVER_BEFORE_PAGE, SERVER_AFTER_PAGE, SERVER_AFTER_HISPARSE, SERVER_AFTER_TBO };
+enum server_stage { SERVER_BEFORE_PAGE, SERVER_AFTER_PAGE, SERVER_AFTER_HISPARSE, SERVER_AFTER_TBO, SERVER_AFTER_GRPC };
 kvc_status server_check(const ctx *c, enum server_stage stage);
 size_t server_spans(span *out, size_t max);
+
+/* ------------------------------------------------- the gRPC server (grpc.c) */
+
+/* Where SGLang checks its gRPC settings: while it derives the port, before the PD hook (0.5.15+) or after it and
+ * --prefill-only-disable-kv-cache's flag checks (0.5.11-0.5.14), and in check_server_args, after the communication
+ * quantization's checks. */
+enum grpc_stage { GRPC_BEFORE_PD, GRPC_AFTER_PD, GRPC_SERVER };
+kvc_status grpc_check(const ctx *c, enum grpc_stage stage);
+size_t grpc_spans(span *out, size_t max);
 
 /* ------------------------- --prefill-only-disable-kv-cache (prefill_only.c) */
 

@@ -5,9 +5,9 @@
  * order. rules.c makes the ones that read the layout (the page size's, PD
  * multiplexing's, HiSparse's, two-batch overlap's); the table below holds
  * the others a single worker can reach from its flags, each at its stage
- * around those (rules.h). Not modelled: LoRA, the token buckets, the
- * metrics, gRPC, load-publish and watermark checks (flags.c names the
- * flags these read, from check_table.c, in a warning). */
+ * around those (rules.h) and the gRPC port's (grpc.c). Not modelled:
+ * LoRA, the token buckets, the metrics, load-publish and watermark checks
+ * (flags.c names the flags these read, from check_table.c, in a warning). */
 #include "engine/sglang/rules.h"
 
 #include <stdio.h>
@@ -284,10 +284,10 @@ static const flag_rule RULES[] = {
     {SINCE("0.5.21"), SERVER_AFTER_TBO, s_xpu_sampling, SET_SAMPLING_BACKEND,
      "ValueError: --sampling-backend intel_xpu requires --device xpu, got --device cuda",
      "sglang 0.5.21: python/sglang/srt/arg_groups/validation_hook.py:265, :392; " SA_NEW "355, :484"},
-    {SINCE("0.5.10"), SERVER_AFTER_TBO, s_gc_threshold, SET_GC_THRESHOLD,
+    {SINCE("0.5.10"), SERVER_AFTER_GRPC, s_gc_threshold, SET_GC_THRESHOLD,
      "ValueError: When setting gc_threshold, it must contain 1 to 3 integers.",
      "sglang 0.5.10: python/sglang/srt/server_args.py:6234; 0.5.18: :9329; " SA_NEW "370"},
-    {SINCE("0.5.13"), SERVER_AFTER_TBO, s_canary, SET_CANARY_INTERVAL,
+    {SINCE("0.5.13"), SERVER_AFTER_GRPC, s_canary, SET_CANARY_INTERVAL,
      "ValueError: --kv-canary-sweep-interval requires --kv-canary in {log, raise}",
      "sglang 0.5.13: python/sglang/srt/server_args.py:7591; " SA_NEW "375"},
 };

@@ -357,6 +357,19 @@ typedef enum setting_key {
     SET_SERVED_NAME,         /* --served-model-name */
     SET_GC_THRESHOLD,        /* --gc-threshold (0.5.10+) */
     SET_PAGE_MAJOR,          /* --enable-page-major-kv-layout (0.5.15+) */
+    /* the gRPC server's settings (grpc.c) */
+    SET_GRPC_PORT,           /* --grpc-port (0.5.16+) */
+    SET_SMG_GRPC,            /* --smg-grpc-mode (0.5.16+) */
+    SET_GRPC_MODE,           /* --grpc-mode */
+    SET_GRPC_TIMEOUT,        /* --grpc-response-timeout-secs */
+    SET_SIDECAR,             /* --sidecar (0.5.16+) */
+    SET_SIDECAR_ARGS,        /* --sidecar-args (0.5.16+) */
+    SET_USE_RAY,             /* --use-ray */
+    SET_API_KEY,             /* --api-key */
+    SET_ADMIN_API_KEY,       /* --admin-api-key */
+    SET_GRPC_PORT_ENV,       /* SGLANG_GRPC_PORT in the launch's environment (0.5.11+) */
+    SET_ENABLE_GRPC_ENV,     /* SGLANG_ENABLE_GRPC (0.5.11-0.5.15.post1) */
+    SET_GRPC_THREADS_ENV,    /* SGLANG_GRPC_WORKER_THREADS (0.5.16+) */
     SET_COUNT
 } setting_key;
 
