@@ -528,26 +528,62 @@ static void test_flags__secrets_are_not_repeated(void **state)
     (void)state;
     static settings s;
     kvc_diag d;
-    assert_int_equal(parse_in("0.5.23", "--ssl-keyfile-password hunter2 --host h", &s, &d), KVC_OK);
-    assert_int_equal(s.nignored, 2);
-    assert_contains(s.ignored[0], "--ssl-keyfile-password *** (");
+    assert_int_equal(parse_in("0.5.23", "--ssl-keyfile-password=hunter2 --host h --tbo-token-distribution-threshold 0.5",
+                              &s, &d), KVC_OK);
+    assert_int_equal(s.nignored, 3);
+    assert_contains(s.ignored[0], "--ssl-keyfile-password *** (--args:1:");
     assert_null(strstr(s.ignored[0], "hunter2"));
     assert_contains(s.ignored[1], "--host h (");
+    assert_contains(s.ignored[2], "--tbo-token-distribution-threshold 0.5 ("); /* a flag is a secret by its dest */
+    /* nor the origin of a setting that is one, which a refusal's "where" shows */
+    assert_int_equal(parse_in("0.5.23", "--api-key=hunter2", &s, &d), KVC_OK);
+    assert_string_equal(s.s[SET_API_KEY].origin.where, "--api-key");
     arglist cli = {0}, cfg = {0}, dump = {0};
     kvc_origin o;
     origin_set(&o, "launch.sh", 2, 1, "");
-    static const char *const ENV[] = {"HF_TOKEN=hunter2", "AWS_SECRET_ACCESS_KEY=hunter2", "OPENAI_API_KEY=hunter2",
+    static const char *const ENV[] = {"HF_TOKEN=hunter2", "AWS_SECRET_ACCESS_KEY=hunter2", "OPENAI_APIKEY=hunter2",
+                                      "PGPASSWORD=hunter2", "GOOGLE_CREDENTIALS=hunter2",
                                       "SGLANG_FOO_TOKENS_PER_RANK=7"};
     for (size_t i = 0; i < COUNT_OF(ENV); i++) assert_int_equal(args_add_env(&cli, ENV[i], &o, &d), KVC_OK);
     assert_int_equal(settings_build(&cfg, &cli, ".", 0, &s, &d), KVC_OK);
-    assert_int_equal(s.nignored, 4);
+    assert_int_equal(s.nignored, 6);
     assert_contains(s.ignored[0], "HF_TOKEN=*** (launch.sh:2:1)");
-    assert_contains(s.ignored[1], "AWS_SECRET_ACCESS_KEY=*** (");
-    assert_contains(s.ignored[2], "OPENAI_API_KEY=*** (");
-    assert_contains(s.ignored[3], "SGLANG_FOO_TOKENS_PER_RANK=7 ("); /* a count of tokens is no token */
+    for (unsigned i = 1; i < 5; i++) assert_contains(s.ignored[i], "=*** (");
+    assert_contains(s.ignored[5], "SGLANG_FOO_TOKENS_PER_RANK=7 ("); /* a count of tokens is no token */
     assert_int_equal(args_push(&dump, ARG_DUMP, "ssl_keyfile_password", "hunter2", &o, &d), KVC_OK);
     assert_int_equal(settings_build(&cfg, &dump, ".", 0, &s, &d), KVC_OK);
     for (unsigned i = 0; i < s.nignored; i++) assert_null(strstr(s.ignored[i], "hunter2"));
+    arglist_free(&cli);
+    arglist_free(&dump);
+}
+
+/* The gRPC server's environment is read by the releases that read it and listed for the others; a running server's
+ * --sidecar-args (a list, "[...]" in its dump) is listed, not parsed. */
+static void test_flags__grpc_environment_and_sidecar_args(void **state)
+{
+    (void)state;
+    static settings s;
+    kvc_diag d;
+    arglist cli = {0}, cfg = {0}, dump = {0};
+    kvc_origin o;
+    origin_set(&o, "launch.sh", 1, 1, "");
+    assert_int_equal(args_add_env(&cli, "SGLANG_ENABLE_GRPC=1", &o, &d), KVC_OK);
+    assert_int_equal(args_add_env(&cli, "SGLANG_GRPC_WORKER_THREADS=2", &o, &d), KVC_OK);
+    assert_int_equal(settings_build(&cfg, &cli, ".", (unsigned)sglang_release_index("0.5.13"), &s, &d), KVC_OK);
+    assert_true(s.s[SET_ENABLE_GRPC_ENV].set);
+    assert_false(s.s[SET_GRPC_THREADS_ENV].set);
+    assert_int_equal(s.nignored, 1);
+    assert_contains(s.ignored[0], "SGLANG_GRPC_WORKER_THREADS=2 (launch.sh:1:1): an environment variable SGLang 0.5.13 "
+                                  "does not read");
+    assert_int_equal(settings_build(&cfg, &cli, ".", 0, &s, &d), KVC_OK);
+    assert_false(s.s[SET_ENABLE_GRPC_ENV].set);
+    assert_true(s.s[SET_GRPC_THREADS_ENV].set);
+    assert_contains(s.ignored[0], "SGLANG_ENABLE_GRPC=1 (launch.sh:1:1): an environment variable SGLang 0.5.23 does "
+                                  "not read");
+    assert_int_equal(args_push(&dump, ARG_DUMP, "sidecar_args", "[...]", &o, &d), KVC_OK);
+    assert_int_equal(settings_build(&cfg, &dump, ".", 0, &s, &d), KVC_OK);
+    assert_false(s.s[SET_SIDECAR_ARGS].set);
+    assert_contains(s.ignored[0], "sidecar_args [...] (launch.sh:1:1): a running server's JSON value");
     arglist_free(&cli);
     arglist_free(&dump);
 }
@@ -629,6 +665,7 @@ int main(void)
         cmocka_unit_test(test_flags__server_info_keys_are_the_release_s_dests),
         cmocka_unit_test(test_flags__flags_sglang_checks_that_kvcheck_does_not_model),
         cmocka_unit_test(test_flags__secrets_are_not_repeated),
+        cmocka_unit_test(test_flags__grpc_environment_and_sidecar_args),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

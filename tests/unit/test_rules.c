@@ -1740,6 +1740,8 @@ static void test_rules__grpc_port_checks(void **state)
         {"0.5.23", "--sidecar-args [1] --sidecar x", "ValueError: --sidecar-args must be a JSON array of strings."},
         {"0.5.23", "--sidecar-args '{\"a\":1}' --sidecar x", "--sidecar-args must be a JSON array of strings."},
         {"0.5.23", "--sidecar-args '[\"a\"]' --sidecar x --grpc-port 40000", NULL},
+        {"0.5.23", "--sidecar-args null", NULL}, /* orjson's None: no sidecar check reads it */
+        {"0.5.16", "--sidecar-args null --sidecar x", "--sidecar requires --grpc-port or SGLANG_GRPC_PORT."},
         {"0.5.23", "--sidecar \" \"", "ValueError: --sidecar must not be empty."},
         {"0.5.23", "--sidecar x", "ValueError: --sidecar requires --grpc-port or SGLANG_GRPC_PORT."},
         {"0.5.23", "--sidecar x --grpc-port 40000 --smg-grpc-mode", "ValueError: --sidecar requires SGLang's native "
@@ -1776,6 +1778,9 @@ static void test_rules__grpc_port_checks(void **state)
     /* the refusal points at what gave the port; SGLang's warnings about the environment it could not read */
     assert_int_equal(resolve_line("H200", "deepseek-v3.2", "--tp 8 --port 60000", "0.5.11", &r, &d), KVC_ERR_CONFIG);
     assert_int_equal(d.column, 8);
+    assert_int_equal(resolve_line("H200", "deepseek-v3.2", "--grpc-port 40000 --api-key= --admin-api-key k", "0.5.23",
+                                  &r, &d), KVC_ERR_CONFIG);
+    assert_int_equal(d.column, 30); /* the key that is not empty */
     assert_int_equal(resolve_line("H200", "deepseek-v3.2", "SGLANG_GRPC_PORT=x SGLANG_ENABLE_GRPC=maybe", "0.5.13", &r,
                                   &d), KVC_OK);
     assert_true(has_warning(&r, "SGLANG_GRPC_PORT=x is not an integer: SGLang 0.5.13 takes its default None"));

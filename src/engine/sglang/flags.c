@@ -5,6 +5,7 @@
  * keys are read by dest. */
 #include "engine/sglang/sglang.h"
 
+#include <ctype.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -189,28 +190,29 @@ static const struct dest_key {
 static const struct env_key {
     const char *name;
     setting_key key;
+    span read; /* the releases that read it (EVER where not given) */
 } ENVS[] = {
-    {"SGLANG_MAMBA_SSM_DTYPE", SET_MAMBA_SSM_ENV},
-    {"SGLANG_MAMBA_CONV_DTYPE", SET_MAMBA_CONV_ENV},
-    {"SGLANG_DSV4_COMPRESS_STATE_DTYPE", SET_DSV4_STATE_ENV},
-    {"SGLANG_OPT_USE_ONLINE_COMPRESS", SET_DSV4_ONLINE_ENV},
-    {"SGLANG_DSV4_KV_LAYOUT", SET_DSV4_LAYOUT_ENV},
-    {"SGLANG_DISAGG_STAGING_BUFFER", SET_STAGING_ENV},
-    {"SGLANG_RUST_SERVER", SET_RUST_SERVER_ENV},
-    {"SGLANG_ENABLE_SPEC_V2", SET_SPEC_V2_ENV},
-    {"SGLANG_AITER_KV_CACHE_LAYOUT", SET_AITER_LAYOUT_ENV},
-    {"SGLANG_MORI_NUM_MAX_DISPATCH_TOKENS_PER_RANK", SET_MORI_TOKENS_ENV},
-    {"SGLANG_PPLX_NUM_MAX_DISPATCH_TOKENS_PER_RANK", SET_PPLX_TOKENS_ENV},
-    {"SGLANG_FLASHINFER_NUM_MAX_DISPATCH_TOKENS_PER_RANK", SET_FI_TOKENS_ENV},
-    {"SGLANG_MOE_NVFP4_DISPATCH", SET_NVFP4_DISPATCH_ENV},
-    {"SGLANG_OPT_USE_DEEPGEMM_MEGA_MOE", SET_MEGA_MOE_ENV},
-    {"SGLANG_ENABLE_PP_SPEC", SET_PP_SPEC_ENV},
-    {"SGLANG_USE_AITER", SET_USE_AITER_ENV},
-    {"SGLANG_DSA_HIP_DISABLE_PRESHUFFLE", SET_DSA_NO_SHUFFLE_ENV},
-    {"SGLANG_NSA_HIP_DISABLE_PRESHUFFLE", SET_NSA_NO_SHUFFLE_ENV},
-    {"SGLANG_GRPC_PORT", SET_GRPC_PORT_ENV},
-    {"SGLANG_ENABLE_GRPC", SET_ENABLE_GRPC_ENV},
-    {"SGLANG_GRPC_WORKER_THREADS", SET_GRPC_THREADS_ENV},
+    {"SGLANG_MAMBA_SSM_DTYPE", SET_MAMBA_SSM_ENV, EVER},
+    {"SGLANG_MAMBA_CONV_DTYPE", SET_MAMBA_CONV_ENV, EVER},
+    {"SGLANG_DSV4_COMPRESS_STATE_DTYPE", SET_DSV4_STATE_ENV, EVER},
+    {"SGLANG_OPT_USE_ONLINE_COMPRESS", SET_DSV4_ONLINE_ENV, EVER},
+    {"SGLANG_DSV4_KV_LAYOUT", SET_DSV4_LAYOUT_ENV, EVER},
+    {"SGLANG_DISAGG_STAGING_BUFFER", SET_STAGING_ENV, EVER},
+    {"SGLANG_RUST_SERVER", SET_RUST_SERVER_ENV, EVER},
+    {"SGLANG_ENABLE_SPEC_V2", SET_SPEC_V2_ENV, EVER},
+    {"SGLANG_AITER_KV_CACHE_LAYOUT", SET_AITER_LAYOUT_ENV, EVER},
+    {"SGLANG_MORI_NUM_MAX_DISPATCH_TOKENS_PER_RANK", SET_MORI_TOKENS_ENV, EVER},
+    {"SGLANG_PPLX_NUM_MAX_DISPATCH_TOKENS_PER_RANK", SET_PPLX_TOKENS_ENV, EVER},
+    {"SGLANG_FLASHINFER_NUM_MAX_DISPATCH_TOKENS_PER_RANK", SET_FI_TOKENS_ENV, EVER},
+    {"SGLANG_MOE_NVFP4_DISPATCH", SET_NVFP4_DISPATCH_ENV, EVER},
+    {"SGLANG_OPT_USE_DEEPGEMM_MEGA_MOE", SET_MEGA_MOE_ENV, EVER},
+    {"SGLANG_ENABLE_PP_SPEC", SET_PP_SPEC_ENV, EVER},
+    {"SGLANG_USE_AITER", SET_USE_AITER_ENV, EVER},
+    {"SGLANG_DSA_HIP_DISABLE_PRESHUFFLE", SET_DSA_NO_SHUFFLE_ENV, EVER},
+    {"SGLANG_NSA_HIP_DISABLE_PRESHUFFLE", SET_NSA_NO_SHUFFLE_ENV, EVER},
+    {"SGLANG_GRPC_PORT", SET_GRPC_PORT_ENV, SINCE("0.5.11")},
+    {"SGLANG_ENABLE_GRPC", SET_ENABLE_GRPC_ENV, FROM_TO("0.5.11", "0.5.15.post1")}, /* deprecated from 0.5.16 */
+    {"SGLANG_GRPC_WORKER_THREADS", SET_GRPC_THREADS_ENV, SINCE("0.5.16")},
 };
 
 int setting_key_of_dest(const char *dest)
@@ -797,28 +799,35 @@ static void unchecked_add(fold_state *f, const char *option, const char *dest)
     sb_puts(&f->unchecked, option);
 }
 
-/* Secrets a launch may carry: kvcheck never repeats their values (its reports go to CI logs and issues). A flag's
- * by its dest; an environment variable (or a /server_info field) by its name: a token, key, secret, password or
- * credential. */
-static int secret_name(const char *name)
+/* Secrets a launch may carry: kvcheck never repeats their values (its reports go to CI logs and issues). A flag or
+ * /server_info field by its dest; an environment variable by its name: a word of it (between underscores) that holds
+ * TOKEN as a whole, or holds KEY, SECRET, PASSWORD, PASSWD or CREDENTIAL (HF_TOKEN, AWS_SECRET_ACCESS_KEY,
+ * PGPASSWORD, OPENAI_APIKEY; not ..._TOKENS_PER_RANK). */
+static int secret_dest(const char *dest)
 {
-    static const char *const DESTS_SECRET[] = {"api_key", "admin_api_key", "ssl_keyfile_password"};
-    static const char *const WORDS[] = {"TOKEN", "KEY", "SECRET", "PASSWORD", "PASSWD", "CREDENTIAL"};
-    for (size_t i = 0; i < COUNT_OF(DESTS_SECRET); i++)
-        if (strcmp(name, DESTS_SECRET[i]) == 0) return 1;
-    char upper[256];
-    str_copy(upper, sizeof upper, name);
-    for (char *p = upper; *p; p++)
-        if (*p >= 'a' && *p <= 'z') *p = (char)(*p - 'a' + 'A');
-    for (size_t i = 0; i < COUNT_OF(WORDS); i++) { /* a whole word of NAME: HF_TOKEN, not ..._TOKENS_PER_RANK */
-        size_t n = strlen(WORDS[i]);
-        for (const char *at = strstr(upper, WORDS[i]); at; at = strstr(at + 1, WORDS[i]))
-            if ((at == upper || at[-1] == '_') && (at[n] == '\0' || at[n] == '_')) return 1;
+    static const char *const SECRET_DESTS[] = {"api_key", "admin_api_key", "ssl_keyfile_password"};
+    for (size_t i = 0; i < COUNT_OF(SECRET_DESTS); i++)
+        if (strcmp(dest, SECRET_DESTS[i]) == 0) return 1;
+    return 0;
+}
+static int secret_env(const char *name, size_t n)
+{
+    static const char *const PARTS[] = {"KEY", "SECRET", "PASSWORD", "PASSWD", "CREDENTIAL"};
+    for (size_t at = 0; at < n;) {
+        size_t len = strcspn(name + at, "_");
+        if (len > n - at) len = n - at;
+        char word[64] = "";
+        if (len < sizeof word) {
+            for (size_t i = 0; i < len; i++) word[i] = (char)toupper((unsigned char)name[at + i]);
+            word[len] = '\0';
+        }
+        if (strcmp(word, "TOKEN") == 0) return 1;
+        for (size_t i = 0; i < COUNT_OF(PARTS); i++)
+            if (strstr(word, PARTS[i])) return 1;
+        at += len + 1;
     }
     return 0;
 }
-/* `value` as kvcheck shows it: "***" for a secret's */
-static const char *shown(const char *name, const char *value) { return secret_name(name) ? "***" : value; }
 
 /* One option SGLang took (an unambiguous prefix is read as its option,
  * silently, as argparse does: "--tp 8" is how SGLang's docs write --tp-size). */
@@ -828,6 +837,8 @@ static kvc_status fold_use(fold_state *f, const flag_use *u, const char *const *
     const kv_arg *a = at[u->word];
     kvc_origin o;
     arg_origin(a, &o);
+    int secret = secret_dest(u->def->dest);
+    if (secret && !a->where) str_copy(o.where, sizeof o.where, u->option); /* not "--api-key=value" */
     char where[600];
     origin_format(&o, where, sizeof where);
     if (u->def->message) {
@@ -848,7 +859,7 @@ static kvc_status fold_use(fold_state *f, const flag_use *u, const char *const *
         f->ignored++;
         if (f->out->nignored < KVC_MAX_NOTES - 1) {
             notes_add(f->out->ignored, &f->out->nignored, KVC_MAX_NOTES - 1, "%s%s%s (%s)%s%s%s", u->option,
-                      value && value[0] ? " " : "", value ? shown(u->def->dest, value) : "", where,
+                      value && value[0] ? " " : "", value ? (secret ? "***" : value) : "", where,
                       cite ? ": SGLang's start-up checks read it (" : "", cite ? cite : "",
                       cite ? "), which kvcheck does not model" : "");
         }
@@ -1037,11 +1048,21 @@ static kvc_status fold_dump(fold_state *f, const kv_arg *a, unsigned release, kv
             notes_add(f->out->ignored, &f->out->nignored, KVC_MAX_NOTES - 1,
                       "%s %s (%s): the field of %.*s, deprecated in SGLang %s, which reports it from the setting that "
                       "replaces it; not read",
-                      a->text, shown(a->text, a->value), where, (int)strcspn(old->names, "/"), old->names,
-                      SGLANG_VERSIONS[release]);
+                      a->text, secret_dest(a->text) ? "***" : a->value, where, (int)strcspn(old->names, "/"),
+                      old->names, SGLANG_VERSIONS[release]);
         else
             notes_add(f->out->ignored, &f->out->nignored, KVC_MAX_NOTES - 1, "%s %s (%s)%s", a->text,
-                      shown(a->text, a->value), where, key >= 0 ? ": not a flag of this SGLang release" : "");
+                      secret_dest(a->text) ? "***" : a->value, where,
+                      key >= 0 ? ": not a flag of this SGLang release" : "");
+        return KVC_OK;
+    }
+    if (def->type == SGT_JSON) { /* a list or a mapping, which the dump gives as "[...]": the checks that read it
+                                    passed on the running server */
+        f->ignored++;
+        char where[600];
+        origin_format(&o, where, sizeof where);
+        notes_add(f->out->ignored, &f->out->nignored, KVC_MAX_NOTES - 1, "%s %s (%s): a running server's JSON value",
+                  a->text, a->value, where);
         return KVC_OK;
     }
     char option[KVC_NAME_LEN];
@@ -1072,10 +1093,9 @@ static void fold_ignored(fold_state *f, const kv_arg *a, const char *what)
     origin_format(&o, where, sizeof where);
     f->ignored++;
     size_t n = strcspn(a->text, "=");
-    char name[256];
-    str_printf(name, sizeof name, "%.*s", (int)n, a->text);
-    if (a->text[n] && secret_name(name)) /* NAME=value */
-        notes_add(f->out->ignored, &f->out->nignored, KVC_MAX_NOTES - 1, "%s=*** (%s): %s", name, where, what);
+    if (a->text[n] && secret_env(a->text, n)) /* NAME=value */
+        notes_add(f->out->ignored, &f->out->nignored, KVC_MAX_NOTES - 1, "%.*s=*** (%s): %s", (int)n, a->text, where,
+                  what);
     else
         notes_add(f->out->ignored, &f->out->nignored, KVC_MAX_NOTES - 1, "%s (%s): %s", a->text, where, what);
 }
@@ -1101,9 +1121,15 @@ static kvc_status fold_env(fold_state *f, const kv_arg *a, kvc_diag *diag)
                   "it over %s when it starts (sglang 0.5.3rc2: python/sglang/srt/environ.py:216-226; 0.5.23: "
                   ":2294-2306)", (int)n, a->text, where, (int)n, a->text, name, name);
     }
-    for (size_t i = 0; i < COUNT_OF(ENVS); i++)
-        if (strcmp(ENVS[i].name, name) == 0)
+    for (size_t i = 0; i < COUNT_OF(ENVS); i++) {
+        if (strcmp(ENVS[i].name, name) != 0) continue;
+        if (sglang_release_in(f->release, ENVS[i].read.since, ENVS[i].read.until))
             return set_value(f, (int)ENVS[i].key, ENVS[i].name, eq ? eq + 1 : "", &o, diag);
+        char what[80];
+        str_printf(what, sizeof what, "an environment variable SGLang %s does not read", SGLANG_VERSIONS[f->release]);
+        fold_ignored(f, a, what);
+        return KVC_OK;
+    }
     fold_ignored(f, a, "an environment variable: kvcheck models none that changes the KV layout");
     return KVC_OK;
 }

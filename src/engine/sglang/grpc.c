@@ -17,285 +17,233 @@
 
 /* The gRPC settings as SGLang derives them. */
 typedef struct grpc_view {
-  char port[SETTING_VALUE_LEN]; /* --port as Python's int, or its default 30000
-                                 */
-  char grpc_port[SETTING_VALUE_LEN]; /* "": None */
-  char threads[SETTING_VALUE_LEN]; /* SGLANG_GRPC_WORKER_THREADS (EnvInt(4)) */
-  setting_key
-      from;   /* what gave grpc_port: --grpc-port, SGLANG_GRPC_PORT or --port */
-  int legacy; /* --smg-grpc-mode or --grpc-mode (0.5.16+) */
+    char port[SETTING_VALUE_LEN];      /* --port as Python's int, or its default 30000 */
+    char grpc_port[SETTING_VALUE_LEN]; /* "": None */
+    char threads[SETTING_VALUE_LEN];   /* SGLANG_GRPC_WORKER_THREADS (EnvInt(4)) */
+    setting_key from;                  /* what gave grpc_port: --grpc-port, SGLANG_GRPC_PORT or --port */
+    int legacy;                        /* --smg-grpc-mode or --grpc-mode (0.5.16+) */
 } grpc_view;
 
-/* `v` (a signed decimal, Python's int text) + 10000 into `out`, as Python adds
- * ints. Pure. */
-static void plus_10000(const char *v, char *out, size_t size) {
-  int neg = v[0] == '-';
-  char d[SETTING_VALUE_LEN + 8] =
-      "000000"; /* room for the addend's digits and a carry */
-  str_copy(d + 6, sizeof d - 6, v + neg);
-  size_t n = strlen(d);
-  if (neg && dec_cmp(v + 1, "10000") < 0) { /* -9999..-1: 10000 - |v| */
-    snprintf(out, size, "%ld", 10000 - strtol(v + 1, NULL, 10));
-    return;
-  }
-  /* |v| + 10000, or |v| - 10000 for a negative v (|v| >= 10000) */
-  int carry = 0;
-  for (size_t i = n, k = 0; i-- > 0;) {
-    int digit = d[i] - '0' + (neg ? -(k == 4) - carry : (k == 4) + carry);
-    carry = neg ? digit < 0 : digit > 9;
-    d[i] = (char)('0' + (digit + 10) % 10);
-    k++;
-  }
-  const char *p = d;
-  while (p[0] == '0' && p[1])
-    p++;
-  snprintf(out, size, "%s%s", neg && strcmp(p, "0") != 0 ? "-" : "", p);
+/* `v` (a signed decimal, Python's int text) + 10000 into `out`, as Python adds ints. Pure. */
+static void plus_10000(const char *v, char *out, size_t size)
+{
+    int neg = v[0] == '-';
+    char d[SETTING_VALUE_LEN + 8] = "000000"; /* room for the addend's digits and a carry */
+    str_copy(d + 6, sizeof d - 6, v + neg);
+    size_t n = strlen(d);
+    if (neg && dec_cmp(v + 1, "10000") < 0) { /* -9999..-1: 10000 - |v| */
+        snprintf(out, size, "%ld", 10000 - strtol(v + 1, NULL, 10));
+        return;
+    }
+    /* |v| + 10000, or |v| - 10000 for a negative v (|v| >= 10000) */
+    int carry = 0;
+    for (size_t i = n, k = 0; i-- > 0; k++) {
+        int digit = d[i] - '0' + (neg ? -(k == 4) - carry : (k == 4) + carry);
+        carry = neg ? digit < 0 : digit > 9;
+        d[i] = (char)('0' + (digit + 10) % 10);
+    }
+    const char *p = d;
+    while (p[0] == '0' && p[1]) p++;
+    snprintf(out, size, "%s%s", neg && strcmp(p, "0") != 0 ? "-" : "", p);
 }
 
-static int negative_or_zero(const char *v) {
-  return v[0] == '-' || strcmp(v, "0") == 0;
-}
-static int above(const char *v, const char *limit) {
-  return v[0] != '-' && dec_cmp(v, limit) > 0;
-}
-static int port_range(const char *v) {
-  return !negative_or_zero(v) && !above(v, "65535");
-}
+static int negative_or_zero(const char *v) { return v[0] == '-' || strcmp(v, "0") == 0; }
+static int above(const char *v, const char *limit) { return v[0] != '-' && dec_cmp(v, limit) > 0; }
+static int port_range(const char *v) { return !negative_or_zero(v) && !above(v, "65535"); }
 
-static void view_of(const ctx *c, grpc_view *v) {
-  const setting *port = &c->set->s[SET_PORT];
-  str_copy(v->port, sizeof v->port, port->set ? port->value : "30000");
-  char env[SETTING_VALUE_LEN];
-  int from_env = rules_env_int(c, SET_GRPC_PORT_ENV, "None", env, sizeof env);
-  v->legacy = rel_since(c->rel, "0.5.16") &&
-              (c->set->s[SET_SMG_GRPC].set || c->set->s[SET_GRPC_MODE].set);
-  v->grpc_port[0] = '\0';
-  if (rel_since(c->rel, "0.5.16") && c->set->s[SET_GRPC_PORT].set) {
-    str_copy(v->grpc_port, sizeof v->grpc_port, c->set->s[SET_GRPC_PORT].value);
-    v->from = SET_GRPC_PORT;
-  } else if (from_env) {
-    str_copy(v->grpc_port, sizeof v->grpc_port, env);
-    v->from = SET_GRPC_PORT_ENV;
-  } else if (rel_until(c->rel, "0.5.15.post1") || v->legacy) {
-    plus_10000(v->port, v->grpc_port, sizeof v->grpc_port);
+static void view_of(const ctx *c, grpc_view *v)
+{
+    const setting *port = &c->set->s[SET_PORT];
+    str_copy(v->port, sizeof v->port, port->set ? port->value : "30000");
+    char env[SETTING_VALUE_LEN];
+    int from_env = rules_env_int(c, SET_GRPC_PORT_ENV, "None", env, sizeof env);
+    v->legacy = rel_since(c->rel, "0.5.16") && (c->set->s[SET_SMG_GRPC].set || c->set->s[SET_GRPC_MODE].set);
+    v->grpc_port[0] = '\0';
     v->from = SET_PORT;
-  }
-  if (rel_since(c->rel, "0.5.16"))
-    rules_env_int(c, SET_GRPC_THREADS_ENV, "4", v->threads, sizeof v->threads);
-  else
-    str_copy(v->threads, sizeof v->threads, "4");
+    if (rel_since(c->rel, "0.5.16") && c->set->s[SET_GRPC_PORT].set) {
+        str_copy(v->grpc_port, sizeof v->grpc_port, c->set->s[SET_GRPC_PORT].value);
+        v->from = SET_GRPC_PORT;
+    } else if (from_env) {
+        str_copy(v->grpc_port, sizeof v->grpc_port, env);
+        v->from = SET_GRPC_PORT_ENV;
+    } else if (rel_until(c->rel, "0.5.15.post1") || v->legacy) {
+        plus_10000(v->port, v->grpc_port, sizeof v->grpc_port);
+    }
+    if (rel_since(c->rel, "0.5.16")) rules_env_int(c, SET_GRPC_THREADS_ENV, "4", v->threads, sizeof v->threads);
+    else str_copy(v->threads, sizeof v->threads, "4");
 }
 
 /* ------------------------------------------------------------ the rows */
 
 typedef int (*grpc_test)(const ctx *c, const grpc_view *v);
 
-static int g_range(const ctx *c, const grpc_view *v) {
-  return (void)c, v->grpc_port[0] && !port_range(v->grpc_port);
+static int g_range(const ctx *c, const grpc_view *v) { return (void)c, v->grpc_port[0] && !port_range(v->grpc_port); }
+static int g_timeout(const ctx *c, const grpc_view *v)
+{
+    const setting *t = &c->set->s[SET_GRPC_TIMEOUT];
+    return (void)v, t->set && negative_or_zero(t->value);
 }
-static int g_timeout(const ctx *c, const grpc_view *v) {
-  (void)v;
-  const setting *t = &c->set->s[SET_GRPC_TIMEOUT];
-  return t->set && negative_or_zero(t->value);
-}
-static int g_threads(const ctx *c, const grpc_view *v) {
-  return (void)c, v->grpc_port[0] && negative_or_zero(v->threads);
+static int g_threads(const ctx *c, const grpc_view *v)
+{
+    return (void)c, v->grpc_port[0] && negative_or_zero(v->threads);
 }
 static int sidecar(const ctx *c) { return c->set->s[SET_SIDECAR].set; }
-static int g_sidecar_args_alone(const ctx *c, const grpc_view *v) {
-  return (void)v, c->set->s[SET_SIDECAR_ARGS].set && !sidecar(c);
+/* --sidecar-args as json_list_type reads it (orjson.loads): NULL where not given or JSON null (None) */
+static cJSON *sidecar_args(const ctx *c)
+{
+    const setting *a = &c->set->s[SET_SIDECAR_ARGS];
+    cJSON *v = a->set ? cJSON_Parse(a->value) : NULL;
+    if (cJSON_IsNull(v)) cJSON_Delete(v), v = NULL;
+    return v;
 }
-/* --sidecar-args (json_list_type: any JSON value argparse took) not a list of
- * strings */
-static int g_sidecar_args_strings(const ctx *c, const grpc_view *v) {
-  (void)v;
-  const setting *a = &c->set->s[SET_SIDECAR_ARGS];
-  if (!a->set)
-    return 0;
-  cJSON *list = cJSON_Parse(a->value);
-  int strings = cJSON_IsArray(list);
-  const cJSON *e;
-  cJSON_ArrayForEach(e, list) strings &= cJSON_IsString(e);
-  cJSON_Delete(list);
-  return !strings;
+static int g_sidecar_args_alone(const ctx *c, const grpc_view *v)
+{
+    cJSON *a = sidecar_args(c);
+    int alone = a && !sidecar(c);
+    cJSON_Delete(a);
+    return (void)v, alone;
 }
-/* --sidecar empty once str.strip() takes its whitespace (ASCII's; Python also
- * strips Unicode spaces) */
-static int g_sidecar_empty(const ctx *c, const grpc_view *v) {
-  (void)v;
-  if (!sidecar(c))
-    return 0;
-  for (const char *p = c->set->s[SET_SIDECAR].value; *p; p++)
-    if (!strchr(" \t\n\r\v\f\x1c\x1d\x1e\x1f", *p))
-      return 0;
-  return 1;
+/* not a list of strings */
+static int g_sidecar_args_strings(const ctx *c, const grpc_view *v)
+{
+    cJSON *a = sidecar_args(c);
+    int strings = !a || cJSON_IsArray(a);
+    const cJSON *e;
+    cJSON_ArrayForEach(e, a) strings &= cJSON_IsString(e);
+    cJSON_Delete(a);
+    return (void)v, !strings;
 }
-static int g_sidecar_legacy(const ctx *c, const grpc_view *v) {
-  return sidecar(c) && v->legacy;
+/* --sidecar empty once str.strip() takes its whitespace (ASCII's; Python also strips Unicode spaces) */
+static int g_sidecar_empty(const ctx *c, const grpc_view *v)
+{
+    if (!sidecar(c)) return 0;
+    for (const char *p = c->set->s[SET_SIDECAR].value; *p; p++)
+        if (!strchr(" \t\n\r\v\f\x1c\x1d\x1e\x1f", *p)) return 0;
+    return (void)v, 1;
 }
-static int g_sidecar_no_port(const ctx *c, const grpc_view *v) {
-  return sidecar(c) && !v->grpc_port[0];
-}
-static int g_sidecar_rust(const ctx *c, const grpc_view *v) {
-  return (void)v,
-         sidecar(c) && rules_env_bool(&c->set->s[SET_RUST_SERVER_ENV]) == 1;
+static int g_sidecar_legacy(const ctx *c, const grpc_view *v) { return sidecar(c) && v->legacy; }
+static int g_sidecar_no_port(const ctx *c, const grpc_view *v) { return sidecar(c) && !v->grpc_port[0]; }
+static int g_sidecar_rust(const ctx *c, const grpc_view *v)
+{
+    return (void)v, sidecar(c) && rules_env_bool(&c->set->s[SET_RUST_SERVER_ENV]) == 1;
 }
 static int native(const grpc_view *v) { return v->grpc_port[0] && !v->legacy; }
-static int g_ray(const ctx *c, const grpc_view *v) {
-  return native(v) && c->set->s[SET_USE_RAY].set;
-}
-static int g_encoder_only(const ctx *c, const grpc_view *v) {
-  return native(v) && c->set->s[SET_ENCODER_ONLY].set;
-}
-static int g_tokenizers(const ctx *c, const grpc_view *v) {
-  const setting *t = &c->set->s[SET_TOKENIZER_WORKERS];
-  return native(v) && t->set && above(t->value, "1");
+static int g_ray(const ctx *c, const grpc_view *v) { return native(v) && c->set->s[SET_USE_RAY].set; }
+static int g_encoder_only(const ctx *c, const grpc_view *v) { return native(v) && c->set->s[SET_ENCODER_ONLY].set; }
+static int g_tokenizers(const ctx *c, const grpc_view *v)
+{
+    const setting *t = &c->set->s[SET_TOKENIZER_WORKERS];
+    return native(v) && t->set && above(t->value, "1");
 }
 /* --api-key or --admin-api-key not empty (Python's truth) */
-static int g_api_key(const ctx *c, const grpc_view *v) {
-  return native(v) && (c->set->s[SET_API_KEY].value[0] ||
-                       c->set->s[SET_ADMIN_API_KEY].value[0]);
+static int g_api_key(const ctx *c, const grpc_view *v)
+{
+    return native(v) && (c->set->s[SET_API_KEY].value[0] || c->set->s[SET_ADMIN_API_KEY].value[0]);
 }
-static int g_clash_env(const ctx *c, const grpc_view *v) {
-  return rules_env_bool(&c->set->s[SET_ENABLE_GRPC_ENV]) == 1 &&
-         strcmp(v->grpc_port, v->port) == 0;
+static int g_clash_env(const ctx *c, const grpc_view *v)
+{
+    return rules_env_bool(&c->set->s[SET_ENABLE_GRPC_ENV]) == 1 && strcmp(v->grpc_port, v->port) == 0;
 }
-static int g_clash(const ctx *c, const grpc_view *v) {
-  return (void)c, !v->legacy && !strcmp(v->grpc_port, v->port);
-}
+static int g_clash(const ctx *c, const grpc_view *v) { return (void)c, !v->legacy && !strcmp(v->grpc_port, v->port); }
 
-/* where SGLang checks each row: while it derives the port, or in
- * check_server_args */
+#define SA16 "sglang 0.5.16: python/sglang/srt/server_args.py:"
+#define HOOK23 "0.5.23: python/sglang/srt/arg_groups/serving_hook.py:"
+#define PORT_GIVER SET_COUNT /* the row blames what gave the gRPC port */
+#define API_KEY_GIVEN SET_API_KEY /* the row blames the API key that is not empty */
+
+/* where SGLang checks each row: while it derives the port, or in check_server_args */
 enum { DERIVE, SERVER };
 static const struct grpc_rule {
-  span when;
-  int stage;
-  grpc_test refused;
-  setting_key blame;   /* SET_COUNT: what gave the gRPC port */
-  const char *message; /* {grpc_port}, {port}, {threads} */
-  const char *cite;
+    span when;
+    int stage;
+    grpc_test refused;
+    setting_key blame;
+    const char *message; /* {grpc_port}, {port}, {threads} */
+    const char *cite;
 } RULES[] = {
-    {FROM_TO("0.5.11", "0.5.15.post1"), DERIVE, g_range, SET_COUNT,
+    {FROM_TO("0.5.11", "0.5.15.post1"), DERIVE, g_range, PORT_GIVER,
      "ValueError: SGLANG_GRPC_PORT ({grpc_port}) must be between 1 and 65535",
-     "sglang 0.5.11: python/sglang/srt/server_args.py:1042-1050; 0.5.15.post1: "
-     ":2997-3005"},
-    {SINCE("0.5.21"), DERIVE, g_timeout, SET_GRPC_TIMEOUT,
-     "ValueError: --grpc-response-timeout-secs must be positive",
-     "sglang 0.5.21: python/sglang/srt/arg_groups/serving_hook.py:337-338; "
-     "0.5.23: :378-379"},
-    {SINCE("0.5.16"), DERIVE, g_range, SET_COUNT,
-     "ValueError: --grpc-port / SGLANG_GRPC_PORT ({grpc_port}) must be between "
-     "1 and 65535",
-     "sglang 0.5.16: python/sglang/srt/server_args.py:3319-3334; 0.5.18: "
-     ":4184-4199; 0.5.23: "
-     "python/sglang/srt/arg_groups/serving_hook.py:360-386"},
+     "sglang 0.5.11: python/sglang/srt/server_args.py:1042-1050; 0.5.15.post1: :2997-3005"},
+    {SINCE("0.5.21"), DERIVE, g_timeout, SET_GRPC_TIMEOUT, "ValueError: --grpc-response-timeout-secs must be positive",
+     "sglang 0.5.21: python/sglang/srt/arg_groups/serving_hook.py:337-338; 0.5.23: :378-379"},
+    {SINCE("0.5.16"), DERIVE, g_range, PORT_GIVER,
+     "ValueError: --grpc-port / SGLANG_GRPC_PORT ({grpc_port}) must be between 1 and 65535",
+     SA16 "3319-3334; 0.5.18: :4184-4199; " HOOK23 "360-386"},
     {SINCE("0.5.16"), DERIVE, g_threads, SET_GRPC_THREADS_ENV,
-     "ValueError: SGLANG_GRPC_WORKER_THREADS ({threads}) must be >= 1",
-     "sglang 0.5.16: python/sglang/srt/server_args.py:3335-3339; 0.5.23: "
-     "python/sglang/srt/arg_groups/"
-     "serving_hook.py:387-390"},
-    {SINCE("0.5.16"), DERIVE, g_sidecar_args_alone, SET_SIDECAR_ARGS,
-     "ValueError: --sidecar-args requires --sidecar.",
-     "sglang 0.5.16: python/sglang/srt/server_args.py:3344-3346; 0.5.23: "
-     "python/sglang/srt/arg_groups/"
-     "serving_hook.py:395-397"},
+     "ValueError: SGLANG_GRPC_WORKER_THREADS ({threads}) must be >= 1", SA16 "3335-3339; " HOOK23 "387-390"},
+    {SINCE("0.5.16"), DERIVE, g_sidecar_args_alone, SET_SIDECAR_ARGS, "ValueError: --sidecar-args requires --sidecar.",
+     SA16 "3344-3346; " HOOK23 "395-397"},
     {SINCE("0.5.16"), DERIVE, g_sidecar_args_strings, SET_SIDECAR_ARGS,
-     "ValueError: --sidecar-args must be a JSON array of strings.",
-     "sglang 0.5.16: python/sglang/srt/server_args.py:3347-3350; 0.5.23: "
-     "python/sglang/srt/arg_groups/"
-     "serving_hook.py:398-401"},
-    {SINCE("0.5.16"), DERIVE, g_sidecar_empty, SET_SIDECAR,
-     "ValueError: --sidecar must not be empty.",
-     "sglang 0.5.16: python/sglang/srt/server_args.py:3351-3353; 0.5.23: "
-     "python/sglang/srt/arg_groups/"
-     "serving_hook.py:402-404"},
+     "ValueError: --sidecar-args must be a JSON array of strings.", SA16 "3347-3350; " HOOK23 "398-401"},
+    {SINCE("0.5.16"), DERIVE, g_sidecar_empty, SET_SIDECAR, "ValueError: --sidecar must not be empty.",
+     SA16 "3351-3353; " HOOK23 "402-404"},
     {SINCE("0.5.16"), DERIVE, g_sidecar_legacy, SET_SIDECAR,
-     "ValueError: --sidecar requires SGLang's native gRPC server; it cannot be "
-     "combined with "
+     "ValueError: --sidecar requires SGLang's native gRPC server; it cannot be combined with "
      "--smg-grpc-mode/--grpc-mode.",
-     "sglang 0.5.16: python/sglang/srt/server_args.py:3354-3358; 0.5.23: "
-     "python/sglang/srt/arg_groups/"
-     "serving_hook.py:405-409"},
+     SA16 "3354-3358; " HOOK23 "405-409"},
     {SINCE("0.5.16"), DERIVE, g_sidecar_no_port, SET_SIDECAR,
-     "ValueError: --sidecar requires --grpc-port or SGLANG_GRPC_PORT.",
-     "sglang 0.5.16: python/sglang/srt/server_args.py:3359-3360; 0.5.23: "
-     "python/sglang/srt/arg_groups/"
-     "serving_hook.py:410-411"},
+     "ValueError: --sidecar requires --grpc-port or SGLANG_GRPC_PORT.", SA16 "3359-3360; " HOOK23 "410-411"},
     {FROM_TO("0.5.22", "0.5.22"), DERIVE, g_sidecar_rust, SET_SIDECAR,
-     "ValueError: --sidecar is not yet supported with SGLANG_RUST_SERVER: "
-     "Rust-server mode does not run the Python "
+     "ValueError: --sidecar is not yet supported with SGLANG_RUST_SERVER: Rust-server mode does not run the Python "
      "sidecar lifecycle.",
      "sglang 0.5.22: python/sglang/srt/arg_groups/serving_hook.py:386-390"},
     {SINCE("0.5.16"), DERIVE, g_ray, SET_USE_RAY,
-     "ValueError: --grpc-port is not supported with --use-ray: the Ray serve "
-     "launch path does not start the native "
+     "ValueError: --grpc-port is not supported with --use-ray: the Ray serve launch path does not start the native "
      "gRPC server.",
-     "sglang 0.5.16: python/sglang/srt/server_args.py:3361-3366; 0.5.23: "
-     "python/sglang/srt/arg_groups/"
-     "serving_hook.py:412-417"},
+     SA16 "3361-3366; " HOOK23 "412-417"},
     {SINCE("0.5.16"), DERIVE, g_encoder_only, SET_ENCODER_ONLY,
-     "ValueError: --grpc-port is not supported with --encoder-only: encoder "
-     "disaggregation uses its own server.",
-     "sglang 0.5.16: python/sglang/srt/server_args.py:3367-3371; 0.5.23: "
-     "python/sglang/srt/arg_groups/"
-     "serving_hook.py:418-422"},
+     "ValueError: --grpc-port is not supported with --encoder-only: encoder disaggregation uses its own server.",
+     SA16 "3367-3371; " HOOK23 "418-422"},
     {SINCE("0.5.16"), DERIVE, g_tokenizers, SET_TOKENIZER_WORKERS,
-     "ValueError: Native gRPC does not yet support --tokenizer-worker-num > 1. "
-     "Unset --grpc-port or set "
+     "ValueError: Native gRPC does not yet support --tokenizer-worker-num > 1. Unset --grpc-port or set "
      "--tokenizer-worker-num 1.",
-     "sglang 0.5.16: python/sglang/srt/server_args.py:3372-3376; 0.5.23: "
-     "python/sglang/srt/arg_groups/"
-     "serving_hook.py:423-427"},
-    {SINCE("0.5.16"), DERIVE, g_api_key, SET_API_KEY,
-     "ValueError: --grpc-port is incompatible with --api-key/--admin-api-key: "
-     "the native gRPC listener bypasses "
+     SA16 "3372-3376; " HOOK23 "423-427"},
+    {SINCE("0.5.16"), DERIVE, g_api_key, API_KEY_GIVEN,
+     "ValueError: --grpc-port is incompatible with --api-key/--admin-api-key: the native gRPC listener bypasses "
      "HTTP auth middleware.",
-     "sglang 0.5.16: python/sglang/srt/server_args.py:3377-3381; 0.5.23: "
-     "python/sglang/srt/arg_groups/"
-     "serving_hook.py:428-432"},
-    {FROM_TO("0.5.11", "0.5.15.post1"), SERVER, g_clash_env,
-     SET_ENABLE_GRPC_ENV,
-     "ValueError: SGLANG_GRPC_PORT ({grpc_port}) must differ from --port "
-     "({port})",
-     "sglang 0.5.11: python/sglang/srt/server_args.py:6953-6960; 0.5.15.post1: "
-     ":6717-6724"},
-    {SINCE("0.5.16"), SERVER, g_clash, SET_COUNT,
+     SA16 "3377-3381; " HOOK23 "428-432"},
+    {FROM_TO("0.5.11", "0.5.15.post1"), SERVER, g_clash_env, SET_ENABLE_GRPC_ENV,
+     "ValueError: SGLANG_GRPC_PORT ({grpc_port}) must differ from --port ({port})",
+     "sglang 0.5.11: python/sglang/srt/server_args.py:6953-6960; 0.5.15.post1: :6717-6724"},
+    {SINCE("0.5.16"), SERVER, g_clash, PORT_GIVER,
      "ValueError: --grpc-port ({grpc_port}) must differ from --port ({port})",
-     "sglang 0.5.16: python/sglang/srt/server_args.py:7747-7750; 0.5.18: "
-     ":9318-9321; 0.5.19: python/sglang/srt/"
-     "arg_groups/validation_hook.py:209-212; 0.5.23: :359-362"},
+     SA16 "7747-7750; 0.5.18: :9318-9321; 0.5.19: python/sglang/srt/arg_groups/validation_hook.py:209-212; 0.5.23: "
+     ":359-362"},
 };
 
-kvc_status grpc_check(const ctx *c, enum grpc_stage stage) {
-  /* a running server's settings passed these checks; before 0.5.11 SGLang has
-   * no gRPC port */
-  if (c->set->s[SET_PAGE_SIZE].reported || !rel_since(c->rel, "0.5.11"))
-    return KVC_OK;
-  enum grpc_stage derive =
-      rel_since(c->rel, "0.5.15") ? GRPC_BEFORE_PD : GRPC_AFTER_PD;
-  if (stage != GRPC_SERVER && stage != derive)
-    return KVC_OK;
-  grpc_view v;
-  view_of(c, &v); /* the environment's warnings are said once */
-  if (stage == derive && rel_until(c->rel, "0.5.15.post1"))
-    rules_env_warn(c, SET_ENABLE_GRPC_ENV);
-  for (size_t i = 0; i < COUNT_OF(RULES); i++) {
-    const struct grpc_rule *r = &RULES[i];
-    if (r->stage != (stage == GRPC_SERVER ? SERVER : DERIVE) ||
-        !in_span(c->rel, r->when) || !r->refused(c, &v))
-      continue;
-    const setting *s = &c->set->s[r->blame == SET_COUNT ? v.from : r->blame];
-    const char *const fields[][2] = {
-        {"grpc_port", v.grpc_port}, {"port", v.port}, {"threads", v.threads}};
-    char msg[sizeof c->diag->message];
-    sglang_expand(r->message, fields, COUNT_OF(fields), msg, sizeof msg);
-    return rules_refuse(c, s->set ? s : NULL, "%s (%s)", msg, r->cite);
-  }
-  return KVC_OK;
+/* The setting a row points at. */
+static const setting *blamed(const ctx *c, const struct grpc_rule *r, const grpc_view *v)
+{
+    if (r->blame == PORT_GIVER) return &c->set->s[v->from];
+    if (r->blame == API_KEY_GIVEN && !c->set->s[SET_API_KEY].value[0]) return &c->set->s[SET_ADMIN_API_KEY];
+    return &c->set->s[r->blame];
 }
 
-size_t grpc_spans(span *out, size_t max) {
-  size_t n = 0;
-  SPAN_EACH(RULES, RULES[i].when);
-  return n;
+kvc_status grpc_check(const ctx *c, enum grpc_stage stage)
+{
+    /* a running server's settings passed these checks; before 0.5.11 SGLang has no gRPC port */
+    if (c->set->s[SET_PAGE_SIZE].reported || !rel_since(c->rel, "0.5.11")) return KVC_OK;
+    enum grpc_stage derive = rel_since(c->rel, "0.5.15") ? GRPC_BEFORE_PD : GRPC_AFTER_PD;
+    if (stage != GRPC_SERVER && stage != derive) return KVC_OK;
+    grpc_view v;
+    view_of(c, &v); /* the environment's warnings are said once */
+    if (stage == derive && rel_until(c->rel, "0.5.15.post1")) rules_env_warn(c, SET_ENABLE_GRPC_ENV);
+    for (size_t i = 0; i < COUNT_OF(RULES); i++) {
+        const struct grpc_rule *r = &RULES[i];
+        if (r->stage != (stage == GRPC_SERVER ? SERVER : DERIVE) || !in_span(c->rel, r->when) || !r->refused(c, &v))
+            continue;
+        const setting *s = blamed(c, r, &v);
+        const char *const fields[][2] = {{"grpc_port", v.grpc_port}, {"port", v.port}, {"threads", v.threads}};
+        char msg[sizeof c->diag->message];
+        sglang_expand(r->message, fields, COUNT_OF(fields), msg, sizeof msg);
+        return rules_refuse(c, s->set ? s : NULL, "%s (%s)", msg, r->cite);
+    }
+    return KVC_OK;
+}
+
+size_t grpc_spans(span *out, size_t max)
+{
+    size_t n = 0;
+    SPAN_EACH(RULES, RULES[i].when);
+    return n;
 }
