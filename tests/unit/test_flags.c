@@ -580,6 +580,12 @@ static void test_flags__grpc_environment_and_sidecar_args(void **state)
     assert_true(s.s[SET_GRPC_THREADS_ENV].set);
     assert_contains(s.ignored[0], "SGLANG_ENABLE_GRPC=1 (launch.sh:1:1): an environment variable SGLang 0.5.23 does "
                                   "not read");
+    assert_int_equal(s.nwarnings, 0); /* 0.5.21+ say nothing of it */
+    assert_int_equal(settings_build(&cfg, &cli, ".", (unsigned)sglang_release_index("0.5.16"), &s, &d), KVC_OK);
+    assert_int_equal(s.nwarnings, 1);
+    assert_contains(s.warnings[0], "SGLANG_ENABLE_GRPC (launch.sh:1:1): SGLang warns \"Environment variable "
+                                   "SGLANG_ENABLE_GRPC is deprecated. Please use '--grpc-port' to enable the native "
+                                   "gRPC server.\"");
     assert_int_equal(args_push(&dump, ARG_DUMP, "sidecar_args", "[...]", &o, &d), KVC_OK);
     assert_int_equal(settings_build(&cfg, &dump, ".", 0, &s, &d), KVC_OK);
     assert_false(s.s[SET_SIDECAR_ARGS].set);

@@ -1786,7 +1786,10 @@ static void test_rules__grpc_port_checks(void **state)
     assert_true(has_warning(&r, "SGLANG_GRPC_PORT=x is not an integer: SGLang 0.5.13 takes its default None"));
     assert_true(has_warning(&r, "\"maybe\" is not a valid boolean value"));
     assert_int_equal(resolve_line("H200", "deepseek-v3.2", "SGLANG_ENABLE_GRPC=maybe", "0.5.16", &r, &d), KVC_OK);
-    assert_false(has_warning(&r, "SGLANG_ENABLE_GRPC")); /* 0.5.16 does not read it */
+    assert_true(has_warning(&r, "Environment variable SGLANG_ENABLE_GRPC is deprecated.")); /* not read: no value */
+    assert_false(has_warning(&r, "not a valid boolean value"));
+    assert_int_equal(resolve_line("H200", "deepseek-v3.2", "SGLANG_ENABLE_GRPC=1", "0.5.21", &r, &d), KVC_OK);
+    assert_false(has_warning(&r, "SGLANG_ENABLE_GRPC"));
 }
 
 static void test_rules__draft_entries_have_their_own_layout(void **state)

@@ -215,6 +215,19 @@ static const struct env_key {
     {"SGLANG_GRPC_WORKER_THREADS", SET_GRPC_THREADS_ENV, SINCE("0.5.16")},
 };
 
+/* Environment variables a release warns about as deprecated when they are set, and does not read. */
+static const struct env_deprecated {
+    const char *name;
+    span when;
+    const char *warning;
+    const char *cite;
+} ENVS_DEPRECATED[] = {
+    {"SGLANG_ENABLE_GRPC", FROM_TO("0.5.16", "0.5.20"),
+     "Environment variable SGLANG_ENABLE_GRPC is deprecated. Please use '--grpc-port' to enable the native gRPC "
+     "server.",
+     "sglang 0.5.16: python/sglang/srt/environ.py:1182-1183, :1227-1230; 0.5.18: :1596-1598; 0.5.20: :1876-1878"},
+};
+
 int setting_key_of_dest(const char *dest)
 {
     for (size_t i = 0; i < COUNT_OF(DESTS); i++)
@@ -1128,6 +1141,14 @@ static kvc_status fold_env(fold_state *f, const kv_arg *a, kvc_diag *diag)
         char what[80];
         str_printf(what, sizeof what, "an environment variable SGLang %s does not read", SGLANG_VERSIONS[f->release]);
         fold_ignored(f, a, what);
+        for (size_t k = 0; k < COUNT_OF(ENVS_DEPRECATED); k++) {
+            const struct env_deprecated *e = &ENVS_DEPRECATED[k];
+            if (!strcmp(e->name, name) && sglang_release_in(f->release, e->when.since, e->when.until)) {
+                char where[600];
+                origin_format(&o, where, sizeof where);
+                fold_warn(f, "%s (%s): SGLang warns \"%s\" (%s)", name, where, e->warning, e->cite);
+            }
+        }
         return KVC_OK;
     }
     fold_ignored(f, a, "an environment variable: kvcheck models none that changes the KV layout");
