@@ -1053,29 +1053,23 @@ static kvc_status fold_dump(fold_state *f, const kv_arg *a, unsigned release, kv
         if (deprecated(d)) old = d;
         else def = d;
     }
-    if (!def) {
+    if (!def || def->type == SGT_JSON) { /* listed, not read */
         f->ignored++;
         char where[600];
         origin_format(&o, where, sizeof where);
-        if (old) /* e.g. 0.5.23's enable_dp_attention, reported from attn_dp_size (server_args.py:319-332) */
+        const char *shown = secret_dest(a->text) ? "***" : a->value;
+        if (def) /* a list or a mapping, which the dump gives as "[...]": the checks that read it passed on the
+                    running server */
+            notes_add(f->out->ignored, &f->out->nignored, KVC_MAX_NOTES - 1,
+                      "%s %s (%s): a running server's JSON value", a->text, shown, where);
+        else if (old) /* e.g. 0.5.23's enable_dp_attention, reported from attn_dp_size (server_args.py:319-332) */
             notes_add(f->out->ignored, &f->out->nignored, KVC_MAX_NOTES - 1,
                       "%s %s (%s): the field of %.*s, deprecated in SGLang %s, which reports it from the setting that "
                       "replaces it; not read",
-                      a->text, secret_dest(a->text) ? "***" : a->value, where, (int)strcspn(old->names, "/"),
-                      old->names, SGLANG_VERSIONS[release]);
+                      a->text, shown, where, (int)strcspn(old->names, "/"), old->names, SGLANG_VERSIONS[release]);
         else
-            notes_add(f->out->ignored, &f->out->nignored, KVC_MAX_NOTES - 1, "%s %s (%s)%s", a->text,
-                      secret_dest(a->text) ? "***" : a->value, where,
+            notes_add(f->out->ignored, &f->out->nignored, KVC_MAX_NOTES - 1, "%s %s (%s)%s", a->text, shown, where,
                       key >= 0 ? ": not a flag of this SGLang release" : "");
-        return KVC_OK;
-    }
-    if (def->type == SGT_JSON) { /* a list or a mapping, which the dump gives as "[...]": the checks that read it
-                                    passed on the running server */
-        f->ignored++;
-        char where[600];
-        origin_format(&o, where, sizeof where);
-        notes_add(f->out->ignored, &f->out->nignored, KVC_MAX_NOTES - 1, "%s %s (%s): a running server's JSON value",
-                  a->text, a->value, where);
         return KVC_OK;
     }
     char option[KVC_NAME_LEN];

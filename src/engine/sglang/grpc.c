@@ -88,31 +88,21 @@ static int g_threads(const ctx *c, const grpc_view *v)
     return (void)c, v->grpc_port[0] && negative_or_zero(v->threads);
 }
 static int sidecar(const ctx *c) { return c->set->s[SET_SIDECAR].set; }
-/* --sidecar-args as json_list_type reads it (orjson.loads): NULL where not given or JSON null (None) */
-static cJSON *sidecar_args(const ctx *c)
+/* --sidecar-args as json_list_type reads it (orjson.loads): 0 not given or JSON null (None), 1 a list of strings,
+ * 2 any other value */
+static int sidecar_args(const ctx *c)
 {
     const setting *a = &c->set->s[SET_SIDECAR_ARGS];
     cJSON *v = a->set ? cJSON_Parse(a->value) : NULL;
-    if (cJSON_IsNull(v)) cJSON_Delete(v), v = NULL;
-    return v;
-}
-static int g_sidecar_args_alone(const ctx *c, const grpc_view *v)
-{
-    cJSON *a = sidecar_args(c);
-    int alone = a && !sidecar(c);
-    cJSON_Delete(a);
-    return (void)v, alone;
-}
-/* not a list of strings */
-static int g_sidecar_args_strings(const ctx *c, const grpc_view *v)
-{
-    cJSON *a = sidecar_args(c);
-    int strings = !a || cJSON_IsArray(a);
+    int kind = !v || cJSON_IsNull(v) ? 0 : cJSON_IsArray(v) ? 1 : 2;
     const cJSON *e;
-    cJSON_ArrayForEach(e, a) strings &= cJSON_IsString(e);
-    cJSON_Delete(a);
-    return (void)v, !strings;
+    if (kind == 1)
+        cJSON_ArrayForEach(e, v) if (!cJSON_IsString(e)) kind = 2;
+    cJSON_Delete(v);
+    return kind;
 }
+static int g_sidecar_args_alone(const ctx *c, const grpc_view *v) { return (void)v, sidecar_args(c) && !sidecar(c); }
+static int g_sidecar_args_strings(const ctx *c, const grpc_view *v) { return (void)v, sidecar_args(c) == 2; }
 /* --sidecar empty once str.strip() takes its whitespace (ASCII's; Python also strips Unicode spaces) */
 static int g_sidecar_empty(const ctx *c, const grpc_view *v)
 {
