@@ -224,6 +224,9 @@ int pyyaml_null(const char *s, int plain);
 char *pyyaml_str(const char *text, int plain);
 /* 1 when a plain scalar is a YAML 1.1 int or float. */
 int pyyaml_is_number(const char *text);
+/* Python's repr() of a float, appended: the shortest digits that read back, fixed notation for exponents -4 to 15,
+ * else d.ddde+XX; nan, inf, -inf. */
+void py_float_repr(double v, strbuf *out);
 
 /* ------------------------------------------------------------ Python repr */
 

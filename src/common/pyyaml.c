@@ -53,9 +53,7 @@ static int yaml_int(const char *s, strbuf *out)
     return 1;
 }
 
-/* Python's repr of a float: the shortest digits that read back, fixed
- * notation for exponents -4 to 15, else d.ddde+XX. */
-static void py_float_repr(double v, strbuf *out)
+void py_float_repr(double v, strbuf *out)
 {
     if (v != v) {
         sb_puts(out, "nan");

@@ -1,8 +1,10 @@
 #define _DEFAULT_SOURCE /* mkstemps */
 #include "support.h"
 
+#include <dirent.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/types.h>
 #include <unistd.h>
 
 kvc_worker *worker_make(const char *gpu, const char *model, const char *args)
@@ -91,10 +93,35 @@ void _assert_contains(const char *haystack, const char *needle, const char *file
     _fail(file, line);
 }
 
+/* The test program's own temporary directory, made at the first temporary file and removed with its files when the
+ * program exits (by the process that made it, not a child). */
+static char temp_root[] = "/tmp/kvc_test_XXXXXX";
+static pid_t temp_owner;
+
+static void temp_root_remove(void)
+{
+    if (getpid() != temp_owner) return;
+    DIR *d = opendir(temp_root);
+    if (!d) return;
+    char path[sizeof temp_root + 256];
+    for (struct dirent *e; (e = readdir(d));) {
+        if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0) continue;
+        snprintf(path, sizeof path, "%s/%s", temp_root, e->d_name);
+        unlink(path);
+    }
+    closedir(d);
+    rmdir(temp_root);
+}
+
 const char *temp_data_file(const char *suffix, const void *data, size_t bytes)
 {
     static char path[256];
-    snprintf(path, sizeof path, "/tmp/kvc_test_XXXXXX%s", suffix);
+    if (!temp_owner) {
+        assert_non_null(mkdtemp(temp_root));
+        temp_owner = getpid();
+        atexit(temp_root_remove);
+    }
+    snprintf(path, sizeof path, "%s/XXXXXX%s", temp_root, suffix);
     int fd = mkstemps(path, (int)strlen(suffix));
     assert_true(fd >= 0);
     for (size_t done = 0; done < bytes;) {

@@ -605,31 +605,31 @@ static void test_flags__flags_sglang_checks_that_kvcheck_does_not_model(void **s
     kvc_diag d;
     settings *s = malloc(sizeof *s);
     assert_non_null(s);
-    assert_int_equal(parse_in("0.5.23", "--enable-lora --max-lora-rank 8 --host 0.0.0.0 --enable-lora", s, &d), KVC_OK);
-    assert_true(has_warning(s, "some of SGLang 0.5.23's start-up checks read --enable-lora, --max-lora-rank, which "
+    assert_int_equal(parse_in("0.5.23", "--enable-http2 --node-rank 1 --host 0.0.0.0 --enable-http2", s, &d), KVC_OK);
+    assert_true(has_warning(s, "some of SGLang 0.5.23's start-up checks read --enable-http2, --node-rank, which "
                                "kvcheck does not model (they may not apply to this worker): it judges the KV layout as "
                                "if the worker starts"));
     assert_int_equal(s->nignored, 4);
-    assert_contains(s->ignored[0], "--enable-lora (--args:1:16): SGLang's start-up checks read it (sglang 0.5.23: "
-                                   "python/sglang/srt/arg_groups/lora_hook.py:");
-    assert_contains(s->ignored[1], "--max-lora-rank 8 (--args:1:30): SGLang's start-up checks read it");
+    assert_contains(s->ignored[0], "--enable-http2 (--args:1:16): SGLang's start-up checks read it (sglang 0.5.23: "
+                                   "python/sglang/srt/arg_groups/serving_hook.py:");
+    assert_contains(s->ignored[1], "--node-rank 1 (--args:1:31): SGLang's start-up checks read it");
     assert_null(strstr(s->ignored[2], "start-up checks"));
-    /* the release's own file: 0.5.18 checks LoRA in server_args.py */
-    assert_int_equal(parse_in("0.5.18", "--enable-lora", s, &d), KVC_OK);
+    /* the release's own file: 0.5.18 checks HTTP/2 in server_args.py */
+    assert_int_equal(parse_in("0.5.18", "--enable-http2", s, &d), KVC_OK);
     assert_contains(s->ignored[0], "(sglang 0.5.18: python/sglang/srt/server_args.py:");
     assert_int_equal(parse_in("0.5.23", "--host 0.0.0.0", s, &d), KVC_OK);
     assert_false(has_warning(s, "start-up checks"));
     /* the first four are named; a flag given again counts once */
-    assert_int_equal(parse_in("0.5.23", "--enable-lora --max-lora-rank 8 --max-loras-per-batch 2 --lora-backend "
-                                        "triton --max-loaded-loras 4 --max-lora-rank 16 --max-loaded-loras 8", s, &d),
+    assert_int_equal(parse_in("0.5.23", "--enable-http2 --node-rank 1 --mamba-track-interval 2 --ssl-certfile c "
+                                        "--ssl-keyfile k --node-rank 2 --ssl-keyfile k2", s, &d),
                      KVC_OK);
-    assert_true(has_warning(s, "read --enable-lora, --max-lora-rank, --max-loras-per-batch, --lora-backend and 1 "
+    assert_true(has_warning(s, "read --enable-http2, --node-rank, --mamba-track-interval, --ssl-certfile and 1 "
                                "more flags, which"));
     /* a /server_info dump */
     arglist dump = {0}, cfg = {0};
     kvc_origin o;
     origin_set(&o, "info.json", 3, 3, "");
-    assert_int_equal(args_push(&dump, ARG_DUMP, "enable_lora", "true", &o, &d), KVC_OK);
+    assert_int_equal(args_push(&dump, ARG_DUMP, "enable_http2", "true", &o, &d), KVC_OK);
     assert_int_equal(settings_build(&cfg, &dump, ".", 0, s, &d), KVC_OK);
     assert_false(has_warning(s, "start-up checks"));
     arglist_free(&dump);

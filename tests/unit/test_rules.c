@@ -1555,15 +1555,30 @@ static void test_rules__prefill_only_disable_kv_cache(void **state)
 #undef ALL
 }
 
+/* A launch under one release and SGLang's verdict on it: its refusal's words, or NULL where it starts. */
+typedef struct release_case {
+    const char *release, *args, *message;
+} release_case;
+
+/* Resolves each case on an H200 with `model` and fails at the first verdict that is not SGLang's. */
+static void expect_verdicts(const char *model, const release_case *cases, size_t n)
+{
+    kvc_resolved r;
+    kvc_diag d;
+    for (size_t i = 0; i < n; i++) {
+        kvc_status st = resolve_line("H200", model, cases[i].args, cases[i].release, &r, &d);
+        if (cases[i].message ? st != KVC_ERR_CONFIG || !strstr(d.message, cases[i].message) : st != KVC_OK)
+            fail_msg("case %zu %s '%s': %d %s", i, cases[i].release, cases[i].args, st, d.message);
+    }
+}
+
 /* check_server_args' refusals beside the KV layout (server.c), each in its place around the page size's check (a
  * chunk of 1000 is refused there), HiSparse's and two-batch overlap's; every case run against the oracle. */
 static void test_rules__server_args_checks(void **state)
 {
     (void)state;
 #define C1000 " --chunked-prefill-size 1000"
-    static const struct {
-        const char *release, *args, *message; /* NULL: SGLang starts it */
-    } S[] = {
+    static const release_case S[] = {
         {"0.5.23", "--tp 8 --nnodes 3" C1000, "AssertionError: tp_size must be divisible by number of nodes"},
         {"0.5.15", "--tp 8 --nnodes 3" C1000, "AssertionError: tp_size must be divisible by number of nodes"},
         {"0.5.23", "--tp 8 --pp-max-micro-batch-size 0" C1000, "pp_max_micro_batch_size must be a positive integer or "
@@ -1660,13 +1675,9 @@ static void test_rules__server_args_checks(void **state)
          "Hierarchical sparse attention currently requires --disable-radix-cache."},
     };
 #undef C1000
+    expect_verdicts("glm-5", S, COUNT_OF(S)); /* GLM-5.2 refuses TBO */
     kvc_resolved r;
     kvc_diag d;
-    for (size_t i = 0; i < COUNT_OF(S); i++) {
-        kvc_status st = resolve_line("H200", "glm-5", S[i].args, S[i].release, &r, &d); /* GLM-5.2 refuses TBO */
-        if (S[i].message ? st != KVC_ERR_CONFIG || !strstr(d.message, S[i].message) : st != KVC_OK)
-            fail_msg("case %zu '%s': %d %s", i, S[i].args, st, d.message);
-    }
     /* the size as given: prefill CP's rewrite of it does not hide a negative one; DSA CP under interleave with an
      * attention CP size keeps it, and the handler refuses it */
     assert_int_equal(resolve_line("H200", "deepseek-v3", "--tp 8 --enable-prefill-cp --attn-dp-size -1", "0.5.23", &r,
@@ -1706,9 +1717,7 @@ static int has_warning(const kvc_resolved *r, const char *text)
 static void test_rules__grpc_port_checks(void **state)
 {
     (void)state;
-    static const struct {
-        const char *release, *args, *message; /* NULL: SGLang starts it */
-    } G[] = {
+    static const release_case G[] = {
         {"0.5.10", "--port 60000", NULL},
         {"0.5.11", "--port 60000", "ValueError: SGLANG_GRPC_PORT (70000) must be between 1 and 65535"},
         {"0.5.15.post1", "--port 55536", "ValueError: SGLANG_GRPC_PORT (65536) must be between 1 and 65535"},
@@ -1768,13 +1777,9 @@ static void test_rules__grpc_port_checks(void **state)
         {"0.5.13", "SGLANG_GRPC_PORT=30000 SGLANG_ENABLE_GRPC=1 --tp 8 --enable-quant-communications",
          "only supported for NPU device"},
     };
+    expect_verdicts("deepseek-v3.2", G, COUNT_OF(G));
     kvc_resolved r;
     kvc_diag d;
-    for (size_t i = 0; i < COUNT_OF(G); i++) {
-        kvc_status st = resolve_line("H200", "deepseek-v3.2", G[i].args, G[i].release, &r, &d);
-        if (G[i].message ? st != KVC_ERR_CONFIG || !strstr(d.message, G[i].message) : st != KVC_OK)
-            fail_msg("case %zu %s '%s': %d %s", i, G[i].release, G[i].args, st, d.message);
-    }
     /* the refusal points at what gave the port; SGLang's warnings about the environment it could not read */
     assert_int_equal(resolve_line("H200", "deepseek-v3.2", "--tp 8 --port 60000", "0.5.11", &r, &d), KVC_ERR_CONFIG);
     assert_int_equal(d.column, 8);
@@ -1790,6 +1795,181 @@ static void test_rules__grpc_port_checks(void **state)
     assert_false(has_warning(&r, "not a valid boolean value"));
     assert_int_equal(resolve_line("H200", "deepseek-v3.2", "SGLANG_ENABLE_GRPC=1", "0.5.21", &r, &d), KVC_OK);
     assert_false(has_warning(&r, "SGLANG_ENABLE_GRPC"));
+}
+
+/* validate_buckets_rule on both lists, and the metrics options: up to 0.5.6.post2 in __post_init__ (before
+ * check_server_args' page-size check), from 0.5.7 in check_server_args after it */
+static void test_rules__token_buckets_and_metrics(void **state)
+{
+    (void)state;
+    static const release_case B[] = {
+        {"0.5.3rc2", "--prompt-tokens-buckets foo", "AssertionError: Unsupported --prompt-tokens-buckets rule type: "
+         "'foo'. Must be one of: 'tse', 'default', 'custom'"},
+        {"0.5.23", "--prompt-tokens-buckets TSE 1 2 3", "Unsupported --prompt-tokens-buckets rule type: 'TSE'."},
+        {"0.5.18", "--prompt-tokens-buckets tse 1 2", "AssertionError: --prompt-tokens-buckets TSE rule requires "
+         "exactly 4 parameters: ['tse', middle, base, count], got 3"},
+        {"0.5.18", "--generation-tokens-buckets tse a 2 3", "AssertionError: --generation-tokens-buckets TSE rule "
+         "parameters must be: ['tse', <float:middle>, <float:base>, <int:count>]"},
+        {"0.5.18", "--generation-tokens-buckets tse 1 2 1.5", "TSE rule parameters must be"}, /* int("1.5") */
+        {"0.5.23", "--prompt-tokens-buckets tse 1 1 3", "TSE base must be larger than 1, got: 1.0"},
+        {"0.5.23", "--prompt-tokens-buckets tse 1 0.00001 3", "TSE base must be larger than 1, got: 1e-05"},
+        {"0.5.23", "--prompt-tokens-buckets tse 1 nan 3", "TSE base must be larger than 1, got: nan"},
+        {"0.5.23", "--prompt-tokens-buckets tse 1 2 -0", "TSE count must be positive, got: 0"},
+        {"0.5.23", "--prompt-tokens-buckets tse 1 2 -1", "TSE count must be positive, got: -1"},
+        {"0.5.23", "--prompt-tokens-buckets tse 0 2 3", "TSE middle must be positive, got: 0.0"},
+        {"0.5.23", "--prompt-tokens-buckets tse -.5 2 3", "TSE middle must be positive, got: -0.5"},
+        {"0.5.23", "--prompt-tokens-buckets tse 1e-20 2 1e20", "TSE rule parameters must be"},
+        {"0.5.23", "--prompt-tokens-buckets tse 1e400 2 3", NULL}, /* inf */
+        {"0.5.23", "--prompt-tokens-buckets tse 1_0 2_0 +3_0", NULL},
+        {"0.5.23", "--prompt-tokens-buckets default", NULL},
+        {"0.5.23", "--prompt-tokens-buckets default 1", "default rule should only have one parameter: ['default'], "
+         "got 2"},
+        {"0.5.23", "--prompt-tokens-buckets custom", "custom rule requires at least one bucket value: ['custom', "
+         "value1, ...]"},
+        {"0.5.23", "--prompt-tokens-buckets custom x", "custom rule bucket values must be numeric"},
+        {"0.5.23", "--prompt-tokens-buckets custom 1 1.0", "custom rule bucket values should not contain duplicates"},
+        {"0.5.23", "--prompt-tokens-buckets custom 0 -0", "should not contain duplicates"},
+        {"0.5.23", "--prompt-tokens-buckets custom nan nan", "should be non-negative"}, /* two NaNs are two values */
+        {"0.5.23", "--prompt-tokens-buckets custom -1", "custom rule bucket values should be non-negative"},
+        {"0.5.23", "--prompt-tokens-buckets custom 0 1.5 1e3 inf", NULL},
+        {"0.5.23", "--prompt-tokens-buckets tse 1 2 3 --generation-tokens-buckets default x",
+         "--generation-tokens-buckets default rule"},
+        {"0.5.23", "--prompt-tokens-buckets custom 'a b'", "validate_buckets_rule on a list with a word that holds"},
+        /* after the page size's check, before HiSparse's */
+        {"0.5.23", "--prompt-tokens-buckets foo --chunked-prefill-size 100 --page-size 64", "divisible by page_size"},
+        /* the metrics */
+        {"0.5.3rc2", "--tokenizer-metrics-custom-labels-header '' --tokenizer-metrics-allowed-custom-labels a",
+         "ValueError: Please set --tokenizer-metrics-custom-labels-header when setting "
+         "--tokenizer-metrics-allowed-custom-labels."},
+        {"0.5.23", "--tokenizer-metrics-custom-labels-header '' --tokenizer-metrics-allowed-custom-labels a",
+         "Please set --tokenizer-metrics-custom-labels-header"},
+        {"0.5.23", "--tokenizer-metrics-allowed-custom-labels a", NULL}, /* the header's default */
+        {"0.5.23", "--tokenizer-metrics-custom-labels-header ''", NULL},
+        {"0.5.5.post3", "--export-metrics-to-file",
+         "ValueError: --export-metrics-to-file-dir is required when --export-metrics-to-file is enabled"},
+        {"0.5.23", "--export-metrics-to-file", "--export-metrics-to-file-dir is required"},
+        {"0.5.23", "--export-metrics-to-file --export-metrics-to-file-dir ''", NULL},
+        {"0.5.6.post2", "--export-metrics-to-file --chunked-prefill-size 100 --page-size 64", "export-metrics-to-file-"},
+        {"0.5.7", "--export-metrics-to-file --chunked-prefill-size 100 --page-size 64", "divisible by page_size"},
+        {"0.5.23", "--export-metrics-to-file --enable-two-batch-overlap --moe-a2a-backend deepep --tp 8 --dp 8 "
+         "--enable-dp-attention", "--export-metrics-to-file-dir is required"}, /* before two-batch overlap's */
+    };
+    expect_verdicts("deepseek-v3.2", B, COUNT_OF(B));
+    kvc_resolved r;
+    kvc_diag d;
+    /* the refusal points at the list */
+    assert_int_equal(resolve_line("H200", "deepseek-v3.2", "--tp 8 --generation-tokens-buckets foo", "0.5.18", &r, &d),
+                     KVC_ERR_CONFIG);
+    assert_int_equal(d.column, 8);
+}
+
+/* check_lora_server_args, release by release (SGLang's words; the oracle's runs over ten releases agree), and
+ * 0.5.23's LoRA MoE runner checks, which run with LoRA off too */
+static void test_rules__lora_checks(void **state)
+{
+    (void)state;
+    static const release_case L[] = {
+        {"0.5.3rc2", "--max-loras-per-batch 0", "AssertionError: max_loras_per_batch must be positive"},
+        {"0.5.23", "--max-loras-per-batch -3", "max_loras_per_batch must be positive"}, /* LoRA off too */
+        {"0.5.8", "--lora-paths a=/x --enable-lora-overlap-loading", "AssertionError: Enabling LoRA overlap loading "
+         "requires pinning LoRA adapter weights in CPU memory, so --max-loaded-loras must be less than or equal to "
+         "double --max-loras-per-batch: 16"},
+        {"0.5.23", "--lora-paths a=/x --enable-lora-overlap-loading --max-loaded-loras 16", NULL},
+        {"0.5.23", "--lora-paths a=/x --enable-lora-overlap-loading --max-loaded-loras 5 --max-loras-per-batch 2",
+         "double --max-loras-per-batch: 4"},
+        {"0.5.5.post2", "--lora-paths a=/x --speculative-algorithm EAGLE", NULL},
+        {"0.5.5.post3", "--lora-paths a=/x --speculative-algorithm NEXTN",
+         "ValueError: Currently LoRA is only compatible with NGRAM speculative decoding."},
+        {"0.5.18", "--lora-paths a=/x --speculative-algorithm NGRAM --speculative-ngram-max-bfs-breadth 1", NULL},
+        {"0.5.19", "--lora-paths a=/x --speculative-algorithm NEXTN", NULL},
+        {"0.5.22", "--lora-paths a=/x --speculative-algorithm STANDALONE --speculative-draft-model-path /fake/model",
+         "ValueError: LoRA is only compatible with NGRAM, EAGLE, NEXTN, EAGLE3, DFLASH, or DSPARK speculative "
+         "decoding, not STANDALONE."},
+        {"0.5.23", "--lora-paths a=/x --speculative-algorithm NEXTN --speculative-moe-runner-backend "
+         "experimental_sgl_trtllm", "ValueError: LoRA with EAGLE/NEXTN/EAGLE3 speculative decoding does not support "
+         "the experimental_sgl_trtllm MoE runner: its TopK reads the LoRA config per forward, which the draft "
+         "resolves against the target's after its own publish ended."},
+        {"0.5.19", "SGLANG_ENABLE_OVERLAP_PLAN_STREAM=1 --lora-paths a=/x --speculative-algorithm EAGLE",
+         "does not support SGLANG_ENABLE_OVERLAP_PLAN_STREAM=1: LoRA batch preparation would run on the plan "
+         "stream, unordered against in-flight forwards."},
+        {"0.5.23", "SGLANG_ENABLE_OVERLAP_PLAN_STREAM=1 --lora-paths a=/x", NULL},
+        {"0.5.3rc2", "--enable-lora --lora-target-modules all q_proj --max-lora-rank 8", "AssertionError: If 'all' is "
+         "specified in --lora-target-modules, it should be the only module specified."},
+        {"0.5.23", "--enable-lora --lora-target-modules all all --max-lora-rank 8", NULL}, /* a set */
+        {"0.5.23", "--enable-lora", "AssertionError: When no initial --lora-paths is provided, you need to specify both "
+         "--max-lora-rank and --lora-target-modules for LoRA initialization."},
+        {"0.5.23", "--enable-lora --max-lora-rank 0 --lora-target-modules q_proj", "When no initial --lora-paths"},
+        {"0.5.23", "--enable-lora --max-lora-rank -1 --lora-target-modules q_proj", NULL},
+        {"0.5.23", "--enable-lora --max-lora-rank 8 --lora-target-modules", "When no initial --lora-paths"},
+        {"0.5.23", "--enable-lora --lora-paths", "When no initial --lora-paths"},
+        {"0.5.23", "--lora-paths", NULL}, /* no path: LoRA stays off */
+        {"0.5.18", "--lora-paths a=/x --max-loaded-loras 4", "AssertionError: max_loaded_loras should be greater than "
+         "or equal to max_loras_per_batch. max_loaded_loras=4, max_loras_per_batch=8"},
+        {"0.5.23", "--lora-paths a=/x --max-loaded-loras -4", "max_loaded_loras=-4, max_loras_per_batch=8"},
+        {"0.5.23", "--lora-paths a=/x b=/y --max-loaded-loras 1 --max-loras-per-batch 1", "AssertionError: The number "
+         "of LoRA paths should not exceed max_loaded_loras. max_loaded_loras=1, lora_paths=2"},
+        {"0.5.23", "--lora-paths 'a=/my adapters/x' --max-loaded-loras 1 --max-loras-per-batch 1", NULL}, /* one */
+        {"0.5.11", "--lora-paths a=/x --lora-use-virtual-experts", "AssertionError: --lora-use-virtual-experts "
+         "requires --lora-backend triton. Got: csgmv"},
+        {"0.5.11", "--lora-paths a=/x --lora-use-virtual-experts --lora-backend triton", NULL},
+        {"0.5.12", "--lora-paths a=/x --lora-use-virtual-experts", NULL},
+        {"0.5.12", "--lora-paths a=/x --lora-drain-wait-threshold -1",
+         "AssertionError: --lora-drain-wait-threshold must be non-negative."},
+        {"0.5.23", "--lora-paths a=/x --lora-drain-wait-threshold nan", "--lora-drain-wait-threshold must be"},
+        {"0.5.23", "--lora-drain-wait-threshold -1", NULL},
+        {"0.5.23", "--lora-paths a=/x --lora-backend triton_v2 --enable-two-batch-overlap",
+         "ValueError: --lora-backend triton_v2 does not yet support two-batch overlap"},
+        {"0.5.23", "--lora-paths a=/x --lora-backend triton_v2 --tp 2 --attn-dp-size 2",
+         "--lora-backend triton_v2 does not yet support DP-attention with --attn-dp-size > 1"},
+        {"0.5.23", "SGLANG_EXPERIMENTAL_LORA_OPTI=1 --lora-paths a=/x --lora-backend triton_v2",
+         "--lora-backend triton_v2 does not yet support SGLANG_EXPERIMENTAL_LORA_OPTI"},
+        {"0.5.23", "--lora-paths a=/x --lora-backend triton_v2", NULL},
+        {"0.5.23", "--moe-runner-backend lora_triton",
+         "ValueError: --moe-runner-backend lora_triton requires --enable-lora (or --lora-paths)"},
+        {"0.5.23", "--moe-runner-backend lora_triton --lora-paths a=/x",
+         "ValueError: --moe-runner-backend lora_triton requires --lora-backend triton_v2"},
+        {"0.5.23", "--lora-paths a=/x --lora-backend triton_v2 --moe-runner-backend lora_triton --enable-pdmux",
+         "ValueError: --moe-runner-backend lora_triton does not yet support PD-multiplexing"},
+        {"0.5.23", "--lora-paths a=/x --lora-backend triton_v2 --moe-runner-backend lora_triton --moe-a2a-backend "
+         "deepep", "ValueError: --moe-runner-backend lora_triton requires Standard dispatch, got --moe-a2a-backend "
+         "deepep"},
+        {"0.5.23", "--lora-paths a=/x --lora-backend triton_v2 --moe-runner-backend lora_triton "
+         "--ep-num-redundant-experts 1", "ValueError: --moe-runner-backend lora_triton currently requires trivial "
+         "expert placement without EPLB or redundant experts"},
+        {"0.5.23", "--lora-paths a=/x --lora-backend triton_v2 --moe-runner-backend lora_triton --init-expert-location "
+         "/x.json", "currently requires trivial expert placement"},
+        {"0.5.23", "--speculative-algorithm EAGLE --speculative-moe-runner-backend lora_triton",
+         "ValueError: --speculative-moe-runner-backend lora_triton is not supported: the LoRA MoE runner serves "
+         "adapter traffic on the target model"},
+        /* where it sits: after the served model name's check and --moe-dense-tp-size's, before the page size's */
+        {"0.5.23", "--lora-paths a=/x --max-loaded-loras 4 --chunked-prefill-size 100 --page-size 64",
+         "max_loaded_loras should be greater than or equal"},
+        {"0.5.23", "--lora-paths a=/x --max-loaded-loras 4 --served-model-name a:b", "served_model_name cannot"},
+        {"0.5.23", "--lora-paths a=/x --max-loaded-loras 4 --moe-dense-tp-size 3", "moe_dense_tp_size only supports"},
+        {"0.5.23", "--lora-paths a=/x --speculative-algorithm EAGLE --kv-cache-dtype fp8_e5m2",
+         "DeepSeek DSA only supports"},
+        /* LoRAPathAction at parse time */
+        {"0.5.3rc2", "--lora-paths '{\"lora_name\":\"a\"}'", "AssertionError: '{\"lora_name\":\"a\"}' looks like a "
+         "JSON str, but it does not contain 'lora_name' and 'lora_path' keys."},
+        {"0.5.23", "--bogus --lora-paths ' {\"lora_path\":\"/x\"} '", "AssertionError: '{\"lora_path\":\"/x\"}' looks"},
+        {"0.5.23", "--lora-paths '{\"lora_name\":\"a\",\"lora_path\":\"/x\"}' --max-loaded-loras 4",
+         "max_loaded_loras=4"},
+        {"0.5.23", "--lora-paths '{bad}'", "JSONDecodeError: --lora-paths item '{bad}' is not JSON"},
+    };
+    expect_verdicts("deepseek-v3.2", L, COUNT_OF(L));
+    kvc_resolved r;
+    kvc_diag d;
+    /* the refusal points at the flag; no LoRA flag is left to the check-table warning */
+    assert_int_equal(resolve_line("H200", "deepseek-v3.2", "--tp 8 --lora-paths a=/x --max-loaded-loras 4", "0.5.18",
+                                  &r, &d), KVC_ERR_CONFIG);
+    assert_int_equal(d.column, 26);
+    assert_int_equal(resolve_line("H200", "deepseek-v3.2", "--lora-paths a=/x --max-loaded-loras 8 --lora-backend "
+                                  "triton --max-lora-chunk-size 32", "0.5.23", &r, &d), KVC_OK);
+    assert_false(has_warning(&r, "start-up checks read"));
+    /* SGLang's warning for an environment value it does not take, where it reads it */
+    assert_int_equal(resolve_line("H200", "deepseek-v3.2", "SGLANG_ENABLE_OVERLAP_PLAN_STREAM=maybe --lora-paths a=/x "
+                                  "--speculative-algorithm EAGLE", "0.5.23", &r, &d), KVC_OK);
+    assert_true(has_warning(&r, "Invalid value for SGLANG_ENABLE_OVERLAP_PLAN_STREAM"));
 }
 
 static void test_rules__draft_entries_have_their_own_layout(void **state)
@@ -3808,6 +3988,8 @@ int main(void)
         cmocka_unit_test(test_rules__index_topk_sharing),
     cmocka_unit_test(test_rules__server_args_checks),
     cmocka_unit_test(test_rules__grpc_port_checks),
+    cmocka_unit_test(test_rules__token_buckets_and_metrics),
+    cmocka_unit_test(test_rules__lora_checks),
     cmocka_unit_test(test_rules__pipeline_parallel_speculative),
     cmocka_unit_test(test_rules__prefill_only_disable_kv_cache),
     cmocka_unit_test(test_rules__environment_variables),

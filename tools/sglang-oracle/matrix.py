@@ -172,6 +172,41 @@ STARTUP_CASES = ["--served-model-name a:b --chunked-prefill-size 1000", "--serve
                  "--enable-hisparse --disable-radix-cache --enable-mixed-chunk",
                  "--enable-hisparse --disable-radix-cache --enable-mixed-chunk --speculative-algorithm EAGLE",
                  "--attn-dp-size 0", "--attn-dp-size -1", "--attn-dp-size 0 --enable-prefill-cp --cp-strategy zigzag"]
+# validate_buckets_rule on both token-bucket lists and the metrics options (server.c): every assert, and where each
+# sits (the metrics in __post_init__ up to 0.5.6.post2, after the page size's check from 0.5.7)
+LIST_CASES = ["--prompt-tokens-buckets foo", "--prompt-tokens-buckets tse 1 2", "--generation-tokens-buckets tse a 2 3",
+              "--prompt-tokens-buckets tse 1 1 3", "--prompt-tokens-buckets tse 1 2 -1",
+              "--prompt-tokens-buckets tse 0 2 3", "--prompt-tokens-buckets tse 1_0 2_0 +3_0",
+              "--prompt-tokens-buckets default 1", "--prompt-tokens-buckets custom",
+              "--prompt-tokens-buckets custom x", "--prompt-tokens-buckets custom 0 -0",
+              "--prompt-tokens-buckets custom nan", "--prompt-tokens-buckets custom 0 1.5 1e3 inf",
+              "--prompt-tokens-buckets foo --chunked-prefill-size 100 --page-size 64",
+              "--tokenizer-metrics-custom-labels-header= --tokenizer-metrics-allowed-custom-labels a",
+              "--export-metrics-to-file", "--export-metrics-to-file --export-metrics-to-file-dir=",
+              "--export-metrics-to-file --chunked-prefill-size 100 --page-size 64",
+              "--export-metrics-to-file --enable-two-batch-overlap"]
+# check_lora_server_args (lora.c): each check in the releases that have it, 0.5.23's LoRA MoE runner checks (LoRA on
+# or off), LoRAPathAction's JSON check at parse time, and where LoRA sits (after --moe-dense-tp-size, before the page)
+LORA = "--lora-paths a=/x"
+V2 = f"{LORA} --lora-backend triton_v2"
+LORA_CASES = ["--max-loras-per-batch 0", f"{LORA} --enable-lora-overlap-loading",
+              f"{LORA} --enable-lora-overlap-loading --max-loaded-loras 16", f"{LORA} --speculative-algorithm NEXTN",
+              f"{LORA} --speculative-algorithm STANDALONE --speculative-draft-model-path /fake/model",
+              f"{LORA} --speculative-algorithm NEXTN --speculative-moe-runner-backend experimental_sgl_trtllm",
+              f"SGLANG_ENABLE_OVERLAP_PLAN_STREAM=1 {LORA} --speculative-algorithm EAGLE",
+              "--enable-lora --lora-target-modules all q_proj --max-lora-rank 8",
+              "--enable-lora --lora-target-modules all all --max-lora-rank 8", "--enable-lora",
+              "--enable-lora --max-lora-rank 0 --lora-target-modules q_proj", "--enable-lora --lora-paths",
+              f"{LORA} --max-loaded-loras 4", f"{LORA} b=/y --max-loaded-loras 1 --max-loras-per-batch 1",
+              f"{LORA} --lora-use-virtual-experts", f"{LORA} --lora-drain-wait-threshold -1",
+              "--lora-drain-wait-threshold -1", f"{V2} --enable-two-batch-overlap", f"{V2} --tp 2 --attn-dp-size 2",
+              f"SGLANG_EXPERIMENTAL_LORA_OPTI=1 {V2}", V2, "--moe-runner-backend lora_triton",
+              f"{LORA} --moe-runner-backend lora_triton", f"{V2} --moe-runner-backend lora_triton --enable-pdmux",
+              f"{V2} --moe-runner-backend lora_triton --moe-a2a-backend deepep",
+              f"{V2} --moe-runner-backend lora_triton --ep-num-redundant-experts 1",
+              "--speculative-algorithm EAGLE --speculative-moe-runner-backend lora_triton",
+              f"{LORA} --max-loaded-loras 4 --chunked-prefill-size 100 --page-size 64",
+              f"{LORA} --max-loaded-loras 4 --moe-dense-tp-size 3", '--lora-paths {"lora_name":"a"}']
 # the gRPC port (0.5.11+, grpc.c): derived from --port up to 0.5.15.post1, from --grpc-port or the legacy modes after;
 # its environment, the native server's incompatibilities, and where each check sits (the PD hook, check_server_args)
 GRPC_CASES = ["--port 60000", "--port 55535", "--port 0", "SGLANG_GRPC_PORT=70000", "SGLANG_GRPC_PORT=abc --port 60000",
@@ -454,7 +489,7 @@ def parallel_cases():
         for par in ENV_CASES:
             out.append(case(m, None, None, None, None, par=par))
     for m in DSA + ["DEEPSEEK_V3"]:
-        for par in STARTUP_CASES + GRPC_CASES:
+        for par in STARTUP_CASES + GRPC_CASES + LIST_CASES + LORA_CASES:
             out.append(case(m, None, None, None, None, par=par))
         for par in UNIFIED_CASES:
             for mode in (None, "prefill") if m in DSA else (None,):

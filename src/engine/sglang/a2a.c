@@ -591,7 +591,8 @@ kvc_status a2a_check(const ctx *c, enum a2a_stage stage)
                                               "--chunked-prefill-size" : "");
     }
     if (stage != A2A_HANDLER) return KVC_OK;
-    return rules_table(c, ELASTIC, COUNT_OF(ELASTIC), 0, ELASTIC_UNMODELLED);
+    static const rule_hooks hooks = {ELASTIC_UNMODELLED, NULL, NULL};
+    return rules_table(c, ELASTIC, COUNT_OF(ELASTIC), 0, &hooks);
 }
 
 size_t a2a_spans(span *out, size_t max)

@@ -440,6 +440,37 @@ void argparse_result_free(argparse_result *r)
     memset(r, 0, sizeof *r);
 }
 
+/* LoRAPathAction (--lora-paths) at parse time: an item that, stripped, starts with '{' and ends with '}' is JSON
+ * (json.loads) and must hold both keys (sglang 0.5.3rc2: python/sglang/srt/server_args.py:3267-3283; 0.5.23:
+ * python/sglang/srt/arg_groups/argparse_actions.py:8-25). 0 with the exception it raises in `msg`. */
+static int lora_path_item(const char *value, strbuf *msg)
+{
+    static const char SPACE[] = " \t\n\r\v\f\x1c\x1d\x1e\x1f"; /* str.strip()'s, ASCII */
+    const char *start = value + strspn(value, SPACE);
+    size_t n = strlen(start);
+    while (n && strchr(SPACE, start[n - 1])) n--;
+    if (n < 2 || start[0] != '{' || start[n - 1] != '}') return 1;
+    char *item = malloc(n + 1);
+    if (!item) return sb_puts(msg, "out of memory"), 0;
+    memcpy(item, start, n);
+    item[n] = '\0';
+    cJSON *obj = cJSON_ParseWithOpts(item, NULL, 1);
+    int ok = obj && cJSON_GetObjectItemCaseSensitive(obj, "lora_path") && cJSON_GetObjectItemCaseSensitive(obj, "lora_name");
+    if (!obj) {
+        sb_puts(msg, "JSONDecodeError: --lora-paths item ");
+        py_repr(msg, item);
+        sb_puts(msg, " is not JSON SGLang's json.loads reads (kvcheck's JSON reader refuses it; json.loads also takes "
+                     "NaN and Infinity, which kvcheck's does not)");
+    } else if (!ok) {
+        sb_puts(msg, "AssertionError: ");
+        py_repr(msg, item);
+        sb_puts(msg, " looks like a JSON str, but it does not contain 'lora_name' and 'lora_path' keys.");
+    }
+    cJSON_Delete(obj);
+    free(item);
+    return ok;
+}
+
 /* One option at word i: its values checked, its use recorded; the words
  * it consumed counted in *used. */
 static kvc_status consume_optional(const char *const *words, const word_class *cls,
@@ -488,6 +519,11 @@ static kvc_status consume_optional(const char *const *words, const word_class *c
         r->raises = 1;
         return KVC_ERR_CONFIG;
     }
+    for (size_t k = 0; def->action == SGA_CUSTOM && k < u.nvalues; k++)
+        if (!lora_path_item(u.explicit_arg ? u.explicit_arg : words[u.first + k], &r->msg)) {
+            r->raises = 1;
+            return KVC_ERR_CONFIG;
+        }
     return push_use(r, &u) ? KVC_ERR_NOMEM : KVC_OK;
 }
 

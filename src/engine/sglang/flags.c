@@ -175,6 +175,26 @@ static const struct dest_key {
     {"use_ray", SET_USE_RAY},
     {"api_key", SET_API_KEY},
     {"admin_api_key", SET_ADMIN_API_KEY},
+    {"prompt_tokens_buckets", SET_PROMPT_BUCKETS},
+    {"generation_tokens_buckets", SET_GENERATION_BUCKETS},
+    {"tokenizer_metrics_custom_labels_header", SET_LABELS_HEADER},
+    {"tokenizer_metrics_allowed_custom_labels", SET_ALLOWED_LABELS},
+    {"export_metrics_to_file", SET_EXPORT_METRICS},
+    {"export_metrics_to_file_dir", SET_EXPORT_METRICS_DIR},
+    {"enable_lora", SET_ENABLE_LORA},
+    {"lora_paths", SET_LORA_PATHS},
+    {"max_loras_per_batch", SET_LORAS_PER_BATCH},
+    {"max_loaded_loras", SET_LOADED_LORAS},
+    {"max_lora_rank", SET_LORA_RANK},
+    {"lora_target_modules", SET_LORA_TARGETS},
+    {"lora_backend", SET_LORA_BACKEND},
+    {"max_lora_chunk_size", SET_LORA_CHUNK},
+    {"enable_lora_overlap_loading", SET_LORA_OVERLAP},
+    {"lora_use_virtual_experts", SET_LORA_VIRTUAL},
+    {"lora_drain_wait_threshold", SET_LORA_DRAIN},
+    {"speculative_moe_runner_backend", SET_SPEC_MOE_RUNNER},
+    {"init_expert_location", SET_INIT_EXPERT},
+    {"ep_num_redundant_experts", SET_EP_REDUNDANT},
 };
 
 /* The environment variables that are settings: SGLang's envs that decide a
@@ -186,7 +206,8 @@ static const struct dest_key {
  * 0.5.23: python/sglang/srt/environ.py:859, :2160), and the one that
  * refuses decode KV offload in 0.5.5.post3-0.5.9 (sglang 0.5.9:
  * python/sglang/srt/environ.py:414, server_args.py:2696-2702), and the gRPC
- * server's, which its start-up checks read (grpc.c). */
+ * server's and LoRA's, which their start-up checks read (grpc.c, lora.c;
+ * sglang 0.5.23: python/sglang/srt/environ.py:1257, :1553). */
 static const struct env_key {
     const char *name;
     setting_key key;
@@ -213,6 +234,8 @@ static const struct env_key {
     {"SGLANG_GRPC_PORT", SET_GRPC_PORT_ENV, SINCE("0.5.11")},
     {"SGLANG_ENABLE_GRPC", SET_ENABLE_GRPC_ENV, FROM_TO("0.5.11", "0.5.15.post1")}, /* deprecated from 0.5.16 */
     {"SGLANG_GRPC_WORKER_THREADS", SET_GRPC_THREADS_ENV, SINCE("0.5.16")},
+    {"SGLANG_EXPERIMENTAL_LORA_OPTI", SET_LORA_OPTI_ENV, SINCE("0.5.13")},
+    {"SGLANG_ENABLE_OVERLAP_PLAN_STREAM", SET_OVERLAP_PLAN_ENV, SINCE("0.5.4")},
 };
 
 /* Environment variables a release warns about as deprecated when they are set, and does not read. */
@@ -747,6 +770,7 @@ static kvc_status set_value(fold_state *f, int key, const char *option, const ch
                     "PATH_MAX)",
                     option, len, sizeof s->value - 1);
     s->set = value != NULL;
+    s->nvalues = value != NULL;
     s->reported = 0;
     memcpy(s->value, value ? value : "", len + 1);
     str_copy(s->flag, sizeof s->flag, option);
@@ -866,6 +890,7 @@ static kvc_status fold_use(fold_state *f, const flag_use *u, const char *const *
     kvc_status st = KVC_OK;
     if (key >= 0 && store) {
         st = set_value(f, key, u->option, value, &o, diag);
+        f->out->s[key].nvalues = (unsigned)u->nvalues;
     } else if (key < 0) {
         const char *cite = check_reading(u->def->dest, f->release);
         if (cite) unchecked_add(f, u->option, u->def->dest);

@@ -75,17 +75,24 @@ static void view_of(const ctx *c, grpc_view *v)
 
 /* ------------------------------------------------------------ the rows */
 
-typedef int (*grpc_test)(const ctx *c, const grpc_view *v);
-
-static int g_range(const ctx *c, const grpc_view *v) { return (void)c, v->grpc_port[0] && !port_range(v->grpc_port); }
-static int g_timeout(const ctx *c, const grpc_view *v)
+/* Each row's test derives the view where it reads it, as SGLang reads the environment where it reaches it (its
+ * warnings are said once). */
+static int g_range(const ctx *c)
+{
+    grpc_view v;
+    view_of(c, &v);
+    return v.grpc_port[0] && !port_range(v.grpc_port);
+}
+static int g_timeout(const ctx *c)
 {
     const setting *t = &c->set->s[SET_GRPC_TIMEOUT];
-    return (void)v, t->set && negative_or_zero(t->value);
+    return t->set && negative_or_zero(t->value);
 }
-static int g_threads(const ctx *c, const grpc_view *v)
+static int g_threads(const ctx *c)
 {
-    return (void)c, v->grpc_port[0] && negative_or_zero(v->threads);
+    grpc_view v;
+    view_of(c, &v);
+    return v.grpc_port[0] && negative_or_zero(v.threads);
 }
 static int sidecar(const ctx *c) { return c->set->s[SET_SIDECAR].set; }
 /* --sidecar-args as json_list_type reads it (orjson.loads): 0 not given or JSON null (None), 1 a list of strings,
@@ -101,56 +108,70 @@ static int sidecar_args(const ctx *c)
     cJSON_Delete(v);
     return kind;
 }
-static int g_sidecar_args_alone(const ctx *c, const grpc_view *v) { return (void)v, sidecar_args(c) && !sidecar(c); }
-static int g_sidecar_args_strings(const ctx *c, const grpc_view *v) { return (void)v, sidecar_args(c) == 2; }
+static int g_sidecar_args_alone(const ctx *c) { return sidecar_args(c) && !sidecar(c); }
+static int g_sidecar_args_strings(const ctx *c) { return sidecar_args(c) == 2; }
 /* --sidecar empty once str.strip() takes its whitespace (ASCII's; Python also strips Unicode spaces) */
-static int g_sidecar_empty(const ctx *c, const grpc_view *v)
+static int g_sidecar_empty(const ctx *c)
 {
     if (!sidecar(c)) return 0;
     for (const char *p = c->set->s[SET_SIDECAR].value; *p; p++)
         if (!strchr(" \t\n\r\v\f\x1c\x1d\x1e\x1f", *p)) return 0;
-    return (void)v, 1;
+    return 1;
 }
-static int g_sidecar_legacy(const ctx *c, const grpc_view *v) { return sidecar(c) && v->legacy; }
-static int g_sidecar_no_port(const ctx *c, const grpc_view *v) { return sidecar(c) && !v->grpc_port[0]; }
-static int g_sidecar_rust(const ctx *c, const grpc_view *v)
+static int g_sidecar_legacy(const ctx *c)
 {
-    return (void)v, sidecar(c) && rules_env_bool(&c->set->s[SET_RUST_SERVER_ENV]) == 1;
+    grpc_view v;
+    view_of(c, &v);
+    return sidecar(c) && v.legacy;
 }
-static int native(const grpc_view *v) { return v->grpc_port[0] && !v->legacy; }
-static int g_ray(const ctx *c, const grpc_view *v) { return native(v) && c->set->s[SET_USE_RAY].set; }
-static int g_encoder_only(const ctx *c, const grpc_view *v) { return native(v) && c->set->s[SET_ENCODER_ONLY].set; }
-static int g_tokenizers(const ctx *c, const grpc_view *v)
+static int g_sidecar_no_port(const ctx *c)
+{
+    grpc_view v;
+    view_of(c, &v);
+    return sidecar(c) && !v.grpc_port[0];
+}
+static int g_sidecar_rust(const ctx *c) { return sidecar(c) && rules_env_bool(&c->set->s[SET_RUST_SERVER_ENV]) == 1; }
+/* the native server: a gRPC port without the legacy modes */
+static int native(const ctx *c)
+{
+    grpc_view v;
+    view_of(c, &v);
+    return v.grpc_port[0] && !v.legacy;
+}
+static int g_ray(const ctx *c) { return c->set->s[SET_USE_RAY].set && native(c); }
+static int g_encoder_only(const ctx *c) { return c->set->s[SET_ENCODER_ONLY].set && native(c); }
+static int g_tokenizers(const ctx *c)
 {
     const setting *t = &c->set->s[SET_TOKENIZER_WORKERS];
-    return native(v) && t->set && above(t->value, "1");
+    return t->set && above(t->value, "1") && native(c);
 }
 /* --api-key or --admin-api-key not empty (Python's truth) */
-static int g_api_key(const ctx *c, const grpc_view *v)
+static int g_api_key(const ctx *c)
 {
-    return native(v) && (c->set->s[SET_API_KEY].value[0] || c->set->s[SET_ADMIN_API_KEY].value[0]);
+    return (c->set->s[SET_API_KEY].value[0] || c->set->s[SET_ADMIN_API_KEY].value[0]) && native(c);
 }
-static int g_clash_env(const ctx *c, const grpc_view *v)
+static int g_clash_env(const ctx *c)
 {
-    return rules_env_bool(&c->set->s[SET_ENABLE_GRPC_ENV]) == 1 && strcmp(v->grpc_port, v->port) == 0;
+    grpc_view v;
+    view_of(c, &v);
+    return rules_env_bool(&c->set->s[SET_ENABLE_GRPC_ENV]) == 1 && strcmp(v.grpc_port, v.port) == 0;
 }
-static int g_clash(const ctx *c, const grpc_view *v) { return (void)c, !v->legacy && !strcmp(v->grpc_port, v->port); }
+static int g_clash(const ctx *c)
+{
+    grpc_view v;
+    view_of(c, &v);
+    return !v.legacy && !strcmp(v.grpc_port, v.port);
+}
 
 #define SA16 "sglang 0.5.16: python/sglang/srt/server_args.py:"
 #define HOOK23 "0.5.23: python/sglang/srt/arg_groups/serving_hook.py:"
 #define PORT_GIVER SET_COUNT /* the row blames what gave the gRPC port */
 #define API_KEY_GIVEN SET_API_KEY /* the row blames the API key that is not empty */
 
-/* where SGLang checks each row: while it derives the port, or in check_server_args */
+/* where SGLang checks each row: while it derives the port, or in check_server_args; {grpc_port}, {port}, {threads}:
+ * grpc_fields' */
 enum { DERIVE, SERVER };
-static const struct grpc_rule {
-    span when;
-    int stage;
-    grpc_test refused;
-    setting_key blame;
-    const char *message; /* {grpc_port}, {port}, {threads} */
-    const char *cite;
-} RULES[] = {
+static const flag_rule RULES[] = {
     {FROM_TO("0.5.11", "0.5.15.post1"), DERIVE, g_range, PORT_GIVER,
      "ValueError: SGLANG_GRPC_PORT ({grpc_port}) must be between 1 and 65535",
      "sglang 0.5.11: python/sglang/srt/server_args.py:1042-1050; 0.5.15.post1: :2997-3005"},
@@ -202,33 +223,33 @@ static const struct grpc_rule {
 };
 
 /* The setting a row points at. */
-static const setting *blamed(const ctx *c, const struct grpc_rule *r, const grpc_view *v)
+static const setting *blamed(const ctx *c, const flag_rule *r)
 {
-    if (r->blame == PORT_GIVER) return &c->set->s[v->from];
+    grpc_view v;
+    view_of(c, &v);
+    if (r->blame == PORT_GIVER) return &c->set->s[v.from];
     if (r->blame == API_KEY_GIVEN && !c->set->s[SET_API_KEY].value[0]) return &c->set->s[SET_ADMIN_API_KEY];
     return &c->set->s[r->blame];
+}
+static void grpc_fields(const ctx *c, const flag_rule *r, rule_fields *f)
+{
+    (void)r;
+    grpc_view v;
+    view_of(c, &v);
+    rule_field(f, "grpc_port", "%s", v.grpc_port);
+    rule_field(f, "port", "%s", v.port);
+    rule_field(f, "threads", "%s", v.threads);
 }
 
 kvc_status grpc_check(const ctx *c, enum grpc_stage stage)
 {
-    /* a running server's settings passed these checks; before 0.5.11 SGLang has no gRPC port */
-    if (c->set->s[SET_PAGE_SIZE].reported || !rel_since(c->rel, "0.5.11")) return KVC_OK;
+    /* before 0.5.11 SGLang has no gRPC port */
+    if (!rel_since(c->rel, "0.5.11") || c->set->s[SET_PAGE_SIZE].reported) return KVC_OK;
     enum grpc_stage derive = rel_since(c->rel, "0.5.15") ? GRPC_BEFORE_PD : GRPC_AFTER_PD;
     if (stage != GRPC_SERVER && stage != derive) return KVC_OK;
-    grpc_view v;
-    view_of(c, &v); /* the environment's warnings are said once */
     if (stage == derive && rel_until(c->rel, "0.5.15.post1")) rules_env_warn(c, SET_ENABLE_GRPC_ENV);
-    for (size_t i = 0; i < COUNT_OF(RULES); i++) {
-        const struct grpc_rule *r = &RULES[i];
-        if (r->stage != (stage == GRPC_SERVER ? SERVER : DERIVE) || !in_span(c->rel, r->when) || !r->refused(c, &v))
-            continue;
-        const setting *s = blamed(c, r, &v);
-        const char *const fields[][2] = {{"grpc_port", v.grpc_port}, {"port", v.port}, {"threads", v.threads}};
-        char msg[sizeof c->diag->message];
-        sglang_expand(r->message, fields, COUNT_OF(fields), msg, sizeof msg);
-        return rules_refuse(c, s->set ? s : NULL, "%s (%s)", msg, r->cite);
-    }
-    return KVC_OK;
+    static const rule_hooks hooks = {NULL, grpc_fields, blamed};
+    return rules_table(c, RULES, COUNT_OF(RULES), stage == GRPC_SERVER ? SERVER : DERIVE, &hooks);
 }
 
 size_t grpc_spans(span *out, size_t max)

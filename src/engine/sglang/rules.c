@@ -327,20 +327,37 @@ kvc_status rules_refuse(const ctx *c, const setting *s, const char *fmt, ...)
                     SGLANG_VERSIONS[c->rel], msg);
 }
 
-kvc_status rules_table(const ctx *c, const flag_rule *rows, size_t n, int stage, const char *unmodelled)
+void rule_field(rule_fields *f, const char *name, const char *fmt, ...)
+{
+    if (f->n >= COUNT_OF(f->name)) return;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(f->text[f->n], sizeof f->text[f->n], fmt, ap);
+    va_end(ap);
+    f->name[f->n++] = name;
+}
+
+kvc_status rules_table(const ctx *c, const flag_rule *rows, size_t n, int stage, const rule_hooks *hooks)
 {
     if (c->set->s[SET_PAGE_SIZE].reported) return KVC_OK;
+    static const rule_hooks none = {0};
+    if (!hooks) hooks = &none;
     for (size_t i = 0; i < n; i++) {
         const flag_rule *r = &rows[i];
         if (r->stage != stage || !in_span(c->rel, r->when) || !r->refused(c)) continue;
-        const setting *s = &c->set->s[r->blame];
+        const setting *s = hooks->blamed ? hooks->blamed(c, r) : &c->set->s[r->blame];
         if (!r->message)
             return diag_set(c->diag, KVC_ERR_CONFIG, s->set ? &s->origin : NULL, "%s %s: SGLang %s then checks %s "
                             "(%s), which kvcheck does not model, so it cannot judge this worker", s->flag, s->value,
-                            SGLANG_VERSIONS[c->rel], unmodelled, r->cite);
-        const char *const fields[][2] = {{"value", s->value}};
+                            SGLANG_VERSIONS[c->rel], hooks->unmodelled, r->cite);
+        rule_fields f;
+        f.n = 0;
+        rule_field(&f, "value", "%s", s->value);
+        if (hooks->fields) hooks->fields(c, r, &f);
+        const char *pairs[COUNT_OF(f.name)][2];
+        for (size_t k = 0; k < f.n; k++) pairs[k][0] = f.name[k], pairs[k][1] = f.text[k];
         char msg[sizeof c->diag->message];
-        sglang_expand(r->message, fields, COUNT_OF(fields), msg, sizeof msg);
+        sglang_expand(r->message, (const char *const(*)[2])pairs, f.n, msg, sizeof msg);
         return rules_refuse(c, s->set ? s : NULL, "%s (%s)", msg, r->cite);
     }
     return KVC_OK;
@@ -1154,10 +1171,7 @@ static const char *transfer_of(const ctx *c)
     return !s->set || strcmp(s->value, "mooncake_tcp") == 0 ? "mooncake" : s->value;
 }
 
-/* The speculative algorithm as the 0.5.23 hook compares it: upper-cased,
- * NEXTN made EAGLE (a Gemma 4 draft's promotion does not apply to the
- * models kvcheck serves). */
-static void spec_resolved(const char *given, char *out, size_t size)
+void rules_spec_resolved(const char *given, char *out, size_t size)
 {
     str_copy(out, size, given);
     ascii_upper(out);
@@ -1236,7 +1250,7 @@ static kvc_status check_pd_decode(const ctx *c, int spec_hook)
     if (!set_to(c, SET_DISAGG_MODE, "decode")) return KVC_OK;
     const setting *algo = &c->set->s[SET_SPEC_ALGO];
     char resolved[KVC_NAME_LEN];
-    spec_resolved(algo->set ? algo->value : "", resolved, sizeof resolved);
+    rules_spec_resolved(algo->set ? algo->value : "", resolved, sizeof resolved);
     for (size_t i = 0; i < COUNT_OF(PD_DECODE); i++) {
         const struct pd_decode_rule *r = &PD_DECODE[i];
         int resolves = r->test == PD_RADIX_SPEC_RESOLVED;
@@ -4130,14 +4144,15 @@ static kvc_status check_chunked_prefill(const ctx *c)
 
 /* check_server_args, once the resolution has run: its checks around the page size's, HiSparse's validation (at
  * the slot after the page size's check in every release: sglang 0.5.10: python/sglang/srt/server_args.py:6180-6202;
- * 0.5.19: python/sglang/srt/arg_groups/validation_hook.py:171; 0.5.23: :312), two-batch overlap's and the gRPC
- * port's, in SGLang's order, for every model; a DeepSeek-V4 worker's HiSparse kvcheck does not model. */
+ * 0.5.19: python/sglang/srt/arg_groups/validation_hook.py:171; 0.5.23: :312), LoRA's, two-batch overlap's and the
+ * gRPC port's, in SGLang's order, for every model; a DeepSeek-V4 worker's HiSparse kvcheck does not model. */
 static kvc_status check_server_args(const ctx *c)
 {
     kvc_status st;
     if (rel_since(c->rel, "0.5.21") && size_of(c, SET_PP) > 1 && c->set->s[SET_SPEC_ALGO].set)
         rules_env_warn(c, SET_PP_SPEC_ENV); /* check_pipeline_parallel_compat reads it */
     if ((st = server_check(c, SERVER_BEFORE_PAGE))) return st;
+    if ((st = lora_check(c))) return st;
     if ((st = check_chunked_prefill(c))) return st; /* with the page size settled */
     if ((st = server_check(c, SERVER_AFTER_PAGE))) return st;
     const setting *h = &c->set->s[SET_HISPARSE];
@@ -5311,6 +5326,7 @@ static kvc_status resolve_settings(const gpu_info *gpu, const model_info *model,
     if ((st = resolve_speculative(&c))) return st;
     if ((st = a2a_check(&c, A2A_BUDGET))) return st; /* the token budgets, after speculative decoding */
     if ((st = check_cache_compatibility(&c))) return st;
+    if ((st = server_check(&c, SERVER_AFTER_CACHE))) return st; /* up to 0.5.6.post2, the metrics handlers */
     if ((st = check_page_major(&c, 0))) return st;
     if ((st = check_optimistic_prefill(&c))) return st;
     warn_platform(&c);
@@ -5403,6 +5419,7 @@ static size_t rule_spans(span *out, size_t max)
     n += a2a_spans(out + (n < max ? n : max), n < max ? max - n : 0);
     n += server_spans(out + (n < max ? n : max), n < max ? max - n : 0);
     n += grpc_spans(out + (n < max ? n : max), n < max ? max - n : 0);
+    n += lora_spans(out + (n < max ? n : max), n < max ? max - n : 0);
     n += prefill_only_spans(out + (n < max ? n : max), n < max ? max - n : 0);
     n += dsv4_spans(out + (n < max ? n : max), n < max ? max - n : 0);
     n += pd_spans(out + (n < max ? n : max), n < max ? max - n : 0);

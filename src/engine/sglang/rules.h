@@ -164,14 +164,33 @@ typedef struct flag_rule {
     int (*refused)(const ctx *c);
     setting_key blame;   /* the flag the refusal points at */
     const char *message; /* SGLang's, {value} the blamed flag's; NULL: SGLang goes on to checks kvcheck does not model
-                            (rules_table's `unmodelled`), and kvcheck declines the worker */
+                            (rule_hooks' `unmodelled`), and kvcheck declines the worker */
     const char *cite;
 } flag_rule;
-/* The first of `n` rows in force at `stage` whose test refuses the worker: SGLang's refusal, or kvcheck's decline
- * naming `unmodelled` (what SGLang checks next). KVC_OK for a running server's settings, whose checks passed. */
-kvc_status rules_table(const ctx *c, const flag_rule *rows, size_t n, int stage, const char *unmodelled);
+/* The values a table's messages name beside {value} (the blamed flag's), which its fields function computes once a
+ * row refuses: {name} -> text. */
+typedef struct rule_fields {
+    size_t n;
+    const char *name[12];
+    char text[12][1024];
+} rule_fields;
+/* Adds {name} -> the formatted text to `f`. */
+void rule_field(rule_fields *f, const char *name, const char *fmt, ...) KVC_PRINTF(3, 4);
+/* What a table adds to its rows. */
+typedef struct rule_hooks {
+    const char *unmodelled; /* what SGLang checks next, which a row with no message names */
+    void (*fields)(const ctx *c, const flag_rule *row, rule_fields *out); /* its messages' values; NULL: none */
+    const setting *(*blamed)(const ctx *c, const flag_rule *row); /* where the blame depends on the worker; NULL */
+} rule_hooks;
+/* The first of `n` rows in force at `stage` whose test refuses the worker: SGLang's refusal, its message expanded
+ * with {value} (the blamed flag's) and the hooks' fields, or kvcheck's decline naming the hooks' `unmodelled`.
+ * KVC_OK for a running server's settings, whose checks passed. `hooks` may be NULL. */
+kvc_status rules_table(const ctx *c, const flag_rule *rows, size_t n, int stage, const rule_hooks *hooks);
 /* 1 when release `rel` applies the DeepSeek family's defaults to `arch` (rules.c). */
 int rules_arch_defaults(const char *arch, unsigned rel);
+/* The speculative algorithm as SGLang's checks compare it once resolved: upper-cased, NEXTN made EAGLE (a Gemma 4
+ * draft's promotion to FROZEN_KV_MTP does not apply to the models kvcheck serves). Pure. */
+void rules_spec_resolved(const char *given, char *out, size_t size);
 /* The setting called `name` of `r`, to fill in (resolve adds every setting first, in display order). */
 kvc_setting *rules_get(kvc_resolved *r, const char *name);
 /* Where a setting was given, for a reason's text: "--kv-cache-dtype at prefill.json:4:5". */
@@ -245,9 +264,19 @@ void rules_env_warn(const ctx *c, setting_key k);
 
 /* check_server_args' refusals beside the KV layout, at their places around the checks rules.c makes there: before
  * the page size's check, after it (PD multiplexing's first), after HiSparse's, and after two-batch overlap's. */
-enum server_stage { SERVER_BEFORE_PAGE, SERVER_AFTER_PAGE, SERVER_AFTER_HISPARSE, SERVER_AFTER_TBO, SERVER_AFTER_GRPC };
+enum server_stage {
+    SERVER_AFTER_CACHE, /* up to 0.5.6.post2, __post_init__'s handlers after the cache compatibility's */
+    SERVER_BEFORE_PAGE, SERVER_AFTER_PAGE, SERVER_AFTER_HISPARSE, SERVER_AFTER_TBO, SERVER_AFTER_GRPC
+};
 kvc_status server_check(const ctx *c, enum server_stage stage);
 size_t server_spans(span *out, size_t max);
+
+/* ------------------------------------------------------------- LoRA (lora.c) */
+
+/* check_lora_server_args, in check_server_args after the served model name's check (and 0.5.23's LoRA MoE runner
+ * checks, which it ends with, LoRA or not). */
+kvc_status lora_check(const ctx *c);
+size_t lora_spans(span *out, size_t max);
 
 /* ------------------------------------------------- the gRPC server (grpc.c) */
 

@@ -5,8 +5,9 @@
  * order. rules.c makes the ones that read the layout (the page size's, PD
  * multiplexing's, HiSparse's, two-batch overlap's); the table below holds
  * the others a single worker can reach from its flags, each at its stage
- * around those (rules.h) and the gRPC port's (grpc.c). Not modelled:
- * LoRA, the token buckets, the metrics, load-publish and watermark checks
+ * around those (rules.h), and up to 0.5.6.post2 the metrics checks
+ * __post_init__ made; LoRA's (lora.c) and the gRPC port's (grpc.c) are
+ * their own tables. Not modelled: the load-publish and watermark checks
  * (flags.c names the flags these read, from check_table.c, in a warning). */
 #include "engine/sglang/rules.h"
 
@@ -177,6 +178,128 @@ static int s_gc_threshold(const ctx *c)
     return g->set && words > 3;
 }
 
+/* validate_buckets_rule's verdict on a --prompt-tokens-buckets or --generation-tokens-buckets list (sglang 0.5.3rc2:
+ * python/sglang/srt/server_args.py:3059-3101; 0.5.18: :9479-9525; 0.5.23: python/sglang/srt/arg_groups/
+ * validation_hook.py:384-430, the same in every release): its first assert that fails (BUCKETS_OK: none), with the
+ * values its message names. The list is rule, then parameters; `words` is it joined by spaces. Pure. */
+enum bucket_verdict {
+    BUCKETS_OK, BUCKETS_RULE, BUCKETS_TSE_COUNT_OF, BUCKETS_TSE_TYPES, BUCKETS_TSE_BASE, BUCKETS_TSE_COUNT,
+    BUCKETS_TSE_MIDDLE, BUCKETS_DEFAULT, BUCKETS_CUSTOM_EMPTY, BUCKETS_CUSTOM_NUMERIC, BUCKETS_CUSTOM_REPEATS,
+    BUCKETS_CUSTOM_NEGATIVE
+};
+static const char *const BUCKET_MESSAGES[] = {
+    [BUCKETS_RULE] = "Unsupported {flag} rule type: '{rule}'. Must be one of: 'tse', 'default', 'custom'",
+    [BUCKETS_TSE_COUNT_OF] = "{flag} TSE rule requires exactly 4 parameters: ['tse', middle, base, count], got {n}",
+    [BUCKETS_TSE_TYPES] = "{flag} TSE rule parameters must be: ['tse', <float:middle>, <float:base>, <int:count>]",
+    [BUCKETS_TSE_BASE] = "{flag} TSE base must be larger than 1, got: {got}",
+    [BUCKETS_TSE_COUNT] = "{flag} TSE count must be positive, got: {got}",
+    [BUCKETS_TSE_MIDDLE] = "{flag} TSE middle must be positive, got: {got}",
+    [BUCKETS_DEFAULT] = "{flag} default rule should only have one parameter: ['default'], got {n}",
+    [BUCKETS_CUSTOM_EMPTY] = "{flag} custom rule requires at least one bucket value: ['custom', value1, ...]",
+    [BUCKETS_CUSTOM_NUMERIC] = "{flag} custom rule bucket values must be numeric",
+    [BUCKETS_CUSTOM_REPEATS] = "{flag} custom rule bucket values should not contain duplicates",
+    [BUCKETS_CUSTOM_NEGATIVE] = "{flag} custom rule bucket values should be non-negative",
+};
+#define MAX_BUCKETS 512
+
+/* The list's words, split at spaces: how many (more than `max` are not kept). */
+static unsigned split_words(const char *words, const char **at, size_t *len, unsigned max)
+{
+    unsigned n = 0;
+    for (const char *p = words;; n++) {
+        size_t k = strcspn(p, " ");
+        if (n < max) at[n] = p, len[n] = k;
+        if (!p[k]) return n + 1;
+        p += k + 1;
+    }
+}
+static double word_float(const char *w, size_t len, int *ok)
+{
+    char word[SETTING_VALUE_LEN], clean[SETTING_VALUE_LEN];
+    str_printf(word, sizeof word, "%.*s", (int)len, w);
+    *ok = py_float(word, clean, sizeof clean);
+    return *ok ? strtod(clean, NULL) : 0;
+}
+static enum bucket_verdict buckets_verdict(const char *words, char *got, size_t size)
+{
+    const char *at[MAX_BUCKETS];
+    size_t len[MAX_BUCKETS];
+    unsigned n = split_words(words, at, len, MAX_BUCKETS);
+    str_printf(got, size, "%.*s", (int)len[0], at[0]);
+    if (strcmp(got, "tse") == 0) {
+        int ok[3];
+        char count[SETTING_VALUE_LEN] = "0", word[SETTING_VALUE_LEN];
+        if (n != 4) return str_printf(got, size, "%u", n), BUCKETS_TSE_COUNT_OF;
+        double middle = word_float(at[1], len[1], &ok[0]), base = word_float(at[2], len[2], &ok[1]);
+        str_printf(word, sizeof word, "%.*s", (int)len[3], at[3]);
+        ok[2] = py_int(word, count, sizeof count);
+        if (!ok[0] || !ok[1] || !ok[2]) return BUCKETS_TSE_TYPES;
+        strbuf sb = {0};
+        enum bucket_verdict v = !(base > 1)       ? (py_float_repr(base, &sb), BUCKETS_TSE_BASE)
+                                : count[0] == '-' || strcmp(count, "0") == 0 ? (sb_puts(&sb, count), BUCKETS_TSE_COUNT)
+                                : !(middle > 0) ? (py_float_repr(middle, &sb), BUCKETS_TSE_MIDDLE)
+                                                : BUCKETS_OK;
+        str_copy(got, size, sb.p ? sb.p : "");
+        free(sb.p);
+        return v;
+    }
+    if (strcmp(got, "default") == 0) return n == 1 ? BUCKETS_OK : (str_printf(got, size, "%u", n), BUCKETS_DEFAULT);
+    if (strcmp(got, "custom") != 0) return BUCKETS_RULE;
+    if (n < 2) return BUCKETS_CUSTOM_EMPTY;
+    double values[MAX_BUCKETS];
+    for (unsigned i = 1; i < n; i++) {
+        int ok;
+        values[i] = word_float(at[i], len[i], &ok);
+        if (!ok) return BUCKETS_CUSTOM_NUMERIC;
+    }
+    for (unsigned i = 1; i < n; i++)
+        for (unsigned k = 1; k < i; k++)
+            if (values[i] == values[k]) return BUCKETS_CUSTOM_REPEATS; /* set(): 0.0 is -0.0, a NaN no other */
+    for (unsigned i = 1; i < n; i++)
+        if (!(values[i] >= 0)) return BUCKETS_CUSTOM_NEGATIVE;
+    return BUCKETS_OK;
+}
+/* A list's words as SGLang has them: kvcheck keeps them joined by spaces, so a word that holds a space, or a list
+ * longer than MAX_BUCKETS, it cannot read back (rows with no message decline it). */
+static int buckets_unreadable(const setting *s)
+{
+    const char *at[1];
+    size_t len[1];
+    return s->set && (s->nvalues > MAX_BUCKETS || split_words(s->value, at, len, 1) != s->nvalues);
+}
+static int buckets_refused(const setting *s)
+{
+    char got[SETTING_VALUE_LEN];
+    return s->set && !buckets_unreadable(s) && buckets_verdict(s->value, got, sizeof got) != BUCKETS_OK;
+}
+static int s_prompt_unreadable(const ctx *c) { return buckets_unreadable(&c->set->s[SET_PROMPT_BUCKETS]); }
+static int s_prompt_buckets(const ctx *c) { return buckets_refused(&c->set->s[SET_PROMPT_BUCKETS]); }
+static int s_generation_unreadable(const ctx *c) { return buckets_unreadable(&c->set->s[SET_GENERATION_BUCKETS]); }
+static int s_generation_buckets(const ctx *c) { return buckets_refused(&c->set->s[SET_GENERATION_BUCKETS]); }
+
+/* The metrics options: an empty custom-labels header with allowed labels (nargs +, so given means not empty), and a
+ * file export without a directory (given as "" is one) */
+static int s_labels(const ctx *c)
+{
+    return c->set->s[SET_LABELS_HEADER].set && !c->set->s[SET_LABELS_HEADER].value[0] &&
+           c->set->s[SET_ALLOWED_LABELS].set;
+}
+static int s_export(const ctx *c) { return c->set->s[SET_EXPORT_METRICS].set && !c->set->s[SET_EXPORT_METRICS_DIR].set; }
+
+/* {flag}: SGLang's name for a buckets list (not the spelling given); {refusal}: validate_buckets_rule's message */
+static void server_fields(const ctx *c, const flag_rule *r, rule_fields *f)
+{
+    if (r->blame != SET_PROMPT_BUCKETS && r->blame != SET_GENERATION_BUCKETS) return;
+    char got[SETTING_VALUE_LEN];
+    enum bucket_verdict v = buckets_verdict(c->set->s[r->blame].value, got, sizeof got);
+    const char *const fields[][2] = {
+        {"flag", r->blame == SET_PROMPT_BUCKETS ? "--prompt-tokens-buckets" : "--generation-tokens-buckets"},
+        {"rule", got}, {"n", got}, {"got", got}};
+    char msg[sizeof f->text[0]];
+    sglang_expand(BUCKET_MESSAGES[v] ? BUCKET_MESSAGES[v] : "", fields, COUNT_OF(fields), msg, sizeof msg);
+    rule_field(f, "refusal", "%s", msg);
+}
+
 #define SA_OLD "sglang 0.5.3rc2: python/sglang/srt/server_args.py:"
 #define SA_NEW "0.5.23: python/sglang/srt/arg_groups/validation_hook.py:"
 #define PP_COMPAT "sglang 0.5.21: python/sglang/srt/arg_groups/validation_hook.py:"
@@ -186,7 +309,13 @@ static int s_gc_threshold(const ctx *c)
 #define SERVED_OLD "sglang 0.5.5.post1: python/sglang/srt/server_args.py:3689; 0.5.9: :5156"
 #define SERVED_NEW "sglang 0.5.10: python/sglang/srt/server_args.py:6090; 0.5.18: :9183; " SA_NEW "215"
 
-/* {value}: the blamed flag's */
+#define BUCKETS_CITE SA_OLD "3057-3101; 0.5.18: :9479-9525; " SA_NEW "384-430"
+#define LABELS                                                                                                         \
+    "ValueError: Please set --tokenizer-metrics-custom-labels-header when setting "                                   \
+    "--tokenizer-metrics-allowed-custom-labels."
+#define EXPORT "ValueError: --export-metrics-to-file-dir is required when --export-metrics-to-file is enabled"
+
+/* {value}: the blamed flag's; {refusal}: server_fields' */
 static const flag_rule RULES[] = {
     {EVER, SERVER_BEFORE_PAGE, s_nnodes_zero, SET_NNODES, "ZeroDivisionError: integer modulo by zero",
      SA_OLD "2904; 0.5.16: :7577; " SA_NEW "179"},
@@ -255,6 +384,13 @@ static const flag_rule RULES[] = {
     {SINCE("0.5.17"), SERVER_AFTER_PAGE, s_mm_io, SET_MM_IO_WORKERS,
      "AssertionError: Multimodal I/O worker num must >= 0",
      "sglang 0.5.17: python/sglang/srt/server_args.py:8794; " SA_NEW "276"},
+    /* validate_buckets_rule, for the prompt's list, then the generation's */
+    {EVER, SERVER_AFTER_PAGE, s_prompt_unreadable, SET_PROMPT_BUCKETS, NULL, BUCKETS_CITE},
+    {EVER, SERVER_AFTER_PAGE, s_prompt_buckets, SET_PROMPT_BUCKETS, "AssertionError: {refusal}",
+     SA_OLD "2946, :3057-3101; 0.5.18: :9237, :9479-9525; " SA_NEW "277, :384-430"},
+    {EVER, SERVER_AFTER_PAGE, s_generation_unreadable, SET_GENERATION_BUCKETS, NULL, BUCKETS_CITE},
+    {EVER, SERVER_AFTER_PAGE, s_generation_buckets, SET_GENERATION_BUCKETS, "AssertionError: {refusal}",
+     SA_OLD "2949, :3057-3101; 0.5.18: :9240, :9479-9525; " SA_NEW "278, :384-430"},
     {EVER, SERVER_AFTER_PAGE, s_priority_policy, SET_SCHEDULE_POLICY,
      "AssertionError: To use priority scheduling, schedule_policy must be 'fcfs' or 'lof'. '{value}' is not "
      "supported.", SA_OLD "2955; " SA_NEW "282"},
@@ -275,6 +411,17 @@ static const flag_rule RULES[] = {
     {SINCE("0.5.6"), SERVER_AFTER_HISPARSE, s_mindspore, SET_MODEL_IMPL,
      "AssertionError: MindSpore model impl is only supported on Ascend npu.",
      "sglang 0.5.6: python/sglang/srt/server_args.py:4084; " SA_NEW "319"},
+    /* then 0.5.22's instanttensor check, which kvcheck does not model (no DSA worker reaches it) */
+    {SINCE("0.5.7"), SERVER_AFTER_HISPARSE, s_labels, SET_ALLOWED_LABELS, LABELS,
+     "sglang 0.5.7: python/sglang/srt/server_args.py:4654; 0.5.18: :9292; " SA_NEW "335"},
+    {SINCE("0.5.7"), SERVER_AFTER_HISPARSE, s_export, SET_EXPORT_METRICS, EXPORT,
+     "sglang 0.5.7: python/sglang/srt/server_args.py:4660; 0.5.18: :9298; " SA_NEW "341"},
+    /* up to 0.5.6.post2, __post_init__'s _handle_metrics_labels and (after the deterministic inference handler,
+       which kvcheck declines before) _handle_request_metrics_exporters */
+    {UNTIL("0.5.6.post2"), SERVER_AFTER_CACHE, s_labels, SET_ALLOWED_LABELS, LABELS,
+     SA_OLD "1251; 0.5.6.post2: :1992"},
+    {FROM_TO("0.5.5.post3", "0.5.6.post2"), SERVER_AFTER_CACHE, s_export, SET_EXPORT_METRICS, EXPORT,
+     "sglang 0.5.5.post3: python/sglang/srt/server_args.py:1876; 0.5.6.post2: :2078"},
     {SINCE("0.5.11"), SERVER_AFTER_TBO, s_quant_comm_tp, SET_QUANT_COMM,
      "ValueError: Communications quantization is only used with tp_size != 1",
      "sglang 0.5.11: python/sglang/srt/server_args.py:6944; " SA_NEW "350"},
@@ -294,7 +441,9 @@ static const flag_rule RULES[] = {
 
 kvc_status server_check(const ctx *c, enum server_stage stage)
 {
-    return rules_table(c, RULES, COUNT_OF(RULES), (int)stage, NULL); /* every row has SGLang's message */
+    static const rule_hooks hooks = {"validate_buckets_rule on a list with a word that holds a space (kvcheck keeps a "
+                                     "list's words joined by spaces)", server_fields, NULL};
+    return rules_table(c, RULES, COUNT_OF(RULES), (int)stage, &hooks);
 }
 
 size_t server_spans(span *out, size_t max)

@@ -370,6 +370,30 @@ typedef enum setting_key {
     SET_GRPC_PORT_ENV,       /* SGLANG_GRPC_PORT in the launch's environment (0.5.11+) */
     SET_ENABLE_GRPC_ENV,     /* SGLANG_ENABLE_GRPC (0.5.11-0.5.15.post1) */
     SET_GRPC_THREADS_ENV,    /* SGLANG_GRPC_WORKER_THREADS (0.5.16+) */
+    /* check_server_args' lists and metrics options (server.c) */
+    SET_PROMPT_BUCKETS,      /* --prompt-tokens-buckets */
+    SET_GENERATION_BUCKETS,  /* --generation-tokens-buckets */
+    SET_LABELS_HEADER,       /* --tokenizer-metrics-custom-labels-header */
+    SET_ALLOWED_LABELS,      /* --tokenizer-metrics-allowed-custom-labels */
+    SET_EXPORT_METRICS,      /* --export-metrics-to-file (0.5.5.post3+) */
+    SET_EXPORT_METRICS_DIR,  /* --export-metrics-to-file-dir (0.5.5.post3+) */
+    /* check_lora_server_args' (lora.c) */
+    SET_ENABLE_LORA,         /* --enable-lora */
+    SET_LORA_PATHS,          /* --lora-paths (nargs *: nvalues counts them) */
+    SET_LORAS_PER_BATCH,     /* --max-loras-per-batch */
+    SET_LOADED_LORAS,        /* --max-loaded-loras */
+    SET_LORA_RANK,           /* --max-lora-rank */
+    SET_LORA_TARGETS,        /* --lora-target-modules */
+    SET_LORA_BACKEND,        /* --lora-backend */
+    SET_LORA_CHUNK,          /* --max-lora-chunk-size (its range is argparse's choices) */
+    SET_LORA_OVERLAP,        /* --enable-lora-overlap-loading (0.5.8+) */
+    SET_LORA_VIRTUAL,        /* --lora-use-virtual-experts */
+    SET_LORA_DRAIN,          /* --lora-drain-wait-threshold (0.5.12+) */
+    SET_SPEC_MOE_RUNNER,     /* --speculative-moe-runner-backend */
+    SET_INIT_EXPERT,         /* --init-expert-location */
+    SET_EP_REDUNDANT,        /* --ep-num-redundant-experts */
+    SET_LORA_OPTI_ENV,       /* SGLANG_EXPERIMENTAL_LORA_OPTI (0.5.13+) */
+    SET_OVERLAP_PLAN_ENV,    /* SGLANG_ENABLE_OVERLAP_PLAN_STREAM (0.5.4+) */
     SET_COUNT
 } setting_key;
 
@@ -386,6 +410,8 @@ typedef struct setting {
     char value[SETTING_VALUE_LEN]; /* as argparse stores it: "" for a switch, a choice, an int in decimal,
                                       several values joined by spaces */
     char flag[KVC_NAME_LEN];       /* the option SGLang read it as: "--nsa-decode-backend" */
+    unsigned nvalues;              /* how many values argparse stored: a list's words (a word may hold a space), 1
+                                      for one value, 0 for a switch or none */
     kvc_origin origin;
     int reported;                  /* a running server's /server_info reported it: SGLang's resolved value */
 } setting;
