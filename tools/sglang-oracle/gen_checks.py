@@ -7,14 +7,38 @@ For every release in releases.c, every `raise` and `assert` of its server
 arguments' resolution and checks (python/sglang/srt/server_args.py and,
 where the release has the folder (0.5.12+), python/sglang/srt/arg_groups/**.py)
 is read with Python's ast, and the ServerArgs fields (the dests of
-flag_dumps.json's actions for that release) it reads are collected: an
-assert's test and message, a raise's exception, and the tests of the
-`if`/`while` statements around either up to its function (an `elif` counts
-its `if`); and, one level deep, the right-hand sides of that function's own
-assignments (not a nested function's; not a call's result, whose arguments
-configure what it builds, but getattr(), bool() and the like) to the plain names those read
-(`bad = sa.x and sa.y; if bad:`). A field counts when an attribute of that
-name is read (`server_args.x`, `self.x`, `cfg.x`) or getattr() names it.
+flag_dumps.json's actions for that release) it reads are collected. A field
+counts when an attribute of that name is read (`server_args.x`, `self.x`,
+`cfg.x`) or getattr() names it. A check reads:
+
+- an assert's test and message, a raise's exception;
+- the tests guarding it in its function: those of the `if`/`while`
+  statements around it (an `elif` counts its `if`), and those of the earlier
+  `if` statements, in the blocks around it, that `return` or `continue`
+  (`if not cfg.x: return` guards what follows);
+- through the names those read, what the bindings of the names read, to a
+  fixed point: assignments (`+=`, `:=`; each name of a tuple target takes
+  all its value reads), `for` targets (from their iterable, as
+  `for flag, name in ((cfg.x, "--x"), ...)`), and `.append()`/`.extend()`/
+  `.add()` of a name, wherever in the function they stand; a name a
+  function does not bind is its enclosing function's;
+- through a call of one of the files' functions, what its return values
+  read, its parameters bound to the call's arguments (`tokens =
+  helper(cfg)`, `return cfg.max_prefill_tokens`). An assignment from a call
+  of a plain function (not getattr(), bool() and the like) reads only that:
+  the arguments of one outside the files configure what it builds
+  (get_config(..., trust_remote_code=...)), while a method's (`.strip()`)
+  keeps what it is called on and with;
+- through a function's parameters, the arguments its calls in the files
+  bind to them (`validate_buckets_rule("--x", cfg.x)`), up to MAX_DEPTH
+  calls out; and a check of a function that so reads no field reads the
+  tests guarding the function's calls instead, when it has at most
+  MAX_GUARDED_CALLS of them.
+
+A call is bound to every function of the files of its name but a dunder's
+(Python calls those itself): a plain name to the module-level functions and
+those nested in a function around the call, an attribute to the methods
+(past their self or cls) and the module-level functions.
 
 This over-approximates what a flag reaches: a check reads the field, which
 does not mean every value of it is refused. kvcheck uses the table to say
@@ -27,11 +51,24 @@ and, as its citation, the first such check of the newest of them."""
 import ast
 import json
 import os
-import sys
+from collections import namedtuple
 
 from gen_flags import HERE, c_str, releases
 
 SRC = os.environ.get("SGLANG_SRC", "/tmp/oracle-work/src")
+
+# calls whose result is their argument's value, not something it configures
+VALUE_CALLS = {"getattr", "bool", "int", "float", "str", "len", "list", "tuple", "set", "any", "all", "min", "max"}
+# methods that add their arguments to the collection named by what they are called on
+COLLECT_METHODS = {"append", "extend", "add"}
+# how many calls out a check is followed through parameters and call sites
+MAX_DEPTH = 4
+# a function called from more places (declare_resolution(), a pass runner) is plumbing: its checks of its own
+# contract are not checks of what its callers test
+MAX_GUARDED_CALLS = 3
+FUNCS = (ast.FunctionDef, ast.AsyncFunctionDef)
+
+Param = namedtuple("Param", "function name")  # a read of a function's parameter, as yet unbound
 
 
 def check_files(version):
@@ -44,82 +81,273 @@ def check_files(version):
     return srt, files
 
 
-def fields_read(node, dests):
-    out = set()
-    for n in ast.walk(node):
-        if isinstance(n, ast.Attribute) and n.attr in dests:
-            out.add(n.attr)
-        elif (isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id == "getattr"
-              and len(n.args) >= 2 and isinstance(n.args[1], ast.Constant) and n.args[1].value in dests):
-            out.add(n.args[1].value)
-    return out
+def parameters(fn):
+    """The names of function `fn`'s parameters (none for a module)."""
+    if not isinstance(fn, FUNCS):
+        return []
+    a = fn.args
+    rest = [x for x in (a.vararg, a.kwarg) if x is not None]
+    return [x.arg for x in a.posonlyargs + a.args + a.kwonlyargs + rest]
 
 
-def names_read(node):
-    return {n.id for n in ast.walk(node) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
+def target_names(target):
+    """The plain names an assignment to `target` binds (`a`, `a, (b, *c)`; not `a.b` or `a[0]`)."""
+    if isinstance(target, ast.Name):
+        return [target.id]
+    if isinstance(target, (ast.Tuple, ast.List)):
+        return [name for e in target.elts for name in target_names(e)]
+    if isinstance(target, ast.Starred):
+        return target_names(target.value)
+    return []
 
 
-# calls whose result is their argument's value, not something it configures
-VALUE_CALLS = {"getattr", "bool", "int", "float", "str", "len", "list", "tuple", "set", "any", "all", "min", "max"}
+def bindings(node):
+    """(names, values) when `node` binds names: the names and the expressions their values come from."""
+    if isinstance(node, ast.Assign):
+        return [n for t in node.targets for n in target_names(t)], [node.value]
+    if isinstance(node, (ast.AnnAssign, ast.AugAssign, ast.NamedExpr)) and node.value is not None:
+        return target_names(node.target), [node.value]
+    if isinstance(node, (ast.For, ast.AsyncFor, ast.comprehension)):
+        return target_names(node.target), [node.iter]
+    if (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in COLLECT_METHODS
+            and isinstance(node.func.value, ast.Name)):
+        return [node.func.value.id], node.args
+    return None
 
 
-def configures(value):
-    """1 when an assignment's right-hand side calls a function (other than VALUE_CALLS; a method of a field, such as
-    .split(), keeps it): its arguments configure what it builds (get_config(..., trust_remote_code=...)), and a check
-    of the result does not read them."""
-    return isinstance(value, ast.Call) and isinstance(value.func, ast.Name) and value.func.id not in VALUE_CALLS
+def exits(block):
+    """1 when statement list `block` returns or continues at its own level."""
+    return any(isinstance(s, (ast.Return, ast.Continue)) for s in block)
 
 
-def checks(tree, dests):
-    """(line, fields) of every raise and assert of `tree` that reads at least one field."""
-    parents = {c: p for p in ast.walk(tree) for c in ast.iter_child_nodes(p)}
-    def owner(n):
-        while n in parents and not isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)):
-            n = parents[n]
-        return n if n in parents or isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)) else None
+def check_tests(node):
+    """The expressions a raise or assert `node` itself reads."""
+    return [node.test, node.msg] if isinstance(node, ast.Assert) else [node.exc]
 
-    assigned = {}  # function -> name -> the fields its own assignments read
-    for n in ast.walk(tree):
-        if isinstance(n, ast.Assign) and not configures(n.value):
-            table = assigned.setdefault(owner(n), {})
-            for t in n.targets:
-                if isinstance(t, ast.Name):
-                    table.setdefault(t.id, set()).update(fields_read(n.value, dests))
-    for n in ast.walk(tree):
-        if not isinstance(n, (ast.Raise, ast.Assert)):
-            continue
-        tests = [n.test, n.msg] if isinstance(n, ast.Assert) else [n.exc]
-        p, fn = n, None
-        while p in parents:
-            q = parents[p]
-            if isinstance(q, (ast.If, ast.While)) and p is not q.test:
-                tests.append(q.test)
-            if isinstance(q, (ast.FunctionDef, ast.AsyncFunctionDef)):
-                fn = q
+
+class Release:
+    """One release's check files, parsed and linked: each node's scope (the innermost function around it, else its
+    module), each call's functions, and what each scope's names read."""
+
+    def __init__(self, version, dests):
+        self.dests = dests
+        self.srt, self.files = check_files(version)
+        self.trees = {f: ast.parse(open(os.path.join(self.srt, f)).read(), f) for f in self.files}
+        self.parent, self.scope, self.binders = {}, {}, {}
+        for tree in self.trees.values():
+            self.link(tree, tree)
+        # function name -> [function]; not dunders: Python calls them, and a call by name is a base class's
+        # (object.__setattr__(self, ...))
+        self.named = {}
+        for fn in self.binders:
+            if isinstance(fn, FUNCS) and not (fn.name.startswith("__") and fn.name.endswith("__")):
+                self.named.setdefault(fn.name, []).append(fn)
+        self.calls = {}  # function -> [(call, 1 when the call skips its self or cls)]
+        for call in [n for n in self.parent if isinstance(n, ast.Call)]:
+            for fn, skip in self.callees(call):
+                self.calls.setdefault(fn, []).append((call, skip))
+        self.envs, self.returns = {}, {}
+
+    def link(self, node, scope):
+        """Records the parent and scope of every node under `node`, in `scope`, and each scope's binding nodes."""
+        self.binders.setdefault(scope, [])
+        for child in ast.iter_child_nodes(node):
+            self.parent[child] = node
+            self.scope[child] = scope
+            if bindings(child) is not None:
+                self.binders[scope].append(child)
+            self.link(child, child if isinstance(child, FUNCS) else scope)
+
+    def enclosing(self, scope):
+        """The scope around function `scope` (None around a module)."""
+        return self.scope.get(scope)
+
+    def callees(self, call):
+        """(function, 1 when binding skips its first parameter) for each function of the files `call` may call."""
+        f = call.func
+        if isinstance(f, ast.Name):
+            around = set()
+            scope = self.scope[call]
+            while scope is not None:
+                around.add(scope)
+                scope = self.enclosing(scope)
+            return [(fn, 0) for fn in self.named.get(f.id, []) if not self.method(fn)
+                    and (isinstance(self.scope[fn], ast.Module) or self.scope[fn] in around)]
+        if isinstance(f, ast.Attribute):
+            out = []
+            for fn in self.named.get(f.attr, []):
+                if self.method(fn):
+                    static = any(isinstance(d, ast.Name) and d.id == "staticmethod" for d in fn.decorator_list)
+                    out.append((fn, 0 if static else 1))
+                elif isinstance(self.scope[fn], ast.Module):
+                    out.append((fn, 0))
+            return out
+        return []
+
+    def method(self, fn):
+        """1 when function `fn` is defined in a class."""
+        return isinstance(self.parent[fn], ast.ClassDef)
+
+    def bound(self, call, fn, skip):
+        """The argument expressions of `call` that bind parameter name -> [expression] of `fn`."""
+        a = fn.args
+        positional = [x.arg for x in a.posonlyargs + a.args][skip:]
+        keywords = {x.arg for x in a.args + a.kwonlyargs}
+        out = {}
+        for i, arg in enumerate(call.args):
+            if isinstance(arg, ast.Starred):
                 break
+            name = positional[i] if i < len(positional) else a.vararg and a.vararg.arg
+            if name:
+                out.setdefault(name, []).append(arg)
+        for kw in call.keywords:
+            name = kw.arg if kw.arg in keywords else kw.arg and a.kwarg and a.kwarg.arg
+            if name:
+                out.setdefault(name, []).append(kw.value)
+        return out
+
+    def field_named(self, node):
+        """The field an Attribute or a getattr() call `node` reads, if any."""
+        if isinstance(node, ast.Attribute) and node.attr in self.dests:
+            return node.attr
+        if (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "getattr"
+                and len(node.args) >= 2 and isinstance(node.args[1], ast.Constant)
+                and node.args[1].value in self.dests):
+            return node.args[1].value
+        return None
+
+    def reads(self, expr, scope):
+        """What `expr`, evaluated in `scope`, reads: fields (str) and parameters (Param), those of the names it
+        reads and of the values of the files' functions it calls included."""
+        out = set()
+        for n in ast.walk(expr):
+            field = self.field_named(n)
+            if field:
+                out.add(field)
+            elif isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load):
+                out |= self.lookup(n.id, scope)
+            elif isinstance(n, ast.Call):
+                out |= self.returned(n, scope)
+        return out
+
+    def value_reads(self, value, scope):
+        """What a binding's value reads: nothing of a plain function's arguments but what it returns (see
+        VALUE_CALLS)."""
+        if isinstance(value, ast.Call) and isinstance(value.func, ast.Name) and value.func.id not in VALUE_CALLS:
+            return self.returned(value, scope)
+        return self.reads(value, scope)
+
+    def lookup(self, name, scope):
+        """What `name` read in `scope` reads: its bindings there, else in the nearest scope around that binds it."""
+        while scope is not None:
+            env = self.env(scope)
+            if name in env:
+                return env[name]
+            scope = self.enclosing(scope)
+        return set()
+
+    def env(self, scope):
+        """name -> what it reads, for the parameters and names `scope` binds, to a fixed point of all its bindings
+        (wherever they stand: a binding after a check counts)."""
+        if scope in self.envs:
+            return self.envs[scope]
+        env = {p: {Param(scope, p)} for p in parameters(scope)}
+        self.envs[scope] = env
+        binds = [bindings(n) for n in self.binders[scope]]
+        for names, _ in binds:
+            for name in names:
+                env.setdefault(name, set())
+        changed = True
+        while changed:
+            changed = False
+            for names, values in binds:
+                read = set().union(*(self.value_reads(v, scope) for v in values))
+                for name in names:
+                    if not read <= env[name]:
+                        env[name] |= read
+                        changed = True
+        return env
+
+    def returned(self, call, scope):
+        """What the values returned by the files' functions `call` (in `scope`) may call read, their parameters
+        bound to what `call`'s arguments read."""
+        out = set()
+        for fn, skip in self.callees(call):
+            args = self.bound(call, fn, skip)
+            for r in self.returned_by(fn):
+                if isinstance(r, Param) and r.function is fn:
+                    for arg in args.get(r.name, []):
+                        out |= self.reads(arg, scope)
+                else:
+                    out.add(r)
+        return out
+
+    def returned_by(self, fn):
+        """What function `fn`'s return values read (nothing while being computed: a recursive call adds none)."""
+        if fn not in self.returns:
+            self.returns[fn] = set()
+            values = [n.value for n in ast.walk(fn) if isinstance(n, ast.Return) and n.value is not None
+                      and self.scope[n] is fn]
+            self.returns[fn] = set().union(*(self.reads(v, fn) for v in values))
+        return self.returns[fn]
+
+    def guards(self, node):
+        """The tests guarding `node` in its scope: of the if/while around it, and of the earlier ifs, in the blocks
+        around it, that return or continue."""
+        out = []
+        p = node
+        while p in self.parent and not isinstance(p, FUNCS):
+            q = self.parent[p]
+            if isinstance(q, (ast.If, ast.While)) and p is not q.test:
+                out.append(q.test)
+            for _, block in ast.iter_fields(q):
+                if isinstance(block, list) and p in block:
+                    out += [s.test for s in block[:block.index(p)]
+                            if isinstance(s, ast.If) and (exits(s.body) or exits(s.orelse))]
             p = q
-        read = set()
-        for t in tests:
-            if t is None:
-                continue
-            read |= fields_read(t, dests)
-            for name in names_read(t):
-                read |= assigned.get(fn, {}).get(name, set())
-        if read:
-            yield n.lineno, read
+        return out
+
+    def fields(self, exprs, scope, depth=0):
+        """The fields `exprs`, in `scope`, read: directly, through names, and through parameters what the arguments
+        bound to them by their function's calls read."""
+        read = set().union(*(self.reads(e, scope) for e in exprs if e is not None))
+        out = {r for r in read if isinstance(r, str)}
+        if depth < MAX_DEPTH:
+            for param in read - out:
+                for call, skip in self.calls.get(param.function, []):
+                    args = self.bound(call, param.function, skip).get(param.name, [])
+                    out |= self.fields(args, self.scope[call], depth + 1)
+        return out
+
+    def check_fields(self, exprs, scope, depth=0):
+        """The fields a check's `exprs`, in `scope`, read: fields(), else, when `scope` has at most
+        MAX_GUARDED_CALLS calls, those of the tests guarding them, read as a check's."""
+        out = self.fields(exprs, scope, depth)
+        calls = self.calls.get(scope, [])
+        if not out and depth < MAX_DEPTH and len(calls) <= MAX_GUARDED_CALLS:
+            for call, _ in calls:
+                out |= self.check_fields(self.guards(call), self.scope[call], depth + 1)
+        return out
+
+    def checks(self, f):
+        """(line, fields) of every raise and assert of file `f` that reads at least one field."""
+        for n in ast.walk(self.trees[f]):
+            if isinstance(n, (ast.Raise, ast.Assert)):
+                read = self.check_fields(check_tests(n) + self.guards(n), self.scope[n])
+                if read:
+                    yield n.lineno, read
 
 
 def main():
+    """Prints check_table.c."""
     dumps = json.load(open(os.path.join(HERE, "flag_dumps.json")))
     rels = releases()
     rows = {}  # (field, file) -> [mask, newest version, line]
     for bit, v in enumerate(rels):  # newest first: a row's citation is its newest release's
-        dests = {dumps["actions"][i]["dest"] for i in dumps["releases"][v]["actions"]}
-        srt, files = check_files(v)
+        release = Release(v, {dumps["actions"][i]["dest"] for i in dumps["releases"][v]["actions"]})
         first = {}  # (field, file) -> the line of this release's first check of it
-        for f in files:
-            tree = ast.parse(open(os.path.join(srt, f)).read(), f)
-            for line, read in checks(tree, dests):
+        for f in release.files:
+            for line, read in release.checks(f):
                 for field in read:
                     first[(field, f)] = min(line, first.get((field, f), line))
         for key, line in first.items():

@@ -21,7 +21,10 @@
 #   PARALLEL=1  run matrix.py --parallel instead (OUT default
 #               tests/conformance/sglang/parallel, runs under WORKDIR/out-parallel)
 #   REUSE=1     keep the earlier run's rows of the cases it has (matrix.py
-#               --reuse) and run only the new ones
+#               --reuse) and run only the new ones; the earlier file is
+#               RUN.prev while it runs, removed when it succeeds and put back
+#               when it fails (a sweep killed midway leaves RUN.prev beside a
+#               partial RUN.jsonl: move it back by hand)
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "$here/../.." && pwd)
@@ -80,7 +83,8 @@ unset PYTHONDONTWRITEBYTECODE   # byte-compile the release trees once
 for v in $versions; do for g in $GPUS; do echo "$v $g"; done; done |
   xargs -P "$JOBS" -L 1 sh -c 'f="$2/$3/$6_$7"; r=
     if [ -n "$5" ] && [ -s "$f.jsonl" ]; then mv "$f.jsonl" "$f.prev" && r="--reuse $f.prev"; fi
-    nice -n 10 "$0" "$1/matrix.py" "$6" "$7" $4 $r > "$f.jsonl" 2> "$f.err" || echo "FAILED $6 $7"' \
+    if nice -n 10 "$0" "$1/matrix.py" "$6" "$7" $4 $r > "$f.jsonl" 2> "$f.err"; then rm -f "$f.prev"
+    else echo "FAILED $6 $7"; [ -z "$r" ] || mv "$f.prev" "$f.jsonl"; fi' \
     "$py" "$here" "$work" "$runs" "$only" "${REUSE:-}"
 grep -h DONE "$work/$runs"/*.err | awk '{n++; s+=$6} END {print n " runs, " s " s of CPU"}'
 
