@@ -186,14 +186,13 @@ LIST_CASES = ["--prompt-tokens-buckets foo", "--prompt-tokens-buckets tse 1 2", 
               "--export-metrics-to-file --chunked-prefill-size 100 --page-size 64",
               "--export-metrics-to-file --enable-two-batch-overlap"]
 # check_lora_server_args (lora.c): each check in the releases that have it, 0.5.23's LoRA MoE runner checks (LoRA on
-# or off), LoRAPathAction's JSON check at parse time, and where LoRA sits (after --moe-dense-tp-size, before the page)
+# or off), and where LoRA sits (after --moe-dense-tp-size, before the page size's check). With a speculative algorithm
+# (LORA_SPEC_CASES: algorithm, separate draft model, flags) the case's own fields, so the oracle runs the draft's init
+# checks too.
 LORA = "--lora-paths a=/x"
 V2 = f"{LORA} --lora-backend triton_v2"
 LORA_CASES = ["--max-loras-per-batch 0", f"{LORA} --enable-lora-overlap-loading",
-              f"{LORA} --enable-lora-overlap-loading --max-loaded-loras 16", f"{LORA} --speculative-algorithm NEXTN",
-              f"{LORA} --speculative-algorithm STANDALONE --speculative-draft-model-path /fake/model",
-              f"{LORA} --speculative-algorithm NEXTN --speculative-moe-runner-backend experimental_sgl_trtllm",
-              f"SGLANG_ENABLE_OVERLAP_PLAN_STREAM=1 {LORA} --speculative-algorithm EAGLE",
+              f"{LORA} --enable-lora-overlap-loading --max-loaded-loras 16",
               "--enable-lora --lora-target-modules all q_proj --max-lora-rank 8",
               "--enable-lora --lora-target-modules all all --max-lora-rank 8", "--enable-lora",
               "--enable-lora --max-lora-rank 0 --lora-target-modules q_proj", "--enable-lora --lora-paths",
@@ -204,9 +203,12 @@ LORA_CASES = ["--max-loras-per-batch 0", f"{LORA} --enable-lora-overlap-loading"
               f"{LORA} --moe-runner-backend lora_triton", f"{V2} --moe-runner-backend lora_triton --enable-pdmux",
               f"{V2} --moe-runner-backend lora_triton --moe-a2a-backend deepep",
               f"{V2} --moe-runner-backend lora_triton --ep-num-redundant-experts 1",
-              "--speculative-algorithm EAGLE --speculative-moe-runner-backend lora_triton",
               f"{LORA} --max-loaded-loras 4 --chunked-prefill-size 100 --page-size 64",
-              f"{LORA} --max-loaded-loras 4 --moe-dense-tp-size 3", '--lora-paths {"lora_name":"a"}']
+              f"{LORA} --max-loaded-loras 4 --moe-dense-tp-size 3"]
+LORA_SPEC_CASES = [("NEXTN", None, LORA), ("STANDALONE", "LLAMA_DRAFT", LORA),
+                   ("NEXTN", None, f"{LORA} --speculative-moe-runner-backend experimental_sgl_trtllm"),
+                   ("EAGLE", None, f"SGLANG_ENABLE_OVERLAP_PLAN_STREAM=1 {LORA}"),
+                   ("EAGLE", None, "--speculative-moe-runner-backend lora_triton")]
 # the gRPC port (0.5.11+, grpc.c): derived from --port up to 0.5.15.post1, from --grpc-port or the legacy modes after;
 # its environment, the native server's incompatibilities, and where each check sits (the PD hook, check_server_args)
 GRPC_CASES = ["--port 60000", "--port 55535", "--port 0", "SGLANG_GRPC_PORT=70000", "SGLANG_GRPC_PORT=abc --port 60000",
@@ -491,6 +493,8 @@ def parallel_cases():
     for m in DSA + ["DEEPSEEK_V3"]:
         for par in STARTUP_CASES + GRPC_CASES + LIST_CASES + LORA_CASES:
             out.append(case(m, None, None, None, None, par=par))
+        for spec, dmodel, par in LORA_SPEC_CASES:
+            out.append(case(m, None, None, None, None, spec=spec, dmodel=dmodel, par=par))
         for par in UNIFIED_CASES:
             for mode in (None, "prefill") if m in DSA else (None,):
                 out.append(case(m, None, None, None, mode, par=par))
