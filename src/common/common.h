@@ -228,6 +228,16 @@ int pyyaml_is_number(const char *text);
  * else d.ddde+XX; nan, inf, -inf. */
 void py_float_repr(double v, strbuf *out);
 
+/* ------------------------------------------------------------ Python json */
+
+/* json.loads(text) as CPython 3.11 reads it (pyjson.c), or with `orjson` what orjson.loads takes (no NaN or
+ * Infinity, no lone surrogate, no number infinite as a double): 1 when it takes it, with *has_keys (may be NULL) 1
+ * when the value is an object holding every one of `keys` (at most 32); 0 with the exception Python raises in `err`
+ * ("JSONDecodeError: Expecting ',' delimiter: line 1 column 39 (char 38)"; orjson's words are not kvcheck's). */
+int pyjson_loads(const char *text, int orjson, const char *const *keys, size_t nkeys, int *has_keys, strbuf *err);
+/* str.strip() of UTF-8 `text`: [*begin, *end) in bytes, without Python's whitespace (Unicode's too) at either end. */
+void py_strip(const char *text, size_t *begin, size_t *end);
+
 /* ------------------------------------------------------------ Python repr */
 
 /* A value as Python's repr wrote it. */

@@ -652,6 +652,64 @@ static void test_flags__flags_sglang_checks_that_kvcheck_does_not_model(void **s
     free(s);
 }
 
+/* json.loads as CPython reads it (pyjson.c; the messages are CPython 3.11's), and orjson.loads (json_list_type)
+ * where it differs: NaN, Infinity, lone surrogates and infinite numbers */
+static void test_flags__json_as_python_reads_it(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *text;
+        int orjson;
+        const char *error; /* NULL: taken */
+    } J[] = {
+        {"{\"a\":1}", 0, NULL},
+        {"{\"a\":01}", 0, "JSONDecodeError: Expecting ',' delimiter: line 1 column 7 (char 6)"},
+        {"{\"a\":1.}", 0, "JSONDecodeError: Expecting ',' delimiter: line 1 column 7 (char 6)"},
+        {"{\"a\":1.e5}", 0, "JSONDecodeError: Expecting ',' delimiter: line 1 column 7 (char 6)"},
+        {"[NaN, Infinity, -Infinity]", 0, NULL},
+        {"[\"\\ud800\"]", 0, NULL},
+        {"{\"a\":\"x\ty\"}", 0, "JSONDecodeError: Invalid control character at: line 1 column 8 (char 7)"},
+        {"{\"a\":1,}", 0, "JSONDecodeError: Expecting property name enclosed in double quotes: line 1 column 8"},
+        {"[1,]", 0, "JSONDecodeError: Expecting value: line 1 column 4 (char 3)"},
+        {"{\"a\"}", 0, "JSONDecodeError: Expecting ':' delimiter: line 1 column 5 (char 4)"},
+        {"\"abc", 0, "JSONDecodeError: Unterminated string starting at: line 1 column 1 (char 0)"},
+        {"\"\\uZZZZ\"", 0, "JSONDecodeError: Invalid \\uXXXX escape: line 1 column 3 (char 2)"},
+        {"\"\\x\"", 0, "JSONDecodeError: Invalid \\escape: line 1 column 2 (char 1)"},
+        {"{} {}", 0, "JSONDecodeError: Extra data: line 1 column 4 (char 3)"},
+        {"  [1]\n", 0, NULL},
+        {"[1]\f", 0, "JSONDecodeError: Extra data: line 1 column 4 (char 3)"},
+        {"{\n\"a\":\n01}", 0, "JSONDecodeError: Expecting ',' delimiter: line 3 column 2 (char 8)"},
+        {"[1e999]", 0, NULL},
+        {"\xc3\xa9{", 0, "JSONDecodeError: Expecting value: line 1 column 1 (char 0)"}, /* positions in characters */
+        {"\xef\xbb\xbf[1]", 0, "JSONDecodeError: Unexpected UTF-8 BOM (decode using utf-8-sig): line 1 column 1"},
+        {"[NaN]", 1, "JSONDecodeError"},
+        {"[\"\\ud800\"]", 1, "JSONDecodeError"},
+        {"[1e999]", 1, "JSONDecodeError"},
+        {"[99999999999999999999, 1.5, \"\\ud800\\udc00\"]", 1, NULL},
+    };
+    for (size_t i = 0; i < COUNT_OF(J); i++) {
+        strbuf err = {0};
+        int ok = pyjson_loads(J[i].text, J[i].orjson, NULL, 0, NULL, &err);
+        if (J[i].error ? ok || !err.p || !strstr(err.p, J[i].error) : !ok)
+            fail_msg("case %zu: %s", i, ok ? "taken" : err.p);
+        free(err.p);
+    }
+    /* the keys of the object at the top, as decoded */
+    static const char *const KEYS[] = {"lora_name", "lora_path"};
+    int has = 0;
+    strbuf err = {0};
+    assert_true(pyjson_loads("{\"lora_name\":\"a\",\"lora\\u005fpath\":{\"lora_name\":1}}", 0, KEYS, 2, &has, &err));
+    assert_true(has);
+    assert_true(pyjson_loads("{\"lora_name\":\"a\",\"x\":{\"lora_path\":1}}", 0, KEYS, 2, &has, &err));
+    assert_false(has);
+    free(err.p);
+    /* str.strip(): Python's whitespace, Unicode's too */
+    size_t b, e;
+    py_strip("\xc2\xa0 {x}\xe3\x80\x80\t", &b, &e);
+    assert_int_equal(b, 3);
+    assert_int_equal(e, 6);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -672,6 +730,7 @@ int main(void)
         cmocka_unit_test(test_flags__flags_sglang_checks_that_kvcheck_does_not_model),
         cmocka_unit_test(test_flags__secrets_are_not_repeated),
         cmocka_unit_test(test_flags__grpc_environment_and_sidecar_args),
+    cmocka_unit_test(test_flags__json_as_python_reads_it),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

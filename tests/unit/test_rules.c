@@ -1941,6 +1941,9 @@ static void test_rules__lora_checks(void **state)
         {"0.5.23", "--speculative-algorithm EAGLE --speculative-moe-runner-backend lora_triton",
          "ValueError: --speculative-moe-runner-backend lora_triton is not supported: the LoRA MoE runner serves "
          "adapter traffic on the target model"},
+        /* experimental_sgl_marlin's own policy (0.5.16+, the runner's first release), which kvcheck declines */
+        {"0.5.16", "--moe-runner-backend experimental_sgl_marlin --lora-paths a", "then checks experimental_sgl_marlin's "
+         "LoRA and expert-parallel policy (validate_experimental_sgl_marlin_server_args)"},
         /* where it sits: after the served model name's check and --moe-dense-tp-size's, before the page size's */
         {"0.5.23", "--lora-paths a=/x --max-loaded-loras 4 --chunked-prefill-size 100 --page-size 64",
          "max_loaded_loras should be greater than or equal"},
@@ -1954,7 +1957,20 @@ static void test_rules__lora_checks(void **state)
         {"0.5.23", "--bogus --lora-paths ' {\"lora_path\":\"/x\"} '", "AssertionError: '{\"lora_path\":\"/x\"}' looks"},
         {"0.5.23", "--lora-paths '{\"lora_name\":\"a\",\"lora_path\":\"/x\"}' --max-loaded-loras 4",
          "max_loaded_loras=4"},
-        {"0.5.23", "--lora-paths '{bad}'", "JSONDecodeError: --lora-paths item '{bad}' is not JSON"},
+        {"0.5.23", "--lora-paths '{bad}'", "SGLang 0.5.23 stops: JSONDecodeError: Expecting property name enclosed in "
+         "double quotes: line 1 column 2 (char 1)"},
+        /* json.loads, not another JSON reader: leading zeros and raw control characters refused, NaN and lone
+         * surrogates taken; str.strip() takes Unicode spaces (U+00A0) too */
+        {"0.5.18", "--lora-paths '{\"lora_name\":\"a\",\"lora_path\":\"b\",\"x\":01}'",
+         "JSONDecodeError: Expecting ',' delimiter: line 1 column 39 (char 38)"},
+        {"0.5.18", "--lora-paths '{\"lora_name\":\"a\",\"lora_path\":\"b\",\"x\":1.}'", "Expecting ',' delimiter"},
+        {"0.5.23", "--lora-paths '{\"lora_name\":\"a\",\"lora_path\":\"b\t\"}'",
+         "JSONDecodeError: Invalid control character at: line 1 column 32 (char 31)"},
+        {"0.5.18", "--lora-paths '{\"lora_name\":\"a\",\"lora_path\":\"b\",\"x\":NaN}' --max-loaded-loras 4",
+         "max_loaded_loras=4"},
+        {"0.5.18", "--lora-paths '{\"lora_name\":\"a\",\"lora_path\":\"\\ud800\"}' --max-loaded-loras 4",
+         "max_loaded_loras=4"},
+        {"0.5.18", "--lora-paths '{\"lora_name\":\"a\"}\u00a0'", "AssertionError: '{\"lora_name\":\"a\"}' looks"},
     };
     expect_verdicts("deepseek-v3.2", L, COUNT_OF(L));
     kvc_resolved r;
@@ -1966,6 +1982,15 @@ static void test_rules__lora_checks(void **state)
     assert_int_equal(resolve_line("H200", "deepseek-v3.2", "--lora-paths a=/x --max-loaded-loras 8 --lora-backend "
                                   "triton --max-lora-chunk-size 32", "0.5.23", &r, &d), KVC_OK);
     assert_false(has_warning(&r, "start-up checks read"));
+    /* the flag that asked for it: the speculative runner, the first placement flag that is not trivial */
+    assert_int_equal(resolve_line("H200", "deepseek-v3.2", "--lora-paths a --speculative-algorithm NEXTN "
+                                  "--speculative-moe-runner-backend experimental_sgl_trtllm", "0.5.19", &r, &d),
+                     KVC_ERR_CONFIG);
+    assert_string_equal(d.where, "--speculative-moe-runner-backend");
+    assert_int_equal(resolve_line("H200", "deepseek-v3.2", "--lora-paths a --lora-backend triton_v2 --moe-runner-backend "
+                                  "lora_triton --init-expert-location trivial --ep-num-redundant-experts 2", "0.5.23",
+                                  &r, &d), KVC_ERR_CONFIG);
+    assert_string_equal(d.where, "--ep-num-redundant-experts");
     /* SGLang's warning for an environment value it does not take, where it reads it */
     assert_int_equal(resolve_line("H200", "deepseek-v3.2", "SGLANG_ENABLE_OVERLAP_PLAN_STREAM=maybe --lora-paths a=/x "
                                   "--speculative-algorithm EAGLE", "0.5.23", &r, &d), KVC_OK);

@@ -13,7 +13,6 @@
  * (gen_flags.py asserts it of every release). */
 #include "engine/sglang/sglang.h"
 
-#include <cjson/cJSON.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -287,16 +286,13 @@ static kvc_status classify(const option_index *idx, const char *w, word_class *o
     return KVC_OK;
 }
 
-/* json.loads: one JSON value and whitespace around it (cJSON's reading;
- * Python also takes NaN and Infinity, cJSON refuses them). */
-static int json_value(const char *s)
+/* `def`'s type takes `s`: json.loads (NaN and Infinity included), or json_list_type's orjson.loads (pyjson.c) */
+static int json_value(const sglang_flag_def *def, const char *s)
 {
-    const char *end = NULL;
-    cJSON *v = cJSON_ParseWithLengthOpts(s, strlen(s), &end, 0);
-    int ok = v != NULL;
-    cJSON_Delete(v);
-    while (ok && is_space(*end)) end++;
-    return ok && !*end;
+    strbuf err = {0};
+    int ok = pyjson_loads(s, strcmp(def->type_name, "json_list_type") == 0, NULL, 0, NULL, &err);
+    free(err.p);
+    return ok;
 }
 
 /* How argparse words a value its `type=` refused: the ArgumentTypeError's
@@ -363,7 +359,7 @@ int argparse_check_value(const sglang_flag_def *def, const char *value, strbuf *
         return 0;
     } else if (def->type == SGT_HUMAN_INT && !human_int(def, value, msg)) {
         return 0;
-    } else if (def->type == SGT_JSON && !json_value(value)) {
+    } else if (def->type == SGT_JSON && !json_value(def, value)) {
         type_refusal(def, value, msg);
         return 0;
     }
@@ -440,35 +436,27 @@ void argparse_result_free(argparse_result *r)
     memset(r, 0, sizeof *r);
 }
 
-/* LoRAPathAction (--lora-paths) at parse time: an item that, stripped, starts with '{' and ends with '}' is JSON
- * (json.loads) and must hold both keys (sglang 0.5.3rc2: python/sglang/srt/server_args.py:3267-3283; 0.5.23:
- * python/sglang/srt/arg_groups/argparse_actions.py:8-25). 0 with the exception it raises in `msg`. */
+/* LoRAPathAction (--lora-paths) at parse time: an item that, stripped (str.strip()), starts with '{' and ends with
+ * '}' is JSON (json.loads) and must hold both keys (sglang 0.5.3rc2: python/sglang/srt/server_args.py:3267-3283;
+ * 0.5.23: python/sglang/srt/arg_groups/argparse_actions.py:8-25). 0 with the exception it raises in `msg`. */
 static int lora_path_item(const char *value, strbuf *msg)
 {
-    static const char SPACE[] = " \t\n\r\v\f\x1c\x1d\x1e\x1f"; /* str.strip()'s, ASCII */
-    const char *start = value + strspn(value, SPACE);
-    size_t n = strlen(start);
-    while (n && strchr(SPACE, start[n - 1])) n--;
-    if (n < 2 || start[0] != '{' || start[n - 1] != '}') return 1;
-    char *item = malloc(n + 1);
+    size_t begin, end;
+    py_strip(value, &begin, &end);
+    if (end - begin < 2 || value[begin] != '{' || value[end - 1] != '}') return 1;
+    char *item = malloc(end - begin + 1);
     if (!item) return sb_puts(msg, "out of memory"), 0;
-    memcpy(item, start, n);
-    item[n] = '\0';
-    cJSON *obj = cJSON_ParseWithOpts(item, NULL, 1);
-    int ok = obj && cJSON_GetObjectItemCaseSensitive(obj, "lora_path") && cJSON_GetObjectItemCaseSensitive(obj, "lora_name");
-    if (!obj) {
-        sb_puts(msg, "JSONDecodeError: --lora-paths item ");
-        py_repr(msg, item);
-        sb_puts(msg, " is not JSON SGLang's json.loads reads (kvcheck's JSON reader refuses it; json.loads also takes "
-                     "NaN and Infinity, which kvcheck's does not)");
-    } else if (!ok) {
+    memcpy(item, value + begin, end - begin);
+    item[end - begin] = '\0';
+    static const char *const KEYS[] = {"lora_path", "lora_name"};
+    int keys = 0, ok = pyjson_loads(item, 0, KEYS, COUNT_OF(KEYS), &keys, msg);
+    if (ok && !keys) {
         sb_puts(msg, "AssertionError: ");
         py_repr(msg, item);
         sb_puts(msg, " looks like a JSON str, but it does not contain 'lora_name' and 'lora_path' keys.");
     }
-    cJSON_Delete(obj);
     free(item);
-    return ok;
+    return ok && keys;
 }
 
 /* One option at word i: its values checked, its use recorded; the words

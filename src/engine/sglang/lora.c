@@ -13,7 +13,9 @@
  * choices refuse first), --lora-paths items of other types (LoRAPathAction
  * stores only str and dict), and the DSpark and --speculative-adaptive
  * reasons of the speculative check (kvcheck declines those workers before).
- * --dllm-algorithm, which turns LoRA off (0.5.9+), kvcheck does not read. */
+ * --dllm-algorithm, which turns LoRA off (0.5.9+), kvcheck does not read.
+ * The experimental_sgl_marlin MoE runner's own LoRA and EP policy (0.5.16+)
+ * kvcheck declines. */
 #include "engine/sglang/rules.h"
 
 #include <stdlib.h>
@@ -179,6 +181,21 @@ static int l_runner_placement(const ctx *c)
                               (extra->set && int_cmp(extra->value, "0") > 0));
 }
 
+static int l_marlin(const ctx *c) { return set_to(c, SET_MOE_RUNNER, "experimental_sgl_marlin"); }
+
+#define TRTLLM_GIVER SET_COUNT           /* the row blames the runner flag that asks for experimental_sgl_trtllm */
+#define PLACEMENT_GIVER (SET_COUNT + 1)  /* the row blames the first placement flag that is not trivial */
+static const setting *lora_blamed(const ctx *c, const flag_rule *r)
+{
+    const setting *s = c->set->s;
+    if (r->blame == TRTLLM_GIVER)
+        return set_to(c, SET_MOE_RUNNER, "experimental_sgl_trtllm") ? &s[SET_MOE_RUNNER] : &s[SET_SPEC_MOE_RUNNER];
+    if (r->blame != PLACEMENT_GIVER) return &s[r->blame];
+    if (s[SET_EPLB].set) return &s[SET_EPLB];
+    return s[SET_INIT_EXPERT].set && strcmp(s[SET_INIT_EXPERT].value, "trivial") != 0 ? &s[SET_INIT_EXPERT]
+                                                                                       : &s[SET_EP_REDUNDANT];
+}
+
 /* {limit}: 2 x --max-loras-per-batch; {loaded}, {per_batch}, {paths}, {backend}, {algorithm}, {runner}, {quant},
  * {a2a}, {spec_runner}, {mode}: the values SGLang's messages name */
 static void lora_fields(const ctx *c, const flag_rule *r, rule_fields *f)
@@ -209,6 +226,10 @@ static void lora_fields(const ctx *c, const flag_rule *r, rule_fields *f)
 
 /* In SGLang's order; {value}: the blamed flag's */
 static const flag_rule RULES[] = {
+    /* before them, in the resolution: experimental_sgl_marlin's own policy, which kvcheck declines */
+    {SINCE("0.5.16"), 0, l_marlin, SET_MOE_RUNNER, NULL, "sglang 0.5.16: python/sglang/srt/server_args.py:6097-6103, "
+     "python/sglang/srt/lora/marlin_lora_temp/policy.py:13-51; 0.5.23: python/sglang/srt/arg_groups/"
+     "validation_hook.py:565-575, lora/marlin_lora_temp/policy.py:15-54"},
     {EVER, 0, l_per_batch, SET_LORAS_PER_BATCH, "AssertionError: max_loras_per_batch must be positive",
      SA_OLD "2961; 0.5.18: :9339; " HOOK19 "22; 0.5.23: :36"},
     {SINCE("0.5.23"), 0, l_v2_backend, SET_LORA_BACKEND,
@@ -225,7 +246,7 @@ static const flag_rule RULES[] = {
      "not {algorithm}.",
      "sglang " HOOK19 "177-190; 0.5.23: :251-264"},
     /* then DSpark's SGLANG_RAGGED_VERIFY_MODE and --speculative-adaptive, workers kvcheck declines before */
-    {SINCE("0.5.19"), 0, l_spec_trtllm, SET_MOE_RUNNER,
+    {SINCE("0.5.19"), 0, l_spec_trtllm, TRTLLM_GIVER,
      LORA_SPEC "the experimental_sgl_trtllm MoE runner: its TopK reads the LoRA config per forward, which the draft "
      "resolves against the target's after its own publish ended.", SPEC_CITE},
     {SINCE("0.5.19"), 0, l_spec_plan, SET_OVERLAP_PLAN_ENV,
@@ -272,7 +293,7 @@ static const flag_rule RULES[] = {
      HOOK23 "220-224"},
     {SINCE("0.5.23"), 0, l_runner_elastic, SET_EP_JOIN_MODE,
      "ValueError: --moe-runner-backend {runner} does not yet support elastic EP", HOOK23 "225-228"},
-    {SINCE("0.5.23"), 0, l_runner_placement, SET_MOE_RUNNER,
+    {SINCE("0.5.23"), 0, l_runner_placement, PLACEMENT_GIVER,
      "ValueError: --moe-runner-backend {runner} currently requires trivial expert placement without EPLB or "
      "redundant experts", HOOK23 "229-238"},
 };
@@ -283,7 +304,8 @@ kvc_status lora_check(const ctx *c)
     if (lora_spec(c) == 1 && rel_since(c->rel, "0.5.19")) rules_env_warn(c, SET_OVERLAP_PLAN_ENV);
     if (rel_since(c->rel, "0.5.23") && (lora_runner(c) || (lora_on(c) && strcmp(backend(c), "triton_v2") == 0)))
         rules_env_warn(c, SET_LORA_OPTI_ENV);
-    static const rule_hooks hooks = {NULL, lora_fields, NULL};
+    static const rule_hooks hooks = {"experimental_sgl_marlin's LoRA and expert-parallel policy "
+                                     "(validate_experimental_sgl_marlin_server_args)", lora_fields, lora_blamed};
     return rules_table(c, RULES, COUNT_OF(RULES), 0, &hooks);
 }
 
