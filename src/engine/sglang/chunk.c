@@ -306,6 +306,14 @@ int dec_cmp(const char *a, const char *b)
     return (r > 0) - (r < 0);
 }
 
+int int_cmp(const char *a, const char *b)
+{
+    int na = a[0] == '-', nb = b[0] == '-';
+    if (na != nb) return na ? -1 : 1;
+    int m = dec_cmp(a + na, b + nb);
+    return na ? -m : m;
+}
+
 enum chunk_fit chunk_fit(const ctx *c, const char *limit, char *sizes, size_t size)
 {
     unsigned long adp = rules_attention_dp(c);

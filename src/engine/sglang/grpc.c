@@ -47,9 +47,8 @@ static void plus_10000(const char *v, char *out, size_t size)
     snprintf(out, size, "%s%s", neg && strcmp(p, "0") != 0 ? "-" : "", p);
 }
 
-static int negative_or_zero(const char *v) { return v[0] == '-' || strcmp(v, "0") == 0; }
-static int above(const char *v, const char *limit) { return v[0] != '-' && dec_cmp(v, limit) > 0; }
-static int port_range(const char *v) { return !negative_or_zero(v) && !above(v, "65535"); }
+static int negative_or_zero(const char *v) { return int_cmp(v, "0") <= 0; }
+static int port_range(const char *v) { return int_cmp(v, "0") > 0 && int_cmp(v, "65535") <= 0; }
 
 static void view_of(const ctx *c, grpc_view *v)
 {
@@ -143,7 +142,7 @@ static int g_encoder_only(const ctx *c) { return c->set->s[SET_ENCODER_ONLY].set
 static int g_tokenizers(const ctx *c)
 {
     const setting *t = &c->set->s[SET_TOKENIZER_WORKERS];
-    return t->set && above(t->value, "1") && native(c);
+    return t->set && int_cmp(t->value, "1") > 0 && native(c);
 }
 /* --api-key or --admin-api-key not empty (Python's truth) */
 static int g_api_key(const ctx *c)

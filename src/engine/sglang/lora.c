@@ -21,15 +21,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* -1, 0 or 1 as Python's ints `a` and `b` (signed decimal, no leading zeros) compare. Pure. */
-static int int_cmp(const char *a, const char *b)
-{
-    int na = a[0] == '-', nb = b[0] == '-';
-    if (na != nb) return na ? -1 : 1;
-    int m = dec_cmp(a + na, b + nb);
-    return na ? -m : m;
-}
-
 /* 2 x a non-negative decimal `v`, as Python multiplies ints ("?" for another value). Pure. */
 static void twice(const char *v, char *out, size_t size)
 {
@@ -50,14 +41,15 @@ static void twice(const char *v, char *out, size_t size)
     str_copy(out, size, d + (d[0] == '0' && n > 0));
 }
 
-static const char *int_or(const ctx *c, setting_key k, const char *dflt)
+/* a setting's value as given, or SGLang's default */
+static const char *value_or(const ctx *c, setting_key k, const char *dflt)
 {
     return c->set->s[k].set ? c->set->s[k].value : dflt;
 }
-static const char *per_batch(const ctx *c) { return int_or(c, SET_LORAS_PER_BATCH, "8"); }
+static const char *per_batch(const ctx *c) { return value_or(c, SET_LORAS_PER_BATCH, "8"); }
 /* --lora-backend's default from 0.5.4.post2 (and 0.5.3.post3), the releases whose rows read it */
-static const char *backend(const ctx *c) { return int_or(c, SET_LORA_BACKEND, "csgmv"); }
-static const char *runner(const ctx *c) { return int_or(c, SET_MOE_RUNNER, "auto"); }
+static const char *backend(const ctx *c) { return value_or(c, SET_LORA_BACKEND, "csgmv"); }
+static const char *runner(const ctx *c) { return value_or(c, SET_MOE_RUNNER, "auto"); }
 static int lora_runner(const ctx *c) { return strncmp(runner(c), "lora", 4) == 0; }
 static int paths(const ctx *c) { return (int)c->set->s[SET_LORA_PATHS].nvalues; }
 static int lora_on(const ctx *c) { return c->set->s[SET_ENABLE_LORA].set || paths(c) > 0; }
@@ -204,16 +196,16 @@ static void lora_fields(const ctx *c, const flag_rule *r, rule_fields *f)
     char v[SETTING_VALUE_LEN];
     twice(per_batch(c), v, sizeof v);
     rule_field(f, "limit", "%s", v);
-    rule_field(f, "loaded", "%s", int_or(c, SET_LOADED_LORAS, "None"));
+    rule_field(f, "loaded", "%s", value_or(c, SET_LOADED_LORAS, "None"));
     rule_field(f, "per_batch", "%s", per_batch(c));
     rule_field(f, "paths", "%d", paths(c));
     rule_field(f, "backend", "%s", backend(c));
     algorithm(c, v, sizeof v);
     rule_field(f, "algorithm", "%s", v);
     rule_field(f, "runner", "%s", runner(c));
-    rule_field(f, "quant", "%s", int_or(c, SET_QUANTIZATION, "None"));
+    rule_field(f, "quant", "%s", value_or(c, SET_QUANTIZATION, "None"));
     rule_field(f, "a2a", "%s", quant_a2a_backend(c));
-    rule_field(f, "spec_runner", "%s", int_or(c, SET_SPEC_MOE_RUNNER, "None"));
+    rule_field(f, "spec_runner", "%s", value_or(c, SET_SPEC_MOE_RUNNER, "None"));
     const char *mode = v2_mode(c);
     rule_field(f, "mode", "%s", mode ? mode : "");
 }

@@ -334,6 +334,8 @@ enum chunk_fit { CHUNK_WITHIN, CHUNK_OVER, CHUNK_EITHER };
 enum chunk_fit chunk_fit(const ctx *c, const char *limit, char *sizes, size_t size);
 /* -1, 0 or 1 as `a` is below, equal to or above `b`, both decimal digits without leading zeros. Pure. */
 int dec_cmp(const char *a, const char *b);
+/* The same for Python's ints: signed decimal (a leading '-'), no leading zeros, "0" not "-0". Pure. */
+int int_cmp(const char *a, const char *b);
 /* 1 when chunking is on after the division for every size the worker may take, 0 when off for all, -1 else. */
 int chunk_on(const ctx *c);
 /* 1 when the size after the division is exactly -1, which PD multiplexing and multi-item scoring ask for. Pure. */
