@@ -228,20 +228,47 @@ int pyyaml_is_number(const char *text);
  * else d.ddde+XX; nan, inf, -inf. */
 void py_float_repr(double v, strbuf *out);
 
-/* ------------------------------------------------------------ Python json */
-
-/* json.loads(text) as CPython 3.11 reads it (pyjson.c), or with `orjson` what orjson.loads takes (no NaN or
- * Infinity, no lone surrogate, no number infinite as a double): 1 when it takes it, with *has_keys (may be NULL) 1
- * when the value is an object holding every one of `keys` (at most 32); 0 with the exception Python raises in `err`
- * ("JSONDecodeError: Expecting ',' delimiter: line 1 column 39 (char 38)"; orjson's words are not kvcheck's). */
-int pyjson_loads(const char *text, int orjson, const char *const *keys, size_t nkeys, int *has_keys, strbuf *err);
 /* str.strip() of UTF-8 `text`: [*begin, *end) in bytes, without Python's whitespace (Unicode's too) at either end. */
 void py_strip(const char *text, size_t *begin, size_t *end);
+/* What int() and float() read of a str (CPython 3.11's _PyUnicode_TransformDecimalAndSpaceToASCII): ASCII as is,
+ * Unicode whitespace as ' ', a Unicode decimal digit as its ASCII digit, and at any other code point '?' and the end
+ * (a byte that is not UTF-8 is one). 0 when it does not fit `size`. */
+int py_number_ascii(const char *text, char *out, size_t size);
+
+/* The kind of a Python value kvcheck reads (from JSON, or from a repr). */
+typedef enum py_kind { PY_STR, PY_INT, PY_FLOAT, PY_NONE, PY_TRUE, PY_FALSE, PY_LIST, PY_DICT, PY_OTHER } py_kind;
+
+/* ------------------------------------------------------------ Python ints */
+
+/* Python's ints as decimal text (pyint.c): an optional '-', digits without leading zeros, "0" not "-0". */
+/* -1, 0 or 1 as `a` is below, equal to or above `b`, both decimal digits without leading zeros. Pure. */
+int dec_cmp(const char *a, const char *b);
+/* The same for Python's ints (signed). Pure. */
+int int_cmp(const char *a, const char *b);
+/* a + b and a x b into `out`, as Python computes them: 0 when `out` is too small or a text is no int. Pure. */
+int int_add(const char *a, const char *b, char *out, size_t size);
+int int_mul(const char *a, const char *b, char *out, size_t size);
+
+/* ------------------------------------------------------------ Python json */
+
+/* A member of the object json.loads read: its key, and what Python holds for its value. */
+typedef struct pyjson_member {
+    char key[64];   /* decoded; a code point past ASCII, or NUL, as 0x7F; cut at 63 */
+    py_kind kind;   /* PY_STR, PY_INT, PY_FLOAT (NaN, Infinity too), PY_NONE, PY_TRUE, PY_FALSE, PY_LIST, PY_DICT */
+    char text[512]; /* a str decoded as the key is; a number as written; cut at 511 */
+    size_t len;     /* a str's length in code points; else the value's length in characters */
+} pyjson_member;
+typedef void (*pyjson_visit)(void *arg, const pyjson_member *m);
+/* json.loads(text) as CPython 3.11 reads it (pyjson.c), or with `orjson` what orjson.loads takes (no NaN or
+ * Infinity, no lone surrogate, no number infinite as a double): 1 when it takes it, with *top (may be NULL) the
+ * value's kind and, when it is an object, `visit` (may be NULL) called with each of its members in order (a key
+ * given twice, twice: the dict keeps the last value); 0 with the exception Python raises in `err`
+ * ("JSONDecodeError: Expecting ',' delimiter: line 1 column 39 (char 38)"; orjson's words are not kvcheck's). */
+int pyjson_loads(const char *text, int orjson, py_kind *top, pyjson_visit visit, void *arg, strbuf *err);
 
 /* ------------------------------------------------------------ Python repr */
 
 /* A value as Python's repr wrote it. */
-typedef enum py_kind { PY_STR, PY_INT, PY_FLOAT, PY_NONE, PY_TRUE, PY_FALSE, PY_LIST, PY_DICT, PY_OTHER } py_kind;
 typedef struct py_value {
     py_kind kind;
     char *text; /* a str decoded; a number, None, True, False as written; "[...]", "{...}" for containers,

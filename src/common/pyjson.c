@@ -20,6 +20,8 @@ typedef struct json_reader {
     strbuf *err;
     size_t err_at; /* where a "Expecting value" StopIteration stood */
     unsigned depth;
+    pyjson_visit visit; /* the top object's members, NULL: none wanted */
+    void *arg;
 } json_reader;
 
 /* JSON_STOP: StopIteration(err_at), which decode() reports as "Expecting value" */
@@ -92,20 +94,22 @@ static int hex4(const json_reader *r, size_t i, uint32_t *v)
 }
 
 /* scanstring_unicode (strict): from just past the opening quote; *end past the closing one; the decoded text's
- * ASCII in `key` (a code point past ASCII as 0x7F), when not NULL. */
-static int scan_string(json_reader *r, size_t i, size_t *end, char *key, size_t key_size)
+ * ASCII in `key` (a code point past ASCII, or NUL, as 0x7F, cut to fit), when not NULL, and its length in code
+ * points in *points. */
+static int scan_string(json_reader *r, size_t i, size_t *end, char *key, size_t key_size, size_t *points)
 {
-    size_t begin = i - 1, k = 0;
+    size_t begin = i - 1, k = 0, n = 0;
     for (;;) {
         size_t next = i;
         while (next < r->n && r->s[next] != '"' && r->s[next] != '\\') {
             if (r->s[next] <= 0x1F) return fail(r, "Invalid control character at", next);
             if (key && k + 1 < key_size) key[k++] = r->s[next] < 0x80 ? (char)r->s[next] : 0x7F;
-            next++;
+            next++, n++;
         }
         if (next >= r->n) return fail(r, "Unterminated string starting at", begin);
         if (r->s[next] == '"') {
             if (key) key[k] = '\0';
+            if (points) *points = n;
             *end = next + 1;
             return JSON_OK;
         }
@@ -116,7 +120,7 @@ static int scan_string(json_reader *r, size_t i, size_t *end, char *key, size_t 
             const char *e = c < 0x80 ? strchr(ESC, (int)c) : NULL;
             if (!e || !c) return fail(r, "Invalid \\escape", next - 1);
             if (key && k + 1 < key_size) key[k++] = TO[e - ESC];
-            i = next + 1;
+            i = next + 1, n++;
             continue;
         }
         next++;
@@ -130,38 +134,52 @@ static int scan_string(json_reader *r, size_t i, size_t *end, char *key, size_t 
             if (low >= 0xDC00 && low <= 0xDFFF) c = 0x10000 + ((c - 0xD800) << 10 | (low - 0xDC00)), i += 6;
         }
         if (r->orjson && c >= 0xD800 && c <= 0xDFFF) return fail(r, "lone surrogate", i - 6);
-        if (key && k + 1 < key_size) key[k++] = c < 0x80 ? (char)c : 0x7F;
+        if (key && k + 1 < key_size) key[k++] = c && c < 0x80 ? (char)c : 0x7F; /* NUL would end it */
+        n++;
     }
 }
 
-static int scan_value(json_reader *r, size_t i, size_t *end, int top, const char *const *keys, size_t nkeys,
-                      int *has_keys);
+static int scan_value(json_reader *r, size_t i, size_t *end, int top);
 
-/* _parse_object_unicode, from just past '{' */
-static int scan_object(json_reader *r, size_t i, size_t *end, int top, const char *const *keys, size_t nkeys,
-                       int *has_keys)
+/* What Python has for the value json.loads read from text [i, end): its kind and, for a str, its decoded ASCII and
+ * length; for a number, its text (cut to fit) and length. */
+static void member_value(json_reader *r, size_t i, size_t end, pyjson_member *m)
 {
-    unsigned found = 0;
+    uint32_t c = r->s[i];
+    m->len = end - i;
+    size_t k = 0;
+    if (c == '"') { /* read once already: it cannot fail */
+        scan_string(r, i + 1, &end, m->text, sizeof m->text, &m->len);
+        m->kind = PY_STR;
+        return;
+    }
+    for (; i + k < end && k + 1 < sizeof m->text; k++) m->text[k] = (char)r->s[i + k];
+    m->text[k] = '\0';
+    m->kind = c == '{' ? PY_DICT : c == '[' ? PY_LIST : c == 'n' ? PY_NONE : c == 't' ? PY_TRUE : c == 'f' ? PY_FALSE
+              : strpbrk(m->text, ".eEIN") ? PY_FLOAT : PY_INT; /* NaN, Infinity, -Infinity are floats */
+}
+
+/* _parse_object_unicode, from just past '{'; the top object's members go to the visitor */
+static int scan_object(json_reader *r, size_t i, size_t *end, int top)
+{
     i = skip_ws(r, i);
     if (i >= r->n || r->s[i] != '}') {
         for (;;) {
             if (i >= r->n || r->s[i] != '"') return fail(r, "Expecting property name enclosed in double quotes", i);
-            char key[64];
-            int st = scan_string(r, i + 1, &i, key, sizeof key);
+            pyjson_member m;
+            int st = scan_string(r, i + 1, &i, m.key, sizeof m.key, NULL);
             if (st) return st;
-            for (size_t k = 0; top && k < nkeys && k < 32; k++)
-                if (strcmp(key, keys[k]) == 0) found |= 1u << k;
             i = skip_ws(r, i);
             if (i >= r->n || r->s[i] != ':') return fail(r, "Expecting ':' delimiter", i);
-            i = skip_ws(r, i + 1);
-            if ((st = scan_value(r, i, &i, 0, NULL, 0, NULL))) return st;
+            size_t at = i = skip_ws(r, i + 1);
+            if ((st = scan_value(r, i, &i, 0))) return st;
+            if (top && r->visit) member_value(r, at, i, &m), r->visit(r->arg, &m);
             i = skip_ws(r, i);
             if (i < r->n && r->s[i] == '}') break;
             if (i >= r->n || r->s[i] != ',') return fail(r, "Expecting ',' delimiter", i);
             i = skip_ws(r, i + 1);
         }
     }
-    if (top && has_keys) *has_keys = nkeys <= 32 && found == (nkeys == 32 ? ~0u : (1u << nkeys) - 1);
     *end = i + 1;
     return JSON_OK;
 }
@@ -172,7 +190,7 @@ static int scan_array(json_reader *r, size_t i, size_t *end)
     i = skip_ws(r, i);
     if (i >= r->n || r->s[i] != ']') {
         for (;;) {
-            int st = scan_value(r, i, &i, 0, NULL, 0, NULL);
+            int st = scan_value(r, i, &i, 0);
             if (st) return st;
             i = skip_ws(r, i);
             if (i < r->n && r->s[i] == ']') break;
@@ -219,8 +237,7 @@ static int scan_number(json_reader *r, size_t start, size_t *end)
 }
 
 /* scan_once_unicode */
-static int scan_value(json_reader *r, size_t i, size_t *end, int top, const char *const *keys, size_t nkeys,
-                      int *has_keys)
+static int scan_value(json_reader *r, size_t i, size_t *end, int top)
 {
     if (i >= r->n) return stop(r, i);
     static const struct {
@@ -228,14 +245,14 @@ static int scan_value(json_reader *r, size_t i, size_t *end, int top, const char
         const char *word;
     } WORDS[] = {{'n', "null"}, {'t', "true"}, {'f', "false"}, {'N', "NaN"}, {'I', "Infinity"}, {'-', "-Infinity"}};
     uint32_t c = r->s[i];
-    if (c == '"') return scan_string(r, i + 1, end, NULL, 0);
+    if (c == '"') return scan_string(r, i + 1, end, NULL, 0, NULL);
     if (c == '{' || c == '[') {
         if (++r->depth > JSON_MAX_DEPTH) {
             sb_printf(r->err, "RecursionError: maximum recursion depth exceeded while decoding a JSON %s from a "
                       "unicode string", c == '{' ? "object" : "array");
             return JSON_ERROR;
         }
-        int st = c == '{' ? scan_object(r, i + 1, end, top, keys, nkeys, has_keys) : scan_array(r, i + 1, end);
+        int st = c == '{' ? scan_object(r, i + 1, end, top) : scan_array(r, i + 1, end);
         r->depth--;
         return st;
     }
@@ -247,7 +264,7 @@ static int scan_value(json_reader *r, size_t i, size_t *end, int top, const char
     return scan_number(r, i, end);
 }
 
-int pyjson_loads(const char *text, int orjson, const char *const *keys, size_t nkeys, int *has_keys, strbuf *err)
+int pyjson_loads(const char *text, int orjson, py_kind *top, pyjson_visit visit, void *arg, strbuf *err)
 {
     size_t len = strlen(text);
     uint32_t *s = malloc((len ? len : 1) * sizeof *s);
@@ -255,20 +272,24 @@ int pyjson_loads(const char *text, int orjson, const char *const *keys, size_t n
         sb_puts(err, "MemoryError");
         return 0;
     }
-    json_reader r = {.s = s, .n = utf8_points(text, len, s, NULL), .err = err, .orjson = orjson};
+    json_reader r = {.s = s, .n = utf8_points(text, len, s, NULL), .err = err, .orjson = orjson, .visit = visit,
+                     .arg = arg};
     for (size_t i = 0; orjson && i < r.n; i++)
         if (s[i] >= 0xD800 && s[i] <= 0xDFFF) { /* str is not valid UTF-8: surrogates not allowed */
             free(s);
             return sb_puts(err, "JSONDecodeError: str is not valid UTF-8: surrogates not allowed"), 0;
         }
-    if (has_keys) *has_keys = 0;
     size_t end = 0, start = skip_ws(&r, 0);
     if (r.n && s[0] == 0xFEFF) fail(&r, "Unexpected UTF-8 BOM (decode using utf-8-sig)", 0);
     else {
-        int st = scan_value(&r, start, &end, 1, keys, nkeys, has_keys);
+        int st = scan_value(&r, start, &end, 1);
         if (st == JSON_STOP) fail(&r, "Expecting value", r.err_at);
         else if (st == JSON_OK && (end = skip_ws(&r, end)) != r.n) fail(&r, "Extra data", end);
-        else if (st == JSON_OK) end = SIZE_MAX;
+        else if (st == JSON_OK && top) {
+            pyjson_member m;
+            member_value(&r, start, end, &m);
+            *top = m.kind, end = SIZE_MAX;
+        } else if (st == JSON_OK) end = SIZE_MAX;
     }
     free(s);
     return end == SIZE_MAX;
@@ -296,4 +317,31 @@ void py_strip(const char *text, size_t *begin, size_t *end)
     }
     free(s);
     free(at);
+}
+
+/* The code points Unicode 14 (Python 3.11's unicodedata) makes decimal digit 0; digits 1 to 9 follow each */
+static const uint32_t DIGIT_ZEROS[] = {
+    0x30, 0x660, 0x6F0, 0x7C0, 0x966, 0x9E6, 0xA66, 0xAE6, 0xB66, 0xBE6, 0xC66, 0xCE6, 0xD66, 0xDE6, 0xE50, 0xED0,
+    0xF20, 0x1040, 0x1090, 0x17E0, 0x1810, 0x1946, 0x19D0, 0x1A80, 0x1A90, 0x1B50, 0x1BB0, 0x1C40, 0x1C50, 0xA620,
+    0xA8D0, 0xA900, 0xA9D0, 0xA9F0, 0xAA50, 0xABF0, 0xFF10, 0x104A0, 0x10D30, 0x11066, 0x110F0, 0x11136, 0x111D0,
+    0x112F0, 0x11450, 0x114D0, 0x11650, 0x116C0, 0x11730, 0x118E0, 0x11950, 0x11C50, 0x11D50, 0x11DA0, 0x16A60,
+    0x16AC0, 0x16B50, 0x1D7CE, 0x1D7D8, 0x1D7E2, 0x1D7EC, 0x1D7F6, 0x1E140, 0x1E2F0, 0x1E950, 0x1FBF0};
+
+int py_number_ascii(const char *text, char *out, size_t size)
+{
+    size_t len = strlen(text), k = 0;
+    uint32_t *s = malloc((len ? len : 1) * sizeof *s);
+    if (!s) return 0;
+    size_t n = utf8_points(text, len, s, NULL);
+    for (size_t i = 0; i < n && k + 1 < size; i++) {
+        int digit = -1;
+        for (size_t z = 0; z < COUNT_OF(DIGIT_ZEROS) && s[i] >= 127 && digit < 0; z++)
+            if (s[i] >= DIGIT_ZEROS[z] && s[i] < DIGIT_ZEROS[z] + 10) digit = (int)(s[i] - DIGIT_ZEROS[z]);
+        out[k++] = s[i] < 127 ? (char)s[i] : py_space(s[i]) ? ' ' : digit >= 0 ? (char)('0' + digit) : '?';
+        if (out[k - 1] == '?' && s[i] >= 127) break; /* the text stops at a code point that is neither */
+    }
+    free(s);
+    if (k >= size) return 0;
+    out[k] = '\0';
+    return 1;
 }

@@ -225,6 +225,39 @@ static void test_common__notes_and_diagnostics_that_do_not_fit_end_with_dots(voi
     assert_int_equal(strlen(path), 304);
 }
 
+/* Python's ints as text: signs, carries, borrows, no "-0", no leading zeros, and a size that does not fit */
+static void test_common__python_int_arithmetic(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *a, *b, *sum, *product;
+    } C[] = {
+        {"0", "0", "0", "0"},
+        {"99999", "10000", "109999", "999990000"},
+        {"-9999", "10000", "1", "-99990000"},
+        {"-10000", "10000", "0", "-100000000"},
+        {"-10001", "10000", "-1", "-100010000"},
+        {"5", "-7", "-2", "-35"},
+        {"-5", "-7", "-12", "35"},
+        {"-3", "0", "-3", "0"},
+        {"123456789012345678901234567890", "987654321098765432109876543210", "1111111110111111111011111111100",
+         "121932631137021795226185032733622923332237463801111263526900"},
+    };
+    for (size_t i = 0; i < COUNT_OF(C); i++) {
+        char out[128];
+        assert_true(int_add(C[i].a, C[i].b, out, sizeof out));
+        assert_string_equal(out, C[i].sum);
+        assert_true(int_mul(C[i].a, C[i].b, out, sizeof out));
+        assert_string_equal(out, C[i].product);
+    }
+    char small[3];
+    assert_false(int_add("99", "1", small, sizeof small)); /* "100" needs 4 bytes */
+    assert_false(int_mul("x", "1", small, sizeof small));
+    assert_int_equal(int_cmp("-10", "-9"), -1);
+    assert_int_equal(int_cmp("-1", "0"), -1);
+    assert_int_equal(int_cmp("10", "9"), 1);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -237,6 +270,7 @@ int main(void)
         cmocka_unit_test(test_common__nul_text_after_the_document_and_deep_nesting_are_refused),
         cmocka_unit_test(test_common__strset_finds_equal_strings_only),
         cmocka_unit_test(test_common__utf8_lengths),
+        cmocka_unit_test(test_common__python_int_arithmetic),
         cmocka_unit_test(test_common__notes_and_diagnostics_that_do_not_fit_end_with_dots),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -347,6 +347,13 @@ static void test_flags__values_types_and_arity(void **state)
     assert_contains(message_of("0.5.23", "--mem-fraction-static 1e", &d),
                     "argument --mem-fraction-static: invalid float value: '1e'");
     assert_string_equal(message_of("0.5.23", "--mem-fraction-static=-Infinity --max-total-tokens 1_000", &d), "");
+    /* int() and float() take Unicode decimal digits and spaces; so does argparse's negative-number test (\d) */
+    assert_int_equal(parse_in("0.5.23", "--page-size '\xe3\x80\x80\xd9\xa6\xd9\xa4\xc2\xa0' --speculative-eagle-topk "
+                              "-\xd9\xa1 --mem-fraction-static \xd9\xa0.\xd9\xa8", s, &d), KVC_OK);
+    assert_string_equal(s->s[SET_PAGE_SIZE].value, "64");
+    assert_string_equal(s->s[SET_SPEC_EAGLE_TOPK].value, "-1");
+    assert_contains(message_of("0.5.23", "--page-size 6\xe2\x82\xac", &d), "invalid int value: '6\xe2\x82\xac'");
+    assert_contains(message_of("0.5.23", "--page-size -\xd9\xa1_0", &d), "expected one argument"); /* _ is no \d */
     /* "-Infinity" is no negative number to argparse: an option, so no value */
     assert_contains(message_of("0.5.23", "--mem-fraction-static -Infinity", &d), "expected one argument");
     /* a flag's values end at the next flag; the rest are arguments nobody takes */
@@ -654,6 +661,17 @@ static void test_flags__flags_sglang_checks_that_kvcheck_does_not_model(void **s
 
 /* json.loads as CPython reads it (pyjson.c; the messages are CPython 3.11's), and orjson.loads (json_list_type)
  * where it differs: NaN, Infinity, lone surrogates and infinite numbers */
+struct members {
+    pyjson_member *m;
+    size_t n;
+};
+static void keep_member(void *arg, const pyjson_member *m)
+{
+    struct members *got = arg;
+    if (got->n < 8) got->m[got->n] = *m;
+    got->n++;
+}
+
 static void test_flags__json_as_python_reads_it(void **state)
 {
     (void)state;
@@ -689,19 +707,41 @@ static void test_flags__json_as_python_reads_it(void **state)
     };
     for (size_t i = 0; i < COUNT_OF(J); i++) {
         strbuf err = {0};
-        int ok = pyjson_loads(J[i].text, J[i].orjson, NULL, 0, NULL, &err);
+        int ok = pyjson_loads(J[i].text, J[i].orjson, NULL, NULL, NULL, &err);
         if (J[i].error ? ok || !err.p || !strstr(err.p, J[i].error) : !ok)
             fail_msg("case %zu: %s", i, ok ? "taken" : err.p);
         free(err.p);
     }
-    /* the keys of the object at the top, as decoded */
-    static const char *const KEYS[] = {"lora_name", "lora_path"};
-    int has = 0;
+    /* the top object's members, as Python holds them: keys decoded, a key given twice twice, numbers' kinds */
+    pyjson_member seen[8];
+    struct members got = {seen, 0};
+    py_kind top = PY_OTHER;
     strbuf err = {0};
-    assert_true(pyjson_loads("{\"lora_name\":\"a\",\"lora\\u005fpath\":{\"lora_name\":1}}", 0, KEYS, 2, &has, &err));
-    assert_true(has);
-    assert_true(pyjson_loads("{\"lora_name\":\"a\",\"x\":{\"lora_path\":1}}", 0, KEYS, 2, &has, &err));
-    assert_false(has);
+    assert_true(pyjson_loads(" {\"lora\\u005fpath\":{\"x\":1}, \"k\":\"\\u00e9a\\n\", \"k\":-0, \"f\":1E5, \"n\":NaN, "
+                             "\"b\":true, \"l\":[1]} ", 0, &top, keep_member, &got, &err));
+    assert_int_equal(top, PY_DICT);
+    assert_int_equal(got.n, 7);
+    static const struct {
+        const char *key;
+        py_kind kind;
+        const char *text;
+        size_t len;
+    } WANT[] = {{"lora_path", PY_DICT, "{\"x\":1}", 7}, {"k", PY_STR, "\x7f" "a\n", 3}, {"k", PY_INT, "-0", 2},
+                {"f", PY_FLOAT, "1E5", 3}, {"n", PY_FLOAT, "NaN", 3}, {"b", PY_TRUE, "true", 4},
+                {"l", PY_LIST, "[1]", 3}};
+    for (size_t i = 0; i < COUNT_OF(WANT); i++) {
+        assert_string_equal(seen[i].key, WANT[i].key);
+        assert_int_equal(seen[i].kind, WANT[i].kind);
+        assert_string_equal(seen[i].text, WANT[i].text);
+        assert_int_equal(seen[i].len, WANT[i].len);
+    }
+    got.n = 0; /* a key escaped as \u0000 is no plain key's */
+    assert_true(pyjson_loads("{\"key\\u0000\":1}", 0, &top, keep_member, &got, &err));
+    assert_string_equal(seen[0].key, "key\x7f");
+    got.n = 7;
+    assert_true(pyjson_loads("[{\"a\":1}]", 0, &top, keep_member, &got, &err));
+    assert_int_equal(top, PY_LIST);
+    assert_int_equal(got.n, 7); /* only the top object's members */
     free(err.p);
     /* str.strip(): Python's whitespace, Unicode's too */
     size_t b, e;

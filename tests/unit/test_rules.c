@@ -1863,6 +1863,127 @@ static void test_rules__token_buckets_and_metrics(void **state)
     assert_int_equal(d.column, 8);
 }
 
+/* check_load_publish_args (0.5.19+), the last of check_server_args' checks (publish.c); every case below agrees with
+ * the oracle (SGLang's own code over 0.5.19-0.5.23), declines aside; a key escaped as \u0000 is no field's. */
+static void test_rules__load_publish_checks(void **state)
+{
+    (void)state;
+#define KVE(json) " --kv-events-config '" json "'"
+    static const release_case P[] = {
+        {"0.5.18", "--load-publish-endpoint auto", "unrecognized arguments: --load-publish-endpoint"},
+        {"0.5.19", "--load-publish-endpoint auto", "ValueError: --load-publish-endpoint requires --kv-events-config: "
+         "routers discover the load range through /server_info's kv_events block, absent without a publisher."},
+        {"0.5.23", "--load-publish-endpoint ' OFF '" KVE("notjson"), NULL}, /* stripped, any case: nothing checked */
+        /* pydantic's ValidationError text depends on its release: declined */
+        {"0.5.23", "--load-publish-endpoint auto --kv-events-config notjson", "cannot judge this worker"},
+        {"0.5.21", "--load-publish-endpoint auto" KVE("{\"publisher\":\"null\"}"), "ValueError: --load-publish-endpoint "
+         "needs an active --kv-events-config publisher; got publisher='null' or an empty endpoint."},
+        {"0.5.23", "--load-publish-endpoint AUTO" KVE("{\"publisher\":\"zmq\",\"endpoint\":\"tcp://localhost:5557\"}"),
+         "ValueError: --load-publish-endpoint=auto needs a bindable wildcard-host tcp:// --kv-events-config endpoint "
+         "to pack after; 'tcp://localhost:5557' is not one"},
+        /* 0.5.22+: num_dp_ranks_of = dp_size x attn_dp_size; IPv6 wildcard bound */
+        {"0.5.22", "--tp 2 --attn-dp-size 2 --load-publish-endpoint tcp://[::]:5558" KVE("{\"publisher\":\"zmq\"}"),
+         "ValueError: --load-publish-endpoint range [5558, 5560) overlaps the kv-events range [5557, 5559)"},
+        {"0.5.19", "--load-publish-endpoint tcp://*:6000" KVE("{\"publisher\":\"zmq\",\"endpoint\":\"ipc:///tmp/x\"}"),
+         "ValueError: --load-publish-endpoint='tcp://*:6000' needs a routable tcp:// --kv-events-config endpoint: "
+         "routers discover the load range through /server_info's kv_events block, absent for endpoint "
+         "'ipc:///tmp/x', so the socket would be bound but never advertised"},
+        {"0.5.23", "--load-publish-endpoint tcp://[::1]:6000" KVE("{\"publisher\":\"zmq\"}"), "ValueError: "
+         "--load-publish-endpoint='tcp://[::1]:6000' is not a bindable tcp:// address (a concrete host would be "
+         "connected to, not bound)"},
+        /* auto packs after the replay range it overlaps: 65534 + 1 -> 65535 + 1 */
+        {"0.5.23", "--load-publish-endpoint auto" KVE("{\"publisher\":\"zmq\",\"endpoint\":\"tcp://*:65534\","
+         "\"replay_endpoint\":\"tcp://*:65535\"}"), "ValueError: load port range from 65536 would run past the u16 "
+         "ceiling"},
+        {"0.5.20", "--dp-size 100000000000000000000 --load-publish-endpoint auto" KVE("{\"publisher\":\"zmq\"}"),
+         "load port range from 100000000000000005557 would run past the u16 ceiling"}, /* Python's ints */
+        {"0.5.23", "--load-publish-endpoint tcp://*:6_000" KVE("{\"publisher\":\"zmq\",\"bind\":true,\"format\":"
+         "\"dynamo\"}"), NULL}, /* int("6_000") */
+        /* format is a Literal field from 0.5.22 (pydantic refuses "other": declined), an ignored key before */
+        {"0.5.23", "--load-publish-endpoint tcp://*:5557" KVE("{\"publisher\":\"zmq\",\"format\":\"other\"}"),
+         "cannot judge this worker"},
+        {"0.5.21", "--load-publish-endpoint tcp://*:5557" KVE("{\"publisher\":\"zmq\",\"format\":\"other\"}"),
+         "ValueError: --load-publish-endpoint range [5557, 5558) overlaps the kv-events range [5557, 5558)"},
+        /* where it sits: after the gRPC port's and the kv canary's checks */
+        {"0.5.23", "--tp 8 --grpc-port 30000 --load-publish-endpoint auto", "--grpc-port (30000) must differ"},
+        {"0.5.23", "--tp 8 --kv-canary-sweep-interval 5 --load-publish-endpoint auto", "requires --kv-canary in"},
+        {"0.5.23", "--load-publish-endpoint auto" KVE("{\"publisher\":\"zmq\",\"endpoint\\u0000\":\"x\"}"), NULL},
+    };
+#undef KVE
+    expect_verdicts("deepseek-v3.2", P, COUNT_OF(P));
+}
+
+/* Watermarking (watermark.c, 0.5.22+): the config's loader early in the resolution (before the page size's check),
+ * --enable-watermark's checks after the kv canary's; a file SGLang reads on the worker's host, a config that is not
+ * UTF-8, and a device other than a GPU are declined; the key is never repeated. Every case run against the oracle. */
+static void test_rules__watermark_checks(void **state)
+{
+    (void)state;
+#define WM "--enable-watermark --watermark-config "
+    static const release_case W[] = {
+        {"0.5.21", "--enable-watermark", "unrecognized arguments: --enable-watermark"},
+        {"0.5.23", "--enable-watermark", NULL},
+        {"0.5.22", "--watermark-config {}", "ValueError: --watermark-config requires --enable-watermark"},
+        {"0.5.22", "--watermark-config {} --chunked-prefill-size 1000", "chunked_prefill_size must be divisible"},
+        {"0.5.23", "--watermark-config '{\"key\":\"zz\"}' --chunked-prefill-size 1000",
+         "WatermarkConfigError: watermark key must contain only hex digits"}, /* the loader comes first */
+        {"0.5.23", "--enable-watermark --disaggregation-mode prefill --chunked-prefill-size 1000",
+         "chunked_prefill_size must be divisible by page_size"}, /* the checks come last */
+        {"0.5.23", "--enable-watermark --disaggregation-mode prefill --kv-canary-sweep-interval 5",
+         "--kv-canary-sweep-interval requires --kv-canary"},
+        {"0.5.22", "--enable-watermark --disaggregation-mode decode --device cuda", "ValueError: --enable-watermark is "
+         "not supported with PD disaggregation"},
+        {"0.5.23", WM "'{x}'", "WatermarkConfigError: failed to read watermark config JSON"},
+        {"0.5.23", WM "'{\"key\":01}'", "failed to read watermark config JSON"},
+        {"0.5.23", WM "'[1]'", "SGLang 0.5.23 reads the file it names"}, /* not '{': a path */
+        {"0.5.23", WM "/etc/wm.json", "cannot judge this worker"},
+        {"0.5.23", WM "' {\"foo\":1}'", "WatermarkConfigError: watermark config contains unknown fields"},
+        {"0.5.23", WM "'{\"key\":12}'", "watermark key must be a hex string"},
+        {"0.5.23", WM "'{\"key\":\"0x\"}'", "watermark key must contain 1 to 16 hex digits"},
+        {"0.5.23", WM "'{\"key\":\"0x12345678901234567\"}'", "watermark key must contain 1 to 16 hex digits"},
+        {"0.5.23", WM "'{\"key\":\"\\u0030X0123456789abcdef\"}'", NULL},
+        {"0.5.23", WM "'{\"key\":\"\\u00e9\"}'", "watermark key must contain only hex digits"},
+        {"0.5.23", WM "'{\"context_window\":4.0}'", "context_window must be an integer from 1 to 64"},
+        {"0.5.23", WM "'{\"context_window\":true}'", "context_window must be an integer from 1 to 64"},
+        {"0.5.23", WM "'{\"context_window\":64}'", NULL},
+        {"0.5.23", WM "'{\"max_probability\":\"1\"}'", "watermark config max_probability must be a number"},
+        {"0.5.23", WM "'{\"enforce_all\":1}'", "watermark config enforce_all must be a boolean"},
+        {"0.5.23", WM "'{\"key\":\"a\",\"key\":null,\"key_b\":\"b\"}'", "ValueError: watermark key_b requires "
+         "a server key"}, /* the last value is the dict's */
+        {"0.5.23", WM "'{\"key\":\"a\",\"key_b\":\"b\",\"mixing_probability\":1}'",
+         "watermark mixing_probability must be strictly between 0 and 1"},
+        {"0.5.23", WM "'{\"key\":\"a\",\"key_b\":\"b\",\"mixing_probability\":NaN}'",
+         "watermark mixing_probability must be strictly between 0 and 1"},
+        {"0.5.23", WM "'{\"mixing_probability\":0.3}'", "ValueError: watermark mixing_probability requires key_b"},
+        {"0.5.23", WM "'{\"max_probability\":-Infinity}'", "max_probability must be greater than 0 and at most 1"},
+        {"0.5.23", WM "'{\"max_probability\":1}'", NULL},
+        {"0.5.23", WM "'{\"default_enabled\":true}'", "default_enabled and enforce_all require a server key"},
+        {"0.5.23", WM "'{\"default_enabled\":false,\"enforce_all\":null}'", NULL},
+        {"0.5.23", "--enable-watermark --enable-custom-logit-processor", "is incompatible with "
+         "--enable-custom-logit-processor"},
+        {"0.5.23", "--enable-watermark --speculative-algorithm STANDALONE --speculative-draft-model-path /fake/model",
+         "supports speculative algorithms NGRAM, EAGLE, and EAGLE3, got 'STANDALONE'"},
+        {"0.5.23", "--enable-watermark --speculative-algorithm NEXTN", NULL},
+        {"0.5.23", "--enable-watermark --speculative-algorithm EAGLE --speculative-use-rejection-sampling",
+         "ValueError: --enable-watermark is incompatible with --speculative-use-rejection-sampling"},
+        {"0.5.23", "SGLANG_ENABLE_PP_SPEC=1 --enable-watermark --pp-size 2 --speculative-algorithm EAGLE "
+         "--disable-overlap-schedule", "not supported with pipeline-parallel speculative decoding"},
+        {"0.5.22", "SGLANG_RUST_SERVER=1 --enable-watermark", "not supported with SGLANG_RUST_SERVER"},
+        {"0.5.23", "SGLANG_RUST_SERVER=maybe --enable-watermark", NULL},
+        {"0.5.23", "--device cpu", "--device cpu: SGLang runs this worker on that device"},
+        {"0.5.3rc2", "--device npu", "cannot judge this worker"},
+        {"0.5.23", "--device cuda", NULL},
+    };
+#undef WM
+    expect_verdicts("deepseek-v3.2", W, COUNT_OF(W));
+    /* the key is never repeated */
+    kvc_resolved r;
+    kvc_diag d;
+    assert_int_equal(resolve_line("H200", "deepseek-v3.2", "--watermark-config '{\"key\":\"c0ffee\"}'", "0.5.23", &r,
+                                  &d), KVC_ERR_CONFIG);
+    assert_null(strstr(d.message, "c0ffee"));
+}
+
 /* check_lora_server_args, release by release (SGLang's words; the oracle's runs over ten releases agree), and
  * 0.5.23's LoRA MoE runner checks, which run with LoRA off too */
 static void test_rules__lora_checks(void **state)
@@ -4015,6 +4136,8 @@ int main(void)
     cmocka_unit_test(test_rules__grpc_port_checks),
     cmocka_unit_test(test_rules__token_buckets_and_metrics),
     cmocka_unit_test(test_rules__lora_checks),
+    cmocka_unit_test(test_rules__watermark_checks),
+    cmocka_unit_test(test_rules__load_publish_checks),
     cmocka_unit_test(test_rules__pipeline_parallel_speculative),
     cmocka_unit_test(test_rules__prefill_only_disable_kv_cache),
     cmocka_unit_test(test_rules__environment_variables),

@@ -209,6 +209,25 @@ LORA_SPEC_CASES = [("NEXTN", None, LORA), ("STANDALONE", "LLAMA_DRAFT", LORA),
                    ("NEXTN", None, f"{LORA} --speculative-moe-runner-backend experimental_sgl_trtllm"),
                    ("EAGLE", None, f"SGLANG_ENABLE_OVERLAP_PLAN_STREAM=1 {LORA}"),
                    ("EAGLE", None, "--speculative-moe-runner-backend lora_triton")]
+# watermarking (0.5.22+, watermark.c): the config's loader early in the resolution, --enable-watermark's checks after
+# the kv canary's, a config file (declined: SGLang reads it on the worker's host) and --device (declined unless cuda);
+# load publishing (0.5.19+, publish.c), the last check. No JSON with quotes: the replay reads a case shell-style.
+WATERMARK_CASES = ["--enable-watermark", "--watermark-config {}", "--enable-watermark --watermark-config {}",
+                   "--enable-watermark --watermark-config {x}", "--enable-watermark --watermark-config [1]",
+                   "--enable-watermark --enable-custom-logit-processor",
+                   "--enable-watermark --disaggregation-mode prefill",
+                   "--enable-watermark --disaggregation-mode decode --device cuda",
+                   "SGLANG_RUST_SERVER=1 --enable-watermark", "SGLANG_RUST_SERVER=maybe --enable-watermark",
+                   "--watermark-config {x} --chunked-prefill-size 100 --page-size 64",
+                   "--enable-watermark --disaggregation-mode prefill --chunked-prefill-size 100 --page-size 64",
+                   "--enable-watermark --disaggregation-mode prefill --kv-canary-sweep-interval 5", "--device cpu"]
+WATERMARK_SPEC_CASES = [("EAGLE", None, "--enable-watermark --speculative-use-rejection-sampling"),
+                        ("NEXTN", None, "--enable-watermark"), ("STANDALONE", "LLAMA_DRAFT", "--enable-watermark")]
+PUBLISH_CASES = ["--load-publish-endpoint auto", "--load-publish-endpoint off --kv-events-config notjson",
+                 "--load-publish-endpoint auto --kv-events-config notjson",
+                 "--load-publish-endpoint auto --kv-events-config {}",
+                 "--load-publish-endpoint OFF", "--load-publish-endpoint auto --kv-canary-sweep-interval 5",
+                 "--load-publish-endpoint auto --grpc-port 30000"]
 # the gRPC port (0.5.11+, grpc.c): derived from --port up to 0.5.15.post1, from --grpc-port or the legacy modes after;
 # its environment, the native server's incompatibilities, and where each check sits (the PD hook, check_server_args)
 GRPC_CASES = ["--port 60000", "--port 55535", "--port 0", "SGLANG_GRPC_PORT=70000", "SGLANG_GRPC_PORT=abc --port 60000",
@@ -491,9 +510,9 @@ def parallel_cases():
         for par in ENV_CASES:
             out.append(case(m, None, None, None, None, par=par))
     for m in DSA + ["DEEPSEEK_V3"]:
-        for par in STARTUP_CASES + GRPC_CASES + LIST_CASES + LORA_CASES:
+        for par in STARTUP_CASES + GRPC_CASES + LIST_CASES + LORA_CASES + WATERMARK_CASES + PUBLISH_CASES:
             out.append(case(m, None, None, None, None, par=par))
-        for spec, dmodel, par in LORA_SPEC_CASES:
+        for spec, dmodel, par in LORA_SPEC_CASES + WATERMARK_SPEC_CASES:
             out.append(case(m, None, None, None, None, spec=spec, dmodel=dmodel, par=par))
         for par in UNIFIED_CASES:
             for mode in (None, "prefill") if m in DSA else (None,):

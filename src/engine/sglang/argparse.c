@@ -140,9 +140,12 @@ static size_t digits(const char **p, strbuf *out)
     return n;
 }
 
-int py_int(const char *s, char *out, size_t size)
+int py_int(const char *text, char *out, size_t size)
 {
     /* int(str): surrounding whitespace, a sign, decimal digits with '_' */
+    char ascii[SETTING_VALUE_LEN];
+    if (!py_number_ascii(text, ascii, sizeof ascii)) return 0;
+    const char *s = ascii;
     while (is_space(*s)) s++;
     int neg = *s == '-';
     if (*s == '-' || *s == '+') s++;
@@ -159,10 +162,13 @@ int py_int(const char *s, char *out, size_t size)
     return ok;
 }
 
-int py_float(const char *s, char *out, size_t size)
+int py_float(const char *text, char *out, size_t size)
 {
     /* float(str): whitespace, a sign, then inf, infinity, nan (any case)
      * or digits[.digits][e[sign]digits] with '_' between digits */
+    char ascii[SETTING_VALUE_LEN];
+    if (!py_number_ascii(text, ascii, sizeof ascii)) return 0;
+    const char *s = ascii;
     while (is_space(*s)) s++;
     strbuf d = {0};
     if (*s == '-' || *s == '+') sb_putc(&d, *s++);
@@ -231,10 +237,14 @@ static kvc_status ambiguous(const option_index *idx, const char *word, size_t lo
     return KVC_OK;
 }
 
-/* "-1", "-.5": what argparse's _negative_number_matcher takes for a value. */
-static int negative_number(const char *w)
+/* "-1", "-.5": what argparse's _negative_number_matcher (^-\d+$|^-\d*\.\d+$) takes for a value; \d is any Unicode
+ * decimal digit, and $ matches before a last newline too. */
+static int negative_number(const char *word)
 {
-    if (w[0] != '-') return 0;
+    char w[SETTING_VALUE_LEN];
+    if (word[0] != '-' || !py_number_ascii(word, w, sizeof w)) return 0;
+    size_t n = strlen(w);
+    if (n && w[n - 1] == '\n') w[n - 1] = '\0';
     const char *p = w + 1;
     while (is_digit(*p)) p++;
     if (!*p) return p > w + 1;
@@ -290,7 +300,7 @@ static kvc_status classify(const option_index *idx, const char *w, word_class *o
 static int json_value(const sglang_flag_def *def, const char *s)
 {
     strbuf err = {0};
-    int ok = pyjson_loads(s, strcmp(def->type_name, "json_list_type") == 0, NULL, 0, NULL, &err);
+    int ok = pyjson_loads(s, strcmp(def->type_name, "json_list_type") == 0, NULL, NULL, NULL, &err);
     free(err.p);
     return ok;
 }
@@ -439,6 +449,10 @@ void argparse_result_free(argparse_result *r)
 /* LoRAPathAction (--lora-paths) at parse time: an item that, stripped (str.strip()), starts with '{' and ends with
  * '}' is JSON (json.loads) and must hold both keys (sglang 0.5.3rc2: python/sglang/srt/server_args.py:3267-3283;
  * 0.5.23: python/sglang/srt/arg_groups/argparse_actions.py:8-25). 0 with the exception it raises in `msg`. */
+static void lora_keys(void *found, const pyjson_member *m)
+{
+    *(unsigned *)found |= (strcmp(m->key, "lora_name") == 0) | (strcmp(m->key, "lora_path") == 0) << 1;
+}
 static int lora_path_item(const char *value, strbuf *msg)
 {
     size_t begin, end;
@@ -448,8 +462,9 @@ static int lora_path_item(const char *value, strbuf *msg)
     if (!item) return sb_puts(msg, "out of memory"), 0;
     memcpy(item, value + begin, end - begin);
     item[end - begin] = '\0';
-    static const char *const KEYS[] = {"lora_path", "lora_name"};
-    int keys = 0, ok = pyjson_loads(item, 0, KEYS, COUNT_OF(KEYS), &keys, msg);
+    unsigned found = 0;
+    py_kind top = PY_OTHER;
+    int ok = pyjson_loads(item, 0, &top, lora_keys, &found, msg), keys = top == PY_DICT && found == 3;
     if (ok && !keys) {
         sb_puts(msg, "AssertionError: ");
         py_repr(msg, item);

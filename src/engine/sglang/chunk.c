@@ -298,22 +298,6 @@ kvc_status chunk_check(const ctx *c, kvc_setting *row, unsigned long page, int p
     return KVC_OK;
 }
 
-int dec_cmp(const char *a, const char *b)
-{
-    size_t la = strlen(a), lb = strlen(b);
-    if (la != lb) return la < lb ? -1 : 1;
-    int r = strcmp(a, b);
-    return (r > 0) - (r < 0);
-}
-
-int int_cmp(const char *a, const char *b)
-{
-    int na = a[0] == '-', nb = b[0] == '-';
-    if (na != nb) return na ? -1 : 1;
-    int m = dec_cmp(a + na, b + nb);
-    return na ? -m : m;
-}
-
 enum chunk_fit chunk_fit(const ctx *c, const char *limit, char *sizes, size_t size)
 {
     unsigned long adp = rules_attention_dp(c);

@@ -195,6 +195,13 @@ static const struct dest_key {
     {"speculative_moe_runner_backend", SET_SPEC_MOE_RUNNER},
     {"init_expert_location", SET_INIT_EXPERT},
     {"ep_num_redundant_experts", SET_EP_REDUNDANT},
+    {"enable_watermark", SET_WATERMARK},
+    {"watermark_config", SET_WATERMARK_CONFIG},
+    {"enable_custom_logit_processor", SET_CUSTOM_LOGIT},
+    {"speculative_use_rejection_sampling", SET_SPEC_REJECTION},
+    {"load_publish_endpoint", SET_LOAD_PUBLISH},
+    {"kv_events_config", SET_KV_EVENTS},
+    {"device", SET_DEVICE},
 };
 
 /* The environment variables that are settings: SGLang's envs that decide a
@@ -842,7 +849,7 @@ static void unchecked_add(fold_state *f, const char *option, const char *dest)
  * PGPASSWORD, OPENAI_APIKEY; not ..._TOKENS_PER_RANK). */
 static int secret_dest(const char *dest)
 {
-    static const char *const SECRET_DESTS[] = {"api_key", "admin_api_key", "ssl_keyfile_password"};
+    static const char *const SECRET_DESTS[] = {"api_key", "admin_api_key", "ssl_keyfile_password", "watermark_config"};
     for (size_t i = 0; i < COUNT_OF(SECRET_DESTS); i++)
         if (strcmp(dest, SECRET_DESTS[i]) == 0) return 1;
     return 0;

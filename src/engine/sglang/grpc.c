@@ -24,29 +24,6 @@ typedef struct grpc_view {
     int legacy;                        /* --smg-grpc-mode or --grpc-mode (0.5.16+) */
 } grpc_view;
 
-/* `v` (a signed decimal, Python's int text) + 10000 into `out`, as Python adds ints. Pure. */
-static void plus_10000(const char *v, char *out, size_t size)
-{
-    int neg = v[0] == '-';
-    char d[SETTING_VALUE_LEN + 8] = "000000"; /* room for the addend's digits and a carry */
-    str_copy(d + 6, sizeof d - 6, v + neg);
-    size_t n = strlen(d);
-    if (neg && dec_cmp(v + 1, "10000") < 0) { /* -9999..-1: 10000 - |v| */
-        snprintf(out, size, "%ld", 10000 - strtol(v + 1, NULL, 10));
-        return;
-    }
-    /* |v| + 10000, or |v| - 10000 for a negative v (|v| >= 10000) */
-    int carry = 0;
-    for (size_t i = n, k = 0; i-- > 0; k++) {
-        int digit = d[i] - '0' + (neg ? -(k == 4) - carry : (k == 4) + carry);
-        carry = neg ? digit < 0 : digit > 9;
-        d[i] = (char)('0' + (digit + 10) % 10);
-    }
-    const char *p = d;
-    while (p[0] == '0' && p[1]) p++;
-    snprintf(out, size, "%s%s", neg && strcmp(p, "0") != 0 ? "-" : "", p);
-}
-
 static int negative_or_zero(const char *v) { return int_cmp(v, "0") <= 0; }
 static int port_range(const char *v) { return int_cmp(v, "0") > 0 && int_cmp(v, "65535") <= 0; }
 
@@ -66,7 +43,7 @@ static void view_of(const ctx *c, grpc_view *v)
         str_copy(v->grpc_port, sizeof v->grpc_port, env);
         v->from = SET_GRPC_PORT_ENV;
     } else if (rel_until(c->rel, "0.5.15.post1") || v->legacy) {
-        plus_10000(v->port, v->grpc_port, sizeof v->grpc_port);
+        int_add(v->port, "10000", v->grpc_port, sizeof v->grpc_port);
     }
     if (rel_since(c->rel, "0.5.16")) rules_env_int(c, SET_GRPC_THREADS_ENV, "4", v->threads, sizeof v->threads);
     else str_copy(v->threads, sizeof v->threads, "4");

@@ -21,26 +21,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* 2 x a non-negative decimal `v`, as Python multiplies ints ("?" for another value). Pure. */
-static void twice(const char *v, char *out, size_t size)
-{
-    size_t n = strlen(v);
-    char d[SETTING_VALUE_LEN + 2];
-    if (!n || strspn(v, "0123456789") != n || n + 2 > sizeof d || n + 2 > size) {
-        str_copy(out, size, "?");
-        return;
-    }
-    int carry = 0;
-    d[n + 1] = '\0';
-    for (size_t i = n; i-- > 0;) {
-        int x = (v[i] - '0') * 2 + carry;
-        d[i + 1] = (char)('0' + x % 10);
-        carry = x / 10;
-    }
-    d[0] = (char)('0' + carry);
-    str_copy(out, size, d + (d[0] == '0' && n > 0));
-}
-
 /* a setting's value as given, or SGLang's default */
 static const char *value_or(const ctx *c, setting_key k, const char *dflt)
 {
@@ -91,8 +71,8 @@ static int l_v2_backend(const ctx *c)
 }
 static int l_overlap(const ctx *c)
 {
-    char limit[SETTING_VALUE_LEN];
-    twice(per_batch(c), limit, sizeof limit);
+    char limit[SETTING_VALUE_LEN] = "?";
+    int_mul(per_batch(c), "2", limit, sizeof limit);
     const setting *loaded = &c->set->s[SET_LOADED_LORAS];
     return lora_on(c) && c->set->s[SET_LORA_OVERLAP].set && !(loaded->set && int_cmp(loaded->value, limit) <= 0);
 }
@@ -193,8 +173,8 @@ static const setting *lora_blamed(const ctx *c, const flag_rule *r)
 static void lora_fields(const ctx *c, const flag_rule *r, rule_fields *f)
 {
     (void)r;
-    char v[SETTING_VALUE_LEN];
-    twice(per_batch(c), v, sizeof v);
+    char v[SETTING_VALUE_LEN] = "?";
+    int_mul(per_batch(c), "2", v, sizeof v);
     rule_field(f, "limit", "%s", v);
     rule_field(f, "loaded", "%s", value_or(c, SET_LOADED_LORAS, "None"));
     rule_field(f, "per_batch", "%s", per_batch(c));

@@ -4168,7 +4168,9 @@ static kvc_status check_server_args(const ctx *c)
     if ((st = a2a_check(c, A2A_SERVER_ARGS))) return st; /* its two-batch overlap checks */
     if ((st = server_check(c, SERVER_AFTER_TBO))) return st;
     if ((st = grpc_check(c, GRPC_SERVER))) return st; /* the gRPC port is not the HTTP port */
-    return server_check(c, SERVER_AFTER_GRPC);
+    if ((st = server_check(c, SERVER_AFTER_GRPC))) return st;
+    if ((st = watermark_check(c, WATERMARK_SERVER))) return st;
+    return publish_check(c);
 }
 
 /* The attention-TP size a pool splits KV heads over: tp / the attention-DP
@@ -5063,6 +5065,13 @@ static kvc_status check_unmodelled(const ctx *c, int dsv4)
             return diag_set(c->diag, KVC_ERR_CONFIG, &s->origin, "%s: %s; kvcheck does not model it, so it cannot "
                             "judge this worker", s->flag, UNJUDGED[i].what);
     }
+    /* SGLang's device is "cuda" on CUDA and ROCm GPUs when --device is not given (sglang 0.5.3rc2: python/sglang/srt/
+     * server_args.py:537-538; 0.5.23: python/sglang/srt/arg_groups/serving_hook.py:648) */
+    const setting *dev = &c->set->s[SET_DEVICE];
+    if (dev->set && strcmp(dev->value, "cuda") != 0)
+        return diag_set(c->diag, KVC_ERR_CONFIG, &dev->origin, "%s %s: SGLang runs this worker on that device, not on "
+                        "a CUDA or ROCm GPU (its \"cuda\"), and checks and builds its pools for it; kvcheck does not "
+                        "model that, so it cannot judge this worker", dev->flag, dev->value);
     const setting *aux = &c->set->s[SET_AUX_HIDDEN];
     if (aux->set && rel_since(c->rel, "0.5.23"))
         return diag_set(c->diag, KVC_ERR_CONFIG, &aux->origin, "%s: SGLang %s reads --speculative-algorithm as the "
@@ -5248,6 +5257,7 @@ static kvc_status resolve_settings(const gpu_info *gpu, const model_info *model,
     quant_settle(&c);
     kvc_status st;
     if ((st = a2a_check(&c, A2A_EARLY))) return st; /* MegaMoE's compatibility, first in 0.5.21+'s resolution */
+    if ((st = watermark_check(&c, WATERMARK_LOAD))) return st; /* handle_watermark_config, next but two */
     if (c.quant.early && (c.quant.how == QUANT_REFUSED || c.quant.how == QUANT_UNJUDGED)) return quant_check_loader(&c);
     quant_auto_kv_dtype(&c);
     out->model.dsa = c.dsa;
@@ -5420,6 +5430,8 @@ static size_t rule_spans(span *out, size_t max)
     n += server_spans(out + (n < max ? n : max), n < max ? max - n : 0);
     n += grpc_spans(out + (n < max ? n : max), n < max ? max - n : 0);
     n += lora_spans(out + (n < max ? n : max), n < max ? max - n : 0);
+    n += watermark_spans(out + (n < max ? n : max), n < max ? max - n : 0);
+    n += publish_spans(out + (n < max ? n : max), n < max ? max - n : 0);
     n += prefill_only_spans(out + (n < max ? n : max), n < max ? max - n : 0);
     n += dsv4_spans(out + (n < max ? n : max), n < max ? max - n : 0);
     n += pd_spans(out + (n < max ? n : max), n < max ? max - n : 0);

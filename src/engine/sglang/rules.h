@@ -278,6 +278,20 @@ size_t server_spans(span *out, size_t max);
 kvc_status lora_check(const ctx *c);
 size_t lora_spans(span *out, size_t max);
 
+/* ----------------------------------------------- watermarking (watermark.c) */
+
+/* Where SGLang checks --watermark-config and --enable-watermark (0.5.22+): its loader, early in the resolution
+ * (right after MegaMoE's checks), and check_watermark_server_args, in check_server_args after the kv canary's. */
+enum watermark_stage { WATERMARK_LOAD, WATERMARK_SERVER };
+kvc_status watermark_check(const ctx *c, enum watermark_stage stage);
+size_t watermark_spans(span *out, size_t max);
+
+/* ------------------------------------------ load publishing (publish.c) */
+
+/* check_load_publish_args (0.5.19+), the last of check_server_args' checks. */
+kvc_status publish_check(const ctx *c);
+size_t publish_spans(span *out, size_t max);
+
 /* ------------------------------------------------- the gRPC server (grpc.c) */
 
 /* Where SGLang checks its gRPC settings: while it derives the port, before the PD hook (0.5.15+) or after it and
@@ -332,10 +346,6 @@ kvc_status chunk_check(const ctx *c, kvc_setting *row, unsigned long page, int p
  * be NULL) gets where they come from. */
 enum chunk_fit { CHUNK_WITHIN, CHUNK_OVER, CHUNK_EITHER };
 enum chunk_fit chunk_fit(const ctx *c, const char *limit, char *sizes, size_t size);
-/* -1, 0 or 1 as `a` is below, equal to or above `b`, both decimal digits without leading zeros. Pure. */
-int dec_cmp(const char *a, const char *b);
-/* The same for Python's ints: signed decimal (a leading '-'), no leading zeros, "0" not "-0". Pure. */
-int int_cmp(const char *a, const char *b);
 /* 1 when chunking is on after the division for every size the worker may take, 0 when off for all, -1 else. */
 int chunk_on(const ctx *c);
 /* 1 when the size after the division is exactly -1, which PD multiplexing and multi-item scoring ask for. Pure. */

@@ -6,9 +6,9 @@
  * multiplexing's, HiSparse's, two-batch overlap's); the table below holds
  * the others a single worker can reach from its flags, each at its stage
  * around those (rules.h), and up to 0.5.6.post2 the metrics checks
- * __post_init__ made; LoRA's (lora.c) and the gRPC port's (grpc.c) are
- * their own tables. Not modelled: the load-publish and watermark checks
- * (flags.c names the flags these read, from check_table.c, in a warning). */
+ * __post_init__ made; LoRA's (lora.c), the gRPC port's (grpc.c), the
+ * watermark's (watermark.c) and load publishing's (publish.c) are their own
+ * tables. */
 #include "engine/sglang/rules.h"
 
 #include <stdio.h>
@@ -411,7 +411,8 @@ static const flag_rule RULES[] = {
     {SINCE("0.5.6"), SERVER_AFTER_HISPARSE, s_mindspore, SET_MODEL_IMPL,
      "AssertionError: MindSpore model impl is only supported on Ascend npu.",
      "sglang 0.5.6: python/sglang/srt/server_args.py:4084; " SA_NEW "319"},
-    /* then 0.5.22's instanttensor check, which kvcheck does not model (no DSA worker reaches it) */
+    /* then 0.5.22's InstantTensor check, which refuses a --device other than cuda: kvcheck declines such a worker
+       before (rules.c check_unmodelled) */
     {SINCE("0.5.7"), SERVER_AFTER_HISPARSE, s_labels, SET_ALLOWED_LABELS, LABELS,
      "sglang 0.5.7: python/sglang/srt/server_args.py:4654; 0.5.18: :9292; " SA_NEW "335"},
     {SINCE("0.5.7"), SERVER_AFTER_HISPARSE, s_export, SET_EXPORT_METRICS, EXPORT,

@@ -394,6 +394,15 @@ typedef enum setting_key {
     SET_EP_REDUNDANT,        /* --ep-num-redundant-experts */
     SET_LORA_OPTI_ENV,       /* SGLANG_EXPERIMENTAL_LORA_OPTI (0.5.13+) */
     SET_OVERLAP_PLAN_ENV,    /* SGLANG_ENABLE_OVERLAP_PLAN_STREAM (0.5.4+) */
+    /* check_watermark_server_args' (watermark.c, 0.5.22+) */
+    SET_WATERMARK,           /* --enable-watermark */
+    SET_WATERMARK_CONFIG,    /* --watermark-config (a secret: it may hold the key) */
+    SET_CUSTOM_LOGIT,        /* --enable-custom-logit-processor */
+    SET_SPEC_REJECTION,      /* --speculative-use-rejection-sampling (0.5.14+) */
+    /* check_load_publish_args' (publish.c, 0.5.19+) */
+    SET_LOAD_PUBLISH,        /* --load-publish-endpoint */
+    SET_KV_EVENTS,           /* --kv-events-config */
+    SET_DEVICE,              /* --device: kvcheck judges "cuda" (CUDA and ROCm GPUs), SGLang's default there */
     SET_COUNT
 } setting_key;
 
