@@ -22,26 +22,26 @@ typedef struct json_reader {
     unsigned depth;
     pyjson_visit visit; /* the top object's members, NULL: none wanted */
     void *arg;
+    pyjson_member member; /* the one being read (only the top object's are: not on the stack of every level) */
 } json_reader;
 
 /* JSON_STOP: StopIteration(err_at), which decode() reports as "Expecting value" */
 enum { JSON_OK, JSON_STOP, JSON_ERROR };
 enum { JSON_MAX_DEPTH = 900 }; /* Python's recursion limit stops below 1000 nested values, where depends on its stack */
 
-/* Decodes UTF-8 into code points; `at` (may be NULL) gets each code point's byte offset. */
+/* Decodes UTF-8 into code points as Python reads argv (strict UTF-8, surrogateescape: each byte of an invalid
+ * sequence is U+DC80-U+DCFF); `at` (may be NULL) gets each code point's byte offset. */
 static size_t utf8_points(const char *text, size_t len, uint32_t *out, size_t *at)
 {
     const unsigned char *p = (const unsigned char *)text;
     size_t n = 0;
     for (size_t i = 0; i < len; n++) {
-        unsigned c = p[i], need = c >= 0xF0 && c < 0xF5 ? 3 : c >= 0xE0 ? 2 : c >= 0xC2 && c < 0xE0 ? 1 : 0;
-        uint32_t v = need == 3 ? c & 7 : need == 2 ? c & 15 : c & 31;
-        size_t k = 1;
-        while (k <= need && i + k < len && (p[i + k] & 0xC0) == 0x80) v = v << 6 | (p[i + k++] & 0x3F);
+        size_t k = utf8_len(p + i, len - i);
+        uint32_t v = k == 4 ? p[i] & 7u : k == 3 ? p[i] & 15u : k == 2 ? p[i] & 31u : p[i];
+        for (size_t j = 1; j < k; j++) v = v << 6 | (p[i + j] & 0x3Fu);
         if (at) at[n] = i;
-        if (c < 0x80) out[n] = c, i++;
-        else if (need && k == need + 1) out[n] = v, i += k;
-        else out[n] = 0xDC00 + c, i++; /* surrogateescape */
+        out[n] = k ? v : 0xDC00u + p[i];
+        i += k ? k : 1;
     }
     return n;
 }
@@ -153,10 +153,13 @@ static void member_value(json_reader *r, size_t i, size_t end, pyjson_member *m)
         m->kind = PY_STR;
         return;
     }
+    int fraction = 0; /* a number with a '.', an exponent, NaN or Infinity is a float, however long its text */
+    for (size_t j = i; j < end && !strchr("{[ntf", (int)c); j++)
+        fraction |= r->s[j] == '.' || r->s[j] == 'e' || r->s[j] == 'E' || r->s[j] == 'N' || r->s[j] == 'I';
     for (; i + k < end && k + 1 < sizeof m->text; k++) m->text[k] = (char)r->s[i + k];
     m->text[k] = '\0';
     m->kind = c == '{' ? PY_DICT : c == '[' ? PY_LIST : c == 'n' ? PY_NONE : c == 't' ? PY_TRUE : c == 'f' ? PY_FALSE
-              : strpbrk(m->text, ".eEIN") ? PY_FLOAT : PY_INT; /* NaN, Infinity, -Infinity are floats */
+              : fraction ? PY_FLOAT : PY_INT;
 }
 
 /* _parse_object_unicode, from just past '{'; the top object's members go to the visitor */
@@ -166,14 +169,13 @@ static int scan_object(json_reader *r, size_t i, size_t *end, int top)
     if (i >= r->n || r->s[i] != '}') {
         for (;;) {
             if (i >= r->n || r->s[i] != '"') return fail(r, "Expecting property name enclosed in double quotes", i);
-            pyjson_member m;
-            int st = scan_string(r, i + 1, &i, m.key, sizeof m.key, NULL);
+            int st = scan_string(r, i + 1, &i, top ? r->member.key : NULL, sizeof r->member.key, NULL);
             if (st) return st;
             i = skip_ws(r, i);
             if (i >= r->n || r->s[i] != ':') return fail(r, "Expecting ':' delimiter", i);
             size_t at = i = skip_ws(r, i + 1);
             if ((st = scan_value(r, i, &i, 0))) return st;
-            if (top && r->visit) member_value(r, at, i, &m), r->visit(r->arg, &m);
+            if (top && r->visit) member_value(r, at, i, &r->member), r->visit(r->arg, &r->member);
             i = skip_ws(r, i);
             if (i < r->n && r->s[i] == '}') break;
             if (i >= r->n || r->s[i] != ',') return fail(r, "Expecting ',' delimiter", i);
@@ -286,9 +288,8 @@ int pyjson_loads(const char *text, int orjson, py_kind *top, pyjson_visit visit,
         if (st == JSON_STOP) fail(&r, "Expecting value", r.err_at);
         else if (st == JSON_OK && (end = skip_ws(&r, end)) != r.n) fail(&r, "Extra data", end);
         else if (st == JSON_OK && top) {
-            pyjson_member m;
-            member_value(&r, start, end, &m);
-            *top = m.kind, end = SIZE_MAX;
+            member_value(&r, start, end, &r.member);
+            *top = r.member.kind, end = SIZE_MAX;
         } else if (st == JSON_OK) end = SIZE_MAX;
     }
     free(s);

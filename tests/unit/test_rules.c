@@ -1909,8 +1909,25 @@ static void test_rules__load_publish_checks(void **state)
         {"0.5.23", "--tp 8 --kv-canary-sweep-interval 5 --load-publish-endpoint auto", "requires --kv-canary in"},
         {"0.5.23", "--load-publish-endpoint auto" KVE("{\"publisher\":\"zmq\",\"endpoint\\u0000\":\"x\"}"), NULL},
     };
-#undef KVE
     expect_verdicts("deepseek-v3.2", P, COUNT_OF(P));
+    /* the scheduler reads the config in every release, load publishing or not: what would fail there is a warning */
+    static const struct {
+        const char *release, *args, *warning;
+    } W[] = {{"0.5.3rc2", KVE("notjson"), "scheduler reads it as a KVEventsConfig when it starts"},
+             {"0.5.18", KVE("{\"publisher\":\"kafka\"}"), "starts only the \"null\" and \"zmq\" event publishers"},
+             {"0.5.23", KVE("{\"publisher\":\"zmq\",\"hwm\":\"5\"}"), "cannot show that pydantic takes this value"},
+             {"0.5.23", KVE("{\"publisher\":\"zmq\",\"hwm\":5}"), NULL}};
+    for (size_t i = 0; i < COUNT_OF(W); i++) {
+        kvc_resolved r;
+        kvc_diag d;
+        assert_int_equal(resolve_line("H200", "deepseek-v3.2", W[i].args, W[i].release, &r, &d), KVC_OK);
+        int warned = 0;
+        for (unsigned k = 0; k < r.nwarnings; k++) warned |= strstr(r.warnings[k], "--kv-events-config: SGLang") != NULL;
+        if (W[i].warning ? !warned : warned) fail_msg("case %zu: %u warnings", i, r.nwarnings);
+        for (unsigned k = 0; W[i].warning && k < r.nwarnings; k++)
+            if (strstr(r.warnings[k], "--kv-events-config: SGLang")) assert_contains(r.warnings[k], W[i].warning);
+    }
+#undef KVE
 }
 
 /* Watermarking (watermark.c, 0.5.22+): the config's loader early in the resolution (before the page size's check),
@@ -1920,6 +1937,8 @@ static void test_rules__watermark_checks(void **state)
 {
     (void)state;
 #define WM "--enable-watermark --watermark-config "
+#define Z40 "0000000000000000000000000000000000000000"
+#define Z520 Z40 Z40 Z40 Z40 Z40 Z40 Z40 Z40 Z40 Z40 Z40 Z40 Z40
     static const release_case W[] = {
         {"0.5.21", "--enable-watermark", "unrecognized arguments: --enable-watermark"},
         {"0.5.23", "--enable-watermark", NULL},
@@ -1937,6 +1956,10 @@ static void test_rules__watermark_checks(void **state)
         {"0.5.23", WM "'{\"key\":01}'", "failed to read watermark config JSON"},
         {"0.5.23", WM "'[1]'", "SGLang 0.5.23 reads the file it names"}, /* not '{': a path */
         {"0.5.23", WM "/etc/wm.json", "cannot judge this worker"},
+        {"0.5.23", WM "''", "WatermarkConfigError: failed to read watermark config JSON"}, /* ".": a directory */
+        {"0.5.23", WM "'{\"key\":\"\xff\xfe\"}'", "UnicodeEncodeError: 'utf-8' codec can't encode characters in "
+         "position 8-9: surrogates not allowed"},
+        {"0.5.23", WM "'{\"key\":\"1\",\"key_b\":\"2\",\"mixing_probability\":1" Z520 "e-600}'", "cannot judge"},
         {"0.5.23", WM "' {\"foo\":1}'", "WatermarkConfigError: watermark config contains unknown fields"},
         {"0.5.23", WM "'{\"key\":12}'", "watermark key must be a hex string"},
         {"0.5.23", WM "'{\"key\":\"0x\"}'", "watermark key must contain 1 to 16 hex digits"},
@@ -1975,6 +1998,8 @@ static void test_rules__watermark_checks(void **state)
         {"0.5.23", "--device cuda", NULL},
     };
 #undef WM
+#undef Z520
+#undef Z40
     expect_verdicts("deepseek-v3.2", W, COUNT_OF(W));
     /* the key is never repeated */
     kvc_resolved r;

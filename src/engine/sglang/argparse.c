@@ -216,11 +216,40 @@ typedef struct word_class {
     const char *explicit_arg; /* after '=', or NULL */
 } word_class;
 
+static unsigned distance(const char *a, const char *b, unsigned cap);
+
+/* 1 when an option word may be one of the flags whose value is a secret (flags.c's secret dests), misspelt (within a
+ * third of its length) or cut short: kvcheck's argparse messages then show its value as *** (SGLang's would repeat
+ * it; kvcheck's reports go to CI logs and issues). */
+static int secret_like(const char *word)
+{
+    static const char *const SECRET_OPTIONS[] = {"--api-key", "--admin-api-key", "--ssl-keyfile-password",
+                                                 "--watermark-config"};
+    char name[80];
+    str_printf(name, sizeof name, "%.*s", (int)strcspn(word, "="), word);
+    for (size_t i = 0; i < COUNT_OF(SECRET_OPTIONS) && word[0] == '-'; i++) {
+        const char *o = SECRET_OPTIONS[i];
+        size_t n = strlen(name);
+        if ((n > 2 && strncmp(o, name, n) == 0) || distance(name, o, (unsigned)strlen(o) / 3) <= strlen(o) / 3)
+            return 1;
+    }
+    return 0;
+}
+/* `word` as kvcheck's messages show it: an option that may be a secret's with its "=value" as "=***" */
+static void show_word(strbuf *msg, const char *word)
+{
+    const char *eq = strchr(word, '=');
+    if (eq && secret_like(word)) sb_printf(msg, "%.*s=***", (int)(eq - word), word);
+    else sb_puts(msg, word);
+}
+
 /* "ambiguous option: --kv could match --kv-cache-dtype, --kv-events-config":
  * the matches in the parser's registration order. */
 static kvc_status ambiguous(const option_index *idx, const char *word, size_t lo, size_t hi, strbuf *msg)
 {
-    sb_printf(msg, "ambiguous option: %s could match ", word);
+    sb_puts(msg, "ambiguous option: ");
+    show_word(msg, word);
+    sb_puts(msg, " could match ");
     size_t n = hi - lo, printed = 0;
     int *done = calloc(n, sizeof *done);
     if (!done) return KVC_ERR_NOMEM;
@@ -562,7 +591,14 @@ kvc_status argparse_run(const option_index *idx, const char *const *words, size_
     free(cls);
     if (!st && r->nextras) {
         sb_puts(&r->msg, "unrecognized arguments:");
-        for (size_t k = 0; k < r->nextras; k++) sb_printf(&r->msg, " %s", words[r->extras[k]]);
+        for (size_t k = 0; k < r->nextras; k++) { /* the word after a secret's option is its value */
+            sb_putc(&r->msg, ' ');
+            const char *w = words[r->extras[k]];
+            int value = k && words[r->extras[k - 1]][0] == '-' && !strchr(words[r->extras[k - 1]], '=') &&
+                        secret_like(words[r->extras[k - 1]]) && w[0] != '-';
+            if (value) sb_puts(&r->msg, "***");
+            else show_word(&r->msg, w);
+        }
         r->at = r->extras[0];
         st = KVC_ERR_CONFIG;
     }

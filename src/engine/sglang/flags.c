@@ -849,7 +849,8 @@ static void unchecked_add(fold_state *f, const char *option, const char *dest)
  * PGPASSWORD, OPENAI_APIKEY; not ..._TOKENS_PER_RANK). */
 static int secret_dest(const char *dest)
 {
-    static const char *const SECRET_DESTS[] = {"api_key", "admin_api_key", "ssl_keyfile_password", "watermark_config"};
+    static const char *const SECRET_DESTS[] = {"api_key",          "admin_api_key",   "ssl_keyfile_password",
+                                               "watermark_config", "watermark_key", "watermark_key_b"};
     for (size_t i = 0; i < COUNT_OF(SECRET_DESTS); i++)
         if (strcmp(dest, SECRET_DESTS[i]) == 0) return 1;
     return 0;

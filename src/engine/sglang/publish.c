@@ -39,17 +39,17 @@ enum kv_type {
     KV_INT,      /* int: a JSON integer (kvcheck: of at most 18 digits) */
     KV_FORMAT,   /* Literal["default", "dynamo"] */
 };
-/* KVEventsConfig's fields (a plain BaseModel: unknown keys are ignored), sglang 0.5.19:
- * python/sglang/srt/disaggregation/kv_events.py:586-623; 0.5.22: :684-732; 0.5.23: :684-732 */
+/* KVEventsConfig's fields (a plain BaseModel: unknown keys are ignored), sglang 0.5.3rc2:
+ * python/sglang/srt/disaggregation/kv_events.py:347-384; 0.5.19: :586-623; 0.5.22: :684-732; 0.5.23: :684-732 */
 static const struct kv_field {
     const char *name;
     enum kv_type type;
     span when;
 } KV_FIELDS[] = {
-    {"publisher", KV_STR, SINCE("0.5.19")},        {"endpoint", KV_STR, SINCE("0.5.19")},
-    {"bind", KV_OPT_BOOL, SINCE("0.5.22")},        {"replay_endpoint", KV_OPT_STR, SINCE("0.5.19")},
-    {"buffer_steps", KV_INT, SINCE("0.5.19")},     {"hwm", KV_INT, SINCE("0.5.19")},
-    {"max_queue_size", KV_INT, SINCE("0.5.19")},   {"topic", KV_STR, SINCE("0.5.19")},
+    {"publisher", KV_STR, EVER},           {"endpoint", KV_STR, EVER},
+    {"bind", KV_OPT_BOOL, SINCE("0.5.22")}, {"replay_endpoint", KV_OPT_STR, EVER},
+    {"buffer_steps", KV_INT, EVER},        {"hwm", KV_INT, EVER},
+    {"max_queue_size", KV_INT, EVER},      {"topic", KV_STR, EVER},
     {"format", KV_FORMAT, SINCE("0.5.22")},
 };
 /* The DP size resolve_load_pub_range gets: num_dp_ranks_of from 0.5.22, --dp-size before (sglang 0.5.19:
@@ -506,6 +506,30 @@ static const flag_rule RULES[] = {
      "ValueError: load port range from {base} would run past the u16 ceiling", KV_CITE("227-228", "228-229")},
 };
 
+/* The scheduler reads --kv-events-config when it starts, whatever --load-publish-endpoint says: KVEventsConfig.from_cli,
+ * then the publisher by its name, "null" or "zmq" (sglang 0.5.3rc2: python/sglang/srt/managers/scheduler.py:303,
+ * :607, disaggregation/kv_events.py:382-384, :400-411; 0.5.23: managers/scheduler_components/kv_events_publisher.py:
+ * 64, disaggregation/kv_events.py:730-732, :754-767). That is past the checks kvcheck models (the model is loaded by
+ * then), so what would fail there is a warning. */
+static void scheduler_warning(const ctx *c)
+{
+    const setting *k = &c->set->s[SET_KV_EVENTS];
+    if (!k->set || !k->value[0] || c->set->s[SET_PAGE_SIZE].reported) return;
+    kv_read kv;
+    kv_config(k->value, c->rel, &kv);
+    const kv_str *pub = &kv.publisher;
+    if (!kv.taken)
+        notes_add(c->out->warnings, &c->out->nwarnings, KVC_MAX_NOTES, "%s: SGLang %s's scheduler reads it as a "
+                  "KVEventsConfig when it starts (disaggregation/kv_events.py, from_cli); kvcheck cannot show that "
+                  "pydantic takes this value (a JSON object whose fields have their types), so the worker may fail "
+                  "to start there", k->flag, SGLANG_VERSIONS[c->rel]);
+    else if (!(pub->exact && (!strcmp(pub->text, "null") || !strcmp(pub->text, "zmq"))))
+        notes_add(c->out->warnings, &c->out->nwarnings, KVC_MAX_NOTES, "%s: SGLang %s's scheduler starts only the "
+                  "\"null\" and \"zmq\" event publishers (EventPublisherFactory.create: \"ValueError: Unknown event "
+                  "publisher ...\"), so the worker fails to start there once its model is loaded", k->flag,
+                  SGLANG_VERSIONS[c->rel]);
+}
+
 kvc_status publish_check(const ctx *c)
 {
     static const rule_hooks config = {
@@ -518,7 +542,9 @@ kvc_status publish_check(const ctx *c)
         "reason kvcheck would cut (past 200 characters)",
         range_fields, NULL};
     kvc_status st = rules_table(c, RULES, COUNT_OF(RULES), CONFIG, &config);
-    return st ? st : rules_table(c, RULES, COUNT_OF(RULES), RANGE, &range);
+    if (!st) st = rules_table(c, RULES, COUNT_OF(RULES), RANGE, &range);
+    if (!st) scheduler_warning(c); /* the worker gets that far */
+    return st;
 }
 
 size_t publish_spans(span *out, size_t max)

@@ -10,16 +10,22 @@
  * whitespace is stripped) or a file path. kvcheck reads the inline JSON as
  * json.loads does (pyjson.c) and checks it in the loader's order; a file
  * SGLang reads on the worker's host, so kvcheck declines such a worker
- * rather than read a file here that may not be the one the worker reads.
- * The config holds the watermark key: kvcheck never repeats its value
- * (flags.c takes watermark_config as a secret, as SGLang's repr hides it).
+ * rather than read a file here that may not be the one the worker reads
+ * (only a path that is a directory on every host, "" "." ".." "/", is
+ * refused: SGLang cannot read it). The config holds the watermark key:
+ * kvcheck never repeats its value (flags.c and argparse.c take
+ * watermark_config, watermark_key and watermark_key_b as secrets, as
+ * SGLang's repr hides them).
  *
- * Not reached: the loader's 4096-byte limit (kvcheck's setting values hold
- * at most 4095 bytes, so a longer value is refused before); the checks'
- * --device cuda (kvcheck does not read --device: flags.c warns about it),
- * the keys' and the context window's second parse (the loader refused a bad
- * one first), a custom sampling backend (argparse's choices are the built-in
- * ones), and --dllm-algorithm (kvcheck does not read it: flags.c warns). */
+ * Not reached: the loader's 4096-byte limit (kvcheck takes values of up to
+ * 4095 bytes: a longer one is an input error of kvcheck's own); the checks'
+ * --device cuda (kvcheck declines any other device first, rules.c
+ * check_unmodelled); the keys' and the context window's second parse (the
+ * loader refused a bad one first); a custom sampling backend (argparse's
+ * choices are the built-in ones); --dllm-algorithm (kvcheck does not read
+ * it: flags.c warns). Declined: JSON nested deeper than kvcheck knows
+ * Python's recursion limit lets json.loads read (about 900 levels), and
+ * numbers longer than pyjson_member keeps. */
 #include "engine/sglang/rules.h"
 
 #include <stdlib.h>
@@ -27,20 +33,22 @@
 
 /* The loader's verdict on an inline config: the first refusal, WM_OK when it takes it. */
 enum wm_verdict {
-    WM_OK, WM_DECLINE, WM_RECURSION, WM_JSON, WM_OBJECT, WM_UNKNOWN, WM_KEY_TYPE, WM_KEY_DIGITS, WM_KEY_HEX,
+    WM_OK, WM_DECLINE, WM_FILE, WM_ENCODE, WM_JSON, WM_OBJECT, WM_UNKNOWN, WM_KEY_TYPE, WM_KEY_DIGITS, WM_KEY_HEX,
     WM_WINDOW, WM_NUMBER, WM_BOOLEAN
 };
+#define WCE "WatermarkConfigError: "
 static const char *const WM_MESSAGES[] = {
-    [WM_JSON] = "failed to read watermark config JSON",
-    [WM_OBJECT] = "watermark config must be a JSON object",
-    [WM_UNKNOWN] = "watermark config contains unknown fields",
-    [WM_KEY_TYPE] = "watermark key must be a hex string",
-    [WM_KEY_DIGITS] = "watermark key must contain 1 to 16 hex digits",
-    [WM_KEY_HEX] = "watermark key must contain only hex digits",
-    [WM_WINDOW] = "watermark config context_window must be an integer from 1 to 64",
-    [WM_NUMBER] = "watermark config {name} must be a number",
-    [WM_BOOLEAN] = "watermark config {name} must be a boolean",
+    [WM_JSON] = WCE "failed to read watermark config JSON",
+    [WM_OBJECT] = WCE "watermark config must be a JSON object",
+    [WM_UNKNOWN] = WCE "watermark config contains unknown fields",
+    [WM_KEY_TYPE] = WCE "watermark key must be a hex string",
+    [WM_KEY_DIGITS] = WCE "watermark key must contain 1 to 16 hex digits",
+    [WM_KEY_HEX] = WCE "watermark key must contain only hex digits",
+    [WM_WINDOW] = WCE "watermark config context_window must be an integer from 1 to 64",
+    [WM_NUMBER] = WCE "watermark config {name} must be a number",
+    [WM_BOOLEAN] = WCE "watermark config {name} must be a boolean",
 };
+#undef WCE
 
 /* WatermarkServerConfig's fields, in the loader's order of checks */
 enum wm_field { F_KEY, F_KEY_B, F_WINDOW, F_MIXING, F_MAX, F_DEFAULT, F_ENFORCE, F_COUNT };
@@ -52,8 +60,8 @@ typedef struct wm_config {
     pyjson_member field[F_COUNT];
     int given[F_COUNT];
     int unknown;
-    const char *name;  /* the field a number's or a boolean's message names */
-    char error[160];   /* json.loads' RecursionError */
+    const char *name; /* the field a number's or a boolean's message names */
+    char error[160];  /* WM_ENCODE's UnicodeEncodeError */
 } wm_config;
 
 static void keep_field(void *arg, const pyjson_member *m)
@@ -87,20 +95,34 @@ static int window_ok(const pyjson_member *m)
     return m->kind == PY_INT && v >= 1 && v <= 64;
 }
 
-/* load_watermark_config's verdict on the inline config `text` (sampling/watermarking/config.py:75-117), `w` the
+/* payload.encode("utf-8") on argv's surrogate escapes (each byte that is not UTF-8 is one code point):
+ * UnicodeEncodeError's text for the first run of them into `out`; 0 when the text is UTF-8. Pure. */
+static int encode_error(const char *text, char *out, size_t size)
+{
+    const unsigned char *p = (const unsigned char *)text;
+    size_t len = strlen(text), at = 0, i = 0, k, run = 0;
+    while (i < len && (k = utf8_len(p + i, len - i))) i += k, at++;
+    if (i >= len) return 0;
+    while (i + run < len && !utf8_len(p + i + run, len - i - run)) run++;
+    if (run == 1)
+        snprintf(out, size, "UnicodeEncodeError: 'utf-8' codec can't encode character '\\udc%02x' in position %zu: "
+                 "surrogates not allowed", p[i], at);
+    else
+        snprintf(out, size, "UnicodeEncodeError: 'utf-8' codec can't encode characters in position %zu-%zu: "
+                 "surrogates not allowed", at, at + run - 1);
+    return 1;
+}
+
+/* load_watermark_config's verdict on the inline config `text` (sampling/watermarking/config.py:80-117), `w` the
  * fields it sets. Pure. */
 static enum wm_verdict load_inline(const char *text, wm_config *w)
 {
-    memset(w, 0, sizeof *w);
-    for (size_t i = 0, k; text[i]; i += k)
-        if (!(k = utf8_len((const unsigned char *)text + i, strlen(text + i))))
-            return WM_DECLINE; /* payload.encode("utf-8") raises UnicodeEncodeError on argv's surrogate escapes */
+    if (encode_error(text, w->error, sizeof w->error)) return WM_ENCODE; /* not caught: it ends the start-up */
     strbuf err = {0};
     py_kind top = PY_OTHER;
     int ok = pyjson_loads(text, 0, &top, keep_field, w, &err), deep = !ok && err.p && strstr(err.p, "Recursion");
-    if (deep) str_copy(w->error, sizeof w->error, err.p);
     free(err.p);
-    if (!ok) return deep ? WM_RECURSION : WM_JSON; /* a RecursionError is no JSONDecodeError: it is not caught */
+    if (!ok) return deep ? WM_DECLINE : WM_JSON;
     if (top != PY_DICT) return WM_OBJECT;
     if (w->unknown) return WM_UNKNOWN;
     for (enum wm_field f = F_KEY; f <= F_KEY_B; f++) {
@@ -127,22 +149,22 @@ static int config_path(const ctx *c)
     py_strip(s->value, &begin, &end);
     return s->set && s->value[begin] != '{';
 }
+/* The loader's verdict: a path is a file SGLang reads on the worker's host (WM_FILE), unless it is a directory on
+ * every host, which os.fdopen refuses with IsADirectoryError, an OSError (config.py:60-74; "" is Path's "."). */
 static enum wm_verdict loaded(const ctx *c, wm_config *w)
 {
     const setting *s = &c->set->s[SET_WATERMARK_CONFIG];
-    if (!s->set || config_path(c)) return memset(w, 0, sizeof *w), WM_OK;
-    return load_inline(s->value, w);
-}
-static int w_recursion(const ctx *c)
-{
-    wm_config w;
-    return loaded(c, &w) == WM_RECURSION;
+    memset(w, 0, sizeof *w);
+    if (!s->set) return WM_OK;
+    if (!config_path(c)) return load_inline(s->value, w);
+    int directory = !s->value[0] || !strcmp(s->value, ".") || !strcmp(s->value, "..") || !strcmp(s->value, "/");
+    return directory ? WM_JSON : WM_FILE;
 }
 static int w_refused(const ctx *c)
 {
     wm_config w;
     enum wm_verdict v = loaded(c, &w);
-    return v != WM_OK && v != WM_DECLINE && v != WM_RECURSION;
+    return v != WM_OK && v != WM_DECLINE && v != WM_FILE;
 }
 
 /* The values check_watermark_server_args reads: the loader's, else ServerArgs' defaults (arg_groups/fields/exec_.py:
@@ -216,7 +238,7 @@ static void watermark_fields(const ctx *c, const flag_rule *r, rule_fields *f)
     enum wm_verdict v = loaded(c, &w);
     const char *const name[][2] = {{"name", w.name ? w.name : ""}};
     char msg[sizeof f->text[0]];
-    sglang_expand(v == WM_RECURSION ? w.error : WM_MESSAGES[v] ? WM_MESSAGES[v] : "", name, COUNT_OF(name), msg,
+    sglang_expand(v == WM_ENCODE ? w.error : WM_MESSAGES[v] ? WM_MESSAGES[v] : "", name, COUNT_OF(name), msg,
                   sizeof msg);
     rule_field(f, "refusal", "%s", msg);
     char a[SETTING_VALUE_LEN];
@@ -229,9 +251,8 @@ static void watermark_fields(const ctx *c, const flag_rule *r, rule_fields *f)
 #define LOADER "sglang 0.5.22: python/sglang/srt/sampling/watermarking/config.py:"
 #define HOOK(a, b) "sglang 0.5.22: python/sglang/srt/arg_groups/validation_hook.py:" a "; 0.5.23: :" b
 static const flag_rule RULES[] = {
-    {SINCE("0.5.22"), WATERMARK_LOAD, w_recursion, SET_WATERMARK_CONFIG, "{refusal}", LOADER "85"},
-    {SINCE("0.5.22"), WATERMARK_LOAD, w_refused, SET_WATERMARK_CONFIG, "WatermarkConfigError: {refusal}",
-     LOADER "84-117 (0.5.23 the same), called at arg_groups/serving_hook.py:37"},
+    {SINCE("0.5.22"), WATERMARK_LOAD, w_refused, SET_WATERMARK_CONFIG, "{refusal}",
+     LOADER "60-117 (0.5.23 the same), called at arg_groups/serving_hook.py:37"},
     {SINCE("0.5.22"), WATERMARK_SERVER, w_needs_enable, SET_WATERMARK_CONFIG,
      "ValueError: --watermark-config requires --enable-watermark", HOOK("36", "37")},
     {SINCE("0.5.22"), WATERMARK_SERVER, w_key_b_alone, SET_WATERMARK_CONFIG,
@@ -259,22 +280,24 @@ static const flag_rule RULES[] = {
      "ValueError: --enable-watermark is not supported with SGLANG_RUST_SERVER", HOOK("105", "106")},
 };
 
-/* A config kvcheck does not read: a file, or inline JSON that is not UTF-8 or holds a number longer than
- * pyjson_member keeps. Its value is not repeated: it may hold the key. */
+/* A config kvcheck does not read: a file, or inline JSON nested deeper than it knows Python reads or holding a number
+ * longer than pyjson_member keeps. Its value is not repeated: it may hold the key. */
 static kvc_status decline(const ctx *c)
 {
     const setting *s = &c->set->s[SET_WATERMARK_CONFIG];
     wm_config w;
-    int path = config_path(c);
-    if (c->set->s[SET_PAGE_SIZE].reported || !rel_since(c->rel, "0.5.22") || (!path && loaded(c, &w) != WM_DECLINE))
+    enum wm_verdict v = loaded(c, &w);
+    if (c->set->s[SET_PAGE_SIZE].reported || !rel_since(c->rel, "0.5.22") || (v != WM_FILE && v != WM_DECLINE))
         return KVC_OK;
-    if (path)
+    if (v == WM_FILE)
         return diag_set(c->diag, KVC_ERR_CONFIG, &s->origin, "%s: SGLang %s reads the file it names on the worker's "
-                        "host and checks it (%s76-117); kvcheck does not read it, so it cannot judge this worker: give "
-                        "the config inline ({...}) to have it checked", s->flag, SGLANG_VERSIONS[c->rel], LOADER);
-    return diag_set(c->diag, KVC_ERR_CONFIG, &s->origin, "%s: SGLang %s encodes the config as UTF-8 and reads it as "
-                    "JSON (%s80-85); this one is not UTF-8 or holds a number longer than kvcheck reads, so kvcheck "
-                    "cannot judge this worker", s->flag, SGLANG_VERSIONS[c->rel], LOADER);
+                        "host and checks it (%s60-117); kvcheck does not model that file, so it cannot judge this "
+                        "worker: give the config inline ({...}) to have it checked", s->flag, SGLANG_VERSIONS[c->rel],
+                        LOADER);
+    return diag_set(c->diag, KVC_ERR_CONFIG, &s->origin, "%s: SGLang %s reads the config as JSON (%s85); this one is "
+                    "nested deeper than kvcheck knows Python's recursion limit allows, or holds a number longer than "
+                    "it reads, and kvcheck does not model that, so it cannot judge this worker", s->flag,
+                    SGLANG_VERSIONS[c->rel], LOADER);
 }
 
 kvc_status watermark_check(const ctx *c, enum watermark_stage stage)
