@@ -249,6 +249,13 @@ int int_cmp(const char *a, const char *b);
 int int_add(const char *a, const char *b, char *out, size_t size);
 int int_mul(const char *a, const char *b, char *out, size_t size);
 
+/* ----------------------------------------------------- Python ipaddress */
+
+/* 1 when ipaddress.IPv4Address / IPv6Address (CPython 3.11: a scope id after '%', an IPv4 tail) takes the text
+ * [p, p + n) (pyip.c). Pure. */
+int py_ipv4(const char *p, size_t n);
+int py_ipv6(const char *p, size_t n);
+
 /* ------------------------------------------------------------ Python json */
 
 /* A member of the object json.loads read: its key, and what Python holds for its value. */

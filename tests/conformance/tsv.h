@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "redacted.h"
+
 /* Splits `line` at tabs in place into f[0..max-1]; returns the count. */
 static unsigned tsv_split(char *line, char **f, unsigned max)
 {
@@ -49,15 +51,14 @@ static const char *tsv_message(const char *refusal)
     return p;
 }
 
-/* 1 when `text` quotes SGLang's message `msg` whole: found, and followed by
+/* 1 when `text` quotes SGLang's message `msg` whole (redacted.h): found, and followed by
  * the end, " (" (kvcheck's citation), a period, a semicolon or a quote, so
  * that a list kvcheck made longer does not pass. */
 static int tsv_quotes(const char *text, const char *msg)
 {
-    size_t n = strlen(msg);
-    for (const char *at = strstr(text, msg); at; at = strstr(at + 1, msg)) {
-        const char *end = at + n;
-        if (!*end || strncmp(end, " (", 2) == 0 || strchr(".;\"", *end)) return 1;
+    for (const char *at = text; *at; at++) {
+        const char *end = redacted_at(at, msg); /* a secret's value kvcheck shows as *** */
+        if (end && (!*end || strncmp(end, " (", 2) == 0 || strchr(".;\"", *end))) return 1;
     }
     return 0;
 }

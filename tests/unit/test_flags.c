@@ -3,6 +3,7 @@
  * parser did with the same commands (fixtures/flags/argparse-oracle.jsonl),
  * and the rules kvcheck adds (positions, nearest spellings). */
 #include "support.h"
+#include "../conformance/redacted.h"
 #include "engine/sglang/sglang.h"
 
 #include <cjson/cJSON.h>
@@ -47,24 +48,11 @@ static int has_warning(const settings *s, const char *text)
     return 0;
 }
 
-/* strstr(got, want), where each "***" in `got` stands for a word of `want` (up to a space or a quote): kvcheck shows
- * secrets' values so (argparse.c secret_like), SGLang's argparse in full. */
-static int redacted_contains(const char *got, const char *want)
+/* strstr(got, want), a secret's value shown as *** in `got` */
+static int contains_redacted(const char *got, const char *want)
 {
-    for (const char *start = got; *start; start++) {
-        const char *h = start, *n = want;
-        while (*n) {
-            if (strncmp(h, "***", 3) == 0 && !strchr(" \"", *n)) {
-                while (*n && !strchr(" \"", *n)) n++;
-                h += 3;
-            } else if (*h == *n) {
-                h++, n++;
-            } else {
-                break;
-            }
-        }
-        if (!*n) return 1;
-    }
+    for (const char *at = got; *at; at++)
+        if (redacted_at(at, want)) return 1;
     return 0;
 }
 
@@ -83,7 +71,7 @@ static void replay(const cJSON *c, settings *s, unsigned *failures)
     if (want[0]) {
         /* a message past kvc_diag's 1024 bytes is compared as far as it fits */
         if (strlen(want) > 700) want[700] = '\0';
-        if (st != KVC_ERR_CONFIG || !redacted_contains(d.message, want)) {
+        if (st != KVC_ERR_CONFIG || !contains_redacted(d.message, want)) {
             print_message("%s '%s': want %s, got %d %s\n", version, line, want, st, st ? d.message : "OK");
             (*failures)++;
         }

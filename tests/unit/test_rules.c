@@ -1930,6 +1930,38 @@ static void test_rules__load_publish_checks(void **state)
 #undef KVE
 }
 
+/* The media URL policy (media.c, 0.5.18+), early in the resolution (before the watermark's loader): the size, then
+ * each domain in order as _normalize_media_domain reads it; every case run against the oracle. */
+static void test_rules__media_url_policy(void **state)
+{
+    (void)state;
+#define D "--allowed-media-domains "
+#define A31 "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"
+#define A32 A31 "a"
+    static const release_case M[] = {
+        {"0.5.17", "--media-url-max-file-size-mb -1", "unrecognized arguments"},
+        {"0.5.18", "--media-url-max-file-size-mb -1 " D "a/b", "ValueError: media_url_max_file_size_mb must be "
+         "non-negative"},
+        {"0.5.23", "--media-url-max-file-size-mb 0", NULL},
+        {"0.5.23", D "a/b --watermark-config {x}", "ValueError: Invalid allowed media domain 'a/b': provide a hostname "
+         "only"},
+        {"0.5.23", D "example.com.\xc2\xa0 Example.COM [::1] fe80::1%eth0 10.0.0.01 [1.2.3.4] xn--abc.com", NULL},
+        {"0.5.21", D "ok.com x:y bad/", "ValueError: Invalid allowed media domain 'x:y': ports are not supported"},
+        {"0.5.23", D "[::1]:80", "Invalid allowed media domain '[::1]:80': ports are not supported"},
+        {"0.5.23", D "..", "ValueError: allowed media domains cannot be empty"},
+        {"0.5.23", D "[]", "ValueError: allowed media domains cannot be empty"}, /* the name's own check */
+        {"0.5.23", D "a..b", "ValueError: Invalid allowed media domain 'a..b'"},
+        {"0.5.23", D "com." A32 A32, "ValueError: Invalid allowed media domain 'com." A32 A32 "'"},
+        {"0.5.23", D "com." A32 A31, NULL},
+        {"0.5.23", D "'a b'", "does not model"},
+        {"0.5.23", D "b\xc3\xbc" "cher.de", "does not model"}, /* IDNA's nameprep */
+    };
+#undef D
+#undef A32
+#undef A31
+    expect_verdicts("deepseek-v3.2", M, COUNT_OF(M));
+}
+
 /* Watermarking (watermark.c, 0.5.22+): the config's loader early in the resolution (before the page size's check),
  * --enable-watermark's checks after the kv canary's; a file SGLang reads on the worker's host, a config that is not
  * UTF-8, and a device other than a GPU are declined; the key is never repeated. Every case run against the oracle. */
@@ -2001,9 +2033,14 @@ static void test_rules__watermark_checks(void **state)
 #undef Z520
 #undef Z40
     expect_verdicts("deepseek-v3.2", W, COUNT_OF(W));
-    /* the key is never repeated */
+    /* ROCm turns rejection sampling on for EAGLE (NEXTN) at top-k 1 from 0.5.21 */
     kvc_resolved r;
     kvc_diag d;
+    assert_int_equal(resolve_line("MI300X", "deepseek-v3.2", "--speculative-algorithm NEXTN --enable-watermark", "0.5.22",
+                                  &r, &d), KVC_ERR_CONFIG);
+    assert_contains(d.message, "--enable-watermark is incompatible with --speculative-use-rejection-sampling");
+    assert_string_equal(d.where, "--speculative-algorithm");
+    /* the key is never repeated */
     assert_int_equal(resolve_line("H200", "deepseek-v3.2", "--watermark-config '{\"key\":\"c0ffee\"}'", "0.5.23", &r,
                                   &d), KVC_ERR_CONFIG);
     assert_null(strstr(d.message, "c0ffee"));
@@ -4161,6 +4198,7 @@ int main(void)
     cmocka_unit_test(test_rules__grpc_port_checks),
     cmocka_unit_test(test_rules__token_buckets_and_metrics),
     cmocka_unit_test(test_rules__lora_checks),
+    cmocka_unit_test(test_rules__media_url_policy),
     cmocka_unit_test(test_rules__watermark_checks),
     cmocka_unit_test(test_rules__load_publish_checks),
     cmocka_unit_test(test_rules__pipeline_parallel_speculative),

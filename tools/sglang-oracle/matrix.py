@@ -221,6 +221,11 @@ WATERMARK_CASES = ["--enable-watermark", "--watermark-config {}", "--enable-wate
                    "--watermark-config {x} --chunked-prefill-size 100 --page-size 64",
                    "--enable-watermark --disaggregation-mode prefill --chunked-prefill-size 100 --page-size 64",
                    "--enable-watermark --disaggregation-mode prefill --kv-canary-sweep-interval 5", "--device cpu"]
+# the media URL policy (0.5.18+, media.c): the size, then each domain in order, before the watermark's loader
+MEDIA_CASES = ["--media-url-max-file-size-mb -1", "--allowed-media-domains a/b", "--allowed-media-domains x.com:80 a/b",
+               "--allowed-media-domains []", "--allowed-media-domains example.com. [::1] 10.0.0.01 a.b.c",
+               "--allowed-media-domains a..b", "--allowed-media-domains a/b --watermark-config {x}",
+               "--media-url-max-file-size-mb -1 --allowed-media-domains a/b"]
 WATERMARK_SPEC_CASES = [("EAGLE", None, "--enable-watermark --speculative-use-rejection-sampling"),
                         ("NEXTN", None, "--enable-watermark"), ("STANDALONE", "LLAMA_DRAFT", "--enable-watermark")]
 PUBLISH_CASES = ["--load-publish-endpoint auto", "--load-publish-endpoint off --kv-events-config notjson",
@@ -510,7 +515,8 @@ def parallel_cases():
         for par in ENV_CASES:
             out.append(case(m, None, None, None, None, par=par))
     for m in DSA + ["DEEPSEEK_V3"]:
-        for par in STARTUP_CASES + GRPC_CASES + LIST_CASES + LORA_CASES + WATERMARK_CASES + PUBLISH_CASES:
+        startup = STARTUP_CASES + GRPC_CASES + LIST_CASES + LORA_CASES + WATERMARK_CASES + PUBLISH_CASES + MEDIA_CASES
+        for par in startup:
             out.append(case(m, None, None, None, None, par=par))
         for spec, dmodel, par in LORA_SPEC_CASES + WATERMARK_SPEC_CASES:
             out.append(case(m, None, None, None, None, spec=spec, dmodel=dmodel, par=par))

@@ -145,83 +145,6 @@ typedef struct slice {
 static int has(slice s, char c) { return memchr(s.p, c, s.n) != NULL; }
 static int is(slice s, const char *w) { return s.n == strlen(w) && memcmp(s.p, w, s.n) == 0; }
 
-/* ipaddress.IPv4Address's octets: four of 1-3 ASCII digits, no leading zero, at most 255. Pure. */
-static int ipv4(slice s)
-{
-    size_t i = 0;
-    for (int octet = 0; octet < 4; octet++) {
-        if (octet && (i >= s.n || s.p[i++] != '.')) return 0;
-        size_t a = i;
-        unsigned v = 0;
-        for (; i < s.n && s.p[i] >= '0' && s.p[i] <= '9'; i++) {
-            if (i - a == 3) return 0;
-            v = v * 10 + (unsigned)(s.p[i] - '0');
-        }
-        if (i == a || (i - a > 1 && s.p[a] == '0') || v > 255) return 0;
-    }
-    return i == s.n;
-}
-
-/* 1-4 hex digits (_parse_hextet) */
-static int hextet(slice s)
-{
-    if (s.n < 1 || s.n > 4) return 0;
-    for (size_t i = 0; i < s.n; i++)
-        if (!s.p[i] || !strchr("0123456789abcdefABCDEF", s.p[i])) return 0;
-    return 1;
-}
-
-/* _is_ipv6: ipaddress.IPv6Address(host) takes it (CPython 3.11: no '/', a scope id after '%' that is not empty and
- * holds no other '%', then _ip_int_from_string's parts). Pure. */
-static int ipv6(slice s)
-{
-    if (has(s, '/')) return 0;
-    const char *pct = memchr(s.p, '%', s.n);
-    if (pct) {
-        slice scope = {pct + 1, s.n - (size_t)(pct + 1 - s.p)};
-        if (!scope.n || has(scope, '%')) return 0;
-        s.n = (size_t)(pct - s.p);
-    }
-    if (!s.n) return 0;
-    enum { HEXTETS = 8 };
-    slice part[HEXTETS + 2];
-    size_t n = 0;
-    for (size_t i = 0, a = 0; i <= s.n; i++) {
-        if (i < s.n && s.p[i] != ':') continue;
-        if (n == COUNT_OF(part)) return 0; /* more than 10 parts: more than 8 colons however the IPv4 tail counts */
-        part[n++] = (slice){s.p + a, i - a};
-        a = i + 1;
-    }
-    if (n < 3) return 0;
-    static const slice ZERO = {"0", 1};
-    if (has(part[n - 1], '.')) { /* an IPv4 tail stands for two hextets */
-        if (!ipv4(part[n - 1]) || n == COUNT_OF(part)) return 0;
-        part[n - 1] = ZERO, part[n++] = ZERO;
-    }
-    if (n > HEXTETS + 1) return 0;
-    size_t skip = 0; /* 0: no '::' inside */
-    for (size_t i = 1; i + 1 < n; i++)
-        if (!part[i].n) {
-            if (skip) return 0;
-            skip = i;
-        }
-    size_t hi, lo;
-    if (skip) {
-        hi = skip, lo = n - skip - 1;
-        if (!part[0].n && --hi) return 0;
-        if (!part[n - 1].n && --lo) return 0;
-        if (HEXTETS - (int)(hi + lo) < 1) return 0;
-    } else {
-        if (n != HEXTETS || !part[0].n || !part[n - 1].n) return 0;
-        hi = n, lo = 0;
-    }
-    for (size_t i = 0; i < hi; i++)
-        if (!hextet(part[i])) return 0;
-    for (size_t i = n - lo; i < n; i++)
-        if (!hextet(part[i])) return 0;
-    return 1;
-}
-
 /* _parse_port: Python's int() of ASCII text (py_int) within 0..65535; -1 where it raises. Pure. */
 static long port_of(slice s)
 {
@@ -242,7 +165,7 @@ static int parse_address(slice a, slice *host, long *port)
         const char *close = memchr(a.p, ']', a.n);
         if (!close) return 0;
         *host = (slice){a.p + 1, (size_t)(close - a.p - 1)};
-        if (!ipv6(*host)) return 0;
+        if (!py_ipv6(host->p, host->n)) return 0;
         slice rest = {close + 1, a.n - (size_t)(close + 1 - a.p)};
         if (rest.n < 2 || rest.p[0] != ':') return 0;
         return (*port = port_of((slice){rest.p + 1, rest.n - 1})) >= 0;
@@ -252,7 +175,7 @@ static int parse_address(slice a, slice *host, long *port)
     if (!colon) return 0; /* no ':' */
     *host = (slice){a.p, colon - 1};
     if (!host->n) return 0;
-    if (has(*host, ':') && ipv6(*host)) return 0; /* bare IPv6 */
+    if (has(*host, ':') && py_ipv6(host->p, host->n)) return 0; /* bare IPv6 */
     /* a plain host never starts with '[', so NetworkAddress's bracket strip leaves it */
     return (*port = port_of((slice){a.p + colon, a.n - colon})) >= 0;
 }
@@ -506,11 +429,11 @@ static const flag_rule RULES[] = {
      "ValueError: load port range from {base} would run past the u16 ceiling", KV_CITE("227-228", "228-229")},
 };
 
-/* The scheduler reads --kv-events-config when it starts, whatever --load-publish-endpoint says: KVEventsConfig.from_cli,
- * then the publisher by its name, "null" or "zmq" (sglang 0.5.3rc2: python/sglang/srt/managers/scheduler.py:303,
- * :607, disaggregation/kv_events.py:382-384, :400-411; 0.5.23: managers/scheduler_components/kv_events_publisher.py:
- * 64, disaggregation/kv_events.py:730-732, :754-767). That is past the checks kvcheck models (the model is loaded by
- * then), so what would fail there is a warning. */
+/* The scheduler reads --kv-events-config when it starts, whatever --load-publish-endpoint says:
+ * KVEventsConfig.from_cli, then the publisher by its name, "null" or "zmq" (sglang 0.5.3rc2:
+ * python/sglang/srt/managers/scheduler.py:303, :607, disaggregation/kv_events.py:382-384, :400-411; 0.5.23:
+ * managers/scheduler_components/kv_events_publisher.py:64, disaggregation/kv_events.py:730-732, :754-767). That is
+ * past the checks kvcheck models (the model is loaded by then), so what would fail there is a warning. */
 static void scheduler_warning(const ctx *c)
 {
     const setting *k = &c->set->s[SET_KV_EVENTS];

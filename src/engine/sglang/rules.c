@@ -5257,7 +5257,8 @@ static kvc_status resolve_settings(const gpu_info *gpu, const model_info *model,
     quant_settle(&c);
     kvc_status st;
     if ((st = a2a_check(&c, A2A_EARLY))) return st; /* MegaMoE's compatibility, first in 0.5.21+'s resolution */
-    if ((st = watermark_check(&c, WATERMARK_LOAD))) return st; /* handle_watermark_config, next but two */
+    if ((st = media_check(&c))) return st; /* handle_media_url_security, next but one */
+    if ((st = watermark_check(&c, WATERMARK_LOAD))) return st; /* handle_watermark_config, right after it */
     if (c.quant.early && (c.quant.how == QUANT_REFUSED || c.quant.how == QUANT_UNJUDGED)) return quant_check_loader(&c);
     quant_auto_kv_dtype(&c);
     out->model.dsa = c.dsa;
@@ -5430,6 +5431,7 @@ static size_t rule_spans(span *out, size_t max)
     n += server_spans(out + (n < max ? n : max), n < max ? max - n : 0);
     n += grpc_spans(out + (n < max ? n : max), n < max ? max - n : 0);
     n += lora_spans(out + (n < max ? n : max), n < max ? max - n : 0);
+    n += media_spans(out + (n < max ? n : max), n < max ? max - n : 0);
     n += watermark_spans(out + (n < max ? n : max), n < max ? max - n : 0);
     n += publish_spans(out + (n < max ? n : max), n < max ? max - n : 0);
     n += prefill_only_spans(out + (n < max ? n : max), n < max ? max - n : 0);

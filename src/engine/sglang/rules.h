@@ -278,6 +278,12 @@ size_t server_spans(span *out, size_t max);
 kvc_status lora_check(const ctx *c);
 size_t lora_spans(span *out, size_t max);
 
+/* ------------------------------------------------ media URLs (media.c) */
+
+/* configure_media_url_security (0.5.18+), early in the resolution: right before the watermark's loader. */
+kvc_status media_check(const ctx *c);
+size_t media_spans(span *out, size_t max);
+
 /* ----------------------------------------------- watermarking (watermark.c) */
 
 /* Where SGLang checks --watermark-config and --enable-watermark (0.5.22+): its loader, early in the resolution

@@ -403,6 +403,9 @@ typedef enum setting_key {
     SET_LOAD_PUBLISH,        /* --load-publish-endpoint */
     SET_KV_EVENTS,           /* --kv-events-config */
     SET_DEVICE,              /* --device: kvcheck judges "cuda" (CUDA and ROCm GPUs), SGLang's default there */
+    /* the media URL policy's (media.c, 0.5.18+) */
+    SET_MEDIA_DOMAINS,       /* --allowed-media-domains (nargs +: nvalues counts them) */
+    SET_MEDIA_MAX_MB,        /* --media-url-max-file-size-mb */
     SET_COUNT
 } setting_key;
 

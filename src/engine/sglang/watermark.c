@@ -227,7 +227,18 @@ static int w_spec(const ctx *c)
     return enabled(c) && c->set->s[SET_SPEC_ALGO].set && !word_in(algorithm(c, a, sizeof a), "NGRAM EAGLE EAGLE3");
 }
 static int w_pp_spec(const ctx *c) { return enabled(c) && size_of(c, SET_PP) > 1 && c->set->s[SET_SPEC_ALGO].set; }
-static int w_rejection(const ctx *c) { return enabled(c) && c->set->s[SET_SPEC_REJECTION].set; }
+/* --speculative-use-rejection-sampling, or ROCm's default of it (0.5.21+, _should_auto_enable_hip_rejection_sampling:
+ * sglang 0.5.23: python/sglang/srt/arg_groups/speculative_hook.py:28-62, :1182-1206): on a HIP GPU for EAGLE (NEXTN)
+ * at top-k 1 (SGLang's pick when not given), without deterministic inference (which kvcheck declines before), a token
+ * map or accept thresholds other than 1.0 (flags the check table warns about) or SGLANG_SIMULATE_ACC_LEN (not read) */
+static int w_rejection(const ctx *c)
+{
+    char a[SETTING_VALUE_LEN];
+    const setting *k = &c->set->s[SET_SPEC_EAGLE_TOPK];
+    int hip_default = c->gpu->hip && rel_since(c->rel, "0.5.21") && c->set->s[SET_SPEC_ALGO].set &&
+                      !strcmp(algorithm(c, a, sizeof a), "EAGLE") && (!k->set || !strcmp(k->value, "1"));
+    return enabled(c) && (c->set->s[SET_SPEC_REJECTION].set || hip_default);
+}
 static int w_rust(const ctx *c) { return enabled(c) && rules_env_bool(&c->set->s[SET_RUST_SERVER_ENV]) == 1; }
 
 /* {refusal}: the loader's message; {algorithm}: the resolved speculative algorithm's repr */
@@ -300,9 +311,16 @@ static kvc_status decline(const ctx *c)
                     SGLANG_VERSIONS[c->rel], LOADER);
 }
 
+/* ROCm's default rejection sampling is the speculative algorithm's doing */
+static const setting *watermark_blamed(const ctx *c, const flag_rule *r)
+{
+    const setting *s = &c->set->s[r->blame];
+    return r->blame == SET_SPEC_REJECTION && !s->set ? &c->set->s[SET_SPEC_ALGO] : s;
+}
+
 kvc_status watermark_check(const ctx *c, enum watermark_stage stage)
 {
-    static const rule_hooks hooks = {"", watermark_fields, NULL};
+    static const rule_hooks hooks = {"", watermark_fields, watermark_blamed};
     kvc_status st = stage == WATERMARK_LOAD ? decline(c) : KVC_OK;
     if (!st) st = rules_table(c, RULES, COUNT_OF(RULES), (int)stage, &hooks);
     if (!st && stage == WATERMARK_SERVER && enabled(c)) rules_env_warn(c, SET_RUST_SERVER_ENV); /* H16 read it */
