@@ -1992,6 +1992,8 @@ static void test_rules__watermark_checks(void **state)
         {"0.5.23", WM "'{\"key\":\"\xff\xfe\"}'", "UnicodeEncodeError: 'utf-8' codec can't encode characters in "
          "position 8-9: surrogates not allowed"},
         {"0.5.23", WM "'{\"key\":\"1\",\"key_b\":\"2\",\"mixing_probability\":1" Z520 "e-600}'", "cannot judge"},
+        {"0.5.23", WM "'{\"mixing_probability\":1" Z520 "e-600,\"max_probability\":\"1\"}'", "max_probability must "
+         "be a number"}, /* the loader's refusal before the value kvcheck does not read */
         {"0.5.23", WM "' {\"foo\":1}'", "WatermarkConfigError: watermark config contains unknown fields"},
         {"0.5.23", WM "'{\"key\":12}'", "watermark key must be a hex string"},
         {"0.5.23", WM "'{\"key\":\"0x\"}'", "watermark key must contain 1 to 16 hex digits"},

@@ -130,15 +130,16 @@ static enum wm_verdict load_inline(const char *text, wm_config *w)
         if (v) return v;
     }
     if (present(w, F_WINDOW) && !window_ok(&w->field[F_WINDOW])) return WM_WINDOW;
+    int cut = 0; /* a float longer than pyjson_member keeps: its value unread, once the loader takes the rest */
     for (enum wm_field f = F_MIXING; f <= F_MAX; f++) {
         const pyjson_member *m = &w->field[f];
         if (present(w, f) && m->kind != PY_INT && m->kind != PY_FLOAT) return w->name = FIELD_NAMES[f], WM_NUMBER;
-        if (present(w, f) && m->kind == PY_FLOAT && m->len >= sizeof m->text) return WM_DECLINE; /* cut: unread */
+        cut |= present(w, f) && m->kind == PY_FLOAT && m->len >= sizeof m->text;
     }
     for (enum wm_field f = F_DEFAULT; f <= F_ENFORCE; f++)
         if (present(w, f) && w->field[f].kind != PY_TRUE && w->field[f].kind != PY_FALSE)
             return w->name = FIELD_NAMES[f], WM_BOOLEAN;
-    return WM_OK;
+    return cut ? WM_DECLINE : WM_OK;
 }
 
 /* 1 when --watermark-config is a path: SGLang reads the file (config.py:76-79) */
