@@ -2042,6 +2042,14 @@ static void test_rules__watermark_checks(void **state)
                                   &r, &d), KVC_ERR_CONFIG);
     assert_contains(d.message, "--enable-watermark is incompatible with --speculative-use-rejection-sampling");
     assert_string_equal(d.where, "--speculative-algorithm");
+    /* unless a token map, accept thresholds other than 1.0 or SGLANG_SIMULATE_ACC_LEN above 0 stop it */
+    static const char *const KEPT_OFF[] = {"--speculative-token-map x.pt", "--speculative-accept-threshold-single 0.5",
+                                           "--speculative-accept-threshold-acc 0.9", "SGLANG_SIMULATE_ACC_LEN=3"};
+    for (size_t i = 0; i < COUNT_OF(KEPT_OFF); i++) {
+        char line[160];
+        snprintf(line, sizeof line, "%s --speculative-algorithm EAGLE --enable-watermark", KEPT_OFF[i]);
+        if (resolve_line("MI300X", "deepseek-v3.2", line, "0.5.23", &r, &d) != KVC_OK) fail_msg("%s: %s", line, d.message);
+    }
     /* the key is never repeated */
     assert_int_equal(resolve_line("H200", "deepseek-v3.2", "--watermark-config '{\"key\":\"c0ffee\"}'", "0.5.23", &r,
                                   &d), KVC_ERR_CONFIG);

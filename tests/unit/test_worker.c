@@ -42,6 +42,24 @@ static void test_worker__a_server_reply_loads_with_its_release_and_positions(voi
     free(text);
 }
 
+/* A running server's list (a dump writes it "[...]") passed its checks: without a page size it is still not judged */
+static void test_worker__a_dump_s_lists_are_not_checked_again(void **state)
+{
+    (void)state;
+    static const char TEXT[] = "{\"version\": \"0.5.23\", \"model_path\": \"deepseek-ai/DeepSeek-V3.2\", \"tp_size\": 8, "
+                               "\"allowed_media_domains\": [\"a.com\"], \"media_url_max_file_size_mb\": 64}";
+    kvc_worker *w = kvc_worker_create("dump.json");
+    kvc_diag d;
+    assert_int_equal(kvc_worker_load_json(w, TEXT, strlen(TEXT), "dump.json", KVC_LOAD_SERVER_REPLY, &d), KVC_OK);
+    assert_int_equal(kvc_worker_set_gpu(w, "H200", &d), KVC_OK);
+    assert_int_equal(kvc_worker_set_model(w, "tests/conformance/sglang/models/DEEPSEEK_V32.json", &d), KVC_OK);
+    kvc_resolved *r = NULL;
+    kvc_status st = kvc_resolve(w, &r, &d);
+    if (st) fail_msg("%s", d.message);
+    kvc_resolved_free(r);
+    kvc_worker_free(w);
+}
+
 static void test_worker__what_is_not_a_server_info_reply_is_an_io_error(void **state)
 {
     (void)state;
@@ -127,6 +145,7 @@ int main(void)
         cmocka_unit_test(test_worker__without_the_reply_flag_json_text_loads_as_a_file_would),
         cmocka_unit_test(test_worker__load_json_refuses_what_the_api_does_not_take),
         cmocka_unit_test(test_worker__shortcut_flags_carry_their_origin),
+        cmocka_unit_test(test_worker__a_dump_s_lists_are_not_checked_again),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -204,6 +204,9 @@ static const struct dest_key {
     {"device", SET_DEVICE},
     {"allowed_media_domains", SET_MEDIA_DOMAINS},
     {"media_url_max_file_size_mb", SET_MEDIA_MAX_MB},
+    {"speculative_token_map", SET_SPEC_TOKEN_MAP},
+    {"speculative_accept_threshold_single", SET_SPEC_ACCEPT_SINGLE},
+    {"speculative_accept_threshold_acc", SET_SPEC_ACCEPT_ACC},
 };
 
 /* The environment variables that are settings: SGLang's envs that decide a
@@ -245,6 +248,7 @@ static const struct env_key {
     {"SGLANG_GRPC_WORKER_THREADS", SET_GRPC_THREADS_ENV, SINCE("0.5.16")},
     {"SGLANG_EXPERIMENTAL_LORA_OPTI", SET_LORA_OPTI_ENV, SINCE("0.5.13")},
     {"SGLANG_ENABLE_OVERLAP_PLAN_STREAM", SET_OVERLAP_PLAN_ENV, SINCE("0.5.4")},
+    {"SGLANG_SIMULATE_ACC_LEN", SET_SIMULATE_ACC_ENV, SINCE("0.5.21")},
 };
 
 /* Environment variables a release warns about as deprecated when they are set, and does not read. */
@@ -832,10 +836,17 @@ static const char *check_reading(const char *dest, unsigned rel)
     return NULL;
 }
 
-/* Settings that checks kvcheck does not model read too, so their flags keep the check table's warning:
- * --speculative-use-rejection-sampling, which watermarking reads (watermark.c) and the speculative hook's own checks
- * (sglang 0.5.23: python/sglang/srt/arg_groups/speculative_hook.py:591, :1210-1252). */
-static int partly_modelled(const char *dest) { return strcmp(dest, "speculative_use_rejection_sampling") == 0; }
+/* Settings that checks kvcheck does not model read too, so their flags keep the check table's warning: those
+ * watermarking reads directly or through ROCm's default rejection sampling (watermark.c), which the speculative hook's
+ * own checks read too (sglang 0.5.23: python/sglang/srt/arg_groups/speculative_hook.py:591, :1210-1252). */
+static int partly_modelled(const char *dest)
+{
+    static const char *const PARTLY[] = {"speculative_use_rejection_sampling", "speculative_token_map",
+                                         "speculative_accept_threshold_single", "speculative_accept_threshold_acc"};
+    for (size_t i = 0; i < COUNT_OF(PARTLY); i++)
+        if (strcmp(dest, PARTLY[i]) == 0) return 1;
+    return 0;
+}
 
 /* Adds the flag `option` of field `dest` to those whose checks kvcheck does not model, once per field (a repeat
  * or an alias is the same flag); the first four are named. */

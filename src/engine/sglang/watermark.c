@@ -228,18 +228,30 @@ static int w_spec(const ctx *c)
     return enabled(c) && c->set->s[SET_SPEC_ALGO].set && !word_in(algorithm(c, a, sizeof a), "NGRAM EAGLE EAGLE3");
 }
 static int w_pp_spec(const ctx *c) { return enabled(c) && size_of(c, SET_PP) > 1 && c->set->s[SET_SPEC_ALGO].set; }
+/* a float flag at its default 1.0 */
+static int threshold_one(const ctx *c, setting_key k)
+{
+    const setting *s = &c->set->s[k];
+    return !s->set || strtod(s->value, NULL) == 1.0; /* argparse's float, without its underscores (flags.c) */
+}
 /* --speculative-use-rejection-sampling, or ROCm's default of it (0.5.21+, _should_auto_enable_hip_rejection_sampling:
- * sglang 0.5.23: python/sglang/srt/arg_groups/speculative_hook.py:28-62, :1182-1206): on a HIP GPU for EAGLE (NEXTN)
- * at top-k 1 (SGLang's pick when not given), without deterministic inference (which kvcheck declines before), a token
- * map or accept thresholds other than 1.0 (flags the check table warns about) or SGLANG_SIMULATE_ACC_LEN (not read) */
+ * sglang 0.5.22: python/sglang/srt/arg_groups/speculative_hook.py:28-62, :1096; 0.5.23: :29-63, :1182-1206): on a HIP
+ * GPU for EAGLE (NEXTN) at top-k 1 (SGLang's pick for every model kvcheck serves when not given, settled before),
+ * without a token map, with both accept thresholds at 1.0, and SGLANG_SIMULATE_ACC_LEN at most 0 (EnvFloat(-1): a
+ * value float() refuses is warned about and read as -1). Deterministic inference, which stops it too, kvcheck declines
+ * before. */
 static int w_rejection(const ctx *c)
 {
-    char a[SETTING_VALUE_LEN];
-    const setting *k = &c->set->s[SET_SPEC_EAGLE_TOPK];
-    int hip_default = c->gpu->hip && rel_since(c->rel, "0.5.21") && c->set->s[SET_SPEC_ALGO].set &&
-                      !strcmp(algorithm(c, a, sizeof a), "EAGLE") && (!k->set || !strcmp(k->value, "1"));
-    return enabled(c) && (c->set->s[SET_SPEC_REJECTION].set || hip_default);
+    if (!enabled(c)) return 0;
+    if (c->set->s[SET_SPEC_REJECTION].set) return 1;
+    char a[SETTING_VALUE_LEN], v[64];
+    const setting *k = &c->set->s[SET_SPEC_EAGLE_TOPK], *sim = &c->set->s[SET_SIMULATE_ACC_ENV];
+    int simulated = sim->set && py_float(sim->value, v, sizeof v) && strtod(v, NULL) > 0;
+    return c->gpu->hip && c->set->s[SET_SPEC_ALGO].set && !strcmp(algorithm(c, a, sizeof a), "EAGLE") &&
+           (!k->set || !strcmp(k->value, "1")) && !c->set->s[SET_SPEC_TOKEN_MAP].set &&
+           threshold_one(c, SET_SPEC_ACCEPT_SINGLE) && threshold_one(c, SET_SPEC_ACCEPT_ACC) && !simulated;
 }
+
 static int w_rust(const ctx *c) { return enabled(c) && rules_env_bool(&c->set->s[SET_RUST_SERVER_ENV]) == 1; }
 
 /* {refusal}: the loader's message; {algorithm}: the resolved speculative algorithm's repr */
