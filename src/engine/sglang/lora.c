@@ -34,17 +34,11 @@ static int lora_runner(const ctx *c) { return strncmp(runner(c), "lora", 4) == 0
 static int paths(const ctx *c) { return (int)c->set->s[SET_LORA_PATHS].nvalues; }
 static int lora_on(const ctx *c) { return c->set->s[SET_ENABLE_LORA].set || paths(c) > 0; }
 
-/* The speculative algorithm as LoRA's checks see it ("" none) */
-static void algorithm(const ctx *c, char *out, size_t size)
-{
-    const setting *a = &c->set->s[SET_SPEC_ALGO];
-    rules_spec_resolved(a->set ? a->value : "", out, size);
-}
 /* LoRA with a speculative algorithm other than NGRAM: 0 none or NGRAM, 1 one LoRA takes (0.5.19+), 2 another */
 static int lora_spec(const ctx *c)
 {
     char a[64];
-    algorithm(c, a, sizeof a);
+    rules_spec_resolved(c, a, sizeof a);
     if (!lora_on(c) || !a[0] || strcmp(a, "NGRAM") == 0) return 0;
     return word_in(a, "EAGLE EAGLE3 DFLASH DSPARK") ? 1 : 2;
 }
@@ -180,7 +174,7 @@ static void lora_fields(const ctx *c, const flag_rule *r, rule_fields *f)
     rule_field(f, "per_batch", "%s", per_batch(c));
     rule_field(f, "paths", "%d", paths(c));
     rule_field(f, "backend", "%s", backend(c));
-    algorithm(c, v, sizeof v);
+    rules_spec_resolved(c, v, sizeof v);
     rule_field(f, "algorithm", "%s", v);
     rule_field(f, "runner", "%s", runner(c));
     rule_field(f, "quant", "%s", value_or(c, SET_QUANTIZATION, "None"));

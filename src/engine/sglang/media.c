@@ -68,9 +68,7 @@ static enum domain_verdict domains_verdict(const ctx *c, char *shown, size_t siz
 {
     const setting *s = &c->set->s[SET_MEDIA_DOMAINS];
     if (!s->set || s->reported) return DOMAIN_OK; /* a running server's list passed (a dump writes it "[...]") */
-    unsigned words = 1;
-    for (const char *p = s->value; *p; p++) words += *p == ' ';
-    if (words != s->nvalues) return DOMAIN_UNREAD; /* a word that holds a space */
+    if (list_words(s) != s->nvalues) return DOMAIN_UNREAD; /* a word that holds a space */
     char word[SETTING_VALUE_LEN];
     for (const char *p = s->value;; p++) {
         size_t n = strcspn(p, " ");

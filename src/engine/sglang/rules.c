@@ -1171,11 +1171,13 @@ static const char *transfer_of(const ctx *c)
     return !s->set || strcmp(s->value, "mooncake_tcp") == 0 ? "mooncake" : s->value;
 }
 
-void rules_spec_resolved(const char *given, char *out, size_t size)
+const char *rules_spec_resolved(const ctx *c, char *out, size_t size)
 {
-    str_copy(out, size, given);
+    const setting *a = &c->set->s[SET_SPEC_ALGO];
+    str_copy(out, size, a->set ? a->value : "");
     ascii_upper(out);
     if (strcmp(out, "NEXTN") == 0) str_copy(out, size, "EAGLE");
+    return out;
 }
 
 /* 1 when a decode worker meets the rule's test. Pure. */
@@ -1250,7 +1252,7 @@ static kvc_status check_pd_decode(const ctx *c, int spec_hook)
     if (!set_to(c, SET_DISAGG_MODE, "decode")) return KVC_OK;
     const setting *algo = &c->set->s[SET_SPEC_ALGO];
     char resolved[KVC_NAME_LEN];
-    rules_spec_resolved(algo->set ? algo->value : "", resolved, sizeof resolved);
+    rules_spec_resolved(c, resolved, sizeof resolved);
     for (size_t i = 0; i < COUNT_OF(PD_DECODE); i++) {
         const struct pd_decode_rule *r = &PD_DECODE[i];
         int resolves = r->test == PD_RADIX_SPEC_RESOLVED;

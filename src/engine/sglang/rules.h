@@ -120,6 +120,14 @@ static inline unsigned long settings_size(const settings *set, setting_key k)
 
 /* The same for the worker being resolved. Pure. */
 static inline unsigned long size_of(const ctx *c, setting_key k) { return settings_size(c->set, k); }
+/* The words of a list setting's value, which kvcheck keeps joined by spaces: fewer than its nvalues when a value
+ * holds a space (such a list it cannot read back). Pure. */
+static inline unsigned list_words(const setting *s)
+{
+    unsigned n = 1;
+    for (const char *p = s->value; *p; p++) n += *p == ' ';
+    return n;
+}
 
 /* The attention data parallel size as given, *adp (--attn-dp-size, else --dp-size under --enable-dp-attention, else
  * 1), and the data-parallel replicas beside it, *dp (--dp-size, 1 where it is the attention DP size): 0.5.22's reading
@@ -188,9 +196,10 @@ typedef struct rule_hooks {
 kvc_status rules_table(const ctx *c, const flag_rule *rows, size_t n, int stage, const rule_hooks *hooks);
 /* 1 when release `rel` applies the DeepSeek family's defaults to `arch` (rules.c). */
 int rules_arch_defaults(const char *arch, unsigned rel);
-/* The speculative algorithm as SGLang's checks compare it once resolved: upper-cased, NEXTN made EAGLE (a Gemma 4
- * draft's promotion to FROZEN_KV_MTP does not apply to the models kvcheck serves). Pure. */
-void rules_spec_resolved(const char *given, char *out, size_t size);
+/* The worker's speculative algorithm as SGLang's checks compare it once resolved, into `out` ("" none): upper-cased,
+ * NEXTN made EAGLE (a Gemma 4 draft's promotion to FROZEN_KV_MTP does not apply to the models kvcheck serves).
+ * Returns `out`. Pure. */
+const char *rules_spec_resolved(const ctx *c, char *out, size_t size);
 /* The setting called `name` of `r`, to fill in (resolve adds every setting first, in display order). */
 kvc_setting *rules_get(kvc_resolved *r, const char *name);
 /* Where a setting was given, for a reason's text: "--kv-cache-dtype at prefill.json:4:5". */

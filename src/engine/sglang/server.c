@@ -173,9 +173,7 @@ static int s_path_colon_runai(const ctx *c)
 static int s_gc_threshold(const ctx *c)
 {
     const setting *g = &c->set->s[SET_GC_THRESHOLD];
-    unsigned words = 1;
-    for (const char *p = g->value; *p; p++) words += *p == ' ';
-    return g->set && words > 3;
+    return g->set && list_words(g) > 3;
 }
 
 /* validate_buckets_rule's verdict on a --prompt-tokens-buckets or --generation-tokens-buckets list (sglang 0.5.3rc2:
@@ -263,9 +261,7 @@ static enum bucket_verdict buckets_verdict(const char *words, char *got, size_t 
  * longer than MAX_BUCKETS, it cannot read back (rows with no message decline it). */
 static int buckets_unreadable(const setting *s)
 {
-    const char *at[1];
-    size_t len[1];
-    return s->set && (s->nvalues > MAX_BUCKETS || split_words(s->value, at, len, 1) != s->nvalues);
+    return s->set && (s->nvalues > MAX_BUCKETS || list_words(s) != s->nvalues);
 }
 static int buckets_refused(const setting *s)
 {

@@ -216,16 +216,11 @@ static int w_pd(const ctx *c)
     const setting *m = &c->set->s[SET_DISAGG_MODE];
     return enabled(c) && m->set && strcmp(m->value, "null") != 0;
 }
-static const char *algorithm(const ctx *c, char *out, size_t size)
-{
-    const setting *a = &c->set->s[SET_SPEC_ALGO];
-    rules_spec_resolved(a->set ? a->value : "", out, size);
-    return out;
-}
 static int w_spec(const ctx *c)
 {
     char a[SETTING_VALUE_LEN];
-    return enabled(c) && c->set->s[SET_SPEC_ALGO].set && !word_in(algorithm(c, a, sizeof a), "NGRAM EAGLE EAGLE3");
+    return enabled(c) && c->set->s[SET_SPEC_ALGO].set &&
+           !word_in(rules_spec_resolved(c, a, sizeof a), "NGRAM EAGLE EAGLE3");
 }
 static int w_pp_spec(const ctx *c) { return enabled(c) && size_of(c, SET_PP) > 1 && c->set->s[SET_SPEC_ALGO].set; }
 /* a float flag at its default 1.0 */
@@ -247,7 +242,7 @@ static int w_rejection(const ctx *c)
     char a[SETTING_VALUE_LEN], v[64];
     const setting *k = &c->set->s[SET_SPEC_EAGLE_TOPK], *sim = &c->set->s[SET_SIMULATE_ACC_ENV];
     int simulated = sim->set && py_float(sim->value, v, sizeof v) && strtod(v, NULL) > 0;
-    return c->gpu->hip && c->set->s[SET_SPEC_ALGO].set && !strcmp(algorithm(c, a, sizeof a), "EAGLE") &&
+    return c->gpu->hip && c->set->s[SET_SPEC_ALGO].set && !strcmp(rules_spec_resolved(c, a, sizeof a), "EAGLE") &&
            (!k->set || !strcmp(k->value, "1")) && !c->set->s[SET_SPEC_TOKEN_MAP].set &&
            threshold_one(c, SET_SPEC_ACCEPT_SINGLE) && threshold_one(c, SET_SPEC_ACCEPT_ACC) && !simulated;
 }
@@ -267,7 +262,7 @@ static void watermark_fields(const ctx *c, const flag_rule *r, rule_fields *f)
     rule_field(f, "refusal", "%s", msg);
     char a[SETTING_VALUE_LEN];
     strbuf sb = {0};
-    py_repr(&sb, algorithm(c, a, sizeof a));
+    py_repr(&sb, rules_spec_resolved(c, a, sizeof a));
     rule_field(f, "algorithm", "%s", sb.p ? sb.p : "");
     free(sb.p);
 }
