@@ -2056,6 +2056,82 @@ static void test_rules__watermark_checks(void **state)
     assert_null(strstr(d.message, "c0ffee"));
 }
 
+/* Rejection sampling's checks in the EAGLE family handler (0.5.14+) and block verification's (0.5.22+), which turns
+ * rejection sampling on for EAGLE and EAGLE3 (rejection.c); every case run against the oracle. */
+static void test_rules__rejection_sampling(void **state)
+{
+    (void)state;
+#define REJ "--speculative-algorithm EAGLE --speculative-use-rejection-sampling "
+#define BV "--speculative-use-block-verification"
+#define TOPK2 " --speculative-eagle-topk 2 --speculative-num-steps 2 --speculative-num-draft-tokens 4"
+    static const release_case R[] = {
+        {"0.5.13", REJ, "unrecognized arguments: --speculative-use-rejection-sampling"},
+        {"0.5.14", REJ, NULL},
+        {"0.5.23", REJ "--speculative-accept-threshold-single 1", NULL},
+        {"0.5.14", REJ "--speculative-accept-threshold-single 0.5", "ValueError: --speculative-use-rejection-sampling "
+         "is incompatible with --speculative-accept-threshold-single / --speculative-accept-threshold-acc; rejection "
+         "sampling ignores the accept thresholds."},
+        {"0.5.23", REJ "--speculative-accept-threshold-acc nan", "is incompatible with --speculative-accept-threshold"},
+        {"0.5.16", REJ TOPK2, "ValueError: --speculative-use-rejection-sampling requires --speculative-eagle-topk=1."},
+        /* the top-k check comes before the thresholds', and meets a None top-k before the page's comparison */
+        {"0.5.23", REJ TOPK2 " --speculative-accept-threshold-acc 0.3", "requires --speculative-eagle-topk=1."},
+        {"0.5.21", REJ "--speculative-num-steps 2", "requires --speculative-eagle-topk=1."},
+        {"0.5.21", "--speculative-algorithm EAGLE --speculative-num-steps 2", "TypeError: '>' not supported"},
+        {"0.5.23", REJ "--speculative-eagle-topk 1 --speculative-num-steps 2 --speculative-num-draft-tokens 4", NULL},
+        {"0.5.14", REJ "--enable-multi-layer-eagle", "NotImplementedError: --speculative-use-rejection-sampling is not "
+         "supported with multi-layer EAGLE (--enable-multi-layer-eagle)."},
+        {"0.5.15", "--speculative-algorithm STANDALONE --speculative-draft-model-path /fake/model "
+         "--speculative-use-rejection-sampling", "NotImplementedError: --speculative-use-rejection-sampling is only "
+         "supported for EAGLE / EAGLE3 / NEXTN, not speculative_algorithm=STANDALONE."},
+        {"0.5.23", "--speculative-algorithm NGRAM --speculative-use-rejection-sampling --speculative-ngram-max-bfs-breadth "
+         "1", NULL}, /* NGRAM's handler does not read it */
+        {"0.5.21", BV, "unrecognized arguments: --speculative-use-block-verification"},
+        {"0.5.22", BV, "ValueError: --speculative-use-block-verification only supports EAGLE / EAGLE3 / NEXTN / DFLASH "
+         "/ DSPARK."},
+        {"0.5.23", "--speculative-algorithm NGRAM " BV, "only supports EAGLE / EAGLE3 / NEXTN / DFLASH / DSPARK."},
+        {"0.5.22", "--speculative-algorithm nextn " BV, NULL},
+        {"0.5.22", "--speculative-algorithm EAGLE " BV " --speculative-accept-threshold-acc 0.5",
+         "is incompatible with --speculative-accept-threshold-single"},
+        {"0.5.23", "--speculative-algorithm NEXTN " BV TOPK2, "requires --speculative-eagle-topk=1."},
+        {"0.5.22", "--speculative-algorithm EAGLE " BV " --enable-watermark",
+         "ValueError: --enable-watermark is incompatible with --speculative-use-rejection-sampling"},
+    };
+    expect_verdicts("deepseek-v3.2", R, COUNT_OF(R));
+    /* each refusal points at the flag it is about */
+    static const struct {
+        const char *args, *where;
+    } BLAME[] = {{REJ "--speculative-accept-threshold-acc 0.5", "--speculative-accept-threshold-acc"},
+                 {REJ "--speculative-num-steps 2", "--speculative-num-steps"},
+                 {"--speculative-algorithm NGRAM " BV, BV},
+                 {"--speculative-algorithm EAGLE " BV " --enable-watermark", BV}};
+#undef TOPK2
+#undef BV
+#undef REJ
+    kvc_resolved r;
+    kvc_diag d;
+    for (size_t i = 0; i < COUNT_OF(BLAME); i++) {
+        assert_int_equal(resolve_line("H200", "deepseek-v3.2", BLAME[i].args, "0.5.23", &r, &d), KVC_ERR_CONFIG);
+        assert_string_equal(d.where, BLAME[i].where);
+    }
+    /* SGLang warns about an SGLANG_SIMULATE_ACC_LEN float() refuses, and reads it as -1: ROCm's default stays on */
+    assert_int_equal(resolve_line("MI300X", "deepseek-v3.2", "SGLANG_SIMULATE_ACC_LEN=fast --speculative-algorithm "
+                                  "EAGLE --enable-watermark", "0.5.23", &r, &d), KVC_ERR_CONFIG);
+    assert_contains(d.message, "--enable-watermark is incompatible with --speculative-use-rejection-sampling");
+    assert_int_equal(resolve_line("H200", "deepseek-v3.2", "SGLANG_SIMULATE_ACC_LEN=fast --speculative-algorithm EAGLE",
+                                  "0.5.21", &r, &d), KVC_OK);
+    int warned = 0;
+    for (unsigned i = 0; i < r.nwarnings; i++)
+        warned |= strstr(r.warnings[i], "Invalid value for SGLANG_SIMULATE_ACC_LEN: \"fast\" is not a valid float "
+                         "value, using default \"-1\"") != NULL;
+    assert_true(warned);
+    /* and the check table's warning is gone: kvcheck models every check that reads these flags */
+    assert_int_equal(resolve_line("H200", "deepseek-v3.2", "--speculative-algorithm EAGLE "
+                                  "--speculative-use-rejection-sampling --speculative-use-block-verification "
+                                  "--speculative-accept-threshold-single 1 --speculative-accept-threshold-acc 1.0",
+                                  "0.5.23", &r, &d), KVC_OK);
+    for (unsigned i = 0; i < r.nwarnings; i++) assert_null(strstr(r.warnings[i], "which kvcheck does not model"));
+}
+
 /* check_lora_server_args, release by release (SGLang's words; the oracle's runs over ten releases agree), and
  * 0.5.23's LoRA MoE runner checks, which run with LoRA off too */
 static void test_rules__lora_checks(void **state)
@@ -4210,6 +4286,7 @@ int main(void)
     cmocka_unit_test(test_rules__lora_checks),
     cmocka_unit_test(test_rules__media_url_policy),
     cmocka_unit_test(test_rules__watermark_checks),
+    cmocka_unit_test(test_rules__rejection_sampling),
     cmocka_unit_test(test_rules__load_publish_checks),
     cmocka_unit_test(test_rules__pipeline_parallel_speculative),
     cmocka_unit_test(test_rules__prefill_only_disable_kv_cache),

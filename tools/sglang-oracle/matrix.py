@@ -228,6 +228,23 @@ MEDIA_CASES = ["--media-url-max-file-size-mb -1", "--allowed-media-domains a/b",
                "--media-url-max-file-size-mb -1 --allowed-media-domains a/b"]
 WATERMARK_SPEC_CASES = [("EAGLE", None, "--enable-watermark --speculative-use-rejection-sampling"),
                         ("NEXTN", None, "--enable-watermark"), ("STANDALONE", "LLAMA_DRAFT", "--enable-watermark")]
+# rejection sampling's checks in the EAGLE family handler (0.5.14+), block verification's (0.5.22+, which turns it on
+# for EAGLE and EAGLE3), and ROCm's default of it (0.5.21+) as watermarking sees it (rejection.c); diffusion LLMs
+# (declined)
+REJECTION_CASES = ["--speculative-use-block-verification", "--dllm-algorithm LowConfidence"]
+REJ = "--speculative-use-rejection-sampling"
+BLOCK = "--speculative-use-block-verification"
+REJECTION_SPEC_CASES = [("EAGLE", None, f"{REJ} --speculative-accept-threshold-single 0.5"),
+                        ("EAGLE", None, f"{REJ} --speculative-num-steps 2"),
+                        ("NEXTN", None, f"{REJ} --speculative-eagle-topk 2 --speculative-num-steps 2 "
+                                        "--speculative-num-draft-tokens 4"),
+                        ("EAGLE", None, f"{REJ} --enable-multi-layer-eagle"),
+                        ("STANDALONE", "LLAMA_DRAFT", REJ), ("NGRAM", None, BLOCK),
+                        ("EAGLE", None, f"{BLOCK} --speculative-accept-threshold-acc 0.5"),
+                        ("NEXTN", None, f"{BLOCK} --enable-watermark"),
+                        ("EAGLE", None, "SGLANG_SIMULATE_ACC_LEN=fast --enable-watermark"),
+                        ("EAGLE", None, f"{BLOCK} {REJ} --speculative-eagle-topk 1 --speculative-num-steps 3 "
+                                        "--speculative-num-draft-tokens 4")]
 PUBLISH_CASES = ["--load-publish-endpoint auto", "--load-publish-endpoint off --kv-events-config notjson",
                  "--load-publish-endpoint auto --kv-events-config notjson",
                  "--load-publish-endpoint auto --kv-events-config {}",
@@ -515,10 +532,11 @@ def parallel_cases():
         for par in ENV_CASES:
             out.append(case(m, None, None, None, None, par=par))
     for m in DSA + ["DEEPSEEK_V3"]:
-        startup = STARTUP_CASES + GRPC_CASES + LIST_CASES + LORA_CASES + WATERMARK_CASES + PUBLISH_CASES + MEDIA_CASES
+        startup = (STARTUP_CASES + GRPC_CASES + LIST_CASES + LORA_CASES + WATERMARK_CASES + PUBLISH_CASES + MEDIA_CASES
+                   + REJECTION_CASES)
         for par in startup:
             out.append(case(m, None, None, None, None, par=par))
-        for spec, dmodel, par in LORA_SPEC_CASES + WATERMARK_SPEC_CASES:
+        for spec, dmodel, par in LORA_SPEC_CASES + WATERMARK_SPEC_CASES + REJECTION_SPEC_CASES:
             out.append(case(m, None, None, None, None, spec=spec, dmodel=dmodel, par=par))
         for par in UNIFIED_CASES:
             for mode in (None, "prefill") if m in DSA else (None,):

@@ -207,6 +207,8 @@ static const struct dest_key {
     {"speculative_token_map", SET_SPEC_TOKEN_MAP},
     {"speculative_accept_threshold_single", SET_SPEC_ACCEPT_SINGLE},
     {"speculative_accept_threshold_acc", SET_SPEC_ACCEPT_ACC},
+    {"speculative_use_block_verification", SET_SPEC_BLOCK_VERIFY},
+    {"dllm_algorithm", SET_DLLM},
 };
 
 /* The environment variables that are settings: SGLang's envs that decide a
@@ -836,18 +838,6 @@ static const char *check_reading(const char *dest, unsigned rel)
     return NULL;
 }
 
-/* Settings that checks kvcheck does not model read too, so their flags keep the check table's warning: those
- * watermarking reads directly or through ROCm's default rejection sampling (watermark.c), which the speculative hook's
- * own checks read too (sglang 0.5.23: python/sglang/srt/arg_groups/speculative_hook.py:591, :1210-1252). */
-static int partly_modelled(const char *dest)
-{
-    static const char *const PARTLY[] = {"speculative_use_rejection_sampling", "speculative_token_map",
-                                         "speculative_accept_threshold_single", "speculative_accept_threshold_acc"};
-    for (size_t i = 0; i < COUNT_OF(PARTLY); i++)
-        if (strcmp(dest, PARTLY[i]) == 0) return 1;
-    return 0;
-}
-
 /* Adds the flag `option` of field `dest` to those whose checks kvcheck does not model, once per field (a repeat
  * or an alias is the same flag); the first four are named. */
 static void unchecked_add(fold_state *f, const char *option, const char *dest)
@@ -917,8 +907,6 @@ static kvc_status fold_use(fold_state *f, const flag_use *u, const char *const *
     if (key >= 0 && store) {
         st = set_value(f, key, u->option, value, &o, diag);
         f->out->s[key].nvalues = (unsigned)u->nvalues;
-        if (partly_modelled(u->def->dest) && check_reading(u->def->dest, f->release))
-            unchecked_add(f, u->option, u->def->dest);
     } else if (key < 0) {
         const char *cite = check_reading(u->def->dest, f->release);
         if (cite) unchecked_add(f, u->option, u->def->dest);

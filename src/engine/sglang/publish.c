@@ -325,35 +325,30 @@ enum { CONFIG, RANGE };
 
 static int p_no_config(const ctx *c)
 {
-    publish_view v;
-    view_of(c, &v);
-    return v.on && !v.config;
+    const publish_view *v = c->view;
+    return v->on && !v->config;
 }
 static int p_unvalidated(const ctx *c)
 {
-    publish_view v;
-    view_of(c, &v);
-    return v.on && v.config && !v.kv.taken;
+    const publish_view *v = c->view;
+    return v->on && v->config && !v->kv.taken;
 }
 /* publisher == "null" (its default when not given) or an empty endpoint */
 static int p_inactive(const ctx *c)
 {
-    publish_view v;
-    view_of(c, &v);
-    const kv_str *pub = &v.kv.publisher;
-    return v.on && ((pub->len == 4 && !strcmp(pub->text, "null")) || v.kv.endpoint.len == 0);
+    const publish_view *v = c->view;
+    const kv_str *pub = &v->kv.publisher;
+    return v->on && ((pub->len == 4 && !strcmp(pub->text, "null")) || v->kv.endpoint.len == 0);
 }
 static int p_unreadable(const ctx *c)
 {
-    publish_view v;
-    view_of(c, &v);
-    return v.on && (!range_readable(&v) || repr_cut(&v));
+    const publish_view *v = c->view;
+    return v->on && (!range_readable(v) || repr_cut(v));
 }
 static int range_is(const ctx *c, enum range_verdict want)
 {
-    publish_view v;
-    view_of(c, &v);
-    return v.on && range_readable(&v) && !repr_cut(&v) && range_of(&v).v == want;
+    const publish_view *v = c->view;
+    return v->on && range_readable(v) && !repr_cut(v) && range_of(v).v == want;
 }
 static int p_auto(const ctx *c) { return range_is(c, RANGE_AUTO); }
 static int p_routable(const ctx *c) { return range_is(c, RANGE_ROUTABLE); }
@@ -366,25 +361,24 @@ static int p_ceiling(const ctx *c) { return range_is(c, RANGE_CEILING); }
 static void range_fields(const ctx *c, const flag_rule *r, rule_fields *f)
 {
     (void)r;
-    publish_view v;
-    view_of(c, &v);
-    if (!v.on || !range_readable(&v)) return;
-    range_result res = range_of(&v);
+    const publish_view *v = c->view;
+    if (!v->on || !range_readable(v)) return;
+    range_result res = range_of(v);
     strbuf sb = {0};
-    py_repr(&sb, v.mode);
+    py_repr(&sb, v->mode);
     rule_field(f, "mode", "%s", sb.p ? sb.p : "");
     free(sb_take(&sb));
-    py_repr(&sb, v.kv.endpoint.text);
+    py_repr(&sb, v->kv.endpoint.text);
     rule_field(f, "kv", "%s", sb.p ? sb.p : "");
     free(sb_take(&sb));
     char base[24], port[24], text[DP_DIGITS + 8];
     snprintf(base, sizeof base, "%ld", res.base);
     snprintf(port, sizeof port, "%ld", res.port);
-    int_add(base, v.dp, text, sizeof text);
+    int_add(base, v->dp, text, sizeof text);
     rule_field(f, "base", "%s", res.base_dp ? text : base); /* auto's base is the kv or replay port + the DP size */
     rule_field(f, "base_end", "%s", text);
     rule_field(f, "port", "%s", port);
-    int_add(port, v.dp, text, sizeof text);
+    int_add(port, v->dp, text, sizeof text);
     rule_field(f, "port_end", "%s", text);
 }
 
@@ -434,14 +428,12 @@ static const flag_rule RULES[] = {
  * python/sglang/srt/managers/scheduler.py:303, :607, disaggregation/kv_events.py:382-384, :400-411; 0.5.23:
  * managers/scheduler_components/kv_events_publisher.py:64, disaggregation/kv_events.py:730-732, :754-767). That is
  * past the checks kvcheck models (the model is loaded by then), so what would fail there is a warning. */
-static void scheduler_warning(const ctx *c)
+static void scheduler_warning(const ctx *c, const publish_view *v)
 {
     const setting *k = &c->set->s[SET_KV_EVENTS];
-    if (!k->set || !k->value[0] || c->set->s[SET_PAGE_SIZE].reported) return;
-    kv_read kv;
-    kv_config(k->value, c->rel, &kv);
-    const kv_str *pub = &kv.publisher;
-    if (!kv.taken)
+    if (!v->config || c->set->s[SET_PAGE_SIZE].reported) return;
+    const kv_str *pub = &v->kv.publisher;
+    if (!v->kv.taken)
         notes_add(c->out->warnings, &c->out->nwarnings, KVC_MAX_NOTES, "%s: SGLang %s's scheduler reads it as a "
                   "KVEventsConfig when it starts (disaggregation/kv_events.py, from_cli); kvcheck cannot show that "
                   "pydantic takes this value (a JSON object whose fields have their types), so the worker may fail "
@@ -464,9 +456,13 @@ kvc_status publish_check(const ctx *c)
         "--kv-events-config endpoint past ASCII or 511 characters, a DP size past 300 digits) or whose repr() in its "
         "reason kvcheck would cut (past 200 characters)",
         range_fields, NULL};
-    kvc_status st = rules_table(c, RULES, COUNT_OF(RULES), CONFIG, &config);
-    if (!st) st = rules_table(c, RULES, COUNT_OF(RULES), RANGE, &range);
-    if (!st) scheduler_warning(c); /* the worker gets that far */
+    publish_view v;
+    view_of(c, &v);
+    ctx with = *c;
+    with.view = &v;
+    kvc_status st = rules_table(&with, RULES, COUNT_OF(RULES), CONFIG, &config);
+    if (!st) st = rules_table(&with, RULES, COUNT_OF(RULES), RANGE, &range);
+    if (!st) scheduler_warning(c, &v); /* the worker gets that far */
     return st;
 }
 

@@ -4642,12 +4642,20 @@ static const setting *trtllm_mha_named(const ctx *c, const struct trtllm_topk_ro
     return p->set && strcmp(p->value, mha) == 0 ? p : NULL;
 }
 
-/* TRTLLM_MHA_TOPK's check of the top-k `k` (given, else SGLang's pick: `why`). */
+static const char NONE_TOPK[] = "TypeError: '>' not supported between instances of 'NoneType' and 'int'";
+
+/* TRTLLM_MHA_TOPK's check of the top-k `k` (given, else SGLang's pick: `why`; NULL: None, --speculative-num-steps
+ * given without it, which the comparison with 1 fails on). */
 static kvc_status check_trtllm_mha_topk(const ctx *c, const char *k, const char *why)
 {
+    const setting *steps = &c->set->s[SET_SPEC_NUM_STEPS];
     for (size_t i = 0; i < COUNT_OF(TRTLLM_MHA_TOPK); i++) {
         const struct trtllm_topk_row *r = &TRTLLM_MHA_TOPK[i];
-        const setting *by = in_span(c->rel, r->when) && strtol(k, NULL, 10) > 1 ? trtllm_mha_named(c, r) : NULL;
+        const setting *by = in_span(c->rel, r->when) && (!k || strtol(k, NULL, 10) > 1) ? trtllm_mha_named(c, r) : NULL;
+        if (by && !k)
+            return rules_refuse(c, steps, "%s (%s is given without --speculative-eagle-topk, which SGLang then "
+                                "compares with 1 as %s %s runs: %s); give all three or none", NONE_TOPK, steps->flag,
+                                by->flag, by->value[0] ? by->value : TRTLLM_MHA.backend, r->cite);
         if (by)
             return rules_refuse(c, by, "ValueError: trtllm_mha backend only supports topk = 1 for speculative decoding. "
                           "(%s %s; the top-k is %s%s; %s)", by->flag, by->value[0] ? by->value : TRTLLM_MHA.backend,
@@ -4693,13 +4701,8 @@ static kvc_status check_spec_params(const ctx *c)
                           "SGLang then picks with --speculative-eagle-topk and --speculative-num-draft-tokens (%s); "
                           "give all three or none",
                           topk->set ? topk->flag : tokens->flag, EAGLE_ASSERT_CITE);
-        if (steps->set && !topk->set)
-            return rules_refuse(c, steps,
-                          "TypeError: '>' not supported between instances of 'NoneType' and 'int' (%s is given "
-                          "without --speculative-eagle-topk, which SGLang then compares with 1: %s); give all three "
-                          "or none",
-                          steps->flag, EAGLE_TOPK_CITE);
     }
+    int none = !ngram && steps->set && !topk->set; /* Python's None: the top-k checks below fail on it */
     /* NGRAM's top-k is its BFS breadth; EAGLE's, unless given, the one SGLang picks */
     const setting *at = ngram ? breadth : topk;
     const char *k = at->set ? at->value : ngram ? NGRAM_BREADTH_DEFAULT : auto_topk(c, row);
@@ -4713,7 +4716,11 @@ static kvc_status check_spec_params(const ctx *c)
     if (c->defaults && c->gpu->hip && rel_since(c->rel, "0.5.12") && page != 1 && rocm_preshuffle(c) < 0)
         str_printf(why + strlen(why), sizeof why - strlen(why), "; a DSA page on ROCm is %u tokens only with aiter's "
                    "preshuffle paged-MQA path, else 1, which this check passes", page);
-    kvc_status st = ngram ? KVC_OK : check_trtllm_mha_topk(c, k, why);
+    kvc_status st = ngram ? KVC_OK : check_trtllm_mha_topk(c, none ? NULL : k, why);
+    if (!st && !ngram) st = rejection_check(c, REJECTION_EAGLE);
+    if (!st && none)
+        return rules_refuse(c, steps, "%s (%s is given without --speculative-eagle-topk, which SGLang then compares "
+                            "with 1: %s); give all three or none", NONE_TOPK, steps->flag, EAGLE_TOPK_CITE);
     if (!st && strtol(k, NULL, 10) > 1 && page > 1) st = check_page_tree(c, row, at->set ? at : algo, k, page, why);
     if (!st && ngram && rules_attention_dp(c) > 1)
         return rules_refuse(c, algo, "Currently ngram speculative decoding does not support dp attention. (attention DP size "
@@ -5074,6 +5081,13 @@ static kvc_status check_unmodelled(const ctx *c, int dsv4)
         return diag_set(c->diag, KVC_ERR_CONFIG, &dev->origin, "%s %s: SGLang runs this worker on that device, not on "
                         "a CUDA or ROCm GPU (its \"cuda\"), and checks and builds its pools for it; kvcheck does not "
                         "model that, so it cannot judge this worker", dev->flag, dev->value);
+    const setting *dllm = &c->set->s[SET_DLLM];
+    if (dllm->set)
+        return diag_set(c->diag, KVC_ERR_CONFIG, &dllm->origin, "%s %s: SGLang %s serves a diffusion LLM: it turns "
+                        "CUDA graphs, the overlap schedule and the radix cache off, and from 0.5.21 the algorithm "
+                        "checks and sets the server arguments itself (sglang 0.5.6: python/sglang/srt/server_args.py:"
+                        "2013-2035; 0.5.21: python/sglang/srt/arg_groups/dllm_hook.py:23-29); kvcheck does not model "
+                        "it, so it cannot judge this worker", dllm->flag, dllm->value, SGLANG_VERSIONS[c->rel]);
     const setting *aux = &c->set->s[SET_AUX_HIDDEN];
     if (aux->set && rel_since(c->rel, "0.5.23"))
         return diag_set(c->diag, KVC_ERR_CONFIG, &aux->origin, "%s: SGLang %s reads --speculative-algorithm as the "
@@ -5299,6 +5313,7 @@ static kvc_status resolve_settings(const gpu_info *gpu, const model_info *model,
     if (!st && dsv4) st = a2a_check(&c, A2A_HANDLER);
     if (!st && dsv4) st = check_spec_params(&c); /* the speculative handler's, after the hook's top-k of 1 */
     if (!st && dsv4) st = check_pd_decode(&c, 1);
+    if (!st && dsv4) st = rejection_check(&c, REJECTION_BLOCK);
     if (!st && dsv4) st = check_cache_compatibility(&c);
     if (!st && dsv4) st = check_page_major(&c, 1);
     if (!st && dsv4) st = check_optimistic_prefill(&c);
@@ -5332,6 +5347,7 @@ static kvc_status resolve_settings(const gpu_info *gpu, const model_info *model,
     if ((st = quant_check_moe_runner(&c))) return st; /* after the hicache and data parallelism handlers */
     if ((st = a2a_check(&c, A2A_HANDLER))) return st;  /* the all-to-all handler, then EPLB */
     if ((st = check_pd_decode(&c, 1))) return st; /* 0.5.23's speculative hook */
+    if ((st = rejection_check(&c, REJECTION_BLOCK))) return st;
     if ((st = check_standalone_dp(&c))) return st;
     if ((st = check_round_robin(&c))) return st;
     if ((st = resolve_page_size(&c))) return st;
@@ -5435,6 +5451,7 @@ static size_t rule_spans(span *out, size_t max)
     n += lora_spans(out + (n < max ? n : max), n < max ? max - n : 0);
     n += media_spans(out + (n < max ? n : max), n < max ? max - n : 0);
     n += watermark_spans(out + (n < max ? n : max), n < max ? max - n : 0);
+    n += rejection_spans(out + (n < max ? n : max), n < max ? max - n : 0);
     n += publish_spans(out + (n < max ? n : max), n < max ? max - n : 0);
     n += prefill_only_spans(out + (n < max ? n : max), n < max ? max - n : 0);
     n += dsv4_spans(out + (n < max ? n : max), n < max ? max - n : 0);

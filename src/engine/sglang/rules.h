@@ -109,6 +109,9 @@ typedef struct ctx {
     /* the dtype a KV dtype of auto gives the pool (auto_kv_dtype); NULL: kvcheck cannot tell */
     const char *auto_dtype;
     char auto_why[KVC_REASON_LEN];
+    /* what a rule table's stage has read once for its rows (the watermark config, load publishing's endpoints): set
+       on a copy of the ctx the stage hands rules_table; NULL elsewhere */
+    const void *view;
 } ctx;
 
 /* A size flag's value in `set` (--tp-size, --dp-size, --ep-size, ...), 1 unless given. Pure. */
@@ -286,6 +289,20 @@ size_t server_spans(span *out, size_t max);
  * checks, which it ends with, LoRA or not). */
 kvc_status lora_check(const ctx *c);
 size_t lora_spans(span *out, size_t max);
+
+/* ------------------------ rejection sampling, block verification (rejection.c) */
+
+/* Where the speculative hook checks them: block verification's algorithms in handle_speculative_decoding (0.5.22+),
+ * rejection sampling's checks in the EAGLE family handler after trtllm_mha's top-k check (0.5.14+). */
+enum rejection_stage { REJECTION_BLOCK, REJECTION_EAGLE };
+kvc_status rejection_check(const ctx *c, enum rejection_stage stage);
+size_t rejection_spans(span *out, size_t max);
+/* 1 when rejection sampling is on once the speculative hook has run: given, turned on by block verification for
+ * EAGLE and EAGLE3 (0.5.22+), or ROCm's default for EAGLE (0.5.21+). Pure. */
+int rejection_on(const ctx *c);
+/* What turned it on: --speculative-use-rejection-sampling, else --speculative-use-block-verification, else
+ * --speculative-algorithm (ROCm's default). Pure. */
+const setting *rejection_blame(const ctx *c);
 
 /* ------------------------------------------------ media URLs (media.c) */
 

@@ -406,11 +406,13 @@ typedef enum setting_key {
     /* the media URL policy's (media.c, 0.5.18+) */
     SET_MEDIA_DOMAINS,       /* --allowed-media-domains (nargs +: nvalues counts them) */
     SET_MEDIA_MAX_MB,        /* --media-url-max-file-size-mb */
-    /* what stops ROCm's default rejection sampling (0.5.21+, watermark.c) */
+    /* rejection sampling's checks and ROCm's default of it (rejection.c) */
     SET_SPEC_TOKEN_MAP,      /* --speculative-token-map */
     SET_SPEC_ACCEPT_SINGLE,  /* --speculative-accept-threshold-single */
     SET_SPEC_ACCEPT_ACC,     /* --speculative-accept-threshold-acc */
     SET_SIMULATE_ACC_ENV,    /* SGLANG_SIMULATE_ACC_LEN in the launch's environment */
+    SET_SPEC_BLOCK_VERIFY,   /* --speculative-use-block-verification (0.5.22+, rejection.c) */
+    SET_DLLM,                /* --dllm-algorithm (0.5.6+): declined */
     SET_COUNT
 } setting_key;
 

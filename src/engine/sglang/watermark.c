@@ -62,6 +62,7 @@ typedef struct wm_config {
     int unknown;
     const char *name; /* the field a number's or a boolean's message names */
     char error[160];  /* WM_ENCODE's UnicodeEncodeError */
+    enum wm_verdict verdict;
 } wm_config;
 
 static void keep_field(void *arg, const pyjson_member *m)
@@ -152,19 +153,18 @@ static int config_path(const ctx *c)
 }
 /* The loader's verdict: a path is a file SGLang reads on the worker's host (WM_FILE), unless it is a directory on
  * every host, which os.fdopen refuses with IsADirectoryError, an OSError (config.py:60-74; "" is Path's "."). */
-static enum wm_verdict loaded(const ctx *c, wm_config *w)
+static void load(const ctx *c, wm_config *w)
 {
     const setting *s = &c->set->s[SET_WATERMARK_CONFIG];
     memset(w, 0, sizeof *w);
-    if (!s->set) return WM_OK;
-    if (!config_path(c)) return load_inline(s->value, w);
     int directory = !s->value[0] || !strcmp(s->value, ".") || !strcmp(s->value, "..") || !strcmp(s->value, "/");
-    return directory ? WM_JSON : WM_FILE;
+    w->verdict = !s->set ? WM_OK : !config_path(c) ? load_inline(s->value, w) : directory ? WM_JSON : WM_FILE;
 }
+/* the config as the loader left it: the view watermark_check hands the rows */
+static const wm_config *loaded(const ctx *c) { return c->view; }
 static int w_refused(const ctx *c)
 {
-    wm_config w;
-    enum wm_verdict v = loaded(c, &w);
+    enum wm_verdict v = loaded(c)->verdict;
     return v != WM_OK && v != WM_DECLINE && v != WM_FILE;
 }
 
@@ -178,37 +178,32 @@ static int enabled(const ctx *c) { return c->set->s[SET_WATERMARK].set; }
 static int w_needs_enable(const ctx *c) { return c->set->s[SET_WATERMARK_CONFIG].set && !enabled(c); }
 static int w_key_b_alone(const ctx *c)
 {
-    wm_config w;
-    loaded(c, &w);
-    return enabled(c) && present(&w, F_KEY_B) && !present(&w, F_KEY);
+    const wm_config *w = loaded(c);
+    return enabled(c) && present(w, F_KEY_B) && !present(w, F_KEY);
 }
 static int w_mixing_range(const ctx *c)
 {
-    wm_config w;
-    loaded(c, &w);
-    double p = number_or(&w, F_MIXING, 0.5);
+    const wm_config *w = loaded(c);
+    double p = number_or(w, F_MIXING, 0.5);
     return enabled(c) && !(0 < p && p < 1);
 }
 static int w_mixing_key_b(const ctx *c)
 {
-    wm_config w;
-    loaded(c, &w);
-    return enabled(c) && !present(&w, F_KEY_B) && number_or(&w, F_MIXING, 0.5) != 0.5;
+    const wm_config *w = loaded(c);
+    return enabled(c) && !present(w, F_KEY_B) && number_or(w, F_MIXING, 0.5) != 0.5;
 }
 static int w_max_range(const ctx *c)
 {
-    wm_config w;
-    loaded(c, &w);
-    double p = number_or(&w, F_MAX, 1.0);
+    const wm_config *w = loaded(c);
+    double p = number_or(w, F_MAX, 1.0);
     return enabled(c) && !(0 < p && p <= 1);
 }
 static int w_needs_key(const ctx *c)
 {
-    wm_config w;
-    loaded(c, &w);
-    int on = (present(&w, F_DEFAULT) && w.field[F_DEFAULT].kind == PY_TRUE) ||
-             (present(&w, F_ENFORCE) && w.field[F_ENFORCE].kind == PY_TRUE);
-    return enabled(c) && on && !present(&w, F_KEY);
+    const wm_config *w = loaded(c);
+    int on = (present(w, F_DEFAULT) && w->field[F_DEFAULT].kind == PY_TRUE) ||
+             (present(w, F_ENFORCE) && w->field[F_ENFORCE].kind == PY_TRUE);
+    return enabled(c) && on && !present(w, F_KEY);
 }
 static int w_custom_logit(const ctx *c) { return enabled(c) && c->set->s[SET_CUSTOM_LOGIT].set; }
 static int w_pd(const ctx *c)
@@ -223,29 +218,8 @@ static int w_spec(const ctx *c)
            !word_in(rules_spec_resolved(c, a, sizeof a), "NGRAM EAGLE EAGLE3");
 }
 static int w_pp_spec(const ctx *c) { return enabled(c) && size_of(c, SET_PP) > 1 && c->set->s[SET_SPEC_ALGO].set; }
-/* a float flag at its default 1.0 */
-static int threshold_one(const ctx *c, setting_key k)
-{
-    const setting *s = &c->set->s[k];
-    return !s->set || strtod(s->value, NULL) == 1.0; /* argparse's float, without its underscores (flags.c) */
-}
-/* --speculative-use-rejection-sampling, or ROCm's default of it (0.5.21+, _should_auto_enable_hip_rejection_sampling:
- * sglang 0.5.22: python/sglang/srt/arg_groups/speculative_hook.py:28-62, :1096; 0.5.23: :29-63, :1182-1206): on a HIP
- * GPU for EAGLE (NEXTN) at top-k 1 (SGLang's pick for every model kvcheck serves when not given, settled before),
- * without a token map, with both accept thresholds at 1.0, and SGLANG_SIMULATE_ACC_LEN at most 0 (EnvFloat(-1): a
- * value float() refuses is warned about and read as -1). Deterministic inference, which stops it too, kvcheck declines
- * before. */
-static int w_rejection(const ctx *c)
-{
-    if (!enabled(c)) return 0;
-    if (c->set->s[SET_SPEC_REJECTION].set) return 1;
-    char a[SETTING_VALUE_LEN], v[64];
-    const setting *k = &c->set->s[SET_SPEC_EAGLE_TOPK], *sim = &c->set->s[SET_SIMULATE_ACC_ENV];
-    int simulated = sim->set && py_float(sim->value, v, sizeof v) && strtod(v, NULL) > 0;
-    return c->gpu->hip && c->set->s[SET_SPEC_ALGO].set && !strcmp(rules_spec_resolved(c, a, sizeof a), "EAGLE") &&
-           (!k->set || !strcmp(k->value, "1")) && !c->set->s[SET_SPEC_TOKEN_MAP].set &&
-           threshold_one(c, SET_SPEC_ACCEPT_SINGLE) && threshold_one(c, SET_SPEC_ACCEPT_ACC) && !simulated;
-}
+/* rejection sampling as the speculative hook leaves it: given, turned on by block verification or ROCm's default */
+static int w_rejection(const ctx *c) { return enabled(c) && rejection_on(c); }
 
 static int w_rust(const ctx *c) { return enabled(c) && rules_env_bool(&c->set->s[SET_RUST_SERVER_ENV]) == 1; }
 
@@ -253,11 +227,11 @@ static int w_rust(const ctx *c) { return enabled(c) && rules_env_bool(&c->set->s
 static void watermark_fields(const ctx *c, const flag_rule *r, rule_fields *f)
 {
     (void)r;
-    wm_config w;
-    enum wm_verdict v = loaded(c, &w);
-    const char *const name[][2] = {{"name", w.name ? w.name : ""}};
+    const wm_config *w = loaded(c);
+    enum wm_verdict v = w->verdict;
+    const char *const name[][2] = {{"name", w->name ? w->name : ""}};
     char msg[sizeof f->text[0]];
-    sglang_expand(v == WM_ENCODE ? w.error : WM_MESSAGES[v] ? WM_MESSAGES[v] : "", name, COUNT_OF(name), msg,
+    sglang_expand(v == WM_ENCODE ? w->error : WM_MESSAGES[v] ? WM_MESSAGES[v] : "", name, COUNT_OF(name), msg,
                   sizeof msg);
     rule_field(f, "refusal", "%s", msg);
     char a[SETTING_VALUE_LEN];
@@ -304,8 +278,7 @@ static const flag_rule RULES[] = {
 static kvc_status decline(const ctx *c)
 {
     const setting *s = &c->set->s[SET_WATERMARK_CONFIG];
-    wm_config w;
-    enum wm_verdict v = loaded(c, &w);
+    enum wm_verdict v = loaded(c)->verdict;
     if (c->set->s[SET_PAGE_SIZE].reported || !rel_since(c->rel, "0.5.22") || (v != WM_FILE && v != WM_DECLINE))
         return KVC_OK;
     if (v == WM_FILE)
@@ -319,18 +292,21 @@ static kvc_status decline(const ctx *c)
                     SGLANG_VERSIONS[c->rel], LOADER);
 }
 
-/* ROCm's default rejection sampling is the speculative algorithm's doing */
+/* rejection sampling is what turned it on */
 static const setting *watermark_blamed(const ctx *c, const flag_rule *r)
 {
-    const setting *s = &c->set->s[r->blame];
-    return r->blame == SET_SPEC_REJECTION && !s->set ? &c->set->s[SET_SPEC_ALGO] : s;
+    return r->blame == SET_SPEC_REJECTION ? rejection_blame(c) : &c->set->s[r->blame];
 }
 
 kvc_status watermark_check(const ctx *c, enum watermark_stage stage)
 {
     static const rule_hooks hooks = {"", watermark_fields, watermark_blamed};
-    kvc_status st = stage == WATERMARK_LOAD ? decline(c) : KVC_OK;
-    if (!st) st = rules_table(c, RULES, COUNT_OF(RULES), (int)stage, &hooks);
+    wm_config w;
+    load(c, &w);
+    ctx with = *c;
+    with.view = &w;
+    kvc_status st = stage == WATERMARK_LOAD ? decline(&with) : KVC_OK;
+    if (!st) st = rules_table(&with, RULES, COUNT_OF(RULES), (int)stage, &hooks);
     if (!st && stage == WATERMARK_SERVER && enabled(c)) rules_env_warn(c, SET_RUST_SERVER_ENV); /* H16 read it */
     return st;
 }
