@@ -2030,6 +2030,9 @@ static void test_rules__watermark_checks(void **state)
         {"0.5.23", "--device cpu", "--device cpu: SGLang runs this worker on that device"},
         {"0.5.3rc2", "--device npu", "cannot judge this worker"},
         {"0.5.23", "--device cuda", NULL},
+        {"0.5.23", "--enable-watermark --dllm-algorithm LowConfidence", "SGLang 0.5.23 serves a diffusion LLM"},
+        {"0.5.6", "--dllm-algorithm LowConfidence", "cannot judge this worker"},
+        {"0.5.5.post3", "--dllm-algorithm LowConfidence", "unrecognized arguments: --dllm-algorithm"},
     };
 #undef WM
 #undef Z520

@@ -115,6 +115,24 @@ def bindings(node):
     return None
 
 
+def dunder(name):
+    """1 when `name` is a dunder's (`__init__`)."""
+    return name.startswith("__") and name.endswith("__")
+
+
+def decorated(fn, name):
+    """1 when function `fn` is decorated with @`name`."""
+    return any(isinstance(d, ast.Name) and d.id == name for d in fn.decorator_list)
+
+
+def static(fn):
+    return decorated(fn, "staticmethod")
+
+
+def classmethod_(fn):
+    return decorated(fn, "classmethod")
+
+
 def exits(block):
     """1 when statement list `block` returns or continues at its own level."""
     return any(isinstance(s, (ast.Return, ast.Continue)) for s in block)
@@ -132,57 +150,192 @@ class Release:
     def __init__(self, version, dests):
         self.dests = dests
         self.srt, self.files = check_files(version)
-        self.trees = {f: ast.parse(open(os.path.join(self.srt, f)).read(), f) for f in self.files}
+        self.trees, self.file = {}, {}  # file -> tree, tree -> file (None: not a module of the release)
         self.parent, self.scope, self.binders = {}, {}, {}
-        for tree in self.trees.values():
-            self.link(tree, tree)
+        self.defined, self.imports = {}, {}  # scope -> name -> [function or class]; -> [(module, name or None)]
+        for f in self.files:
+            self.load(f)
         # function name -> [function]; not dunders: Python calls them, and a call by name is a base class's
         # (object.__setattr__(self, ...))
         self.named = {}
         for fn in self.binders:
-            if isinstance(fn, FUNCS) and not (fn.name.startswith("__") and fn.name.endswith("__")):
+            if isinstance(fn, FUNCS) and not dunder(fn.name):
                 self.named.setdefault(fn.name, []).append(fn)
         self.calls = {}  # function -> [(call, 1 when the call skips its self or cls)]
-        for call in [n for n in self.parent if isinstance(n, ast.Call)]:
-            for fn, skip in self.callees(call):
-                self.calls.setdefault(fn, []).append((call, skip))
+        # each function of the other modules reached -> how many calls out of the check files it is
+        self.depth = {}
+        sites = [n for f in self.files for n in ast.walk(self.trees[f]) if isinstance(n, ast.Call)]
+        depth = 1
+        while sites:
+            reached = []
+            for call in sites:
+                for fn, skip in self.callees(call):
+                    if self.outside(fn) and fn not in self.depth:
+                        if depth > MAX_DEPTH:
+                            continue
+                        self.depth[fn] = depth
+                        reached.append(fn)
+                    self.calls.setdefault(fn, []).append((call, skip))
+            sites = [n for fn in reached for n in ast.walk(fn) if isinstance(n, ast.Call) and self.scope[n] is fn]
+            depth += 1
         self.envs, self.returns = {}, {}
 
+    def load(self, f):
+        """The tree of srt/ file `f`, parsed and linked on first use (None when the release has no such file)."""
+        if f not in self.trees:
+            path = os.path.join(self.srt, f)
+            self.trees[f] = ast.parse(open(path).read(), f) if os.path.isfile(path) else None
+            if self.trees[f] is not None:
+                self.file[self.trees[f]] = f
+                self.link(self.trees[f], self.trees[f])
+        return self.trees[f]
+
     def link(self, node, scope):
-        """Records the parent and scope of every node under `node`, in `scope`, and each scope's binding nodes."""
+        """Records the parent and scope of every node under `node`, in `scope`, each scope's binding nodes, and the
+        functions, classes and imports of sglang.srt modules each scope binds."""
         self.binders.setdefault(scope, [])
         for child in ast.iter_child_nodes(node):
             self.parent[child] = node
             self.scope[child] = scope
             if bindings(child) is not None:
                 self.binders[scope].append(child)
+            if isinstance(child, FUNCS + (ast.ClassDef,)) and not isinstance(node, ast.ClassDef):
+                self.defined.setdefault(scope, {}).setdefault(child.name, []).append(child)
+            for name, target in self.imported(child, scope):
+                self.imports.setdefault(scope, {}).setdefault(name, []).append(target)
             self.link(child, child if isinstance(child, FUNCS) else scope)
+
+    def imported(self, node, scope):
+        """(name, (module, name in it or None for the module itself)) for each name import `node`, in `scope`, binds
+        to an sglang.srt module or to a name of one ("*" for a star import)."""
+        if isinstance(node, ast.Import):
+            return [(a.asname, (a.name, None)) for a in node.names if a.asname]
+        if not isinstance(node, ast.ImportFrom):
+            return []
+        module = node.module or ""
+        if node.level:
+            here = self.module_of(scope).split("/")[:-1]  # the package of the file (of an __init__.py: its own)
+            if node.level - 1 > len(here):
+                return []
+            package = here[:len(here) - (node.level - 1)]
+            module = ".".join(["sglang", "srt"] + package + ([module] if module else []))
+        return [(a.asname or a.name, (module, a.name)) for a in node.names]
+
+    def module_of(self, node):
+        """The srt/ file `node` is in."""
+        while not isinstance(node, ast.Module):
+            node = self.scope[node]
+        return self.file[node]
+
+    def outside(self, fn):
+        """1 when function `fn` is not in the check files."""
+        return self.module_of(fn) not in self.files
+
+    def module_file(self, module):
+        """The srt/ file of sglang.srt module `module` (dotted), if the release has it."""
+        parts = module.split(".")
+        if parts[:2] != ["sglang", "srt"]:
+            return None
+        for f in ("/".join(parts[2:]) + ".py", "/".join(parts[2:] + ["__init__.py"])):
+            if not f.startswith("/") and self.load(f) is not None:
+                return f
+        return None
+
+    def definitions(self, f, name, seen=None):
+        """The module-level functions or classes `name` of srt/ file `f`, or the module `name` is when it is a
+        submodule of `f`'s package, following `f`'s imports of it (re-exports: `from .common import *`)."""
+        seen = set() if seen is None else seen
+        if f is None or (f, name) in seen or dunder(name):
+            return []
+        seen.add((f, name))
+        tree = self.trees[f]
+        if name in self.defined.get(tree, {}):
+            return self.defined[tree][name]
+        out = []
+        for module, what in self.imports.get(tree, {}).get(name, []):
+            out += self.target(module, what, seen)
+        for module, _ in self.imports.get(tree, {}).get("*", []):
+            out += self.definitions(self.module_file(module), name, seen)
+        if not out and f.endswith("/__init__.py"):
+            sub = self.module_file("sglang.srt." + f[:-len("/__init__.py")].replace("/", ".") + "." + name)
+            out = [self.trees[sub]] if sub else []
+        return out
+
+    def target(self, module, what, seen=None):
+        """What an import of `what` from `module` (of `module` itself when None) binds: [module tree, function or
+        class]."""
+        f = self.module_file(module)
+        if f is None:
+            return []
+        if what is None:
+            return [self.trees[f]]
+        found = self.definitions(f, what, seen)
+        if not found:
+            sub = self.module_file(module + "." + what)
+            found = [self.trees[sub]] if sub else []
+        return found
+
+    def resolve(self, name, scope):
+        """What plain name `name` read in `scope` is, by the nearest scope around that defines or imports it:
+        functions, classes, module trees."""
+        while scope is not None:
+            if name in self.defined.get(scope, {}):
+                return self.defined[scope][name]
+            if name in self.imports.get(scope, {}):
+                return [d for module, what in self.imports[scope][name] for d in self.target(module, what)]
+            scope = self.enclosing(scope)
+        return []
 
     def enclosing(self, scope):
         """The scope around function `scope` (None around a module)."""
         return self.scope.get(scope)
 
     def callees(self, call):
-        """(function, 1 when binding skips its first parameter) for each function of the files `call` may call."""
+        """(function, 1 when binding skips its first parameter) for each function `call` may call: in the check
+        files, those of the files of its name; in other modules, those its name resolves to (imports included); in
+        both, the functions of other modules its imports name."""
+        scope = self.scope[call]
+        if self.module_of(scope) not in self.files:
+            return [(fn, skip) for fn, skip in self.imported_callees(call, scope) if self.outside(fn)]
         f = call.func
+        out = [x for x in self.imported_callees(call, scope) if self.outside(x[0])]
         if isinstance(f, ast.Name):
             around = set()
-            scope = self.scope[call]
             while scope is not None:
                 around.add(scope)
                 scope = self.enclosing(scope)
-            return [(fn, 0) for fn in self.named.get(f.id, []) if not self.method(fn)
-                    and (isinstance(self.scope[fn], ast.Module) or self.scope[fn] in around)]
+            return out + [(fn, 0) for fn in self.named.get(f.id, []) if not self.method(fn)
+                          and (isinstance(self.scope[fn], ast.Module) or self.scope[fn] in around)]
         if isinstance(f, ast.Attribute):
-            out = []
             for fn in self.named.get(f.attr, []):
                 if self.method(fn):
-                    static = any(isinstance(d, ast.Name) and d.id == "staticmethod" for d in fn.decorator_list)
-                    out.append((fn, 0 if static else 1))
+                    out.append((fn, 0 if static(fn) else 1))
                 elif isinstance(self.scope[fn], ast.Module):
                     out.append((fn, 0))
-            return out
-        return []
+        return out
+
+    def imported_callees(self, call, scope):
+        """The functions `call`, in `scope`, names by resolve(): `f()` a function, `m.f()` a module's, `C.f()` a
+        class's method, and, in a method, `self.f()`/`cls.f()` its class's."""
+        f = call.func
+        if isinstance(f, ast.Name):
+            return [(fn, 0) for fn in self.resolve(f.id, scope) if isinstance(fn, FUNCS)]
+        if not (isinstance(f, ast.Attribute) and isinstance(f.value, ast.Name)) or dunder(f.attr):
+            return []
+        out = []
+        if (isinstance(scope, FUNCS) and self.method(scope) and self.outside(scope)
+                and parameters(scope)[:1] == [f.value.id] and not static(scope)):
+            out += [(fn, 0 if static(fn) else 1) for fn in self.members(self.parent[scope], f.attr)]
+        for d in self.resolve(f.value.id, scope):
+            if isinstance(d, ast.Module):
+                out += [(fn, 0) for fn in self.definitions(self.file[d], f.attr) if isinstance(fn, FUNCS)]
+            elif isinstance(d, ast.ClassDef):
+                out += [(fn, 1 if classmethod_(fn) else 0) for fn in self.members(d, f.attr)]
+        return out
+
+    def members(self, cls, name):
+        """The methods `name` of class `cls` (not its bases')."""
+        return [fn for fn in cls.body if isinstance(fn, FUNCS) and fn.name == name]
 
     def method(self, fn):
         """1 when function `fn` is defined in a class."""
