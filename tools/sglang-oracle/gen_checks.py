@@ -40,14 +40,47 @@ A call is bound to every function of the files of its name but a dunder's
 those nested in a function around the call, an attribute to the methods
 (past their self or cls) and the module-level functions.
 
+Calls are also followed out of the files into the release's other
+sglang.srt modules (utils/common.py, utils/network.py, ...), by the names
+the calling scope or one around it imports: `from sglang.srt.X import f`
+(or a relative import) binds `f()` to X's module-level function f, `import
+sglang.srt.X as m` binds `m.f()` to it, and an imported class C binds
+`C.f()` to its method f (past cls for a classmethod); a name a package
+re-exports (`from sglang.srt.utils.common import *` in utils/__init__.py)
+is followed to its module. In those modules a plain name is bound the same
+way by the nearest scope that defines or imports it, and `self.f()` or
+`cls.f()` in a method to its class's methods. A class called (`C(...)`) and
+a call of a function of the files from another module are not followed. A
+function so bound to a call of the files is reached, one bound to a call in
+a reached function is reached one call further out, up to MAX_DEPTH calls
+out. The raises and asserts of reached functions are checks, in their own
+files, and no other of those modules' are; they are read as above except
+that:
+
+- a reached function's parameters are bound by its calls in the files and
+  in reached functions only;
+- what a reached function returns is not followed (a call of one is a call
+  outside the files), and in a reached function a method's value reads only
+  what it is called on, not its arguments
+  (`AutoConfig.from_pretrained(model, trust_remote_code=...)`,
+  `ModelConfig.from_server_args(server_args, model_path=...)` build what a
+  check then reads);
+- a check of a reached function that reads no field reads nothing: the
+  tests guarding its calls do not stand in (a memory probe's raise, called
+  under a test of --device, is a check of the machine).
+
 This over-approximates what a flag reaches: a check reads the field, which
-does not mean every value of it is refused. kvcheck uses the table to say
-which given flags it does not model SGLang's checks of (a warning), never to
+does not mean every value of it is refused, nor that no caller catches what
+it raises, nor, in another module, that an attribute of its name is
+ServerArgs' (`model_config.model_impl`). kvcheck uses the table to say which
+given flags it does not model SGLang's checks of (a warning), never to
 refuse.
 
 The table has one row per (field, file of the check) with the mask of the
 releases whose checks in that file read the field (bit i: SGLANG_VERSIONS[i])
-and, as its citation, the first such check of the newest of them."""
+and, as its citation, the first such check of the newest of them. A field's
+rows of the files come before its rows of other modules (kvcheck cites a
+field's first row that holds for the release)."""
 import ast
 import json
 import os
@@ -61,7 +94,8 @@ SRC = os.environ.get("SGLANG_SRC", "/tmp/oracle-work/src")
 VALUE_CALLS = {"getattr", "bool", "int", "float", "str", "len", "list", "tuple", "set", "any", "all", "min", "max"}
 # methods that add their arguments to the collection named by what they are called on
 COLLECT_METHODS = {"append", "extend", "add"}
-# how many calls out a check is followed through parameters and call sites
+# how many calls out a check is followed through parameters and call sites, and calls are followed into other
+# modules
 MAX_DEPTH = 4
 # a function called from more places (declare_resolution(), a pass runner) is plumbing: its checks of its own
 # contract are not checks of what its callers test
@@ -79,6 +113,11 @@ def check_files(version):
     for folder, _, names in sorted(os.walk(groups)):
         files += sorted(os.path.relpath(os.path.join(folder, n), srt) for n in names if n.endswith(".py"))
     return srt, files
+
+
+def check_file(f):
+    """1 when srt/ file `f` is one of a release's check files (check_files())."""
+    return f == "server_args.py" or f.startswith("arg_groups/")
 
 
 def parameters(fn):
@@ -126,10 +165,12 @@ def decorated(fn, name):
 
 
 def static(fn):
+    """1 when function `fn` is a staticmethod."""
     return decorated(fn, "staticmethod")
 
 
 def classmethod_(fn):
+    """1 when function `fn` is a classmethod."""
     return decorated(fn, "classmethod")
 
 
@@ -150,7 +191,7 @@ class Release:
     def __init__(self, version, dests):
         self.dests = dests
         self.srt, self.files = check_files(version)
-        self.trees, self.file = {}, {}  # file -> tree, tree -> file (None: not a module of the release)
+        self.trees, self.file = {}, {}  # srt/ file -> its tree (None: the release has no such file); tree -> file
         self.parent, self.scope, self.binders = {}, {}, {}
         self.defined, self.imports = {}, {}  # scope -> name -> [function or class]; -> [(module, name or None)]
         for f in self.files:
@@ -201,11 +242,11 @@ class Release:
                 self.binders[scope].append(child)
             if isinstance(child, FUNCS + (ast.ClassDef,)) and not isinstance(node, ast.ClassDef):
                 self.defined.setdefault(scope, {}).setdefault(child.name, []).append(child)
-            for name, target in self.imported(child, scope):
+            for name, target in self.import_bindings(child, scope):
                 self.imports.setdefault(scope, {}).setdefault(name, []).append(target)
             self.link(child, child if isinstance(child, FUNCS) else scope)
 
-    def imported(self, node, scope):
+    def import_bindings(self, node, scope):
         """(name, (module, name in it or None for the module itself)) for each name import `node`, in `scope`, binds
         to an sglang.srt module or to a name of one ("*" for a star import)."""
         if isinstance(node, ast.Import):
@@ -242,8 +283,8 @@ class Release:
         return None
 
     def definitions(self, f, name, seen=None):
-        """The module-level functions or classes `name` of srt/ file `f`, or the module `name` is when it is a
-        submodule of `f`'s package, following `f`'s imports of it (re-exports: `from .common import *`)."""
+        """The module-level functions or classes `name` of srt/ file `f`, or, when `f` defines none, what its
+        imports of the name bind (re-exports: `from sglang.srt.utils.common import *`)."""
         seen = set() if seen is None else seen
         if f is None or (f, name) in seen or dunder(name):
             return []
@@ -256,9 +297,6 @@ class Release:
             out += self.target(module, what, seen)
         for module, _ in self.imports.get(tree, {}).get("*", []):
             out += self.definitions(self.module_file(module), name, seen)
-        if not out and f.endswith("/__init__.py"):
-            sub = self.module_file("sglang.srt." + f[:-len("/__init__.py")].replace("/", ".") + "." + name)
-            out = [self.trees[sub]] if sub else []
         return out
 
     def target(self, module, what, seen=None):
@@ -295,10 +333,10 @@ class Release:
         files, those of the files of its name; in other modules, those its name resolves to (imports included); in
         both, the functions of other modules its imports name."""
         scope = self.scope[call]
+        out = list(dict.fromkeys(x for x in self.imported_callees(call, scope) if self.outside(x[0])))
         if self.module_of(scope) not in self.files:
-            return [(fn, skip) for fn, skip in self.imported_callees(call, scope) if self.outside(fn)]
+            return out
         f = call.func
-        out = [x for x in self.imported_callees(call, scope) if self.outside(x[0])]
         if isinstance(f, ast.Name):
             around = set()
             while scope is not None:
@@ -388,6 +426,8 @@ class Release:
         VALUE_CALLS)."""
         if isinstance(value, ast.Call) and isinstance(value.func, ast.Name) and value.func.id not in VALUE_CALLS:
             return self.returned(value, scope)
+        if isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute) and self.outside(scope):
+            return self.reads(value.func.value, scope)
         return self.reads(value, scope)
 
     def lookup(self, name, scope):
@@ -426,6 +466,8 @@ class Release:
         bound to what `call`'s arguments read."""
         out = set()
         for fn, skip in self.callees(call):
+            if self.outside(fn):
+                continue
             args = self.bound(call, fn, skip)
             for r in self.returned_by(fn):
                 if isinstance(r, Param) and r.function is fn:
@@ -477,15 +519,20 @@ class Release:
         MAX_GUARDED_CALLS calls, those of the tests guarding them, read as a check's."""
         out = self.fields(exprs, scope, depth)
         calls = self.calls.get(scope, [])
-        if not out and depth < MAX_DEPTH and len(calls) <= MAX_GUARDED_CALLS:
+        if not out and depth < MAX_DEPTH and len(calls) <= MAX_GUARDED_CALLS and not self.outside(scope):
             for call, _ in calls:
                 out |= self.check_fields(self.guards(call), self.scope[call], depth + 1)
         return out
 
+    def followed(self):
+        """The files, other than the check files, of the functions reached, in a fixed order."""
+        return sorted({self.module_of(fn) for fn in self.depth})
+
     def checks(self, f):
-        """(line, fields) of every raise and assert of file `f` that reads at least one field."""
+        """(line, fields) of every raise and assert of file `f` that reads at least one field: all of a check
+        file's, those of the functions reached of another."""
         for n in ast.walk(self.trees[f]):
-            if isinstance(n, (ast.Raise, ast.Assert)):
+            if isinstance(n, (ast.Raise, ast.Assert)) and (f in self.files or self.scope[n] in self.depth):
                 read = self.check_fields(check_tests(n) + self.guards(n), self.scope[n])
                 if read:
                     yield n.lineno, read
@@ -499,7 +546,7 @@ def main():
     for bit, v in enumerate(rels):  # newest first: a row's citation is its newest release's
         release = Release(v, {dumps["actions"][i]["dest"] for i in dumps["releases"][v]["actions"]})
         first = {}  # (field, file) -> the line of this release's first check of it
-        for f in release.files:
+        for f in release.files + release.followed():
             for line, read in release.checks(f):
                 for field in read:
                     first[(field, f)] = min(line, first.get((field, f), line))
@@ -508,13 +555,14 @@ def main():
     out = []
     w = out.append
     w("/* GENERATED by tools/sglang-oracle/gen_checks.py from each release's own")
-    w(" * python/sglang/srt/server_args.py and arg_groups/: the ServerArgs fields a")
-    w(" * start-up check (raise, assert) reads, per file of the checks. Do not edit;")
-    w(" * regenerate. */")
+    w(" * python/sglang/srt/server_args.py and arg_groups/, and the functions of")
+    w(" * other sglang modules they call: the ServerArgs fields a start-up check")
+    w(" * (raise, assert) reads, per file of the checks. Do not edit; regenerate. */")
     w('#include "engine/sglang/sglang.h"')
     w("")
     w(f"const sglang_check_row SGLANG_CHECK_ROWS[{len(rows)}] = {{")
-    for (field, f), (mask, v, line) in sorted(rows.items()):
+    # a field's rows of the check files first: check_reading() in flags.c cites a field's first row
+    for (field, f), (mask, v, line) in sorted(rows.items(), key=lambda r: (r[0][0], not check_file(r[0][1]), r[0][1])):
         cite = f"sglang {v}: python/sglang/srt/{f}:{line}"
         w(f"    {{{c_str(field)}, 0x{mask:016x}u, {c_str(cite)}}},")
     w("};")
