@@ -2060,7 +2060,7 @@ static void test_rules__watermark_checks(void **state)
 }
 
 /* Rejection sampling's checks in the EAGLE family handler (0.5.14+) and block verification's (0.5.22+), which turns
- * rejection sampling on for EAGLE and EAGLE3 (rejection.c); every case run against the oracle. */
+ * rejection sampling on for EAGLE and EAGLE3 (spec_hook.c); every case run against the oracle. */
 static void test_rules__rejection_sampling(void **state)
 {
     (void)state;
@@ -2133,6 +2133,80 @@ static void test_rules__rejection_sampling(void **state)
                                   "--speculative-accept-threshold-single 1 --speculative-accept-threshold-acc 1.0",
                                   "0.5.23", &r, &d), KVC_OK);
     for (unsigned i = 0; i < r.nwarnings; i++) assert_null(strstr(r.warnings[i], "which kvcheck does not model"));
+}
+
+/* The speculative hook's draft window (0.5.13+) and sink (0.5.21+), checked for any algorithm, none included, after
+ * block verification's; SGLang's warning where the algorithm does not honour the window (spec_hook.c). Every case
+ * run against the oracle. */
+static void test_rules__speculative_window(void **state)
+{
+    (void)state;
+    static const release_case W[] = {
+        {"0.5.12", "--speculative-draft-window-size 0", NULL}, /* DFLASH's check only */
+        {"0.5.13", "--speculative-draft-window-size 0", "ValueError: --speculative-draft-window-size must be positive, "
+         "got 0."},
+        {"0.5.23", "--speculative-draft-window-size -3", "must be positive, got -3."},
+        {"0.5.23", "--speculative-draft-window-size 00", "must be positive, got 0."},
+        {"0.5.20", "--speculative-draft-sink-size 4", "unrecognized arguments: --speculative-draft-sink-size"},
+        {"0.5.21", "--speculative-draft-sink-size 4", "ValueError: --speculative-draft-sink-size requires "
+         "--speculative-draft-window-size."},
+        {"0.5.23", "--speculative-draft-sink-size -1", "ValueError: --speculative-draft-sink-size must be "
+         "non-negative, got -1."}, /* the sign first */
+        {"0.5.23", "--speculative-draft-window-size 0 --speculative-draft-sink-size -1", "must be positive, got 0."},
+        {"0.5.23", "--speculative-draft-window-size 8 --speculative-draft-sink-size 0", NULL},
+        {"0.5.23", "--speculative-use-block-verification --speculative-draft-window-size 0", "only supports EAGLE"},
+        {"0.5.16", "--speculative-dflash-draft-window-size 0", "must be positive, got 0."}, /* its alias */
+    };
+    expect_verdicts("deepseek-v3.2", W, COUNT_OF(W));
+    static const struct {
+        const char *release, *args, *warning; /* NULL: none */
+    } NOTES[] = {
+        {"0.5.13", "--speculative-algorithm NEXTN --speculative-draft-window-size 16", "SGLang warns "
+         "\"--speculative-draft-window-size has no effect with speculative_algorithm=EAGLE (honored by Llama EAGLE-3 "
+         "and DFLASH only).\""},
+        {"0.5.21", "--speculative-algorithm NEXTN --speculative-draft-window-size 16", NULL},
+        {"0.5.23", "--speculative-draft-window-size 8", "has no effect with speculative_algorithm=None (honored by "
+         "DFLASH, Llama EAGLE-3, and the EAGLE/MTP/NEXTN draft-decode path on the Triton/FlashInfer draft backends)."},
+    };
+    kvc_resolved r;
+    kvc_diag d;
+    for (size_t i = 0; i < COUNT_OF(NOTES); i++) {
+        if (resolve_line("H200", "deepseek-v3.2", NOTES[i].args, NOTES[i].release, &r, &d) != KVC_OK)
+            fail_msg("%s '%s': %s", NOTES[i].release, NOTES[i].args, d.message);
+        int warned = 0;
+        for (unsigned k = 0; k < r.nwarnings; k++) warned |= strstr(r.warnings[k], "has no effect with") != NULL;
+        assert_int_equal(warned, NOTES[i].warning != NULL);
+        for (unsigned k = 0; NOTES[i].warning && k < r.nwarnings; k++)
+            if (strstr(r.warnings[k], "has no effect with")) assert_contains(r.warnings[k], NOTES[i].warning);
+    }
+}
+
+/* The pipeline's early single-flag checks (early.c, 0.5.19+): after the watermark's loader and the media URL policy,
+ * before the page size's and check_server_args' checks. Every case run against the oracle. */
+static void test_rules__early_checks(void **state)
+{
+    (void)state;
+    static const release_case E[] = {
+        {"0.5.21", "--hicache-host-memory-fraction 0", "ValueError: --hicache-host-memory-fraction must be in (0, 1]."},
+        {"0.5.23", "--hicache-host-memory-fraction nan", "must be in (0, 1]."},
+        {"0.5.23", "--hicache-host-memory-fraction 1", NULL},
+        {"0.5.23", "--hicache-host-memory-fraction 0 --prefill-decode-interval -1", "must be in (0, 1]."},
+        {"0.5.18", "--prefill-decode-interval -1", "unrecognized arguments: --prefill-decode-interval -1"},
+        {"0.5.19", "--prefill-decode-interval -1", "ValueError: --prefill-decode-interval must be non-negative."},
+        {"0.5.23", "--prefill-decode-interval -1 --tp 8 --nnodes 3", "--prefill-decode-interval must be non-negative."},
+        {"0.5.23", "--prefill-decode-interval-min-bs -1", "ValueError: --prefill-decode-interval-min-bs must be "
+         "non-negative."},
+        {"0.5.20", "--enable-response-store --disaggregation-mode decode", "ValueError: --enable-response-store is not "
+         "supported with --disaggregation-mode=prefill or decode; response storage must remain disabled in PD mode."},
+        {"0.5.23", "--enable-response-store --disaggregation-mode null", NULL},
+        {"0.5.23", "SGLANG_DISAGGREGATION_SAMPLING_MASK_MAX_TOKENS= --enable-response-store", "ValueError: "
+         "SGLANG_DISAGGREGATION_SAMPLING_MASK_MAX_TOKENS is no longer supported. Unset it."},
+        {"0.5.19", "SGLANG_DISAGGREGATION_SAMPLING_MASK_MAX_TOKENS=4", NULL},
+        {"0.5.20", "--sampling-mask-max-tokens 0", "ValueError: --sampling-mask-max-tokens must be positive (got 0)."},
+        {"0.5.23", "--sampling-mask-max-tokens -5 --device cpu", "must be positive (got -5)."}, /* before the decline */
+        {"0.5.23", "--watermark-config {x} --hicache-host-memory-fraction 0", "failed to read watermark config JSON"},
+    };
+    expect_verdicts("deepseek-v3.2", E, COUNT_OF(E));
 }
 
 /* check_lora_server_args, release by release (SGLang's words; the oracle's runs over ten releases agree), and
@@ -4290,6 +4364,8 @@ int main(void)
     cmocka_unit_test(test_rules__media_url_policy),
     cmocka_unit_test(test_rules__watermark_checks),
     cmocka_unit_test(test_rules__rejection_sampling),
+    cmocka_unit_test(test_rules__speculative_window),
+    cmocka_unit_test(test_rules__early_checks),
     cmocka_unit_test(test_rules__load_publish_checks),
     cmocka_unit_test(test_rules__pipeline_parallel_speculative),
     cmocka_unit_test(test_rules__prefill_only_disable_kv_cache),

@@ -228,10 +228,16 @@ MEDIA_CASES = ["--media-url-max-file-size-mb -1", "--allowed-media-domains a/b",
                "--media-url-max-file-size-mb -1 --allowed-media-domains a/b"]
 WATERMARK_SPEC_CASES = [("EAGLE", None, "--enable-watermark --speculative-use-rejection-sampling"),
                         ("NEXTN", None, "--enable-watermark"), ("STANDALONE", "LLAMA_DRAFT", "--enable-watermark")]
-# rejection sampling's checks in the EAGLE family handler (0.5.14+), block verification's (0.5.22+, which turns it on
-# for EAGLE and EAGLE3), and ROCm's default of it (0.5.21+) as watermarking sees it (rejection.c); diffusion LLMs
-# (declined)
-REJECTION_CASES = ["--speculative-use-block-verification", "--dllm-algorithm LowConfidence"]
+# the speculative hook's options (spec_hook.c): rejection sampling's checks in the EAGLE family handler (0.5.14+),
+# block verification's (0.5.22+, which turns it on for EAGLE and EAGLE3), ROCm's default of it (0.5.21+) as
+# watermarking sees it, the draft window and sink; diffusion LLMs (declined)
+REJECTION_CASES = ["--speculative-use-block-verification", "--dllm-algorithm LowConfidence",
+                   "--speculative-draft-window-size 0", "--speculative-draft-sink-size 4",
+                   "--speculative-draft-window-size 8 --speculative-draft-sink-size -1"]
+# the pipeline's early single-flag checks (0.5.19+, early.c), after the media URL policy
+EARLY_CASES = ["--hicache-host-memory-fraction 0", "--prefill-decode-interval -1", "--prefill-decode-interval-min-bs -1",
+               "--enable-response-store --disaggregation-mode decode", "SGLANG_DISAGGREGATION_SAMPLING_MASK_MAX_TOKENS=4",
+               "--sampling-mask-max-tokens 0", "--hicache-host-memory-fraction 0 --allowed-media-domains a/b"]
 REJ = "--speculative-use-rejection-sampling"
 BLOCK = "--speculative-use-block-verification"
 REJECTION_SPEC_CASES = [("EAGLE", None, f"{REJ} --speculative-accept-threshold-single 0.5"),
@@ -533,7 +539,7 @@ def parallel_cases():
             out.append(case(m, None, None, None, None, par=par))
     for m in DSA + ["DEEPSEEK_V3"]:
         startup = (STARTUP_CASES + GRPC_CASES + LIST_CASES + LORA_CASES + WATERMARK_CASES + PUBLISH_CASES + MEDIA_CASES
-                   + REJECTION_CASES)
+                   + REJECTION_CASES + EARLY_CASES)
         for par in startup:
             out.append(case(m, None, None, None, None, par=par))
         for spec, dmodel, par in LORA_SPEC_CASES + WATERMARK_SPEC_CASES + REJECTION_SPEC_CASES:

@@ -209,6 +209,13 @@ static const struct dest_key {
     {"speculative_accept_threshold_acc", SET_SPEC_ACCEPT_ACC},
     {"speculative_use_block_verification", SET_SPEC_BLOCK_VERIFY},
     {"dllm_algorithm", SET_DLLM},
+    {"speculative_draft_window_size", SET_SPEC_WINDOW},
+    {"speculative_draft_sink_size", SET_SPEC_SINK},
+    {"hicache_host_memory_fraction", SET_HICACHE_FRACTION},
+    {"prefill_decode_interval", SET_PD_INTERVAL},
+    {"prefill_decode_interval_min_bs", SET_PD_INTERVAL_MIN_BS},
+    {"enable_response_store", SET_RESPONSE_STORE},
+    {"sampling_mask_max_tokens", SET_SAMPLING_MASK},
 };
 
 /* The environment variables that are settings: SGLang's envs that decide a
@@ -251,6 +258,7 @@ static const struct env_key {
     {"SGLANG_EXPERIMENTAL_LORA_OPTI", SET_LORA_OPTI_ENV, SINCE("0.5.13")},
     {"SGLANG_ENABLE_OVERLAP_PLAN_STREAM", SET_OVERLAP_PLAN_ENV, SINCE("0.5.4")},
     {"SGLANG_SIMULATE_ACC_LEN", SET_SIMULATE_ACC_ENV, SINCE("0.5.21")},
+    {"SGLANG_DISAGGREGATION_SAMPLING_MASK_MAX_TOKENS", SET_SAMPLING_MASK_ENV, SINCE("0.5.20")},
 };
 
 /* Environment variables a release warns about as deprecated when they are set, and does not read. */

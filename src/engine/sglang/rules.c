@@ -4717,7 +4717,7 @@ static kvc_status check_spec_params(const ctx *c)
         str_printf(why + strlen(why), sizeof why - strlen(why), "; a DSA page on ROCm is %u tokens only with aiter's "
                    "preshuffle paged-MQA path, else 1, which this check passes", page);
     kvc_status st = ngram ? KVC_OK : check_trtllm_mha_topk(c, none ? NULL : k, why);
-    if (!st && !ngram) st = rejection_check(c, REJECTION_EAGLE);
+    if (!st && !ngram) st = spec_hook_check(c, SPEC_HOOK_EAGLE);
     if (!st && none)
         return rules_refuse(c, steps, "%s (%s is given without --speculative-eagle-topk, which SGLang then compares "
                             "with 1: %s); give all three or none", NONE_TOPK, steps->flag, EAGLE_TOPK_CITE);
@@ -5275,6 +5275,7 @@ static kvc_status resolve_settings(const gpu_info *gpu, const model_info *model,
     if ((st = a2a_check(&c, A2A_EARLY))) return st; /* MegaMoE's compatibility, first in 0.5.21+'s resolution */
     if ((st = media_check(&c))) return st; /* handle_media_url_security, next but one */
     if ((st = watermark_check(&c, WATERMARK_LOAD))) return st; /* handle_watermark_config, right after it */
+    if ((st = early_check(&c))) return st;                     /* the single-flag checks that follow */
     if (c.quant.early && (c.quant.how == QUANT_REFUSED || c.quant.how == QUANT_UNJUDGED)) return quant_check_loader(&c);
     quant_auto_kv_dtype(&c);
     out->model.dsa = c.dsa;
@@ -5313,7 +5314,7 @@ static kvc_status resolve_settings(const gpu_info *gpu, const model_info *model,
     if (!st && dsv4) st = a2a_check(&c, A2A_HANDLER);
     if (!st && dsv4) st = check_spec_params(&c); /* the speculative handler's, after the hook's top-k of 1 */
     if (!st && dsv4) st = check_pd_decode(&c, 1);
-    if (!st && dsv4) st = rejection_check(&c, REJECTION_BLOCK);
+    if (!st && dsv4) st = spec_hook_check(&c, SPEC_HOOK_EARLY);
     if (!st && dsv4) st = check_cache_compatibility(&c);
     if (!st && dsv4) st = check_page_major(&c, 1);
     if (!st && dsv4) st = check_optimistic_prefill(&c);
@@ -5347,7 +5348,7 @@ static kvc_status resolve_settings(const gpu_info *gpu, const model_info *model,
     if ((st = quant_check_moe_runner(&c))) return st; /* after the hicache and data parallelism handlers */
     if ((st = a2a_check(&c, A2A_HANDLER))) return st;  /* the all-to-all handler, then EPLB */
     if ((st = check_pd_decode(&c, 1))) return st; /* 0.5.23's speculative hook */
-    if ((st = rejection_check(&c, REJECTION_BLOCK))) return st;
+    if ((st = spec_hook_check(&c, SPEC_HOOK_EARLY))) return st;
     if ((st = check_standalone_dp(&c))) return st;
     if ((st = check_round_robin(&c))) return st;
     if ((st = resolve_page_size(&c))) return st;
@@ -5451,7 +5452,8 @@ static size_t rule_spans(span *out, size_t max)
     n += lora_spans(out + (n < max ? n : max), n < max ? max - n : 0);
     n += media_spans(out + (n < max ? n : max), n < max ? max - n : 0);
     n += watermark_spans(out + (n < max ? n : max), n < max ? max - n : 0);
-    n += rejection_spans(out + (n < max ? n : max), n < max ? max - n : 0);
+    n += spec_hook_spans(out + (n < max ? n : max), n < max ? max - n : 0);
+    n += early_spans(out + (n < max ? n : max), n < max ? max - n : 0);
     n += publish_spans(out + (n < max ? n : max), n < max ? max - n : 0);
     n += prefill_only_spans(out + (n < max ? n : max), n < max ? max - n : 0);
     n += dsv4_spans(out + (n < max ? n : max), n < max ? max - n : 0);

@@ -290,19 +290,25 @@ size_t server_spans(span *out, size_t max);
 kvc_status lora_check(const ctx *c);
 size_t lora_spans(span *out, size_t max);
 
-/* ------------------------ rejection sampling, block verification (rejection.c) */
+/* ------------------------------ the speculative hook's options (spec_hook.c) */
 
-/* Where the speculative hook checks them: block verification's algorithms in handle_speculative_decoding (0.5.22+),
- * rejection sampling's checks in the EAGLE family handler after trtllm_mha's top-k check (0.5.14+). */
-enum rejection_stage { REJECTION_BLOCK, REJECTION_EAGLE };
-kvc_status rejection_check(const ctx *c, enum rejection_stage stage);
-size_t rejection_spans(span *out, size_t max);
+/* Where the speculative hook checks them: early in handle_speculative_decoding (block verification's algorithms, the
+ * draft window and sink), and in the EAGLE family handler after trtllm_mha's top-k check (rejection sampling). */
+enum spec_hook_stage { SPEC_HOOK_EARLY, SPEC_HOOK_EAGLE };
+kvc_status spec_hook_check(const ctx *c, enum spec_hook_stage stage);
+size_t spec_hook_spans(span *out, size_t max);
 /* 1 when rejection sampling is on once the speculative hook has run: given, turned on by block verification for
  * EAGLE and EAGLE3 (0.5.22+), or ROCm's default for EAGLE (0.5.21+). Pure. */
 int rejection_on(const ctx *c);
 /* What turned it on: --speculative-use-rejection-sampling, else --speculative-use-block-verification, else
  * --speculative-algorithm (ROCm's default). Pure. */
 const setting *rejection_blame(const ctx *c);
+
+/* ---------------------------------------------- the early checks (early.c) */
+
+/* The pipeline's early single-flag checks (0.5.19+), right after the watermark's loader. */
+kvc_status early_check(const ctx *c);
+size_t early_spans(span *out, size_t max);
 
 /* ------------------------------------------------ media URLs (media.c) */
 

@@ -406,13 +406,22 @@ typedef enum setting_key {
     /* the media URL policy's (media.c, 0.5.18+) */
     SET_MEDIA_DOMAINS,       /* --allowed-media-domains (nargs +: nvalues counts them) */
     SET_MEDIA_MAX_MB,        /* --media-url-max-file-size-mb */
-    /* rejection sampling's checks and ROCm's default of it (rejection.c) */
+    /* rejection sampling's checks and ROCm's default of it (spec_hook.c) */
     SET_SPEC_TOKEN_MAP,      /* --speculative-token-map */
     SET_SPEC_ACCEPT_SINGLE,  /* --speculative-accept-threshold-single */
     SET_SPEC_ACCEPT_ACC,     /* --speculative-accept-threshold-acc */
     SET_SIMULATE_ACC_ENV,    /* SGLANG_SIMULATE_ACC_LEN in the launch's environment */
-    SET_SPEC_BLOCK_VERIFY,   /* --speculative-use-block-verification (0.5.22+, rejection.c) */
+    SET_SPEC_BLOCK_VERIFY,   /* --speculative-use-block-verification (0.5.22+, spec_hook.c) */
     SET_DLLM,                /* --dllm-algorithm (0.5.6+): declined */
+    SET_SPEC_WINDOW,         /* --speculative-draft-window-size (spec_hook.c) */
+    SET_SPEC_SINK,           /* --speculative-draft-sink-size (0.5.21+) */
+    /* the pipeline's early checks (early.c) */
+    SET_HICACHE_FRACTION,    /* --hicache-host-memory-fraction */
+    SET_PD_INTERVAL,         /* --prefill-decode-interval */
+    SET_PD_INTERVAL_MIN_BS,  /* --prefill-decode-interval-min-bs */
+    SET_RESPONSE_STORE,      /* --enable-response-store */
+    SET_SAMPLING_MASK,       /* --sampling-mask-max-tokens */
+    SET_SAMPLING_MASK_ENV,   /* SGLANG_DISAGGREGATION_SAMPLING_MASK_MAX_TOKENS in the launch's environment */
     SET_COUNT
 } setting_key;
 
