@@ -2209,6 +2209,41 @@ static void test_rules__early_checks(void **state)
     expect_verdicts("deepseek-v3.2", E, COUNT_OF(E));
 }
 
+/* The data parallelism handler's last checks (lm_head.c): the DP LM head needs attention DP, the TP LM head
+ * all-to-all (0.5.18+) attention DP, no DP LM head, TP equal to the attention DP size and no attention CP; one DP rank
+ * turns the DP LM head off first. Every case run against the oracle. */
+static void test_rules__lm_head_checks(void **state)
+{
+    (void)state;
+    static const release_case L[] = {
+        {"0.5.23", "--enable-dp-lm-head", NULL}, /* one DP rank: turned off */
+        {"0.5.3rc2", "--tp 8 --dp 2 --enable-dp-lm-head", NULL}, /* the DeepSeek family's DP attention up to 0.5.7 */
+        {"0.5.8", "--tp 8 --dp 2 --enable-dp-lm-head", "AssertionError: Please enable dp attention when setting "
+         "enable_dp_lm_head. "},
+        {"0.5.21", "--tp 8 --dp 2 --enable-dp-lm-head", "Please enable dp attention when setting enable_dp_lm_head."},
+        {"0.5.22", "--tp 8 --dp 2 --enable-dp-lm-head", "AssertionError: --enable-dp-lm-head requires attention DP "
+         "(--attn-dp-size)."},
+        {"0.5.23", "--tp 8 --attn-dp-size 2 --enable-dp-lm-head", NULL},
+        {"0.5.15", "--tp 8 --dp 2 --enable-dp-attention --enable-dp-lm-head", NULL},
+        {"0.5.23", "--tp 8 --dp 3 --enable-dp-attention --enable-dp-lm-head", "AssertionError"}, /* tp % dp first */
+        {"0.5.17", "--tp 8 --enable-tp-lm-head-all-to-all", "unrecognized arguments"},
+        {"0.5.18", "--tp 8 --enable-tp-lm-head-all-to-all", "AssertionError: Please enable dp attention when setting "
+         "enable_tp_lm_head_all_to_all."},
+        {"0.5.23", "--tp 8 --enable-tp-lm-head-all-to-all", "AssertionError: --enable-tp-lm-head-all-to-all requires "
+         "attention DP (--attn-dp-size)."},
+        {"0.5.21", "--tp 8 --dp 4 --enable-dp-attention --enable-tp-lm-head-all-to-all", "AssertionError: "
+         "--enable-tp-lm-head-all-to-all currently requires tp_size == dp_size, got tp_size=8, dp_size=4."},
+        {"0.5.23", "--tp 8 --attn-dp-size 4 --enable-tp-lm-head-all-to-all", "currently requires tp_size == "
+         "attn_dp_size, got tp_size=8, attn_dp_size=4."},
+        {"0.5.23", "--tp 8 --dp 8 --enable-dp-attention --enable-dp-lm-head --enable-tp-lm-head-all-to-all",
+         "AssertionError: --enable-tp-lm-head-all-to-all uses a TP-sharded LM head and is incompatible with "
+         "--enable-dp-lm-head."},
+        {"0.5.23", "--tp 8 --attn-dp-size 8 --enable-tp-lm-head-all-to-all", NULL},
+        {"0.5.23", "--tp 8 --dp 8 --enable-dp-attention --disaggregation-mode decode --enable-dp-lm-head", NULL},
+    };
+    expect_verdicts("deepseek-v3.2", L, COUNT_OF(L));
+}
+
 /* check_lora_server_args, release by release (SGLang's words; the oracle's runs over ten releases agree), and
  * 0.5.23's LoRA MoE runner checks, which run with LoRA off too */
 static void test_rules__lora_checks(void **state)
@@ -4366,6 +4401,7 @@ int main(void)
     cmocka_unit_test(test_rules__rejection_sampling),
     cmocka_unit_test(test_rules__speculative_window),
     cmocka_unit_test(test_rules__early_checks),
+    cmocka_unit_test(test_rules__lm_head_checks),
     cmocka_unit_test(test_rules__load_publish_checks),
     cmocka_unit_test(test_rules__pipeline_parallel_speculative),
     cmocka_unit_test(test_rules__prefill_only_disable_kv_cache),

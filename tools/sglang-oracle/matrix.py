@@ -234,6 +234,11 @@ WATERMARK_SPEC_CASES = [("EAGLE", None, "--enable-watermark --speculative-use-re
 REJECTION_CASES = ["--speculative-use-block-verification", "--dllm-algorithm LowConfidence",
                    "--speculative-draft-window-size 0", "--speculative-draft-sink-size 4",
                    "--speculative-draft-window-size 8 --speculative-draft-sink-size -1"]
+# the LM head's DP flags at the data parallelism handler's end (lm_head.c)
+LM_HEAD_CASES = ["--tp 8 --dp 2 --enable-dp-lm-head", "--tp 8 --dp 2 --enable-dp-attention --enable-dp-lm-head",
+                 "--tp 8 --enable-tp-lm-head-all-to-all", "--tp 8 --dp 4 --enable-dp-attention --enable-tp-lm-head-all-to-all",
+                 "--tp 8 --dp 8 --enable-dp-attention --enable-dp-lm-head --enable-tp-lm-head-all-to-all",
+                 "--tp 8 --dp 8 --enable-dp-attention --enable-tp-lm-head-all-to-all --attn-cp-size 2"]
 # the pipeline's early single-flag checks (0.5.19+, early.c), after the media URL policy
 EARLY_CASES = ["--hicache-host-memory-fraction 0", "--prefill-decode-interval -1", "--prefill-decode-interval-min-bs -1",
                "--enable-response-store --disaggregation-mode decode", "SGLANG_DISAGGREGATION_SAMPLING_MASK_MAX_TOKENS=4",
@@ -539,7 +544,7 @@ def parallel_cases():
             out.append(case(m, None, None, None, None, par=par))
     for m in DSA + ["DEEPSEEK_V3"]:
         startup = (STARTUP_CASES + GRPC_CASES + LIST_CASES + LORA_CASES + WATERMARK_CASES + PUBLISH_CASES + MEDIA_CASES
-                   + REJECTION_CASES + EARLY_CASES)
+                   + REJECTION_CASES + EARLY_CASES + LM_HEAD_CASES)
         for par in startup:
             out.append(case(m, None, None, None, None, par=par))
         for spec, dmodel, par in LORA_SPEC_CASES + WATERMARK_SPEC_CASES + REJECTION_SPEC_CASES:

@@ -216,6 +216,8 @@ static const struct dest_key {
     {"prefill_decode_interval_min_bs", SET_PD_INTERVAL_MIN_BS},
     {"enable_response_store", SET_RESPONSE_STORE},
     {"sampling_mask_max_tokens", SET_SAMPLING_MASK},
+    {"enable_dp_lm_head", SET_DP_LM_HEAD},
+    {"enable_tp_lm_head_all_to_all", SET_TP_LM_HEAD_A2A},
 };
 
 /* The environment variables that are settings: SGLang's envs that decide a

@@ -4073,12 +4073,15 @@ static const struct state_dtype *resolve_state_dtype(const ctx *c, const char *n
  * 0.5.7 with dp = tp up to 0.5.5.post3 (sglang 0.5.3: python/sglang/srt/
  * server_args.py:815-818; 0.5.6: :949-951), or --attn-dp-size (0.5.22+);
  * SGLang turns DP attention off again at a size of 1. */
+int rules_dp_attention_forced(const ctx *c)
+{
+    return c->defaults && rel_until(c->rel, "0.5.7") && !c->set->s[SET_ATTN_DP_SIZE].set;
+}
 unsigned long rules_attention_dp(const ctx *c)
 {
     unsigned long adp, dp;
     settings_attn_dp(c->set, &adp, &dp);
-    int forced = c->defaults && rel_until(c->rel, "0.5.7");
-    if (!forced || c->set->s[SET_ATTN_DP_SIZE].set) return adp;
+    if (!rules_dp_attention_forced(c)) return adp;
     /* forced on whatever --enable-dp-attention says, over --dp-size (up to 0.5.5.post3: dp_size = tp_size) */
     return rel_until(c->rel, "0.5.5.post3") ? size_of(c, SET_TP) : size_of(c, SET_DP);
 }
@@ -4124,7 +4127,7 @@ static kvc_status check_attention_dp(const ctx *c)
         return rules_refuse(c, &c->set->s[SET_DP], "ValueError: --dp-size %lu with --attn-dp-size %lu: data-parallel "
                             "replicas combined with attention data parallelism are not supported. (sglang 0.5.22: "
                             "python/sglang/srt/arg_groups/parallel_hook.py:281-286; 0.5.23: :287-292)", dp, given_adp);
-    if (adp <= 1 || tp % adp == 0) return KVC_OK;
+    if (adp <= 1 || tp % adp == 0) return lm_head_check(c); /* the handler's last checks */
     const setting *s = settings_attn_dp_flag(c->set);
     return rules_refuse(c, s->set ? s : NULL, "AssertionError: (a bare assert in the data parallelism handler: --tp-size "
                         "%lu is not a multiple of the attention data parallel size %lu; sglang 0.5.3rc2: python/sglang/"
@@ -5454,6 +5457,7 @@ static size_t rule_spans(span *out, size_t max)
     n += watermark_spans(out + (n < max ? n : max), n < max ? max - n : 0);
     n += spec_hook_spans(out + (n < max ? n : max), n < max ? max - n : 0);
     n += early_spans(out + (n < max ? n : max), n < max ? max - n : 0);
+    n += lm_head_spans(out + (n < max ? n : max), n < max ? max - n : 0);
     n += publish_spans(out + (n < max ? n : max), n < max ? max - n : 0);
     n += prefill_only_spans(out + (n < max ? n : max), n < max ? max - n : 0);
     n += dsv4_spans(out + (n < max ? n : max), n < max ? max - n : 0);

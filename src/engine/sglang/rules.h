@@ -304,6 +304,12 @@ int rejection_on(const ctx *c);
  * --speculative-algorithm (ROCm's default). Pure. */
 const setting *rejection_blame(const ctx *c);
 
+/* -------------------------------------------------- the LM head (lm_head.c) */
+
+/* The data parallelism handler's checks of the LM head's DP flags, at its end. */
+kvc_status lm_head_check(const ctx *c);
+size_t lm_head_spans(span *out, size_t max);
+
 /* ---------------------------------------------- the early checks (early.c) */
 
 /* The pipeline's early single-flag checks (0.5.19+), right after the watermark's loader. */
@@ -374,6 +380,8 @@ int topk_index_layers(const ctx *c, unsigned layers, unsigned *kept, char *why, 
 
 /* The attention data parallel size SGLang divides by (rules.c). */
 unsigned long rules_attention_dp(const ctx *c);
+/* 1 where the DeepSeek family's defaults force DP attention on (up to 0.5.7, without --attn-dp-size). Pure. */
+int rules_dp_attention_forced(const ctx *c);
 /* check_server_args' check that a prefill-capable worker's chunked prefill size (given, or its default for the GPU's
  * memory), divided by the attention DP size, is a multiple of the page size `page` (`page_known`: kvcheck derived it;
  * `page_one_too`: SGLang may take a page of 1 instead, which kvcheck does not tell), then PD multiplexing's; `row`

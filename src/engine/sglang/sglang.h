@@ -422,6 +422,9 @@ typedef enum setting_key {
     SET_RESPONSE_STORE,      /* --enable-response-store */
     SET_SAMPLING_MASK,       /* --sampling-mask-max-tokens */
     SET_SAMPLING_MASK_ENV,   /* SGLANG_DISAGGREGATION_SAMPLING_MASK_MAX_TOKENS in the launch's environment */
+    /* the LM head's data-parallel flags (lm_head.c) */
+    SET_DP_LM_HEAD,          /* --enable-dp-lm-head */
+    SET_TP_LM_HEAD_A2A,      /* --enable-tp-lm-head-all-to-all (0.5.18+; --no-... leaves it unset) */
     SET_COUNT
 } setting_key;
 
