@@ -2127,6 +2127,21 @@ static void test_rules__rejection_sampling(void **state)
         warned |= strstr(r.warnings[i], "Invalid value for SGLANG_SIMULATE_ACC_LEN: \"fast\" is not a valid float "
                          "value, using default \"-1\"") != NULL;
     assert_true(warned);
+    /* NaN is not at most 0, and a long value is read whole: both stop ROCm's default (helper-82's M1, M2) */
+    static const char *const STOPPED[] = {"SGLANG_SIMULATE_ACC_LEN=nan", "SGLANG_SIMULATE_ACC_LEN=0.000000000000000000"
+                                          "00000000000000000000000000000000000000000000000000001"};
+    for (size_t i = 0; i < COUNT_OF(STOPPED); i++) {
+        char line[200];
+        snprintf(line, sizeof line, "%s --speculative-algorithm EAGLE --enable-watermark", STOPPED[i]);
+        if (resolve_line("MI300X", "deepseek-v3.2", line, "0.5.23", &r, &d) != KVC_OK) fail_msg("%s: %s", line, d.message);
+    }
+    /* DeepSeek-V4's speculative hook checks the window before rejection sampling, as every model's does (M3) */
+    assert_int_equal(resolve_line("B200", "tests/conformance/sglang/models/DSV4.json", "--speculative-algorithm EAGLE "
+                                  "--speculative-use-rejection-sampling --speculative-eagle-topk 1 "
+                                  "--speculative-num-steps 3 --speculative-num-draft-tokens 4 "
+                                  "--speculative-accept-threshold-single 0.5 --speculative-draft-window-size 0", "0.5.23",
+                                  &r, &d), KVC_ERR_CONFIG);
+    assert_contains(d.message, "--speculative-draft-window-size must be positive, got 0.");
     /* and the check table's warning is gone: kvcheck models every check that reads these flags */
     assert_int_equal(resolve_line("H200", "deepseek-v3.2", "--speculative-algorithm EAGLE "
                                   "--speculative-use-rejection-sampling --speculative-use-block-verification "
@@ -2240,6 +2255,10 @@ static void test_rules__lm_head_checks(void **state)
          "--enable-dp-lm-head."},
         {"0.5.23", "--tp 8 --attn-dp-size 8 --enable-tp-lm-head-all-to-all", NULL},
         {"0.5.23", "--tp 8 --dp 8 --enable-dp-attention --disaggregation-mode decode --enable-dp-lm-head", NULL},
+        /* sizes are Python's ints (helper-82's H1): past 19 digits the handler's modulo is declined */
+        {"0.5.23", "--tp-size 36893488147419103232 --attn-dp-size 18446744073709551616 --enable-tp-lm-head-all-to-all",
+         "does not model for sizes past 19 digits"},
+        {"0.5.23", "--tp-size 36893488147419103232 --enable-tp-lm-head-all-to-all", "requires attention DP"},
     };
     expect_verdicts("deepseek-v3.2", L, COUNT_OF(L));
 }

@@ -1,6 +1,6 @@
 /* The resolution pipeline's early checks of single flags (0.5.19+), which
- * run right after the watermark's loader and before the model path is
- * read: handle_hicache_ratio_default's host memory fraction (0.5.21+), then
+ * run right after the media URL policy (and from 0.5.22 the watermark's
+ * loader, which follows it) and before the model path is read: handle_hicache_ratio_default's host memory fraction (0.5.21+), then
  * validate_prefill_decode_interval, validate_response_store and
  * validate_sampling_mask_max_tokens (sglang 0.5.19: python/sglang/srt/
  * arg_groups/pipeline.py:93-99; 0.5.23: :77-92). Between the first and the
@@ -9,10 +9,6 @@
 #include "engine/sglang/rules.h"
 
 #include <stdlib.h>
-#include <string.h>
-
-/* an int flag given below 0 (argparse's int, kept as Python's int text: flags.c) */
-static int negative(const ctx *c, setting_key k) { return c->set->s[k].set && c->set->s[k].value[0] == '-'; }
 
 /* not 0 < fraction <= 1: NaN included */
 static int e_fraction(const ctx *c)
@@ -21,16 +17,12 @@ static int e_fraction(const ctx *c)
     double f = s->set ? strtod(s->value, NULL) : 0.8;
     return !(0 < f && f <= 1);
 }
-static int e_interval(const ctx *c) { return negative(c, SET_PD_INTERVAL); }
-static int e_interval_bs(const ctx *c) { return negative(c, SET_PD_INTERVAL_MIN_BS); }
+static int e_interval(const ctx *c) { return int_below(c, SET_PD_INTERVAL, 0); }
+static int e_interval_bs(const ctx *c) { return int_below(c, SET_PD_INTERVAL_MIN_BS, 0); }
 static int e_response_store(const ctx *c) { return c->set->s[SET_RESPONSE_STORE].set && pd_worker(c); }
 /* EnvInt.is_set(): in the environment, whatever its value */
 static int e_mask_env(const ctx *c) { return c->set->s[SET_SAMPLING_MASK_ENV].set; }
-static int e_mask_tokens(const ctx *c)
-{
-    const setting *s = &c->set->s[SET_SAMPLING_MASK];
-    return s->set && (s->value[0] == '-' || strcmp(s->value, "0") == 0);
-}
+static int e_mask_tokens(const ctx *c) { return int_below(c, SET_SAMPLING_MASK, 1); }
 
 #define VH(a) "sglang " a ": python/sglang/srt/arg_groups/validation_hook.py:"
 static const flag_rule RULES[] = {

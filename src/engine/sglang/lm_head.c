@@ -16,53 +16,56 @@
  * all-to-all leaves it off. */
 #include "engine/sglang/rules.h"
 
-#include <stdio.h>
-#include <string.h>
-
-/* The values the checks read, once the handler's defaults have run. */
+/* The values the checks read, once the handler's defaults have run; sizes as Python's int texts (argparse's int). */
 typedef struct dp_view {
-    int attn;              /* attention DP on */
-    int dp_lm_head;        /* --enable-dp-lm-head, unless turned off */
-    unsigned long dp, adp; /* the DP size the messages name: dp_size up to 0.5.21, attn_dp_size from 0.5.22 */
+    int attn;         /* attention DP on */
+    int dp_lm_head;   /* --enable-dp-lm-head, unless turned off */
+    const char *size; /* the DP size the TP check compares with: dp_size up to 0.5.21, attn_dp_size from 0.5.22 */
 } dp_view;
 
 static void view_of(const ctx *c, dp_view *v)
 {
-    unsigned long adp, dp;
-    settings_attn_dp(c->set, &adp, &dp);
+    const char *adp, *dp;
+    settings_attn_dp_text(c->set, &adp, &dp);
     int joiner = set_to(c, SET_EP_JOIN_MODE, "scale"); /* the flag exists from 0.5.16 */
-    unsigned long ranks;
+    int one_rank;
     if (rel_since(c->rel, "0.5.22")) {
-        ranks = dp * adp;
-        v->attn = adp > 1 || joiner;
+        /* num_dp_ranks_of, dp_size x attn_dp_size: one of the two is 1 here (the handler refused both above 1) */
+        one_rank = !strcmp(adp, "1") && !strcmp(dp, "1");
+        v->attn = int_cmp(adp, "1") > 0 || joiner;
+        v->size = adp;
+    } else if (rules_dp_attention_forced(c)) {
+        /* up to 0.5.7 the DeepSeek family sets DP attention and dp_size itself (rules_attention_dp); no TP LM head
+           all-to-all yet */
+        one_rank = rules_attention_dp(c) == 1;
+        v->attn = !one_rank;
+        v->size = NULL;
     } else {
-        int on = c->set->s[SET_DP_ATTENTION].set || rules_dp_attention_forced(c);
-        ranks = on ? rules_attention_dp(c) : settings_size(c->set, SET_DP); /* dp_size, the family's forced one too */
-        v->attn = on && (ranks != 1 || joiner);
+        v->size = settings_size_text(c->set, SET_DP);
+        one_rank = !strcmp(v->size, "1");
+        v->attn = c->set->s[SET_DP_ATTENTION].set && (!one_rank || joiner);
     }
-    v->dp = ranks, v->adp = adp;
-    v->dp_lm_head = c->set->s[SET_DP_LM_HEAD].set && (ranks != 1 || joiner);
+    v->dp_lm_head = c->set->s[SET_DP_LM_HEAD].set && (!one_rank || joiner);
 }
 
-static const dp_view *view(const ctx *c) { return c->view; }
+static const dp_view *view(const ctx *c) { return c->view.lm_head; }
 static int dp_lm_head_alone(const ctx *c) { return view(c)->dp_lm_head && !view(c)->attn; }
 static int tp_a2a(const ctx *c) { return c->set->s[SET_TP_LM_HEAD_A2A].set; }
 static int a2a_alone(const ctx *c) { return tp_a2a(c) && !view(c)->attn; }
 static int a2a_dp_lm_head(const ctx *c) { return tp_a2a(c) && view(c)->dp_lm_head; }
 static int a2a_tp(const ctx *c)
 {
-    unsigned long dp = rel_since(c->rel, "0.5.22") ? view(c)->adp : view(c)->dp;
-    return tp_a2a(c) && size_of(c, SET_TP) != dp;
+    return tp_a2a(c) && view(c)->size && int_cmp(settings_size_text(c->set, SET_TP), view(c)->size) != 0;
 }
-static int a2a_cp(const ctx *c) { return tp_a2a(c) && size_of(c, SET_ATTN_CP) != 1; }
+static int a2a_cp(const ctx *c) { return tp_a2a(c) && strcmp(settings_size_text(c->set, SET_ATTN_CP), "1") != 0; }
 
 /* {tp}, {dp}, {cp}: the sizes the messages name */
 static void lm_head_fields(const ctx *c, const flag_rule *r, rule_fields *f)
 {
     (void)r;
-    rule_field(f, "tp", "%lu", size_of(c, SET_TP));
-    rule_field(f, "dp", "%lu", rel_since(c->rel, "0.5.22") ? view(c)->adp : view(c)->dp);
-    rule_field(f, "cp", "%lu", size_of(c, SET_ATTN_CP));
+    rule_field(f, "tp", "%s", settings_size_text(c->set, SET_TP));
+    rule_field(f, "dp", "%s", view(c)->size ? view(c)->size : "");
+    rule_field(f, "cp", "%s", settings_size_text(c->set, SET_ATTN_CP));
 }
 
 #define OV "python/sglang/srt/arg_groups/overrides.py:"
@@ -101,7 +104,7 @@ kvc_status lm_head_check(const ctx *c)
     dp_view v;
     view_of(c, &v);
     ctx with = *c;
-    with.view = &v;
+    with.view.lm_head = &v;
     return rules_table(&with, RULES, COUNT_OF(RULES), 0, &hooks);
 }
 

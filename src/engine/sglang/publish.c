@@ -52,9 +52,6 @@ static const struct kv_field {
     {"max_queue_size", KV_INT, EVER},      {"topic", KV_STR, EVER},
     {"format", KV_FORMAT, SINCE("0.5.22")},
 };
-/* The DP size resolve_load_pub_range gets: num_dp_ranks_of from 0.5.22, --dp-size before (sglang 0.5.19:
- * python/sglang/srt/arg_groups/validation_hook.py:316; 0.5.22: :469; 0.5.23: :470) */
-static const span DP_RANKS = SINCE("0.5.22");
 
 enum { ENDPOINT_MAX = sizeof(((pyjson_member *)0)->text) - 1 }; /* what pyjson_member keeps of a str */
 
@@ -277,7 +274,6 @@ typedef struct publish_view {
 } publish_view;
 
 /* the DP size as Python's int text ("1" unless given) */
-static const char *size_text(const ctx *c, setting_key k) { return c->set->s[k].set ? c->set->s[k].value : "1"; }
 
 static void view_of(const ctx *c, publish_view *v)
 {
@@ -293,10 +289,11 @@ static void view_of(const ctx *c, publish_view *v)
     const setting *k = &c->set->s[SET_KV_EVENTS];
     v->config = k->set && k->value[0];
     kv_config(v->config ? k->value : "", c->rel, &v->kv);
-    /* num_dp_ranks_of: dp_size x attn_dp_size, the two as settings_attn_dp reads them (--dp-size moves to the
-       attention DP size under --enable-dp-attention when --attn-dp-size is 1), but as exact ints */
-    const char *dp = size_text(c, SET_DP), *adp = in_span(c->rel, DP_RANKS) ? size_text(c, SET_ATTN_DP_SIZE) : "1";
-    if (in_span(c->rel, DP_RANKS) && !strcmp(adp, "1") && c->set->s[SET_DP_ATTENTION].set) adp = dp, dp = "1";
+    /* the DP size resolve_load_pub_range gets, as exact ints: --dp-size up to 0.5.21, num_dp_ranks_of (dp_size x
+       attn_dp_size) from 0.5.22, which is the same product of settings_attn_dp_text's two (sglang 0.5.19:
+       python/sglang/srt/arg_groups/validation_hook.py:316; 0.5.22: :469; 0.5.23: :470) */
+    const char *adp, *dp;
+    settings_attn_dp_text(c->set, &adp, &dp);
     if (!int_mul(dp, adp, v->dp, sizeof v->dp) || strlen(v->dp) > DP_DIGITS) v->dp[0] = '\0';
 }
 
@@ -325,29 +322,29 @@ enum { CONFIG, RANGE };
 
 static int p_no_config(const ctx *c)
 {
-    const publish_view *v = c->view;
+    const publish_view *v = c->view.publish;
     return v->on && !v->config;
 }
 static int p_unvalidated(const ctx *c)
 {
-    const publish_view *v = c->view;
+    const publish_view *v = c->view.publish;
     return v->on && v->config && !v->kv.taken;
 }
 /* publisher == "null" (its default when not given) or an empty endpoint */
 static int p_inactive(const ctx *c)
 {
-    const publish_view *v = c->view;
+    const publish_view *v = c->view.publish;
     const kv_str *pub = &v->kv.publisher;
     return v->on && ((pub->len == 4 && !strcmp(pub->text, "null")) || v->kv.endpoint.len == 0);
 }
 static int p_unreadable(const ctx *c)
 {
-    const publish_view *v = c->view;
+    const publish_view *v = c->view.publish;
     return v->on && (!range_readable(v) || repr_cut(v));
 }
 static int range_is(const ctx *c, enum range_verdict want)
 {
-    const publish_view *v = c->view;
+    const publish_view *v = c->view.publish;
     return v->on && range_readable(v) && !repr_cut(v) && range_of(v).v == want;
 }
 static int p_auto(const ctx *c) { return range_is(c, RANGE_AUTO); }
@@ -361,7 +358,7 @@ static int p_ceiling(const ctx *c) { return range_is(c, RANGE_CEILING); }
 static void range_fields(const ctx *c, const flag_rule *r, rule_fields *f)
 {
     (void)r;
-    const publish_view *v = c->view;
+    const publish_view *v = c->view.publish;
     if (!v->on || !range_readable(v)) return;
     range_result res = range_of(v);
     strbuf sb = {0};
@@ -459,7 +456,7 @@ kvc_status publish_check(const ctx *c)
     publish_view v;
     view_of(c, &v);
     ctx with = *c;
-    with.view = &v;
+    with.view.publish = &v;
     kvc_status st = rules_table(&with, RULES, COUNT_OF(RULES), CONFIG, &config);
     if (!st) st = rules_table(&with, RULES, COUNT_OF(RULES), RANGE, &range);
     if (!st) scheduler_warning(c, &v); /* the worker gets that far */
@@ -471,6 +468,5 @@ size_t publish_spans(span *out, size_t max)
     size_t n = 0;
     SPAN_EACH(RULES, RULES[i].when);
     SPAN_EACH(KV_FIELDS, KV_FIELDS[i].when);
-    if (n < max) out[n] = DP_RANKS;
-    return n + 1;
+    return n;
 }

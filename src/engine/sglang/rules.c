@@ -4077,14 +4077,15 @@ int rules_dp_attention_forced(const ctx *c)
 {
     return c->defaults && rel_until(c->rel, "0.5.7") && !c->set->s[SET_ATTN_DP_SIZE].set;
 }
-unsigned long rules_attention_dp(const ctx *c)
+const char *rules_attention_dp_text(const ctx *c)
 {
-    unsigned long adp, dp;
-    settings_attn_dp(c->set, &adp, &dp);
+    const char *adp, *dp;
+    settings_attn_dp_text(c->set, &adp, &dp);
     if (!rules_dp_attention_forced(c)) return adp;
     /* forced on whatever --enable-dp-attention says, over --dp-size (up to 0.5.5.post3: dp_size = tp_size) */
-    return rel_until(c->rel, "0.5.5.post3") ? size_of(c, SET_TP) : size_of(c, SET_DP);
+    return settings_size_text(c->set, rel_until(c->rel, "0.5.5.post3") ? SET_TP : SET_DP);
 }
+unsigned long rules_attention_dp(const ctx *c) { return strtoul(rules_attention_dp_text(c), NULL, 10); }
 
 
 /* --attn-dp-size 0 as given (0.5.22+), which the DeepSeek family's adjustments divide by before the data parallelism
@@ -4127,8 +4128,16 @@ static kvc_status check_attention_dp(const ctx *c)
         return rules_refuse(c, &c->set->s[SET_DP], "ValueError: --dp-size %lu with --attn-dp-size %lu: data-parallel "
                             "replicas combined with attention data parallelism are not supported. (sglang 0.5.22: "
                             "python/sglang/srt/arg_groups/parallel_hook.py:281-286; 0.5.23: :287-292)", dp, given_adp);
-    if (adp <= 1 || tp % adp == 0) return lm_head_check(c); /* the handler's last checks */
+    if (adp <= 1) return lm_head_check(c); /* the handler's last checks */
     const setting *s = settings_attn_dp_flag(c->set);
+    const char *sizes[] = {settings_size_text(c->set, SET_TP), rules_attention_dp_text(c)};
+    for (size_t i = 0; i < COUNT_OF(sizes); i++) /* Python's ints of any size and sign, strtoul's of 19 digits */
+        if (strlen(sizes[i]) > 19 || sizes[i][0] == '-')
+            return diag_set(c->diag, KVC_ERR_CONFIG, s->set ? &s->origin : NULL, "--tp-size %s with an attention data parallel size of %s: "
+                            "SGLang's data parallelism handler takes the one modulo the other (sglang 0.5.23: python/"
+                            "sglang/srt/arg_groups/parallel_hook.py:326), which kvcheck does not model for sizes past "
+                            "19 digits or below 0, so it cannot judge this worker", sizes[0], sizes[1]);
+    if (tp % adp == 0) return lm_head_check(c);
     return rules_refuse(c, s->set ? s : NULL, "AssertionError: (a bare assert in the data parallelism handler: --tp-size "
                         "%lu is not a multiple of the attention data parallel size %lu; sglang 0.5.3rc2: python/sglang/"
                         "srt/server_args.py:956; 0.5.14: :5052; 0.5.19: python/sglang/srt/arg_groups/parallel_hook.py:"
@@ -5315,9 +5324,9 @@ static kvc_status resolve_settings(const gpu_info *gpu, const model_info *model,
     if (!st && dsv4) st = check_attention_dp(&c);
     if (!st && dsv4) st = quant_check_moe_runner(&c);
     if (!st && dsv4) st = a2a_check(&c, A2A_HANDLER);
-    if (!st && dsv4) st = check_spec_params(&c); /* the speculative handler's, after the hook's top-k of 1 */
-    if (!st && dsv4) st = check_pd_decode(&c, 1);
+    if (!st && dsv4) st = check_pd_decode(&c, 1); /* 0.5.23's speculative hook, which begins with it */
     if (!st && dsv4) st = spec_hook_check(&c, SPEC_HOOK_EARLY);
+    if (!st && dsv4) st = check_spec_params(&c); /* the speculative handler's, after the hook's top-k of 1 */
     if (!st && dsv4) st = check_cache_compatibility(&c);
     if (!st && dsv4) st = check_page_major(&c, 1);
     if (!st && dsv4) st = check_optimistic_prefill(&c);

@@ -109,9 +109,13 @@ typedef struct ctx {
     /* the dtype a KV dtype of auto gives the pool (auto_kv_dtype); NULL: kvcheck cannot tell */
     const char *auto_dtype;
     char auto_why[KVC_REASON_LEN];
-    /* what a rule table's stage has read once for its rows (the watermark config, load publishing's endpoints): set
-       on a copy of the ctx the stage hands rules_table; NULL elsewhere */
-    const void *view;
+    /* what a rule table's stage has read once for its rows: set on a copy of the ctx the stage hands rules_table
+       (watermark.c, publish.c, lm_head.c); NULL elsewhere */
+    union {
+        const struct wm_config *watermark;
+        const struct publish_view *publish;
+        const struct dp_view *lm_head;
+    } view;
 } ctx;
 
 /* A size flag's value in `set` (--tp-size, --dp-size, --ep-size, ...), 1 unless given. Pure. */
@@ -123,6 +127,12 @@ static inline unsigned long settings_size(const settings *set, setting_key k)
 
 /* The same for the worker being resolved. Pure. */
 static inline unsigned long size_of(const ctx *c, setting_key k) { return settings_size(c->set, k); }
+/* An int flag given with a value below `lo` (argparse's int, kept as Python's int text: a sign is below 0). Pure. */
+static inline int int_below(const ctx *c, setting_key k, long lo)
+{
+    const setting *s = &c->set->s[k];
+    return s->set && (s->value[0] == '-' ? 1 : strlen(s->value) < 19 && strtol(s->value, NULL, 10) < lo);
+}
 /* The words of a list setting's value, which kvcheck keeps joined by spaces: fewer than its nvalues when a value
  * holds a space (such a list it cannot read back). Pure. */
 static inline unsigned list_words(const setting *s)
@@ -132,15 +142,27 @@ static inline unsigned list_words(const setting *s)
     return n;
 }
 
+/* A size flag's value as Python's int text (argparse's int, kept so by flags.c), "1" unless given. Pure. */
+static inline const char *settings_size_text(const settings *set, setting_key k)
+{
+    return set->s[k].set ? set->s[k].value : "1";
+}
 /* The attention data parallel size as given, *adp (--attn-dp-size, else --dp-size under --enable-dp-attention, else
  * 1), and the data-parallel replicas beside it, *dp (--dp-size, 1 where it is the attention DP size): 0.5.22's reading
  * (sglang 0.5.22: python/sglang/srt/arg_groups/parallel_hook.py:39-60), and the attention DP size of every release
- * whose model defaults do not force it (rules.c attention_dp). Pure. */
+ * whose model defaults do not force it (rules.c attention_dp); as exact int texts. Pure. */
+static inline void settings_attn_dp_text(const settings *set, const char **adp, const char **dp)
+{
+    *dp = settings_size_text(set, SET_DP);
+    *adp = settings_size_text(set, SET_ATTN_DP_SIZE);
+    if (strcmp(*adp, "1") == 0 && set->s[SET_DP_ATTENTION].set) *adp = *dp, *dp = "1"; /* attn_dp_size == 1 */
+}
+/* The same as unsigned longs (settings_size's reading). Pure. */
 static inline void settings_attn_dp(const settings *set, unsigned long *adp, unsigned long *dp)
 {
-    *dp = settings_size(set, SET_DP);
-    *adp = settings_size(set, SET_ATTN_DP_SIZE);
-    if (*adp == 1 && set->s[SET_DP_ATTENTION].set) *adp = *dp, *dp = 1; /* its test is attn_dp_size == 1 */
+    const char *a, *d;
+    settings_attn_dp_text(set, &a, &d);
+    *adp = strtoul(a, NULL, 10), *dp = strtoul(d, NULL, 10);
 }
 
 /* The flag that gives the attention DP size (settings_attn_dp): --attn-dp-size above 1, else --dp-size. Pure. */
@@ -378,7 +400,8 @@ int topk_index_layers(const ctx *c, unsigned layers, unsigned *kept, char *why, 
 
 /* ------------------------------------------- chunked prefill (chunk.c) */
 
-/* The attention data parallel size SGLang divides by (rules.c). */
+/* The attention data parallel size SGLang divides by (rules.c), as Python's int text and as strtoul reads it. */
+const char *rules_attention_dp_text(const ctx *c);
 unsigned long rules_attention_dp(const ctx *c);
 /* 1 where the DeepSeek family's defaults force DP attention on (up to 0.5.7, without --attn-dp-size). Pure. */
 int rules_dp_attention_forced(const ctx *c);

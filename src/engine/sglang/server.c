@@ -15,13 +15,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* An int flag's value below `lo` (given only). */
-static int int_below(const ctx *c, setting_key k, long lo)
-{
-    const setting *s = &c->set->s[k];
-    return s->set && (s->value[0] == '-' ? 1 : strlen(s->value) < 19 && strtol(s->value, NULL, 10) < lo);
-}
-
 /* tp x pp not a multiple of --nnodes (Python's modulo: a negative count divides as its magnitude; 0 is refused by
  * s_nnodes_zero); from 0.5.16 not for an elastic EP scale joiner. */
 static int s_nnodes(const ctx *c)

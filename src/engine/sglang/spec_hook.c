@@ -10,7 +10,8 @@
  * :175-195); then the draft window must be positive and the sink
  * non-negative and given with a window (0.5.23: :202-230; a window SGLang
  * says has no effect for the algorithm gets its warning; 0.5.12 checked the
- * window for DFLASH only, which kvcheck declines). The rejection-sampling checks are the EAGLE family handler's
+ * window for DFLASH only, which kvcheck declines). The rejection-sampling
+ * checks are the EAGLE family handler's
  * (EAGLE, EAGLE3, STANDALONE), after trtllm_mha's top-k check; from 0.5.21
  * ROCm turns rejection sampling on by itself just before them (sglang
  * 0.5.23: :1182-1252). NGRAM's handler reads neither.
@@ -52,13 +53,13 @@ static int topk_one(const ctx *c)
     return k->set ? strcmp(k->value, "1") == 0 : !c->set->s[SET_SPEC_NUM_STEPS].set;
 }
 
-/* SGLANG_SIMULATE_ACC_LEN above 0: an EnvFloat(-1), a value float() refuses read as -1 (sglang 0.5.23:
- * python/sglang/srt/environ.py:79-86, :200-205, :527) */
+/* SGLANG_SIMULATE_ACC_LEN not at most 0 (NaN included): an EnvFloat(-1), a value float() refuses read as -1 (sglang
+ * 0.5.23: python/sglang/srt/environ.py:79-86, :200-205, :527; the default's test: speculative_hook.py:62) */
 static int simulated(const ctx *c)
 {
     const setting *s = &c->set->s[SET_SIMULATE_ACC_ENV];
-    char v[64];
-    return s->set && py_float(s->value, v, sizeof v) && strtod(v, NULL) > 0;
+    char v[SETTING_VALUE_LEN];
+    return s->set && py_float(s->value, v, sizeof v) && !(strtod(v, NULL) <= 0);
 }
 
 /* ROCm's default (_should_auto_enable_hip_rejection_sampling, 0.5.21+: sglang 0.5.21:
@@ -85,13 +86,8 @@ const setting *rejection_blame(const ctx *c)
 }
 
 static int b_algorithm(const ctx *c) { return block_given(c) && !algorithm_in(c, "EAGLE EAGLE3 DFLASH DSPARK"); }
-/* argparse's int, kept as Python's int text (flags.c): "0" or a sign is at most 0 */
-static int w_not_positive(const ctx *c)
-{
-    const setting *s = &c->set->s[SET_SPEC_WINDOW];
-    return s->set && (s->value[0] == '-' || strcmp(s->value, "0") == 0);
-}
-static int s_negative(const ctx *c) { return c->set->s[SET_SPEC_SINK].set && c->set->s[SET_SPEC_SINK].value[0] == '-'; }
+static int w_not_positive(const ctx *c) { return int_below(c, SET_SPEC_WINDOW, 1); }
+static int s_negative(const ctx *c) { return int_below(c, SET_SPEC_SINK, 0); }
 static int s_alone(const ctx *c) { return c->set->s[SET_SPEC_SINK].set && !c->set->s[SET_SPEC_WINDOW].set; }
 static int r_algorithm(const ctx *c) { return rejection_on(c) && !algorithm_in(c, "EAGLE EAGLE3"); }
 static int r_topk(const ctx *c) { return rejection_on(c) && !topk_one(c); }
@@ -155,7 +151,7 @@ static const setting *rejection_blamed(const ctx *c, const flag_rule *r)
 static void warn_simulated(const ctx *c)
 {
     const setting *s = &c->set->s[SET_SIMULATE_ACC_ENV];
-    char v[64];
+    char v[SETTING_VALUE_LEN];
     if (!rel_since(c->rel, "0.5.21") || !s->set || py_float(s->value, v, sizeof v)) return;
     notes_add(c->out->warnings, &c->out->nwarnings, KVC_MAX_NOTES,
               "SGLang warns \"Invalid value for SGLANG_SIMULATE_ACC_LEN: \"%s\" is not a valid float value, using "

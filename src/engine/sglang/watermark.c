@@ -22,8 +22,8 @@
  * --device cuda (kvcheck declines any other device first, rules.c
  * check_unmodelled); the keys' and the context window's second parse (the
  * loader refused a bad one first); a custom sampling backend (argparse's
- * choices are the built-in ones); --dllm-algorithm (kvcheck does not read
- * it: flags.c warns). Declined: JSON nested deeper than kvcheck knows
+ * choices are the built-in ones); --dllm-algorithm (kvcheck declines it
+ * first: rules.c check_unmodelled). Declined: JSON nested deeper than kvcheck knows
  * Python's recursion limit lets json.loads read (about 900 levels), and
  * numbers longer than pyjson_member keeps. */
 #include "engine/sglang/rules.h"
@@ -161,7 +161,7 @@ static void load(const ctx *c, wm_config *w)
     w->verdict = !s->set ? WM_OK : !config_path(c) ? load_inline(s->value, w) : directory ? WM_JSON : WM_FILE;
 }
 /* the config as the loader left it: the view watermark_check hands the rows */
-static const wm_config *loaded(const ctx *c) { return c->view; }
+static const wm_config *loaded(const ctx *c) { return c->view.watermark; }
 static int w_refused(const ctx *c)
 {
     enum wm_verdict v = loaded(c)->verdict;
@@ -304,7 +304,7 @@ kvc_status watermark_check(const ctx *c, enum watermark_stage stage)
     wm_config w;
     load(c, &w);
     ctx with = *c;
-    with.view = &w;
+    with.view.watermark = &w;
     kvc_status st = stage == WATERMARK_LOAD ? decline(&with) : KVC_OK;
     if (!st) st = rules_table(&with, RULES, COUNT_OF(RULES), (int)stage, &hooks);
     if (!st && stage == WATERMARK_SERVER && enabled(c)) rules_env_warn(c, SET_RUST_SERVER_ENV); /* H16 read it */
