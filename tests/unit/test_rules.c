@@ -2263,6 +2263,39 @@ static void test_rules__lm_head_checks(void **state)
     expect_verdicts("deepseek-v3.2", L, COUNT_OF(L));
 }
 
+/* --radix-eviction-policy tlru's config (eviction.c, 0.5.21+), after the decode retraction backup's checks: ints and
+ * booleans as Python compares and prints them, the last of a key given twice; other values declined. Every case run
+ * against the oracle. */
+static void test_rules__tlru_eviction(void **state)
+{
+    (void)state;
+#define TLRU "--radix-eviction-policy tlru "
+#define CFG "--radix-eviction-policy-config "
+    static const release_case T[] = {
+        {"0.5.20", TLRU, "invalid choice: 'tlru'"},
+        {"0.5.21", TLRU, "ValueError: --radix-eviction-policy tlru needs 'threshold' greater than 'next_prompt_estimate' "
+         "in --radix-eviction-policy-config, got 0 <= 0; otherwise no tokens are ever TEL-safe and T-LRU is exactly "
+         "LRU."},
+        {"0.5.23", TLRU CFG "'{\"threshold\":5}'", NULL},
+        {"0.5.23", TLRU CFG "'{\"threshold\":-5,\"next_prompt_estimate\":true}'", "ValueError: --radix-eviction-policy "
+         "tlru requires non-negative 'threshold' and 'next_prompt_estimate' in --radix-eviction-policy-config, got -5 "
+         "and True."},
+        {"0.5.23", TLRU CFG "'{\"threshold\":true}'", NULL},
+        {"0.5.23", TLRU CFG "'{\"threshold\":5,\"threshold\":-1}'", "got -1 and 0."},
+        {"0.5.23", TLRU CFG "'{\"threshold\":10,\"next_prompt_estimate\":-0}'", NULL},
+        {"0.5.23", TLRU CFG "'{\"threshold\":100000000000000000000000000000,\"next_prompt_estimate\":"
+         "99999999999999999999999999999}'", NULL},
+        {"0.5.23", TLRU CFG "'{\"threshold\":false,\"next_prompt_estimate\":-3}'", "got False and -3."},
+        {"0.5.23", TLRU CFG "null", "got 0 <= 0"},
+        {"0.5.23", TLRU CFG "'{\"threshold\":1.5}'", "cannot judge this worker"},
+        {"0.5.23", TLRU "--enable-hierarchical-cache --disable-radix-cache", "got 0 <= 0"}, /* before HiCache's */
+        {"0.5.23", "--radix-eviction-policy lru " CFG "'{\"threshold\":-5}'", NULL},
+    };
+#undef CFG
+#undef TLRU
+    expect_verdicts("deepseek-v3.2", T, COUNT_OF(T));
+}
+
 /* check_lora_server_args, release by release (SGLang's words; the oracle's runs over ten releases agree), and
  * 0.5.23's LoRA MoE runner checks, which run with LoRA off too */
 static void test_rules__lora_checks(void **state)
@@ -4421,6 +4454,7 @@ int main(void)
     cmocka_unit_test(test_rules__speculative_window),
     cmocka_unit_test(test_rules__early_checks),
     cmocka_unit_test(test_rules__lm_head_checks),
+    cmocka_unit_test(test_rules__tlru_eviction),
     cmocka_unit_test(test_rules__load_publish_checks),
     cmocka_unit_test(test_rules__pipeline_parallel_speculative),
     cmocka_unit_test(test_rules__prefill_only_disable_kv_cache),

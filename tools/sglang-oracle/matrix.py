@@ -239,6 +239,9 @@ LM_HEAD_CASES = ["--tp 8 --dp 2 --enable-dp-lm-head", "--tp 8 --dp 2 --enable-dp
                  "--tp 8 --enable-tp-lm-head-all-to-all", "--tp 8 --dp 4 --enable-dp-attention --enable-tp-lm-head-all-to-all",
                  "--tp 8 --dp 8 --enable-dp-attention --enable-dp-lm-head --enable-tp-lm-head-all-to-all",
                  "--tp 8 --dp 8 --enable-dp-attention --enable-tp-lm-head-all-to-all --attn-cp-size 2"]
+# --radix-eviction-policy tlru's config (0.5.21+, eviction.c), in the cache compatibility handler
+TLRU_CASES = ["--radix-eviction-policy tlru", "--radix-eviction-policy tlru --radix-eviction-policy-config null",
+              "--radix-eviction-policy tlru --enable-hierarchical-cache --disable-radix-cache"]
 # the pipeline's early single-flag checks (0.5.19+, early.c), after the media URL policy
 EARLY_CASES = ["--hicache-host-memory-fraction 0", "--prefill-decode-interval -1", "--prefill-decode-interval-min-bs -1",
                "--enable-response-store --disaggregation-mode decode", "SGLANG_DISAGGREGATION_SAMPLING_MASK_MAX_TOKENS=4",
@@ -544,7 +547,7 @@ def parallel_cases():
             out.append(case(m, None, None, None, None, par=par))
     for m in DSA + ["DEEPSEEK_V3"]:
         startup = (STARTUP_CASES + GRPC_CASES + LIST_CASES + LORA_CASES + WATERMARK_CASES + PUBLISH_CASES + MEDIA_CASES
-                   + REJECTION_CASES + EARLY_CASES + LM_HEAD_CASES)
+                   + REJECTION_CASES + EARLY_CASES + LM_HEAD_CASES + TLRU_CASES)
         for par in startup:
             out.append(case(m, None, None, None, None, par=par))
         for spec, dmodel, par in LORA_SPEC_CASES + WATERMARK_SPEC_CASES + REJECTION_SPEC_CASES:

@@ -218,6 +218,8 @@ static const struct dest_key {
     {"sampling_mask_max_tokens", SET_SAMPLING_MASK},
     {"enable_dp_lm_head", SET_DP_LM_HEAD},
     {"enable_tp_lm_head_all_to_all", SET_TP_LM_HEAD_A2A},
+    {"radix_eviction_policy", SET_EVICTION},
+    {"radix_eviction_policy_config", SET_EVICTION_CONFIG},
 };
 
 /* The environment variables that are settings: SGLang's envs that decide a

@@ -2843,6 +2843,7 @@ static const char LMCACHE_CITE[] = "sglang 0.5.21: python/sglang/srt/arg_groups/
 static kvc_status check_cache_compatibility(const ctx *c)
 {
     kvc_status st = check_retraction_backup(c);
+    if (!st) st = eviction_check(c);
     for (size_t i = 0; !st && i < COUNT_OF(CACHE_RULES); i++) {
         const struct cache_rule *r = &CACHE_RULES[i];
         if (!in_span(c->rel, r->when) || (r->offload && !c->set->s[SET_DECODE_OFFLOAD].set) || !r->refused(c)) continue;

@@ -326,6 +326,12 @@ int rejection_on(const ctx *c);
  * --speculative-algorithm (ROCm's default). Pure. */
 const setting *rejection_blame(const ctx *c);
 
+/* ------------------------------------------- the radix eviction policy (eviction.c) */
+
+/* --radix-eviction-policy tlru's config check (0.5.21+), in the cache compatibility handler after the decode
+ * retraction backup's checks. */
+kvc_status eviction_check(const ctx *c);
+
 /* -------------------------------------------------- the LM head (lm_head.c) */
 
 /* The data parallelism handler's checks of the LM head's DP flags, at its end. */

@@ -425,6 +425,9 @@ typedef enum setting_key {
     /* the LM head's data-parallel flags (lm_head.c) */
     SET_DP_LM_HEAD,          /* --enable-dp-lm-head */
     SET_TP_LM_HEAD_A2A,      /* --enable-tp-lm-head-all-to-all (0.5.18+; --no-... leaves it unset) */
+    /* the radix eviction policy (eviction.c) */
+    SET_EVICTION,            /* --radix-eviction-policy */
+    SET_EVICTION_CONFIG,     /* --radix-eviction-policy-config (json.loads) */
     SET_COUNT
 } setting_key;
 
