@@ -1,6 +1,7 @@
 /* The resolution pipeline's early checks of single flags (0.5.19+), which
  * run right after the media URL policy (and from 0.5.22 the watermark's
- * loader, which follows it) and before the model path is read: handle_hicache_ratio_default's host memory fraction (0.5.21+), then
+ * loader, which follows it) and before the model path is read:
+ * handle_hicache_ratio_default's host memory fraction (0.5.21+), then
  * validate_prefill_decode_interval, validate_response_store and
  * validate_sampling_mask_max_tokens (sglang 0.5.19: python/sglang/srt/
  * arg_groups/pipeline.py:93-99; 0.5.23: :77-92). Between the first and the

@@ -4121,7 +4121,7 @@ static kvc_status check_attention_dp(const ctx *c)
     if (rel_since(c->rel, "0.5.22") && given < 1) /* the data parallelism handler's first check */
         return rules_refuse(c, a, "ValueError: --attn-dp-size must be positive (got %ld). (sglang 0.5.22: "
                             "python/sglang/srt/arg_groups/parallel_hook.py:280; 0.5.23: :286)", given);
-    unsigned long given_adp, dp, adp = rules_attention_dp(c), tp = size_of(c, SET_TP);
+    unsigned long given_adp, dp;
     settings_attn_dp(c->set, &given_adp, &dp);
     /* 0.5.22+ refuses data-parallel replicas beside attention DP first (sglang 0.5.22: python/sglang/srt/arg_groups/
      * parallel_hook.py:281-286; 0.5.23: :287-292) */
@@ -4129,20 +4129,21 @@ static kvc_status check_attention_dp(const ctx *c)
         return rules_refuse(c, &c->set->s[SET_DP], "ValueError: --dp-size %lu with --attn-dp-size %lu: data-parallel "
                             "replicas combined with attention data parallelism are not supported. (sglang 0.5.22: "
                             "python/sglang/srt/arg_groups/parallel_hook.py:281-286; 0.5.23: :287-292)", dp, given_adp);
-    if (adp <= 1) return lm_head_check(c); /* the handler's last checks */
+    /* with attention DP on, tp % adp: Python's ints of any size and sign, which strtoul reads up to 19 digits */
     const setting *s = settings_attn_dp_flag(c->set);
-    const char *sizes[] = {settings_size_text(c->set, SET_TP), rules_attention_dp_text(c)};
-    for (size_t i = 0; i < COUNT_OF(sizes); i++) /* Python's ints of any size and sign, strtoul's of 19 digits */
-        if (strlen(sizes[i]) > 19 || sizes[i][0] == '-')
-            return diag_set(c->diag, KVC_ERR_CONFIG, s->set ? &s->origin : NULL, "--tp-size %s with an attention data parallel size of %s: "
-                            "SGLang's data parallelism handler takes the one modulo the other (sglang 0.5.23: python/"
-                            "sglang/srt/arg_groups/parallel_hook.py:326), which kvcheck does not model for sizes past "
-                            "19 digits or below 0, so it cannot judge this worker", sizes[0], sizes[1]);
-    if (tp % adp == 0) return lm_head_check(c);
-    return rules_refuse(c, s->set ? s : NULL, "AssertionError: (a bare assert in the data parallelism handler: --tp-size "
-                        "%lu is not a multiple of the attention data parallel size %lu; sglang 0.5.3rc2: python/sglang/"
-                        "srt/server_args.py:956; 0.5.14: :5052; 0.5.19: python/sglang/srt/arg_groups/parallel_hook.py:"
-                        "197; 0.5.23: :326)", tp, adp);
+    const char *tp_text = settings_size_text(c->set, SET_TP), *adp_text = rules_attention_dp_text(c);
+    unsigned long tp = strtoul(tp_text, NULL, 10), adp = strtoul(adp_text, NULL, 10);
+    if (adp > 1 && (strlen(tp_text) > 19 || tp_text[0] == '-' || strlen(adp_text) > 19 || adp_text[0] == '-'))
+        return diag_set(c->diag, KVC_ERR_CONFIG, s->set ? &s->origin : NULL, "--tp-size %s with an attention data "
+                        "parallel size of %s: SGLang's data parallelism handler takes the one modulo the other (sglang "
+                        "0.5.23: python/sglang/srt/arg_groups/parallel_hook.py:326), which kvcheck does not model for "
+                        "sizes past 19 digits or below 0, so it cannot judge this worker", tp_text, adp_text);
+    if (adp > 1 && tp % adp != 0)
+        return rules_refuse(c, s->set ? s : NULL, "AssertionError: (a bare assert in the data parallelism handler: "
+                            "--tp-size %lu is not a multiple of the attention data parallel size %lu; sglang 0.5.3rc2: "
+                            "python/sglang/srt/server_args.py:956; 0.5.14: :5052; 0.5.19: python/sglang/srt/arg_groups/"
+                            "parallel_hook.py:197; 0.5.23: :326)", tp, adp);
+    return lm_head_check(c); /* the handler's last checks */
 }
 
 /* The chunked prefill size's check (chunk.c), with the page size settled; an architecture without a model class
@@ -4655,20 +4656,28 @@ static const setting *trtllm_mha_named(const ctx *c, const struct trtllm_topk_ro
     return p->set && strcmp(p->value, mha) == 0 ? p : NULL;
 }
 
-static const char NONE_TOPK[] = "TypeError: '>' not supported between instances of 'NoneType' and 'int'";
+/* --speculative-num-steps without --speculative-eagle-topk leaves the top-k None, which SGLang's comparison with 1
+ * fails on: at trtllm_mha's check (`beside`: " as <flag> <backend> runs") or the page's (`beside` ""), `cite`. */
+static kvc_status refuse_none_topk(const ctx *c, const char *beside, const char *cite)
+{
+    const setting *steps = &c->set->s[SET_SPEC_NUM_STEPS];
+    return rules_refuse(c, steps, "TypeError: '>' not supported between instances of 'NoneType' and 'int' (%s is given "
+                        "without --speculative-eagle-topk, which SGLang then compares with 1%s: %s); give all three "
+                        "or none", steps->flag, beside, cite);
+}
 
 /* TRTLLM_MHA_TOPK's check of the top-k `k` (given, else SGLang's pick: `why`; NULL: None, --speculative-num-steps
  * given without it, which the comparison with 1 fails on). */
 static kvc_status check_trtllm_mha_topk(const ctx *c, const char *k, const char *why)
 {
-    const setting *steps = &c->set->s[SET_SPEC_NUM_STEPS];
     for (size_t i = 0; i < COUNT_OF(TRTLLM_MHA_TOPK); i++) {
         const struct trtllm_topk_row *r = &TRTLLM_MHA_TOPK[i];
         const setting *by = in_span(c->rel, r->when) && (!k || strtol(k, NULL, 10) > 1) ? trtllm_mha_named(c, r) : NULL;
-        if (by && !k)
-            return rules_refuse(c, steps, "%s (%s is given without --speculative-eagle-topk, which SGLang then "
-                                "compares with 1 as %s %s runs: %s); give all three or none", NONE_TOPK, steps->flag,
-                                by->flag, by->value[0] ? by->value : TRTLLM_MHA.backend, r->cite);
+        if (by && !k) {
+            char beside[KVC_NAME_LEN * 2 + 16];
+            str_printf(beside, sizeof beside, " as %s %s runs", by->flag, by->value[0] ? by->value : TRTLLM_MHA.backend);
+            return refuse_none_topk(c, beside, r->cite);
+        }
         if (by)
             return rules_refuse(c, by, "ValueError: trtllm_mha backend only supports topk = 1 for speculative decoding. "
                           "(%s %s; the top-k is %s%s; %s)", by->flag, by->value[0] ? by->value : TRTLLM_MHA.backend,
@@ -4731,9 +4740,7 @@ static kvc_status check_spec_params(const ctx *c)
                    "preshuffle paged-MQA path, else 1, which this check passes", page);
     kvc_status st = ngram ? KVC_OK : check_trtllm_mha_topk(c, none ? NULL : k, why);
     if (!st && !ngram) st = spec_hook_check(c, SPEC_HOOK_EAGLE);
-    if (!st && none)
-        return rules_refuse(c, steps, "%s (%s is given without --speculative-eagle-topk, which SGLang then compares "
-                            "with 1: %s); give all three or none", NONE_TOPK, steps->flag, EAGLE_TOPK_CITE);
+    if (!st && none) return refuse_none_topk(c, "", EAGLE_TOPK_CITE);
     if (!st && strtol(k, NULL, 10) > 1 && page > 1) st = check_page_tree(c, row, at->set ? at : algo, k, page, why);
     if (!st && ngram && rules_attention_dp(c) > 1)
         return rules_refuse(c, algo, "Currently ngram speculative decoding does not support dp attention. (attention DP size "
