@@ -635,25 +635,48 @@ static void test_flags__flags_sglang_checks_that_kvcheck_does_not_model(void **s
     kvc_diag d;
     settings *s = malloc(sizeof *s);
     assert_non_null(s);
-    assert_int_equal(parse_in("0.5.23", "--enable-http2 --node-rank 1 --host 0.0.0.0 --enable-http2", s, &d), KVC_OK);
-    assert_true(has_warning(s, "some of SGLang 0.5.23's start-up checks read --enable-http2, --node-rank, which "
+    assert_int_equal(parse_in("0.5.23", "--enable-http2 --nccl-port 1 --host 0.0.0.0 --enable-http2", s, &d), KVC_OK);
+    assert_true(has_warning(s, "some of SGLang 0.5.23's start-up checks read --enable-http2, --nccl-port, which "
                                "kvcheck does not model (they may not apply to this worker): it judges the KV layout as "
                                "if the worker starts"));
     assert_int_equal(s->nignored, 4);
     assert_contains(s->ignored[0], "--enable-http2 (--args:1:16): SGLang's start-up checks read it (sglang 0.5.23: "
                                    "python/sglang/srt/arg_groups/serving_hook.py:");
-    assert_contains(s->ignored[1], "--node-rank 1 (--args:1:31): SGLang's start-up checks read it");
+    assert_contains(s->ignored[1], "--nccl-port 1 (--args:1:31): SGLang's start-up checks read it");
     assert_null(strstr(s->ignored[2], "start-up checks"));
+    /* a flag whose every check of the release is reviewed (check_review.c) is not named; its note says why */
+    assert_int_equal(parse_in("0.5.23", "--node-rank 1 --max-running-requests 64", s, &d), KVC_OK);
+    assert_false(has_warning(s, "start-up checks"));
+    assert_string_equal(s->ignored[0], "--node-rank 1 (--args:1:16): SGLang's start-up checks of it run only with "
+                                       "--elastic-ep-backend, which kvcheck declines (sglang 0.5.23: python/sglang/"
+                                       "srt/arg_groups/parallel_hook.py:519-560)");
+    assert_contains(s->ignored[1], "--max-running-requests 64 (--args:1:30): SGLang's start-up checks of it run only "
+                                   "for a deepseek_v41 model");
+    /* a review holds for its row's releases: 0.5.18's --node-rank check is reviewed, 0.5.9's HTTP/2 is not */
+    assert_int_equal(parse_in("0.5.18", "--node-rank 1", s, &d), KVC_OK);
+    assert_false(has_warning(s, "start-up checks"));
+    /* each review names a row of the table as it stands: mask and citation (a regenerated row is read again) */
+    for (unsigned i = 0; i < SGLANG_NCHECK_REVIEWS; i++) {
+        const sglang_check_review *r = &SGLANG_CHECK_REVIEWS[i];
+        int found = 0;
+        for (unsigned k = 0; k < SGLANG_NCHECK_ROWS && !found; k++)
+            found = SGLANG_CHECK_ROWS[k].releases == r->releases && !strcmp(SGLANG_CHECK_ROWS[k].dest, r->dest) &&
+                    !strcmp(SGLANG_CHECK_ROWS[k].cite, r->cite);
+        if (!found) fail_msg("review %u (%s, %s) names no row of check_table.c", i, r->dest, r->cite);
+        for (unsigned k = 0; k < i; k++)
+            if (!strcmp(SGLANG_CHECK_REVIEWS[k].cite, r->cite) && !strcmp(SGLANG_CHECK_REVIEWS[k].dest, r->dest))
+                fail_msg("review %u repeats review %u", i, k);
+    }
     /* the release's own file: 0.5.18 checks HTTP/2 in server_args.py */
     assert_int_equal(parse_in("0.5.18", "--enable-http2", s, &d), KVC_OK);
     assert_contains(s->ignored[0], "(sglang 0.5.18: python/sglang/srt/server_args.py:");
     assert_int_equal(parse_in("0.5.23", "--host 0.0.0.0", s, &d), KVC_OK);
     assert_false(has_warning(s, "start-up checks"));
     /* the first four are named; a flag given again counts once */
-    assert_int_equal(parse_in("0.5.23", "--enable-http2 --node-rank 1 --mamba-track-interval 2 --ssl-certfile c "
-                                        "--ssl-keyfile k --node-rank 2 --ssl-keyfile k2", s, &d),
+    assert_int_equal(parse_in("0.5.23", "--enable-http2 --nccl-port 1 --mamba-track-interval 2 --ssl-certfile c "
+                                        "--ssl-keyfile k --nccl-port 2 --ssl-keyfile k2", s, &d),
                      KVC_OK);
-    assert_true(has_warning(s, "read --enable-http2, --node-rank, --mamba-track-interval, --ssl-certfile and 1 "
+    assert_true(has_warning(s, "read --enable-http2, --nccl-port, --mamba-track-interval, --ssl-certfile and 1 "
                                "more flags, which"));
     /* a /server_info dump */
     arglist dump = {0}, cfg = {0};

@@ -2,6 +2,10 @@
 start-up checks read.
 
     SGLANG_SRC=/tmp/oracle-work/src python3 gen_checks.py > ../../src/engine/sglang/check_table.c
+    SGLANG_SRC=... python3 gen_checks.py --lines FIELD[,FIELD...]
+
+The second form prints, for a review of a field's rows (check_review.c),
+every check of each row in every release: "field file release line,...".
 
 For every release in releases.c, every `raise` and `assert` of its server
 arguments' resolution and checks (python/sglang/srt/server_args.py and,
@@ -538,6 +542,20 @@ class Release:
                     yield n.lineno, read
 
 
+def lines(fields):
+    """Prints every check of `fields`, per row (field, file) and release, newest release first."""
+    dumps = json.load(open(os.path.join(HERE, "flag_dumps.json")))
+    for v in releases():
+        release = Release(v, {dumps["actions"][i]["dest"] for i in dumps["releases"][v]["actions"]})
+        found = {}
+        for f in release.files + release.followed():
+            for line, read in release.checks(f):
+                for field in read & fields:
+                    found.setdefault((field, f), []).append(line)
+        for (field, f), at in sorted(found.items()):
+            print(field, f, v, ",".join(map(str, sorted(at))))
+
+
 def main():
     """Prints check_table.c."""
     dumps = json.load(open(os.path.join(HERE, "flag_dumps.json")))
@@ -571,4 +589,9 @@ def main():
 
 
 if __name__ == "__main__":
-    main()
+    import sys
+
+    if sys.argv[1:2] == ["--lines"]:
+        lines(set(sys.argv[2].split(",")))
+    else:
+        main()

@@ -840,13 +840,30 @@ static void fill_opt(char *out, size_t size, const char *message, const char *op
     else str_printf(out, size, "%.*s%s%s", (int)(at - message), message, option, at + 5);
 }
 
-/* A start-up check of release `rel` that reads ServerArgs field `dest` (the first row of check_table.c, in file
- * order), or NULL. */
-static const char *check_reading(const char *dest, unsigned rel)
+/* The review of check-table row `row` (check_review.c), or NULL. */
+static const sglang_check_review *review_of(const sglang_check_row *row)
 {
-    for (unsigned i = 0; i < SGLANG_NCHECK_ROWS; i++)
-        if (SGLANG_CHECK_ROWS[i].releases & SGLANG_RELEASE_BIT(rel) && strcmp(SGLANG_CHECK_ROWS[i].dest, dest) == 0)
-            return SGLANG_CHECK_ROWS[i].cite;
+    for (unsigned i = 0; i < SGLANG_NCHECK_REVIEWS; i++) {
+        const sglang_check_review *r = &SGLANG_CHECK_REVIEWS[i];
+        if (r->releases == row->releases && strcmp(r->dest, row->dest) == 0 && strcmp(r->cite, row->cite) == 0)
+            return r;
+    }
+    return NULL;
+}
+
+/* A start-up check of release `rel` that reads ServerArgs field `dest` and that no review accounts for (the first
+ * such row of check_table.c, in file order), or NULL; then *reviewed is the review of the field's first row of the
+ * release, or NULL where no check reads the field. */
+static const char *check_reading(const char *dest, unsigned rel, const sglang_check_review **reviewed)
+{
+    *reviewed = NULL;
+    for (unsigned i = 0; i < SGLANG_NCHECK_ROWS; i++) {
+        const sglang_check_row *row = &SGLANG_CHECK_ROWS[i];
+        if (!(row->releases & SGLANG_RELEASE_BIT(rel)) || strcmp(row->dest, dest) != 0) continue;
+        const sglang_check_review *r = review_of(row);
+        if (!r) return row->cite;
+        if (!*reviewed) *reviewed = r;
+    }
     return NULL;
 }
 
@@ -920,14 +937,17 @@ static kvc_status fold_use(fold_state *f, const flag_use *u, const char *const *
         st = set_value(f, key, u->option, value, &o, diag);
         f->out->s[key].nvalues = (unsigned)u->nvalues;
     } else if (key < 0) {
-        const char *cite = check_reading(u->def->dest, f->release);
+        const sglang_check_review *reviewed;
+        const char *cite = check_reading(u->def->dest, f->release, &reviewed);
         if (cite) unchecked_add(f, u->option, u->def->dest);
         f->ignored++;
         if (f->out->nignored < KVC_MAX_NOTES - 1) {
-            notes_add(f->out->ignored, &f->out->nignored, KVC_MAX_NOTES - 1, "%s%s%s (%s)%s%s%s", u->option,
-                      value && value[0] ? " " : "", value ? (secret ? "***" : value) : "", where,
-                      cite ? ": SGLang's start-up checks read it (" : "", cite ? cite : "",
-                      cite ? "), which kvcheck does not model" : "");
+            char why[KVC_NOTE_LEN] = "";
+            if (cite) str_printf(why, sizeof why, ": SGLang's start-up checks read it (%s), which kvcheck does not "
+                                 "model", cite);
+            else if (reviewed) str_printf(why, sizeof why, ": SGLang's start-up checks of it %s", reviewed->why);
+            notes_add(f->out->ignored, &f->out->nignored, KVC_MAX_NOTES - 1, "%s%s%s (%s)%s", u->option,
+                      value && value[0] ? " " : "", value ? (secret ? "***" : value) : "", where, why);
         }
     }
     free(value);

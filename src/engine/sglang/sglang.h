@@ -124,6 +124,20 @@ typedef struct sglang_check_row {
 extern const sglang_check_row SGLANG_CHECK_ROWS[];
 extern const unsigned SGLANG_NCHECK_ROWS;
 
+/* A check-table row read through, in every release it holds for, and found
+ * unable to refuse a worker kvcheck judges (check_review.c): what it checks
+ * needs something kvcheck declines or refuses first, or giving the flag only
+ * skips it. dest, releases and cite are the row's own, so a regenerated row
+ * (a new release, a moved line) no longer matches and warns again. */
+typedef struct sglang_check_review {
+    const char *dest;
+    uint64_t releases;
+    const char *cite;
+    const char *why; /* with the citations of the guards read */
+} sglang_check_review;
+extern const sglang_check_review SGLANG_CHECK_REVIEWS[];
+extern const unsigned SGLANG_NCHECK_REVIEWS;
+
 /* --------------------------------------------------------------- argparse */
 
 /* Room for element `n` of a growable array (`array` points to the
