@@ -4019,6 +4019,115 @@ static void test_rules__round_robin_until_0_5_7(void **state)
     assert_contains(d.message, "Currently standalone speculative decoding does not support dp attention.");
 }
 
+/* The PD handler's decode sizes up to 0.5.9, after the speculative handler (every case run against the oracle on
+ * 0.5.3rc2, 0.5.6 and 0.5.9): a decode worker refuses either given; a prefill worker asserts one TP size a multiple
+ * of the other with Python's % (a negative decode TP size of -2 passes, 0 divides by zero). */
+static void test_rules__decode_sizes_until_0_5_9(void **state)
+{
+    (void)state;
+    static const release_case C[] = {
+        {"0.5.9", "--tp 8 --disaggregation-mode decode --disaggregation-decode-tp 8",
+         "AssertionError: Cannot set --disaggregation-decode-tp for the decode engine."},
+        {"0.5.3rc2", "--tp 8 --disaggregation-mode decode --disaggregation-decode-dp 2 --disaggregation-decode-tp 4",
+         "AssertionError: Cannot set --disaggregation-decode-tp for the decode engine."},
+        {"0.5.6", "--tp 8 --disaggregation-mode decode --disaggregation-decode-dp 2",
+         "AssertionError: Cannot set --disaggregation-decode-dp for the decode engine."},
+        {"0.5.9", "--tp 8 --disaggregation-mode prefill --disaggregation-decode-tp 3",
+         "AssertionError: Different tp size is supported only when one tp is multiple of the other. decode_tp=3, "
+         "prefill_tp=8"},
+        {"0.5.9", "--tp 8 --disaggregation-mode prefill --disaggregation-decode-tp 16", NULL},
+        {"0.5.9", "--tp 8 --disaggregation-mode prefill --disaggregation-decode-tp 0",
+         "ZeroDivisionError: integer modulo by zero"},
+        {"0.5.6", "--tp 8 --disaggregation-mode prefill --disaggregation-decode-tp -2", NULL},
+        {"0.5.6", "--tp 8 --disaggregation-mode prefill --disaggregation-decode-tp -3",
+         "decode_tp=-3, prefill_tp=8"},
+        {"0.5.9", "--tp 8 --disaggregation-mode prefill --disaggregation-decode-dp 0", NULL},
+        {"0.5.9", "--tp 8 --disaggregation-decode-tp 3", NULL},
+        /* the speculative handler's refusals come first, the round robin's after */
+        {"0.5.9", "--tp 8 --disaggregation-mode decode --disaggregation-decode-tp 8 --speculative-algorithm EAGLE "
+         "--speculative-num-steps 2", "TypeError: '>' not supported between instances of 'NoneType' and 'int'"},
+        {"0.5.6", "--tp 8 --disaggregation-mode decode --dp 2 --speculative-algorithm EAGLE --speculative-num-steps 2",
+         "TypeError: '>' not supported between instances of 'NoneType' and 'int'"},
+        {"0.5.3rc2", "--tp 8 --disaggregation-mode decode --disaggregation-decode-tp 8 --dp 2",
+         "Cannot set --disaggregation-decode-tp for the decode engine."},
+    };
+    expect_verdicts("deepseek-v3.2", C, COUNT_OF(C));
+    kvc_resolved r;
+    kvc_diag d;
+    assert_int_equal(resolve_line("H200", "deepseek-v3.2", "--tp 8 --disaggregation-mode prefill "
+                                  "--disaggregation-decode-tp 12345678901234567890", "0.5.9", &r, &d),
+                     KVC_ERR_CONFIG);
+    assert_contains(d.message, "which kvcheck does not model past 18 digits, so it cannot judge this worker");
+    assert_int_equal(resolve_line("H200", "deepseek-v3.2", "--tp 8 --disaggregation-mode decode "
+                                  "--disaggregation-decode-tp 8", "0.5.10", &r, &d),
+                     KVC_ERR_CONFIG);
+    assert_contains(d.message, "unrecognized arguments: --disaggregation-decode-tp 8"); /* the flag went in 0.5.10 */
+}
+
+/* Flags SGLang serves only for other models, refused where SGLang refuses them (every case run against the oracle
+ * with DeepSeek-V3.2, GLM-5 and DeepSeek-V4 on 0.5.19, 0.5.21 and 0.5.23); the CPU engine and expert packs are
+ * declined. */
+static void test_rules__flags_for_other_models(void **state)
+{
+    (void)state;
+    static const release_case C[] = {
+        {"0.5.19", "--tp 8 --enable-layernorm-sp",
+         "ValueError: --enable-layernorm-sp is only supported for ['Qwen3ForCausalLM']; got DeepseekV32ForCausalLM."},
+        {"0.5.23", "--tp 1 --enable-layernorm-sp", "ValueError: --enable-layernorm-sp is only supported for "
+         "['MuseSparkForConditionalGeneration', 'Qwen3ForCausalLM']; got DeepseekV32ForCausalLM."},
+        {"0.5.21", "--tp 8 --enable-encoder-swa-bounded-replay", NULL},
+        {"0.5.23", "--tp 8 --enable-encoder-swa-bounded-replay",
+         "ValueError: --enable-encoder-swa-bounded-replay requires DeepSeek-V4.1"},
+        {"0.5.23", "--tp 8 --enable-layernorm-sp --enable-encoder-swa-bounded-replay",
+         "--enable-layernorm-sp is only supported for"},
+        {"0.5.23", "--tp 8 --enable-megamoe-for-layernorm-sp",
+         "ValueError: --enable-megamoe-for-layernorm-sp requires --enable-layernorm-sp."},
+        {"0.5.23", "--tp 8 --enable-megamoe-for-layernorm-sp --enable-layernorm-sp",
+         "ValueError: --enable-megamoe-for-layernorm-sp supports only Muse Spark."},
+        /* a refusal before the hook comes first */
+        {"0.5.21", "--tp 8 --enable-layernorm-sp --disaggregation-mode decode "
+         "--disaggregation-decode-enable-radix-cache --enable-hisparse",
+         "--disaggregation-decode-enable-radix-cache is incompatible with --enable-hisparse"},
+        {"0.5.23", "--tp 8 --load-format instanttensor", NULL},
+    };
+    expect_verdicts("deepseek-v3.2", C, COUNT_OF(C));
+    static const release_case GLM[] = {
+        {"0.5.21", "--tp 8 --enable-layernorm-sp --speculative-algorithm NEXTN",
+         "ValueError: --enable-layernorm-sp is only supported for ['Qwen3ForCausalLM']; got GlmMoeDsaForCausalLM."},
+    };
+    expect_verdicts("glm-5", GLM, COUNT_OF(GLM));
+    kvc_resolved r;
+    kvc_diag d;
+    /* DeepSeek-V4's hook refuses the replay before the hook's CP check, after its dtype and speculative checks */
+    static const struct {
+        const char *args, *release, *message;
+    } V4[] = {
+        {"--tp 8 --enable-encoder-swa-bounded-replay", "0.5.21", "requires DeepSeek-V4.1 (sglang 0.5.21: python/"
+         "sglang/srt/arg_groups/deepseek_v4_hook.py:169-180"},
+        {"--tp 8 --enable-layernorm-sp --enable-encoder-swa-bounded-replay", "0.5.23", "requires DeepSeek-V4.1"},
+        {"--tp 8 --enable-encoder-swa-bounded-replay --kv-cache-dtype bf16", "0.5.23",
+         "bf16 is not supported for DeepseekV4ForCausalLM"},
+        {"--tp 8 --enable-encoder-swa-bounded-replay --speculative-algorithm NEXTN", "0.5.21",
+         "Only EAGLE and DSPARK speculative algorithms are supported for DeepseekV4ForCausalLM"},
+        {"--tp 8 --enable-layernorm-sp", "0.5.19", "got DeepseekV4ForCausalLM."},
+    };
+    for (size_t i = 0; i < COUNT_OF(V4); i++) {
+        kvc_status st = resolve_line("B200", "tests/unit/models/DSV4_SMALL.json", V4[i].args, V4[i].release, &r, &d);
+        if (st != KVC_ERR_CONFIG || !strstr(d.message, V4[i].message))
+            fail_msg("DeepSeek-V4 case %zu '%s': %d %s", i, V4[i].args, st, d.message);
+    }
+    /* declined: the CPU engine (exactly "1"), expert packs */
+    assert_int_equal(resolve_line("H200", "deepseek-v3.2", "SGLANG_USE_CPU_ENGINE=1 --tp 8", "0.5.23", &r, &d),
+                     KVC_ERR_CONFIG);
+    assert_contains(d.message, "SGLANG_USE_CPU_ENGINE=1: SGLang runs this worker on its CPU engine");
+    assert_contains(d.message, "so it cannot judge this worker");
+    assert_int_equal(resolve_line("H200", "deepseek-v3.2", "SGLANG_USE_CPU_ENGINE=true --tp 8", "0.5.3rc2", &r, &d),
+                     KVC_OK);
+    assert_int_equal(resolve_line("H200", "glm-5", "--tp 8 --load-format expert_pack", "0.5.19", &r, &d),
+                     KVC_ERR_CONFIG);
+    assert_contains(d.message, "--load-format expert_pack: SGLang 0.5.19 checks the model type");
+}
+
 static void test_rules__separate_draft_model_pools(void **state)
 {
     (void)state;
@@ -4453,6 +4562,8 @@ int main(void)
     cmocka_unit_test(test_rules__rejection_sampling),
     cmocka_unit_test(test_rules__speculative_window),
     cmocka_unit_test(test_rules__early_checks),
+    cmocka_unit_test(test_rules__decode_sizes_until_0_5_9),
+    cmocka_unit_test(test_rules__flags_for_other_models),
     cmocka_unit_test(test_rules__lm_head_checks),
     cmocka_unit_test(test_rules__tlru_eviction),
     cmocka_unit_test(test_rules__load_publish_checks),

@@ -246,6 +246,21 @@ TLRU_CASES = ["--radix-eviction-policy tlru", "--radix-eviction-policy tlru --ra
 EARLY_CASES = ["--hicache-host-memory-fraction 0", "--prefill-decode-interval -1", "--prefill-decode-interval-min-bs -1",
                "--enable-response-store --disaggregation-mode decode", "SGLANG_DISAGGREGATION_SAMPLING_MASK_MAX_TOKENS=4",
                "--sampling-mask-max-tokens 0", "--hicache-host-memory-fraction 0 --allowed-media-domains a/b"]
+# the PD handler's decode sizes (0.5.3rc2-0.5.9, rules.c check_decode_sizes), after the speculative handler
+PD_SIZE_CASES = ["--disaggregation-mode decode --disaggregation-decode-tp 8",
+                 "--disaggregation-mode decode --disaggregation-decode-dp 2",
+                 "--tp 8 --disaggregation-mode prefill --disaggregation-decode-tp 3",
+                 "--tp 8 --disaggregation-mode prefill --disaggregation-decode-tp 16",
+                 "--tp 8 --disaggregation-mode prefill --disaggregation-decode-tp 0",
+                 "--tp 8 --disaggregation-mode prefill --disaggregation-decode-tp -3",
+                 "--disaggregation-mode decode --disaggregation-decode-tp 8 --speculative-algorithm EAGLE "
+                 "--speculative-num-steps 2"]
+# flags SGLang serves only for other models (model_only.c), expert packs and the CPU engine (declined)
+MODEL_ONLY_CASES = ["--tp 8 --enable-layernorm-sp", "--tp 8 --enable-layernorm-sp --speculative-algorithm NEXTN "
+                    "--speculative-eagle-topk 2", "--enable-encoder-swa-bounded-replay",
+                    "--enable-megamoe-for-layernorm-sp", "--enable-megamoe-for-layernorm-sp --enable-layernorm-sp",
+                    "--tp 8 --enable-layernorm-sp --enable-encoder-swa-bounded-replay", "--load-format expert_pack",
+                    "--load-format instanttensor", "SGLANG_USE_CPU_ENGINE=1", "SGLANG_USE_CPU_ENGINE=0"]
 REJ = "--speculative-use-rejection-sampling"
 BLOCK = "--speculative-use-block-verification"
 REJECTION_SPEC_CASES = [("EAGLE", None, f"{REJ} --speculative-accept-threshold-single 0.5"),
@@ -547,7 +562,7 @@ def parallel_cases():
             out.append(case(m, None, None, None, None, par=par))
     for m in DSA + ["DEEPSEEK_V3"]:
         startup = (STARTUP_CASES + GRPC_CASES + LIST_CASES + LORA_CASES + WATERMARK_CASES + PUBLISH_CASES + MEDIA_CASES
-                   + REJECTION_CASES + EARLY_CASES + LM_HEAD_CASES + TLRU_CASES)
+                   + REJECTION_CASES + EARLY_CASES + LM_HEAD_CASES + TLRU_CASES + PD_SIZE_CASES + MODEL_ONLY_CASES)
         for par in startup:
             out.append(case(m, None, None, None, None, par=par))
         for spec, dmodel, par in LORA_SPEC_CASES + WATERMARK_SPEC_CASES + REJECTION_SPEC_CASES:
@@ -555,7 +570,7 @@ def parallel_cases():
         for par in UNIFIED_CASES:
             for mode in (None, "prefill") if m in DSA else (None,):
                 out.append(case(m, None, None, None, mode, par=par))
-    for par in UNIFIED_CASES[:2]:
+    for par in UNIFIED_CASES[:2] + MODEL_ONLY_CASES:
         out.append(case("DSV4", None, None, None, None, par=par))
     return out
 

@@ -428,6 +428,7 @@ kvc_status dsv4_resolve(ctx *c)
     kvc_status st = dsv4_dtype(c);
     if (!st) st = dsv4_backend(c);
     if (!st) st = dsv4_checks(c);
+    if (!st) st = model_only_check(c, MODEL_ONLY_DSV4); /* validate_deepseek_v41_features, after the hook's checks */
     if (!st) st = dsv4_layout_env(c);
     if (!st) st = dsv4_pool_dtype(c);
     if (st) return st;

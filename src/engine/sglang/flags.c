@@ -220,6 +220,12 @@ static const struct dest_key {
     {"enable_tp_lm_head_all_to_all", SET_TP_LM_HEAD_A2A},
     {"radix_eviction_policy", SET_EVICTION},
     {"radix_eviction_policy_config", SET_EVICTION_CONFIG},
+    {"disaggregation_decode_tp", SET_DECODE_TP},
+    {"disaggregation_decode_dp", SET_DECODE_DP},
+    {"load_format", SET_LOAD_FORMAT},
+    {"enable_layernorm_sp", SET_LAYERNORM_SP},
+    {"enable_megamoe_for_layernorm_sp", SET_LAYERNORM_SP_MEGAMOE},
+    {"enable_encoder_swa_bounded_replay", SET_ENCODER_REPLAY},
 };
 
 /* The environment variables that are settings: SGLang's envs that decide a
@@ -263,6 +269,7 @@ static const struct env_key {
     {"SGLANG_ENABLE_OVERLAP_PLAN_STREAM", SET_OVERLAP_PLAN_ENV, SINCE("0.5.4")},
     {"SGLANG_SIMULATE_ACC_LEN", SET_SIMULATE_ACC_ENV, SINCE("0.5.21")},
     {"SGLANG_DISAGGREGATION_SAMPLING_MASK_MAX_TOKENS", SET_SAMPLING_MASK_ENV, SINCE("0.5.20")},
+    {"SGLANG_USE_CPU_ENGINE", SET_CPU_ENGINE_ENV, EVER},
 };
 
 /* Environment variables a release warns about as deprecated when they are set, and does not read. */

@@ -2441,10 +2441,62 @@ static kvc_status fp4_pool(const ctx *c, const char *dtype, kvc_setting *row)
  * :2187-2190; 0.5.8 has neither the check nor the flag); DSA forces DP
  * attention with dp = tp up to 0.5.5.post3 (sglang 0.5.3:
  * server_args.py:815-817). */
-static kvc_status check_round_robin(const ctx *c)
+/* Python's a % b (the sign of b) for ints of up to 18 digits; 0 with *ok 0 past that or for b == 0. Pure. */
+static long long py_mod(const char *a, const char *b, int *ok)
+{
+    long long x = strtoll(a, NULL, 10), y = strtoll(b, NULL, 10);
+    *ok = strlen(a) <= 18 + (a[0] == '-') && strlen(b) <= 18 + (b[0] == '-') && y != 0;
+    if (!*ok) return 0;
+    long long r = x % y;
+    return r != 0 && (r < 0) != (y < 0) ? r + y : r;
+}
+
+/* The decode side's sizes (0.5.3rc2-0.5.9): a decode worker refuses either given; a prefill worker takes the decode
+ * TP size (its own unless given) and asserts the larger a multiple of the smaller, with Python's % (sglang 0.5.3rc2:
+ * python/sglang/srt/server_args.py:1183-1208, :3049-3055; 0.5.9: :2546-2565, :5427-5432). */
+static kvc_status check_decode_sizes(const ctx *c)
+{
+    static const char CITE[] = "sglang 0.5.3rc2: python/sglang/srt/server_args.py:1183-1190; 0.5.9: :2546-2553";
+    if (!rel_until(c->rel, "0.5.9")) return KVC_OK;
+    const setting *tp = &c->set->s[SET_DECODE_TP], *dp = &c->set->s[SET_DECODE_DP];
+    if (set_to(c, SET_DISAGG_MODE, "decode")) {
+        if (tp->set)
+            return rules_refuse(c, tp, "AssertionError: Cannot set --disaggregation-decode-tp for the decode engine. "
+                                "(%s): set it on the prefill worker", CITE);
+        if (dp->set)
+            return rules_refuse(c, dp, "AssertionError: Cannot set --disaggregation-decode-dp for the decode engine. "
+                                "(%s): set it on the prefill worker", CITE);
+        return KVC_OK;
+    }
+    if (!set_to(c, SET_DISAGG_MODE, "prefill") || !tp->set) return KVC_OK;
+    const char *prefill = settings_size_text(c->set, SET_TP), *decode = tp->value;
+    int prefill_larger = int_cmp(prefill, decode) > 0;
+    const char *larger = prefill_larger ? prefill : decode, *smaller = prefill_larger ? decode : prefill;
+    int ok;
+    long long r = py_mod(larger, smaller, &ok);
+    if (!ok && strcmp(smaller, "0") == 0)
+        return rules_refuse(c, tp, "ZeroDivisionError: integer modulo by zero (the prefill worker takes the larger of "
+                            "--tp-size %s and --disaggregation-decode-tp %s modulo the smaller: sglang 0.5.3rc2: "
+                            "python/sglang/srt/server_args.py:3049-3055; 0.5.9: :5427-5432)", prefill, decode);
+    if (!ok)
+        return diag_set(c->diag, KVC_ERR_CONFIG, &tp->origin, "%s %s with --tp-size %s: SGLang %s takes the larger "
+                        "modulo the smaller (sglang 0.5.9: python/sglang/srt/server_args.py:5427-5432), which kvcheck "
+                        "does not model past 18 digits, so it cannot judge this worker", tp->flag, decode, prefill,
+                        SGLANG_VERSIONS[c->rel]);
+    if (r == 0) return KVC_OK;
+    return rules_refuse(c, tp, "AssertionError: Different tp size is supported only when one tp is multiple of the "
+                        "other. decode_tp=%s, prefill_tp=%s (sglang 0.5.3rc2: python/sglang/srt/server_args.py:"
+                        "3049-3055; 0.5.9: :5427-5432)", decode, prefill);
+}
+
+/* The PD handler up to 0.5.9 (it runs after the speculative handler): the decode side's sizes, then up to 0.5.7 a
+ * decode worker's round robin with DP. */
+static kvc_status check_pd_handler(const ctx *c)
 {
     int forces_dp = c->defaults && rel_until(c->rel, "0.5.5.post3");
     const setting *mode = &c->set->s[SET_DISAGG_MODE];
+    kvc_status st = check_decode_sizes(c);
+    if (st) return st;
     if (!rel_until(c->rel, "0.5.7") || !set_to(c, SET_DISAGG_MODE, "decode")) return KVC_OK;
     unsigned long tp = size_of(c, SET_TP);
     unsigned long dp = size_of(c, SET_DP);
@@ -5101,6 +5153,23 @@ static kvc_status check_unmodelled(const ctx *c, int dsv4)
         return diag_set(c->diag, KVC_ERR_CONFIG, &dev->origin, "%s %s: SGLang runs this worker on that device, not on "
                         "a CUDA or ROCm GPU (its \"cuda\"), and checks and builds its pools for it; kvcheck does not "
                         "model that, so it cannot judge this worker", dev->flag, dev->value);
+    /* SGLANG_USE_CPU_ENGINE=1 runs SGLang's CPU engine on an x86 or arm64 host, whatever --device says (sglang
+     * 0.5.3rc2: python/sglang/srt/utils/common.py:148; 0.5.23: :221-224, :1073-1081) */
+    const setting *cpu = &c->set->s[SET_CPU_ENGINE_ENV];
+    if (cpu->set && strcmp(cpu->value, "1") == 0)
+        return diag_set(c->diag, KVC_ERR_CONFIG, &cpu->origin, "SGLANG_USE_CPU_ENGINE=1: SGLang runs this worker on "
+                        "its CPU engine on an x86 or arm64 host (sglang 0.5.23: python/sglang/srt/utils/common.py:"
+                        "221-224), not on a CUDA or ROCm GPU; kvcheck does not model that, so it cannot judge this "
+                        "worker");
+    /* an expert pack: its handler checks the model type, the parallel sizes, the CUDA graphs and the pack's files on
+     * disk, and refuses every model type but deepseek_v4 (sglang 0.5.19: python/sglang/srt/arg_groups/
+     * expert_pack_hook.py:32-191; 0.5.23: :32-192) */
+    if (set_to(c, SET_LOAD_FORMAT, "expert_pack"))
+        return diag_set(c->diag, KVC_ERR_CONFIG, &c->set->s[SET_LOAD_FORMAT].origin, "%s expert_pack: SGLang %s "
+                        "checks the model type (it takes only deepseek_v4), the parallel sizes, the CUDA graphs and "
+                        "the pack's files on disk (sglang 0.5.23: python/sglang/srt/arg_groups/expert_pack_hook.py:"
+                        "32-192); kvcheck does not model it, so it cannot judge this worker",
+                        c->set->s[SET_LOAD_FORMAT].flag, SGLANG_VERSIONS[c->rel]);
     const setting *dllm = &c->set->s[SET_DLLM];
     if (dllm->set)
         return diag_set(c->diag, KVC_ERR_CONFIG, &dllm->origin, "%s %s: SGLang %s serves a diffusion LLM: it turns "
@@ -5335,9 +5404,11 @@ static kvc_status resolve_settings(const gpu_info *gpu, const model_info *model,
     if (!st && dsv4) st = check_pd_decode(&c, 1); /* 0.5.23's speculative hook, which begins with it */
     if (!st && dsv4) st = spec_hook_check(&c, SPEC_HOOK_EARLY);
     if (!st && dsv4) st = check_spec_params(&c); /* the speculative handler's, after the hook's top-k of 1 */
+    if (!st && dsv4) st = model_only_check(&c, MODEL_ONLY_SPEC);
     if (!st && dsv4) st = check_cache_compatibility(&c);
     if (!st && dsv4) st = check_page_major(&c, 1);
     if (!st && dsv4) st = check_optimistic_prefill(&c);
+    if (!st && dsv4) st = model_only_check(&c, MODEL_ONLY_CAPABILITY);
     if (!st && dsv4) st = check_server_args(&c);
     if (!st && dsv4) st = quant_check_loader(&c); /* at model load */
     if (!st && dsv4) st = check_startup(&c, 1);
@@ -5370,15 +5441,17 @@ static kvc_status resolve_settings(const gpu_info *gpu, const model_info *model,
     if ((st = check_pd_decode(&c, 1))) return st; /* 0.5.23's speculative hook */
     if ((st = spec_hook_check(&c, SPEC_HOOK_EARLY))) return st;
     if ((st = check_standalone_dp(&c))) return st;
-    if ((st = check_round_robin(&c))) return st;
     if ((st = resolve_page_size(&c))) return st;
     if ((st = check_spec_params(&c))) return st;
+    if ((st = check_pd_handler(&c))) return st; /* up to 0.5.9, after the speculative handler */
     if ((st = resolve_speculative(&c))) return st;
+    if ((st = model_only_check(&c, MODEL_ONLY_SPEC))) return st; /* LayerNorm SP, right after the speculative hook */
     if ((st = a2a_check(&c, A2A_BUDGET))) return st; /* the token budgets, after speculative decoding */
     if ((st = check_cache_compatibility(&c))) return st;
     if ((st = server_check(&c, SERVER_AFTER_CACHE))) return st; /* up to 0.5.6.post2, the metrics handlers */
     if ((st = check_page_major(&c, 0))) return st;
     if ((st = check_optimistic_prefill(&c))) return st;
+    if ((st = model_only_check(&c, MODEL_ONLY_CAPABILITY))) return st; /* after the other validations */
     warn_platform(&c);
     cp_note_inert(&c);
     cp_note_decode(&c);
@@ -5474,6 +5547,7 @@ static size_t rule_spans(span *out, size_t max)
     n += watermark_spans(out + (n < max ? n : max), n < max ? max - n : 0);
     n += spec_hook_spans(out + (n < max ? n : max), n < max ? max - n : 0);
     n += early_spans(out + (n < max ? n : max), n < max ? max - n : 0);
+    n += model_only_spans(out + (n < max ? n : max), n < max ? max - n : 0);
     n += lm_head_spans(out + (n < max ? n : max), n < max ? max - n : 0);
     n += publish_spans(out + (n < max ? n : max), n < max ? max - n : 0);
     n += prefill_only_spans(out + (n < max ? n : max), n < max ? max - n : 0);

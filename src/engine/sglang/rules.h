@@ -344,6 +344,15 @@ size_t lm_head_spans(span *out, size_t max);
 kvc_status early_check(const ctx *c);
 size_t early_spans(span *out, size_t max);
 
+/* ---------------------------------- flags for other models (model_only.c) */
+
+/* Where SGLang refuses a flag it serves only for other models: DeepSeek-V4's model hook (0.5.21+), right after the
+ * speculative hook (LayerNorm SP, 0.5.19+), and 0.5.23's model capability adjustments, after the other
+ * validations. */
+enum model_only_stage { MODEL_ONLY_DSV4, MODEL_ONLY_SPEC, MODEL_ONLY_CAPABILITY };
+kvc_status model_only_check(const ctx *c, enum model_only_stage stage);
+size_t model_only_spans(span *out, size_t max);
+
 /* ------------------------------------------------ media URLs (media.c) */
 
 /* configure_media_url_security (0.5.18+), early in the resolution: right before the watermark's loader. */

@@ -442,6 +442,16 @@ typedef enum setting_key {
     /* the radix eviction policy (eviction.c) */
     SET_EVICTION,            /* --radix-eviction-policy */
     SET_EVICTION_CONFIG,     /* --radix-eviction-policy-config (json.loads) */
+    /* the decode side's sizes a prefill worker checks (0.5.3rc2-0.5.9) */
+    SET_DECODE_TP,           /* --disaggregation-decode-tp */
+    SET_DECODE_DP,           /* --disaggregation-decode-dp */
+    /* what kvcheck declines: SGLang's CPU engine, expert packs */
+    SET_LOAD_FORMAT,         /* --load-format */
+    SET_CPU_ENGINE_ENV,      /* SGLANG_USE_CPU_ENGINE in the launch's environment */
+    /* checks of flags for other models */
+    SET_LAYERNORM_SP,        /* --enable-layernorm-sp (0.5.19+) */
+    SET_LAYERNORM_SP_MEGAMOE, /* --enable-megamoe-for-layernorm-sp (0.5.23) */
+    SET_ENCODER_REPLAY,      /* --enable-encoder-swa-bounded-replay (0.5.21+) */
     SET_COUNT
 } setting_key;
 
