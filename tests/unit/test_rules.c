@@ -4128,6 +4128,59 @@ static void test_rules__flags_for_other_models(void **state)
     assert_contains(d.message, "--load-format expert_pack: SGLang 0.5.19 checks the model type");
 }
 
+/* --dist-init-addr and --nccl-port as the engine reads them when it starts (address.c): PortArgs' parse on the
+ * attention-DP branch (every case run against the release's own parse: NetworkAddress.parse from 0.5.10,
+ * configure_ipv6, str.split and int() before), the schedulers' from 0.5.10, 0.5.13's range check of the NCCL port;
+ * declined where SGLang hands the address to torch or binds a port outside 0-65535 unchecked. */
+static void test_rules__engine_addresses(void **state)
+{
+    (void)state;
+#define ADP "--tp 8 --dp 8 --enable-dp-attention "
+    static const release_case C[] = {
+        {"0.5.23", ADP "--dist-init-addr head", "ValueError: Missing port in address (expected host:port): 'head'"},
+        {"0.5.23", ADP "--dist-init-addr [::1]", "ValueError: Expected ':port' after closing bracket, got: ''"},
+        {"0.5.23", ADP "--dist-init-addr ::1:5000", "ValueError: Bare IPv6 address without brackets is ambiguous: "
+         "'::1:5000'. Use [::1]:5000 instead."},
+        {"0.5.10", ADP "--dist-init-addr head:70000", "ValueError: Port out of range (0-65535): 70000"},
+        {"0.5.23", ADP "--dist-init-addr head:5_000", NULL},
+        {"0.5.23", ADP "--dist-init-addr [fe80::1%eth0]:5000 --nnodes 2", NULL},
+        {"0.5.23", ADP "--nnodes 2", "ValueError: Empty address string"},
+        {"0.5.23", "--tp 8 --dist-init-addr head:", "ValueError: Invalid port number: ''"},
+        {"0.5.23", "--tp 8 --dist-init-addr head:5000 --nnodes 2", NULL},
+        {"0.5.9", ADP "--nnodes 2", "AttributeError: 'NoneType' object has no attribute 'startswith'"},
+        {"0.5.9", ADP "--dist-init-addr a:b:5000", "AssertionError: please provide --dist-init-addr as host:port of "
+         "head node"},
+        {"0.5.9", ADP "--dist-init-addr head:abc", "ValueError: invalid literal for int() with base 10: 'abc'"},
+        {"0.5.3rc2", ADP "--dist-init-addr [::1]5000", "ValueError: received IPv6 address format: expected ':' after "
+         "']'"},
+        {"0.5.3rc2", ADP "--dist-init-addr [::1]:x", "ValueError: invalid port in IPv6 address: 'x'"},
+        {"0.5.3rc2", ADP "--dist-init-addr [::g]:1", "ValueError: invalid IPv6 address: [::g]"},
+        /* DSA turns DP attention on up to 0.5.7 */
+        {"0.5.5", "--tp 8 --dist-init-addr head", "AssertionError: please provide --dist-init-addr as host:port"},
+        {"0.5.23", ADP "--nccl-port 70000", "ValueError: nccl_port has invalid port number 70000. Valid TCP port "
+         "range is 0-65535."},
+        {"0.5.12", ADP "--nccl-port 65535", NULL},
+    };
+#undef ADP
+    expect_verdicts("deepseek-v3.2", C, COUNT_OF(C));
+    static const struct {
+        const char *release, *args, *why;
+    } DECLINED[] = {
+        {"0.5.9", "--tp 8 --dist-init-addr head", "hands tcp:// and the address to torch's rendezvous"},
+        {"0.5.12", "--tp 8 --dp 8 --enable-dp-attention --dist-init-addr head:65533", "and the five after it"},
+        {"0.5.23", "SGLANG_DISTRIBUTED_INIT_METHOD_OVERRIDE=env:// --tp 8 --dist-init-addr head", "the override"},
+        {"0.5.23", "--tp 8 --nccl-port -1", "binds the NCCL port"},
+        {"0.5.12", "--tp 8 --dp 8 --enable-dp-attention --nccl-port 70000", "binds the NCCL port"},
+    };
+    kvc_resolved r;
+    kvc_diag d;
+    for (size_t i = 0; i < COUNT_OF(DECLINED); i++) {
+        kvc_status st = resolve_line("H200", "deepseek-v3.2", DECLINED[i].args, DECLINED[i].release, &r, &d);
+        if (st != KVC_ERR_CONFIG || !strstr(d.message, DECLINED[i].why) || !strstr(d.message, "cannot judge"))
+            fail_msg("declined case %zu '%s': %d %s", i, DECLINED[i].args, st, d.message);
+    }
+}
+
 static void test_rules__separate_draft_model_pools(void **state)
 {
     (void)state;
@@ -4564,6 +4617,7 @@ int main(void)
     cmocka_unit_test(test_rules__early_checks),
     cmocka_unit_test(test_rules__decode_sizes_until_0_5_9),
     cmocka_unit_test(test_rules__flags_for_other_models),
+    cmocka_unit_test(test_rules__engine_addresses),
     cmocka_unit_test(test_rules__lm_head_checks),
     cmocka_unit_test(test_rules__tlru_eviction),
     cmocka_unit_test(test_rules__load_publish_checks),

@@ -27,6 +27,11 @@
     "run only with --elastic-ep-backend, which kvcheck declines (sglang 0.5.23: python/sglang/srt/arg_groups/"       \
     "parallel_hook.py:519-560)"
 
+/* 0.5.19: python/sglang/srt/arg_groups/expert_pack_hook.py:32-36 */
+#define EXPERT_PACK                                                                                                    \
+    "run only with --load-format expert_pack, which kvcheck declines (sglang 0.5.23: python/sglang/srt/arg_groups/"  \
+    "expert_pack_hook.py:32-36)"
+
 const sglang_check_review SGLANG_CHECK_REVIEWS[] = {
     /* 0.5.22: :51, :237-252 */
     {"mem_fraction_static", 0x0000000000000003u, "sglang 0.5.23: python/sglang/srt/arg_groups/kv_shard_hook.py:303",
@@ -64,5 +69,18 @@ const sglang_check_review SGLANG_CHECK_REVIEWS[] = {
     {"eplb_algorithm", 0x000000000000001fu, "sglang 0.5.23: python/sglang/srt/arg_groups/parallel_hook.py:531",
      ELASTIC},
     {"eplb_algorithm", 0x00000001ffffffe0u, "sglang 0.5.18: python/sglang/srt/server_args.py:7073", ELASTIC},
+    {"cuda_graph_backend_decode", 0x000000000000001fu,
+     "sglang 0.5.23: python/sglang/srt/arg_groups/expert_pack_hook.py:192", EXPERT_PACK},
+    {"model_loader_extra_config", 0x000000000000001fu,
+     "sglang 0.5.23: python/sglang/srt/arg_groups/expert_pack_hook.py:192", EXPERT_PACK},
+    /* resolve_kimi_tokenizer, which the expert pack's handler calls for a Kimi GGUF file */
+    {"tokenizer_path", 0x000000000000001fu, "sglang 0.5.23: python/sglang/srt/model_loader/expert_pack_runtime.py:56",
+     EXPERT_PACK},
+    {"disable_custom_all_reduce", 0x0000000000000001u, "sglang 0.5.23: python/sglang/srt/arg_groups/overrides.py:1084",
+     "run only with deterministic inference, which kvcheck declines (sglang 0.5.23: python/sglang/srt/arg_groups/"
+     "overrides.py:1074-1088)"},
+    {"download_dir", 0x0000000000000001u, "sglang 0.5.23: python/sglang/srt/arg_groups/speculative_hook.py:752",
+     "run only with --speculative-algorithm DSPARK, which kvcheck declines (sglang 0.5.23: python/sglang/srt/"
+     "arg_groups/speculative_hook.py:666-755)"},
 };
 const unsigned SGLANG_NCHECK_REVIEWS = COUNT_OF(SGLANG_CHECK_REVIEWS);

@@ -226,6 +226,8 @@ static const struct dest_key {
     {"enable_layernorm_sp", SET_LAYERNORM_SP},
     {"enable_megamoe_for_layernorm_sp", SET_LAYERNORM_SP_MEGAMOE},
     {"enable_encoder_swa_bounded_replay", SET_ENCODER_REPLAY},
+    {"dist_init_addr", SET_DIST_INIT_ADDR},
+    {"nccl_port", SET_NCCL_PORT},
 };
 
 /* The environment variables that are settings: SGLang's envs that decide a
@@ -270,6 +272,7 @@ static const struct env_key {
     {"SGLANG_SIMULATE_ACC_LEN", SET_SIMULATE_ACC_ENV, SINCE("0.5.21")},
     {"SGLANG_DISAGGREGATION_SAMPLING_MASK_MAX_TOKENS", SET_SAMPLING_MASK_ENV, SINCE("0.5.20")},
     {"SGLANG_USE_CPU_ENGINE", SET_CPU_ENGINE_ENV, EVER},
+    {"SGLANG_DISTRIBUTED_INIT_METHOD_OVERRIDE", SET_DIST_INIT_OVERRIDE_ENV, SINCE("0.5.9")},
 };
 
 /* Environment variables a release warns about as deprecated when they are set, and does not read. */

@@ -344,6 +344,12 @@ size_t lm_head_spans(span *out, size_t max);
 kvc_status early_check(const ctx *c);
 size_t early_spans(span *out, size_t max);
 
+/* ------------------------------------------ the engine's addresses (address.c) */
+
+/* --dist-init-addr and --nccl-port as the engine reads them when it starts, after check_server_args: PortArgs and,
+ * from 0.5.10, the schedulers' parse of the address. */
+kvc_status address_check(const ctx *c);
+
 /* ---------------------------------- flags for other models (model_only.c) */
 
 /* Where SGLang refuses a flag it serves only for other models: DeepSeek-V4's model hook (0.5.21+), right after the

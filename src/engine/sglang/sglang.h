@@ -452,6 +452,10 @@ typedef enum setting_key {
     SET_LAYERNORM_SP,        /* --enable-layernorm-sp (0.5.19+) */
     SET_LAYERNORM_SP_MEGAMOE, /* --enable-megamoe-for-layernorm-sp (0.5.23) */
     SET_ENCODER_REPLAY,      /* --enable-encoder-swa-bounded-replay (0.5.21+) */
+    /* the engine's addresses (address.c) */
+    SET_DIST_INIT_ADDR,      /* --dist-init-addr */
+    SET_NCCL_PORT,           /* --nccl-port */
+    SET_DIST_INIT_OVERRIDE_ENV, /* SGLANG_DISTRIBUTED_INIT_METHOD_OVERRIDE in the launch's environment (0.5.9+) */
     SET_COUNT
 } setting_key;
 
