@@ -4160,6 +4160,16 @@ static void test_rules__engine_addresses(void **state)
         {"0.5.23", ADP "--nccl-port 70000", "ValueError: nccl_port has invalid port number 70000. Valid TCP port "
          "range is 0-65535."},
         {"0.5.12", ADP "--nccl-port 65535", NULL},
+        /* SGLANG_WAIT_PORT_TIMEOUT (0.5.16+), read by the first wait: the address's port, or --port + 233 */
+        {"0.5.23", "SGLANG_WAIT_PORT_TIMEOUT=0 " ADP, "ValueError: dist_init_port at 30233 is not available in 0 "
+         "seconds. dist_init_port at 30233 is not available"},
+        {"0.5.16", "SGLANG_WAIT_PORT_TIMEOUT=-3 " ADP "--port 65400", "dist_init_port at 65167 is not available in -3 "
+         "seconds."},
+        {"0.5.23", "SGLANG_WAIT_PORT_TIMEOUT= " ADP "--dist-init-addr h:5000",
+         "ValueError: invalid literal for int() with base 10: ''"},
+        {"0.5.23", "SGLANG_WAIT_PORT_TIMEOUT=0 --tp 8", NULL},
+        {"0.5.15", "SGLANG_WAIT_PORT_TIMEOUT=0 " ADP, NULL},
+        {"0.5.23", "SGLANG_WAIT_PORT_TIMEOUT=5 " ADP, NULL},
     };
 #undef ADP
     expect_verdicts("deepseek-v3.2", C, COUNT_OF(C));

@@ -143,6 +143,33 @@ static const char *legacy_parse(const char *addr, char *port, size_t size, strbu
     return port;
 }
 
+/* SGLANG_WAIT_PORT_TIMEOUT (0.5.16+), which the first of PortArgs' port waits reads with int(): refused when int()
+ * refuses it, or when it is not positive, which makes that wait fail at once: the address's port (`port`: given, or
+ * derived from --port), or with the override (0.5.17+) port_base after it, which kvcheck declines. */
+static kvc_status wait_timeout(const ctx *c, const char *port, int overridden)
+{
+    const setting *t = &c->set->s[SET_WAIT_PORT_TIMEOUT_ENV];
+    char seconds[SETTING_VALUE_LEN];
+    static const char CITE[] = "(PortArgs.init_new's first port wait, when the engine starts: sglang 0.5.16: python/"
+                               "sglang/srt/utils/network.py:64-90; 0.5.23: :64-105)";
+    if (!t->set || !rel_since(c->rel, "0.5.16")) return KVC_OK;
+    if (!py_int(t->value, seconds, sizeof seconds)) {
+        strbuf msg = {0};
+        py_repr(&msg, t->value);
+        kvc_status st = rules_refuse(c, t, "ValueError: invalid literal for int() with base 10: %s %s", msg.p ? msg.p :
+                                     "", CITE);
+        free(msg.p);
+        return st;
+    }
+    if (seconds[0] != '-' && strcmp(seconds, "0") != 0) return KVC_OK;
+    if (overridden && rel_since(c->rel, "0.5.17"))
+        return diag_set(c->diag, KVC_ERR_CONFIG, &t->origin, "SGLANG_WAIT_PORT_TIMEOUT=%s: SGLang's first port wait "
+                        "fails at once, on port_base, which kvcheck does not derive under the override, so it cannot "
+                        "judge this worker", t->value);
+    return rules_refuse(c, t, "ValueError: dist_init_port at %s is not available in %s seconds. dist_init_port at %s is "
+                        "not available %s", port, seconds, port, CITE);
+}
+
 static kvc_status decline(const ctx *c, const setting *s, const char *why)
 {
     return diag_set(c->diag, KVC_ERR_CONFIG, s->set ? &s->origin : NULL, "%s %s: %s, which kvcheck does not model, so "
@@ -164,7 +191,14 @@ kvc_status address_check(const ctx *c)
         /* prefill CP turns enable_dp_attention on in some of these releases */
         return decline(c, a->set ? a : nccl, "with prefill context parallelism, whether SGLang's PortArgs takes the "
                        "attention-DP branch that parses the address and waits for its ports");
-    if (dp_attention && (a->set || settings_size(c->set, SET_NNODES) != 1)) {
+    if (dp_attention && !a->set && settings_size(c->set, SET_NNODES) == 1 && rel_since(c->rel, "0.5.16")) {
+        /* one node: 127.0.0.1 and --port + 233, or - 233 past 65535 (sglang 0.5.13: python/sglang/srt/
+         * server_args.py:8079-8083; 0.5.23: :817-822) */
+        const setting *api = &c->set->s[SET_PORT];
+        long base = api->set ? strtol(api->value, NULL, 10) : 30000;
+        snprintf(port, sizeof port, "%ld", base + 233 > 65535 ? base - 233 : base + 233);
+        st = wait_timeout(c, port, overridden);
+    } else if (dp_attention && (a->set || settings_size(c->set, SET_NNODES) != 1)) {
         const char *p = modern ? network_parse(addr, port, sizeof port, &msg)
                                : legacy_parse(addr, port, sizeof port, &msg);
         if (!p) {
@@ -174,6 +208,8 @@ kvc_status address_check(const ctx *c)
         } else if (!rel_since(c->rel, "0.5.13") && !port_in_range(p, 5)) {
             st = decline(c, a, "SGLang binds or waits for this port and the five after it, with no range check "
                          "before 0.5.13 (a failed bind, or a crash in wait_port_available)");
+        } else {
+            st = wait_timeout(c, p, overridden);
         }
     } else if (a->set && modern && !overridden && addr[0] && !network_parse(addr, port, sizeof port, &msg)) {
         st = rules_refuse(c, a, "%s (%s; %s)", msg.p ? msg.p : "", SCHEDULER_CITE, PARSE_CITE);

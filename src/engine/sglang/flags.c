@@ -273,6 +273,7 @@ static const struct env_key {
     {"SGLANG_DISAGGREGATION_SAMPLING_MASK_MAX_TOKENS", SET_SAMPLING_MASK_ENV, SINCE("0.5.20")},
     {"SGLANG_USE_CPU_ENGINE", SET_CPU_ENGINE_ENV, EVER},
     {"SGLANG_DISTRIBUTED_INIT_METHOD_OVERRIDE", SET_DIST_INIT_OVERRIDE_ENV, SINCE("0.5.9")},
+    {"SGLANG_WAIT_PORT_TIMEOUT", SET_WAIT_PORT_TIMEOUT_ENV, SINCE("0.5.16")},
 };
 
 /* Environment variables a release warns about as deprecated when they are set, and does not read. */

@@ -456,6 +456,7 @@ typedef enum setting_key {
     SET_DIST_INIT_ADDR,      /* --dist-init-addr */
     SET_NCCL_PORT,           /* --nccl-port */
     SET_DIST_INIT_OVERRIDE_ENV, /* SGLANG_DISTRIBUTED_INIT_METHOD_OVERRIDE in the launch's environment (0.5.9+) */
+    SET_WAIT_PORT_TIMEOUT_ENV, /* SGLANG_WAIT_PORT_TIMEOUT in the launch's environment (0.5.16+) */
     SET_COUNT
 } setting_key;
 
