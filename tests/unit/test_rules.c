@@ -270,8 +270,8 @@ static const struct bad {
     /* ... unless its argument checks, taking it for an MHA model, refuse first (MHA_DEFAULTS): trtllm_mha is
      * the default on SM12x too, where its platform check refuses it */
     {"RTX PRO 6000", "glm-5.2", "", "0.5.6.post1",
-     "SGLang 0.5.6.post1 refuses to start: TRTLLM MHA backend is only supported on Blackwell GPUs (SM100). Please use "
-     "a different backend. (trtllm_mha: SGLang 0.5.6.post1's default attention backend on SM120 for "
+     "SGLang 0.5.6.post1 refuses to start: ValueError: TRTLLM MHA backend is only supported on Blackwell GPUs "
+     "(SM100). Please use a different backend. (trtllm_mha: SGLang 0.5.6.post1's default attention backend on SM120 for "
      "GlmMoeDsaForCausalLM, which it takes as an MHA model since it has no model class for it; the first is in 0.5.9, "
      "pass --sglang-version 0.5.9 or newer; sglang 0.5.6.post1: "
      "python/sglang/srt/server_args.py:1344-1353"},
@@ -280,8 +280,12 @@ static const struct bad {
      "SGLang 0.5.6.post2's default attention backend on SM121 for GlmMoeDsaForCausalLMNextN"},
     /* ... and on SM100 speculative decoding auto-chooses topk 4, which trtllm_mha refuses */
     {"B200", "glm-5.2", "--speculative-algorithm NEXTN", "0.5.6.post1",
-     "SGLang 0.5.6.post1 refuses to start: trtllm_mha backend only supports topk = 1 for speculative decoding. "
-     "(trtllm_mha: SGLang 0.5.6.post1's default attention backend on SM100 for GlmMoeDsaForCausalLM"},
+     "SGLang 0.5.6.post1 refuses to start: ValueError: trtllm_mha backend only supports topk = 1 for speculative "
+     "decoding. (trtllm_mha: SGLang 0.5.6.post1's default attention backend on SM100 for GlmMoeDsaForCausalLM"},
+    /* ... unless --speculative-num-steps is given without the top-k, which stays None for the comparison */
+    {"B200", "glm-5.2", "--speculative-algorithm EAGLE --speculative-num-steps 2", "0.5.6.post1",
+     "TypeError: '>' not supported between instances of 'NoneType' and 'int' (--speculative-num-steps is given "
+     "without --speculative-eagle-topk, which SGLang then compares with 1 as trtllm_mha runs"},
     {"B300", GLM5_NEXT, "--speculative-algorithm EAGLE3", "0.5.6.post2",
      "trtllm_mha backend only supports topk = 1 for speculative decoding. (trtllm_mha: SGLang 0.5.6.post2's default "
      "attention backend on SM103 for Glm5NextForConditionalGeneration"},
@@ -3755,9 +3759,9 @@ static void test_rules__dsv4_backends_and_layouts(void **state)
     }
     /* not assigned in the launch command: SGLang's default, said */
     assert_int_equal(resolve_line("H200", DSV4, "", "0.5.21", &r, &d), KVC_OK);
-    assert_contains(r.warnings[0], "DeepSeek-V4's KV layout follows SGLANG_DSV4_KV_LAYOUT in the server's environment, "
-                                   "which kvcheck reads only from the launch command's assignments: it takes SGLang's "
-                                   "default v4 (sglang 0.5.21: python/sglang/srt/environ.py:1539; 0.5.22: :1592)");
+    assert_true(has_warning(&r, "DeepSeek-V4's KV layout follows SGLANG_DSV4_KV_LAYOUT in the server's environment, "
+                                "which kvcheck reads only from the launch command's assignments: it takes SGLang's "
+                                "default v4 (sglang 0.5.21: python/sglang/srt/environ.py:1539; 0.5.22: :1592)"));
 }
 
 /* Other dimensions fail SGLang's own row assertion; unknown ratios and an online compression state are declined. */
@@ -4050,6 +4054,10 @@ static void test_rules__decode_sizes_until_0_5_9(void **state)
          "TypeError: '>' not supported between instances of 'NoneType' and 'int'"},
         {"0.5.3rc2", "--tp 8 --disaggregation-mode decode --disaggregation-decode-tp 8 --dp 2",
          "Cannot set --disaggregation-decode-tp for the decode engine."},
+        /* the round robin is not asked for in SGLang's CI (get_bool_env_var: true or 1, any case) */
+        {"0.5.5", "SGLANG_IS_IN_CI=TRUE --tp 8 --disaggregation-mode decode", NULL},
+        {"0.5.5", "SGLANG_IS_IN_CI=yes --tp 8 --disaggregation-mode decode",
+         "AssertionError: Prefill round robin balance is required when dp size > 1."},
     };
     expect_verdicts("deepseek-v3.2", C, COUNT_OF(C));
     kvc_resolved r;
@@ -4116,6 +4124,38 @@ static void test_rules__flags_for_other_models(void **state)
         if (st != KVC_ERR_CONFIG || !strstr(d.message, V4[i].message))
             fail_msg("DeepSeek-V4 case %zu '%s': %d %s", i, V4[i].args, st, d.message);
     }
+    /* --shared-experts-tp-size (0.5.21+), Kimi-K3's: a divisor of the attention TP size first (oracle: 0.5.21 and
+     * 0.5.23 on B200) */
+    static const release_case SHARED_TP[] = {
+        {"0.5.23", "--tp 8 --shared-experts-tp-size 2",
+         "ValueError: --shared-experts-tp-size is only supported for Kimi-K3."},
+        {"0.5.21", "--tp 8 --shared-experts-tp-size 3",
+         "ValueError: --shared-experts-tp-size (3) must be a positive divisor of attention TP size (8)."},
+        {"0.5.23", "--tp 8 --dp 4 --enable-dp-attention --shared-experts-tp-size 4",
+         "must be a positive divisor of attention TP size (2)."},
+        {"0.5.23", "--tp 8 --shared-experts-tp-size 0", "(0) must be a positive divisor"},
+        {"0.5.23", "--tp 8 --shared-experts-tp-size 2 --enable-eplb", "is only supported for Kimi-K3."},
+        {"0.5.23", "--tp 8 --shared-experts-tp-size 2 --model-path instance://h --served-model-name m",
+         "ValueError: --shared-experts-tp-size requires a Kimi-K3 model configuration."},
+        /* after the all-to-all handler, before EPLB's */
+        {"0.5.23", "--tp 8 --shared-experts-tp-size -1 --moe-a2a-backend flashinfer --moe-runner-backend triton",
+         "Flashinfer MoE A2A"},
+        /* the capability adjustments return first for an instance connector */
+        {"0.5.23", "--tp 8 --model-path instance://h --served-model-name m --enable-encoder-swa-bounded-replay",
+         NULL},
+        /* the draft's DeepEP v2 is the resolution's last check */
+        {"0.5.23", "--tp 8 --enable-encoder-swa-bounded-replay --speculative-algorithm NEXTN "
+         "--speculative-moe-a2a-backend deepep_v2", "requires DeepSeek-V4.1"},
+    };
+    expect_verdicts("deepseek-v3.2", SHARED_TP, COUNT_OF(SHARED_TP));
+    /* DeepSeek-V4's pool checks come once the model loads, after the resolution's */
+    assert_int_equal(resolve_line("H200", "tests/unit/models/DSV4_SMALL.json", "SGLANG_DSV4_KV_LAYOUT=bogus --tp 8 "
+                                  "--enable-layernorm-sp", "0.5.21", &r, &d), KVC_ERR_CONFIG);
+    assert_contains(d.message, "--enable-layernorm-sp is only supported for ['Qwen3ForCausalLM']");
+    assert_int_equal(resolve_line("B200", "tests/unit/models/DSV4_SMALL.json", "--tp 8 --speculative-algorithm EAGLE "
+                                  "--speculative-eagle-topk 1 --speculative-num-steps 3 --speculative-num-draft-tokens "
+                                  "4 --speculative-moe-a2a-backend deepep_v2", "0.5.23", &r, &d), KVC_ERR_CONFIG);
+    assert_contains(d.message, "DeepEP v2 MoE is not validated as a speculative draft backend.");
     /* declined: the CPU engine (exactly "1"), expert packs */
     assert_int_equal(resolve_line("H200", "deepseek-v3.2", "SGLANG_USE_CPU_ENGINE=1 --tp 8", "0.5.23", &r, &d),
                      KVC_ERR_CONFIG);

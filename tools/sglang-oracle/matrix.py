@@ -260,7 +260,12 @@ MODEL_ONLY_CASES = ["--tp 8 --enable-layernorm-sp", "--tp 8 --enable-layernorm-s
                     "--speculative-eagle-topk 2", "--enable-encoder-swa-bounded-replay",
                     "--enable-megamoe-for-layernorm-sp", "--enable-megamoe-for-layernorm-sp --enable-layernorm-sp",
                     "--tp 8 --enable-layernorm-sp --enable-encoder-swa-bounded-replay", "--load-format expert_pack",
-                    "--load-format instanttensor", "SGLANG_USE_CPU_ENGINE=1", "SGLANG_USE_CPU_ENGINE=0"]
+                    "--load-format instanttensor", "SGLANG_USE_CPU_ENGINE=1", "SGLANG_USE_CPU_ENGINE=0",
+                    "--tp 8 --shared-experts-tp-size 2", "--tp 8 --shared-experts-tp-size 3",
+                    "--tp 8 --shared-experts-tp-size 0 --enable-eplb",
+                    "--tp 8 --enable-encoder-swa-bounded-replay --speculative-algorithm NEXTN "
+                    "--speculative-moe-a2a-backend deepep_v2",
+                    "SGLANG_IS_IN_CI=true --tp 8 --disaggregation-mode decode"]
 REJ = "--speculative-use-rejection-sampling"
 BLOCK = "--speculative-use-block-verification"
 REJECTION_SPEC_CASES = [("EAGLE", None, f"{REJ} --speculative-accept-threshold-single 0.5"),

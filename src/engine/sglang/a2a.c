@@ -255,7 +255,8 @@ static int t_dispatch_algorithm(const ctx *c, const a2a_view *v, char *why, size
 }
 
 /* DeepEP v2 as the draft's backend, given (0.5.19+: sglang 0.5.19: python/sglang/srt/arg_groups/moe_hook.py:362-376;
- * 0.5.23: :624-638); the target's own deepep_v2 is declined first. */
+ * 0.5.23: :624-638), the resolution's last check (sglang 0.5.19: python/sglang/srt/arg_groups/pipeline.py:367; 0.5.23:
+ * :374); the target's own deepep_v2 is declined first. */
 static int t_spec_deepep_v2(const ctx *c, const a2a_view *v, char *why, size_t size)
 {
     (void)v, (void)why, (void)size;
@@ -445,12 +446,12 @@ static const struct a2a_rule {
      "AssertionError: SGLANG_PPLX_NUM_MAX_DISPATCH_TOKENS_PER_RANK (default 128) must be >= the per-rank pplx dispatch "
      "tokens (chunked_prefill_size, or the decode cuda-graph batch size)", "sglang 0.5.17: python/sglang/srt/"
      "server_args.py:6782-6800; 0.5.23: python/sglang/srt/arg_groups/moe_hook.py:614-621, :840-846"},
-    {SINCE("0.5.17"), A2A_HANDLER, "", t_dispatch_algorithm,
+    {SINCE("0.5.17"), A2A_EPLB, "", t_dispatch_algorithm,
      "ValueError: --ep-dispatch-algorithm {ep_dispatch_algorithm} picks a different physical replica per rank, which "
      "only holds up when an a2a backend routes each token to a single rank. Use --ep-dispatch-algorithm dynamic with "
      "--moe-a2a-backend none.", "sglang 0.5.17: python/sglang/srt/server_args.py:6811-6830; 0.5.23: python/sglang/srt/"
      "arg_groups/parallel_hook.py:764-788"},
-    {SINCE("0.5.3rc2"), A2A_HANDLER, "", t_eplb,
+    {SINCE("0.5.3rc2"), A2A_EPLB, "", t_eplb,
      "AssertionError: (a bare assert ep_size > 1 with --enable-eplb: the expert parallel size is --tp-size with an "
      "all-to-all backend other than none and ascend_tp, else --ep-size)",
      "sglang 0.5.3rc2: python/sglang/srt/server_args.py:1008-1009; 0.5.23: python/sglang/srt/arg_groups/"
@@ -464,7 +465,7 @@ static const struct a2a_rule {
      "sglang 0.5.22: python/sglang/srt/arg_groups/moe_hook.py:679-691; 0.5.23: :749-760"},
     {SINCE("0.5.22"), A2A_BUDGET, "flashinfer", t_fi_budget, NULL,
      "sglang 0.5.22: python/sglang/srt/arg_groups/moe_hook.py:673-698; 0.5.23: :734-774"},
-    {SINCE("0.5.19"), A2A_BUDGET, "", t_spec_deepep_v2,
+    {SINCE("0.5.19"), A2A_LAST, "", t_spec_deepep_v2,
      "ValueError: DeepEP v2 MoE is not validated as a speculative draft backend. Select another "
      "--speculative-moe-a2a-backend.", "sglang 0.5.19: python/sglang/srt/arg_groups/moe_hook.py:362-376; 0.5.23: "
      ":624-638"},
@@ -556,18 +557,40 @@ static const setting *blame(const ctx *c, const struct a2a_rule *r)
     return NULL;
 }
 
-kvc_status a2a_check(const ctx *c, enum a2a_stage stage)
+/* --shared-experts-tp-size (0.5.21+), Kimi-K3's, in its own handler between the all-to-all handler and EPLB's: a
+ * positive divisor of the attention TP size (tp // attn_dp // attn_cp), then no instance connector's model path, then
+ * Kimi-K3 only, which refuses every model kvcheck judges (sglang 0.5.21: python/sglang/srt/arg_groups/
+ * parallel_hook.py:159-195; 0.5.23: :201-237). */
+static kvc_status shared_experts(const ctx *c, const a2a_view *v)
 {
-    if (c->set->s[SET_PAGE_SIZE].reported) return KVC_OK; /* a running server's: its checks passed */
-    a2a_view v = view_of(c);
+    static const char CITE[] = "sglang 0.5.21: python/sglang/srt/arg_groups/parallel_hook.py:159-195; 0.5.23: "
+                               ":201-237";
+    const setting *s = &c->set->s[SET_SHARED_EXPERTS_TP];
+    if (!s->set || !rel_since(c->rel, "0.5.21")) return KVC_OK;
+    const char *tp = settings_size_text(c->set, SET_TP), *cp = settings_size_text(c->set, SET_ATTN_CP);
+    if (c->cp.enabled || strlen(tp) > 18 || tp[0] == '-' || strlen(cp) > 18 || strtol(cp, NULL, 10) < 1 ||
+        strlen(s->value) > 18 || v->adp < 1)
+        return diag_set(c->diag, KVC_ERR_CONFIG, &s->origin, "%s %s: SGLang %s checks it against the attention TP "
+                        "size (%s), which kvcheck does not derive with prefill context parallelism or sizes past 18 "
+                        "digits, so it cannot judge this worker (SGLang refuses it for every model but Kimi-K3)",
+                        s->flag, s->value, SGLANG_VERSIONS[c->rel], CITE);
+    long size = strtol(s->value, NULL, 10);
+    unsigned long attn_tp = strtoul(tp, NULL, 10) / v->adp / strtoul(cp, NULL, 10);
+    if (size < 1 || attn_tp % (unsigned long)size != 0)
+        return rules_refuse(c, s, "ValueError: --shared-experts-tp-size (%ld) must be a positive divisor of attention "
+                            "TP size (%lu). (%s)", size, attn_tp, CITE);
+    if (instance_model_path(c))
+        return rules_refuse(c, s, "ValueError: --shared-experts-tp-size requires a Kimi-K3 model configuration. (%s)",
+                            CITE);
+    return rules_refuse(c, s, "ValueError: --shared-experts-tp-size is only supported for Kimi-K3. (%s): drop it",
+                        CITE);
+}
+
+/* The first of RULES' rows at `stage` that refuses the worker, or kvcheck's decline. */
+static kvc_status run_rules(const ctx *c, const a2a_view *view, enum a2a_stage stage)
+{
+    const a2a_view v = *view;
     const char *rel = SGLANG_VERSIONS[c->rel];
-    const setting *flag = &c->set->s[SET_MOE_A2A];
-    if (stage == A2A_HANDLER)
-        for (size_t i = 0; i < COUNT_OF(UNJUDGED); i++)
-            if (strcmp(v.backend, UNJUDGED[i].backend) == 0 && in_span(c->rel, UNJUDGED[i].when))
-                return diag_set(c->diag, KVC_ERR_CONFIG, flag->set ? &flag->origin : NULL, "all-to-all backend %s: "
-                                "%s; kvcheck does not model it, so it cannot judge this worker under SGLang %s",
-                                v.backend, UNJUDGED[i].what, rel);
     for (size_t i = 0; i < COUNT_OF(RULES); i++) {
         const struct a2a_rule *r = &RULES[i];
         int branch = !r->backends[0] || word_in(v.backend, r->backends) ||
@@ -590,7 +613,23 @@ kvc_status a2a_check(const ctx *c, enum a2a_stage stage)
                                 why, why[0] ? "; to start it, raise the variable in the launch's environment or lower "
                                               "--chunked-prefill-size" : "");
     }
-    if (stage != A2A_HANDLER) return KVC_OK;
+    return KVC_OK;
+}
+
+kvc_status a2a_check(const ctx *c, enum a2a_stage stage)
+{
+    if (c->set->s[SET_PAGE_SIZE].reported) return KVC_OK; /* a running server's: its checks passed */
+    a2a_view v = view_of(c);
+    const setting *flag = &c->set->s[SET_MOE_A2A];
+    if (stage == A2A_HANDLER)
+        for (size_t i = 0; i < COUNT_OF(UNJUDGED); i++)
+            if (strcmp(v.backend, UNJUDGED[i].backend) == 0 && in_span(c->rel, UNJUDGED[i].when))
+                return diag_set(c->diag, KVC_ERR_CONFIG, flag->set ? &flag->origin : NULL, "all-to-all backend %s: "
+                                "%s; kvcheck does not model it, so it cannot judge this worker under SGLang %s",
+                                v.backend, UNJUDGED[i].what, SGLANG_VERSIONS[c->rel]);
+    kvc_status st = run_rules(c, &v, stage);
+    if (st || stage != A2A_HANDLER) return st;
+    if ((st = shared_experts(c, &v)) || (st = run_rules(c, &v, A2A_EPLB))) return st;
     static const rule_hooks hooks = {ELASTIC_UNMODELLED, NULL, NULL};
     return rules_table(c, ELASTIC, COUNT_OF(ELASTIC), 0, &hooks);
 }

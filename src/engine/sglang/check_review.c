@@ -22,10 +22,13 @@
 #define CUTEDSL                                                                                                        \
     "run only with --moe-runner-backend flashinfer_cutedsl on a non-decode worker, which kvcheck declines (sglang "   \
     "0.5.18: python/sglang/srt/server_args.py:6810-6880)"
-/* 0.5.4: python/sglang/srt/server_args.py:1233-1240; 0.5.18: :7069-7095 */
 #define ELASTIC                                                                                                        \
     "run only with --elastic-ep-backend, which kvcheck declines (sglang 0.5.23: python/sglang/srt/arg_groups/"       \
     "parallel_hook.py:519-560)"
+/* 0.5.4: python/sglang/srt/server_args.py:1233-1240 */
+#define ELASTIC_OLD                                                                                                    \
+    "run only with --elastic-ep-backend, which kvcheck declines (sglang 0.5.18: python/sglang/srt/server_args.py:"   \
+    "7069-7095)"
 
 /* 0.5.19: python/sglang/srt/arg_groups/expert_pack_hook.py:32-36 */
 #define EXPERT_PACK                                                                                                    \
@@ -65,10 +68,10 @@ const sglang_check_review SGLANG_CHECK_REVIEWS[] = {
     {"piecewise_cuda_graph_max_tokens", 0x0000000000001800u,
      "sglang 0.5.13.post1: python/sglang/srt/server_args.py:3478", CUTEDSL},
     {"node_rank", 0x000000000000001fu, "sglang 0.5.23: python/sglang/srt/arg_groups/parallel_hook.py:551", ELASTIC},
-    {"node_rank", 0x00000000000000e0u, "sglang 0.5.18: python/sglang/srt/server_args.py:7089", ELASTIC},
+    {"node_rank", 0x00000000000000e0u, "sglang 0.5.18: python/sglang/srt/server_args.py:7089", ELASTIC_OLD},
     {"eplb_algorithm", 0x000000000000001fu, "sglang 0.5.23: python/sglang/srt/arg_groups/parallel_hook.py:531",
      ELASTIC},
-    {"eplb_algorithm", 0x00000001ffffffe0u, "sglang 0.5.18: python/sglang/srt/server_args.py:7073", ELASTIC},
+    {"eplb_algorithm", 0x00000001ffffffe0u, "sglang 0.5.18: python/sglang/srt/server_args.py:7073", ELASTIC_OLD},
     {"cuda_graph_backend_decode", 0x000000000000001fu,
      "sglang 0.5.23: python/sglang/srt/arg_groups/expert_pack_hook.py:192", EXPERT_PACK},
     {"model_loader_extra_config", 0x000000000000001fu,

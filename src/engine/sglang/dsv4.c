@@ -429,8 +429,6 @@ kvc_status dsv4_resolve(ctx *c)
     if (!st) st = dsv4_backend(c);
     if (!st) st = dsv4_checks(c);
     if (!st) st = model_only_check(c, MODEL_ONLY_DSV4); /* validate_deepseek_v41_features, after the hook's checks */
-    if (!st) st = dsv4_layout_env(c);
-    if (!st) st = dsv4_pool_dtype(c);
     if (st) return st;
     const setting *ps = &c->set->s[SET_PAGE_SIZE];
     setting_set(rules_get(out, "page_size"), "256", "forced: SGLang's DeepSeek-V4 hook sets attention_backend dsv4 and "
@@ -467,6 +465,12 @@ kvc_status dsv4_resolve(ctx *c)
     out->kv_entries = out->attn_layers;
     out->kv_bytes_per_token_all = (uint64_t)out->kv.bytes_per_token * out->attn_layers;
     return KVC_OK;
+}
+
+kvc_status dsv4_pool_check(const ctx *c)
+{
+    kvc_status st = dsv4_layout_env(c);
+    return st ? st : dsv4_pool_dtype(c);
 }
 
 size_t dsv4_spans(span *out, size_t max)

@@ -228,6 +228,7 @@ static const struct dest_key {
     {"enable_encoder_swa_bounded_replay", SET_ENCODER_REPLAY},
     {"dist_init_addr", SET_DIST_INIT_ADDR},
     {"nccl_port", SET_NCCL_PORT},
+    {"shared_experts_tp_size", SET_SHARED_EXPERTS_TP},
 };
 
 /* The environment variables that are settings: SGLang's envs that decide a
@@ -274,6 +275,7 @@ static const struct env_key {
     {"SGLANG_USE_CPU_ENGINE", SET_CPU_ENGINE_ENV, EVER},
     {"SGLANG_DISTRIBUTED_INIT_METHOD_OVERRIDE", SET_DIST_INIT_OVERRIDE_ENV, SINCE("0.5.9")},
     {"SGLANG_WAIT_PORT_TIMEOUT", SET_WAIT_PORT_TIMEOUT_ENV, SINCE("0.5.16")},
+    {"SGLANG_IS_IN_CI", SET_IS_IN_CI_ENV, EVER},
 };
 
 /* Environment variables a release warns about as deprecated when they are set, and does not read. */
@@ -864,16 +866,18 @@ static const sglang_check_review *review_of(const sglang_check_row *row)
 
 /* A start-up check of release `rel` that reads ServerArgs field `dest` and that no review accounts for (the first
  * such row of check_table.c, in file order), or NULL; then *reviewed is the review of the field's first row of the
- * release, or NULL where no check reads the field. */
-static const char *check_reading(const char *dest, unsigned rel, const sglang_check_review **reviewed)
+ * release, or NULL where no check reads the field, and *nreviewed counts the release's reviewed rows. */
+static const char *check_reading(const char *dest, unsigned rel, const sglang_check_review **reviewed,
+                                 unsigned *nreviewed)
 {
     *reviewed = NULL;
+    *nreviewed = 0;
     for (unsigned i = 0; i < SGLANG_NCHECK_ROWS; i++) {
         const sglang_check_row *row = &SGLANG_CHECK_ROWS[i];
         if (!(row->releases & SGLANG_RELEASE_BIT(rel)) || strcmp(row->dest, dest) != 0) continue;
         const sglang_check_review *r = review_of(row);
         if (!r) return row->cite;
-        if (!*reviewed) *reviewed = r;
+        if (!(*nreviewed)++) *reviewed = r;
     }
     return NULL;
 }
@@ -949,13 +953,17 @@ static kvc_status fold_use(fold_state *f, const flag_use *u, const char *const *
         f->out->s[key].nvalues = (unsigned)u->nvalues;
     } else if (key < 0) {
         const sglang_check_review *reviewed;
-        const char *cite = check_reading(u->def->dest, f->release, &reviewed);
+        unsigned nreviewed;
+        const char *cite = check_reading(u->def->dest, f->release, &reviewed, &nreviewed);
         if (cite) unchecked_add(f, u->option, u->def->dest);
         f->ignored++;
         if (f->out->nignored < KVC_MAX_NOTES - 1) {
             char why[KVC_NOTE_LEN] = "";
             if (cite) str_printf(why, sizeof why, ": SGLang's start-up checks read it (%s), which kvcheck does not "
                                  "model", cite);
+            else if (reviewed && nreviewed > 1)
+                str_printf(why, sizeof why, ": SGLang's start-up checks of it in %u files cannot refuse this worker "
+                           "(src/engine/sglang/check_review.c); those of the first %s", nreviewed, reviewed->why);
             else if (reviewed) str_printf(why, sizeof why, ": SGLang's start-up checks of it %s", reviewed->why);
             notes_add(f->out->ignored, &f->out->nignored, KVC_MAX_NOTES - 1, "%s%s%s (%s)%s", u->option,
                       value && value[0] ? " " : "", value ? (secret ? "***" : value) : "", where, why);

@@ -11,6 +11,9 @@
 
 static int given(const ctx *c, setting_key k) { return c->set->s[k].set; }
 static int o_replay(const ctx *c) { return given(c, SET_ENCODER_REPLAY); }
+/* the capability adjustments return first for an instance connector's model path (sglang 0.5.23: python/sglang/srt/
+ * arg_groups/model_hook.py:759-761) */
+static int o_replay_loaded(const ctx *c) { return o_replay(c) && !instance_model_path(c); }
 static int o_megamoe_alone(const ctx *c) { return given(c, SET_LAYERNORM_SP_MEGAMOE) && !given(c, SET_LAYERNORM_SP); }
 static int o_megamoe(const ctx *c) { return given(c, SET_LAYERNORM_SP_MEGAMOE); }
 static int o_layernorm(const ctx *c) { return given(c, SET_LAYERNORM_SP); }
@@ -34,7 +37,7 @@ static const flag_rule RULES[] = {
      "ValueError: --enable-layernorm-sp is only supported for ['MuseSparkForConditionalGeneration', "
      "'Qwen3ForCausalLM']; got {arch}.",
      LAYERNORM_CITE("0.5.23") "23-41, :130-134, python/sglang/srt/layers/layernorm_sp.py:54"},
-    {SINCE("0.5.23"), MODEL_ONLY_CAPABILITY, o_replay, SET_ENCODER_REPLAY, REPLAY_MESSAGE,
+    {SINCE("0.5.23"), MODEL_ONLY_CAPABILITY, o_replay_loaded, SET_ENCODER_REPLAY, REPLAY_MESSAGE,
      "sglang 0.5.23: python/sglang/srt/arg_groups/model_hook.py:1038-1045"},
 };
 #undef LAYERNORM_CITE

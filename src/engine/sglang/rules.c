@@ -1706,8 +1706,8 @@ static const struct mha_default {
     const char *cite;
 } MHA_DEFAULTS[] = {
     {FROM_TO("0.5.6.post1", "0.5.6.post2"), "10 12", "trtllm_mha", "10",
-     "TRTLLM MHA backend is only supported on Blackwell GPUs (SM100). Please use a different backend.",
-     "EAGLE EAGLE3 NEXTN", "trtllm_mha backend only supports topk = 1 for speculative decoding.",
+     "ValueError: TRTLLM MHA backend is only supported on Blackwell GPUs (SM100). Please use a different backend.",
+     "EAGLE EAGLE3 NEXTN", "ValueError: trtllm_mha backend only supports topk = 1 for speculative decoding.",
      "sglang 0.5.6.post1: python/sglang/srt/server_args.py:1344-1353, :1435-1443, :1696-1699, :1756-1775, "
      ":4579-4610; sglang 0.5.6.post2: :1374-1383, :1465-1473, :1729-1732, :1789-1808, :4649-4680"},
 };
@@ -1722,6 +1722,8 @@ static const setting *mha_input_given(const ctx *c)
         if (c->set->s[KEYS[i]].set) return &c->set->s[KEYS[i]];
     return NULL;
 }
+
+static kvc_status refuse_none_topk(const ctx *c, const char *beside, const char *cite);
 
 /* The MHA default row that holds for the worker, or NULL. Pure. */
 static const struct mha_default *mha_default(const ctx *c)
@@ -1754,10 +1756,13 @@ static kvc_status check_mha_default(const ctx *c)
     mha_why(c, r->backend, why, sizeof why);
     if (!word_in(major, r->passes)) return rules_refuse(c, NULL, "%s (%s; %s)", r->platform_message, why, r->cite);
     const setting *s = &c->set->s[SET_SPEC_ALGO];
-    if (s->set && word_in(s->value, r->topk_algos))
-        return rules_refuse(c, s, "%s (%s; --speculative-algorithm %s auto-chooses topk 4 for it; %s)", r->topk_message,
-                      why, s->value, r->cite);
-    return KVC_OK;
+    if (!s->set || !word_in(s->value, r->topk_algos)) return KVC_OK;
+    /* the speculative handler picks the parameters only when --speculative-num-steps is not given (then none may be:
+     * its bare assert, check_spec_params), before the comparison with 1 */
+    if (c->set->s[SET_SPEC_NUM_STEPS].set) return refuse_none_topk(c, " as trtllm_mha runs", r->cite);
+    if (c->set->s[SET_SPEC_DRAFT_TOKENS].set) return KVC_OK;
+    return rules_refuse(c, s, "%s (%s; --speculative-algorithm %s auto-chooses topk 4 for it; %s)", r->topk_message,
+                        why, s->value, r->cite);
 }
 
 /* From 0.5.7 to 0.5.19, the MHA attention backend SGLang picks for a model
@@ -2436,11 +2441,6 @@ static kvc_status fp4_pool(const ctx *c, const char *dtype, kvc_setting *row)
 
 /* ------------------------------------------------------ disaggregation */
 
-/* A decode worker with DP > 1 needs the prefill round-robin flag up to
- * 0.5.7 (sglang 0.5.3: python/sglang/srt/server_args.py:1195-1197; 0.5.7:
- * :2187-2190; 0.5.8 has neither the check nor the flag); DSA forces DP
- * attention with dp = tp up to 0.5.5.post3 (sglang 0.5.3:
- * server_args.py:815-817). */
 /* Python's a % b (the sign of b) for ints of up to 18 digits; 0 with *ok 0 past that or for b == 0. Pure. */
 static long long py_mod(const char *a, const char *b, int *ok)
 {
@@ -2489,21 +2489,25 @@ static kvc_status check_decode_sizes(const ctx *c)
                         "3049-3055; 0.5.9: :5427-5432)", decode, prefill);
 }
 
-/* The PD handler up to 0.5.9 (it runs after the speculative handler): the decode side's sizes, then up to 0.5.7 a
- * decode worker's round robin with DP. */
+/* The PD handler up to 0.5.9 (it runs after the speculative handler): the decode side's sizes, then a decode worker
+ * with DP > 1 needs the prefill round-robin flag up to 0.5.7 unless SGLANG_IS_IN_CI is true or 1, any case
+ * (get_bool_env_var) (sglang 0.5.3: python/sglang/srt/server_args.py:1195-1197; 0.5.7: :2187-2190; 0.5.8 has
+ * neither the check nor the flag); DSA forces DP attention with dp = tp up to 0.5.5.post3 (sglang 0.5.3:
+ * server_args.py:815-817). */
 static kvc_status check_pd_handler(const ctx *c)
 {
     int forces_dp = c->defaults && rel_until(c->rel, "0.5.5.post3");
-    const setting *mode = &c->set->s[SET_DISAGG_MODE];
+    const setting *mode = &c->set->s[SET_DISAGG_MODE], *ci = &c->set->s[SET_IS_IN_CI_ENV];
     kvc_status st = check_decode_sizes(c);
     if (st) return st;
     if (!rel_until(c->rel, "0.5.7") || !set_to(c, SET_DISAGG_MODE, "decode")) return KVC_OK;
+    if (ci->set && (str_ieq(ci->value, "true") || strcmp(ci->value, "1") == 0)) return KVC_OK;
     unsigned long tp = size_of(c, SET_TP);
     unsigned long dp = size_of(c, SET_DP);
     if (forces_dp) dp = tp;
     if (dp <= 1 || c->set->s[SET_PREFILL_RR].set) return KVC_OK;
     return rules_refuse(c, mode,
-                  "Prefill round robin balance is required when dp size > 1. Please make sure that the prefill "
+                  "AssertionError: Prefill round robin balance is required when dp size > 1. Please make sure that the prefill "
                   "instance is launched with `--load-balance-method round_robin` and `--prefill-round-robin-balance` "
                   "is set for decode server.%s (sglang 0.5.3: python/sglang/srt/server_args.py:1195-1197; 0.5.7: "
                   ":2187-2190)",
@@ -5409,9 +5413,11 @@ static kvc_status resolve_settings(const gpu_info *gpu, const model_info *model,
     if (!st && dsv4) st = check_page_major(&c, 1);
     if (!st && dsv4) st = check_optimistic_prefill(&c);
     if (!st && dsv4) st = model_only_check(&c, MODEL_ONLY_CAPABILITY);
+    if (!st && dsv4) st = a2a_check(&c, A2A_LAST);
     if (!st && dsv4) st = check_server_args(&c);
     if (!st && dsv4) st = address_check(&c); /* when the engine starts */
     if (!st && dsv4) st = quant_check_loader(&c); /* at model load */
+    if (!st && dsv4) st = dsv4_pool_check(&c);   /* then its pool */
     if (!st && dsv4) st = check_startup(&c, 1);
     if (dsv4) return st ? st : decline_dcp(&c);
     if (!st) st = run_dcp_rules(&c, DSA_DCP, COUNT_OF(DSA_DCP)); /* the DeepSeek family's, before the dtype */
@@ -5453,6 +5459,7 @@ static kvc_status resolve_settings(const gpu_info *gpu, const model_info *model,
     if ((st = check_page_major(&c, 0))) return st;
     if ((st = check_optimistic_prefill(&c))) return st;
     if ((st = model_only_check(&c, MODEL_ONLY_CAPABILITY))) return st; /* after the other validations */
+    if ((st = a2a_check(&c, A2A_LAST))) return st;
     warn_platform(&c);
     cp_note_inert(&c);
     cp_note_decode(&c);

@@ -177,6 +177,17 @@ static inline int set_to(const ctx *c, setting_key k, const char *v)
     return c->set->s[k].set && strcmp(c->set->s[k].value, v) == 0;
 }
 
+/* 1 when --model-path names an instance connector: parse_connector_type's "(.+)://(.*)" (greedy: the last "://",
+ * no newline before it) gives "instance" (sglang 0.5.23: python/sglang/srt/utils/common.py:3742-3752,
+ * python/sglang/srt/connector/__init__.py:22). Pure. */
+static inline int instance_model_path(const ctx *c)
+{
+    const setting *p = &c->set->s[SET_MODEL_PATH];
+    const char *last = NULL;
+    for (const char *at = p->set ? strstr(p->value, "://") : NULL; at; at = strstr(at + 1, "://")) last = at;
+    return last && last - p->value == 8 && strncmp(p->value, "instance", 8) == 0;
+}
+
 /* 1 for a PD worker: --disaggregation-mode given and not null. Pure. */
 static inline int pd_worker(const ctx *c)
 {
@@ -403,6 +414,8 @@ size_t prefill_only_spans(span *out, size_t max);
 int rules_dsv4(const char *arch, unsigned rel);
 /* Its hook's checks, its page size and its pools' rows, after the KV-independent steps rules.c runs first. */
 kvc_status dsv4_resolve(ctx *c);
+/* Its pool's creation, after the model loads: SGLANG_DSV4_KV_LAYOUT and the storage dtype. */
+kvc_status dsv4_pool_check(const ctx *c);
 size_t dsv4_spans(span *out, size_t max);
 
 /* ------------------------------------------- DSA top-k sharing (topk.c) */
@@ -448,7 +461,8 @@ size_t chunk_spans(span *out, size_t max);
 /* Where SGLang checks the all-to-all backend and its result: MegaMoE's compatibility at the start of the resolution
  * (0.5.21+); the handler itself (after the MoE runner's checks), with EPLB's checks after it; the token budgets after
  * speculative decoding; two-batch overlap in check_server_args, after the chunked prefill size's check. */
-enum a2a_stage { A2A_EARLY, A2A_HANDLER, A2A_BUDGET, A2A_SERVER_ARGS };
+/* A2A_LAST: the resolution's last check (the draft's DeepEP v2); A2A_EPLB: a2a.c's own, after A2A_HANDLER's */
+enum a2a_stage { A2A_EARLY, A2A_HANDLER, A2A_BUDGET, A2A_LAST, A2A_SERVER_ARGS, A2A_EPLB };
 kvc_status a2a_check(const ctx *c, enum a2a_stage stage);
 /* Puts up to `max` of a2a.c's release spans in `out`; returns how many it has. */
 size_t a2a_spans(span *out, size_t max);

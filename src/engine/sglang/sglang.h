@@ -457,6 +457,8 @@ typedef enum setting_key {
     SET_NCCL_PORT,           /* --nccl-port */
     SET_DIST_INIT_OVERRIDE_ENV, /* SGLANG_DISTRIBUTED_INIT_METHOD_OVERRIDE in the launch's environment (0.5.9+) */
     SET_WAIT_PORT_TIMEOUT_ENV, /* SGLANG_WAIT_PORT_TIMEOUT in the launch's environment (0.5.16+) */
+    SET_SHARED_EXPERTS_TP,   /* --shared-experts-tp-size (0.5.21+, Kimi-K3's) */
+    SET_IS_IN_CI_ENV,        /* SGLANG_IS_IN_CI in the launch's environment (the round robin reads it up to 0.5.7) */
     SET_COUNT
 } setting_key;
 
