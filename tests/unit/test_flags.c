@@ -635,7 +635,8 @@ static void test_flags__flags_sglang_checks_that_kvcheck_does_not_model(void **s
     kvc_diag d;
     settings *s = malloc(sizeof *s);
     assert_non_null(s);
-    assert_int_equal(parse_in("0.5.23", "--enable-http2 --hicache-size 1 --host 0.0.0.0 --enable-http2", s, &d), KVC_OK);
+    assert_int_equal(parse_in("0.5.23", "--enable-http2 --hicache-size 1 --host 0.0.0.0 --enable-http2", s, &d),
+                     KVC_OK);
     assert_true(has_warning(s, "some of SGLang 0.5.23's start-up checks read --enable-http2, --hicache-size, which "
                                "kvcheck does not model (they may not apply to this worker): it judges the KV layout as "
                                "if the worker starts"));
@@ -650,9 +651,9 @@ static void test_flags__flags_sglang_checks_that_kvcheck_does_not_model(void **s
     assert_string_equal(s->ignored[0], "--node-rank 1 (--args:1:16): SGLang's start-up checks of it run only with "
                                        "--elastic-ep-backend, which kvcheck declines (sglang 0.5.23: python/sglang/"
                                        "srt/arg_groups/parallel_hook.py:519-560)");
-    assert_contains(s->ignored[1], "--max-running-requests 64 (--args:1:30): SGLang's start-up checks of it in 3 files "
-                                   "cannot refuse this worker (src/engine/sglang/check_review.c); those of the first run "
-                                   "only for a deepseek_v41 model");
+    assert_contains(s->ignored[1], "--max-running-requests 64 (--args:1:30): SGLang's start-up checks of it in 3 "
+                                   "files cannot refuse this worker (src/engine/sglang/check_review.c); those of the "
+                                   "first run only for a deepseek_v41 model");
     /* a review holds for its row's releases: 0.5.18's --node-rank check is reviewed, 0.5.9's HTTP/2 is not */
     assert_int_equal(parse_in("0.5.18", "--node-rank 1", s, &d), KVC_OK);
     assert_false(has_warning(s, "start-up checks"));

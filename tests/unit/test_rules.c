@@ -271,7 +271,8 @@ static const struct bad {
      * the default on SM12x too, where its platform check refuses it */
     {"RTX PRO 6000", "glm-5.2", "", "0.5.6.post1",
      "SGLang 0.5.6.post1 refuses to start: ValueError: TRTLLM MHA backend is only supported on Blackwell GPUs "
-     "(SM100). Please use a different backend. (trtllm_mha: SGLang 0.5.6.post1's default attention backend on SM120 for "
+     "(SM100). Please use a different backend. (trtllm_mha: SGLang 0.5.6.post1's default attention backend on SM120 "
+     "for "
      "GlmMoeDsaForCausalLM, which it takes as an MHA model since it has no model class for it; the first is in 0.5.9, "
      "pass --sglang-version 0.5.9 or newer; sglang 0.5.6.post1: "
      "python/sglang/srt/server_args.py:1344-1353"},
@@ -2277,8 +2278,8 @@ static void test_rules__tlru_eviction(void **state)
 #define CFG "--radix-eviction-policy-config "
     static const release_case T[] = {
         {"0.5.20", TLRU, "invalid choice: 'tlru'"},
-        {"0.5.21", TLRU, "ValueError: --radix-eviction-policy tlru needs 'threshold' greater than 'next_prompt_estimate' "
-         "in --radix-eviction-policy-config, got 0 <= 0; otherwise no tokens are ever TEL-safe and T-LRU is exactly "
+        {"0.5.21", TLRU, "ValueError: --radix-eviction-policy tlru needs 'threshold' greater than "
+         "'next_prompt_estimate' in --radix-eviction-policy-config, got 0 <= 0; otherwise no tokens are ever TEL-safe and T-LRU is exactly "
          "LRU."},
         {"0.5.23", TLRU CFG "'{\"threshold\":5}'", NULL},
         {"0.5.23", TLRU CFG "'{\"threshold\":-5,\"next_prompt_estimate\":true}'", "ValueError: --radix-eviction-policy "

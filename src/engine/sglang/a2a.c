@@ -587,21 +587,20 @@ static kvc_status shared_experts(const ctx *c, const a2a_view *v)
 }
 
 /* The first of RULES' rows at `stage` that refuses the worker, or kvcheck's decline. */
-static kvc_status run_rules(const ctx *c, const a2a_view *view, enum a2a_stage stage)
+static kvc_status run_rules(const ctx *c, const a2a_view *v, enum a2a_stage stage)
 {
-    const a2a_view v = *view;
     const char *rel = SGLANG_VERSIONS[c->rel];
     for (size_t i = 0; i < COUNT_OF(RULES); i++) {
         const struct a2a_rule *r = &RULES[i];
-        int branch = !r->backends[0] || word_in(v.backend, r->backends) ||
-                     (v.flashinfer_too && stage == A2A_HANDLER && word_in("flashinfer", r->backends));
+        int branch = !r->backends[0] || word_in(v->backend, r->backends) ||
+                     (v->flashinfer_too && stage == A2A_HANDLER && word_in("flashinfer", r->backends));
         if (r->stage != stage || !in_span(c->rel, r->when) || !branch) continue;
         char why[KVC_NOTE_LEN] = "";
-        int refused = r->refused(c, &v, why, sizeof why);
+        int refused = r->refused(c, v, why, sizeof why);
         const setting *s = blame(c, r);
         if (refused < 0 || (refused && !r->message))
             return diag_set(c->diag, KVC_ERR_CONFIG, s ? &s->origin : NULL, "all-to-all backend %s: SGLang %s checks "
-                            "it (%s), and %s, which kvcheck does not model, so it cannot judge this worker", v.backend,
+                            "it (%s), and %s, which kvcheck does not model, so it cannot judge this worker", v->backend,
                             rel, r->cite, why);
         if (!refused) continue;
         kvc_status st = quant_rocm_first(c, s);

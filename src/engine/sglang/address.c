@@ -34,14 +34,24 @@ static int port_in_range(const char *port, long above)
     return strtol(port, NULL, 10) + above <= 65535;
 }
 
+/* SGLang's message `what` and Python's repr of `text`, into `msg`; NULL. */
+static const char *fail(strbuf *msg, const char *what, const char *text)
+{
+    sb_puts(msg, what);
+    py_repr(msg, text);
+    return NULL;
+}
+
+/* int()'s ValueError for `text`, into `msg`; NULL. */
+static const char *int_literal(strbuf *msg, const char *text)
+{
+    return fail(msg, "ValueError: invalid literal for int() with base 10: ", text);
+}
+
 /* `s` is SGLang's _parse_port's port, or NULL with its message in `msg`. */
 static const char *parse_port(const char *s, char *port, size_t size, strbuf *msg)
 {
-    if (!py_int(s, port, size)) {
-        sb_puts(msg, "ValueError: Invalid port number: ");
-        py_repr(msg, s);
-        return NULL;
-    }
+    if (!py_int(s, port, size)) return fail(msg, "ValueError: Invalid port number: ", s);
     if (!port_in_range(port, 0)) {
         sb_printf(msg, "ValueError: Port out of range (0-65535): %s", port);
         return NULL;
@@ -58,11 +68,7 @@ static const char *network_parse(const char *addr, char *port, size_t size, strb
     }
     if (addr[0] == '[') {
         const char *close = strchr(addr, ']');
-        if (!close) {
-            sb_puts(msg, "ValueError: Missing closing bracket in IPv6 address: ");
-            py_repr(msg, addr);
-            return NULL;
-        }
+        if (!close) return fail(msg, "ValueError: Missing closing bracket in IPv6 address: ", addr);
         if (!py_ipv6(addr + 1, (size_t)(close - addr - 1))) {
             char *host = strndup(addr + 1, (size_t)(close - addr - 1));
             sb_puts(msg, "ValueError: Invalid IPv6 address inside brackets: ");
@@ -70,28 +76,16 @@ static const char *network_parse(const char *addr, char *port, size_t size, strb
             free(host);
             return NULL;
         }
-        if (close[1] != ':' || !close[2]) {
-            sb_puts(msg, "ValueError: Expected ':port' after closing bracket, got: ");
-            py_repr(msg, close + 1);
-            return NULL;
-        }
+        if (close[1] != ':' || !close[2])
+            return fail(msg, "ValueError: Expected ':port' after closing bracket, got: ", close + 1);
         return parse_port(close + 2, port, size, msg);
     }
     const char *colon = strrchr(addr, ':');
-    if (!colon) {
-        sb_puts(msg, "ValueError: Missing port in address (expected host:port): ");
-        py_repr(msg, addr);
-        return NULL;
-    }
-    if (colon == addr) {
-        sb_puts(msg, "ValueError: Empty host in address: ");
-        py_repr(msg, addr);
-        return NULL;
-    }
+    if (!colon) return fail(msg, "ValueError: Missing port in address (expected host:port): ", addr);
+    if (colon == addr) return fail(msg, "ValueError: Empty host in address: ", addr);
     size_t host = (size_t)(colon - addr);
     if (memchr(addr, ':', host) && py_ipv6(addr, host)) {
-        sb_puts(msg, "ValueError: Bare IPv6 address without brackets is ambiguous: ");
-        py_repr(msg, addr);
+        fail(msg, "ValueError: Bare IPv6 address without brackets is ambiguous: ", addr);
         sb_printf(msg, ". Use [%.*s]:%s instead.", (int)host, addr, colon + 1);
         return NULL;
     }
@@ -135,12 +129,13 @@ static const char *legacy_parse(const char *addr, char *port, size_t size, strbu
         sb_puts(msg, "AssertionError: please provide --dist-init-addr as host:port of head node");
         return NULL;
     }
-    if (!py_int(colon + 1, port, size)) {
-        sb_puts(msg, "ValueError: invalid literal for int() with base 10: ");
-        py_repr(msg, colon + 1);
-        return NULL;
-    }
-    return port;
+    return py_int(colon + 1, port, size) ? port : int_literal(msg, colon + 1);
+}
+
+/* The release's parse of the address: NetworkAddress.parse from 0.5.10 (`modern`), PortArgs' own before. */
+static const char *parse_address(int modern, const char *addr, char *port, size_t size, strbuf *msg)
+{
+    return modern ? network_parse(addr, port, size, msg) : legacy_parse(addr, port, size, msg);
 }
 
 /* SGLANG_WAIT_PORT_TIMEOUT (0.5.16+), which the first of PortArgs' port waits reads with int(): refused when int()
@@ -155,9 +150,8 @@ static kvc_status wait_timeout(const ctx *c, const char *port, int overridden)
     if (!t->set || !rel_since(c->rel, "0.5.16")) return KVC_OK;
     if (!py_int(t->value, seconds, sizeof seconds)) {
         strbuf msg = {0};
-        py_repr(&msg, t->value);
-        kvc_status st = rules_refuse(c, t, "ValueError: invalid literal for int() with base 10: %s %s", msg.p ? msg.p :
-                                     "", CITE);
+        int_literal(&msg, t->value);
+        kvc_status st = rules_refuse(c, t, "%s %s", msg.p ? msg.p : "", CITE);
         free(msg.p);
         return st;
     }
@@ -166,8 +160,8 @@ static kvc_status wait_timeout(const ctx *c, const char *port, int overridden)
         return diag_set(c->diag, KVC_ERR_CONFIG, &t->origin, "SGLANG_WAIT_PORT_TIMEOUT=%s: SGLang's first port wait "
                         "fails at once, on port_base, which kvcheck does not derive under the override, so it cannot "
                         "judge this worker", t->value);
-    return rules_refuse(c, t, "ValueError: dist_init_port at %s is not available in %s seconds. dist_init_port at %s is "
-                        "not available %s", port, seconds, port, CITE);
+    return rules_refuse(c, t, "ValueError: dist_init_port at %s is not available in %s seconds. dist_init_port at %s "
+                        "is not available %s", port, seconds, port, CITE);
 }
 
 static kvc_status decline(const ctx *c, const setting *s, const char *why)
@@ -199,8 +193,7 @@ kvc_status address_check(const ctx *c)
         snprintf(port, sizeof port, "%ld", base + 233 > 65535 ? base - 233 : base + 233);
         st = wait_timeout(c, port, overridden);
     } else if (dp_attention && (a->set || settings_size(c->set, SET_NNODES) != 1)) {
-        const char *p = modern ? network_parse(addr, port, sizeof port, &msg)
-                               : legacy_parse(addr, port, sizeof port, &msg);
+        const char *p = parse_address(modern, addr, port, sizeof port, &msg);
         if (!p) {
             st = rules_refuse(c, a->set ? a : &c->set->s[SET_NNODES], "%s (PortArgs.init_new, on the attention-DP "
                               "branch, when the engine starts: %s)", msg.p ? msg.p : "", modern ? PARSE_CITE :
@@ -211,19 +204,18 @@ kvc_status address_check(const ctx *c)
         } else {
             st = wait_timeout(c, p, overridden);
         }
-    } else if (a->set && modern && !overridden && addr[0] && !network_parse(addr, port, sizeof port, &msg)) {
-        st = rules_refuse(c, a, "%s (%s; %s)", msg.p ? msg.p : "", SCHEDULER_CITE, PARSE_CITE);
-    } else if (a->set && !(modern && !overridden && addr[0])) {
-        /* torch's own rendezvous (up to 0.5.9), an empty address, or the override: other readers of the address */
-        strbuf probe = {0};
-        const char *p = !addr[0] ? NULL : modern ? network_parse(addr, port, sizeof port, &probe)
-                                                 : legacy_parse(addr, port, sizeof port, &probe);
-        if (!p || !port_in_range(p, 0))
+    } else if (a->set) {
+        /* the schedulers parse a non-empty address unless overridden; else torch's own rendezvous (up to 0.5.9), or
+         * the PD and DP set-up, read it (both parsers refuse an empty one) */
+        int scheduler = modern && !overridden && addr[0];
+        const char *p = parse_address(modern, addr, port, sizeof port, &msg);
+        if (scheduler && !p)
+            st = rules_refuse(c, a, "%s (%s; %s)", msg.p ? msg.p : "", SCHEDULER_CITE, PARSE_CITE);
+        else if (!scheduler && (!p || !port_in_range(p, 0)))
             st = decline(c, a, modern ? "an address SGLang's schedulers leave to the override or skip when empty, "
                                         "while its PD and DP set-up may still parse it"
                                       : "without attention DP, SGLang hands tcp:// and the address to torch's "
                                         "rendezvous, whose parse is torch's");
-        free(probe.p);
     }
     free(msg.p);
     if (st || !nccl->set || port_in_range(nccl->value, 0)) return st;

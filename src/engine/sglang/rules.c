@@ -2441,7 +2441,8 @@ static kvc_status fp4_pool(const ctx *c, const char *dtype, kvc_setting *row)
 
 /* ------------------------------------------------------ disaggregation */
 
-/* Python's a % b (the sign of b) for ints of up to 18 digits; 0 with *ok 0 past that or for b == 0. Pure. */
+/* Python's a % b (the sign of b) for ints of up to 18 digits; 0 with *ok 0 past that (or for b == 0, which callers
+ * refuse first). Pure. */
 static long long py_mod(const char *a, const char *b, int *ok)
 {
     long long x = strtoll(a, NULL, 10), y = strtoll(b, NULL, 10);
@@ -2472,12 +2473,12 @@ static kvc_status check_decode_sizes(const ctx *c)
     const char *prefill = settings_size_text(c->set, SET_TP), *decode = tp->value;
     int prefill_larger = int_cmp(prefill, decode) > 0;
     const char *larger = prefill_larger ? prefill : decode, *smaller = prefill_larger ? decode : prefill;
-    int ok;
-    long long r = py_mod(larger, smaller, &ok);
-    if (!ok && strcmp(smaller, "0") == 0)
+    if (strcmp(smaller, "0") == 0)
         return rules_refuse(c, tp, "ZeroDivisionError: integer modulo by zero (the prefill worker takes the larger of "
                             "--tp-size %s and --disaggregation-decode-tp %s modulo the smaller: sglang 0.5.3rc2: "
                             "python/sglang/srt/server_args.py:3049-3055; 0.5.9: :5427-5432)", prefill, decode);
+    int ok;
+    long long r = py_mod(larger, smaller, &ok);
     if (!ok)
         return diag_set(c->diag, KVC_ERR_CONFIG, &tp->origin, "%s %s with --tp-size %s: SGLang %s takes the larger "
                         "modulo the smaller (sglang 0.5.9: python/sglang/srt/server_args.py:5427-5432), which kvcheck "
@@ -2507,9 +2508,9 @@ static kvc_status check_pd_handler(const ctx *c)
     if (forces_dp) dp = tp;
     if (dp <= 1 || c->set->s[SET_PREFILL_RR].set) return KVC_OK;
     return rules_refuse(c, mode,
-                  "AssertionError: Prefill round robin balance is required when dp size > 1. Please make sure that the prefill "
-                  "instance is launched with `--load-balance-method round_robin` and `--prefill-round-robin-balance` "
-                  "is set for decode server.%s (sglang 0.5.3: python/sglang/srt/server_args.py:1195-1197; 0.5.7: "
+                  "AssertionError: Prefill round robin balance is required when dp size > 1. Please make sure that "
+                  "the prefill instance is launched with `--load-balance-method round_robin` and "
+                  "`--prefill-round-robin-balance` is set for decode server.%s (sglang 0.5.3: python/sglang/srt/server_args.py:1195-1197; 0.5.7: "
                   ":2187-2190)",
                   forces_dp ? " (DSA sets dp size to tp size in this release)" : "");
 }
@@ -4731,7 +4732,8 @@ static kvc_status check_trtllm_mha_topk(const ctx *c, const char *k, const char 
         const setting *by = in_span(c->rel, r->when) && (!k || strtol(k, NULL, 10) > 1) ? trtllm_mha_named(c, r) : NULL;
         if (by && !k) {
             char beside[KVC_NAME_LEN * 2 + 16];
-            str_printf(beside, sizeof beside, " as %s %s runs", by->flag, by->value[0] ? by->value : TRTLLM_MHA.backend);
+            str_printf(beside, sizeof beside, " as %s %s runs", by->flag,
+                       by->value[0] ? by->value : TRTLLM_MHA.backend);
             return refuse_none_topk(c, beside, r->cite);
         }
         if (by)
