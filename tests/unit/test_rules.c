@@ -4024,6 +4024,56 @@ static void test_rules__round_robin_until_0_5_7(void **state)
     assert_contains(d.message, "Currently standalone speculative decoding does not support dp attention.");
 }
 
+/* The scheduler's PrefillDelayer (0.5.8+), each case run against the oracle (SGLang's own asserts on its resolved
+ * server args): DP attention up to 0.5.9, a unified worker up to 0.5.10 (a decode worker skips it from 0.5.11), then
+ * the overlap schedule as SGLang's resolution leaves it: the flag, PP, a sparse head, and the speculative handlers by
+ * era with SGLANG_ENABLE_SPEC_V2 (off by default up to 0.5.10, on from 0.5.11; a value that is not a boolean is
+ * the default). */
+static void test_rules__prefill_delayer(void **state)
+{
+    (void)state;
+#define DPA "--tp 8 --dp 8 --enable-dp-attention "
+#define OVERLAP "AssertionError: To use PrefillDelayer, disable_overlap_schedule must be False."
+    static const release_case C[] = {
+        {"0.5.8", "--enable-prefill-delayer", "AssertionError: To use PrefillDelayer, enable_dp_attention must be "
+         "enabled."},
+        {"0.5.8", DPA "--enable-prefill-delayer", NULL},
+        {"0.5.7", "SGLANG_SCHEDULER_DECREASE_PREFILL_IDLE=1 --disable-overlap-schedule", NULL},
+        {"0.5.9", DPA "--enable-prefill-delayer --disaggregation-mode decode",
+         "AssertionError: To use PrefillDelayer, disaggregation_mode must be null."},
+        {"0.5.10", "--enable-prefill-delayer --disaggregation-mode prefill", "disaggregation_mode must be null."},
+        {"0.5.11", "--enable-prefill-delayer --disaggregation-mode prefill", NULL},
+        {"0.5.11", "--enable-prefill-delayer --disaggregation-mode decode --disable-overlap-schedule", NULL},
+        {"0.5.23", "--enable-prefill-delayer --disaggregation-mode prefill --disable-overlap-schedule", OVERLAP},
+        {"0.5.9", "SGLANG_SCHEDULER_DECREASE_PREFILL_IDLE=yes " DPA "--pp-size 2", "a pp_size above 1 turns it off"},
+        {"0.5.9", "SGLANG_SCHEDULER_DECREASE_PREFILL_IDLE=maybe " DPA "--pp-size 2", NULL},
+        /* up to 0.5.10 the EAGLE family's handler decides, over the flag */
+        {"0.5.8", DPA "--enable-prefill-delayer --speculative-algorithm NEXTN", OVERLAP},
+        {"0.5.8", "SGLANG_ENABLE_SPEC_V2=1 " DPA "--enable-prefill-delayer --speculative-algorithm NEXTN "
+         "--disable-overlap-schedule", NULL},
+        /* 0.5.11-0.5.13: off without spec v2, on by default */
+        {"0.5.11", "SGLANG_ENABLE_SPEC_V2=0 --enable-prefill-delayer --speculative-algorithm NEXTN",
+         "the EAGLE family's handler turns it off with SGLANG_ENABLE_SPEC_V2 off"},
+        {"0.5.11", "SGLANG_ENABLE_SPEC_V2=bad --enable-prefill-delayer --speculative-algorithm NEXTN", NULL},
+        {"0.5.18", "SGLANG_ENABLE_SPEC_V2=0 --enable-prefill-delayer --speculative-algorithm NEXTN", NULL},
+        {"0.5.14", "SGLANG_EMBEDDINGS_SPARSE_HEAD=1 --enable-prefill-delayer", "SGLANG_EMBEDDINGS_SPARSE_HEAD is set"},
+    };
+#undef DPA
+#undef OVERLAP
+    expect_verdicts("deepseek-v3.2", C, COUNT_OF(C));
+    kvc_resolved r;
+    kvc_diag d;
+    assert_int_equal(resolve_line("H200", GLM5_NEXT, "--enable-prefill-delayer", "0.5.23", &r, &d), KVC_ERR_CONFIG);
+    assert_contains(d.message, "may turn off; kvcheck does not model that, so it cannot judge this worker");
+    assert_int_equal(resolve_line("H200", "deepseek-v3.2", "SGLANG_SCHEDULER_DECREASE_PREFILL_IDLE=1", "0.5.23", &r, &d),
+                     KVC_OK);
+    assert_true(has_warning(&r, "SGLANG_SCHEDULER_DECREASE_PREFILL_IDLE is deprecated"));
+    assert_int_equal(resolve_line("H200", "deepseek-v3.2", "--enable-prefill-delayer --disaggregation-mode decode",
+                                  "0.5.11", &r, &d),
+                     KVC_OK);
+    assert_true(has_warning(&r, "--enable-prefill-delayer has no effect on a decode worker"));
+}
+
 /* The PD handler's decode sizes up to 0.5.9, after the speculative handler (every case run against the oracle on
  * 0.5.3rc2, 0.5.6 and 0.5.9): a decode worker refuses either given; a prefill worker asserts one TP size a multiple
  * of the other with Python's % (a negative decode TP size of -2 passes, 0 divides by zero). */
@@ -4704,6 +4754,7 @@ int main(void)
         cmocka_unit_test(test_rules__glm5_next_split_from_the_config),
         cmocka_unit_test(test_rules__glm5_next_state_dtypes),
         cmocka_unit_test(test_rules__round_robin_until_0_5_7),
+        cmocka_unit_test(test_rules__prefill_delayer),
         cmocka_unit_test(test_rules__separate_draft_model_pools),
         cmocka_unit_test(test_rules__versions_name_releases),
         cmocka_unit_test(test_rules__eras_group_releases_with_the_same_rules),

@@ -255,6 +255,31 @@ PD_SIZE_CASES = ["--disaggregation-mode decode --disaggregation-decode-tp 8",
                  "--tp 8 --disaggregation-mode prefill --disaggregation-decode-tp -3",
                  "--disaggregation-mode decode --disaggregation-decode-tp 8 --speculative-algorithm EAGLE "
                  "--speculative-num-steps 2"]
+# the scheduler's PrefillDelayer (delayer.c): its switches, and what turns the overlap schedule off or on (the flag,
+# PP, the speculative handlers by era and SGLANG_ENABLE_SPEC_V2, a sparse head), with and without DP attention; the
+# speculative algorithm in the case's own field, so that the oracle runs the draft worker too
+_ONE = "--speculative-eagle-topk 1 --speculative-num-steps 1 --speculative-num-draft-tokens 2"
+_DPA = "--tp 8 --dp 8 --enable-dp-attention"
+DELAYER_SWITCHES = ["--enable-prefill-delayer", "SGLANG_SCHEDULER_DECREASE_PREFILL_IDLE=1",
+                    "SGLANG_SCHEDULER_DECREASE_PREFILL_IDLE=maybe"]
+DELAYER_MORE = [(None, ""), (None, "--disable-overlap-schedule"), (None, _DPA),
+                (None, f"{_DPA} --disable-overlap-schedule"), (None, "--pp-size 2"), (None, f"{_DPA} --pp-size 2"),
+                ("NEXTN", ""), ("NEXTN", _ONE), ("NEXTN", "--speculative-eagle-topk 2"),
+                ("NEXTN", f"{_ONE} --disable-overlap-schedule"), ("NEXTN", f"{_DPA} {_ONE}"),
+                ("NGRAM", "--speculative-ngram-max-bfs-breadth 1"),
+                ("NEXTN", f"SGLANG_ENABLE_SPEC_V2=1 {_DPA} --disable-overlap-schedule"),
+                ("NEXTN", f"SGLANG_ENABLE_SPEC_V2=0 {_DPA} {_ONE}"), ("NEXTN", f"SGLANG_ENABLE_SPEC_V2=x {_DPA}"),
+                (None, "SGLANG_EMBEDDINGS_SPARSE_HEAD=1"), (None, f"SGLANG_EMBEDDINGS_SPARSE_HEAD= {_DPA}")]
+
+
+def _env_first(*parts):
+    """The words of `parts` with the NAME=value words (the environment) first."""
+    words = " ".join(parts).split()
+    env = [w for w in words if "=" in w and not w.startswith("-")]
+    return " ".join(env + [w for w in words if w not in env])
+
+
+DELAYER_CASES = [(spec, _env_first(sw, more)) for sw in DELAYER_SWITCHES for spec, more in DELAYER_MORE]
 # flags SGLang serves only for other models (model_only.c), expert packs and the CPU engine (declined)
 MODEL_ONLY_CASES = ["--tp 8 --enable-layernorm-sp", "--tp 8 --enable-layernorm-sp --speculative-algorithm NEXTN "
                     "--speculative-eagle-topk 2", "--enable-encoder-swa-bounded-replay",
@@ -577,6 +602,10 @@ def parallel_cases():
                 out.append(case(m, None, None, None, mode, par=par))
     for par in UNIFIED_CASES[:2] + MODEL_ONLY_CASES:
         out.append(case("DSV4", None, None, None, None, par=par))
+    for m in DSA + ["DEEPSEEK_V3", "DSV4"]:
+        for spec, par in DELAYER_CASES:
+            for mode in MODES:
+                out.append(case(m, None, None, None, mode, spec=spec, par=par))
     return out
 
 

@@ -202,6 +202,7 @@ class Oracle:
             self._init_statements(path)
         self._model_class_setup()
         self._fp4_setup()
+        self._delayer_setup()
 
     def _fp4_setup(self):
         """Where the release keeps its FP4 MLA buffers (fp4_pool()): the
@@ -415,6 +416,33 @@ class Oracle:
         for code in self.init_stmts:
             exec(code, g, loc)
 
+    def _delayer_setup(self):
+        """The scheduler's PrefillDelayer (0.5.8+), which init_schedule_policy builds once the model, its pools and
+        the draft worker are up: the asserts of PrefillDelayer.__init__ that read only the server args (server_args.X
+        or get_schedule().X), compiled from the release's file; and whether init_schedule_policy skips the delayer on
+        a decode worker (0.5.11+: an `if` on disaggregation_mode == "decode" around it). See delayer()."""
+        self.delayer_stmts, self.delayer_skips_decode = [], False
+        path = os.path.join(self.root, "sglang/srt/managers/prefill_delayer.py")
+        meth = _method(path, "PrefillDelayer", "__init__") if os.path.exists(path) else None
+        if meth is None:
+            return
+        self.delayer_stmts = [compile(ast.Module([st], []), path, "exec") for st in ast.walk(meth)
+                              if isinstance(st, ast.Assert) and _loads(st.test) <= {"server_args", "get_schedule"}]
+        policy = _method(os.path.join(self.root, "sglang/srt/managers/scheduler.py"), "Scheduler",
+                         "init_schedule_policy")
+        self.delayer_skips_decode = policy is not None and any(
+            isinstance(n, ast.If) and "disaggregation_mode" in ast.unparse(n.test) and "'decode'" in ast.unparse(n.test)
+            for n in ast.walk(policy))
+
+    def delayer(self, view):
+        if not self.delayer_stmts or not getattr(view, "enable_prefill_delayer", False):
+            return
+        if self.delayer_skips_decode and view.disaggregation_mode == "decode":
+            return
+        g = {"server_args": view, "get_schedule": lambda: view}
+        for code in self.delayer_stmts:
+            exec(code, g)
+
     # ------------------------------------------------------------ one case
     def run(self, model_cfg, argv, spec=False):
         """-> dict: {"ok": {...}} or {"refused": text}. Each case starts from the environment the process started
@@ -484,6 +512,7 @@ class Oracle:
                     o["draft"] = self.draft(args, view)
                     if str(view.speculative_algorithm).split(".")[-1] in ("EAGLE", "EAGLE3", "NEXTN", "STANDALONE"):
                         self.draft_worker(args, view)
+                self.delayer(view)  # the scheduler's schedule policy, after the model worker and its pools
             out["ok"] = o
             self.view = view
         except ArgparseRefusal as e:

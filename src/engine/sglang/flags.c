@@ -226,6 +226,8 @@ static const struct dest_key {
     {"enable_layernorm_sp", SET_LAYERNORM_SP},
     {"enable_megamoe_for_layernorm_sp", SET_LAYERNORM_SP_MEGAMOE},
     {"enable_encoder_swa_bounded_replay", SET_ENCODER_REPLAY},
+    {"enable_prefill_delayer", SET_PREFILL_DELAYER},
+    {"disable_overlap_schedule", SET_DISABLE_OVERLAP},
     {"dist_init_addr", SET_DIST_INIT_ADDR},
     {"nccl_port", SET_NCCL_PORT},
     {"shared_experts_tp_size", SET_SHARED_EXPERTS_TP},
@@ -276,6 +278,8 @@ static const struct env_key {
     {"SGLANG_DISTRIBUTED_INIT_METHOD_OVERRIDE", SET_DIST_INIT_OVERRIDE_ENV, SINCE("0.5.9")},
     {"SGLANG_WAIT_PORT_TIMEOUT", SET_WAIT_PORT_TIMEOUT_ENV, SINCE("0.5.16")},
     {"SGLANG_IS_IN_CI", SET_IS_IN_CI_ENV, EVER},
+    {"SGLANG_SCHEDULER_DECREASE_PREFILL_IDLE", SET_DECREASE_IDLE_ENV, SINCE("0.5.8")},
+    {"SGLANG_EMBEDDINGS_SPARSE_HEAD", SET_SPARSE_HEAD_ENV, EVER},
 };
 
 /* Environment variables a release warns about as deprecated when they are set, and does not read. */

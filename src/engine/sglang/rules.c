@@ -2787,6 +2787,12 @@ int rules_env_bool(const setting *s)
     return -1;
 }
 
+int rules_env_bool_or(const setting *s, int dflt)
+{
+    int b = rules_env_bool(s);
+    return !s->set || b < 0 ? dflt : b;
+}
+
 int rules_env_int(const ctx *c, setting_key k, const char *dflt, char *out, size_t size)
 {
     const setting *s = &c->set->s[k];
@@ -3199,11 +3205,12 @@ static kvc_status check_host_destination(const ctx *c, int dsv4)
                   "--disaggregation-decode-host-receive-threshold at %s (SGLang's default: host receive off)", off);
 }
 
-/* What the worker refuses when it starts: its tree cache, then its KV
- * manager. */
+/* What the worker refuses when it starts: its tree cache, its
+ * PrefillDelayer, then its KV manager. */
 static kvc_status check_startup(const ctx *c, int dsv4)
 {
     kvc_status st = check_tree_cache(c);
+    if (!st) st = delayer_check(c);
     if (!st) st = check_policy_pool(c, dsv4);
     return st ? st : check_host_destination(c, dsv4);
 }
@@ -5564,6 +5571,7 @@ static size_t rule_spans(span *out, size_t max)
     n += prefill_only_spans(out + (n < max ? n : max), n < max ? max - n : 0);
     n += dsv4_spans(out + (n < max ? n : max), n < max ? max - n : 0);
     n += pd_spans(out + (n < max ? n : max), n < max ? max - n : 0);
+    n += delayer_spans(out + (n < max ? n : max), n < max ? max - n : 0);
     return n;
 }
 

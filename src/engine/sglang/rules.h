@@ -297,6 +297,8 @@ int rules_worker_radix_off(const ctx *c);
  * -1 a value it warns about and reads as off (sglang 0.5.12: python/sglang/srt/environ.py:119-126; 0.5.23:
  * :79-86). Pure. */
 int rules_env_bool(const setting *s);
+/* The same as SGLang's EnvBool.get() returns it: `dflt` where unset or not a boolean. Pure. */
+int rules_env_bool_or(const setting *s, int dflt);
 /* An environment variable's integer as SGLang reads it (EnvInt; 0.5.9's get_int_env_var), into `out` (signed
  * decimal): the launch's value (1), or `dflt` where unset or where Python's int() refuses it, as SGLang warns and
  * does (0) (sglang 0.5.9: python/sglang/srt/utils/common.py:355-363; 0.5.11: python/sglang/srt/environ.py:66-72;
@@ -360,6 +362,13 @@ size_t early_spans(span *out, size_t max);
 /* --dist-init-addr and --nccl-port as the engine reads them when it starts, after check_server_args: PortArgs and,
  * from 0.5.10, the schedulers' parse of the address. */
 kvc_status address_check(const ctx *c);
+
+/* ------------------------------------------------- PrefillDelayer (delayer.c) */
+
+/* The scheduler's PrefillDelayer (0.5.8+), built when it sets up its schedule policy: after the tree cache, before
+ * the KV manager. */
+kvc_status delayer_check(const ctx *c);
+size_t delayer_spans(span *out, size_t max);
 
 /* ---------------------------------- flags for other models (model_only.c) */
 

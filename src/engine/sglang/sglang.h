@@ -459,6 +459,11 @@ typedef enum setting_key {
     SET_WAIT_PORT_TIMEOUT_ENV, /* SGLANG_WAIT_PORT_TIMEOUT in the launch's environment (0.5.16+) */
     SET_SHARED_EXPERTS_TP,   /* --shared-experts-tp-size (0.5.21+, Kimi-K3's) */
     SET_IS_IN_CI_ENV,        /* SGLANG_IS_IN_CI in the launch's environment (the round robin reads it up to 0.5.7) */
+    /* what SGLang's PrefillDelayer (0.5.8+) reads (delayer.c) */
+    SET_PREFILL_DELAYER,     /* --enable-prefill-delayer */
+    SET_DISABLE_OVERLAP,     /* --disable-overlap-schedule */
+    SET_DECREASE_IDLE_ENV,   /* SGLANG_SCHEDULER_DECREASE_PREFILL_IDLE in the launch's environment: the delayer's old switch */
+    SET_SPARSE_HEAD_ENV,     /* SGLANG_EMBEDDINGS_SPARSE_HEAD in the launch's environment: the overlap schedule off when set */
     SET_COUNT
 } setting_key;
 
