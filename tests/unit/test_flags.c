@@ -635,15 +635,15 @@ static void test_flags__flags_sglang_checks_that_kvcheck_does_not_model(void **s
     kvc_diag d;
     settings *s = malloc(sizeof *s);
     assert_non_null(s);
-    assert_int_equal(parse_in("0.5.23", "--enable-http2 --hicache-size 1 --host 0.0.0.0 --enable-http2", s, &d),
+    assert_int_equal(parse_in("0.5.23", "--enable-http2 --mooncake-ib-device 1 --host 0.0.0.0 --enable-http2", s, &d),
                      KVC_OK);
-    assert_true(has_warning(s, "some of SGLang 0.5.23's start-up checks read --enable-http2, --hicache-size, which "
+    assert_true(has_warning(s, "some of SGLang 0.5.23's start-up checks read --enable-http2, --mooncake-ib-device, which "
                                "kvcheck does not model (they may not apply to this worker): it judges the KV layout as "
                                "if the worker starts"));
     assert_int_equal(s->nignored, 4);
     assert_contains(s->ignored[0], "--enable-http2 (--args:1:16): SGLang's start-up checks read it (sglang 0.5.23: "
                                    "python/sglang/srt/arg_groups/serving_hook.py:");
-    assert_contains(s->ignored[1], "--hicache-size 1 (--args:1:31): SGLang's start-up checks read it");
+    assert_contains(s->ignored[1], "--mooncake-ib-device 1 (--args:1:31): SGLang's start-up checks read it");
     assert_null(strstr(s->ignored[2], "start-up checks"));
     /* a flag whose every check of the release is reviewed (check_review.c) is not named; its note says why */
     assert_int_equal(parse_in("0.5.23", "--node-rank 1 --max-running-requests 64", s, &d), KVC_OK);
@@ -675,10 +675,10 @@ static void test_flags__flags_sglang_checks_that_kvcheck_does_not_model(void **s
     assert_int_equal(parse_in("0.5.23", "--host 0.0.0.0", s, &d), KVC_OK);
     assert_false(has_warning(s, "start-up checks"));
     /* the first four are named; a flag given again counts once */
-    assert_int_equal(parse_in("0.5.23", "--enable-http2 --hicache-size 1 --mamba-track-interval 2 --ssl-certfile c "
-                                        "--ssl-keyfile k --hicache-size 2 --ssl-keyfile k2", s, &d),
+    assert_int_equal(parse_in("0.5.23", "--enable-http2 --mooncake-ib-device 1 --mamba-track-interval 2 "
+                                        "--ssl-certfile c --ssl-keyfile k --mooncake-ib-device 2 --ssl-keyfile k2", s, &d),
                      KVC_OK);
-    assert_true(has_warning(s, "read --enable-http2, --hicache-size, --mamba-track-interval, --ssl-certfile and 1 "
+    assert_true(has_warning(s, "read --enable-http2, --mooncake-ib-device, --mamba-track-interval, --ssl-certfile and 1 "
                                "more flags, which"));
     /* a /server_info dump */
     arglist dump = {0}, cfg = {0};

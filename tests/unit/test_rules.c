@@ -2225,6 +2225,21 @@ static void test_rules__early_checks(void **state)
         {"0.5.20", "--sampling-mask-max-tokens 0", "ValueError: --sampling-mask-max-tokens must be positive (got 0)."},
         {"0.5.23", "--sampling-mask-max-tokens -5 --device cpu", "must be positive (got -5)."}, /* before the decline */
         {"0.5.23", "--watermark-config {x} --hicache-host-memory-fraction 0", "failed to read watermark config JSON"},
+        /* CPU offloading (0.5.20+), between the fraction and the interval: the PLE table with layer offload, and the
+         * file backend with the table explicitly not offloaded (None, never given, passes) */
+        {"0.5.23", "--tp 8 --cpu-offload-gb 10 --ple-offload-embedding", "ValueError: --ple-offload-embedding cannot "
+         "be combined with --cpu-offload-gb or --offload-group-size: generic layer offload would stage the pinned PLE "
+         "embedding back to the device."},
+        {"0.5.20", "--offload-group-size 4 --ple-offload-embedding --prefill-decode-interval -1",
+         "--ple-offload-embedding cannot be combined"},
+        {"0.5.21", "--cpu-offload-gb -1 --offload-group-size 0 --ple-offload-embedding", NULL},
+        {"0.5.22", "--cpu-offload-gb 10 --ple-offload-embedding --no-ple-offload-embedding", NULL},
+        {"0.5.19", "--cpu-offload-gb 10", NULL},
+        {"0.5.22", "--ple-offload-backend file --no-ple", "ValueError: --ple-offload-backend file requires "
+         "--ple-offload-embedding: the file-backed table is the offloaded table."},
+        {"0.5.23", "--ple-offload-backend file", NULL},
+        {"0.5.23", "--ple-offload-backend file --no-ple-offload-embedding --ple-offload-embedding", NULL},
+        {"0.5.21", "--hicache-host-memory-fraction 0 --ple-offload-backend file --no-ple", "must be in (0, 1]."},
     };
     expect_verdicts("deepseek-v3.2", E, COUNT_OF(E));
 }
@@ -2888,6 +2903,13 @@ static void test_rules__moe_runner_checks(void **state)
          "arg_groups/moe_hook.py:89-92; SGLang picks the MoE runner flashinfer_cutlass)"},
         {"B200", MODELS "DEEPSEEK_V3_NVFP4.json", "--tp 8 --moe-runner-backend megamoe", "0.5.23", NULL,
          "all-to-all backend megamoe: MegaMoE, whose checks read the GPU"},
+        /* up to 0.5.20 DeepSeek-V4's hook checks MegaMoE's prefill budget on a worker that is not decode */
+        {"H200", MODELS "DSV4.json", "--tp 8 --moe-a2a-backend megamoe", "0.5.17", NULL,
+         "MegaMoE on DeepSeek-V4, whose hook checks each rank's prefill token budget"},
+        {"H200", MODELS "DSV4.json", "SGLANG_OPT_USE_DEEPGEMM_MEGA_MOE=1 --tp 8", "0.5.17", NULL,
+         "MegaMoE on DeepSeek-V4"},
+        {"H200", MODELS "DSV4.json", "--tp 8 --moe-a2a-backend megamoe --disaggregation-mode decode", "0.5.20", "model1_fp8",
+         NULL},
         /* mxfp8 and nvfp4_online: SGLang picks the runner, overriding some that are given */
         {"B200", MODELS "DEEPSEEK_V3_NOQUANT.json", "--quantization mxfp8 --moe-runner-backend flashinfer_cutlass",
          "0.5.10",

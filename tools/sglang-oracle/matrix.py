@@ -280,6 +280,13 @@ def _env_first(*parts):
 
 
 DELAYER_CASES = [(spec, _env_first(sw, more)) for sw in DELAYER_SWITCHES for spec, more in DELAYER_MORE]
+# CPU offloading's flags (early.c, 0.5.20+) and DeepSeek-V4's MegaMoE prefill budget up to 0.5.20 (a2a.c)
+OFFLOAD_CASES = ["--cpu-offload-gb 10 --ple-offload-embedding", "--offload-group-size 4 --ple-offload-embedding",
+                 "--cpu-offload-gb 0 --ple-offload-embedding", "--cpu-offload-gb 10 --no-ple-offload-embedding",
+                 "--ple-offload-backend file --no-ple-offload-embedding", "--ple-offload-backend file",
+                 "--ple-offload-backend file --no-ple-offload-embedding --ple-offload-embedding"]
+V4_MEGAMOE_CASES = ["--moe-a2a-backend megamoe", "--moe-a2a-backend megamoe --chunked-prefill-size 16384",
+                    "SGLANG_OPT_USE_DEEPGEMM_MEGA_MOE=1", "--moe-a2a-backend megamoe --enable-dynamic-chunking"]
 # flags SGLang serves only for other models (model_only.c), expert packs and the CPU engine (declined)
 MODEL_ONLY_CASES = ["--tp 8 --enable-layernorm-sp", "--tp 8 --enable-layernorm-sp --speculative-algorithm NEXTN "
                     "--speculative-eagle-topk 2", "--enable-encoder-swa-bounded-replay",
@@ -592,7 +599,8 @@ def parallel_cases():
             out.append(case(m, None, None, None, None, par=par))
     for m in DSA + ["DEEPSEEK_V3"]:
         startup = (STARTUP_CASES + GRPC_CASES + LIST_CASES + LORA_CASES + WATERMARK_CASES + PUBLISH_CASES + MEDIA_CASES
-                   + REJECTION_CASES + EARLY_CASES + LM_HEAD_CASES + TLRU_CASES + PD_SIZE_CASES + MODEL_ONLY_CASES)
+                   + REJECTION_CASES + EARLY_CASES + LM_HEAD_CASES + TLRU_CASES + PD_SIZE_CASES + MODEL_ONLY_CASES
+                   + OFFLOAD_CASES)
         for par in startup:
             out.append(case(m, None, None, None, None, par=par))
         for spec, dmodel, par in LORA_SPEC_CASES + WATERMARK_SPEC_CASES + REJECTION_SPEC_CASES:
@@ -602,6 +610,9 @@ def parallel_cases():
                 out.append(case(m, None, None, None, mode, par=par))
     for par in UNIFIED_CASES[:2] + MODEL_ONLY_CASES:
         out.append(case("DSV4", None, None, None, None, par=par))
+    for par in V4_MEGAMOE_CASES:
+        for mode in MODES:
+            out.append(case("DSV4", None, None, None, mode, par=par))
     for m in DSA + ["DEEPSEEK_V3", "DSV4"]:
         for spec, par in DELAYER_CASES:
             for mode in MODES:

@@ -22,19 +22,26 @@ static const struct {
     span when;
     const char *backend;
     const char *what;
+    int dsv4_prefill; /* only DeepSeek-V4 on a worker that is not decode */
 } UNJUDGED[] = {
     {EVER, "ascend_fuseep", "Ascend's fused expert parallelism, which runs on NPUs (0.5.10 refuses it unless "
                       "SGLANG_NPU_FUSED_MOE_MODE is 1 or 2: sglang 0.5.10: python/sglang/srt/server_args.py:"
-                      "2764-2769)"},
+                      "2764-2769)", 0},
     {EVER, "deepep_v2", "DeepEP v2, whose handler checks the architecture, the MoE runner, overlap, fused shared "
                         "experts and its dispatch token budget at the end of the resolution (sglang 0.5.23: python/"
-                        "sglang/srt/arg_groups/moe_hook.py:400-459, :679-706)"},
+                        "sglang/srt/arg_groups/moe_hook.py:400-459, :679-706)", 0},
     /* before 0.5.21 it only sets --ep-size to --tp-size (sglang 0.5.12: python/sglang/srt/
      * server_args.py:3206-3213; 0.5.17: python/sglang/srt/arg_groups/overrides.py:2477-2486) */
     {SINCE("0.5.21"), "megamoe", "MegaMoE, whose checks read the GPU, overlap and its token budget (sglang 0.5.21: "
-                                 "python/sglang/srt/arg_groups/mega_moe_hook.py:27-48, :101-190; 0.5.23: :78-256)"},
+                                 "python/sglang/srt/arg_groups/mega_moe_hook.py:27-48, :101-190; 0.5.23: :78-256)", 0},
+    /* up to 0.5.20 DeepSeek-V4's own (0.5.17: python/sglang/srt/arg_groups/deepseek_v4_hook.py:14-100, called at
+     * server_args.py:5296; 0.5.18: :14-97, :5504; 0.5.19: :21-103, model_hook.py:333) */
+    {FROM_TO("0.5.17", "0.5.20"), "megamoe", "MegaMoE on DeepSeek-V4, whose hook checks each rank's prefill token "
+                                             "budget against SGLANG_OPT_DEEPGEMM_MEGA_MOE_NUM_MAX_TOKENS_PER_RANK "
+                                             "(sglang 0.5.20: python/sglang/srt/arg_groups/deepseek_v4_hook.py:21-103, "
+                                             "model_hook.py:382)", 1},
     {EVER, "flashinfer_megamoe", "FlashInfer MegaMoE, whose handler checks the architecture, the quantization, its "
-                           "environment and the GPU (sglang 0.5.23: python/sglang/srt/arg_groups/moe_hook.py:315-360)"},
+                           "environment and the GPU (sglang 0.5.23: python/sglang/srt/arg_groups/moe_hook.py:315-360)", 0},
 };
 
 /* What the handler branches on and what later checks see. */
@@ -622,7 +629,8 @@ kvc_status a2a_check(const ctx *c, enum a2a_stage stage)
     const setting *flag = &c->set->s[SET_MOE_A2A];
     if (stage == A2A_HANDLER)
         for (size_t i = 0; i < COUNT_OF(UNJUDGED); i++)
-            if (strcmp(v.backend, UNJUDGED[i].backend) == 0 && in_span(c->rel, UNJUDGED[i].when))
+            if (strcmp(v.backend, UNJUDGED[i].backend) == 0 && in_span(c->rel, UNJUDGED[i].when) &&
+                (!UNJUDGED[i].dsv4_prefill || (rules_dsv4(c->model->architecture, c->rel) && !v.decode)))
                 return diag_set(c->diag, KVC_ERR_CONFIG, flag->set ? &flag->origin : NULL, "all-to-all backend %s: "
                                 "%s; kvcheck does not model it, so it cannot judge this worker under SGLang %s",
                                 v.backend, UNJUDGED[i].what, SGLANG_VERSIONS[c->rel]);

@@ -35,6 +35,11 @@
     "run only with --load-format expert_pack, which kvcheck declines (sglang 0.5.23: python/sglang/srt/arg_groups/"  \
     "expert_pack_hook.py:32-36)"
 
+/* 0.5.19-0.5.22: see the rows */
+#define HICACHE_POOL                                                                                                   \
+    "run only where no host pool size is set on a worker that is not decode, whose --hicache-ratio SGLang sets first " \
+    "(sglang 0.5.23: python/sglang/srt/arg_groups/hicache_hook.py:119-122, :258-267; pipeline.py:77, :272)"
+
 const sglang_check_review SGLANG_CHECK_REVIEWS[] = {
     /* 0.5.22: :51, :237-252 */
     {"mem_fraction_static", 0x0000000000000003u, "sglang 0.5.23: python/sglang/srt/arg_groups/kv_shard_hook.py:303",
@@ -85,5 +90,40 @@ const sglang_check_review SGLANG_CHECK_REVIEWS[] = {
     {"download_dir", 0x0000000000000001u, "sglang 0.5.23: python/sglang/srt/arg_groups/speculative_hook.py:752",
      "run only with --speculative-algorithm DSPARK, which kvcheck declines (sglang 0.5.23: python/sglang/srt/"
      "arg_groups/speculative_hook.py:666-755)"},
+    /* helper-88's reviews. The CPU graph path's assert, in the else of `if device != "cpu"`: 0.5.22: :201-231; 0.5.21,
+     * 0.5.20: :192-222; 0.5.19: :153-183 */
+    {"torch_compile_max_bs", 0x000000000000001fu, "sglang 0.5.23: python/sglang/srt/arg_groups/memory_hook.py:228",
+     "run only with --device cpu, which kvcheck declines (sglang 0.5.23: python/sglang/srt/arg_groups/"
+     "memory_hook.py:201-231)"},
+    /* 0.5.17: :4697-4722; 0.5.16: :3990-4015; 0.5.15: :3559-3584; 0.5.14: :3212-3237; 0.5.13: :1534-1555; 0.5.12:
+     * :1491-1512; 0.5.11: :1384-1405; 0.5.10: :1231-1252 */
+    {"torch_compile_max_bs", 0x000000000003ffe0u, "sglang 0.5.18: python/sglang/srt/server_args.py:4914",
+     "run only with --device cpu, which kvcheck declines (sglang 0.5.18: python/sglang/srt/server_args.py:4892-4917)"},
+    /* 0.5.22: :44-52, :170 */
+    {"disable_chunked_prefix_cache", 0x0000000000000003u,
+     "sglang 0.5.23: python/sglang/srt/arg_groups/kv_shard_hook.py:84",
+     "run only with --enable-kv-cache-sharding, which kvcheck declines (sglang 0.5.23: python/sglang/srt/arg_groups/"
+     "kv_shard_hook.py:83-91, :235)"},
+    /* the check needs no host pool size on a non-decode worker, whose ratio handle_hicache_ratio_default has set
+     * first: 0.5.22: :217-226, :100-103, pipeline.py:77 then :262; 0.5.21: the same lines, pipeline.py:69, :260;
+     * 0.5.20: :191-200, :74-81, pipeline.py:96, :291; 0.5.19: :178-187, :61-68, pipeline.py:93, :281 */
+    {"hicache_ratio", 0x000000000000001fu, "sglang 0.5.23: python/sglang/srt/arg_groups/hicache_hook.py:263",
+     HICACHE_POOL},
+    {"hicache_size", 0x000000000000001fu, "sglang 0.5.23: python/sglang/srt/arg_groups/hicache_hook.py:263",
+     HICACHE_POOL},
+    /* DeepSeek-V4's MegaMoE budget, whose skip with PP is all the flag does (0.5.19: :21-103, model_hook.py:333;
+     * 0.5.18: :14-97, server_args.py:5504; 0.5.17: :14-100, server_args.py:5296) */
+    {"enable_dynamic_chunking", 0x0000000000000078u,
+     "sglang 0.5.20: python/sglang/srt/arg_groups/deepseek_v4_hook.py:35",
+     "run only with MegaMoE on DeepSeek-V4 on a worker that is not decode, which kvcheck declines (sglang 0.5.20: "
+     "python/sglang/srt/arg_groups/deepseek_v4_hook.py:21-103)"},
+    /* 0.5.22: :51-52, :141-147 */
+    {"enable_dynamic_chunking", 0x0000000000000003u, "sglang 0.5.23: python/sglang/srt/arg_groups/kv_shard_hook.py:207",
+     "run only with --enable-kv-cache-sharding, which kvcheck declines (sglang 0.5.23: python/sglang/srt/arg_groups/"
+     "kv_shard_hook.py:90-91, :206-212)"},
+    /* 0.5.22, 0.5.21: :101-129 */
+    {"enable_dynamic_chunking", 0x0000000000000007u, "sglang 0.5.23: python/sglang/srt/arg_groups/mega_moe_hook.py:192",
+     "run only with --moe-a2a-backend megamoe, which kvcheck declines (sglang 0.5.23: python/sglang/srt/arg_groups/"
+     "mega_moe_hook.py:161-189)"},
 };
 const unsigned SGLANG_NCHECK_REVIEWS = COUNT_OF(SGLANG_CHECK_REVIEWS);

@@ -21,8 +21,8 @@
 enum { DELAYER, DECODE_BUILDS, SPEC_V2_DEFAULT_ON, DSV4_SPEC_V2 };
 static const span ERAS[] = {SINCE("0.5.8"), UNTIL("0.5.10.post1"), SINCE("0.5.11"), FROM_TO("0.5.12", "0.5.13.post1")};
 
-/* The speculative algorithm once resolved ("" none) and whether it is the EAGLE family (EAGLE, EAGLE3, STANDALONE;
- * NEXTN is EAGLE by then), whose handler turns the overlap schedule on or off by SGLANG_ENABLE_SPEC_V2. Pure. */
+/* The resolved speculative algorithm is the EAGLE family (EAGLE, EAGLE3, STANDALONE; NEXTN is EAGLE by then), whose
+ * handler turns the overlap schedule on or off by SGLANG_ENABLE_SPEC_V2; is NGRAM. Pure. */
 static int eagle_family(const ctx *c)
 {
     char algo[32];

@@ -4,12 +4,15 @@
  * handle_hicache_ratio_default's host memory fraction (0.5.21+), then
  * validate_prefill_decode_interval, validate_response_store and
  * validate_sampling_mask_max_tokens (sglang 0.5.19: python/sglang/srt/
- * arg_groups/pipeline.py:93-99; 0.5.23: :77-92). Between the first and the
- * others SGLang checks CPU offloading (handle_offload_compatibility), which
- * kvcheck does not model: its flags keep the check table's warning. */
+ * arg_groups/pipeline.py:93-99; 0.5.23: :77-92), with CPU offloading's
+ * flags between the first and the others (handle_offload_compatibility,
+ * 0.5.20+; SGLang runs it again after the model overrides, which set the
+ * PLE flag only for models kvcheck does not serve: sglang 0.5.23:
+ * python/sglang/srt/arg_groups/pipeline.py:79-80, :228). */
 #include "engine/sglang/rules.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 /* not 0 < fraction <= 1: NaN included */
 static int e_fraction(const ctx *c)
@@ -23,6 +26,24 @@ static int e_interval_bs(const ctx *c) { return int_below(c, SET_PD_INTERVAL_MIN
 static int e_response_store(const ctx *c) { return c->set->s[SET_RESPONSE_STORE].set && pd_worker(c); }
 /* EnvInt.is_set(): in the environment, whatever its value */
 static int e_mask_env(const ctx *c) { return c->set->s[SET_SAMPLING_MASK_ENV].set; }
+/* an int flag above 0 (argparse's int, kept as Python's int text) */
+static int positive(const ctx *c, setting_key k)
+{
+    const setting *s = &c->set->s[k];
+    return s->set && s->value[0] != '-' && strcmp(s->value, "0") != 0;
+}
+/* --ple-offload-embedding last given as on (True) or off (False: BooleanOptionalAction's --no- form, which kvcheck
+ * keeps as unset with its flag); never given is None */
+static int ple(const ctx *c, int on)
+{
+    const setting *s = &c->set->s[SET_PLE_OFFLOAD];
+    return on ? s->set : !s->set && strncmp(s->flag, "--no-", 5) == 0;
+}
+static int e_ple_offload(const ctx *c)
+{
+    return ple(c, 1) && (positive(c, SET_CPU_OFFLOAD_GB) || positive(c, SET_OFFLOAD_GROUP_SIZE));
+}
+static int e_ple_file(const ctx *c) { return set_to(c, SET_PLE_OFFLOAD_BACKEND, "file") && ple(c, 0); }
 static int e_mask_tokens(const ctx *c) { return int_below(c, SET_SAMPLING_MASK, 1); }
 
 #define VH(a) "sglang " a ": python/sglang/srt/arg_groups/validation_hook.py:"
@@ -30,6 +51,13 @@ static const flag_rule RULES[] = {
     {SINCE("0.5.21"), 0, e_fraction, SET_HICACHE_FRACTION,
      "ValueError: --hicache-host-memory-fraction must be in (0, 1].",
      "sglang 0.5.21: python/sglang/srt/arg_groups/hicache_hook.py:97-98; 0.5.23: :116-117"},
+    {SINCE("0.5.20"), 0, e_ple_offload, SET_PLE_OFFLOAD,
+     "ValueError: --ple-offload-embedding cannot be combined with --cpu-offload-gb or --offload-group-size: generic "
+     "layer offload would stage the pinned PLE embedding back to the device.",
+     "sglang 0.5.20: python/sglang/srt/arg_groups/memory_hook.py:28-38; 0.5.23: the same"},
+    {SINCE("0.5.20"), 0, e_ple_file, SET_PLE_OFFLOAD_BACKEND,
+     "ValueError: --ple-offload-backend file requires --ple-offload-embedding: the file-backed table is the "
+     "offloaded table.", "sglang 0.5.20: python/sglang/srt/arg_groups/memory_hook.py:40-44; 0.5.23: the same"},
     {SINCE("0.5.19"), 0, e_interval, SET_PD_INTERVAL,
      "ValueError: --prefill-decode-interval must be non-negative.", VH("0.5.19") "414-415; 0.5.23: :659-660"},
     {SINCE("0.5.23"), 0, e_interval_bs, SET_PD_INTERVAL_MIN_BS,

@@ -464,6 +464,11 @@ typedef enum setting_key {
     SET_DISABLE_OVERLAP,     /* --disable-overlap-schedule */
     SET_DECREASE_IDLE_ENV,   /* SGLANG_SCHEDULER_DECREASE_PREFILL_IDLE in the launch's environment: the delayer's old switch */
     SET_SPARSE_HEAD_ENV,     /* SGLANG_EMBEDDINGS_SPARSE_HEAD in the launch's environment: the overlap schedule off when set */
+    /* what handle_offload_compatibility (0.5.20+) reads (early.c) */
+    SET_CPU_OFFLOAD_GB,      /* --cpu-offload-gb */
+    SET_OFFLOAD_GROUP_SIZE,  /* --offload-group-size */
+    SET_PLE_OFFLOAD,         /* --ple-offload-embedding / --no-ple-offload-embedding (the flag tells which) */
+    SET_PLE_OFFLOAD_BACKEND, /* --ple-offload-backend */
     SET_COUNT
 } setting_key;
 
