@@ -2232,13 +2232,15 @@ static void test_rules__early_checks(void **state)
          "embedding back to the device."},
         {"0.5.20", "--offload-group-size 4 --ple-offload-embedding --prefill-decode-interval -1",
          "--ple-offload-embedding cannot be combined"},
-        {"0.5.21", "--cpu-offload-gb -1 --offload-group-size 0 --ple-offload-embedding", NULL},
+        {"0.5.21", "--cpu-offload-gb -1 --offload-group-size 0 --ple-offload-embedding", "ValueError: "
+         "--ple-offload-embedding only supports Qwen4ExpForConditionalGeneration"}, /* at the model's load */
         {"0.5.22", "--cpu-offload-gb 10 --ple-offload-embedding --no-ple-offload-embedding", NULL},
         {"0.5.19", "--cpu-offload-gb 10", NULL},
         {"0.5.22", "--ple-offload-backend file --no-ple", "ValueError: --ple-offload-backend file requires "
          "--ple-offload-embedding: the file-backed table is the offloaded table."},
         {"0.5.23", "--ple-offload-backend file", NULL},
-        {"0.5.23", "--ple-offload-backend file --no-ple-offload-embedding --ple-offload-embedding", NULL},
+        {"0.5.23", "--ple-offload-backend file --no-ple-offload-embedding --ple-offload-embedding",
+         "only supports Qwen4ExpForConditionalGeneration"},
         {"0.5.21", "--hicache-host-memory-fraction 0 --ple-offload-backend file --no-ple", "must be in (0, 1]."},
     };
     expect_verdicts("deepseek-v3.2", E, COUNT_OF(E));
@@ -4060,7 +4062,13 @@ static void test_rules__prefill_delayer(void **state)
         {"0.5.8", "--enable-prefill-delayer", "AssertionError: To use PrefillDelayer, enable_dp_attention must be "
          "enabled."},
         {"0.5.8", DPA "--enable-prefill-delayer", NULL},
-        {"0.5.7", "SGLANG_SCHEDULER_DECREASE_PREFILL_IDLE=1 --disable-overlap-schedule", NULL},
+        /* DP attention as the data parallelism handler leaves it: off with a DP size of 1 */
+        {"0.5.8", "--enable-prefill-delayer --enable-dp-attention --tp 8", "enable_dp_attention must be enabled."},
+        /* 0.5.7's SchedulerEnhancer, its predecessor, is declined */
+        {"0.5.7", "SGLANG_SCHEDULER_DECREASE_PREFILL_IDLE=1 --disable-overlap-schedule", "SchedulerEnhancer, which "
+         "asserts the schedule policy fcfs, DP attention, a unified worker and the overlap schedule on"},
+        {"0.5.7", "SGLANG_SCHEDULER_DECREASE_PREFILL_IDLE=0", NULL},
+        {"0.5.6.post2", "SGLANG_SCHEDULER_DECREASE_PREFILL_IDLE=1", NULL},
         {"0.5.9", DPA "--enable-prefill-delayer --disaggregation-mode decode",
          "AssertionError: To use PrefillDelayer, disaggregation_mode must be null."},
         {"0.5.10", "--enable-prefill-delayer --disaggregation-mode prefill", "disaggregation_mode must be null."},

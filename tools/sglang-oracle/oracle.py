@@ -203,6 +203,7 @@ class Oracle:
         self._model_class_setup()
         self._fp4_setup()
         self._delayer_setup()
+        self._load_setup()
 
     def _fp4_setup(self):
         """Where the release keeps its FP4 MLA buffers (fp4_pool()): the
@@ -434,6 +435,32 @@ class Oracle:
             isinstance(n, ast.If) and "disaggregation_mode" in ast.unparse(n.test) and "'decode'" in ast.unparse(n.test)
             for n in ast.walk(policy))
 
+    def _load_setup(self):
+        """The target model load's own refusal of a flag (0.5.20+: the PLE embedding's offload, Qwen4-Exp only): the
+        statements of load_model_with_memory_saver's `if not is_draft_worker:` block up to its first `raise`, compiled
+        from the release's file and run before the model class is read (load_checks())."""
+        self.load_stmts = []
+        path = os.path.join(self.root, "sglang/srt/model_executor/model_runner_components/load_model_utils.py")
+        fn = next((n for n in _tree(path).body if isinstance(n, ast.FunctionDef)
+                   and n.name == "load_model_with_memory_saver"), None) if os.path.exists(path) else None
+        block = next((st for st in fn.body if isinstance(st, ast.If) and "is_draft_worker" in ast.unparse(st.test)),
+                     None) if fn else None
+        if block is None:
+            return
+        for st in block.body:
+            self.load_stmts.append(compile(ast.Module([st], []), path, "exec"))
+            if any(isinstance(n, ast.Raise) for n in ast.walk(st)):
+                break
+
+    def load_checks(self, view, hf):
+        if not self.load_stmts:
+            return
+        offload = types.SimpleNamespace(ple_offload_embedding=getattr(view, "ple_offload_embedding", None))
+        g = {"model_config": types.SimpleNamespace(hf_config=hf),
+             "get_exec": lambda: types.SimpleNamespace(offload=offload)}
+        for code in self.load_stmts:
+            exec(code, g)
+
     def delayer(self, view):
         if not self.delayer_stmts or not getattr(view, "enable_prefill_delayer", False):
             return
@@ -491,6 +518,7 @@ class Oracle:
                 stage = "init"
                 sa = self.runner_args(args, view)
                 hf = self.getcfg()
+                self.load_checks(view, hf)  # the target's load, before its architecture is read
                 self.model_class(types.SimpleNamespace(  # the ModelConfig fields it reads
                     hf_config=hf, hf_text_config=hf, is_generation=True, is_multimodal=False, quantization=None,
                     model_impl=getattr(view, "model_impl", "auto"), model_path="/fake/model", revision=None))

@@ -5,7 +5,8 @@
  * python/sglang/srt/arg_groups/serving_hook.py:733-739). From 0.5.11 a
  * decode worker skips it. Its constructor asserts, in order: DP attention
  * (0.5.8-0.5.9), a unified worker (0.5.8-0.5.10) and the overlap schedule
- * on, as SGLang's resolution leaves it (OVERLAP). */
+ * on, as SGLang's resolution leaves it (OVERLAP). 0.5.7's SchedulerEnhancer,
+ * its predecessor under the same variable, is declined. */
 #include "engine/sglang/rules.h"
 
 #include <stdio.h>
@@ -17,9 +18,10 @@
     "0.5.23: :1450-1466"
 
 /* the releases with the delayer; those that build it on a decode worker too; SGLANG_ENABLE_SPEC_V2's default on;
- * DeepSeek-V4's hook setting it on */
-enum { DELAYER, DECODE_BUILDS, SPEC_V2_DEFAULT_ON, DSV4_SPEC_V2 };
-static const span ERAS[] = {SINCE("0.5.8"), UNTIL("0.5.10.post1"), SINCE("0.5.11"), FROM_TO("0.5.12", "0.5.13.post1")};
+ * DeepSeek-V4's hook setting it on; 0.5.7's SchedulerEnhancer, the delayer's predecessor */
+enum { DELAYER, DECODE_BUILDS, SPEC_V2_DEFAULT_ON, DSV4_SPEC_V2, ENHANCER };
+static const span ERAS[] = {SINCE("0.5.8"), UNTIL("0.5.10.post1"), SINCE("0.5.11"), FROM_TO("0.5.12", "0.5.13.post1"),
+                            FROM_TO("0.5.7", "0.5.7")};
 
 /* The resolved speculative algorithm is the EAGLE family (EAGLE, EAGLE3, STANDALONE; NEXTN is EAGLE by then), whose
  * handler turns the overlap schedule on or off by SGLANG_ENABLE_SPEC_V2; is NGRAM. Pure. */
@@ -111,7 +113,12 @@ static const setting *delayer_switch(const ctx *c)
     return rules_env_bool(env) == 1 ? env : NULL;
 }
 
-static int dp_attention(const ctx *c) { return c->set->s[SET_DP_ATTENTION].set || rules_dp_attention_forced(c); }
+/* DP attention as the data parallelism handler leaves it: off with a DP size of 1 (sglang 0.5.8: python/sglang/srt/
+ * server_args.py:1929-1932; 0.5.9: :2109-2111), also where DSA prefill CP turned it on (cp.c applies that). Pure. */
+static int dp_attention(const ctx *c)
+{
+    return (c->set->s[SET_DP_ATTENTION].set || rules_dp_attention_forced(c)) && size_of(c, SET_DP) > 1;
+}
 
 /* The constructor's asserts (sglang 0.5.8: python/sglang/srt/managers/prefill_delayer.py:67-75), in its order. */
 enum delayer_test { NEEDS_DP_ATTENTION, NEEDS_UNIFIED, NEEDS_OVERLAP };
@@ -150,6 +157,12 @@ static int assert_fails(const ctx *c, enum delayer_test t, const struct overlap_
 kvc_status delayer_check(const ctx *c)
 {
     const setting *env = &c->set->s[SET_DECREASE_IDLE_ENV];
+    if (in_span(c->rel, ERAS[ENHANCER]) && rules_env_bool(env) == 1)
+        return diag_set(c->diag, KVC_ERR_CONFIG, &env->origin, "%s: SGLang %s's scheduler then builds its "
+                        "SchedulerEnhancer, which asserts the schedule policy fcfs, DP attention, a unified worker "
+                        "and the overlap schedule on (sglang 0.5.7: python/sglang/srt/managers/scheduler.py:206, "
+                        ":792-800, python/sglang/srt/managers/scheduler_enhancer.py:20-31); kvcheck does not model "
+                        "it, so it cannot judge this worker", env->flag, SGLANG_VERSIONS[c->rel]);
     if (!in_span(c->rel, ERAS[DELAYER])) return KVC_OK;
     if (env->set) {
         rules_env_warn(c, SET_DECREASE_IDLE_ENV);

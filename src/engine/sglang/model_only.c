@@ -1,9 +1,11 @@
 /* Flags SGLang serves only for other models, which it refuses for every
  * model kvcheck judges: LayerNorm sequence parallelism (Qwen3 and, from
  * 0.5.23, Muse Spark; 0.5.19+) and the encoder's bounded SWA replay
- * (DeepSeek-V4.1, which kvcheck declines; 0.5.21+). Each is refused at its
- * place in SGLang's resolution: DeepSeek-V4's model hook, right after the
- * speculative hook, and 0.5.23's model capability adjustments. */
+ * (DeepSeek-V4.1, which kvcheck declines; 0.5.21+), and the PLE
+ * embedding's offload (Qwen4-Exp; 0.5.20+). Each is refused at its place in
+ * SGLang's resolution: DeepSeek-V4's model hook, right after the
+ * speculative hook, 0.5.23's model capability adjustments, and the target
+ * model's load. */
 #include "engine/sglang/rules.h"
 
 #include <stdio.h>
@@ -17,6 +19,7 @@ static int o_replay_loaded(const ctx *c) { return o_replay(c) && !instance_model
 static int o_megamoe_alone(const ctx *c) { return given(c, SET_LAYERNORM_SP_MEGAMOE) && !given(c, SET_LAYERNORM_SP); }
 static int o_megamoe(const ctx *c) { return given(c, SET_LAYERNORM_SP_MEGAMOE); }
 static int o_layernorm(const ctx *c) { return given(c, SET_LAYERNORM_SP); }
+static int o_ple(const ctx *c) { return given(c, SET_PLE_OFFLOAD); }
 
 #define REPLAY_MESSAGE "ValueError: --enable-encoder-swa-bounded-replay requires DeepSeek-V4.1"
 #define LAYERNORM_CITE(a) "sglang " a ": python/sglang/srt/arg_groups/layernorm_sp_hook.py:"
@@ -39,6 +42,11 @@ static const flag_rule RULES[] = {
      LAYERNORM_CITE("0.5.23") "23-41, :130-134, python/sglang/srt/layers/layernorm_sp.py:54"},
     {SINCE("0.5.23"), MODEL_ONLY_CAPABILITY, o_replay_loaded, SET_ENCODER_REPLAY, REPLAY_MESSAGE,
      "sglang 0.5.23: python/sglang/srt/arg_groups/model_hook.py:1038-1045"},
+    /* the target's load, before its architecture and quantization are read (not the draft's) */
+    {SINCE("0.5.20"), MODEL_ONLY_LOAD, o_ple, SET_PLE_OFFLOAD,
+     "ValueError: --ple-offload-embedding only supports Qwen4ExpForConditionalGeneration",
+     "sglang 0.5.20: python/sglang/srt/model_executor/model_runner_components/load_model_utils.py:272-275; 0.5.22: "
+     ":279-282; 0.5.23: the same"},
 };
 #undef LAYERNORM_CITE
 

@@ -5425,7 +5425,8 @@ static kvc_status resolve_settings(const gpu_info *gpu, const model_info *model,
     if (!st && dsv4) st = a2a_check(&c, A2A_LAST);
     if (!st && dsv4) st = check_server_args(&c);
     if (!st && dsv4) st = address_check(&c); /* when the engine starts */
-    if (!st && dsv4) st = quant_check_loader(&c); /* at model load */
+    if (!st && dsv4) st = model_only_check(&c, MODEL_ONLY_LOAD); /* the model's load */
+    if (!st && dsv4) st = quant_check_loader(&c);                 /* at model load */
     if (!st && dsv4) st = dsv4_pool_check(&c);   /* then its pool */
     if (!st && dsv4) st = check_startup(&c, 1);
     if (dsv4) return st ? st : decline_dcp(&c);
@@ -5486,6 +5487,7 @@ static kvc_status resolve_settings(const gpu_info *gpu, const model_info *model,
     if ((st = check_server_args(&c))) return st;
     if ((st = address_check(&c))) return st; /* PortArgs when the engine starts, then the schedulers' parse */
     if ((st = check_runner_attention(&c))) return st; /* ModelRunner.__init__, before it loads the model */
+    if ((st = model_only_check(&c, MODEL_ONLY_LOAD))) return st; /* its load, before the architecture */
     if ((st = check_model_class(&c))) return st;
     if ((st = quant_check_loader(&c))) return st;
     if ((st = check_dtype_mapping(&c, c.dtype, &set->s[SET_KV_CACHE_DTYPE]))) return st;

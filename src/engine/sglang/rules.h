@@ -373,9 +373,9 @@ size_t delayer_spans(span *out, size_t max);
 /* ---------------------------------- flags for other models (model_only.c) */
 
 /* Where SGLang refuses a flag it serves only for other models: DeepSeek-V4's model hook (0.5.21+), right after the
- * speculative hook (LayerNorm SP, 0.5.19+), and 0.5.23's model capability adjustments, after the other
- * validations. */
-enum model_only_stage { MODEL_ONLY_DSV4, MODEL_ONLY_SPEC, MODEL_ONLY_CAPABILITY };
+ * speculative hook (LayerNorm SP, 0.5.19+), 0.5.23's model capability adjustments, after the other validations, and
+ * when the target model starts loading (the PLE table's offload, 0.5.20+). */
+enum model_only_stage { MODEL_ONLY_DSV4, MODEL_ONLY_SPEC, MODEL_ONLY_CAPABILITY, MODEL_ONLY_LOAD };
 kvc_status model_only_check(const ctx *c, enum model_only_stage stage);
 size_t model_only_spans(span *out, size_t max);
 
