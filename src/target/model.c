@@ -438,6 +438,7 @@ static kvc_status parse_config(const char *parse_text, size_t len, const char *t
     }
     st = copy_name(out->architecture, sizeof out->architecture, cJSON_GetArrayItem(arch, 0)->valuestring, &o, file,
                    "\"architectures\"[0]", diag);
+    out->narchitectures = (unsigned)cJSON_GetArraySize(arch);
     if (st) {
         cJSON_Delete(root);
         return st;

@@ -29,7 +29,8 @@ enum { TOPK_NONE, TOPK_PLAIN, TOPK_OTHER };
 
 typedef struct model_info {
     char name[KVC_PATH_LEN];         /* a preset, or the model's directory or file name, whole */
-    char architecture[KVC_NAME_LEN]; /* longer names are refused with the limit */
+    char architecture[KVC_NAME_LEN]; /* "architectures"[0]; longer names are refused with the limit */
+    unsigned narchitectures;         /* how many "architectures" names (0 where a preset) */
     char torch_dtype[KVC_NAME_LEN];  /* "dtype", else "torch_dtype"; "": neither (SGLang: float32) */
     char model_type[KVC_NAME_LEN];   /* "model_type"; "": absent */
     int dsa;                /* the engine's judgement under a release (set by its rules, 0 here) */

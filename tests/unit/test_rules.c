@@ -1566,15 +1566,19 @@ typedef struct release_case {
 } release_case;
 
 /* Resolves each case on an H200 with `model` and fails at the first verdict that is not SGLang's. */
-static void expect_verdicts(const char *model, const release_case *cases, size_t n)
+static void expect_verdicts_on(const char *gpu, const char *model, const release_case *cases, size_t n)
 {
     kvc_resolved r;
     kvc_diag d;
     for (size_t i = 0; i < n; i++) {
-        kvc_status st = resolve_line("H200", model, cases[i].args, cases[i].release, &r, &d);
+        kvc_status st = resolve_line(gpu, model, cases[i].args, cases[i].release, &r, &d);
         if (cases[i].message ? st != KVC_ERR_CONFIG || !strstr(d.message, cases[i].message) : st != KVC_OK)
             fail_msg("case %zu %s '%s': %d %s", i, cases[i].release, cases[i].args, st, d.message);
     }
+}
+static void expect_verdicts(const char *model, const release_case *cases, size_t n)
+{
+    expect_verdicts_on("H200", model, cases, n);
 }
 
 /* check_server_args' refusals beside the KV layout (server.c), each in its place around the page size's check (a
@@ -1631,6 +1635,13 @@ static void test_rules__server_args_checks(void **state)
          * decode worker's radix cache off; NaN fails >= 0; Python's modulo by a negative count, or zero */
         {"0.5.23", "--tp 8 --enable-prefill-cp --cp-strategy zigzag --moe-dense-tp-size 2", NULL},
         {"0.5.9", "--tp 8 --enable-nsa-prefill-context-parallel --moe-dense-tp-size 2", NULL},
+        /* the resolution's tokenizer batching handler: before check_server_args and the cache compatibility's */
+        {"0.5.23", "--tp 8 --enable-tokenizer-batch-encode --enable-dynamic-batch-tokenizer --tokenizer-worker-num 0",
+         "ValueError: Cannot enable both --enable-tokenizer-batch-encode and --enable-dynamic-batch-tokenizer. Please "
+         "choose one tokenizer batching approach."},
+        {"0.5.3rc2", "--tp 8 --enable-dynamic-batch-tokenizer --enable-tokenizer-batch-encode "
+                     "--enable-hierarchical-cache --disable-radix-cache", "Cannot enable both"},
+        {"0.5.12", "--tp 8 --enable-dynamic-batch-tokenizer --skip-tokenizer-init", NULL},
         {"0.5.12", "--tp 8 --skip-tokenizer-init --detokenizer-worker-num 0", NULL},
         {"0.5.9", "--tp 8 --skip-tokenizer-init --tokenizer-worker-num 0", NULL},
         {"0.5.9", "--tp 8 --disaggregation-mode decode --multi-item-scoring-delimiter 5 --chunked-prefill-size -1", NULL},
@@ -2565,6 +2576,96 @@ static void test_rules__dcp_declines_pd_workers(void **state)
     assert_int_equal(resolve_line("H200", "deepseek-v3.2", "--disaggregation-mode decode --dcp-size 2", "0.5.14", &r, &d),
                      KVC_ERR_CONFIG);
     assert_contains(d.message, "unrecognized arguments: --dcp-size 2");
+}
+
+/* handle_decode_context_parallelism's checks of the DCP communication backend and the replicated Q projection
+ * (rules.c DCP_VALIDATION, 0.5.17+): --dcp-comm-backend defaults to ag_rs up to 0.5.19, from 0.5.20 it resolves to
+ * ag_rs only with one DCP rank. Every case run against the oracle. */
+static void test_rules__dcp_communication_checks(void **state)
+{
+    (void)state;
+    static const release_case D[] = {
+        {"0.5.23", "--dcp-comm-backend a2a", "--dcp-comm-backend a2a only affects the decode context-parallel "
+         "attention reduction and therefore requires --dcp-size / --decode-context-parallel-size > 1, but got "
+         "dcp_size=1."},
+        {"0.5.17", "--dcp-comm-backend fi_a2a", "--dcp-comm-backend fi_a2a only affects"},
+        {"0.5.21", "--dcp-comm-backend ag_rs", NULL},
+        {"0.5.16", "--dcp-comm-backend a2a", "unrecognized arguments: --dcp-comm-backend a2a"},
+        {"0.5.23", "--dcp-replicate-q-proj", "--dcp-replicate-q-proj requires --dcp-size > 1."},
+        {"0.5.19", "--no-dcp-replicate-q-proj --dcp-comm-backend ag_rs", NULL},
+        /* above one DCP rank: ag_rs as given, or up to 0.5.19 as defaulted */
+        {"0.5.18", "--dcp-replicate-q-proj --dcp-size 2", "--dcp-replicate-q-proj only applies to the a2a/fi_a2a DCP "
+         "communication backend (it removes the head-dim Q all-gather); got --dcp-comm-backend=ag_rs."},
+        {"0.5.22", "--dcp-replicate-q-proj --dcp-size 2 --dcp-comm-backend ag_rs", "got --dcp-comm-backend=ag_rs."},
+        {"0.5.20", "--dcp-replicate-q-proj --dcp-size 2", NULL},
+        {"0.5.19", "--dcp-replicate-q-proj --dcp-size 2 --dcp-comm-backend a2a", NULL},
+    };
+    expect_verdicts("deepseek-v3.2", D, COUNT_OF(D));
+    static const release_case ROCM[] = {
+        {"0.5.19", "--dcp-comm-backend fi_a2a --dcp-size 2", "--dcp-comm-backend fi_a2a delegates the exchange to "
+         "FlashInfer's MNNVL All-to-All kernel, which requires an NVIDIA CUDA platform with SM90+ and MNNVL fabric "
+         "memory (e.g. GB200 NVL72)."},
+        {"0.5.20", "--dcp-comm-backend fi_a2a --dcp-size 2", "which requires Blackwell and a DCP group within one MNNVL "
+         "domain. Use 'a2a' or 'ag_rs' elsewhere, or leave the flag unset to resolve it."},
+        {"0.5.23", "--dcp-comm-backend a2a --dcp-size 2", NULL},
+    };
+    expect_verdicts_on("MI300X", "deepseek-v3.2", ROCM, COUNT_OF(ROCM));
+}
+
+/* --language-model-only (0.5.18+): its handler in the encoder disaggregation's, after the load format's and before
+ * tokenizer batching's; SGLang serves it for DeepSeek-V4 from 0.5.22 and never with PD. A config whose architectures
+ * list holds several names is declined (kvcheck reads the first). Every case run against the oracle. */
+static void test_rules__language_model_only(void **state)
+{
+    (void)state;
+    static const release_case C[] = {
+        {"0.5.23", "--tp 8 --language-model-only", "ValueError: --language-model-only does not support "
+         "['DeepseekV32ForCausalLM']. Supported: ['DeepseekV4ForCausalLM', 'MuseGlimmerForConditionalGeneration', "
+         "'Cosmos3ForConditionalGeneration', 'Cosmos3EdgeForConditionalGeneration']."},
+        {"0.5.19", "--tp 8 --language-model-only", "Supported: ['MuseGlimmerForConditionalGeneration']."},
+        {"0.5.18", "--tp 8 --language-model-only --disaggregation-mode decode",
+         "ValueError: --language-model-only is incompatible with --disaggregation-mode prefill/decode"},
+        {"0.5.17", "--tp 8 --language-model-only", "unrecognized arguments: --language-model-only"},
+        {"0.5.23", "--tp 8 --language-model-only --enable-tokenizer-batch-encode --enable-dynamic-batch-tokenizer",
+         "--language-model-only does not support"},
+    };
+    expect_verdicts("deepseek-v3.2", C, COUNT_OF(C));
+    static const release_case V4[] = {
+        {"0.5.21", "--tp 8 --language-model-only", "does not support ['DeepseekV4ForCausalLM']. Supported: "
+         "['MuseGlimmerForConditionalGeneration', 'Cosmos3ForConditionalGeneration', "
+         "'Cosmos3EdgeForConditionalGeneration']."},
+        {"0.5.22", "--tp 8 --language-model-only", NULL},
+        {"0.5.23", "--tp 8 --language-model-only --disaggregation-mode prefill", "is incompatible with "
+         "--disaggregation-mode prefill/decode"},
+    };
+    expect_verdicts_on("B200", "tests/unit/models/DSV4_SMALL.json", V4, COUNT_OF(V4));
+    static const release_case TWO[] = {
+        {"0.5.23", "--tp 8 --language-model-only", "kvcheck reads only the first"},
+        {"0.5.23", "--tp 8", NULL},
+    };
+    expect_verdicts("tests/unit/models/TWO_ARCHS.json", TWO, COUNT_OF(TWO));
+}
+
+/* The unified cache's external linker in handle_hicache (0.5.20+): the radix cache as resolved (0.5.23: off on a
+ * decode worker without its radix cache), HiCache, a storage backend. Every case run against the oracle. */
+static void test_rules__external_linker_checks(void **state)
+{
+    (void)state;
+    static const release_case C[] = {
+        {"0.5.23", "--enable-unified-cache-external-linker --disaggregation-mode decode", "ValueError: "
+         "--enable-unified-cache-external-linker requires the default UnifiedRadixCache with radix caching enabled."},
+        {"0.5.23", "--enable-unified-cache-external-linker --disaggregation-mode decode "
+                   "--disaggregation-decode-enable-radix-cache", NULL},
+        {"0.5.23", "--enable-unified-cache-external-linker --disable-radix-cache", "requires the default "
+         "UnifiedRadixCache"},
+        {"0.5.22", "--enable-unified-cache-external-linker --disable-radix-cache", NULL},
+        {"0.5.22", "--enable-unified-cache-external-linker --enable-hierarchical-cache", "ValueError: "
+         "--enable-unified-cache-external-linker and --enable-hierarchical-cache are mutually exclusive."},
+        {"0.5.20", "--enable-unified-cache-external-linker --hicache-storage-backend file", "ValueError: "
+         "--enable-unified-cache-external-linker does not use --hicache-storage-backend."},
+        {"0.5.23", "--enable-unified-cache-external-linker", NULL},
+    };
+    expect_verdicts("deepseek-v3.2", C, COUNT_OF(C));
 }
 
 static void test_rules__odd_platforms_are_warned(void **state)
@@ -4760,6 +4861,9 @@ int main(void)
         cmocka_unit_test(test_rules__fp4_pools_keep_their_scales_in_a_second_buffer),
         cmocka_unit_test(test_rules__parallelism_never_changes_the_layout),
         cmocka_unit_test(test_rules__dcp_declines_pd_workers),
+        cmocka_unit_test(test_rules__dcp_communication_checks),
+        cmocka_unit_test(test_rules__language_model_only),
+        cmocka_unit_test(test_rules__external_linker_checks),
         cmocka_unit_test(test_rules__odd_platforms_are_warned),
         cmocka_unit_test(test_rules__index_head_dim_must_be_128),
         cmocka_unit_test(test_rules__unmodelled_architectures_are_refused),

@@ -27,11 +27,7 @@ static int e_response_store(const ctx *c) { return c->set->s[SET_RESPONSE_STORE]
 /* EnvInt.is_set(): in the environment, whatever its value */
 static int e_mask_env(const ctx *c) { return c->set->s[SET_SAMPLING_MASK_ENV].set; }
 /* an int flag above 0 (argparse's int, kept as Python's int text) */
-static int positive(const ctx *c, setting_key k)
-{
-    const setting *s = &c->set->s[k];
-    return s->set && s->value[0] != '-' && strcmp(s->value, "0") != 0;
-}
+static int positive(const ctx *c, setting_key k) { return c->set->s[k].set && !int_below(c, k, 1); }
 /* --ple-offload-embedding last given as on (True) or off (False: BooleanOptionalAction's --no- form, which kvcheck
  * keeps as unset with its flag); never given is None */
 static int ple(const ctx *c, int on)

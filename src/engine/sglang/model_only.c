@@ -20,9 +20,29 @@ static int o_megamoe_alone(const ctx *c) { return given(c, SET_LAYERNORM_SP_MEGA
 static int o_megamoe(const ctx *c) { return given(c, SET_LAYERNORM_SP_MEGAMOE); }
 static int o_layernorm(const ctx *c) { return given(c, SET_LAYERNORM_SP); }
 static int o_ple(const ctx *c) { return given(c, SET_PLE_OFFLOAD); }
+/* --language-model-only: its handler's checks after the five multimodal flags it cannot be combined with (which
+ * kvcheck does not read: those flags warn as unmodelled), for the target's "architectures" list, which kvcheck has
+ * whole only where it holds one name */
+static int o_lm_only(const ctx *c) { return given(c, SET_LANGUAGE_MODEL_ONLY); }
+static int o_lm_pd(const ctx *c)
+{
+    const setting *m = &c->set->s[SET_DISAGG_MODE];
+    return o_lm_only(c) && m->set && strcmp(m->value, "null") != 0;
+}
+/* V4.1 text-only workers use PD's usual transfer (sglang 0.5.22: python/sglang/srt/arg_groups/model_hook.py:1071) */
+static int o_lm_pd_v41(const ctx *c) { return o_lm_pd(c) && strcmp(c->model->model_type, "deepseek_v41") != 0; }
+static int o_lm_archs(const ctx *c) { return o_lm_only(c) && c->model->narchitectures > 1; }
+static int o_lm_arch(const ctx *c) { return o_lm_only(c) && strcmp(c->model->architecture, "DeepseekV4ForCausalLM") != 0; }
 
 #define REPLAY_MESSAGE "ValueError: --enable-encoder-swa-bounded-replay requires DeepSeek-V4.1"
 #define LAYERNORM_CITE(a) "sglang " a ": python/sglang/srt/arg_groups/layernorm_sp_hook.py:"
+#define LM_PD "ValueError: --language-model-only is incompatible with --disaggregation-mode prefill/decode"
+#define LM_ARCH "ValueError: --language-model-only does not support ['{arch}']. Supported: "
+#define LM_ARCHS_CITE                                                                                                  \
+    "sglang 0.5.18: python/sglang/srt/server_args.py:7681-7686, :7657; 0.5.19: python/sglang/srt/arg_groups/"        \
+    "model_hook.py:854-861, python/sglang/srt/server_args.py:3775; 0.5.20: python/sglang/srt/arg_groups/"            \
+    "model_hook.py:922-929, python/sglang/srt/server_args.py:333-337; 0.5.23: python/sglang/srt/arg_groups/"          \
+    "model_hook.py:1102-1109, python/sglang/srt/server_args.py:335-340"
 static const flag_rule RULES[] = {
     {SINCE("0.5.21"), MODEL_ONLY_DSV4, o_replay, SET_ENCODER_REPLAY, REPLAY_MESSAGE,
      "sglang 0.5.21: python/sglang/srt/arg_groups/deepseek_v4_hook.py:169-180, python/sglang/srt/arg_groups/"
@@ -40,6 +60,21 @@ static const flag_rule RULES[] = {
      "ValueError: --enable-layernorm-sp is only supported for ['MuseSparkForConditionalGeneration', "
      "'Qwen3ForCausalLM']; got {arch}.",
      LAYERNORM_CITE("0.5.23") "23-41, :130-134, python/sglang/srt/layers/layernorm_sp.py:54"},
+    /* the encoder disaggregation handler's first call, after the load format's handler */
+    {FROM_TO("0.5.18", "0.5.21"), MODEL_ONLY_ENCODER, o_lm_pd, SET_LANGUAGE_MODEL_ONLY, LM_PD,
+     "sglang 0.5.18: python/sglang/srt/server_args.py:7676-7680, :7689; 0.5.19: python/sglang/srt/arg_groups/"
+     "model_hook.py:849-853; 0.5.21: :983-987"},
+    {SINCE("0.5.22"), MODEL_ONLY_ENCODER, o_lm_pd_v41, SET_LANGUAGE_MODEL_ONLY, LM_PD,
+     "sglang 0.5.22: python/sglang/srt/arg_groups/model_hook.py:1071-1077; 0.5.23: :1095-1101"},
+    {SINCE("0.5.18"), MODEL_ONLY_ENCODER, o_lm_archs, SET_LANGUAGE_MODEL_ONLY, NULL, LM_ARCHS_CITE},
+    {FROM_TO("0.5.18", "0.5.19"), MODEL_ONLY_ENCODER, o_lm_only, SET_LANGUAGE_MODEL_ONLY,
+     LM_ARCH "['MuseGlimmerForConditionalGeneration'].", LM_ARCHS_CITE},
+    {FROM_TO("0.5.20", "0.5.21"), MODEL_ONLY_ENCODER, o_lm_only, SET_LANGUAGE_MODEL_ONLY,
+     LM_ARCH "['MuseGlimmerForConditionalGeneration', 'Cosmos3ForConditionalGeneration', "
+     "'Cosmos3EdgeForConditionalGeneration'].", LM_ARCHS_CITE},
+    {SINCE("0.5.22"), MODEL_ONLY_ENCODER, o_lm_arch, SET_LANGUAGE_MODEL_ONLY,
+     LM_ARCH "['DeepseekV4ForCausalLM', 'MuseGlimmerForConditionalGeneration', 'Cosmos3ForConditionalGeneration', "
+     "'Cosmos3EdgeForConditionalGeneration'].", LM_ARCHS_CITE},
     {SINCE("0.5.23"), MODEL_ONLY_CAPABILITY, o_replay_loaded, SET_ENCODER_REPLAY, REPLAY_MESSAGE,
      "sglang 0.5.23: python/sglang/srt/arg_groups/model_hook.py:1038-1045"},
     /* the target's load, before its architecture and quantization are read (not the draft's) */
@@ -49,6 +84,9 @@ static const flag_rule RULES[] = {
      ":279-282; 0.5.23: the same"},
 };
 #undef LAYERNORM_CITE
+#undef LM_PD
+#undef LM_ARCH
+#undef LM_ARCHS_CITE
 
 static void fields(const ctx *c, const flag_rule *row, rule_fields *out)
 {
@@ -58,7 +96,8 @@ static void fields(const ctx *c, const flag_rule *row, rule_fields *out)
 
 kvc_status model_only_check(const ctx *c, enum model_only_stage stage)
 {
-    static const rule_hooks hooks = {NULL, fields, NULL};
+    static const rule_hooks hooks = {"--language-model-only's architecture check, of every name in the model's "
+                                     "\"architectures\" list (kvcheck reads only the first)", fields, NULL};
     return rules_table(c, RULES, COUNT_OF(RULES), (int)stage, &hooks);
 }
 

@@ -315,6 +315,15 @@ static long dcp_size(const ctx *c)
     const setting *s = &c->set->s[SET_DCP];
     return s->set ? strtol(s->value, NULL, 10) : 1;
 }
+/* --dcp-comm-backend as given, else "ag_rs": its default up to 0.5.19, and from 0.5.20 what SGLang resolves it to
+ * with a DCP size of one or less (sglang 0.5.17: python/sglang/srt/server_args.py:1076-1087; 0.5.20:
+ * python/sglang/srt/arg_groups/overrides.py:1430-1434; 0.5.23: :1374-1378). Above one, 0.5.20+ resolves it to a2a or
+ * fi_a2a on every GPU kvcheck knows (ag_rs only off CUDA, ROCm and XPU; :1379-1396), which no DCP check refuses. */
+static const char *dcp_comm(const ctx *c)
+{
+    const setting *s = &c->set->s[SET_DCP_COMM];
+    return s->set ? s->value : "ag_rs";
+}
 
 kvc_status rules_refuse(const ctx *c, const setting *s, const char *fmt, ...)
 {
@@ -865,7 +874,8 @@ static kvc_status run_dcp_rules(const ctx *c, const struct dcp_rule *rules, size
         char dcp[24], kpool[16], msg[400];
         str_printf(dcp, sizeof dcp, "%ld", dcp_size(c));
         str_printf(kpool, sizeof kpool, "%u", c->model->index_kpool);
-        const char *const f[][2] = {{"arch", c->model->architecture}, {"dcp", dcp}, {"kpool", kpool}};
+        const char *const f[][2] = {
+            {"arch", c->model->architecture}, {"dcp", dcp}, {"kpool", kpool}, {"backend", dcp_comm(c)}};
         sglang_expand(r->message, f, COUNT_OF(f), msg, sizeof msg);
         return rules_refuse(c, &c->set->s[r->flag], "%s (%s)", msg, r->cite);
     }
@@ -1202,6 +1212,20 @@ static int pd_fails(const ctx *c, const struct pd_decode_rule *r, const char *al
 static int dcp_below_one(const ctx *c) { return dcp_size(c) < 1; }
 static int dcp_prefill_cp(const ctx *c) { return dcp_size(c) > 1 && c->cp.enabled; }
 static int dcp_cuda_spec(const ctx *c) { return dcp_size(c) > 1 && !c->gpu->hip && c->set->s[SET_SPEC_ALGO].set; }
+static int dcp_a2a(const ctx *c) { return word_in(dcp_comm(c), "a2a fi_a2a"); }
+static int dcp_a2a_alone(const ctx *c) { return dcp_a2a(c) && dcp_size(c) <= 1; }
+static int dcp_fi_a2a_off_cuda(const ctx *c) { return strcmp(dcp_comm(c), "fi_a2a") == 0 && c->gpu->hip; }
+/* --dcp-replicate-q-proj as True: given without --no- (BooleanOptionalAction); the model overrides that set it run
+ * after these checks */
+static int dcp_replicate_alone(const ctx *c) { return c->set->s[SET_DCP_REPLICATE_Q].set && dcp_size(c) <= 1; }
+/* above one, only an ag_rs as given (up to 0.5.19 also as defaulted) */
+static int dcp_replicate_ag_rs(const ctx *c)
+{
+    int resolved = rel_since(c->rel, "0.5.20") && !c->set->s[SET_DCP_COMM].set;
+    return c->set->s[SET_DCP_REPLICATE_Q].set && dcp_size(c) > 1 && !resolved && !dcp_a2a(c);
+}
+#define DCP_CHECKS(a, b, c, d) "sglang 0.5.17: python/sglang/srt/server_args.py:" a "; 0.5.18: :" b "; 0.5.19: "       \
+    "python/sglang/srt/arg_groups/parallel_hook.py:" c "; 0.5.23: :" d
 static const struct dcp_rule DCP_VALIDATION[] = {
     {SINCE("0.5.15"), dcp_below_one, SET_DCP,
      "Decode context parallel size (--dcp-size / --decode-context-parallel-size) must be >= 1, but got "
@@ -1214,6 +1238,28 @@ static const struct dcp_rule DCP_VALIDATION[] = {
      "Decode context parallel (--dcp-size / --decode-context-parallel-size > 1) on CUDA platform does not support "
      "any speculative algorithm, but got dcp_size={dcp} on a CUDA platform with speculative decoding enabled.",
      "sglang 0.5.15: python/sglang/srt/server_args.py:2845-2857; 0.5.16: :3159-3171"},
+    {SINCE("0.5.17"), dcp_a2a_alone, SET_DCP_COMM,
+     "--dcp-comm-backend {backend} only affects the decode context-parallel attention reduction and "
+     "therefore requires --dcp-size / --decode-context-parallel-size > 1, but got dcp_size={dcp}.",
+     DCP_CHECKS("3824-3830", "3990-3996", "136-142", "251-257")},
+    {FROM_TO("0.5.17", "0.5.19"), dcp_fi_a2a_off_cuda, SET_DCP_COMM,
+     "--dcp-comm-backend fi_a2a delegates the exchange to FlashInfer's MNNVL All-to-All kernel, which "
+     "requires an NVIDIA CUDA platform with SM90+ and MNNVL fabric memory (e.g. GB200 NVL72). The authoritative "
+     "fabric probe runs at model-runner init; use 'a2a' or 'ag_rs' on clusters without MNNVL.",
+     "sglang 0.5.17: python/sglang/srt/server_args.py:3831-3838; 0.5.18: :3997-4004; 0.5.19: "
+     "python/sglang/srt/arg_groups/parallel_hook.py:143-150"},
+    {SINCE("0.5.20"), dcp_fi_a2a_off_cuda, SET_DCP_COMM,
+     "--dcp-comm-backend fi_a2a delegates the exchange to FlashInfer's MNNVL All-to-All kernel, which "
+     "requires Blackwell and a DCP group within one MNNVL domain. Use 'a2a' or 'ag_rs' elsewhere, or leave the flag "
+     "unset to resolve it.",
+     "sglang 0.5.20: python/sglang/srt/arg_groups/parallel_hook.py:140-146; 0.5.23: :258-264"},
+    {SINCE("0.5.17"), dcp_replicate_alone, SET_DCP_REPLICATE_Q,
+     "--dcp-replicate-q-proj requires --dcp-size > 1.", DCP_CHECKS("3839-3841", "4005-4007", "151-153",
+     "265-267")},
+    {SINCE("0.5.17"), dcp_replicate_ag_rs, SET_DCP_REPLICATE_Q,
+     "--dcp-replicate-q-proj only applies to the a2a/fi_a2a DCP communication backend (it removes the "
+     "head-dim Q all-gather); got --dcp-comm-backend={backend}.",
+     DCP_CHECKS("3842-3847", "4008-4013", "154-159", "268-273")},
 };
 
 /* Decode context parallelism above one, past SGLang's start-up checks:
@@ -2729,8 +2775,31 @@ static int host_pool_backup(const ctx *c)
  * :179-203; 0.5.23: :62-94, :197-244, which leaves Mooncake with DCP
  * above one as it is and turns page_first_direct into page_first under
  * --enable-unified-memory). */
+/* The unified cache's external linker (0.5.20+), first in handle_hicache, which returns after these checks when the
+ * linker is on: the radix cache as resolved so far (off on a decode worker without its radix cache, 0.5.23), then
+ * HiCache, then a HiCache storage backend (sglang 0.5.20: python/sglang/srt/arg_groups/hicache_hook.py:26-37; 0.5.21:
+ * :31-42; 0.5.23: :44-60). --enable-linker-mla-dedup's check and 0.5.23's linker config checks come first; kvcheck
+ * does not read those flags (they warn as unmodelled), nor --radix-cache-backend, which 0.5.23 refuses here too. */
+static int linker(const ctx *c) { return c->set->s[SET_EXTERNAL_LINKER].set; }
+static int linker_radix_off(const ctx *c) { return linker(c) && rules_worker_radix_off(c); }
+static int linker_hicache(const ctx *c) { return linker(c) && c->set->s[SET_HICACHE].set; }
+static int linker_storage(const ctx *c) { return linker(c) && c->set->s[SET_HICACHE_STORAGE].set; }
+#define LINKER_CITE(a, b, c) "sglang 0.5.20: python/sglang/srt/arg_groups/hicache_hook.py:" a "; 0.5.21: :" b "; 0.5.23: :" c
+static const flag_rule LINKER_RULES[] = {
+    {SINCE("0.5.23"), 0, linker_radix_off, SET_EXTERNAL_LINKER, "ValueError: --enable-unified-cache-external-linker "
+     "requires the default UnifiedRadixCache with radix caching enabled.",
+     "sglang 0.5.23: python/sglang/srt/arg_groups/hicache_hook.py:44-49"},
+    {SINCE("0.5.20"), 0, linker_hicache, SET_EXTERNAL_LINKER, "ValueError: --enable-unified-cache-external-linker and "
+     "--enable-hierarchical-cache are mutually exclusive.", LINKER_CITE("26-31", "31-36", "50-54")},
+    {SINCE("0.5.20"), 0, linker_storage, SET_HICACHE_STORAGE, "ValueError: --enable-unified-cache-external-linker does "
+     "not use --hicache-storage-backend.", LINKER_CITE("32-36", "37-41", "55-59")},
+};
+#undef LINKER_CITE
+
 static kvc_status check_hicache_layout(const ctx *c)
 {
+    kvc_status refused = rules_table(c, LINKER_RULES, COUNT_OF(LINKER_RULES), 0, NULL);
+    if (refused || (linker(c) && rel_since(c->rel, "0.5.20"))) return refused;
     if (!host_receive_on(c)) return KVC_OK;
     int active = c->set->s[SET_HICACHE].set || c->set->s[SET_DECODE_OFFLOAD].set ||
                  set_to(c, SET_DISAGG_MODE, "decode");
@@ -5418,6 +5487,8 @@ static kvc_status resolve_settings(const gpu_info *gpu, const model_info *model,
     if (!st && dsv4) st = spec_hook_check(&c, SPEC_HOOK_EARLY);
     if (!st && dsv4) st = check_spec_params(&c); /* the speculative handler's, after the hook's top-k of 1 */
     if (!st && dsv4) st = model_only_check(&c, MODEL_ONLY_SPEC);
+    if (!st && dsv4) st = model_only_check(&c, MODEL_ONLY_ENCODER);
+    if (!st && dsv4) st = server_check(&c, SERVER_TOKENIZERS);
     if (!st && dsv4) st = check_cache_compatibility(&c);
     if (!st && dsv4) st = check_page_major(&c, 1);
     if (!st && dsv4) st = check_optimistic_prefill(&c);
@@ -5464,6 +5535,8 @@ static kvc_status resolve_settings(const gpu_info *gpu, const model_info *model,
     if ((st = resolve_speculative(&c))) return st;
     if ((st = model_only_check(&c, MODEL_ONLY_SPEC))) return st; /* LayerNorm SP, right after the speculative hook */
     if ((st = a2a_check(&c, A2A_BUDGET))) return st; /* the token budgets, after speculative decoding */
+    if ((st = model_only_check(&c, MODEL_ONLY_ENCODER))) return st; /* the encoder disaggregation handler */
+    if ((st = server_check(&c, SERVER_TOKENIZERS))) return st;      /* the tokenizer batching handler */
     if ((st = check_cache_compatibility(&c))) return st;
     if ((st = server_check(&c, SERVER_AFTER_CACHE))) return st; /* up to 0.5.6.post2, the metrics handlers */
     if ((st = check_page_major(&c, 0))) return st;
@@ -5543,7 +5616,7 @@ static const span VERSION_TESTS[] = {
     X(DTYPE_ALIASES, when) X(KV4, when) X(DTYPE_REFUSALS, when)                                                        \
     X(MLA_DEFAULTS, when) X(NVFP4_PREFILL, when) X(CACHE_RULES, when) X(DSA_DCP, when) X(DCP_VALIDATION, when)        \
     X(DRAFT_LAYERS, when) X(MODEL_DTYPE_OVERRIDES, when) X(HISPARSE_COMBOS, when) X(MHA_BACKENDS, when)               \
-    X(PAGE_MAJOR, when)                                                                                                \
+    X(PAGE_MAJOR, when) X(LINKER_RULES, when)                                                                          \
     X(DECODE_SKIP, when) X(DSA_ASSERT, when) X(PAGE_TREE, when) X(AUTO_TOPK, when) X(TRTLLM_MHA_TOPK, when) X(BACKEND_ALIASES, when)
 
 /* Puts up to `max` of the spans in `out`; returns how many there are. */

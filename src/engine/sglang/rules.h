@@ -312,6 +312,7 @@ void rules_env_warn(const ctx *c, setting_key k);
 /* check_server_args' refusals beside the KV layout, at their places around the checks rules.c makes there: before
  * the page size's check, after it (PD multiplexing's first), after HiSparse's, and after two-batch overlap's. */
 enum server_stage {
+    SERVER_TOKENIZERS,  /* the resolution's tokenizer batching handler, before the cache compatibility's */
     SERVER_AFTER_CACHE, /* up to 0.5.6.post2, __post_init__'s handlers after the cache compatibility's */
     SERVER_BEFORE_PAGE, SERVER_AFTER_PAGE, SERVER_AFTER_HISPARSE, SERVER_AFTER_TBO, SERVER_AFTER_GRPC
 };
@@ -375,7 +376,7 @@ size_t delayer_spans(span *out, size_t max);
 /* Where SGLang refuses a flag it serves only for other models: DeepSeek-V4's model hook (0.5.21+), right after the
  * speculative hook (LayerNorm SP, 0.5.19+), 0.5.23's model capability adjustments, after the other validations, and
  * when the target model starts loading (the PLE table's offload, 0.5.20+). */
-enum model_only_stage { MODEL_ONLY_DSV4, MODEL_ONLY_SPEC, MODEL_ONLY_CAPABILITY, MODEL_ONLY_LOAD };
+enum model_only_stage { MODEL_ONLY_DSV4, MODEL_ONLY_SPEC, MODEL_ONLY_ENCODER, MODEL_ONLY_CAPABILITY, MODEL_ONLY_LOAD };
 kvc_status model_only_check(const ctx *c, enum model_only_stage stage);
 size_t model_only_spans(span *out, size_t max);
 

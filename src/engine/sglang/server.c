@@ -123,6 +123,10 @@ static int s_conservativeness(const ctx *c)
 static int s_mindspore(const ctx *c) { return set_to(c, SET_MODEL_IMPL, "mindspore"); }
 static int s_quant_comm_tp(const ctx *c) { return c->set->s[SET_QUANT_COMM].set && size_of(c, SET_TP) == 1; }
 static int s_quant_comm(const ctx *c) { return c->set->s[SET_QUANT_COMM].set; }
+static int s_tokenizer_batching(const ctx *c)
+{
+    return c->set->s[SET_TOKENIZER_BATCH].set && c->set->s[SET_DYNAMIC_TOKENIZER].set;
+}
 static int s_canary(const ctx *c)
 {
     const setting *k = &c->set->s[SET_KV_CANARY];
@@ -406,6 +410,11 @@ static const flag_rule RULES[] = {
      "sglang 0.5.7: python/sglang/srt/server_args.py:4654; 0.5.18: :9292; " SA_NEW "335"},
     {SINCE("0.5.7"), SERVER_AFTER_HISPARSE, s_export, SET_EXPORT_METRICS, EXPORT,
      "sglang 0.5.7: python/sglang/srt/server_args.py:4660; 0.5.18: :9298; " SA_NEW "341"},
+    /* the resolution's tokenizer batching handler, after the speculative, load format and disaggregation handlers */
+    {EVER, SERVER_TOKENIZERS, s_tokenizer_batching, SET_DYNAMIC_TOKENIZER,
+     "ValueError: Cannot enable both --enable-tokenizer-batch-encode and --enable-dynamic-batch-tokenizer. Please "
+     "choose one tokenizer batching approach.", SA_OLD "1213-1217; 0.5.18: :7828-7832; 0.5.19: python/sglang/srt/"
+     "arg_groups/serving_hook.py:700-704; 0.5.23: :756-760"},
     /* up to 0.5.6.post2, __post_init__'s _handle_metrics_labels and (after the deterministic inference handler,
        which kvcheck declines before) _handle_request_metrics_exporters */
     {UNTIL("0.5.6.post2"), SERVER_AFTER_CACHE, s_labels, SET_ALLOWED_LABELS, LABELS,

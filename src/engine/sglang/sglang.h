@@ -469,6 +469,11 @@ typedef enum setting_key {
     SET_OFFLOAD_GROUP_SIZE,  /* --offload-group-size */
     SET_PLE_OFFLOAD,         /* --ple-offload-embedding / --no-ple-offload-embedding (the flag tells which) */
     SET_PLE_OFFLOAD_BACKEND, /* --ple-offload-backend */
+    SET_DCP_COMM,            /* --dcp-comm-backend (0.5.17+) */
+    SET_DCP_REPLICATE_Q,     /* --dcp-replicate-q-proj (0.5.17+; --no- kept unset, with its flag) */
+    SET_TOKENIZER_BATCH,     /* --enable-tokenizer-batch-encode */
+    SET_DYNAMIC_TOKENIZER,   /* --enable-dynamic-batch-tokenizer */
+    SET_LANGUAGE_MODEL_ONLY, /* --language-model-only (0.5.18+) */
     SET_COUNT
 } setting_key;
 
