@@ -1,11 +1,12 @@
 /* Flags SGLang serves only for other models, which it refuses for every
  * model kvcheck judges: LayerNorm sequence parallelism (Qwen3 and, from
  * 0.5.23, Muse Spark; 0.5.19+) and the encoder's bounded SWA replay
- * (DeepSeek-V4.1, which kvcheck declines; 0.5.21+), and the PLE
- * embedding's offload (Qwen4-Exp; 0.5.20+). Each is refused at its place in
+ * (DeepSeek-V4.1, which kvcheck declines; 0.5.21+), the PLE embedding's
+ * offload (Qwen4-Exp; 0.5.20+), and the language model alone (0.5.18+;
+ * DeepSeek-V4 from 0.5.22, without PD). Each is refused at its place in
  * SGLang's resolution: DeepSeek-V4's model hook, right after the
- * speculative hook, 0.5.23's model capability adjustments, and the target
- * model's load. */
+ * speculative hook, the encoder disaggregation handler, 0.5.23's model
+ * capability adjustments, and the target model's load. */
 #include "engine/sglang/rules.h"
 
 #include <stdio.h>
