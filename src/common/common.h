@@ -275,6 +275,11 @@ int pyjson_loads(const char *text, int orjson, py_kind *top, pyjson_visit visit,
 
 /* ------------------------------------------------------------ Python repr */
 
+/* Python's repr() of a str, appended, for text of ASCII bytes: single quotes unless it holds ' and no ", escapes
+ * for \\, the quote, \t \n \r and other control bytes (\xNN). 0, and nothing appended, where a byte is not ASCII
+ * (Python prints such a character as it is or escaped, by Unicode's printability). */
+int py_str_repr(const char *s, strbuf *out);
+
 /* A value as Python's repr wrote it. */
 typedef struct py_value {
     py_kind kind;

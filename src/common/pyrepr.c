@@ -1,7 +1,8 @@
 /* Python's repr of a record, as a log line prints it: a dataclass
  * ("ServerArgs(model_path='m', tp_size=8, ...)") or a dict ("{'model_path':
  * 'm', ...}"), whose values are str (either quote, with escapes), int,
- * float, None, True, False, lists, tuples, sets, dicts and calls, nested. */
+ * float, None, True, False, lists, tuples, sets, dicts and calls, nested;
+ * and the repr of an ASCII str, written. */
 #include "common/common.h"
 
 #include <stdlib.h>
@@ -308,4 +309,23 @@ kvc_status py_record_parse(const char *text, size_t len, const kvc_origin *where
     *out = f;
     *nout = n;
     return KVC_OK;
+}
+
+int py_str_repr(const char *s, strbuf *out)
+{
+    for (const char *p = s; *p; p++)
+        if ((unsigned char)*p > 0x7f) return 0;
+    char quote = strchr(s, '\'') && !strchr(s, '"') ? '"' : '\'';
+    sb_putc(out, quote);
+    for (const char *p = s; *p; p++) {
+        unsigned char ch = (unsigned char)*p;
+        if (ch == '\\' || ch == (unsigned char)quote) sb_printf(out, "\\%c", ch);
+        else if (ch == '\t') sb_puts(out, "\\t");
+        else if (ch == '\n') sb_puts(out, "\\n");
+        else if (ch == '\r') sb_puts(out, "\\r");
+        else if (ch < 0x20 || ch == 0x7f) sb_printf(out, "\\x%02x", ch);
+        else sb_putc(out, (char)ch);
+    }
+    sb_putc(out, quote);
+    return 1;
 }

@@ -225,6 +225,28 @@ static void test_common__notes_and_diagnostics_that_do_not_fit_end_with_dots(voi
     assert_int_equal(strlen(path), 304);
 }
 
+/* Python's repr() of a str: the quote it picks, its escapes (each expected text is CPython 3.11's), and no repr for
+ * text that is not ASCII */
+static void test_common__python_str_repr(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *in, *repr;
+    } R[] = {
+        {"foo", "'foo'"}, {"a'b", "\"a'b\""}, {"a\"b", "'a\"b'"}, {"a'b\"c", "'a\\'b\"c'"},
+        {"a\\b", "'a\\\\b'"}, {"\x01\t\n\r\x7f", "'\\x01\\t\\n\\r\\x7f'"}, {"", "''"},
+    };
+    for (size_t i = 0; i < COUNT_OF(R); i++) {
+        strbuf sb = {0};
+        assert_int_equal(py_str_repr(R[i].in, &sb), 1);
+        assert_string_equal(sb.p, R[i].repr);
+        free(sb.p);
+    }
+    strbuf sb = {0};
+    assert_int_equal(py_str_repr("caf\xc3\xa9", &sb), 0);
+    assert_null(sb.p);
+}
+
 /* Python's ints as text: signs, carries, borrows, no "-0", no leading zeros, and a size that does not fit */
 static void test_common__python_int_arithmetic(void **state)
 {
@@ -270,6 +292,7 @@ int main(void)
         cmocka_unit_test(test_common__nul_text_after_the_document_and_deep_nesting_are_refused),
         cmocka_unit_test(test_common__strset_finds_equal_strings_only),
         cmocka_unit_test(test_common__utf8_lengths),
+        cmocka_unit_test(test_common__python_str_repr),
         cmocka_unit_test(test_common__python_int_arithmetic),
         cmocka_unit_test(test_common__notes_and_diagnostics_that_do_not_fit_end_with_dots),
     };

@@ -2668,6 +2668,59 @@ static void test_rules__external_linker_checks(void **state)
     expect_verdicts("deepseek-v3.2", C, COUNT_OF(C));
 }
 
+/* --enable-int8-mamba-checkpoint (0.5.14+), for every model after the mamba backend's handler: HiCache (two wordings),
+ * a radix cache backend (its name as Python's repr), LMCache (0.5.21+); a hybrid model's int8 store is declined. A
+ * named --radix-cache-backend is declined where the scheduler builds the tree cache, and so is a session radix cache
+ * from 0.5.17. Every refusal run against the oracle. */
+static void test_rules__radix_cache_options(void **state)
+{
+    (void)state;
+    static const release_case C[] = {
+        {"0.5.17", "--enable-int8-mamba-checkpoint --enable-hierarchical-cache", "ValueError: "
+         "--enable-int8-mamba-checkpoint is not supported together with --enable-hierarchical-cache: the host-offload "
+         "path (HiMambaRadixCache) is not int8-aware. Disable one of them."},
+        {"0.5.18", "--enable-int8-mamba-checkpoint --enable-hierarchical-cache", "the host-offload path is not "
+         "int8-aware."},
+        {"0.5.23", "--enable-int8-mamba-checkpoint --radix-cache-backend foo", "ValueError: "
+         "--enable-int8-mamba-checkpoint only supports the built-in mamba radix cache; --radix-cache-backend='foo' is "
+         "not int8-aware. Omit --radix-cache-backend."},
+        {"0.5.23", "--enable-int8-mamba-checkpoint --radix-cache-backend \"a'b\"", "--radix-cache-backend=\"a'b\" is "
+         "not int8-aware."},
+        {"0.5.23", "--enable-int8-mamba-checkpoint --radix-cache-backend caf\xc3\xa9", "kvcheck writes it for ASCII "
+         "names only"},
+        {"0.5.21", "--enable-int8-mamba-checkpoint --enable-lmcache", "ValueError: --enable-int8-mamba-checkpoint is not "
+         "supported together with --enable-lmcache: LMCache is not int8-aware. Disable one of them."},
+        {"0.5.20", "--enable-int8-mamba-checkpoint --enable-lmcache", NULL},
+        {"0.5.23", "--enable-int8-mamba-checkpoint", NULL},
+        {"0.5.13", "--enable-int8-mamba-checkpoint", "unrecognized arguments: --enable-int8-mamba-checkpoint"},
+        {"0.5.23", "--radix-cache-backend foo", "--radix-cache-backend foo: SGLang 0.5.23 builds this worker's tree "
+         "cache with the factory a plugin registered under that name"},
+        {"0.5.23", "--enable-unified-cache-external-linker --radix-cache-backend foo", "ValueError: "
+         "--enable-unified-cache-external-linker requires the default UnifiedRadixCache with radix caching enabled."},
+    };
+    expect_verdicts("deepseek-v3.2", C, COUNT_OF(C));
+    static const release_case HYBRID[] = {
+        {"0.5.23", "--enable-int8-mamba-checkpoint", "kvcheck does not model that store, so it cannot judge this "
+         "worker"},
+        {"0.5.17", "--enable-int8-mamba-checkpoint --enable-hierarchical-cache", "(HiMambaRadixCache) is not "
+         "int8-aware."},
+    };
+    expect_verdicts("tests/conformance/sglang/models/GLM5_NEXT.json", HYBRID, COUNT_OF(HYBRID));
+    /* --enable-session-radix-cache: the eviction policy in 0.5.15-0.5.16's cache compatibility checks (oracle), the
+     * scheduler's tree cache from 0.5.17 (declined) */
+    static const release_case SESSION[] = {
+        {"0.5.16", "--enable-session-radix-cache", "--enable-session-radix-cache requires --radix-eviction-policy "
+         "priority"},
+        {"0.5.16", "--enable-session-radix-cache --enable-hierarchical-cache --disable-radix-cache", "requires "
+         "--radix-eviction-policy priority"},
+        {"0.5.15", "--enable-session-radix-cache --radix-eviction-policy priority", NULL},
+        {"0.5.17", "--enable-session-radix-cache", "kvcheck does not model which tree cache that is"},
+        {"0.5.23", "--enable-session-radix-cache --radix-eviction-policy priority", "builds a tree cache other than "
+         "the UnifiedRadixCache"},
+    };
+    expect_verdicts("deepseek-v3.2", SESSION, COUNT_OF(SESSION));
+}
+
 static void test_rules__odd_platforms_are_warned(void **state)
 {
     (void)state;
@@ -4864,6 +4917,7 @@ int main(void)
         cmocka_unit_test(test_rules__dcp_communication_checks),
         cmocka_unit_test(test_rules__language_model_only),
         cmocka_unit_test(test_rules__external_linker_checks),
+        cmocka_unit_test(test_rules__radix_cache_options),
         cmocka_unit_test(test_rules__odd_platforms_are_warned),
         cmocka_unit_test(test_rules__index_head_dim_must_be_128),
         cmocka_unit_test(test_rules__unmodelled_architectures_are_refused),

@@ -527,6 +527,33 @@ def cases():
     return uniq
 
 
+# launches a survey found SGLang refusing where kvcheck passed (issue 9, 2026-12-07): decode context parallelism's
+# communication checks, tokenizer batching, --language-model-only, the external linker in handle_hicache, the int8
+# mamba checkpoint, a named radix cache backend and the session radix cache
+SURVEY_CASES = [
+    "--dcp-comm-backend a2a", "--dcp-comm-backend fi_a2a", "--dcp-comm-backend fi_a2a --dcp-size 2",
+    "--dcp-comm-backend ag_rs", "--dcp-replicate-q-proj", "--dcp-replicate-q-proj --dcp-size 2",
+    "--dcp-replicate-q-proj --dcp-size 2 --dcp-comm-backend ag_rs",
+    "--dcp-replicate-q-proj --dcp-size 2 --dcp-comm-backend a2a", "--no-dcp-replicate-q-proj --dcp-comm-backend ag_rs",
+    "--enable-tokenizer-batch-encode --enable-dynamic-batch-tokenizer", "--enable-dynamic-batch-tokenizer",
+    "--language-model-only", "--enable-unified-cache-external-linker",
+    "--enable-unified-cache-external-linker --disable-radix-cache",
+    "--enable-unified-cache-external-linker --enable-hierarchical-cache",
+    "--enable-unified-cache-external-linker --hicache-storage-backend file",
+    "--enable-unified-cache-external-linker --radix-cache-backend foo", "--enable-int8-mamba-checkpoint",
+    "--enable-int8-mamba-checkpoint --enable-hierarchical-cache", "--enable-int8-mamba-checkpoint --radix-cache-backend foo",
+    "--enable-int8-mamba-checkpoint --enable-lmcache", "--radix-cache-backend foo", "--enable-session-radix-cache",
+    "--enable-session-radix-cache --radix-eviction-policy priority",
+]
+
+
+def survey_cases():
+    """SURVEY_CASES on both PD sides and unified, on the DSA models, an MLA model that is not DSA, GLM-5 Next (a
+    hybrid: the int8 mamba checkpoint) and DeepSeek-V4."""
+    return [case(m, None, None, None, mode, par=par) for m in DSA + ["DEEPSEEK_V3", "GLM5_NEXT", "DSV4"]
+            for par in SURVEY_CASES for mode in MODES]
+
+
 def parallel_cases():
     """Prefill context parallelism: every release's flags and modes (argparse refuses the others), with the sizes and
     attention DP its asserts read, the KV dtypes it overrides, both PD sides, a few prefill backends, HiSparse and
@@ -876,6 +903,7 @@ def main():
         elif k == "--quant": section = quant_cases
         elif k == "--modelopt": section = modelopt_cases
         elif k == "--parallel": section = parallel_cases
+        elif k == "--survey": section = survey_cases
         elif k == "--reuse": reuse = rest.pop(0)
     from oracle import Oracle, load_models, default_model_dir
     models = load_models(model_dir or default_model_dir())

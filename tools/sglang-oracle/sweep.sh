@@ -20,6 +20,8 @@
 #               tests/conformance/sglang/modelopt, runs under WORKDIR/out-modelopt)
 #   PARALLEL=1  run matrix.py --parallel instead (OUT default
 #               tests/conformance/sglang/parallel, runs under WORKDIR/out-parallel)
+#   SURVEY=1    run matrix.py --survey instead (OUT default
+#               tests/conformance/sglang/survey, runs under WORKDIR/out-survey)
 #   REUSE=1     keep the earlier run's rows of the cases it has (matrix.py
 #               --reuse) and run only the new ones; the earlier file is
 #               RUN.prev while it runs, removed when it succeeds and put back
@@ -41,6 +43,8 @@ elif [ -n "${MODELOPT:-}" ]; then
   OUT=${OUT:-$repo/tests/conformance/sglang/modelopt}; runs=out-modelopt; only=--modelopt
 elif [ -n "${PARALLEL:-}" ]; then
   OUT=${OUT:-$repo/tests/conformance/sglang/parallel}; runs=out-parallel; only=--parallel
+elif [ -n "${SURVEY:-}" ]; then
+  OUT=${OUT:-$repo/tests/conformance/sglang/survey}; runs=out-survey; only=--survey
 else
   OUT=${OUT:-$repo/tests/conformance/sglang}; runs=out; only=
 fi

@@ -356,9 +356,9 @@ kvc_status rules_table(const ctx *c, const flag_rule *rows, size_t n, int stage,
         if (r->stage != stage || !in_span(c->rel, r->when) || !r->refused(c)) continue;
         const setting *s = hooks->blamed ? hooks->blamed(c, r) : &c->set->s[r->blame];
         if (!r->message)
-            return diag_set(c->diag, KVC_ERR_CONFIG, s->set ? &s->origin : NULL, "%s %s: SGLang %s then checks %s "
-                            "(%s), which kvcheck does not model, so it cannot judge this worker", s->flag, s->value,
-                            SGLANG_VERSIONS[c->rel], hooks->unmodelled, r->cite);
+            return diag_set(c->diag, KVC_ERR_CONFIG, s->set ? &s->origin : NULL, "%s%s%s: SGLang %s then checks %s "
+                            "(%s), which kvcheck does not model, so it cannot judge this worker", s->flag,
+                            s->value[0] ? " " : "", s->value, SGLANG_VERSIONS[c->rel], hooks->unmodelled, r->cite);
         rule_fields f;
         f.n = 0;
         rule_field(&f, "value", "%s", s->value);
@@ -2766,22 +2766,75 @@ static int host_pool_backup(const ctx *c)
     return host_receive_on(c) || set_to(c, SET_RETRACTION_BACKUP, "host_pool");
 }
 
-/* With host receive on, HiCache's host pool must keep the layer_first
- * layout KV transfer writes; a Mooncake or NPU MemCache storage backend
- * turns it page-first when HiCache's host path is active: HiCache, decode
- * KV offload, or a decode worker (its backup is host_pool by then).
- * handle_hicache, after the PD hook and before the speculative-decoding
- * hook (sglang 0.5.21: python/sglang/srt/arg_groups/hicache_hook.py:44-75,
- * :179-203; 0.5.23: :62-94, :197-244, which leaves Mooncake with DCP
- * above one as it is and turns page_first_direct into page_first under
- * --enable-unified-memory). */
+/* --enable-int8-mamba-checkpoint (0.5.14+), checked for every model right after the mamba backend's handler and
+ * before the linear attention's: the int8 checkpoint store is only the built-in mamba radix cache's, so SGLang
+ * refuses HiCache, a registered radix cache backend (given as anything, "" included: "is not None") and from 0.5.21
+ * LMCache beside it; no earlier step writes these flags (sglang 0.5.14: python/sglang/srt/server_args.py:4869-4882;
+ * 0.5.18: :6227-6240; 0.5.19: python/sglang/srt/arg_groups/mamba_hook.py:82-95; 0.5.23: :81-99). A hybrid model's
+ * int8 checkpoint store kvcheck does not model: it declines such a worker. */
+static int int8(const ctx *c) { return c->set->s[SET_INT8_MAMBA].set; }
+static int int8_hicache(const ctx *c) { return int8(c) && c->set->s[SET_HICACHE].set; }
+static int int8_backend(const ctx *c) { return int8(c) && c->set->s[SET_RADIX_BACKEND].set; }
+static int int8_backend_unwritten(const ctx *c)
+{
+    strbuf sb = {0};
+    int ascii = py_str_repr(c->set->s[SET_RADIX_BACKEND].value, &sb);
+    free(sb.p);
+    return int8_backend(c) && !ascii;
+}
+static int int8_lmcache(const ctx *c) { return int8(c) && c->set->s[SET_LMCACHE].set; }
+static int int8_hybrid(const ctx *c) { return int8(c) && c->hybrid; }
+#define INT8_HICACHE                                                                                                   \
+    "ValueError: --enable-int8-mamba-checkpoint is not supported together with --enable-hierarchical-cache: the "     \
+    "host-offload path "
+static const flag_rule INT8_MAMBA_RULES[] = {
+    {FROM_TO("0.5.14", "0.5.17"), 0, int8_hicache, SET_HICACHE, INT8_HICACHE "(HiMambaRadixCache) is not int8-aware. "
+     "Disable one of them.", "sglang 0.5.14: python/sglang/srt/server_args.py:4871-4876; 0.5.17: :6014-6019"},
+    {SINCE("0.5.18"), 0, int8_hicache, SET_HICACHE, INT8_HICACHE "is not int8-aware. Disable one of them.",
+     "sglang 0.5.18: python/sglang/srt/server_args.py:6229-6234; 0.5.19: python/sglang/srt/arg_groups/mamba_hook.py:"
+     "84-89; 0.5.21: :82-87; 0.5.23: :83-88"},
+    {SINCE("0.5.14"), 0, int8_backend_unwritten, SET_RADIX_BACKEND, NULL, "sglang 0.5.23: python/sglang/srt/"
+     "arg_groups/mamba_hook.py:89-94"},
+    {SINCE("0.5.14"), 0, int8_backend, SET_RADIX_BACKEND, "ValueError: --enable-int8-mamba-checkpoint only supports "
+     "the built-in mamba radix cache; --radix-cache-backend={backend} is not int8-aware. Omit --radix-cache-backend.",
+     "sglang 0.5.14: python/sglang/srt/server_args.py:4877-4882; 0.5.18: :6235-6240; 0.5.19: python/sglang/srt/"
+     "arg_groups/mamba_hook.py:90-95; 0.5.21: :88-93; 0.5.23: :89-94"},
+    {SINCE("0.5.21"), 0, int8_lmcache, SET_LMCACHE, "ValueError: --enable-int8-mamba-checkpoint is not supported "
+     "together with --enable-lmcache: LMCache is not int8-aware. Disable one of them.",
+     "sglang 0.5.21: python/sglang/srt/arg_groups/mamba_hook.py:94-98; 0.5.23: :95-99"},
+};
+#undef INT8_HICACHE
+static void int8_fields(const ctx *c, const flag_rule *row, rule_fields *out)
+{
+    (void)row;
+    strbuf sb = {0};
+    py_str_repr(c->set->s[SET_RADIX_BACKEND].value, &sb);
+    rule_field(out, "backend", "%s", sb.p ? sb.p : "");
+    free(sb.p);
+}
+static kvc_status check_int8_mamba(const ctx *c)
+{
+    static const rule_hooks hooks = {"--enable-int8-mamba-checkpoint beside it, whose message holds the name's Python "
+                                     "repr (kvcheck writes it for ASCII names only)", int8_fields, NULL};
+    kvc_status st = rules_table(c, INT8_MAMBA_RULES, COUNT_OF(INT8_MAMBA_RULES), 0, &hooks);
+    const setting *s = &c->set->s[SET_INT8_MAMBA];
+    if (st || !int8_hybrid(c)) return st;
+    return diag_set(c->diag, KVC_ERR_CONFIG, &s->origin, "%s: SGLang %s keeps the mamba radix cache's checkpoints of "
+                    "this hybrid model's linear-attention state as int8 (sglang 0.5.23: python/sglang/srt/mem_cache/"
+                    "mamba_checkpoint_pool.py:15-40); kvcheck does not model that store, so it cannot judge this "
+                    "worker", s->flag, SGLANG_VERSIONS[c->rel]);
+}
+
 /* The unified cache's external linker (0.5.20+), first in handle_hicache, which returns after these checks when the
  * linker is on: the radix cache as resolved so far (off on a decode worker without its radix cache, 0.5.23), then
  * HiCache, then a HiCache storage backend (sglang 0.5.20: python/sglang/srt/arg_groups/hicache_hook.py:26-37; 0.5.21:
- * :31-42; 0.5.23: :44-60). --enable-linker-mla-dedup's check and 0.5.23's linker config checks come first; kvcheck
- * does not read those flags (they warn as unmodelled), nor --radix-cache-backend, which 0.5.23 refuses here too. */
+ * :31-42; 0.5.23: :44-60), 0.5.23's first with a --radix-cache-backend given too. --enable-linker-mla-dedup's check
+ * and 0.5.23's linker config checks come first; kvcheck does not read those flags (they warn as unmodelled). */
 static int linker(const ctx *c) { return c->set->s[SET_EXTERNAL_LINKER].set; }
-static int linker_radix_off(const ctx *c) { return linker(c) && rules_worker_radix_off(c); }
+static int linker_radix_off(const ctx *c)
+{
+    return linker(c) && (rules_worker_radix_off(c) || c->set->s[SET_RADIX_BACKEND].set);
+}
 static int linker_hicache(const ctx *c) { return linker(c) && c->set->s[SET_HICACHE].set; }
 static int linker_storage(const ctx *c) { return linker(c) && c->set->s[SET_HICACHE_STORAGE].set; }
 #define LINKER_CITE(a, b, c) "sglang 0.5.20: python/sglang/srt/arg_groups/hicache_hook.py:" a "; 0.5.21: :" b "; 0.5.23: :" c
@@ -2796,6 +2849,15 @@ static const flag_rule LINKER_RULES[] = {
 };
 #undef LINKER_CITE
 
+/* With host receive on, HiCache's host pool must keep the layer_first
+ * layout KV transfer writes; a Mooncake or NPU MemCache storage backend
+ * turns it page-first when HiCache's host path is active: HiCache, decode
+ * KV offload, or a decode worker (its backup is host_pool by then).
+ * handle_hicache, after the PD hook and before the speculative-decoding
+ * hook (sglang 0.5.21: python/sglang/srt/arg_groups/hicache_hook.py:44-75,
+ * :179-203; 0.5.23: :62-94, :197-244, which leaves Mooncake with DCP
+ * above one as it is and turns page_first_direct into page_first under
+ * --enable-unified-memory). */
 static kvc_status check_hicache_layout(const ctx *c)
 {
     kvc_status refused = rules_table(c, LINKER_RULES, COUNT_OF(LINKER_RULES), 0, NULL);
@@ -2898,6 +2960,10 @@ int rules_worker_radix_off(const ctx *c)
     return rules_radix_off(c);
 }
 static int hicache_radix_off(const ctx *c) { return c->set->s[SET_HICACHE].set && rules_worker_radix_off(c); }
+static int session_eviction(const ctx *c)
+{
+    return c->set->s[SET_SESSION_RADIX].set && !set_to(c, SET_EVICTION, "priority");
+}
 static int offload_off_decode(const ctx *c) { return !set_to(c, SET_DISAGG_MODE, "decode"); }
 static int offload_spec_v2(const ctx *c) { return rules_env_bool(&c->set->s[SET_SPEC_V2_ENV]) == 1; }
 static int offload_no_storage(const ctx *c) { return !c->set->s[SET_HICACHE_STORAGE].set; }
@@ -2914,6 +2980,9 @@ static const struct cache_rule {
     int (*refused)(const ctx *c);
     const char *message, *cite;
 } CACHE_RULES[] = {
+    {FROM_TO("0.5.15", "0.5.16"), 0, SET_SESSION_RADIX, session_eviction,
+     "--enable-session-radix-cache requires --radix-eviction-policy priority",
+     "sglang 0.5.15: python/sglang/srt/server_args.py:5767-5770; 0.5.16: :6706-6709"},
     {SINCE("0.5.3rc2"), 0, SET_HICACHE, hicache_radix_off,
      "The arguments enable-hierarchical-cache and disable-radix-cache are mutually exclusive and cannot be used at "
      "the same time. Please use only one of them.",
@@ -3229,12 +3298,32 @@ static kvc_status check_policy_pool(const ctx *c, int dsv4)
  * :152-154; 0.5.23: :156-158), which a hybrid model's linear layers keep. */
 static kvc_status check_tree_cache(const ctx *c)
 {
-    if (!c->hybrid || !set_to(c, SET_DISAGG_MODE, "decode") || !host_pool_backup(c)) return KVC_OK;
-    int by = host_receive_on(c);
-    return rules_refuse(c, &c->set->s[by ? SET_HOST_RECV : SET_RETRACTION_BACKUP],
-                  "Host-pool retraction does not support Mamba models. (when the decode worker builds its tree cache: "
-                  "the linear layers' state is Mamba state%s; sglang 0.5.18: python/sglang/srt/mem_cache/registry.py:"
-                  "176-178; 0.5.23: :156-158)", by ? "; host_pool because host receive is on" : "");
+    /* a named backend first, whatever the radix cache (sglang 0.5.13: python/sglang/srt/mem_cache/registry.py:175-187;
+     * 0.5.23: :223-235) */
+    const setting *b = &c->set->s[SET_RADIX_BACKEND];
+    if (b->set && b->value[0])
+        return diag_set(c->diag, KVC_ERR_CONFIG, &b->origin, "%s %s: SGLang %s builds this worker's tree cache with "
+                        "the factory a plugin registered under that name, and refuses a name no plugin registered, "
+                        "when its scheduler starts (sglang 0.5.13: python/sglang/srt/mem_cache/registry.py:175-187; "
+                        "0.5.23: :223-235); kvcheck does not model it, so it cannot judge this worker", b->flag,
+                        b->value, SGLANG_VERSIONS[c->rel]);
+    if (c->hybrid && set_to(c, SET_DISAGG_MODE, "decode") && host_pool_backup(c)) {
+        int by = host_receive_on(c);
+        return rules_refuse(c, &c->set->s[by ? SET_HOST_RECV : SET_RETRACTION_BACKUP],
+                            "Host-pool retraction does not support Mamba models. (when the decode worker builds its "
+                            "tree cache: the linear layers' state is Mamba state%s; sglang 0.5.18: python/sglang/srt/"
+                            "mem_cache/registry.py:176-178; 0.5.23: :156-158)",
+                            by ? "; host_pool because host receive is on" : "");
+    }
+    /* then, once built, a session radix cache needs it to be the UnifiedRadixCache: which tree cache SGLang builds
+     * (the release, the model, SGLANG_ENABLE_UNIFIED_RADIX_TREE up to 0.5.18, the radix and cache flags) kvcheck
+     * does not model; 0.5.15-0.5.16 check the eviction policy instead (CACHE_RULES) */
+    const setting *session = &c->set->s[SET_SESSION_RADIX];
+    if (!session->set || !rel_since(c->rel, "0.5.17")) return KVC_OK;
+    return diag_set(c->diag, KVC_ERR_CONFIG, &session->origin, "%s: SGLang %s refuses it when its scheduler builds a "
+                    "tree cache other than the UnifiedRadixCache (sglang 0.5.17: python/sglang/srt/mem_cache/"
+                    "registry.py:213-222; 0.5.23: :252-258); kvcheck does not model which tree cache that is, so it "
+                    "cannot judge this worker", session->flag, SGLANG_VERSIONS[c->rel]);
 }
 
 /* A decode worker with host receive on stops when it builds its KV
@@ -5478,6 +5567,7 @@ static kvc_status resolve_settings(const gpu_info *gpu, const model_info *model,
     if (!st) st = grpc_check(&c, GRPC_AFTER_PD);
     if (!st) st = run_dcp_rules(&c, DCP_VALIDATION, COUNT_OF(DCP_VALIDATION));
     if (!st && dsv4) st = dsv4_resolve(&c);
+    if (!st && dsv4) st = check_int8_mamba(&c);
     if (!st && dsv4) st = prefill_only_backend(&c, "dsv4"); /* the attention backend its hook sets */
     if (!st && dsv4) st = check_hicache_layout(&c);
     if (!st && dsv4) st = check_attention_dp(&c);
@@ -5518,6 +5608,7 @@ static kvc_status resolve_settings(const gpu_info *gpu, const model_info *model,
     if ((st = cp_check(&c, CP_MODEL_DECODE))) return st;
     if ((st = resolve_attention(&c))) return st;
     if ((st = check_mha_default(&c))) return st;
+    if ((st = check_int8_mamba(&c))) return st; /* after the attention and mamba backends' handlers */
     if ((st = check_kv4(&c, 0))) return st;
     const char *attention = hook_attention_backend(&c);
     if ((st = prefill_only_backend(&c, attention ? attention : ""))) return st; /* after the attention backends */
@@ -5616,7 +5707,7 @@ static const span VERSION_TESTS[] = {
     X(DTYPE_ALIASES, when) X(KV4, when) X(DTYPE_REFUSALS, when)                                                        \
     X(MLA_DEFAULTS, when) X(NVFP4_PREFILL, when) X(CACHE_RULES, when) X(DSA_DCP, when) X(DCP_VALIDATION, when)        \
     X(DRAFT_LAYERS, when) X(MODEL_DTYPE_OVERRIDES, when) X(HISPARSE_COMBOS, when) X(MHA_BACKENDS, when)               \
-    X(PAGE_MAJOR, when) X(LINKER_RULES, when)                                                                          \
+    X(PAGE_MAJOR, when) X(LINKER_RULES, when) X(INT8_MAMBA_RULES, when)                                                \
     X(DECODE_SKIP, when) X(DSA_ASSERT, when) X(PAGE_TREE, when) X(AUTO_TOPK, when) X(TRTLLM_MHA_TOPK, when) X(BACKEND_ALIASES, when)
 
 /* Puts up to `max` of the spans in `out`; returns how many there are. */

@@ -474,6 +474,9 @@ typedef enum setting_key {
     SET_TOKENIZER_BATCH,     /* --enable-tokenizer-batch-encode */
     SET_DYNAMIC_TOKENIZER,   /* --enable-dynamic-batch-tokenizer */
     SET_LANGUAGE_MODEL_ONLY, /* --language-model-only (0.5.18+) */
+    SET_INT8_MAMBA,          /* --enable-int8-mamba-checkpoint (0.5.14+) */
+    SET_RADIX_BACKEND,       /* --radix-cache-backend (0.5.13+): a registered radix cache factory's name */
+    SET_SESSION_RADIX,       /* --enable-session-radix-cache (0.5.15+) */
     SET_COUNT
 } setting_key;
 
