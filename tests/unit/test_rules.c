@@ -2599,14 +2599,18 @@ static void test_rules__dcp_communication_checks(void **state)
         {"0.5.22", "--dcp-replicate-q-proj --dcp-size 2 --dcp-comm-backend ag_rs", "got --dcp-comm-backend=ag_rs."},
         {"0.5.20", "--dcp-replicate-q-proj --dcp-size 2", NULL},
         {"0.5.19", "--dcp-replicate-q-proj --dcp-size 2 --dcp-comm-backend a2a", NULL},
+        /* fi_a2a above one rank: the model runner's MNNVL probe at warm-up, declined */
+        {"0.5.23", "--tp 8 --dcp-size 2 --dcp-comm-backend fi_a2a", "kvcheck does not model that probe, so it cannot "
+         "judge this worker"},
+        {"0.5.18", "--dcp-size 2 --dcp-comm-backend fi_a2a", "refuses the worker otherwise"},
     };
     expect_verdicts("deepseek-v3.2", D, COUNT_OF(D));
     static const release_case ROCM[] = {
         {"0.5.19", "--dcp-comm-backend fi_a2a --dcp-size 2", "--dcp-comm-backend fi_a2a delegates the exchange to "
          "FlashInfer's MNNVL All-to-All kernel, which requires an NVIDIA CUDA platform with SM90+ and MNNVL fabric "
          "memory (e.g. GB200 NVL72)."},
-        {"0.5.20", "--dcp-comm-backend fi_a2a --dcp-size 2", "which requires Blackwell and a DCP group within one MNNVL "
-         "domain. Use 'a2a' or 'ag_rs' elsewhere, or leave the flag unset to resolve it."},
+        {"0.5.20", "--dcp-comm-backend fi_a2a --dcp-size 2", "which requires Blackwell and a DCP group within one "
+         "MNNVL domain. Use 'a2a' or 'ag_rs' elsewhere, or leave the flag unset to resolve it."},
         {"0.5.23", "--dcp-comm-backend a2a --dcp-size 2", NULL},
     };
     expect_verdicts_on("MI300X", "deepseek-v3.2", ROCM, COUNT_OF(ROCM));
@@ -2688,8 +2692,8 @@ static void test_rules__radix_cache_options(void **state)
          "not int8-aware."},
         {"0.5.23", "--enable-int8-mamba-checkpoint --radix-cache-backend caf\xc3\xa9", "kvcheck writes it for ASCII "
          "names only"},
-        {"0.5.21", "--enable-int8-mamba-checkpoint --enable-lmcache", "ValueError: --enable-int8-mamba-checkpoint is not "
-         "supported together with --enable-lmcache: LMCache is not int8-aware. Disable one of them."},
+        {"0.5.21", "--enable-int8-mamba-checkpoint --enable-lmcache", "ValueError: --enable-int8-mamba-checkpoint is "
+         "not supported together with --enable-lmcache: LMCache is not int8-aware. Disable one of them."},
         {"0.5.20", "--enable-int8-mamba-checkpoint --enable-lmcache", NULL},
         {"0.5.23", "--enable-int8-mamba-checkpoint", NULL},
         {"0.5.13", "--enable-int8-mamba-checkpoint", "unrecognized arguments: --enable-int8-mamba-checkpoint"},
@@ -2704,6 +2708,9 @@ static void test_rules__radix_cache_options(void **state)
          "worker"},
         {"0.5.17", "--enable-int8-mamba-checkpoint --enable-hierarchical-cache", "(HiMambaRadixCache) is not "
          "int8-aware."},
+        /* the store is declined with the pools: a refusal of the resolution comes first */
+        {"0.5.23", "--enable-int8-mamba-checkpoint --enable-tokenizer-batch-encode --enable-dynamic-batch-tokenizer",
+         "Cannot enable both --enable-tokenizer-batch-encode and --enable-dynamic-batch-tokenizer."},
     };
     expect_verdicts("tests/conformance/sglang/models/GLM5_NEXT.json", HYBRID, COUNT_OF(HYBRID));
     /* --enable-session-radix-cache: the eviction policy in 0.5.15-0.5.16's cache compatibility checks (oracle), the

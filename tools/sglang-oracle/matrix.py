@@ -541,7 +541,8 @@ SURVEY_CASES = [
     "--enable-unified-cache-external-linker --enable-hierarchical-cache",
     "--enable-unified-cache-external-linker --hicache-storage-backend file",
     "--enable-unified-cache-external-linker --radix-cache-backend foo", "--enable-int8-mamba-checkpoint",
-    "--enable-int8-mamba-checkpoint --enable-hierarchical-cache", "--enable-int8-mamba-checkpoint --radix-cache-backend foo",
+    "--enable-int8-mamba-checkpoint --enable-hierarchical-cache",
+    "--enable-int8-mamba-checkpoint --radix-cache-backend foo",
     "--enable-int8-mamba-checkpoint --enable-lmcache", "--radix-cache-backend foo", "--enable-session-radix-cache",
     "--enable-session-radix-cache --radix-eviction-policy priority",
 ]

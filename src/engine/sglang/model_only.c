@@ -30,10 +30,14 @@ static int o_lm_pd(const ctx *c)
     const setting *m = &c->set->s[SET_DISAGG_MODE];
     return o_lm_only(c) && m->set && strcmp(m->value, "null") != 0;
 }
-/* V4.1 text-only workers use PD's usual transfer (sglang 0.5.22: python/sglang/srt/arg_groups/model_hook.py:1071) */
+/* V4.1 text-only workers use PD's usual transfer (sglang 0.5.22: python/sglang/srt/arg_groups/model_hook.py:
+ * 1072-1073) */
 static int o_lm_pd_v41(const ctx *c) { return o_lm_pd(c) && strcmp(c->model->model_type, "deepseek_v41") != 0; }
 static int o_lm_archs(const ctx *c) { return o_lm_only(c) && c->model->narchitectures > 1; }
-static int o_lm_arch(const ctx *c) { return o_lm_only(c) && strcmp(c->model->architecture, "DeepseekV4ForCausalLM") != 0; }
+static int o_lm_arch(const ctx *c)
+{
+    return o_lm_only(c) && strcmp(c->model->architecture, "DeepseekV4ForCausalLM") != 0;
+}
 
 #define REPLAY_MESSAGE "ValueError: --enable-encoder-swa-bounded-replay requires DeepSeek-V4.1"
 #define LAYERNORM_CITE(a) "sglang " a ": python/sglang/srt/arg_groups/layernorm_sp_hook.py:"
@@ -97,6 +101,7 @@ static void fields(const ctx *c, const flag_rule *row, rule_fields *out)
 
 kvc_status model_only_check(const ctx *c, enum model_only_stage stage)
 {
+    /* the table's one row with no message: a config with several architectures */
     static const rule_hooks hooks = {"--language-model-only's architecture check, of every name in the model's "
                                      "\"architectures\" list (kvcheck reads only the first)", fields, NULL};
     return rules_table(c, RULES, COUNT_OF(RULES), (int)stage, &hooks);

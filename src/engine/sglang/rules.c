@@ -1291,6 +1291,21 @@ static kvc_status decline_dcp(const ctx *c)
     return KVC_OK;
 }
 
+/* --dcp-comm-backend fi_a2a as given with DCP above one: SGLang's model runner probes, when it warms up, for a
+ * Blackwell (SM100) system whose DCP group shares one MNNVL domain (up to 0.5.19: MNNVL fabric memory) and refuses the
+ * worker otherwise (sglang 0.5.17: python/sglang/srt/layers/dcp/comm.py:418-423; 0.5.23: :435-448, python/sglang/srt/
+ * utils/common.py:1056-1064); kvcheck does not know the fabric, so it declines the worker there. */
+static kvc_status decline_fi_a2a(const ctx *c)
+{
+    const setting *s = &c->set->s[SET_DCP_COMM];
+    if (dcp_size(c) <= 1 || !set_to(c, SET_DCP_COMM, "fi_a2a")) return KVC_OK;
+    return diag_set(c->diag, KVC_ERR_CONFIG, &s->origin, "%s fi_a2a: SGLang %s's model runner checks, when it warms "
+                    "up, that the DCP group shares one MNNVL domain on a Blackwell system and refuses the worker "
+                    "otherwise (sglang 0.5.17: python/sglang/srt/layers/dcp/comm.py:418-423; 0.5.23: :435-448); "
+                    "kvcheck does not model that probe, so it cannot judge this worker", s->flag,
+                    SGLANG_VERSIONS[c->rel]);
+}
+
 /* PD_DECODE's rules, those of the PD step (`spec_hook` 0) or the one the
  * speculative hook runs (1). */
 static kvc_status check_pd_decode(const ctx *c, int spec_hook)
@@ -2771,7 +2786,7 @@ static int host_pool_backup(const ctx *c)
  * refuses HiCache, a registered radix cache backend (given as anything, "" included: "is not None") and from 0.5.21
  * LMCache beside it; no earlier step writes these flags (sglang 0.5.14: python/sglang/srt/server_args.py:4869-4882;
  * 0.5.18: :6227-6240; 0.5.19: python/sglang/srt/arg_groups/mamba_hook.py:82-95; 0.5.23: :81-99). A hybrid model's
- * int8 checkpoint store kvcheck does not model: it declines such a worker. */
+ * int8 checkpoint store kvcheck does not model: it declines such a worker with its pools (decline_int8_store). */
 static int int8(const ctx *c) { return c->set->s[SET_INT8_MAMBA].set; }
 static int int8_hicache(const ctx *c) { return int8(c) && c->set->s[SET_HICACHE].set; }
 static int int8_backend(const ctx *c) { return int8(c) && c->set->s[SET_RADIX_BACKEND].set; }
@@ -2787,23 +2802,25 @@ static int int8_hybrid(const ctx *c) { return int8(c) && c->hybrid; }
 #define INT8_HICACHE                                                                                                   \
     "ValueError: --enable-int8-mamba-checkpoint is not supported together with --enable-hierarchical-cache: the "     \
     "host-offload path "
+#define INT8_BACKEND_CITE                                                                                              \
+    "sglang 0.5.14: python/sglang/srt/server_args.py:4877-4882; 0.5.18: :6235-6240; 0.5.19: python/sglang/srt/"       \
+    "arg_groups/mamba_hook.py:90-95; 0.5.21: :88-93; 0.5.23: :89-94"
 static const flag_rule INT8_MAMBA_RULES[] = {
     {FROM_TO("0.5.14", "0.5.17"), 0, int8_hicache, SET_HICACHE, INT8_HICACHE "(HiMambaRadixCache) is not int8-aware. "
      "Disable one of them.", "sglang 0.5.14: python/sglang/srt/server_args.py:4871-4876; 0.5.17: :6014-6019"},
     {SINCE("0.5.18"), 0, int8_hicache, SET_HICACHE, INT8_HICACHE "is not int8-aware. Disable one of them.",
      "sglang 0.5.18: python/sglang/srt/server_args.py:6229-6234; 0.5.19: python/sglang/srt/arg_groups/mamba_hook.py:"
      "84-89; 0.5.21: :82-87; 0.5.23: :83-88"},
-    {SINCE("0.5.14"), 0, int8_backend_unwritten, SET_RADIX_BACKEND, NULL, "sglang 0.5.23: python/sglang/srt/"
-     "arg_groups/mamba_hook.py:89-94"},
+    {SINCE("0.5.14"), 0, int8_backend_unwritten, SET_RADIX_BACKEND, NULL, INT8_BACKEND_CITE},
     {SINCE("0.5.14"), 0, int8_backend, SET_RADIX_BACKEND, "ValueError: --enable-int8-mamba-checkpoint only supports "
      "the built-in mamba radix cache; --radix-cache-backend={backend} is not int8-aware. Omit --radix-cache-backend.",
-     "sglang 0.5.14: python/sglang/srt/server_args.py:4877-4882; 0.5.18: :6235-6240; 0.5.19: python/sglang/srt/"
-     "arg_groups/mamba_hook.py:90-95; 0.5.21: :88-93; 0.5.23: :89-94"},
+     INT8_BACKEND_CITE},
     {SINCE("0.5.21"), 0, int8_lmcache, SET_LMCACHE, "ValueError: --enable-int8-mamba-checkpoint is not supported "
      "together with --enable-lmcache: LMCache is not int8-aware. Disable one of them.",
      "sglang 0.5.21: python/sglang/srt/arg_groups/mamba_hook.py:94-98; 0.5.23: :95-99"},
 };
 #undef INT8_HICACHE
+#undef INT8_BACKEND_CITE
 static void int8_fields(const ctx *c, const flag_rule *row, rule_fields *out)
 {
     (void)row;
@@ -2816,13 +2833,18 @@ static kvc_status check_int8_mamba(const ctx *c)
 {
     static const rule_hooks hooks = {"--enable-int8-mamba-checkpoint beside it, whose message holds the name's Python "
                                      "repr (kvcheck writes it for ASCII names only)", int8_fields, NULL};
-    kvc_status st = rules_table(c, INT8_MAMBA_RULES, COUNT_OF(INT8_MAMBA_RULES), 0, &hooks);
+    return rules_table(c, INT8_MAMBA_RULES, COUNT_OF(INT8_MAMBA_RULES), 0, &hooks);
+}
+/* ... and declines a hybrid model's int8 checkpoint store where SGLang builds it, beside the mamba pool */
+static kvc_status decline_int8_store(const ctx *c)
+{
     const setting *s = &c->set->s[SET_INT8_MAMBA];
-    if (st || !int8_hybrid(c)) return st;
+    if (!int8_hybrid(c)) return KVC_OK;
     return diag_set(c->diag, KVC_ERR_CONFIG, &s->origin, "%s: SGLang %s keeps the mamba radix cache's checkpoints of "
-                    "this hybrid model's linear-attention state as int8 (sglang 0.5.23: python/sglang/srt/mem_cache/"
-                    "mamba_checkpoint_pool.py:15-40); kvcheck does not model that store, so it cannot judge this "
-                    "worker", s->flag, SGLANG_VERSIONS[c->rel]);
+                    "this hybrid model's linear-attention state in an int8 store it builds beside the mamba pool "
+                    "(sglang 0.5.23: python/sglang/srt/mem_cache/memory_pool.py:1498-1502, mamba_checkpoint_pool.py:"
+                    "301-342); kvcheck does not model that store, so it cannot judge this worker", s->flag,
+                    SGLANG_VERSIONS[c->rel]);
 }
 
 /* The unified cache's external linker (0.5.20+), first in handle_hicache, which returns after these checks when the
@@ -2837,7 +2859,8 @@ static int linker_radix_off(const ctx *c)
 }
 static int linker_hicache(const ctx *c) { return linker(c) && c->set->s[SET_HICACHE].set; }
 static int linker_storage(const ctx *c) { return linker(c) && c->set->s[SET_HICACHE_STORAGE].set; }
-#define LINKER_CITE(a, b, c) "sglang 0.5.20: python/sglang/srt/arg_groups/hicache_hook.py:" a "; 0.5.21: :" b "; 0.5.23: :" c
+#define LINKER_CITE(a, b, c)                                                                                           \
+    "sglang 0.5.20: python/sglang/srt/arg_groups/hicache_hook.py:" a "; 0.5.21: :" b "; 0.5.23: :" c
 static const flag_rule LINKER_RULES[] = {
     {SINCE("0.5.23"), 0, linker_radix_off, SET_EXTERNAL_LINKER, "ValueError: --enable-unified-cache-external-linker "
      "requires the default UnifiedRadixCache with radix caching enabled.",
@@ -5589,6 +5612,7 @@ static kvc_status resolve_settings(const gpu_info *gpu, const model_info *model,
     if (!st && dsv4) st = model_only_check(&c, MODEL_ONLY_LOAD); /* the model's load */
     if (!st && dsv4) st = quant_check_loader(&c);                 /* at model load */
     if (!st && dsv4) st = dsv4_pool_check(&c);   /* then its pool */
+    if (!st && dsv4) st = decline_fi_a2a(&c); /* the model runner's warm-up */
     if (!st && dsv4) st = check_startup(&c, 1);
     if (dsv4) return st ? st : decline_dcp(&c);
     if (!st) st = run_dcp_rules(&c, DSA_DCP, COUNT_OF(DSA_DCP)); /* the DeepSeek family's, before the dtype */
@@ -5671,7 +5695,7 @@ static kvc_status resolve_settings(const gpu_info *gpu, const model_info *model,
     }
     if ((st = check_init(&c))) return st;
     if ((st = check_attention_build(&c))) return st;
-    if (c.hybrid && (st = resolve_hybrid(&c))) return st;
+    if (c.hybrid && ((st = decline_int8_store(&c)) || (st = resolve_hybrid(&c)))) return st;
     /* the draft worker starts after the target's model runner (its checks come after the target's) */
     if (separate_draft(out) && (st = resolve_draft_model(&c, resolved_value(out, "speculative_algorithm"))))
         return st;
@@ -5679,6 +5703,7 @@ static kvc_status resolve_settings(const gpu_info *gpu, const model_info *model,
     if ((st = resolve_draft(&c))) return st;
     if ((st = derive_layouts(model, out, diag))) return st;
     count_indexer(&c);
+    if ((st = decline_fi_a2a(&c))) return st; /* the model runner's warm-up */
     if ((st = check_startup(&c, 0))) return st;
     return decline_dcp(&c);
 }
