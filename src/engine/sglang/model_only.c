@@ -25,11 +25,7 @@ static int o_ple(const ctx *c) { return given(c, SET_PLE_OFFLOAD); }
  * kvcheck does not read: those flags warn as unmodelled), for the target's "architectures" list, which kvcheck has
  * whole only where it holds one name */
 static int o_lm_only(const ctx *c) { return given(c, SET_LANGUAGE_MODEL_ONLY); }
-static int o_lm_pd(const ctx *c)
-{
-    const setting *m = &c->set->s[SET_DISAGG_MODE];
-    return o_lm_only(c) && m->set && strcmp(m->value, "null") != 0;
-}
+static int o_lm_pd(const ctx *c) { return o_lm_only(c) && pd_worker(c); }
 /* V4.1 text-only workers use PD's usual transfer (sglang 0.5.22: python/sglang/srt/arg_groups/model_hook.py:
  * 1072-1073) */
 static int o_lm_pd_v41(const ctx *c) { return o_lm_pd(c) && strcmp(c->model->model_type, "deepseek_v41") != 0; }
