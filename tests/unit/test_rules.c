@@ -2330,7 +2330,9 @@ static void test_rules__tlru_eviction(void **state)
 }
 
 /* check_lora_server_args, release by release (SGLang's words; the oracle's runs over ten releases agree), and
- * 0.5.23's LoRA MoE runner checks, which run with LoRA off too */
+ * 0.5.23's LoRA MoE runner checks, which run with LoRA off too; a worker with LoRA on that passes them reaches the
+ * LoRA manager, which kvcheck declines (MANAGER) */
+#define MANAGER "then checks the LoRA manager's start-up (LoRAManager.init_state"
 static void test_rules__lora_checks(void **state)
 {
     (void)state;
@@ -2340,14 +2342,14 @@ static void test_rules__lora_checks(void **state)
         {"0.5.8", "--lora-paths a=/x --enable-lora-overlap-loading", "AssertionError: Enabling LoRA overlap loading "
          "requires pinning LoRA adapter weights in CPU memory, so --max-loaded-loras must be less than or equal to "
          "double --max-loras-per-batch: 16"},
-        {"0.5.23", "--lora-paths a=/x --enable-lora-overlap-loading --max-loaded-loras 16", NULL},
+        {"0.5.23", "--lora-paths a=/x --enable-lora-overlap-loading --max-loaded-loras 16", MANAGER},
         {"0.5.23", "--lora-paths a=/x --enable-lora-overlap-loading --max-loaded-loras 5 --max-loras-per-batch 2",
          "double --max-loras-per-batch: 4"},
-        {"0.5.5.post2", "--lora-paths a=/x --speculative-algorithm EAGLE", NULL},
+        {"0.5.5.post2", "--lora-paths a=/x --speculative-algorithm EAGLE", MANAGER},
         {"0.5.5.post3", "--lora-paths a=/x --speculative-algorithm NEXTN",
          "ValueError: Currently LoRA is only compatible with NGRAM speculative decoding."},
-        {"0.5.18", "--lora-paths a=/x --speculative-algorithm NGRAM --speculative-ngram-max-bfs-breadth 1", NULL},
-        {"0.5.19", "--lora-paths a=/x --speculative-algorithm NEXTN", NULL},
+        {"0.5.18", "--lora-paths a=/x --speculative-algorithm NGRAM --speculative-ngram-max-bfs-breadth 1", MANAGER},
+        {"0.5.19", "--lora-paths a=/x --speculative-algorithm NEXTN", MANAGER},
         {"0.5.22", "--lora-paths a=/x --speculative-algorithm STANDALONE --speculative-draft-model-path /fake/model",
          "ValueError: LoRA is only compatible with NGRAM, EAGLE, NEXTN, EAGLE3, DFLASH, or DSPARK speculative "
          "decoding, not STANDALONE."},
@@ -2358,14 +2360,14 @@ static void test_rules__lora_checks(void **state)
         {"0.5.19", "SGLANG_ENABLE_OVERLAP_PLAN_STREAM=1 --lora-paths a=/x --speculative-algorithm EAGLE",
          "does not support SGLANG_ENABLE_OVERLAP_PLAN_STREAM=1: LoRA batch preparation would run on the plan "
          "stream, unordered against in-flight forwards."},
-        {"0.5.23", "SGLANG_ENABLE_OVERLAP_PLAN_STREAM=1 --lora-paths a=/x", NULL},
+        {"0.5.23", "SGLANG_ENABLE_OVERLAP_PLAN_STREAM=1 --lora-paths a=/x", MANAGER},
         {"0.5.3rc2", "--enable-lora --lora-target-modules all q_proj --max-lora-rank 8", "AssertionError: If 'all' is "
          "specified in --lora-target-modules, it should be the only module specified."},
-        {"0.5.23", "--enable-lora --lora-target-modules all all --max-lora-rank 8", NULL}, /* a set */
+        {"0.5.23", "--enable-lora --lora-target-modules all all --max-lora-rank 8", MANAGER}, /* a set */
         {"0.5.23", "--enable-lora", "AssertionError: When no initial --lora-paths is provided, you need to specify both "
          "--max-lora-rank and --lora-target-modules for LoRA initialization."},
         {"0.5.23", "--enable-lora --max-lora-rank 0 --lora-target-modules q_proj", "When no initial --lora-paths"},
-        {"0.5.23", "--enable-lora --max-lora-rank -1 --lora-target-modules q_proj", NULL},
+        {"0.5.23", "--enable-lora --max-lora-rank -1 --lora-target-modules q_proj", MANAGER},
         {"0.5.23", "--enable-lora --max-lora-rank 8 --lora-target-modules", "When no initial --lora-paths"},
         {"0.5.23", "--enable-lora --lora-paths", "When no initial --lora-paths"},
         {"0.5.23", "--lora-paths", NULL}, /* no path: LoRA stays off */
@@ -2374,11 +2376,11 @@ static void test_rules__lora_checks(void **state)
         {"0.5.23", "--lora-paths a=/x --max-loaded-loras -4", "max_loaded_loras=-4, max_loras_per_batch=8"},
         {"0.5.23", "--lora-paths a=/x b=/y --max-loaded-loras 1 --max-loras-per-batch 1", "AssertionError: The number "
          "of LoRA paths should not exceed max_loaded_loras. max_loaded_loras=1, lora_paths=2"},
-        {"0.5.23", "--lora-paths 'a=/my adapters/x' --max-loaded-loras 1 --max-loras-per-batch 1", NULL}, /* one */
+        {"0.5.23", "--lora-paths 'a=/my adapters/x' --max-loaded-loras 1 --max-loras-per-batch 1", MANAGER}, /* one */
         {"0.5.11", "--lora-paths a=/x --lora-use-virtual-experts", "AssertionError: --lora-use-virtual-experts "
          "requires --lora-backend triton. Got: csgmv"},
-        {"0.5.11", "--lora-paths a=/x --lora-use-virtual-experts --lora-backend triton", NULL},
-        {"0.5.12", "--lora-paths a=/x --lora-use-virtual-experts", NULL},
+        {"0.5.11", "--lora-paths a=/x --lora-use-virtual-experts --lora-backend triton", MANAGER},
+        {"0.5.12", "--lora-paths a=/x --lora-use-virtual-experts", MANAGER},
         {"0.5.12", "--lora-paths a=/x --lora-drain-wait-threshold -1",
          "AssertionError: --lora-drain-wait-threshold must be non-negative."},
         {"0.5.23", "--lora-paths a=/x --lora-drain-wait-threshold nan", "--lora-drain-wait-threshold must be"},
@@ -2389,7 +2391,7 @@ static void test_rules__lora_checks(void **state)
          "--lora-backend triton_v2 does not yet support DP-attention with --attn-dp-size > 1"},
         {"0.5.23", "SGLANG_EXPERIMENTAL_LORA_OPTI=1 --lora-paths a=/x --lora-backend triton_v2",
          "--lora-backend triton_v2 does not yet support SGLANG_EXPERIMENTAL_LORA_OPTI"},
-        {"0.5.23", "--lora-paths a=/x --lora-backend triton_v2", NULL},
+        {"0.5.23", "--lora-paths a=/x --lora-backend triton_v2", MANAGER},
         {"0.5.23", "--moe-runner-backend lora_triton",
          "ValueError: --moe-runner-backend lora_triton requires --enable-lora (or --lora-paths)"},
         {"0.5.23", "--moe-runner-backend lora_triton --lora-paths a=/x",
@@ -2446,7 +2448,8 @@ static void test_rules__lora_checks(void **state)
                                   &r, &d), KVC_ERR_CONFIG);
     assert_int_equal(d.column, 26);
     assert_int_equal(resolve_line("H200", "deepseek-v3.2", "--lora-paths a=/x --max-loaded-loras 8 --lora-backend "
-                                  "triton --max-lora-chunk-size 32", "0.5.23", &r, &d), KVC_OK);
+                                  "triton --max-lora-chunk-size 32", "0.5.23", &r, &d), KVC_ERR_CONFIG);
+    assert_non_null(strstr(d.message, MANAGER));
     assert_false(has_warning(&r, "start-up checks read"));
     /* the flag that asked for it: the speculative runner, the first placement flag that is not trivial */
     assert_int_equal(resolve_line("H200", "deepseek-v3.2", "--lora-paths a --speculative-algorithm NEXTN "
@@ -2459,8 +2462,70 @@ static void test_rules__lora_checks(void **state)
     assert_string_equal(d.where, "--ep-num-redundant-experts");
     /* SGLang's warning for an environment value it does not take, where it reads it */
     assert_int_equal(resolve_line("H200", "deepseek-v3.2", "SGLANG_ENABLE_OVERLAP_PLAN_STREAM=maybe --lora-paths a=/x "
-                                  "--speculative-algorithm EAGLE", "0.5.23", &r, &d), KVC_OK);
+                                  "--speculative-algorithm EAGLE", "0.5.23", &r, &d), KVC_ERR_CONFIG);
     assert_true(has_warning(&r, "Invalid value for SGLANG_ENABLE_OVERLAP_PLAN_STREAM"));
+}
+
+/* The LoRA manager's refusals of DP attention (0.5.21+, SGLang's words; the oracle runs them from each release's
+ * LoRAManager.__init__), then kvcheck's decline of a worker with LoRA on */
+static void test_rules__lora_manager(void **state)
+{
+    (void)state;
+#define TARGETS "--enable-lora --max-lora-rank 8 --lora-target-modules q_b_proj"
+    static const release_case L[] = {
+        {"0.5.20", TARGETS " --tp 2 --dp 2 --enable-dp-attention", MANAGER},
+        {"0.5.21", TARGETS " --tp 2 --dp 2 --enable-dp-attention",
+         "ValueError: LoRA backend 'csgmv' does not support DP attention"},
+        {"0.5.21", TARGETS " --tp 2 --dp 1 --enable-dp-attention", MANAGER}, /* the handler turns DP attention off */
+        {"0.5.21", TARGETS " --tp 4 --dp 2 --enable-dp-attention --lora-backend triton", "ValueError: LoRA with DP "
+         "attention requires --dp-size equal to --tp-size (got attention TP size 2 and attention CP size 1)"},
+        {"0.5.22", TARGETS " --tp 4 --dp 2 --enable-dp-attention --lora-backend triton", "ValueError: LoRA with DP "
+         "attention requires --attn-dp-size equal to --tp-size (got attention TP size 2 and attention CP size 1)"},
+        {"0.5.23", "--lora-paths a=/x --tp 4 --dp 2 --enable-dp-attention --lora-backend triton --attn-cp-size 2",
+         "(got attention TP size 1 and attention CP size 2)"},
+        {"0.5.21", TARGETS " --tp 2 --dp 2 --enable-dp-attention --lora-backend triton --enable-lora-overlap-loading "
+         "--max-loaded-loras 8", "ValueError: The configured LoRA memory pool does not support DP-attention overlap "
+         "loading; use a pool that coordinates adapter slots across DP ranks or disable overlap loading"},
+        {"0.5.23", "--lora-paths a=/x --tp 2 --attn-dp-size 2 --lora-backend torch_native",
+         "ValueError: LoRA backend 'torch_native' does not support DP attention"},
+        {"0.5.23", "--lora-paths a=/x --tp 2 --attn-dp-size 2 --lora-backend triton", MANAGER},
+        {"0.5.3rc2", "--enable-lora --max-lora-rank 8 --lora-target-modules q_proj", MANAGER},
+        {"0.5.23", "--lora-paths --tp 2 --attn-dp-size 2", NULL}, /* no path: LoRA stays off */
+    };
+    expect_verdicts("deepseek-v3.2", L, COUNT_OF(L));
+    kvc_resolved r;
+    kvc_diag d;
+    /* the flag each points at: the attention DP size's, the backend's, the one that turned LoRA on */
+    assert_int_equal(resolve_line("H200", "deepseek-v3.2", "--lora-paths a=/x --tp 4 --attn-dp-size 2 --lora-backend "
+                                  "triton", "0.5.23", &r, &d), KVC_ERR_CONFIG);
+    assert_string_equal(d.where, "--attn-dp-size");
+    assert_int_equal(resolve_line("H200", "deepseek-v3.2", TARGETS " --tp 2 --dp 2 --enable-dp-attention --lora-backend "
+                                  "torch_native", "0.5.21", &r, &d), KVC_ERR_CONFIG);
+    assert_string_equal(d.where, "--lora-backend");
+    assert_int_equal(resolve_line("H200", "deepseek-v3.2", "--lora-paths a=/x", "0.5.23", &r, &d), KVC_ERR_CONFIG);
+    assert_string_equal(d.where, "--lora-paths");
+#undef TARGETS
+}
+
+/* --torchao-config (up to 0.5.17): torchao quantizes the loaded model, before the LoRA manager; declined */
+static void test_rules__torchao_declined(void **state)
+{
+    (void)state;
+#define TORCHAO "then quantizes the loaded model with torchao (apply_torchao_config_to_model"
+    static const release_case T[] = {
+        {"0.5.3rc2", "--torchao-config int4wo-128", TORCHAO},
+        {"0.5.17", "--torchao-config foo", TORCHAO},
+        {"0.5.15", "--torchao-config int8wo --lora-paths a=/x", TORCHAO},
+        {"0.5.15", "--torchao-config ''", NULL}, /* "": the model as it is */
+        {"0.5.18", "--torchao-config int8wo", "unrecognized arguments: --torchao-config int8wo"},
+    };
+#undef TORCHAO
+    expect_verdicts("deepseek-v3.2", T, COUNT_OF(T));
+    kvc_resolved r;
+    kvc_diag d;
+    assert_int_equal(resolve_line("H200", "deepseek-v3.2", "--tp 8 --torchao-config=fp8wo", "0.5.10", &r, &d),
+                     KVC_ERR_CONFIG);
+    assert_int_equal(d.column, 8);
 }
 
 static void test_rules__draft_entries_have_their_own_layout(void **state)
@@ -4902,6 +4967,8 @@ int main(void)
     cmocka_unit_test(test_rules__grpc_port_checks),
     cmocka_unit_test(test_rules__token_buckets_and_metrics),
     cmocka_unit_test(test_rules__lora_checks),
+    cmocka_unit_test(test_rules__lora_manager),
+    cmocka_unit_test(test_rules__torchao_declined),
     cmocka_unit_test(test_rules__media_url_policy),
     cmocka_unit_test(test_rules__watermark_checks),
     cmocka_unit_test(test_rules__rejection_sampling),

@@ -190,6 +190,7 @@ LIST_CASES = ["--prompt-tokens-buckets foo", "--prompt-tokens-buckets tse 1 2", 
 # (LORA_SPEC_CASES: algorithm, separate draft model, flags) the case's own fields, so the oracle runs the draft's init
 # checks too.
 LORA = "--lora-paths a=/x"
+LORA_TARGETS = "--enable-lora --max-lora-rank 8 --lora-target-modules q_b_proj"
 V2 = f"{LORA} --lora-backend triton_v2"
 LORA_CASES = ["--max-loras-per-batch 0", f"{LORA} --enable-lora-overlap-loading",
               f"{LORA} --enable-lora-overlap-loading --max-loaded-loras 16",
@@ -545,6 +546,13 @@ SURVEY_CASES = [
     "--enable-int8-mamba-checkpoint --radix-cache-backend foo",
     "--enable-int8-mamba-checkpoint --enable-lmcache", "--radix-cache-backend foo", "--enable-session-radix-cache",
     "--enable-session-radix-cache --radix-eviction-policy priority",
+    # the LoRA manager (lora.c lora_manager_check): its DP attention refusals, then kvcheck's decline
+    f"{LORA_TARGETS}", f"{LORA_TARGETS} --tp 2 --dp 2 --enable-dp-attention",
+    f"{LORA_TARGETS} --tp 4 --dp 2 --enable-dp-attention --lora-backend triton",
+    f"{LORA_TARGETS} --tp 2 --dp 2 --enable-dp-attention --lora-backend triton --enable-lora-overlap-loading "
+    "--max-loaded-loras 8", f"{LORA} --tp 2 --dp 2 --enable-dp-attention --lora-backend triton",
+    f"{LORA} --tp 4 --attn-dp-size 2 --lora-backend triton",
+    f"{LORA} --tp 4 --dp 2 --enable-dp-attention --lora-backend triton --attn-cp-size 2",
 ]
 
 

@@ -461,6 +461,48 @@ class Oracle:
         for code in self.load_stmts:
             exec(code, g)
 
+    def lora_manager(self, args, view):
+        """The target's LoRA manager, built after the model's load and before the KV dtype is configured
+        (ModelRunner.initialize; sglang 0.5.23: python/sglang/srt/model_executor/model_runner.py:715, 733, 735):
+        LoRAManager.__init__'s refusals ahead of its init_state call, the release's own `if ...: raise`
+        statements (0.5.21+: DP attention with overlap loading, with an attention TP or CP group wider than
+        one, with a LoRA backend whose class does not support DP attention). They read the parallel widths,
+        set here from the resolved args as the release derives them, and two class attributes, read from the
+        release's source. What init_state does next (adapters, target modules, the LoRA pool) the oracle
+        does not run: kvcheck declines a worker with LoRA on there. 0.5.19+ resolve enable_lora in
+        check_server_args (--lora-paths turns it on), after the view was taken: the view is taken again."""
+        if self.resolved_view:
+            view = self.resolved_view(args)
+        if not getattr(view, "enable_lora", False):
+            return
+        lora = os.path.join(self.root, "sglang/srt/lora")
+        path = os.path.join(lora, "lora_manager.py")
+        init = _method(path, "LoRAManager", "__init__") if os.path.exists(path) else None
+        stmts = []
+        for st in init.body if init else ():
+            if "self.init_state(" in ast.unparse(st):
+                break
+            if isinstance(st, ast.If) and isinstance(st.body[0], ast.Raise):
+                stmts.append(compile(ast.Module([st], []), path, "exec"))
+        if not stmts:
+            return
+        tp, cp = view.tp_size, getattr(view, "attn_cp_size", 1) or 1
+        if hasattr(view, "attn_dp_size"):  # 0.5.22+: runtime_context's attn_dp_enabled_of, derive_attn_tp_size
+            adp = view.attn_dp_size
+            enabled = adp > 1 or getattr(view, "ep_join_mode", None) == "scale"
+        else:  # layers/dp_attention.py's derive_attention_widths: the flag
+            enabled = bool(view.enable_dp_attention)
+            adp = view.dp_size if enabled else 1
+        backend = _class_attr(lora, _backend_class(lora, view.lora_backend), "supports_dp_attention")
+        me = types.SimpleNamespace(attn_dp_enabled=enabled, enable_dp_attention=enabled, attn_tp_size=tp // adp // cp,
+                                   enable_lora_overlap_loading=getattr(view, "enable_lora_overlap_loading", False),
+                                   lora_backend=types.SimpleNamespace(supports_dp_attention=backend))
+        pool = types.SimpleNamespace(supports_dp_attention_overlap_loading=_class_attr(
+            lora, "LoRAMemoryPool", "supports_dp_attention_overlap_loading"))
+        g = {"get_parallel": lambda: types.SimpleNamespace(attn_cp_size=cp), "LoRAMemoryPool": pool}
+        for code in stmts:
+            exec(code, g, {"self": me, "lora_backend": view.lora_backend})
+
     def delayer(self, view):
         if not self.delayer_stmts or not getattr(view, "enable_prefill_delayer", False):
             return
@@ -523,6 +565,7 @@ class Oracle:
                     hf_config=hf, hf_text_config=hf, is_generation=True, is_multimodal=False, quantization=None,
                     model_impl=getattr(view, "model_impl", "auto"), model_path="/fake/model", revision=None))
                 self.target_model = types.SimpleNamespace(quant_config=self.quant_check(sa))
+                self.lora_manager(args, view)  # after the model's load, before its KV dtype
                 kvd, _ = self.kv_torch_dtype(view, model_dtype=self.model_dtype(sa), model=self.target_model)
                 dim, o["row"] = self.row(view, kvd, hf)
                 fp4 = self.fp4_pool(kvd, hf, dim)
@@ -1060,6 +1103,41 @@ def _binds(st):
         ts = st.targets if isinstance(st, ast.Assign) else [st.target]
         return {n.id for t in ts for n in ast.walk(t) if isinstance(n, ast.Name)}
     return set()
+
+
+def _backend_class(lora, name):
+    """The LoRA backend class registered as `name`: the class its @register_lora_backend(name) factory imports
+    (backend/lora_registry.py); None where the registry has no such name, or the release has no registry."""
+    path = os.path.join(lora, "backend", "lora_registry.py")
+    for fn in _tree(path).body if os.path.exists(path) else ():
+        if isinstance(fn, ast.FunctionDef) and any(isinstance(d, ast.Call) and d.args and
+                                                   getattr(d.args[0], "value", None) == name
+                                                   for d in fn.decorator_list):
+            for n in ast.walk(fn):
+                if isinstance(n, ast.ImportFrom) and (n.module or "").startswith("sglang.srt.lora."):
+                    return n.names[0].name
+    return None
+
+
+def _class_attr(lora, cls, attr):
+    """The constant class attribute `attr` of the class named cls among the classes of the files under lora/, else
+    of its bases, followed by name (BaseLoRABackend, TritonLoRABackend, ...); False where none assigns it."""
+    classes = {}
+    for root, _, files in sorted(os.walk(lora)):
+        for f in sorted(files):
+            if f.endswith(".py"):
+                for n in _tree(os.path.join(root, f)).body:
+                    if isinstance(n, ast.ClassDef):
+                        classes.setdefault(n.name, n)
+    todo = [classes[cls]] if cls in classes else []
+    while todo:
+        n = todo.pop(0)
+        for st in n.body:
+            tgt = getattr(st, "target", None) or (st.targets[0] if isinstance(st, ast.Assign) else None)
+            if isinstance(tgt, ast.Name) and tgt.id == attr and isinstance(st.value, ast.Constant):
+                return st.value.value
+        todo += [classes[b.id] for b in n.bases if isinstance(b, ast.Name) and b.id in classes]
+    return False
 
 
 def load_defs(path, want, root, base=None):

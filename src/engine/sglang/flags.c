@@ -240,6 +240,7 @@ static const struct dest_key {
     {"enable_int8_mamba_checkpoint", SET_INT8_MAMBA},
     {"radix_cache_backend", SET_RADIX_BACKEND},
     {"enable_session_radix_cache", SET_SESSION_RADIX},
+    {"torchao_config", SET_TORCHAO},
     {"dist_init_addr", SET_DIST_INIT_ADDR},
     {"nccl_port", SET_NCCL_PORT},
     {"shared_experts_tp_size", SET_SHARED_EXPERTS_TP},

@@ -13,9 +13,20 @@
  * choices refuse first), --lora-paths items of other types (LoRAPathAction
  * stores only str and dict), and the DSpark and --speculative-adaptive
  * reasons of the speculative check (kvcheck declines those workers before).
- * --dllm-algorithm, which turns LoRA off (0.5.9+), kvcheck does not read.
+ * --dllm-algorithm, which turns LoRA off (0.5.9+), kvcheck declines first
+ * (rules.c).
  * The experimental_sgl_marlin MoE runner's own LoRA and EP policy (0.5.16+)
- * kvcheck declines. */
+ * kvcheck declines.
+ *
+ * Then the target's model runner builds the LoRA manager, after it loads the
+ * model and before it configures the KV dtype (ModelRunner.initialize;
+ * sglang 0.5.23: python/sglang/srt/model_executor/model_runner.py:715, 733,
+ * 735). LoRAManager.__init__ refuses DP attention three ways (0.5.21+),
+ * tests of flags kvcheck models (lora_manager_check); its init_state then
+ * loads the adapters and resolves the target modules against the model's
+ * own modules, checks them (the LoRA backend's, the DSA indexer's, the
+ * replicated Q projection's) and builds the LoRA pool: kvcheck declines a
+ * worker with LoRA on there. */
 #include "engine/sglang/rules.h"
 
 #include <stdlib.h>
@@ -149,13 +160,48 @@ static int l_runner_placement(const ctx *c)
 
 static int l_marlin(const ctx *c) { return set_to(c, SET_MOE_RUNNER, "experimental_sgl_marlin"); }
 
+/* The LoRA manager's view of attention DP: *tp the attention TP size (tp // attn_dp_size // attn_cp_size), *cp the
+ * attention CP size; 1 when DP attention is on: attention DP above one (0.5.21 reads --enable-dp-attention, which a
+ * post-process turns off at --dp-size 1), or from 0.5.22 an elastic EP scale joiner (sglang 0.5.22:
+ * python/sglang/srt/runtime_context.py:191-199, :73-76; 0.5.21: python/sglang/srt/layers/dp_attention.py:407-428,
+ * python/sglang/srt/arg_groups/overrides.py:1305-1309, which keeps it on for a scale joiner too: a worker kvcheck
+ * declines before, as it declines every elastic EP backend and SGLang refuses a join mode without one, a2a.c) */
+static int manager_dp(const ctx *c, unsigned long *tp, unsigned long *cp)
+{
+    unsigned long adp, dp;
+    settings_attn_dp(c->set, &adp, &dp);
+    *cp = settings_size(c->set, SET_ATTN_CP);
+    *tp = settings_size(c->set, SET_TP) / (adp ? adp : 1) / (*cp ? *cp : 1);
+    return adp > 1 || (rel_since(c->rel, "0.5.22") && set_to(c, SET_EP_JOIN_MODE, "scale"));
+}
+static int m_dp(const ctx *c)
+{
+    unsigned long tp, cp;
+    return lora_on(c) && manager_dp(c, &tp, &cp);
+}
+/* LoRAMemoryPool.supports_dp_attention_overlap_loading is False (sglang 0.5.21-0.5.23:
+ * python/sglang/srt/lora/mem_pool.py:134) */
+static int m_overlap(const ctx *c) { return m_dp(c) && c->set->s[SET_LORA_OVERLAP].set; }
+static int m_widths(const ctx *c)
+{
+    unsigned long tp, cp;
+    return lora_on(c) && manager_dp(c, &tp, &cp) && (tp != 1 || cp != 1);
+}
+/* only TritonLoRABackend sets supports_dp_attention (sglang 0.5.21-0.5.23:
+ * python/sglang/srt/lora/backend/triton_backend.py:209; base_backend.py:35, 0.5.23: :37) */
+static int m_backend(const ctx *c) { return m_dp(c) && strcmp(backend(c), "triton") != 0; }
+
 #define TRTLLM_GIVER SET_COUNT           /* the row blames the runner flag that asks for experimental_sgl_trtllm */
 #define PLACEMENT_GIVER (SET_COUNT + 1)  /* the row blames the first placement flag that is not trivial */
+#define ADP_GIVER (SET_COUNT + 2)        /* the row blames the flag that gives the attention DP size */
+#define LORA_GIVER (SET_COUNT + 3)       /* the row blames the flag that turns LoRA on */
 static const setting *lora_blamed(const ctx *c, const flag_rule *r)
 {
     const setting *s = c->set->s;
     if (r->blame == TRTLLM_GIVER)
         return set_to(c, SET_MOE_RUNNER, "experimental_sgl_trtllm") ? &s[SET_MOE_RUNNER] : &s[SET_SPEC_MOE_RUNNER];
+    if (r->blame == ADP_GIVER) return settings_attn_dp_flag(c->set);
+    if (r->blame == LORA_GIVER) return s[SET_ENABLE_LORA].set ? &s[SET_ENABLE_LORA] : &s[SET_LORA_PATHS];
     if (r->blame != PLACEMENT_GIVER) return &s[r->blame];
     if (s[SET_EPLB].set) return &s[SET_EPLB];
     return s[SET_INIT_EXPERT].set && strcmp(s[SET_INIT_EXPERT].value, "trivial") != 0 ? &s[SET_INIT_EXPERT]
@@ -163,7 +209,7 @@ static const setting *lora_blamed(const ctx *c, const flag_rule *r)
 }
 
 /* {limit}: 2 x --max-loras-per-batch; {loaded}, {per_batch}, {paths}, {backend}, {algorithm}, {runner}, {quant},
- * {a2a}, {spec_runner}, {mode}: the values SGLang's messages name */
+ * {a2a}, {spec_runner}, {mode}, {attn_tp}, {attn_cp}, {backend_repr}: the values SGLang's messages name */
 static void lora_fields(const ctx *c, const flag_rule *r, rule_fields *f)
 {
     (void)r;
@@ -182,6 +228,11 @@ static void lora_fields(const ctx *c, const flag_rule *r, rule_fields *f)
     rule_field(f, "spec_runner", "%s", value_or(c, SET_SPEC_MOE_RUNNER, "None"));
     const char *mode = v2_mode(c);
     rule_field(f, "mode", "%s", mode ? mode : "");
+    unsigned long tp, cp;
+    manager_dp(c, &tp, &cp);
+    rule_field(f, "attn_tp", "%lu", tp);
+    rule_field(f, "attn_cp", "%lu", cp);
+    rule_field(f, "backend_repr", "'%s'", backend(c)); /* repr of an argparse choice: ASCII, no quote */
 }
 
 #define SA_OLD "sglang 0.5.3rc2: python/sglang/srt/server_args.py:"
@@ -189,6 +240,7 @@ static void lora_fields(const ctx *c, const flag_rule *r, rule_fields *f)
 #define HOOK23 "sglang 0.5.23: python/sglang/srt/arg_groups/lora_hook.py:"
 #define LORA_SPEC "ValueError: LoRA with EAGLE/NEXTN/EAGLE3 speculative decoding does not support "
 #define SPEC_CITE "sglang " HOOK19 "204-225; 0.5.23: :278-299"
+#define MANAGER "sglang 0.5.21: python/sglang/srt/lora/lora_manager.py:"
 
 /* In SGLang's order; {value}: the blamed flag's */
 static const flag_rule RULES[] = {
@@ -262,6 +314,22 @@ static const flag_rule RULES[] = {
     {SINCE("0.5.23"), 0, l_runner_placement, PLACEMENT_GIVER,
      "ValueError: --moe-runner-backend {runner} currently requires trivial expert placement without EPLB or "
      "redundant experts", HOOK23 "229-238"},
+    /* stage 1: LoRAManager.__init__, ahead of init_state */
+    {SINCE("0.5.21"), 1, m_overlap, SET_LORA_OVERLAP,
+     "ValueError: The configured LoRA memory pool does not support DP-attention overlap loading; use a pool that "
+     "coordinates adapter slots across DP ranks or disable overlap loading", MANAGER "103-112; 0.5.23: :99-108"},
+    {FROM_TO("0.5.21", "0.5.21"), 1, m_widths, ADP_GIVER, "ValueError: LoRA with DP attention requires --dp-size "
+     "equal to --tp-size (got attention TP size {attn_tp} and attention CP size {attn_cp})", MANAGER "115-122"},
+    {SINCE("0.5.22"), 1, m_widths, ADP_GIVER, "ValueError: LoRA with DP attention requires --attn-dp-size equal to "
+     "--tp-size (got attention TP size {attn_tp} and attention CP size {attn_cp})",
+     "sglang 0.5.22: python/sglang/srt/lora/lora_manager.py:111-118; 0.5.23: :111-118"},
+    {SINCE("0.5.21"), 1, m_backend, SET_LORA_BACKEND,
+     "ValueError: LoRA backend {backend_repr} does not support DP attention",
+     MANAGER "141-144; 0.5.22: :137-140; 0.5.23: :140-143"},
+    /* then init_state: the adapters, the target modules and their checks, the LoRA pool */
+    {EVER, 1, lora_on, LORA_GIVER, NULL, "sglang 0.5.3rc2: python/sglang/srt/lora/lora_manager.py:81, :295, "
+     "python/sglang/srt/model_executor/model_runner.py:345, :415, :432; 0.5.23: "
+     "python/sglang/srt/lora/lora_manager.py:146, :699-741"},
 };
 
 kvc_status lora_check(const ctx *c)
@@ -273,6 +341,14 @@ kvc_status lora_check(const ctx *c)
     static const rule_hooks hooks = {"experimental_sgl_marlin's LoRA and expert-parallel policy "
                                      "(validate_experimental_sgl_marlin_server_args)", lora_fields, lora_blamed};
     return rules_table(c, RULES, COUNT_OF(RULES), 0, &hooks);
+}
+
+kvc_status lora_manager_check(const ctx *c)
+{
+    static const rule_hooks hooks = {"the LoRA manager's start-up (LoRAManager.init_state: the adapters it loads, the "
+                                     "target modules it resolves against the model's modules and checks, the LoRA "
+                                     "memory pool)", lora_fields, lora_blamed};
+    return rules_table(c, RULES, COUNT_OF(RULES), 1, &hooks);
 }
 
 size_t lora_spans(span *out, size_t max)

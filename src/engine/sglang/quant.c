@@ -965,6 +965,22 @@ void quant_settle(ctx *c)
     c->quant = v;
 }
 
+/* A non-empty --torchao-config (the flag's releases, up to 0.5.17): the model runner quantizes the loaded model with
+ * torchao, a pinned dependency of those releases, right after it loads it and before the LoRA manager
+ * (apply_torchao_config_to_model; or the loader does, layer by layer). It imports torchao's quantization functions,
+ * quantizes the projection layers, and refuses a value naming no scheme ("ValueError: Unexpected config: ...") or
+ * an int4wo group size or fp8dq granularity it does not list. kvcheck models none of it and declines the worker. */
+kvc_status quant_check_torchao(const ctx *c)
+{
+    const setting *s = &c->set->s[SET_TORCHAO];
+    if (!s->set || !s->value[0]) return KVC_OK; /* "": apply_torchao_config_to_model returns the model as it is */
+    return diag_set(c->diag, KVC_ERR_CONFIG, &s->origin, "%s %s: SGLang %s then quantizes the loaded model with "
+                    "torchao (apply_torchao_config_to_model: sglang 0.5.3rc2: python/sglang/srt/model_executor/"
+                    "model_runner.py:401-406, python/sglang/srt/layers/torchao_utils.py:39-124; 0.5.15: "
+                    "model_runner.py:779-784, torchao_utils.py:32-95), which kvcheck does not model, so it cannot "
+                    "judge this worker", s->flag, s->value, SGLANG_VERSIONS[c->rel]);
+}
+
 /* The model loader's quantization check (QUANT_LOADER), after the model
  * class. A method kvcheck has no row for is passed with a warning, but for
  * a float32 model (the act dtypes of most methods leave it out); what

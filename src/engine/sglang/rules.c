@@ -5611,6 +5611,8 @@ static kvc_status resolve_settings(const gpu_info *gpu, const model_info *model,
     if (!st && dsv4) st = address_check(&c); /* when the engine starts */
     if (!st && dsv4) st = model_only_check(&c, MODEL_ONLY_LOAD); /* the model's load */
     if (!st && dsv4) st = quant_check_loader(&c);                 /* at model load */
+    if (!st && dsv4) st = quant_check_torchao(&c);                /* then torchao's quantization */
+    if (!st && dsv4) st = lora_manager_check(&c);                 /* after the model's load */
     if (!st && dsv4) st = dsv4_pool_check(&c);   /* then its pool */
     if (!st && dsv4) st = decline_fi_a2a(&c); /* the model runner's warm-up */
     if (!st && dsv4) st = check_startup(&c, 1);
@@ -5678,6 +5680,8 @@ static kvc_status resolve_settings(const gpu_info *gpu, const model_info *model,
     if ((st = model_only_check(&c, MODEL_ONLY_LOAD))) return st; /* its load, before the architecture */
     if ((st = check_model_class(&c))) return st;
     if ((st = quant_check_loader(&c))) return st;
+    if ((st = quant_check_torchao(&c))) return st; /* the loaded model quantized with torchao */
+    if ((st = lora_manager_check(&c))) return st; /* after the model's load, before its KV dtype */
     if ((st = check_dtype_mapping(&c, c.dtype, &set->s[SET_KV_CACHE_DTYPE]))) return st;
     const struct dtype_row *t = torch_row(&c, c.dtype);
     if (!t || (!t->plain_layout && !t->fp4)) {

@@ -215,8 +215,8 @@ typedef struct flag_rule {
  * row refuses: {name} -> text. */
 typedef struct rule_fields {
     size_t n;
-    const char *name[12];
-    char text[12][1024];
+    const char *name[16];
+    char text[16][1024];
 } rule_fields;
 /* Adds {name} -> the formatted text to `f`. */
 void rule_field(rule_fields *f, const char *name, const char *fmt, ...) KVC_PRINTF(3, 4);
@@ -259,6 +259,8 @@ const char *quant_moe_runner(const ctx *c, const char **quant);
 const char *quant_a2a_backend(const ctx *c);
 /* The model loader's quantization check, after the model class. */
 kvc_status quant_check_loader(const ctx *c);
+/* --torchao-config's quantization of the loaded model (up to 0.5.17), after the loader's check: declined. */
+kvc_status quant_check_torchao(const ctx *c);
 /* What a KV dtype of auto gives the pool: c->auto_dtype, c->auto_why. */
 void quant_auto_kv_dtype(ctx *c);
 
@@ -324,6 +326,9 @@ size_t server_spans(span *out, size_t max);
 /* check_lora_server_args, in check_server_args after the served model name's check (and 0.5.23's LoRA MoE runner
  * checks, which it ends with, LoRA or not). */
 kvc_status lora_check(const ctx *c);
+/* The target's LoRA manager (ModelRunner.initialize, after the model's load, before the KV dtype): its refusals, then
+ * a decline for a worker with LoRA on. */
+kvc_status lora_manager_check(const ctx *c);
 size_t lora_spans(span *out, size_t max);
 
 /* ------------------------------ the speculative hook's options (spec_hook.c) */

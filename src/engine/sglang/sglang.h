@@ -477,6 +477,7 @@ typedef enum setting_key {
     SET_INT8_MAMBA,          /* --enable-int8-mamba-checkpoint (0.5.14+) */
     SET_RADIX_BACKEND,       /* --radix-cache-backend (0.5.13+): a registered radix cache factory's name */
     SET_SESSION_RADIX,       /* --enable-session-radix-cache (0.5.15+) */
+    SET_TORCHAO,             /* --torchao-config (up to 0.5.17) */
     SET_COUNT
 } setting_key;
 
