@@ -2507,6 +2507,203 @@ static void test_rules__lora_manager(void **state)
 #undef TARGETS
 }
 
+/* The LP dispatch's solvers (0.5.14+), built first in the model runner's initialize, before the model's load: the
+ * DeepSeek-V2/V3/V3.2, GLM-5 and Mistral Large 3 classes only */
+static void test_rules__lp_dispatch_models(void **state)
+{
+    (void)state;
+#define LP "--tp 8 --ep 8 --moe-a2a-backend deepep --ep-dispatch-algorithm lp"
+#define LP_REFUSED " does not support --ep-dispatch-algorithm lp. Validated targets: DeepseekV2ForCausalLM, " \
+                   "DeepseekV32ForCausalLM, DeepseekV3ForCausalLM, Glm4MoeLiteForCausalLM, GlmMoeDsaForCausalLM, "
+    static const struct {
+        const char *model, *release, *message;
+    } C[] = {
+        {"tests/conformance/sglang/models/GLM5_NEXT.json", "0.5.23", "NotImplementedError: "
+         "Glm5NextForConditionalGeneration" LP_REFUSED},
+        /* before the model's load, which has no class for it in 0.5.16 */
+        {"tests/conformance/sglang/models/GLM5_NEXT.json", "0.5.14", "Glm5NextForConditionalGeneration" LP_REFUSED},
+        {"tests/conformance/sglang/models/DSV4.json", "0.5.23", "DeepseekV4ForCausalLM" LP_REFUSED},
+        /* no solvers before 0.5.14: the model's load refuses instead */
+        {"tests/conformance/sglang/models/GLM5_NEXT.json", "0.5.13", "Cannot find model module."},
+        {"deepseek-v3.2", "0.5.23", NULL},
+        {"glm-5", "0.5.14", NULL},
+    };
+#undef LP_REFUSED
+    for (size_t i = 0; i < COUNT_OF(C); i++) {
+        const release_case one = {C[i].release, LP, C[i].message};
+        expect_verdicts_on("H200", C[i].model, &one, 1);
+    }
+#undef LP
+    kvc_resolved r;
+    kvc_diag d;
+    assert_int_equal(resolve_line("H200", "tests/conformance/sglang/models/GLM5_NEXT.json", "--tp 8 --ep 8 --moe-a2a-backend deepep --ep-dispatch-algorithm lp", "0.5.20",
+                                  &r, &d), KVC_ERR_CONFIG);
+    assert_string_equal(d.where, "--ep-dispatch-algorithm");
+}
+
+/* Single batch overlap on SM90, refused when the scheduler sets up an MoE model's config (0.5.13+; ROCm's 9.x GPUs
+ * too in 0.5.13-0.5.13.post1); the oracle runs it from each release's layers/moe/utils.py */
+static void test_rules__sbo_on_sm90(void **state)
+{
+    (void)state;
+#define SBO "ValueError: SBO (single batch overlap) is not supported on SM90 GPUs with latest sgl-deep-gemm wheel."
+    static const struct {
+        const char *gpu, *release, *message;
+    } C[] = {
+        {"H200", "0.5.23", SBO}, {"H200", "0.5.13", SBO}, {"H200", "0.5.12", NULL}, {"B200", "0.5.23", NULL},
+        {"MI300X", "0.5.13", SBO}, {"MI300X", "0.5.14", NULL},
+    };
+#undef SBO
+    for (size_t i = 0; i < COUNT_OF(C); i++) {
+        const release_case one = {C[i].release, "--enable-single-batch-overlap", C[i].message};
+        expect_verdicts_on(C[i].gpu, "deepseek-v3.2", &one, 1);
+    }
+    kvc_resolved r;
+    kvc_diag d;
+    assert_int_equal(resolve_line("H200", "deepseek-v3", "--tp 8 --enable-single-batch-overlap", "0.5.20", &r, &d),
+                     KVC_ERR_CONFIG);
+    assert_string_equal(d.where, "--enable-single-batch-overlap");
+    /* a config without a per-token expert count key is not MoE to the scheduler (deepseek-v3 without it) */
+    assert_int_equal(resolve_line("H200", "tests/unit/models/NO_TOPK_KEY.json", "--enable-single-batch-overlap",
+                                  "0.5.23", &r, &d), KVC_OK);
+}
+
+/* The DSA backend's own checks of 0.5.22+ that read the schedule and the heads a rank runs */
+static void test_rules__dsa_backend_heads_and_mixed_chunk(void **state)
+{
+    (void)state;
+    static const release_case C[] = {
+        {"0.5.22", "--dsa-prefill-backend flashmla_sparse_q8 --enable-mixed-chunk", "--dsa-prefill-backend "
+         "flashmla_sparse_q8 does not support --enable-mixed-chunk: q8 prefill runs on RAGGED extend batches only."},
+        {"0.5.23", "--dsa-prefill-backend flashmla_sparse_q8 --kv-cache-dtype fp8_e4m3 --enable-mixed-chunk",
+         "does not support --enable-mixed-chunk"},
+        /* speculative decoding may turn mixed chunking off: declined */
+        {"0.5.23", "--dsa-prefill-backend flashmla_sparse_q8 --enable-mixed-chunk --speculative-algorithm EAGLE",
+         "which kvcheck does not follow, so kvcheck cannot judge this worker"},
+        /* the bundled preset gives no num_attention_heads: declined */
+        {"0.5.23", "--dsa-prefill-backend triton_sparse_mla --tp 8", "the query heads a rank runs against its limit "
+         "of 32, from num_attention_heads, which this model config does not give"},
+    };
+    expect_verdicts("deepseek-v3.2", C, COUNT_OF(C));
+    static const release_case H[] = { /* DeepSeek-V3.2's 128 heads */
+        {"0.5.23", "--dsa-prefill-backend triton_sparse_mla --tp 2", "triton_sparse_mla is validated up "
+         "to 32 query heads per rank; got num_q_heads=64. Raise the attention TP degree or use another DSA prefill "
+         "backend."},
+        {"0.5.23", "--dsa-prefill-backend triton_sparse_mla --tp 4", NULL},
+        /* attention DP leaves each rank all the heads */
+        {"0.5.22", "--dsa-prefill-backend triton_sparse_mla --tp 8 --dp 8 --enable-dp-attention", "num_q_heads=128"},
+        {"0.5.23", "--dsa-prefill-backend triton_sparse_mla --tp 8 --attn-dp-size 2", NULL},
+        {"0.5.23", "--dsa-prefill-backend triton_sparse_mla --tp 8 --attn-dp-size 4", "num_q_heads=64"},
+    };
+    expect_verdicts_on("H200", "tests/conformance/sglang/models/DEEPSEEK_V32.json", H, COUNT_OF(H));
+}
+
+/* SGLANG_DISAGG_STAGING_BUFFER on a PD worker (0.5.11+): an MLA pool refused when the scheduler sets up
+ * disaggregation; a transfer backend the arguments refuse with it declined */
+static void test_rules__staging_buffer_mla(void **state)
+{
+    (void)state;
+#define STAGING "RuntimeError: SGLANG_DISAGG_STAGING_BUFFER is designed for non-MLA models (e.g. GQA, MHA). MLA " \
+                "models should not set this flag."
+    static const release_case C[] = {
+        {"0.5.23", "SGLANG_DISAGG_STAGING_BUFFER=1 --disaggregation-mode prefill", STAGING},
+        {"0.5.23", "SGLANG_DISAGG_STAGING_BUFFER=yes --disaggregation-mode decode --disaggregation-transfer-backend "
+         "nixl", STAGING},
+        {"0.5.11", "SGLANG_DISAGG_STAGING_BUFFER=1 --disaggregation-mode decode", STAGING},
+        /* the transfer backend first, among the PD arguments' checks (0.5.10+; NIXL from 0.5.12) */
+        {"0.5.11", "SGLANG_DISAGG_STAGING_BUFFER=1 --disaggregation-mode decode --disaggregation-transfer-backend nixl",
+         "ValueError: SGLANG_DISAGG_STAGING_BUFFER requires disaggregation_transfer_backend='mooncake', got 'nixl'."},
+        {"0.5.23", "SGLANG_DISAGG_STAGING_BUFFER=1 --disaggregation-mode decode --disaggregation-transfer-backend "
+         "mori", "ValueError: SGLANG_DISAGG_STAGING_BUFFER requires disaggregation_transfer_backend='mooncake' or "
+         "'nixl', got 'mori'."},
+        {"0.5.10", "SGLANG_DISAGG_STAGING_BUFFER=1 --disaggregation-mode decode", NULL}, /* no MLA check yet */
+        {"0.5.23", "SGLANG_DISAGG_STAGING_BUFFER=1", NULL},                                /* unified */
+        {"0.5.23", "SGLANG_DISAGG_STAGING_BUFFER=maybe --disaggregation-mode prefill", NULL}, /* False, warned */
+    };
+#undef STAGING
+    expect_verdicts("deepseek-v3.2", C, COUNT_OF(C));
+}
+
+/* --startup-weight-load-mode overlap (0.5.18+): refused for every model kvcheck judges, with a reason it does not
+ * derive: declined */
+static void test_rules__startup_load_overlap_declined(void **state)
+{
+    (void)state;
+    static const release_case C[] = {
+        {"0.5.18", "--startup-weight-load-mode overlap", "SGLang 0.5.18 refuses it for every model kvcheck judges"},
+        {"0.5.23", "--tp 2 --startup-weight-load-mode=overlap", "so it cannot judge this worker; drop the flag"},
+        {"0.5.23", "--startup-weight-load-mode serial", NULL},
+        {"0.5.17", "--startup-weight-load-mode overlap", "unrecognized arguments"},
+    };
+    expect_verdicts("deepseek-v3.2", C, COUNT_OF(C));
+}
+
+/* The kernel flags SGLang checks against the GPU and its kernels: the values that never refuse pass, the others
+ * are declined */
+static void test_rules__kernel_flags_declined(void **state)
+{
+    (void)state;
+#define KERNEL "which kvcheck does not model, so it cannot judge this worker; leave it unset for SGLang's own pick"
+    static const struct {
+        const char *gpu, *release, *args, *message;
+    } C[] = {
+        {"H200", "0.5.23", "--fp8-gemm-backend deep_gemm", KERNEL}, {"H200", "0.5.23", "--fp8-gemm-backend triton", NULL},
+        {"B200", "0.5.10", "--fp8-gemm-backend=flashinfer_trtllm", KERNEL},
+        {"H200", "0.5.15", "--bf16-gemm-backend cutedsl", KERNEL}, {"H200", "0.5.23", "--bf16-gemm-backend torch", NULL},
+        {"H200", "0.5.23", "--dsa-paged-mqa-logits-backend deepgemm", NULL},
+        {"MI300X", "0.5.23", "--dsa-paged-mqa-logits-backend deepgemm", KERNEL},
+        {"MI300X", "0.5.23", "--dsa-paged-mqa-logits-backend aiter", NULL},
+        {"B200", "0.5.15", "--dsa-paged-mqa-logits-backend cutedsl", KERNEL},
+    };
+#undef KERNEL
+    for (size_t i = 0; i < COUNT_OF(C); i++) {
+        const release_case one = {C[i].release, C[i].args, C[i].message};
+        expect_verdicts_on(C[i].gpu, "deepseek-v3.2", &one, 1);
+    }
+    /* no DSA indexer, no check: DeepSeek-V3 */
+    kvc_resolved r;
+    kvc_diag d;
+    assert_int_equal(resolve_line("H200", "deepseek-v3", "--dsa-paged-mqa-logits-backend cutedsl", "0.5.23", &r, &d),
+                     KVC_OK);
+    /* the GEMM config is the scheduler's, before the model runner's LP dispatch check */
+    assert_int_equal(resolve_line("H200", "tests/conformance/sglang/models/GLM5_NEXT.json", "--bf16-gemm-backend "
+                                  "cutedsl --tp 8 --ep 8 --moe-a2a-backend deepep --ep-dispatch-algorithm lp", "0.5.23",
+                                  &r, &d), KVC_ERR_CONFIG);
+    assert_non_null(strstr(d.message, "--bf16-gemm-backend cutedsl"));
+}
+
+/* HiSparse's speculative swap (0.5.22+), built with the HiSparse coordinator after the KV pool: the draft tokens and
+ * the top-k refused, the request slots against the device buffer left with a warning */
+static void test_rules__hisparse_spec_swap(void **state)
+{
+    (void)state;
+#define HS "--enable-hisparse --disable-radix-cache "
+#define SWAP "ValueError: HiSparse spec swap requires 2-4 draft tokens and top_k >= 1024."
+    static const release_case C[] = {
+        {"0.5.23", HS "--speculative-algorithm NGRAM --speculative-ngram-max-bfs-breadth 1", SWAP}, /* 12 tokens */
+        {"0.5.22", HS "--speculative-algorithm NGRAM --speculative-ngram-max-bfs-breadth 1 "
+         "--speculative-num-draft-tokens 1", SWAP},
+        {"0.5.23", HS "--speculative-algorithm EAGLE --speculative-num-steps 4 --speculative-eagle-topk 1 "
+         "--speculative-num-draft-tokens 5", "5 draft tokens, top_k 2048"},
+        {"0.5.23", HS "--speculative-algorithm NGRAM --speculative-ngram-max-bfs-breadth 1 "
+         "--speculative-num-draft-tokens 4", NULL},
+        {"0.5.21", HS "--speculative-algorithm NEXTN", NULL}, /* no swap manager yet */
+        {"0.5.23", HS, NULL},
+    };
+#undef SWAP
+    expect_verdicts("deepseek-v3.2", C, COUNT_OF(C));
+    /* the request slots against the device buffer: not checked, and said so */
+    kvc_resolved r;
+    kvc_diag d;
+    assert_int_equal(resolve_line("H200", "deepseek-v3.2", HS "--speculative-algorithm NEXTN", "0.5.23", &r, &d),
+                     KVC_OK);
+    assert_true(has_warning(&r, "not checked: HiSparse's speculative swap"));
+    assert_int_equal(resolve_line("H200", "deepseek-v3.2", HS "--speculative-algorithm NEXTN", "0.5.21", &r, &d),
+                     KVC_OK);
+    assert_false(has_warning(&r, "not checked: HiSparse's speculative swap"));
+#undef HS
+}
+
 /* --torchao-config (up to 0.5.17): torchao quantizes the loaded model, before the LoRA manager; declined */
 static void test_rules__torchao_declined(void **state)
 {
@@ -4969,6 +5166,13 @@ int main(void)
     cmocka_unit_test(test_rules__lora_checks),
     cmocka_unit_test(test_rules__lora_manager),
     cmocka_unit_test(test_rules__torchao_declined),
+    cmocka_unit_test(test_rules__lp_dispatch_models),
+    cmocka_unit_test(test_rules__sbo_on_sm90),
+    cmocka_unit_test(test_rules__staging_buffer_mla),
+    cmocka_unit_test(test_rules__startup_load_overlap_declined),
+    cmocka_unit_test(test_rules__kernel_flags_declined),
+    cmocka_unit_test(test_rules__hisparse_spec_swap),
+    cmocka_unit_test(test_rules__dsa_backend_heads_and_mixed_chunk),
     cmocka_unit_test(test_rules__media_url_policy),
     cmocka_unit_test(test_rules__watermark_checks),
     cmocka_unit_test(test_rules__rejection_sampling),

@@ -553,6 +553,12 @@ SURVEY_CASES = [
     "--max-loaded-loras 8", f"{LORA} --tp 2 --dp 2 --enable-dp-attention --lora-backend triton",
     f"{LORA} --tp 4 --attn-dp-size 2 --lora-backend triton",
     f"{LORA} --tp 4 --dp 2 --enable-dp-attention --lora-backend triton --attn-cp-size 2",
+    # the LP dispatch's solvers, in the model runner's initialize (a2a.c t_lp_model)
+    "--tp 8 --ep 8 --moe-a2a-backend deepep --ep-dispatch-algorithm lp",
+    # the scheduler's MoE config: single batch overlap on SM90 (a2a.c t_sbo_sm90)
+    "--enable-single-batch-overlap",
+    # a PD worker's staging buffer: the arguments' transfer backends, then the MLA pool (rules.c check_staging)
+    "SGLANG_DISAGG_STAGING_BUFFER=1", "SGLANG_DISAGG_STAGING_BUFFER=1 --disaggregation-transfer-backend nixl",
 ]
 
 

@@ -398,14 +398,11 @@ class Oracle:
         dsa = getattr(self.mc, "is_deepseek_dsa", None)
         if dsa is None or not dsa(hf) or getattr(view, "attention_backend", None) not in ("dsa", "nsa"):
             return
-        tp = getattr(view, "tp_size", 1) or 1
-        dp = getattr(view, "dp_size", 1) or 1
-        attn_tp = tp // dp if getattr(view, "enable_dp_attention", False) else tp
         me = types.SimpleNamespace(
             dsa_prefill_impl=view.dsa_prefill_backend, dsa_decode_impl=view.dsa_decode_backend,
             kv_cache_dtype=kvd, device_sm_major=faketorch.DEVICE["cap"][0],
             dsa_kv_cache_store_fp8=bool(kvd is torch.float8_e4m3fn and dim != R + r),
-            qk_rope_head_dim=r, num_q_heads=hf.num_attention_heads // attn_tp,
+            qk_rope_head_dim=r, num_q_heads=hf.num_attention_heads // _attn_tp(view),
             dsa_triton_union=getattr(view, "dsa_triton_union", 0) or 0,
             dsa_index_kpool=getattr(hf, "index_kpool", None) or 1,
             hisparse_coordinator=object() if getattr(view, "enable_hisparse", False) else None)
@@ -461,6 +458,39 @@ class Oracle:
         for code in self.load_stmts:
             exec(code, g)
 
+    def sbo(self, view, hf):
+        """The scheduler's MoE config, before its model worker (Scheduler.init_moe_gemm_config, sglang 0.5.23:
+        python/sglang/srt/managers/scheduler.py:991-1005): for a model with one of the per-token expert count
+        attributes it lists (its moe_topk_attrs tuple, read from the source), the release's single batch overlap
+        statement of layers/moe/utils.py (0.5.13+), run with the GPU's torch.cuda and is_cuda."""
+        if not getattr(view, "enable_single_batch_overlap", False):
+            return
+        sched = _method(os.path.join(self.root, "sglang/srt/managers/scheduler.py"), "Scheduler", "init_moe_gemm_config")
+        attrs = next((ast.literal_eval(st.value) for st in ast.walk(sched) if isinstance(st, ast.Assign)
+                      and ast.unparse(st.targets[0]) == "moe_topk_attrs"), ()) if sched else ()
+        if not any(hasattr(hf, a) for a in attrs):
+            return
+        path = os.path.join(self.root, "sglang/srt/layers/moe/utils.py")
+        outer = next((n for n in ast.walk(_tree(path)) if isinstance(n, ast.If) and "sbo_enabled" in
+                      ast.unparse(n.test).lower() and "SBO (single batch overlap)" in ast.unparse(n)), None) \
+            if os.path.exists(path) else None
+        if outer:  # the flag's test and the platform's guard around the GPU's
+            g = load_defs(path, _loads(outer), self.root)
+            exec(compile(ast.Module([outer], []), path, "exec"), g,
+                 {"moe": types.SimpleNamespace(sbo_enabled=True), "IS_SBO_ENABLED": True})
+
+    def lplb(self, view, hf):
+        """The LP dispatch's solvers, which the target's model runner builds first in its initialize, before it
+        loads the model (sglang 0.5.23: python/sglang/srt/model_executor/model_runner.py:709, :782-784): the
+        release's assert_lplb_supported_model (eplb/lplb_solver.py, 0.5.14+) on the config's first
+        architecture."""
+        path = os.path.join(self.root, "sglang/srt/eplb/lplb_solver.py")
+        if getattr(view, "ep_dispatch_algorithm", None) != "lp" or not os.path.exists(path):
+            return
+        archs = getattr(hf, "architectures", None)
+        if archs:
+            load_defs(path, {"assert_lplb_supported_model"}, self.root)["assert_lplb_supported_model"](archs[0])
+
     def lora_manager(self, args, view):
         """The target's LoRA manager, built after the model's load and before the KV dtype is configured
         (ModelRunner.initialize; sglang 0.5.23: python/sglang/srt/model_executor/model_runner.py:715, 733, 735):
@@ -512,6 +542,22 @@ class Oracle:
         for code in self.delayer_stmts:
             exec(code, g)
 
+    def staging(self, view):
+        """A PD worker's bootstrap (prefill) or prealloc (decode) queue, built when the scheduler sets up
+        disaggregation, before its KV manager: the release's `if` that refuses SGLANG_DISAGG_STAGING_BUFFER for an
+        MLA pool (0.5.11+; sglang 0.5.23: python/sglang/srt/disaggregation/prefill.py:220-224, decode.py:452-457),
+        run with the release's envs; every model the oracle runs keeps an MLA pool."""
+        mode = getattr(view, "disaggregation_mode", None)
+        path = os.path.join(self.root, f"sglang/srt/disaggregation/{mode}.py")
+        if mode not in ("prefill", "decode") or not os.path.exists(path):
+            return
+        found = next((n for n in ast.walk(_tree(path)) if isinstance(n, ast.If) and "STAGING" in
+                      ast.unparse(n.test).upper() and "designed for non-MLA models" in ast.unparse(n)), None)
+        if found:
+            g = load_defs(path, _loads(found) | {"envs"}, self.root)
+            me = types.SimpleNamespace(is_mla_backend=True, enable_staging=g["envs"].SGLANG_DISAGG_STAGING_BUFFER.get())
+            exec(compile(ast.Module([found], []), path, "exec"), g, {"self": me})
+
     # ------------------------------------------------------------ one case
     def run(self, model_cfg, argv, spec=False):
         """-> dict: {"ok": {...}} or {"refused": text}. Each case starts from the environment the process started
@@ -560,6 +606,8 @@ class Oracle:
                 stage = "init"
                 sa = self.runner_args(args, view)
                 hf = self.getcfg()
+                self.sbo(view, hf)  # the scheduler's MoE config, before its model worker
+                self.lplb(view, hf)  # the model runner's initialize, before the model's load
                 self.load_checks(view, hf)  # the target's load, before its architecture is read
                 self.model_class(types.SimpleNamespace(  # the ModelConfig fields it reads
                     hf_config=hf, hf_text_config=hf, is_generation=True, is_multimodal=False, quantization=None,
@@ -584,6 +632,7 @@ class Oracle:
                     if str(view.speculative_algorithm).split(".")[-1] in ("EAGLE", "EAGLE3", "NEXTN", "STANDALONE"):
                         self.draft_worker(args, view)
                 self.delayer(view)  # the scheduler's schedule policy, after the model worker and its pools
+                self.staging(view)  # then its disaggregation queue, before its KV manager
             out["ok"] = o
             self.view = view
         except ArgparseRefusal as e:
@@ -892,14 +941,7 @@ class Oracle:
         except BaseException as e:
             raise OracleBroken(f"draft ModelConfig: {type(e).__name__}: {e}") from e
         hf = dmc.hf_config
-        # the attention-TP size the draft's KV heads are split over (DRAFT_POOL.md section 3):
-        # 0.5.22+ attn_dp_size (runtime_context.derive_attn_tp_size), before that tp // dp with
-        # DP attention (layers/dp_attention.py); / attn_cp_size from 0.5.9
-        tp, cp = view.tp_size, getattr(view, "attn_cp_size", 1) or 1
-        if hasattr(view, "attn_dp_size"):
-            attn_tp = tp // view.attn_dp_size // cp
-        else:
-            attn_tp = (tp // view.dp_size if view.enable_dp_attention else tp) // cp
+        attn_tp = _attn_tp(view)  # the attention-TP size the draft's KV heads are split over (DRAFT_POOL.md §3)
         # the draft's model class first: ModelRunner.initialize loads the model before it builds the
         # attention backend (sglang 0.5.8: python/sglang/srt/model_executor/model_runner.py:460, 573)
         if hf.architectures[0] == "LlamaForCausalLMEagle3":
@@ -1103,6 +1145,16 @@ def _binds(st):
         ts = st.targets if isinstance(st, ast.Assign) else [st.target]
         return {n.id for t in ts for n in ast.walk(t) if isinstance(n, ast.Name)}
     return set()
+
+
+def _attn_tp(view):
+    """The attention-TP size of the resolved args: 0.5.22+ tp // attn_dp_size // attn_cp_size
+    (runtime_context.derive_attn_tp_size), before that tp // dp with DP attention (layers/dp_attention.py),
+    / attn_cp_size from 0.5.9."""
+    tp, cp = view.tp_size, getattr(view, "attn_cp_size", 1) or 1
+    if hasattr(view, "attn_dp_size"):
+        return tp // view.attn_dp_size // cp
+    return (tp // view.dp_size if view.enable_dp_attention else tp) // cp
 
 
 def _backend_class(lora, name):

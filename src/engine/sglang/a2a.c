@@ -261,6 +261,36 @@ static int t_dispatch_algorithm(const ctx *c, const a2a_view *v, char *why, size
            (set_to(c, SET_EP_DISPATCH, "static") || set_to(c, SET_EP_DISPATCH, "lp"));
 }
 
+/* Single batch overlap on an SM90 GPU, refused when the scheduler sets up an MoE model's config, before its model
+ * worker: a CUDA GPU of major 9 (0.5.13-0.5.13.post1 test torch.cuda.is_available(), which ROCm's MI300X, MI325X and
+ * MI355X pass too); the model is MoE to the scheduler where its config has one of the per-token expert count keys
+ * (moe_topk from 0.5.16) (sglang 0.5.13: python/sglang/srt/managers/scheduler.py:727-741, python/sglang/srt/layers/
+ * moe/utils.py:290-297; 0.5.23: python/sglang/srt/managers/scheduler.py:558, :991-1005, python/sglang/srt/layers/moe/
+ * utils.py:505-511). A config without any of them, whose transformers class might still give one, is taken as
+ * dense, as the oracle takes it; but a bundled preset stands for DeepSeek and GLM MoE checkpoints, whose configs
+ * have num_experts_per_tok, and is taken as MoE. */
+static int t_sbo_sm90(const ctx *c, const a2a_view *v, char *why, size_t size)
+{
+    (void)v, (void)why, (void)size;
+    unsigned keys = rel_since(c->rel, "0.5.16") ? 0x1fu : 0x0fu;
+    return c->set->s[SET_SBO].set && c->gpu->major == 9 && (!c->gpu->hip || rel_until(c->rel, "0.5.13.post1")) &&
+           ((c->model->moe_topk_keys & keys) || c->model->quant_unknown);
+}
+
+/* The LP dispatch algorithm on a model outside the LPLB solvers' list (every kvcheck model but the DeepSeek-V2/V3/
+ * V3.2, GLM-5 and Mistral Large 3 classes), refused when the target's model runner builds the solvers in its
+ * initialize, before it loads the model (sglang 0.5.14: python/sglang/srt/model_executor/model_runner.py:674-675,
+ * :693, :1611-1620; 0.5.17: python/sglang/srt/model_executor/model_runner.py:591, :597, :668-670, python/sglang/srt/
+ * model_executor/model_runner_components/moe_ep_setup.py:80-86, python/sglang/srt/eplb/lplb_solver.py:35-58). */
+static int t_lp_model(const ctx *c, const a2a_view *v, char *why, size_t size)
+{
+    (void)v, (void)why, (void)size;
+    static const char LPLB[] = "DeepseekV2ForCausalLM DeepseekV3ForCausalLM DeepseekV32ForCausalLM "
+                               "MistralLarge3ForCausalLM MistralLarge3ForCausalLMEagle Glm4MoeLiteForCausalLM "
+                               "GlmMoeDsaForCausalLM";
+    return set_to(c, SET_EP_DISPATCH, "lp") && !word_in(c->model->architecture, LPLB);
+}
+
 /* DeepEP v2 as the draft's backend, given (0.5.19+: sglang 0.5.19: python/sglang/srt/arg_groups/moe_hook.py:362-376;
  * 0.5.23: :624-638), the resolution's last check (sglang 0.5.19: python/sglang/srt/arg_groups/pipeline.py:367; 0.5.23:
  * :374); the target's own deepep_v2 is declined first. */
@@ -453,6 +483,19 @@ static const struct a2a_rule {
      "AssertionError: SGLANG_PPLX_NUM_MAX_DISPATCH_TOKENS_PER_RANK (default 128) must be >= the per-rank pplx dispatch "
      "tokens (chunked_prefill_size, or the decode cuda-graph batch size)", "sglang 0.5.17: python/sglang/srt/"
      "server_args.py:6782-6800; 0.5.23: python/sglang/srt/arg_groups/moe_hook.py:614-621, :840-846"},
+    {SINCE("0.5.13"), A2A_SCHEDULER, "", t_sbo_sm90,
+     "ValueError: SBO (single batch overlap) is not supported on SM90 GPUs with latest sgl-deep-gemm wheel. Please try "
+     "removing --enable-single-batch-overlap argument.", "sglang 0.5.13: python/sglang/srt/layers/moe/utils.py:294; "
+     "0.5.17: :319; 0.5.20: :452; 0.5.23: :507-511, python/sglang/srt/managers/scheduler.py:991-1005"},
+    {SINCE("0.5.14"), A2A_RUNNER, "", t_lp_model,
+     "NotImplementedError: {architecture} does not support --ep-dispatch-algorithm lp. Validated targets: "
+     "DeepseekV2ForCausalLM, DeepseekV32ForCausalLM, DeepseekV3ForCausalLM, Glm4MoeLiteForCausalLM, "
+     "GlmMoeDsaForCausalLM, MistralLarge3ForCausalLM, MistralLarge3ForCausalLMEagle. Other MoE families have "
+     "empty-token early returns that don't participate in the EP all-reduce inside LPLBSolver.solve(), which would "
+     "deadlock under DP-attention.", "sglang 0.5.14: python/sglang/srt/eplb/lplb_solver.py:49-59, python/sglang/srt/"
+     "model_executor/model_runner.py:674-675, :1611-1620; 0.5.17: python/sglang/srt/eplb/lplb_solver.py:48-58, "
+     "python/sglang/srt/model_executor/model_runner.py:591, :668-670; 0.5.23: python/sglang/srt/eplb/lplb_solver.py:"
+     "50-60, python/sglang/srt/model_executor/model_runner.py:709, :782-784"},
     {SINCE("0.5.17"), A2A_EPLB, "", t_dispatch_algorithm,
      "ValueError: --ep-dispatch-algorithm {ep_dispatch_algorithm} picks a different physical replica per rank, which "
      "only holds up when an a2a backend routes each token to a single rank. Use --ep-dispatch-algorithm dynamic with "
@@ -557,7 +600,8 @@ static const setting *blame(const ctx *c, const struct a2a_rule *r)
     static const setting_key ORDER[] = {SET_MOE_A2A, SET_MOE_RUNNER, SET_TBO, SET_EPLB, SET_WATERFILL};
     if (r->stage == A2A_SERVER_ARGS && set->s[SET_TBO].set) return &set->s[SET_TBO];
     if (r->refused == t_eplb) return &set->s[SET_EPLB];
-    if (r->refused == t_dispatch_algorithm) return &set->s[SET_EP_DISPATCH];
+    if (r->refused == t_dispatch_algorithm || r->refused == t_lp_model) return &set->s[SET_EP_DISPATCH];
+    if (r->refused == t_sbo_sm90) return &set->s[SET_SBO];
     if (r->refused == t_spec_deepep_v2) return &set->s[SET_SPEC_A2A];
     for (size_t i = 0; i < COUNT_OF(ORDER); i++)
         if (set->s[ORDER[i]].set) return &set->s[ORDER[i]];
@@ -612,8 +656,9 @@ static kvc_status run_rules(const ctx *c, const a2a_view *v, enum a2a_stage stag
         if (!refused) continue;
         kvc_status st = quant_rocm_first(c, s);
         if (st) return st;
-        const char *const fields[][2] = {{"ep_dispatch_algorithm", c->set->s[SET_EP_DISPATCH].value}};
-        char msg[400];
+        const char *const fields[][2] = {{"ep_dispatch_algorithm", c->set->s[SET_EP_DISPATCH].value},
+                                         {"architecture", c->model->architecture}};
+        char msg[800];
         sglang_expand(r->message, fields, COUNT_OF(fields), msg, sizeof msg);
         return rules_refuse(c, s, "%s (%s%s%s)%s", msg, r->cite, why[0] ? "; the chunked prefill size: " : "",
                                 why, why[0] ? "; to start it, raise the variable in the launch's environment or lower "

@@ -981,6 +981,65 @@ kvc_status quant_check_torchao(const ctx *c)
                     "judge this worker", s->flag, s->value, SGLANG_VERSIONS[c->rel]);
 }
 
+/* --startup-weight-load-mode overlap (0.5.18+): the model runner's load builds a StartupWeightLoadManager before the
+ * loader reads the model, which refuses the worker unless it passes a list of rules, the last an allowlist of
+ * architectures (Llama, Qwen2, Qwen3) that holds no model kvcheck judges; the reason SGLang gives is the first rule
+ * that fails (CUDA only, CUDA graphs, TP 1 or 2, the quantization, speculative decoding, ...), which kvcheck does not
+ * derive, so it declines the worker and says SGLang refuses it. */
+kvc_status quant_check_startup_load(const ctx *c)
+{
+    const setting *s = &c->set->s[SET_STARTUP_LOAD];
+    if (!s->set || strcmp(s->value, "overlap") != 0) return KVC_OK;
+    return diag_set(c->diag, KVC_ERR_CONFIG, &s->origin, "%s %s: SGLang %s refuses it for every model kvcheck judges "
+                    "(\"ValueError: --startup-weight-load-mode=overlap is not supported: <reason>\", its allowlist "
+                    "holds LlamaForCausalLM, Qwen2ForCausalLM and Qwen3ForCausalLM only), with the first of its "
+                    "reasons that applies, which kvcheck does not derive, so it cannot judge this worker; drop the "
+                    "flag (sglang 0.5.18: python/sglang/srt/model_executor/model_runner_components/"
+                    "startup_weight_load.py:33-37, :307-310; 0.5.23: :38-44, :315-318, load_model_utils.py:332-343)",
+                    s->flag, s->value, SGLANG_VERSIONS[c->rel]);
+}
+
+/* Kernel flags SGLang checks against the GPU, and for some values the kernels installed, when it starts: values
+ * other than the ones that never refuse (the default among them) are declined, with what SGLang checks. */
+static const struct kernel_flag {
+    setting_key k;
+    enum kernel_stage stage;
+    int dsa_only;                      /* read only where SGLang builds the DSA indexer */
+    const char *fine_cuda, *fine_rocm; /* the values that never refuse there */
+    const char *what, *cite;
+} KERNEL_FLAGS[] = {
+    {SET_FP8_GEMM, KERNEL_MODEL, 0, "auto triton", "auto triton",
+     "when it builds each FP8 linear layer (Fp8LinearMethod), the GPU's SM family and whether FlashInfer, DeepGEMM or "
+     "AITER is there (SGLANG_ENABLE_JIT_DEEPGEMM, SGLANG_USE_AITER)",
+     "sglang 0.5.6.post2: python/sglang/srt/layers/quantization/fp8_utils.py:199-231; 0.5.17: :553-612; 0.5.23: "
+     ":1108-1167, python/sglang/srt/layers/quantization/fp8.py:548"},
+    {SET_BF16_GEMM, KERNEL_SCHEDULER, 0, "auto torch", "auto torch",
+     "when the scheduler sets up its GEMM config, the GPU's SM family (cutedsl: SM100/SM103; gemv: SM90, from 0.5.23 "
+     "SM12x too) and --enable-deterministic-inference",
+     "sglang 0.5.15: python/sglang/srt/layers/quantization/unquant.py:92; 0.5.20: :226-243; 0.5.23: :321-338, "
+     "python/sglang/srt/managers/scheduler.py:1013"},
+    {SET_PAGED_MQA, KERNEL_MODEL, 1, "auto deepgemm", "auto aiter",
+     "when it builds the DSA indexer, the platform and the GPU (aiter: ROCm only; cutedsl: SM100 with CUDA 12.8+; "
+     "on ROCm only aiter)",
+     "sglang 0.5.15: python/sglang/srt/layers/attention/dsa/paged_mqa_logits_backend.py:24-38; 0.5.23: :24-42, "
+     "python/sglang/srt/layers/attention/dsa/dsa_indexer.py:420"},
+};
+
+kvc_status quant_check_kernels(const ctx *c, enum kernel_stage stage)
+{
+    for (size_t i = 0; i < COUNT_OF(KERNEL_FLAGS); i++) {
+        const struct kernel_flag *f = &KERNEL_FLAGS[i];
+        const setting *s = &c->set->s[f->k];
+        if (f->stage != stage || (f->dsa_only && !c->dsa) || !s->set ||
+            word_in(s->value, c->gpu->hip ? f->fine_rocm : f->fine_cuda))
+            continue;
+        return diag_set(c->diag, KVC_ERR_CONFIG, &s->origin, "%s %s: SGLang %s checks it %s, which kvcheck does not "
+                        "model, so it cannot judge this worker; leave it unset for SGLang's own pick (%s)", s->flag,
+                        s->value, SGLANG_VERSIONS[c->rel], f->what, f->cite);
+    }
+    return KVC_OK;
+}
+
 /* The model loader's quantization check (QUANT_LOADER), after the model
  * class. A method kvcheck has no row for is passed with a warning, but for
  * a float32 model (the act dtypes of most methods leave it out); what

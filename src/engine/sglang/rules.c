@@ -1331,7 +1331,8 @@ static kvc_status check_pd_decode(const ctx *c, int spec_hook)
 
 
 /* The feature combinations HiSparse refuses right after its radix cache check (0.5.22+; a speculative algorithm does
- * not turn mixed chunked prefill off before it). */
+ * not turn mixed chunked prefill off before it). Its speculative checks come next (0.5.22+: a top-k other than 1,
+ * which the DSA page of 64 has SGLang refuse before, and adaptive EAGLE, which kvcheck declines before). */
 static int mixed_chunk(const ctx *c) { return c->set->s[SET_MIXED_CHUNK].set; }
 static const flag_rule HISPARSE_COMBOS[] = {
     {SINCE("0.5.22"), 0, mixed_chunk, SET_MIXED_CHUNK, "ValueError: --enable-hisparse does not support "
@@ -2617,6 +2618,25 @@ static kvc_status resolve_transfer(const ctx *c)
     return KVC_OK;
 }
 
+/* SGLANG_DISAGG_STAGING_BUFFER (an EnvBool) on a PD worker takes the Mooncake transfer backend only, and NIXL from
+ * 0.5.12, right after the fake backend's check; mooncake_tcp is mooncake by then from 0.5.13 (sglang 0.5.10:
+ * python/sglang/srt/server_args.py:3257-3266; 0.5.12: :4094-4101; 0.5.23: python/sglang/srt/arg_groups/
+ * pd_disaggregation_hook.py:153-162). */
+static kvc_status check_staging_backend(const ctx *c)
+{
+    static const char CITE[] = "sglang 0.5.10: python/sglang/srt/server_args.py:3257-3266; 0.5.12: :4094-4101; "
+                               "0.5.23: python/sglang/srt/arg_groups/pd_disaggregation_hook.py:153-162";
+    if (!rel_since(c->rel, "0.5.10") || !pd_worker(c) || rules_env_bool(&c->set->s[SET_STAGING_ENV]) != 1)
+        return KVC_OK;
+    const setting *s = &c->set->s[SET_TRANSFER_BACKEND];
+    const char *backend = rel_since(c->rel, "0.5.13") ? transfer_of(c) : s->set ? s->value : "mooncake";
+    int nixl = rel_since(c->rel, "0.5.12");
+    if (strcmp(backend, "mooncake") == 0 || (nixl && strcmp(backend, "nixl") == 0)) return KVC_OK;
+    return rules_refuse(c, &c->set->s[SET_STAGING_ENV], "ValueError: SGLANG_DISAGG_STAGING_BUFFER requires "
+                        "disaggregation_transfer_backend='mooncake'%s, got '%s'. (%s)", nixl ? " or 'nixl'" : "",
+                        backend, CITE);
+}
+
 /* --enable-pd-role-switch on a prefill or decode worker: the features whose role-specific state a switch does not
  * rebuild, as the launch gives them (the handlers that rewrite them run later; 0.5.22's reading of the deprecated
  * DP attention flags runs before), in SGLang's order and words (sglang 0.5.21: python/sglang/srt/arg_groups/
@@ -3386,12 +3406,29 @@ static kvc_status check_host_destination(const ctx *c, int dsv4)
                   "--disaggregation-decode-host-receive-threshold at %s (SGLang's default: host receive off)", off);
 }
 
+/* SGLANG_DISAGG_STAGING_BUFFER on a PD worker (0.5.11+), past its transfer backend's check
+ * (check_staging_backend): the worker's bootstrap or prealloc queue refuses an MLA pool, which every model kvcheck
+ * judges has (the DSA pool and DeepSeek-V4's included), when the scheduler sets up disaggregation, before its KV
+ * manager (sglang 0.5.11: python/sglang/srt/disaggregation/prefill.py:128-133, decode.py:314; 0.5.17:
+ * prefill.py:153, decode.py:357; 0.5.23: prefill.py:220-224, decode.py:452-457). */
+static kvc_status check_staging(const ctx *c)
+{
+    static const char CITE[] = "sglang 0.5.11: python/sglang/srt/disaggregation/prefill.py:128-133, decode.py:314; "
+                               "0.5.23: python/sglang/srt/disaggregation/prefill.py:220-224, decode.py:452-457";
+    if (!rel_since(c->rel, "0.5.11") || !pd_worker(c) || !pc_staging(c)) return KVC_OK;
+    const setting *env = &c->set->s[SET_STAGING_ENV];
+    return rules_refuse(c, env, "RuntimeError: SGLANG_DISAGG_STAGING_BUFFER is designed for non-MLA models (e.g. GQA, "
+                        "MHA). MLA models should not set this flag. (when the scheduler sets up disaggregation: %s)",
+                        CITE);
+}
+
 /* What the worker refuses when it starts: its tree cache, its
- * PrefillDelayer, then its KV manager. */
+ * PrefillDelayer, then its disaggregation queues and KV manager. */
 static kvc_status check_startup(const ctx *c, int dsv4)
 {
     kvc_status st = check_tree_cache(c);
     if (!st) st = delayer_check(c);
+    if (!st) st = check_staging(c);
     if (!st) st = check_policy_pool(c, dsv4);
     return st ? st : check_host_destination(c, dsv4);
 }
@@ -3688,8 +3725,28 @@ static int q8_unpacked(const ctx *c) { return uses(c, PREFILL, "flashmla_sparse_
 static int q8_not_sm90(const ctx *c) { return uses(c, PREFILL, "flashmla_sparse_q8") && c->gpu->major != 9; }
 static int q8_hisparse(const ctx *c) { return uses(c, PREFILL, "flashmla_sparse_q8") && c->set->s[SET_HISPARSE].set; }
 static int q8_decode(const ctx *c) { return uses(c, DECODE, "flashmla_sparse_q8"); }
+/* --enable-mixed-chunk as the schedule has it: the flag, which speculative decoding's resolution may turn off
+ * (NGRAM, and some EAGLE-family paths), which kvcheck does not follow: with an algorithm, the row declines */
+static int q8_mixed(const ctx *c)
+{
+    return uses(c, PREFILL, "flashmla_sparse_q8") && c->set->s[SET_MIXED_CHUNK].set && !c->set->s[SET_SPEC_ALGO].set;
+}
+static int q8_mixed_spec(const ctx *c)
+{
+    return uses(c, PREFILL, "flashmla_sparse_q8") && c->set->s[SET_MIXED_CHUNK].set && c->set->s[SET_SPEC_ALGO].set;
+}
+static unsigned long attention_tp(const ctx *c, int with_cp);
+/* the query heads a rank runs: num_attention_heads // the attention TP size (sglang 0.5.23:
+ * python/sglang/srt/layers/attention/dsa_backend.py:541-543) */
+static unsigned long q_heads(const ctx *c) { return c->model->num_attention_heads / attention_tp(c, 1); }
 static int triton_mla_hip(const ctx *c) { return uses(c, PREFILL, "triton_sparse_mla") && c->gpu->hip; }
 static int triton_mla_old(const ctx *c) { return uses(c, PREFILL, "triton_sparse_mla") && c->gpu->major < 9; }
+static int triton_mla_heads(const ctx *c) { return uses(c, PREFILL, "triton_sparse_mla") && q_heads(c) > 32; }
+/* a config without num_attention_heads (a bundled preset) */
+static int triton_mla_no_heads(const ctx *c)
+{
+    return uses(c, PREFILL, "triton_sparse_mla") && !c->model->num_attention_heads;
+}
 static int triton_mla_kpool(const ctx *c)
 {
     return uses(c, PREFILL, "triton_sparse_mla") && c->model->index_kpool > 1;
@@ -3714,7 +3771,8 @@ static int glm_sm12_other_or_triton(const ctx *c)
  * runner builds it, after the arguments resolved: these refuse to start
  * too. In SGLang's order. Fields: {torch} the pool's torch dtype, {major},
  * {arch}, {prefill}, {decode}, {others} (Python's sorted list of the other
- * backends), {kpool}. */
+ * backends), {kpool}, {heads} (the query heads a rank runs). A row without a
+ * message declines the worker. */
 static const struct init_check {
     span when;
     int (*refuses)(const ctx *c);
@@ -3748,6 +3806,12 @@ static const struct init_check {
     {SINCE("0.5.22"), q8_not_sm90, PREFILL,
      "--dsa-prefill-backend flashmla_sparse_q8 is SM90-only; got compute capability sm_{major}x.",
      "sglang 0.5.23: python/sglang/srt/layers/attention/dsa_backend.py:462-466"},
+    {SINCE("0.5.22"), q8_mixed, PREFILL,
+     "--dsa-prefill-backend flashmla_sparse_q8 does not support --enable-mixed-chunk: q8 prefill runs on RAGGED "
+     "extend batches only.", "sglang 0.5.22: python/sglang/srt/layers/attention/dsa_backend.py:461-466; 0.5.23: "
+     ":469-474"},
+    {SINCE("0.5.22"), q8_mixed_spec, PREFILL, NULL, "sglang 0.5.22: python/sglang/srt/layers/attention/dsa_backend.py:"
+     "461-466; 0.5.23: :469-474"},
     {SINCE("0.5.22"), q8_hisparse, PREFILL,
      "--dsa-prefill-backend flashmla_sparse_q8 is not supported together with HiSparse: the q8 path consumes top-k "
      "as ragged ids and does not carry the HiSparse page translation.",
@@ -3762,6 +3826,12 @@ static const struct init_check {
      "sglang 0.5.23: python/sglang/srt/layers/attention/dsa_backend.py:368-372"},
     {SINCE("0.5.22"), triton_mla_old, PREFILL, "triton_sparse_mla requires SM90 (Hopper) or newer; got sm_major={major}.",
      "sglang 0.5.23: python/sglang/srt/layers/attention/dsa_backend.py:373-377"},
+    {SINCE("0.5.22"), triton_mla_no_heads, PREFILL, NULL, "sglang 0.5.23: python/sglang/srt/layers/attention/"
+     "dsa_backend.py:378-384, :541-543"},
+    {SINCE("0.5.22"), triton_mla_heads, PREFILL,
+     "triton_sparse_mla is validated up to 32 query heads per rank; got num_q_heads={heads}. Raise the attention TP "
+     "degree or use another DSA prefill backend.", "sglang 0.5.22: python/sglang/srt/layers/attention/dsa_backend.py:"
+     "370-376; 0.5.23: :378-384, :541-543"},
     {SINCE("0.5.22"), triton_mla_kpool, PREFILL,
      "triton_sparse_mla does not support index_kpool > 1 (the pooled indexer appends tail tokens to topk_indices); "
      "got {kpool}. Use flashmla_sparse, which reroutes the tail.",
@@ -3779,6 +3849,49 @@ static const struct init_check {
      "sglang 0.5.23: python/sglang/kernels/ops/attention/flash_mla_sm120.py:692-711"},
 };
 
+/* HiSparse with speculative decoding (0.5.22+): the target's model runner builds the HiSparse coordinator after its
+ * KV pool, before its attention backends, and the coordinator's speculative swap manager checks the draft tokens a
+ * request carries (the resolved --speculative-num-draft-tokens: NGRAM's, 12 unless given; EAGLE's, at the top-k of 1
+ * every DSA page leaves it, --speculative-num-steps + 1, or the 4 SGLang picks) against 2-4, the model's index_topk
+ * against 1024, and their product against 8192; then its request slots (max_running_requests + 1, more on a decode
+ * worker), which SGLang sizes from the GPU's memory unless given, against HiSparse's device buffer (4096 unless
+ * --hisparse-config says otherwise), which kvcheck does not model: a warning says it is not checked, as for the
+ * other checks of sizes SGLang takes from the GPU's memory (sglang 0.5.22:
+ * python/sglang/srt/managers/hisparse_coordinator.py:174-188, :683, python/sglang/srt/model_executor/model_runner.py:
+ * 1007-1037; 0.5.23: python/sglang/srt/managers/hisparse_coordinator.py:174-188, :698, python/sglang/srt/
+ * model_executor/model_runner.py:1029-1059, python/sglang/srt/arg_groups/speculative_hook.py:1256-1266, :1314-1323) */
+static kvc_status check_hisparse_swap(const ctx *c)
+{
+    static const char CITE[] = "sglang 0.5.22: python/sglang/srt/managers/hisparse_coordinator.py:174-188; 0.5.23: "
+                               ":174-188, python/sglang/srt/model_executor/model_runner.py:1029-1059";
+    const setting *h = &c->set->s[SET_HISPARSE], *algo = &c->set->s[SET_SPEC_ALGO];
+    if (!h->set || !rel_since(c->rel, "0.5.22")) return KVC_OK;
+    char a[64];
+    rules_spec_resolved(c, a, sizeof a);
+    if (!a[0] || strcmp(a, "NONE") == 0) return KVC_OK;
+    const setting *steps = &c->set->s[SET_SPEC_NUM_STEPS], *tokens = &c->set->s[SET_SPEC_DRAFT_TOKENS];
+    int ngram = strcmp(a, "NGRAM") == 0;
+    if (!ngram && !word_in(a, "EAGLE EAGLE3 STANDALONE"))
+        return diag_set(c->diag, KVC_ERR_CONFIG, &algo->origin, "HiSparse with --speculative-algorithm %s: SGLang %s's "
+                        "speculative swap checks the draft tokens the algorithm resolves, which kvcheck does not derive "
+                        "for it, so it cannot judge this worker (%s)", algo->value, SGLANG_VERSIONS[c->rel], CITE);
+    const setting *by = ngram ? tokens : steps;
+    long n = by->set ? strtol(by->value, NULL, 10) + !ngram : ngram ? 12 : 4;
+    unsigned long topk = c->model->index_topk ? c->model->index_topk : 2048;
+    if (n < 2 || n > 4 || topk < 1024)
+        return rules_refuse(c, by->set ? by : algo, "ValueError: HiSparse spec swap requires 2-4 draft tokens and top_k "
+                            ">= 1024. (the target's model runner, building the HiSparse coordinator: %ld draft tokens, "
+                            "top_k %lu; %s)", n, topk, CITE);
+    if ((unsigned long)n * topk > 8192)
+        return rules_refuse(c, by->set ? by : algo, "ValueError: HiSparse spec swap supports at most 8192 occurrences. "
+                            "(%ld draft tokens x top_k %lu; %s)", n, topk, CITE);
+    notes_add(c->out->warnings, &c->out->nwarnings, KVC_MAX_NOTES, "not checked: HiSparse's speculative swap in "
+              "SGLang %s refuses the worker when its request slots (max_running_requests + 1, which SGLang sizes from "
+              "the GPU's memory unless --max-running-requests gives them) exceed HiSparse's device buffer (4096 "
+              "unless --hisparse-config sets device_buffer_size) (%s)", SGLANG_VERSIONS[c->rel], CITE);
+    return KVC_OK;
+}
+
 static kvc_status check_init(const ctx *c)
 {
     /* SGLang picks its DSA attention backend only for the DeepSeek family
@@ -3786,18 +3899,28 @@ static kvc_status check_init(const ctx *c)
     for (size_t i = 0; c->defaults && i < COUNT_OF(INIT); i++) {
         const struct init_check *k = &INIT[i];
         if (!in_span(c->rel, k->when) || !k->refuses(c)) continue;
-        char major[16], kpool[16], others[200] = "", list[200] = "", msg[900];
+        const setting *s = &c->set->s[k->side == PREFILL ? SET_PREFILL_BACKEND : SET_DECODE_BACKEND];
+        if (!k->message)
+            return diag_set(c->diag, KVC_ERR_CONFIG, s->set ? &s->origin : NULL, "%s %s: SGLang %s's DSA backend "
+                            "then checks %s, so kvcheck cannot judge this worker (%s)", s->flag, c->backend[k->side],
+                            SGLANG_VERSIONS[c->rel], k->refuses == q8_mixed_spec ? "--enable-mixed-chunk as the "
+                            "speculative resolution leaves it (it turns mixed chunking off for some algorithms), which "
+                            "kvcheck does not follow" : "the query heads a rank runs against its limit of 32, from "
+                            "num_attention_heads, which this model config does not give (pass the checkpoint's "
+                            "config.json)", k->cite);
+        char major[16], kpool[16], heads[24], others[200] = "", list[200] = "", msg[900];
         str_printf(major, sizeof major, "%u", c->gpu->major);
+        str_printf(heads, sizeof heads, "%lu", q_heads(c));
         str_printf(kpool, sizeof kpool, "%u", c->model->index_kpool);
-        for (int s = 0; s < 2; s++) /* Python's set difference, then sorted() */
-            if (!uses(c, s, "flashinfer_sparse_mla") && !uses(c, s, "triton_sparse_mla") && !word_in(c->backend[s], list))
-                str_join_add(list, sizeof list, " ", c->backend[s]);
+        for (int side = 0; side < 2; side++) /* Python's set difference, then sorted() */
+            if (!uses(c, side, "flashinfer_sparse_mla") && !uses(c, side, "triton_sparse_mla") &&
+                !word_in(c->backend[side], list))
+                str_join_add(list, sizeof list, " ", c->backend[side]);
         python_sorted(list, others, sizeof others);
         const char *const f[][2] = {{"torch", torch_name(c)}, {"major", major},   {"arch", c->model->architecture},
                                     {"prefill", c->backend[PREFILL]}, {"decode", c->backend[DECODE]},
-                                    {"others", others},           {"kpool", kpool}};
+                                    {"others", others},           {"kpool", kpool},   {"heads", heads}};
         sglang_expand(k->message, f, COUNT_OF(f), msg, sizeof msg);
-        const setting *s = &c->set->s[k->side == PREFILL ? SET_PREFILL_BACKEND : SET_DECODE_BACKEND];
         return rules_refuse(c, s->set ? s : NULL, "%s (at model init; %s)", msg, k->cite);
     }
     return KVC_OK;
@@ -5584,6 +5707,7 @@ static kvc_status resolve_settings(const gpu_info *gpu, const model_info *model,
     if (!st) st = resolve_host_receive(&c);
     if (!st) st = check_pd_decode(&c, 0);
     if (!st) st = resolve_transfer(&c);
+    if (!st) st = check_staging_backend(&c);
     if (!st) st = check_rust_bootstrap(&c); /* the PD hook's, before role switching's */
     if (!st) st = check_role_switch(&c);
     if (!st) st = prefill_only_flags(&c); /* after the PD hook, before the model's adjustments */
@@ -5609,8 +5733,13 @@ static kvc_status resolve_settings(const gpu_info *gpu, const model_info *model,
     if (!st && dsv4) st = a2a_check(&c, A2A_LAST);
     if (!st && dsv4) st = check_server_args(&c);
     if (!st && dsv4) st = address_check(&c); /* when the engine starts */
+    if (!st && dsv4) st = a2a_check(&c, A2A_SCHEDULER);
+    if (!st && dsv4) st = quant_check_kernels(&c, KERNEL_SCHEDULER);
+    if (!st && dsv4) st = a2a_check(&c, A2A_RUNNER);              /* the model runner's initialize */
     if (!st && dsv4) st = model_only_check(&c, MODEL_ONLY_LOAD); /* the model's load */
+    if (!st && dsv4) st = quant_check_startup_load(&c);
     if (!st && dsv4) st = quant_check_loader(&c);                 /* at model load */
+    if (!st && dsv4) st = quant_check_kernels(&c, KERNEL_MODEL);  /* building the model */
     if (!st && dsv4) st = quant_check_torchao(&c);                /* then torchao's quantization */
     if (!st && dsv4) st = lora_manager_check(&c);                 /* after the model's load */
     if (!st && dsv4) st = dsv4_pool_check(&c);   /* then its pool */
@@ -5676,10 +5805,15 @@ static kvc_status resolve_settings(const gpu_info *gpu, const model_info *model,
     }
     if ((st = check_server_args(&c))) return st;
     if ((st = address_check(&c))) return st; /* PortArgs when the engine starts, then the schedulers' parse */
+    if ((st = a2a_check(&c, A2A_SCHEDULER))) return st; /* the scheduler's MoE config, before its model worker */
+    if ((st = quant_check_kernels(&c, KERNEL_SCHEDULER))) return st; /* then its GEMM config */
     if ((st = check_runner_attention(&c))) return st; /* ModelRunner.__init__, before it loads the model */
+    if ((st = a2a_check(&c, A2A_RUNNER))) return st;              /* its initialize: the LP dispatch's solvers */
     if ((st = model_only_check(&c, MODEL_ONLY_LOAD))) return st; /* its load, before the architecture */
+    if ((st = quant_check_startup_load(&c))) return st;           /* then its loader, overlapped or not */
     if ((st = check_model_class(&c))) return st;
     if ((st = quant_check_loader(&c))) return st;
+    if ((st = quant_check_kernels(&c, KERNEL_MODEL))) return st; /* building the model: its kernels' flags */
     if ((st = quant_check_torchao(&c))) return st; /* the loaded model quantized with torchao */
     if ((st = lora_manager_check(&c))) return st; /* after the model's load, before its KV dtype */
     if ((st = check_dtype_mapping(&c, c.dtype, &set->s[SET_KV_CACHE_DTYPE]))) return st;
@@ -5697,6 +5831,7 @@ static kvc_status resolve_settings(const gpu_info *gpu, const model_info *model,
     } else {
         decide_row(&c, c.dtype, c.dsa, &out->row);
     }
+    if ((st = check_hisparse_swap(&c))) return st; /* the HiSparse coordinator, after the KV pool */
     if ((st = check_init(&c))) return st;
     if ((st = check_attention_build(&c))) return st;
     if (c.hybrid && ((st = decline_int8_store(&c)) || (st = resolve_hybrid(&c)))) return st;

@@ -261,6 +261,14 @@ const char *quant_a2a_backend(const ctx *c);
 kvc_status quant_check_loader(const ctx *c);
 /* --torchao-config's quantization of the loaded model (up to 0.5.17), after the loader's check: declined. */
 kvc_status quant_check_torchao(const ctx *c);
+/* --startup-weight-load-mode overlap (0.5.18+), first in the model's load: declined (SGLang refuses it for every
+ * model kvcheck judges, with a reason kvcheck does not derive). */
+kvc_status quant_check_startup_load(const ctx *c);
+/* The GEMM and indexer kernel flags SGLang checks against the GPU and its kernels (quant.c KERNEL_FLAGS), where it
+ * checks them: when the scheduler sets up its GEMM config (KERNEL_SCHEDULER), or builds the model (KERNEL_MODEL); a
+ * value other than the ones that never refuse is declined. */
+enum kernel_stage { KERNEL_SCHEDULER, KERNEL_MODEL };
+kvc_status quant_check_kernels(const ctx *c, enum kernel_stage stage);
 /* What a KV dtype of auto gives the pool: c->auto_dtype, c->auto_why. */
 void quant_auto_kv_dtype(ctx *c);
 
@@ -476,8 +484,10 @@ size_t chunk_spans(span *out, size_t max);
 /* Where SGLang checks the all-to-all backend and its result: MegaMoE's compatibility at the start of the resolution
  * (0.5.21+); the handler itself (after the MoE runner's checks), with EPLB's checks after it; the token budgets after
  * speculative decoding; two-batch overlap in check_server_args, after the chunked prefill size's check. */
-/* A2A_LAST: the resolution's last check (the draft's DeepEP v2); A2A_EPLB: a2a.c's own, after A2A_HANDLER's */
-enum a2a_stage { A2A_EARLY, A2A_HANDLER, A2A_BUDGET, A2A_LAST, A2A_SERVER_ARGS, A2A_EPLB };
+/* A2A_LAST: the resolution's last check (the draft's DeepEP v2); A2A_EPLB: a2a.c's own, after A2A_HANDLER's;
+ * A2A_SCHEDULER: the scheduler's start, before its model worker (the MoE config); A2A_RUNNER: the model runner's
+ * initialize, before it loads the model (the LP dispatch's solvers) */
+enum a2a_stage { A2A_EARLY, A2A_HANDLER, A2A_BUDGET, A2A_LAST, A2A_SERVER_ARGS, A2A_EPLB, A2A_SCHEDULER, A2A_RUNNER };
 kvc_status a2a_check(const ctx *c, enum a2a_stage stage);
 /* Puts up to `max` of a2a.c's release spans in `out`; returns how many it has. */
 size_t a2a_spans(span *out, size_t max);

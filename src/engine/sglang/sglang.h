@@ -478,6 +478,10 @@ typedef enum setting_key {
     SET_RADIX_BACKEND,       /* --radix-cache-backend (0.5.13+): a registered radix cache factory's name */
     SET_SESSION_RADIX,       /* --enable-session-radix-cache (0.5.15+) */
     SET_TORCHAO,             /* --torchao-config (up to 0.5.17) */
+    SET_STARTUP_LOAD,        /* --startup-weight-load-mode (0.5.18+) */
+    SET_FP8_GEMM,            /* --fp8-gemm-backend (quant.c KERNEL_FLAGS) */
+    SET_BF16_GEMM,           /* --bf16-gemm-backend (0.5.15+) */
+    SET_PAGED_MQA,           /* --dsa-paged-mqa-logits-backend (0.5.15+) */
     SET_COUNT
 } setting_key;
 
