@@ -515,7 +515,8 @@ static kvc_status parse_config(const char *parse_text, size_t len, const char *t
     const cJSON *algo = cJSON_GetObjectItemCaseSensitive(quant, "kv_cache_quant_algo");
     if (cJSON_IsString(algo)) str_copy(out->kv_quant_algo, sizeof out->kv_quant_algo, algo->valuestring);
     if (!st) st = get_opt_bool(root, text, file, "learnable_sink", &out->learnable_sink, diag);
-    static const char *const MOE_KEYS[] = MODEL_MOE_TOPK_KEYS;
+    static const char *const MOE_KEYS[] = {"num_experts_per_tok", "num_experts_per_token", "top_k_experts",
+                                           "moe_top_k", "moe_topk"}; /* model_info.moe_topk_keys' bits */
     for (unsigned i = 0; i < sizeof MOE_KEYS / sizeof MOE_KEYS[0]; i++)
         if (cJSON_GetObjectItemCaseSensitive(root, MOE_KEYS[i])) out->moe_topk_keys |= 1u << i;
     if (!st) st = get_opt_bool(root, text, file, "index_kpool_compress", &out->index_kpool_compress, diag);

@@ -37,7 +37,7 @@ typedef struct model_info {
     uint32_t index_topk;    /* 0: the config has none */
     int learnable_sink;     /* "learnable_sink": true */
     /* which of the keys SGLang's scheduler reads as an MoE model's per-token expert count the config has, as bits
-     * of MODEL_MOE_TOPK_KEYS' order: "num_experts_per_tok", "num_experts_per_token", "top_k_experts", "moe_top_k",
+     * in this order (model.c): "num_experts_per_tok", "num_experts_per_token", "top_k_experts", "moe_top_k",
      * "moe_topk" (any value, null too: SGLang tests hasattr) */
     unsigned moe_topk_keys;
     /* the widths an engine derives K and V rows from when it takes the model for an MHA model; 0: absent */
@@ -121,8 +121,6 @@ enum {
     MODEL_KV_SCHEME_STRING, /* a string (kv_scheme_name) */
     MODEL_KV_SCHEME_OTHER,  /* a number, list or boolean (kv_scheme_type) */
 };
-
-#define MODEL_MOE_TOPK_KEYS {"num_experts_per_tok", "num_experts_per_token", "top_k_experts", "moe_top_k", "moe_topk"}
 
 /* `ref` is a preset name or a path (relative to base_dir). */
 kvc_status model_load(const char *ref, const char *base_dir, model_info *out, kvc_diag *diag);

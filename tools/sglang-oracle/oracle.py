@@ -516,15 +516,13 @@ class Oracle:
                 stmts.append(compile(ast.Module([st], []), path, "exec"))
         if not stmts:
             return
-        tp, cp = view.tp_size, getattr(view, "attn_cp_size", 1) or 1
-        if hasattr(view, "attn_dp_size"):  # 0.5.22+: runtime_context's attn_dp_enabled_of, derive_attn_tp_size
-            adp = view.attn_dp_size
-            enabled = adp > 1 or getattr(view, "ep_join_mode", None) == "scale"
-        else:  # layers/dp_attention.py's derive_attention_widths: the flag
+        cp = getattr(view, "attn_cp_size", 1) or 1
+        if hasattr(view, "attn_dp_size"):  # 0.5.22+: runtime_context's attn_dp_enabled_of
+            enabled = view.attn_dp_size > 1 or getattr(view, "ep_join_mode", None) == "scale"
+        else:  # 0.5.21: the flag
             enabled = bool(view.enable_dp_attention)
-            adp = view.dp_size if enabled else 1
         backend = _class_attr(lora, _backend_class(lora, view.lora_backend), "supports_dp_attention")
-        me = types.SimpleNamespace(attn_dp_enabled=enabled, enable_dp_attention=enabled, attn_tp_size=tp // adp // cp,
+        me = types.SimpleNamespace(attn_dp_enabled=enabled, enable_dp_attention=enabled, attn_tp_size=_attn_tp(view),
                                    enable_lora_overlap_loading=getattr(view, "enable_lora_overlap_loading", False),
                                    lora_backend=types.SimpleNamespace(supports_dp_attention=backend))
         pool = types.SimpleNamespace(supports_dp_attention_overlap_loading=_class_attr(

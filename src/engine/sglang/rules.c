@@ -2618,25 +2618,6 @@ static kvc_status resolve_transfer(const ctx *c)
     return KVC_OK;
 }
 
-/* SGLANG_DISAGG_STAGING_BUFFER (an EnvBool) on a PD worker takes the Mooncake transfer backend only, and NIXL from
- * 0.5.12, right after the fake backend's check; mooncake_tcp is mooncake by then from 0.5.13 (sglang 0.5.10:
- * python/sglang/srt/server_args.py:3257-3266; 0.5.12: :4094-4101; 0.5.23: python/sglang/srt/arg_groups/
- * pd_disaggregation_hook.py:153-162). */
-static kvc_status check_staging_backend(const ctx *c)
-{
-    static const char CITE[] = "sglang 0.5.10: python/sglang/srt/server_args.py:3257-3266; 0.5.12: :4094-4101; "
-                               "0.5.23: python/sglang/srt/arg_groups/pd_disaggregation_hook.py:153-162";
-    if (!rel_since(c->rel, "0.5.10") || !pd_worker(c) || rules_env_bool(&c->set->s[SET_STAGING_ENV]) != 1)
-        return KVC_OK;
-    const setting *s = &c->set->s[SET_TRANSFER_BACKEND];
-    const char *backend = rel_since(c->rel, "0.5.13") ? transfer_of(c) : s->set ? s->value : "mooncake";
-    int nixl = rel_since(c->rel, "0.5.12");
-    if (strcmp(backend, "mooncake") == 0 || (nixl && strcmp(backend, "nixl") == 0)) return KVC_OK;
-    return rules_refuse(c, &c->set->s[SET_STAGING_ENV], "ValueError: SGLANG_DISAGG_STAGING_BUFFER requires "
-                        "disaggregation_transfer_backend='mooncake'%s, got '%s'. (%s)", nixl ? " or 'nixl'" : "",
-                        backend, CITE);
-}
-
 /* --enable-pd-role-switch on a prefill or decode worker: the features whose role-specific state a switch does not
  * rebuild, as the launch gives them (the handlers that rewrite them run later; 0.5.22's reading of the deprecated
  * DP attention flags runs before), in SGLang's order and words (sglang 0.5.21: python/sglang/srt/arg_groups/
@@ -3404,6 +3385,24 @@ static kvc_status check_host_destination(const ctx *c, int dsv4)
                   "just before, which kvcheck does not model, may stop it first with another message; sglang 0.5.21: "
                   "python/sglang/srt/disaggregation/decode.py:698-704; 0.5.22: :748-754; 0.5.23: :772-778). Leave "
                   "--disaggregation-decode-host-receive-threshold at %s (SGLang's default: host receive off)", off);
+}
+
+/* SGLANG_DISAGG_STAGING_BUFFER (an EnvBool) on a PD worker takes the Mooncake transfer backend only, and NIXL from
+ * 0.5.12, right after the fake backend's check; mooncake_tcp is mooncake by then from 0.5.13 (sglang 0.5.10:
+ * python/sglang/srt/server_args.py:3257-3266; 0.5.12: :4094-4101; 0.5.23: python/sglang/srt/arg_groups/
+ * pd_disaggregation_hook.py:153-162). */
+static kvc_status check_staging_backend(const ctx *c)
+{
+    static const char CITE[] = "sglang 0.5.10: python/sglang/srt/server_args.py:3257-3266; 0.5.12: :4094-4101; "
+                               "0.5.23: python/sglang/srt/arg_groups/pd_disaggregation_hook.py:153-162";
+    if (!rel_since(c->rel, "0.5.10") || !pd_worker(c) || !pc_staging(c)) return KVC_OK;
+    const setting *s = &c->set->s[SET_TRANSFER_BACKEND];
+    const char *backend = rel_since(c->rel, "0.5.13") ? transfer_of(c) : s->set ? s->value : "mooncake";
+    int nixl = rel_since(c->rel, "0.5.12");
+    if (strcmp(backend, "mooncake") == 0 || (nixl && strcmp(backend, "nixl") == 0)) return KVC_OK;
+    return rules_refuse(c, &c->set->s[SET_STAGING_ENV], "ValueError: SGLANG_DISAGG_STAGING_BUFFER requires "
+                        "disaggregation_transfer_backend='mooncake'%s, got '%s'. (%s)", nixl ? " or 'nixl'" : "",
+                        backend, CITE);
 }
 
 /* SGLANG_DISAGG_STAGING_BUFFER on a PD worker (0.5.11+), past its transfer backend's check
